@@ -1,0 +1,7 @@
+package hostside.cli;
+
+public final class Main {
+    public static void main(String[] args) {
+        System.exit(0);
+    }
+}

@@ -1,0 +1,8 @@
+package hostside.fs;
+
+/** A file under the root held something its parser cannot make sense of. */
+public class GarbageException extends RuntimeException {
+    public GarbageException(String message) {
+        super(message, null, false, false);
+    }
+}

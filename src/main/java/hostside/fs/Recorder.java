@@ -1,0 +1,118 @@
+package hostside.fs;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
+
+/**
+ * What an {@link FsRoot} read while recording: files with their bytes, symlinks met on the way,
+ * folders listed. Written out as a tarball it reads back, through {@code --root}, as the same
+ * machine, because it holds exactly the answers hostside got.
+ */
+public final class Recorder {
+    private sealed interface Item {}
+    private record FileItem(byte[] content) implements Item {}
+    private record UnreadableItem(String why) implements Item {}
+    private record LinkItem(String target) implements Item {}
+    private record DirItem() implements Item {}
+    /** A file seen in a listing but never read: kept so the listing reads the same. */
+    private record PlaceholderItem() implements Item {}
+
+    private final Map<String, Item> items = new TreeMap<>();
+
+    void file(String path, byte[] content) {
+        items.put(path, new FileItem(content));
+    }
+
+    void unreadable(String path, String why) {
+        items.put(path, new UnreadableItem(why));
+    }
+
+    void link(String path, String target) {
+        items.put(path, new LinkItem(target));
+    }
+
+    void dir(String path, List<String> children, Tree tree) {
+        items.putIfAbsent(path, new DirItem());
+        if (items.get(path) instanceof PlaceholderItem) items.put(path, new DirItem());
+        for (String name : children) {
+            String child = path.equals("/") ? "/" + name : path + "/" + name;
+            if (items.containsKey(child)) continue;
+            switch (tree.kind(child)) {
+                case DIR -> items.put(child, new DirItem());
+                case FILE -> items.put(child, new PlaceholderItem());
+                case LINK -> {
+                    try {
+                        items.put(child, new LinkItem(tree.linkTarget(child)));
+                    } catch (IOException e) {
+                        // vanished between listing and reading: leave it out
+                    }
+                }
+                case MISSING -> { }
+            }
+        }
+    }
+
+    public int size() {
+        return items.size();
+    }
+
+    /** Writes the recording as a .tar.gz with one top folder, hwloc-gather-topology's layout. */
+    public void writeTarGz(Path out, String topFolder) throws IOException {
+        Path tmp = out.resolveSibling(out.getFileName() + ".part");
+        try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
+             GZIPOutputStream gz = new GZIPOutputStream(file, 1 << 16);
+             TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+            long now = System.currentTimeMillis();
+            put(tar, new TarArchiveEntry(topFolder + "/"), now);
+            for (var e : items.entrySet()) {
+                String name = topFolder + e.getKey();
+                switch (e.getValue()) {
+                    case DirItem d -> put(tar, new TarArchiveEntry(name + "/"), now);
+                    case LinkItem l -> {
+                        TarArchiveEntry t = new TarArchiveEntry(name, TarConstants.LF_SYMLINK);
+                        t.setLinkName(l.target());
+                        put(tar, t, now);
+                    }
+                    case FileItem f -> {
+                        TarArchiveEntry t = new TarArchiveEntry(name);
+                        t.setSize(f.content().length);
+                        t.setModTime(now);
+                        tar.putArchiveEntry(t);
+                        tar.write(f.content());
+                        tar.closeArchiveEntry();
+                    }
+                    case UnreadableItem u -> {
+                        TarArchiveEntry t = new TarArchiveEntry(name);
+                        t.addPaxHeader(TarTree.UNREADABLE_KEY, u.why());
+                        put(tar, t, now);
+                    }
+                    case PlaceholderItem p -> put(tar, new TarArchiveEntry(name), now);
+                }
+            }
+            tar.finish();
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void put(TarArchiveOutputStream tar, TarArchiveEntry e, long now) throws IOException {
+        e.setModTime(now);
+        tar.putArchiveEntry(e);
+        tar.closeArchiveEntry();
+    }
+}

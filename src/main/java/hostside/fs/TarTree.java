@@ -1,0 +1,215 @@
+package hostside.fs;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.zip.GZIPInputStream;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+
+/**
+ * A recorded machine held in memory: a tarball in the layout of hwloc's test suite and of
+ * {@code hostside snapshot} (one top folder holding sys/ and proc/, or sys/ and proc/ at the top).
+ */
+final class TarTree implements Tree {
+    /** Pax header key that marks a file which could not be read when it was recorded. */
+    static final String UNREADABLE_KEY = "hostside.unreadable";
+
+    private sealed interface Entry {}
+    private record FileEntry(byte[] content) implements Entry {}
+    private record UnreadableEntry(String why) implements Entry {}
+    private record LinkEntry(String target) implements Entry {}
+    private record DirEntry(TreeSet<String> children) implements Entry {}
+
+    private final Map<String, Entry> entries = new HashMap<>();
+    private final String source;
+
+    private TarTree(String source) {
+        this.source = source;
+        entries.put("/", new DirEntry(new TreeSet<>()));
+    }
+
+    static boolean looksLikeArchive(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(512);
+            return isGzip(head) || isBzip2(head) || isTar(head);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean isGzip(byte[] h) {
+        return h.length >= 2 && (h[0] & 0xff) == 0x1f && (h[1] & 0xff) == 0x8b;
+    }
+
+    private static boolean isBzip2(byte[] h) {
+        return h.length >= 3 && h[0] == 'B' && h[1] == 'Z' && h[2] == 'h';
+    }
+
+    private static boolean isTar(byte[] h) {
+        return h.length >= 262 && new String(h, 257, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("ustar");
+    }
+
+    static TarTree load(Path file) {
+        String name = file.toString();
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(512);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(name + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new BadInputException(name + ": permission denied");
+        } catch (IOException e) {
+            throw new BadInputException(name + ": cannot read (" + e.getMessage() + ")");
+        }
+        TarTree tree = new TarTree(name);
+        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+             InputStream unpacked = isGzip(head) ? new GZIPInputStream(raw, 1 << 16)
+                     : isBzip2(head) ? new BZip2CompressorInputStream(raw)
+                     : raw;
+             TarArchiveInputStream tar = new TarArchiveInputStream(unpacked)) {
+            if (!isGzip(head) && !isBzip2(head) && !isTar(head)) {
+                throw new BadInputException(name + ": not a tarball (.tar, .tar.gz or .tar.bz2) nor a folder");
+            }
+            TarArchiveEntry e;
+            int count = 0;
+            while ((e = tar.getNextEntry()) != null) {
+                tree.add(e, tar);
+                count++;
+            }
+            if (count == 0) throw new BadInputException(name + ": the tarball is empty");
+        } catch (BadInputException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new BadInputException(name + ": not a readable tarball (" + oneLine(e) + ")");
+        }
+        tree.stripTopFolder();
+        return tree;
+    }
+
+    private static String oneLine(Exception e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+
+    private void add(TarArchiveEntry e, InputStream content) throws IOException {
+        String path = normalise(e.getName());
+        if (path.equals("/")) return;
+        Entry entry;
+        String unreadable = e.getExtraPaxHeader(UNREADABLE_KEY);
+        if (e.isSymbolicLink()) entry = new LinkEntry(e.getLinkName());
+        else if (e.isDirectory()) entry = new DirEntry(new TreeSet<>());
+        else if (unreadable != null) entry = new UnreadableEntry(unreadable);
+        else if (e.isFile()) entry = new FileEntry(content.readAllBytes());
+        else return; // devices, fifos: nothing hostside reads
+        put(path, entry);
+    }
+
+    private void put(String path, Entry entry) {
+        Entry old = entries.get(path);
+        if (old instanceof DirEntry d && entry instanceof DirEntry) return; // keep children
+        entries.put(path, entry);
+        // Tarballs may omit directory entries: make the parents.
+        String child = path;
+        while (!child.equals("/")) {
+            String parent = parentOf(child);
+            DirEntry dir;
+            if (entries.get(parent) instanceof DirEntry d) {
+                dir = d;
+            } else {
+                dir = new DirEntry(new TreeSet<>());
+                entries.put(parent, dir);
+            }
+            if (!dir.children().add(nameOf(child))) break;
+            child = parent;
+        }
+    }
+
+    /** hwloc's tarballs and ours hold one top folder; its name is the machine's, not part of the paths. */
+    private void stripTopFolder() {
+        DirEntry top = (DirEntry) entries.get("/");
+        if (top.children().contains("sys") || top.children().contains("proc")) return;
+        if (top.children().size() != 1) return;
+        String prefix = "/" + top.children().first();
+        if (!(entries.get(prefix) instanceof DirEntry)) return;
+        Map<String, Entry> moved = new HashMap<>();
+        for (var en : entries.entrySet()) {
+            String p = en.getKey();
+            if (p.equals(prefix)) moved.put("/", en.getValue());
+            else if (p.startsWith(prefix + "/")) moved.put(p.substring(prefix.length()), en.getValue());
+        }
+        entries.clear();
+        entries.putAll(moved);
+    }
+
+    static String normalise(String name) {
+        List<String> parts = new ArrayList<>();
+        for (String s : name.split("/")) {
+            if (s.isEmpty() || s.equals(".")) continue;
+            if (s.equals("..")) {
+                if (!parts.isEmpty()) parts.removeLast();
+                continue;
+            }
+            parts.add(s);
+        }
+        return "/" + String.join("/", parts);
+    }
+
+    private static String parentOf(String path) {
+        int i = path.lastIndexOf('/');
+        return i <= 0 ? "/" : path.substring(0, i);
+    }
+
+    private static String nameOf(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    @Override
+    public Kind kind(String path) {
+        return switch (entries.get(path)) {
+            case null -> Kind.MISSING;
+            case DirEntry d -> Kind.DIR;
+            case LinkEntry l -> Kind.LINK;
+            case FileEntry f -> Kind.FILE;
+            case UnreadableEntry u -> Kind.FILE;
+        };
+    }
+
+    @Override
+    public String linkTarget(String path) throws IOException {
+        if (entries.get(path) instanceof LinkEntry l) return l.target();
+        throw new NoSuchFileException(path);
+    }
+
+    @Override
+    public byte[] read(String path) throws IOException {
+        return switch (entries.get(path)) {
+            case FileEntry f -> f.content();
+            case UnreadableEntry u -> throw new IOException(u.why());
+            case DirEntry d -> throw new IOException("is a directory");
+            case null, default -> throw new NoSuchFileException(path);
+        };
+    }
+
+    @Override
+    public List<String> list(String path) throws IOException {
+        if (entries.get(path) instanceof DirEntry d) return new ArrayList<>(d.children());
+        throw new NoSuchFileException(path);
+    }
+
+    @Override
+    public String describe() {
+        return source;
+    }
+}

@@ -1,0 +1,26 @@
+package hostside.fs;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The primitive view of a live or recorded file system. Paths are absolute and normalised,
+ * and nothing here follows a symlink: {@link FsRoot} resolves paths itself, so that an
+ * absolute symlink inside a recorded machine points into that machine, not into this one.
+ */
+interface Tree {
+    enum Kind { FILE, DIR, LINK, MISSING }
+
+    Kind kind(String path);
+
+    /** The raw target of a symlink, as stored. */
+    String linkTarget(String path) throws IOException;
+
+    byte[] read(String path) throws IOException;
+
+    /** Child names of a directory, in no particular order. */
+    List<String> list(String path) throws IOException;
+
+    /** What this tree is, for messages: "/" or the directory or tarball given. */
+    String describe();
+}

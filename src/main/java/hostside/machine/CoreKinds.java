@@ -1,0 +1,129 @@
+package hostside.machine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.IntFunction;
+
+import hostside.fs.CpuSet;
+import hostside.fs.FsRoot;
+import hostside.fs.GarbageException;
+
+/**
+ * Tells big cores from small ones. The sources, most trusted first: Intel's hybrid PMUs
+ * (/sys/devices/cpu_core, cpu_atom), the scheduler's cpu_capacity, Arm's MIDR part numbers,
+ * and Intel's per-core base frequency (what hwloc falls back to as well).
+ */
+final class CoreKinds {
+    private final FsRoot fs;
+    private final CpuInfo cpuinfo;
+
+    CoreKinds(FsRoot fs, CpuInfo cpuinfo) {
+        this.fs = fs;
+        this.cpuinfo = cpuinfo;
+    }
+
+    List<Topology.CoreKind> read(CpuSet counted, TreeSet<CpuSet> cores) {
+        Optional<CpuSet> pcore = list("/sys/devices/cpu_core/cpus");
+        Optional<CpuSet> ecore = list("/sys/devices/cpu_atom/cpus");
+        if (pcore.isPresent() && ecore.isPresent()) {
+            List<Topology.CoreKind> kinds = new ArrayList<>();
+            kinds.add(kind("P-core", pcore.get().and(counted), cores, "cpu_core/cpu_atom PMUs", "performance cores"));
+            kinds.add(kind("E-core", ecore.get().and(counted), cores, "cpu_core/cpu_atom PMUs", "efficiency cores"));
+            kinds.removeIf(k -> k.threads() == 0);
+            return kinds;
+        }
+        List<Topology.CoreKind> byCapacity = group(counted, cores, "cpu_capacity",
+                cpu -> fs.text(cpuDir(cpu) + "cpu_capacity").orElse(null), v -> "capacity " + v, true);
+        if (byCapacity.size() > 1) return byCapacity;
+        List<Topology.CoreKind> byPart = group(counted, cores, "MIDR", this::armPart, v -> v, false);
+        if (byPart.size() > 1) return byPart;
+        List<Topology.CoreKind> byBase = group(counted, cores, "base frequency",
+                cpu -> fs.text(cpuDir(cpu) + "cpufreq/base_frequency").orElse(null),
+                v -> "base " + mhz(v), true);
+        if (byBase.size() > 1) return byBase;
+        String name = counted.isEmpty() ? "none" : "uniform";
+        return List.of(kind(name, counted, cores, "", counted.isEmpty() ? "" : "all cores alike"));
+    }
+
+    private static String cpuDir(int cpu) {
+        return "/sys/devices/system/cpu/cpu" + cpu + "/";
+    }
+
+    private static String mhz(String khz) {
+        try {
+            return String.format("%.1f GHz", Long.parseLong(khz) / 1e6);
+        } catch (NumberFormatException e) {
+            return khz;
+        }
+    }
+
+    /**
+     * Groups CPUs by a per-CPU value; with {@code numeric} the biggest value is the "big" kind.
+     * Returns one kind per value, or a single kind when the value is missing anywhere.
+     */
+    private List<Topology.CoreKind> group(CpuSet counted, TreeSet<CpuSet> cores, String source,
+                                          IntFunction<String> value, java.util.function.Function<String, String> detail,
+                                          boolean numeric) {
+        Map<String, CpuSet> by = new TreeMap<>(numeric ? (a, b) -> Long.compare(num(b), num(a)) : String::compareTo);
+        for (int cpu : counted.stream().toArray()) {
+            String v = value.apply(cpu);
+            if (v == null || v.isEmpty()) return List.of();
+            by.merge(v, CpuSet.of(cpu), CpuSet::or);
+        }
+        List<Topology.CoreKind> kinds = new ArrayList<>();
+        int i = 0;
+        for (var e : by.entrySet()) {
+            String name = numeric ? (i == 0 ? "big" : i == by.size() - 1 ? "small" : "medium") : e.getKey();
+            kinds.add(kind(name, e.getValue(), cores, source, detail.apply(e.getKey())));
+            i++;
+        }
+        return kinds;
+    }
+
+    private static long num(String s) {
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
+    private static Topology.CoreKind kind(String name, CpuSet cpus, TreeSet<CpuSet> cores, String source, String detail) {
+        int n = (int) cores.stream().filter(c -> c.intersects(cpus)).count();
+        return new Topology.CoreKind(name, cpus.toList(), n, cpus.size(), source, detail);
+    }
+
+    private Optional<CpuSet> list(String path) {
+        try {
+            return fs.text(path).map(CpuSet::parseList);
+        } catch (GarbageException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The Arm part from midr_el1 (bits 31:24 implementer, 15:4 part) or /proc/cpuinfo's "CPU part". */
+    private String armPart(int cpu) {
+        Optional<String> midr = fs.text(cpuDir(cpu) + "regs/identification/midr_el1");
+        int implementer, part;
+        try {
+            if (midr.isPresent()) {
+                long v = Long.decode(midr.get());
+                implementer = (int) ((v >> 24) & 0xff);
+                part = (int) ((v >> 4) & 0xfff);
+            } else {
+                Optional<String> p = cpuinfo.field(cpu, "CPU part");
+                Optional<String> imp = cpuinfo.field(cpu, "CPU implementer");
+                if (p.isEmpty()) return null;
+                part = Integer.decode(p.get());
+                implementer = imp.map(Integer::decode).orElse(0x41);
+            }
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return ArmParts.name(implementer, part);
+    }
+}

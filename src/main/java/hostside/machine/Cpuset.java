@@ -1,0 +1,117 @@
+package hostside.machine;
+
+import java.util.Optional;
+
+import hostside.fs.CpuSet;
+import hostside.fs.FsRoot;
+import hostside.fs.GarbageException;
+
+/**
+ * The CPUs and memory nodes this process may use, as its cgroup says: cgroup v1's cpuset
+ * controller (mounted as "cgroup" with the cpuset option, or the older "cpuset" file system)
+ * or cgroup v2's cpuset.{cpus,mems}.effective. Empty sets mean "no restriction found".
+ *
+ * @param cpus   the allowed CPUs, empty when unrestricted or unknown
+ * @param mems   the allowed NUMA nodes, empty when unrestricted or unknown
+ * @param source where it was read, e.g. "/sys/fs/cgroup/cpuset.cpus.effective"; "" if none
+ */
+public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source) {
+    static final Cpuset NONE = new Cpuset(Optional.empty(), Optional.empty(), "");
+
+    static Cpuset read(FsRoot fs) {
+        String mounts = fs.text("/proc/self/mounts").or(() -> fs.text("/proc/mounts")).orElse("");
+        String v1 = null, legacy = null, v2 = null;
+        for (String line : mounts.split("\n")) {
+            String[] f = line.split("\\s+");
+            if (f.length < 4) continue;
+            String mnt = unescape(f[1]);
+            switch (f[2]) {
+                case "cgroup" -> {
+                    for (String opt : f[3].split(",")) if (opt.equals("cpuset")) v1 = mnt;
+                }
+                case "cpuset" -> legacy = mnt;
+                case "cgroup2" -> v2 = mnt;
+                default -> { }
+            }
+        }
+        // A controller lives in one hierarchy only: where v1 has cpuset, v2 does not.
+        if (v1 != null) {
+            String path = cgroupPath(fs, "cpuset");
+            if (path == null) path = fs.text("/proc/self/cpuset").orElse(null);
+            // mounted with "noprefix", the files lack their "cpuset." prefix
+            if (path != null) {
+                // v1's configured sets, as hwloc and CONTRACT.md read them (effective_* may be narrower)
+                Cpuset c = at(fs, v1, path, "cpuset.cpus", "cpuset.cpus", "cpuset.mems", "cpuset.mems");
+                return c != NONE ? c : at(fs, v1, path, "cpus", "cpus", "mems", "mems");
+            }
+        }
+        if (legacy != null) {
+            String path = fs.text("/proc/self/cpuset").orElse(null);
+            if (path != null) return at(fs, legacy, path, "cpus", "cpus", "mems", "mems");
+        }
+        if (v2 != null) {
+            String path = cgroupPath(fs, "");
+            if (path == null) path = fs.text("/proc/self/cpuset").orElse(null);
+            if (path != null) return at(fs, v2, path, "cpuset.cpus.effective", "cpuset.cpus.effective", "cpuset.mems.effective", "cpuset.mems.effective");
+        }
+        return NONE;
+    }
+
+    /** The path of this process's cgroup for a v1 controller, or the v2 path when controller is "". */
+    private static String cgroupPath(FsRoot fs, String controller) {
+        for (String line : fs.text("/proc/self/cgroup").orElse("").split("\n")) {
+            String[] f = line.split(":", 3);
+            if (f.length < 3) continue;
+            boolean match = controller.isEmpty()
+                    ? f[0].equals("0") && f[1].isEmpty()
+                    : java.util.Arrays.asList(f[1].split(",")).contains(controller);
+            if (match) return f[2].strip();
+        }
+        return null;
+    }
+
+    /** Reads the sets, walking up to the nearest ancestor that has the files (v2 leaves may lack them). */
+    private static Cpuset at(FsRoot fs, String mount, String cgroup, String cpusFile, String cpusFallback,
+                             String memsFile, String memsFallback) {
+        String top = mount.replaceAll("/+$", "");
+        String dir = (top + "/" + cgroup).replaceAll("/+", "/").replaceAll("(.)/$", "$1");
+        while (dir.startsWith(top)) {
+            Optional<String> cpus = first(fs, dir, cpusFile, cpusFallback);
+            if (cpus.isPresent()) {
+                Optional<String> mems = first(fs, dir, memsFile, memsFallback);
+                try {
+                    return new Cpuset(nonEmpty(cpus.get()), mems.flatMap(Cpuset::nonEmpty), dir + "/" + cpusFile);
+                } catch (GarbageException e) {
+                    return NONE;
+                }
+            }
+            if (dir.equals(top)) break;
+            dir = dir.substring(0, Math.max(dir.lastIndexOf('/'), 1));
+        }
+        return NONE;
+    }
+
+    private static Optional<String> first(FsRoot fs, String dir, String name, String fallback) {
+        return fs.text(dir + "/" + name).or(() -> fs.text(dir + "/" + fallback));
+    }
+
+    /** An empty effective set means "inherit from the parent" in cgroup v2, not "no CPU at all". */
+    private static Optional<CpuSet> nonEmpty(String list) {
+        CpuSet s = CpuSet.parseList(list);
+        return s.isEmpty() ? Optional.empty() : Optional.of(s);
+    }
+
+    /** /proc/mounts escapes spaces and the like as octal (\040). */
+    private static String unescape(String s) {
+        if (!s.contains("\\")) return s;
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else b.append(c);
+        }
+        return b.toString();
+    }
+}
