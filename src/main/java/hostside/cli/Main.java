@@ -1,7 +1,67 @@
 package hostside.cli;
 
-public final class Main {
+import java.io.PrintWriter;
+
+import hostside.fs.BadInputException;
+import hostside.machine.MachineCommand;
+import hostside.report.ReportCommand;
+import hostside.snapshot.SnapshotCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+@Command(name = "hostside", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "The host side of a GPU machine: how it is wired, measured and explained.",
+        subcommands = {MachineCommand.class, ReportCommand.class, SnapshotCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    /** CONTRACT.md's exit codes. */
+    public static final int OK = 0, FAILED = 1, BAD_INPUT = 2;
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
     public static void main(String[] args) {
-        System.exit(0);
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line; the streams are parameters so tests can read what a user would see. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out).setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("hostside: " + ex.getMessage() + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
+            return BAD_INPUT;
+        });
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof BadInputException) {
+                err.println("hostside: " + ex.getMessage());
+                return BAD_INPUT;
+            }
+            err.println("hostside: failed: " + ex + (debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)"));
+            if (debug()) ex.printStackTrace(err);
+            return FAILED;
+        });
+        return cl.execute(args);
+    }
+
+    private static String commandName(CommandLine cl) {
+        return cl.getParent() == null ? "" : cl.getCommandName() + " ";
+    }
+
+    private static boolean debug() {
+        return "1".equals(System.getenv("HOSTSIDE_DEBUG"));
+    }
+
+    public static String version() {
+        String v = Main.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"hostside " + version()};
+        }
     }
 }

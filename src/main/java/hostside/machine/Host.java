@@ -1,0 +1,52 @@
+package hostside.machine;
+
+import hostside.fs.FsRoot;
+
+/**
+ * Which machine the facts are about.
+ *
+ * @param name           the short host name ("" when the recording does not hold it)
+ * @param kernel         the kernel release
+ * @param architecture   x86_64, aarch64, ppc64le... from the CPU, "" when unknown
+ * @param virtualization "VM (KVM)", "VM", or "none detected"
+ * @param nvidiaDriver   the NVIDIA kernel module's version, "" when it is not loaded
+ * @param source         "live" or the recording read through --root
+ */
+public record Host(String name, String kernel, String architecture, String virtualization, String nvidiaDriver,
+                   String source) {
+
+    static Host read(FsRoot fs, CpuInfo cpuinfo) {
+        String name = fs.text("/proc/sys/kernel/hostname").map(h -> h.split("\\.")[0]).orElse("");
+        String kernel = fs.text("/proc/sys/kernel/osrelease")
+                .or(() -> fs.text("/proc/version").map(v -> v.split("\\s+")).filter(v -> v.length > 2).map(v -> v[2]))
+                .orElse("");
+        return new Host(name, kernel, architecture(fs, cpuinfo), virtualization(fs, cpuinfo), nvidiaDriver(fs),
+                fs.isLive() ? "live" : fs.describe());
+    }
+
+    /** From "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ...". */
+    static String nvidiaDriver(FsRoot fs) {
+        String v = fs.text("/proc/driver/nvidia/version").orElse("");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("NVRM version:.*?\\s(\\d+\\.\\d+(?:\\.\\d+)?)\\s").matcher(v + " ");
+        return m.find() ? m.group(1) : "";
+    }
+
+    private static String architecture(FsRoot fs, CpuInfo cpuinfo) {
+        if (cpuinfo.field(cpuinfo.processors().keySet().stream().findFirst().orElse(0), "vendor_id").isPresent()) return "x86_64";
+        String v = fs.text("/proc/version").orElse("");
+        if (v.contains("aarch64") || cpuinfo.processors().values().stream().anyMatch(p -> p.containsKey("CPU implementer"))) return "aarch64";
+        if (cpuinfo.model().startsWith("POWER")) return "ppc64";
+        return "";
+    }
+
+    private static String virtualization(FsRoot fs, CpuInfo cpuinfo) {
+        boolean flag = cpuinfo.processors().values().stream()
+                .anyMatch(p -> (" " + p.getOrDefault("flags", "") + " ").contains(" hypervisor "));
+        String product = fs.text("/sys/class/dmi/id/product_name").orElse("");
+        String vendor = fs.text("/sys/class/dmi/id/sys_vendor").orElse("");
+        String dmi = (vendor + " " + product).strip();
+        boolean dmiSaysVm = dmi.matches("(?i).*(kvm|qemu|vmware|virtualbox|xen|amazon ec2|google compute|microsoft corporation virtual|openstack|cloud hypervisor|firecracker).*");
+        if (flag || dmiSaysVm) return dmi.isEmpty() ? "VM" : "VM (" + dmi + ")";
+        return "none detected";
+    }
+}

@@ -1,0 +1,215 @@
+package hostside.machine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import hostside.fs.CpuSet;
+import hostside.report.Style;
+import hostside.report.Table;
+import hostside.report.Units;
+
+/** The human view of {@link MachineFacts}: compact, aligned, findings in colour. */
+public final class MachineView {
+    private final MachineFacts f;
+    private final Style style;
+
+    public MachineView(MachineFacts facts, Style style) {
+        this.f = facts;
+        this.style = style;
+    }
+
+    public String render() {
+        StringBuilder sb = new StringBuilder();
+        Host h = f.host();
+        sb.append(style.bold("hostside machine")).append(": ")
+                .append(h.name().isEmpty() ? "(unnamed)" : h.name())
+                .append(h.kernel().isEmpty() ? "" : ", Linux " + h.kernel())
+                .append(h.architecture().isEmpty() ? "" : ", " + h.architecture())
+                .append(", virtualization: ").append(h.virtualization())
+                .append(h.source().equals("live") ? "" : "\n  recorded machine: " + h.source()).append("\n\n");
+        cpu(sb);
+        caches(sb);
+        numa(sb);
+        pci(sb);
+        affinity(sb);
+        iommu(sb);
+        findings(sb);
+        if (!f.unknowns().isEmpty()) {
+            sb.append("Unknown\n");
+            for (String u : f.unknowns()) sb.append("  ").append(style.dim(u)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private void cpu(StringBuilder sb) {
+        Topology t = f.topology();
+        sb.append("CPU     ").append(t.cpuModel().isEmpty() ? "model unknown" : t.cpuModel()).append('\n');
+        String perCore = t.cores() > 0 && t.threads() % t.cores() == 0 ? ", " + t.threads() / t.cores() + " per core" : "";
+        sb.append("        ").append(plural(t.packages(), "package")).append(", ").append(plural(t.cores(), "core"))
+                .append(", ").append(plural(t.threads(), "thread")).append(perCore);
+        if (!t.whole().allowedCpus().isEmpty() && t.threads() < hostside.fs.CpuSet.parseList(t.whole().onlineCpus()).size()) {
+            sb.append(" (in this cpuset; online: ").append(t.whole().onlineCpus()).append(')');
+        }
+        sb.append('\n');
+        if (t.coreKinds().size() > 1) {
+            Table k = new Table("core kind", "CPUs", "cores", "threads", "from").right(2, 3);
+            for (Topology.CoreKind c : t.coreKinds()) k.row(c.name() + " (" + c.detail() + ")", c.cpus(), c.cores(), c.threads(), c.source());
+            sb.append(k.render("        "));
+        }
+        sb.append('\n');
+    }
+
+    private void caches(StringBuilder sb) {
+        // One line per level and type: size, count, and how many cores share each.
+        Map<String, List<Topology.Cache>> byKind = new LinkedHashMap<>();
+        for (Topology.Cache c : f.topology().caches()) {
+            String name = "L" + c.level() + (c.type().equals("data") ? "d" : c.type().equals("instruction") ? "i" : "");
+            byKind.computeIfAbsent(name, x -> new ArrayList<>()).add(c);
+        }
+        if (byKind.isEmpty()) return;
+        Table t = new Table("cache", "size", "count", "shared by").right(1, 2);
+        for (var e : byKind.entrySet()) {
+            List<Topology.Cache> cs = e.getValue();
+            Map<Long, Integer> sizes = new TreeMap<>();
+            for (Topology.Cache c : cs) sizes.merge(c.sizeBytes(), 1, Integer::sum);
+            String size = String.join(" / ", sizes.keySet().stream().map(Units::bytes).toList());
+            int cpus = CpuSet.parseList(cs.getFirst().cpus()).size();
+            t.row(e.getKey(), size, cs.size(), cpus == 1 ? "1 thread" : cpus + " threads");
+        }
+        sb.append(t.render("        ").replaceFirst("^        ", "Caches  ")).append('\n');
+    }
+
+    private void numa(StringBuilder sb) {
+        List<Topology.NumaNode> nodes = f.topology().numaNodes();
+        Table t = new Table("node", "CPUs", "memory", "holds", "distances").right(2);
+        for (Topology.NumaNode n : nodes) {
+            t.row(n.id(), n.cpus().isEmpty() ? "none" : n.cpus(), Units.bytes(n.memTotalBytes()),
+                    n.gpuMemory() ? "GPU memory of " + n.gpu() : n.cpus().isEmpty() ? "memory only" : "CPUs and memory",
+                    String.join(" ", n.distances().stream().map(String::valueOf).toList()));
+        }
+        sb.append(t.render("        ").replaceFirst("^        ", "NUMA    ")).append('\n');
+    }
+
+    private void pci(StringBuilder sb) {
+        List<PciDevice> shown = new ArrayList<>(f.gpus());
+        shown.addAll(f.nics());
+        shown.addAll(f.pci().stream().filter(d -> d.kind().equals("nvme")).toList());
+        if (shown.isEmpty()) {
+            sb.append("PCIe    no GPU, NIC or NVMe drive found\n\n");
+            return;
+        }
+        Table t = new Table("device", "address", "what", "link now", "max", "GB/s max", "NUMA", "local CPUs").right(5);
+        for (PciDevice d : shown) {
+            PciLink l = d.link();
+            String now = l == null ? "-" : l.current();
+            if (l != null && (l.belowMaxWidth() || l.belowMaxSpeed())) now = d.isGpu() && !l.belowMaxWidth() ? style.warn(now) : style.bad(now);
+            t.row(d.label(), d.address(), d.description(), now, l == null ? "-" : l.max(),
+                    l == null || l.maxGBs() == 0 ? "-" : String.format("%.1f", l.maxGBs()),
+                    d.numaNode() == null ? "-" : d.numaNode(), d.localCpus().isEmpty() ? "-" : d.localCpus());
+        }
+        sb.append(t.render("        ").replaceFirst("^        ", "PCIe    "));
+        if (shown.stream().anyMatch(d -> d.numaNode() == null)) {
+            sb.append("        NUMA \"-\": the kernel says -1 (no affinity known").append(f.host().virtualization().startsWith("VM") ? "; usual in VMs" : "").append(")\n");
+        }
+        sb.append('\n').append(tree()).append('\n');
+    }
+
+    /** The PCIe tree from each host bridge down to the GPUs, NICs and NVMe drives. */
+    private String tree() {
+        Map<String, PciDevice> byAddress = new HashMap<>();
+        for (PciDevice d : f.pci()) byAddress.put(d.address(), d);
+        Map<String, List<PciDevice>> children = new HashMap<>();
+        java.util.Set<String> keep = new java.util.HashSet<>();
+        for (PciDevice d : f.pci()) {
+            String parent = d.upstream() != null ? d.upstream() : d.hostBridge() == null ? "(unknown)" : d.hostBridge();
+            children.computeIfAbsent(parent, x -> new ArrayList<>()).add(d);
+            if (d.isGpu() || d.isNic() || d.kind().equals("nvme")) {
+                for (PciDevice x = d; x != null; x = x.upstream() == null ? null : byAddress.get(x.upstream())) keep.add(x.address());
+            }
+        }
+        StringBuilder sb = new StringBuilder("PCIe tree (GPUs, NICs, NVMe and the bridges above them)\n");
+        java.util.TreeSet<String> roots = new java.util.TreeSet<>();
+        for (PciDevice d : f.pci()) if (keep.contains(d.address()) && d.upstream() == null) roots.add(d.hostBridge() == null ? "(unknown)" : d.hostBridge());
+        for (String root : roots) {
+            sb.append("  ").append(root.equals("(unknown)") ? "host bridge unknown" : root).append('\n');
+            branch(sb, root, "  ", children, keep);
+        }
+        return sb.toString();
+    }
+
+    private void branch(StringBuilder sb, String parent, String indent, Map<String, List<PciDevice>> children, java.util.Set<String> keep) {
+        List<PciDevice> kids = children.getOrDefault(parent, List.of()).stream().filter(d -> keep.contains(d.address())).toList();
+        for (int i = 0; i < kids.size(); i++) {
+            PciDevice d = kids.get(i);
+            boolean last = i == kids.size() - 1;
+            String label = d.address() + "  " + (d.name().isEmpty() ? "" : d.name() + "  ") + d.description();
+            if (d.link() != null) label += "  " + d.link().current() + (d.link().belowMaxSpeed() || d.link().belowMaxWidth() ? " (max " + d.link().max() + ")" : "");
+            sb.append(indent).append(last ? "└─ " : "├─ ").append(label).append('\n');
+            branch(sb, d.address(), indent + (last ? "   " : "│  "), children, keep);
+        }
+    }
+
+    private void affinity(StringBuilder sb) {
+        Affinity a = f.affinity();
+        if (a.devices().isEmpty()) return;
+        List<String> header = new ArrayList<>(List.of(""));
+        header.addAll(a.devices());
+        header.add("CPU affinity");
+        header.add("NUMA");
+        Table t = new Table(header.toArray(String[]::new));
+        List<PciDevice> devices = new ArrayList<>(f.gpus());
+        devices.addAll(f.nics());
+        for (int i = 0; i < a.devices().size(); i++) {
+            List<Object> row = new ArrayList<>();
+            row.add(a.devices().get(i));
+            row.addAll(a.matrix().get(i));
+            PciDevice d = devices.get(i);
+            row.add(d.localCpus().isEmpty() ? "-" : d.localCpus());
+            row.add(d.numaNode() == null ? "-" : d.numaNode());
+            t.row(row.toArray());
+        }
+        sb.append("Affinity (nvidia-smi topo -m terms: PIX one switch, PXB several, PHB host bridge, NODE same NUMA node, SYS across nodes)\n");
+        sb.append(t.render("  "));
+        for (String v : a.verdicts()) sb.append("  ").append(v).append('\n');
+        sb.append('\n');
+    }
+
+    private void iommu(StringBuilder sb) {
+        Iommu i = f.iommu();
+        sb.append("IOMMU   ").append(i.state()).append(": ").append(i.evidence());
+        if (!i.cmdline().isEmpty()) sb.append("; command line: ").append(String.join(" ", i.cmdline()));
+        sb.append('\n');
+        List<KernelCmdline.Item> other = f.kernelCmdline().stream().filter(k -> !k.topic().equals("iommu")).toList();
+        if (!other.isEmpty()) {
+            Table t = new Table("kernel option", "why it matters");
+            for (KernelCmdline.Item k : other) t.row(k.text(), k.why());
+            sb.append(t.render("        "));
+        }
+        sb.append('\n');
+    }
+
+    private void findings(StringBuilder sb) {
+        if (f.findings().isEmpty()) {
+            sb.append("Findings: none\n");
+            return;
+        }
+        sb.append("Findings\n");
+        for (Finding x : f.findings()) {
+            String mark = switch (x.severity()) {
+                case "bad" -> style.bad("✗ ");
+                case "warn" -> style.warn("! ");
+                default -> "· ";
+            };
+            String text = x.severity().equals("bad") ? style.bad(x.text()) : x.text();
+            sb.append("  ").append(mark).append(text).append('\n');
+        }
+    }
+
+    private static String plural(int n, String what) {
+        return n + " " + what + (n == 1 ? "" : "s");
+    }
+}

@@ -1,0 +1,52 @@
+package hostside.machine;
+
+import java.util.List;
+
+/**
+ * One PCI function, placed in the PCIe tree.
+ *
+ * @param address     domain:bus:device.function, "0000:00:06.0"
+ * @param kind        gpu, nic, nvme, bridge or other
+ * @param name        what people call it: "GPU0", "mlx5_0", "eth0", "nvme0"; "" for others
+ * @param description vendor and class ("NVIDIA 3D controller"), or the GPU's model when the driver says
+ * @param numaNode    null where the kernel says -1 (or nothing)
+ * @param localCpus   CPUs the kernel calls local to the device, "" when it does not say
+ * @param link        null when the device has no PCIe link attributes (integrated, or old kernels)
+ * @param upstream    the bridge above it, null on a root bus
+ * @param hostBridge  the root complex it hangs off, "pci0000:00"; null when the tree is unknown
+ * @param interfaces  network interfaces, RDMA devices, NVMe controllers it provides
+ * @param netSpeedMbps for a NIC, its first interface's speed in Mb/s; null when the kernel does not say
+ * @param rdma        for a NIC, whether it has an RDMA device (InfiniBand or RoCE verbs)
+ */
+public record PciDevice(
+        String address,
+        String kind,
+        String name,
+        String classCode,
+        String vendorId,
+        String deviceId,
+        String description,
+        String driver,
+        Integer numaNode,
+        String localCpus,
+        PciLink link,
+        String upstream,
+        String hostBridge,
+        List<String> interfaces,
+        Integer netSpeedMbps,
+        boolean rdma,
+        String iommuGroup) {
+
+    public boolean isGpu() {
+        return kind.equals("gpu");
+    }
+
+    public boolean isNic() {
+        return kind.equals("nic");
+    }
+
+    /** The name if it has one, else its address. */
+    public String label() {
+        return name.isEmpty() ? address : name;
+    }
+}

@@ -1,0 +1,153 @@
+package hostside.machine;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import hostside.fs.CpuSet;
+import hostside.fs.FsRoot;
+import hostside.fs.GarbageException;
+
+/** Reads every PCI function from /sys/bus/pci/devices and places it in the PCIe tree. */
+public final class PciReader {
+    private static final String DEVICES = "/sys/bus/pci/devices";
+    private static final Pattern BDF = Pattern.compile("[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]");
+    private static final Pattern HOST_BRIDGE = Pattern.compile("pci[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}");
+
+    private final FsRoot fs;
+    private final List<String> unknowns;
+
+    public PciReader(FsRoot fs, List<String> unknowns) {
+        this.fs = fs;
+        this.unknowns = unknowns;
+    }
+
+    public List<PciDevice> read() {
+        Map<String, PciDevice> byAddress = new LinkedHashMap<>();
+        for (String address : fs.list(DEVICES)) {
+            if (!BDF.matcher(address).matches()) continue;
+            byAddress.put(address.toLowerCase(), device(address));
+        }
+        return name(new ArrayList<>(byAddress.values()));
+    }
+
+    private PciDevice device(String address) {
+        String dir = DEVICES + "/" + address;
+        String classText = fs.text(dir + "/class").orElse(null);
+        int classCode = PciClass.parse(classText);
+        if (classText != null && classCode < 0) unknowns.add(dir + "/class: not a class code: \"" + classText + "\"");
+        int vendor = PciClass.parse(fs.text(dir + "/vendor").orElse(null));
+        String driver = fs.readLink(dir + "/driver").map(t -> t.substring(t.lastIndexOf('/') + 1)).orElse("");
+        boolean nvidiaGpu = fs.isDirectory("/proc/driver/nvidia/gpus/" + address);
+        boolean gpuDriver = nvidiaGpu || driver.equals("nvidia") || driver.equals("amdgpu") || driver.equals("xe");
+        String kind = PciClass.kind(classCode, vendor, gpuDriver && (classCode >> 16) == 0x03 || nvidiaGpu);
+
+        // Where the device sits: the chain of bridges in its /sys/devices path.
+        String upstream = null, hostBridge = null;
+        Optional<String> real = fs.realPath(dir);
+        if (real.isPresent() && !real.get().equals(dir)) {
+            String[] parts = real.get().split("/");
+            for (int i = 0; i < parts.length; i++) {
+                if (HOST_BRIDGE.matcher(parts[i]).matches()) {
+                    hostBridge = parts[i];
+                    upstream = null;
+                } else if (hostBridge != null && BDF.matcher(parts[i]).matches() && i < parts.length - 1) {
+                    upstream = parts[i].toLowerCase();
+                }
+            }
+        }
+
+        Integer numa = fs.text(dir + "/numa_node").flatMap(PciReader::integer).filter(n -> n >= 0).orElse(null);
+        String local = fs.text(dir + "/local_cpulist").flatMap(this::cpuList)
+                .or(() -> fs.text(dir + "/local_cpus").flatMap(this::cpuMask)).map(CpuSet::toList).orElse("");
+        PciLink link = null;
+        Optional<String> speed = fs.text(dir + "/current_link_speed");
+        Optional<String> maxSpeed = fs.text(dir + "/max_link_speed");
+        if (speed.isPresent() || maxSpeed.isPresent()) {
+            link = new PciLink(PciLink.parseSpeed(speed.orElse(null)), PciLink.parseWidth(fs.text(dir + "/current_link_width").orElse(null)),
+                    PciLink.parseSpeed(maxSpeed.orElse(null)), PciLink.parseWidth(fs.text(dir + "/max_link_width").orElse(null)));
+        }
+        String group = fs.readLink(dir + "/iommu_group").map(t -> t.substring(t.lastIndexOf('/') + 1)).orElse(null);
+        String description = describe(classCode, vendor, address);
+        List<String> interfaces = interfaces(dir);
+        boolean rdma = !fs.list(dir + "/infiniband").isEmpty();
+        Integer netSpeed = null;
+        if (kind.equals("nic")) {
+            for (String i : interfaces) {
+                Optional<Integer> s = fs.text("/sys/class/net/" + i + "/speed").flatMap(PciReader::integer).filter(x -> x > 0);
+                if (s.isPresent()) {
+                    netSpeed = s.get();
+                    break;
+                }
+            }
+        }
+        return new PciDevice(address.toLowerCase(), kind, "", classCode < 0 ? "" : String.format("0x%06x", classCode),
+                vendor < 0 ? "" : String.format("0x%04x", vendor),
+                fs.text(dir + "/device").orElse(""), description, driver, numa, local, link, upstream, hostBridge,
+                interfaces, netSpeed, rdma, group);
+    }
+
+    private String describe(int classCode, int vendor, String address) {
+        // The NVIDIA driver names its GPUs ("Model: NVIDIA H200").
+        for (String line : fs.text("/proc/driver/nvidia/gpus/" + address + "/information").orElse("").split("\n")) {
+            if (line.startsWith("Model:")) return line.substring(6).strip();
+        }
+        String v = PciClass.vendorName(vendor);
+        return (v.isEmpty() ? "" : v + " ") + PciClass.describe(classCode);
+    }
+
+    /** Network interfaces, RDMA devices and NVMe controllers the function provides. */
+    private List<String> interfaces(String dir) {
+        List<String> names = new ArrayList<>();
+        names.addAll(fs.list(dir + "/infiniband"));
+        names.addAll(fs.list(dir + "/net"));
+        names.addAll(fs.list(dir + "/nvme"));
+        for (String child : fs.list(dir)) {
+            if (child.startsWith("virtio")) names.addAll(fs.list(dir + "/" + child + "/net"));
+        }
+        return names;
+    }
+
+    /** GPUs become GPU0, GPU1... in PCI address order (nvidia-smi's order); others take their interface name. */
+    private static List<PciDevice> name(List<PciDevice> devices) {
+        devices.sort((a, b) -> a.address().compareTo(b.address()));
+        List<PciDevice> named = new ArrayList<>();
+        int gpu = 0;
+        for (PciDevice d : devices) {
+            String name = d.isGpu() ? "GPU" + gpu++ : d.interfaces().isEmpty() ? "" : d.interfaces().getFirst();
+            named.add(new PciDevice(d.address(), d.kind(), name, d.classCode(), d.vendorId(), d.deviceId(),
+                    d.description(), d.driver(), d.numaNode(), d.localCpus(), d.link(), d.upstream(), d.hostBridge(),
+                    d.interfaces(), d.netSpeedMbps(), d.rdma(), d.iommuGroup()));
+        }
+        return named;
+    }
+
+    private static Optional<Integer> integer(String s) {
+        try {
+            return Optional.of(Integer.parseInt(s.strip()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<CpuSet> cpuList(String s) {
+        try {
+            return Optional.of(CpuSet.parseList(s));
+        } catch (GarbageException e) {
+            unknowns.add("PCI local CPUs: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private Optional<CpuSet> cpuMask(String s) {
+        try {
+            return Optional.of(CpuSet.parseMask(s));
+        } catch (GarbageException e) {
+            unknowns.add("PCI local CPUs: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package hostside.report;
+
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import hostside.cli.Main;
+import hostside.machine.MachineFacts;
+import hostside.machine.PciDevice;
+import hostside.machine.PciLink;
+import hostside.machine.Topology;
+
+/** Builds the {@link Report} from what the drills found. */
+public final class ReportBuilder {
+    /** Bytes in the offload example of Module 6: 10 GB of optimizer state or KV cache. */
+    static final double OFFLOAD_BYTES = 10e9;
+
+    private ReportBuilder() {}
+
+    public static Report build(MachineFacts m, ZonedDateTime now) {
+        List<PciDevice> gpus = m.gpus();
+        Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
+                gpus.stream().map(g -> g.label() + ": " + g.description() + " (" + g.address() + ")").toList(),
+                m.host().nvidiaDriver(), now.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), Main.version(),
+                m.host().source(), m.host().virtualization());
+        List<Report.Section> modules = new ArrayList<>();
+        modules.add(new Report.Section(1, "How the box is wired", "hostside machine", "run",
+                m.host().source().equals("live") ? "facts read from this machine" : "facts read from a recording: nothing measured", m));
+        String later = "not in this version of hostside";
+        modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "not in this version", later, null));
+        modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not in this version", later, null));
+        modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not in this version", later, null));
+        modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
+        modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
+        return new Report(MachineFacts.SCHEMA, "report", title, questions(m), headlines(m), modules);
+    }
+
+    static List<Report.Answer> questions(MachineFacts m) {
+        List<Report.Answer> a = new ArrayList<>();
+        Topology t = m.topology();
+        List<PciDevice> gpus = m.gpus();
+        int n = gpus.size();
+
+        String isolation = m.kernelCmdline().stream().filter(k -> k.text().startsWith("isolcpus") || k.text().startsWith("nohz_full"))
+                .map(k -> k.text()).collect(Collectors.joining(" "));
+        String nodes = gpus.stream().map(g -> g.label() + " on NUMA node " + (g.numaNode() == null ? "unknown (kernel: -1)" : g.numaNode()))
+                .collect(Collectors.joining(", "));
+        if (n == 0) {
+            a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
+                    "no GPU found: " + t.cores() + " cores, " + t.threads() + " threads in all",
+                    t.packages() + " package(s), " + t.numaNodes().size() + " NUMA node(s)"));
+        } else {
+            a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
+                    String.format("%s cores, %s threads per GPU (%d cores, %d threads for %d GPU%s); isolation: %s; jitter not measured (Module 3 is not in this version)",
+                            per(t.cores(), n), per(t.threads(), n), t.cores(), t.threads(), n, n == 1 ? "" : "s",
+                            isolation.isEmpty() ? "none on the kernel command line" : isolation),
+                    nodes));
+        }
+
+        if (n == 0) {
+            a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", "not measured", "no GPU found", ""));
+        } else {
+            List<String> links = new ArrayList<>();
+            for (PciDevice g : gpus) {
+                PciLink l = g.link();
+                if (l == null || l.maxGBs() == 0) {
+                    links.add(g.label() + ": PCIe link unknown");
+                    continue;
+                }
+                double gbs = l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
+                links.add(String.format("%s: PCIe %s, at most %.1f GB/s per direction, so 10 GB moves in no less than %.2f s",
+                        g.label(), l.belowMaxWidth() ? l.current() : l.max(), gbs, OFFLOAD_BYTES / (gbs * 1e9)));
+            }
+            a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", "answered",
+                    String.join("; ", links) + ". Pinned and pageable copies and the coherence class are not measured (the GPU drill is not in this version)",
+                    "link speed and width from sysfs; GB/s after line encoding, before packet overhead (copies reach about 87-90% of it)"));
+        }
+
+        if (n == 0) {
+            a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "answered", "no GPU found", ""));
+        } else if (n == 1) {
+            a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "answered",
+                    "one GPU: no GPU-to-GPU domain in this box", "PCI devices of this machine"));
+        } else {
+            List<List<String>> mx = m.affinity().matrix();
+            java.util.Set<String> levels = new java.util.TreeSet<>();
+            for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) if (i != j) levels.add(mx.get(i).get(j));
+            a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "not measured",
+                    n + " GPUs; their PCIe distances: " + String.join(", ", levels) + "; NVLink needs NVML, not in this version",
+                    "PCIe tree from sysfs"));
+        }
+
+        List<String> nics = new ArrayList<>();
+        for (PciDevice d : m.nics()) {
+            nics.add(d.label() + " (" + d.description() + ", " + (d.netSpeedMbps() == null ? "speed unknown" : d.netSpeedMbps() / 1000.0 + " Gb/s")
+                    + (d.rdma() ? ", RDMA" : ", no RDMA") + ")");
+        }
+        long nvme = m.pci().stream().filter(d -> d.kind().equals("nvme")).count();
+        a.add(new Report.Answer("Beyond the box", "What lies past that domain?", "answered",
+                (nics.isEmpty() ? "no PCI NIC" : String.join(", ", nics)) + "; " + nvme + " NVMe drive" + (nvme == 1 ? "" : "s")
+                        + "; storage bandwidth and GPUDirect Storage not measured (Module 4 is not in this version)",
+                "PCI devices and /sys/class/net"));
+        return a;
+    }
+
+    private static String per(int total, int gpus) {
+        double v = (double) total / gpus;
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format("%.1f", v);
+    }
+
+    static List<Report.Headline> headlines(MachineFacts m) {
+        List<Report.Headline> h = new ArrayList<>();
+        Topology t = m.topology();
+        h.add(new Report.Headline("CPU", t.packages() + " package(s), " + t.cores() + " cores, " + t.threads() + " threads", "sysfs topology"));
+        long withCpus = t.numaNodes().stream().filter(x -> !x.cpus().isEmpty()).count();
+        long gpuNodes = t.numaNodes().stream().filter(Topology.NumaNode::gpuMemory).count();
+        h.add(new Report.Headline("NUMA nodes", t.numaNodes().size() + " (" + withCpus + " with CPUs" + (gpuNodes > 0 ? ", " + gpuNodes + " GPU memory" : "") + ")", "sysfs node"));
+        long mem = t.numaNodes().stream().filter(x -> !x.gpuMemory() && x.memTotalBytes() != null).mapToLong(Topology.NumaNode::memTotalBytes).sum();
+        h.add(new Report.Headline("host memory", Units.bytes(mem), "node meminfo"));
+        for (PciDevice g : m.gpus()) {
+            h.add(new Report.Headline(g.label() + " link", g.link() == null ? "unknown"
+                    : g.link().current() + " now, " + g.link().max() + " max = " + Units.gbps(g.link().maxGBs()) + " per direction", "sysfs PCIe link"));
+        }
+        h.add(new Report.Headline("IOMMU", m.iommu().state(), m.iommu().evidence()));
+        return h;
+    }
+}

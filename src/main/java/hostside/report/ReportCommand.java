@@ -1,0 +1,102 @@
+package hostside.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import hostside.cli.Json;
+import hostside.cli.MachineOptions;
+import hostside.fs.BadInputException;
+import hostside.fs.FsRoot;
+import hostside.machine.MachineFacts;
+import hostside.snapshot.SnapshotCommand;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Module 6: the one-page profile. Writes results/<host>.md and results/<host>.json (the",
+                "Markdown is rendered from the JSON): the four questions, headline numbers, then each module."})
+public final class ReportCommand implements Callable<Integer> {
+    @Mixin
+    MachineOptions options;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write into DIR instead of results/.")
+    Path out = Path.of("results");
+
+    @Option(names = "--name", description = "File name to use instead of the short host name.")
+    String name;
+
+    @Option(names = "--from", paramLabel = "REPORT.json", description = "Render the Markdown again from a report's JSON; reads no machine.")
+    Path from;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        JsonNode json;
+        String host;
+        if (from != null) {
+            json = readJson(from);
+            host = name != null ? name : from.getFileName().toString().replaceFirst("\\.json$", "");
+        } else {
+            FsRoot fs = options.open();
+            MachineFacts facts = SnapshotCommand.readEverything(fs);
+            Report report = ReportBuilder.build(facts, ZonedDateTime.now());
+            json = Json.MAPPER.valueToTree(report);
+            host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
+                    : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
+        }
+        if (!host.matches("[A-Za-z0-9._-]+")) throw new BadInputException("--name: \"" + host + "\" is not a usable file name");
+        Path dir = out.toAbsolutePath();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BadInputException(out + ": cannot create the folder (" + e.getMessage() + ")");
+        }
+        if (!Files.isWritable(dir)) throw new BadInputException(out + ": folder is not writable");
+        Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md");
+        String text = Json.write(json);
+        String md = MarkdownRenderer.render(json);
+        write(jsonFile, text);
+        write(mdFile, md);
+        var w = spec.commandLine().getOut();
+        if (options.json) w.print(text);
+        else w.printf("wrote %s and %s%n", mdFile, jsonFile);
+        w.flush();
+        return 0;
+    }
+
+    private static JsonNode readJson(Path p) {
+        try {
+            JsonNode n = Json.MAPPER.readTree(p.toFile());
+            if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
+            return n;
+        } catch (IOException e) {
+            throw new BadInputException(p + ": cannot read a report (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+    }
+
+    /** Writes beside the target and renames, so a failure never leaves half a report. */
+    private static void write(Path file, String text) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".part");
+        try {
+            Files.writeString(tmp, text);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // nothing more to clean
+            }
+            throw new BadInputException(file + ": cannot write (" + e.getMessage() + ")");
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package hostside.report;
+
+/** Sizes in binary units (KiB, MiB, GiB), bandwidth in GB/s (10^9 bytes), as the field writes them. */
+public final class Units {
+    private Units() {}
+
+    public static String bytes(Long b) {
+        if (b == null) return "unknown";
+        String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+        double v = b;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        if (u == 0) return b + " bytes";
+        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format("%.1f", v)) + " " + units[u];
+    }
+
+    public static String gbps(double gbPerSecond) {
+        return String.format("%.1f GB/s", gbPerSecond);
+    }
+}

@@ -1,0 +1,66 @@
+package hostside.snapshot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import hostside.cli.MachineOptions;
+import hostside.fs.BadInputException;
+import hostside.fs.FsRoot;
+import hostside.fs.Recorder;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "snapshot", mixinStandardHelpOptions = true,
+        description = {"Record exactly the /sys and /proc files hostside reads into a .tar.gz (the layout of",
+                "hwloc-gather-topology), so the machine can be read elsewhere: hostside machine --root FILE."})
+public final class SnapshotCommand implements Callable<Integer> {
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz", description = "Where to write the recording.")
+    Path output;
+
+    @Mixin
+    MachineOptions options;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        Path out = output.toAbsolutePath();
+        Path dir = out.getParent();
+        if (dir == null || !Files.isDirectory(dir)) throw new BadInputException(output + ": folder " + dir + " does not exist");
+        if (!Files.isWritable(dir)) throw new BadInputException(output + ": folder " + dir + " is not writable");
+        if (Files.isDirectory(out)) throw new BadInputException(output + ": is a folder");
+
+        FsRoot fs = options.open();
+        Recorder recorder = fs.record();
+        MachineFacts facts = readEverything(fs);
+        String top = facts.host().name().isEmpty() ? "hostside-snapshot" : facts.host().name();
+        try {
+            recorder.writeTarGz(out, top);
+        } catch (IOException e) {
+            throw new BadInputException(output + ": cannot write (" + e.getMessage() + ")");
+        }
+        var w = spec.commandLine().getOut();
+        if (options.json) {
+            w.print(hostside.cli.Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
+                    "bytes", Files.size(out))));
+        } else {
+            w.printf("wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", output,
+                    recorder.size(), hostside.report.Units.bytes(Files.size(out)), output);
+        }
+        w.flush();
+        return 0;
+    }
+
+    /** Every fact reader hostside has; each drill that reads the machine adds its reader here. */
+    public static MachineFacts readEverything(FsRoot fs) {
+        return MachineReader.read(fs);
+    }
+}
