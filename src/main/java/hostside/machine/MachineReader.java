@@ -50,6 +50,15 @@ public final class MachineReader {
             f.add(Finding.info("NUMA", gpuNodes + " NUMA node(s) hold GPU memory and no CPUs: scripts that take 'NUMA node = socket' bind to the wrong nodes"));
         }
         Topology.Whole w = topology.whole();
+        long nodeMemory = topology.numaNodes().stream().filter(n -> !n.gpuMemory() && n.memTotalBytes() != null)
+                .mapToLong(Topology.NumaNode::memTotalBytes).sum();
+        boolean allNodes = topology.numaNodes().size() >= Math.max(1, CpuSet.parseList(w.nodes()).size());
+        if (w.memTotalBytes() != null && allNodes && nodeMemory > 0
+                && Math.abs(w.memTotalBytes() - nodeMemory) > w.memTotalBytes() / 20) {
+            f.add(Finding.warn("NUMA", "the NUMA nodes add up to " + hostside.report.Units.bytes(nodeMemory) + " but /proc/meminfo has "
+                    + hostside.report.Units.bytes(w.memTotalBytes()) + (host.virtualization().startsWith("VM") ? " (memory the VM added outside the node view)" : "")
+                    + ": per-node figures (numactl -H, node meminfo) understate this machine's memory"));
+        }
         if (!w.allowedCpus().isEmpty()) {
             int all = CpuSet.parseList(w.onlineCpus()).size();
             if (topology.threads() < all) {

@@ -48,6 +48,9 @@ public record Topology(
      * @param allowedCpus  the cpuset's CPUs, "" when unrestricted
      * @param allowedNodes the cpuset's memory nodes, "" when unrestricted
      * @param cpusetSource the file the cpuset came from, "" when unrestricted
+     * @param memTotalBytes MemTotal of /proc/meminfo: all memory the kernel manages, null when unreadable
+     * @param nodes        every NUMA node, in or out of the cpuset
      */
-    public record Whole(String onlineCpus, String offlineCpus, String allowedCpus, String allowedNodes, String cpusetSource) {}
+    public record Whole(String onlineCpus, String offlineCpus, String allowedCpus, String allowedNodes, String cpusetSource,
+                        Long memTotalBytes, String nodes) {}
 }

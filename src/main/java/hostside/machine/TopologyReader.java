@@ -71,7 +71,7 @@ public final class TopologyReader {
 
         Topology.Whole whole = new Topology.Whole(online.toList(), present.andNot(online).toList(),
                 cpuset.cpus().map(CpuSet::toList).orElse(""), cpuset.mems().map(CpuSet::toList).orElse(""),
-                cpuset.source());
+                cpuset.source(), machineMemory(), allNodeIds().stream().map(CpuSet::of).reduce(CpuSet.EMPTY, CpuSet::or).toList());
         return new Topology(packages.size(), cores.size(), counted.size(), cpuinfo.model(), nodes, cacheList,
                 new CoreKinds(fs, cpuinfo).read(counted, cores), whole);
     }
@@ -193,6 +193,11 @@ public final class TopologyReader {
         }
     }
 
+    private Long machineMemory() {
+        return fs.text("/proc/meminfo").map(MemInfo::parse).map(m -> m.get("MemTotal"))
+                .filter(OptionalLong::isPresent).map(OptionalLong::getAsLong).orElse(null);
+    }
+
     // ---- NUMA ----
 
     private List<Integer> allNodeIds() {
@@ -211,8 +216,7 @@ public final class TopologyReader {
         List<Topology.NumaNode> nodes = new ArrayList<>();
         if (all.isEmpty()) {
             // A kernel without NUMA: one node holding everything, as hwloc shows it.
-            Long mem = fs.text("/proc/meminfo").map(MemInfo::parse).map(m -> m.get("MemTotal"))
-                    .filter(OptionalLong::isPresent).map(OptionalLong::getAsLong).orElse(null);
+            Long mem = machineMemory();
             if (mem == null) unknowns.add("memory of node 0: /proc/meminfo has no MemTotal");
             nodes.add(new Topology.NumaNode(0, counted.toList(), mem, false, null, List.of()));
             return nodes;
