@@ -5,7 +5,7 @@ import java.util.Optional;
 /** The outcome of reading one file under the root: its text, or why there is none. */
 public sealed interface Read {
     record Ok(String path, String text) implements Read {}
-    record Failed(String path, String why) implements Read {}
+    record Failed(String path, String reason) implements Read {}
 
     String path();
 
@@ -20,6 +20,6 @@ public sealed interface Read {
 
     /** Why there is no value, for an "unknown (why)" field. */
     default String why() {
-        return this instanceof Failed f ? f.path() + ": " + f.why() : "";
+        return this instanceof Failed f ? f.path() + ": " + f.reason() : "";
     }
 }

@@ -107,7 +107,7 @@ public final class MachineView {
             PciLink l = d.link();
             String now = l == null ? "-" : l.current();
             if (l != null && (l.belowMaxWidth() || l.belowMaxSpeed())) now = d.isGpu() && !l.belowMaxWidth() ? style.warn(now) : style.bad(now);
-            t.row(d.label(), d.address(), d.description(), now, l == null ? "-" : l.max(),
+            t.row(d.name().isEmpty() ? "-" : d.name(), d.address(), d.description(), now, l == null ? "-" : l.max(),
                     l == null || l.maxGBs() == 0 ? "-" : String.format("%.1f", l.maxGBs()),
                     d.numaNode() == null ? "-" : d.numaNode(), d.localCpus().isEmpty() ? "-" : d.localCpus());
         }

@@ -14,7 +14,8 @@ public final class Units {
             u++;
         }
         if (u == 0) return b + " bytes";
-        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format("%.1f", v)) + " " + units[u];
+        String n = String.format("%.1f", v);
+        return (n.endsWith(".0") ? n.substring(0, n.length() - 2) : n) + " " + units[u];
     }
 
     public static String gbps(double gbPerSecond) {

@@ -86,6 +86,26 @@ class FsRootTest {
     }
 
     @Test
+    void aFileUnreadableWhenRecordedStaysUnreadableWithItsReason() throws IOException {
+        Path tar = tmp.resolve("m.tar.gz");
+        try (var out = new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(
+                new java.util.zip.GZIPOutputStream(Files.newOutputStream(tar)))) {
+            var e = new org.apache.commons.compress.archivers.tar.TarArchiveEntry("m/proc/meminfo");
+            e.addPaxHeader(TarTree.UNREADABLE_KEY, "permission denied");
+            out.putArchiveEntry(e);
+            out.closeArchiveEntry();
+            var ok = new org.apache.commons.compress.archivers.tar.TarArchiveEntry("m/sys/x");
+            ok.setSize(2);
+            out.putArchiveEntry(ok);
+            out.write("1\n".getBytes());
+            out.closeArchiveEntry();
+        }
+        FsRoot fs = FsRoot.open(tar.toString());
+        assertThat(fs.read("/proc/meminfo").why()).isEqualTo("/proc/meminfo: permission denied");
+        assertThat(fs.text("/sys/x")).contains("1");
+    }
+
+    @Test
     void tarballsReadLikeFolders() {
         FsRoot fs = FsRoot.open(Fixtures.h200().toString());
         assertThat(fs.isLive()).isFalse();
