@@ -62,8 +62,8 @@ public final class MarkdownRenderer {
     private void module1(JsonNode f) {
         JsonNode t = f.path("topology");
         md.append("### CPU and memory\n\n");
-        md.append(t.path("packages").asInt()).append(" package(s), ").append(t.path("cores").asInt()).append(" cores, ")
-                .append(t.path("threads").asInt()).append(" threads.");
+        md.append(plural(t.path("packages").asInt(), "package")).append(", ").append(plural(t.path("cores").asInt(), "core"))
+                .append(", ").append(plural(t.path("threads").asInt(), "thread")).append('.');
         if (t.path("coreKinds").size() > 1) {
             List<String> kinds = new ArrayList<>();
             for (JsonNode k : t.path("coreKinds")) {
@@ -154,9 +154,17 @@ public final class MarkdownRenderer {
         for (var e : by.entrySet()) {
             int c = count.get(e.getKey());
             out.add(List.of(e.getValue().get(0), e.getValue().get(1) + (c > 1 ? " x" + c : ""),
-                    c > 1 ? "each shared by " + hostside.fs.CpuSet.parseList(e.getValue().get(2)).size() + " CPUs" : e.getValue().get(2)));
+                    c > 1 ? sharing(hostside.fs.CpuSet.parseList(e.getValue().get(2)).size()) : e.getValue().get(2)));
         }
         return out;
+    }
+
+    private static String plural(int n, String what) {
+        return n + " " + what + (n == 1 ? "" : "s");
+    }
+
+    private static String sharing(int cpus) {
+        return cpus == 1 ? "one per CPU" : "each shared by " + cpus + " CPUs";
     }
 
     private static Double num(JsonNode n, String f) {

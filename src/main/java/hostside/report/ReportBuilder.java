@@ -23,7 +23,7 @@ public final class ReportBuilder {
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
                 gpus.stream().map(g -> g.label() + ": " + g.description() + " (" + g.address() + ")").toList(),
-                m.host().nvidiaDriver(), now.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), Main.version(),
+                m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), Main.version(),
                 m.host().source(), m.host().virtualization());
         List<Report.Section> modules = new ArrayList<>();
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", "run",
@@ -52,11 +52,14 @@ public final class ReportBuilder {
                     "no GPU found: " + t.cores() + " cores, " + t.threads() + " threads in all",
                     t.packages() + " package(s), " + t.numaNodes().size() + " NUMA node(s)"));
         } else {
+            String share = n == 1 ? String.format("%d cores, %d threads for its one GPU", t.cores(), t.threads())
+                    : String.format("%s cores, %s threads per GPU (%d cores, %d threads for %d GPUs)",
+                    per(t.cores(), n), per(t.threads(), n), t.cores(), t.threads(), n);
+            long cpuNodes = t.numaNodes().stream().filter(x -> !x.cpus().isEmpty()).count();
             a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
-                    String.format("%s cores, %s threads per GPU (%d cores, %d threads for %d GPU%s); isolation: %s; jitter not measured (Module 3 is not in this version)",
-                            per(t.cores(), n), per(t.threads(), n), t.cores(), t.threads(), n, n == 1 ? "" : "s",
-                            isolation.isEmpty() ? "none on the kernel command line" : isolation),
-                    nodes));
+                    share + "; isolation: " + (isolation.isEmpty() ? "none on the kernel command line" : isolation)
+                            + "; jitter not measured (Module 3 is not in this version)",
+                    nodes + (cpuNodes == 1 ? "; one NUMA node holds every CPU, so all are local" : "")));
         }
 
         if (n == 0) {
@@ -105,6 +108,10 @@ public final class ReportBuilder {
         return a;
     }
 
+    private static String plural(int n, String what) {
+        return n + " " + what + (n == 1 ? "" : "s");
+    }
+
     private static String per(int total, int gpus) {
         double v = (double) total / gpus;
         return v == Math.rint(v) ? String.valueOf((long) v) : String.format("%.1f", v);
@@ -113,12 +120,16 @@ public final class ReportBuilder {
     static List<Report.Headline> headlines(MachineFacts m) {
         List<Report.Headline> h = new ArrayList<>();
         Topology t = m.topology();
-        h.add(new Report.Headline("CPU", t.packages() + " package(s), " + t.cores() + " cores, " + t.threads() + " threads", "sysfs topology"));
+        h.add(new Report.Headline("CPU", plural(t.packages(), "package") + ", " + plural(t.cores(), "core") + ", "
+                + plural(t.threads(), "thread"), "sysfs topology"));
         long withCpus = t.numaNodes().stream().filter(x -> !x.cpus().isEmpty()).count();
         long gpuNodes = t.numaNodes().stream().filter(Topology.NumaNode::gpuMemory).count();
         h.add(new Report.Headline("NUMA nodes", t.numaNodes().size() + " (" + withCpus + " with CPUs" + (gpuNodes > 0 ? ", " + gpuNodes + " GPU memory" : "") + ")", "sysfs node"));
-        long mem = t.numaNodes().stream().filter(x -> !x.gpuMemory() && x.memTotalBytes() != null).mapToLong(Topology.NumaNode::memTotalBytes).sum();
-        h.add(new Report.Headline("host memory", Units.bytes(mem), "node meminfo"));
+        long nodeMem = t.numaNodes().stream().filter(x -> !x.gpuMemory() && x.memTotalBytes() != null).mapToLong(Topology.NumaNode::memTotalBytes).sum();
+        Long all = t.whole().memTotalBytes();
+        h.add(new Report.Headline("host memory", Units.bytes(all != null ? all : nodeMem)
+                + (all != null && Math.abs(all - nodeMem) > all / 20 ? " (NUMA nodes show " + Units.bytes(nodeMem) + ")" : ""),
+                all != null ? "/proc/meminfo" : "node meminfo"));
         for (PciDevice g : m.gpus()) {
             h.add(new Report.Headline(g.label() + " link", g.link() == null ? "unknown"
                     : g.link().current() + " now, " + g.link().max() + " max = " + Units.gbps(g.link().maxGBs()) + " per direction", "sysfs PCIe link"));
