@@ -14,6 +14,6 @@ public final class MachineOptions {
 
     /** The machine to read: this one, or the recording given. */
     public FsRoot open() {
-        return root == null ? FsRoot.live() : FsRoot.open(root);
+        return root == null ? FsRoot.live() : Progress.during("reading " + root, () -> FsRoot.open(root));
     }
 }

@@ -88,10 +88,15 @@ public final class MachineView {
         Table t = new Table("node", "CPUs", "memory", "holds", "distances").right(2);
         for (Topology.NumaNode n : nodes) {
             t.row(n.id(), n.cpus().isEmpty() ? "none" : n.cpus(), Units.bytes(n.memTotalBytes()),
-                    n.gpuMemory() ? "GPU memory of " + n.gpu() : n.cpus().isEmpty() ? "memory only" : "CPUs and memory",
+                    n.gpuMemory() ? "GPU memory of " + gpuLabel(n.gpu()) : n.cpus().isEmpty() ? "memory only" : "CPUs and memory",
                     String.join(" ", n.distances().stream().map(String::valueOf).toList()));
         }
         sb.append(t.render("        ").replaceFirst("^        ", "NUMA    ")).append('\n');
+    }
+
+    private String gpuLabel(String address) {
+        return f.pci().stream().filter(d -> d.address().equals(address)).findFirst()
+                .map(d -> d.name() + " (" + address + ")").orElse(address);
     }
 
     private void pci(StringBuilder sb) {

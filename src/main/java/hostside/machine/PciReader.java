@@ -95,7 +95,7 @@ public final class PciReader {
         for (String line : fs.text("/proc/driver/nvidia/gpus/" + address + "/information").orElse("").split("\n")) {
             if (line.startsWith("Model:")) return line.substring(6).strip();
         }
-        String v = PciClass.vendorName(vendor);
+        String v = vendor < 0 && fs.isDirectory("/proc/driver/nvidia/gpus/" + address) ? "NVIDIA" : PciClass.vendorName(vendor);
         return (v.isEmpty() ? "" : v + " ") + PciClass.describe(classCode);
     }
 
