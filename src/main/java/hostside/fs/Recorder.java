@@ -70,6 +70,27 @@ public final class Recorder {
     /** Writes the recording as a .tar.gz with one top folder, hwloc-gather-topology's layout. */
     public void writeTarGz(Path out, String topFolder) throws IOException {
         Path tmp = out.resolveSibling(out.getFileName() + ".part");
+        // Ctrl-C while writing must not leave a half tarball behind.
+        Thread cleanup = new Thread(() -> {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the process is going away; nothing more to do
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            write(tmp, topFolder);
+            Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+    }
+
+    private void write(Path tmp, String topFolder) throws IOException {
         try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
              GZIPOutputStream gz = new GZIPOutputStream(file, 1 << 16);
              TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
@@ -103,11 +124,7 @@ public final class Recorder {
                 }
             }
             tar.finish();
-        } catch (IOException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
         }
-        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static void put(TarArchiveOutputStream tar, TarArchiveEntry e, long now) throws IOException {
