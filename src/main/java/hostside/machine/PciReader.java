@@ -9,7 +9,6 @@ import java.util.regex.Pattern;
 
 import hostside.fs.CpuSet;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
 
 /** Reads every PCI function from /sys/bus/pci/devices and places it in the PCIe tree. */
 public final class PciReader {
@@ -19,10 +18,12 @@ public final class PciReader {
 
     private final FsRoot fs;
     private final List<String> unknowns;
+    private final Facts facts;
 
     public PciReader(FsRoot fs, List<String> unknowns) {
         this.fs = fs;
         this.unknowns = unknowns;
+        this.facts = new Facts(fs, unknowns);
     }
 
     public List<PciDevice> read() {
@@ -61,8 +62,8 @@ public final class PciReader {
         }
 
         Integer numa = fs.text(dir + "/numa_node").flatMap(PciReader::integer).filter(n -> n >= 0).orElse(null);
-        String local = fs.text(dir + "/local_cpulist").flatMap(this::cpuList)
-                .or(() -> fs.text(dir + "/local_cpus").flatMap(this::cpuMask)).map(CpuSet::toList).orElse("");
+        String local = facts.cpuList(dir + "/local_cpulist").or(() -> facts.cpuMask(dir + "/local_cpus"))
+                .map(CpuSet::toList).orElse("");
         PciLink link = null;
         Optional<String> speed = fs.text(dir + "/current_link_speed");
         Optional<String> maxSpeed = fs.text(dir + "/max_link_speed");
@@ -129,24 +130,6 @@ public final class PciReader {
         try {
             return Optional.of(Integer.parseInt(s.strip()));
         } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
-    private Optional<CpuSet> cpuList(String s) {
-        try {
-            return Optional.of(CpuSet.parseList(s));
-        } catch (GarbageException e) {
-            unknowns.add("PCI local CPUs: " + e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private Optional<CpuSet> cpuMask(String s) {
-        try {
-            return Optional.of(CpuSet.parseMask(s));
-        } catch (GarbageException e) {
-            unknowns.add("PCI local CPUs: " + e.getMessage());
             return Optional.empty();
         }
     }

@@ -11,7 +11,6 @@ import java.util.TreeSet;
 
 import hostside.fs.CpuSet;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
 import hostside.fs.MemInfo;
 
 /** Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, hwloc's way. */
@@ -22,10 +21,12 @@ public final class TopologyReader {
     private final FsRoot fs;
     private final List<String> unknowns;
     private final CpuInfo cpuinfo;
+    private final Facts facts;
 
     public TopologyReader(FsRoot fs, List<String> unknowns) {
         this.fs = fs;
         this.unknowns = unknowns;
+        this.facts = new Facts(fs, unknowns);
         this.cpuinfo = CpuInfo.read(fs);
     }
 
@@ -84,11 +85,11 @@ public final class TopologyReader {
             if (name.matches("cpu\\d+")) dirs = dirs.with(Integer.parseInt(name.substring(3)));
         }
         if (!dirs.isEmpty()) return dirs;
-        return parse(CPU + "/present").orElse(CpuSet.EMPTY);
+        return facts.cpuList(CPU + "/present").orElse(CpuSet.EMPTY);
     }
 
     private CpuSet onlineCpus(CpuSet present) {
-        Optional<CpuSet> online = parse(CPU + "/online");
+        Optional<CpuSet> online = facts.cpuList(CPU + "/online");
         if (online.isPresent()) return present.isEmpty() ? online.get() : online.get().and(present);
         // Old kernels: no "online" list; cpuN/online says 0 for an offline CPU (cpu0 has none).
         CpuSet on = CpuSet.EMPTY;
@@ -105,10 +106,10 @@ public final class TopologyReader {
      */
     private Optional<CpuSet> packageOf(int cpu, CpuSet online) {
         String t = CPU + "/cpu" + cpu + "/topology/";
-        Optional<CpuSet> s = parse(t + "package_cpus_list")
-                .or(() -> parseMask(t + "package_cpus"))
-                .or(() -> parse(t + "core_siblings_list"))
-                .or(() -> parseMask(t + "core_siblings"));
+        Optional<CpuSet> s = facts.cpuList(t + "package_cpus_list")
+                .or(() -> facts.cpuMask(t + "package_cpus"))
+                .or(() -> facts.cpuList(t + "core_siblings_list"))
+                .or(() -> facts.cpuMask(t + "core_siblings"));
         if (s.isPresent()) {
             CpuSet p = s.get().and(online);
             return Optional.of(p.contains(cpu) ? p : p.with(cpu));
@@ -121,17 +122,17 @@ public final class TopologyReader {
     }
 
     private Optional<Integer> packageId(int cpu) {
-        Optional<Integer> id = integer(CPU + "/cpu" + cpu + "/topology/physical_package_id").filter(i -> i >= 0);
+        Optional<Integer> id = facts.integer(CPU + "/cpu" + cpu + "/topology/physical_package_id").filter(i -> i >= 0);
         return id.isPresent() ? id : cpuinfo.physicalId(cpu);
     }
 
     /** The counted CPUs sharing cpu's core; empty when the kernel does not say (hwloc then shows no core). */
     private Optional<CpuSet> coreOf(int cpu, CpuSet counted) {
         String t = CPU + "/cpu" + cpu + "/topology/";
-        Optional<CpuSet> s = parse(t + "core_cpus_list")
-                .or(() -> parseMask(t + "core_cpus"))
-                .or(() -> parse(t + "thread_siblings_list"))
-                .or(() -> parseMask(t + "thread_siblings"));
+        Optional<CpuSet> s = facts.cpuList(t + "core_cpus_list")
+                .or(() -> facts.cpuMask(t + "core_cpus"))
+                .or(() -> facts.cpuList(t + "thread_siblings_list"))
+                .or(() -> facts.cpuMask(t + "thread_siblings"));
         return s.map(x -> x.and(counted)).map(core -> core.contains(cpu) ? core : core.with(cpu));
     }
 
@@ -141,7 +142,7 @@ public final class TopologyReader {
         for (String index : fs.list(dir)) {
             if (!index.startsWith("index")) continue;
             String c = dir + "/" + index + "/";
-            Optional<Integer> level = integer(c + "level");
+            Optional<Integer> level = facts.integer(c + "level");
             Optional<Long> size = fs.text(c + "size").flatMap(TopologyReader::sizeBytes);
             if (level.isEmpty() || size.isEmpty() || size.get() == 0) continue;
             String type = switch (fs.text(c + "type").orElse("Unified").toLowerCase()) {
@@ -154,9 +155,9 @@ public final class TopologyReader {
             // its package, is garbage: the list may still be right. An empty map (old IA64
             // kernels) means the cache is the core's.
             java.util.function.Predicate<CpuSet> sane = x -> x.contains(cpu) && laminar(x.and(online), pkg);
-            Optional<CpuSet> map = parseMask(c + "shared_cpu_map");
+            Optional<CpuSet> map = facts.cpuMask(c + "shared_cpu_map");
             CpuSet shared = map.filter(sane)
-                    .or(() -> parse(c + "shared_cpu_list").filter(sane))
+                    .or(() -> facts.cpuList(c + "shared_cpu_list").filter(sane))
                     .orElse(core).and(online);
             if (map.isPresent() && !map.get().isEmpty() && !sane.test(map.get())) {
                 unknowns.add(c + "shared_cpu_map: \"" + map.get() + "\" contradicts the topology; used " + shared);
@@ -164,8 +165,8 @@ public final class TopologyReader {
             String key = level.get() + type + shared.toList();
             if (!caches.containsKey(key)) {
                 caches.put(key, new Topology.Cache(level.get(), type, size.get(), shared.toList(),
-                        integer(c + "coherency_line_size").orElse(null),
-                        integer(c + "ways_of_associativity").orElse(null)));
+                        facts.integer(c + "coherency_line_size").orElse(null),
+                        facts.integer(c + "ways_of_associativity").orElse(null)));
             }
         }
     }
@@ -208,7 +209,7 @@ public final class TopologyReader {
 
     private CpuSet nodeCpus(int id) {
         String d = NODE + "/node" + id + "/";
-        return parse(d + "cpulist").or(() -> parseMask(d + "cpumap")).orElse(CpuSet.EMPTY);
+        return facts.cpuList(d + "cpulist").or(() -> facts.cpuMask(d + "cpumap")).orElse(CpuSet.EMPTY);
     }
 
     private List<Topology.NumaNode> numaNodes(CpuSet online, CpuSet counted, Cpuset cpuset, Map<Integer, String> gpuOfNode) {
@@ -280,40 +281,5 @@ public final class TopologyReader {
             }
         }
         return m;
-    }
-
-    // ---- small readers that turn garbage into "unknown" ----
-
-    private Optional<CpuSet> parse(String path) {
-        Optional<String> t = fs.text(path);
-        if (t.isEmpty()) return Optional.empty();
-        try {
-            return Optional.of(CpuSet.parseList(t.get()));
-        } catch (GarbageException e) {
-            unknowns.add(path + ": " + e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private Optional<CpuSet> parseMask(String path) {
-        Optional<String> t = fs.text(path);
-        if (t.isEmpty()) return Optional.empty();
-        try {
-            return Optional.of(CpuSet.parseMask(t.get()));
-        } catch (GarbageException e) {
-            unknowns.add(path + ": " + e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private Optional<Integer> integer(String path) {
-        Optional<String> t = fs.text(path);
-        if (t.isEmpty()) return Optional.empty();
-        try {
-            return Optional.of(Integer.parseInt(t.get()));
-        } catch (NumberFormatException e) {
-            unknowns.add(path + ": not a number: \"" + (t.get().length() > 20 ? t.get().substring(0, 20) + "..." : t.get()) + "\"");
-            return Optional.empty();
-        }
     }
 }
