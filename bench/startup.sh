@@ -9,7 +9,7 @@
 #
 # The launcher builds the jar and the AOT cache first, untimed: this measures a warm disk
 # cache and a ready cache, which is what a user sees from the second call on. Uses hyperfine
-# when installed (apt-get install hyperfine), else a date +%s%N loop.
+# when installed (apt-get install hyperfine), else (or with BENCH_LOOP=1) a date +%s%N loop.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -30,6 +30,8 @@ echo "date:    $(date -u +%Y-%m-%dT%H:%MZ)   commit: $(git rev-parse --short HEA
 echo "runs:    $((runs - warmup)) timed per command, after $warmup warm-up"
 echo
 
+use_hyperfine() { [[ ${BENCH_LOOP:-} != 1 ]] && command -v hyperfine >/dev/null; }
+
 # Prints median/min/max in ms of the times (ms, one per line) on stdin.
 stats() {
   sort -n | awk '{ t[NR] = $1 }
@@ -39,11 +41,13 @@ stats() {
 
 # Times one command (given as words) and prints its stats line.
 measure() {
-  if command -v hyperfine >/dev/null; then
-    local json; json=$(mktemp)
-    # -N: no intermediate shell, so its start-up is not counted.
+  if use_hyperfine; then
+    local json err; json=$(mktemp) err=$(mktemp)
+    # -N: no intermediate shell, so its start-up is not counted. Its "outliers" warnings
+    # would break the table; they are shown only when the run fails.
     hyperfine -N --style none --warmup "$warmup" --runs "$((runs - warmup))" \
-      --export-json "$json" "$(printf '%q ' "$@")" >/dev/null
+      --export-json "$json" "$(printf '%q ' "$@")" >/dev/null 2>"$err" || { cat "$err" >&2; return 1; }
+    rm -f "$err"
     # The "times" array (seconds), one value a line in hyperfine's export.
     awk '/"times"/ { on = 1; next } on && /\]/ { on = 0 } on { gsub(/[ ,]/, ""); print $0 * 1000 }' "$json" | stats
     rm -f "$json"
@@ -64,4 +68,4 @@ printf '%-52s ' "./hostside, HOSTSIDE_NO_AOT=1 (flags only)"
 HOSTSIDE_NO_AOT=1 measure ./hostside "${args[@]}"
 printf '%-52s ' "java -jar target/hostside.jar (plain)"
 measure "$java" -jar target/hostside.jar "${args[@]}"
-echo "tool: $(command -v hyperfine >/dev/null && hyperfine --version || echo 'date +%s%N loop')"
+echo "tool: $(use_hyperfine && hyperfine --version || echo 'date +%s%N loop')"
