@@ -50,7 +50,7 @@ public final class ReportBuilder {
         if (n == 0) {
             a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
                     "no GPU found: " + t.cores() + " cores, " + t.threads() + " threads in all",
-                    t.packages() + " package(s), " + t.numaNodes().size() + " NUMA node(s)"));
+                    plural(t.packages(), "package") + ", " + plural(t.numaNodes().size(), "NUMA node")));
         } else {
             String share = n == 1 ? String.format("%d cores, %d threads for its one GPU", t.cores(), t.threads())
                     : String.format("%s cores, %s threads per GPU (%d cores, %d threads for %d GPUs)",
