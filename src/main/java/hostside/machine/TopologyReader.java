@@ -39,11 +39,12 @@ public final class TopologyReader {
         TreeSet<CpuSet> packagesOnline = new TreeSet<>();
         TreeSet<CpuSet> cores = new TreeSet<>();
         Map<String, Topology.Cache> caches = new LinkedHashMap<>();
-        for (int cpu : online.stream().toArray()) packageOf(cpu, online).ifPresent(packagesOnline::add);
+        Map<Integer, CpuSet> packageOf = packages(online);
+        packagesOnline.addAll(packageOf.values());
         for (int cpu : online.stream().toArray()) {
             Optional<CpuSet> core = coreOf(cpu, online);
             if (counted.contains(cpu)) core.map(c -> c.and(counted)).ifPresent(cores::add);
-            readCaches(cpu, online, core.orElse(CpuSet.of(cpu)), packageOf(cpu, online).orElse(online), caches);
+            readCaches(cpu, online, core.orElse(CpuSet.of(cpu)), packageOf.getOrDefault(cpu, online), caches);
         }
 
         Map<Integer, String> gpuOfNode = gpuMemoryNodes();
@@ -100,25 +101,33 @@ public final class TopologyReader {
     }
 
     /**
-     * The online CPUs in cpu's package. The kernel's CPU set for the package decides, not its id:
-     * some machines (IA64) reuse a package id on several sockets. Without a set, CPUs with the
-     * same id (from sysfs or /proc/cpuinfo) form the package; with neither, there is none.
+     * Each online CPU's package, as the set of online CPUs in it. The kernel's CPU set for the
+     * package decides, not its id: some machines (IA64) reuse a package id on several sockets.
+     * Without a set, CPUs with the same id (from sysfs or /proc/cpuinfo) form the package; with
+     * neither, a CPU has none (hwloc then shows no package either).
      */
-    private Optional<CpuSet> packageOf(int cpu, CpuSet online) {
-        String t = CPU + "/cpu" + cpu + "/topology/";
-        Optional<CpuSet> s = facts.cpuList(t + "package_cpus_list")
-                .or(() -> facts.cpuMask(t + "package_cpus"))
-                .or(() -> facts.cpuList(t + "core_siblings_list"))
-                .or(() -> facts.cpuMask(t + "core_siblings"));
-        if (s.isPresent()) {
-            CpuSet p = s.get().and(online);
-            return Optional.of(p.contains(cpu) ? p : p.with(cpu));
+    private Map<Integer, CpuSet> packages(CpuSet online) {
+        Map<Integer, CpuSet> of = new HashMap<>();
+        Map<Integer, CpuSet> byId = new HashMap<>();
+        Map<Integer, Integer> idOf = new HashMap<>();
+        for (int cpu : online.stream().toArray()) {
+            String t = CPU + "/cpu" + cpu + "/topology/";
+            Optional<CpuSet> s = facts.cpuList(t + "package_cpus_list")
+                    .or(() -> facts.cpuMask(t + "package_cpus"))
+                    .or(() -> facts.cpuList(t + "core_siblings_list"))
+                    .or(() -> facts.cpuMask(t + "core_siblings"));
+            if (s.isPresent()) {
+                CpuSet p = s.get().and(online);
+                of.put(cpu, p.contains(cpu) ? p : p.with(cpu));
+            } else {
+                packageId(cpu).ifPresent(id -> {
+                    idOf.put(cpu, id);
+                    byId.merge(id, CpuSet.of(cpu), CpuSet::or);
+                });
+            }
         }
-        Optional<Integer> id = packageId(cpu);
-        if (id.isEmpty()) return Optional.empty();
-        CpuSet same = CpuSet.EMPTY;
-        for (int c : online.stream().toArray()) if (packageId(c).equals(id)) same = same.with(c);
-        return Optional.of(same);
+        idOf.forEach((cpu, id) -> of.put(cpu, byId.get(id)));
+        return of;
     }
 
     private Optional<Integer> packageId(int cpu) {
@@ -201,10 +210,15 @@ public final class TopologyReader {
 
     // ---- NUMA ----
 
+    private List<Integer> nodeIds;
+
+    /** Every NUMA node the kernel lists, in id order (read once). */
     private List<Integer> allNodeIds() {
+        if (nodeIds != null) return nodeIds;
         List<Integer> ids = new ArrayList<>();
         for (String name : fs.list(NODE)) if (name.matches("node\\d+")) ids.add(Integer.parseInt(name.substring(4)));
-        return ids;
+        nodeIds = List.copyOf(ids);
+        return nodeIds;
     }
 
     private CpuSet nodeCpus(int id) {
