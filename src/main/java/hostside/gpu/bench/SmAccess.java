@@ -1,0 +1,112 @@
+package hostside.gpu.bench;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import hostside.gpu.cuda.DeviceBuffer;
+import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.harness.TestCase;
+
+/**
+ * Module 5's comparison: SMs reading or writing CPU memory themselves (a copy kernel over a
+ * mapped pinned buffer), against the copy engines of {@link Copies}; and the round trip of one
+ * load from the GPU to host memory.
+ */
+public final class SmAccess {
+    /** Multiprocessor count attribute (cuda.h). */
+    static final int ATTR_SM_COUNT = 16;
+    static final int THREADS = 512, BLOCKS_PER_SM = 4;
+
+    private SmAccess() {}
+
+    /** A copy kernel whose one side is host memory. */
+    public record SmCopy(boolean toDevice) implements TestCase<Target> {
+        public String key() {
+            return toDevice ? "host_to_device_sm" : "device_to_host_sm";
+        }
+
+        public String description() {
+            return toDevice ? "SMs read pinned host memory into GPU memory" : "SMs write GPU memory out to pinned host memory";
+        }
+
+        public Result run(Target t) {
+            long bytes = t.buffer(Target.DEFAULT_BUFFER);
+            GpuBench b = t.bench();
+            int sms = b.cuda.attribute(b.gpu.device(), ATTR_SM_COUNT).orElse(1);
+            int blocks = sms * BLOCKS_PER_SM;
+            try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
+                dev.fill(0x5a5a5a5a);
+                long h = host.devicePointer(), d = dev.address();
+                long src = toDevice ? h : d, dst = toDevice ? d : h;
+                int copies = Copies.COPIES;
+                double[] s = new double[Copies.SAMPLES];
+                for (int i = -Copies.WARMUPS; i < s.length; i++) {
+                    double ms = b.blockedMs(b.stream, st -> {
+                        for (int c = 0; c < copies; c++) b.copy.launch(st, blocks, THREADS, dst, src, bytes / 16);
+                    });
+                    if (i >= 0) s[i] = Copies.gbs(bytes * copies, ms);
+                }
+                Map<String, Object> d2 = Copies.detail(t, bytes, copies);
+                d2.put("grid", blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step");
+                return Result.ok(this, "GB/s", Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)", d2);
+            }
+        }
+    }
+
+    /** One GPU thread chasing pointers through pinned host memory: a PCIe (or C2C) round trip per step. */
+    public record Latency() implements TestCase<Target> {
+        static final int SLOTS = 1 << 14, STRIDE = 64, STEPS = 20_000;
+
+        public String key() {
+            return "host_device_latency_sm";
+        }
+
+        public String description() {
+            return "one GPU thread follows pointers through pinned host memory: the round trip of a load";
+        }
+
+        public Result run(Target t) {
+            GpuBench b = t.bench();
+            long bytes = (long) SLOTS * STRIDE;
+            try (HostBuffer chain = HostBuffer.pinned(b.cuda, bytes); HostBuffer out = HostBuffer.pinned(b.cuda, 4096)) {
+                long base = chain.devicePointer();
+                // A random cycle through all slots, so that no prefetcher guesses the next address.
+                int[] order = new int[SLOTS];
+                for (int i = 0; i < SLOTS; i++) order[i] = i;
+                Random r = new Random(42);
+                for (int i = SLOTS - 1; i > 0; i--) {
+                    int j = r.nextInt(i + 1), x = order[i];
+                    order[i] = order[j];
+                    order[j] = x;
+                }
+                for (int i = 0; i < SLOTS; i++) {
+                    int from = order[i], to = order[(i + 1) % SLOTS];
+                    chain.segment().set(JAVA_LONG, (long) from * STRIDE, base + (long) to * STRIDE);
+                }
+                long outPtr = out.devicePointer();
+                double[] s = new double[Copies.SAMPLES];
+                for (int i = -Copies.WARMUPS; i < s.length; i++) {
+                    b.chase.launch(b.stream, 1, 1, base + (long) order[0] * STRIDE, STEPS, outPtr);
+                    b.stream.synchronize();
+                    long ns = out.segment().get(JAVA_LONG, 0);
+                    if (i >= 0) s[i] = (double) ns / STEPS;
+                }
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("gpu", b.name + " (" + b.pciAddress + ")");
+                d.put("chain", SLOTS + " pointers " + STRIDE + " bytes apart, random order");
+                d.put("stepsPerSample", STEPS);
+                return Result.ok(this, "ns", Stats.of(s), "pointer chase by one thread, timed by the GPU's global timer", d);
+            }
+        }
+    }
+
+    public static List<TestCase<Target>> all() {
+        return List.of(new SmCopy(true), new SmCopy(false), new Latency());
+    }
+}

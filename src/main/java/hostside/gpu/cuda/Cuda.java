@@ -1,0 +1,277 @@
+package hostside.gpu.cuda;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The CUDA driver API (libcuda.so.1) through java.lang.foreign. Each function's descriptor is
+ * declared once, in {@link #SIGNATURES}, from CUDA 13.0's cuda.h; the exported names are the
+ * versioned ones that header maps the plain names to (cuMemAlloc is cuMemAlloc_v2). Symbols are
+ * looked up on first use, so a driver older than a function fails that function only.
+ *
+ * <p>Every CUresult is checked: failure is a {@link CudaException} naming the call and the
+ * error (from cuGetErrorName). A driver that is absent, or that finds no device, is a normal
+ * state: {@link #open()} says why instead of throwing.
+ */
+public final class Cuda {
+    /** CUDA_ERROR_INVALID_VALUE: also what cuDeviceGetAttribute says for an attribute it does not know. */
+    public static final int ERROR_INVALID_VALUE = 1;
+    public static final int ERROR_NO_DEVICE = 100;
+    public static final int MEMHOSTALLOC_PORTABLE = 0x01, MEMHOSTALLOC_DEVICEMAP = 0x02;
+    public static final int MEMHOSTREGISTER_PORTABLE = 0x01, MEMHOSTREGISTER_DEVICEMAP = 0x02;
+    public static final int STREAM_NON_BLOCKING = 0x1;
+    public static final int EVENT_DEFAULT = 0x0;
+
+    /** The library to load; tests point it at a fake driver built with gcc. */
+    static final String LIBRARY_PROPERTY = "hostside.cuda.library";
+
+    private record Signature(List<String> names, FunctionDescriptor descriptor) {}
+
+    private static Signature sig(FunctionDescriptor d, String... names) {
+        return new Signature(List.of(names), d);
+    }
+
+    private static FunctionDescriptor ret(java.lang.foreign.MemoryLayout... args) {
+        return FunctionDescriptor.of(JAVA_INT, args);
+    }
+
+    /**
+     * Plain name to (exported names, most recent first; descriptor). From cuda.h of CUDA 13.0:
+     * CUdevice is int, CUdeviceptr unsigned long long, handles are pointers, size_t is 64 bits.
+     */
+    private static final Map<String, Signature> SIGNATURES = Map.ofEntries(
+            Map.entry("cuInit", sig(ret(JAVA_INT), "cuInit")),
+            Map.entry("cuDriverGetVersion", sig(ret(ADDRESS), "cuDriverGetVersion")),
+            Map.entry("cuGetErrorName", sig(ret(JAVA_INT, ADDRESS), "cuGetErrorName")),
+            Map.entry("cuDeviceGetCount", sig(ret(ADDRESS), "cuDeviceGetCount")),
+            Map.entry("cuDeviceGet", sig(ret(ADDRESS, JAVA_INT), "cuDeviceGet")),
+            Map.entry("cuDeviceGetName", sig(ret(ADDRESS, JAVA_INT, JAVA_INT), "cuDeviceGetName")),
+            Map.entry("cuDeviceGetUuid", sig(ret(ADDRESS, JAVA_INT), "cuDeviceGetUuid_v2", "cuDeviceGetUuid")),
+            Map.entry("cuDeviceGetPCIBusId", sig(ret(ADDRESS, JAVA_INT, JAVA_INT), "cuDeviceGetPCIBusId")),
+            Map.entry("cuDeviceTotalMem", sig(ret(ADDRESS, JAVA_INT), "cuDeviceTotalMem_v2")),
+            Map.entry("cuDeviceGetAttribute", sig(ret(ADDRESS, JAVA_INT, JAVA_INT), "cuDeviceGetAttribute")),
+            Map.entry("cuDevicePrimaryCtxRetain", sig(ret(ADDRESS, JAVA_INT), "cuDevicePrimaryCtxRetain")),
+            Map.entry("cuDevicePrimaryCtxRelease", sig(ret(JAVA_INT), "cuDevicePrimaryCtxRelease_v2")),
+            Map.entry("cuCtxSetCurrent", sig(ret(ADDRESS), "cuCtxSetCurrent")),
+            Map.entry("cuCtxSynchronize", sig(ret(), "cuCtxSynchronize")),
+            Map.entry("cuMemGetInfo", sig(ret(ADDRESS, ADDRESS), "cuMemGetInfo_v2")),
+            Map.entry("cuMemAlloc", sig(ret(ADDRESS, JAVA_LONG), "cuMemAlloc_v2")),
+            Map.entry("cuMemFree", sig(ret(JAVA_LONG), "cuMemFree_v2")),
+            Map.entry("cuMemHostAlloc", sig(ret(ADDRESS, JAVA_LONG, JAVA_INT), "cuMemHostAlloc")),
+            Map.entry("cuMemFreeHost", sig(ret(ADDRESS), "cuMemFreeHost")),
+            Map.entry("cuMemHostRegister", sig(ret(ADDRESS, JAVA_LONG, JAVA_INT), "cuMemHostRegister_v2")),
+            Map.entry("cuMemHostUnregister", sig(ret(ADDRESS), "cuMemHostUnregister")),
+            Map.entry("cuMemHostGetDevicePointer", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuMemHostGetDevicePointer_v2")),
+            Map.entry("cuMemcpyHtoD", sig(ret(JAVA_LONG, ADDRESS, JAVA_LONG), "cuMemcpyHtoD_v2")),
+            Map.entry("cuMemcpyDtoH", sig(ret(ADDRESS, JAVA_LONG, JAVA_LONG), "cuMemcpyDtoH_v2")),
+            Map.entry("cuMemcpyHtoDAsync", sig(ret(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), "cuMemcpyHtoDAsync_v2")),
+            Map.entry("cuMemcpyDtoHAsync", sig(ret(ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyDtoHAsync_v2")),
+            Map.entry("cuMemcpyDtoDAsync", sig(ret(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyDtoDAsync_v2")),
+            Map.entry("cuMemsetD32", sig(ret(JAVA_LONG, JAVA_INT, JAVA_LONG), "cuMemsetD32_v2")),
+            Map.entry("cuStreamCreate", sig(ret(ADDRESS, JAVA_INT), "cuStreamCreate")),
+            Map.entry("cuStreamDestroy", sig(ret(ADDRESS), "cuStreamDestroy_v2")),
+            Map.entry("cuStreamSynchronize", sig(ret(ADDRESS), "cuStreamSynchronize")),
+            Map.entry("cuStreamWaitEvent", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuStreamWaitEvent")),
+            Map.entry("cuEventCreate", sig(ret(ADDRESS, JAVA_INT), "cuEventCreate")),
+            Map.entry("cuEventDestroy", sig(ret(ADDRESS), "cuEventDestroy_v2")),
+            Map.entry("cuEventRecord", sig(ret(ADDRESS, ADDRESS), "cuEventRecord")),
+            Map.entry("cuEventSynchronize", sig(ret(ADDRESS), "cuEventSynchronize")),
+            Map.entry("cuEventElapsedTime", sig(ret(ADDRESS, ADDRESS, ADDRESS), "cuEventElapsedTime_v2", "cuEventElapsedTime")),
+            Map.entry("cuModuleLoadData", sig(ret(ADDRESS, ADDRESS), "cuModuleLoadData")),
+            Map.entry("cuModuleUnload", sig(ret(ADDRESS), "cuModuleUnload")),
+            Map.entry("cuModuleGetFunction", sig(ret(ADDRESS, ADDRESS, ADDRESS), "cuModuleGetFunction")),
+            Map.entry("cuLaunchKernel", sig(ret(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                    JAVA_INT, ADDRESS, ADDRESS, ADDRESS), "cuLaunchKernel")));
+
+    private final SymbolLookup library;
+    private final Linker linker = Linker.nativeLinker();
+    private final Map<String, MethodHandle> handles = new HashMap<>();
+    /** Native memory for call arguments and results; lives as long as this binding. */
+    final Arena arena = Arena.ofAuto();
+
+    private Cuda(SymbolLookup library) {
+        this.library = library;
+    }
+
+    /** The driver, initialised, or why there is none. */
+    public sealed interface Open {
+        record Ready(Cuda cuda, int devices) implements Open {}
+        record NotRun(String why) implements Open {}
+    }
+
+    public static Open open() {
+        String path = System.getProperty(LIBRARY_PROPERTY, "libcuda.so.1");
+        SymbolLookup lib;
+        try {
+            lib = SymbolLookup.libraryLookup(path, Arena.global());
+        } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+            return new Open.NotRun("no NVIDIA driver (" + path + " not found)");
+        }
+        Cuda cuda = new Cuda(lib);
+        try {
+            cuda.call("cuInit", 0);
+            int n = cuda.deviceCount();
+            if (n == 0) return new Open.NotRun("the NVIDIA driver sees no GPU");
+            return new Open.Ready(cuda, n);
+        } catch (CudaException e) {
+            if (e.code() == ERROR_NO_DEVICE) return new Open.NotRun("the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE)");
+            return new Open.NotRun("the CUDA driver did not start: " + e.getMessage());
+        }
+    }
+
+    /** Whether the driver exports a function (drivers older than it do not). */
+    public boolean has(String function) {
+        Signature s = SIGNATURES.get(function);
+        return s != null && s.names().stream().anyMatch(n -> library.find(n).isPresent());
+    }
+
+    private MethodHandle handle(String function) {
+        MethodHandle h = handles.get(function);
+        if (h != null) return h;
+        Signature s = SIGNATURES.get(function);
+        if (s == null) throw new IllegalArgumentException("no signature declared for " + function);
+        for (String name : s.names()) {
+            Optional<MemorySegment> addr = library.find(name);
+            if (addr.isPresent()) {
+                h = linker.downcallHandle(addr.get(), s.descriptor());
+                handles.put(function, h);
+                return h;
+            }
+        }
+        throw new CudaException(function + ": not in this driver (looked for " + String.join(", ", s.names()) + ")");
+    }
+
+    /** Calls a driver function and throws when its CUresult is not CUDA_SUCCESS. */
+    void call(String function, Object... args) {
+        int r = raw(function, args);
+        if (r != 0) throw new CudaException(function, r, errorName(r));
+    }
+
+    /** Calls and returns the CUresult, for callers to whom some failures are answers. */
+    int raw(String function, Object... args) {
+        try {
+            return (int) handle(function).invokeWithArguments(args);
+        } catch (CudaException | IllegalArgumentException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new CudaException(function + ": call failed: " + t);
+        }
+    }
+
+    public String errorName(int code) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(ADDRESS);
+            int r = (int) handle("cuGetErrorName").invokeWithArguments(code, p);
+            if (r != 0) return "CUresult " + code;
+            return p.get(ADDRESS, 0).reinterpret(256).getString(0);
+        } catch (Throwable t) {
+            return "CUresult " + code;
+        }
+    }
+
+    // ---- small typed wrappers used by the resources and drills ----
+
+    int outInt(String function, Object... rest) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        call(function, prepend(out, rest));
+        return out.get(JAVA_INT, 0);
+    }
+
+    long outLong(String function, Object... rest) {
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        call(function, prepend(out, rest));
+        return out.get(JAVA_LONG, 0);
+    }
+
+    MemorySegment outPointer(String function, Object... rest) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        call(function, prepend(out, rest));
+        return out.get(ADDRESS, 0);
+    }
+
+    private static Object[] prepend(Object first, Object[] rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
+    public int driverVersion() {
+        return outInt("cuDriverGetVersion");
+    }
+
+    public int deviceCount() {
+        return outInt("cuDeviceGetCount");
+    }
+
+    public int device(int ordinal) {
+        return outInt("cuDeviceGet", ordinal);
+    }
+
+    public String deviceName(int device) {
+        MemorySegment buf = arena.allocate(256);
+        call("cuDeviceGetName", buf, 256, device);
+        return buf.getString(0);
+    }
+
+    /** The PCI address in sysfs's spelling, "0000:00:06.0". */
+    public String pciBusId(int device) {
+        MemorySegment buf = arena.allocate(64);
+        call("cuDeviceGetPCIBusId", buf, 64, device);
+        return buf.getString(0).toLowerCase();
+    }
+
+    /** "GPU-01c09c09-09b4-ce9d-48d3-8841a624d4dd", as nvidia-smi writes it. */
+    public String uuid(int device) {
+        MemorySegment buf = arena.allocate(16);
+        call("cuDeviceGetUuid", buf, device);
+        StringBuilder sb = new StringBuilder("GPU-");
+        for (int i = 0; i < 16; i++) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) sb.append('-');
+            sb.append(String.format("%02x", buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i)));
+        }
+        return sb.toString();
+    }
+
+    public long totalMemory(int device) {
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        call("cuDeviceTotalMem", out, device);
+        return out.get(JAVA_LONG, 0);
+    }
+
+    /** An attribute's value, or empty when this driver does not know the attribute (INVALID_VALUE). */
+    public OptionalInt attribute(int device, int attribute) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        int r = raw("cuDeviceGetAttribute", out, attribute, device);
+        if (r == ERROR_INVALID_VALUE) return OptionalInt.empty();
+        if (r != 0) throw new CudaException("cuDeviceGetAttribute(" + attribute + ")", r, errorName(r));
+        return OptionalInt.of(out.get(JAVA_INT, 0));
+    }
+
+    /** Free and total device memory of the current context's device, in bytes. */
+    public long[] memoryInfo() {
+        MemorySegment free = arena.allocate(JAVA_LONG), total = arena.allocate(JAVA_LONG);
+        call("cuMemGetInfo", free, total);
+        return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
+    }
+
+    float elapsedMs(MemorySegment start, MemorySegment end) {
+        MemorySegment out = arena.allocate(JAVA_FLOAT);
+        call("cuEventElapsedTime", out, start, end);
+        return out.get(JAVA_FLOAT, 0);
+    }
+}

@@ -1,0 +1,93 @@
+package hostside.gpu.cuda;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Host memory for copies, of the three kinds that behave differently:
+ * <ul>
+ * <li>pinned: cuMemHostAlloc, page-locked and mapped for the GPU; the copy engines DMA from it
+ * directly (what {@code pin_memory=True} gives a DataLoader)</li>
+ * <li>registered: ordinary memory page-locked afterwards with cuMemHostRegister</li>
+ * <li>pageable: ordinary memory; the driver copies it through a pinned staging buffer</li>
+ * </ul>
+ * All are touched once on creation, so that first-touch page faults are not in any timing.
+ */
+public final class HostBuffer implements AutoCloseable {
+    public enum Kind { PINNED, REGISTERED, PAGEABLE }
+
+    private final Cuda cuda;
+    private final Kind kind;
+    private final Arena arena;
+    final MemorySegment segment;
+    private boolean closed;
+
+    private HostBuffer(Cuda cuda, Kind kind, Arena arena, MemorySegment segment) {
+        this.cuda = cuda;
+        this.kind = kind;
+        this.arena = arena;
+        this.segment = segment;
+    }
+
+    public static HostBuffer pinned(Cuda cuda, long bytes) {
+        MemorySegment p = cuda.outPointer("cuMemHostAlloc", bytes, Cuda.MEMHOSTALLOC_PORTABLE | Cuda.MEMHOSTALLOC_DEVICEMAP)
+                .reinterpret(bytes);
+        p.fill((byte) 1);
+        return new HostBuffer(cuda, Kind.PINNED, null, p);
+    }
+
+    public static HostBuffer pageable(Cuda cuda, long bytes) {
+        Arena a = Arena.ofShared();
+        MemorySegment s = a.allocate(bytes, 4096);
+        s.fill((byte) 1);
+        return new HostBuffer(cuda, Kind.PAGEABLE, a, s);
+    }
+
+    public static HostBuffer registered(Cuda cuda, long bytes) {
+        Arena a = Arena.ofShared();
+        MemorySegment s = a.allocate(bytes, 4096);
+        s.fill((byte) 1);
+        try {
+            cuda.call("cuMemHostRegister", s, bytes, Cuda.MEMHOSTREGISTER_PORTABLE | Cuda.MEMHOSTREGISTER_DEVICEMAP);
+        } catch (CudaException e) {
+            a.close();
+            throw e;
+        }
+        return new HostBuffer(cuda, Kind.REGISTERED, a, s);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public long bytes() {
+        return segment.byteSize();
+    }
+
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    /** The address a kernel uses for this (pinned or registered) memory. */
+    public long devicePointer() {
+        MemorySegment out = cuda.arena.allocate(ADDRESS);
+        cuda.call("cuMemHostGetDevicePointer", out, segment, 0);
+        return out.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        switch (kind) {
+            case PINNED -> cuda.call("cuMemFreeHost", segment);
+            case REGISTERED -> {
+                cuda.call("cuMemHostUnregister", segment);
+                arena.close();
+            }
+            case PAGEABLE -> arena.close();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package hostside.gpu.cuda;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+/** PTX text from the jar's resources, JIT-compiled by the driver for this GPU (cuModuleLoadData). */
+public final class Module implements AutoCloseable {
+    private final Cuda cuda;
+    private final MemorySegment handle;
+    private boolean closed;
+
+    private Module(Cuda cuda, MemorySegment handle) {
+        this.cuda = cuda;
+        this.handle = handle;
+    }
+
+    public static Module fromResource(Cuda cuda, String resource) {
+        String ptx;
+        try (InputStream in = Module.class.getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException("missing resource " + resource);
+            ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + resource, e);
+        }
+        MemorySegment image = cuda.arena.allocateFrom(ptx);
+        return new Module(cuda, cuda.outPointer("cuModuleLoadData", image));
+    }
+
+    /** A kernel of this module; launches take 64-bit arguments (pointers, counts). */
+    public Kernel kernel(String name) {
+        MemorySegment fn = cuda.outPointer("cuModuleGetFunction", handle, cuda.arena.allocateFrom(name));
+        return new Kernel(name, fn);
+    }
+
+    public final class Kernel {
+        private final String name;
+        private final MemorySegment function;
+
+        private Kernel(String name, MemorySegment function) {
+            this.name = name;
+            this.function = function;
+        }
+
+        public void launch(Stream stream, int blocks, int threadsPerBlock, long... args) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment params = a.allocate(ADDRESS, Math.max(1, args.length));
+                for (int i = 0; i < args.length; i++) {
+                    MemorySegment v = a.allocate(JAVA_LONG);
+                    v.set(JAVA_LONG, 0, args[i]);
+                    params.setAtIndex(ADDRESS, i, v);
+                }
+                cuda.call("cuLaunchKernel", function, blocks, 1, 1, threadsPerBlock, 1, 1, 0, stream.handle, params,
+                        MemorySegment.NULL);
+            }
+        }
+
+        public String name() {
+            return name;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        cuda.call("cuModuleUnload", handle);
+    }
+}
