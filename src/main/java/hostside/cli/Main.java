@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 
 import hostside.fs.BadInputException;
 import hostside.machine.MachineCommand;
+import hostside.rack.RackCommand;
 import hostside.report.ReportCommand;
 import hostside.snapshot.SnapshotCommand;
 import picocli.CommandLine;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
 
 @Command(name = "hostside", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "The host side of a GPU machine: how it is wired, measured and explained.",
-        subcommands = {MachineCommand.class, ReportCommand.class, SnapshotCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {MachineCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */
     public static final int OK = 0, FAILED = 1, BAD_INPUT = 2;

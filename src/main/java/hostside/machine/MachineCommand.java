@@ -1,33 +1,73 @@
 package hostside.machine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import hostside.cli.Json;
 import hostside.cli.MachineOptions;
+import hostside.fs.FsRoot;
+import hostside.gpu.bench.Target;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
 import hostside.report.Style;
+import hostside.report.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "machine", mixinStandardHelpOptions = true,
         description = {"Module 1: how the box is wired. Packages, cores, core kinds, caches, NUMA nodes and",
                 "distances, the PCIe tree with link speeds, GPU/NIC affinity (nvidia-smi topo -m terms),",
-                "the IOMMU and the kernel options that matter."})
+                "the IOMMU and the kernel options that matter; then each GPU's view of host memory and",
+                "the copy measurements (pinned vs pageable, copy engine vs SMs, latency, size sweep)."})
 public final class MachineCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
+
+    @Option(names = "--list", description = "List the measurements (key and what it measures) and exit.")
+    boolean list;
+
+    @Option(names = "--only", split = ",", paramLabel = "KEY", description = "Run only these measurements (keys from --list).")
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--no-measure", description = "Facts only: read the GPUs' attributes but measure nothing.")
+    boolean noMeasure;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        MachineFacts facts = MachineReader.read(options.open());
         var out = spec.commandLine().getOut();
-        if (options.json) out.print(Json.write(facts));
-        else out.print(new MachineView(facts, Style.forTerminal()).render());
+        if (list) {
+            Table t = new Table("key", "what it measures");
+            for (TestCase<Target> c : GpuDrill.tests()) t.row(c.key(), c.description());
+            out.print(t.render(""));
+            out.flush();
+            return 0;
+        }
+        List<TestCase<Target>> tests = noMeasure ? List.of() : Runner.select(GpuDrill.tests(), only);
+        MachineRun run = run(options.open(), tests, !options.json);
+        if (options.json) out.print(Json.write(run.json()));
+        else out.print(new MachineView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
+    }
+
+    /** Facts, then the GPU drill; progress on stderr when it is a terminal. */
+    public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, boolean showProgress) {
+        MachineFacts facts = MachineReader.read(fs);
+        boolean terminal = showProgress && System.console() != null;
+        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, step -> {
+            if (terminal) {
+                System.err.print("\r\u001b[Khostside: measuring " + step + "...");
+                System.err.flush();
+            }
+        });
+        if (terminal && !tests.isEmpty() && gpu.notRun().isEmpty()) System.err.print("\r\u001b[K");
+        return new MachineRun(facts, gpu);
     }
 }

@@ -15,10 +15,12 @@ import hostside.report.Units;
 /** The human view of {@link MachineFacts}: compact, aligned, findings in colour. */
 public final class MachineView {
     private final MachineFacts f;
+    private final GpuDrill.GpuSection gpu;
     private final Style style;
 
-    public MachineView(MachineFacts facts, Style style) {
-        this.f = facts;
+    public MachineView(MachineRun run, Style style) {
+        this.f = run.facts();
+        this.gpu = run.gpu();
         this.style = style;
     }
 
@@ -37,6 +39,7 @@ public final class MachineView {
         pci(sb);
         affinity(sb);
         iommu(sb);
+        gpus(sb);
         findings(sb);
         if (!f.unknowns().isEmpty()) {
             sb.append("Unknown\n");
@@ -195,6 +198,68 @@ public final class MachineView {
             sb.append(t.render("        "));
         }
         sb.append('\n');
+    }
+
+    private void gpus(StringBuilder sb) {
+        if (gpu == null) return;
+        if (!gpu.notRun().isEmpty()) {
+            sb.append("GPUs    driver facts and copy measurements: not run: ").append(gpu.notRun()).append("\n\n");
+            return;
+        }
+        sb.append("GPUs    CUDA ").append(gpu.cuda().cudaVersion()).append(" driver\n");
+        Table t = new Table("GPU", "name", "CC", "SMs", "memory", "host memory access", "UUID").right(3, 4);
+        for (var g : gpu.cuda().gpus()) {
+            String label = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.pciAddress())).findFirst()
+                    .map(GpuDrill.GpuRun::gpu).orElse("cuda" + g.ordinal());
+            t.row(label, g.name(), g.computeCapability(), g.smCount(), Units.bytes(g.memoryBytes()),
+                    coherence(g.coherence()), g.uuid());
+        }
+        sb.append(t.render("        "));
+        for (var g : gpu.cuda().gpus()) {
+            StringBuilder a = new StringBuilder();
+            for (var x : g.attributes()) {
+                a.append(a.isEmpty() ? "" : ", ").append(x.name()).append(' ').append(x.value() == null ? "unknown" : x.value());
+            }
+            sb.append("        cuda").append(g.ordinal()).append(" attributes: ").append(a).append('\n');
+        }
+        sb.append('\n');
+        for (GpuDrill.GpuRun r : gpu.runs()) {
+            if (r.results().isEmpty()) continue;
+            sb.append("Copies  ").append(r.gpu()).append(" (").append(r.pciAddress()).append("), median of the samples with min and max\n");
+            Table m = new Table("measurement", "median", "min", "max", "unit", "n").right(1, 2, 3, 5);
+            for (var x : r.results()) {
+                if (x.isOk()) {
+                    m.row(x.key(), fmt(x.value().median()), fmt(x.value().min()), fmt(x.value().max()), x.unit(), x.value().samples());
+                } else {
+                    m.row(x.key(), x.status() + ": " + x.why(), "", "", "", "");
+                }
+            }
+            sb.append(m.render("        "));
+            r.results().stream().filter(x -> x.isOk() && x.detail().get("points") instanceof List<?>).forEach(x -> {
+                Table p = new Table(x.key(), "GB/s", "min", "max", "copies").right(0, 1, 2, 3, 4);
+                for (Object o : (List<?>) x.detail().get("points")) {
+                    if (o instanceof hostside.gpu.bench.Sweep.Point pt) {
+                        p.row(Units.bytes(pt.bytes()), fmt(pt.gbs().median()), fmt(pt.gbs().min()), fmt(pt.gbs().max()), pt.copies());
+                    }
+                }
+                sb.append('\n').append(p.render("        "));
+            });
+            for (String v : r.verdicts()) sb.append("  ").append(v).append('\n');
+            sb.append('\n');
+        }
+    }
+
+    private static String coherence(String c) {
+        return switch (c) {
+            case "ATS" -> "ATS: any host memory, through the CPU's page tables";
+            case "HMM" -> "HMM: any host memory, pages migrated by the kernel";
+            case "none" -> "pinned or managed memory only";
+            default -> c;
+        };
+    }
+
+    private static String fmt(double v) {
+        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
     }
 
     private void findings(StringBuilder sb) {

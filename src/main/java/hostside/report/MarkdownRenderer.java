@@ -128,6 +128,7 @@ public final class MarkdownRenderer {
         for (JsonNode k : f.path("kernelCmdline")) rows.add(List.of("`" + k.path("text").asText() + "`", k.path("why").asText()));
         if (!rows.isEmpty()) table(List.of("kernel option", "why it matters"), rows);
 
+        gpu(f.path("gpu"));
         md.append("### Findings\n\n");
         if (f.path("findings").isEmpty()) md.append("None.\n\n");
         for (JsonNode x : f.path("findings")) {
@@ -139,6 +140,49 @@ public final class MarkdownRenderer {
             for (JsonNode u : f.path("unknowns")) md.append("- ").append(esc(u.asText())).append('\n');
         }
         md.append('\n');
+    }
+
+    private void gpu(JsonNode g) {
+        if (g.isMissingNode() || g.isNull()) return;
+        md.append("### GPUs and copies\n\n");
+        if (!g.path("notRun").asText().isEmpty()) {
+            md.append("Not run: ").append(esc(g.path("notRun").asText())).append(".\n\n");
+            return;
+        }
+        md.append("CUDA driver ").append(esc(g.path("cuda").path("cudaVersion").asText())).append(".\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode c : g.path("cuda").path("gpus")) {
+            List<String> attrs = new ArrayList<>();
+            for (JsonNode a : c.path("attributes")) {
+                attrs.add(a.path("name").asText() + " " + (a.path("value").isNull() ? "unknown" : a.path("value").asText()));
+            }
+            rows.add(List.of(c.path("name").asText(), c.path("pciAddress").asText(), c.path("computeCapability").asText(),
+                    c.path("smCount").asText(), Units.bytes(c.path("memoryBytes").asLong()), c.path("coherence").asText(),
+                    String.join(", ", attrs)));
+        }
+        table(List.of("GPU", "PCI address", "compute capability", "SMs", "memory", "coherence", "host-memory attributes"), rows);
+        for (JsonNode r : g.path("runs")) {
+            if (r.path("results").isEmpty()) continue;
+            md.append("**").append(esc(r.path("gpu").asText())).append("** (").append(r.path("pciAddress").asText())
+                    .append("), median of the samples with min and max:\n\n");
+            rows = new ArrayList<>();
+            for (JsonNode x : r.path("results")) {
+                if (x.path("status").asText().equals("ok")) {
+                    JsonNode v = x.path("value");
+                    rows.add(List.of("`" + x.path("key").asText() + "`", fmt(v.path("median").asDouble()), fmt(v.path("min").asDouble()),
+                            fmt(v.path("max").asDouble()), x.path("unit").asText(), x.path("method").asText()));
+                } else {
+                    rows.add(List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", "", ""));
+                }
+            }
+            table(List.of("measurement", "median", "min", "max", "unit", "how"), rows);
+            for (JsonNode v : r.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
+            md.append('\n');
+        }
+    }
+
+    private static String fmt(double v) {
+        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
     }
 
     /** Caches: one row per level and size, with the count, rather than one per instance. */

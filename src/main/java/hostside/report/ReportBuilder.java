@@ -4,6 +4,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import hostside.cli.Main;
@@ -19,7 +20,8 @@ public final class ReportBuilder {
 
     private ReportBuilder() {}
 
-    public static Report build(MachineFacts m, ZonedDateTime now) {
+    public static Report build(hostside.machine.MachineRun run, ZonedDateTime now) {
+        MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
                 gpus.stream().map(g -> g.label() + ": " + g.description() + " (" + g.address() + ")").toList(),
@@ -27,17 +29,18 @@ public final class ReportBuilder {
                 m.host().source(), m.host().virtualization());
         List<Report.Section> modules = new ArrayList<>();
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", "run",
-                m.host().source().equals("live") ? "facts read from this machine" : "facts read from a recording: nothing measured", m));
+                m.host().source().equals("live") ? "facts read from this machine" : "facts read from a recording: nothing measured",
+                run.json()));
         String later = "not in this version of hostside";
         modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "not in this version", later, null));
         modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not in this version", later, null));
         modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not in this version", later, null));
         modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
-        return new Report(MachineFacts.SCHEMA, "report", title, questions(m), headlines(m), modules);
+        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu()), headlines(m, run.gpu()), modules);
     }
 
-    static List<Report.Answer> questions(MachineFacts m) {
+    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu) {
         List<Report.Answer> a = new ArrayList<>();
         Topology t = m.topology();
         List<PciDevice> gpus = m.gpus();
@@ -66,19 +69,31 @@ public final class ReportBuilder {
             a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", "not measured", "no GPU found", ""));
         } else {
             List<String> links = new ArrayList<>();
+            boolean measured = false;
             for (PciDevice g : gpus) {
                 PciLink l = g.link();
-                if (l == null || l.maxGBs() == 0) {
-                    links.add(g.label() + ": PCIe link unknown");
-                    continue;
+                String link = l == null || l.maxGBs() == 0 ? "PCIe link unknown"
+                        : String.format("PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),
+                        l.belowMaxWidth() ? l.currentGBs() : l.maxGBs());
+                Optional<hostside.machine.GpuDrill.GpuRun> run = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.address())).findFirst();
+                Optional<Double> pinned = run.flatMap(r -> figure(r, "host_to_device_ce_pinned"));
+                Optional<Double> pageable = run.flatMap(r -> figure(r, "host_to_device_ce_pageable"));
+                String coherence = gpu.cuda() == null ? "coherence not read" : gpu.cuda().gpus().stream()
+                        .filter(c -> c.pciAddress().equals(g.address())).findFirst().map(c -> "coherence: " + c.coherence()).orElse("coherence not read");
+                if (pinned.isPresent()) {
+                    measured = true;
+                    links.add(String.format("%s: %s; pinned %.1f GB/s%s, so 10 GB moves in %.2f s; %s", g.label(), link, pinned.get(),
+                            pageable.map(p -> String.format(", pageable %.1f GB/s", p)).orElse(""), OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
+                } else {
+                    double gbs = l == null ? 0 : l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
+                    links.add(g.label() + ": " + link + (gbs > 0 ? String.format(", so 10 GB moves in no less than %.2f s", OFFLOAD_BYTES / (gbs * 1e9)) : "")
+                            + "; copies not measured (" + (gpu.notRun().isEmpty() ? "not selected" : gpu.notRun()) + "); " + coherence);
                 }
-                double gbs = l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
-                links.add(String.format("%s: PCIe %s, at most %.1f GB/s per direction, so 10 GB moves in no less than %.2f s",
-                        g.label(), l.belowMaxWidth() ? l.current() : l.max(), gbs, OFFLOAD_BYTES / (gbs * 1e9)));
             }
-            a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", "answered",
-                    String.join("; ", links) + ". Pinned and pageable copies and the coherence class are not measured (the GPU drill is not in this version)",
-                    "link speed and width from sysfs; GB/s after line encoding, before packet overhead (copies reach about 87-90% of it)"));
+            a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", measured ? "measured" : "answered",
+                    String.join("; ", links),
+                    measured ? "host-to-device copies through the copy engine, timed as nvbandwidth does; link from sysfs"
+                            : "link speed and width from sysfs; GB/s after line encoding, before packet overhead (copies reach about 87-90% of it)"));
         }
 
         if (n == 0) {
@@ -108,6 +123,10 @@ public final class ReportBuilder {
         return a;
     }
 
+    private static Optional<Double> figure(hostside.machine.GpuDrill.GpuRun run, String key) {
+        return run.results().stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst().map(r -> r.value().median());
+    }
+
     private static String plural(int n, String what) {
         return n + " " + what + (n == 1 ? "" : "s");
     }
@@ -117,7 +136,7 @@ public final class ReportBuilder {
         return v == Math.rint(v) ? String.valueOf((long) v) : String.format("%.1f", v);
     }
 
-    static List<Report.Headline> headlines(MachineFacts m) {
+    static List<Report.Headline> headlines(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu) {
         List<Report.Headline> h = new ArrayList<>();
         Topology t = m.topology();
         h.add(new Report.Headline("CPU", plural(t.packages(), "package") + ", " + plural(t.cores(), "core") + ", "
@@ -133,6 +152,14 @@ public final class ReportBuilder {
         for (PciDevice g : m.gpus()) {
             h.add(new Report.Headline(g.label() + " link", g.link() == null ? "unknown"
                     : g.link().current() + " now, " + g.link().max() + " max = " + Units.gbps(g.link().maxGBs()) + " per direction", "sysfs PCIe link"));
+        }
+        for (hostside.machine.GpuDrill.GpuRun r : gpu.runs()) {
+            for (String key : List.of("host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable",
+                    "device_to_host_ce_pageable", "host_to_device_sm", "host_device_latency_sm")) {
+                r.results().stream().filter(x -> x.key().equals(key) && x.isOk()).findFirst().ifPresent(x -> h.add(new Report.Headline(
+                        r.gpu() + " " + key.replace('_', ' '), String.format("%.2f %s (min %.2f, max %.2f)", x.value().median(), x.unit(),
+                        x.value().min(), x.value().max()), x.method())));
+            }
         }
         h.add(new Report.Headline("IOMMU", m.iommu().state(), m.iommu().evidence()));
         return h;

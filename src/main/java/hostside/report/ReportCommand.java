@@ -13,7 +13,6 @@ import hostside.cli.MachineOptions;
 import hostside.fs.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.machine.MachineFacts;
-import hostside.snapshot.SnapshotCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -48,8 +47,9 @@ public final class ReportCommand implements Callable<Integer> {
             host = name != null ? name : from.getFileName().toString().replaceFirst("\\.json$", "");
         } else {
             FsRoot fs = options.open();
-            MachineFacts facts = SnapshotCommand.readEverything(fs);
-            Report report = ReportBuilder.build(facts, ZonedDateTime.now());
+            hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(), true);
+            MachineFacts facts = run.facts();
+            Report report = ReportBuilder.build(run, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
             host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
                     : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");

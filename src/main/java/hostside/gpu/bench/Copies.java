@@ -3,7 +3,6 @@ package hostside.gpu.bench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
@@ -75,7 +74,7 @@ public final class Copies {
         }
 
         public Result run(Target t) {
-            long bytes = t.buffer(Target.DEFAULT_BUFFER / 2);
+            long bytes = t.buffer(Target.DEFAULT_BUFFER);
             GpuBench b = t.bench();
             try (HostBuffer hIn = HostBuffer.pinned(b.cuda, bytes); HostBuffer hOut = HostBuffer.pinned(b.cuda, bytes);
                  DeviceBuffer dIn = b.gpu.alloc(bytes); DeviceBuffer dOut = b.gpu.alloc(bytes)) {
@@ -169,10 +168,6 @@ public final class Copies {
 
     public static List<TestCase<Target>> all() {
         return List.of(new CePinned(true), new CePinned(false), new CeBidirectional(), new CePageable(true),
-                new CePageable(false), new DeviceLocal());
-    }
-
-    static Optional<String> none() {
-        return Optional.empty();
+                new CePageable(false), new DeviceLocal(), new PinCost(false), new PinCost(true), new Sweep(true), new Sweep(false));
     }
 }

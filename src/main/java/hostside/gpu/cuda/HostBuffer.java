@@ -38,6 +38,13 @@ public final class HostBuffer implements AutoCloseable {
         return new HostBuffer(cuda, Kind.PINNED, null, p);
     }
 
+    /** Pinned memory as cuMemHostAlloc returns it, not touched: for timing the allocation itself. */
+    public static HostBuffer pinnedUntouched(Cuda cuda, long bytes) {
+        MemorySegment p = cuda.outPointer("cuMemHostAlloc", bytes, Cuda.MEMHOSTALLOC_PORTABLE | Cuda.MEMHOSTALLOC_DEVICEMAP)
+                .reinterpret(bytes);
+        return new HostBuffer(cuda, Kind.PINNED, null, p);
+    }
+
     public static HostBuffer pageable(Cuda cuda, long bytes) {
         Arena a = Arena.ofShared();
         MemorySegment s = a.allocate(bytes, 4096);
@@ -56,6 +63,21 @@ public final class HostBuffer implements AutoCloseable {
             throw e;
         }
         return new HostBuffer(cuda, Kind.REGISTERED, a, s);
+    }
+
+    private boolean registered;
+
+    /** Page-locks this pageable buffer in place (cuMemHostRegister); {@link #unregister} or close undoes it. */
+    public void register() {
+        if (kind != Kind.PAGEABLE || registered) throw new IllegalStateException("register a pageable buffer once");
+        cuda.call("cuMemHostRegister", segment, segment.byteSize(), Cuda.MEMHOSTREGISTER_PORTABLE | Cuda.MEMHOSTREGISTER_DEVICEMAP);
+        registered = true;
+    }
+
+    public void unregister() {
+        if (!registered) return;
+        registered = false;
+        cuda.call("cuMemHostUnregister", segment);
     }
 
     public Kind kind() {
@@ -87,7 +109,13 @@ public final class HostBuffer implements AutoCloseable {
                 cuda.call("cuMemHostUnregister", segment);
                 arena.close();
             }
-            case PAGEABLE -> arena.close();
+            case PAGEABLE -> {
+                try {
+                    unregister();
+                } finally {
+                    arena.close();
+                }
+            }
         }
     }
 }

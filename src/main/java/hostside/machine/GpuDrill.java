@@ -1,0 +1,85 @@
+package hostside.machine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import hostside.fs.FsRoot;
+import hostside.fs.MemInfo;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.SmAccess;
+import hostside.gpu.bench.Target;
+import hostside.gpu.cuda.Cuda;
+import hostside.gpu.cuda.CudaException;
+import hostside.gpu.cuda.CudaFacts;
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+
+/**
+ * The GPU half of Module 1 (and Module 5's copy engine vs SM comparison): what the CUDA driver
+ * says about each GPU, and the copy measurements, each GPU in turn. On a recorded machine, or
+ * without a driver or a GPU, it says why nothing ran; that is not an error.
+ */
+public final class GpuDrill {
+    private GpuDrill() {}
+
+    /**
+     * @param notRun   why nothing was measured or read from the driver, "" when it ran
+     * @param cuda     the driver's facts, null when it could not be read
+     * @param runs     one per GPU measured
+     */
+    public record GpuSection(String notRun, CudaFacts cuda, List<GpuRun> runs) {
+        public static GpuSection notRun(String why) {
+            return new GpuSection(why, null, List.of());
+        }
+    }
+
+    /** One GPU's results and what they mean. */
+    public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts) {}
+
+    /** Every GPU test case, in the order they run. */
+    public static List<TestCase<Target>> tests() {
+        List<TestCase<Target>> all = new ArrayList<>(Copies.all());
+        all.addAll(SmAccess.all());
+        return all;
+    }
+
+    public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests, Consumer<String> progress) {
+        if (!fs.isLive()) return GpuSection.notRun("recorded machine: nothing is measured under --root");
+        Cuda.Open open = Cuda.open();
+        if (open instanceof Cuda.Open.NotRun n) return GpuSection.notRun(n.why());
+        Cuda cuda = ((Cuda.Open.Ready) open).cuda();
+        CudaFacts cf;
+        try {
+            cf = CudaFacts.read(cuda);
+        } catch (CudaException e) {
+            return GpuSection.notRun("the CUDA driver could not describe its GPUs: " + e.getMessage());
+        }
+        List<GpuRun> runs = new ArrayList<>();
+        long hostAvailable = fs.text("/proc/meminfo").map(MemInfo::parse).map(m -> m.get("MemAvailable"))
+                .filter(java.util.OptionalLong::isPresent).map(java.util.OptionalLong::getAsLong).orElse(4L << 30);
+        for (CudaFacts.CudaGpu g : cf.gpus()) {
+            String label = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
+                    .map(PciDevice::label).orElse("cuda" + g.ordinal());
+            if (tests.isEmpty()) {
+                runs.add(new GpuRun(label, g.pciAddress(), List.of(), List.of()));
+                continue;
+            }
+            try (GpuBench bench = new GpuBench(cuda, g.ordinal())) {
+                Target target = new Target(bench, hostAvailable, bench.memory()[0]);
+                List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
+                PciLink link = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
+                        .map(PciDevice::link).orElse(null);
+                runs.add(new GpuRun(label, g.pciAddress(), results, CopyVerdicts.of(label, results, link)));
+            } catch (CudaException e) {
+                // In use by another process with exclusive compute mode, or in MIG mode without a
+                // MIG device: a state of the machine, named as such.
+                List<Result> failed = tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
+                runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage())));
+            }
+        }
+        return new GpuSection("", cf, runs);
+    }
+}
