@@ -14,7 +14,7 @@ J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredS
   s=$(date +%s%N); "${J[@]}" machine; rc=$?; e=$(date +%s%N)
   echo "exit $rc; wall $(( (e - s) / 1000000 )) ms"
   echo "== hostside rack"; "${J[@]}" rack; echo "exit $?"
-  echo "== hostside machine --root (a recording: nothing measured)"; "${J[@]}" machine --root ../shared/fixtures/h200/sysfs.tar.gz --only host_to_device_ce_pinned | tail -4
+  echo "== hostside machine --root (a recording: nothing measured)"; "${J[@]}" machine --root docs/measurements/2026-12-02-h200-snapshot.tar.gz --only host_to_device_ce_pinned | tail -4
 } > "$out/device-gpu.log" 2>&1
 "${J[@]}" machine --json > "$out/machine.json" 2>"$out/machine.err"
 "${J[@]}" report --out "$out" --name h200-gpu >/dev/null 2>&1
