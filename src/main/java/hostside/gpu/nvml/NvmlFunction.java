@@ -1,0 +1,106 @@
+package hostside.gpu.nvml;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+
+/**
+ * Every NVML function hostside calls, under the symbol the library exports, with its
+ * FunctionDescriptor: the one place where a C signature becomes a Java one.
+ *
+ * <p>The symbols are the versioned ones: nvml.h #defines nvmlInit to nvmlInit_v2,
+ * nvmlDeviceGetCount to _v2, nvmlDeviceGetHandleByIndex to _v2, nvmlDeviceGetPciInfo to _v3 and
+ * nvmlDeviceGetNvLinkRemotePciInfo to _v2; the unversioned names are still exported for old
+ * binaries and behave differently (the v1 count skips GPUs NVML may not touch). Each line's C
+ * prototype is checked against the real header by gcc (src/test/c/nvml_layouts.c) and each
+ * descriptor against that prototype by NvmlLayoutsTest.
+ *
+ * <p>All return nvmlReturn_t (a C enum, int) except nvmlErrorString. nvmlDevice_t is a pointer.
+ */
+public enum NvmlFunction {
+    /** nvmlReturn_t nvmlInit_v2(void) */
+    INIT_V2("nvmlInit_v2"),
+    /** nvmlReturn_t nvmlShutdown(void) */
+    SHUTDOWN("nvmlShutdown"),
+    /** const char *nvmlErrorString(nvmlReturn_t) */
+    ERROR_STRING("nvmlErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT)),
+    /** (char *version, unsigned int length) */
+    SYSTEM_GET_DRIVER_VERSION("nvmlSystemGetDriverVersion", ADDRESS, JAVA_INT),
+    /** (char *version, unsigned int length) */
+    SYSTEM_GET_NVML_VERSION("nvmlSystemGetNVMLVersion", ADDRESS, JAVA_INT),
+    /**
+     * (int *cudaDriverVersion): asks libcuda itself. The unversioned one is not used: it
+     * makes up "a known supported version number" when libcuda is missing.
+     */
+    SYSTEM_GET_CUDA_DRIVER_VERSION_V2("nvmlSystemGetCudaDriverVersion_v2", ADDRESS),
+    /** (unsigned int *deviceCount) */
+    DEVICE_GET_COUNT_V2("nvmlDeviceGetCount_v2", ADDRESS),
+    /** (unsigned int index, nvmlDevice_t *device) */
+    DEVICE_GET_HANDLE_BY_INDEX_V2("nvmlDeviceGetHandleByIndex_v2", JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, char *name, unsigned int length) */
+    DEVICE_GET_NAME("nvmlDeviceGetName", ADDRESS, ADDRESS, JAVA_INT),
+    /** (nvmlDevice_t, char *uuid, unsigned int length) */
+    DEVICE_GET_UUID("nvmlDeviceGetUUID", ADDRESS, ADDRESS, JAVA_INT),
+    /** (nvmlDevice_t, nvmlPciInfo_t *) */
+    DEVICE_GET_PCI_INFO_V3("nvmlDeviceGetPciInfo_v3", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *) */
+    DEVICE_GET_CURR_PCIE_LINK_GENERATION("nvmlDeviceGetCurrPcieLinkGeneration", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *) */
+    DEVICE_GET_CURR_PCIE_LINK_WIDTH("nvmlDeviceGetCurrPcieLinkWidth", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *): the maximum of the GPU and the slot together */
+    DEVICE_GET_MAX_PCIE_LINK_GENERATION("nvmlDeviceGetMaxPcieLinkGeneration", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *) */
+    DEVICE_GET_MAX_PCIE_LINK_WIDTH("nvmlDeviceGetMaxPcieLinkWidth", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *): the GPU's own maximum, whatever the slot */
+    DEVICE_GET_GPU_MAX_PCIE_LINK_GENERATION("nvmlDeviceGetGpuMaxPcieLinkGeneration", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *node) */
+    DEVICE_GET_NUMA_NODE_ID("nvmlDeviceGetNumaNodeId", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int cpuSetSize, unsigned long *cpuSet) */
+    DEVICE_GET_CPU_AFFINITY("nvmlDeviceGetCpuAffinity", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlEnableState_t *) */
+    DEVICE_GET_PERSISTENCE_MODE("nvmlDeviceGetPersistenceMode", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlClockType_t, unsigned int *clockMHz) */
+    DEVICE_GET_CLOCK_INFO("nvmlDeviceGetClockInfo", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlClockType_t, unsigned int *clockMHz) */
+    DEVICE_GET_MAX_CLOCK_INFO("nvmlDeviceGetMaxClockInfo", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlEnableState_t *current, nvmlEnableState_t *pending) */
+    DEVICE_GET_ECC_MODE("nvmlDeviceGetEccMode", ADDRESS, ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlMemory_t *) */
+    DEVICE_GET_MEMORY_INFO("nvmlDeviceGetMemoryInfo", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int link, nvmlEnableState_t *isActive) */
+    DEVICE_GET_NVLINK_STATE("nvmlDeviceGetNvLinkState", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, unsigned int link, nvmlPciInfo_t *) */
+    DEVICE_GET_NVLINK_REMOTE_PCI_INFO_V2("nvmlDeviceGetNvLinkRemotePciInfo_v2", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlGpuFabricInfo_t *): deprecated in 13.0, the fallback for drivers without the V form */
+    DEVICE_GET_GPU_FABRIC_INFO("nvmlDeviceGetGpuFabricInfo", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlGpuFabricInfoV_t *): versioned struct */
+    DEVICE_GET_GPU_FABRIC_INFO_V("nvmlDeviceGetGpuFabricInfoV", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlDeviceAddressingMode_t *): versioned struct, driver 580+ */
+    DEVICE_GET_ADDRESSING_MODE("nvmlDeviceGetAddressingMode", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *currentMode, unsigned int *pendingMode) */
+    DEVICE_GET_MIG_MODE("nvmlDeviceGetMigMode", ADDRESS, ADDRESS, ADDRESS);
+
+    private final String symbol;
+    private final FunctionDescriptor descriptor;
+
+    /** A function that returns nvmlReturn_t. */
+    NvmlFunction(String symbol, MemoryLayout... arguments) {
+        this(symbol, FunctionDescriptor.of(JAVA_INT, arguments));
+    }
+
+    NvmlFunction(String symbol, FunctionDescriptor descriptor) {
+        this.symbol = symbol;
+        this.descriptor = descriptor;
+    }
+
+    /** The name libnvidia-ml.so.1 exports. */
+    public String symbol() {
+        return symbol;
+    }
+
+    public FunctionDescriptor descriptor() {
+        return descriptor;
+    }
+}

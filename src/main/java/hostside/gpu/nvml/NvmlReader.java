@@ -1,0 +1,318 @@
+package hostside.gpu.nvml;
+
+import static hostside.gpu.nvml.NvmlFunction.*;
+import static hostside.gpu.nvml.NvmlTypes.*;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import hostside.fs.CpuSet;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+/**
+ * Reads {@link NvmlFacts}: the entry the rest of hostside calls ({@code NvmlReader.read()}).
+ * It never throws for the machine's sake: each field NVML cannot give, for whatever reason,
+ * becomes null plus a line in that GPU's {@code unknowns}, and the read goes on.
+ */
+public final class NvmlReader {
+    /**
+     * Longs for nvmlDeviceGetCpuAffinity: 64 CPUs each, 4096 CPUs in all. NVML fills what
+     * it has and the rest stays zero; a machine with more CPUs than this would lose the top ones.
+     */
+    static final int CPU_SET_LONGS = 64;
+    /**
+     * Safety stop for the NVLink loop, far above any release's maximum (18 in the 580 header);
+     * the loop's real end is NVML saying invalid argument.
+     */
+    static final int NVLINK_GUARD = 64;
+
+    private NvmlReader() {}
+
+    /** Reads from the library {@link Nvml#defaultLibrary()} names (the system property, else libnvidia-ml.so.1). */
+    public static NvmlFacts read() {
+        return read(Nvml.defaultLibrary());
+    }
+
+    /** Opens {@code library}, reads, shuts NVML down. */
+    public static NvmlFacts read(String library) {
+        NvmlResult<Nvml> opened = Nvml.open(library);
+        if (!(opened instanceof NvmlResult.Known<Nvml>(Nvml nvml))) return NvmlFacts.notRun(library, opened.why());
+        NvmlFacts facts;
+        try {
+            facts = read(nvml);
+        } catch (RuntimeException e) {
+            try { nvml.close(); } catch (NvmlException suppressed) { e.addSuppressed(suppressed); }
+            throw e;
+        }
+        try {
+            nvml.close();
+        } catch (NvmlException e) {
+            facts = facts.withUnknown("shutdown: " + e.getMessage());
+        }
+        return facts;
+    }
+
+    /** Reads from an open binding (which stays open). */
+    public static NvmlFacts read(Nvml nvml) {
+        Unknowns system = new Unknowns();
+        String driver = system.get("driverVersion",
+                () -> nvml.getString(SYSTEM_GET_DRIVER_VERSION, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE));
+        String nvmlVersion = system.get("nvmlVersion",
+                () -> nvml.getString(SYSTEM_GET_NVML_VERSION, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE));
+        // 13000 -> "13.0", as NVML_CUDA_DRIVER_VERSION_MAJOR/MINOR do
+        String cuda = system.get("cudaDriverVersion",
+                () -> nvml.getInt(SYSTEM_GET_CUDA_DRIVER_VERSION_V2).map(v -> v / 1000 + "." + v % 1000 / 10));
+        Integer count = system.get("gpuCount", () -> nvml.getInt(DEVICE_GET_COUNT_V2));
+
+        String notRun = null;
+        List<NvmlGpu> gpus = new ArrayList<>();
+        if (count == null) {
+            notRun = "NVML cannot count the GPUs (" + system.list.getLast() + ")";
+        } else if (count == 0) {
+            notRun = "no NVIDIA GPU (NVML counts 0)";
+        } else {
+            for (int i = 0; i < count; i++) gpus.add(gpu(nvml, i));
+        }
+        return new NvmlFacts(nvml.library(), notRun, driver, nvmlVersion, cuda, gpus, system.list);
+    }
+
+    /** Every per-GPU fact, each read on its own so that one failure costs one field. */
+    static NvmlGpu gpu(Nvml nvml, int index) {
+        Unknowns u = new Unknowns();
+        MemorySegment dev = u.get("handle", () -> nvml.device(index));
+        if (dev == null) return NvmlGpu.unreadable(index, u.list);
+
+        String name = u.get("name", () -> nvml.getString(DEVICE_GET_NAME, NVML_DEVICE_NAME_V2_BUFFER_SIZE, dev));
+        String uuid = u.get("uuid", () -> nvml.getString(DEVICE_GET_UUID, NVML_DEVICE_UUID_V2_BUFFER_SIZE, dev));
+        String busId = u.get("pciBusId", () -> pciBusId(nvml, DEVICE_GET_PCI_INFO_V3, dev));
+        Integer gen = u.get("pcieGen", () -> nvml.getInt(DEVICE_GET_CURR_PCIE_LINK_GENERATION, dev));
+        Integer width = u.get("pcieWidth", () -> nvml.getInt(DEVICE_GET_CURR_PCIE_LINK_WIDTH, dev));
+        Integer maxGen = u.get("pcieMaxGen", () -> nvml.getInt(DEVICE_GET_MAX_PCIE_LINK_GENERATION, dev));
+        Integer maxWidth = u.get("pcieMaxWidth", () -> nvml.getInt(DEVICE_GET_MAX_PCIE_LINK_WIDTH, dev));
+        Integer gpuMaxGen = u.get("pcieGpuMaxGen", () -> nvml.getInt(DEVICE_GET_GPU_MAX_PCIE_LINK_GENERATION, dev));
+        Integer numa = u.get("numaNode", () -> nvml.getInt(DEVICE_GET_NUMA_NODE_ID, dev));
+        String cpus = u.get("cpuAffinity", () -> cpuAffinity(nvml, dev));
+        Boolean persistence = u.get("persistenceMode",
+                () -> nvml.getInt(DEVICE_GET_PERSISTENCE_MODE, dev).map(v -> v == NVML_FEATURE_ENABLED));
+        Integer sm = u.get("smClockMhz", () -> nvml.getInt(DEVICE_GET_CLOCK_INFO, dev, NVML_CLOCK_SM));
+        Integer smMax = u.get("smClockMaxMhz", () -> nvml.getInt(DEVICE_GET_MAX_CLOCK_INFO, dev, NVML_CLOCK_SM));
+        Integer mem = u.get("memClockMhz", () -> nvml.getInt(DEVICE_GET_CLOCK_INFO, dev, NVML_CLOCK_MEM));
+        Integer memMax = u.get("memClockMaxMhz", () -> nvml.getInt(DEVICE_GET_MAX_CLOCK_INFO, dev, NVML_CLOCK_MEM));
+        int[] ecc = u.get("eccEnabled", () -> nvml.getInts(DEVICE_GET_ECC_MODE, 2, dev));
+        Long memory = u.get("memoryTotalBytes", () -> memoryTotal(nvml, dev));
+        List<NvmlGpu.NvLink> links = nvLinks(nvml, dev, u);
+        NvmlGpu.Fabric fabric = u.get("fabric", () -> fabric(nvml, dev));
+        String addressing = u.get("addressingMode", () -> addressingMode(nvml, dev));
+        int[] mig = u.get("migEnabled", () -> nvml.getInts(DEVICE_GET_MIG_MODE, 2, dev));
+
+        return new NvmlGpu(index, name, uuid, busId, gen, width, maxGen, maxWidth, gpuMaxGen, numa, cpus, persistence,
+                sm, smMax, mem, memMax,
+                ecc == null ? null : ecc[0] == NVML_FEATURE_ENABLED, ecc == null ? null : ecc[1] == NVML_FEATURE_ENABLED,
+                memory, links, fabric, addressing,
+                mig == null ? null : mig[0] == NVML_DEVICE_MIG_ENABLE, mig == null ? null : mig[1] == NVML_DEVICE_MIG_ENABLE,
+                u.list);
+    }
+
+    /** f(device, nvmlPciInfo_t *), or with a link number between them, to the sysfs bus id. */
+    private static NvmlResult<String> pciBusId(Nvml nvml, NvmlFunction f, Object... leading) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pci = arena.allocate(nvmlPciInfo_t);
+            Object[] args = java.util.Arrays.copyOf(leading, leading.length + 1);
+            args[leading.length] = pci;
+            return nvml.query(f, () -> sysfsBusId(
+                    pci.getString(offset(nvmlPciInfo_t, "busId")),
+                    pci.get(JAVA_INT, offset(nvmlPciInfo_t, "domain")),
+                    pci.get(JAVA_INT, offset(nvmlPciInfo_t, "bus")),
+                    pci.get(JAVA_INT, offset(nvmlPciInfo_t, "device"))), args);
+        }
+    }
+
+    private static final Pattern BUS_ID = Pattern.compile("([0-9a-fA-F]{1,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\\.([0-7])");
+
+    /**
+     * NVML's "00000000:00:06.0" (NVML_DEVICE_PCI_BUS_ID_FMT, a 32-bit domain, upper case) in the
+     * kernel's spelling "0000:00:06.0" (%04x domain, lower case), so it joins /sys facts. When
+     * the string is not a bus id, the numeric fields build one (function 0, as NVML's own format).
+     */
+    static String sysfsBusId(String nvmlBusId, int domain, int bus, int device) {
+        Matcher m = BUS_ID.matcher(nvmlBusId.strip());
+        if (m.matches()) {
+            return String.format(Locale.ROOT, "%04x:%s:%s.%s", Long.parseLong(m.group(1), 16),
+                    m.group(2).toLowerCase(Locale.ROOT), m.group(3).toLowerCase(Locale.ROOT), m.group(4));
+        }
+        return String.format(Locale.ROOT, "%04x:%02x:%02x.0", Integer.toUnsignedLong(domain), bus & 0xff, device & 0xff);
+    }
+
+    /** nvmlDeviceGetCpuAffinity's bitmask, 64 CPUs per unsigned long, as a cpulist. */
+    private static NvmlResult<String> cpuAffinity(Nvml nvml, MemorySegment dev) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment set = arena.allocate(JAVA_LONG, CPU_SET_LONGS);
+            return nvml.query(DEVICE_GET_CPU_AFFINITY, () -> cpuList(set.toArray(JAVA_LONG)), dev, CPU_SET_LONGS, set);
+        }
+    }
+
+    static String cpuList(long[] words) {
+        int[] cpus = IntStream.range(0, words.length * 64)
+                .filter(cpu -> (words[cpu / 64] >>> (cpu % 64) & 1) != 0)
+                .toArray();
+        return CpuSet.of(cpus).toList();
+    }
+
+    private static NvmlResult<Long> memoryTotal(Nvml nvml, MemorySegment dev) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment m = arena.allocate(nvmlMemory_t);
+            return nvml.query(DEVICE_GET_MEMORY_INFO, () -> m.get(JAVA_LONG, offset(nvmlMemory_t, "total")), dev, m);
+        }
+    }
+
+    /**
+     * Links 0, 1, ... until NVML says invalid argument (the number of links differs between
+     * GPUs and releases, so no maximum is assumed). Not supported at link 0 means no NVLink.
+     */
+    static List<NvmlGpu.NvLink> nvLinks(Nvml nvml, MemorySegment dev, Unknowns u) {
+        if (!nvml.has(DEVICE_GET_NVLINK_STATE)) {
+            u.add("nvLinks", nvml.failure(DEVICE_GET_NVLINK_STATE, NVML_ERROR_FUNCTION_NOT_FOUND).reason());
+            return null;
+        }
+        List<NvmlGpu.NvLink> links = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(JAVA_INT);
+            for (int link = 0; link < NVLINK_GUARD; link++) {
+                int rc = nvml.call(DEVICE_GET_NVLINK_STATE, dev, link, state);
+                if (rc == NVML_ERROR_INVALID_ARGUMENT || rc == NVML_ERROR_NOT_SUPPORTED) return links;
+                if (rc != NVML_SUCCESS) {
+                    u.add(link == 0 ? "nvLinks" : "nvLinks[" + link + "]", nvml.failure(DEVICE_GET_NVLINK_STATE, rc).getMessage());
+                    return link == 0 ? null : links;
+                }
+                boolean active = state.get(JAVA_INT, 0) == NVML_FEATURE_ENABLED;
+                int l = link;
+                String remote = active
+                        ? u.get("nvLinks[" + link + "].remotePciBusId",
+                                () -> pciBusId(nvml, DEVICE_GET_NVLINK_REMOTE_PCI_INFO_V2, dev, l))
+                        : null;
+                links.add(new NvmlGpu.NvLink(link, active, remote));
+            }
+        }
+        u.add("nvLinks", "NVML answered for " + NVLINK_GUARD + " links without an end; stopped there");
+        return links;
+    }
+
+    /**
+     * The fabric state through the newest struct the driver takes: nvmlGpuFabricInfo_v3_t, then
+     * v2 (drivers that answer ARGUMENT_VERSION_MISMATCH to v3), then the unversioned call.
+     * NOT_SUPPORTED from the call is nvml.h's way to say the GPU has no fabric: the same answer
+     * as the state NVML_GPU_FABRIC_STATE_NOT_SUPPORTED, so it is reported as that state.
+     */
+    private static NvmlResult<NvmlGpu.Fabric> fabric(Nvml nvml, MemorySegment dev) {
+        try (Arena arena = Arena.ofConfined()) {
+            if (nvml.has(DEVICE_GET_GPU_FABRIC_INFO_V)) {
+                // one buffer the size of v3 serves v2 too: v2 is v3 without its last field
+                MemorySegment s = arena.allocate(nvmlGpuFabricInfo_v3_t);
+                s.set(JAVA_INT, offset(nvmlGpuFabricInfo_v3_t, "version"), structVersion(nvmlGpuFabricInfo_v3_t, 3));
+                int rc = nvml.call(DEVICE_GET_GPU_FABRIC_INFO_V, dev, s);
+                if (rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
+                    return fabricResult(nvml, DEVICE_GET_GPU_FABRIC_INFO_V, rc, s, nvmlGpuFabricInfo_v3_t);
+                }
+                s.fill((byte) 0);
+                s.set(JAVA_INT, offset(nvmlGpuFabricInfo_v2_t, "version"), structVersion(nvmlGpuFabricInfo_v2_t, 2));
+                rc = nvml.call(DEVICE_GET_GPU_FABRIC_INFO_V, dev, s);
+                if (rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH || !nvml.has(DEVICE_GET_GPU_FABRIC_INFO)) {
+                    return fabricResult(nvml, DEVICE_GET_GPU_FABRIC_INFO_V, rc, s, nvmlGpuFabricInfo_v2_t);
+                }
+            }
+            MemorySegment s = arena.allocate(nvmlGpuFabricInfo_t);
+            int rc = nvml.call(DEVICE_GET_GPU_FABRIC_INFO, dev, s);
+            return fabricResult(nvml, DEVICE_GET_GPU_FABRIC_INFO, rc, s, nvmlGpuFabricInfo_t);
+        }
+    }
+
+    private static NvmlResult<NvmlGpu.Fabric> fabricResult(Nvml nvml, NvmlFunction f, int rc, MemorySegment s, StructLayout layout) {
+        if (rc == NVML_ERROR_NOT_SUPPORTED) return NvmlResult.of(new NvmlGpu.Fabric("not supported", null, null, null, null));
+        return nvml.result(f, rc, () -> fabric(nvml, s, layout, layout == nvmlGpuFabricInfo_v3_t));
+    }
+
+    private static NvmlGpu.Fabric fabric(Nvml nvml, MemorySegment s, StructLayout layout, boolean hasHealth) {
+        int state = Byte.toUnsignedInt(s.get(JAVA_BYTE, offset(layout, "state")));
+        String stateText = switch (state) {
+            case NVML_GPU_FABRIC_STATE_NOT_SUPPORTED -> "not supported";
+            case NVML_GPU_FABRIC_STATE_NOT_STARTED -> "not started";
+            case NVML_GPU_FABRIC_STATE_IN_PROGRESS -> "in progress";
+            case NVML_GPU_FABRIC_STATE_COMPLETED -> "completed";
+            default -> "state " + state;
+        };
+        String health = null;
+        if (hasHealth) {
+            int h = Byte.toUnsignedInt(s.get(JAVA_BYTE, offset(layout, "healthSummary")));
+            health = switch (h) {
+                case NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED -> "not supported";
+                case NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY -> "healthy";
+                case NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY -> "unhealthy";
+                case NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY -> "limited capacity";
+                default -> "health " + h;
+            };
+        }
+        // nvml.h: status, cluster and clique mean something only once the probe has completed
+        if (state != NVML_GPU_FABRIC_STATE_COMPLETED) return new NvmlGpu.Fabric(stateText, null, null, null, health);
+        int status = s.get(JAVA_INT, offset(layout, "status"));
+        String error = status == NVML_SUCCESS ? null : nvml.errorString(status) + " (" + status + ")";
+        byte[] uuid = s.asSlice(offset(layout, "clusterUuid"), NVML_GPU_FABRIC_UUID_LEN).toArray(JAVA_BYTE);
+        long clique = Integer.toUnsignedLong(s.get(JAVA_INT, offset(layout, "cliqueId")));
+        return new NvmlGpu.Fabric(stateText, error, uuidText(uuid), clique, health);
+    }
+
+    /** 16 bytes as 8-4-4-4-12 hex. */
+    static String uuidText(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < b.length; i++) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) sb.append('-');
+            sb.append(String.format(Locale.ROOT, "%02x", b[i] & 0xff));
+        }
+        return sb.toString();
+    }
+
+    private static NvmlResult<String> addressingMode(Nvml nvml, MemorySegment dev) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(nvmlDeviceAddressingMode_v1_t);
+            s.set(JAVA_INT, offset(nvmlDeviceAddressingMode_v1_t, "version"), structVersion(nvmlDeviceAddressingMode_v1_t, 1));
+            return nvml.query(DEVICE_GET_ADDRESSING_MODE, () -> {
+                int v = s.get(JAVA_INT, offset(nvmlDeviceAddressingMode_v1_t, "value"));
+                return switch (v) {
+                    case NVML_DEVICE_ADDRESSING_MODE_NONE -> "none";
+                    case NVML_DEVICE_ADDRESSING_MODE_HMM -> "HMM";
+                    case NVML_DEVICE_ADDRESSING_MODE_ATS -> "ATS";
+                    default -> "mode " + v;
+                };
+            }, dev, s);
+        }
+    }
+
+    /** The unknowns of one GPU (or of the system) as they are found. */
+    static final class Unknowns {
+        final List<String> list = new ArrayList<>();
+
+        void add(String field, String why) {
+            list.add(field + ": " + why);
+        }
+
+        /** The value, or null with a line saying why: for a normal state and for a failed call alike. */
+        <T> T get(String field, Supplier<NvmlResult<T>> read) {
+            try {
+                NvmlResult<T> r = read.get();
+                if (r instanceof NvmlResult.Unknown<T> unknown) add(field, unknown.why());
+                return r.orNull();
+            } catch (NvmlException e) {
+                add(field, e.getMessage());
+                return null;
+            }
+        }
+    }
+}

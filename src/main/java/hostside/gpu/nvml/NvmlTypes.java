@@ -1,0 +1,167 @@
+package hostside.gpu.nvml;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
+import java.util.List;
+
+/**
+ * The C side of nvml.h that hostside uses: struct layouts, enum values and buffer sizes, all
+ * copied from the header of driver 580 / CUDA 13.0 (NVML_API_VERSION 13). Names are the C
+ * names, so each can be found in the header and NvmlLayoutsTest can check it against what
+ * gcc says (src/test/resources/nvml/layouts.txt). A wrong layout here does not throw: the
+ * driver writes past the buffer and the JVM dies, which is why nothing is written from memory.
+ *
+ * <p>Types on LP64 Linux: enums and unsigned int are 4 bytes (JAVA_INT), unsigned long and
+ * unsigned long long 8 (JAVA_LONG), nvmlDevice_t a pointer (ADDRESS).
+ */
+public final class NvmlTypes {
+    private NvmlTypes() {}
+
+    // nvmlReturn_t
+    public static final int NVML_SUCCESS = 0;
+    public static final int NVML_ERROR_UNINITIALIZED = 1;
+    public static final int NVML_ERROR_INVALID_ARGUMENT = 2;
+    public static final int NVML_ERROR_NOT_SUPPORTED = 3;
+    public static final int NVML_ERROR_NO_PERMISSION = 4;
+    public static final int NVML_ERROR_ALREADY_INITIALIZED = 5;
+    public static final int NVML_ERROR_NOT_FOUND = 6;
+    public static final int NVML_ERROR_INSUFFICIENT_SIZE = 7;
+    public static final int NVML_ERROR_INSUFFICIENT_POWER = 8;
+    public static final int NVML_ERROR_DRIVER_NOT_LOADED = 9;
+    public static final int NVML_ERROR_TIMEOUT = 10;
+    public static final int NVML_ERROR_IRQ_ISSUE = 11;
+    public static final int NVML_ERROR_LIBRARY_NOT_FOUND = 12;
+    public static final int NVML_ERROR_FUNCTION_NOT_FOUND = 13;
+    public static final int NVML_ERROR_CORRUPTED_INFOROM = 14;
+    public static final int NVML_ERROR_GPU_IS_LOST = 15;
+    public static final int NVML_ERROR_RESET_REQUIRED = 16;
+    public static final int NVML_ERROR_OPERATING_SYSTEM = 17;
+    public static final int NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18;
+    public static final int NVML_ERROR_IN_USE = 19;
+    public static final int NVML_ERROR_MEMORY = 20;
+    public static final int NVML_ERROR_NO_DATA = 21;
+    public static final int NVML_ERROR_VGPU_ECC_NOT_SUPPORTED = 22;
+    public static final int NVML_ERROR_INSUFFICIENT_RESOURCES = 23;
+    public static final int NVML_ERROR_FREQ_NOT_SUPPORTED = 24;
+    public static final int NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25;
+    public static final int NVML_ERROR_DEPRECATED = 26;
+    public static final int NVML_ERROR_NOT_READY = 27;
+    public static final int NVML_ERROR_GPU_NOT_FOUND = 28;
+    public static final int NVML_ERROR_INVALID_STATE = 29;
+    public static final int NVML_ERROR_RESET_TYPE_NOT_SUPPORTED = 30;
+    public static final int NVML_ERROR_UNKNOWN = 999;
+
+    // nvmlEnableState_t, nvmlClockType_t, MIG modes, nvmlDeviceAddressingModeType_t
+    public static final int NVML_FEATURE_DISABLED = 0;
+    public static final int NVML_FEATURE_ENABLED = 1;
+    public static final int NVML_CLOCK_SM = 1;
+    public static final int NVML_CLOCK_MEM = 2;
+    public static final int NVML_DEVICE_MIG_DISABLE = 0;
+    public static final int NVML_DEVICE_MIG_ENABLE = 1;
+    public static final int NVML_DEVICE_ADDRESSING_MODE_NONE = 0;
+    public static final int NVML_DEVICE_ADDRESSING_MODE_HMM = 1;
+    public static final int NVML_DEVICE_ADDRESSING_MODE_ATS = 2;
+
+    // fabric (#defines; nvmlGpuFabricState_t is an unsigned char)
+    public static final int NVML_GPU_FABRIC_UUID_LEN = 16;
+    public static final int NVML_GPU_FABRIC_STATE_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_STATE_NOT_STARTED = 1;
+    public static final int NVML_GPU_FABRIC_STATE_IN_PROGRESS = 2;
+    public static final int NVML_GPU_FABRIC_STATE_COMPLETED = 3;
+    public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY = 1;
+    public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY = 3;
+
+    /** This header's maximum; older and newer releases differ, so the NVLink loop does not stop here. */
+    public static final int NVML_NVLINK_MAX_LINKS = 18;
+
+    // buffer sizes the header guarantees to be large enough
+    public static final int NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE = 32;
+    public static final int NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE = 16;
+    public static final int NVML_DEVICE_UUID_V2_BUFFER_SIZE = 96;
+    public static final int NVML_DEVICE_NAME_V2_BUFFER_SIZE = 96;
+    public static final int NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE = 80;
+    public static final int NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE = 80;
+
+    private static MemoryLayout chars(String name, int n) {
+        return MemoryLayout.sequenceLayout(n, JAVA_BYTE).withName(name);
+    }
+
+    /** nvmlPciInfo_t, what nvmlDeviceGetPciInfo_v3 and nvmlDeviceGetNvLinkRemotePciInfo_v2 fill (no version field). */
+    public static final StructLayout nvmlPciInfo_t = MemoryLayout.structLayout(
+            chars("busIdLegacy", NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE),
+            JAVA_INT.withName("domain"),
+            JAVA_INT.withName("bus"),
+            JAVA_INT.withName("device"),
+            JAVA_INT.withName("pciDeviceId"),
+            JAVA_INT.withName("pciSubSystemId"),
+            chars("busId", NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE))
+            .withName("nvmlPciInfo_t");
+
+    /** nvmlMemory_t (v1, unversioned): nvmlDeviceGetMemoryInfo. */
+    public static final StructLayout nvmlMemory_t = MemoryLayout.structLayout(
+            JAVA_LONG.withName("total"),
+            JAVA_LONG.withName("free"),
+            JAVA_LONG.withName("used"))
+            .withName("nvmlMemory_t");
+
+    /** nvmlGpuFabricInfo_t: the unversioned struct of the old nvmlDeviceGetGpuFabricInfo. */
+    public static final StructLayout nvmlGpuFabricInfo_t = MemoryLayout.structLayout(
+            chars("clusterUuid", NVML_GPU_FABRIC_UUID_LEN),
+            JAVA_INT.withName("status"),
+            JAVA_INT.withName("cliqueId"),
+            JAVA_BYTE.withName("state"),
+            MemoryLayout.paddingLayout(3))
+            .withName("nvmlGpuFabricInfo_t");
+
+    /** nvmlGpuFabricInfo_v2_t: drivers that predate v3 accept this one through nvmlDeviceGetGpuFabricInfoV. */
+    public static final StructLayout nvmlGpuFabricInfo_v2_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            chars("clusterUuid", NVML_GPU_FABRIC_UUID_LEN),
+            JAVA_INT.withName("status"),
+            JAVA_INT.withName("cliqueId"),
+            JAVA_BYTE.withName("state"),
+            MemoryLayout.paddingLayout(3),
+            JAVA_INT.withName("healthMask"))
+            .withName("nvmlGpuFabricInfo_v2_t");
+
+    /** nvmlGpuFabricInfo_v3_t (= nvmlGpuFabricInfoV_t in this header): adds healthSummary. */
+    public static final StructLayout nvmlGpuFabricInfo_v3_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            chars("clusterUuid", NVML_GPU_FABRIC_UUID_LEN),
+            JAVA_INT.withName("status"),
+            JAVA_INT.withName("cliqueId"),
+            JAVA_BYTE.withName("state"),
+            MemoryLayout.paddingLayout(3),
+            JAVA_INT.withName("healthMask"),
+            JAVA_BYTE.withName("healthSummary"),
+            MemoryLayout.paddingLayout(3))
+            .withName("nvmlGpuFabricInfo_v3_t");
+
+    /** nvmlDeviceAddressingMode_v1_t: nvmlDeviceGetAddressingMode, driver 580+. */
+    public static final StructLayout nvmlDeviceAddressingMode_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            JAVA_INT.withName("value"))
+            .withName("nvmlDeviceAddressingMode_v1_t");
+
+    public static final List<StructLayout> STRUCTS = List.of(nvmlPciInfo_t, nvmlMemory_t, nvmlGpuFabricInfo_t,
+            nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t);
+
+    /**
+     * The version word a versioned struct must carry (NVML_STRUCT_VERSION in nvml.h:
+     * sizeof | version << 24). The size comes from the layout, so the word can never
+     * disagree with the buffer handed to the driver.
+     */
+    public static int structVersion(StructLayout layout, int version) {
+        return (int) layout.byteSize() | (version << 24);
+    }
+
+    public static long offset(StructLayout layout, String field) {
+        return layout.byteOffset(MemoryLayout.PathElement.groupElement(field));
+    }
+}

@@ -1,0 +1,415 @@
+/*
+ * A fake libnvidia-ml.so.1 for the tests of hostside.gpu.nvml: two canned GPUs, no driver.
+ *
+ *   gcc -shared -fPIC -o DIR/libnvidia-ml.so.1 src/test/c/fake_nvml.c                 (a 580 driver)
+ *   gcc -shared -fPIC -DFAKE_NVML_OLD -o DIR/libnvidia-ml.so.1 src/test/c/fake_nvml.c (an older one)
+ *   gcc -shared -fPIC -DFAKE_NVML_FABRIC_V2 ...                                       (fabric v2 only)
+ *
+ * It needs no NVIDIA header: the few types and values below are copied from nvml.h of driver
+ * 580 / CUDA 13.0 (NVML_API_VERSION 13), and have been the same through NVML 12.x.
+ * It checks what a real driver checks (initialised, handles, buffer lengths, struct version
+ * words) so that a Java binding that passes the wrong thing fails here, not on a GPU machine.
+ *
+ * GPU 0 "NVIDIA H200": NUMA node 1, NVLinks 0 (active, to GPU 1) and 1 (inactive), then
+ *       INVALID_ARGUMENT; fabric probe completed and healthy; ECC on; MIG off; no HMM/ATS.
+ * GPU 1 "NVIDIA H100 80GB HBM3": NumaNodeId says NOT_SUPPORTED, NvLinkState NOT_SUPPORTED,
+ *       persistence mode NO_PERMISSION, MIG on, HMM, PCI domain 1 in upper case hex.
+ * nvmlDeviceGetGpuMaxPcieLinkGeneration is deliberately absent (a missing symbol is a driver
+ * older than the function). With -DFAKE_NVML_OLD the 580-era symbols go too
+ * (nvmlDeviceGetAddressingMode, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetNumaNodeId,
+ * nvmlSystemGetCudaDriverVersion_v2): the binding must fall back or say "unknown". With
+ * -DFAKE_NVML_FABRIC_V2, nvmlDeviceGetGpuFabricInfoV takes only the v2 struct.
+ *
+ * Test hooks, called through FFM: fake_nvml_set_init_result(code) makes nvmlInit_v2 fail with
+ * that code (0 restores success); fake_nvml_set_device_count(n) pretends n GPUs (n <= 2);
+ * fake_nvml_init_count() says how many nvmlInit_v2 calls have no nvmlShutdown yet.
+ */
+#include <string.h>
+
+/* ---- from nvml.h (580 / 13.0) ---- */
+typedef enum {
+    NVML_SUCCESS = 0,
+    NVML_ERROR_UNINITIALIZED = 1,
+    NVML_ERROR_INVALID_ARGUMENT = 2,
+    NVML_ERROR_NOT_SUPPORTED = 3,
+    NVML_ERROR_NO_PERMISSION = 4,
+    NVML_ERROR_INSUFFICIENT_SIZE = 7,
+    NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    NVML_ERROR_FUNCTION_NOT_FOUND = 13,
+    NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18,
+    NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
+    NVML_ERROR_UNKNOWN = 999
+} nvmlReturn_t;
+
+typedef enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 } nvmlEnableState_t;
+typedef enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_CLOCK_VIDEO = 3 } nvmlClockType_t;
+
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;
+    unsigned int pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+
+typedef struct {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_t;
+
+typedef unsigned char nvmlGpuFabricState_t;
+typedef struct {
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    nvmlGpuFabricState_t state;
+} nvmlGpuFabricInfo_t;
+typedef struct {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    nvmlGpuFabricState_t state;
+    unsigned int healthMask;
+} nvmlGpuFabricInfo_v2_t;
+typedef struct {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    nvmlReturn_t status;
+    unsigned int cliqueId;
+    nvmlGpuFabricState_t state;
+    unsigned int healthMask;
+    unsigned char healthSummary;
+} nvmlGpuFabricInfo_v3_t;
+typedef struct {
+    unsigned int version;
+    unsigned int value;
+} nvmlDeviceAddressingMode_t;
+
+#define FAKE_STRUCT_VERSION(type, ver) ((unsigned int) (sizeof(type) | ((ver) << 24U)))
+#define NVML_GPU_FABRIC_STATE_NOT_SUPPORTED 0
+#define NVML_GPU_FABRIC_STATE_COMPLETED 3
+#define NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY 1
+/* ---- end of nvml.h ---- */
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef struct fake_gpu {
+    const char *name;
+    const char *uuid;
+    unsigned int domain, bus, device;
+    const char *busId;
+    unsigned int pcieGen, pcieWidth, pcieMaxGen, pcieMaxWidth;
+    nvmlReturn_t numaResult;
+    unsigned int numaNode;
+    unsigned long cpuMask[2]; /* CPUs 0-63, 64-127 */
+    nvmlReturn_t persistenceResult;
+    nvmlEnableState_t persistence;
+    unsigned int smClock, smClockMax, memClock, memClockMax;
+    nvmlEnableState_t eccCurrent, eccPending;
+    unsigned long long memoryTotal;
+    nvmlReturn_t nvlinkResult;
+    unsigned int nvlinks;
+    nvmlEnableState_t nvlinkActive[2];
+    unsigned int fabricState;
+    unsigned int addressingMode;
+    unsigned int migCurrent, migPending;
+} fake_gpu;
+
+static fake_gpu gpus[2] = {
+    {
+        .name = "NVIDIA H200",
+        .uuid = "GPU-4a1bd2f4-9e3c-5a17-8f0e-2b6c7d8e9f01",
+        .domain = 0, .bus = 0, .device = 6, .busId = "00000000:00:06.0",
+        .pcieGen = 5, .pcieWidth = 16, .pcieMaxGen = 5, .pcieMaxWidth = 16,
+        .numaResult = NVML_SUCCESS, .numaNode = 1,
+        .cpuMask = {0xffffUL, 0},
+        .persistenceResult = NVML_SUCCESS, .persistence = NVML_FEATURE_ENABLED,
+        .smClock = 1980, .smClockMax = 1980, .memClock = 3201, .memClockMax = 3201,
+        .eccCurrent = NVML_FEATURE_ENABLED, .eccPending = NVML_FEATURE_ENABLED,
+        .memoryTotal = 150754820096ULL,
+        .nvlinkResult = NVML_SUCCESS, .nvlinks = 2,
+        .nvlinkActive = {NVML_FEATURE_ENABLED, NVML_FEATURE_DISABLED},
+        .fabricState = NVML_GPU_FABRIC_STATE_COMPLETED,
+        .addressingMode = 0,
+        .migCurrent = 0, .migPending = 0,
+    },
+    {
+        .name = "NVIDIA H100 80GB HBM3",
+        .uuid = "GPU-00000000-1111-2222-3333-444444444444",
+        .domain = 1, .bus = 0x0a, .device = 0, .busId = "00000001:0A:00.0",
+        .pcieGen = 1, .pcieWidth = 16, .pcieMaxGen = 5, .pcieMaxWidth = 16,
+        .numaResult = NVML_ERROR_NOT_SUPPORTED,
+        .cpuMask = {0x1UL, 0xffffUL}, /* CPUs 0 and 64-79 */
+        .persistenceResult = NVML_ERROR_NO_PERMISSION,
+        .smClock = 345, .smClockMax = 1980, .memClock = 2619, .memClockMax = 2619,
+        .eccCurrent = NVML_FEATURE_DISABLED, .eccPending = NVML_FEATURE_ENABLED,
+        .memoryTotal = 85520809984ULL,
+        .nvlinkResult = NVML_ERROR_NOT_SUPPORTED,
+        .fabricState = NVML_GPU_FABRIC_STATE_NOT_SUPPORTED,
+        .addressingMode = 1,
+        .migCurrent = 1, .migPending = 1,
+    },
+};
+
+static int initResult = NVML_SUCCESS;
+static int initCount = 0;
+static unsigned int deviceCount = 2;
+
+EXPORT void fake_nvml_set_init_result(int code) { initResult = code; }
+EXPORT void fake_nvml_set_device_count(unsigned int n) { deviceCount = n <= 2 ? n : 2; }
+EXPORT int fake_nvml_init_count(void) { return initCount; }
+
+/* the real nvmlErrorString's words for these codes */
+EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
+    switch (result) {
+    case NVML_SUCCESS: return "Success";
+    case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
+    case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
+    case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
+    case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
+    case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
+    case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+    case NVML_ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
+    case NVML_ERROR_LIB_RM_VERSION_MISMATCH: return "RM has detected an NVML/RM version mismatch.";
+    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH: return "Argument version mismatch";
+    default: return "Unknown Error";
+    }
+}
+
+EXPORT nvmlReturn_t nvmlInit_v2(void) {
+    if (initResult != NVML_SUCCESS) return (nvmlReturn_t) initResult;
+    initCount++;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlShutdown(void) {
+    if (initCount == 0) return NVML_ERROR_UNINITIALIZED;
+    initCount--;
+    return NVML_SUCCESS;
+}
+
+static nvmlReturn_t copyString(const char *s, char *out, unsigned int length) {
+    if (out == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (strlen(s) + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
+    strcpy(out, s);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    if (initCount == 0) return NVML_ERROR_UNINITIALIZED;
+    return copyString("580.95.05", version, length);
+}
+
+/* the real one answers before nvmlInit too */
+EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length) {
+    return copyString("13.580.95.05", version, length);
+}
+
+#ifndef FAKE_NVML_OLD
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *cudaDriverVersion) {
+    if (cudaDriverVersion == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *cudaDriverVersion = 13000;
+    return NVML_SUCCESS;
+}
+#endif
+
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
+    if (initCount == 0) return NVML_ERROR_UNINITIALIZED;
+    if (count == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *count = deviceCount;
+    return NVML_SUCCESS;
+}
+
+/* a handle is a pointer to the fake's own record, as opaque to the caller as the real one */
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, fake_gpu **device) {
+    if (initCount == 0) return NVML_ERROR_UNINITIALIZED;
+    if (index >= deviceCount || device == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *device = &gpus[index];
+    return NVML_SUCCESS;
+}
+
+/* every device call starts here: initialised, a handle this fake gave out, an out pointer */
+#define CHECK(device, out)                                                                  \
+    do {                                                                                    \
+        if (initCount == 0) return NVML_ERROR_UNINITIALIZED;                                \
+        if ((device) != &gpus[0] && (device) != &gpus[1]) return NVML_ERROR_INVALID_ARGUMENT; \
+        if ((out) == NULL) return NVML_ERROR_INVALID_ARGUMENT;                              \
+    } while (0)
+
+EXPORT nvmlReturn_t nvmlDeviceGetName(fake_gpu *device, char *name, unsigned int length) {
+    CHECK(device, name);
+    return copyString(device->name, name, length);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(fake_gpu *device, char *uuid, unsigned int length) {
+    CHECK(device, uuid);
+    return copyString(device->uuid, uuid, length);
+}
+
+static void fillPci(const fake_gpu *g, nvmlPciInfo_t *pci) {
+    memset(pci, 0, sizeof *pci);
+    pci->domain = g->domain;
+    pci->bus = g->bus;
+    pci->device = g->device;
+    pci->pciDeviceId = 0x233510de;
+    pci->pciSubSystemId = 0x18a610de;
+    strcpy(pci->busIdLegacy, g->busId + 4);
+    strcpy(pci->busId, g->busId);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(fake_gpu *device, nvmlPciInfo_t *pci) {
+    CHECK(device, pci);
+    fillPci(device, pci);
+    return NVML_SUCCESS;
+}
+
+#define UINT_GETTER(fn, expr)                                                               \
+    EXPORT nvmlReturn_t fn(fake_gpu *device, unsigned int *value) {                         \
+        CHECK(device, value);                                                               \
+        *value = (expr);                                                                    \
+        return NVML_SUCCESS;                                                                \
+    }
+UINT_GETTER(nvmlDeviceGetCurrPcieLinkGeneration, device->pcieGen)
+UINT_GETTER(nvmlDeviceGetCurrPcieLinkWidth, device->pcieWidth)
+UINT_GETTER(nvmlDeviceGetMaxPcieLinkGeneration, device->pcieMaxGen)
+UINT_GETTER(nvmlDeviceGetMaxPcieLinkWidth, device->pcieMaxWidth)
+/* nvmlDeviceGetGpuMaxPcieLinkGeneration: deliberately not here */
+
+#ifndef FAKE_NVML_OLD
+EXPORT nvmlReturn_t nvmlDeviceGetNumaNodeId(fake_gpu *device, unsigned int *node) {
+    CHECK(device, node);
+    if (device->numaResult != NVML_SUCCESS) return device->numaResult;
+    *node = device->numaNode;
+    return NVML_SUCCESS;
+}
+#endif
+
+EXPORT nvmlReturn_t nvmlDeviceGetCpuAffinity(fake_gpu *device, unsigned int cpuSetSize, unsigned long *cpuSet) {
+    CHECK(device, cpuSet);
+    if (cpuSetSize == 0) return NVML_ERROR_INVALID_ARGUMENT;
+    for (unsigned int i = 0; i < cpuSetSize; i++) cpuSet[i] = i < 2 ? device->cpuMask[i] : 0;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(fake_gpu *device, nvmlEnableState_t *mode) {
+    CHECK(device, mode);
+    if (device->persistenceResult != NVML_SUCCESS) return device->persistenceResult;
+    *mode = device->persistence;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(fake_gpu *device, nvmlClockType_t type, unsigned int *clock) {
+    CHECK(device, clock);
+    if (type == NVML_CLOCK_SM) *clock = device->smClock;
+    else if (type == NVML_CLOCK_MEM) *clock = device->memClock;
+    else return NVML_ERROR_INVALID_ARGUMENT;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(fake_gpu *device, nvmlClockType_t type, unsigned int *clock) {
+    CHECK(device, clock);
+    if (type == NVML_CLOCK_SM) *clock = device->smClockMax;
+    else if (type == NVML_CLOCK_MEM) *clock = device->memClockMax;
+    else return NVML_ERROR_INVALID_ARGUMENT;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEccMode(fake_gpu *device, nvmlEnableState_t *current, nvmlEnableState_t *pending) {
+    CHECK(device, current);
+    if (pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *current = device->eccCurrent;
+    *pending = device->eccPending;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(fake_gpu *device, nvmlMemory_t *memory) {
+    CHECK(device, memory);
+    memory->total = device->memoryTotal;
+    memory->used = 512ULL << 20;
+    memory->free = memory->total - memory->used;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(fake_gpu *device, unsigned int link, nvmlEnableState_t *isActive) {
+    CHECK(device, isActive);
+    if (device->nvlinkResult != NVML_SUCCESS) return device->nvlinkResult;
+    if (link >= device->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
+    *isActive = device->nvlinkActive[link];
+    return NVML_SUCCESS;
+}
+
+/* GPU 0's link 0 reaches GPU 1; an inactive link has no remote end */
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(fake_gpu *device, unsigned int link, nvmlPciInfo_t *pci) {
+    CHECK(device, pci);
+    if (device->nvlinkResult != NVML_SUCCESS) return device->nvlinkResult;
+    if (link >= device->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
+    if (device->nvlinkActive[link] != NVML_FEATURE_ENABLED) return NVML_ERROR_NOT_SUPPORTED;
+    fillPci(&gpus[1], pci);
+    pci->pciSubSystemId = 0xdeadbeef; /* "not filled in and indeterminate", says nvml.h */
+    return NVML_SUCCESS;
+}
+
+static void fillFabric(const fake_gpu *g, unsigned char uuid[16], nvmlReturn_t *status,
+                       unsigned int *cliqueId, nvmlGpuFabricState_t *state) {
+    *state = (nvmlGpuFabricState_t) g->fabricState;
+    if (g->fabricState == NVML_GPU_FABRIC_STATE_COMPLETED) {
+        for (int i = 0; i < 16; i++) uuid[i] = (unsigned char) (0x10 + i);
+        *status = NVML_SUCCESS;
+        *cliqueId = 7;
+    }
+}
+
+/* the unversioned call says NOT_SUPPORTED for a GPU outside any fabric, as older drivers do */
+EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfo(fake_gpu *device, nvmlGpuFabricInfo_t *info) {
+    CHECK(device, info);
+    if (device->fabricState == NVML_GPU_FABRIC_STATE_NOT_SUPPORTED) return NVML_ERROR_NOT_SUPPORTED;
+    memset(info, 0, sizeof *info);
+    fillFabric(device, info->clusterUuid, &info->status, &info->cliqueId, &info->state);
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NVML_OLD
+/* accepts v3 and v2, as the 580 driver does (v2 only with -DFAKE_NVML_FABRIC_V2, as a driver
+   from before v3); anything else is a version mismatch */
+EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(fake_gpu *device, nvmlGpuFabricInfo_v3_t *info) {
+    CHECK(device, info);
+    unsigned int version = info->version;
+#ifndef FAKE_NVML_FABRIC_V2
+    if (version == FAKE_STRUCT_VERSION(nvmlGpuFabricInfo_v3_t, 3)) {
+        memset(info, 0, sizeof *info);
+        info->version = version;
+        fillFabric(device, info->clusterUuid, &info->status, &info->cliqueId, &info->state);
+        info->healthMask = 0;
+        if (device->fabricState == NVML_GPU_FABRIC_STATE_COMPLETED) info->healthSummary = NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY;
+        return NVML_SUCCESS;
+    }
+#endif
+    if (version == FAKE_STRUCT_VERSION(nvmlGpuFabricInfo_v2_t, 2)) {
+        nvmlGpuFabricInfo_v2_t *v2 = (nvmlGpuFabricInfo_v2_t *) info;
+        memset(v2, 0, sizeof *v2);
+        v2->version = version;
+        fillFabric(device, v2->clusterUuid, &v2->status, &v2->cliqueId, &v2->state);
+        return NVML_SUCCESS;
+    }
+    return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetAddressingMode(fake_gpu *device, nvmlDeviceAddressingMode_t *mode) {
+    CHECK(device, mode);
+    if (mode->version != FAKE_STRUCT_VERSION(nvmlDeviceAddressingMode_t, 1)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    mode->value = device->addressingMode;
+    return NVML_SUCCESS;
+}
+#endif
+
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(fake_gpu *device, unsigned int *currentMode, unsigned int *pendingMode) {
+    CHECK(device, currentMode);
+    if (pendingMode == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *currentMode = device->migCurrent;
+    *pendingMode = device->migPending;
+    return NVML_SUCCESS;
+}

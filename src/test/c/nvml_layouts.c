@@ -1,0 +1,179 @@
+/*
+ * What gcc says about the real nvml.h: the sizes, offsets, values and function types that
+ * hostside.gpu.nvml binds to. Its output is committed as src/test/resources/nvml/layouts.txt,
+ * which NvmlLayoutsTest checks the Java layouts, constants and FunctionDescriptors against
+ * (CI has no NVIDIA header, so the header's word is recorded once, here). Regenerate with:
+ *
+ *   gcc -std=c11 -Wall -Werror -I/tmp/cudah -o /tmp/nvml_layouts src/test/c/nvml_layouts.c \
+ *     && /tmp/nvml_layouts > src/test/resources/nvml/layouts.txt
+ *
+ * The function checks are compile-time: a prototype written here that differs from the
+ * header's stops the build, so every "function" line is the header's own type.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <nvml.h>
+
+#define SIZE(t) printf("sizeof %s %zu\n", #t, sizeof(t))
+#define OFFSET(t, f) printf("offsetof %s %s %zu\n", #t, #f, offsetof(t, f))
+#define VALUE(v) printf("value %s %lld\n", #v, (long long) (v))
+/* __typeof__ does not evaluate, so no libnvidia-ml is needed to link this program */
+#define FUNCTION(name, ret, args)                                                           \
+    do {                                                                                    \
+        _Static_assert(__builtin_types_compatible_p(__typeof__(&name), ret(*) args),        \
+                       #name " is not " #ret #args " in nvml.h");                           \
+        printf("function %s %s%s\n", #name, #ret, #args);                                   \
+    } while (0)
+
+int main(void) {
+    printf("# made from nvml.h NVML_API_VERSION %d by src/test/c/nvml_layouts.c (see there for the command)\n",
+           NVML_API_VERSION);
+
+    /* scalar types that the FunctionDescriptors map to JAVA_INT, JAVA_LONG and ADDRESS */
+    SIZE(nvmlReturn_t);
+    SIZE(nvmlEnableState_t);
+    SIZE(nvmlClockType_t);
+    SIZE(nvmlDevice_t);
+    SIZE(unsigned int);
+    SIZE(unsigned long);
+    SIZE(unsigned long long);
+
+    SIZE(nvmlPciInfo_t);
+    OFFSET(nvmlPciInfo_t, busIdLegacy);
+    OFFSET(nvmlPciInfo_t, domain);
+    OFFSET(nvmlPciInfo_t, bus);
+    OFFSET(nvmlPciInfo_t, device);
+    OFFSET(nvmlPciInfo_t, pciDeviceId);
+    OFFSET(nvmlPciInfo_t, pciSubSystemId);
+    OFFSET(nvmlPciInfo_t, busId);
+
+    SIZE(nvmlMemory_t);
+    OFFSET(nvmlMemory_t, total);
+    OFFSET(nvmlMemory_t, free);
+    OFFSET(nvmlMemory_t, used);
+
+    SIZE(nvmlGpuFabricInfo_t);
+    OFFSET(nvmlGpuFabricInfo_t, clusterUuid);
+    OFFSET(nvmlGpuFabricInfo_t, status);
+    OFFSET(nvmlGpuFabricInfo_t, cliqueId);
+    OFFSET(nvmlGpuFabricInfo_t, state);
+
+    SIZE(nvmlGpuFabricInfo_v2_t);
+    OFFSET(nvmlGpuFabricInfo_v2_t, version);
+    OFFSET(nvmlGpuFabricInfo_v2_t, clusterUuid);
+    OFFSET(nvmlGpuFabricInfo_v2_t, status);
+    OFFSET(nvmlGpuFabricInfo_v2_t, cliqueId);
+    OFFSET(nvmlGpuFabricInfo_v2_t, state);
+    OFFSET(nvmlGpuFabricInfo_v2_t, healthMask);
+
+    SIZE(nvmlGpuFabricInfo_v3_t);
+    SIZE(nvmlGpuFabricInfoV_t);
+    OFFSET(nvmlGpuFabricInfo_v3_t, version);
+    OFFSET(nvmlGpuFabricInfo_v3_t, clusterUuid);
+    OFFSET(nvmlGpuFabricInfo_v3_t, status);
+    OFFSET(nvmlGpuFabricInfo_v3_t, cliqueId);
+    OFFSET(nvmlGpuFabricInfo_v3_t, state);
+    OFFSET(nvmlGpuFabricInfo_v3_t, healthMask);
+    OFFSET(nvmlGpuFabricInfo_v3_t, healthSummary);
+
+    SIZE(nvmlDeviceAddressingMode_v1_t);
+    SIZE(nvmlDeviceAddressingMode_t);
+    OFFSET(nvmlDeviceAddressingMode_v1_t, version);
+    OFFSET(nvmlDeviceAddressingMode_v1_t, value);
+
+    /* the version words the versioned structs must carry */
+    VALUE(nvmlGpuFabricInfo_v2);
+    VALUE(nvmlGpuFabricInfo_v3);
+    VALUE(nvmlDeviceAddressingMode_v1);
+
+    VALUE(NVML_SUCCESS);
+    VALUE(NVML_ERROR_UNINITIALIZED);
+    VALUE(NVML_ERROR_INVALID_ARGUMENT);
+    VALUE(NVML_ERROR_NOT_SUPPORTED);
+    VALUE(NVML_ERROR_NO_PERMISSION);
+    VALUE(NVML_ERROR_ALREADY_INITIALIZED);
+    VALUE(NVML_ERROR_NOT_FOUND);
+    VALUE(NVML_ERROR_INSUFFICIENT_SIZE);
+    VALUE(NVML_ERROR_INSUFFICIENT_POWER);
+    VALUE(NVML_ERROR_DRIVER_NOT_LOADED);
+    VALUE(NVML_ERROR_TIMEOUT);
+    VALUE(NVML_ERROR_IRQ_ISSUE);
+    VALUE(NVML_ERROR_LIBRARY_NOT_FOUND);
+    VALUE(NVML_ERROR_FUNCTION_NOT_FOUND);
+    VALUE(NVML_ERROR_CORRUPTED_INFOROM);
+    VALUE(NVML_ERROR_GPU_IS_LOST);
+    VALUE(NVML_ERROR_RESET_REQUIRED);
+    VALUE(NVML_ERROR_OPERATING_SYSTEM);
+    VALUE(NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+    VALUE(NVML_ERROR_IN_USE);
+    VALUE(NVML_ERROR_MEMORY);
+    VALUE(NVML_ERROR_NO_DATA);
+    VALUE(NVML_ERROR_VGPU_ECC_NOT_SUPPORTED);
+    VALUE(NVML_ERROR_INSUFFICIENT_RESOURCES);
+    VALUE(NVML_ERROR_FREQ_NOT_SUPPORTED);
+    VALUE(NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+    VALUE(NVML_ERROR_DEPRECATED);
+    VALUE(NVML_ERROR_NOT_READY);
+    VALUE(NVML_ERROR_GPU_NOT_FOUND);
+    VALUE(NVML_ERROR_INVALID_STATE);
+    VALUE(NVML_ERROR_RESET_TYPE_NOT_SUPPORTED);
+    VALUE(NVML_ERROR_UNKNOWN);
+
+    VALUE(NVML_FEATURE_DISABLED);
+    VALUE(NVML_FEATURE_ENABLED);
+    VALUE(NVML_CLOCK_SM);
+    VALUE(NVML_CLOCK_MEM);
+    VALUE(NVML_DEVICE_MIG_DISABLE);
+    VALUE(NVML_DEVICE_MIG_ENABLE);
+    VALUE(NVML_DEVICE_ADDRESSING_MODE_NONE);
+    VALUE(NVML_DEVICE_ADDRESSING_MODE_HMM);
+    VALUE(NVML_DEVICE_ADDRESSING_MODE_ATS);
+    VALUE(NVML_GPU_FABRIC_UUID_LEN);
+    VALUE(NVML_GPU_FABRIC_STATE_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_STATE_NOT_STARTED);
+    VALUE(NVML_GPU_FABRIC_STATE_IN_PROGRESS);
+    VALUE(NVML_GPU_FABRIC_STATE_COMPLETED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY);
+    VALUE(NVML_NVLINK_MAX_LINKS);
+    VALUE(NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE);
+    VALUE(NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE);
+    VALUE(NVML_DEVICE_UUID_V2_BUFFER_SIZE);
+    VALUE(NVML_DEVICE_NAME_V2_BUFFER_SIZE);
+    VALUE(NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
+    VALUE(NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
+
+    /* every symbol hostside looks up, under its exported (versioned) name */
+    FUNCTION(nvmlInit_v2, nvmlReturn_t, (void));
+    FUNCTION(nvmlShutdown, nvmlReturn_t, (void));
+    FUNCTION(nvmlErrorString, const char *, (nvmlReturn_t));
+    FUNCTION(nvmlSystemGetDriverVersion, nvmlReturn_t, (char *, unsigned int));
+    FUNCTION(nvmlSystemGetNVMLVersion, nvmlReturn_t, (char *, unsigned int));
+    FUNCTION(nvmlSystemGetCudaDriverVersion_v2, nvmlReturn_t, (int *));
+    FUNCTION(nvmlDeviceGetCount_v2, nvmlReturn_t, (unsigned int *));
+    FUNCTION(nvmlDeviceGetHandleByIndex_v2, nvmlReturn_t, (unsigned int, nvmlDevice_t *));
+    FUNCTION(nvmlDeviceGetName, nvmlReturn_t, (nvmlDevice_t, char *, unsigned int));
+    FUNCTION(nvmlDeviceGetUUID, nvmlReturn_t, (nvmlDevice_t, char *, unsigned int));
+    FUNCTION(nvmlDeviceGetPciInfo_v3, nvmlReturn_t, (nvmlDevice_t, nvmlPciInfo_t *));
+    FUNCTION(nvmlDeviceGetCurrPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetCurrPcieLinkWidth, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetMaxPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetMaxPcieLinkWidth, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetGpuMaxPcieLinkGeneration, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetNumaNodeId, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetCpuAffinity, nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned long *));
+    FUNCTION(nvmlDeviceGetPersistenceMode, nvmlReturn_t, (nvmlDevice_t, nvmlEnableState_t *));
+    FUNCTION(nvmlDeviceGetClockInfo, nvmlReturn_t, (nvmlDevice_t, nvmlClockType_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetMaxClockInfo, nvmlReturn_t, (nvmlDevice_t, nvmlClockType_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetEccMode, nvmlReturn_t, (nvmlDevice_t, nvmlEnableState_t *, nvmlEnableState_t *));
+    FUNCTION(nvmlDeviceGetMemoryInfo, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_t *));
+    FUNCTION(nvmlDeviceGetNvLinkState, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlEnableState_t *));
+    FUNCTION(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t *));
+    FUNCTION(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfo_t *));
+    FUNCTION(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfoV_t *));
+    FUNCTION(nvmlDeviceGetAddressingMode, nvmlReturn_t, (nvmlDevice_t, nvmlDeviceAddressingMode_t *));
+    FUNCTION(nvmlDeviceGetMigMode, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *));
+    return 0;
+}

@@ -1,0 +1,116 @@
+package hostside.gpu.nvml;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Builds src/test/c/fake_nvml.c into a libnvidia-ml.so.1 with gcc, once per variant and JVM,
+ * and drives its test hooks through FFM. No gcc is a test failure, not a skip: CI has gcc, and
+ * a skipped binding test would let a JVM-crashing descriptor through unseen.
+ */
+final class FakeNvml {
+    enum Variant {
+        /** a 580 driver, less nvmlDeviceGetGpuMaxPcieLinkGeneration */
+        CURRENT(),
+        /** a driver older than 580: no addressing mode, no FabricInfoV, no NUMA node id, no CUDA version v2 */
+        OLD("-DFAKE_NVML_OLD"),
+        /** a 580 one whose nvmlDeviceGetGpuFabricInfoV predates nvmlGpuFabricInfo_v3_t */
+        FABRIC_V2("-DFAKE_NVML_FABRIC_V2");
+
+        final List<String> flags;
+
+        Variant(String... flags) {
+            this.flags = List.of(flags);
+        }
+    }
+
+    static final Path SOURCE = Path.of("src/test/c/fake_nvml.c");
+    private static final Map<Variant, Path> BUILT = new ConcurrentHashMap<>();
+
+    private FakeNvml() {}
+
+    /** The path of the built fake: a file named libnvidia-ml.so.1 in a temporary folder of its own. */
+    static synchronized String library(Variant v) {
+        return BUILT.computeIfAbsent(v, FakeNvml::build).toString();
+    }
+
+    static String library() {
+        return library(Variant.CURRENT);
+    }
+
+    private static Path build(Variant v) {
+        try {
+            Path dir = Files.createTempDirectory("fake-nvml-" + v.name().toLowerCase());
+            Path lib = dir.resolve("libnvidia-ml.so.1");
+            List<String> cmd = new ArrayList<>(List.of("gcc", "-shared", "-fPIC", "-std=c11", "-Wall"));
+            cmd.addAll(v.flags);
+            cmd.addAll(List.of("-o", lib.toString(), SOURCE.toString()));
+            Process p;
+            try {
+                p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            } catch (IOException e) {
+                return fail("gcc not found (" + e.getMessage() + "): the NVML tests build a fake libnvidia-ml.so.1 from "
+                        + SOURCE + " with it; install gcc (CI has it)");
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) fail(String.join(" ", cmd) + " failed:\n" + out);
+            lib.toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            return lib;
+        } catch (IOException e) {
+            return fail("cannot build the fake NVML: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fail("interrupted building the fake NVML");
+        }
+    }
+
+    // The hooks reach the same loaded image as Nvml does: dlopen of the same path gives the
+    // same handle while it is loaded, and Nvml keeps it loaded for good (Arena.global).
+
+    private static MethodHandle hook(Variant v, String name, FunctionDescriptor fd) {
+        SymbolLookup lookup = SymbolLookup.libraryLookup(Path.of(library(v)), Arena.global());
+        return Linker.nativeLinker().downcallHandle(lookup.find(name).orElseThrow(), fd);
+    }
+
+    /** nvmlInit_v2 answers {@code code} from now on (0: success again). */
+    static void setInitResult(Variant v, int code) {
+        try {
+            hook(v, "fake_nvml_set_init_result", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(code);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** nvmlDeviceGetCount_v2 answers {@code n} (at most 2). */
+    static void setDeviceCount(Variant v, int n) {
+        try {
+            hook(v, "fake_nvml_set_device_count", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(n);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
+    static int initCount(Variant v) {
+        try {
+            return (int) hook(v, "fake_nvml_init_count", FunctionDescriptor.of(JAVA_INT)).invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package hostside.gpu.nvml;
+
+import static hostside.gpu.nvml.FakeNvml.Variant.CURRENT;
+import static hostside.gpu.nvml.FakeNvml.Variant.OLD;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every fact of the fake's two GPUs, through the reader, as the rest of hostside sees them. */
+class NvmlReaderTest {
+    private static final String MISSING_MAX_GEN =
+            "pcieGpuMaxGen: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetGpuMaxPcieLinkGeneration)";
+
+    @Test
+    void readsTheSystemVersions() {
+        NvmlFacts f = NvmlReader.read(FakeNvml.library());
+        assertThat(f.ran()).isTrue();
+        assertThat(f.notRun()).isNull();
+        assertThat(f.library()).isEqualTo(FakeNvml.library());
+        assertThat(f.driverVersion()).isEqualTo("580.95.05");
+        assertThat(f.nvmlVersion()).isEqualTo("13.580.95.05");
+        assertThat(f.cudaDriverVersion()).isEqualTo("13.0");
+        assertThat(f.unknowns()).isEmpty();
+        assertThat(f.gpus()).hasSize(2);
+        assertThat(f.headline()).isEqualTo("NVML 13.580.95.05, driver 580.95.05, CUDA 13.0: 2 GPUs");
+    }
+
+    @Test
+    void readsEveryFieldOfGpu0() {
+        NvmlGpu g = NvmlReader.read(FakeNvml.library()).gpus().get(0);
+        assertThat(g.index()).isEqualTo(0);
+        assertThat(g.name()).isEqualTo("NVIDIA H200");
+        assertThat(g.uuid()).isEqualTo("GPU-4a1bd2f4-9e3c-5a17-8f0e-2b6c7d8e9f01");
+        assertThat(g.pciBusId()).isEqualTo("0000:00:06.0");
+        assertThat(List.of(g.pcieGen(), g.pcieWidth(), g.pcieMaxGen(), g.pcieMaxWidth())).containsExactly(5, 16, 5, 16);
+        assertThat(g.pcieGpuMaxGen()).isNull();
+        assertThat(g.numaNode()).isEqualTo(1);
+        assertThat(g.cpuAffinity()).isEqualTo("0-15");
+        assertThat(g.persistenceMode()).isTrue();
+        assertThat(List.of(g.smClockMhz(), g.smClockMaxMhz(), g.memClockMhz(), g.memClockMaxMhz()))
+                .containsExactly(1980, 1980, 3201, 3201);
+        assertThat(g.eccEnabled()).isTrue();
+        assertThat(g.eccPendingEnabled()).isTrue();
+        assertThat(g.memoryTotalBytes()).isEqualTo(150754820096L);
+        assertThat(g.nvLinks()).containsExactly(
+                new NvmlGpu.NvLink(0, true, "0001:0a:00.0"),
+                new NvmlGpu.NvLink(1, false, null));
+        assertThat(g.fabric()).isEqualTo(
+                new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, "healthy"));
+        assertThat(g.addressingMode()).isEqualTo("none");
+        assertThat(g.migEnabled()).isFalse();
+        assertThat(g.migPendingEnabled()).isFalse();
+        // the one symbol the fake lacks, and nothing else
+        assertThat(g.unknowns()).containsExactly(MISSING_MAX_GEN);
+        assertThat(g.line()).isEqualTo("GPU0 NVIDIA H200 0000:00:06.0: PCIe Gen5 x16 (max Gen5 x16), 140.4 GiB, "
+                + "SM 1980/1980 MHz, memory 3201/3201 MHz, ECC on, persistence on, MIG off, NVLink 1/2 active, "
+                + "fabric completed, addressing none, NUMA 1, CPUs 0-15 [1 unknown]");
+    }
+
+    @Test
+    void readsEveryFieldOfGpu1WhereSeveralCallsSayNo() {
+        NvmlGpu g = NvmlReader.read(FakeNvml.library()).gpus().get(1);
+        assertThat(g.index()).isEqualTo(1);
+        assertThat(g.name()).isEqualTo("NVIDIA H100 80GB HBM3");
+        assertThat(g.uuid()).isEqualTo("GPU-00000000-1111-2222-3333-444444444444");
+        assertThat(g.pciBusId()).isEqualTo("0001:0a:00.0"); // NVML: "00000001:0A:00.0"
+        assertThat(List.of(g.pcieGen(), g.pcieWidth(), g.pcieMaxGen(), g.pcieMaxWidth())).containsExactly(1, 16, 5, 16);
+        assertThat(g.numaNode()).isNull();
+        assertThat(g.cpuAffinity()).isEqualTo("0,64-79"); // across two unsigned longs
+        assertThat(g.persistenceMode()).isNull();
+        assertThat(List.of(g.smClockMhz(), g.smClockMaxMhz(), g.memClockMhz(), g.memClockMaxMhz()))
+                .containsExactly(345, 1980, 2619, 2619);
+        assertThat(g.eccEnabled()).isFalse();
+        assertThat(g.eccPendingEnabled()).isTrue();
+        assertThat(g.memoryTotalBytes()).isEqualTo(85520809984L);
+        assertThat(g.nvLinks()).isEmpty(); // NvLinkState: not supported for link 0, so no NVLink
+        assertThat(g.fabric()).isEqualTo(new NvmlGpu.Fabric("not supported", null, null, null, "not supported"));
+        assertThat(g.addressingMode()).isEqualTo("HMM");
+        assertThat(g.migEnabled()).isTrue();
+        assertThat(g.migPendingEnabled()).isTrue();
+        assertThat(g.unknowns()).containsExactly(
+                MISSING_MAX_GEN,
+                "numaNode: nvmlDeviceGetNumaNodeId: Not Supported (3)",
+                "persistenceMode: nvmlDeviceGetPersistenceMode: Insufficient Permissions (4)");
+        assertThat(g.line()).contains("ECC off (pending on)", "persistence ?", "MIG on", "no NVLink", "NUMA -",
+                "CPUs 0,64-79", "[3 unknown]");
+    }
+
+    @Test
+    void anOlderDriverFallsBackOrSaysUnknownPerField() {
+        NvmlFacts f = NvmlReader.read(FakeNvml.library(OLD));
+        assertThat(f.ran()).isTrue();
+        assertThat(f.cudaDriverVersion()).isNull();
+        assertThat(f.unknowns()).containsExactly(
+                "cudaDriverVersion: not supported by this driver (libnvidia-ml.so.1 has no nvmlSystemGetCudaDriverVersion_v2)");
+        NvmlGpu g = f.gpus().get(0);
+        assertThat(g.name()).isEqualTo("NVIDIA H200");
+        assertThat(g.numaNode()).isNull();
+        assertThat(g.addressingMode()).isNull();
+        // the unversioned fabric call: same state, no health summary
+        assertThat(g.fabric()).isEqualTo(
+                new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null));
+        assertThat(g.unknowns()).containsExactly(
+                MISSING_MAX_GEN,
+                "numaNode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetNumaNodeId)",
+                "addressingMode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetAddressingMode)");
+        // there NOT_SUPPORTED comes as the call's code, not as a state: the same answer
+        NvmlGpu g1 = f.gpus().get(1);
+        assertThat(g1.fabric()).isEqualTo(new NvmlGpu.Fabric("not supported", null, null, null, null));
+        assertThat(g1.unknowns()).noneMatch(u -> u.startsWith("fabric"));
+        assertThat(FakeNvml.initCount(OLD)).isZero();
+    }
+
+    @Test
+    void aFabricCallThatRefusesV3IsAskedWithV2() {
+        NvmlGpu g = NvmlReader.read(FakeNvml.library(FakeNvml.Variant.FABRIC_V2)).gpus().get(0);
+        assertThat(g.fabric()).isEqualTo(
+                new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null));
+        assertThat(g.unknowns()).containsExactly(MISSING_MAX_GEN);
+    }
+
+    @Test
+    void noLibraryMeansNotRunWithTheReason() {
+        NvmlFacts f = NvmlReader.read("/nonexistent/libnvidia-ml.so.1");
+        assertThat(f.ran()).isFalse();
+        assertThat(f.notRun()).isEqualTo("no NVIDIA driver (/nonexistent/libnvidia-ml.so.1 not found)");
+        assertThat(f.gpus()).isEmpty();
+        assertThat(f.headline()).isEqualTo("NVML not run: no NVIDIA driver (/nonexistent/libnvidia-ml.so.1 not found)");
+        assertThat(f.gpuLines()).isEmpty();
+    }
+
+    @Test
+    void aDriverThatWillNotInitialiseMeansNotRunWithTheReason() {
+        try {
+            FakeNvml.setInitResult(CURRENT, NvmlTypes.NVML_ERROR_DRIVER_NOT_LOADED);
+            NvmlFacts f = NvmlReader.read(FakeNvml.library());
+            assertThat(f.notRun()).isEqualTo("NVIDIA driver not loaded (nvmlInit_v2: Driver Not Loaded (9))");
+            assertThat(f.gpus()).isEmpty();
+        } finally {
+            FakeNvml.setInitResult(CURRENT, NvmlTypes.NVML_SUCCESS);
+        }
+    }
+
+    @Test
+    void noGpuMeansNotRunButTheVersionsStay() {
+        try {
+            FakeNvml.setDeviceCount(CURRENT, 0);
+            NvmlFacts f = NvmlReader.read(FakeNvml.library());
+            assertThat(f.notRun()).isEqualTo("no NVIDIA GPU (NVML counts 0)");
+            assertThat(f.driverVersion()).isEqualTo("580.95.05");
+            assertThat(f.gpus()).isEmpty();
+            assertThat(f.headline()).isEqualTo("NVML 13.580.95.05, driver 580.95.05, CUDA 13.0: no NVIDIA GPU (NVML counts 0)");
+        } finally {
+            FakeNvml.setDeviceCount(CURRENT, 2);
+        }
+    }
+
+    @Test
+    void theReaderShutsNvmlDown() {
+        int before = FakeNvml.initCount(CURRENT);
+        NvmlReader.read(FakeNvml.library());
+        assertThat(FakeNvml.initCount(CURRENT)).isEqualTo(before);
+    }
+
+    @Test
+    void readWithoutArgumentsFollowsTheSystemProperty() {
+        String old = System.getProperty(Nvml.LIBRARY_PROPERTY);
+        try {
+            System.setProperty(Nvml.LIBRARY_PROPERTY, FakeNvml.library());
+            assertThat(NvmlReader.read().gpus()).hasSize(2);
+        } finally {
+            if (old == null) System.clearProperty(Nvml.LIBRARY_PROPERTY);
+            else System.setProperty(Nvml.LIBRARY_PROPERTY, old);
+        }
+    }
+
+    @Test
+    void serialisesWithJacksonAsTheRecordComponents() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode json = mapper.readTree(mapper.writeValueAsString(NvmlReader.read(FakeNvml.library())));
+        assertThat(names(json)).containsExactly("library", "notRun", "driverVersion", "nvmlVersion",
+                "cudaDriverVersion", "gpus", "unknowns");
+        assertThat(json.get("notRun").isNull()).isTrue();
+        JsonNode g0 = json.get("gpus").get(0);
+        assertThat(names(g0)).containsExactly("index", "name", "uuid", "pciBusId", "pcieGen", "pcieWidth",
+                "pcieMaxGen", "pcieMaxWidth", "pcieGpuMaxGen", "numaNode", "cpuAffinity", "persistenceMode",
+                "smClockMhz", "smClockMaxMhz", "memClockMhz", "memClockMaxMhz", "eccEnabled", "eccPendingEnabled",
+                "memoryTotalBytes", "nvLinks", "fabric", "addressingMode", "migEnabled", "migPendingEnabled", "unknowns");
+        assertThat(g0.get("pcieGpuMaxGen").isNull()).isTrue();
+        assertThat(g0.get("memoryTotalBytes").asLong()).isEqualTo(150754820096L);
+        assertThat(g0.get("nvLinks").get(0).get("remotePciBusId").asText()).isEqualTo("0001:0a:00.0");
+        assertThat(g0.get("fabric").get("state").asText()).isEqualTo("completed");
+        assertThat(json.get("gpus").get(1).get("numaNode").isNull()).isTrue();
+
+        JsonNode notRun = mapper.readTree(mapper.writeValueAsString(NvmlReader.read("/nonexistent/libnvidia-ml.so.1")));
+        assertThat(notRun.get("notRun").asText()).startsWith("no NVIDIA driver");
+        assertThat(notRun.get("gpus")).isEmpty();
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
+    void busIdsTakeTheKernelsSpelling() {
+        assertThat(NvmlReader.sysfsBusId("00000000:00:06.0", 0, 0, 6)).isEqualTo("0000:00:06.0");
+        assertThat(NvmlReader.sysfsBusId("00000001:0A:00.0", 1, 10, 0)).isEqualTo("0001:0a:00.0");
+        assertThat(NvmlReader.sysfsBusId("00010000:C1:00.1", 0x10000, 0xc1, 0)).isEqualTo("10000:c1:00.1");
+        assertThat(NvmlReader.sysfsBusId("0000:41:00.0", 0, 0x41, 0)).isEqualTo("0000:41:00.0");
+        // not a bus id: built from the numbers
+        assertThat(NvmlReader.sysfsBusId("", 0, 0x41, 0x1f)).isEqualTo("0000:41:1f.0");
+    }
+
+    @Test
+    void cpuMasksOf64BitWordsBecomeCpulists() {
+        assertThat(NvmlReader.cpuList(new long[] {0xffffL, 0})).isEqualTo("0-15");
+        assertThat(NvmlReader.cpuList(new long[] {0x1L, 0xffffL})).isEqualTo("0,64-79");
+        assertThat(NvmlReader.cpuList(new long[] {0x8000000000000000L})).isEqualTo("63");
+        assertThat(NvmlReader.cpuList(new long[] {-1L, -1L})).isEqualTo("0-127");
+        assertThat(NvmlReader.cpuList(new long[] {0, 0})).isEqualTo("");
+    }
+
+    @Test
+    void fabricUuidsPrintAsUuids() {
+        byte[] b = new byte[16];
+        for (int i = 0; i < 16; i++) b[i] = (byte) (0xf0 + i);
+        assertThat(NvmlReader.uuidText(b)).isEqualTo("f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfeff");
+    }
+}
