@@ -269,6 +269,15 @@ public final class Cuda {
         return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
     }
 
+    /** A synchronous copy (cuMemcpyHtoD): returns when the data is on the GPU. */
+    public void copyHostToDeviceSync(DeviceBuffer dst, HostBuffer src, long bytes) {
+        call("cuMemcpyHtoD", dst.address, src.segment, bytes);
+    }
+
+    public void copyDeviceToHostSync(HostBuffer dst, DeviceBuffer src, long bytes) {
+        call("cuMemcpyDtoH", dst.segment, src.address, bytes);
+    }
+
     float elapsedMs(MemorySegment start, MemorySegment end) {
         MemorySegment out = arena.allocate(JAVA_FLOAT);
         call("cuEventElapsedTime", out, start, end);

@@ -13,6 +13,17 @@ public final class Stream implements AutoCloseable {
         this.handle = cuda.outPointer("cuStreamCreate", Cuda.STREAM_NON_BLOCKING);
     }
 
+    private Stream(Cuda cuda, MemorySegment handle) {
+        this.cuda = cuda;
+        this.handle = handle;
+        this.closed = true; // the legacy default stream is the driver's, never destroyed
+    }
+
+    /** The legacy default stream (handle 0), which PyTorch's current stream is unless set otherwise. */
+    public static Stream legacyDefault(Cuda cuda) {
+        return new Stream(cuda, MemorySegment.NULL);
+    }
+
     public void synchronize() {
         cuda.call("cuStreamSynchronize", handle);
     }
