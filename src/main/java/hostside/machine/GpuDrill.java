@@ -13,6 +13,8 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.gpu.nvml.NvmlFacts;
+import hostside.gpu.nvml.NvmlReader;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
@@ -28,11 +30,12 @@ public final class GpuDrill {
     /**
      * @param notRun   why nothing was measured or read from the driver, "" when it ran
      * @param cuda     the driver's facts, null when it could not be read
+     * @param nvml     what NVML says (links, clocks, NVLink, fabric), or why it could not be asked; null on a recording
      * @param runs     one per GPU measured
      */
-    public record GpuSection(String notRun, CudaFacts cuda, List<GpuRun> runs) {
-        public static GpuSection notRun(String why) {
-            return new GpuSection(why, null, List.of());
+    public record GpuSection(String notRun, CudaFacts cuda, NvmlFacts nvml, List<GpuRun> runs) {
+        public static GpuSection notRun(String why, NvmlFacts nvml) {
+            return new GpuSection(why, null, nvml, List.of());
         }
     }
 
@@ -47,15 +50,16 @@ public final class GpuDrill {
     }
 
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests, Consumer<String> progress) {
-        if (!fs.isLive()) return GpuSection.notRun("recorded machine: nothing is measured under --root");
+        if (!fs.isLive()) return GpuSection.notRun("recorded machine: nothing is measured under --root", null);
+        NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
-        if (open instanceof Cuda.Open.NotRun n) return GpuSection.notRun(n.why());
+        if (open instanceof Cuda.Open.NotRun n) return GpuSection.notRun(n.why(), nvml);
         Cuda cuda = ((Cuda.Open.Ready) open).cuda();
         CudaFacts cf;
         try {
             cf = CudaFacts.read(cuda);
         } catch (CudaException e) {
-            return GpuSection.notRun("the CUDA driver could not describe its GPUs: " + e.getMessage());
+            return GpuSection.notRun("the CUDA driver could not describe its GPUs: " + e.getMessage(), nvml);
         }
         List<GpuRun> runs = new ArrayList<>();
         long hostAvailable = fs.text("/proc/meminfo").map(MemInfo::parse).map(m -> m.get("MemAvailable"))
@@ -80,6 +84,6 @@ public final class GpuDrill {
                 runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage())));
             }
         }
-        return new GpuSection("", cf, runs);
+        return new GpuSection("", cf, nvml, runs);
     }
 }

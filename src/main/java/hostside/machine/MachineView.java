@@ -202,6 +202,12 @@ public final class MachineView {
 
     private void gpus(StringBuilder sb) {
         if (gpu == null) return;
+        if (gpu.nvml() != null) {
+            sb.append("NVML    ").append(gpu.nvml().headline()).append('\n');
+            for (String line : gpu.nvml().gpuLines()) sb.append("        ").append(line).append('\n');
+            for (var g : gpu.nvml().gpus()) for (String u : g.unknowns()) sb.append("        ").append(style.dim(u)).append('\n');
+            sb.append('\n');
+        }
         if (!gpu.notRun().isEmpty()) {
             sb.append("GPUs    driver facts and copy measurements: not run: ").append(gpu.notRun()).append("\n\n");
             return;

@@ -145,6 +145,28 @@ public final class MarkdownRenderer {
     private void gpu(JsonNode g) {
         if (g.isMissingNode() || g.isNull()) return;
         md.append("### GPUs and copies\n\n");
+        JsonNode nv = g.path("nvml");
+        if (nv.isObject()) {
+            if (!nv.path("notRun").isNull() && !nv.path("notRun").asText().isEmpty()) {
+                md.append("NVML not run: ").append(esc(nv.path("notRun").asText())).append(".\n\n");
+            } else {
+                md.append("NVML: driver ").append(esc(nv.path("driverVersion").asText("?"))).append(", CUDA ")
+                        .append(esc(nv.path("cudaDriverVersion").asText("?"))).append(".\n\n");
+                List<List<String>> rows = new ArrayList<>();
+                for (JsonNode x : nv.path("gpus")) {
+                    rows.add(List.of(x.path("name").asText(), x.path("pciBusId").asText(),
+                            "Gen" + x.path("pcieGen").asText("?") + " x" + x.path("pcieWidth").asText("?") + " (max Gen"
+                                    + x.path("pcieMaxGen").asText("?") + " x" + x.path("pcieMaxWidth").asText("?") + ")",
+                            x.path("cpuAffinity").asText("-"), x.path("persistenceMode").asText("?"),
+                            x.path("smClockMhz").asText("?") + " / " + x.path("smClockMaxMhz").asText("?") + " MHz",
+                            x.path("eccEnabled").asText("?"), String.valueOf(x.path("nvLinks").size()),
+                            x.path("fabric").path("state").asText("-"), x.path("addressingMode").asText("?"),
+                            x.path("migEnabled").asText("?")));
+                }
+                table(List.of("GPU", "PCI", "PCIe now (max)", "ideal CPUs", "persistence", "SM clock / max", "ECC", "NVLinks",
+                        "fabric", "addressing", "MIG"), rows);
+            }
+        }
         if (!g.path("notRun").asText().isEmpty()) {
             md.append("Not run: ").append(esc(g.path("notRun").asText())).append(".\n\n");
             return;
