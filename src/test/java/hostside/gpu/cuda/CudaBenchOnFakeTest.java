@@ -1,0 +1,115 @@
+package hostside.gpu.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.SmAccess;
+import hostside.gpu.bench.Target;
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+
+/**
+ * The GPU test cases' driver calls, run against the fake: every call they make is one the
+ * driver accepts (handles, ranges, launch shapes), the figures follow from the event times the
+ * fake reports, and nothing is left allocated. No figure here says anything about a real GPU.
+ */
+class CudaBenchOnFakeTest {
+    static final long MiB = 1L << 20;
+
+    @TempDir
+    static Path dir;
+    static FakeDriver fake;
+    Cuda cuda;
+
+    @BeforeAll
+    static void build() {
+        fake = FakeDriver.build(dir);
+    }
+
+    @BeforeEach
+    void open() {
+        fake.reset();
+        cuda = fake.ready();
+    }
+
+    @AfterEach
+    void clearProperty() {
+        System.clearProperty(Cuda.LIBRARY_PROPERTY);
+    }
+
+    @Test
+    void benchSetsUpAndReleasesEverything() {
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            assertThat(b.name).isEqualTo("NVIDIA H200");
+            assertThat(b.pciAddress).isEqualTo("0000:1a:00.0");
+            // context, module, two streams, the pinned flag word, four events
+            assertThat(fake.live()).as(fake.liveSummary()).isEqualTo(9);
+            assertThat(b.memory()[1]).isEqualTo(150754820096L);
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void blockedTimingQueuesBehindTheSpinKernel() {
+        fake.setElapsedMs(4f);
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            double ms = b.blockedMs(b.stream, s -> { });
+            assertThat(ms).isEqualTo(4.0);
+            assertThat(fake.calls("cuLaunchKernel")).isEqualTo(1);
+            assertThat(fake.lastLaunch("params")).isEqualTo(2);
+            assertThat(fake.lastLaunchParam(1)).as("the spin kernel's timeout, ns").isEqualTo(10_000_000_000L);
+            double[] two = b.blockedMs2(s -> { }, s -> { });
+            assertThat(two).containsExactly(4.0, 4.0);
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void copyAndSmCasesRunOnTheFakeAndReleaseTheirBuffers() {
+        fake.setElapsedMs(1f);
+        List<TestCase<Target>> cases = List.of(new Copies.CePinned(true), new Copies.CePinned(false), new Copies.CeBidirectional(),
+                new Copies.CePageable(true), new Copies.CePageable(false), new Copies.DeviceLocal(), new SmAccess.SmCopy(true),
+                new SmAccess.SmCopy(false), new SmAccess.Latency());
+        List<Result> results;
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            // buffers of 16 MiB: a quarter of 64 MiB of host memory
+            Target t = new Target(b, 64 * MiB, 64 * MiB);
+            results = Runner.run(cases, t, k -> { });
+            assertThat(fake.live()).as("only the bench's own resources: " + fake.liveSummary()).isEqualTo(9);
+        }
+        fake.assertNothingLive();
+        assertThat(results).extracting(Result::key).containsExactlyElementsOf(cases.stream().map(TestCase::key).toList());
+        assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok"));
+        // 8 copies of 16 MiB in the 1 ms the fake's events report
+        Result h2d = results.getFirst();
+        assertThat(h2d.unit()).isEqualTo("GB/s");
+        assertThat(h2d.value().median()).isCloseTo(8 * 16 * MiB / 1e-3 / 1e9, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(h2d.value().samples()).isEqualTo(5);
+        assertThat(h2d.detail()).containsEntry("bufferBytes", 16 * MiB);
+    }
+
+    @Test
+    void aDriverFailureInACaseIsAFailedRowAndReleasesItsBuffers() {
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            Target t = new Target(b, 64 * MiB, 64 * MiB);
+            fake.failOnce("cuMemcpyHtoDAsync_v2", 719, 3); // CUDA_ERROR_LAUNCH_FAILED, some copies in
+            List<Result> results = Runner.run(List.of(new Copies.CePinned(true), new Copies.CePinned(false)), t, k -> { });
+            assertThat(results.get(0).status()).isEqualTo("failed");
+            assertThat(results.get(0).why()).isEqualTo("cuMemcpyHtoDAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
+            assertThat(results.get(1).status()).isEqualTo("ok");
+            assertThat(fake.live()).as(fake.liveSummary()).isEqualTo(9);
+        }
+        fake.assertNothingLive();
+    }
+}

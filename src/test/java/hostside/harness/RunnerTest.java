@@ -1,0 +1,100 @@
+package hostside.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.fs.BadInputException;
+
+class RunnerTest {
+    /** A test case of a string target: its result from a function, or not applicable with a reason. */
+    record Case(String key, String skip, Function<String, Double> figure) implements TestCase<String> {
+        static Case ok(String key, double v) {
+            return new Case(key, null, t -> v);
+        }
+
+        public String description() {
+            return "case " + key;
+        }
+
+        public Optional<String> notApplicable(String target) {
+            return Optional.ofNullable(skip);
+        }
+
+        public Result run(String target) {
+            return Result.ok(this, "GB/s", Stats.of(figure.apply(target)), "test", Map.of("target", target));
+        }
+    }
+
+    @Test
+    void runsEachCaseInOrder() {
+        List<String> progress = new ArrayList<>();
+        List<Result> r = Runner.run(List.of(Case.ok("a", 1), Case.ok("b", 2), Case.ok("c", 3)), "gpu0", progress::add);
+        assertThat(r).extracting(Result::key).containsExactly("a", "b", "c");
+        assertThat(r).allSatisfy(x -> assertThat(x.isOk()).isTrue());
+        assertThat(r.get(1).value().median()).isEqualTo(2);
+        assertThat(r.get(1).detail()).containsEntry("target", "gpu0");
+        assertThat(r.get(1).description()).isEqualTo("case b");
+        assertThat(progress).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void aCaseThatDoesNotApplyIsNotRunWithTheReason() {
+        List<String> progress = new ArrayList<>();
+        Case pageable = new Case("pageable", "no HMM or ATS on this machine", t -> {
+            throw new AssertionError("must not run");
+        });
+        List<Result> r = Runner.run(List.of(pageable, Case.ok("b", 2)), "gpu0", progress::add);
+        assertThat(r.get(0).status()).isEqualTo("not run");
+        assertThat(r.get(0).why()).isEqualTo("no HMM or ATS on this machine");
+        assertThat(r.get(0).isOk()).isFalse();
+        assertThat(r.get(0).value()).isNull();
+        assertThat(r.get(1).isOk()).isTrue();
+        // progress names only what runs
+        assertThat(progress).containsExactly("b");
+    }
+
+    @Test
+    void aThrowingCaseFailsWithItsMessageAndTheRestStillRun() {
+        Case boom = new Case("boom", null, t -> {
+            throw new IllegalStateException("cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)");
+        });
+        Case npe = new Case("npe", null, t -> {
+            throw new NullPointerException();
+        });
+        List<Result> r = Runner.run(List.of(Case.ok("a", 1), boom, npe, Case.ok("c", 3)), "gpu0", k -> { });
+        assertThat(r).extracting(Result::key).containsExactly("a", "boom", "npe", "c");
+        assertThat(r).extracting(Result::status).containsExactly("ok", "failed", "failed", "ok");
+        assertThat(r.get(1).why()).isEqualTo("cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)");
+        // an exception without a message is named instead
+        assertThat(r.get(2).why()).isEqualTo("java.lang.NullPointerException");
+        assertThat(r.get(3).value().median()).isEqualTo(3);
+    }
+
+    @Test
+    void selectKeepsTheOrderAsked() {
+        List<Case> all = List.of(Case.ok("a", 1), Case.ok("b", 2), Case.ok("c", 3));
+        assertThat(Runner.select(all, List.of("c", "a"))).extracting(Case::key).containsExactly("c", "a");
+        assertThat(Runner.select(all, List.of("b"))).extracting(Case::key).containsExactly("b");
+    }
+
+    @Test
+    void selectingNothingIsEverything() {
+        List<Case> all = List.of(Case.ok("a", 1), Case.ok("b", 2));
+        assertThat(Runner.select(all, List.of())).isEqualTo(all);
+    }
+
+    @Test
+    void anUnknownKeyIsBadInputPointingAtList() {
+        List<Case> all = List.of(Case.ok("a", 1), Case.ok("b", 2));
+        assertThatThrownBy(() -> Runner.select(all, List.of("a", "host_to_devcie"))).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("host_to_devcie").hasMessageContaining("see --list");
+    }
+}

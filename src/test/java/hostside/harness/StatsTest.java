@@ -1,0 +1,65 @@
+package hostside.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class StatsTest {
+    @Test
+    void oddCountTakesTheMiddleSample() {
+        assertThat(Stats.of(1, 2, 3, 4, 5)).isEqualTo(new Stats(3, 1, 5, 5));
+    }
+
+    @Test
+    void evenCountAveragesTheMiddlePair() {
+        assertThat(Stats.of(1, 2, 4, 10)).isEqualTo(new Stats(3, 1, 10, 4));
+    }
+
+    @Test
+    void unsortedInputIsSortedFirstAndLeftAsItWas() {
+        double[] samples = {9, 1, 7, 3, 5};
+        assertThat(Stats.of(samples)).isEqualTo(new Stats(5, 1, 9, 5));
+        assertThat(samples).containsExactly(9, 1, 7, 3, 5);
+        assertThat(Stats.of(4, 1, 3, 2)).isEqualTo(new Stats(2.5, 1, 4, 4));
+    }
+
+    @Test
+    void oneSampleIsItsOwnMedianMinAndMax() {
+        assertThat(Stats.of(42.5)).isEqualTo(new Stats(42.5, 42.5, 42.5, 1));
+    }
+
+    @Test
+    void noSamplesIsAnError() {
+        assertThatThrownBy(Stats::of).isInstanceOf(IllegalArgumentException.class).hasMessage("no samples");
+        assertThatThrownBy(() -> Stats.of(new double[0])).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void mapKeepsAnOrderKeepingFunctionsOrder() {
+        Stats s = Stats.of(1, 2, 4).map(x -> x * 10);
+        assertThat(s).isEqualTo(new Stats(20, 10, 40, 3));
+    }
+
+    @Test
+    void mapWithAReversingFunctionSwapsMinAndMax() {
+        // milliseconds to a rate: the slowest sample is the smallest rate
+        Stats ms = Stats.of(2, 4, 8, 5, 1);
+        Stats rate = ms.map(x -> 1 / x);
+        assertThat(rate.min()).isEqualTo(1 / 8.0);
+        assertThat(rate.max()).isEqualTo(1.0);
+        assertThat(rate.median()).isEqualTo(1 / 4.0);
+        assertThat(rate.samples()).isEqualTo(5);
+        assertThat(rate.min()).isLessThanOrEqualTo(rate.median());
+        assertThat(rate.median()).isLessThanOrEqualTo(rate.max());
+    }
+
+    @Test
+    void mapOfAnEvenCountStaysBetweenMinAndMax() {
+        Stats rate = Stats.of(1, 2, 3, 100).map(x -> 1 / x);
+        assertThat(rate.min()).isLessThanOrEqualTo(rate.median());
+        assertThat(rate.median()).isLessThanOrEqualTo(rate.max());
+        assertThat(rate.min()).isEqualTo(0.01);
+        assertThat(rate.max()).isEqualTo(1.0);
+    }
+}
