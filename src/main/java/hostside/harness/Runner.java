@@ -15,13 +15,13 @@ public final class Runner {
     public static <C> List<Result> run(List<? extends TestCase<C>> tests, C target, Consumer<String> progress) {
         List<Result> results = new ArrayList<>();
         for (TestCase<C> t : tests) {
-            Optional<String> skip = t.notApplicable(target);
-            if (skip.isPresent()) {
-                results.add(Result.notRun(t, skip.get()));
-                continue;
-            }
-            progress.accept(t.key());
             try {
+                Optional<String> skip = t.notApplicable(target);
+                if (skip.isPresent()) {
+                    results.add(Result.notRun(t, skip.get()));
+                    continue;
+                }
+                progress.accept(t.key());
                 results.add(t.run(target));
             } catch (RuntimeException e) {
                 results.add(Result.failed(t, e.getMessage() == null ? e.toString() : e.getMessage()));

@@ -59,8 +59,10 @@ class HarnessTargetTest {
     }
 
     @Test
-    void neverBelowOneMebibyteWhenThatMuchIsWanted() {
-        // the bounds allow less than 1 MiB: the buffer is 1 MiB all the same (current behaviour)
-        assertThat(new Target(null, 2 * MiB, 140 * GiB).buffer(Target.DEFAULT_BUFFER)).isEqualTo(MiB);
+    void belowOneMebibyteTheBoundsStillHold() {
+        // the bounds allow 512 KiB: whole pages of it, not a mebibyte beyond them
+        assertThat(new Target(null, 2 * MiB, 140 * GiB).buffer(Target.DEFAULT_BUFFER)).isEqualTo(512 * 1024);
+        assertThat(new Target(null, 2 * MiB + 4100, 140 * GiB).buffer(Target.DEFAULT_BUFFER)).isEqualTo(512 * 1024 + 1024 - 1024);
+        assertThat(new Target(null, 4096, 140 * GiB).buffer(Target.DEFAULT_BUFFER)).isEqualTo(4096);
     }
 }

@@ -146,7 +146,7 @@ public final class Copies {
         }
 
         public Result run(Target t) {
-            long bytes = Math.min(Target.DEFAULT_BUFFER, t.gpuFreeBytes() / 4) & ~((1L << 20) - 1);
+            long bytes = Math.max(4096, Math.min(Target.DEFAULT_BUFFER, t.gpuFreeBytes() / 4) & ~4095L);
             GpuBench b = t.bench();
             try (DeviceBuffer src = b.gpu.alloc(bytes); DeviceBuffer dst = b.gpu.alloc(bytes)) {
                 src.fill(0x5a5a5a5a);

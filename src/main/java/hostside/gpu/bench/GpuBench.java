@@ -37,21 +37,45 @@ public final class GpuBench implements AutoCloseable {
 
     public GpuBench(Cuda cuda, int ordinal) {
         this.cuda = cuda;
-        this.gpu = new Gpu(cuda, ordinal);
-        this.name = cuda.deviceName(gpu.device());
-        this.pciAddress = cuda.pciBusId(gpu.device());
-        this.kernels = Module.fromResource(cuda, "/hostside/gpu/kernels.ptx");
-        this.spin = kernels.kernel("hostside_spin");
-        this.copy = kernels.kernel("hostside_copy");
-        this.chase = kernels.kernel("hostside_chase");
-        this.stream = gpu.stream();
-        this.other = gpu.stream();
-        this.flag = HostBuffer.pinned(cuda, 4096);
-        this.flagOnGpu = flag.devicePointer();
-        this.start = gpu.event();
-        this.end = gpu.event();
-        this.start2 = gpu.event();
-        this.end2 = gpu.event();
+        // What is made is released again if a later step fails (a PTX the driver rejects, no
+        // pinned memory left): the constructor throws, so no caller could close it.
+        java.util.ArrayDeque<AutoCloseable> made = new java.util.ArrayDeque<>();
+        try {
+            this.gpu = keep(made, new Gpu(cuda, ordinal));
+            this.name = cuda.deviceName(gpu.device());
+            this.pciAddress = cuda.pciBusId(gpu.device());
+            this.kernels = keep(made, Module.fromResource(cuda, "/hostside/gpu/kernels.ptx"));
+            this.spin = kernels.kernel("hostside_spin");
+            this.copy = kernels.kernel("hostside_copy");
+            this.chase = kernels.kernel("hostside_chase");
+            this.stream = keep(made, gpu.stream());
+            this.other = keep(made, gpu.stream());
+            this.flag = keep(made, HostBuffer.pinned(cuda, 4096));
+            this.flagOnGpu = flag.devicePointer();
+            this.start = keep(made, gpu.event());
+            this.end = keep(made, gpu.event());
+            this.start2 = keep(made, gpu.event());
+            this.end2 = keep(made, gpu.event());
+        } catch (RuntimeException e) {
+            closeAll(made);
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T keep(java.util.ArrayDeque<AutoCloseable> made, T resource) {
+        made.push(resource);
+        return resource;
+    }
+
+    /** Closes newest first; each close is tried even when an earlier one failed. */
+    private static void closeAll(java.util.ArrayDeque<AutoCloseable> made) {
+        while (!made.isEmpty()) {
+            try {
+                made.pop().close();
+            } catch (Exception e) {
+                // keep releasing the rest
+            }
+        }
     }
 
     /** Milliseconds that {@code work} took on {@code s}, queued behind a spin kernel and then released. */
@@ -99,13 +123,8 @@ public final class GpuBench implements AutoCloseable {
 
     @Override
     public void close() {
-        // in reverse order of creation; each close is safe after an earlier failure
-        for (AutoCloseable c : new AutoCloseable[] {end2, start2, end, start, flag, other, stream, kernels, gpu}) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                // keep releasing the rest
-            }
-        }
+        java.util.ArrayDeque<AutoCloseable> all = new java.util.ArrayDeque<>();
+        for (AutoCloseable c : new AutoCloseable[] {gpu, kernels, stream, other, flag, start, end, start2, end2}) all.push(c);
+        closeAll(all);
     }
 }

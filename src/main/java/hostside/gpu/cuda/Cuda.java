@@ -11,7 +11,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,7 +98,7 @@ public final class Cuda {
 
     private final SymbolLookup library;
     private final Linker linker = Linker.nativeLinker();
-    private final Map<String, MethodHandle> handles = new HashMap<>();
+    private final Map<String, MethodHandle> handles = new java.util.concurrent.ConcurrentHashMap<>();
     /** Native memory for call arguments and results; lives as long as this binding. */
     final Arena arena = Arena.ofAuto();
 
@@ -128,7 +127,7 @@ public final class Cuda {
             if (n == 0) return new Open.NotRun("the NVIDIA driver sees no GPU");
             return new Open.Ready(cuda, n);
         } catch (CudaException e) {
-            if (e.code() == ERROR_NO_DEVICE) return new Open.NotRun("the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE)");
+            if (e.code() == ERROR_NO_DEVICE) return new Open.NotRun("the NVIDIA driver sees no GPU (" + e.getMessage() + ")");
             return new Open.NotRun("the CUDA driver did not start: " + e.getMessage());
         }
     }
@@ -185,22 +184,30 @@ public final class Cuda {
 
     // ---- small typed wrappers used by the resources and drills ----
 
+    // Out-parameters live in a confined arena for the one call, so memory does not grow with calls.
+
     int outInt(String function, Object... rest) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        call(function, prepend(out, rest));
-        return out.get(JAVA_INT, 0);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            call(function, prepend(out, rest));
+            return out.get(JAVA_INT, 0);
+        }
     }
 
     long outLong(String function, Object... rest) {
-        MemorySegment out = arena.allocate(JAVA_LONG);
-        call(function, prepend(out, rest));
-        return out.get(JAVA_LONG, 0);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            call(function, prepend(out, rest));
+            return out.get(JAVA_LONG, 0);
+        }
     }
 
     MemorySegment outPointer(String function, Object... rest) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        call(function, prepend(out, rest));
-        return out.get(ADDRESS, 0);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            call(function, prepend(out, rest));
+            return out.get(ADDRESS, 0);
+        }
     }
 
     private static Object[] prepend(Object first, Object[] rest) {

@@ -18,7 +18,12 @@ public final class Gpu implements AutoCloseable {
         this.ordinal = ordinal;
         this.device = cuda.device(ordinal);
         this.context = cuda.outPointer("cuDevicePrimaryCtxRetain", device);
-        makeCurrent();
+        try {
+            makeCurrent();
+        } catch (CudaException e) {
+            cuda.raw("cuDevicePrimaryCtxRelease", device); // the constructor throws: nobody else will release it
+            throw e;
+        }
     }
 
     /** Contexts are per thread: a worker thread calls this before using the GPU. */

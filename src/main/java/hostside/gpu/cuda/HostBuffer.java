@@ -106,8 +106,11 @@ public final class HostBuffer implements AutoCloseable {
         switch (kind) {
             case PINNED -> cuda.call("cuMemFreeHost", segment);
             case REGISTERED -> {
-                cuda.call("cuMemHostUnregister", segment);
-                arena.close();
+                try {
+                    cuda.call("cuMemHostUnregister", segment);
+                } finally {
+                    arena.close();
+                }
             }
             case PAGEABLE -> {
                 try {
