@@ -39,14 +39,40 @@ public final class GpuDrill {
         }
     }
 
-    /** One GPU's results and what they mean. */
-    public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts) {}
+    /**
+     * One GPU's results and what they mean.
+     *
+     * @param linkUnderLoad the PCIe link as sysfs reads while copies run (an idle GPU may have
+     *                      downtrained it), null when it could not be read
+     */
+    public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts, PciLink linkUnderLoad) {}
 
     /** Every GPU test case, in the order they run. */
     public static List<TestCase<Target>> tests() {
         List<TestCase<Target>> all = new ArrayList<>(Copies.all());
         all.addAll(SmAccess.all());
         return all;
+    }
+
+    /**
+     * Reads the link's current speed and width from sysfs while host-to-device copies keep it
+     * busy: GPUs drop to a low speed when idle, so only a reading under load says whether the
+     * link really runs below its maximum (DOMAIN.md).
+     */
+    static PciLink linkUnderLoad(FsRoot fs, GpuBench bench, String address, PciLink idle) {
+        if (idle == null) return null;
+        long bytes = 64L << 20;
+        try (hostside.gpu.cuda.HostBuffer host = hostside.gpu.cuda.HostBuffer.pinned(bench.cuda, bytes);
+             hostside.gpu.cuda.DeviceBuffer dev = bench.gpu.alloc(bytes)) {
+            for (int i = 0; i < 32; i++) bench.stream.copyHostToDevice(dev, host, bytes); // about 40 ms at Gen5
+            String dir = "/sys/bus/pci/devices/" + address;
+            Double speed = PciLink.parseSpeed(fs.text(dir + "/current_link_speed").orElse(null));
+            Integer width = PciLink.parseWidth(fs.text(dir + "/current_link_width").orElse(null));
+            bench.stream.synchronize();
+            return new PciLink(speed, width, idle.maxSpeedGTs(), idle.maxWidth());
+        } catch (CudaException e) {
+            return null;
+        }
     }
 
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests, Consumer<String> progress) {
@@ -68,7 +94,7 @@ public final class GpuDrill {
             String label = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
                     .map(PciDevice::label).orElse("cuda" + g.ordinal());
             if (tests.isEmpty()) {
-                runs.add(new GpuRun(label, g.pciAddress(), List.of(), List.of()));
+                runs.add(new GpuRun(label, g.pciAddress(), List.of(), List.of(), null));
                 continue;
             }
             try (GpuBench bench = new GpuBench(cuda, g.ordinal())) {
@@ -76,12 +102,13 @@ public final class GpuDrill {
                 List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
                 PciLink link = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
                         .map(PciDevice::link).orElse(null);
-                runs.add(new GpuRun(label, g.pciAddress(), results, CopyVerdicts.of(label, results, link)));
+                runs.add(new GpuRun(label, g.pciAddress(), results, CopyVerdicts.of(label, results, link),
+                        linkUnderLoad(fs, bench, g.pciAddress(), link)));
             } catch (CudaException e) {
                 // In use by another process with exclusive compute mode, or in MIG mode without a
                 // MIG device: a state of the machine, named as such.
                 List<Result> failed = tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
-                runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage())));
+                runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage()), null));
             }
         }
         return new GpuSection("", cf, nvml, runs);

@@ -68,6 +68,29 @@ public final class MachineCommand implements Callable<Integer> {
             }
         });
         if (terminal && !tests.isEmpty() && gpu.notRun().isEmpty()) System.err.print("\r\u001b[K");
-        return new MachineRun(facts, gpu);
+        return new MachineRun(withLinksUnderLoad(facts, gpu), gpu);
+    }
+
+    /**
+     * An idle GPU's slow link is only a suspicion (a warning); the reading under load settles it:
+     * at the maximum it was power saving, below it is a fault with a cost.
+     */
+    static MachineFacts withLinksUnderLoad(MachineFacts facts, GpuDrill.GpuSection gpu) {
+        List<Finding> findings = new ArrayList<>(facts.findings());
+        for (GpuDrill.GpuRun r : gpu.runs()) {
+            PciLink load = r.linkUnderLoad();
+            if (load == null || load.speedGTs() == null) continue;
+            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.severity().equals("warn") && f.text().contains("downtrain"));
+            if (!suspected) continue;
+            if (load.belowMaxSpeed() || load.belowMaxWidth()) {
+                findings.add(Finding.bad(r.gpu(), String.format("%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
+                        r.gpu(), load.current(), load.max(), load.currentGBs(), load.maxGBs())));
+            } else {
+                findings.add(Finding.info(r.gpu(), r.gpu() + "'s link idles below its maximum and runs at " + load.current()
+                        + " under load: power saving, not a fault"));
+            }
+        }
+        return new MachineFacts(facts.schema(), facts.host(), facts.topology(), facts.pci(), facts.affinity(), facts.iommu(),
+                facts.kernelCmdline(), findings, facts.unknowns());
     }
 }

@@ -250,6 +250,9 @@ public final class MachineView {
                 }
                 sb.append('\n').append(p.render("        "));
             });
+            if (r.linkUnderLoad() != null) {
+                sb.append("  link under copy load: ").append(r.linkUnderLoad().current()).append(" of ").append(r.linkUnderLoad().max()).append('\n');
+            }
             for (String v : r.verdicts()) sb.append("  ").append(v).append('\n');
             sb.append('\n');
         }
