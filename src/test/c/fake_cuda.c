@@ -51,6 +51,8 @@
  *   fake_cuda_last_launch(what)            its "gridX", "blockX", "sharedMem", "params", or
  *                                          "stream" (1: a stream of the fake, 0: NULL)
  */
+#define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,10 +299,16 @@ static int failurePoint(const char *fn) {
 }
 
 /* every exported driver function starts here */
-#define ENTER()                                          \
-    do {                                                 \
-        int injected_ = failurePoint(__func__);          \
-        if (injected_ != CUDA_SUCCESS) return injected_; \
+/* The real driver is thread-safe (hostside copies to several GPUs from one thread each): every
+ * exported function holds one recursive lock until it returns, released by gcc's cleanup
+ * attribute on whatever path it leaves by. */
+static pthread_mutex_t big_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static void unlock_big(int *unused) { (void)unused; pthread_mutex_unlock(&big_lock); }
+#define ENTER()                                                                              \
+    int locked_ __attribute__((cleanup(unlock_big), unused)) = pthread_mutex_lock(&big_lock); \
+    do {                                                                                     \
+        int injected_ = failurePoint(__func__);                                              \
+        if (injected_ != CUDA_SUCCESS) return injected_;                                     \
     } while (0)
 #define NEED_INIT()                                           \
     do {                                                      \

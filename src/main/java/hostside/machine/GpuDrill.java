@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
+import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.SmAccess;
@@ -32,11 +33,17 @@ public final class GpuDrill {
      * @param cuda     the driver's facts, null when it could not be read
      * @param nvml     what NVML says (links, clocks, NVLink, fabric), or why it could not be asked; null on a recording
      * @param runs     one per GPU measured
+     * @param allGpus  the copies on every GPU at once (not run on a machine of one GPU)
      */
-    public record GpuSection(String notRun, CudaFacts cuda, NvmlFacts nvml, List<GpuRun> runs) {
+    public record GpuSection(String notRun, CudaFacts cuda, NvmlFacts nvml, List<GpuRun> runs, List<Result> allGpus) {
         public static GpuSection notRun(String why, NvmlFacts nvml) {
-            return new GpuSection(why, null, nvml, List.of());
+            return new GpuSection(why, null, nvml, List.of(), List.of());
         }
+    }
+
+    /** The test cases that run on all GPUs together. */
+    public static List<TestCase<List<Target>>> allGpuTests() {
+        return List.of(new AllGpus(true), new AllGpus(false));
     }
 
     /**
@@ -75,7 +82,8 @@ public final class GpuDrill {
         }
     }
 
-    public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests, Consumer<String> progress) {
+    public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, Consumer<String> progress) {
         if (!fs.isLive()) return GpuSection.notRun("recorded machine: nothing is measured under --root", null);
         NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
@@ -111,6 +119,24 @@ public final class GpuDrill {
                 runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage()), null));
             }
         }
-        return new GpuSection("", cf, nvml, runs);
+        return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, together, progress));
+    }
+
+    /** Runs the all-GPU cases when the selection includes them (or is everything). */
+    private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, List<TestCase<List<Target>>> tests,
+                                        Consumer<String> progress) {
+        if (tests.isEmpty()) return List.of();
+        List<GpuBench> benches = new ArrayList<>();
+        try {
+            for (CudaFacts.CudaGpu g : cf.gpus()) benches.add(new GpuBench(cuda, g.ordinal()));
+            // every GPU shares the host's memory: each gets its share of the quarter
+            List<Target> targets = benches.stream()
+                    .map(b -> new Target(b, hostAvailable / Math.max(1, benches.size()), b.memory()[0])).toList();
+            return Runner.run(tests, targets, key -> progress.accept(key));
+        } catch (CudaException e) {
+            return tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
+        } finally {
+            for (GpuBench b : benches) b.close();
+        }
     }
 }

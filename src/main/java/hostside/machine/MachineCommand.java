@@ -45,12 +45,19 @@ public final class MachineCommand implements Callable<Integer> {
         if (list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<Target> c : GpuDrill.tests()) t.row(c.key(), c.description());
+            for (var c : GpuDrill.allGpuTests()) t.row(c.key(), c.description());
             out.print(t.render(""));
             out.flush();
             return 0;
         }
-        List<TestCase<Target>> tests = noMeasure ? List.of() : Runner.select(GpuDrill.tests(), only);
-        MachineRun run = run(options.open(), tests, !options.json);
+        List<String> allKeys = GpuDrill.allGpuTests().stream().map(TestCase::key).toList();
+        List<String> perGpuKeys = only.stream().filter(k -> !allKeys.contains(k)).toList();
+        List<String> togetherKeys = only.stream().filter(allKeys::contains).toList();
+        List<TestCase<Target>> tests = noMeasure || (!only.isEmpty() && perGpuKeys.isEmpty()) ? List.of()
+                : Runner.select(GpuDrill.tests(), perGpuKeys);
+        List<TestCase<List<Target>>> together = noMeasure || (!only.isEmpty() && togetherKeys.isEmpty()) ? List.of()
+                : Runner.select(GpuDrill.allGpuTests(), togetherKeys);
+        MachineRun run = run(options.open(), tests, together, !options.json);
         if (options.json) out.print(Json.write(run.json()));
         else out.print(new MachineView(run, Style.forTerminal()).render());
         out.flush();
@@ -58,10 +65,11 @@ public final class MachineCommand implements Callable<Integer> {
     }
 
     /** Facts, then the GPU drill; progress on stderr when it is a terminal. */
-    public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, boolean showProgress) {
+    public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, List<TestCase<List<Target>>> together,
+                                 boolean showProgress) {
         MachineFacts facts = MachineReader.read(fs);
         boolean terminal = showProgress && System.console() != null;
-        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, step -> {
+        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, step -> {
             if (terminal) {
                 System.err.print("\r\u001b[Khostside: measuring " + step + "...");
                 System.err.flush();

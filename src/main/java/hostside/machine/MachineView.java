@@ -229,6 +229,7 @@ public final class MachineView {
             sb.append("        cuda").append(g.ordinal()).append(" attributes: ").append(a).append('\n');
         }
         sb.append('\n');
+        together(sb);
         for (GpuDrill.GpuRun r : gpu.runs()) {
             if (r.results().isEmpty()) continue;
             sb.append("Copies  ").append(r.gpu()).append(" (").append(r.pciAddress()).append("), median of the samples with min and max\n");
@@ -256,6 +257,16 @@ public final class MachineView {
             for (String v : r.verdicts()) sb.append("  ").append(v).append('\n');
             sb.append('\n');
         }
+    }
+
+    private void together(StringBuilder sb) {
+        if (gpu.allGpus().isEmpty()) return;
+        Table m = new Table("all GPUs at once", "median", "min", "max", "unit").right(1, 2, 3);
+        for (var x : gpu.allGpus()) {
+            if (x.isOk()) m.row(x.key(), fmt(x.value().median()), fmt(x.value().min()), fmt(x.value().max()), x.unit());
+            else m.row(x.key(), x.status() + ": " + x.why(), "", "", "");
+        }
+        sb.append(m.render("        ")).append('\n');
     }
 
     private static String coherence(String c) {

@@ -39,7 +39,7 @@ public final class RackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        MachineRun run = MachineCommand.run(options.open(), tests(), !options.json);
+        MachineRun run = MachineCommand.run(options.open(), tests(), List.of(), !options.json);
         var out = spec.commandLine().getOut();
         if (options.json) {
             ObjectNode n = Json.MAPPER.createObjectNode();

@@ -183,6 +183,15 @@ public final class MarkdownRenderer {
                     String.join(", ", attrs)));
         }
         table(List.of("GPU", "PCI address", "compute capability", "SMs", "memory", "coherence", "host-memory attributes"), rows);
+        rows = new ArrayList<>();
+        for (JsonNode x : g.path("allGpus")) {
+            JsonNode v = x.path("value");
+            rows.add(x.path("status").asText().equals("ok")
+                    ? List.of("`" + x.path("key").asText() + "`", fmt(v.path("median").asDouble()), fmt(v.path("min").asDouble()),
+                    fmt(v.path("max").asDouble()), x.path("unit").asText())
+                    : List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", ""));
+        }
+        if (!rows.isEmpty()) table(List.of("all GPUs at once", "median", "min", "max", "unit"), rows);
         for (JsonNode r : g.path("runs")) {
             if (r.path("results").isEmpty()) continue;
             md.append("**").append(esc(r.path("gpu").asText())).append("** (").append(r.path("pciAddress").asText())

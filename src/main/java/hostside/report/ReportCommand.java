@@ -47,7 +47,8 @@ public final class ReportCommand implements Callable<Integer> {
             host = name != null ? name : from.getFileName().toString().replaceFirst("\\.json$", "");
         } else {
             FsRoot fs = options.open();
-            hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(), true);
+            hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
+                    hostside.machine.GpuDrill.allGpuTests(), true);
             MachineFacts facts = run.facts();
             Report report = ReportBuilder.build(run, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
