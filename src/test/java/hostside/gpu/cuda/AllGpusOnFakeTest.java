@@ -2,14 +2,9 @@ package hostside.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.GpuBench;
@@ -18,27 +13,7 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 
 /** The all-GPUs-at-once copies on the fake's two GPUs: one thread per GPU, each in its own context, the sum reported. */
-class AllGpusOnFakeTest {
-    @TempDir
-    static Path dir;
-    static FakeDriver fake;
-    Cuda cuda;
-
-    @BeforeAll
-    static void build() {
-        fake = FakeDriver.build(dir);
-    }
-
-    @BeforeEach
-    void open() {
-        fake.reset();
-        cuda = fake.ready();
-    }
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty(Cuda.LIBRARY_PROPERTY);
-    }
+class AllGpusOnFakeTest extends OnFakeDriver {
 
     @Test
     void twoGpusSumTheirFigures() {

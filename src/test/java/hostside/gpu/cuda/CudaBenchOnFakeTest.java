@@ -2,14 +2,9 @@ package hostside.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
@@ -24,29 +19,9 @@ import hostside.harness.TestCase;
  * driver accepts (handles, ranges, launch shapes), the figures follow from the event times the
  * fake reports, and nothing is left allocated. No figure here says anything about a real GPU.
  */
-class CudaBenchOnFakeTest {
+class CudaBenchOnFakeTest extends OnFakeDriver {
     static final long MiB = 1L << 20;
 
-    @TempDir
-    static Path dir;
-    static FakeDriver fake;
-    Cuda cuda;
-
-    @BeforeAll
-    static void build() {
-        fake = FakeDriver.build(dir);
-    }
-
-    @BeforeEach
-    void open() {
-        fake.reset();
-        cuda = fake.ready();
-    }
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty(Cuda.LIBRARY_PROPERTY);
-    }
 
     @Test
     void benchSetsUpAndReleasesEverything() {

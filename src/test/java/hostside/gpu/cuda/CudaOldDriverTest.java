@@ -3,41 +3,20 @@ package hostside.gpu.cuda;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A driver older than some functions (the fake built with -DFAKE_CUDA_OLD): the binding falls
  * back to an older name where it has one, and says which function is missing where it has not.
  */
-class CudaOldDriverTest {
+class CudaOldDriverTest extends OnFakeDriver {
     static final long MiB = 1L << 20;
 
-    @TempDir
-    static Path dir;
-    static FakeDriver fake;
-    Cuda cuda;
-
-    @BeforeAll
-    static void build() {
-        fake = FakeDriver.build(dir, List.of("-DFAKE_CUDA_OLD"));
-    }
-
-    @BeforeEach
-    void open() {
-        fake.reset();
-        cuda = fake.ready();
-    }
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty(Cuda.LIBRARY_PROPERTY);
+    @Override
+    List<String> flags() {
+        return List.of("-DFAKE_CUDA_OLD");
     }
 
     @Test

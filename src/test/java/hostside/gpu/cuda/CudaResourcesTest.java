@@ -4,43 +4,18 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The binding's resources (Gpu, Stream, Event, DeviceBuffer, HostBuffer, Module) against the fake
  * driver, which counts what is live: everything try-with-resources opened is released again,
  * also when the block, or the driver, throws.
  */
-class CudaResourcesTest {
+class CudaResourcesTest extends OnFakeDriver {
     static final long MiB = 1L << 20;
 
-    @TempDir
-    static Path dir;
-    static FakeDriver fake;
-    Cuda cuda;
-
-    @BeforeAll
-    static void build() {
-        fake = FakeDriver.build(dir);
-    }
-
-    @BeforeEach
-    void open() {
-        fake.reset();
-        cuda = fake.ready();
-    }
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty(Cuda.LIBRARY_PROPERTY);
-    }
 
     // ---- release ----
 

@@ -1,0 +1,41 @@
+package hostside.gpu.cuda;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tests against the fake libcuda.so.1: built once per test class (with {@link #flags()}), reset
+ * and opened before each test, and the library property cleared after it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class OnFakeDriver {
+    FakeDriver fake;
+    Cuda cuda;
+
+    /** gcc flags for the fake: {@code -DFAKE_CUDA_OLD} builds a driver older than some functions. */
+    List<String> flags() {
+        return List.of();
+    }
+
+    @BeforeAll
+    void build(@TempDir Path dir) {
+        fake = FakeDriver.build(dir, flags());
+    }
+
+    @BeforeEach
+    void open() {
+        fake.reset();
+        cuda = fake.ready();
+    }
+
+    @AfterEach
+    void clearProperty() {
+        System.clearProperty(Cuda.LIBRARY_PROPERTY);
+    }
+}
