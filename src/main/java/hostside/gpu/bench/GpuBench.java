@@ -31,6 +31,8 @@ public final class GpuBench implements AutoCloseable {
     public final Module kernels;
     public final Module.Kernel spin, copy, chase;
     public final Stream stream, other;
+    /** The legacy default stream, for pageable copies issued as PyTorch issues them. */
+    public final Stream legacy;
     private final HostBuffer flag;
     private final long flagOnGpu;
     private final Event start, end, start2, end2;
@@ -50,6 +52,7 @@ public final class GpuBench implements AutoCloseable {
             this.chase = kernels.kernel("hostside_chase");
             this.stream = keep(made, gpu.stream());
             this.other = keep(made, gpu.stream());
+            this.legacy = Stream.legacyDefault(cuda);
             this.flag = keep(made, HostBuffer.pinned(cuda, 4096));
             this.flagOnGpu = flag.devicePointer();
             this.start = keep(made, gpu.event());

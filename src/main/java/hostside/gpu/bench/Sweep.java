@@ -51,8 +51,8 @@ public record Sweep(boolean pinned) implements TestCase<Target> {
                         });
                     } else {
                         long t0 = System.nanoTime();
-                        for (int c = 0; c < copies; c++) b.stream.copyHostToDevice(dev, host, n);
-                        b.stream.synchronize();
+                        for (int c = 0; c < copies; c++) b.legacy.copyHostToDevice(dev, host, n);
+                        b.legacy.synchronize();
                         ms = (System.nanoTime() - t0) / 1e6;
                     }
                     if (i >= 0) s[i] = Copies.gbs(n * copies, ms);
