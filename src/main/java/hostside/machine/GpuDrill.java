@@ -62,6 +62,16 @@ public final class GpuDrill {
     }
 
     /**
+     * A GPU in MIG mode is partitioned: a copy would measure one slice, or fail, so its rows say
+     * so instead (a normal state of a machine, not an error).
+     */
+    static java.util.Optional<String> migReason(NvmlFacts nvml, String pciAddress) {
+        if (nvml == null || !nvml.ran()) return java.util.Optional.empty();
+        return nvml.gpus().stream().filter(n -> pciAddress.equals(n.pciBusId()) && Boolean.TRUE.equals(n.migEnabled())).findFirst()
+                .map(n -> "MIG mode is on: the GPU is split into instances; measure one through its MIG UUID (CUDA_VISIBLE_DEVICES)");
+    }
+
+    /**
      * Reads the link's current speed and width from sysfs while host-to-device copies keep it
      * busy: GPUs drop to a low speed when idle, so only a reading under load says whether the
      * link really runs below its maximum (DOMAIN.md).
@@ -103,6 +113,12 @@ public final class GpuDrill {
                     .map(PciDevice::label).orElse("cuda" + g.ordinal());
             if (tests.isEmpty()) {
                 runs.add(new GpuRun(label, g.pciAddress(), List.of(), List.of(), null));
+                continue;
+            }
+            java.util.Optional<String> mig = migReason(nvml, g.pciAddress());
+            if (mig.isPresent()) {
+                runs.add(new GpuRun(label, g.pciAddress(), tests.stream().map(t -> Result.notRun(t, mig.get())).toList(),
+                        List.of(), null));
                 continue;
             }
             try (GpuBench bench = new GpuBench(cuda, g.ordinal())) {
