@@ -18,7 +18,5 @@ J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredS
 } > "$out/device-gpu.log" 2>&1
 "${J[@]}" machine --json > "$out/machine.json" 2>"$out/machine.err"
 "${J[@]}" report --out "$out" --name h200-gpu >/dev/null 2>&1
-if [[ -f target/classes/hostside/gpu/nvml/NvmlProbe.class ]] || unzip -l target/hostside.jar 2>/dev/null | grep -q NvmlProbe; then
-  .jre/bin/java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar hostside.gpu.nvml.NvmlProbe > "$out/nvml.json" 2>&1
-fi
+.jre/bin/java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar hostside.gpu.nvml.NvmlProbe > "$out/nvml.json" 2>&1
 cat "$out/device-gpu.log"
