@@ -5,39 +5,49 @@ import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
 import hostside.gpu.cuda.Stream;
 
-/** Pageable copies three ways, alternated: which path of the driver a pageable copy takes matters. */
+/**
+ * A bench tool, not a drill: pageable copies of 256 MiB issued three ways, alternated for three
+ * rounds, to see whether the way a copy is issued matters (bench/device-pageable.sh and
+ * docs/measurements/2026-12-02-h200-gpu.md; on the H200 it did not, beyond run-to-run noise).
+ * Run with: java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar hostside.gpu.bench.PageableVariants
+ */
 public final class PageableVariants {
+    enum Way { OWN_STREAM, LEGACY_STREAM, SYNC_CALL }
+
+    static final long BYTES = 256L << 20;
+    static final int WARMUPS = 3, COPIES = 10, ROUNDS = 3;
+
     public static void main(String[] args) {
-        Cuda cuda = ((Cuda.Open.Ready) Cuda.open()).cuda();
-        long bytes = 256L << 20;
-        try (GpuBench b = new GpuBench(cuda, 0); HostBuffer host = HostBuffer.pageable(cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
-            Stream legacy = Stream.legacyDefault(cuda);
-            for (int round = 0; round < 3; round++) {
-                for (String how : new String[] {"own-stream", "legacy-stream", "sync-call"}) {
-                    for (boolean in : new boolean[] {true, false}) {
-                        double best = 0, sum = 0;
-                        int n = 10;
-                        for (int w = 0; w < 3; w++) copy(b, how, legacy, in, dev, host, bytes);
+        if (!(Cuda.open() instanceof Cuda.Open.Ready ready)) {
+            System.out.println("not run: no usable CUDA driver");
+            return;
+        }
+        Cuda cuda = ready.cuda();
+        try (GpuBench b = new GpuBench(cuda, 0); HostBuffer host = HostBuffer.pageable(cuda, BYTES); DeviceBuffer dev = b.gpu.alloc(BYTES)) {
+            for (int round = 0; round < ROUNDS; round++) {
+                for (Way way : Way.values()) {
+                    for (boolean toDevice : new boolean[] {true, false}) {
+                        for (int w = 0; w < WARMUPS; w++) copy(b, way, toDevice, dev, host);
                         long t0 = System.nanoTime();
-                        for (int c = 0; c < n; c++) copy(b, how, legacy, in, dev, host, bytes);
-                        sync(b, how, legacy);
-                        double gbs = bytes * (double) n / ((System.nanoTime() - t0) / 1e9) / 1e9;
-                        System.out.printf("round %d %-14s %s %.2f GB/s%n", round, how, in ? "h2d" : "d2h", gbs);
+                        for (int c = 0; c < COPIES; c++) copy(b, way, toDevice, dev, host);
+                        double gbs = BYTES * (double) COPIES / ((System.nanoTime() - t0) / 1e9) / 1e9;
+                        System.out.printf("round %d %-14s %s %.2f GB/s%n", round, way, toDevice ? "h2d" : "d2h", gbs);
                     }
                 }
             }
         }
     }
 
-    static void copy(GpuBench b, String how, Stream legacy, boolean in, DeviceBuffer dev, HostBuffer host, long bytes) {
-        switch (how) {
-            case "own-stream" -> { if (in) b.stream.copyHostToDevice(dev, host, bytes); else b.stream.copyDeviceToHost(host, dev, bytes); b.stream.synchronize(); }
-            case "legacy-stream" -> { if (in) legacy.copyHostToDevice(dev, host, bytes); else legacy.copyDeviceToHost(host, dev, bytes); legacy.synchronize(); }
-            default -> { if (in) b.cuda.copyHostToDeviceSync(dev, host, bytes); else b.cuda.copyDeviceToHostSync(host, dev, bytes); }
+    /** One copy, finished before it returns, whichever way it is issued. */
+    static void copy(GpuBench b, Way way, boolean toDevice, DeviceBuffer dev, HostBuffer host) {
+        if (way == Way.SYNC_CALL) {
+            if (toDevice) b.cuda.copyHostToDeviceSync(dev, host, BYTES);
+            else b.cuda.copyDeviceToHostSync(host, dev, BYTES);
+            return;
         }
-    }
-
-    static void sync(GpuBench b, String how, Stream legacy) {
-        b.gpu.synchronize();
+        Stream s = way == Way.OWN_STREAM ? b.stream : b.legacy;
+        if (toDevice) s.copyHostToDevice(dev, host, BYTES);
+        else s.copyDeviceToHost(host, dev, BYTES);
+        s.synchronize();
     }
 }
