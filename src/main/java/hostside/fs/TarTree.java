@@ -40,15 +40,6 @@ final class TarTree implements Tree {
         entries.put("/", new DirEntry(new TreeSet<>()));
     }
 
-    static boolean looksLikeArchive(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] head = in.readNBytes(512);
-            return isGzip(head) || isBzip2(head) || isTar(head);
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     private static boolean isGzip(byte[] h) {
         return h.length >= 2 && (h[0] & 0xff) == 0x1f && (h[1] & 0xff) == 0x8b;
     }

@@ -13,10 +13,4 @@ public record Stats(double median, double min, double max, int samples) {
         double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
         return new Stats(median, v[0], v[n - 1], n);
     }
-
-    /** The same samples seen through a function that keeps their order (or reverses it, like 1/x). */
-    public Stats map(java.util.function.DoubleUnaryOperator f) {
-        double a = f.applyAsDouble(min), b = f.applyAsDouble(max);
-        return new Stats(f.applyAsDouble(median), Math.min(a, b), Math.max(a, b), samples);
-    }
 }

@@ -34,32 +34,4 @@ class StatsTest {
         assertThatThrownBy(Stats::of).isInstanceOf(IllegalArgumentException.class).hasMessage("no samples");
         assertThatThrownBy(() -> Stats.of(new double[0])).isInstanceOf(IllegalArgumentException.class);
     }
-
-    @Test
-    void mapKeepsAnOrderKeepingFunctionsOrder() {
-        Stats s = Stats.of(1, 2, 4).map(x -> x * 10);
-        assertThat(s).isEqualTo(new Stats(20, 10, 40, 3));
-    }
-
-    @Test
-    void mapWithAReversingFunctionSwapsMinAndMax() {
-        // milliseconds to a rate: the slowest sample is the smallest rate
-        Stats ms = Stats.of(2, 4, 8, 5, 1);
-        Stats rate = ms.map(x -> 1 / x);
-        assertThat(rate.min()).isEqualTo(1 / 8.0);
-        assertThat(rate.max()).isEqualTo(1.0);
-        assertThat(rate.median()).isEqualTo(1 / 4.0);
-        assertThat(rate.samples()).isEqualTo(5);
-        assertThat(rate.min()).isLessThanOrEqualTo(rate.median());
-        assertThat(rate.median()).isLessThanOrEqualTo(rate.max());
-    }
-
-    @Test
-    void mapOfAnEvenCountStaysBetweenMinAndMax() {
-        Stats rate = Stats.of(1, 2, 3, 100).map(x -> 1 / x);
-        assertThat(rate.min()).isLessThanOrEqualTo(rate.median());
-        assertThat(rate.median()).isLessThanOrEqualTo(rate.max());
-        assertThat(rate.min()).isEqualTo(0.01);
-        assertThat(rate.max()).isEqualTo(1.0);
-    }
 }

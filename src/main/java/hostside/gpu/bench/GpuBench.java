@@ -110,15 +110,6 @@ public final class GpuBench implements AutoCloseable {
         return new double[] {end.msSince(start), end2.msSince(start2)};
     }
 
-    /** Milliseconds of a kernel-free stretch of stream work, timed with events but not blocked (pageable copies). */
-    public double eventMs(Stream s, Consumer<Stream> work) {
-        s.record(start);
-        work.accept(s);
-        s.record(end);
-        end.synchronize();
-        return end.msSince(start);
-    }
-
     /** Free and total memory of this GPU, bytes. */
     public long[] memory() {
         return cuda.memoryInfo();

@@ -84,7 +84,6 @@ public final class Cuda {
             Map.entry("cuStreamCreate", sig(ret(ADDRESS, JAVA_INT), "cuStreamCreate")),
             Map.entry("cuStreamDestroy", sig(ret(ADDRESS), "cuStreamDestroy_v2")),
             Map.entry("cuStreamSynchronize", sig(ret(ADDRESS), "cuStreamSynchronize")),
-            Map.entry("cuStreamWaitEvent", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuStreamWaitEvent")),
             Map.entry("cuEventCreate", sig(ret(ADDRESS, JAVA_INT), "cuEventCreate")),
             Map.entry("cuEventDestroy", sig(ret(ADDRESS), "cuEventDestroy_v2")),
             Map.entry("cuEventRecord", sig(ret(ADDRESS, ADDRESS), "cuEventRecord")),

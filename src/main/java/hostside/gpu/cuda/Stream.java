@@ -32,10 +32,6 @@ public final class Stream implements AutoCloseable {
         cuda.call("cuEventRecord", e.handle, handle);
     }
 
-    public void waitFor(Event e) {
-        cuda.call("cuStreamWaitEvent", handle, e.handle, 0);
-    }
-
     public void copyHostToDevice(DeviceBuffer dst, HostBuffer src, long bytes) {
         cuda.call("cuMemcpyHtoDAsync", dst.address, src.segment, bytes, handle);
     }

@@ -276,16 +276,6 @@ class CudaResourcesTest extends OnFakeDriver {
         fake.assertNothingLive();
     }
 
-    @Test
-    void streamWaitsForAnEvent() {
-        try (Gpu gpu = new Gpu(cuda, 0); Stream a = gpu.stream(); Stream b = gpu.stream(); Event e = gpu.event()) {
-            a.record(e);
-            b.waitFor(e);
-        }
-        assertThat(fake.calls("cuStreamWaitEvent")).isEqualTo(1);
-        fake.assertNothingLive();
-    }
-
     // ---- modules and launches ----
 
     @Test
