@@ -25,4 +25,9 @@ public record Result(String key, String description, String status, String why, 
     public boolean isOk() {
         return status.equals("ok");
     }
+
+    /** The median of the measured result with this key, if it is among {@code results} and ran. */
+    public static java.util.Optional<Double> median(java.util.List<Result> results, String key) {
+        return results.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst().map(r -> r.value().median());
+    }
 }

@@ -11,18 +11,14 @@ import hostside.report.Units;
 /** What the copy figures mean for training and inference, one line each. */
 public final class CopyVerdicts {
     /** Module 6's offload example: 10 GB of optimizer state or KV cache. */
-    static final double OFFLOAD_BYTES = 10e9;
+    public static final double OFFLOAD_BYTES = 10e9;
 
     private CopyVerdicts() {}
 
-    static Optional<Double> median(List<Result> rs, String key) {
-        return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst().map(r -> r.value().median());
-    }
-
     public static List<String> of(String gpu, List<Result> rs, PciLink link) {
         List<String> v = new ArrayList<>();
-        Optional<Double> h2d = median(rs, "host_to_device_ce_pinned"), d2h = median(rs, "device_to_host_ce_pinned");
-        Optional<Double> h2dPage = median(rs, "host_to_device_ce_pageable"), d2hPage = median(rs, "device_to_host_ce_pageable");
+        Optional<Double> h2d = Result.median(rs, "host_to_device_ce_pinned"), d2h = Result.median(rs, "device_to_host_ce_pinned");
+        Optional<Double> h2dPage = Result.median(rs, "host_to_device_ce_pageable"), d2hPage = Result.median(rs, "device_to_host_ce_pageable");
         if (h2d.isPresent() && h2dPage.isPresent()) {
             v.add(String.format("pageable host-to-device copies run at %.0f%% of pinned (%.1f vs %.1f GB/s): pin DataLoader memory (pin_memory=True) and copy with non_blocking=True",
                     100 * h2dPage.get() / h2d.get(), h2dPage.get(), h2d.get()));
@@ -44,13 +40,13 @@ public final class CopyVerdicts {
             v.add(String.format("10 GB of optimizer state or KV cache moves to %s in %.2f s from pinned memory%s", gpu,
                     OFFLOAD_BYTES / (h2d.get() * 1e9), pageable));
         }
-        Optional<Double> smIn = median(rs, "host_to_device_sm"), smOut = median(rs, "device_to_host_sm");
+        Optional<Double> smIn = Result.median(rs, "host_to_device_sm"), smOut = Result.median(rs, "device_to_host_sm");
         if (smIn.isPresent() && h2d.isPresent()) {
             v.add(String.format("SMs reading host memory reach %.0f%% of the copy engine (%.1f vs %.1f GB/s)%s", 100 * smIn.get() / h2d.get(),
                     smIn.get(), h2d.get(), smOut.map(o -> String.format(", writing it %.1f GB/s", o)).orElse("")
                             + ": a kernel can stream host memory in place, but it holds SMs that the copy engine leaves free"));
         }
-        median(rs, "host_device_latency_sm").ifPresent(ns -> v.add(String.format(
+        Result.median(rs, "host_device_latency_sm").ifPresent(ns -> v.add(String.format(
                 "one dependent load from host memory takes %.2f us: fine-grained host access (pointer chasing, small reads) stalls a GPU thread that long; move data in bulk",
                 ns / 1000)));
         rs.stream().filter(r -> r.isOk() && r.key().startsWith("host_to_device_sweep_")).forEach(r -> {
@@ -60,9 +56,9 @@ public final class CopyVerdicts {
                         r.key().endsWith("pinned") ? "pinned" : "pageable", r.value().median(), Units.bytes(b)));
             }
         });
-        median(rs, "pin_cost_host_alloc").ifPresent(ms -> v.add(String.format(
+        Result.median(rs, "pin_cost_host_alloc").ifPresent(ms -> v.add(String.format(
                 "pinning costs %.0f ms per GiB (cuMemHostAlloc)%s: pin once at start-up and reuse the buffers, as PyTorch's pinned allocator does",
-                ms, median(rs, "pin_cost_host_register").map(r -> String.format(", %.0f ms to register memory already in use", r)).orElse(""))));
+                ms, Result.median(rs, "pin_cost_host_register").map(r -> String.format(", %.0f ms to register memory already in use", r)).orElse(""))));
         return v;
     }
 

@@ -236,7 +236,7 @@ public final class MachineView {
             Table m = new Table("measurement", "median", "min", "max", "unit", "n").right(1, 2, 3, 5);
             for (var x : r.results()) {
                 if (x.isOk()) {
-                    m.row(x.key(), fmt(x.value().median()), fmt(x.value().min()), fmt(x.value().max()), x.unit(), x.value().samples());
+                    m.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit(), x.value().samples());
                 } else {
                     m.row(x.key(), x.status() + ": " + x.why(), "", "", "", "");
                 }
@@ -246,7 +246,7 @@ public final class MachineView {
                 Table p = new Table(x.key(), "GB/s", "min", "max", "copies").right(0, 1, 2, 3, 4);
                 for (Object o : (List<?>) x.detail().get("points")) {
                     if (o instanceof hostside.gpu.bench.Sweep.Point pt) {
-                        p.row(Units.bytes(pt.bytes()), fmt(pt.gbs().median()), fmt(pt.gbs().min()), fmt(pt.gbs().max()), pt.copies());
+                        p.row(Units.bytes(pt.bytes()), Units.figure(pt.gbs().median()), Units.figure(pt.gbs().min()), Units.figure(pt.gbs().max()), pt.copies());
                     }
                 }
                 sb.append('\n').append(p.render("        "));
@@ -263,7 +263,7 @@ public final class MachineView {
         if (gpu.allGpus().isEmpty()) return;
         Table m = new Table("all GPUs at once", "median", "min", "max", "unit").right(1, 2, 3);
         for (var x : gpu.allGpus()) {
-            if (x.isOk()) m.row(x.key(), fmt(x.value().median()), fmt(x.value().min()), fmt(x.value().max()), x.unit());
+            if (x.isOk()) m.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit());
             else m.row(x.key(), x.status() + ": " + x.why(), "", "", "");
         }
         sb.append(m.render("        ")).append('\n');
@@ -276,10 +276,6 @@ public final class MachineView {
             case "none" -> "pinned or managed memory only";
             default -> c;
         };
-    }
-
-    private static String fmt(double v) {
-        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
     }
 
     private void findings(StringBuilder sb) {

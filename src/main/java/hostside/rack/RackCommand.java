@@ -71,8 +71,8 @@ public final class RackCommand implements Callable<Integer> {
         for (GpuDrill.GpuRun r : gpu.runs()) {
             Table t = new Table("direction", "copy engine GB/s", "SMs GB/s", "SMs / copy engine").right(1, 2, 3);
             for (boolean in : new boolean[] {true, false}) {
-                Optional<Double> ce = fig(r.results(), in ? "host_to_device_ce_pinned" : "device_to_host_ce_pinned");
-                Optional<Double> sm = fig(r.results(), in ? "host_to_device_sm" : "device_to_host_sm");
+                Optional<Double> ce = Result.median(r.results(), in ? "host_to_device_ce_pinned" : "device_to_host_ce_pinned");
+                Optional<Double> sm = Result.median(r.results(), in ? "host_to_device_sm" : "device_to_host_sm");
                 t.row(in ? "host to device" : "device to host", ce.map(x -> String.format("%.1f", x)).orElse("-"),
                         sm.map(x -> String.format("%.1f", x)).orElse("-"),
                         ce.isPresent() && sm.isPresent() ? String.format("%.0f%%", 100 * sm.get() / ce.get()) : "-");
@@ -83,9 +83,5 @@ public final class RackCommand implements Callable<Integer> {
             sb.append('\n');
         }
         return sb.toString();
-    }
-
-    private static Optional<Double> fig(List<Result> rs, String key) {
-        return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst().map(r -> r.value().median());
     }
 }

@@ -187,8 +187,8 @@ public final class MarkdownRenderer {
         for (JsonNode x : g.path("allGpus")) {
             JsonNode v = x.path("value");
             rows.add(x.path("status").asText().equals("ok")
-                    ? List.of("`" + x.path("key").asText() + "`", fmt(v.path("median").asDouble()), fmt(v.path("min").asDouble()),
-                    fmt(v.path("max").asDouble()), x.path("unit").asText())
+                    ? List.of("`" + x.path("key").asText() + "`", Units.figure(v.path("median").asDouble()), Units.figure(v.path("min").asDouble()),
+                    Units.figure(v.path("max").asDouble()), x.path("unit").asText())
                     : List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", ""));
         }
         if (!rows.isEmpty()) table(List.of("all GPUs at once", "median", "min", "max", "unit"), rows);
@@ -200,8 +200,8 @@ public final class MarkdownRenderer {
             for (JsonNode x : r.path("results")) {
                 if (x.path("status").asText().equals("ok")) {
                     JsonNode v = x.path("value");
-                    rows.add(List.of("`" + x.path("key").asText() + "`", fmt(v.path("median").asDouble()), fmt(v.path("min").asDouble()),
-                            fmt(v.path("max").asDouble()), x.path("unit").asText(), x.path("method").asText()));
+                    rows.add(List.of("`" + x.path("key").asText() + "`", Units.figure(v.path("median").asDouble()), Units.figure(v.path("min").asDouble()),
+                            Units.figure(v.path("max").asDouble()), x.path("unit").asText(), x.path("method").asText()));
                 } else {
                     rows.add(List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", "", ""));
                 }
@@ -210,10 +210,6 @@ public final class MarkdownRenderer {
             for (JsonNode v : r.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
             md.append('\n');
         }
-    }
-
-    private static String fmt(double v) {
-        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
     }
 
     /** Caches: one row per level and size, with the count, rather than one per instance. */

@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 import hostside.cli.Main;
+import hostside.harness.Result;
+import hostside.machine.CopyVerdicts;
 import hostside.machine.MachineFacts;
 import hostside.machine.PciDevice;
 import hostside.machine.PciLink;
@@ -15,8 +17,6 @@ import hostside.machine.Topology;
 
 /** Builds the {@link Report} from what the drills found. */
 public final class ReportBuilder {
-    /** Bytes in the offload example of Module 6: 10 GB of optimizer state or KV cache. */
-    static final double OFFLOAD_BYTES = 10e9;
 
     private ReportBuilder() {}
 
@@ -76,17 +76,17 @@ public final class ReportBuilder {
                         : String.format("PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),
                         l.belowMaxWidth() ? l.currentGBs() : l.maxGBs());
                 Optional<hostside.machine.GpuDrill.GpuRun> run = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.address())).findFirst();
-                Optional<Double> pinned = run.flatMap(r -> figure(r, "host_to_device_ce_pinned"));
-                Optional<Double> pageable = run.flatMap(r -> figure(r, "host_to_device_ce_pageable"));
+                Optional<Double> pinned = run.flatMap(r -> Result.median(r.results(), "host_to_device_ce_pinned"));
+                Optional<Double> pageable = run.flatMap(r -> Result.median(r.results(), "host_to_device_ce_pageable"));
                 String coherence = gpu.cuda() == null ? "coherence not read" : gpu.cuda().gpus().stream()
                         .filter(c -> c.pciAddress().equals(g.address())).findFirst().map(c -> "coherence: " + c.coherence()).orElse("coherence not read");
                 if (pinned.isPresent()) {
                     measured = true;
                     links.add(String.format("%s: %s; pinned %.1f GB/s%s, so 10 GB moves in %.2f s; %s", g.label(), link, pinned.get(),
-                            pageable.map(p -> String.format(", pageable %.1f GB/s", p)).orElse(""), OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
+                            pageable.map(p -> String.format(", pageable %.1f GB/s", p)).orElse(""), CopyVerdicts.OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
                 } else {
                     double gbs = l == null ? 0 : l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
-                    links.add(g.label() + ": " + link + (gbs > 0 ? String.format(", so 10 GB moves in no less than %.2f s", OFFLOAD_BYTES / (gbs * 1e9)) : "")
+                    links.add(g.label() + ": " + link + (gbs > 0 ? String.format(", so 10 GB moves in no less than %.2f s", CopyVerdicts.OFFLOAD_BYTES / (gbs * 1e9)) : "")
                             + "; copies not measured (" + (gpu.notRun().isEmpty() ? "not selected" : gpu.notRun()) + "); " + coherence);
                 }
             }
@@ -121,10 +121,6 @@ public final class ReportBuilder {
                         + "; storage bandwidth and GPUDirect Storage not measured (Module 4 is not in this version)",
                 "PCI devices and /sys/class/net"));
         return a;
-    }
-
-    private static Optional<Double> figure(hostside.machine.GpuDrill.GpuRun run, String key) {
-        return run.results().stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst().map(r -> r.value().median());
     }
 
     private static String plural(int n, String what) {

@@ -18,6 +18,11 @@ public final class Units {
         return (n.endsWith(".0") ? n.substring(0, n.length() - 2) : n) + " " + units[u];
     }
 
+    /** A measured figure: whole numbers from 100 up, two decimals below. */
+    public static String figure(double v) {
+        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
+    }
+
     public static String gbps(double gbPerSecond) {
         return String.format("%.1f GB/s", gbPerSecond);
     }
