@@ -50,7 +50,8 @@ public final class GpuDrill {
      * One GPU's results and what they mean.
      *
      * @param linkUnderLoad the PCIe link as sysfs reads while copies run (an idle GPU may have
-     *                      downtrained it), null when it could not be read
+     *                      downtrained it); null when the idle link was already at its maximum
+     *                      or could not be read
      */
     public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts, PciLink linkUnderLoad) {}
 
@@ -77,7 +78,8 @@ public final class GpuDrill {
      * link really runs below its maximum (DOMAIN.md).
      */
     static PciLink linkUnderLoad(FsRoot fs, GpuBench bench, String address, PciLink idle) {
-        if (idle == null) return null;
+        // Only a link below its maximum needs the second look (and the 64 MiB of pinned memory).
+        if (idle == null || !(idle.belowMaxSpeed() || idle.belowMaxWidth())) return null;
         long bytes = 64L << 20;
         try (hostside.gpu.cuda.HostBuffer host = hostside.gpu.cuda.HostBuffer.pinned(bench.cuda, bytes);
              hostside.gpu.cuda.DeviceBuffer dev = bench.gpu.alloc(bytes)) {
