@@ -158,11 +158,7 @@ public final class Copies {
                     });
                     if (i >= 0) s[i] = gbs(bytes * COPIES, ms);
                 }
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("gpu", b.name + " (" + b.pciAddress + ")");
-                d.put("bufferBytes", bytes);
-                d.put("copiesPerSample", COPIES);
-                return Result.ok(this, "GB/s", Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", d);
+                return Result.ok(this, "GB/s", Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", detail(t, bytes, COPIES));
             }
         }
     }

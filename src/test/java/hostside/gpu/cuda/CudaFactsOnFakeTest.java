@@ -2,33 +2,14 @@ package hostside.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** CudaFacts.read through the binding, against the fake driver's two GPUs. */
-class CudaFactsOnFakeTest {
-    @TempDir
-    static Path dir;
-    static FakeDriver fake;
-
-    @BeforeAll
-    static void build() {
-        fake = FakeDriver.build(dir);
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
-
-    @AfterEach
-    void clearProperty() {
-        System.clearProperty(Cuda.LIBRARY_PROPERTY);
+class CudaFactsOnFakeTest extends OnFakeDriver {
+    @Override
+    boolean openBeforeEach() {
+        return false;
     }
 
     @Test
