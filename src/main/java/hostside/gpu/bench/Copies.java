@@ -20,6 +20,16 @@ public final class Copies {
 
     private Copies() {}
 
+    /** GB/s of each sample after the warm-ups, with {@code work} queued behind the spin kernel. */
+    static double[] blockedGbs(GpuBench b, long bytesPerSample, java.util.function.Consumer<hostside.gpu.cuda.Stream> work) {
+        double[] s = new double[SAMPLES];
+        for (int i = -WARMUPS; i < SAMPLES; i++) {
+            double ms = b.blockedMs(b.stream, work);
+            if (i >= 0) s[i] = gbs(bytesPerSample, ms);
+        }
+        return s;
+    }
+
     static double gbs(long bytes, double ms) {
         return bytes / (ms / 1e3) / 1e9;
     }
@@ -47,16 +57,12 @@ public final class Copies {
             GpuBench b = t.bench();
             try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
-                double[] s = new double[SAMPLES];
-                for (int i = -WARMUPS; i < SAMPLES; i++) {
-                    double ms = b.blockedMs(b.stream, st -> {
-                        for (int c = 0; c < COPIES; c++) {
-                            if (toDevice) st.copyHostToDevice(dev, host, bytes);
-                            else st.copyDeviceToHost(host, dev, bytes);
-                        }
-                    });
-                    if (i >= 0) s[i] = gbs(bytes * COPIES, ms);
-                }
+                double[] s = blockedGbs(b, bytes * COPIES, st -> {
+                    for (int c = 0; c < COPIES; c++) {
+                        if (toDevice) st.copyHostToDevice(dev, host, bytes);
+                        else st.copyDeviceToHost(host, dev, bytes);
+                    }
+                });
                 return Result.ok(this, "GB/s", Stats.of(s), "nvbandwidth's: copies queued behind a spin kernel, timed with CUDA events",
                         detail(t, bytes, COPIES));
             }
@@ -151,13 +157,9 @@ public final class Copies {
             GpuBench b = t.bench();
             try (DeviceBuffer src = b.gpu.alloc(bytes); DeviceBuffer dst = b.gpu.alloc(bytes)) {
                 src.fill(0x5a5a5a5a);
-                double[] s = new double[SAMPLES];
-                for (int i = -WARMUPS; i < SAMPLES; i++) {
-                    double ms = b.blockedMs(b.stream, st -> {
-                        for (int c = 0; c < COPIES; c++) st.copyDeviceToDevice(dst, src, bytes);
-                    });
-                    if (i >= 0) s[i] = gbs(bytes * COPIES, ms);
-                }
+                double[] s = blockedGbs(b, bytes * COPIES, st -> {
+                    for (int c = 0; c < COPIES; c++) st.copyDeviceToDevice(dst, src, bytes);
+                });
                 return Result.ok(this, "GB/s", Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", detail(t, bytes, COPIES));
             }
         }

@@ -45,13 +45,9 @@ public final class SmAccess {
                 long h = host.devicePointer(), d = dev.address();
                 long src = toDevice ? h : d, dst = toDevice ? d : h;
                 int copies = Copies.COPIES;
-                double[] s = new double[Copies.SAMPLES];
-                for (int i = -Copies.WARMUPS; i < s.length; i++) {
-                    double ms = b.blockedMs(b.stream, st -> {
-                        for (int c = 0; c < copies; c++) b.copy.launch(st, blocks, THREADS, dst, src, bytes / 16);
-                    });
-                    if (i >= 0) s[i] = Copies.gbs(bytes * copies, ms);
-                }
+                double[] s = Copies.blockedGbs(b, bytes * copies, st -> {
+                    for (int c = 0; c < copies; c++) b.copy.launch(st, blocks, THREADS, dst, src, bytes / 16);
+                });
                 Map<String, Object> d2 = Copies.detail(t, bytes, copies);
                 d2.put("grid", blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step");
                 return Result.ok(this, "GB/s", Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)", d2);
