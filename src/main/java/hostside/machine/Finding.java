@@ -6,17 +6,22 @@ package hostside.machine;
  * @param severity bad (costs performance now), warn (may cost it, check), info
  * @param subject  what it is about: "GPU0", "NUMA", "IOMMU"
  * @param text     one line saying what and what it costs
+ * @param code     a stable name for findings that a later step settles ("" for the rest), so
+ *                 that nothing has to match the wording of {@code text}
  */
-public record Finding(String severity, String subject, String text) {
+public record Finding(String severity, String subject, String text, String code) {
+    /** An idle GPU's link below its maximum: settled by the reading under copy load. */
+    public static final String IDLE_LINK_BELOW_MAX = "idle-link-below-max";
+
     public static Finding bad(String subject, String text) {
-        return new Finding("bad", subject, text);
+        return new Finding("bad", subject, text, "");
     }
 
     public static Finding warn(String subject, String text) {
-        return new Finding("warn", subject, text);
+        return new Finding("warn", subject, text, "");
     }
 
     public static Finding info(String subject, String text) {
-        return new Finding("info", subject, text);
+        return new Finding("info", subject, text, "");
     }
 }

@@ -88,7 +88,7 @@ public final class MachineCommand implements Callable<Integer> {
         for (GpuDrill.GpuRun r : gpu.runs()) {
             PciLink load = r.linkUnderLoad();
             if (load == null || load.speedGTs() == null) continue;
-            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.severity().equals("warn") && f.text().contains("downtrain"));
+            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.code().equals(Finding.IDLE_LINK_BELOW_MAX));
             if (!suspected) continue;
             if (load.belowMaxSpeed() || load.belowMaxWidth()) {
                 findings.add(Finding.bad(r.gpu(), String.format("%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
