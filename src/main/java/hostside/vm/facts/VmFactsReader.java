@@ -1,0 +1,480 @@
+package hostside.vm.facts;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import hostside.fs.FsRoot;
+import hostside.fs.MemInfo;
+import hostside.fs.Read;
+import hostside.report.Units;
+import hostside.vm.facts.VmFacts.Arch;
+import hostside.vm.facts.VmFacts.HugetlbPool;
+import hostside.vm.facts.VmFacts.Khugepaged;
+import hostside.vm.facts.VmFacts.Meminfo;
+import hostside.vm.facts.VmFacts.Mthp;
+import hostside.vm.facts.VmFacts.NodePool;
+import hostside.vm.facts.VmFacts.PageSize;
+import hostside.vm.facts.VmFacts.ProcessLimits;
+import hostside.vm.facts.VmFacts.Setting;
+import hostside.vm.facts.VmFacts.Sysctl;
+import hostside.vm.facts.VmFacts.Thp;
+
+/**
+ * Reads {@link VmFacts} through an {@link FsRoot}: facts only, nothing is measured here.
+ * Never throws on what it reads: a garbled value becomes null and an "unknown" line naming
+ * the file and why.
+ */
+public final class VmFactsReader {
+    static final String THP = "/sys/kernel/mm/transparent_hugepage";
+    static final String HUGETLB = "/sys/kernel/mm/hugepages";
+    static final String NODE = "/sys/devices/system/node";
+    static final String VM = "/proc/sys/vm/";
+    /** CAP_IPC_LOCK: lock memory beyond RLIMIT_MEMLOCK (include/uapi/linux/capability.h). */
+    static final int CAP_IPC_LOCK = 14;
+
+    private static final Pattern HUGE_DIR = Pattern.compile("hugepages-(\\d{1,12})kB");
+    private static final Pattern NODE_DIR = Pattern.compile("node(\\d{1,6})");
+    private static final Pattern NUMBER = Pattern.compile("\\d{1,19}");
+
+    private final FsRoot fs;
+    private final List<String> unknowns = new ArrayList<>();
+
+    private VmFactsReader(FsRoot fs) {
+        this.fs = fs;
+    }
+
+    /**
+     * @param livePageSize the page size from sysconf(_SC_PAGESIZE) when the caller could ask
+     *                     (live, through the FFM layer); preferred over everything read here
+     */
+    public static VmFacts read(FsRoot fs, OptionalLong livePageSize) {
+        return new VmFactsReader(fs).readAll(livePageSize == null ? OptionalLong.empty() : livePageSize);
+    }
+
+    private VmFacts readAll(OptionalLong livePageSize) {
+        Arch arch = arch();
+        Thp thp = thp();
+        PageSize pageSize = pageSize(livePageSize, thp.pmdSizeBytes(), arch);
+        List<Integer> nodeIds = nodeIds();
+        List<HugetlbPool> hugetlb = hugetlb(nodeIds);
+        Meminfo memory = meminfo();
+        Sysctl sysctl = sysctl();
+        Integer numaNodes = numaNodes(nodeIds);
+        List<String> rdma = List.copyOf(fs.list("/sys/class/infiniband"));
+        Map<String, Long> vmstat = vmstat();
+        ProcessLimits process = process();
+        return new VmFacts(arch, pageSize, thp, hugetlb, memory, sysctl, numaNodes, rdma, vmstat, process,
+                List.copyOf(unknowns));
+    }
+
+    // ---- architecture ----
+
+    private Arch arch() {
+        Optional<String> k = text("/proc/sys/kernel/arch", false);
+        if (k.isPresent()) {
+            if (k.get().matches("[a-z][a-z0-9_]{1,15}")) return new Arch(k.get(), "/proc/sys/kernel/arch");
+            garbage("/proc/sys/kernel/arch", "not an architecture", k.get());
+        }
+        Map<String, String> cpu = cpuinfoFields(fs.text("/proc/cpuinfo").orElse(""));
+        String vendor = cpu.get("vendor_id");
+        if (vendor != null && vendor.startsWith("IBM/S390")) return new Arch("s390x", "/proc/cpuinfo: vendor_id " + vendor);
+        if (vendor != null) {
+            String flags = " " + cpu.getOrDefault("flags", "") + " ";
+            if (!cpu.containsKey("flags") || flags.contains(" lm ")) {
+                return new Arch("x86_64", "/proc/cpuinfo: vendor_id " + vendor + (cpu.containsKey("flags") ? " with the lm flag" : ""));
+            }
+            return new Arch("i686", "/proc/cpuinfo: vendor_id " + vendor + " without the lm (64-bit) flag");
+        }
+        String impl = cpu.get("CPU implementer");
+        if (impl != null) {
+            String v = cpu.getOrDefault("CPU architecture", "");
+            String features = " " + cpu.getOrDefault("Features", "") + " ";
+            boolean v8 = v.matches("\\d+") && Integer.parseInt(v) >= 8 || v.startsWith("AArch64") || features.contains(" asimd ");
+            return new Arch(v8 ? "aarch64" : "arm", "/proc/cpuinfo: CPU implementer " + impl
+                    + (v.isEmpty() ? "" : ", CPU architecture " + v));
+        }
+        String cpuName = cpu.getOrDefault("cpu", "");
+        if (cpuName.startsWith("POWER")) return new Arch("ppc64le", "/proc/cpuinfo: cpu " + cpuName + " (endianness not shown there)");
+        String isa = cpu.getOrDefault("isa", "");
+        if (isa.startsWith("rv64")) return new Arch("riscv64", "/proc/cpuinfo: isa " + isa);
+        String version = fs.text("/proc/version").orElse("");
+        if (version.contains("aarch64")) return new Arch("aarch64", "/proc/version names aarch64 (the kernel compiler's target)");
+        if (version.contains("x86_64") || version.contains("x86-64")) return new Arch("x86_64", "/proc/version names x86_64 (the kernel compiler's target)");
+        if (fs.isLive()) {
+            String os = System.getProperty("os.arch", "");
+            String name = switch (os) {
+                case "amd64", "x86_64" -> "x86_64";
+                case "aarch64", "arm64" -> "aarch64";
+                case "ppc64le", "s390x", "riscv64" -> os;
+                default -> null;
+            };
+            if (name != null) return new Arch(name, "the JVM's os.arch (" + os + ")");
+        }
+        return new Arch(null, "unknown (no /proc/sys/kernel/arch, and neither /proc/cpuinfo nor /proc/version names the architecture)");
+    }
+
+    /** The first value of each key in /proc/cpuinfo (the first processor's block wins). */
+    static Map<String, String> cpuinfoFields(String text) {
+        Map<String, String> out = new HashMap<>();
+        for (String line : text.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon <= 0) continue;
+            out.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
+        }
+        return out;
+    }
+
+    // ---- page size ----
+
+    private PageSize pageSize(OptionalLong live, Long pmd, Arch arch) {
+        if (live.isPresent()) {
+            long v = live.getAsLong();
+            if (v >= 1024 && Long.bitCount(v) == 1) return new PageSize(v, "sysconf(_SC_PAGESIZE) of this process", false);
+            unknowns.add("page size: sysconf(_SC_PAGESIZE) gave " + v + ", not a page size; read from files instead");
+        }
+        Read smaps = fs.read("/proc/self/smaps");
+        if (smaps instanceof Read.Ok ok) {
+            Matcher m = Pattern.compile("(?m)^KernelPageSize:[ \\t]*(\\S*)[ \\t]*(\\S*)").matcher(ok.text());
+            if (m.find()) {
+                Long kb = parseNumber(m.group(1));
+                if (kb != null && m.group(2).equals("kB") && kb > 0 && Long.bitCount(kb) == 1 && kb < (1L << 40)) {
+                    return new PageSize(kb * 1024, "/proc/self/smaps: KernelPageSize of the first mapping", false);
+                }
+                garbage("/proc/self/smaps", "KernelPageSize is not a size", m.group(0));
+            } else if (!ok.text().isBlank()) {
+                unknowns.add("/proc/self/smaps: no KernelPageSize line");
+            }
+        } else if (smaps instanceof Read.Failed f && !f.reason().equals("missing")) {
+            unknowns.add(smaps.why());
+        }
+        boolean powerpc = arch.name() != null && arch.name().startsWith("ppc");
+        if (pmd != null && !powerpc) {
+            Long derived = pageFromPmd(pmd);
+            if (derived != null) {
+                return new PageSize(derived, "derived from hpage_pmd_size " + Units.bytes(pmd)
+                        + " (a PMD maps page size x page size / 8 bytes with 8-byte page table entries)", false);
+            }
+            unknowns.add(THP + "/hpage_pmd_size: " + pmd + " is no page size squared over 8; page size not derived from it");
+        }
+        String a = arch.name();
+        if (a == null) {
+            return new PageSize(null, "unknown (no sysconf value, no /proc/self/smaps, no usable hpage_pmd_size, and the architecture is unknown)", false);
+        }
+        String from = " (architecture from " + arch.source() + ")";
+        return switch (a) {
+            case "x86_64", "i686", "s390x", "riscv64" -> new PageSize(4096L, "4 KiB: the only base page size " + a + " Linux uses" + from, false);
+            case "aarch64" -> new PageSize(4096L, "assumed: 4 KiB, the usual aarch64 kernel; aarch64 kernels are also built for 16 or 64 KiB (many Grace systems run 64 KiB)" + from, true);
+            case "ppc64le", "ppc64" -> new PageSize(65536L, "assumed: 64 KiB, what ppc64 distributions build; 4 KiB kernels exist" + from, true);
+            default -> new PageSize(null, "unknown (" + a + ": no default page size known, and nothing read gives it)", false);
+        };
+    }
+
+    /** PMD size = page^2 / 8 (8-byte entries, one page per table): 2 MiB -> 4 KiB, 32 MiB -> 16 KiB, 512 MiB -> 64 KiB. */
+    static Long pageFromPmd(long pmd) {
+        if (pmd <= 0 || Long.bitCount(pmd) != 1) return null;
+        long square = pmd * 8;
+        if (square <= 0) return null;
+        long page = Math.round(Math.sqrt((double) square));
+        if (page * page != square || page < 1024) return null;
+        return page;
+    }
+
+    // ---- THP ----
+
+    private Thp thp() {
+        if (!fs.isDirectory(THP)) {
+            String why = !fs.isLive() && !fs.isDirectory("/sys/kernel/mm")
+                    ? "unavailable (not in this recording: it holds no /sys/kernel/mm)"
+                    : "unavailable (no " + THP + ": a kernel built without CONFIG_TRANSPARENT_HUGEPAGE, or older than 2.6.38)";
+            return new Thp(why, null, null, null, null, null, null, List.of());
+        }
+        Setting enabled = setting(THP + "/enabled", true);
+        Setting defrag = setting(THP + "/defrag", true);
+        Setting shmem = setting(THP + "/shmem_enabled", false);
+        Integer zero = integer(THP + "/use_zero_page", false);
+        Long pmd = number(THP + "/hpage_pmd_size", false);
+        if (pmd != null && (pmd <= 0 || Long.bitCount(pmd) != 1)) {
+            garbage(THP + "/hpage_pmd_size", "not a power of two", String.valueOf(pmd));
+            pmd = null;
+        }
+        String k = THP + "/khugepaged/";
+        Khugepaged khugepaged = fs.isDirectory(THP + "/khugepaged")
+                ? new Khugepaged(integer(k + "defrag", false), number(k + "pages_to_scan", false),
+                        number(k + "scan_sleep_millisecs", false), number(k + "max_ptes_none", false),
+                        number(k + "pages_collapsed", false), number(k + "full_scans", false))
+                : null;
+        List<Mthp> mthp = new ArrayList<>();
+        for (String name : fs.list(THP)) {
+            if (!name.startsWith("hugepages-")) continue;
+            Long size = hugeDirSize(name, THP);
+            if (size == null) continue;
+            String d = THP + "/" + name + "/";
+            // anonymous mTHP has no order-1 size: hugepages-8kB holds only shmem_enabled
+            mthp.add(new Mthp(size, setting(d + "enabled", false), setting(d + "shmem_enabled", false)));
+        }
+        mthp.sort(Comparator.comparing(Mthp::sizeBytes));
+        return new Thp("available", enabled, defrag, shmem, zero, pmd, khugepaged, List.copyOf(mthp));
+    }
+
+    private Setting setting(String path, boolean expected) {
+        Optional<String> t = text(path, expected);
+        if (t.isEmpty()) return null;
+        try {
+            return parseSetting(t.get());
+        } catch (IllegalArgumentException e) {
+            garbage(path, e.getMessage(), t.get());
+            return new Setting(null, plainTokens(t.get()));
+        }
+    }
+
+    /** "always [madvise] never" -> madvise of [always, madvise, never]; throws on anything else. */
+    static Setting parseSetting(String text) {
+        List<String> allowed = new ArrayList<>();
+        String selected = null;
+        int brackets = 0;
+        for (String tok : text.strip().split("\\s+")) {
+            if (tok.isEmpty()) continue;
+            boolean br = tok.startsWith("[") && tok.endsWith("]") && tok.length() > 2;
+            String v = br ? tok.substring(1, tok.length() - 1) : tok;
+            if (!v.matches("[A-Za-z0-9_+\\-]{1,32}")) throw new IllegalArgumentException("not a list of [chosen] values");
+            if (br) {
+                brackets++;
+                selected = v;
+            }
+            allowed.add(v);
+        }
+        if (brackets == 0) throw new IllegalArgumentException("no [selected] value");
+        if (brackets > 1) throw new IllegalArgumentException("more than one [selected] value");
+        return new Setting(selected, List.copyOf(allowed));
+    }
+
+    private static List<String> plainTokens(String text) {
+        List<String> out = new ArrayList<>();
+        for (String tok : text.strip().split("\\s+")) {
+            String v = tok.replaceAll("^\\[|]$", "");
+            if (v.matches("[A-Za-z0-9_+\\-]{1,32}")) out.add(v);
+        }
+        return List.copyOf(out);
+    }
+
+    /** "hugepages-2048kB" -> 2 MiB; garbage leaves an unknown and gives null. */
+    private Long hugeDirSize(String name, String parent) {
+        Matcher m = HUGE_DIR.matcher(name);
+        if (m.matches()) {
+            long kb = Long.parseLong(m.group(1));
+            if (kb > 0 && Long.bitCount(kb) == 1) return kb * 1024;
+        }
+        unknowns.add(parent + "/" + name + ": not a huge page size");
+        return null;
+    }
+
+    // ---- hugetlb ----
+
+    private List<Integer> nodeIds() {
+        List<Integer> ids = new ArrayList<>();
+        for (String n : fs.list(NODE)) {
+            Matcher m = NODE_DIR.matcher(n);
+            if (m.matches()) ids.add(Integer.parseInt(m.group(1)));
+        }
+        return ids;
+    }
+
+    private List<HugetlbPool> hugetlb(List<Integer> nodeIds) {
+        List<HugetlbPool> pools = new ArrayList<>();
+        for (String name : fs.list(HUGETLB)) {
+            if (!name.startsWith("hugepages-")) continue;
+            Long size = hugeDirSize(name, HUGETLB);
+            if (size == null) continue;
+            String d = HUGETLB + "/" + name + "/";
+            Long total = number(d + "nr_hugepages", true);
+            List<NodePool> nodes = new ArrayList<>();
+            for (int id : nodeIds) {
+                String nd = NODE + "/node" + id + "/hugepages/" + name + "/";
+                if (!fs.isDirectory(nd.substring(0, nd.length() - 1))) continue;
+                Long nt = number(nd + "nr_hugepages", true);
+                nodes.add(new NodePool(id, nt, number(nd + "free_hugepages", true), number(nd + "surplus_hugepages", false),
+                        times(nt, size)));
+            }
+            pools.add(new HugetlbPool(size, total, number(d + "free_hugepages", true), number(d + "resv_hugepages", true),
+                    number(d + "surplus_hugepages", true), number(d + "nr_overcommit_hugepages", false), times(total, size),
+                    List.copyOf(nodes)));
+        }
+        pools.sort(Comparator.comparing(HugetlbPool::pageBytes));
+        return List.copyOf(pools);
+    }
+
+    private static Long times(Long n, long size) {
+        if (n == null) return null;
+        try {
+            return Math.multiplyExact(n, size);
+        } catch (ArithmeticException e) {
+            return null;
+        }
+    }
+
+    // ---- /proc/meminfo ----
+
+    private Meminfo meminfo() {
+        Read r = fs.read("/proc/meminfo");
+        if (!(r instanceof Read.Ok ok)) {
+            unknowns.add(r.why());
+            return new Meminfo(null, null, null, null, null, null, null, null, null, null, null);
+        }
+        String text = ok.text();
+        MemInfo mi = MemInfo.parse(text);
+        if (!text.contains("MemTotal:")) unknowns.add("/proc/meminfo: no MemTotal");
+        return new Meminfo(mem(mi, text, "MemTotal"), mem(mi, text, "MemAvailable"), mem(mi, text, "AnonHugePages"),
+                mem(mi, text, "ShmemHugePages"), mem(mi, text, "FileHugePages"), mem(mi, text, "Hugetlb"),
+                mem(mi, text, "CommitLimit"), mem(mi, text, "Committed_AS"), mem(mi, text, "SwapTotal"),
+                mem(mi, text, "SwapFree"), mem(mi, text, "Mlocked"));
+    }
+
+    /** A meminfo value in bytes; null when absent (older kernels lack some), null and an unknown when garbled. */
+    private Long mem(MemInfo mi, String text, String key) {
+        OptionalLong v = mi.get(key);
+        if (v.isPresent()) return v.getAsLong();
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(key) + ":(.*)$").matcher(text);
+        if (m.find()) garbage("/proc/meminfo", key + " is not a size", m.group(1).strip());
+        return null;
+    }
+
+    // ---- sysctls ----
+
+    private Sysctl sysctl() {
+        Long minFreeKb = number(VM + "min_free_kbytes", true);
+        return new Sysctl(integer(VM + "overcommit_memory", true), integer(VM + "overcommit_ratio", true),
+                integer(VM + "swappiness", true), number(VM + "max_map_count", true), integer(VM + "zone_reclaim_mode", false),
+                times(minFreeKb, 1024), integer(VM + "watermark_scale_factor", false),
+                integer(VM + "compaction_proactiveness", false), integer("/proc/sys/kernel/numa_balancing", false));
+    }
+
+    private Integer numaNodes(List<Integer> nodeIds) {
+        if (!nodeIds.isEmpty()) return nodeIds.size();
+        if (!fs.exists(NODE) && fs.isDirectory("/sys/devices/system")) return 1; // a kernel without NUMA: one node
+        unknowns.add("NUMA nodes: " + (fs.exists(NODE) ? NODE + " lists no nodes" : "no " + NODE));
+        return null;
+    }
+
+    // ---- /proc/vmstat ----
+
+    private Map<String, Long> vmstat() {
+        Read r = fs.read("/proc/vmstat");
+        if (!(r instanceof Read.Ok ok)) {
+            unknowns.add(r.why());
+            return Map.of();
+        }
+        Map<String, Long> all = VmStat.parse(ok.text());
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String c : VmStat.COUNTERS) {
+            Long v = all.get(c);
+            if (v != null) {
+                out.put(c, v);
+                continue;
+            }
+            Matcher m = Pattern.compile("(?m)^" + c + "([ \\t].*)?$").matcher(ok.text());
+            if (m.find()) garbage("/proc/vmstat", c + " is not a count", m.group(0));
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    // ---- the process: limits and privileges ----
+
+    private ProcessLimits process() {
+        String pid = fs.readLink("/proc/self").filter(s -> s.matches("\\d+")).orElse(null);
+        Limits.Limit memlock = null, nofile = null;
+        Read lr = fs.read("/proc/self/limits");
+        if (lr instanceof Read.Ok ok) {
+            Limits limits = Limits.parse(ok.text());
+            memlock = limit(limits, Limits.MEMLOCK);
+            nofile = limit(limits, Limits.NOFILE);
+        } else {
+            unknowns.add(lr.why());
+        }
+        Boolean capIpcLock = null;
+        Integer uid = null;
+        Read sr = fs.read("/proc/self/status");
+        if (sr instanceof Read.Ok ok) {
+            Map<String, String> status = cpuinfoFields(ok.text());
+            String cap = status.get("CapEff");
+            if (cap == null) unknowns.add("/proc/self/status: no CapEff line");
+            else if (cap.matches("[0-9a-fA-F]{1,16}")) capIpcLock = (Long.parseUnsignedLong(cap, 16) >>> CAP_IPC_LOCK & 1) == 1;
+            else garbage("/proc/self/status", "CapEff is not a capability mask", cap);
+            String uids = status.get("Uid");
+            if (uids == null) unknowns.add("/proc/self/status: no Uid line");
+            else {
+                String[] f = uids.split("\\s+");
+                Long euid = f.length >= 2 ? parseNumber(f[1]) : null;
+                if (euid != null && euid <= Integer.MAX_VALUE) uid = euid.intValue();
+                else garbage("/proc/self/status", "Uid is not real, effective, saved and fs uids", uids);
+            }
+        } else {
+            unknowns.add(sr.why());
+        }
+        return new ProcessLimits(pid, memlock, nofile, capIpcLock, uid);
+    }
+
+    private Limits.Limit limit(Limits limits, String name) {
+        Optional<Limits.Limit> l = limits.get(name);
+        if (l.isPresent()) return l.get();
+        Optional<String> bad = limits.unparsed().stream().filter(u -> u.startsWith(name)).findFirst();
+        if (bad.isPresent()) garbage("/proc/self/limits", name + " is not soft, hard and unit", bad.get());
+        else unknowns.add("/proc/self/limits: no \"" + name + "\" line (a truncated file?)");
+        return null;
+    }
+
+    // ---- typed reads ----
+
+    /** The trimmed text; a failed read leaves an unknown unless the file is optional and simply missing. */
+    private Optional<String> text(String path, boolean expected) {
+        Read r = fs.read(path);
+        if (r instanceof Read.Failed f) {
+            if (expected || !f.reason().equals("missing")) unknowns.add(r.why());
+            return Optional.empty();
+        }
+        return r.trimmed();
+    }
+
+    private Long number(String path, boolean expected) {
+        Optional<String> t = text(path, expected);
+        if (t.isEmpty()) return null;
+        Long v = parseNumber(t.get());
+        if (v == null) garbage(path, "not a number", t.get());
+        return v;
+    }
+
+    private Integer integer(String path, boolean expected) {
+        Long v = number(path, expected);
+        if (v == null) return null;
+        if (v > Integer.MAX_VALUE) {
+            garbage(path, "out of range", String.valueOf(v));
+            return null;
+        }
+        return v.intValue();
+    }
+
+    static Long parseNumber(String s) {
+        if (s == null || !NUMBER.matcher(s.strip()).matches()) return null;
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private void garbage(String path, String what, String text) {
+        unknowns.add(path + ": " + what + ": \"" + shown(text) + "\"");
+    }
+
+    static String shown(String s) {
+        String clean = s.strip().replaceAll("[\\p{Cntrl}&&[^\t]]", "?");
+        return clean.length() > 40 ? clean.substring(0, 40) + "..." : clean;
+    }
+}
