@@ -7,12 +7,13 @@ import hostside.machine.MachineCommand;
 import hostside.rack.RackCommand;
 import hostside.report.ReportCommand;
 import hostside.snapshot.SnapshotCommand;
+import hostside.vm.VmCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "hostside", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "The host side of a GPU machine: how it is wired, measured and explained.",
-        subcommands = {MachineCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
+        subcommands = {MachineCommand.class, VmCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */

@@ -39,7 +39,13 @@ final class DirectoryTree implements Tree {
 
     @Override
     public byte[] read(String path) throws IOException {
-        return Files.readAllBytes(at(path));
+        // Not Files.readAllBytes: for a file whose size reads as 0 (all of /proc) it reads one
+        // byte first, then the rest from offset 1, and some kernels (this project's dev VM,
+        // 6.18) answer a /proc/sys read at a non-zero offset with end of file: "60" read as "6".
+        // A stream reads in 8 KiB+ chunks, so a sysctl arrives in its first read.
+        try (java.io.InputStream in = Files.newInputStream(at(path))) {
+            return in.readAllBytes();
+        }
     }
 
     @Override

@@ -15,6 +15,11 @@ import hostside.fs.FsRoot;
 public record Host(String name, String kernel, String architecture, String virtualization, String nvidiaDriver,
                    String source) {
 
+    /** The host as any drill names it (reads /proc/cpuinfo for the architecture and hypervisor flag). */
+    public static Host read(FsRoot fs) {
+        return read(fs, CpuInfo.read(fs));
+    }
+
     static Host read(FsRoot fs, CpuInfo cpuinfo) {
         String name = fs.text("/proc/sys/kernel/hostname").map(h -> h.split("\\.")[0]).orElse("");
         String kernel = fs.text("/proc/sys/kernel/osrelease")
@@ -37,6 +42,10 @@ public record Host(String name, String kernel, String architecture, String virtu
         if (v.contains("aarch64") || cpuinfo.processors().values().stream().anyMatch(p -> p.containsKey("CPU implementer"))) return "aarch64";
         if (cpuinfo.model().startsWith("POWER")) return "ppc64";
         return "";
+    }
+
+    public boolean isVm() {
+        return virtualization.startsWith("VM");
     }
 
     private static String virtualization(FsRoot fs, CpuInfo cpuinfo) {

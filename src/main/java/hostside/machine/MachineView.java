@@ -279,12 +279,17 @@ public final class MachineView {
     }
 
     private void findings(StringBuilder sb) {
-        if (f.findings().isEmpty()) {
+        renderFindings(sb, f.findings(), style);
+    }
+
+    /** Findings as every drill shows them: a mark per severity, the bad ones in colour. */
+    public static void renderFindings(StringBuilder sb, List<Finding> findings, Style style) {
+        if (findings.isEmpty()) {
             sb.append("Findings: none\n");
             return;
         }
         sb.append("Findings\n");
-        for (Finding x : f.findings()) {
+        for (Finding x : findings) {
             String mark = switch (x.severity()) {
                 case "bad" -> style.bad("✗ ");
                 case "warn" -> style.warn("! ");

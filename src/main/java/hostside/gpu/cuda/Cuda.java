@@ -35,6 +35,21 @@ public final class Cuda {
     public static final int STREAM_NON_BLOCKING = 0x1;
     public static final int EVENT_DEFAULT = 0x0;
 
+    public static final int MEM_ATTACH_GLOBAL = 0x1;
+    public static final int MEM_LOCATION_TYPE_DEVICE = 0x1, MEM_LOCATION_TYPE_HOST = 0x2;
+
+    /** CUmemLocation: {CUmemLocationType type; int id;}. */
+    static final java.lang.foreign.StructLayout MEM_LOCATION = java.lang.foreign.MemoryLayout.structLayout(
+            JAVA_INT.withName("type"), JAVA_INT.withName("id"));
+
+    /**
+     * CUmemAllocationProp (32 bytes): type, requestedHandleTypes, location {type, id},
+     * win32HandleMetaData, allocFlags {compressionType, gpuDirectRDMACapable, usage, reserved[4]}.
+     */
+    static final java.lang.foreign.StructLayout MEM_ALLOCATION_PROP = java.lang.foreign.MemoryLayout.structLayout(
+            JAVA_INT.withName("type"), JAVA_INT.withName("requestedHandleTypes"), MEM_LOCATION.withName("location"),
+            ADDRESS.withName("win32HandleMetaData"), JAVA_LONG.withName("allocFlags"));
+
     /** The library to load; tests point it at a fake driver built with gcc. */
     static final String LIBRARY_PROPERTY = "hostside.cuda.library";
 
@@ -80,6 +95,10 @@ public final class Cuda {
             Map.entry("cuMemcpyHtoDAsync", sig(ret(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), "cuMemcpyHtoDAsync_v2")),
             Map.entry("cuMemcpyDtoHAsync", sig(ret(ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyDtoHAsync_v2")),
             Map.entry("cuMemcpyDtoDAsync", sig(ret(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyDtoDAsync_v2")),
+            Map.entry("cuMemAllocManaged", sig(ret(ADDRESS, JAVA_LONG, JAVA_INT), "cuMemAllocManaged")),
+            // CUDA 12.2+: the destination is a CUmemLocation {int type; int id;} passed by value
+            Map.entry("cuMemPrefetchAsync", sig(ret(JAVA_LONG, JAVA_LONG, MEM_LOCATION, JAVA_INT, ADDRESS), "cuMemPrefetchAsync_v2")),
+            Map.entry("cuMemGetAllocationGranularity", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuMemGetAllocationGranularity")),
             Map.entry("cuMemsetD32", sig(ret(JAVA_LONG, JAVA_INT, JAVA_LONG), "cuMemsetD32_v2")),
             Map.entry("cuStreamCreate", sig(ret(ADDRESS, JAVA_INT), "cuStreamCreate")),
             Map.entry("cuStreamDestroy", sig(ret(ADDRESS), "cuStreamDestroy_v2")),
@@ -273,6 +292,24 @@ public final class Cuda {
         MemorySegment free = arena.allocate(JAVA_LONG), total = arena.allocate(JAVA_LONG);
         call("cuMemGetInfo", free, total);
         return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
+    }
+
+    /**
+     * The CUDA VMM allocation granularity (cuMemGetAllocationGranularity) of pinned device memory
+     * on {@code device}: the minimum every cuMemCreate size must be a multiple of, or the size
+     * recommended for performance. Allocators that grow by mapping (PyTorch's expandable
+     * segments) round every segment up to it.
+     */
+    public long allocationGranularity(int device, boolean recommended) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment prop = a.allocate(MEM_ALLOCATION_PROP);
+            prop.set(JAVA_INT, 0, 1); // CU_MEM_ALLOCATION_TYPE_PINNED
+            prop.set(JAVA_INT, 8, MEM_LOCATION_TYPE_DEVICE);
+            prop.set(JAVA_INT, 12, device);
+            MemorySegment out = a.allocate(JAVA_LONG);
+            call("cuMemGetAllocationGranularity", out, prop, recommended ? 1 : 0);
+            return out.get(JAVA_LONG, 0);
+        }
     }
 
     /** A synchronous copy (cuMemcpyHtoD): returns when the data is on the GPU. */

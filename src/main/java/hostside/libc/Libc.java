@@ -1,0 +1,197 @@
+package hostside.libc;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The few libc calls the drills need, through java.lang.foreign: mmap, madvise, mincore,
+ * posix_fadvise, getrusage, sysconf, open/read/close. Linux x86-64 and aarch64 (LP64): long and
+ * size_t are 64 bits, int 32. Calls that set errno capture it, and failure is a
+ * {@link LibcException} naming the call and the error, so a drill can say what went wrong.
+ */
+public final class Libc {
+    public static final int PROT_READ = 1, PROT_WRITE = 2;
+    public static final int MAP_SHARED = 0x01, MAP_PRIVATE = 0x02, MAP_ANONYMOUS = 0x20, MAP_POPULATE = 0x8000;
+    public static final int MADV_RANDOM = 1, MADV_SEQUENTIAL = 2, MADV_DONTNEED = 4, MADV_HUGEPAGE = 14, MADV_NOHUGEPAGE = 15;
+    public static final int POSIX_FADV_SEQUENTIAL = 2, POSIX_FADV_DONTNEED = 4;
+    public static final int O_RDONLY = 0;
+    /** O_DIRECT differs by architecture (asm-generic vs x86). */
+    public static final int O_DIRECT = "aarch64".equals(System.getProperty("os.arch")) ? 0x10000 : 0x4000;
+    public static final int RUSAGE_SELF = 0, RUSAGE_THREAD = 1;
+    static final int SC_PAGESIZE = 30;
+    static final int EINTR = 4;
+
+    /** struct rusage: two timevals, then 14 longs: maxrss, ixrss, idrss, isrss, minflt (4), majflt (5), nswap, inblock, oublock, msgsnd, msgrcv, nsignals, nvcsw (12), nivcsw (13). */
+    static final StructLayout RUSAGE = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(4, JAVA_LONG).withName("times"),
+            MemoryLayout.sequenceLayout(14, JAVA_LONG).withName("counters"));
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    private record Fn(String name, FunctionDescriptor descriptor, boolean errno, int firstVariadic) {}
+
+    private static final Map<String, Fn> FUNCTIONS = Map.of(
+            "mmap", new Fn("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG), true, -1),
+            "munmap", new Fn("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), true, -1),
+            "madvise", new Fn("madvise", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), true, -1),
+            "mincore", new Fn("mincore", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS), true, -1),
+            // posix_fadvise returns the error number instead of setting errno
+            "posix_fadvise", new Fn("posix_fadvise", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), false, -1),
+            "getrusage", new Fn("getrusage", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), true, -1),
+            "sysconf", new Fn("sysconf", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), true, -1),
+            // open is variadic: the mode travels as a variadic int
+            "open", new Fn("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true, 2),
+            "close", new Fn("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), true, -1),
+            "read", new Fn("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), true, -1));
+
+    private static final Map<String, MethodHandle> HANDLES = new ConcurrentHashMap<>();
+
+    private Libc() {}
+
+    private static MethodHandle handle(String name) {
+        return HANDLES.computeIfAbsent(name, n -> {
+            Fn f = FUNCTIONS.get(n);
+            MemorySegment symbol = LINKER.defaultLookup().find(f.name())
+                    .orElseThrow(() -> new LibcException(n + ": not in this libc"));
+            java.util.List<Linker.Option> opts = new java.util.ArrayList<>();
+            if (f.errno()) opts.add(Linker.Option.captureCallState("errno"));
+            if (f.firstVariadic() >= 0) opts.add(Linker.Option.firstVariadicArg(f.firstVariadic()));
+            return LINKER.downcallHandle(symbol, f.descriptor(), opts.toArray(Linker.Option[]::new));
+        });
+    }
+
+    /** Calls a function that sets errno; returns its raw result and the errno of that call. */
+    private static Object callWithErrno(String name, int[] errno, Object... args) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CALL_STATE);
+            Object[] all = new Object[args.length + 1];
+            all[0] = state;
+            System.arraycopy(args, 0, all, 1, args.length);
+            Object r = handle(name).invokeWithArguments(all);
+            errno[0] = (int) ERRNO.get(state, 0L);
+            return r;
+        } catch (LibcException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new LibcException(name + ": " + t);
+        }
+    }
+
+    private static long checked(String name, Object... args) {
+        int[] errno = new int[1];
+        Object r = callWithErrno(name, errno, args);
+        long v = r instanceof MemorySegment m ? (m.address() == -1L ? -1 : m.address()) : ((Number) r).longValue();
+        if (v == -1) throw new LibcException(name + ": " + Errno.describe(errno[0]), errno[0]);
+        return v;
+    }
+
+    /** The kernel's base page size (sysconf(_SC_PAGESIZE)): 4 KiB on x86, 4/16/64 KiB on ARM. */
+    public static long pageSize() {
+        return checked("sysconf", SC_PAGESIZE);
+    }
+
+    public static MemorySegment mmap(long bytes, int prot, int flags, int fd, long offset) {
+        long address = checked("mmap", MemorySegment.NULL, bytes, prot, flags, fd, offset);
+        return MemorySegment.ofAddress(address).reinterpret(bytes);
+    }
+
+    public static void munmap(MemorySegment region) {
+        checked("munmap", region, region.byteSize());
+    }
+
+    public static void madvise(MemorySegment region, int advice) {
+        checked("madvise", region, region.byteSize(), advice);
+    }
+
+    /** How many of the region's pages are resident (in RAM or the page cache). */
+    public static long residentPages(MemorySegment region, long pageSize) {
+        long pages = (region.byteSize() + pageSize - 1) / pageSize;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment vec = a.allocate(pages);
+            checked("mincore", region, region.byteSize(), vec);
+            long n = 0;
+            for (long i = 0; i < pages; i++) if ((vec.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) & 1) != 0) n++;
+            return n;
+        }
+    }
+
+    /** posix_fadvise on a whole file; DONTNEED evicts its clean pages from the page cache without root. */
+    public static void fadvise(int fd, int advice) {
+        try {
+            int err = (int) handle("posix_fadvise").invokeExact(fd, 0L, 0L, advice);
+            if (err != 0) throw new LibcException("posix_fadvise: " + Errno.describe(err), err);
+        } catch (LibcException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new LibcException("posix_fadvise: " + t);
+        }
+    }
+
+    public static int open(String path, int flags) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) checked("open", a.allocateFrom(path), flags, 0);
+        }
+    }
+
+    public static void close(int fd) {
+        checked("close", fd);
+    }
+
+    /** One read(2), retried on EINTR; returns the bytes read (0 at end of file). */
+    public static long read(int fd, MemorySegment buffer, long bytes) {
+        while (true) {
+            try {
+                return checked("read", fd, buffer, bytes);
+            } catch (LibcException e) {
+                if (e.errno() != EINTR) throw e;
+            }
+        }
+    }
+
+    /** Page faults and context switches so far, from getrusage: of this thread or of the process. */
+    public record Usage(long minorFaults, long majorFaults, long voluntarySwitches, long involuntarySwitches) {
+        public Usage minus(Usage before) {
+            return new Usage(minorFaults - before.minorFaults, majorFaults - before.majorFaults,
+                    voluntarySwitches - before.voluntarySwitches, involuntarySwitches - before.involuntarySwitches);
+        }
+    }
+
+    public static Usage usage(int who) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment r = a.allocate(RUSAGE);
+            checked("getrusage", who, r);
+            long base = 4 * 8;
+            return new Usage(r.get(JAVA_LONG, base + 4 * 8), r.get(JAVA_LONG, base + 5 * 8),
+                    r.get(JAVA_LONG, base + 12 * 8), r.get(JAVA_LONG, base + 13 * 8));
+        }
+    }
+
+    /** This thread's counters: other JVM threads (GC, JIT) fault too, and would blur a small figure. */
+    public static Usage threadUsage() {
+        return usage(RUSAGE_THREAD);
+    }
+
+    /** Whether libc can be called at all (it can on Linux; elsewhere the drills say not run). */
+    public static boolean available() {
+        try {
+            pageSize();
+            return true;
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package hostside.vm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import hostside.harness.Result;
+import hostside.report.Units;
+import hostside.vm.measure.TlbReach;
+
+/**
+ * What Module 2's measurements mean for training, one line each, from the figures of one run.
+ * Comparisons are drawn only between figures measured together; a missing figure drops its line.
+ */
+public final class MeasuredVerdicts {
+    /** Above this, a base-page fault is slow enough to name: bare metal pays well under 2 us. */
+    static final double SLOW_FAULT_US = 3.0;
+    /** read() and mmap closer than this are "the same" on a noisy machine. */
+    static final double SAME = 0.15;
+
+    private MeasuredVerdicts() {}
+
+    public static List<String> of(hostside.machine.Host machine, List<Result> host, List<Result> gpu) {
+        List<String> v = new ArrayList<>();
+        files(host, true).ifPresent(v::add);
+        files(host, false).ifPresent(v::add);
+        faults(host, machine.isVm()).ifPresent(v::add);
+        thp(host).ifPresent(v::add);
+        tlb(host, machine.isVm()).ifPresent(v::add);
+        managed(gpu).ifPresent(v::add);
+        pinning(gpu).ifPresent(v::add);
+        return v;
+    }
+
+    static Optional<Result> ok(List<Result> rs, String key) {
+        return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst();
+    }
+
+    static double num(Result r, String detail) {
+        Object o = r.detail().get(detail);
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    static Optional<String> files(List<Result> host, boolean cold) {
+        String t = cold ? "cold" : "warm";
+        Optional<Result> read = ok(host, "file_read_" + t), mmap = ok(host, "file_mmap_" + t);
+        if (read.isEmpty() || mmap.isEmpty()) return Optional.empty();
+        double r = read.get().value().median(), m = mmap.get().value().median();
+        String figures = String.format("%s file: read() %s, mmap %s (%.0f faults per MiB)", cold ? "Cold" : "Warm",
+                Units.gbps(r), Units.gbps(m), num(mmap.get(), "faultsPerMiB"));
+        if (Math.abs(r - m) / Math.max(r, m) < SAME) {
+            return Optional.of(figures + ": the two ways are even here; choose by convenience (np.memmap vs np.fromfile)");
+        }
+        boolean readWins = r > m;
+        String advice = cold
+                ? (readWins ? "a dataset read once streams faster with read() (np.fromfile, torch.load) than through faults on a mapping"
+                            : "mmap's readahead on faults beats 1 MiB read() calls here; np.memmap suits a cold dataset")
+                : (readWins ? "copying out of the page cache by read() beats faulting the mapping in; mmap pays off only when pages are reused"
+                            : "a cached file is cheaper to map than to copy: np.memmap / safetensors' mmap avoid the read() copy");
+        return Optional.of(String.format("%s: %s %.1fx faster: %s", figures, readWins ? "read()" : "mmap",
+                Math.max(r, m) / Math.min(r, m), advice));
+    }
+
+    static Optional<String> faults(List<Result> host, boolean vm) {
+        Optional<Result> base = ok(host, "anon_first_touch_base");
+        if (base.isEmpty()) return Optional.empty();
+        double us = num(base.get(), "usPerFault");
+        double page = num(base.get(), "pageSize");
+        if (Double.isNaN(us)) return Optional.empty();
+        String s = String.format("First touch costs %.2f us per %s page (%.0f ms per GiB): allocate pinned and staging buffers once and reuse them",
+                us, Units.bytes((long) page), base.get().value().median());
+        if (us > SLOW_FAULT_US) {
+            s += String.format("; %.1f us is slow (bare metal pays well under 2 us)", us)
+                    + (vm ? ": this is a VM, where the first touch of guest memory can exit to the hypervisor to back it" : ": check memory cgroup pressure and compaction (compact_stall in /proc/vmstat)");
+        }
+        return Optional.of(s);
+    }
+
+    static Optional<String> thp(List<Result> host) {
+        Optional<Result> huge = ok(host, "anon_first_touch_thp");
+        if (huge.isEmpty()) return Optional.empty();
+        Result h = huge.get();
+        double pct = num(h, "hugePercent"), fallback = num(h, "thpFaultFallback");
+        StringBuilder s = new StringBuilder();
+        if (!Double.isNaN(pct)) s.append(String.format("With MADV_HUGEPAGE %.0f%% of the region got huge pages", pct));
+        else s.append("With MADV_HUGEPAGE");
+        if (fallback > 0) s.append(String.format(" (%.0f huge-page faults fell back to base pages: memory is fragmented)", fallback));
+        Optional<Result> base = ok(host, "anon_first_touch_base");
+        if (base.isPresent()) {
+            double ratio = base.get().value().median() / h.value().median();
+            s.append(String.format("; first touch %s: %.0f vs %.0f ms per GiB", ratio >= 1 ? String.format("%.1fx faster", ratio)
+                    : String.format("%.1fx slower", 1 / ratio), h.value().median(), base.get().value().median()));
+        }
+        if (!Double.isNaN(pct) && pct < 50) s.append(": huge pages are not forming; check defrag and khugepaged");
+        return Optional.of(s.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<TlbReach.Point> points(Result r) {
+        Object o = r.detail().get("points");
+        return o instanceof List<?> l ? (List<TlbReach.Point>) l : List.of();
+    }
+
+    static Optional<String> tlb(List<Result> host, boolean vm) {
+        Optional<Result> base = ok(host, "tlb_reach_base"), huge = ok(host, "tlb_reach_huge");
+        if (base.isEmpty()) return Optional.empty();
+        List<TlbReach.Point> b = points(base.get());
+        if (huge.isEmpty() || b.isEmpty()) {
+            return Optional.of(String.format("Random access over %s in base pages: %.1f ns per access (no huge-page run to compare)",
+                    Units.bytes(b.isEmpty() ? 0 : b.getLast().bytes()), base.get().value().median()));
+        }
+        List<TlbReach.Point> h = points(huge.get());
+        long knee = TlbReach.knee(b, h, 1.25);
+        TlbReach.Point lb = b.getLast();
+        TlbReach.Point lh = h.stream().filter(p -> p.bytes() == lb.bytes()).findFirst().orElse(h.getLast());
+        double ratio = lb.ns().median() / lh.ns().median();
+        String s = String.format("Random access over %s: %.1f ns per access in base pages vs %.1f ns in huge pages (%.1fx)",
+                Units.bytes(lb.bytes()), lb.ns().median(), lh.ns().median(), ratio);
+        if (knee > 0) {
+            s += String.format("; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
+                    Units.bytes(knee));
+        } else {
+            s += vm ? "; the curves do not part by 25% at any size: in a VM the TLB caches the guest and host translation together at the"
+                    + " smaller of the two page sizes, so guest huge pages widen nothing when the hypervisor backs guest memory with small pages"
+                    : "; the curves do not part by 25% at any size: the TLB and its page-walk caches keep up here";
+        }
+        return Optional.of(s);
+    }
+
+    static Optional<String> managed(List<Result> gpu) {
+        Optional<Result> faults = ok(gpu, "managed_gpu_faults_h2d"), prefetch = ok(gpu, "managed_prefetch_h2d");
+        if (faults.isEmpty() || prefetch.isEmpty()) return Optional.empty();
+        double f = faults.get().value().median(), p = prefetch.get().value().median();
+        String s = String.format("Managed memory reaches the GPU at %s by GPU page faults and %s by prefetch", Units.gbps(f), Units.gbps(p));
+        Optional<Result> back = ok(gpu, "managed_cpu_faults_d2h");
+        if (back.isPresent()) s += String.format(", and comes back at %s when the CPU touches it", Units.gbps(back.get().value().median()));
+        if (p > f * 1.2) s += String.format(": faults run at %.0f%% of prefetch; call cudaMemPrefetchAsync (or use explicit copies) before kernels touch managed tensors", 100 * f / p);
+        return Optional.of(s);
+    }
+
+    static Optional<String> pinning(List<Result> gpu) {
+        Optional<Result> alloc = ok(gpu, "pin_cost_host_alloc"), reg = ok(gpu, "pin_cost_host_register");
+        if (alloc.isEmpty()) return Optional.empty();
+        String s = String.format("Pinning costs %.0f ms per GiB by cudaHostAlloc", alloc.get().value().median());
+        if (reg.isPresent()) s += String.format(" and %.0f ms per GiB by cudaHostRegister of touched memory", reg.get().value().median());
+        return Optional.of(s + ": pin once and reuse (PyTorch's caching host allocator does); pinning a fresh tensor every step pays this each time");
+    }
+
+}

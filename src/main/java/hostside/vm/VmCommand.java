@@ -1,0 +1,103 @@
+package hostside.vm;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import hostside.cli.ByteSize;
+import hostside.cli.Json;
+import hostside.cli.MachineOptions;
+import hostside.gpu.bench.Target;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+import hostside.report.Style;
+import hostside.report.Table;
+import hostside.vm.measure.HostTarget;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "vm", mixinStandardHelpOptions = true,
+        description = {"Module 2: what virtual memory does to your bytes. Page size, THP, hugetlb, overcommit,",
+                "swap, NUMA balancing and the memlock limit with verdicts; then read() vs mmap of a file",
+                "cold and warm, first-touch faults with and without huge pages, TLB reach, and the GPU's",
+                "view: unified-memory attributes, VMM granularity, pinning cost, managed-memory migration.",
+                "--explain pagewalk ADDR and --explain cow step through the two mechanisms."})
+public final class VmCommand implements Callable<Integer> {
+    @Mixin
+    MachineOptions options;
+
+    @Option(names = "--list", description = "List the measurements (key and what it measures) and exit.")
+    boolean list;
+
+    @Option(names = "--only", split = ",", paramLabel = "KEY", description = "Run only these measurements (keys from --list).")
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--no-measure", description = "Facts only: measure nothing.")
+    boolean noMeasure;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Folder for the test file of the read/mmap measurements (default /var/tmp; use a disk, not tmpfs).")
+    Path dir;
+
+    @Option(names = "--size", paramLabel = "BYTES", converter = ByteSize.class,
+            description = "Size of the test file, e.g. 512M, 2G (default: 1 GiB, at most a quarter of available memory).")
+    Long size;
+
+    @Option(names = "--anon-size", paramLabel = "BYTES", converter = ByteSize.class,
+            description = "Size of the anonymous region of the first-touch measurements (default 256M; at most a quarter of available memory).")
+    Long anonSize;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        if (list) {
+            Table t = new Table("key", "what it measures");
+            for (TestCase<HostTarget> c : VmDrill.hostTests()) t.row(c.key(), c.description());
+            for (TestCase<Target> c : VmDrill.gpuTests()) t.row(c.key(), c.description() + " (GPU)");
+            out.print(t.render(""));
+            out.flush();
+            return 0;
+        }
+        List<String> gpuKeys = VmDrill.gpuTests().stream().map(TestCase::key).toList();
+        List<String> hostOnly = only.stream().filter(k -> !gpuKeys.contains(k)).toList();
+        List<String> gpuOnly = only.stream().filter(gpuKeys::contains).toList();
+        List<TestCase<HostTarget>> host = noMeasure || (!only.isEmpty() && hostOnly.isEmpty()) ? List.of()
+                : Runner.select(VmDrill.hostTests(), hostOnly);
+        List<TestCase<Target>> gpu = noMeasure || (!only.isEmpty() && gpuOnly.isEmpty()) ? List.of()
+                : Runner.select(VmDrill.gpuTests(), gpuOnly);
+        VmRun run = run(options.open(), host, gpu, new VmDrill.FileOptions(dir, size, anonSize), !options.json);
+        if (options.json) out.print(Json.write(json(run)));
+        else out.print(new VmView(run, Style.forTerminal()).render());
+        out.flush();
+        return 0;
+    }
+
+    /** The drill with progress on stderr when it is a terminal. */
+    public static VmRun run(hostside.fs.FsRoot fs, List<TestCase<HostTarget>> host, List<TestCase<Target>> gpu,
+                            VmDrill.FileOptions files, boolean showProgress) {
+        boolean terminal = showProgress && System.console() != null;
+        VmRun run = VmDrill.run(fs, host, gpu, files, step -> {
+            if (terminal) {
+                System.err.print("\r\u001b[Khostside: " + (step.startsWith("writing") ? step : "measuring " + step) + "...");
+                System.err.flush();
+            }
+        });
+        if (terminal && (!host.isEmpty() || !gpu.isEmpty())) System.err.print("\r\u001b[K");
+        return run;
+    }
+
+    /** The JSON of a run, under CONTRACT's schema name. */
+    public static com.fasterxml.jackson.databind.node.ObjectNode json(VmRun run) {
+        var n = Json.MAPPER.createObjectNode();
+        n.put("schema", hostside.machine.MachineFacts.SCHEMA);
+        n.put("kind", "vm");
+        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(run));
+        return n;
+    }
+}

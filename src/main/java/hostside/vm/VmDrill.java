@@ -1,0 +1,159 @@
+package hostside.vm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+
+import hostside.fs.FsRoot;
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.PinCost;
+import hostside.gpu.bench.Target;
+import hostside.gpu.cuda.Cuda;
+import hostside.gpu.cuda.CudaException;
+import hostside.gpu.cuda.CudaFacts;
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+import hostside.libc.Libc;
+import hostside.machine.Finding;
+import hostside.vm.facts.VmFacts;
+import hostside.vm.facts.VmFactsReader;
+import hostside.vm.facts.VmVerdicts;
+import hostside.vm.measure.AnonTouch;
+import hostside.vm.measure.FileRead;
+import hostside.vm.measure.HostTarget;
+import hostside.vm.measure.ManagedMigration;
+import hostside.vm.measure.TestFile;
+import hostside.vm.measure.TlbReach;
+
+/**
+ * Module 2's drill: the virtual-memory facts with their verdicts, the host measurements (file
+ * reads by read() and mmap, first-touch faults, THP, TLB reach) and the GPU's view of host
+ * memory (unified-memory attributes, VMM granularity, pinning cost, managed-memory migration).
+ */
+public final class VmDrill {
+    /** The test file's default size: big enough to dwarf readahead and caches, bounded by memory. */
+    static final long DEFAULT_FILE = 1L << 30;
+
+    private VmDrill() {}
+
+    public static List<TestCase<HostTarget>> hostTests() {
+        return List.of(new FileRead(false, true), new FileRead(true, true), new FileRead(false, false), new FileRead(true, false),
+                new AnonTouch(false), new AnonTouch(true), new TlbReach(false), new TlbReach(true));
+    }
+
+    public static List<TestCase<Target>> gpuTests() {
+        List<TestCase<Target>> t = new ArrayList<>(List.of(new PinCost(false), new PinCost(true)));
+        t.addAll(ManagedMigration.all());
+        return t;
+    }
+
+    /** Where the test file goes, how large it is, and the first-touch region; null fields take the defaults. */
+    public record FileOptions(Path dir, Long size, Long anonSize) {}
+
+    /** Reads the facts; reads nothing else when the machine is a recording. */
+    public static VmFacts facts(FsRoot fs) {
+        OptionalLong live = OptionalLong.empty();
+        if (fs.isLive() && Libc.available()) live = OptionalLong.of(Libc.pageSize());
+        return VmFactsReader.read(fs, live);
+    }
+
+    public static VmRun run(FsRoot fs, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
+                            FileOptions fileOptions, Consumer<String> progress) {
+        VmFacts facts = facts(fs);
+        hostside.machine.Host machine = hostside.machine.Host.read(fs);
+        List<Finding> findings = VmVerdicts.of(facts);
+        if (!fs.isLive()) {
+            String why = "recorded machine: nothing is measured under --root";
+            return new VmRun(machine, facts, findings, notRun(hostTests, why), VmGpu.notRun(why), List.of());
+        }
+        if (!Libc.available()) {
+            String why = "libc could not be called on this system";
+            return new VmRun(machine, facts, findings, notRun(hostTests, why), gpu(fs, facts, gpuTests, progress), List.of());
+        }
+        HostTarget target = null;
+        List<Result> host;
+        TestFile.Lazy file = null;
+        try {
+            target = target(fs, facts, fileOptions, hostTests);
+            file = target.file();
+            if (hostTests.stream().anyMatch(t -> t instanceof FileRead)) {
+                // Bad --dir or a disk too small is bad input: said now, before anything runs.
+                progress.accept("writing the " + hostside.report.Units.bytes(fileOptionsSize(fileOptions, facts)) + " test file");
+                file.get();
+            }
+            host = Runner.run(hostTests, target, progress);
+        } finally {
+            if (file != null) file.close();
+        }
+        VmGpu gpu = gpu(fs, facts, gpuTests, progress);
+        return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
+    }
+
+    static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
+        return tests.stream().map(t -> Result.notRun(t, why)).toList();
+    }
+
+    static long fileOptionsSize(FileOptions o, VmFacts facts) {
+        if (o.size() != null) return o.size();
+        return Math.max(64L << 20, Math.min(DEFAULT_FILE, budget(facts)) & ~((1L << 20) - 1));
+    }
+
+    /** A quarter of available memory, the most any measurement may take. */
+    static long budget(VmFacts facts) {
+        Long avail = facts.memory() == null ? null : facts.memory().memAvailableBytes();
+        return (avail == null ? 4L << 30 : avail) / 4;
+    }
+
+    static HostTarget target(FsRoot fs, VmFacts facts, FileOptions o, List<TestCase<HostTarget>> tests) {
+        long page = facts.pageSize().bytes() == null ? Libc.pageSize() : facts.pageSize().bytes();
+        VmFacts.Thp thp = facts.thp();
+        String mode = thp != null && thp.available() && thp.enabled() != null ? thp.enabled().selected() : "unavailable";
+        long huge = thp != null && thp.pmdSizeBytes() != null ? thp.pmdSizeBytes() : 0;
+        Path dir = o.dir() != null ? o.dir() : defaultDir();
+        String type = "unknown";
+        try {
+            type = Files.getFileStore(dir).type();
+        } catch (IOException e) {
+            if (o.dir() != null) throw new hostside.fs.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
+        }
+        return new HostTarget(fs, page, huge, mode, budget(facts), dir, type, new TestFile.Lazy(dir, fileOptionsSize(o, facts)),
+                o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
+    }
+
+    /** /var/tmp is on disk on most distributions, where /tmp is often tmpfs (no cold reads there). */
+    static Path defaultDir() {
+        Path varTmp = Path.of("/var/tmp");
+        if (Files.isDirectory(varTmp) && Files.isWritable(varTmp)) return varTmp;
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** The GPU's side of virtual memory: facts for every GPU, measurements on the first. */
+    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, Consumer<String> progress) {
+        Cuda.Open open = Cuda.open();
+        if (open instanceof Cuda.Open.NotRun n) return VmGpu.notRun(n.why());
+        Cuda cuda = ((Cuda.Open.Ready) open).cuda();
+        CudaFacts cf;
+        try {
+            cf = CudaFacts.read(cuda);
+        } catch (CudaException e) {
+            return VmGpu.notRun("the CUDA driver could not describe its GPUs: " + e.getMessage());
+        }
+        List<VmGpu.GpuView> views = new ArrayList<>();
+        for (CudaFacts.CudaGpu g : cf.gpus()) views.add(VmGpu.view(cuda, g));
+        if (tests.isEmpty() || cf.gpus().isEmpty()) return new VmGpu("", views, List.of(), "");
+        CudaFacts.CudaGpu first = cf.gpus().getFirst();
+        String label = "GPU" + first.ordinal();
+        try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
+            Target target = new Target(bench, budget(facts) * 4, bench.memory()[0]);
+            List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
+            return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")");
+        } catch (CudaException e) {
+            return new VmGpu("", views, notRun(tests, label + " could not be used: " + e.getMessage()), "");
+        }
+    }
+}

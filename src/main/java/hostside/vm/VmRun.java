@@ -1,0 +1,18 @@
+package hostside.vm;
+
+import java.util.List;
+
+import hostside.harness.Result;
+import hostside.machine.Finding;
+import hostside.vm.facts.VmFacts;
+
+/**
+ * One run of Module 2.
+ *
+ * @param machine   the host's name, kernel, architecture and whether it is a VM
+ *
+ * @param findings  what the facts mean for training (settings)
+ * @param host      the host measurements
+ * @param verdicts  what the measurements mean, one line each
+ */
+public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<String> verdicts) {}

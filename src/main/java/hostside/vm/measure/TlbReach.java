@@ -1,0 +1,133 @@
+package hostside.vm.measure;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.harness.TestCase;
+
+/**
+ * TLB reach: a dependent chain of loads visiting every base page of a working set once, in
+ * random order, at a random cache line inside each page (lmbench's lat_mem_rd with a random
+ * walk, one line per page). Each load misses the caches once the set is large; with base pages
+ * it also misses the TLB once the set passes what the TLB maps (a few MiB), and every access then
+ * walks the page table. The same walk over memory backed by huge pages shows the difference: the
+ * size where the two curves part is where the TLB runs out.
+ */
+public record TlbReach(boolean huge) implements TestCase<HostTarget> {
+    static final long MIN = 64L << 10, MAX = 4L << 30;
+    static final int ACCESSES = 1 << 20, SAMPLES = 3;
+
+    public String key() {
+        return huge ? "tlb_reach_huge" : "tlb_reach_base";
+    }
+
+    public String description() {
+        return "random dependent loads, one per base page, over 64 KiB to 4 GiB "
+                + (huge ? "backed by THP huge pages" : "in base pages") + ": ns per access";
+    }
+
+    public Optional<String> notApplicable(HostTarget t) {
+        if (huge && !t.thpUsable()) return Optional.of("THP is " + t.thpEnabled() + " on this machine: no huge pages to back the walk");
+        return Optional.empty();
+    }
+
+    /** One working set's figure. */
+    public record Point(long bytes, Stats ns) {}
+
+    public Result run(HostTarget t) {
+        long align = Math.max(t.hugePageSize(), t.pageSize());
+        long largest = Long.highestOneBit(t.bounded(MAX, align));
+        if (largest < MIN) largest = MIN;
+        List<Long> sizes = sizes(largest);
+        List<Point> points = new ArrayList<>();
+        Map<String, Object> d = new LinkedHashMap<>();
+        try (AnonTouch.Region r = AnonTouch.Region.map(largest, align, t.pageSize())) {
+            r.advise(huge ? hostside.libc.Libc.MADV_HUGEPAGE : hostside.libc.Libc.MADV_NOHUGEPAGE, t);
+            AnonTouch.touch(r.segment(), t.pageSize());
+            if (huge) {
+                long ah = Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L);
+                d.put("hugePercent", ah < 0 ? null : 100.0 * ah / largest);
+            }
+            SplittableRandom rnd = new SplittableRandom(7);
+            // The chase loop is compiled before the first timed size, which would otherwise pay for it.
+            chase(r.segment(), link(r.segment(), MIN, t.pageSize(), rnd), 4 * ACCESSES);
+            for (long size : sizes) {
+                long start = link(r.segment(), size, t.pageSize(), rnd);
+                double[] ns = new double[SAMPLES];
+                long at = chase(r.segment(), start, Math.max(ACCESSES, (int) Math.min(1 << 22, size / t.pageSize())));
+                for (int i = 0; i < SAMPLES; i++) {
+                    long t0 = System.nanoTime();
+                    at = chase(r.segment(), at, ACCESSES);
+                    ns[i] = (System.nanoTime() - t0) / (double) ACCESSES;
+                }
+                if (at == -1) throw new AssertionError(); // the chain's end is used, so the loads are not dead code
+                points.add(new Point(size, Stats.of(ns)));
+            }
+        }
+        d.put("pageSize", t.pageSize());
+        if (huge) d.put("hugePageSize", t.hugePageSize());
+        d.put("accessesPerSample", ACCESSES);
+        d.put("points", points);
+        return Result.ok(this, "ns", points.getLast().ns(),
+                "dependent loads in a random cycle, one cache line per base page (lat_mem_rd-style), host clock; figure at the largest set", d);
+    }
+
+    static List<Long> sizes(long largest) {
+        List<Long> s = new ArrayList<>();
+        for (long b = MIN; b <= largest; b *= 4) s.add(b);
+        if (s.getLast() != largest) s.add(largest);
+        return s;
+    }
+
+    /**
+     * Writes a single random cycle through one slot per page of the first {@code size} bytes
+     * (Sattolo's shuffle makes one cycle, so the walk visits every page before it repeats).
+     * Returns the offset the walk starts at.
+     */
+    static long link(MemorySegment m, long size, long pageSize, SplittableRandom rnd) {
+        int pages = (int) (size / pageSize);
+        int lines = (int) (pageSize / 64);
+        int[] order = new int[pages];
+        for (int i = 0; i < pages; i++) order[i] = i;
+        for (int i = pages - 1; i > 0; i--) {
+            int j = rnd.nextInt(i);
+            int x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        long[] slot = new long[pages];
+        for (int i = 0; i < pages; i++) slot[i] = (long) i * pageSize + (long) rnd.nextInt(lines) * 64;
+        // order is a single cycle as a permutation: page p's successor is order[p]
+        for (int p = 0; p < pages; p++) m.set(ValueLayout.JAVA_LONG, slot[p], slot[order[p]]);
+        return slot[0];
+    }
+
+    static long chase(MemorySegment m, long at, int steps) {
+        for (int i = 0; i < steps; i++) at = m.get(ValueLayout.JAVA_LONG, at);
+        return at;
+    }
+
+    /**
+     * Where base pages start to cost: the smallest size from which the walk in base pages stays at
+     * least {@code ratio} times slower than the same walk in huge pages; -1 when they never part.
+     */
+    public static long knee(List<Point> base, List<Point> huge, double ratio) {
+        long knee = -1;
+        for (Point b : base) {
+            Point h = huge.stream().filter(x -> x.bytes() == b.bytes()).findFirst().orElse(null);
+            if (h == null) continue;
+            boolean slower = b.ns().median() >= ratio * h.ns().median();
+            if (slower && knee < 0) knee = b.bytes();
+            if (!slower) knee = -1;
+        }
+        return knee;
+    }
+}
