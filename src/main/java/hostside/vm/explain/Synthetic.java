@@ -28,10 +28,14 @@ final class Synthetic {
         return LOW + Long.remainderUnsigned(mix(seed), SPAN / align) * align;
     }
 
-    /** The table that level i's index selects into. The root one stands for CR3/TTBR0 (user) or TTBR1 (kernel). */
+    /**
+     * The table that level i's index selects into. The root is CR3's table on x86, one for both halves; on ARM it is
+     * TTBR0's (user) or TTBR1's (kernel), two different tables.
+     */
     static long table(Layout layout, int i, long va) {
         List<Level> levels = layout.levels();
-        long region = i == 0 ? (Canonical.upper(va, layout) ? -1 : 0) : used(layout, va) >>> (levels.get(i).hi() + 1);
+        boolean ttbr1 = layout.arch() == PageWalk.Arch.ARM && Canonical.upper(va, layout);
+        long region = i == 0 ? (ttbr1 ? -1 : 0) : used(layout, va) >>> (levels.get(i).hi() + 1);
         return physical(mix(region) ^ (i * 0x1000193L) ^ layout.ordinal(), layout.tableBytes());
     }
 

@@ -193,6 +193,8 @@ class PageWalkTest {
         List<Step> x86 = walk(Options.of(0xffff800012345678L, Layout.X86_64_4LEVEL));
         assertThat(x86.getFirst().state()).containsEntry("half", "kernel");
         assertThat(x86.get(6).state().get("flags")).isEqualTo("P=1 RW=1 US=0 A=1 D=1 G=1 NX=1");
+        // One CR3 table for both halves on x86.
+        assertThat(x86.get(2).state().get("tableBase")).isEqualTo(walk(Options.of(VA, Layout.X86_64_4LEVEL)).get(2).state().get("tableBase"));
         List<Step> arm = walk(Options.of(0xffff800012345678L, Layout.ARM64_4K));
         assertThat(arm.get(2).state()).containsEntry("register", "TTBR1_EL1");
         assertThat(arm.get(2).state().get("tableBase")).isNotEqualTo(walk(Options.of(VA, Layout.ARM64_4K)).get(2).state().get("tableBase"));
