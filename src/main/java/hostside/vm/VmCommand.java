@@ -50,12 +50,16 @@ public final class VmCommand implements Callable<Integer> {
             description = "Size of the anonymous region of the first-touch measurements (default 256M; at most a quarter of available memory).")
     Long anonSize;
 
+    @Mixin
+    hostside.vm.explain.ExplainOptions explain;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
+        if (explain.requested()) return explain(out);
         if (list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<HostTarget> c : VmDrill.hostTests()) t.row(c.key(), c.description());
@@ -74,6 +78,35 @@ public final class VmCommand implements Callable<Integer> {
         VmRun run = run(options.open(), host, gpu, new VmDrill.FileOptions(dir, size, anonSize), !options.json);
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new VmView(run, Style.forTerminal()).render());
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * The steppers: pure state machines, played in the terminal (Enter advances) or printed
+     * whole. The page walk's default layout is this machine's (or the recording's).
+     */
+    private int explain(java.io.PrintWriter out) {
+        hostside.fs.FsRoot fs = options.open();
+        var facts = VmDrill.facts(fs);
+        String arch = facts.arch() == null ? null : facts.arch().name();
+        long page = facts.pageSize() == null || facts.pageSize().bytes() == null ? 4096 : facts.pageSize().bytes();
+        // The kernel clears la57 from cpuinfo when it runs 4-level tables on a CPU that could do 5.
+        boolean la57 = fs.text("/proc/cpuinfo").map(c -> c.contains(" la57")).orElse(false);
+        List<hostside.vm.explain.Step> steps;
+        try {
+            steps = explain.steps(hostside.vm.explain.PageWalk.Layout.forMachine(arch, la57, page));
+        } catch (IllegalArgumentException e) {
+            throw new hostside.fs.BadInputException(e.getMessage());
+        }
+        if (options.json) {
+            out.print(Json.write(explain.json(steps)));
+            out.flush();
+            return 0;
+        }
+        var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+        // Piped or redirected input has no one to press Enter: print every step.
+        hostside.vm.explain.ExplainPlayer.play(steps, in, out, explain.all() || System.console() == null);
         out.flush();
         return 0;
     }

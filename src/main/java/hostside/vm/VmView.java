@@ -61,8 +61,7 @@ public final class VmView {
                     + ", max_map_count " + n(s.maxMapCount()));
         }
         VmFacts.ProcessLimits pl = f.process();
-        if (pl != null) t.row("memlock", limit(pl.memlock()) + (Boolean.TRUE.equals(pl.capIpcLock()) || Integer.valueOf(0).equals(pl.uid())
-                ? " (root or CAP_IPC_LOCK: not enforced)" : ""));
+        if (pl != null) t.row("memlock", limit(pl.memlock()) + (Boolean.TRUE.equals(pl.capIpcLock()) ? " (CAP_IPC_LOCK: not enforced)" : ""));
         sb.append(t.render("  "));
         for (String u : f.unknowns()) sb.append("  ").append(style.dim("unknown: " + u)).append('\n');
         sb.append('\n');

@@ -44,6 +44,7 @@ public final class TestFile implements AutoCloseable {
      */
     public static TestFile create(Path dir, long bytes, long usableBytes) {
         if (!Files.isDirectory(dir)) throw new BadInputException(dir + ": not a directory (--dir)");
+        probeWritable(dir);
         if (bytes + MARGIN > usableBytes) {
             throw new BadInputException(String.format("%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
                     dir, hostside.report.Units.bytes(bytes), hostside.report.Units.bytes(usableBytes), hostside.report.Units.bytes(MARGIN)));
@@ -66,6 +67,26 @@ public final class TestFile implements AutoCloseable {
             throw (RuntimeException) e;
         }
         return f;
+    }
+
+    /**
+     * Creates and removes an empty file: the only test that catches a read-only mount, a
+     * permission root does not override, and pseudo file systems (/proc) alike.
+     */
+    static void probeWritable(Path dir) {
+        Path probe = dir.resolve("hostside-probe-" + ProcessHandle.current().pid() + ".tmp");
+        try {
+            Files.newByteChannel(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+        } catch (IOException e) {
+            String why = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason() : e.getClass().getSimpleName();
+            throw new BadInputException(dir + ": not writable (" + why + "); choose another --dir");
+        } finally {
+            try {
+                Files.deleteIfExists(probe);
+            } catch (IOException e) {
+                // nothing was created, or it cannot be removed: both say enough above
+            }
+        }
     }
 
     public static long usableSpace(Path dir) {
