@@ -55,6 +55,7 @@ public final class MarkdownRenderer {
             }
             md.append("_").append(esc(s.path("why").asText())).append("._\n\n");
             if (s.path("module").asInt() == 1) module1(s.path("data"));
+            if (s.path("module").asInt() == 2) VmMarkdown.render(md, s.path("data"));
         }
         return md.toString();
     }
@@ -253,6 +254,11 @@ public final class MarkdownRenderer {
     }
 
     private void table(List<String> header, List<List<String>> rows) {
+        table(md, header, rows);
+    }
+
+    /** A GitHub table; cells that are code (`x`) or hold line breaks are taken as they are. */
+    static void table(StringBuilder md, List<String> header, List<List<String>> rows) {
         md.append('|');
         for (String h : header) md.append(' ').append(esc(h)).append(" |");
         md.append("\n|");

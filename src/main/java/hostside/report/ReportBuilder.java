@@ -21,6 +21,11 @@ public final class ReportBuilder {
     private ReportBuilder() {}
 
     public static Report build(hostside.machine.MachineRun run, ZonedDateTime now) {
+        return build(run, null, now);
+    }
+
+    /** The report of Module 1 and, when {@code vm} is not null, Module 2. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -32,12 +37,20 @@ public final class ReportBuilder {
                 m.host().source().equals("live") ? "facts read from this machine" : "facts read from a recording: nothing measured",
                 run.json()));
         String later = "not in this version of hostside";
-        modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "not in this version", later, null));
+        if (vm == null) {
+            modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "not run", "not asked for", null));
+        } else {
+            modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "run",
+                    m.host().source().equals("live") ? "settings read from this machine, then measured" : "settings read from a recording: nothing measured",
+                    hostside.vm.VmCommand.json(vm)));
+        }
         modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not in this version", later, null));
         modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not in this version", later, null));
         modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
-        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu()), headlines(m, run.gpu()), modules);
+        List<Report.Headline> heads = headlines(m, run.gpu());
+        if (vm != null) heads.addAll(vmHeadlines(vm));
+        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu()), heads, modules);
     }
 
     static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu) {
@@ -158,6 +171,35 @@ public final class ReportBuilder {
             }
         }
         h.add(new Report.Headline("IOMMU", m.iommu().state(), m.iommu().evidence()));
+        return h;
+    }
+
+    /** Module 2's figures worth a line at the top: the cost of a fault, whether THP works, TLB reach, managed memory. */
+    static List<Report.Headline> vmHeadlines(hostside.vm.VmRun vm) {
+        List<Report.Headline> h = new ArrayList<>();
+        var f = vm.facts();
+        if (f.pageSize() != null && f.pageSize().bytes() != null) {
+            String thp = f.thp() != null && f.thp().available() && f.thp().enabled() != null ? ", THP " + f.thp().enabled().selected() : ", THP unavailable";
+            h.add(new Report.Headline("base page", Units.bytes(f.pageSize().bytes()) + thp, "sysconf, /sys/kernel/mm"));
+        }
+        List<hostside.harness.Result> all = new ArrayList<>(vm.host());
+        all.addAll(vm.gpu().results());
+        for (hostside.harness.Result r : all) {
+            if (!r.isOk()) continue;
+            switch (r.key()) {
+                case "anon_first_touch_base" -> {
+                    Object us = r.detail().get("usPerFault");
+                    if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format("%.2f us per %s page", n.doubleValue(),
+                            Units.bytes(((Number) r.detail().get("pageSize")).longValue())), r.method()));
+                }
+                case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format("%.0f ms per GiB, %s huge", r.value().median(),
+                        r.detail().get("hugePercent") instanceof Number n ? String.format("%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
+                case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
+                        h.add(new Report.Headline(r.key().replace('_', ' '), String.format("%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
+                                r.value().min(), r.value().max()), r.method()));
+                default -> { }
+            }
+        }
         return h;
     }
 }

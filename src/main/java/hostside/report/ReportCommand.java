@@ -21,7 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Module 6: the one-page profile. Writes results/<host>.md and results/<host>.json (the",
-                "Markdown is rendered from the JSON): the four questions, headline numbers, then each module."})
+                "Markdown is rendered from the JSON): the four questions, headline numbers, then each module.",
+                "Runs the drills of Modules 1 and 2 (about a minute on a GPU machine); under --root, facts only."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
@@ -50,7 +51,9 @@ public final class ReportCommand implements Callable<Integer> {
             hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
                     hostside.machine.GpuDrill.allGpuTests(), true);
             MachineFacts facts = run.facts();
-            Report report = ReportBuilder.build(run, ZonedDateTime.now());
+            hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
+                    new hostside.vm.VmDrill.FileOptions(null, null, null), true);
+            Report report = ReportBuilder.build(run, vm, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
             host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
                     : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");

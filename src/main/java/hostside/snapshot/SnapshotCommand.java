@@ -61,6 +61,8 @@ public final class SnapshotCommand implements Callable<Integer> {
 
     /** Every fact reader hostside has; each drill that reads the machine adds its reader here. */
     public static MachineFacts readEverything(FsRoot fs) {
-        return MachineReader.read(fs);
+        MachineFacts facts = MachineReader.read(fs);
+        hostside.vm.VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
+        return facts;
     }
 }

@@ -124,6 +124,12 @@ public final class VmView {
         List<Result> all = new java.util.ArrayList<>(run.host());
         all.addAll(run.gpu().results());
         if (all.isEmpty()) return;
+        java.util.Set<String> whys = new java.util.HashSet<>();
+        all.forEach(x -> whys.add(x.isOk() ? "" : x.why()));
+        if (whys.size() == 1 && !whys.contains("")) {
+            sb.append(style.bold("Measurements")).append(": not run: ").append(whys.iterator().next()).append("\n\n");
+            return;
+        }
         sb.append(style.bold("Measurements")).append(", median of the samples with min and max\n");
         Table m = new Table("measurement", "median", "min", "max", "unit", "n", "faults").right(1, 2, 3, 5, 6);
         for (Result x : all) {
