@@ -15,6 +15,7 @@
  *                           the binding must fall back to it.
  * With -DFAKE_CUDA_OLD, also not:
  *   cuDeviceGetUuid_v2      only the older cuDeviceGetUuid (drivers before 11.4): a fallback again;
+ *   cuMemPrefetchAsync_v2   (drivers before 12.2) a function the binding declares that is missing;
  *   cuMemcpyHtoD_v2, cuMemcpyDtoH_v2
  *                           a driver without functions the binding declares: has() is false and
  *                           a call is a CudaException, not a crash.
@@ -28,7 +29,13 @@
  * Memory: cuMemAlloc_v2 takes from the current device's free memory (fake_cuda_set_free_memory)
  * and says CUDA_ERROR_OUT_OF_MEMORY past it; device pointers are addresses nothing backs (do not
  * read them). Pinned host memory (cuMemHostAlloc) is real, zeroed, page-aligned memory; its device
- * pointer is its host address, as with unified addressing.
+ * pointer is its host address, as with unified addressing. Managed memory (cuMemAllocManaged) is
+ * real, page-aligned host memory whose address is also its device pointer: copies and prefetches
+ * accept it, cuMemFree_v2 frees it, and it does not count against the GPU's free memory.
+ * cuMemPrefetchAsync_v2 takes its CUmemLocation by value and checks it (type 1 with a device
+ * ordinal, or type 2 for the host; anything else is CUDA_ERROR_INVALID_VALUE), and that the range
+ * is managed; a GPU whose concurrentManagedAccess is 0 is CUDA_ERROR_INVALID_DEVICE, as cuda.h says.
+ * cuMemGetAllocationGranularity says 2 MiB (minimum and recommended) for pinned memory on a device.
  * Contexts: primary contexts only, counted per device; the current one is per thread. When a
  * primary context is released to zero the real driver frees what is left in it; the fake keeps
  * counting those resources as live, so a test sees what the binding forgot to release, and any
@@ -40,19 +47,28 @@
  *   fake_cuda_configure(init, n)           cuInit returns init (0: success); n GPUs (0..8)
  *   fake_cuda_set_free_memory(bytes)       free memory of every GPU, before allocations
  *   fake_cuda_set_elapsed_ms(ms)           what cuEventElapsedTime reports
+ *   fake_cuda_set_attribute(attrib, value) what cuDeviceGetAttribute says for attrib on every GPU;
+ *                                          FAKE_ATTRIBUTE_UNKNOWN (INT_MIN) makes it
+ *                                          CUDA_ERROR_INVALID_VALUE, as an older driver says
  *   fake_cuda_fail(name, code, after)      the exported function name returns code once, after
  *                                          after more successful calls (0: the next call)
  *   fake_cuda_live_resources()             retained contexts + device and pinned allocations +
- *                                          host registrations + streams + events + modules
+ *                                          host registrations + streams + events + modules +
+ *                                          managed allocations
  *   fake_cuda_live(kind)                   one of those, kind "contexts", "device", "pinned",
- *                                          "registered", "streams", "events", "modules"
+ *                                          "registered", "streams", "events", "modules", "managed"
  *   fake_cuda_calls(name)                  calls of an exported function since the reset
  *   fake_cuda_last_launch_param(i)         the i-th 64-bit argument of the last cuLaunchKernel
  *   fake_cuda_last_launch(what)            its "gridX", "blockX", "sharedMem", "params", or
  *                                          "stream" (1: a stream of the fake, 0: NULL)
+ *   fake_cuda_last_prefetch(what)          the last accepted cuMemPrefetchAsync_v2: "type", "id"
+ *                                          (of its CUmemLocation), "ptr", "count", "flags",
+ *                                          "stream" (1: a stream of the fake, 0: NULL)
  */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
+#include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +217,38 @@ static const struct { int code; const char *name; } ERRORS[] = {
 #define ATTR_PAGEABLE_MEMORY_ACCESS 88
 #define ATTR_CONCURRENT_MANAGED_ACCESS 89
 #define ATTR_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES 100
+
+/* CUmemAttach_flags: cuMemAllocManaged takes GLOBAL or HOST */
+#define MEM_ATTACH_GLOBAL 0x1u
+#define MEM_ATTACH_HOST 0x2u
+/* CUmemLocationType, CUmemAllocationType, CUmemAllocationGranularity_flags, CUmemAllocationHandleType */
+#define MEM_LOCATION_TYPE_DEVICE 1
+#define MEM_LOCATION_TYPE_HOST 2
+#define MEM_ALLOCATION_TYPE_PINNED 1
+#define MEM_ALLOC_GRANULARITY_MINIMUM 0
+#define MEM_ALLOC_GRANULARITY_RECOMMENDED 1
+#define MEM_HANDLE_TYPES 0x0f
+
+typedef struct CUmemLocation_st {
+    int type; /* CUmemLocationType */
+    int id;
+} CUmemLocation;
+
+typedef struct CUmemAllocationProp_st {
+    int type;                 /* CUmemAllocationType */
+    int requestedHandleTypes; /* CUmemAllocationHandleType */
+    CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType;
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp;
+_Static_assert(sizeof(CUmemLocation) == 8, "CUmemLocation is two ints");
+_Static_assert(sizeof(CUmemAllocationProp) == 32 && offsetof(CUmemAllocationProp, location) == 8,
+               "CUmemAllocationProp as in cuda.h");
 /* ---- end of cuda.h ---- */
 
 #define EXPORT __attribute__((visibility("default")))
@@ -235,7 +283,8 @@ typedef struct fake_ctx {
     unsigned int generation;
 } fake_ctx;
 
-typedef struct { int live; fake_ctx *ctx; CUdeviceptr base; size_t size; } fake_dev_alloc;
+/* host is the memory behind a managed allocation (whose base is its address), NULL for device memory */
+typedef struct { int live; fake_ctx *ctx; CUdeviceptr base; size_t size; char *host; } fake_dev_alloc;
 typedef struct { int live; fake_ctx *ctx; char *base; size_t size; int registered; } fake_host_alloc;
 typedef struct { int live; fake_ctx *ctx; } fake_stream;
 typedef struct { int live; fake_ctx *ctx; unsigned int flags; int recorded; } fake_event;
@@ -265,6 +314,17 @@ static struct {
     int gridX, blockX, sharedMem, params, stream;
     unsigned long long values[16];
 } lastLaunch;
+
+static struct {
+    int type, id, stream;
+    unsigned int flags;
+    unsigned long long ptr, count;
+} lastPrefetch;
+
+/* attribute values set by fake_cuda_set_attribute, for every GPU */
+#define FAKE_ATTRIBUTE_UNKNOWN INT_MIN
+#define MAX_OVERRIDES 16
+static struct { int set, attrib, value; } overrides[MAX_OVERRIDES];
 
 /* ---- failures on request, and call counts ---- */
 #define MAX_NAMES 64
@@ -337,6 +397,7 @@ EXPORT void fake_cuda_reset(void) {
     int i;
     for (i = 0; i < MAX_OBJECTS; i++) {
         if (hostAllocs[i].live && !hostAllocs[i].registered) free(hostAllocs[i].base);
+        if (devAllocs[i].live && devAllocs[i].host != NULL) free(devAllocs[i].host);
         if (modules[i].live) free(modules[i].image);
     }
     memset(devAllocs, 0, sizeof devAllocs);
@@ -348,6 +409,8 @@ EXPORT void fake_cuda_reset(void) {
     memset(failures, 0, sizeof failures);
     memset(counts, 0, sizeof counts);
     memset(&lastLaunch, 0, sizeof lastLaunch);
+    memset(&lastPrefetch, 0, sizeof lastPrefetch);
+    memset(overrides, 0, sizeof overrides);
     memset(used, 0, sizeof used);
     functionCount = 0;
     for (i = 0; i < MAX_GPUS; i++) {
@@ -382,6 +445,21 @@ EXPORT void fake_cuda_set_elapsed_ms(float ms) {
     elapsedMs = ms;
 }
 
+EXPORT void fake_cuda_set_attribute(int attrib, int value) {
+    int i, free_slot = -1;
+    for (i = 0; i < MAX_OVERRIDES; i++) {
+        if (overrides[i].set && overrides[i].attrib == attrib) {
+            overrides[i].value = value;
+            return;
+        }
+        if (!overrides[i].set && free_slot < 0) free_slot = i;
+    }
+    if (free_slot < 0) return;
+    overrides[free_slot].set = 1;
+    overrides[free_slot].attrib = attrib;
+    overrides[free_slot].value = value;
+}
+
 EXPORT void fake_cuda_fail(const char *function, int code, int after) {
     int i;
     for (i = 0; i < 8; i++) {
@@ -404,7 +482,8 @@ EXPORT int fake_cuda_live(const char *kind) {
     int i, n = 0;
     for (i = 0; i < MAX_OBJECTS; i++) {
         if (strcmp(kind, "contexts") == 0 && i < MAX_GPUS) n += contexts[i].refcount;
-        else if (strcmp(kind, "device") == 0) n += devAllocs[i].live;
+        else if (strcmp(kind, "device") == 0) n += devAllocs[i].live && devAllocs[i].host == NULL;
+        else if (strcmp(kind, "managed") == 0) n += devAllocs[i].live && devAllocs[i].host != NULL;
         else if (strcmp(kind, "pinned") == 0) n += hostAllocs[i].live && !hostAllocs[i].registered;
         else if (strcmp(kind, "registered") == 0) n += hostAllocs[i].live && hostAllocs[i].registered;
         else if (strcmp(kind, "streams") == 0) n += streams[i].live;
@@ -416,7 +495,7 @@ EXPORT int fake_cuda_live(const char *kind) {
 
 EXPORT int fake_cuda_live_resources(void) {
     return fake_cuda_live("contexts") + fake_cuda_live("device") + fake_cuda_live("pinned") + fake_cuda_live("registered")
-           + fake_cuda_live("streams") + fake_cuda_live("events") + fake_cuda_live("modules");
+           + fake_cuda_live("streams") + fake_cuda_live("events") + fake_cuda_live("modules") + fake_cuda_live("managed");
 }
 
 EXPORT unsigned long long fake_cuda_last_launch_param(int i) {
@@ -429,6 +508,16 @@ EXPORT int fake_cuda_last_launch(const char *what) {
     if (strcmp(what, "sharedMem") == 0) return lastLaunch.sharedMem;
     if (strcmp(what, "params") == 0) return lastLaunch.params;
     if (strcmp(what, "stream") == 0) return lastLaunch.stream;
+    return -1;
+}
+
+EXPORT long long fake_cuda_last_prefetch(const char *what) {
+    if (strcmp(what, "type") == 0) return lastPrefetch.type;
+    if (strcmp(what, "id") == 0) return lastPrefetch.id;
+    if (strcmp(what, "ptr") == 0) return (long long) lastPrefetch.ptr;
+    if (strcmp(what, "count") == 0) return (long long) lastPrefetch.count;
+    if (strcmp(what, "flags") == 0) return lastPrefetch.flags;
+    if (strcmp(what, "stream") == 0) return lastPrefetch.stream;
     return -1;
 }
 
@@ -534,11 +623,15 @@ EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
     return CUDA_SUCCESS;
 }
 
-EXPORT CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev) {
-    ENTER();
-    NEED_INIT();
-    if (pi == NULL) return CUDA_ERROR_INVALID_VALUE;
-    NEED_DEVICE(dev);
+/* an attribute's value on every GPU: 0 and *pi set, or CUDA_ERROR_INVALID_VALUE for one this driver does not know */
+static CUresult attribute(int attrib, int *pi) {
+    int i;
+    for (i = 0; i < MAX_OVERRIDES; i++) {
+        if (!overrides[i].set || overrides[i].attrib != attrib) continue;
+        if (overrides[i].value == FAKE_ATTRIBUTE_UNKNOWN) return CUDA_ERROR_INVALID_VALUE;
+        *pi = overrides[i].value;
+        return CUDA_SUCCESS;
+    }
     switch (attrib) {
     case ATTR_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
     case ATTR_MULTIPROCESSOR_COUNT: *pi = 132; break;
@@ -553,6 +646,14 @@ EXPORT CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev) {
     default: return CUDA_ERROR_INVALID_VALUE; /* an attribute this driver does not know */
     }
     return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev) {
+    ENTER();
+    NEED_INIT();
+    if (pi == NULL) return CUDA_ERROR_INVALID_VALUE;
+    NEED_DEVICE(dev);
+    return attribute(attrib, pi);
 }
 
 /* ---- contexts ---- */
@@ -626,6 +727,7 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
     devAllocs[i].ctx = ctx;
     devAllocs[i].base = nextDevicePointer;
     devAllocs[i].size = bytesize;
+    devAllocs[i].host = NULL;
     used[ctx->device] += bytesize;
     nextDevicePointer += (bytesize + (2ULL << 20) - 1) & ~((2ULL << 20) - 1); /* 2 MiB aligned, never reused */
     *dptr = devAllocs[i].base;
@@ -640,7 +742,12 @@ EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
         if (!devAllocs[i].live || devAllocs[i].base != dptr) continue;
         if (!contextAlive(devAllocs[i].ctx)) return CUDA_ERROR_INVALID_CONTEXT;
         devAllocs[i].live = 0;
-        used[devAllocs[i].ctx->device] -= devAllocs[i].size;
+        if (devAllocs[i].host != NULL) {
+            free(devAllocs[i].host);
+            devAllocs[i].host = NULL;
+        } else {
+            used[devAllocs[i].ctx->device] -= devAllocs[i].size;
+        }
         return CUDA_SUCCESS;
     }
     return CUDA_ERROR_INVALID_VALUE;
@@ -654,6 +761,38 @@ static int deviceRange(CUdeviceptr p, unsigned long long n) {
         if (p >= devAllocs[i].base && n <= devAllocs[i].size && p - devAllocs[i].base <= devAllocs[i].size - n) return 1;
     }
     return 0;
+}
+
+/* whether [p, p + n) lies in one live managed allocation (unused by the older driver, which cannot prefetch) */
+static __attribute__((unused)) int managedRange(CUdeviceptr p, unsigned long long n) {
+    int i;
+    for (i = 0; i < MAX_OBJECTS; i++) {
+        if (!devAllocs[i].live || devAllocs[i].host == NULL || !contextAlive(devAllocs[i].ctx)) continue;
+        if (p >= devAllocs[i].base && n <= devAllocs[i].size && p - devAllocs[i].base <= devAllocs[i].size - n) return 1;
+    }
+    return 0;
+}
+
+/* Managed memory: real host memory, page-aligned and untouched (the CPU's first touch faults as
+ * it would), whose address is its device pointer; copies take it as device memory. */
+EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
+    int i;
+    ENTER();
+    NEED_INIT();
+    NEED_CONTEXT(ctx);
+    if (dptr == NULL || bytesize == 0 || (flags != MEM_ATTACH_GLOBAL && flags != MEM_ATTACH_HOST)) return CUDA_ERROR_INVALID_VALUE;
+    for (i = 0; i < MAX_OBJECTS && devAllocs[i].live; i++) {}
+    if (i == MAX_OBJECTS) return CUDA_ERROR_OUT_OF_MEMORY;
+    size_t rounded = (bytesize + 4095) & ~(size_t) 4095;
+    char *p = aligned_alloc(4096, rounded);
+    if (p == NULL) return CUDA_ERROR_OUT_OF_MEMORY;
+    devAllocs[i].live = 1;
+    devAllocs[i].ctx = ctx;
+    devAllocs[i].base = (CUdeviceptr) (uintptr_t) p;
+    devAllocs[i].size = bytesize;
+    devAllocs[i].host = p;
+    *dptr = devAllocs[i].base;
+    return CUDA_SUCCESS;
 }
 
 /* the pinned allocation or registration that [p, p + n) lies in, or -1 */
@@ -816,6 +955,46 @@ EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n) {
     (void) ctx;
     (void) ui;
     if (dst % 4 != 0 || n > (~0ULL) / 4 || !deviceRange(dst, 4ULL * n)) return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+#ifndef FAKE_CUDA_OLD
+/* CUDA 12.2+: the destination is a CUmemLocation passed by value; flags must be 0 */
+EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                                      fake_stream *hStream) {
+    int cma = 0;
+    ENTER();
+    NEED_INIT();
+    NEED_CONTEXT(ctx);
+    (void) ctx;
+    NEED_STREAM(hStream);
+    if (flags != 0 || count == 0 || !managedRange(devPtr, count)) return CUDA_ERROR_INVALID_VALUE;
+    if (location.type == MEM_LOCATION_TYPE_DEVICE) {
+        if (location.id < 0 || location.id >= deviceCount) return CUDA_ERROR_INVALID_VALUE;
+        if (attribute(ATTR_CONCURRENT_MANAGED_ACCESS, &cma) != CUDA_SUCCESS || cma == 0) return CUDA_ERROR_INVALID_DEVICE;
+    } else if (location.type != MEM_LOCATION_TYPE_HOST) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    lastPrefetch.type = location.type;
+    lastPrefetch.id = location.id;
+    lastPrefetch.ptr = devPtr;
+    lastPrefetch.count = count;
+    lastPrefetch.flags = flags;
+    lastPrefetch.stream = hStream != NULL;
+    return CUDA_SUCCESS;
+}
+#endif
+
+/* pinned device memory only (what cuMemCreate makes): 2 MiB, minimum and recommended, as on an H100 */
+EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, int option) {
+    ENTER();
+    NEED_INIT();
+    if (granularity == NULL || prop == NULL) return CUDA_ERROR_INVALID_VALUE;
+    if (option != MEM_ALLOC_GRANULARITY_MINIMUM && option != MEM_ALLOC_GRANULARITY_RECOMMENDED) return CUDA_ERROR_INVALID_VALUE;
+    if (prop->type != MEM_ALLOCATION_TYPE_PINNED || (prop->requestedHandleTypes & ~MEM_HANDLE_TYPES) != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (prop->location.type != MEM_LOCATION_TYPE_DEVICE || prop->location.id < 0 || prop->location.id >= deviceCount)
+        return CUDA_ERROR_INVALID_VALUE;
+    *granularity = 2ULL << 20;
     return CUDA_SUCCESS;
 }
 

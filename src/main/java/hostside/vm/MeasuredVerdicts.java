@@ -81,11 +81,13 @@ public final class MeasuredVerdicts {
         if (huge.isEmpty()) return Optional.empty();
         Result h = huge.get();
         double pct = num(h, "hugePercent"), fallback = num(h, "thpFaultFallback");
+        Optional<Result> base = ok(host, "anon_first_touch_base");
+        // without the share of huge pages, the fallbacks or the base run to compare, the line would say nothing
+        if (Double.isNaN(pct) && !(fallback > 0) && base.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder();
         if (!Double.isNaN(pct)) s.append(String.format("With MADV_HUGEPAGE %.0f%% of the region got huge pages", pct));
         else s.append("With MADV_HUGEPAGE");
         if (fallback > 0) s.append(String.format(" (%.0f huge-page faults fell back to base pages: memory is fragmented)", fallback));
-        Optional<Result> base = ok(host, "anon_first_touch_base");
         if (base.isPresent()) {
             double ratio = base.get().value().median() / h.value().median();
             s.append(String.format("; first touch %s: %.0f vs %.0f ms per GiB", ratio >= 1 ? String.format("%.1fx faster", ratio)

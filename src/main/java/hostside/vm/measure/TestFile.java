@@ -58,10 +58,10 @@ public final class TestFile implements AutoCloseable {
             f.close();
             if (e instanceof AccessDeniedException || (e instanceof FileSystemException fse && fse.getReason() != null
                     && fse.getReason().toLowerCase().contains("read-only"))) {
-                throw new BadInputException(dir + ": not writable (" + e.getClass().getSimpleName() + "); choose another --dir");
+                throw new BadInputException(dir + ": not writable (" + reason((IOException) e) + "); choose another --dir");
             }
             if (e instanceof IOException io) {
-                String why = io.getMessage() == null ? io.toString() : io.getMessage();
+                String why = io.getMessage() == null ? reason(io) : io.getMessage();
                 throw new BadInputException(dir + ": cannot write the test file: " + why + "; choose another --dir");
             }
             throw (RuntimeException) e;
@@ -78,8 +78,7 @@ public final class TestFile implements AutoCloseable {
         try {
             Files.newByteChannel(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
         } catch (IOException e) {
-            String why = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason() : e.getClass().getSimpleName();
-            throw new BadInputException(dir + ": not writable (" + why + "); choose another --dir");
+            throw new BadInputException(dir + ": not writable (" + reason(e) + "); choose another --dir");
         } finally {
             try {
                 Files.deleteIfExists(probe);
@@ -87,6 +86,19 @@ public final class TestFile implements AutoCloseable {
                 // nothing was created, or it cannot be removed: both say enough above
             }
         }
+    }
+
+    /**
+     * Why a file could not be made, in words: the kernel's reason where Java kept it, else what
+     * the exception's type means (not its name: a one-line error names no Java class).
+     */
+    static String reason(IOException e) {
+        if (e instanceof FileSystemException fse && fse.getReason() != null) return fse.getReason();
+        if (e instanceof AccessDeniedException) return "permission denied";
+        // /proc and /sys answer a new name with ENOENT: nothing can be created there
+        if (e instanceof java.nio.file.NoSuchFileException) return "no new files can be created there";
+        if (e instanceof java.nio.file.FileAlreadyExistsException) return "a file of that name is in the way";
+        return e.getMessage() == null ? "I/O error" : e.getMessage();
     }
 
     public static long usableSpace(Path dir) {

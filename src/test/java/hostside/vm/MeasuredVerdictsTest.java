@@ -1,0 +1,272 @@
+package hostside.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.machine.Host;
+import hostside.report.Units;
+import hostside.vm.measure.TlbReach;
+
+/** Each line of what the measurements mean, from figures made by hand; a missing figure drops its line. */
+class MeasuredVerdictsTest {
+    static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", "live");
+    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (QEMU Standard PC)", "", "live");
+    static final long KiB = 1L << 10, MiB = 1L << 20;
+
+    static Result ok(String key, double median, Object... detail) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        for (int i = 0; i < detail.length; i += 2) d.put((String) detail[i], detail[i + 1]);
+        return new Result(key, key, "ok", "", "unit", Stats.of(median), "by hand", d);
+    }
+
+    static Result failed(String key) {
+        return new Result(key, key, "failed", "it broke", "", null, "", Map.of());
+    }
+
+    static Result notRun(String key) {
+        return new Result(key, key, "not run", "not here", "", null, "", Map.of());
+    }
+
+    static List<String> host(Result... rs) {
+        return MeasuredVerdicts.of(METAL, List.of(rs), List.of());
+    }
+
+    static String only(List<String> lines) {
+        assertThat(lines).hasSize(1);
+        return lines.getFirst();
+    }
+
+    // ---- files ----
+
+    @Test
+    void readAndMmapWithinFifteenPercentAreEven() {
+        String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 1.1, "faultsPerMiB", 16.0)));
+        assertThat(line).startsWith("Cold file: read() " + Units.gbps(1.0) + ", mmap " + Units.gbps(1.1) + " (")
+                .containsPattern("\\((mmap took )?16(\\.0)? faults per MiB\\)")
+                .contains("the two ways are even here").doesNotContain("faster");
+    }
+
+    @Test
+    void readWinsColdSaysStreamWithRead() {
+        String line = only(host(ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, "faultsPerMiB", 256.0)));
+        assertThat(line).startsWith("Cold file: read() " + Units.gbps(2.0) + ", mmap " + Units.gbps(1.0) + " (")
+                .containsPattern("\\((mmap took )?256(\\.0)? faults per MiB\\)")
+                .contains(": read() 2.0x faster: ").contains("streams faster with read()");
+    }
+
+    @Test
+    void mmapWinsColdSaysMemmapSuits() {
+        String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 3.0, "faultsPerMiB", 8.0)));
+        assertThat(line).contains(": mmap 3.0x faster: ").contains("np.memmap suits a cold dataset");
+    }
+
+    @Test
+    void warmReadWinsAndWarmMmapWinsSayDifferentThings() {
+        String read = only(host(ok("file_read_warm", 10.0), ok("file_mmap_warm", 4.0, "faultsPerMiB", 256.0)));
+        assertThat(read).startsWith("Warm file: ").contains(": read() 2.5x faster: ").contains("mmap pays off only when pages are reused");
+        String mmap = only(host(ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, "faultsPerMiB", 1.0)));
+        assertThat(mmap).startsWith("Warm file: ").contains(": mmap 2.5x faster: ").contains("cheaper to map than to copy");
+    }
+
+    @Test
+    void coldAndWarmAreTwoLinesColdFirst() {
+        List<String> lines = host(ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, "faultsPerMiB", 1.0),
+                ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, "faultsPerMiB", 256.0));
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("Cold file");
+        assertThat(lines.get(1)).startsWith("Warm file");
+    }
+
+    @Test
+    void aFileLineNeedsBothWaysMeasured() {
+        assertThat(host(ok("file_read_cold", 2.0))).isEmpty();
+        assertThat(host(ok("file_mmap_warm", 2.0, "faultsPerMiB", 1.0))).isEmpty();
+        assertThat(host(ok("file_read_cold", 2.0), failed("file_mmap_cold"))).isEmpty();
+        assertThat(host(notRun("file_read_warm"), ok("file_mmap_warm", 2.0, "faultsPerMiB", 1.0))).isEmpty();
+        // cold read with warm mmap is no comparison
+        assertThat(host(ok("file_read_cold", 2.0), ok("file_mmap_warm", 2.0, "faultsPerMiB", 1.0))).isEmpty();
+    }
+
+    // ---- first-touch faults ----
+
+    @Test
+    void fastFaultsAreOneLineWithoutANote() {
+        String line = only(host(ok("anon_first_touch_base", 131.0, "pageSize", 4096L, "usPerFault", 0.5)));
+        assertThat(line).isEqualTo("First touch costs 0.50 us per " + Units.bytes(4096L)
+                + " page (131 ms per GiB): allocate pinned and staging buffers once and reuse them");
+    }
+
+    @Test
+    void slowFaultsOnAVmBlameTheHypervisor() {
+        String line = only(MeasuredVerdicts.of(VM, List.of(ok("anon_first_touch_base", 1300.0, "pageSize", 4096L, "usPerFault", 5.0)), List.of()));
+        assertThat(line).startsWith("First touch costs 5.00 us per " + Units.bytes(4096L) + " page (1300 ms per GiB)")
+                .contains("; 5.0 us is slow (bare metal pays well under 2 us)").contains("this is a VM").doesNotContain("compact_stall");
+    }
+
+    @Test
+    void slowFaultsOnMetalPointAtCgroupsAndCompaction() {
+        String line = only(host(ok("anon_first_touch_base", 1300.0, "pageSize", 4096L, "usPerFault", 5.0)));
+        assertThat(line).contains("5.0 us is slow").contains("compact_stall").doesNotContain("VM");
+    }
+
+    @Test
+    void justUnderTheSlowMarkHasNoNote() {
+        assertThat(only(host(ok("anon_first_touch_base", 700.0, "pageSize", 4096L, "usPerFault", 2.9)))).doesNotContain("slow");
+    }
+
+    @Test
+    void faultsWithoutAPerFaultFigureDropTheLine() {
+        // AnonTouch leaves usPerFault out when it counted no fault
+        assertThat(host(ok("anon_first_touch_base", 131.0, "pageSize", 4096L, "faults", 0L))).isEmpty();
+        assertThat(host(failed("anon_first_touch_base"))).isEmpty();
+    }
+
+    // ---- THP ----
+
+    @Test
+    void hugePagesThatFormedAreFasterWithoutAWarning() {
+        List<String> lines = host(ok("anon_first_touch_base", 200.0, "pageSize", 4096L, "usPerFault", 0.8),
+                ok("anon_first_touch_thp", 50.0, "hugePercent", 95.0, "thpFaultFallback", 0L));
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1)).isEqualTo("With MADV_HUGEPAGE 95% of the region got huge pages; first touch 4.0x faster: 50 vs 200 ms per GiB");
+    }
+
+    @Test
+    void fallbacksAndFewHugePagesAreNamed() {
+        String line = only(host(ok("anon_first_touch_thp", 150.0, "hugePercent", 10.0, "thpFaultFallback", 12L)));
+        assertThat(line).startsWith("With MADV_HUGEPAGE 10% of the region got huge pages")
+                .contains("(12 huge-page faults fell back to base pages: memory is fragmented)")
+                .endsWith(": huge pages are not forming; check defrag and khugepaged").doesNotContain("first touch");
+    }
+
+    @Test
+    void hugePagesSlowerThanBasePagesSaySlower() {
+        List<String> lines = host(ok("anon_first_touch_base", 50.0, "pageSize", 4096L, "usPerFault", 0.2),
+                ok("anon_first_touch_thp", 100.0, "hugePercent", 100.0, "thpFaultFallback", 0L));
+        assertThat(lines.get(1)).contains("first touch 2.0x slower: 100 vs 50 ms per GiB").doesNotContain("not forming");
+    }
+
+    @Test
+    void thpWithoutTheSmapsFigureStillComparesOrSaysNothing() {
+        // AnonTouch leaves hugePercent out when smaps could not be read; -1 is "no counter"
+        assertThat(host(ok("anon_first_touch_thp", 100.0, "thpFaultFallback", -1L))).as("nothing left to say").isEmpty();
+        assertThat(only(host(ok("anon_first_touch_thp", 100.0, "thpFaultFallback", 3L))))
+                .isEqualTo("With MADV_HUGEPAGE (3 huge-page faults fell back to base pages: memory is fragmented)");
+        List<String> lines = host(ok("anon_first_touch_base", 200.0, "pageSize", 4096L, "usPerFault", 0.8),
+                ok("anon_first_touch_thp", 100.0, "thpFaultFallback", 0L));
+        assertThat(lines.getLast()).isEqualTo("With MADV_HUGEPAGE; first touch 2.0x faster: 100 vs 200 ms per GiB");
+        assertThat(host(notRun("anon_first_touch_thp"))).isEmpty();
+    }
+
+    // ---- TLB reach ----
+
+    static List<TlbReach.Point> points(double... ns) {
+        List<TlbReach.Point> p = new ArrayList<>();
+        long size = 64 * KiB;
+        for (double n : ns) {
+            p.add(new TlbReach.Point(size, Stats.of(n)));
+            size *= 4;
+        }
+        return p;
+    }
+
+    static Result tlb(String key, List<TlbReach.Point> points) {
+        return ok(key, points.getLast().ns().median(), "points", points);
+    }
+
+    @Test
+    void aKneeSaysWhereBasePagesFallBehind() {
+        // 64K, 256K, 1M, 4M, 16M: apart from 1 MiB on
+        String line = only(host(tlb("tlb_reach_base", points(1, 1, 2, 4, 5)), tlb("tlb_reach_huge", points(1, 1, 1, 1.5, 2))));
+        assertThat(line).isEqualTo(String.format("Random access over %s: 5.0 ns per access in base pages vs 2.0 ns in huge pages (2.5x)",
+                Units.bytes(16 * MiB)) + "; base pages fall behind from " + Units.bytes(MiB)
+                + " on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages");
+    }
+
+    @Test
+    void noKneeOnMetalSaysTheTlbKeepsUp() {
+        String line = only(host(tlb("tlb_reach_base", points(1, 1, 1.1)), tlb("tlb_reach_huge", points(1, 1, 1))));
+        assertThat(line).contains("(1.1x)").endsWith("the TLB and its page-walk caches keep up here").doesNotContain("VM");
+    }
+
+    @Test
+    void noKneeInAVmExplainsNestedTranslation() {
+        String line = only(MeasuredVerdicts.of(VM, List.of(tlb("tlb_reach_base", points(1, 1, 1.1)), tlb("tlb_reach_huge", points(1, 1, 1))),
+                List.of()));
+        assertThat(line).contains("do not part by 25%").contains("in a VM the TLB caches the guest and host translation together")
+                .doesNotContain("keep up here");
+    }
+
+    @Test
+    void baseWithoutHugeIsOneFigure() {
+        String line = only(host(tlb("tlb_reach_base", points(1, 1, 3)), notRun("tlb_reach_huge")));
+        assertThat(line).isEqualTo("Random access over " + Units.bytes(MiB) + " in base pages: 3.0 ns per access (no huge-page run to compare)");
+        assertThat(host(tlb("tlb_reach_huge", points(1, 1, 1)))).as("huge alone says nothing").isEmpty();
+    }
+
+    @Test
+    void theComparisonIsAtTheLargestBaseSizeTheHugeRunHas() {
+        // the huge run reached a larger set; the ratio is taken at the base run's largest, 1 MiB
+        String line = only(host(tlb("tlb_reach_base", points(1, 1, 3)), tlb("tlb_reach_huge", points(1, 1, 1.5, 9))));
+        assertThat(line).startsWith("Random access over " + Units.bytes(MiB) + ": 3.0 ns per access in base pages vs 1.5 ns in huge pages (2.0x)");
+    }
+
+    // ---- GPU: managed memory and pinning ----
+
+    static List<String> gpu(Result... rs) {
+        return MeasuredVerdicts.of(METAL, List.of(), List.of(rs));
+    }
+
+    @Test
+    void managedFaultsFarBehindPrefetchAdviseToPrefetch() {
+        String line = only(gpu(ok("managed_gpu_faults_h2d", 5.0), ok("managed_prefetch_h2d", 20.0), ok("managed_cpu_faults_d2h", 3.0)));
+        assertThat(line).isEqualTo("Managed memory reaches the GPU at " + Units.gbps(5.0) + " by GPU page faults and " + Units.gbps(20.0)
+                + " by prefetch, and comes back at " + Units.gbps(3.0) + " when the CPU touches it"
+                + ": faults run at 25% of prefetch; call cudaMemPrefetchAsync (or use explicit copies) before kernels touch managed tensors");
+    }
+
+    @Test
+    void managedFaultsCloseToPrefetchGiveNoAdvice() {
+        String line = only(gpu(ok("managed_gpu_faults_h2d", 18.0), ok("managed_prefetch_h2d", 20.0)));
+        assertThat(line).isEqualTo("Managed memory reaches the GPU at " + Units.gbps(18.0) + " by GPU page faults and " + Units.gbps(20.0) + " by prefetch");
+    }
+
+    @Test
+    void managedNeedsBothWaysToTheGpu() {
+        assertThat(gpu(ok("managed_gpu_faults_h2d", 5.0), ok("managed_cpu_faults_d2h", 3.0))).isEmpty();
+        assertThat(gpu(notRun("managed_gpu_faults_h2d"), ok("managed_prefetch_h2d", 20.0))).isEmpty();
+    }
+
+    @Test
+    void pinningCostsOneOrBothWays() {
+        assertThat(only(gpu(ok("pin_cost_host_alloc", 300.0)))).startsWith("Pinning costs 300 ms per GiB by cudaHostAlloc: pin once and reuse");
+        assertThat(only(gpu(ok("pin_cost_host_alloc", 300.0), ok("pin_cost_host_register", 120.0))))
+                .startsWith("Pinning costs 300 ms per GiB by cudaHostAlloc and 120 ms per GiB by cudaHostRegister of touched memory: pin once");
+        assertThat(gpu(ok("pin_cost_host_register", 120.0))).isEmpty();
+    }
+
+    @Test
+    void everythingTogetherInTheOrderOfTheModule() {
+        List<String> lines = MeasuredVerdicts.of(METAL,
+                List.of(tlb("tlb_reach_base", points(1, 2)), tlb("tlb_reach_huge", points(1, 1)),
+                        ok("anon_first_touch_thp", 50.0, "hugePercent", 95.0, "thpFaultFallback", 0L),
+                        ok("anon_first_touch_base", 200.0, "pageSize", 4096L, "usPerFault", 0.8),
+                        ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, "faultsPerMiB", 1.0),
+                        ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, "faultsPerMiB", 256.0)),
+                List.of(ok("pin_cost_host_alloc", 300.0), ok("managed_gpu_faults_h2d", 5.0), ok("managed_prefetch_h2d", 20.0)));
+        assertThat(lines).hasSize(7);
+        assertThat(lines).satisfiesExactly(l -> assertThat(l).startsWith("Cold file"), l -> assertThat(l).startsWith("Warm file"),
+                l -> assertThat(l).startsWith("First touch"), l -> assertThat(l).startsWith("With MADV_HUGEPAGE"),
+                l -> assertThat(l).startsWith("Random access"), l -> assertThat(l).startsWith("Managed memory"),
+                l -> assertThat(l).startsWith("Pinning costs"));
+        assertThat(MeasuredVerdicts.of(METAL, List.of(), List.of())).isEmpty();
+    }
+}

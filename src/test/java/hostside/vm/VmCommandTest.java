@@ -1,0 +1,220 @@
+package hostside.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import hostside.Fixtures;
+import hostside.cli.Json;
+import hostside.cli.Main;
+import hostside.harness.TestCase;
+
+/**
+ * hostside vm as a user runs it: exit codes, one-line errors, the JSON. The measurements that
+ * run here are the two small ones (a 64 MiB file read warm, an 8 MiB first touch), asserted for
+ * what they counted, never for how fast.
+ */
+class VmCommandTest {
+    @TempDir
+    Path tmp;
+
+    record Run(int code, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static void oneLineError(Run r, String start) {
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).startsWith(start).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
+    }
+
+    static JsonNode json(Run r) throws IOException {
+        assertThat(r.code()).as(r.err()).isZero();
+        return Json.MAPPER.readTree(r.out());
+    }
+
+    static List<String> leftovers(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hostside-")).toList();
+        }
+    }
+
+    static final List<String> KEYS = List.of("file_read_cold", "file_mmap_cold", "file_read_warm", "file_mmap_warm",
+            "anon_first_touch_base", "anon_first_touch_thp", "tlb_reach_base", "tlb_reach_huge",
+            "pin_cost_host_alloc", "pin_cost_host_register",
+            "managed_gpu_faults_h2d", "managed_cpu_faults_d2h", "managed_prefetch_h2d", "managed_prefetch_d2h");
+
+    @Test
+    void listNamesEveryMeasurement() {
+        Run r = run("vm", "--list");
+        assertThat(r.code()).isZero();
+        assertThat(r.err()).isEmpty();
+        List<String> keys = new ArrayList<>();
+        VmDrill.hostTests().forEach(t -> keys.add(t.key()));
+        VmDrill.gpuTests().forEach(t -> keys.add(t.key()));
+        assertThat(keys).containsExactlyInAnyOrderElementsOf(KEYS);
+        for (TestCase<?> t : VmDrill.hostTests()) assertThat(r.out()).contains(t.key()).contains(t.description());
+        for (String k : KEYS) assertThat(r.out()).containsPattern("(?m)^\\s*" + k + "\\s");
+        assertThat(r.out()).contains("(GPU)");
+    }
+
+    @Test
+    void anUnknownKeyIsOneLine() {
+        oneLineError(run("vm", "--only", "nosuch"), "hostside: no test case \"nosuch\"");
+        oneLineError(run("vm", "--only", "file_read_warm,nosuch", "--dir", tmp.toString()), "hostside: no test case \"nosuch\"");
+    }
+
+    @Test
+    void noMeasureGivesTheFactsAndFindingsUnderTheSchema() throws IOException {
+        Run r = run("vm", "--no-measure", "--json");
+        JsonNode j = json(r);
+        assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(j.path("kind").asText()).isEqualTo("vm");
+        assertThat(j.path("facts").isObject()).isTrue();
+        assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(hostside.libc.Libc.pageSize());
+        assertThat(j.path("findings").isArray()).isTrue();
+        assertThat(j.path("host").isArray()).isTrue();
+        assertThat(j.path("host")).isEmpty();
+        assertThat(j.path("machine").path("source").asText()).isEqualTo("live");
+        assertThat(j.has("gpu") && j.has("verdicts")).isTrue();
+    }
+
+    @Test
+    void aRecordedMachineIsNeverMeasured() throws IOException {
+        Path h200 = Path.of("../shared/fixtures/h200/sysfs.tar.gz");
+        assertThat(h200).as("the fixture, relative to the project folder Maven runs in").isRegularFile()
+                .satisfies(p -> assertThat(p.toAbsolutePath().normalize()).isEqualTo(Fixtures.h200()));
+        JsonNode j = json(run("vm", "--root", h200.toString(), "--json"));
+        String why = "recorded machine: nothing is measured under --root";
+        assertThat(j.path("host")).hasSize(VmDrill.hostTests().size());
+        for (JsonNode r : j.path("host")) {
+            assertThat(r.path("status").asText()).as(r.path("key").asText()).isEqualTo("not run");
+            assertThat(r.path("why").asText()).isEqualTo(why);
+        }
+        assertThat(j.path("gpu").path("notRun").asText()).isEqualTo(why);
+        assertThat(j.path("verdicts")).isEmpty();
+        assertThat(j.path("machine").path("source").asText()).isNotEqualTo("live");
+        assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(4096);
+    }
+
+    @Test
+    void aRecordedMachineInTextSaysNotRun() {
+        Run r = run("vm", "--root", Fixtures.h200().toString(), "--only", "anon_first_touch_base");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Measurements").contains("not run: recorded machine").doesNotContain("\u001b[");
+    }
+
+    @Test
+    void smallFileReadAndFirstTouchRunAndCountExactly() throws IOException {
+        Run r = run("vm", "--only", "file_read_warm,anon_first_touch_base", "--size", "64M", "--anon-size", "8M",
+                "--dir", tmp.toString(), "--json");
+        assertThat(r.err()).isEmpty();
+        JsonNode j = json(r);
+        JsonNode host = j.path("host");
+        assertThat(host).hasSize(2);
+        JsonNode file = host.get(0), anon = host.get(1);
+        assertThat(file.path("key").asText()).isEqualTo("file_read_warm");
+        assertThat(file.path("status").asText()).as(file.path("why").asText()).isEqualTo("ok");
+        assertThat(file.path("unit").asText()).isEqualTo("GB/s");
+        assertThat(file.path("value").path("samples").asInt()).isEqualTo(5);
+        assertThat(file.path("value").path("median").asDouble()).isPositive();
+        assertThat(file.path("detail").path("fileBytes").asLong()).isEqualTo(64L << 20);
+        assertThat(file.path("detail").path("file").asText()).startsWith(tmp.toString());
+        // read() into a buffer touched beforehand: no page of the buffer faults during the passes
+        assertThat(file.path("detail").path("minorFaults").asLong()).isLessThan(64);
+
+        assertThat(anon.path("key").asText()).isEqualTo("anon_first_touch_base");
+        assertThat(anon.path("status").asText()).as(anon.path("why").asText()).isEqualTo("ok");
+        assertThat(anon.path("unit").asText()).isEqualTo("ms/GiB");
+        long page = hostside.libc.Libc.pageSize();
+        assertThat(anon.path("detail").path("regionBytes").asLong()).isEqualTo(8L << 20);
+        assertThat(anon.path("detail").path("pageSize").asLong()).isEqualTo(page);
+        // base pages (MADV_NOHUGEPAGE): one fault per page, exactly, on the touching thread
+        assertThat(anon.path("detail").path("faults").asLong()).isEqualTo((8L << 20) / page);
+        assertThat(anon.path("detail").path("faultsPerMiB").asDouble()).isEqualTo((double) (1L << 20) / page);
+        assertThat(anon.path("detail").path("thpFaultAlloc").asLong()).as("no huge page was asked for").isLessThanOrEqualTo(0);
+        assertThat(anon.path("detail").path("usPerFault").asDouble()).isPositive();
+
+        assertThat(j.path("verdicts").toString()).contains("First touch costs");
+        assertThat(leftovers(tmp)).as("the test file and the probe are gone").isEmpty();
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertThat(s.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void theTextViewShowsTheFigures() throws IOException {
+        Run r = run("vm", "--only", "anon_first_touch_base", "--anon-size", "4M", "--dir", tmp.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Virtual memory").contains("Measurements").contains("anon_first_touch_base")
+                .contains("ms/GiB").contains("256.0/MiB").contains("What it means").contains("First touch costs");
+        assertThat(leftovers(tmp)).isEmpty();
+    }
+
+    @Test
+    void anUnwritableDirIsOneLineAndLeavesNothing() throws IOException {
+        Run r = run("vm", "--dir", "/proc", "--only", "file_read_warm");
+        oneLineError(r, "hostside: /proc: not writable");
+        assertThat(leftovers(Path.of("/proc"))).isEmpty();
+    }
+
+    @Test
+    void aMissingDirIsOneLine() {
+        oneLineError(run("vm", "--dir", tmp.resolve("nope").toString(), "--only", "file_read_warm"), "hostside: " + tmp.resolve("nope"));
+        assertThat(run("vm", "--dir", tmp.resolve("nope").toString(), "--only", "file_read_warm").err()).contains("no such folder");
+    }
+
+    @Test
+    void aFileTooLargeForTheDiskIsOneLineAndLeavesNothing() throws IOException {
+        Run r = run("vm", "--size", "100T", "--only", "file_read_warm", "--dir", tmp.toString());
+        oneLineError(r, "hostside: " + tmp + ": not enough free space");
+        assertThat(leftovers(tmp)).isEmpty();
+    }
+
+    @Test
+    void aSizeThatIsNoSizeIsOneLine() {
+        Run r = run("vm", "--size", "garbage");
+        oneLineError(r, "hostside: ");
+        assertThat(r.err()).contains("--size").contains("garbage");
+        oneLineError(run("vm", "--anon-size", "0"), "hostside: ");
+    }
+
+    @Test
+    void explainPagewalkPrintsEveryStep() {
+        Run r = run("vm", "--explain", "pagewalk", "0x7f3a12345678", "--all");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Step 1 of").contains("0x00007f3a12345678");
+    }
+
+    @Test
+    void explainCowAsJsonParses() throws IOException {
+        Run r = run("vm", "--explain", "cow", "--json");
+        JsonNode j = json(r);
+        assertThat(j.isObject()).isTrue();
+        assertThat(j.size()).isPositive();
+    }
+
+    @Test
+    void explainOfAnUnknownTopicIsOneLine() {
+        Run r = run("vm", "--explain", "nosuch");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+    }
+}
