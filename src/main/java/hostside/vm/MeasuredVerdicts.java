@@ -46,7 +46,7 @@ public final class MeasuredVerdicts {
         Optional<Result> read = ok(host, "file_read_" + t), mmap = ok(host, "file_mmap_" + t);
         if (read.isEmpty() || mmap.isEmpty()) return Optional.empty();
         double r = read.get().value().median(), m = mmap.get().value().median();
-        String figures = String.format("%s file: read() %s, mmap %s (%.0f faults per MiB)", cold ? "Cold" : "Warm",
+        String figures = String.format("%s file: read() %s, mmap %s (mmap took %.1f faults per MiB)", cold ? "Cold" : "Warm",
                 Units.gbps(r), Units.gbps(m), num(mmap.get(), "faultsPerMiB"));
         if (Math.abs(r - m) / Math.max(r, m) < SAME) {
             return Optional.of(figures + ": the two ways are even here; choose by convenience (np.memmap vs np.fromfile)");
@@ -122,9 +122,20 @@ public final class MeasuredVerdicts {
             s += String.format("; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
                     Units.bytes(knee));
         } else {
-            s += vm ? "; the curves do not part by 25% at any size: in a VM the TLB caches the guest and host translation together at the"
-                    + " smaller of the two page sizes, so guest huge pages widen nothing when the hypervisor backs guest memory with small pages"
-                    : "; the curves do not part by 25% at any size: the TLB and its page-walk caches keep up here";
+            List<TlbReach.Point> parted = b.stream().filter(p -> h.stream().anyMatch(x -> x.bytes() == p.bytes()
+                    && p.ns().median() >= 1.25 * x.ns().median())).toList();
+            if (!parted.isEmpty()) {
+                double best = parted.stream().mapToDouble(p -> p.ns().median() / h.stream().filter(x -> x.bytes() == p.bytes())
+                        .findFirst().orElseThrow().ns().median()).max().orElse(1);
+                s += String.format("; huge pages help from %s to %s (up to %.1fx) but not at the largest sets", Units.bytes(parted.getFirst().bytes()),
+                        Units.bytes(parted.getLast().bytes()), best)
+                        + (vm ? ": in a VM the TLB caches the guest and host translation together at the smaller of the two page sizes, so past"
+                        + " what the hypervisor backs with huge pages, guest huge pages widen nothing" : ": past them, page-walk cache misses cost both alike");
+            } else {
+                s += vm ? "; the curves do not part by 25% at any size: in a VM the TLB caches the guest and host translation together at the"
+                        + " smaller of the two page sizes, so guest huge pages widen nothing when the hypervisor backs guest memory with small pages"
+                        : "; the curves do not part by 25% at any size: the TLB and its page-walk caches keep up here";
+            }
         }
         return Optional.of(s);
     }

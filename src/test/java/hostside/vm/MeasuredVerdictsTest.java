@@ -206,6 +206,17 @@ class MeasuredVerdictsTest {
     }
 
     @Test
+    void curvesThatPartAndRejoinNameTheRangeWhereHugePagesHelp() {
+        // 64K..16M: apart at 1M (2x) and 4M (2.5x), together again at 16M (this dev VM's shape)
+        List<Result> rs = List.of(tlb("tlb_reach_base", points(1, 1, 2, 5, 10)), tlb("tlb_reach_huge", points(1, 1, 1, 2, 10)));
+        String metal = only(MeasuredVerdicts.of(METAL, rs, List.of()));
+        assertThat(metal).contains("(1.0x)").contains("huge pages help from " + Units.bytes(MiB) + " to " + Units.bytes(4 * MiB)
+                + " (up to 2.5x) but not at the largest sets").endsWith("page-walk cache misses cost both alike").doesNotContain("do not part");
+        String vm = only(MeasuredVerdicts.of(VM, rs, List.of()));
+        assertThat(vm).contains("(up to 2.5x)").contains("past what the hypervisor backs with huge pages, guest huge pages widen nothing");
+    }
+
+    @Test
     void baseWithoutHugeIsOneFigure() {
         String line = only(host(tlb("tlb_reach_base", points(1, 1, 3)), notRun("tlb_reach_huge")));
         assertThat(line).isEqualTo("Random access over " + Units.bytes(MiB) + " in base pages: 3.0 ns per access (no huge-page run to compare)");
