@@ -22,6 +22,12 @@ J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredS
   "${J[@]}" vm --only file_read_warm --size 100T; echo "exit $?"
   "${J[@]}" vm --only file_read_warm --dir /nonexistent; echo "exit $?"
   ls /var/tmp/hostside-vm-* 2>/dev/null && echo "LEFT BEHIND" || echo "no test file left behind"
+  echo "== hostside vm --explain (default layout of this machine)"
+  "${J[@]}" vm --explain pagewalk 0x7f3a12345678 --all | head -20; echo "exit $?"
+  "${J[@]}" vm --explain cow --all | tail -12
+  echo "== hostside report (Modules 1 and 2)"
+  s=$(date +%s%N); "${J[@]}" report --out "$out" --name h200; rc=$?; e=$(date +%s%N)
+  echo "exit $rc; wall $(( (e - s) / 1000000 )) ms"
   echo "== fault counts vs /usr/bin/time -v"
   if [[ -x /usr/bin/time ]]; then
     JAVA=".jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1" JAR="$jar" bash bench/fault-check.sh --size 1G
