@@ -7,7 +7,8 @@ set -uo pipefail
 out=${1:?usage: bench/device-vm.sh OUTDIR [JAR]}
 jar=${2:-target/hostside.jar}
 mkdir -p "$out"
-J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar")
+# the launcher's flags for vm and report: C2 on (see ./hostside)
+J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -jar "$jar")
 {
   echo "== date: $(date -u +%FT%TZ)  host: $(hostname)  cpus: $(nproc)  kernel: $(uname -r)"
   nvidia-smi --query-gpu=name,driver_version,memory.free --format=csv,noheader 2>/dev/null
@@ -30,7 +31,7 @@ J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredS
   echo "exit $rc; wall $(( (e - s) / 1000000 )) ms"
   echo "== fault counts vs /usr/bin/time -v"
   if [[ -x /usr/bin/time ]]; then
-    JAVA=".jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1" JAR="$jar" bash bench/fault-check.sh --size 1G
+    JAVA=".jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC" JAR="$jar" bash bench/fault-check.sh --size 1G
   else
     echo "/usr/bin/time is not installed here"
   fi

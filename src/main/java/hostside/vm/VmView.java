@@ -148,7 +148,6 @@ public final class VmView {
     /** Faults per MiB where the measurement counts them: what the kernel did for the figure. */
     private static String faults(Result x) {
         Object per = x.detail().get("faultsPerMiB");
-        if (per == null) per = x.detail().get("cpuFaultsPerMiB");
         return per instanceof Number n ? String.format("%.1f/MiB", n.doubleValue()) : "";
     }
 

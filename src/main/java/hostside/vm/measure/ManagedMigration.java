@@ -114,8 +114,10 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
         d.put("bufferBytes", bytes);
         if (kind == Kind.CPU_FAULTS_TO_HOST) {
             long f = FileRead.median(faults);
-            d.put("cpuFaults", f);
-            d.put("cpuFaultsPerMiB", f / (bytes / (double) (1 << 20)));
+            // What getrusage counted while the CPU pulled the pages back. On the H200 (driver 580)
+            // it is 0: nvidia-uvm resolves these faults without the kernel's per-task fault
+            // accounting seeing them, so this is kept as a fact, not shown as faults per MiB.
+            d.put("cpuFaultsCounted", f);
         }
         String method = kind == Kind.CPU_FAULTS_TO_HOST
                 ? "one CPU write per base page, host clock; faults from getrusage(RUSAGE_THREAD)"
