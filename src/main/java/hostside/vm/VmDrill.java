@@ -37,7 +37,7 @@ import hostside.vm.measure.TlbReach;
  */
 public final class VmDrill {
     /** The test file's default size: big enough to dwarf readahead and caches, bounded by memory. */
-    static final long DEFAULT_FILE = 1L << 30;
+    static final long DEFAULT_FILE = 1L << 30, MIN_FILE = 64L << 20;
 
     private VmDrill() {}
 
@@ -83,7 +83,7 @@ public final class VmDrill {
             file = target.file();
             if (hostTests.stream().anyMatch(t -> t instanceof FileRead)) {
                 // Bad --dir or a disk too small is bad input: said now, before anything runs.
-                progress.accept("writing the " + hostside.report.Units.bytes(fileOptionsSize(fileOptions, facts)) + " test file");
+                progress.accept("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
                 file.get();
             }
             host = Runner.run(hostTests, target, progress);
@@ -98,9 +98,15 @@ public final class VmDrill {
         return tests.stream().map(t -> Result.notRun(t, why)).toList();
     }
 
-    static long fileOptionsSize(FileOptions o, VmFacts facts) {
+    /**
+     * The test file's size: --size as given, else 1 GiB cut to a quarter of available memory (a
+     * warm read must fit in the page cache) and to half the disk's room beyond the margin it
+     * keeps free; never below 64 MiB, where readahead and caches would be most of the figure.
+     */
+    static long fileSize(FileOptions o, VmFacts facts, long usableBytes) {
         if (o.size() != null) return o.size();
-        return Math.max(64L << 20, Math.min(DEFAULT_FILE, budget(facts)) & ~((1L << 20) - 1));
+        long room = Math.max(0, usableBytes - TestFile.MARGIN) / 2;
+        return Math.max(MIN_FILE, Math.min(DEFAULT_FILE, Math.min(budget(facts), room)) & ~((1L << 20) - 1));
     }
 
     /** A quarter of available memory, the most any measurement may take. */
@@ -121,7 +127,9 @@ public final class VmDrill {
         } catch (IOException e) {
             if (o.dir() != null) throw new hostside.fs.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
-        return new HostTarget(fs, page, huge, mode, budget(facts), dir, type, new TestFile.Lazy(dir, fileOptionsSize(o, facts)),
+        boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
+        long size = files ? fileSize(o, facts, TestFile.usableSpace(dir)) : 0;
+        return new HostTarget(fs, page, huge, mode, budget(facts), dir, type, new TestFile.Lazy(dir, size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
     }
 

@@ -19,7 +19,7 @@ import hostside.fs.BadInputException;
  */
 public final class TestFile implements AutoCloseable {
     /** Space left free beside the file, so a drill never fills a disk. */
-    static final long MARGIN = 1L << 30;
+    public static final long MARGIN = 1L << 30;
     private final Path path;
     private final long bytes;
     private final Thread cleanup;
@@ -151,6 +151,11 @@ public final class TestFile implements AutoCloseable {
         public Lazy(Path dir, long bytes) {
             this.dir = dir;
             this.bytes = bytes;
+        }
+
+        /** The size the file will have. */
+        public long bytes() {
+            return bytes;
         }
 
         public synchronized TestFile get() {
