@@ -74,10 +74,17 @@ public final class Libc {
         });
     }
 
+    /**
+     * Each thread's errno capture buffer, allocated once: a read loop calls read(2) thousands of
+     * times, and an allocation per call would fault pages of its own into the figures.
+     */
+    private static final ThreadLocal<MemorySegment> CALL_STATE_BUFFER =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
+
     /** Calls a function that sets errno; returns its raw result and the errno of that call. */
     private static Object callWithErrno(String name, int[] errno, Object... args) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment state = a.allocate(CALL_STATE);
+        try {
+            MemorySegment state = CALL_STATE_BUFFER.get();
             Object[] all = new Object[args.length + 1];
             all[0] = state;
             System.arraycopy(args, 0, all, 1, args.length);

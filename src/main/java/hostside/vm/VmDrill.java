@@ -75,20 +75,15 @@ public final class VmDrill {
             String why = "libc could not be called on this system";
             return new VmRun(machine, facts, findings, notRun(hostTests, why), gpu(fs, facts, gpuTests, progress), List.of());
         }
-        HostTarget target = null;
+        HostTarget target = target(fs, facts, fileOptions, hostTests);
         List<Result> host;
-        TestFile.Lazy file = null;
-        try {
-            target = target(fs, facts, fileOptions, hostTests);
-            file = target.file();
+        try (TestFile.Lazy file = target.file()) {
             if (hostTests.stream().anyMatch(t -> t instanceof FileRead)) {
                 // Bad --dir or a disk too small is bad input: said now, before anything runs.
                 progress.accept("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
                 file.get();
             }
             host = Runner.run(hostTests, target, progress);
-        } finally {
-            if (file != null) file.close();
         }
         VmGpu gpu = gpu(fs, facts, gpuTests, progress);
         return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
