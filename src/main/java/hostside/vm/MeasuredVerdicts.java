@@ -112,7 +112,7 @@ public final class MeasuredVerdicts {
                     Units.bytes(b.isEmpty() ? 0 : b.getLast().bytes()), base.get().value().median()));
         }
         List<TlbReach.Point> h = points(huge.get());
-        long knee = TlbReach.knee(b, h, 1.25);
+        long knee = TlbReach.knee(b, h, 1.25, 1.1);
         TlbReach.Point lb = b.getLast();
         TlbReach.Point lh = h.stream().filter(p -> p.bytes() == lb.bytes()).findFirst().orElse(h.getLast());
         double ratio = lb.ns().median() / lh.ns().median();

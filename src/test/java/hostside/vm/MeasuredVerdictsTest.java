@@ -206,6 +206,16 @@ class MeasuredVerdictsTest {
     }
 
     @Test
+    void aGapThatNarrowsButStaysKeepsItsKnee() {
+        // the H200 at 15:18 went 1.06, 1.23, 2.24, 1.43, 2.88, 3.03, 1.45, 1.20, 1.86x from 64 KiB to 4 GiB; this is its start
+        List<Result> rs = List.of(tlb("tlb_reach_base", points(2.1, 2.4, 4.5, 6.0, 3.6)), tlb("tlb_reach_huge", points(2.0, 2.0, 2.0, 5.0, 2.0)));
+        assertThat(only(MeasuredVerdicts.of(METAL, rs, List.of()))).contains("base pages fall behind from " + Units.bytes(MiB) + " on");
+        List<Result> closes = List.of(tlb("tlb_reach_base", points(2.1, 2.4, 4.5, 5.2, 3.6)), tlb("tlb_reach_huge", points(2.0, 2.0, 2.0, 5.0, 2.0)));
+        assertThat(only(MeasuredVerdicts.of(METAL, closes, List.of()))).as("1.04x at 4 MiB closes the gap: the knee moves to 16 MiB")
+                .contains("base pages fall behind from " + Units.bytes(16 * MiB) + " on");
+    }
+
+    @Test
     void curvesThatPartAndRejoinNameTheRangeWhereHugePagesHelp() {
         // 64K..16M: apart at 1M (2x) and 4M (2.5x), together again at 16M (this dev VM's shape)
         List<Result> rs = List.of(tlb("tlb_reach_base", points(1, 1, 2, 5, 10)), tlb("tlb_reach_huge", points(1, 1, 1, 2, 10)));
