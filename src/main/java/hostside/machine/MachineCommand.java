@@ -8,13 +8,11 @@ import hostside.cli.Json;
 import hostside.cli.MachineOptions;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Target;
-import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.report.Style;
 import hostside.report.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -27,14 +25,8 @@ public final class MachineCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
 
-    @Option(names = "--list", description = "List the measurements (key and what it measures) and exit.")
-    boolean list;
-
-    @Option(names = "--only", split = ",", paramLabel = "KEY", description = "Run only these measurements (keys from --list).")
-    List<String> only = new ArrayList<>();
-
-    @Option(names = "--no-measure", description = "Facts only: read the GPUs' attributes but measure nothing.")
-    boolean noMeasure;
+    @Mixin
+    hostside.cli.MeasureOptions measure;
 
     @Spec
     CommandSpec spec;
@@ -42,7 +34,7 @@ public final class MachineCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        if (list) {
+        if (measure.list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<Target> c : GpuDrill.tests()) t.row(c.key(), c.description());
             for (var c : GpuDrill.allGpuTests()) t.row(c.key(), c.description());
@@ -50,13 +42,10 @@ public final class MachineCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        List<String> allKeys = GpuDrill.allGpuTests().stream().map(TestCase::key).toList();
-        List<String> perGpuKeys = only.stream().filter(k -> !allKeys.contains(k)).toList();
-        List<String> togetherKeys = only.stream().filter(allKeys::contains).toList();
-        List<TestCase<Target>> tests = noMeasure || (!only.isEmpty() && perGpuKeys.isEmpty()) ? List.of()
-                : Runner.select(GpuDrill.tests(), perGpuKeys);
-        List<TestCase<List<Target>>> together = noMeasure || (!only.isEmpty() && togetherKeys.isEmpty()) ? List.of()
-                : Runner.select(GpuDrill.allGpuTests(), togetherKeys);
+        List<TestCase<?>> everything = new ArrayList<>(GpuDrill.tests());
+        everything.addAll(GpuDrill.allGpuTests());
+        List<TestCase<Target>> tests = measure.pick(GpuDrill.tests(), everything);
+        List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
         MachineRun run = run(options.open(), tests, together, !options.json);
         if (options.json) out.print(Json.write(run.json()));
         else out.print(new MachineView(run, Style.forTerminal()).render());

@@ -9,7 +9,6 @@ import hostside.cli.ByteSize;
 import hostside.cli.Json;
 import hostside.cli.MachineOptions;
 import hostside.gpu.bench.Target;
-import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.report.Style;
 import hostside.report.Table;
@@ -30,14 +29,8 @@ public final class VmCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
 
-    @Option(names = "--list", description = "List the measurements (key and what it measures) and exit.")
-    boolean list;
-
-    @Option(names = "--only", split = ",", paramLabel = "KEY", description = "Run only these measurements (keys from --list).")
-    List<String> only = new ArrayList<>();
-
-    @Option(names = "--no-measure", description = "Facts only: measure nothing.")
-    boolean noMeasure;
+    @Mixin
+    hostside.cli.MeasureOptions measure;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "Folder for the test file of the read/mmap measurements (default /var/tmp; use a disk, not tmpfs).")
     Path dir;
@@ -60,7 +53,7 @@ public final class VmCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         if (explain.requested()) return explain(out);
-        if (list) {
+        if (measure.list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<HostTarget> c : VmDrill.hostTests()) t.row(c.key(), c.description());
             for (TestCase<Target> c : VmDrill.gpuTests()) t.row(c.key(), c.description() + " (GPU)");
@@ -68,13 +61,10 @@ public final class VmCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        List<String> gpuKeys = VmDrill.gpuTests().stream().map(TestCase::key).toList();
-        List<String> hostOnly = only.stream().filter(k -> !gpuKeys.contains(k)).toList();
-        List<String> gpuOnly = only.stream().filter(gpuKeys::contains).toList();
-        List<TestCase<HostTarget>> host = noMeasure || (!only.isEmpty() && hostOnly.isEmpty()) ? List.of()
-                : Runner.select(VmDrill.hostTests(), hostOnly);
-        List<TestCase<Target>> gpu = noMeasure || (!only.isEmpty() && gpuOnly.isEmpty()) ? List.of()
-                : Runner.select(VmDrill.gpuTests(), gpuOnly);
+        List<TestCase<?>> everything = new ArrayList<>(VmDrill.hostTests());
+        everything.addAll(VmDrill.gpuTests());
+        List<TestCase<HostTarget>> host = measure.pick(VmDrill.hostTests(), everything);
+        List<TestCase<Target>> gpu = measure.pick(VmDrill.gpuTests(), everything);
         VmRun run = run(options.open(), host, gpu, new VmDrill.FileOptions(dir, size, anonSize), !options.json);
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new VmView(run, Style.forTerminal()).render());

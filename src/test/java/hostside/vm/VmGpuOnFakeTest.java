@@ -29,6 +29,7 @@ import hostside.cli.Main;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
+import hostside.gpu.cuda.FakeDriver;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.cuda.DeviceBuffer;
@@ -51,12 +52,12 @@ class VmGpuOnFakeTest {
     static final int CONCURRENT_MANAGED_ACCESS = 89;
     static final int INVALID_VALUE = 1;
 
-    FakeCuda fake;
+    FakeDriver fake;
     Cuda cuda;
 
     @BeforeAll
     void build(@TempDir Path dir) {
-        fake = FakeCuda.build(dir);
+        fake = FakeDriver.build(dir);
     }
 
     @BeforeEach
@@ -67,7 +68,7 @@ class VmGpuOnFakeTest {
 
     @AfterEach
     void clearProperty() {
-        FakeCuda.unset();
+        FakeDriver.unset();
     }
 
     // ---- VMM granularity ----
@@ -209,10 +210,10 @@ class VmGpuOnFakeTest {
     @Test
     void theFakeRefusesLocationTypesOtherThanDeviceAndHost() throws Throwable {
         MethodHandle prefetch = fake.function("cuMemPrefetchAsync_v2",
-                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, FakeCuda.MEM_LOCATION, JAVA_INT, ADDRESS));
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, FakeDriver.MEM_LOCATION, JAVA_INT, ADDRESS));
         try (Gpu gpu = new Gpu(cuda, 0); ManagedBuffer m = new ManagedBuffer(cuda, 2 * MiB); DeviceBuffer d = gpu.alloc(2 * MiB);
              Arena a = Arena.ofConfined()) {
-            MemorySegment loc = a.allocate(FakeCuda.MEM_LOCATION);
+            MemorySegment loc = a.allocate(FakeDriver.MEM_LOCATION);
             record Call(int type, int id, long ptr, long count, int flags, int expected) {}
             for (Call c : List.of(
                     new Call(2, 0, m.address(), 2 * MiB, 0, 0),
@@ -253,11 +254,11 @@ class VmGpuOnFakeTest {
 
     @Test
     void withoutConcurrentManagedAccessEveryCaseIsNotRun() {
-        for (int value : new int[] {0, FakeCuda.UNKNOWN}) {
+        for (int value : new int[] {0, FakeDriver.UNKNOWN}) {
             fake.reset();
             cuda = fake.ready();
             fake.setAttribute(CONCURRENT_MANAGED_ACCESS, value);
-            assertThat(cuda.attribute(0, CONCURRENT_MANAGED_ACCESS).isPresent()).isEqualTo(value != FakeCuda.UNKNOWN);
+            assertThat(cuda.attribute(0, CONCURRENT_MANAGED_ACCESS).isPresent()).isEqualTo(value != FakeDriver.UNKNOWN);
             List<Result> results = runCases(ManagedMigration.all());
             assertThat(results).hasSize(4).allSatisfy(r -> {
                 assertThat(r.status()).isEqualTo("not run");
@@ -298,7 +299,7 @@ class VmGpuOnFakeTest {
 
     @Test
     void aDriverOlderThanPrefetchV2FailsThoseCasesAndFreesTheBuffers(@TempDir Path dir) {
-        FakeCuda old = FakeCuda.build(dir, "-DFAKE_CUDA_OLD");
+        FakeDriver old = FakeDriver.build(dir, List.of("-DFAKE_CUDA_OLD"));
         old.reset();
         Cuda oldCuda = old.ready();
         assertThat(oldCuda.has("cuMemPrefetchAsync")).isFalse();

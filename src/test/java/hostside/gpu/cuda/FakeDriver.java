@@ -27,14 +27,19 @@ import java.util.concurrent.TimeUnit;
  * unloaded, so each class gets its own copy of the fake's state; {@link #reset()} before each test.
  * There is no skipping: without gcc the tests fail and say so (CI has gcc).
  */
-final class FakeDriver {
+public final class FakeDriver {
     static final Path SOURCE = Path.of("src/test/c/fake_cuda.c");
-    static final String[] KINDS = {"contexts", "device", "pinned", "registered", "streams", "events", "modules"};
+    static final String[] KINDS = {"contexts", "device", "managed", "pinned", "registered", "streams", "events", "modules"};
+    /** fake_cuda_set_attribute's value for "this driver does not know the attribute". */
+    public static final int UNKNOWN = Integer.MIN_VALUE;
+    /** CUmemLocation as cuda.h declares it, for calls without the binding. */
+    public static final java.lang.foreign.MemoryLayout MEM_LOCATION = java.lang.foreign.MemoryLayout.structLayout(
+            JAVA_INT.withName("type"), JAVA_INT.withName("id"));
 
     final Path library;
     private final SymbolLookup lookup;
-    private final MethodHandle reset, configure, setFreeMemory, setElapsedMs, failCall, calls, live, liveResources,
-            lastLaunchParam, lastLaunch;
+    private final MethodHandle reset, configure, setFreeMemory, setElapsedMs, setAttribute, failCall, calls, live, liveResources,
+            lastLaunchParam, lastLaunch, lastPrefetch;
 
     private FakeDriver(Path library) {
         this.library = library;
@@ -49,15 +54,17 @@ final class FakeDriver {
         liveResources = hook("fake_cuda_live_resources", FunctionDescriptor.of(JAVA_INT));
         lastLaunchParam = hook("fake_cuda_last_launch_param", FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
         lastLaunch = hook("fake_cuda_last_launch", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        setAttribute = hook("fake_cuda_set_attribute", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT));
+        lastPrefetch = hook("fake_cuda_last_prefetch", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
     }
 
     /** Compiles the fake (a 13.0 driver) into {@code dir}/libcuda.so.1 and loads it. */
-    static FakeDriver build(Path dir) {
+    public static FakeDriver build(Path dir) {
         return build(dir, List.of());
     }
 
     /** The same with gcc flags: {@code -DFAKE_CUDA_OLD} is a driver older than some functions. */
-    static FakeDriver build(Path dir, List<String> flags) {
+    public static FakeDriver build(Path dir, List<String> flags) {
         assertThat(SOURCE).as("the fake driver's source (tests run from the project folder)").isRegularFile();
         Path lib = dir.resolve("libcuda.so.1");
         List<String> command = new ArrayList<>(List.of("gcc", "-shared", "-fPIC", "-O1"));
@@ -105,7 +112,7 @@ final class FakeDriver {
     }
 
     /** Cuda.open() on this fake: the property set for the call, cleared after it. */
-    Cuda.Open open() {
+    public Cuda.Open open() {
         System.setProperty(Cuda.LIBRARY_PROPERTY, library.toString());
         try {
             return Cuda.open();
@@ -115,72 +122,97 @@ final class FakeDriver {
     }
 
     /** An open that must find the driver ready. */
-    Cuda ready() {
+    public Cuda ready() {
         Cuda.Open open = open();
         assertThat(open).isInstanceOf(Cuda.Open.Ready.class);
         return ((Cuda.Open.Ready) open).cuda();
     }
 
     /** Back to the start: 2 GPUs, cuInit succeeds, nothing live or failing, cuInit not yet called. */
-    void reset() {
+    public void reset() {
         invoke(reset);
     }
 
-    void configure(int initResult, int deviceCount) {
+    public void configure(int initResult, int deviceCount) {
         invoke(configure, initResult, deviceCount);
     }
 
-    void setFreeMemory(long bytes) {
+    public void setFreeMemory(long bytes) {
         invoke(setFreeMemory, bytes);
     }
 
-    void setElapsedMs(float ms) {
+    public void setElapsedMs(float ms) {
         invoke(setElapsedMs, ms);
     }
 
     /** The exported function {@code name} returns {@code code} once, after {@code after} more calls that succeed. */
-    void failOnce(String name, int code, int after) {
+    public void failOnce(String name, int code, int after) {
         try (Arena a = Arena.ofConfined()) {
             invoke(failCall, a.allocateFrom(name), code, after);
         }
     }
 
-    int calls(String exportedName) {
+    public int calls(String exportedName) {
         try (Arena a = Arena.ofConfined()) {
             return invoke(calls, a.allocateFrom(exportedName));
         }
     }
 
-    int live(String kind) {
+    public int live(String kind) {
         try (Arena a = Arena.ofConfined()) {
             return invoke(live, a.allocateFrom(kind));
         }
     }
 
     /** Retained contexts, device and pinned allocations, registrations, streams, events and modules. */
-    int live() {
+    public int live() {
         return invoke(liveResources);
     }
 
     /** "contexts=1 device=0 ...", for assertion messages. */
-    String liveSummary() {
+    public String liveSummary() {
         StringBuilder sb = new StringBuilder();
         for (String k : KINDS) sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(live(k));
         return sb.toString();
     }
 
-    long lastLaunchParam(int i) {
+    public long lastLaunchParam(int i) {
         return invoke(lastLaunchParam, i);
     }
 
     /** "gridX", "blockX", "sharedMem", "params" (how many the kernel takes) or "stream" (1: a stream, 0: NULL). */
-    int lastLaunch(String what) {
+    public int lastLaunch(String what) {
         try (Arena a = Arena.ofConfined()) {
             return invoke(lastLaunch, a.allocateFrom(what));
         }
     }
 
-    void assertNothingLive() {
+    public void assertNothingLive() {
         assertThat(live()).as("live resources in the fake driver: " + liveSummary()).isZero();
+    }
+
+    public void setAttribute(int attribute, int value) {
+        invoke(setAttribute, attribute, value);
+    }
+
+    /** The last accepted cuMemPrefetchAsync_v2: "type", "id", "ptr", "count", "flags", "stream". */
+    public long lastPrefetch(String what) {
+        try (Arena a = Arena.ofConfined()) {
+            return invoke(lastPrefetch, a.allocateFrom(what));
+        }
+    }
+
+    /** A driver function of the fake, called as a program would, without the binding in between. */
+    public MethodHandle function(String exportedName, FunctionDescriptor d) {
+        return hook(exportedName, d);
+    }
+
+    /** Points the binding at this fake until {@link #unset()}: for code that opens the driver itself (the drills). */
+    public void use() {
+        System.setProperty(Cuda.LIBRARY_PROPERTY, library.toString());
+    }
+
+    public static void unset() {
+        System.clearProperty(Cuda.LIBRARY_PROPERTY);
     }
 }
