@@ -56,7 +56,9 @@
  *                                          host registrations + streams + events + modules +
  *                                          managed allocations
  *   fake_cuda_live(kind)                   one of those, kind "contexts", "device", "pinned",
- *                                          "registered", "streams", "events", "modules", "managed"
+ *                                          "registered", "streams", "events", "modules", "managed",
+ *                                          "graphs" (captured and instantiated)
+ *   fake_cuda_graph_kernels_run()          kernels run by cuGraphLaunch since the reset
  *   fake_cuda_calls(name)                  calls of an exported function since the reset
  *   fake_cuda_last_launch_param(i)         the i-th 64-bit argument of the last cuLaunchKernel
  *   fake_cuda_last_launch(what)            its "gridX", "blockX", "sharedMem", "params", or
@@ -191,6 +193,7 @@ static const struct { int code; const char *name; } ERRORS[] = {
 #define CUDA_ERROR_NOT_INITIALIZED 3
 #define CUDA_ERROR_INVALID_DEVICE 101
 #define CUDA_ERROR_INVALID_IMAGE 200
+#define CUDA_ERROR_ILLEGAL_STATE 401
 #define CUDA_ERROR_INVALID_CONTEXT 201
 #define CUDA_ERROR_INVALID_HANDLE 400
 #define CUDA_ERROR_NOT_FOUND 500
@@ -286,7 +289,9 @@ typedef struct fake_ctx {
 /* host is the memory behind a managed allocation (whose base is its address), NULL for device memory */
 typedef struct { int live; fake_ctx *ctx; CUdeviceptr base; size_t size; char *host; } fake_dev_alloc;
 typedef struct { int live; fake_ctx *ctx; char *base; size_t size; int registered; } fake_host_alloc;
-typedef struct { int live; fake_ctx *ctx; } fake_stream;
+typedef struct { int live; fake_ctx *ctx; int capturing, captured; } fake_stream;
+/* a captured graph and an instantiated one: both just count the kernels they hold */
+typedef struct { int live; int kernels; } fake_graph;
 typedef struct { int live; fake_ctx *ctx; unsigned int flags; int recorded; } fake_event;
 typedef struct { int live; fake_ctx *ctx; char *image; } fake_module;
 typedef struct { fake_module *module; unsigned int moduleSerial; int params; } fake_function;
@@ -300,6 +305,8 @@ static fake_dev_alloc devAllocs[MAX_OBJECTS];
 static fake_host_alloc hostAllocs[MAX_OBJECTS];
 static fake_stream streams[MAX_OBJECTS];
 static fake_event events[MAX_OBJECTS];
+static fake_graph graphs[MAX_OBJECTS], graphExecs[MAX_OBJECTS];
+static unsigned long long graphKernelsRun;
 static fake_module modules[MAX_OBJECTS];
 static unsigned int moduleSerials[MAX_OBJECTS];
 static fake_function functions[MAX_OBJECTS];
@@ -404,6 +411,9 @@ EXPORT void fake_cuda_reset(void) {
     memset(hostAllocs, 0, sizeof hostAllocs);
     memset(streams, 0, sizeof streams);
     memset(events, 0, sizeof events);
+    memset(graphs, 0, sizeof graphs);
+    memset(graphExecs, 0, sizeof graphExecs);
+    graphKernelsRun = 0;
     memset(modules, 0, sizeof modules);
     memset(functions, 0, sizeof functions);
     memset(failures, 0, sizeof failures);
@@ -489,13 +499,15 @@ EXPORT int fake_cuda_live(const char *kind) {
         else if (strcmp(kind, "streams") == 0) n += streams[i].live;
         else if (strcmp(kind, "events") == 0) n += events[i].live;
         else if (strcmp(kind, "modules") == 0) n += modules[i].live;
+        else if (strcmp(kind, "graphs") == 0) n += graphs[i].live + graphExecs[i].live;
     }
     return n;
 }
 
 EXPORT int fake_cuda_live_resources(void) {
     return fake_cuda_live("contexts") + fake_cuda_live("device") + fake_cuda_live("pinned") + fake_cuda_live("registered")
-           + fake_cuda_live("streams") + fake_cuda_live("events") + fake_cuda_live("modules") + fake_cuda_live("managed");
+           + fake_cuda_live("streams") + fake_cuda_live("events") + fake_cuda_live("modules") + fake_cuda_live("managed")
+           + fake_cuda_live("graphs");
 }
 
 EXPORT unsigned long long fake_cuda_last_launch_param(int i) {
@@ -1201,5 +1213,81 @@ EXPORT CUresult cuLaunchKernel(fake_function *f, unsigned int gridDimX, unsigned
     lastLaunch.sharedMem = (int) sharedMemBytes;
     lastLaunch.params = f->params;
     lastLaunch.stream = hStream != NULL;
+    if (hStream != NULL && hStream->capturing) hStream->captured++;
     return CUDA_SUCCESS;
+}
+
+/* ---- graphs: stream capture records launches; a launched graph "runs" its kernels at once ---- */
+EXPORT CUresult cuStreamBeginCapture_v2(fake_stream *hStream, int mode) {
+    ENTER();
+    NEED_INIT();
+    NEED_CONTEXT(ctx);
+    (void) ctx;
+    if (hStream == NULL || !isStream(hStream)) return CUDA_ERROR_INVALID_HANDLE; /* the legacy stream cannot capture */
+    if (mode < 0 || mode > 2) return CUDA_ERROR_INVALID_VALUE;
+    if (hStream->capturing) return CUDA_ERROR_ILLEGAL_STATE;
+    hStream->capturing = 1;
+    hStream->captured = 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuStreamEndCapture(fake_stream *hStream, fake_graph **phGraph) {
+    int i;
+    ENTER();
+    NEED_INIT();
+    if (hStream == NULL || !isStream(hStream) || phGraph == NULL) return CUDA_ERROR_INVALID_VALUE;
+    if (!hStream->capturing) return CUDA_ERROR_ILLEGAL_STATE;
+    hStream->capturing = 0;
+    for (i = 0; i < MAX_OBJECTS && graphs[i].live; i++) {}
+    if (i == MAX_OBJECTS) return CUDA_ERROR_OUT_OF_MEMORY;
+    graphs[i].live = 1;
+    graphs[i].kernels = hStream->captured;
+    *phGraph = &graphs[i];
+    return CUDA_SUCCESS;
+}
+
+static int isGraph(const fake_graph *g, const fake_graph *table) {
+    return g >= &table[0] && g < &table[MAX_OBJECTS] && g->live;
+}
+
+EXPORT CUresult cuGraphInstantiateWithFlags(fake_graph **phGraphExec, fake_graph *hGraph, unsigned long long flags) {
+    int i;
+    ENTER();
+    NEED_INIT();
+    if (phGraphExec == NULL || !isGraph(hGraph, graphs)) return CUDA_ERROR_INVALID_VALUE;
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    for (i = 0; i < MAX_OBJECTS && graphExecs[i].live; i++) {}
+    if (i == MAX_OBJECTS) return CUDA_ERROR_OUT_OF_MEMORY;
+    graphExecs[i].live = 1;
+    graphExecs[i].kernels = hGraph->kernels;
+    *phGraphExec = &graphExecs[i];
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGraphLaunch(fake_graph *hGraphExec, fake_stream *hStream) {
+    ENTER();
+    NEED_INIT();
+    if (!isGraph(hGraphExec, graphExecs)) return CUDA_ERROR_INVALID_VALUE;
+    NEED_STREAM(hStream);
+    graphKernelsRun += (unsigned long long) hGraphExec->kernels;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGraphExecDestroy(fake_graph *hGraphExec) {
+    ENTER();
+    if (!isGraph(hGraphExec, graphExecs)) return CUDA_ERROR_INVALID_VALUE;
+    hGraphExec->live = 0;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGraphDestroy(fake_graph *hGraph) {
+    ENTER();
+    if (!isGraph(hGraph, graphs)) return CUDA_ERROR_INVALID_VALUE;
+    hGraph->live = 0;
+    return CUDA_SUCCESS;
+}
+
+/* kernels run by graph launches since the reset */
+EXPORT unsigned long long fake_cuda_graph_kernels_run(void) {
+    return graphKernelsRun;
 }

@@ -29,7 +29,7 @@ public final class GpuBench implements AutoCloseable {
     public final String name;
     public final String pciAddress;
     public final Module kernels;
-    public final Module.Kernel spin, copy, chase;
+    public final Module.Kernel spin, copy, chase, empty;
     public final Stream stream, other;
     /** The legacy default stream, for pageable copies issued as PyTorch issues them. */
     public final Stream legacy;
@@ -50,6 +50,7 @@ public final class GpuBench implements AutoCloseable {
             this.spin = kernels.kernel("hostside_spin");
             this.copy = kernels.kernel("hostside_copy");
             this.chase = kernels.kernel("hostside_chase");
+            this.empty = kernels.kernel("hostside_empty");
             this.stream = keep(made, gpu.stream());
             this.other = keep(made, gpu.stream());
             this.legacy = Stream.legacyDefault(cuda);

@@ -99,6 +99,13 @@ public final class Cuda {
             // CUDA 12.2+: the destination is a CUmemLocation {int type; int id;} passed by value
             Map.entry("cuMemPrefetchAsync", sig(ret(JAVA_LONG, JAVA_LONG, MEM_LOCATION, JAVA_INT, ADDRESS), "cuMemPrefetchAsync_v2")),
             Map.entry("cuMemGetAllocationGranularity", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuMemGetAllocationGranularity")),
+            Map.entry("cuStreamBeginCapture", sig(ret(ADDRESS, JAVA_INT), "cuStreamBeginCapture_v2")),
+            Map.entry("cuStreamEndCapture", sig(ret(ADDRESS, ADDRESS), "cuStreamEndCapture")),
+            // cuda.h maps cuGraphInstantiate to cuGraphInstantiateWithFlags (CUDA 11.4+)
+            Map.entry("cuGraphInstantiate", sig(ret(ADDRESS, ADDRESS, JAVA_LONG), "cuGraphInstantiateWithFlags")),
+            Map.entry("cuGraphLaunch", sig(ret(ADDRESS, ADDRESS), "cuGraphLaunch")),
+            Map.entry("cuGraphExecDestroy", sig(ret(ADDRESS), "cuGraphExecDestroy")),
+            Map.entry("cuGraphDestroy", sig(ret(ADDRESS), "cuGraphDestroy")),
             Map.entry("cuMemsetD32", sig(ret(JAVA_LONG, JAVA_INT, JAVA_LONG), "cuMemsetD32_v2")),
             Map.entry("cuStreamCreate", sig(ret(ADDRESS, JAVA_INT), "cuStreamCreate")),
             Map.entry("cuStreamDestroy", sig(ret(ADDRESS), "cuStreamDestroy_v2")),
@@ -170,6 +177,14 @@ public final class Cuda {
             }
         }
         throw new CudaException(function + ": not in this driver (looked for " + String.join(", ", s.names()) + ")");
+    }
+
+    /**
+     * The downcall handle itself, for the few calls timed in a loop (launch jitter): callers use
+     * invokeExact with the declared types, and no argument array or boxing is in the figure.
+     */
+    MethodHandle exact(String function) {
+        return handle(function);
     }
 
     /** Calls a driver function and throws when its CUresult is not CUDA_SUCCESS. */

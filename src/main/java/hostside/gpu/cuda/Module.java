@@ -63,6 +63,54 @@ public final class Module implements AutoCloseable {
         public String name() {
             return name;
         }
+
+        /**
+         * A launch with fixed arguments made ready once (parameter block allocated, handle
+         * looked up), so that a loop of launches times cuLaunchKernel and not the setting up.
+         */
+        public Prepared prepare(Stream stream, int blocks, int threadsPerBlock, long... args) {
+            return new Prepared(this, stream, blocks, threadsPerBlock, args);
+        }
+    }
+
+    /** A ready-to-go launch of one kernel; close frees its parameter block. */
+    public final class Prepared implements AutoCloseable {
+        private final Kernel kernel;
+        private final Stream stream;
+        private final int blocks, threads;
+        private final Arena arena = Arena.ofShared();
+        private final MemorySegment params;
+        private final java.lang.invoke.MethodHandle launch;
+
+        private Prepared(Kernel kernel, Stream stream, int blocks, int threads, long... args) {
+            this.kernel = kernel;
+            this.stream = stream;
+            this.blocks = blocks;
+            this.threads = threads;
+            this.params = arena.allocate(ADDRESS, Math.max(1, args.length));
+            for (int i = 0; i < args.length; i++) {
+                MemorySegment v = arena.allocate(JAVA_LONG);
+                v.set(JAVA_LONG, 0, args[i]);
+                params.setAtIndex(ADDRESS, i, v);
+            }
+            this.launch = cuda.exact("cuLaunchKernel");
+        }
+
+        /** One cuLaunchKernel; a failure is a CudaException as anywhere else. */
+        public void launch() {
+            int r;
+            try {
+                r = (int) launch.invokeExact(kernel.function, blocks, 1, 1, threads, 1, 1, 0, stream.handle, params, MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw new CudaException("cuLaunchKernel: call failed: " + t);
+            }
+            if (r != 0) throw new CudaException("cuLaunchKernel", r, cuda.errorName(r));
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
     }
 
     @Override

@@ -215,4 +215,9 @@ public final class FakeDriver {
     public static void unset() {
         System.clearProperty(Cuda.LIBRARY_PROPERTY);
     }
+
+    /** Kernels run by cuGraphLaunch since the reset. */
+    public long graphKernelsRun() {
+        return invoke(hook("fake_cuda_graph_kernels_run", FunctionDescriptor.of(JAVA_LONG)));
+    }
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# hostside's timer-driven feeder against cyclictest (rt-tests), the same method (clock_nanosleep
+# to absolute ticks, lateness on wake), the same cadence and count, alternating so both see the
+# same machine: quiet, then with a busy loop on every CPU. cyclictest runs with --policy=other:
+# by default it makes its thread SCHED_FIFO, which has no timer slack, where hostside's feeder,
+# like a Python training loop, is a normal thread with the kernel's 50 us slack.
+#
+#   HOSTSIDE="java --enable-native-access=ALL-UNNAMED -jar target/hostside.jar" bench/cpu-vs-cyclictest.sh [ROUNDS]
+set -euo pipefail
+HOSTSIDE=${HOSTSIDE:-./hostside}
+rounds=${1:-3}
+n=20000; period_us=100
+command -v cyclictest >/dev/null || { echo "cyclictest is not installed (apt-get install rt-tests)"; exit 0; }
+tmp=$(mktemp -d); hogs=()
+cleanup() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+hog_on() { for c in $(seq 0 $(( $(nproc) - 1 ))); do taskset -c "$c" sh -c 'while :; do :; done' & hogs+=($!); done; }
+hog_off() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; hogs=(); wait 2>/dev/null || true; }
+
+cyclic() {  # percentiles of cyclictest's histogram (us)
+  cyclictest -t1 -i$period_us -l$n -q -h 20000 --policy=other >"$tmp/ct" 2>&1
+  python3 - "$tmp/ct" <<'PY'
+import sys
+rows = []
+for l in open(sys.argv[1]):
+    if l.startswith('#') or not l.strip(): continue
+    p = l.split()
+    try: rows.append((int(p[0]), int(p[1])))
+    except ValueError: pass
+tot = sum(c for _, c in rows); acc = 0; out = {}
+for us, c in rows:
+    acc += c
+    for q in (0.5, 0.99, 0.999):
+        if q not in out and acc >= q * tot: out[q] = us
+mx = max((us for us, c in rows if c), default=0)
+print(f"cyclictest --policy=other  p50 {out.get(0.5)}  p99 {out.get(0.99)}  p99.9 {out.get(0.999)}  max {mx} us  ({tot} samples)")
+PY
+}
+
+ours() {  # hostside's quiet condition (the hogs, when on, are this script's)
+  $HOSTSIDE cpu --only launch_jitter_quiet --launches $n --period-us $period_us --json 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["measured"]["results"][0]
+d = r["detail"]["lateNs"]
+print("hostside timer feeder      p50 %.0f  p99 %.0f  p99.9 %.0f  max %.0f us  (%d samples, slack %d ns)" % (
+    d["p50"]/1e3, d["p99"]/1e3, d["p99.9"]/1e3, d["max"]/1e3, r["value"]["samples"], r["detail"]["timerSlackNs"]))'
+}
+
+echo "# $(date -u +%FT%TZ) $(hostname) $(uname -r), $(nproc) CPUs; $n ticks of $period_us us"
+for r in $(seq "$rounds"); do
+  echo "== round $r, quiet"; ours; cyclic
+  echo "== round $r, a busy loop on every CPU"; hog_on; ours; cyclic; hog_off
+done

@@ -1,0 +1,83 @@
+package hostside.cpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import hostside.cli.Json;
+import hostside.cli.MachineOptions;
+import hostside.cli.MeasureOptions;
+import hostside.cpu.measure.CpuTarget;
+import hostside.harness.TestCase;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
+import hostside.report.Style;
+import hostside.report.Table;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "cpu", mixinStandardHelpOptions = true,
+        description = {"Module 3: the CPU that feeds the GPU. The scheduler, isolation, frequency governor and the",
+                "IRQs of each GPU and NIC with the CPUs they land on; what a syscall, a context switch, a",
+                "wake-up and a migration cost; launch jitter quiet, noisy, pinned and as a CUDA graph."})
+public final class CpuCommand implements Callable<Integer> {
+    @Mixin
+    MachineOptions options;
+
+    @Mixin
+    MeasureOptions measure;
+
+    @Option(names = "--launches", paramLabel = "N", description = "Launches (or timer ticks) per jitter condition (default ${DEFAULT-VALUE}).")
+    int launches = CpuTarget.DEFAULT_LAUNCHES;
+
+    @Option(names = "--period-us", paramLabel = "US", description = "Cadence of the launches in microseconds (default ${DEFAULT-VALUE}).")
+    long periodUs = CpuTarget.DEFAULT_PERIOD_NS / 1000;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        if (launches < 100 || launches > 10_000_000) throw new hostside.fs.BadInputException("--launches " + launches + ": choose 100 to 10000000");
+        if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.fs.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
+        if (measure.list) {
+            Table t = new Table("key", "what it measures");
+            for (TestCase<CpuTarget> c : CpuDrill.measurements()) t.row(c.key(), c.description());
+            out.print(t.render(""));
+            out.flush();
+            return 0;
+        }
+        List<TestCase<?>> everything = new ArrayList<>(CpuDrill.measurements());
+        List<TestCase<CpuTarget>> tests = measure.pick(CpuDrill.measurements(), everything);
+        CpuRun run = run(options.open(), tests, launches, periodUs * 1000, !options.json);
+        if (options.json) out.print(Json.write(json(run)));
+        else out.print(new CpuView(run, Style.forTerminal()).render());
+        out.flush();
+        return 0;
+    }
+
+    public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests, int launches, long periodNs, boolean showProgress) {
+        boolean terminal = showProgress && System.console() != null;
+        MachineFacts machine = MachineReader.read(fs);
+        CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, launches, periodNs, step -> {
+            if (terminal) {
+                System.err.print("\r\u001b[Khostside: measuring " + step + "...");
+                System.err.flush();
+            }
+        });
+        if (terminal && !tests.isEmpty()) System.err.print("\r\u001b[K");
+        return new CpuRun(machine.host(), m, MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
+    }
+
+    public static com.fasterxml.jackson.databind.node.ObjectNode json(CpuRun run) {
+        var n = Json.MAPPER.createObjectNode();
+        n.put("schema", MachineFacts.SCHEMA);
+        n.put("kind", "cpu");
+        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(run));
+        return n;
+    }
+}

@@ -1,0 +1,77 @@
+package hostside.cpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import hostside.cpu.measure.CpuTarget;
+import hostside.cpu.measure.LaunchJitter;
+import hostside.cpu.measure.SchedCosts;
+import hostside.fs.CpuSet;
+import hostside.fs.FsRoot;
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.cuda.Cuda;
+import hostside.gpu.cuda.CudaException;
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+import hostside.libc.Libc;
+import hostside.libc.Sched;
+import hostside.machine.MachineFacts;
+import hostside.machine.PciDevice;
+
+/**
+ * Module 3's measurements: what the scheduler charges (syscall, context switches, wake-up,
+ * migration) and launch jitter in four conditions, on the first GPU when there is one.
+ */
+public final class CpuDrill {
+    private CpuDrill() {}
+
+    public static List<TestCase<CpuTarget>> measurements() {
+        List<TestCase<CpuTarget>> t = new ArrayList<>(SchedCosts.all());
+        t.addAll(LaunchJitter.all());
+        return t;
+    }
+
+    /** What the launch measurements ran on: the GPU, or why there was none. */
+    public record Measured(List<Result> results, String gpu, String noGpu) {}
+
+    public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs,
+                                   Consumer<String> progress) {
+        if (!fs.isLive()) {
+            return new Measured(tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList(), "", "");
+        }
+        if (!Libc.available()) {
+            return new Measured(tests.stream().map(x -> Result.notRun(x, "libc could not be called on this system")).toList(), "", "");
+        }
+        if (tests.isEmpty()) return new Measured(List.of(), "", "");
+        List<Integer> cpus = Sched.affinity();
+        boolean needsGpu = tests.stream().anyMatch(x -> x instanceof LaunchJitter);
+        String noGpu = "";
+        Cuda cuda = null;
+        if (needsGpu) {
+            Cuda.Open open = Cuda.open();
+            if (open instanceof Cuda.Open.Ready r) cuda = r.cuda();
+            else noGpu = ((Cuda.Open.NotRun) open).why();
+        }
+        if (cuda == null) return new Measured(Runner.run(tests, new CpuTarget(cpus, cpus, null, launches, periodNs), progress), "", noGpu);
+        try (GpuBench bench = new GpuBench(cuda, 0)) {
+            List<Integer> local = feederCpus(machine, bench.pciAddress, cpus);
+            CpuTarget t = new CpuTarget(cpus, local, bench, launches, periodNs);
+            return new Measured(Runner.run(tests, t, key -> progress.accept(key + " on GPU0")), "GPU0: " + bench.name + " (" + bench.pciAddress + ")", "");
+        } catch (CudaException e) {
+            String why = "GPU0 could not be used: " + e.getMessage();
+            return new Measured(Runner.run(tests, new CpuTarget(cpus, cpus, null, launches, periodNs), progress), "", why);
+        }
+    }
+
+    /** The GPU's local CPUs that this process may use; all of {@code allowed} when the kernel does not say. */
+    static List<Integer> feederCpus(MachineFacts machine, String pciAddress, List<Integer> allowed) {
+        for (PciDevice d : machine.pci()) {
+            if (!d.address().equals(pciAddress) || d.localCpus() == null || d.localCpus().isEmpty()) continue;
+            List<Integer> local = CpuSet.parseList(d.localCpus()).stream().boxed().filter(allowed::contains).toList();
+            if (!local.isEmpty()) return local;
+        }
+        return allowed;
+    }
+}

@@ -1,0 +1,102 @@
+package hostside.cpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import hostside.harness.Result;
+
+/** What Module 3's measurements mean for the threads that feed a GPU, one line each. */
+public final class MeasuredVerdicts {
+    /** Above this a trivial syscall is slow: bare metal with today's mitigations pays ~0.1-0.5 us. */
+    static final double SLOW_SYSCALL_NS = 800;
+
+    private MeasuredVerdicts() {}
+
+    public static List<String> of(hostside.machine.Host machine, List<Result> results, boolean gpu) {
+        List<String> v = new ArrayList<>();
+        syscall(results, machine.isVm()).ifPresent(v::add);
+        switches(results).ifPresent(v::add);
+        jitter(results, gpu).ifPresent(v::add);
+        pinned(results).ifPresent(v::add);
+        graph(results).ifPresent(v::add);
+        return v;
+    }
+
+    static Optional<Result> ok(List<Result> rs, String key) {
+        return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst();
+    }
+
+    static double p(Result r, String series, String percentile) {
+        Object m = r.detail().get(series);
+        return m instanceof Map<?, ?> map && map.get(percentile) instanceof Number n ? n.doubleValue() / 1e3 : Double.NaN;
+    }
+
+    static Optional<String> syscall(List<Result> rs, boolean vm) {
+        return ok(rs, "syscall_getppid").map(r -> {
+            double ns = r.value().median();
+            String s = String.format("A trivial syscall costs %.0f ns here", ns);
+            if (ns > SLOW_SYSCALL_NS) {
+                s += vm ? ": slow, as in many VMs (bare metal pays 0.1-0.5 us); every launch, sync and futex of the training loop pays it"
+                        : ": slow for bare metal (0.1-0.5 us is usual); check the CPU-vulnerability mitigations (/sys/devices/system/cpu/vulnerabilities)";
+            } else {
+                s += ": cheap enough that launches and syncs, not syscalls, set the pace";
+            }
+            return s;
+        });
+    }
+
+    static Optional<String> switches(List<Result> rs) {
+        Optional<Result> same = ok(rs, "context_switch_same_core"), cross = ok(rs, "context_switch_cross_core"), wake = ok(rs, "futex_wakeup_cross_core");
+        if (same.isEmpty() && cross.isEmpty()) return Optional.empty();
+        StringBuilder s = new StringBuilder("Handing work to another thread costs ");
+        same.ifPresent(r -> s.append(String.format("%.1f us on one core", r.value().median() / 1e3)));
+        cross.ifPresent(r -> s.append(same.isPresent() ? ", " : "").append(String.format("%.1f us across cores", r.value().median() / 1e3)));
+        wake.ifPresent(r -> s.append(String.format(" (a sleeping thread runs %.1f us after its wake-up)", r.value().median() / 1e3)));
+        s.append(": each DataLoader batch handed through a queue, and each pin-memory hand-over, pays it; fewer, larger batches pay it less often");
+        return Optional.of(s.toString());
+    }
+
+    static Optional<String> jitter(List<Result> rs, boolean gpu) {
+        Optional<Result> quiet = ok(rs, "launch_jitter_quiet"), noisy = ok(rs, "launch_jitter_noisy");
+        if (quiet.isEmpty()) return Optional.empty();
+        double q99 = p(quiet.get(), "lateNs", "p99");
+        String what = gpu ? "launches" : "timer wake-ups (no GPU)";
+        StringBuilder s = new StringBuilder(String.format("Quiet, the feeder's %s run %.0f us late at p99 (%.0f us at p50", what, q99,
+                p(quiet.get(), "lateNs", "p50")));
+        Object slack = quiet.get().detail().get("timerSlackNs");
+        if (slack instanceof Number n && n.longValue() > 0) s.append(String.format(", of which up to %.0f us is the thread's timer slack", n.doubleValue() / 1e3));
+        s.append(')');
+        if (gpu) s.append(String.format("; a launch call takes %.1f us at p50, %.1f us at p99", p(quiet.get(), "launchNs", "p50"), p(quiet.get(), "launchNs", "p99")));
+        noisy.ifPresent(r -> {
+            double n99 = p(r, "lateNs", "p99");
+            s.append(String.format("; with a CPU hog on every core p99 becomes %.0f us (%.1fx)", n99, n99 / q99));
+            if (n99 > 2 * q99) s.append(": the feeding thread competes with DataLoader workers and other processes for CPU time");
+        });
+        return Optional.of(s.toString());
+    }
+
+    static Optional<String> pinned(List<Result> rs) {
+        Optional<Result> noisy = ok(rs, "launch_jitter_noisy"), pinned = ok(rs, "launch_jitter_pinned");
+        if (noisy.isEmpty() || pinned.isEmpty()) return Optional.empty();
+        double n = p(noisy.get(), "lateNs", "p99"), pn = p(pinned.get(), "lateNs", "p99");
+        Object cpu = pinned.get().detail().get("feederCpu");
+        String s = String.format("Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us against %.0f us unpinned", cpu, pn, n);
+        if (pn < 0.67 * n) s += ": pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core";
+        else s += ": pinning alone does not help here; the noise is not from threads on the same core";
+        return Optional.of(s);
+    }
+
+    static Optional<String> graph(List<Result> rs) {
+        Optional<Result> quiet = ok(rs, "launch_jitter_quiet"), graph = ok(rs, "launch_jitter_graph");
+        if (quiet.isEmpty() || graph.isEmpty() || !(graph.get().detail().get("kernelsPerLaunch") instanceof Number k)
+                || graph.get().detail().get("launchNs") == null) {
+            return Optional.empty();
+        }
+        double one = p(quiet.get(), "launchNs", "p50"), g = p(graph.get(), "launchNs", "p50");
+        int n = k.intValue();
+        return Optional.of(String.format("A CUDA graph of %d kernels launches in %.1f us, against %.1f us for %d separate launches (%.1fx less CPU per kernel):"
+                + " capture steady steps with torch.cuda.graphs (CUDA graphs) when the CPU cannot keep up", n, g, one * n, n, one * n / g));
+    }
+}

@@ -1,0 +1,221 @@
+package hostside.cpu.measure;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.HdrHistogram.Histogram;
+
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.cuda.Graph;
+import hostside.gpu.cuda.Module;
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.harness.TestCase;
+import hostside.libc.Sched;
+
+/**
+ * Launch jitter: a feeder thread issues an empty kernel at a fixed cadence, many thousand times,
+ * the way a training loop's Python thread feeds the GPU. Each tick the feeder sleeps until an
+ * absolute deadline (cyclictest's method), then launches; recorded are how late it woke, how
+ * long the launch call took and the gap between launches, as distributions (HdrHistogram).
+ * Four conditions: quiet; noisy (a CPU hog on every CPU); pinned (the feeder alone on one of
+ * the GPU's local CPUs, the hogs on the others); and a CUDA graph that replays
+ * {@link #GRAPH_KERNELS} kernels per launch. Without a GPU the feeder drives the same timer and
+ * does no launch (the graph condition then wakes once per {@link #GRAPH_KERNELS} ticks).
+ */
+public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
+    public static final int GRAPH_KERNELS = 10;
+    static final long MAX_NS = 10_000_000_000L;
+
+    public enum Condition {
+        QUIET("quiet", "nothing else running"),
+        NOISY("noisy", "a CPU hog on every CPU"),
+        PINNED("pinned", "the feeder alone on a GPU-local CPU, hogs on the others"),
+        GRAPH("graph", "a CUDA graph of " + GRAPH_KERNELS + " kernels per launch, nothing else running");
+
+        final String key, what;
+
+        Condition(String key, String what) {
+            this.key = key;
+            this.what = what;
+        }
+    }
+
+    public static List<TestCase<CpuTarget>> all() {
+        return java.util.Arrays.stream(Condition.values()).<TestCase<CpuTarget>>map(LaunchJitter::new).toList();
+    }
+
+    public String key() {
+        return "launch_jitter_" + condition.key;
+    }
+
+    public String description() {
+        return "empty-kernel launches (or timer ticks without a GPU) at a fixed cadence, " + condition.what + ": wake-up lateness, launch time, gaps";
+    }
+
+    public Optional<String> notApplicable(CpuTarget t) {
+        if (condition == Condition.PINNED && !t.twoCpus()) return Optional.of("this process may run on one CPU only: nowhere to put the hogs");
+        return Optional.empty();
+    }
+
+    /** The distributions of one run, in ns. */
+    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs) {
+        static Series create() {
+            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1]);
+        }
+    }
+
+    public Result run(CpuTarget t) {
+        int feederCpu = t.feederCpus().isEmpty() ? t.cpus().getFirst() : t.feederCpus().getFirst();
+        List<Integer> hogCpus = switch (condition) {
+            case NOISY -> t.cpus();
+            case PINNED -> t.cpus().stream().filter(c -> c != feederCpu).toList();
+            default -> List.of();
+        };
+        Series s;
+        try (Hogs hogs = Hogs.start(hogCpus)) {
+            s = feed(t, condition == Condition.PINNED ? feederCpu : -1);
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("launches", t.launches());
+        d.put("periodNs", t.periodNs());
+        d.put("gpu", t.gpu() == null ? null : t.gpu().name + " (" + t.gpu().pciAddress + ")");
+        d.put("feederCpu", condition == Condition.PINNED ? feederCpu : null);
+        d.put("hogCpus", hogCpus);
+        d.put("timerSlackNs", s.slackNs()[0]);
+        d.put("lateNs", percentiles(s.late()));
+        if (t.gpu() != null) d.put("launchNs", percentiles(s.launch()));
+        d.put("gapNs", percentiles(s.gap()));
+        if (condition == Condition.GRAPH) d.put("kernelsPerLaunch", GRAPH_KERNELS);
+        Histogram late = s.late();
+        Stats v = new Stats(late.getValueAtPercentile(50) / 1e3, late.getMinValue() / 1e3, late.getMaxValue() / 1e3, (int) late.getTotalCount());
+        String method = t.gpu() == null
+                ? "clock_nanosleep(TIMER_ABSTIME) to each tick, lateness on wake (cyclictest's method), no GPU: no launch"
+                : "clock_nanosleep(TIMER_ABSTIME) to each tick, then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
+                        + "; host clock; HdrHistogram";
+        return Result.ok(this, "us", v, method, d);
+    }
+
+    /** p50, p99, p99.9 and max of a histogram, in ns. */
+    static Map<String, Long> percentiles(Histogram h) {
+        Map<String, Long> p = new LinkedHashMap<>();
+        p.put("p50", h.getValueAtPercentile(50));
+        p.put("p99", h.getValueAtPercentile(99));
+        p.put("p99.9", h.getValueAtPercentile(99.9));
+        p.put("max", h.getMaxValue());
+        return p;
+    }
+
+    /** The feeder loop on its own thread (pinned when {@code cpu} >= 0), so the caller's affinity is left alone. */
+    private Series feed(CpuTarget t, int cpu) {
+        Series s = Series.create();
+        RuntimeException[] failure = new RuntimeException[1];
+        Thread feeder = Thread.ofPlatform().name("hostside-feeder").unstarted(() -> {
+            try {
+                s.slackNs()[0] = Sched.timerSlackNs();
+                if (cpu >= 0) Sched.pin(cpu);
+                // a CUDA context is current per thread: this new thread must make the GPU's current
+                if (t.gpu() != null) t.gpu().gpu.makeCurrent();
+                loop(t, s);
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            }
+        });
+        feeder.start();
+        try {
+            feeder.join();
+        } catch (InterruptedException e) {
+            feeder.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+        if (failure[0] != null) throw failure[0];
+        return s;
+    }
+
+    private void loop(CpuTarget t, Series s) {
+        GpuBench b = t.gpu();
+        boolean graph = condition == Condition.GRAPH;
+        int ticksPerWake = graph && b == null ? GRAPH_KERNELS : 1;
+        try (Arena arena = Arena.ofConfined();
+             Module.Prepared launch = b == null ? null : b.empty.prepare(b.stream, 1, 1);
+             Graph g = b != null && graph ? Graph.capture(b.cuda, b.stream, () -> {
+                 for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
+             }) : null) {
+            MemorySegment ts = arena.allocate(16);
+            int warmup = Math.max(100, t.launches() / 20);
+            long period = t.periodNs() * ticksPerWake;
+            int wakes = t.launches() / ticksPerWake;
+            long start = System.nanoTime() + 1_000_000;
+            long previous = -1;
+            for (int i = -warmup; i < wakes; i++) {
+                long deadline = start + (i + warmup) * period;
+                Sched.sleepUntil(deadline, ts);
+                long woke = System.nanoTime();
+                long t0 = woke, t1 = woke;
+                if (b != null) {
+                    t0 = System.nanoTime();
+                    if (g != null) g.launch(b.stream);
+                    else launch.launch();
+                    t1 = System.nanoTime();
+                }
+                if (i >= 0) {
+                    s.late().recordValue(Math.min(MAX_NS, Math.max(0, woke - deadline)));
+                    if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
+                    if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
+                }
+                previous = t0;
+                // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
+                if (b != null && (i & 1023) == 1023) b.stream.synchronize();
+            }
+            if (b != null) b.stream.synchronize();
+        }
+    }
+
+    /** CPU hogs, one pinned thread per CPU, spinning until closed (and never past a hard limit). */
+    static final class Hogs implements AutoCloseable {
+        static final long LIMIT_NS = 120_000_000_000L;
+        private final List<Thread> threads = new ArrayList<>();
+        private volatile boolean stop;
+
+        static Hogs start(List<Integer> cpus) {
+            Hogs h = new Hogs();
+            long until = System.nanoTime() + LIMIT_NS;
+            for (int cpu : cpus) {
+                Thread th = Thread.ofPlatform().name("hostside-hog-" + cpu).daemon().unstarted(() -> {
+                    try {
+                        Sched.pin(cpu);
+                    } catch (RuntimeException e) {
+                        return; // a CPU we may not use: one hog fewer
+                    }
+                    long x = 1;
+                    while (!h.stop && System.nanoTime() < until) {
+                        for (int k = 0; k < 10_000; k++) x = x * 6364136223846793005L + 1442695040888963407L;
+                    }
+                    if (x == 42) System.out.print("");
+                });
+                h.threads.add(th);
+                th.start();
+            }
+            return h;
+        }
+
+        @Override
+        public void close() {
+            stop = true;
+            for (Thread t : threads) {
+                try {
+                    t.join(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}

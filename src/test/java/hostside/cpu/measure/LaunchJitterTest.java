@@ -1,0 +1,133 @@
+package hostside.cpu.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.cuda.Cuda;
+import hostside.gpu.cuda.FakeDriver;
+import hostside.harness.Result;
+import hostside.libc.Sched;
+
+/** The jitter loop on the fake driver (launches, graphs, resources) and on the timer alone. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LaunchJitterTest {
+    static final int LAUNCHES = 400;
+    FakeDriver fake;
+    Cuda cuda;
+
+    @BeforeAll
+    void build(@TempDir Path dir) {
+        fake = FakeDriver.build(dir);
+    }
+
+    @BeforeEach
+    void reset() {
+        fake.reset();
+        cuda = fake.ready();
+    }
+
+    @AfterAll
+    void unset() {
+        FakeDriver.unset();
+    }
+
+    static CpuTarget target(GpuBench b) {
+        List<Integer> cpus = Sched.affinity();
+        return new CpuTarget(cpus, cpus, b, LAUNCHES, 20_000);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Long> series(Result r, String name) {
+        return (Map<String, Long>) r.detail().get(name);
+    }
+
+    @Test
+    void launchesAreTimedAndEveryTickCounted() {
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            int before = fake.calls("cuLaunchKernel");
+            Result r = new LaunchJitter(LaunchJitter.Condition.QUIET).run(target(b));
+            assertThat(r.isOk()).isTrue();
+            int warmup = Math.max(100, LAUNCHES / 20);
+            assertThat(fake.calls("cuLaunchKernel") - before).as("one launch per tick, warm-up included").isEqualTo(LAUNCHES + warmup);
+            assertThat(fake.lastLaunch("params")).as("the empty kernel takes no parameters").isZero();
+            assertThat(series(r, "launchNs")).containsKeys("p50", "p99", "p99.9", "max");
+            assertThat(series(r, "lateNs").get("p50")).isLessThanOrEqualTo(series(r, "lateNs").get("max"));
+            assertThat(r.value().samples()).isEqualTo(LAUNCHES);
+            assertThat(r.detail().get("timerSlackNs")).isInstanceOf(Long.class);
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void aGraphReplaysItsKernelsAndIsFreed() {
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            int launchesBefore = fake.calls("cuLaunchKernel");
+            Result r = new LaunchJitter(LaunchJitter.Condition.GRAPH).run(target(b));
+            assertThat(r.isOk()).isTrue();
+            int warmup = Math.max(100, LAUNCHES / 20);
+            assertThat(fake.calls("cuLaunchKernel") - launchesBefore).as("kernels launched only while capturing").isEqualTo(LaunchJitter.GRAPH_KERNELS);
+            assertThat(fake.calls("cuGraphLaunch")).isEqualTo(LAUNCHES + warmup);
+            assertThat(fake.graphKernelsRun()).isEqualTo((long) (LAUNCHES + warmup) * LaunchJitter.GRAPH_KERNELS);
+            assertThat(r.detail()).containsEntry("kernelsPerLaunch", LaunchJitter.GRAPH_KERNELS);
+            assertThat(fake.live("graphs")).as("graph and its instance destroyed").isZero();
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void aFailedCaptureStillEndsTheCaptureAndFreesEverything() {
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            fake.failOnce("cuLaunchKernel", 1, 3); // the fourth captured launch fails
+            Result r = hostside.harness.Runner.run(List.of(new LaunchJitter(LaunchJitter.Condition.GRAPH)), target(b), k -> { }).getFirst();
+            assertThat(r.status()).isEqualTo("failed");
+            assertThat(r.why()).contains("cuLaunchKernel").contains("CUDA_ERROR_INVALID_VALUE");
+            assertThat(fake.calls("cuStreamEndCapture")).isEqualTo(1);
+            assertThat(fake.live("graphs")).isZero();
+            // the stream is usable again: a capture left open would refuse this launch
+            assertThat(new LaunchJitter(LaunchJitter.Condition.QUIET).run(target(b)).isOk()).isTrue();
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void withoutAGpuTheTimerRunsEveryCondition() {
+        for (LaunchJitter.Condition c : LaunchJitter.Condition.values()) {
+            CpuTarget t = target(null);
+            if (new LaunchJitter(c).notApplicable(t).isPresent()) continue;
+            Result r = new LaunchJitter(c).run(t);
+            assertThat(r.isOk()).as(c.toString()).isTrue();
+            assertThat(r.detail()).doesNotContainKey("launchNs").containsEntry("gpu", null);
+            int wakes = c == LaunchJitter.Condition.GRAPH ? LAUNCHES / LaunchJitter.GRAPH_KERNELS : LAUNCHES;
+            assertThat(r.value().samples()).as(c + ": one lateness per wake-up").isEqualTo(wakes);
+        }
+        assertThat(Thread.getAllStackTraces().keySet().stream().filter(th -> th.getName().startsWith("hostside-hog") && th.isAlive()))
+                .as("no hog left running").isEmpty();
+    }
+
+    @Test
+    void pinnedKeepsTheFeederOffTheHogs() {
+        List<Integer> cpus = Sched.affinity();
+        CpuTarget t = new CpuTarget(cpus, List.of(cpus.getLast()), null, LAUNCHES, 20_000);
+        LaunchJitter pinned = new LaunchJitter(LaunchJitter.Condition.PINNED);
+        if (cpus.size() < 2) {
+            assertThat(pinned.notApplicable(t)).isPresent();
+            return;
+        }
+        Result r = pinned.run(t);
+        assertThat(r.detail().get("feederCpu")).isEqualTo(cpus.getLast());
+        @SuppressWarnings("unchecked")
+        List<Integer> hogs = (List<Integer>) r.detail().get("hogCpus");
+        assertThat(hogs).doesNotContain(cpus.getLast()).hasSize(cpus.size() - 1);
+    }
+}
