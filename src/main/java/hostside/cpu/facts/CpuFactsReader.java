@@ -1,0 +1,817 @@
+package hostside.cpu.facts;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import hostside.cpu.facts.CpuFacts.Cgroup;
+import hostside.cpu.facts.CpuFacts.CmdlineCpus;
+import hostside.cpu.facts.CpuFacts.CpuFreq;
+import hostside.cpu.facts.CpuFacts.DeviceIrqs;
+import hostside.cpu.facts.CpuFacts.Feeder;
+import hostside.cpu.facts.CpuFacts.Frequency;
+import hostside.cpu.facts.CpuFacts.Idle;
+import hostside.cpu.facts.CpuFacts.IdleState;
+import hostside.cpu.facts.CpuFacts.Irq;
+import hostside.cpu.facts.CpuFacts.Irqs;
+import hostside.cpu.facts.CpuFacts.IrqsOnFeeders;
+import hostside.cpu.facts.CpuFacts.Isolation;
+import hostside.cpu.facts.CpuFacts.Kernel;
+import hostside.cpu.facts.CpuFacts.ProcessCpus;
+import hostside.cpu.facts.CpuFacts.Sched;
+import hostside.cpu.facts.CpuFacts.Share;
+import hostside.cpu.facts.CpuFacts.Tunables;
+import hostside.fs.CpuSet;
+import hostside.fs.FsRoot;
+import hostside.fs.GarbageException;
+import hostside.fs.Read;
+import hostside.machine.KernelCmdline;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
+import hostside.machine.PciDevice;
+import hostside.machine.Topology;
+
+/**
+ * Reads {@link CpuFacts} through an {@link FsRoot}, with Module 1's {@link MachineFacts} for the
+ * GPUs, NICs and NVMe drives and their local CPUs. Facts only, nothing is measured here. Never
+ * throws on what it reads: a garbled value becomes null and an "unknown" line naming the file and why.
+ */
+public final class CpuFactsReader {
+    static final String CPU = "/sys/devices/system/cpu";
+    static final String KERNEL = "/proc/sys/kernel/";
+    static final String DEBUG_SCHED = "/sys/kernel/debug/sched";
+    public static final String NO_CPUFREQ = "no cpufreq (VM or firmware-controlled)";
+
+    private static final Pattern RELEASE = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})(?:\\D.*)?");
+    private static final Pattern SIGNED = Pattern.compile("-?\\d{1,18}");
+    private static final Pattern FLAG = Pattern.compile("[a-z_]+");
+
+    private final FsRoot fs;
+    private final MachineFacts machine;
+    private final List<String> unknowns = new ArrayList<>();
+    private CpuSet online = CpuSet.EMPTY;
+
+    private CpuFactsReader(FsRoot fs, MachineFacts machine) {
+        this.fs = fs;
+        this.machine = machine;
+    }
+
+    /** Reads Module 1's facts too. */
+    public static CpuFacts read(FsRoot fs) {
+        return read(fs, MachineReader.read(fs));
+    }
+
+    /** @param machine Module 1's facts of the same root (read anew when null) */
+    public static CpuFacts read(FsRoot fs, MachineFacts machine) {
+        return new CpuFactsReader(fs, machine == null ? MachineReader.read(fs) : machine).readAll();
+    }
+
+    private CpuFacts readAll() {
+        online = guard("online CPUs", this::online, () -> CpuSet.EMPTY);
+        Map<String, String> cmdline = guard("/proc/cmdline", this::cmdline, Map::of);
+        Kernel kernel = guard("kernel", () -> kernel(cmdline), () -> new Kernel(null, null, null, null, null, "unknown"));
+        Sched sched = guard("scheduler sysctls", this::sched, () -> null);
+        Isolation isolation = guard("isolation", this::isolation, () -> null);
+        ProcessCpus process = guard("process CPUs", this::process, () -> null);
+        Frequency frequency = guard("cpufreq", this::frequency, () -> null);
+        Idle idle = guard("cpuidle", this::idle, () -> null);
+        Irqs irqs = guard("interrupts", this::irqs, () -> null);
+        List<Feeder> feeders = guard("feeder CPUs", () -> feeders(isolation, process, irqs), List::of);
+        Integer cores = machine.topology() != null && machine.topology().cores() > 0 ? machine.topology().cores() : null;
+        return new CpuFacts(kernel, sched, isolation, process, frequency, idle, irqs, feeders, online.toList(), cores,
+                List.copyOf(unknowns));
+    }
+
+    /** A last line of defence: a section that throws becomes an unknown, never an exception. */
+    private <T> T guard(String what, Supplier<T> section, Supplier<T> fallback) {
+        try {
+            return section.get();
+        } catch (RuntimeException e) {
+            unknowns.add(what + ": could not be read (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + shown(e.getMessage())) + ")");
+            return fallback.get();
+        }
+    }
+
+    // ---- online CPUs and the command line ----
+
+    private CpuSet online() {
+        Topology t = machine.topology();
+        if (t != null && t.whole() != null && !t.whole().onlineCpus().isEmpty()) {
+            return CpuSet.parseList(t.whole().onlineCpus());
+        }
+        return cpuList(CPU + "/online", true);
+    }
+
+    /** The kernel's part of /proc/cmdline (up to "--"): the last value of each key, "" for bare flags. */
+    private Map<String, String> cmdline() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String token : text("/proc/cmdline", true).orElse("").split("\\s+")) {
+            if (token.equals("--")) break;
+            if (token.isEmpty()) continue;
+            int eq = token.indexOf('=');
+            out.put(eq < 0 ? token : token.substring(0, eq), eq < 0 ? "" : token.substring(eq + 1));
+        }
+        return out;
+    }
+
+    // ---- kernel, scheduler, preemption ----
+
+    private Kernel kernel(Map<String, String> cmdline) {
+        Optional<String> version = text("/proc/version", true);
+        String release = text(KERNEL + "osrelease", true)
+                .or(() -> version.map(v -> v.split("\\s+")).filter(v -> v.length > 2 && v[0].equals("Linux")).map(v -> v[2]))
+                .orElse(null);
+        Integer major = null, minor = null;
+        if (release != null) {
+            Matcher m = RELEASE.matcher(release);
+            if (m.matches()) {
+                major = Integer.parseInt(m.group(1));
+                minor = Integer.parseInt(m.group(2));
+            } else {
+                garbage(KERNEL + "osrelease", "not a kernel release", release);
+                release = shown(release);
+            }
+        }
+        String scheduler = major == null ? null : schedulerOf(major, minor);
+        String[] preemption = preemption(version.orElse(null), cmdline.get("preempt"), major, minor);
+        return new Kernel(release, major, minor, scheduler, preemption[0], preemption[1]);
+    }
+
+    /** "EEVDF" from 6.6 on, "CFS" before; null when the release does not parse. */
+    public static String schedulerOf(String release) {
+        if (release == null) return null;
+        Matcher m = RELEASE.matcher(release.strip());
+        return m.matches() ? schedulerOf(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))) : null;
+    }
+
+    static String schedulerOf(int major, int minor) {
+        return major > 6 || major == 6 && minor >= 6 ? "EEVDF" : "CFS";
+    }
+
+    /**
+     * The preemption model and how it was decided: debugfs names the current one ("none
+     * voluntary (full) lazy"); otherwise the build flags in /proc/version (PREEMPT_RT, then
+     * PREEMPT_DYNAMIC, then PREEMPT, as the kernel's build prints them) and, on a dynamic kernel,
+     * preempt= on the command line.
+     */
+    private String[] preemption(String version, String preemptArg, Integer major, Integer minor) {
+        Optional<String> debug = fs.text(DEBUG_SCHED + "/preempt");
+        if (debug.isPresent()) {
+            Matcher m = Pattern.compile("\\((\\w+)\\)").matcher(debug.get());
+            if (m.find()) return new String[] {m.group(1), DEBUG_SCHED + "/preempt"};
+        }
+        if (version == null) return new String[] {null, "unknown: no /proc/version"};
+        if (Pattern.compile("\\bPREEMPT_RT\\b").matcher(version).find()) {
+            return new String[] {"rt", "/proc/version: PREEMPT_RT"};
+        }
+        if (Pattern.compile("\\bPREEMPT_DYNAMIC\\b").matcher(version).find()) {
+            if (preemptArg != null && preemptArg.matches("none|voluntary|full|lazy")) {
+                return new String[] {preemptArg, "kernel command line preempt=" + preemptArg + " (a PREEMPT_DYNAMIC kernel)"};
+            }
+            return new String[] {"dynamic", "/proc/version: PREEMPT_DYNAMIC: the model is chosen at boot (preempt=); "
+                    + "this build's default shows only in " + DEBUG_SCHED + "/preempt (root, debugfs)"};
+        }
+        if (Pattern.compile("\\bPREEMPT\\b").matcher(version).find()) {
+            boolean lazy = major != null && (major > 6 || major == 6 && minor >= 13);
+            return new String[] {lazy ? "full or lazy" : "full", "/proc/version: PREEMPT"};
+        }
+        return new String[] {"none or voluntary", "/proc/version: no PREEMPT flag (CONFIG_PREEMPT_NONE or _VOLUNTARY)"};
+    }
+
+    private Sched sched() {
+        return new Sched(integer(KERNEL + "sched_autogroup_enabled", false), signed(KERNEL + "sched_rt_runtime_us", true),
+                signed(KERNEL + "sched_rt_period_us", true), integer(KERNEL + "sched_child_runs_first", false),
+                integer(KERNEL + "sched_energy_aware", false), integer(KERNEL + "numa_balancing", false), tunables());
+    }
+
+    private Tunables tunables() {
+        if (fs.isDirectory(DEBUG_SCHED)) {
+            String d = DEBUG_SCHED + "/";
+            Tunables t = new Tunables(DEBUG_SCHED, signed(d + "base_slice_ns", false), signed(d + "min_granularity_ns", false),
+                    signed(d + "latency_ns", false), signed(d + "wakeup_granularity_ns", false),
+                    signed(d + "migration_cost_ns", false), signed(d + "nr_migrate", false));
+            if (t.baseSliceNs() != null || t.minGranularityNs() != null || t.migrationCostNs() != null) return t;
+        }
+        // before 5.13 they were sysctls
+        Long min = signed(KERNEL + "sched_min_granularity_ns", false);
+        if (min != null) {
+            return new Tunables("/proc/sys/kernel (before 5.13)", null, min, signed(KERNEL + "sched_latency_ns", false),
+                    signed(KERNEL + "sched_wakeup_granularity_ns", false), signed(KERNEL + "sched_migration_cost_ns", false),
+                    signed(KERNEL + "sched_nr_migrate", false));
+        }
+        return new Tunables("not visible: " + DEBUG_SCHED + " needs a mounted debugfs and root", null, null, null, null, null, null);
+    }
+
+    // ---- isolation ----
+
+    private Isolation isolation() {
+        CmdlineCpus isolcpus = cmdlineCpus("isolcpus", true);
+        CmdlineCpus nohz = cmdlineCpus("nohz_full", false);
+        CmdlineCpus nocbs = cmdlineCpus("rcu_nocbs", false);
+        CmdlineCpus irqaff = cmdlineCpus("irqaffinity", false);
+        Optional<CpuSet> isolated = optionalCpuList(CPU + "/isolated");
+        Optional<CpuSet> nohzEff = optionalCpuList(CPU + "/nohz_full");
+        CpuSet off = isolated.orElse(domainIsolated(isolcpus)).or(nohzEff.orElse(cpus(nohz)));
+        return new Isolation(isolcpus, nohz, nocbs, irqaff, isolated.map(CpuSet::toList).orElse(null),
+                nohzEff.map(CpuSet::toList).orElse(null), online.isEmpty() ? null : online.andNot(off).toList());
+    }
+
+    /** The CPUs isolcpus= takes out of the scheduler's domains: all of them unless only "nohz" or "managed_irq" was asked. */
+    static CpuSet domainIsolated(CmdlineCpus isolcpus) {
+        if (isolcpus == null || isolcpus.cpus() == null) return CpuSet.EMPTY;
+        boolean domain = isolcpus.flags().isEmpty() || isolcpus.flags().contains("domain");
+        return domain ? CpuSet.parseList(isolcpus.cpus()) : CpuSet.EMPTY;
+    }
+
+    private static CpuSet cpus(CmdlineCpus c) {
+        return c == null || c.cpus() == null ? CpuSet.EMPTY : CpuSet.parseList(c.cpus());
+    }
+
+    /** A CPU-list parameter as Module 1 found it on the command line (the last one wins, as in the kernel). */
+    private CmdlineCpus cmdlineCpus(String key, boolean flags) {
+        List<KernelCmdline.Item> items = machine.kernelCmdline() == null ? List.of() : machine.kernelCmdline();
+        String text = null;
+        for (KernelCmdline.Item i : items) {
+            if (i.text().equals(key) || i.text().startsWith(key + "=")) text = i.text();
+        }
+        if (text == null) return null;
+        CmdlineCpus c = parseCmdlineCpus(text, flags, online.isEmpty() ? -1 : online.stream().max().orElse(0));
+        if (c.cpus() == null) unknowns.add("kernel command line " + shown(text) + ": not a CPU list");
+        return c;
+    }
+
+    /**
+     * Parses "isolcpus=managed_irq,domain,2-7", "nohz_full=1-N", "rcu_nocbs" (bare) and the like.
+     *
+     * @param flags   whether lower-case words before the list are flags (isolcpus)
+     * @param lastCpu the highest CPU number, for "N" and "all"; -1 when unknown
+     */
+    public static CmdlineCpus parseCmdlineCpus(String text, boolean flags, int lastCpu) {
+        int eq = text.indexOf('=');
+        String value = eq < 0 ? "" : text.substring(eq + 1);
+        List<String> fl = new ArrayList<>();
+        List<String> parts = new ArrayList<>(List.of(value.split(",", -1)));
+        if (flags) {
+            while (!parts.isEmpty() && FLAG.matcher(parts.getFirst()).matches() && !parts.getFirst().equals("all")) {
+                fl.add(parts.removeFirst());
+            }
+        }
+        String list = String.join(",", parts);
+        if (lastCpu >= 0) {
+            list = list.replaceAll("\\ball\\b", "0-" + lastCpu).replaceAll("(?<![\\w])N(?![\\w])", String.valueOf(lastCpu));
+        }
+        String cpus;
+        try {
+            cpus = CpuSet.parseList(list).toList();
+        } catch (GarbageException e) {
+            cpus = null;
+        }
+        return new CmdlineCpus(text, List.copyOf(fl), cpus);
+    }
+
+    // ---- this process and its cgroup ----
+
+    private ProcessCpus process() {
+        String pid = fs.readLink("/proc/self").filter(s -> s.matches("\\d+")).orElse(null);
+        String cpus = null, mems = null;
+        Integer count = null;
+        Read r = fs.read("/proc/self/status");
+        if (r instanceof Read.Ok ok) {
+            Map<String, String> status = fields(ok.text());
+            Optional<CpuSet> c = statusList(status, "Cpus_allowed_list");
+            if (c.isPresent()) {
+                cpus = c.get().toList();
+                count = c.get().size();
+            }
+            mems = statusList(status, "Mems_allowed_list").map(CpuSet::toList).orElse(null);
+        } else {
+            unknowns.add(r.why());
+        }
+        return new ProcessCpus(pid, cpus, count, mems, guard("cgroup", this::cgroup, () -> null));
+    }
+
+    private Optional<CpuSet> statusList(Map<String, String> status, String key) {
+        String v = status.get(key);
+        if (v == null) {
+            unknowns.add("/proc/self/status: no " + key + " line");
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(CpuSet.parseList(v));
+        } catch (GarbageException e) {
+            garbage("/proc/self/status", key + " is not a list", v);
+            return Optional.empty();
+        }
+    }
+
+    private record Mount(String root, String point, String type, List<String> options) {}
+
+    private Cgroup cgroup() {
+        Topology.Whole w = machine.topology() == null ? null : machine.topology().whole();
+        String cpuset = w == null || w.allowedCpus().isEmpty() ? null : w.allowedCpus();
+        String cpusetSource = w == null ? "" : w.cpusetSource();
+
+        Read cg = fs.read("/proc/self/cgroup");
+        if (!(cg instanceof Read.Ok cgOk)) {
+            unknowns.add(cg.why());
+            return new Cgroup(null, null, cpuset, cpusetSource, null, null, null, "unknown: " + cg.why());
+        }
+        String v1Path = null, v2Path = null;
+        for (String line : cgOk.text().split("\n")) {
+            String[] f = line.strip().split(":", 3);
+            if (f.length < 3) continue;
+            if (f[0].equals("0") && f[1].isEmpty()) v2Path = f[2];
+            else if (List.of(f[1].split(",")).contains("cpu")) v1Path = f[2];
+        }
+        List<Mount> mounts = mounts();
+        Mount v1 = mounts.stream().filter(m -> m.type().equals("cgroup") && m.options().contains("cpu")).findFirst().orElse(null);
+        Mount v2 = mounts.stream().filter(m -> m.type().equals("cgroup2")).findFirst().orElse(null);
+        String version, path;
+        Mount mount;
+        if (v1 != null && v1Path != null) {
+            version = "v1";
+            path = v1Path;
+            mount = v1;
+        } else if (v2 != null && v2Path != null) {
+            version = "v2";
+            path = v2Path;
+            mount = v2;
+        } else {
+            String why = mounts.isEmpty() ? "unknown: /proc/self/mounts unreadable" : "none: no cpu controller mounted for this process";
+            if (mounts.isEmpty()) unknowns.add("/proc/self/mounts: unreadable, the cgroup CPU quota is unknown");
+            return new Cgroup(null, v2Path != null ? v2Path : v1Path, cpuset, cpusetSource, null, null, null, why);
+        }
+        // Without its own cgroup namespace a container sees its cgroup's full path but has only
+        // that cgroup mounted: mountinfo's root says which part of the path the mount already is.
+        String rel = path;
+        if (!mount.root().equals("/") && (path.equals(mount.root()) || path.startsWith(mount.root() + "/"))) {
+            rel = path.substring(mount.root().length());
+        }
+        String top = mount.point().replaceAll("/+$", "");
+        if (top.isEmpty()) top = "/";
+        String leaf = (top + "/" + rel).replaceAll("/+", "/").replaceAll("(.)/$", "$1");
+        if (!fs.isDirectory(leaf)) {
+            String why = leaf + ": missing (this process's cgroup" + (fs.isLive() ? "" : ", not in this recording") + ")";
+            unknowns.add(why + ": its CPU quota is unknown");
+            return new Cgroup(version, path, cpuset, cpusetSource, null, null, null, "unknown: " + why);
+        }
+        Long bestQuota = null, bestPeriod = null;
+        String bestSource = null;
+        for (String dir = leaf; ; dir = dir.substring(0, Math.max(dir.lastIndexOf('/'), 1))) {
+            long[] qp = version.equals("v2") ? cpuMax(dir) : cfsQuota(dir);
+            if (qp != null && (bestQuota == null || (double) qp[0] / qp[1] < (double) bestQuota / bestPeriod)) {
+                bestQuota = qp[0];
+                bestPeriod = qp[1];
+                bestSource = version.equals("v2") ? dir + "/cpu.max" : dir + "/cpu.cfs_quota_us";
+            }
+            if (dir.equals(top) || !dir.startsWith(top) || dir.equals("/")) break;
+        }
+        if (bestQuota == null) {
+            return new Cgroup(version, path, cpuset, cpusetSource, null, null, null,
+                    "none: no quota in " + leaf + (leaf.equals(top) ? "" : " or above"));
+        }
+        return new Cgroup(version, path, cpuset, cpusetSource, bestQuota, bestPeriod,
+                Math.round(1000.0 * bestQuota / bestPeriod) / 1000.0, bestSource);
+    }
+
+    /** cgroup v2 cpu.max "quota period" or "max period": {quota, period}, null when unlimited or absent. */
+    private long[] cpuMax(String dir) {
+        Optional<String> t = text(dir + "/cpu.max", false);
+        if (t.isEmpty()) return null;
+        String[] f = t.get().split("\\s+");
+        if (f.length == 2 && f[0].equals("max") && f[1].matches("\\d{1,12}")) return null;
+        if (f.length == 2 && f[0].matches("\\d{1,15}") && f[1].matches("\\d{1,12}") && Long.parseLong(f[1]) > 0) {
+            return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+        }
+        garbage(dir + "/cpu.max", "not \"quota period\" or \"max period\"", t.get());
+        return null;
+    }
+
+    /** cgroup v1 cpu.cfs_quota_us (-1: none) and cpu.cfs_period_us. */
+    private long[] cfsQuota(String dir) {
+        Long q = signed(dir + "/cpu.cfs_quota_us", false);
+        if (q == null || q < 0) return null;
+        Long p = signed(dir + "/cpu.cfs_period_us", false);
+        if (p == null || p <= 0) {
+            if (p != null) garbage(dir + "/cpu.cfs_period_us", "not a period", String.valueOf(p));
+            else unknowns.add(dir + "/cpu.cfs_period_us: missing beside a quota");
+            return null;
+        }
+        return new long[] {q, p};
+    }
+
+    /** /proc/self/mountinfo (which has each mount's root), else /proc/self/mounts. */
+    private List<Mount> mounts() {
+        List<Mount> out = new ArrayList<>();
+        Optional<String> info = fs.text("/proc/self/mountinfo");
+        if (info.isPresent()) {
+            for (String line : info.get().split("\n")) {
+                String[] halves = line.split(" - ", 2);
+                if (halves.length < 2) continue;
+                String[] a = halves[0].split("\\s+"), b = halves[1].strip().split("\\s+");
+                if (a.length < 5 || b.length < 1) continue;
+                List<String> opts = new ArrayList<>(List.of(a.length > 5 ? a[5].split(",") : new String[0]));
+                if (b.length > 2) opts.addAll(List.of(b[2].split(",")));
+                out.add(new Mount(unescape(a[3]), unescape(a[4]), b[0], opts));
+            }
+            if (!out.isEmpty()) return out;
+        }
+        String mounts = fs.text("/proc/self/mounts").or(() -> fs.text("/proc/mounts")).orElse("");
+        for (String line : mounts.split("\n")) {
+            String[] f = line.strip().split("\\s+");
+            if (f.length < 4) continue;
+            out.add(new Mount("/", unescape(f[1]), f[2], List.of(f[3].split(","))));
+        }
+        return out;
+    }
+
+    /** /proc/mounts escapes spaces and the like as octal (\040). */
+    private static String unescape(String s) {
+        if (!s.contains("\\")) return s;
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    // ---- frequency and idle ----
+
+    private Frequency frequency() {
+        List<CpuFreq> cpus = new ArrayList<>();
+        for (int cpu : online.stream().toArray()) {
+            String d = CPU + "/cpu" + cpu + "/cpufreq/";
+            if (!fs.isDirectory(d.substring(0, d.length() - 1))) continue;
+            cpus.add(new CpuFreq(cpu, text(d + "scaling_governor", true).orElse(null),
+                    text(d + "scaling_driver", true).orElse(null), text(d + "energy_performance_preference", false).orElse(null),
+                    signed(d + "cpuinfo_max_freq", false), signed(d + "scaling_max_freq", false),
+                    signed(d + "scaling_cur_freq", false)));
+        }
+        Boolean turbo = null;
+        String turboSource = null;
+        Integer noTurbo = integer(CPU + "/intel_pstate/no_turbo", false);
+        Integer boost = integer(CPU + "/cpufreq/boost", false);
+        if (noTurbo != null) {
+            turbo = noTurbo == 0;
+            turboSource = CPU + "/intel_pstate/no_turbo";
+        } else if (boost != null) {
+            turbo = boost != 0;
+            turboSource = CPU + "/cpufreq/boost";
+        }
+        if (cpus.isEmpty()) return new Frequency(NO_CPUFREQ, List.of(), List.of(), List.of(), turbo, turboSource, List.of());
+        return new Frequency("cpufreq", shares(cpus, CpuFreq::governor), shares(cpus, CpuFreq::driver),
+                shares(cpus, CpuFreq::epp), turbo, turboSource, List.copyOf(cpus));
+    }
+
+    private static List<Share> shares(List<CpuFreq> cpus, java.util.function.Function<CpuFreq, String> value) {
+        Map<String, CpuSet> by = new LinkedHashMap<>();
+        for (CpuFreq c : cpus) {
+            String v = value.apply(c);
+            if (v != null) by.merge(v, CpuSet.of(c.cpu()), CpuSet::or);
+        }
+        return by.entrySet().stream().sorted(java.util.Map.Entry.comparingByValue())
+                .map(e -> new Share(e.getKey(), e.getValue().toList(), e.getValue().size())).toList();
+    }
+
+    private Idle idle() {
+        String driver = text(CPU + "/cpuidle/current_driver", false).orElse(null);
+        String governor = text(CPU + "/cpuidle/current_governor_ro", false)
+                .or(() -> text(CPU + "/cpuidle/current_governor", false)).orElse(null);
+        if (online.isEmpty()) return new Idle(driver, governor, null, List.of());
+        int cpu = online.first();
+        String dir = CPU + "/cpu" + cpu + "/cpuidle";
+        List<IdleState> states = new ArrayList<>();
+        for (String s : fs.list(dir)) {
+            if (!s.matches("state\\d{1,3}")) continue;
+            String d = dir + "/" + s + "/";
+            Integer disable = integer(d + "disable", false);
+            states.add(new IdleState(text(d + "name", false).orElse(s), signed(d + "latency", false),
+                    disable == null ? null : disable != 0));
+        }
+        return new Idle(driver, governor, cpu, List.copyOf(states));
+    }
+
+    // ---- interrupts ----
+
+    private Irqs irqs() {
+        Read r = fs.read("/proc/interrupts");
+        Interrupts table;
+        if (r instanceof Read.Ok ok) {
+            table = Interrupts.parse(ok.text());
+            if (!table.header()) unknowns.add("/proc/interrupts: no \"CPU0 CPU1 ...\" header: columns taken as CPUs 0, 1, 2...");
+            if (!table.unparsed().isEmpty()) {
+                unknowns.add("/proc/interrupts: " + table.unparsed().size() + " line(s) not understood, first: \""
+                        + shown(table.unparsed().getFirst()) + "\"");
+            }
+        } else {
+            unknowns.add(r.why());
+            table = Interrupts.parse("");
+        }
+        Map<Integer, Interrupts.Row> rows = table.byNumber();
+        List<PciDevice> devices = machine.pci() == null ? List.of() : machine.pci().stream()
+                .filter(d -> d.isGpu() || d.isNic() || d.kind().equals("nvme"))
+                .sorted(java.util.Comparator.comparingInt((PciDevice d) -> List.of("gpu", "nic", "nvme").indexOf(d.kind())))
+                .toList();
+
+        Map<Integer, PciDevice> owner = new TreeMap<>();
+        Map<String, Set<String>> how = new LinkedHashMap<>();
+        java.util.function.BiConsumer<PciDevice, Integer> own = (d, n) -> owner.putIfAbsent(n, d);
+        // 1. the kernel's own list of the device's MSI and MSI-X vectors
+        for (PciDevice d : devices) {
+            for (String name : fs.list("/sys/bus/pci/devices/" + d.address() + "/msi_irqs")) {
+                if (!name.matches("\\d{1,9}")) continue;
+                int n = Integer.parseInt(name);
+                if (!owner.containsKey(n)) {
+                    own.accept(d, n);
+                    how.computeIfAbsent(d.address(), k -> new LinkedHashSet<>()).add("msi_irqs");
+                }
+            }
+        }
+        // 2. the device's address in the row (x86 6.2+ chips, mlx5 names, bus-wide PCI-MSI hwirqs)
+        Map<String, PciDevice> byAddress = new LinkedHashMap<>();
+        for (PciDevice d : devices) byAddress.put(d.address(), d);
+        for (var e : rows.entrySet()) {
+            if (owner.containsKey(e.getKey())) continue;
+            for (String a : Interrupts.addresses(e.getValue())) {
+                PciDevice d = byAddress.get(a);
+                if (d != null) {
+                    own.accept(d, e.getKey());
+                    how.computeIfAbsent(d.address(), k -> new LinkedHashSet<>()).add("address in /proc/interrupts");
+                    break;
+                }
+            }
+        }
+        // 3. the legacy interrupt line (or single MSI) in the device's irq file, when no other device's address is on the row
+        for (PciDevice d : devices) {
+            Integer n = integer("/sys/bus/pci/devices/" + d.address() + "/irq", false);
+            if (n == null || n <= 0 || owner.containsKey(n) || !rows.containsKey(n)) continue;
+            List<String> named = Interrupts.addresses(rows.get(n));
+            if (named.isEmpty() || named.contains(d.address())) {
+                own.accept(d, n);
+                how.computeIfAbsent(d.address(), k -> new LinkedHashSet<>()).add("irq file");
+            }
+        }
+        // 4. handler names: interface names (eth0-TxRx-3, nvme0q1, virtio2-input.0), "nvidia" with one NVIDIA GPU
+        List<PciDevice> nvidia = devices.stream().filter(d -> d.isGpu() && (d.driver().equals("nvidia") || d.vendorId().equals("0x10de"))).toList();
+        Map<PciDevice, List<Pattern>> aliases = new LinkedHashMap<>();
+        for (PciDevice d : devices) {
+            List<String> names = new ArrayList<>(d.interfaces());
+            for (String child : fs.list("/sys/bus/pci/devices/" + d.address())) if (child.matches("virtio\\d+")) names.add(child);
+            aliases.put(d, names.stream().filter(s -> !s.isEmpty())
+                    .map(s -> Pattern.compile("(^|[^A-Za-z0-9_])" + Pattern.quote(s) + "($|[^0-9])")).toList());
+        }
+        for (var e : rows.entrySet()) {
+            if (owner.containsKey(e.getKey()) || !Interrupts.addresses(e.getValue()).isEmpty()) continue;
+            PciDevice match = null;
+            for (String action : e.getValue().actions()) {
+                for (PciDevice d : devices) {
+                    if (aliases.get(d).stream().anyMatch(p -> p.matcher(action).find())) match = d;
+                }
+                if (match == null && action.startsWith("nvidia") && nvidia.size() == 1) match = nvidia.getFirst();
+                if (match != null) break;
+            }
+            if (match != null) {
+                own.accept(match, e.getKey());
+                how.computeIfAbsent(match.address(), k -> new LinkedHashSet<>()).add("name in /proc/interrupts");
+            }
+        }
+
+        Map<String, TreeSet<Integer>> missingAffinity = new LinkedHashMap<>();
+        List<DeviceIrqs> out = new ArrayList<>();
+        for (PciDevice d : devices) {
+            List<Irq> irqs = new ArrayList<>();
+            CpuSet routed = CpuSet.EMPTY, landed = CpuSet.EMPTY;
+            long total = 0;
+            for (var e : owner.entrySet()) {
+                if (e.getValue() != d) continue;
+                Irq irq = irq(e.getKey(), rows.get(e.getKey()), table, missingAffinity);
+                irqs.add(irq);
+                routed = routed.or(CpuSet.parseList(irq.routedTo()));
+                landed = landed.or(CpuSet.parseList(irq.landedOn()));
+                total += irq.total();
+            }
+            out.add(new DeviceIrqs(d.label(), d.address(), d.kind(), d.numaNode(), d.localCpus(),
+                    List.copyOf(how.getOrDefault(d.address(), Set.of())), List.copyOf(irqs), routed.toList(), landed.toList(), total));
+        }
+        missingAffinity.forEach((why, irqs) -> unknowns.add(why + " for IRQs " + CpuSet.of(irqs.stream().mapToInt(i -> i).toArray())
+                + ": where they may run is unknown (where they ran comes from /proc/interrupts)"));
+
+        String defaultAffinity = null;
+        Optional<String> def = fs.text("/proc/irq/default_smp_affinity");
+        if (def.isPresent()) {
+            try {
+                defaultAffinity = CpuSet.parseMask(def.get()).toList();
+            } catch (GarbageException e) {
+                garbage("/proc/irq/default_smp_affinity", "not a CPU mask", def.get());
+            }
+        }
+        Boolean irqbalance = null;
+        String irqbalanceSource;
+        if (fs.isLive()) {
+            irqbalance = false;
+            for (String p : fs.list("/proc")) {
+                if (p.matches("\\d+") && fs.text("/proc/" + p + "/comm").orElse("").equals("irqbalance")) {
+                    irqbalance = true;
+                    break;
+                }
+            }
+            irqbalanceSource = "/proc/*/comm";
+        } else {
+            irqbalanceSource = "unknown: a recording holds no process list";
+        }
+        return new Irqs(table.cpus().isEmpty() ? "" : CpuSet.of(table.cpus().stream().mapToInt(i -> i).toArray()).toList(),
+                defaultAffinity, irqbalance, irqbalanceSource, List.copyOf(out));
+    }
+
+    private Irq irq(int n, Interrupts.Row row, Interrupts table, Map<String, TreeSet<Integer>> missing) {
+        String base = "/proc/irq/" + n + "/";
+        String affinity = null, effective = null;
+        Read list = fs.read(base + "smp_affinity_list");
+        if (list instanceof Read.Ok ok) {
+            affinity = parseList(base + "smp_affinity_list", ok.text());
+        } else {
+            Read mask = fs.read(base + "smp_affinity");
+            if (mask instanceof Read.Ok ok) affinity = parseMask(base + "smp_affinity", ok.text());
+            else {
+                String why = fs.exists("/proc/irq") ? "/proc/irq/N/smp_affinity_list: " + ((Read.Failed) list).reason()
+                        : "/proc/irq: missing";
+                missing.computeIfAbsent(why, k -> new TreeSet<>()).add(n);
+            }
+        }
+        Read eff = fs.read(base + "effective_affinity_list");
+        if (eff instanceof Read.Ok ok) {
+            effective = parseList(base + "effective_affinity_list", ok.text());
+        } else {
+            Read mask = fs.read(base + "effective_affinity");
+            if (mask instanceof Read.Ok ok) effective = parseMask(base + "effective_affinity", ok.text());
+        }
+        Map<Integer, Long> perCpu = row == null ? Map.of() : table.perCpu(row);
+        String landed = CpuSet.of(perCpu.keySet().stream().mapToInt(i -> i).toArray()).toList();
+        String routed = effective != null && !effective.isEmpty() ? effective
+                : !landed.isEmpty() ? landed : affinity != null ? affinity : "";
+        return new Irq(n, row == null ? "" : row.name(), row == null ? "" : row.chip(), affinity, effective, landed, routed,
+                row == null ? 0 : row.total(), perCpu);
+    }
+
+    private String parseList(String path, String text) {
+        try {
+            return CpuSet.parseList(text).toList();
+        } catch (GarbageException e) {
+            garbage(path, "not a CPU list", text);
+            return null;
+        }
+    }
+
+    private String parseMask(String path, String text) {
+        try {
+            return CpuSet.parseMask(text).toList();
+        } catch (GarbageException e) {
+            garbage(path, "not a CPU mask", text);
+            return null;
+        }
+    }
+
+    // ---- per GPU: the CPUs that feed it ----
+
+    private List<Feeder> feeders(Isolation isolation, ProcessCpus process, Irqs irqs) {
+        List<Feeder> out = new ArrayList<>();
+        CpuSet isolated = CpuSet.EMPTY;
+        if (isolation != null) {
+            isolated = isolation.isolated() != null ? CpuSet.parseList(isolation.isolated()) : domainIsolated(isolation.isolcpus());
+        }
+        CpuSet allowed = process == null || process.cpusAllowed() == null ? null : CpuSet.parseList(process.cpusAllowed());
+        for (PciDevice gpu : machine.gpus()) {
+            CpuSet local = CpuSet.EMPTY;
+            try {
+                local = CpuSet.parseList(gpu.localCpus());
+            } catch (GarbageException e) {
+                // Module 1 keeps only parsed lists; nothing to add
+            }
+            if (!online.isEmpty()) local = local.and(online);
+            if (local.isEmpty()) local = online;
+            CpuSet feeders = local.andNot(isolated);
+            List<IrqsOnFeeders> on = new ArrayList<>();
+            if (irqs != null) {
+                for (DeviceIrqs d : irqs.devices()) {
+                    if (d.kind().equals("gpu")) continue;
+                    CpuSet cpus = CpuSet.EMPTY;
+                    int count = 0, active = 0;
+                    long total = 0;
+                    for (Irq i : d.irqs()) {
+                        if (!placed(i)) continue;
+                        CpuSet hit = CpuSet.parseList(i.routedTo()).and(feeders);
+                        if (hit.isEmpty()) continue;
+                        cpus = cpus.or(hit);
+                        count++;
+                        if (i.total() > 0) active++;
+                        total += i.total();
+                    }
+                    if (count > 0) on.add(new IrqsOnFeeders(d.device(), d.kind(), count, active, cpus.toList(), total));
+                }
+            }
+            out.add(new Feeder(gpu.label(), gpu.address(), gpu.numaNode(), local.toList(), local.and(isolated).toList(),
+                    feeders.toList(), allowed == null ? null : feeders.and(allowed).toList(), List.copyOf(on)));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Whether the IRQ's CPUs are known from where it is handled (effective affinity) or has been
+     * (counts), not merely from where it may be (an smp_affinity of every CPU says little).
+     */
+    static boolean placed(Irq i) {
+        return i.effectiveAffinity() != null && !i.effectiveAffinity().isEmpty() || !i.landedOn().isEmpty();
+    }
+
+    // ---- typed reads ----
+
+    /** The trimmed text; a failed read leaves an unknown unless the file is optional and simply missing. */
+    private Optional<String> text(String path, boolean expected) {
+        Read r = fs.read(path);
+        if (r instanceof Read.Failed f) {
+            if (expected || !f.reason().equals("missing")) unknowns.add(r.why());
+            return Optional.empty();
+        }
+        return r.trimmed();
+    }
+
+    private Long signed(String path, boolean expected) {
+        Optional<String> t = text(path, expected);
+        if (t.isEmpty()) return null;
+        if (!SIGNED.matcher(t.get()).matches()) {
+            garbage(path, "not a number", t.get());
+            return null;
+        }
+        return Long.parseLong(t.get());
+    }
+
+    private Integer integer(String path, boolean expected) {
+        Long v = signed(path, expected);
+        if (v == null) return null;
+        if (v > Integer.MAX_VALUE || v < Integer.MIN_VALUE) {
+            garbage(path, "out of range", String.valueOf(v));
+            return null;
+        }
+        return v.intValue();
+    }
+
+    private CpuSet cpuList(String path, boolean expected) {
+        Optional<String> t = text(path, expected);
+        if (t.isEmpty()) return CpuSet.EMPTY;
+        try {
+            return CpuSet.parseList(t.get());
+        } catch (GarbageException e) {
+            garbage(path, "not a CPU list", t.get());
+            return CpuSet.EMPTY;
+        }
+    }
+
+    /** An optional CPU list file; "(null)" (no mask allocated, older kernels) is the empty set. */
+    private Optional<CpuSet> optionalCpuList(String path) {
+        Optional<String> t = text(path, false);
+        if (t.isEmpty()) return Optional.empty();
+        if (t.get().equals("(null)")) return Optional.of(CpuSet.EMPTY);
+        try {
+            return Optional.of(CpuSet.parseList(t.get()));
+        } catch (GarbageException e) {
+            garbage(path, "not a CPU list", t.get());
+            return Optional.empty();
+        }
+    }
+
+    /** "Key:\tvalue" lines (/proc/self/status). */
+    private static Map<String, String> fields(String text) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon <= 0) continue;
+            out.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
+        }
+        return out;
+    }
+
+    private void garbage(String path, String what, String text) {
+        unknowns.add(path + ": " + what + ": \"" + shown(text) + "\"");
+    }
+
+    static String shown(String s) {
+        String clean = s.strip().replaceAll("[\\p{Cntrl}&&[^\t]]", "?");
+        return clean.length() > 40 ? clean.substring(0, 40) + "..." : clean;
+    }
+}

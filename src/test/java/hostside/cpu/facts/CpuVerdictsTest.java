@@ -1,0 +1,309 @@
+package hostside.cpu.facts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.machine.Finding;
+
+class CpuVerdictsTest {
+    static final String CPU = Box.CPU;
+
+    @TempDir
+    Path root;
+
+    static List<Finding> about(List<Finding> all, String subject) {
+        return all.stream().filter(f -> f.subject().equals(subject)).toList();
+    }
+
+    static List<Finding> except(List<Finding> all, String subject) {
+        return all.stream().filter(f -> !f.subject().equals(subject)).toList();
+    }
+
+    @Test
+    void aHealthyBoxSaysOnlyTheSchedulerNote() {
+        List<Finding> f = Box.healthy(root).findings();
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.subject()).isEqualTo("scheduler");
+            assertThat(x.text()).startsWith("kernel 6.8 schedules with EEVDF (6.6 and later)")
+                    .contains("virtual deadline one slice (base_slice_ns, by default 3 ms with 16 CPUs)")
+                    .contains("a waking thread preempts only if its deadline is earlier")
+                    .contains("the preemption model is chosen at boot (PREEMPT_DYNAMIC, preempt=)")
+                    .doesNotContain("sched_setattr"); // shorter requested slices came in 6.12
+        });
+    }
+
+    // ---- scheduler ----
+
+    @Test
+    void eevdfWithItsBaseSliceAndShortSlices() {
+        Finding s = about(Box.healthy(root).put("/proc/sys/kernel/osrelease", "6.12.9\n")
+                .put("/sys/kernel/debug/sched/base_slice_ns", "2800000\n").findings(), "scheduler").getFirst();
+        assertThat(s.text()).contains("(base_slice_ns 2.8 ms)").contains("sched_setattr (sched_runtime)");
+    }
+
+    @Test
+    void cfsBeforeSixSix() {
+        Finding s = about(Box.healthy(root).put("/proc/sys/kernel/osrelease", "5.15.0-119-generic\n")
+                .put("/proc/version", "Linux version 5.15.0-119-generic (buildd@lcy02) (gcc 11.4.0) #129-Ubuntu SMP Fri Aug 2 19:25:20 UTC 2024\n")
+                .put("/proc/sys/kernel/sched_wakeup_granularity_ns", "4000000\n").put("/proc/sys/kernel/sched_min_granularity_ns", "3000000\n")
+                .findings(), "scheduler").getFirst();
+        assertThat(s.severity()).isEqualTo("info");
+        assertThat(s.text()).startsWith("kernel 5.15 schedules with CFS (before 6.6)").contains("wakeup_granularity (4 ms here)")
+                .contains("6.6 replaced it with EEVDF").endsWith("preemption model: none or voluntary");
+    }
+
+    @Test
+    void rtThrottlingOff() {
+        List<Finding> f = about(Box.healthy(root).put("/proc/sys/kernel/sched_rt_runtime_us", "-1\n").findings(), "scheduler");
+        assertThat(f).hasSize(2).first().satisfies(x -> assertThat(x.text()).startsWith("RT throttling is off"));
+    }
+
+    // ---- cgroup quota and affinity ----
+
+    @Test
+    void aQuotaBelowTheVisibleCpusOversubscribes() {
+        List<Finding> f = except(Box.healthy(root).put("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "400000 100000\n").findings(), "scheduler");
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.subject()).isEqualTo("cgroup");
+            assertThat(x.text()).startsWith("the cgroup grants 4 CPUs' worth of time (cpu.max 400000 100000, "
+                    + "/sys/fs/cgroup/user.slice/job.scope/cpu.max) but this process sees 16 CPUs")
+                    .contains("16 physical cores here").contains("throttled").contains("100 ms period")
+                    .contains("torch.set_num_threads(4)");
+        });
+    }
+
+    @Test
+    void aFractionalV1QuotaToo() {
+        Finding x = about(Box.healthy(root)
+                .put("/proc/4242/mounts", "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n").put("/proc/4242/cgroup", "3:cpu:/job\n")
+                .put("/sys/fs/cgroup/cpu/job/cpu.cfs_quota_us", "250000\n").put("/sys/fs/cgroup/cpu/job/cpu.cfs_period_us", "100000\n")
+                .findings(), "cgroup").getFirst();
+        assertThat(x.text()).startsWith("the cgroup grants 2.5 CPUs' worth of time (cpu.cfs_quota_us 250000 per 100000")
+                .contains("torch.set_num_threads(2)");
+    }
+
+    @Test
+    void aQuotaOfEveryVisibleCpuIsQuiet() {
+        assertThat(about(Box.healthy(root).put("/sys/fs/cgroup/user.slice/cpu.max", "1600000 100000\n").findings(), "cgroup")).isEmpty();
+    }
+
+    @Test
+    void affinityNarrowerThanTheCgroupIsNoted() {
+        Box b = Box.healthy(root).put("/proc/4242/status", "Cpus_allowed_list:\t0-3\nMems_allowed_list:\t0\n");
+        assertThat(about(b.findings(), "affinity")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.text()).isEqualTo("this process may run on CPUs 0-3 only (4 of 16 online; narrower than its cgroup's cpuset "
+                    + "0-15: taskset, numactl or a launcher set it): the threads it starts, DataLoader workers and OpenMP threads "
+                    + "included, inherit that set");
+        });
+        // the cgroup's cpuset says the same: Module 1 reports it already
+        b.put("/sys/fs/cgroup/cpuset.cpus.effective", "0-3\n");
+        assertThat(about(b.findings(), "affinity")).isEmpty();
+    }
+
+    @Test
+    void aProcessKeptOffTheGpusNode() {
+        List<Finding> f = about(Box.healthy(root).put("/proc/4242/status", "Cpus_allowed_list:\t8-15\nMems_allowed_list:\t1\n").findings(), "GPU0");
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).startsWith("this process may not run on any of GPU0's local CPUs (0-7, NUMA node 0)")
+                    .endsWith("numactl --cpunodebind=0");
+        });
+    }
+
+    // ---- isolation ----
+
+    @Test
+    void isolcpusWithoutNohzFull() {
+        List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15\n").put(CPU + "/isolated", "12-15\n").findings(), "isolation");
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.text()).isEqualTo("CPUs 12-15 are isolated (isolcpus): the scheduler places no thread there unless it is "
+                    + "pinned (taskset -c 12-15); CPUs 12-15 still take the scheduler tick and run RCU callbacks: add "
+                    + "nohz_full=12-15 rcu_nocbs=12-15 for a core that a pinned thread has to itself");
+        });
+    }
+
+    @Test
+    void fullIsolationAwayFromTheGpuIsQuiet() {
+        List<Finding> f = Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15 nohz_full=12-15 rcu_nocbs=12-15\n")
+                .put(CPU + "/isolated", "12-15\n").put(CPU + "/nohz_full", "12-15\n").findings();
+        assertThat(about(f, "isolation")).isEmpty();
+    }
+
+    @Test
+    void isolatedCpusOfTheGpuNeedPinnedFeeders() {
+        List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=managed_irq,domain,4-7 nohz_full=4-7\n")
+                .put(CPU + "/isolated", "4-7\n").put(CPU + "/nohz_full", "4-7\n").findings(), "isolation");
+        assertThat(f).singleElement().satisfies(x -> assertThat(x.text())
+                .contains("they are local to GPU0, so pin its launch or data-loading threads there deliberately").doesNotContain("tick"));
+    }
+
+    @Test
+    void theKernelIsolatedOtherCpusThanAsked() {
+        List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15 nohz_full=12-15\n")
+                .put(CPU + "/isolated", "\n").findings(), "isolation");
+        assertThat(f).anySatisfy(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).isEqualTo("the command line asks isolcpus=12-15 but the kernel isolated no CPU (" + CPU + "/isolated)");
+        });
+    }
+
+    // ---- interrupts ----
+
+    @Test
+    void nicIrqsOnTheCoresThatFeedTheGpu() {
+        Box b = Box.healthy(root);
+        for (int i = 0; i < 4; i++) b.affinity(110 + i, "0-7", String.valueOf(i));
+        List<Finding> f = about(b.findings(), "GPU0");
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).isEqualTo("eth0's 4 IRQs land on CPUs 0-3, the cores that feed GPU0 (0-7): interrupt and softirq work "
+                    + "preempts its launch and data-loading threads there; move them (smp_affinity_list, IRQBALANCE_BANNED_CPULIST) "
+                    + "or pin the feeder threads to the rest (4-7)");
+        });
+        // the NIC is on node 1: its IRQs are also away from it
+        assertThat(about(b.findings(), "eth0")).singleElement().satisfies(x -> assertThat(x.text())
+                .startsWith("eth0's 4 IRQs are handled on CPUs 0-3, outside its local CPUs 8-15 on NUMA node 1"));
+    }
+
+    @Test
+    void oneNicIrqAmongTheFeedersIsANote() {
+        Box b = Box.healthy(root).put("/sys/devices/pci0000:86/" + Box.NIC + "/local_cpulist", "0-15\n").affinity(110, "0-7", "6");
+        assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.text()).isEqualTo("eth0's 1 IRQ lands on CPU 6, among the 8 that feed GPU0 (0-7): pin latency-sensitive "
+                    + "feeder threads to 0-5,7 and the interrupts stay out of their way");
+        });
+    }
+
+    @Test
+    void nvmeIrqsOnTheFeedersCannotBeMoved() {
+        Box b = Box.healthy(root).put("/sys/devices/pci0000:87/" + Box.NVME + "/local_cpulist", "0-15\n")
+                .affinity(120, "0-7", "0").affinity(121, "0-7", "1").affinity(120 + 2, "0-7", "2");
+        b.put("/sys/devices/pci0000:87/" + Box.NVME + "/msi_irqs/122", "msix\n").put("/sys/devices/pci0000:87/" + Box.NVME + "/msi_irqs/123", "msix\n")
+                .affinity(123, "0-7", "3");
+        assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> assertThat(x.text())
+                .startsWith("nvme0's 4 IRQs land on CPUs 0-3, the cores that feed GPU0 (0-7)")
+                .contains("NVMe queue interrupts are kernel-managed and stay where they are: pin the feeder threads to the rest (4-7)"));
+    }
+
+    @Test
+    void gpuIrqsAwayFromItsNode() {
+        Box b = Box.healthy(root);
+        for (int i = 0; i < 4; i++) b.affinity(100 + i, "0-15", String.valueOf(8 + i));
+        assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).isEqualTo("GPU0's 4 IRQs are handled on CPUs 8-11, outside its local CPUs 0-7 on NUMA node 0: its "
+                    + "completion interrupts (blocking synchronisation, events) are serviced across the CPU interconnect; set "
+                    + "/proc/irq/N/smp_affinity_list to 0-7 for IRQs 100-103, or ban those CPUs for them in irqbalance");
+        });
+    }
+
+    @Test
+    void aBroadAffinityAloneIsNoEvidence() {
+        Box b = Box.healthy(root);
+        // no effective affinity and no counts: an smp_affinity of every CPU says nothing about where they run
+        for (int i = 0; i < 4; i++) b.remove("/proc/irq/" + (100 + i) + "/effective_affinity_list").affinity(100 + i, "0-15", null);
+        StringBuilder s = new StringBuilder(Box.header());
+        for (int i = 0; i < 4; i++) s.append(Box.row(100 + i, 0, 0, "IR-PCI-MSIX-" + Box.GPU + "    " + i + "-edge      nvidia"));
+        b.put("/proc/interrupts", s.toString());
+        assertThat(about(b.findings(), "GPU0")).isEmpty();
+    }
+
+    @Test
+    void everyDeviceIrqOnCpu0() {
+        Box b = Box.healthy(root);
+        for (int irq : new int[] {100, 101, 102, 103, 110, 111, 112, 113, 120, 121}) b.affinity(irq, "0-15", "0");
+        for (String a : new String[] {Box.NIC, Box.NVME}) b.put("/sys/devices/pci0000:" + a.substring(5, 7) + "/" + a + "/local_cpulist", "0-15\n");
+        List<Finding> f = about(b.findings(), "IRQ");
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).startsWith("all 10 interrupts of GPU0, eth0, nvme0 land on CPU0: one core services every completion")
+                    .doesNotContain("irqbalance is not running"); // unknown in a recording
+        });
+    }
+
+    // ---- frequency and idle ----
+
+    Box governor(String governor, String driver, String epp) {
+        Box b = Box.healthy(root);
+        for (int c = 0; c < 16; c++) {
+            String d = CPU + "/cpu" + c + "/cpufreq/";
+            b.put(d + "scaling_governor", governor + "\n").put(d + "scaling_driver", driver + "\n");
+            if (epp == null) b.remove(d + "energy_performance_preference");
+            else b.put(d + "energy_performance_preference", epp + "\n");
+        }
+        return b;
+    }
+
+    @Test
+    void powersaveOnAPassiveDriverHoldsTheLowestClock() {
+        assertThat(about(governor("powersave", "acpi-cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("bad");
+            assertThat(x.text()).startsWith("CPUs 0-15 use the powersave governor (acpi-cpufreq), which holds them at their lowest frequency");
+        });
+    }
+
+    @Test
+    void intelPstatePowersaveIsJudgedByItsEnergyPreference() {
+        assertThat(about(governor("powersave", "intel_pstate", "balance_performance").findings(), "cpufreq")).isEmpty();
+        assertThat(about(governor("powersave", "amd-pstate-epp", "power").findings(), "cpufreq")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).startsWith("CPUs 0-15 run amd-pstate-epp powersave with energy_performance_preference=power");
+        });
+    }
+
+    @Test
+    void ondemandLagsBursts() {
+        assertThat(about(governor("ondemand", "acpi-cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.text()).contains("raises the clock only after a burst has begun").contains("performance");
+        });
+    }
+
+    @Test
+    void schedutilIsANote() {
+        assertThat(about(governor("schedutil", "intel_cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.text()).startsWith("CPUs 0-15 use schedutil (intel_cpufreq)");
+        });
+    }
+
+    @Test
+    void cappedClocksAndTurboOff() {
+        Box b = Box.healthy(root).put(CPU + "/cpu3/cpufreq/scaling_max_freq", "2000000\n").put(CPU + "/cpu4/cpufreq/scaling_max_freq", "2000000\n")
+                .put(CPU + "/intel_pstate/no_turbo", "1\n");
+        assertThat(about(b.findings(), "cpufreq")).extracting(Finding::text).containsExactly(
+                "CPUs 3-4 are capped at 2.00 GHz of 3.50 GHz (scaling_max_freq below cpuinfo_max_freq): feeder threads there cannot "
+                        + "reach full clock; raise scaling_max_freq (cpupower frequency-set -u)",
+                "turbo is off (" + CPU + "/intel_pstate/no_turbo): single-threaded feeder work (the Python main loop, kernel "
+                        + "launches, collation) runs at base clock");
+    }
+
+    @Test
+    void deepIdleStatesAreANoteUnlessDisabled() {
+        Box b = Box.healthy(root).put(CPU + "/cpu0/cpuidle/state3/name", "C6\n").put(CPU + "/cpu0/cpuidle/state3/latency", "170\n")
+                .put(CPU + "/cpu0/cpuidle/state3/disable", "0\n");
+        assertThat(about(b.findings(), "cpuidle")).singleElement().satisfies(x -> {
+            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.text()).startsWith("idle CPUs may enter C6, which takes up to 170 µs to leave (CPU0, cpuidle intel_idle/menu)");
+        });
+        b.put(CPU + "/cpu0/cpuidle/state3/disable", "1\n");
+        assertThat(about(b.findings(), "cpuidle")).isEmpty();
+    }
+
+    @Test
+    void noCpufreqIsQuiet() {
+        Box b = Box.healthy(root);
+        for (int c = 0; c < 16; c++) b.remove(CPU + "/cpu" + c + "/cpufreq");
+        assertThat(about(b.findings(), "cpufreq")).isEmpty();
+    }
+}
