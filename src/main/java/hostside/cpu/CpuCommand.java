@@ -70,7 +70,9 @@ public final class CpuCommand implements Callable<Integer> {
             }
         });
         if (terminal && !tests.isEmpty()) System.err.print("\r\u001b[K");
-        return new CpuRun(machine.host(), m, MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
+        hostside.cpu.facts.CpuFacts facts = hostside.cpu.facts.CpuFactsReader.read(fs, machine);
+        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), m,
+                MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
     }
 
     public static com.fasterxml.jackson.databind.node.ObjectNode json(CpuRun run) {

@@ -2,6 +2,7 @@ package hostside.cpu;
 
 import java.util.Map;
 
+import hostside.cpu.facts.CpuFacts;
 import hostside.harness.Result;
 import hostside.report.Style;
 import hostside.report.Table;
@@ -19,6 +20,9 @@ public final class CpuView {
 
     public String render() {
         StringBuilder sb = new StringBuilder();
+        facts(sb);
+        hostside.machine.MachineView.renderFindings(sb, run.findings(), style);
+        sb.append('\n');
         measurements(sb);
         if (!run.verdicts().isEmpty()) {
             sb.append("\nWhat it means\n");
@@ -27,9 +31,64 @@ public final class CpuView {
         return sb.toString();
     }
 
+    private void facts(StringBuilder sb) {
+        CpuFacts f = run.facts();
+        sb.append(style.bold("The CPU that feeds the GPU")).append('\n');
+        Table t = new Table("", "");
+        if (f.kernel() != null) {
+            t.row("kernel", n(f.kernel().release()) + ": " + n(f.kernel().scheduler()) + " scheduler, preemption " + n(f.kernel().preemption()));
+        }
+        t.row("CPUs", n(f.onlineCpus()) + " online, " + n(f.cores()) + " cores");
+        if (f.isolation() != null) {
+            CpuFacts.Isolation i = f.isolation();
+            t.row("isolation", "isolcpus " + cmd(i.isolcpus()) + ", nohz_full " + cmd(i.nohzFull()) + ", rcu_nocbs " + cmd(i.rcuNocbs())
+                    + "; isolated now: " + (i.isolated() == null || i.isolated().isEmpty() ? "none" : i.isolated()));
+        }
+        if (f.process() != null) {
+            CpuFacts.ProcessCpus p = f.process();
+            String quota = p.cgroup() == null || p.cgroup().quotaCpus() == null ? "no CPU quota" : String.format("quota %.1f CPUs", p.cgroup().quotaCpus());
+            t.row("this process", "may run on " + n(p.cpusAllowed()) + " (" + n(p.cpusAllowedCount()) + " CPUs), " + quota);
+        }
+        if (f.frequency() != null) {
+            StringBuilder g = new StringBuilder(n(f.frequency().status()));
+            for (CpuFacts.Share s : f.frequency().governors()) g.append(g.isEmpty() ? "" : ", ").append(s.value()).append(" on ").append(s.cpus());
+            t.row("frequency", g.toString());
+        }
+        if (f.idle() != null) t.row("idle", "cpuidle " + n(f.idle().driver()) + ", governor " + n(f.idle().governor()));
+        sb.append(t.render("  "));
+        if (f.irqs() != null && !f.irqs().devices().isEmpty()) {
+            Table irq = new Table("device", "kind", "IRQs", "routed to", "landed on", "interrupts").right(2, 5);
+            for (CpuFacts.DeviceIrqs d : f.irqs().devices()) {
+                irq.row(d.device(), d.kind(), d.irqs().size(), n(d.routedTo()), n(d.landedOn()), d.total());
+            }
+            sb.append("\n  IRQs of GPUs, NICs and NVMe drives (irqbalance ").append(f.irqs().irqbalance() == null ? "unknown"
+                    : f.irqs().irqbalance() ? "running" : "not running").append(")\n").append(irq.render("  "));
+        }
+        for (CpuFacts.Feeder fd : f.feeders()) {
+            sb.append("  ").append(fd.gpu()).append(" is fed best from CPUs ").append(n(fd.allowedFeederCpus())).append(" (local: ").append(n(fd.localCpus()))
+                    .append(")\n");
+        }
+        for (String u : f.unknowns()) sb.append("  ").append(style.dim("unknown: " + u)).append('\n');
+        sb.append('\n');
+    }
+
+    private static String n(Object o) {
+        return o == null ? "unknown" : o.toString();
+    }
+
+    private static String cmd(CpuFacts.CmdlineCpus c) {
+        return c == null || c.cpus() == null ? "-" : c.cpus();
+    }
+
     private void measurements(StringBuilder sb) {
         var m = run.measured();
         if (m.results().isEmpty()) return;
+        java.util.Set<String> whys = new java.util.HashSet<>();
+        m.results().forEach(x -> whys.add(x.isOk() ? "" : x.why()));
+        if (whys.size() == 1 && !whys.contains("")) {
+            sb.append(style.bold("Measurements")).append(": not run: ").append(whys.iterator().next()).append('\n');
+            return;
+        }
         sb.append(style.bold("What the scheduler charges")).append(", median of the samples with min and max\n");
         Table t = new Table("measurement", "median", "min", "max", "unit", "n").right(1, 2, 3, 5);
         for (Result x : m.results()) {
@@ -38,7 +97,8 @@ public final class CpuView {
             else t.row(x.key(), x.status() + ": " + x.why(), "", "", "", "");
         }
         sb.append(t.render("  ")).append('\n');
-        sb.append(style.bold("Launch jitter")).append(m.gpu().isEmpty() ? " (no GPU: " + m.noGpu() + "; a timer-driven feeder, cyclictest's method)" : " on " + m.gpu())
+        sb.append(style.bold("Launch jitter")).append(!m.gpu().isEmpty() ? " on " + m.gpu()
+                        : " (no GPU" + (m.noGpu().isEmpty() ? "" : ": " + m.noGpu()) + "; a timer-driven feeder, cyclictest's method)")
                 .append(", us\n");
         Table j = new Table("condition", "late p50", "p99", "p99.9", "max", "launch p50", "p99", "p99.9", "max", "gap p99", "max")
                 .right(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);

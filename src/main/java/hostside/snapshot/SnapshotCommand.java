@@ -63,6 +63,7 @@ public final class SnapshotCommand implements Callable<Integer> {
     public static MachineFacts readEverything(FsRoot fs) {
         MachineFacts facts = MachineReader.read(fs);
         hostside.vm.VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
+        hostside.cpu.facts.CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
         return facts;
     }
 }

@@ -148,9 +148,11 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                  for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
              }) : null) {
             MemorySegment ts = arena.allocate(16);
-            int warmup = Math.max(100, t.launches() / 20);
+            // A second of ticks before recording: the JIT compiles the loop and settles, so its
+            // compiler threads are not among the noise measured
             long period = t.periodNs() * ticksPerWake;
             int wakes = t.launches() / ticksPerWake;
+            int warmup = warmupTicks(wakes, period);
             long start = System.nanoTime() + 1_000_000;
             long previous = -1;
             for (int i = -warmup; i < wakes; i++) {
@@ -175,6 +177,11 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             }
             if (b != null) b.stream.synchronize();
         }
+    }
+
+    /** Ticks before recording: 5% of the run, at least 100, and at least one second's worth. */
+    static int warmupTicks(int launches, long periodNs) {
+        return (int) Math.max(Math.max(100, launches / 20), Math.min(100_000, 1_000_000_000L / periodNs));
     }
 
     /** CPU hogs, one pinned thread per CPU, spinning until closed (and never past a hard limit). */

@@ -58,7 +58,7 @@ class LaunchJitterTest {
             int before = fake.calls("cuLaunchKernel");
             Result r = new LaunchJitter(LaunchJitter.Condition.QUIET).run(target(b));
             assertThat(r.isOk()).isTrue();
-            int warmup = Math.max(100, LAUNCHES / 20);
+            int warmup = LaunchJitter.warmupTicks(LAUNCHES, 20_000);
             assertThat(fake.calls("cuLaunchKernel") - before).as("one launch per tick, warm-up included").isEqualTo(LAUNCHES + warmup);
             assertThat(fake.lastLaunch("params")).as("the empty kernel takes no parameters").isZero();
             assertThat(series(r, "launchNs")).containsKeys("p50", "p99", "p99.9", "max");
@@ -75,7 +75,7 @@ class LaunchJitterTest {
             int launchesBefore = fake.calls("cuLaunchKernel");
             Result r = new LaunchJitter(LaunchJitter.Condition.GRAPH).run(target(b));
             assertThat(r.isOk()).isTrue();
-            int warmup = Math.max(100, LAUNCHES / 20);
+            int warmup = LaunchJitter.warmupTicks(LAUNCHES, 20_000);
             assertThat(fake.calls("cuLaunchKernel") - launchesBefore).as("kernels launched only while capturing").isEqualTo(LaunchJitter.GRAPH_KERNELS);
             assertThat(fake.calls("cuGraphLaunch")).isEqualTo(LAUNCHES + warmup);
             assertThat(fake.graphKernelsRun()).isEqualTo((long) (LAUNCHES + warmup) * LaunchJitter.GRAPH_KERNELS);
