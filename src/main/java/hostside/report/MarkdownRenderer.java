@@ -56,6 +56,7 @@ public final class MarkdownRenderer {
             md.append("_").append(esc(s.path("why").asText())).append("._\n\n");
             if (s.path("module").asInt() == 1) module1(s.path("data"));
             if (s.path("module").asInt() == 2) VmMarkdown.render(md, s.path("data"));
+            if (s.path("module").asInt() == 3) CpuMarkdown.render(md, s.path("data"));
         }
         return md.toString();
     }

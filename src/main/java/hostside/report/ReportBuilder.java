@@ -21,11 +21,11 @@ public final class ReportBuilder {
     private ReportBuilder() {}
 
     public static Report build(hostside.machine.MachineRun run, ZonedDateTime now) {
-        return build(run, null, now);
+        return build(run, null, null, now);
     }
 
     /** The report of Module 1 and, when {@code vm} is not null, Module 2. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, ZonedDateTime now) {
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -44,7 +44,13 @@ public final class ReportBuilder {
                     m.host().source().equals("live") ? "settings read from this machine, then measured" : "settings read from a recording: nothing measured",
                     hostside.vm.VmCommand.json(vm)));
         }
-        modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not in this version", later, null));
+        if (cpu == null) {
+            modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not run", "not asked for", null));
+        } else {
+            modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "run",
+                    m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
+                    hostside.cpu.CpuCommand.json(cpu)));
+        }
         modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not in this version", later, null));
         modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));

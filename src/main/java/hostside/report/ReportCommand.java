@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Module 6: the one-page profile. Writes results/<host>.md and results/<host>.json (the",
                 "Markdown is rendered from the JSON): the four questions, headline numbers, then each module.",
-                "Runs the drills of Modules 1 and 2 (about a minute on a GPU machine); under --root, facts only."})
+                "Runs the drills of Modules 1 to 3 (about a minute and a half on a GPU machine); under --root, facts only."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
@@ -53,7 +53,9 @@ public final class ReportCommand implements Callable<Integer> {
             MachineFacts facts = run.facts();
             hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
                     new hostside.vm.VmDrill.FileOptions(null, null, null), true);
-            Report report = ReportBuilder.build(run, vm, ZonedDateTime.now());
+            hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(), hostside.cpu.measure.CpuTarget.DEFAULT_LAUNCHES,
+                    hostside.cpu.measure.CpuTarget.DEFAULT_PERIOD_NS, true);
+            Report report = ReportBuilder.build(run, vm, cpu, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
             host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
                     : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
