@@ -1,0 +1,79 @@
+package hostside.cpu.dataloader;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+
+import hostside.fs.FsRoot;
+import hostside.fs.MemInfo;
+import hostside.harness.TestCase;
+
+/**
+ * What the DataLoader measurements run against: the machine (read through {@code fs}), the
+ * python3 to run (null when there is none on PATH), the size of the list dataset, how many
+ * fork()ed workers go over it, how many passes each makes and how long one pass lasts at least
+ * (so that a 100 ms sampler sees memory move), and the most any one run may take.
+ */
+public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int workers, int passes, Duration passTime,
+                               Duration timeout) {
+    public static final long DEFAULT_DATASET_BYTES = 256L << 20;
+    public static final int DEFAULT_WORKERS = 4;
+    public static final int DEFAULT_PASSES = 3;
+    public static final Duration DEFAULT_PASS_TIME = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+    /** Beyond this a run says nothing more, and each worker is a process of its own. */
+    public static final int MAX_WORKERS = 64;
+
+    public DataLoaderTarget {
+        if (fs == null) throw new IllegalArgumentException("no machine to read");
+        if (datasetBytes < 1) throw new IllegalArgumentException("dataset size " + datasetBytes + ": must be positive");
+        if (workers < 1 || workers > MAX_WORKERS)
+            throw new IllegalArgumentException("--workers " + workers + ": choose 1 to " + MAX_WORKERS);
+        if (passes < 1) throw new IllegalArgumentException("passes " + passes + ": must be positive");
+        if (passTime == null || passTime.isNegative()) throw new IllegalArgumentException("pass time must not be negative");
+        if (timeout == null || timeout.isNegative() || timeout.isZero())
+            throw new IllegalArgumentException("timeout must be positive");
+    }
+
+    public DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int workers, Duration timeout) {
+        this(fs, python, datasetBytes, workers, DEFAULT_PASSES, DEFAULT_PASS_TIME, timeout);
+    }
+
+    /**
+     * This machine, with python3 from PATH (resolved past any shim, {@link Python#find()}) and the dataset cut to {@link #boundedBytes} so that
+     * main and every worker holding a full copy still fit in a quarter of MemAvailable.
+     */
+    public static DataLoaderTarget onThisMachine(long wantedBytes, int workers, Duration timeout) {
+        FsRoot fs = FsRoot.live();
+        return new DataLoaderTarget(fs, Python.find().orElse(null), boundedBytes(fs, wantedBytes, workers), workers, timeout);
+    }
+
+    /**
+     * {@code wanted}, but at most a quarter of MemAvailable divided by (workers + 1): a list
+     * dataset ends up copied once per worker besides main's own. When MemAvailable cannot be
+     * read, at most {@link #DEFAULT_DATASET_BYTES}.
+     */
+    public static long boundedBytes(FsRoot fs, long wanted, int workers) {
+        OptionalLong avail = fs.text("/proc/meminfo").map(t -> MemInfo.parse(t).get("MemAvailable")).orElse(OptionalLong.empty());
+        long cap = avail.isPresent() ? avail.getAsLong() / 4 / (workers + 1L) : DEFAULT_DATASET_BYTES;
+        return Math.max(1L << 20, Math.min(wanted, cap));
+    }
+
+    public boolean hasPython() {
+        return python != null && !python.isBlank();
+    }
+
+    /** The same target with other pass settings (the tests' short runs). */
+    public DataLoaderTarget withPasses(int passes, Duration passTime) {
+        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout);
+    }
+
+    public DataLoaderTarget withTimeout(Duration timeout) {
+        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout);
+    }
+
+    /** Module 3's DataLoader measurements, in the order they run. */
+    public static List<TestCase<DataLoaderTarget>> tests() {
+        return List.of(new CowGrowth(DatasetKind.LIST), new CowGrowth(DatasetKind.ARRAY), new ForkVsSpawn());
+    }
+}

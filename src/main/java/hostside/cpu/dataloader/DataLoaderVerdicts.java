@@ -1,0 +1,91 @@
+package hostside.cpu.dataloader;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import hostside.harness.Result;
+import hostside.report.Units;
+
+/**
+ * What the DataLoader measurements mean for training, one line each, from the results of one
+ * run; a line whose results did not run is left out.
+ */
+public final class DataLoaderVerdicts {
+    /** A list worker that grew by at least this much of the dataset copied (nearly) all of it. */
+    static final double COPIED = 50;
+    /** An array worker that grew by less than this kept the dataset shared. */
+    static final double SHARED = 10;
+
+    private DataLoaderVerdicts() {}
+
+    public static List<String> of(List<Result> results) {
+        List<String> v = new ArrayList<>();
+        cow(results).ifPresent(v::add);
+        forkVsSpawn(results).ifPresent(v::add);
+        return v;
+    }
+
+    static Optional<Result> ok(List<Result> rs, String key) {
+        return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst();
+    }
+
+    /**
+     * "Python list: each worker's private memory grew by 98% of the dataset (refcount updates
+     * copied every page): 4 workers x 256 MiB = 1 GiB more; a numpy array stayed shared (growth
+     * 0.3%): keep datasets in numpy/torch tensors or use persistent workers with shared memory".
+     */
+    static Optional<String> cow(List<Result> rs) {
+        Optional<Result> list = ok(rs, "dataloader_cow_list"), array = ok(rs, "dataloader_cow_array");
+        if (list.isEmpty() && array.isEmpty()) return Optional.empty();
+        List<String> parts = new ArrayList<>();
+        boolean listCopied = false;
+        if (list.isPresent()) {
+            Result r = list.get();
+            double g = r.value().median();
+            int workers = num(r, "workers").intValue();
+            long dataset = num(r, "datasetBytes").longValue();
+            long total = num(r, "totalGrowthBytes").longValue();
+            listCopied = g >= COPIED;
+            String sizes = workers + (workers == 1 ? " worker" : " workers") + " x " + Units.bytes(dataset) + " = " + Units.bytes(Math.max(0, total)) + " more";
+            parts.add(listCopied
+                    ? "Python list: each worker's private memory grew by " + pct(g) + " of the dataset (refcount updates copied every page): " + sizes
+                    : "Python list: each worker's private memory grew by only " + pct(g) + " of the dataset here (" + sizes + ")");
+        }
+        if (array.isPresent()) {
+            double g = array.get().value().median();
+            parts.add((list.isPresent() ? "a" : "A") + (g < SHARED
+                    ? " numpy array stayed shared (growth " + pct(g) + ")"
+                    : " numpy array grew too (" + pct(g) + " of the dataset per worker)"));
+        }
+        String line = String.join("; ", parts);
+        if (listCopied || array.isPresent() && array.get().value().median() < SHARED)
+            line += ": keep datasets in numpy/torch tensors or use persistent workers with shared memory";
+        return Optional.of(line);
+    }
+
+    /**
+     * "a forked DataLoader worker cannot use CUDA: do GPU work in the main process, or use
+     * multiprocessing_context='spawn'/'forkserver' (spawn costs X s per worker start)".
+     */
+    static Optional<String> forkVsSpawn(List<Result> rs) {
+        Optional<Result> r = ok(rs, "fork_vs_spawn_cuda");
+        if (r.isEmpty()) return Optional.empty();
+        Object fork = r.get().detail().get("fork");
+        String cost = "spawn costs " + String.format("%.1f", r.get().value().median()) + " s per worker start";
+        if (fork instanceof String f && f.startsWith("failed")) {
+            return Optional.of("a forked DataLoader worker cannot use CUDA: do GPU work in the main process, or use "
+                    + "multiprocessing_context='spawn'/'forkserver' (" + cost + ")");
+        }
+        return Optional.of("a forked worker used CUDA here without an error (unexpected: torch normally refuses); spawn works too (" + cost + ")");
+    }
+
+    private static Number num(Result r, String key) {
+        return r.detail().get(key) instanceof Number n ? n : 0;
+    }
+
+    /** 98% from 10 up, one decimal below (0.3%). */
+    static String pct(double v) {
+        return Math.abs(v) >= 10 ? String.format("%.0f%%", v) : String.format("%.1f%%", v);
+    }
+}

@@ -1,0 +1,150 @@
+package hostside.cpu.dataloader;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.harness.TestCase;
+
+/**
+ * Fork vs spawn once CUDA is initialised: a DataLoader worker started with fork() cannot use
+ * CUDA ("Cannot re-initialize CUDA in forked subprocess"); one started with spawn can, at the
+ * price of a fresh interpreter that imports torch again. The figure is that price: seconds from
+ * Process.start() to a spawned child with torch imported, over {@link #TRIES} tries.
+ */
+public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
+    static final String SCRIPT = "fork_vs_spawn.py";
+    static final int TRIES = 3;
+    /** A cold {@code import torch} can take tens of seconds on a network file system. */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
+
+    @Override
+    public String key() {
+        return "fork_vs_spawn_cuda";
+    }
+
+    @Override
+    public String description() {
+        return "DataLoader workers after CUDA is initialised: fork() (fails on CUDA) vs spawn (works): spawn start-up seconds";
+    }
+
+    @Override
+    public Optional<String> notApplicable(DataLoaderTarget t) {
+        if (!t.fs().isLive()) return Optional.of("a recorded machine: nothing is measured on a recording");
+        if (!t.hasPython()) return Optional.of("no python3 on PATH");
+        try (Python.Script s = Python.Script.extract(SCRIPT)) {
+            Duration limit = PROBE_TIMEOUT.compareTo(t.timeout()) < 0 ? PROBE_TIMEOUT : t.timeout();
+            return whyNot(Python.run(Python.command(t.python(), s.file(), "--probe"), limit), limit);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted while looking for torch");
+        }
+    }
+
+    /** What the probe's output says: empty when torch imports and sees a CUDA device. */
+    static Optional<String> whyNot(Python.Outcome o, Duration limit) {
+        if (o.timedOut()) return Optional.of("the torch probe (python3 -c 'import torch') did not finish in " + limit.toSeconds() + " s");
+        JsonNode p = null;
+        for (String line : o.stdout().split("\n")) {
+            JsonNode n = EventStream.parse(line);
+            if (n != null && n.path("event").asText().equals("probe")) p = n;
+        }
+        if (p == null) {
+            String err = o.lastErrorLine();
+            return Optional.of("the torch probe failed (exit " + o.exit() + ")" + (err.isEmpty() ? "" : ": " + err));
+        }
+        if (!p.path("torch").asBoolean(false)) {
+            String err = p.path("error").asText("");
+            if (err.isEmpty() || err.startsWith("ModuleNotFoundError")) return Optional.of("torch not installed (pip install torch)");
+            return Optional.of("torch does not import: " + err);
+        }
+        if (!p.path("available").asBoolean(false) || p.path("count").asInt(0) < 1) {
+            String why = p.path("cuda_build").isNull() || p.path("cuda_build").isMissingNode()
+                    ? " (a CPU-only build: torch " + p.path("version").asText("?") + ")"
+                    : p.path("error").asText("").isEmpty() ? "" : " (" + p.path("error").asText() + ")";
+            return Optional.of("torch sees no CUDA device" + why);
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Result run(DataLoaderTarget t) {
+        if (!t.hasPython()) return Result.notRun(this, "no python3 on PATH");
+        long childSeconds = Math.max(10, t.timeout().toSeconds() / (TRIES + 2));
+        Python.Outcome o;
+        try (Python.Script s = Python.Script.extract(SCRIPT)) {
+            o = Python.run(Python.command(t.python(), s.file(), "--tries", Integer.toString(TRIES), "--child-seconds",
+                    Long.toString(childSeconds), "--max-seconds", Long.toString(t.timeout().toSeconds() + 10)), t.timeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Result.failed(this, "interrupted (the script and its children were killed)");
+        }
+        return result(o, t.timeout());
+    }
+
+    /** The figures from the script's output. */
+    Result result(Python.Outcome o, Duration timeout) {
+        JsonNode parent = null, fork = null, forkCpu = null;
+        List<JsonNode> spawns = new ArrayList<>();
+        String error = null;
+        for (String line : o.stdout().split("\n")) {
+            JsonNode n = EventStream.parse(line);
+            if (n == null) continue;
+            switch (n.path("event").asText()) {
+                case "parent" -> parent = n;
+                case "fork" -> fork = n;
+                case "fork_cpu" -> forkCpu = n;
+                case "spawn" -> spawns.add(n);
+                case "error" -> error = n.path("reason").asText();
+                default -> {}
+            }
+        }
+        if (error != null) return Result.failed(this, error);
+        if (o.timedOut()) return Result.failed(this, "timed out after " + timeout.toSeconds() + " s (the script and its children were killed)"
+                + (spawns.isEmpty() ? "" : "; " + spawns.size() + " spawn tries done"));
+        if (parent == null || fork == null) {
+            String err = o.lastErrorLine();
+            return Result.failed(this, "the script exited with " + o.exit() + " before CUDA was tried" + (err.isEmpty() ? "" : ": " + err));
+        }
+        List<Double> start = new ArrayList<>(), cuda = new ArrayList<>();
+        List<Map<String, Object>> tries = new ArrayList<>();
+        String spawnError = "";
+        for (JsonNode s : spawns) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("try", s.path("try").asInt());
+            m.put("ok", s.path("ok").asBoolean());
+            if (s.has("start_seconds")) m.put("startSeconds", s.path("start_seconds").asDouble());
+            if (s.has("cuda_seconds")) m.put("cudaSeconds", s.path("cuda_seconds").asDouble());
+            if (!s.path("error").asText("").isEmpty()) m.put("error", s.path("error").asText());
+            tries.add(m);
+            if (s.path("ok").asBoolean() && s.has("start_seconds")) {
+                start.add(s.path("start_seconds").asDouble());
+                if (s.has("cuda_seconds")) cuda.add(s.path("cuda_seconds").asDouble());
+            } else if (spawnError.isEmpty()) {
+                spawnError = s.path("error").asText("no answer");
+            }
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("fork", fork.path("ok").asBoolean() ? "ok" : "failed: " + fork.path("error").asText());
+        d.put("forkCpu", forkCpu == null ? "not tried" : forkCpu.path("ok").asBoolean() ? "ok" : "failed: " + forkCpu.path("error").asText());
+        d.put("spawn", start.size() == spawns.size() && !spawns.isEmpty() ? "ok" : "failed: " + spawnError);
+        d.put("spawnTries", tries);
+        if (!cuda.isEmpty()) d.put("spawnCudaSeconds", Stats.of(cuda.stream().mapToDouble(Double::doubleValue).toArray()).median());
+        d.put("parentCudaInitSeconds", parent.path("cuda_init_seconds").asDouble());
+        d.put("device", parent.path("device").asText());
+        d.put("torch", parent.path("torch").asText());
+        d.put("cuda", parent.path("cuda").asText());
+        if (start.isEmpty()) return new Result(key(), description(), "failed", "spawn failed too: " + spawnError, "", null, "", d);
+        return Result.ok(this, "s", Stats.of(start.stream().mapToDouble(Double::doubleValue).toArray()),
+                "python3 fork_vs_spawn.py: CUDA initialised in the parent, then multiprocessing children: 'fork' touching CUDA, 'fork' on the CPU, "
+                        + "'spawn' touching CUDA x" + TRIES + "; figure = Process.start() to the spawned child having imported torch (time.monotonic, shared by the processes)",
+                d);
+    }
+}

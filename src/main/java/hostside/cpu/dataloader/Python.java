@@ -1,0 +1,163 @@
+package hostside.cpu.dataloader;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** The python3 the measurements run: found on PATH, its scripts copied out of the jar, short runs bounded in time. */
+public final class Python {
+    private Python() {}
+
+    private static final java.util.Map<String, Optional<String>> FOUND = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The first executable python3 on PATH. */
+    public static Optional<String> onPath() {
+        return onPath(System.getenv("PATH"));
+    }
+
+    /**
+     * python3 from PATH, resolved to the interpreter itself ({@code sys.executable}): a pyenv or
+     * asdf shim is a shell script that costs half a second or more on every start, and the
+     * measurements start python many times. The shim's own path when it cannot be resolved.
+     */
+    public static Optional<String> find() {
+        String path = System.getenv("PATH");
+        return FOUND.computeIfAbsent(path == null ? "" : path, p -> onPath(p).map(Python::resolve));
+    }
+
+    static String resolve(String python) {
+        try {
+            Outcome o = run(List.of(python, "-c", "import sys; print(sys.executable)"), Duration.ofSeconds(30));
+            String exe = o.stdout().strip();
+            if (o.ok() && !exe.isEmpty() && !exe.contains("\n") && Files.isExecutable(Path.of(exe))) return exe;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return python;
+    }
+
+    static Optional<String> onPath(String path) {
+        if (path == null || path.isBlank()) return Optional.empty();
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (dir.isEmpty()) continue;
+            Path p = Path.of(dir, "python3");
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) return Optional.of(p.toString());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A bundled script copied into a fresh temporary folder, removed again by {@link Script#close()},
+     * or at JVM exit (Ctrl-C, SIGTERM) when the run never got there. Only a JVM killed outright
+     * (SIGKILL) leaves the folder behind.
+     */
+    public record Script(Path dir, Path file) implements AutoCloseable {
+        /** A file of the run's own in the folder (the script's stderr), removed with it. */
+        public Path scratch(String name) {
+            Path f = dir.resolve(name);
+            f.toFile().deleteOnExit(); // registered after the folder: deleted before it
+            return f;
+        }
+
+        public static Script extract(String name) {
+            try (InputStream in = Python.class.getResourceAsStream(name)) {
+                if (in == null) throw new IllegalStateException("script " + name + " is missing from the build");
+                Path dir = Files.createTempDirectory("hostside-dataloader-");
+                dir.toFile().deleteOnExit();
+                Path f = dir.resolve(name);
+                Files.write(f, in.readAllBytes());
+                f.toFile().deleteOnExit();
+                return new Script(dir, f);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot copy " + name + " to a temporary folder: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // a temporary folder left behind; deleteOnExit gets the files
+            }
+        }
+    }
+
+    /** What a short run gave. {@code exit} is -1 when it timed out (and was killed). */
+    public record Outcome(int exit, String stdout, String stderr, boolean timedOut) {
+        public boolean ok() {
+            return exit == 0 && !timedOut;
+        }
+
+        /** The last non-blank line of stderr: where Python puts the exception. */
+        public String lastErrorLine() {
+            List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
+            return lines.isEmpty() ? "" : lines.getLast().strip();
+        }
+    }
+
+    /**
+     * Runs a command to its end, or kills it and everything it started after {@code timeout}.
+     * An interrupt kills it too, and is passed on. Its output goes to temporary files (no reader
+     * threads to race with the process's exit), removed afterwards.
+     */
+    public static Outcome run(List<String> command, Duration timeout) throws InterruptedException {
+        Path out = null, err = null;
+        try {
+            out = Files.createTempFile("hostside-python-", ".out");
+            err = Files.createTempFile("hostside-python-", ".err");
+            out.toFile().deleteOnExit(); // should the JVM exit before the finally below
+            err.toFile().deleteOnExit();
+            ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
+            try (ProcessTree tree = ProcessTree.start(pb)) {
+                long end = System.nanoTime() + timeout.toNanos();
+                boolean done = false;
+                while (!done && System.nanoTime() < end) {
+                    tree.remember(); // its children, so that they can be found once orphaned
+                    done = tree.process().waitFor(Math.min(100_000_000L, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                }
+                tree.kill(); // on a timeout, or anything it left running behind it
+                return new Outcome(done ? tree.process().exitValue() : -1, new String(Files.readAllBytes(out), StandardCharsets.UTF_8),
+                        new String(Files.readAllBytes(err), StandardCharsets.UTF_8), !done);
+            }
+        } catch (IOException e) {
+            return new Outcome(127, "", command.getFirst() + ": " + e.getMessage(), false);
+        } finally {
+            for (Path p : new Path[] {out, err}) {
+                try {
+                    if (p != null) Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // a temporary file left in /tmp
+                }
+            }
+        }
+    }
+
+    static List<String> command(String python, Path script, String... args) {
+        List<String> c = new ArrayList<>(List.of(python, script.toString()));
+        c.addAll(List.of(args));
+        return c;
+    }
+
+    /** numpy importable by this python: empty, or why not. */
+    public static Optional<String> numpyMissing(String python, Duration timeout) throws InterruptedException {
+        Outcome o = run(List.of(python, "-c", "import numpy"), timeout);
+        if (o.ok()) return Optional.empty();
+        if (o.timedOut()) return Optional.of("python3 -c 'import numpy' did not finish in " + timeout.toSeconds() + " s");
+        if (o.stderr().contains("No module named 'numpy'") || o.stderr().contains("No module named numpy"))
+            return Optional.of("numpy not installed (pip install numpy)");
+        return Optional.of("numpy does not import: " + o.lastErrorLine());
+    }
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Fork vs spawn once CUDA is initialised: what a DataLoader worker can and cannot do.
+
+The parent initialises CUDA (a tensor on the GPU), then starts children through multiprocessing:
+  fork      a forked child touches CUDA: expected to fail with
+            "RuntimeError: Cannot re-initialize CUDA in forked subprocess"
+  fork_cpu  a forked child does CPU tensor work: fine (fork itself is not the problem)
+  spawn     a spawned child (a fresh interpreter) imports torch and touches CUDA: works; timed,
+            --tries times, from Process.start() to the child having imported torch, and to its
+            first CUDA result
+Results are JSON lines on stdout. --probe only says whether torch imports and sees a GPU.
+Every child is bounded in time, dies with its parent (PR_SET_PDEATHSIG), and the whole run ends
+after --max-seconds.
+"""
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+
+
+def emit(event, **fields):
+    try:
+        os.write(1, (json.dumps({"event": event, **fields}) + "\n").encode())
+    except OSError:
+        os._exit(1)
+
+
+def set_pdeathsig():
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def error_text(e):
+    return "%s: %s" % (type(e).__name__, str(e).strip().split("\n")[0])
+
+
+def probe():
+    try:
+        import torch
+    except Exception as e:
+        emit("probe", torch=False, error=error_text(e))
+        return 0
+    try:
+        available = bool(torch.cuda.is_available())
+        count = torch.cuda.device_count() if available else 0
+    except Exception as e:
+        available, count = False, 0
+        emit("probe", torch=True, version=torch.__version__, cuda_build=torch.version.cuda, available=False, count=0,
+             error=error_text(e))
+        return 0
+    emit("probe", torch=True, version=torch.__version__, cuda_build=torch.version.cuda, available=available, count=count)
+    return 0
+
+
+def child_cuda(conn, parent):
+    """Runs in the child: import torch, put a tensor on the GPU, say how it went and when."""
+    set_pdeathsig()
+    if os.getppid() != parent:
+        os._exit(1)
+    entered = time.monotonic()
+    try:
+        import torch
+        imported = time.monotonic()
+        x = torch.ones(16, device="cuda")
+        value = float(x.sum().item())
+        conn.send({"ok": value == 16.0, "entered": entered, "imported": imported, "cuda": time.monotonic()})
+    except BaseException as e:
+        conn.send({"ok": False, "error": error_text(e), "entered": entered})
+    finally:
+        conn.close()
+
+
+def child_cpu(conn, parent):
+    set_pdeathsig()
+    try:
+        import torch
+        conn.send({"ok": float(torch.ones(16).sum().item()) == 16.0})
+    except BaseException as e:
+        conn.send({"ok": False, "error": error_text(e)})
+    finally:
+        conn.close()
+
+
+def one_child(ctx, target, timeout):
+    """Starts one child, waits (bounded) for its message; returns (message or None, seconds since start)."""
+    recv, send = ctx.Pipe(duplex=False)
+    p = ctx.Process(target=target, args=(send, os.getpid()), daemon=True)
+    t0 = time.monotonic()
+    p.start()
+    send.close()
+    msg = None
+    try:
+        if recv.poll(timeout):
+            msg = recv.recv()
+    except (EOFError, OSError):
+        msg = None
+    p.join(max(0.0, min(5.0, timeout)))
+    if p.is_alive():
+        p.kill()
+        p.join(5)
+    if msg is None:
+        msg = {"ok": False, "error": "no answer within %.0f s (exit code %s)" % (timeout, p.exitcode)}
+    return msg, t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--probe", action="store_true")
+    ap.add_argument("--tries", type=int, default=3)
+    ap.add_argument("--child-seconds", type=float, default=60.0, help="the most one child may take")
+    ap.add_argument("--max-seconds", type=float, default=300.0)
+    args = ap.parse_args()
+    if args.probe:
+        return probe()
+
+    signal.signal(signal.SIGALRM, lambda *_: os._exit(124))
+    signal.alarm(max(1, int(args.max_seconds)))  # the whole run, whatever happens
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # daemon children are killed at exit
+    import multiprocessing as mp
+    try:
+        import torch
+    except Exception as e:
+        emit("error", reason="torch not installed (%s)" % error_text(e))
+        return 3
+    if not torch.cuda.is_available():
+        emit("error", reason="torch sees no CUDA device")
+        return 3
+    t0 = time.monotonic()
+    x = torch.ones(16, device="cuda")
+    torch.cuda.synchronize()
+    emit("parent", pid=os.getpid(), torch=torch.__version__, cuda=torch.version.cuda, device=torch.cuda.get_device_name(0),
+         cuda_init_seconds=round(time.monotonic() - t0, 4), value=float(x.sum().item()))
+
+    fork = mp.get_context("fork")
+    msg, _ = one_child(fork, child_cuda, args.child_seconds)
+    emit("fork", ok=bool(msg.get("ok")), error=msg.get("error", ""))
+    msg, _ = one_child(fork, child_cpu, args.child_seconds)
+    emit("fork_cpu", ok=bool(msg.get("ok")), error=msg.get("error", ""))
+
+    spawn = mp.get_context("spawn")
+    for k in range(args.tries):
+        msg, started = one_child(spawn, child_cuda, args.child_seconds)
+        out = {"try": k + 1, "ok": bool(msg.get("ok")), "error": msg.get("error", "")}
+        if "imported" in msg:
+            out["start_seconds"] = round(msg["imported"] - started, 4)  # a fresh interpreter, main re-imported, torch imported
+        if "cuda" in msg:
+            out["cuda_seconds"] = round(msg["cuda"] - msg["imported"], 4)  # its own CUDA context and first kernel
+        emit("spawn", **out)
+    emit("done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+package hostside.cpu.dataloader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.fs.FsRoot;
+import hostside.harness.Result;
+
+/** torch is not installed here: the paths that say why fork_vs_spawn_cuda does not run, and the reading of its output. */
+class ForkVsSpawnTest {
+    static final Duration LIMIT = Duration.ofSeconds(60);
+    @TempDir
+    Path dir;
+
+    static DataLoaderTarget target(String python) {
+        return new DataLoaderTarget(FsRoot.live(), python, 1L << 20, 1, Duration.ofSeconds(30));
+    }
+
+    static Python.Outcome out(String stdout) {
+        return new Python.Outcome(0, stdout, "", false);
+    }
+
+    @Test
+    void noPython() {
+        assertThat(new ForkVsSpawn().notApplicable(target(null))).hasValue("no python3 on PATH");
+        assertThat(new CowGrowth(DatasetKind.LIST).notApplicable(target(null))).hasValue("no python3 on PATH");
+        assertThat(new CowGrowth(DatasetKind.ARRAY).notApplicable(target(""))).hasValue("no python3 on PATH");
+    }
+
+    @Test
+    void recordedMachine() throws Exception {
+        Files.createDirectories(dir.resolve("proc"));
+        DataLoaderTarget t = new DataLoaderTarget(FsRoot.open(dir.toString()), "/usr/bin/python3", 1L << 20, 1, Duration.ofSeconds(5));
+        for (var test : DataLoaderTarget.tests()) assertThat(test.notApplicable(t)).get().asString().contains("recorded machine");
+    }
+
+    @Test
+    void torchIsNotInstalledHere() {
+        String python = Python.find().orElse(null);
+        assumeThat(python).isNotNull();
+        Python.Outcome torch = null;
+        try {
+            torch = Python.run(List.of(python, "-c", "import torch"), LIMIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        assumeThat(torch.ok()).as("torch is installed on this machine").isFalse();
+        assertThat(new ForkVsSpawn().notApplicable(target(python))).hasValue("torch not installed (pip install torch)");
+    }
+
+    @Test
+    void probeOutputs() {
+        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": false, \"error\": \"ModuleNotFoundError: No module named 'torch'\"}\n"), LIMIT))
+                .hasValue("torch not installed (pip install torch)");
+        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": false, \"error\": \"OSError: libcudart.so.12: cannot open shared object file\"}"), LIMIT))
+                .hasValue("torch does not import: OSError: libcudart.so.12: cannot open shared object file");
+        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.5.1+cpu\", \"cuda_build\": null, \"available\": false, \"count\": 0}"), LIMIT))
+                .hasValue("torch sees no CUDA device (a CPU-only build: torch 2.5.1+cpu)");
+        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}"), LIMIT))
+                .hasValue("torch sees no CUDA device");
+        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": true, \"count\": 1}"), LIMIT))
+                .isEmpty();
+        assertThat(ForkVsSpawn.whyNot(new Python.Outcome(-1, "", "", true), LIMIT)).get().asString().contains("did not finish in 60 s");
+        assertThat(ForkVsSpawn.whyNot(new Python.Outcome(1, "garbage\n", "Traceback...\nSyntaxError: bad\n", false), LIMIT))
+                .hasValue("the torch probe failed (exit 1): SyntaxError: bad");
+    }
+
+    /** A "python3" that answers the probe as a machine whose torch sees no GPU would. */
+    @Test
+    void aPythonWhoseTorchSeesNoGpu() throws Exception {
+        Path fake = dir.resolve("python3");
+        Files.writeString(fake, "#!/bin/sh\necho '{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}'\n");
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
+        assertThat(Python.onPath("/nonexistent:" + dir)).hasValue(fake.toString());
+        assertThat(new ForkVsSpawn().notApplicable(target(fake.toString()))).hasValue("torch sees no CUDA device");
+    }
+
+    @Test
+    void readsARunsOutput() {
+        String stdout = """
+                {"event": "parent", "pid": 10, "torch": "2.9.0", "cuda": "12.8", "device": "NVIDIA H200", "cuda_init_seconds": 0.41, "value": 16.0}
+                {"event": "fork", "ok": false, "error": "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"}
+                {"event": "fork_cpu", "ok": true, "error": ""}
+                {"event": "spawn", "try": 1, "ok": true, "error": "", "start_seconds": 2.5, "cuda_seconds": 0.4}
+                {"event": "spawn", "try": 2, "ok": true, "error": "", "start_seconds": 2.1, "cuda_seconds": 0.3}
+                {"event": "spawn", "try": 3, "ok": true, "error": "", "start_seconds": 2.2, "cuda_seconds": 0.3}
+                {"event": "done"}
+                """;
+        Result r = new ForkVsSpawn().result(out(stdout), LIMIT);
+        assertThat(r.status()).isEqualTo("ok");
+        assertThat(r.unit()).isEqualTo("s");
+        assertThat(r.value().median()).isEqualTo(2.2);
+        assertThat(r.value().samples()).isEqualTo(3);
+        assertThat(r.detail()).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method")
+                .containsEntry("spawn", "ok").containsEntry("forkCpu", "ok").containsEntry("device", "NVIDIA H200").containsEntry("spawnCudaSeconds", 0.3);
+        assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
+
+        Result none = new ForkVsSpawn().result(out("{\"event\": \"error\", \"reason\": \"torch sees no CUDA device\"}"), LIMIT);
+        assertThat(none.status()).isEqualTo("failed");
+        assertThat(none.why()).isEqualTo("torch sees no CUDA device");
+
+        Result late = new ForkVsSpawn().result(new Python.Outcome(-1, stdout.lines().limit(4).reduce("", (a, b) -> a + b + "\n"), "", true), LIMIT);
+        assertThat(late.status()).isEqualTo("failed");
+        assertThat(late.why()).contains("timed out after 60 s").contains("1 spawn tries done");
+
+        Result spawnFailed = new ForkVsSpawn().result(out(stdout.replace("\"ok\": true, \"error\": \"\", \"start_seconds\"", "\"ok\": false, \"error\": \"RuntimeError: x\", \"s\"")), LIMIT);
+        assertThat(spawnFailed.status()).isEqualTo("failed");
+        assertThat(spawnFailed.why()).isEqualTo("spawn failed too: RuntimeError: x");
+        assertThat(spawnFailed.detail()).containsKey("fork");
+    }
+
+    /** A stand-in for torch with one "GPU" and torch's rule for forked children, to run the script's plumbing here. */
+    static final String FAKE_TORCH = """
+            # A stand-in for torch with one CUDA device: just enough for fork_vs_spawn.py, with torch's fork rule.
+            import os
+
+            __version__ = "0.0-stand-in"
+
+
+            class version:
+                cuda = "12.8"
+
+
+            _initialized = False
+            _bad_fork = False
+
+
+            def _after_fork():
+                global _bad_fork
+                if _initialized:
+                    _bad_fork = True
+
+
+            os.register_at_fork(after_in_child=_after_fork)
+
+
+            class _Tensor:
+                def __init__(self, n):
+                    self.n = n
+
+                def sum(self):
+                    return _Tensor(self.n)
+
+                def item(self):
+                    return float(self.n)
+
+
+            class cuda:
+                @staticmethod
+                def is_available():
+                    return True
+
+                @staticmethod
+                def device_count():
+                    return 1
+
+                @staticmethod
+                def get_device_name(i=0):
+                    return "Stand-in GPU"
+
+                @staticmethod
+                def synchronize():
+                    cuda._lazy_init()
+
+                @staticmethod
+                def _lazy_init():
+                    global _initialized
+                    if _bad_fork:
+                        raise RuntimeError("Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, "
+                                           "you must use the 'spawn' start method")
+                    _initialized = True
+
+
+            def ones(n, device=None):
+                if device is not None and str(device).startswith("cuda"):
+                    cuda._lazy_init()
+                return _Tensor(n)
+            """;
+
+    /**
+     * The whole run, script and all, against the stand-in: fork fails with torch's own message,
+     * fork on the CPU and spawn work, three spawn timings; nothing is left running.
+     */
+    @Test
+    void aRunAgainstAStandInTorch() throws Exception {
+        String real = Python.find().orElse(null);
+        assumeThat(real).isNotNull();
+        Path pkg = dir.resolve("site/torch");
+        Files.createDirectories(pkg);
+        Files.writeString(pkg.resolve("__init__.py"), FAKE_TORCH);
+        Path wrapper = dir.resolve("python3");
+        Files.writeString(wrapper, "#!/bin/sh\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        DataLoaderTarget t = target(wrapper.toString());
+
+        assertThat(new ForkVsSpawn().notApplicable(t)).isEmpty();
+        Result r = new ForkVsSpawn().run(t);
+        assertThat(r.status()).as(r.why()).isEqualTo("ok");
+        assertThat(r.value().samples()).isEqualTo(3);
+        assertThat(r.value().min()).isPositive();
+        assertThat(r.detail()).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. "
+                + "To use CUDA with multiprocessing, you must use the 'spawn' start method").containsEntry("forkCpu", "ok")
+                .containsEntry("spawn", "ok").containsEntry("device", "Stand-in GPU");
+        assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
+        assertThat(Leftovers.scriptsRunning()).isEmpty();
+    }
+
+    @Test
+    void theTestsAndTheirKeys() {
+        assertThat(DataLoaderTarget.tests()).extracting(t -> t.key())
+                .containsExactly("dataloader_cow_list", "dataloader_cow_array", "fork_vs_spawn_cuda");
+    }
+}
