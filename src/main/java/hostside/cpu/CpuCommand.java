@@ -36,6 +36,13 @@ public final class CpuCommand implements Callable<Integer> {
     @Option(names = "--period-us", paramLabel = "US", description = "Cadence of the launches in microseconds (default ${DEFAULT-VALUE}).")
     long periodUs = CpuTarget.DEFAULT_PERIOD_NS / 1000;
 
+    @Option(names = "--dataset-size", paramLabel = "BYTES", converter = hostside.cli.ByteSize.class,
+            description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main).")
+    long datasetBytes = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES;
+
+    @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers to fork (default ${DEFAULT-VALUE}).")
+    int workers = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS;
+
     @Spec
     CommandSpec spec;
 
@@ -44,35 +51,45 @@ public final class CpuCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         if (launches < 100 || launches > 10_000_000) throw new hostside.fs.BadInputException("--launches " + launches + ": choose 100 to 10000000");
         if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.fs.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
+        if (workers < 1 || workers > hostside.cpu.dataloader.DataLoaderTarget.MAX_WORKERS) {
+            throw new hostside.fs.BadInputException("--workers " + workers + ": choose 1 to " + hostside.cpu.dataloader.DataLoaderTarget.MAX_WORKERS);
+        }
         if (measure.list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<CpuTarget> c : CpuDrill.measurements()) t.row(c.key(), c.description());
+            for (var c : hostside.cpu.dataloader.DataLoaderTarget.tests()) t.row(c.key(), c.description());
             out.print(t.render(""));
             out.flush();
             return 0;
         }
         List<TestCase<?>> everything = new ArrayList<>(CpuDrill.measurements());
+        everything.addAll(hostside.cpu.dataloader.DataLoaderTarget.tests());
         List<TestCase<CpuTarget>> tests = measure.pick(CpuDrill.measurements(), everything);
-        CpuRun run = run(options.open(), tests, launches, periodUs * 1000, !options.json);
+        var loader = measure.pick(hostside.cpu.dataloader.DataLoaderTarget.tests(), everything);
+        CpuRun run = run(options.open(), tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), !options.json);
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new CpuView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
     }
 
-    public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests, int launches, long periodNs, boolean showProgress) {
+    public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests,
+                             List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> loader, CpuDrill.Settings settings, boolean showProgress) {
         boolean terminal = showProgress && System.console() != null;
         MachineFacts machine = MachineReader.read(fs);
-        CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, launches, periodNs, step -> {
+        java.util.function.Consumer<String> progress = step -> {
             if (terminal) {
                 System.err.print("\r\u001b[Khostside: measuring " + step + "...");
                 System.err.flush();
             }
-        });
-        if (terminal && !tests.isEmpty()) System.err.print("\r\u001b[K");
+        };
+        CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
+        List<hostside.harness.Result> dl = CpuDrill.dataloader(fs, loader, settings, progress);
+        if (terminal && (!tests.isEmpty() || !loader.isEmpty())) System.err.print("\r\u001b[K");
         hostside.cpu.facts.CpuFacts facts = hostside.cpu.facts.CpuFactsReader.read(fs, machine);
-        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), m,
-                MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
+        List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
+        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl));
+        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), m, dl, verdicts);
     }
 
     public static com.fasterxml.jackson.databind.node.ObjectNode json(CpuRun run) {

@@ -33,6 +33,24 @@ public final class CpuDrill {
         return t;
     }
 
+    /** The sizes a user may set: jitter cadence and count, the DataLoader's dataset and workers. */
+    public record Settings(int launches, long periodNs, long datasetBytes, int workers) {
+        public static Settings defaults() {
+            return new Settings(CpuTarget.DEFAULT_LAUNCHES, CpuTarget.DEFAULT_PERIOD_NS,
+                    hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES, hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS);
+        }
+    }
+
+    /** The DataLoader measurements: forked Python workers over a list and over a numpy array, and fork vs spawn with CUDA. */
+    public static List<Result> dataloader(FsRoot fs, List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> tests, Settings s,
+                                          Consumer<String> progress) {
+        if (tests.isEmpty()) return List.of();
+        if (!fs.isLive()) return tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList();
+        var target = hostside.cpu.dataloader.DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(),
+                hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_TIMEOUT);
+        return Runner.run(tests, target, progress);
+    }
+
     /** What the launch measurements ran on: the GPU, or why there was none. */
     public record Measured(List<Result> results, String gpu, String noGpu) {}
 

@@ -10,6 +10,8 @@ import hostside.machine.Host;
  * One run of Module 3.
  *
  * @param findings  what the facts mean (IRQs on feeder CPUs, governors, quotas...)
+ * @param dataloader copy-on-write growth of forked workers (list vs numpy) and fork vs spawn with CUDA
  * @param verdicts  what the measurements mean, one line each
  */
-public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<String> verdicts) {}
+public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured,
+                     List<hostside.harness.Result> dataloader, List<String> verdicts) {}

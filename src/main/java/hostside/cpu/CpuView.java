@@ -24,6 +24,7 @@ public final class CpuView {
         hostside.machine.MachineView.renderFindings(sb, run.findings(), style);
         sb.append('\n');
         measurements(sb);
+        dataloader(sb);
         if (!run.verdicts().isEmpty()) {
             sb.append("\nWhat it means\n");
             for (String v : run.verdicts()) sb.append("  ").append(v).append('\n');
@@ -114,6 +115,22 @@ public final class CpuView {
                     us(launch, "max"), us(gap, "p99"), us(gap, "max"));
         }
         sb.append(j.render("  "));
+    }
+
+    private void dataloader(StringBuilder sb) {
+        if (run.dataloader().isEmpty()) return;
+        sb.append('\n').append(style.bold("DataLoader workers")).append(", forked Python processes reading a dataset\n");
+        Table t = new Table("measurement", "median", "min", "max", "unit", "dataset", "workers").right(1, 2, 3, 6);
+        for (Result x : run.dataloader()) {
+            if (!x.isOk()) {
+                t.row(x.key(), x.status() + ": " + x.why(), "", "", "", "", "");
+                continue;
+            }
+            Object bytes = x.detail().get("datasetBytes");
+            t.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit(),
+                    bytes instanceof Number n ? Units.bytes(n.longValue()) : "", x.detail().getOrDefault("workers", ""));
+        }
+        sb.append(t.render("  "));
     }
 
     private static String us(Map<?, ?> m, String k) {

@@ -53,8 +53,8 @@ public final class ReportCommand implements Callable<Integer> {
             MachineFacts facts = run.facts();
             hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
                     new hostside.vm.VmDrill.FileOptions(null, null, null), true);
-            hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(), hostside.cpu.measure.CpuTarget.DEFAULT_LAUNCHES,
-                    hostside.cpu.measure.CpuTarget.DEFAULT_PERIOD_NS, true);
+            hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
+                    hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), true);
             Report report = ReportBuilder.build(run, vm, cpu, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
             host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
