@@ -81,6 +81,21 @@ final class CpuMarkdown {
                     : "Empty kernels on " + esc(m.path("gpu").asText()) + ", one per tick.").append(" Lateness of each wake-up and time of each launch call, us.\n\n");
             table(md, List.of("condition", "late p50", "p99", "p99.9", "max", "launch p50", "launch p99"), jitter);
         }
+        rows = new ArrayList<>();
+        for (JsonNode x : cpu.path("dataloader")) {
+            JsonNode v = x.path("value");
+            rows.add(x.path("status").asText().equals("ok")
+                    ? List.of("`" + x.path("key").asText() + "`", Units.figure(v.path("median").asDouble()), Units.figure(v.path("min").asDouble()),
+                    Units.figure(v.path("max").asDouble()), x.path("unit").asText(),
+                    x.path("detail").path("datasetBytes").isNumber() ? Units.bytes(x.path("detail").path("datasetBytes").asLong()) : "",
+                    x.path("detail").path("workers").asText(""))
+                    : List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", "", "", ""));
+        }
+        if (!rows.isEmpty()) {
+            md.append("### DataLoader workers\n\nForked Python workers reading a dataset: each worker's private memory (USS) growth as a share of the dataset;"
+                    + " fork vs spawn of a process that has initialised CUDA.\n\n");
+            table(md, List.of("measurement", "median", "min", "max", "unit", "dataset", "workers"), rows);
+        }
         if (!cpu.path("verdicts").isEmpty()) {
             md.append("### What it means\n\n");
             for (JsonNode v : cpu.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
