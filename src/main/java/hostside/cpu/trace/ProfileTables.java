@@ -1,0 +1,97 @@
+package hostside.cpu.trace;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import hostside.report.Table;
+import hostside.report.Units;
+
+/** The profiles as aligned tables, ready to print. */
+public final class ProfileTables {
+    private ProfileTables() {}
+
+    /** One row per group: calls, seconds, share, and its top syscalls. */
+    public static Table groups(SyscallProfile p) {
+        Table t = new Table("group", "calls", "seconds", "share", "top syscalls").right(1, 2, 3);
+        for (SyscallProfile.GroupStats g : p.groups()) {
+            t.row(g.group().label(), String.format("%,d", g.calls()), seconds(g.seconds()), pct(g.share()),
+                    g.top().stream().limit(3).map(s -> String.format("%s %,d", s.name(), s.calls())).collect(Collectors.joining(", ")));
+        }
+        t.row("total", String.format("%,d", p.totalCalls()), seconds(p.totalSeconds()), p.totalCalls() == 0 ? "" : "100%", "");
+        return t;
+    }
+
+    /**
+     * Hostside's groups for both runs side by side: the summary run's counts (names only, so its
+     * futex and ioctl rows are unsplit) beside the timed run's, with the timed run's split rows
+     * folded back into the summary's groups so that each line compares like with like.
+     */
+    public static Table groupsSideBySide(SyscallProfile summary, SyscallProfile timed) {
+        Table t = new Table("group", "strace -c calls", "seconds", "timed trace calls", "seconds").right(1, 2, 3, 4);
+        Map<SyscallGroup, long[]> calls = new EnumMap<>(SyscallGroup.class);
+        Map<SyscallGroup, double[]> secs = new EnumMap<>(SyscallGroup.class);
+        for (SyscallProfile.SyscallStats s : timed.syscalls()) {
+            SyscallGroup g = SyscallGroup.ofName(s.name());
+            calls.computeIfAbsent(g, k -> new long[1])[0] += s.calls();
+            secs.computeIfAbsent(g, k -> new double[1])[0] += s.seconds();
+        }
+        Set<SyscallGroup> all = EnumSet.noneOf(SyscallGroup.class);
+        summary.groups().forEach(g -> all.add(g.group()));
+        all.addAll(calls.keySet());
+        for (SyscallGroup g : all) {
+            SyscallProfile.GroupStats s = summary.group(g);
+            t.row(g.label(), String.format("%,d", s.calls()), seconds(s.seconds()), String.format("%,d", calls.getOrDefault(g, new long[1])[0]),
+                    seconds(secs.getOrDefault(g, new double[1])[0]));
+        }
+        t.row("total", String.format("%,d", summary.totalCalls()), seconds(summary.totalSeconds()), String.format("%,d", timed.totalCalls()),
+                seconds(timed.totalSeconds()));
+        return t;
+    }
+
+    /** The busiest threads: calls, seconds, life, where their time went. */
+    public static Table threads(SyscallProfile p, int max) {
+        Table t = new Table("TID", "process", "name", "calls", "seconds", "alive s", "most time in").right(0, 1, 3, 4, 5);
+        for (SyscallProfile.ThreadStats th : p.threads().stream().limit(max).toList()) {
+            t.row(th.tid() + (th.main() ? "*" : ""), th.process(), th.name(), String.format("%,d", th.calls()), seconds(th.seconds()),
+                    String.format("%.2f", th.lifeSeconds()), th.topGroup().label() + " " + pct(th.topShare()));
+        }
+        return t;
+    }
+
+    /** strace -c's own table, as it printed it (the plain figures). */
+    public static Table summary(StraceSummary s, int max) {
+        Table t = new Table("% time", "seconds", "usecs/call", "calls", "errors", "syscall").right(0, 1, 2, 3, 4);
+        List<StraceSummary.Row> rows = s.rows().stream().limit(max).toList();
+        for (StraceSummary.Row r : rows) {
+            t.row(Double.isNaN(r.percent()) ? "" : String.format("%.2f", r.percent()), String.format("%.6f", r.seconds()),
+                    Double.isNaN(r.usecsPerCall()) ? "" : String.format("%.0f", r.usecsPerCall()), String.format("%,d", r.calls()),
+                    r.errors() == 0 ? "" : String.format("%,d", r.errors()), r.syscall());
+        }
+        s.total().ifPresent(r -> t.row(Double.isNaN(r.percent()) ? "" : String.format("%.2f", r.percent()), String.format("%.6f", r.seconds()),
+                Double.isNaN(r.usecsPerCall()) ? "" : String.format("%.0f", r.usecsPerCall()), String.format("%,d", r.calls()),
+                r.errors() == 0 ? "" : String.format("%,d", r.errors()), "total"));
+        return t;
+    }
+
+    /** The cross-check's rows that were compared, or that disagree. */
+    public static Table crossCheck(CrossCheck.Result r, int max) {
+        Table t = new Table("syscall", "strace -c", "timed trace", "difference", "").right(1, 2, 3);
+        r.rows().stream().filter(row -> Math.max(row.summaryCalls(), row.traceCalls()) >= CrossCheck.MIN_CALLS || !row.why().isEmpty())
+                .limit(max)
+                .forEach(row -> t.row(row.syscall(), String.format("%,d", row.summaryCalls()), String.format("%,d", row.traceCalls()),
+                        pct(row.difference()), row.agrees() ? "agree" : row.why()));
+        return t;
+    }
+
+    static String seconds(double s) {
+        return Units.figure(s);
+    }
+
+    static String pct(double share) {
+        return String.format("%.0f%%", 100 * share);
+    }
+}

@@ -1,0 +1,260 @@
+package hostside.cpu.trace;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import hostside.machine.Finding;
+import hostside.report.Units;
+
+/**
+ * What a syscall profile means for a training step, one line each. A line appears only when its
+ * figure stands out; the wording says what the calls are and where they usually come from, and
+ * stays neutral where the trace cannot tell. A profile of marked steps
+ * ({@link SyscallProfile#steps()} &gt; 0) gives figures per step; a whole run mixes start-up
+ * (imports, CUDA's set-up) with the steps and says so.
+ */
+public final class ProfileVerdicts {
+    public static final String SUBJECT = "syscalls";
+    /** Printed once under any strace figures. */
+    public static final String CAVEAT = "strace stops each thread at every call: the step runs slower and short calls look longer than they are; "
+            + "the counts are right, the times are upper bounds";
+
+    static final double FUTEX_SHARE = 0.5;
+    static final double MAIN_WAITING = 0.3;
+    static final long CHURN_CALLS = 500;
+    static final double CHURN_RATE = 50;
+    static final double CHURN_PER_STEP = 1;
+    static final long MANY_READS = 1000;
+    /** Reads smaller than this on average are many calls for few bytes. */
+    static final long SMALL_READ = 256 << 10;
+    static final long MANY_STATS = 1000;
+    static final double STATS_PER_STEP = 1;
+    static final double POLL_SHARE = 0.3;
+    static final long MANY_YIELDS = 1000;
+    static final double SOCKET_SHARE = 0.2;
+
+    private ProfileVerdicts() {}
+
+    /** The findings, most telling first. */
+    public static List<Finding> of(SyscallProfile p) {
+        List<Finding> f = new ArrayList<>();
+        futex(p).ifPresent(f::add);
+        nvidia(p).ifPresent(f::add);
+        churn(p).ifPresent(f::add);
+        reads(p).ifPresent(f::add);
+        stats(p).ifPresent(f::add);
+        polling(p).ifPresent(f::add);
+        yields(p).ifPresent(f::add);
+        sockets(p).ifPresent(f::add);
+        processes(p).ifPresent(f::add);
+        if (f.isEmpty() && p.totalCalls() > 0) {
+            f.add(new Finding("info", SUBJECT, "no group of calls stands out: the largest is " + largest(p), "syscalls-even"));
+        }
+        return f;
+    }
+
+    /** The findings' text alone. */
+    public static List<String> lines(SyscallProfile p) {
+        return of(p).stream().map(Finding::text).toList();
+    }
+
+    /**
+     * "python3 train.py: 18,204 calls, 3.41 s inside them (summed over 23 threads) in 6.2 s of wall time",
+     * or for marked steps "..., 50 steps: 2,310 calls (46 a step), ... in 0.66 s (13.2 ms a step)".
+     */
+    public static String headline(SyscallProfile p) {
+        String threads = p.threads().isEmpty() ? "summed over all threads"
+                : "summed over " + p.threads().size() + " thread" + (p.threads().size() == 1 ? "" : "s");
+        if (p.steps() > 0) {
+            return String.format("%s, %d steps: %,d calls (%s a step), %s s inside them (%s) in %.2f s of wall time (%.1f ms a step)",
+                    p.command(), p.steps(), p.totalCalls(), perStep(p, p.totalCalls()), Units.figure(p.totalSeconds()), threads,
+                    p.wallSeconds(), 1000 * p.wallSeconds() / p.steps());
+        }
+        return String.format("%s: %,d calls, %s s inside them (%s) in %.1f s of wall time", p.command(), p.totalCalls(),
+                Units.figure(p.totalSeconds()), threads, p.wallSeconds());
+    }
+
+    private static String largest(SyscallProfile p) {
+        SyscallProfile.GroupStats g = p.groups().getFirst();
+        return String.format("%s at %s of the syscall time", g.group().label(), pct(g.share()));
+    }
+
+    /** "the steps'" or "the run's": whose syscall time a share is of. */
+    private static String whose(SyscallProfile p) {
+        return p.steps() > 0 ? "the steps'" : "the run's";
+    }
+
+    /** "12 a step" where steps are known, else "340 a second". */
+    private static String rateOf(SyscallProfile p, long calls) {
+        return p.steps() > 0 ? perStep(p, calls) + " a step" : rate(calls, p.wallSeconds()) + " a second";
+    }
+
+    static Optional<Finding> futex(SyscallProfile p) {
+        if (!p.timed()) {
+            SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX);
+            if (g.share() < FUTEX_SHARE) return Optional.empty();
+            return Optional.of(new Finding("info", SUBJECT, String.format(
+                    "%s of the syscall time is futex (%,d calls; strace -c does not tell waits from wakes, but with -w the time is nearly all waiting): "
+                            + "threads wait on each other (DataLoader queues, the pin-memory thread, thread pools between ops); "
+                            + "the timed trace says which threads wait", pct(g.share()), g.calls()), "syscalls-futex-wait"));
+        }
+        SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX_WAIT);
+        if (g.share() < FUTEX_SHARE) return Optional.empty();
+        StringBuilder sb = new StringBuilder(String.format(
+                "%s of %s syscall time is futex waits (%,d calls, summed over %d threads): threads wait on each other "
+                        + "(DataLoader queues, the pin-memory thread, thread pools between ops, CUDA's blocking sync)",
+                pct(g.share()), whose(p), g.calls(), p.threads().size()));
+        String severity = "info";
+        Optional<SyscallProfile.ThreadStats> main = p.mainThread();
+        double span = main.map(m -> p.steps() > 0 ? p.wallSeconds() : m.lifeSeconds()).orElse(0.0);
+        if (main.isPresent() && span > 0) {
+            double waiting = Math.min(1, main.get().seconds(SyscallGroup.FUTEX_WAIT) / span);
+            if (waiting >= MAIN_WAITING) {
+                severity = "warn";
+                sb.append(String.format("; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
+                        + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), pct(waiting), span));
+            } else {
+                sb.append(String.format("; the main thread (TID %d) spent only %s of its %.2f s there: most of the waiting is helper threads "
+                        + "idling, which costs nothing", main.get().tid(), pct(waiting), span));
+            }
+        } else {
+            sb.append("; look for a GPU-bound step or a starved loader");
+        }
+        return Optional.of(new Finding(severity, SUBJECT, sb.toString(), "syscalls-futex-wait"));
+    }
+
+    static Optional<Finding> nvidia(SyscallProfile p) {
+        SyscallProfile.GroupStats g = p.group(SyscallGroup.IOCTL_NVIDIA);
+        if (g.calls() == 0) return Optional.empty();
+        String where = "";
+        if (p.nvidiaIoctls().size() > 1) {
+            where = ": " + p.nvidiaIoctls().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .map(e -> String.format("%,d on %s", e.getValue(), e.getKey())).collect(Collectors.joining(", "));
+        } else if (p.nvidiaIoctls().size() == 1) {
+            where = ", all on " + p.nvidiaIoctls().keySet().iterator().next();
+        }
+        String what = "the CUDA driver calling the kernel driver: context set-up, memory allocation and mapping, streams and events, some waits; "
+                + "kernel launches go through memory mapped into the process and make none";
+        String tail;
+        if (p.steps() > 0) {
+            tail = p.perStep(g.calls()) >= 1
+                    ? ". About " + perStep(p, g.calls()) + " a step means something allocates, maps or synchronises through the driver every step "
+                            + "(a cudaMalloc or cudaHostAlloc the caching allocators would avoid, events, a blocking sync); CUDA graphs and "
+                            + "preallocated buffers take them out of the step"
+                    : ". Fewer than one a step: the driver stays out of the steps";
+        } else {
+            tail = ". This run includes CUDA's start-up, which makes hundreds; a count that grows with the number of steps means allocation "
+                    + "or synchronisation through the driver every step (the caching allocators and CUDA graphs avoid it)";
+        }
+        return Optional.of(new Finding("info", SUBJECT, String.format("%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
+                what, tail), "syscalls-nvidia-ioctl"));
+    }
+
+    static Optional<Finding> churn(SyscallProfile p) {
+        long mmap = p.calls("mmap") + p.calls("mmap2"), unmap = p.calls("munmap"), madvise = p.calls("madvise");
+        long returned = unmap + madvise;
+        if (p.steps() > 0) {
+            if (p.perStep(returned) < CHURN_PER_STEP || returned < 10) return Optional.empty();
+        } else if (returned < CHURN_CALLS || p.wallSeconds() <= 0 || returned / p.wallSeconds() < CHURN_RATE) {
+            return Optional.empty();
+        }
+        String cause = "memory goes back to the kernel and is mapped again, and each page mapped again faults on its first touch: large "
+                + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this; reuse buffers, "
+                + "use a caching host allocator (pin_memory's is one), or raise MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_";
+        String startup = p.steps() > 0 ? "" : " (start-up counts here too: loading libraries maps and unmaps; the marked steps alone tell)";
+        return Optional.of(new Finding("info", SUBJECT, String.format("mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s)%s: %s",
+                mmap, returned, rateOf(p, returned), startup, cause), "syscalls-mmap-churn"));
+    }
+
+    static Optional<Finding> reads(SyscallProfile p) {
+        SyscallProfile.Reads r = p.fileReads();
+        boolean enough = p.steps() > 0 ? r.calls() >= p.steps() : r.calls() >= MANY_READS;
+        if (!p.timed() || !enough) return Optional.empty();
+        long avg = r.bytes() / Math.max(1, r.calls());
+        String figures = String.format("file reads: %s in %,d calls of %s on average%s", Units.bytes(r.bytes()), r.calls(), Units.bytes(avg),
+                p.steps() > 0 ? String.format(" (%s a step)", perStep(p, r.calls())) : "");
+        if (avg < SMALL_READ) {
+            return Optional.of(new Finding("info", SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes; "
+                    + "larger reads (1 MiB and up) or mapping the files (np.memmap, safetensors) cut the calls"
+                    + (p.steps() > 0 ? "" : " (start-up imports count here too)"), "syscalls-small-reads"));
+        }
+        return Optional.of(new Finding("info", SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
+                "syscalls-file-reads"));
+    }
+
+    static Optional<Finding> stats(SyscallProfile p) {
+        long stats = p.calls("newfstatat") + p.calls("stat") + p.calls("lstat") + p.calls("statx") + p.calls("fstatat64") + p.calls("stat64");
+        long opens = p.calls("openat") + p.calls("open");
+        if (p.steps() > 0) {
+            if (p.perStep(stats + opens) < STATS_PER_STEP) return Optional.empty();
+            return Optional.of(new Finding("info", SUBJECT, String.format(
+                    "%,d stat calls and %,d opens in the steps (%s a step): something looks files up every step (an import or "
+                            + "os.path check inside the loop, a dataset that opens a file per sample); open once, outside the loop",
+                    stats, opens, perStep(p, stats + opens)), "syscalls-file-lookups"));
+        }
+        if (stats < MANY_STATS) return Optional.empty();
+        return Optional.of(new Finding("info", SUBJECT, String.format(
+                "%,d stat calls and %,d opens: Python's imports look for every module along sys.path, so most of these are start-up, "
+                        + "paid once per process (and once per DataLoader worker under spawn), not per step", stats, opens), "syscalls-imports"));
+    }
+
+    static Optional<Finding> polling(SyscallProfile p) {
+        SyscallProfile.GroupStats g = p.group(SyscallGroup.POLL);
+        if (g.share() < POLL_SHARE) return Optional.empty();
+        String top = g.top().stream().limit(3).map(s -> String.format("%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
+        return Optional.of(new Finding("info", SUBJECT, String.format(
+                "%s of %s syscall time is polling and sleeping (%s): threads idle until work or a timeout arrives; time asleep, not CPU burnt",
+                pct(g.share()), whose(p), top), "syscalls-polling"));
+    }
+
+    static Optional<Finding> yields(SyscallProfile p) {
+        long y = p.calls("sched_yield");
+        if (y < MANY_YIELDS) return Optional.empty();
+        return Optional.of(new Finding("info", SUBJECT, String.format(
+                "%,d sched_yield calls (%s): threads spin while they wait and hand the CPU back each time (OpenMP, MKL and "
+                        + "OpenBLAS workers between parallel regions; CUDA's synchronisation under cudaDeviceScheduleYield): a waiting thread "
+                        + "that keeps a core busy", y, rateOf(p, y)), "syscalls-sched-yield"));
+    }
+
+    static Optional<Finding> sockets(SyscallProfile p) {
+        SyscallProfile.GroupStats g = p.group(SyscallGroup.SOCKET);
+        if (g.share() < SOCKET_SHARE) return Optional.empty();
+        return Optional.of(new Finding("info", SUBJECT, String.format(
+                "%s of %s syscall time is sockets and pipes (%,d calls): DataLoader workers hand each batch to the main process over a "
+                        + "pipe or Unix socket (the tensors stay in shared memory; the socket carries their handles), or the job talks to "
+                        + "other hosts (NCCL's socket transport, a data service)", pct(g.share()), whose(p), g.calls()), "syscalls-sockets"));
+    }
+
+    static Optional<Finding> processes(SyscallProfile p) {
+        if (!p.timed()) return Optional.empty();
+        if (p.steps() > 0) {
+            if (p.processesStarted() == 0) return Optional.empty();
+            return Optional.of(new Finding("warn", SUBJECT, String.format(
+                    "%,d processes started during the steps: DataLoader workers start anew for every pass over the loader unless "
+                            + "persistent_workers=True, and each start forks the whole training process", p.processesStarted()),
+                    "syscalls-processes"));
+        }
+        if (p.processesStarted() < 2) return Optional.empty();
+        return Optional.of(new Finding("info", SUBJECT, String.format(
+                "%,d processes and %,d threads started during the trace: DataLoader workers are processes, started anew for every "
+                        + "pass over the loader unless persistent_workers=True (some may be helper commands; their execve shows which)",
+                p.processesStarted(), p.threadsStarted()), "syscalls-processes"));
+    }
+
+    static String pct(double share) {
+        return String.format("%.0f%%", 100 * share);
+    }
+
+    static String rate(long calls, double seconds) {
+        return seconds > 0 ? String.format("%,.0f", calls / seconds) : "?";
+    }
+
+    static String perStep(SyscallProfile p, long calls) {
+        double v = p.perStep(calls);
+        if (Double.isNaN(v)) return "?";
+        return v >= 10 ? String.format("%,.0f", v) : String.format("%.1f", v);
+    }
+}

@@ -1,0 +1,189 @@
+package hostside.cpu.trace;
+
+import static hostside.cpu.trace.SyscallGroup.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.machine.Finding;
+
+/** What the profiles mean, from figures made by hand; a figure that does not stand out says nothing. */
+class ProfileVerdictsTest {
+    /** A timed trace built from figures: counts per (syscall, group), one main thread and helpers. */
+    static final class Fig {
+        final List<TimedTrace.SyscallCount> calls = new ArrayList<>();
+        final List<TimedTrace.ThreadCount> threads = new ArrayList<>();
+        double wall = 10;
+        int steps;
+        long readCalls, readBytes, processes, threadsStarted;
+        Map<String, Long> nvidia = Map.of();
+
+        Fig call(String name, SyscallGroup g, long calls, double seconds) {
+            this.calls.add(new TimedTrace.SyscallCount(name, g, calls, 0, seconds));
+            return this;
+        }
+
+        Fig thread(int tid, double life, SyscallGroup g, double seconds) {
+            Map<SyscallGroup, Double> gs = new EnumMap<>(SyscallGroup.class);
+            gs.put(g, seconds);
+            threads.add(new TimedTrace.ThreadCount(tid, 100, "python3", 10, seconds, life, gs, Map.of(g, 10L)));
+            return this;
+        }
+
+        SyscallProfile profile() {
+            TimedTrace t = new TimedTrace(calls, threads, 100, wall, 1000, 0, List.of(), 0, 0, 0, readCalls, readBytes, nvidia, processes,
+                    threadsStarted, steps, false, null);
+            return SyscallProfile.of(t, "python3 train.py");
+        }
+    }
+
+    static Finding only(SyscallProfile p, String code) {
+        return ProfileVerdicts.of(p).stream().filter(f -> f.code().equals(code)).findFirst().orElseThrow(
+                () -> new AssertionError("no " + code + " in " + ProfileVerdicts.lines(p)));
+    }
+
+    static boolean has(SyscallProfile p, String code) {
+        return ProfileVerdicts.of(p).stream().anyMatch(f -> f.code().equals(code));
+    }
+
+    @Test
+    void futexWaitsOfIdleHelpersAreHarmless() {
+        SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 76).call("read", FILE, 100, 24)
+                .thread(100, 10, FILE, 0.5).thread(101, 10, FUTEX_WAIT, 9.5).profile();
+        Finding f = only(p, "syscalls-futex-wait");
+        assertThat(f.severity()).isEqualTo("info");
+        assertThat(f.text()).startsWith("76% of the run's syscall time is futex waits (2,000 calls, summed over 2 threads): threads wait on each other "
+                + "(DataLoader queues, the pin-memory thread").contains("CUDA's blocking sync")
+                .contains("the main thread (TID 100) spent only 0% of its 10.00 s there").contains("costs nothing");
+    }
+
+    @Test
+    void aMainThreadThatWaitsIsAWarning() {
+        SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 80).call("read", FILE, 100, 20)
+                .thread(100, 10, FUTEX_WAIT, 6).thread(101, 10, FUTEX_WAIT, 9.5).profile();
+        Finding f = only(p, "syscalls-futex-wait");
+        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.text()).contains("the main thread (TID 100) spent 60% of its 10.00 s there, so the step itself waits")
+                .contains("a starved loader");
+    }
+
+    @Test
+    void futexBelowHalfSaysNothing() {
+        SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 10, 4).call("read", FILE, 100, 6).profile();
+        assertThat(has(p, "syscalls-futex-wait")).isFalse();
+    }
+
+    @Test
+    void nvidiaIoctlsOfAWholeRunMentionStartUp() {
+        Fig fig = new Fig().call("ioctl", IOCTL_NVIDIA, 4812, 1).call("read", FILE, 100, 1);
+        fig.nvidia = Map.of("/dev/nvidiactl", 4000L, "/dev/nvidia-uvm", 612L, "/dev/nvidia0", 200L);
+        Finding f = only(fig.profile(), "syscalls-nvidia-ioctl");
+        assertThat(f.text()).startsWith("4,812 ioctls on /dev/nvidia* (481 a second: 4,000 on /dev/nvidiactl, 612 on /dev/nvidia-uvm, 200 on /dev/nvidia0): "
+                + "the CUDA driver calling the kernel driver").contains("kernel launches go through memory mapped into the process and make none")
+                .contains("start-up").contains("CUDA graphs");
+    }
+
+    @Test
+    void nvidiaIoctlsPerMarkedStep() {
+        Fig fig = new Fig().call("ioctl", IOCTL_NVIDIA, 600, 0.1).call("read", FILE, 100, 1);
+        fig.steps = 50;
+        fig.nvidia = Map.of("/dev/nvidiactl", 600L);
+        Finding f = only(fig.profile(), "syscalls-nvidia-ioctl");
+        assertThat(f.text()).startsWith("600 ioctls on /dev/nvidia* (12 a step, all on /dev/nvidiactl)").contains("About 12 a step means something allocates");
+        Fig quiet = new Fig().call("ioctl", IOCTL_NVIDIA, 3, 0.1).call("read", FILE, 100, 1);
+        quiet.steps = 50;
+        assertThat(only(quiet.profile(), "syscalls-nvidia-ioctl").text()).contains("Fewer than one a step");
+    }
+
+    @Test
+    void mmapChurn() {
+        SyscallProfile p = new Fig().call("mmap", MEMORY, 1203, 1).call("munmap", MEMORY, 1203, 1).call("read", FILE, 100, 1).profile();
+        assertThat(only(p, "syscalls-mmap-churn").text()).startsWith("mmap/munmap churn: 1,203 mmap and 1,203 munmap/madvise calls (120 a second)")
+                .contains("start-up counts here too").contains("MALLOC_MMAP_THRESHOLD_");
+        Fig steps = new Fig().call("mmap", MEMORY, 100, 1).call("munmap", MEMORY, 100, 1).call("read", FILE, 100, 1);
+        steps.steps = 50;
+        assertThat(only(steps.profile(), "syscalls-mmap-churn").text()).contains("(2.0 a step)").doesNotContain("start-up");
+        assertThat(has(new Fig().call("munmap", MEMORY, 40, 1).profile(), "syscalls-mmap-churn")).isFalse();
+    }
+
+    @Test
+    void smallFileReads() {
+        Fig fig = new Fig().call("read", FILE, 30000, 5).call("futex", FUTEX_WAKE, 10, 1);
+        fig.readCalls = 30000;
+        fig.readBytes = 30000L * 70 * 1024;
+        assertThat(only(fig.profile(), "syscalls-small-reads").text()).startsWith("file reads: 2 GiB in 30,000 calls of 70 KiB on average: "
+                + "each read is a syscall").contains("larger reads (1 MiB and up)").contains("np.memmap");
+        fig.readBytes = 30000L * (4 << 20);
+        assertThat(only(fig.profile(), "syscalls-file-reads").text()).contains("of 4 MiB on average").contains("the bytes are");
+    }
+
+    @Test
+    void importsAreStartUpUnlessInsideTheSteps() {
+        SyscallProfile whole = new Fig().call("newfstatat", FILE, 26508, 0.4).call("openat", FILE, 4908, 0.1).profile();
+        assertThat(only(whole, "syscalls-imports").text()).startsWith("26,508 stat calls and 4,908 opens").contains("start-up");
+        Fig steps = new Fig().call("newfstatat", FILE, 100, 0.1).call("futex", FUTEX_WAKE, 10, 1);
+        steps.steps = 50;
+        assertThat(only(steps.profile(), "syscalls-file-lookups").text()).contains("2.0 a step").contains("every step");
+    }
+
+    @Test
+    void processesStartedInsideTheSteps() {
+        Fig steps = new Fig().call("clone", PROCESS, 2, 0.1).call("read", FILE, 10, 1);
+        steps.steps = 50;
+        steps.processes = 2;
+        Finding f = only(steps.profile(), "syscalls-processes");
+        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.text()).contains("persistent_workers=True");
+        Fig whole = new Fig().call("clone", PROCESS, 2, 0.1).call("read", FILE, 10, 1);
+        whole.processes = 2;
+        whole.threadsStarted = 26;
+        assertThat(only(whole.profile(), "syscalls-processes").severity()).isEqualTo("info");
+    }
+
+    @Test
+    void pollingYieldsAndSockets() {
+        SyscallProfile p = new Fig().call("epoll_wait", POLL, 500, 6).call("sched_yield", POLL, 5000, 0.5).call("recvmsg", SOCKET, 100, 3)
+                .call("read", FILE, 10, 0.5).profile();
+        assertThat(only(p, "syscalls-polling").text()).startsWith("65% of the run's syscall time is polling and sleeping (epoll_wait 500, sched_yield 5,000)");
+        assertThat(only(p, "syscalls-sched-yield").text()).startsWith("5,000 sched_yield calls (500 a second)");
+        assertThat(only(p, "syscalls-sockets").text()).startsWith("30% of the run's syscall time is sockets and pipes (100 calls)");
+    }
+
+    @Test
+    void nothingStandsOut() {
+        SyscallProfile p = new Fig().call("read", FILE, 10, 0.4).call("futex", FUTEX_WAKE, 10, 0.3).call("getpid", OTHER, 10, 0.3).profile();
+        assertThat(ProfileVerdicts.lines(p)).containsExactly("no group of calls stands out: the largest is file reads at 40% of the syscall time");
+        Fig empty = new Fig();
+        assertThat(ProfileVerdicts.of(empty.profile())).isEmpty();
+    }
+
+    @Test
+    void aStraceDashCSummarySaysWhatItCannotSplit() {
+        StraceSummary s = StraceSummary.parse(StraceSummaryTest.resource("summary_threads.txt"));
+        SyscallProfile p = SyscallProfile.of(s, "python3 threads.py", 0.2);
+        assertThat(p.timed()).isFalse();
+        assertThat(p.group(FUTEX).calls()).isEqualTo(s.calls("futex"));
+        assertThat(p.group(FUTEX_WAIT).calls()).isZero();
+        assertThat(p.notes()).anySatisfy(n -> assertThat(n).contains("not told apart"));
+        assertThat(ProfileVerdicts.headline(p)).startsWith("python3 threads.py: ").contains("summed over all threads");
+    }
+
+    @Test
+    void headlines() {
+        Fig fig = new Fig().call("read", FILE, 2310, 0.4).thread(100, 0.66, FILE, 0.4);
+        fig.steps = 50;
+        fig.wall = 0.66;
+        assertThat(ProfileVerdicts.headline(fig.profile())).isEqualTo(
+                "python3 train.py, 50 steps: 2,310 calls (46 a step), 0.40 s inside them (summed over 1 thread) in 0.66 s of wall time (13.2 ms a step)");
+        Fig whole = new Fig().call("read", FILE, 18204, 3.41).thread(100, 6.2, FILE, 3.41);
+        whole.wall = 6.2;
+        assertThat(ProfileVerdicts.headline(whole.profile())).isEqualTo(
+                "python3 train.py: 18,204 calls, 3.41 s inside them (summed over 1 thread) in 6.2 s of wall time");
+        assertThat(ProfileVerdicts.CAVEAT).contains("upper bounds");
+    }
+}
