@@ -164,9 +164,13 @@ public final class ProfileVerdicts {
         String cause = "memory goes back to the kernel and is mapped again, and each page mapped again faults on its first touch: large "
                 + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this; reuse buffers, "
                 + "use a caching host allocator (pin_memory's is one), or raise MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_";
-        String startup = p.steps() > 0 ? "" : " (start-up counts here too: loading libraries maps and unmaps; the marked steps alone tell)";
-        return Optional.of(new Finding("info", SUBJECT, String.format("mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s)%s: %s",
-                mmap, returned, rateOf(p, returned), startup, cause), "syscalls-mmap-churn"));
+        if (p.steps() > 0) {
+            return Optional.of(new Finding("info", SUBJECT, String.format("mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
+                    mmap, returned, rateOf(p, returned), cause), "syscalls-mmap-churn"));
+        }
+        return Optional.of(new Finding("info", SUBJECT, String.format("mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
+                + "included (loading libraries and imports map and unmap); where they keep coming through the steps, %s", mmap, returned,
+                rateOf(p, returned), cause), "syscalls-mmap-churn"));
     }
 
     static Optional<Finding> reads(SyscallProfile p) {

@@ -12,9 +12,10 @@
  * TraceLimits limits = TraceLimits.of(Duration.ofSeconds(n)); // --seconds; 200 MiB file cap
  * Tracer.SummaryRun c = tracer.summary(target, limits);   // strace -f -c -w
  * Tracer.TimedRun   t = tracer.timed(target, limits);     // strace -f -tt -T (fds from /proc for --pid)
- * SyscallProfile profile = SyscallProfile.of(t);          // groups, threads, notes
- * ProfileTables.groups(profile), ProfileTables.threads(profile, 10)
- * ProfileVerdicts.of(profile)                             // findings, plus ProfileVerdicts.CAVEAT
+ * SyscallProfile whole = SyscallProfile.of(t);            // the whole run: groups, threads, notes
+ * SyscallProfile profile = SyscallProfile.stepsOf(t).orElse(whole); // the marked steps (the built-in step marks its 50)
+ * ProfileVerdicts.headline(profile), ProfileTables.groups(profile), ProfileTables.threads(profile, 10)
+ * ProfileVerdicts.of(profile)                             // findings, plus ProfileVerdicts.CAVEAT and profile.notes()
  * ProfileTables.groupsSideBySide(SyscallProfile.of(c), profile), ProfileTables.summary(c.summary(), 15)
  * CrossCheck.compare(c, t)                                // headline + ProfileTables.crossCheck(...)
  * </pre>
