@@ -234,8 +234,11 @@ public final class TraceParser {
 
     /** A first half whose return never came: counted, timed from its start to {@code end}. */
     private void endedWithoutReturn(int pid, Pending p, double end) {
-        all.inProgress++;
-        if (inWindow(end)) window.inProgress++;
+        boolean leaving = p.name().equals("exit") || p.name().equals("exit_group"); // never return, by design
+        if (!leaving) {
+            all.inProgress++;
+            if (inWindow(end)) window.inProgress++;
+        }
         double e = Double.isNaN(end) || Double.isNaN(p.start()) ? p.start() : Math.max(end, p.start());
         count(pid, p.name(), SyscallGroup.of(p.name(), p.args(), fds.of(pid)), false, p.start(), e, span(p.start(), e));
     }

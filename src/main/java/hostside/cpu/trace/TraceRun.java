@@ -52,7 +52,9 @@ public record TraceRun(Target target, List<String> straceCommand, Ending ending,
                 }
             }
             case EXITED -> {
-                if (exitCode != 0 && target instanceof Target.Command) {
+                if (target instanceof Target.Attach) {
+                    n.add(String.format("the process ended %.1f s into the %.0f s window: the figures cover that part", wallSeconds, limitSeconds));
+                } else if (exitCode != 0) {
                     String last = stderrTail.lines().filter(l -> !l.isBlank() && !l.startsWith("strace: ")).reduce((a, b) -> b).orElse("");
                     n.add("the command exited with status " + exitCode + (last.isEmpty() ? "" : " (" + abbreviate(last.strip()) + ")"));
                 }

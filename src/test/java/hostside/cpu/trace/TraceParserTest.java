@@ -182,6 +182,17 @@ class TraceParserTest {
     }
 
     @Test
+    void anExitThatNeverReturnsIsNoCallInProgress() {
+        TimedTrace t = TraceParser.parse("""
+                7 10:00:00.000000 exit(0 <unfinished ...>
+                8 10:00:00.100000 getpid() = 8 <0.000001>
+                7 10:00:00.200000 +++ exited with 0 +++
+                """);
+        assertThat(t.inProgressAtEnd()).isZero();
+        assertThat(t.callsByName()).containsEntry("exit", 1L);
+    }
+
+    @Test
     void aResumedHalfWithoutItsFirstHalfCountsByName() {
         TimedTrace t = TraceParser.parse("7 10:00:00.000000 <... futex resumed>) = 0 <0.5>\n");
         assertThat(t.unmatchedResumes()).isEqualTo(1);

@@ -182,6 +182,18 @@ class TracerLiveTest {
     }
 
     @Test
+    void aProcessThatEndsInsideTheWindowIsANote() throws Exception {
+        Process short_ = new ProcessBuilder("sh", "-c", "sleep 0.5; for i in 1 2 3; do sleep 0.1; done").start();
+        try {
+            Tracer.TimedRun t = tracer.timed(Target.pid(short_.pid()), TraceLimits.of(Duration.ofSeconds(30)));
+            assertThat(t.run().ending()).isEqualTo(TraceRun.Ending.EXITED);
+            assertThat(t.run().notes()).singleElement().asString().startsWith("the process ended ").endsWith("into the 30 s window: the figures cover that part");
+        } finally {
+            short_.destroyForcibly();
+        }
+    }
+
+    @Test
     void attachingToNothingOrToItselfIsBadInput() {
         assertThatThrownBy(() -> tracer.timed(Target.pid(Integer.MAX_VALUE - 7), TraceLimits.of(Duration.ofSeconds(1))))
                 .isInstanceOf(BadInputException.class).hasMessageContaining("no such process");
