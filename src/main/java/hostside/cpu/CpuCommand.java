@@ -43,12 +43,26 @@ public final class CpuCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers to fork (default ${DEFAULT-VALUE}).")
     int workers = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS;
 
+    @Option(names = "--trace", description = "The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step.")
+    boolean trace;
+
+    @Option(names = "--pid", paramLabel = "PID", description = "With --trace: attach to this running process.")
+    Long pid;
+
+    @Option(names = "--seconds", paramLabel = "N", description = "With --trace: how long to trace (default ${DEFAULT-VALUE}).")
+    int seconds = 20;
+
+    @picocli.CommandLine.Parameters(paramLabel = "CMD", arity = "0..*", description = "With --trace: the command to run under strace (after --).")
+    List<String> command = new ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
+        if (trace) return CpuTrace.run(command, pid, seconds, options.json, out);
+        if (!command.isEmpty() || pid != null) throw new hostside.fs.BadInputException("a command or --pid needs --trace");
         if (launches < 100 || launches > 10_000_000) throw new hostside.fs.BadInputException("--launches " + launches + ": choose 100 to 10000000");
         if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.fs.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
         if (workers < 1 || workers > hostside.cpu.dataloader.DataLoaderTarget.MAX_WORKERS) {

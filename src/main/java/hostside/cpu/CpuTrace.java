@@ -1,0 +1,128 @@
+package hostside.cpu;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import hostside.cli.Json;
+import hostside.cpu.trace.BuiltinStep;
+import hostside.cpu.trace.CrossCheck;
+import hostside.cpu.trace.ProfileTables;
+import hostside.cpu.trace.ProfileVerdicts;
+import hostside.cpu.trace.Strace;
+import hostside.cpu.trace.SyscallProfile;
+import hostside.cpu.trace.Target;
+import hostside.cpu.trace.TraceLimits;
+import hostside.cpu.trace.TraceUnavailableException;
+import hostside.cpu.trace.Tracer;
+import hostside.fs.BadInputException;
+import hostside.machine.Finding;
+import hostside.report.Style;
+
+/**
+ * {@code hostside cpu --trace}: the syscall profile of a training step, strace run twice over the
+ * same workload (a summary with -c, a timed trace with -tt -T), grouped as Module 3 groups them,
+ * with the two runs checked against each other. With no command: the built-in PyTorch step where
+ * torch is installed, else hostside's own launch loop.
+ */
+final class CpuTrace {
+    private CpuTrace() {}
+
+    static int run(List<String> command, Long pid, int seconds, boolean json, PrintWriter out) {
+        if (pid != null && command != null && !command.isEmpty()) throw new BadInputException("--pid and a command: give one or the other");
+        if (pid != null && ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) throw new BadInputException("--pid " + pid + ": no such process");
+        if (seconds < 1 || seconds > 3600) throw new BadInputException("--seconds " + seconds + ": choose 1 to 3600");
+        Strace strace;
+        try {
+            strace = Strace.locate();
+        } catch (TraceUnavailableException e) {
+            return notRun(e.getMessage(), json, out);
+        }
+        String builtinNote = "";
+        Target target;
+        if (pid != null) {
+            target = Target.pid(pid);
+        } else if (command != null && !command.isEmpty()) {
+            target = Target.command(command);
+        } else {
+            BuiltinStep step = BuiltinStep.probe();
+            if (step.target().isPresent()) {
+                target = step.target().get();
+            } else {
+                builtinNote = "no PyTorch step to trace (" + step.reason() + "): tracing hostside's own launch loop instead";
+                target = Target.command(ownLoop(), "hostside's launch loop (hostside cpu --only launch_jitter_quiet)");
+            }
+        }
+        Tracer tracer = new Tracer(strace);
+        TraceLimits limits = TraceLimits.of(Duration.ofSeconds(seconds));
+        Tracer.SummaryRun summary;
+        Tracer.TimedRun timed;
+        try {
+            summary = tracer.summary(target, limits);
+            timed = tracer.timed(target, limits);
+        } catch (TraceUnavailableException e) {
+            return notRun(e.getMessage(), json, out);
+        }
+        SyscallProfile whole = SyscallProfile.of(timed);
+        SyscallProfile profile = SyscallProfile.stepsOf(timed).orElse(whole);
+        SyscallProfile summaryProfile = SyscallProfile.of(summary);
+        CrossCheck.Result check = CrossCheck.compare(summary, timed);
+        List<Finding> findings = ProfileVerdicts.of(profile);
+        if (json) {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("schema", hostside.machine.MachineFacts.SCHEMA);
+            j.put("kind", "cpu-trace");
+            j.put("target", target.describe());
+            j.put("note", builtinNote);
+            j.put("strace", strace.version());
+            j.put("headline", ProfileVerdicts.headline(profile));
+            j.put("profile", profile);
+            j.put("summary", summaryProfile);
+            j.put("crossCheck", check);
+            j.put("findings", findings);
+            j.put("caveat", ProfileVerdicts.CAVEAT);
+            out.print(Json.write(Json.MAPPER.valueToTree(j)));
+            out.flush();
+            return 0;
+        }
+        Style style = Style.forTerminal();
+        StringBuilder sb = new StringBuilder();
+        sb.append(style.bold("Syscall profile of ")).append(style.bold(target.describe())).append(" (").append(strace.version()).append(")\n");
+        if (!builtinNote.isEmpty()) sb.append("  ").append(builtinNote).append('\n');
+        sb.append("  ").append(ProfileVerdicts.headline(profile)).append("\n\n");
+        sb.append("By group (timed trace").append(profile == whole ? "" : ", the marked steps").append(")\n").append(ProfileTables.groups(profile).render("  "));
+        sb.append("\nBusiest threads\n").append(ProfileTables.threads(profile, 10).render("  "));
+        sb.append("\nThe two runs side by side: strace -c against the timed trace\n")
+                .append(ProfileTables.groupsSideBySide(summaryProfile, profile).render("  "));
+        sb.append("\nstrace -c as it printed it (top 15)\n").append(ProfileTables.summary(summary.summary(), 15).render("  "));
+        sb.append("\n").append(check.headline()).append('\n').append(ProfileTables.crossCheck(check, 12).render("  "));
+        sb.append('\n');
+        hostside.machine.MachineView.renderFindings(sb, findings, style);
+        for (String n : profile.notes()) sb.append("  ").append(style.dim("note: " + n)).append('\n');
+        sb.append("  ").append(style.dim(ProfileVerdicts.CAVEAT)).append('\n');
+        out.print(sb);
+        out.flush();
+        return 0;
+    }
+
+    private static int notRun(String why, boolean json, PrintWriter out) {
+        if (json) out.print(Json.write(Json.MAPPER.valueToTree(Map.of("schema", hostside.machine.MachineFacts.SCHEMA, "kind", "cpu-trace", "notRun", why))));
+        else out.println("hostside cpu --trace: not run: " + why);
+        out.flush();
+        return 0;
+    }
+
+    /** This JVM's java and class path running the quiet launch condition: a loop of launches (or timer ticks) to trace. */
+    private static List<String> ownLoop() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.addAll(List.of(hostside.cli.Main.class.getName(), "cpu", "--only", "launch_jitter_quiet", "--launches", "2000", "--json"));
+        return cmd;
+    }
+}
