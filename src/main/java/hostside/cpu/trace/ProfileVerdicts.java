@@ -24,6 +24,8 @@ public final class ProfileVerdicts {
 
     static final double FUTEX_SHARE = 0.5;
     static final double MAIN_WAITING = 0.3;
+    /** A first thread that makes fewer of its process's calls than this does not run the step (a launcher). */
+    static final double MAIN_WORKS = 0.1;
     static final long CHURN_CALLS = 500;
     static final double CHURN_RATE = 50;
     static final double CHURN_PER_STEP = 1;
@@ -112,7 +114,13 @@ public final class ProfileVerdicts {
         double span = main.map(m -> p.steps() > 0 ? p.wallSeconds() : m.lifeSeconds()).orElse(0.0);
         if (main.isPresent() && span > 0) {
             double waiting = Math.min(1, main.get().seconds(SyscallGroup.FUTEX_WAIT) / span);
-            if (waiting >= MAIN_WAITING) {
+            long processCalls = p.threads().stream().filter(t -> t.process() == main.get().process()).mapToLong(SyscallProfile.ThreadStats::calls).sum();
+            double share = processCalls == 0 ? 0 : (double) main.get().calls() / processCalls;
+            if (waiting >= MAIN_WAITING && share < MAIN_WORKS) {
+                sb.append(String.format("; the first thread (TID %d) spent %s of its %.2f s there but made only %s of its process's calls: "
+                        + "a launcher waiting for the threads that do the work (a JVM's first thread does this); the busiest threads say "
+                        + "which of those wait", main.get().tid(), pct(waiting), span, pct(share)));
+            } else if (waiting >= MAIN_WAITING) {
                 severity = "warn";
                 sb.append(String.format("; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
                         + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), pct(waiting), span));

@@ -55,7 +55,9 @@ public record TraceRun(Target target, List<String> straceCommand, Ending ending,
                 if (target instanceof Target.Attach) {
                     n.add(String.format("the process ended %.1f s into the %.0f s window: the figures cover that part", wallSeconds, limitSeconds));
                 } else if (exitCode != 0) {
-                    String last = stderrTail.lines().filter(l -> !l.isBlank() && !l.startsWith("strace: ")).reduce((a, b) -> b).orElse("");
+                    // the last line that says something: not strace's, not a stack frame
+                    String last = stderrTail.lines().filter(l -> !l.isBlank() && !l.startsWith("strace: ") && !l.startsWith("+++ ")
+                            && !l.matches("\\s+at .*|\\s*\\.\\.\\. \\d+ more|\\s+File \".*|\\s{4}.*")).reduce((a, b) -> b).orElse("");
                     n.add("the command exited with status " + exitCode + (last.isEmpty() ? "" : " (" + abbreviate(last.strip()) + ")"));
                 }
             }

@@ -73,6 +73,18 @@ class ProfileVerdictsTest {
     }
 
     @Test
+    void aLauncherThatWaitsForTheRealMainThreadIsNoStarvedStep() {
+        Fig fig = new Fig().call("futex", FUTEX_WAIT, 2000, 80).call("read", FILE, 1000, 20);
+        fig.thread(100, 4, FUTEX_WAIT, 4);
+        fig.threads.set(0, new TimedTrace.ThreadCount(100, 100, "java", 5, 4, 4, Map.of(FUTEX_WAIT, 4.0), Map.of(FUTEX_WAIT, 5L)));
+        fig.threads.add(new TimedTrace.ThreadCount(101, 100, "java", 900, 0.5, 4, Map.of(FILE, 0.5), Map.of(FILE, 900L)));
+        Finding f = only(fig.profile(), "syscalls-futex-wait");
+        assertThat(f.severity()).isEqualTo("info");
+        assertThat(f.text()).contains("the first thread (TID 100) spent 100% of its 4.00 s there but made only 1% of its process's calls: a launcher")
+                .doesNotContain("starved");
+    }
+
+    @Test
     void futexBelowHalfSaysNothing() {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 10, 4).call("read", FILE, 100, 6).profile();
         assertThat(has(p, "syscalls-futex-wait")).isFalse();
