@@ -1,8 +1,5 @@
 package hostside.cpu.facts;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -15,63 +12,13 @@ import hostside.machine.Finding;
  * node 1, each device's interrupts on its own node and away from GPU0's CPUs, the performance
  * governor, shallow C-states, no isolation and no CPU quota. Tests change files from there.
  */
-final class Box {
+final class Box extends hostside.testing.RecordedMachine<Box> {
     static final String CPU = "/sys/devices/system/cpu";
     static final String GPU = "0000:3b:00.0", NIC = "0000:86:00.0", NVME = "0000:87:00.0";
     static final int CPUS = 16;
 
-    final Path root;
-
     Box(Path root) {
-        this.root = root;
-    }
-
-    Box put(String path, String text) {
-        try {
-            Path p = root.resolve(path.substring(1));
-            Files.createDirectories(p.getParent());
-            Files.writeString(p, text);
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    Box remove(String path) {
-        try {
-            Path p = root.resolve(path.substring(1));
-            if (Files.isDirectory(p)) {
-                try (var walk = Files.walk(p)) {
-                    for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(q);
-                }
-            } else {
-                Files.deleteIfExists(p);
-            }
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    Box dir(String path) {
-        try {
-            Files.createDirectories(root.resolve(path.substring(1)));
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    Box link(String path, String target) {
-        try {
-            Path p = root.resolve(path.substring(1));
-            Files.createDirectories(p.getParent());
-            Files.deleteIfExists(p);
-            Files.createSymbolicLink(p, Path.of(target));
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        super(root);
     }
 
     CpuFacts read() {

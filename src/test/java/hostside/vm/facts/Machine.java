@@ -1,69 +1,16 @@
 package hostside.vm.facts;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
 import hostside.fs.FsRoot;
 
 /** A small recorded machine in a temp folder: a healthy x86 box by default, files changed per test. */
-final class Machine {
+final class Machine extends hostside.testing.RecordedMachine<Machine> {
     static final String THP = "/sys/kernel/mm/transparent_hugepage";
 
-    final Path root;
-
     Machine(Path root) {
-        this.root = root;
-    }
-
-    Machine put(String path, String text) {
-        try {
-            Path p = root.resolve(path.substring(1));
-            Files.createDirectories(p.getParent());
-            Files.writeString(p, text);
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    Machine remove(String path) {
-        try {
-            Path p = root.resolve(path.substring(1));
-            if (Files.isDirectory(p)) {
-                try (var walk = Files.walk(p)) {
-                    for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(q);
-                }
-            } else {
-                Files.deleteIfExists(p);
-            }
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    Machine dir(String path) {
-        try {
-            Files.createDirectories(root.resolve(path.substring(1)));
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    Machine link(String path, String target) {
-        try {
-            Path p = root.resolve(path.substring(1));
-            Files.createDirectories(p.getParent());
-            Files.deleteIfExists(p);
-            Files.createSymbolicLink(p, Path.of(target));
-            return this;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        super(root);
     }
 
     VmFacts read() {
