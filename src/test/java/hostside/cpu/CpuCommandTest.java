@@ -1,0 +1,100 @@
+package hostside.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import hostside.cli.Json;
+import hostside.cli.Main;
+
+/** `hostside cpu` as a user runs it: options, bad input, a recorded machine, a short live run, the report. */
+class CpuCommandTest {
+    static final String H200 = "../shared/fixtures/h200/sysfs.tar.gz";
+
+    record Run(int code, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static JsonNode json(Run r) throws Exception {
+        return Json.MAPPER.readTree(r.out());
+    }
+
+    @Test
+    void listNamesEveryMeasurement() {
+        Run r = run("cpu", "--list");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("syscall_getppid", "context_switch_same_core", "context_switch_cross_core", "futex_wakeup_cross_core",
+                "thread_migration", "launch_jitter_quiet", "launch_jitter_noisy", "launch_jitter_pinned", "launch_jitter_graph",
+                "dataloader_cow_list", "dataloader_cow_array", "fork_vs_spawn_cuda");
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo() {
+        for (String[] args : new String[][] {{"cpu", "--only", "nosuch"}, {"cpu", "--launches", "5"}, {"cpu", "--period-us", "1"},
+                {"cpu", "--workers", "0"}, {"cpu", "--pid", "5"}, {"cpu", "--trace", "--pid", "999999999"}, {"cpu", "--trace", "--seconds", "0"},
+                {"cpu", "--dataset-size", "lots"}}) {
+            Run r = run(args);
+            assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err().strip()).as(String.join(" ", args)).startsWith("hostside: ").doesNotContain("\n").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aRecordingGivesFactsAndMeasuresNothing() throws Exception {
+        Run r = run("cpu", "--root", H200, "--json");
+        assertThat(r.code()).isZero();
+        JsonNode j = json(r);
+        assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(j.path("kind").asText()).isEqualTo("cpu");
+        assertThat(j.path("facts").path("kernel").path("scheduler").asText()).isEqualTo("EEVDF");
+        assertThat(j.path("facts").path("irqs").path("devices")).isNotEmpty();
+        for (JsonNode x : j.path("measured").path("results")) {
+            assertThat(x.path("status").asText()).isEqualTo("not run");
+            assertThat(x.path("why").asText()).contains("recorded machine");
+        }
+        for (JsonNode x : j.path("dataloader")) assertThat(x.path("status").asText()).isEqualTo("not run");
+        assertThat(j.path("findings")).isNotEmpty();
+        assertThat(run("cpu", "--root", H200).out()).contains("The CPU that feeds the GPU").contains("Measurements: not run: recorded machine");
+    }
+
+    @Test
+    void aShortLiveRunMeasuresTheJitterOnTheTimer() throws Exception {
+        Run r = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200", "--json");
+        assertThat(r.code()).isZero();
+        JsonNode res = json(r).path("measured").path("results");
+        assertThat(res).hasSize(1);
+        assertThat(res.get(0).path("status").asText()).isEqualTo("ok");
+        assertThat(res.get(0).path("detail").path("lateNs").path("p99").asLong()).isPositive();
+        assertThat(json(r).path("dataloader")).as("--only picked none of them").isEmpty();
+    }
+
+    @Test
+    void theReportRendersModuleThreeFromItsJson(@TempDir Path out) throws Exception {
+        Run r = run("report", "--root", H200, "--out", out.toString(), "--name", "box");
+        assertThat(r.code()).isZero();
+        String md = Files.readString(out.resolve("box.md"));
+        String section = md.substring(md.indexOf("## Module 3"), md.indexOf("## Module 4"));
+        assertThat(section).contains("### Scheduler, isolation, IRQs", "EEVDF scheduler", "| GPU0 | gpu |", "### Findings",
+                "Not run: recorded machine");
+        JsonNode report = Json.MAPPER.readTree(out.resolve("box.json").toFile());
+        JsonNode m3 = report.path("modules").get(2);
+        assertThat(m3.path("module").asInt()).isEqualTo(3);
+        assertThat(m3.path("data").path("kind").asText()).isEqualTo("cpu");
+        // rendering again from the JSON alone gives the same page
+        Run again = run("report", "--from", out.resolve("box.json").toString(), "--out", out.resolve("again").toString());
+        assertThat(again.code()).isZero();
+        assertThat(Files.readString(out.resolve("again/box.md"))).isEqualTo(md);
+    }
+}
