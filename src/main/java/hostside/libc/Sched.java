@@ -98,6 +98,11 @@ public final class Sched {
 
     /** Pins the calling thread to {@code cpus} (sched_setaffinity on its own tid). */
     public static void pin(List<Integer> cpus) {
+        pin(0, cpus);
+    }
+
+    /** Pins thread or process {@code tid} (0: the calling thread) to {@code cpus}. */
+    public static void pin(long tid, List<Integer> cpus) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment mask = a.allocate(MASK_BYTES);
             for (int c : cpus) {
@@ -106,7 +111,7 @@ public final class Sched {
                 mask.set(JAVA_LONG, word * 8, mask.get(JAVA_LONG, word * 8) | (1L << (c % 64)));
             }
             MemorySegment state = a.allocate(Linker.Option.captureStateLayout());
-            int r = (int) SETAFFINITY.invokeExact(state, 0, (long) MASK_BYTES, mask);
+            int r = (int) SETAFFINITY.invokeExact(state, (int) tid, (long) MASK_BYTES, mask);
             if (r != 0) {
                 int errno = state.get(JAVA_INT, Linker.Option.captureStateLayout().byteOffset(
                         java.lang.foreign.MemoryLayout.PathElement.groupElement("errno")));

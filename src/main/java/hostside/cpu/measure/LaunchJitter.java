@@ -34,7 +34,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
 
     public enum Condition {
         QUIET("quiet", "nothing else running"),
-        NOISY("noisy", "a CPU hog on every CPU"),
+        NOISY("noisy", "a CPU hog process on every CPU"),
         PINNED("pinned", "the feeder alone on a GPU-local CPU, hogs on the others"),
         GRAPH("graph", "a CUDA graph of " + GRAPH_KERNELS + " kernels per launch, nothing else running");
 
@@ -184,44 +184,60 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         return (int) Math.max(Math.max(100, launches / 20), Math.min(100_000, 1_000_000_000L / periodNs));
     }
 
-    /** CPU hogs, one pinned thread per CPU, spinning until closed (and never past a hard limit). */
+    /**
+     * CPU hogs: one busy-looping process per CPU, pinned there. Processes, not threads of this
+     * JVM, because what competes with a training loop's feeder is other processes (DataLoader
+     * workers, other jobs); they stop when closed, at a hard time limit of their own, and when
+     * this JVM exits.
+     */
     static final class Hogs implements AutoCloseable {
-        static final long LIMIT_NS = 120_000_000_000L;
-        private final List<Thread> threads = new ArrayList<>();
-        private volatile boolean stop;
+        static final long LIMIT_S = 120;
+        private final List<Process> processes = new ArrayList<>();
+        private final Thread cleanup = new Thread(this::stop, "hostside-hogs-cleanup");
 
         static Hogs start(List<Integer> cpus) {
             Hogs h = new Hogs();
-            long until = System.nanoTime() + LIMIT_NS;
-            for (int cpu : cpus) {
-                Thread th = Thread.ofPlatform().name("hostside-hog-" + cpu).daemon().unstarted(() -> {
+            if (cpus.isEmpty()) return h;
+            Runtime.getRuntime().addShutdownHook(h.cleanup);
+            try {
+                for (int cpu : cpus) {
+                    // a shell loop that gives up by itself after LIMIT_S, should every other stop fail
+                    Process p = new ProcessBuilder("/bin/sh", "-c", "end=$(( $(date +%s) + " + LIMIT_S + " )); while [ $(date +%s) -lt $end ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done")
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                    h.processes.add(p);
                     try {
-                        Sched.pin(cpu);
+                        Sched.pin(p.pid(), List.of(cpu));
                     } catch (RuntimeException e) {
-                        return; // a CPU we may not use: one hog fewer
+                        // a CPU this process may not use: the hog runs unpinned
                     }
-                    long x = 1;
-                    while (!h.stop && System.nanoTime() < until) {
-                        for (int k = 0; k < 10_000; k++) x = x * 6364136223846793005L + 1442695040888963407L;
-                    }
-                    if (x == 42) System.out.print("");
-                });
-                h.threads.add(th);
-                th.start();
+                }
+            } catch (java.io.IOException e) {
+                h.close();
+                throw new IllegalStateException("cannot start the CPU hogs (/bin/sh): " + e.getMessage());
             }
             return h;
         }
 
-        @Override
-        public void close() {
-            stop = true;
-            for (Thread t : threads) {
+        private void stop() {
+            for (Process p : processes) p.destroyForcibly();
+            for (Process p : processes) {
                 try {
-                    t.join(1000);
+                    p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
                 }
+            }
+        }
+
+        @Override
+        public void close() {
+            stop();
+            if (processes.isEmpty()) return;
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook runs anyway
             }
         }
     }

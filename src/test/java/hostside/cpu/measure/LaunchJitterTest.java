@@ -111,8 +111,22 @@ class LaunchJitterTest {
             int wakes = c == LaunchJitter.Condition.GRAPH ? LAUNCHES / LaunchJitter.GRAPH_KERNELS : LAUNCHES;
             assertThat(r.value().samples()).as(c + ": one lateness per wake-up").isEqualTo(wakes);
         }
-        assertThat(Thread.getAllStackTraces().keySet().stream().filter(th -> th.getName().startsWith("hostside-hog") && th.isAlive()))
-                .as("no hog left running").isEmpty();
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList()).as("no hog process left running").isEmpty();
+    }
+
+    @Test
+    void hogsArePinnedProcessesThatStopWhenClosed() throws Exception {
+        List<Integer> cpus = Sched.affinity();
+        List<ProcessHandle> seen;
+        try (LaunchJitter.Hogs h = LaunchJitter.Hogs.start(cpus)) {
+            seen = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+            assertThat(seen).as("one hog per CPU").hasSize(cpus.size());
+            for (int i = 0; i < seen.size(); i++) {
+                String status = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + seen.get(i).pid() + "/status"));
+                assertThat(status).contains("Cpus_allowed_list:\t" + cpus.get(i) + "\n");
+            }
+        }
+        for (ProcessHandle p : seen) assertThat(p.isAlive()).isFalse();
     }
 
     @Test
