@@ -31,6 +31,7 @@ import hostside.cpu.facts.CpuFacts.Sched;
 import hostside.cpu.facts.CpuFacts.Share;
 import hostside.cpu.facts.CpuFacts.Tunables;
 import hostside.fs.CpuSet;
+import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.GarbageException;
 import hostside.fs.Read;
@@ -52,16 +53,17 @@ public final class CpuFactsReader {
     public static final String NO_CPUFREQ = "no cpufreq (VM or firmware-controlled)";
 
     private static final Pattern RELEASE = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})(?:\\D.*)?");
-    private static final Pattern SIGNED = Pattern.compile("-?\\d{1,18}");
     private static final Pattern FLAG = Pattern.compile("[a-z_]+");
 
     private final FsRoot fs;
     private final MachineFacts machine;
     private final List<String> unknowns = new ArrayList<>();
+    private final FactReads reads;
     private CpuSet online = CpuSet.EMPTY;
 
     private CpuFactsReader(FsRoot fs, MachineFacts machine) {
         this.fs = fs;
+        this.reads = new FactReads(fs, unknowns);
         this.machine = machine;
     }
 
@@ -741,34 +743,16 @@ public final class CpuFactsReader {
 
     // ---- typed reads ----
 
-    /** The trimmed text; a failed read leaves an unknown unless the file is optional and simply missing. */
     private Optional<String> text(String path, boolean expected) {
-        Read r = fs.read(path);
-        if (r instanceof Read.Failed f) {
-            if (expected || !f.reason().equals("missing")) unknowns.add(r.why());
-            return Optional.empty();
-        }
-        return r.trimmed();
+        return reads.text(path, expected);
     }
 
     private Long signed(String path, boolean expected) {
-        Optional<String> t = text(path, expected);
-        if (t.isEmpty()) return null;
-        if (!SIGNED.matcher(t.get()).matches()) {
-            garbage(path, "not a number", t.get());
-            return null;
-        }
-        return Long.parseLong(t.get());
+        return reads.signed(path, expected);
     }
 
     private Integer integer(String path, boolean expected) {
-        Long v = signed(path, expected);
-        if (v == null) return null;
-        if (v > Integer.MAX_VALUE || v < Integer.MIN_VALUE) {
-            garbage(path, "out of range", String.valueOf(v));
-            return null;
-        }
-        return v.intValue();
+        return reads.integer(path, expected, true);
     }
 
     private CpuSet cpuList(String path, boolean expected) {
@@ -807,11 +791,10 @@ public final class CpuFactsReader {
     }
 
     private void garbage(String path, String what, String text) {
-        unknowns.add(path + ": " + what + ": \"" + shown(text) + "\"");
+        reads.garbage(path, what, text);
     }
 
     static String shown(String s) {
-        String clean = s.strip().replaceAll("[\\p{Cntrl}&&[^\t]]", "?");
-        return clean.length() > 40 ? clean.substring(0, 40) + "..." : clean;
+        return FactReads.shown(s);
     }
 }

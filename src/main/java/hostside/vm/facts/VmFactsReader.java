@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.fs.Read;
@@ -42,13 +43,14 @@ public final class VmFactsReader {
 
     private static final Pattern HUGE_DIR = Pattern.compile("hugepages-(\\d{1,12})kB");
     private static final Pattern NODE_DIR = Pattern.compile("node(\\d{1,6})");
-    private static final Pattern NUMBER = Pattern.compile("\\d{1,19}");
 
     private final FsRoot fs;
     private final List<String> unknowns = new ArrayList<>();
+    private final FactReads reads;
 
     private VmFactsReader(FsRoot fs) {
         this.fs = fs;
+        this.reads = new FactReads(fs, unknowns);
     }
 
     /**
@@ -430,51 +432,25 @@ public final class VmFactsReader {
         return null;
     }
 
-    // ---- typed reads ----
+    // ---- typed reads (hostside.fs.FactReads) ----
 
-    /** The trimmed text; a failed read leaves an unknown unless the file is optional and simply missing. */
     private Optional<String> text(String path, boolean expected) {
-        Read r = fs.read(path);
-        if (r instanceof Read.Failed f) {
-            if (expected || !f.reason().equals("missing")) unknowns.add(r.why());
-            return Optional.empty();
-        }
-        return r.trimmed();
+        return reads.text(path, expected);
     }
 
     private Long number(String path, boolean expected) {
-        Optional<String> t = text(path, expected);
-        if (t.isEmpty()) return null;
-        Long v = parseNumber(t.get());
-        if (v == null) garbage(path, "not a number", t.get());
-        return v;
+        return reads.number(path, expected);
     }
 
     private Integer integer(String path, boolean expected) {
-        Long v = number(path, expected);
-        if (v == null) return null;
-        if (v > Integer.MAX_VALUE) {
-            garbage(path, "out of range", String.valueOf(v));
-            return null;
-        }
-        return v.intValue();
+        return reads.integer(path, expected, false);
     }
 
     static Long parseNumber(String s) {
-        if (s == null || !NUMBER.matcher(s.strip()).matches()) return null;
-        try {
-            return Long.parseLong(s.strip());
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        return FactReads.parseNumber(s);
     }
 
     private void garbage(String path, String what, String text) {
-        unknowns.add(path + ": " + what + ": \"" + shown(text) + "\"");
-    }
-
-    static String shown(String s) {
-        String clean = s.strip().replaceAll("[\\p{Cntrl}&&[^\t]]", "?");
-        return clean.length() > 40 ? clean.substring(0, 40) + "..." : clean;
+        reads.garbage(path, what, text);
     }
 }
