@@ -5,6 +5,7 @@ import java.util.Optional;
 import hostside.fs.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.fs.GarbageException;
+import hostside.fs.Mounts;
 
 /**
  * The CPUs and memory nodes this process may use, as its cgroup says: cgroup v1's cpuset
@@ -19,18 +20,14 @@ public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source
     static final Cpuset NONE = new Cpuset(Optional.empty(), Optional.empty(), "");
 
     static Cpuset read(FsRoot fs) {
-        String mounts = fs.text("/proc/self/mounts").or(() -> fs.text("/proc/mounts")).orElse("");
         String v1 = null, legacy = null, v2 = null;
-        for (String line : mounts.split("\n")) {
-            String[] f = line.split("\\s+");
-            if (f.length < 4) continue;
-            String mnt = unescape(f[1]);
-            switch (f[2]) {
+        for (Mounts.Mount m : Mounts.read(fs)) {
+            switch (m.type()) {
                 case "cgroup" -> {
-                    for (String opt : f[3].split(",")) if (opt.equals("cpuset")) v1 = mnt;
+                    if (m.options().contains("cpuset")) v1 = m.point();
                 }
-                case "cpuset" -> legacy = mnt;
-                case "cgroup2" -> v2 = mnt;
+                case "cpuset" -> legacy = m.point();
+                case "cgroup2" -> v2 = m.point();
                 default -> { }
             }
         }
@@ -99,19 +96,5 @@ public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source
     private static Optional<CpuSet> nonEmpty(String list) {
         CpuSet s = CpuSet.parseList(list);
         return s.isEmpty() ? Optional.empty() : Optional.of(s);
-    }
-
-    /** /proc/mounts escapes spaces and the like as octal (\040). */
-    private static String unescape(String s) {
-        if (!s.contains("\\")) return s;
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).matches("[0-7]{3}")) {
-                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
-                i += 3;
-            } else b.append(c);
-        }
-        return b.toString();
     }
 }

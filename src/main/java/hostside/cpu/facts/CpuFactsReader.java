@@ -33,6 +33,8 @@ import hostside.cpu.facts.CpuFacts.Tunables;
 import hostside.fs.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
+import hostside.fs.Mounts;
+import hostside.fs.Mounts.Mount;
 import hostside.fs.GarbageException;
 import hostside.fs.Read;
 import hostside.machine.KernelCmdline;
@@ -316,7 +318,6 @@ public final class CpuFactsReader {
         }
     }
 
-    private record Mount(String root, String point, String type, List<String> options) {}
 
     private Cgroup cgroup() {
         Topology.Whole w = machine.topology() == null ? null : machine.topology().whole();
@@ -335,7 +336,7 @@ public final class CpuFactsReader {
             if (f[0].equals("0") && f[1].isEmpty()) v2Path = f[2];
             else if (List.of(f[1].split(",")).contains("cpu")) v1Path = f[2];
         }
-        List<Mount> mounts = mounts();
+        List<Mount> mounts = Mounts.read(fs);
         Mount v1 = mounts.stream().filter(m -> m.type().equals("cgroup") && m.options().contains("cpu")).findFirst().orElse(null);
         Mount v2 = mounts.stream().filter(m -> m.type().equals("cgroup2")).findFirst().orElse(null);
         String version, path;
@@ -410,47 +411,6 @@ public final class CpuFactsReader {
             return null;
         }
         return new long[] {q, p};
-    }
-
-    /** /proc/self/mountinfo (which has each mount's root), else /proc/self/mounts. */
-    private List<Mount> mounts() {
-        List<Mount> out = new ArrayList<>();
-        Optional<String> info = fs.text("/proc/self/mountinfo");
-        if (info.isPresent()) {
-            for (String line : info.get().split("\n")) {
-                String[] halves = line.split(" - ", 2);
-                if (halves.length < 2) continue;
-                String[] a = halves[0].split("\\s+"), b = halves[1].strip().split("\\s+");
-                if (a.length < 5 || b.length < 1) continue;
-                List<String> opts = new ArrayList<>(List.of(a.length > 5 ? a[5].split(",") : new String[0]));
-                if (b.length > 2) opts.addAll(List.of(b[2].split(",")));
-                out.add(new Mount(unescape(a[3]), unescape(a[4]), b[0], opts));
-            }
-            if (!out.isEmpty()) return out;
-        }
-        String mounts = fs.text("/proc/self/mounts").or(() -> fs.text("/proc/mounts")).orElse("");
-        for (String line : mounts.split("\n")) {
-            String[] f = line.strip().split("\\s+");
-            if (f.length < 4) continue;
-            out.add(new Mount("/", unescape(f[1]), f[2], List.of(f[3].split(","))));
-        }
-        return out;
-    }
-
-    /** /proc/mounts escapes spaces and the like as octal (\040). */
-    private static String unescape(String s) {
-        if (!s.contains("\\")) return s;
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).matches("[0-7]{3}")) {
-                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
-                i += 3;
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
     }
 
     // ---- frequency and idle ----
