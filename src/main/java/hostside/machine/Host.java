@@ -44,6 +44,8 @@ public record Host(String name, String kernel, String architecture, String virtu
         return "";
     }
 
+    /** Derived from {@link #virtualization}, so not a key of its own in the JSON. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isVm() {
         return virtualization.startsWith("VM");
     }

@@ -64,6 +64,7 @@ public final class SchedCosts {
             d.put("nativeCallNs", c.median());
             d.put("kernelNs", Stats.of(sys).median() - c.median());
             d.put("callsPerSample", calls);
+            // the results are used, so no compiler may drop the calls themselves
             if (sink == 42) d.put("sink", sink);
             return Result.ok(this, "ns", Stats.of(sys), "getppid by syscall(2) through java.lang.foreign, host clock; labs(3) the same way for the call's own cost", d);
         }

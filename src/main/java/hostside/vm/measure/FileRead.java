@@ -2,7 +2,6 @@ package hostside.vm.measure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -98,7 +97,6 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
             }
             long ns = System.nanoTime() - t0;
             Libc.Usage after = Libc.threadUsage();
-            if (buffer.get(ValueLayout.JAVA_BYTE, 0) == 0x7f && ns < 0) throw new AssertionError(); // keep the copies alive
             return new Pass(ns / 1e9, after.minus(before));
         } finally {
             Libc.close(fd);
