@@ -90,14 +90,17 @@ public final class CpuView {
             sb.append(style.bold("Measurements")).append(": not run: ").append(whys.iterator().next()).append('\n');
             return;
         }
-        sb.append(style.bold("What the scheduler charges")).append(", median of the samples with min and max\n");
         Table t = new Table("measurement", "median", "min", "max", "unit", "n").right(1, 2, 3, 5);
         for (Result x : m.results()) {
             if (x.key().startsWith("launch_jitter")) continue;
             if (x.isOk()) t.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit(), x.value().samples());
             else t.row(x.key(), x.status() + ": " + x.why(), "", "", "", "");
         }
-        sb.append(t.render("  ")).append('\n');
+        if (!t.isEmpty()) {
+            sb.append(style.bold("What the scheduler charges")).append(", median of the samples with min and max\n");
+            sb.append(t.render("  ")).append('\n');
+        }
+        if (m.results().stream().noneMatch(x -> x.key().startsWith("launch_jitter"))) return;
         sb.append(style.bold("Launch jitter")).append(!m.gpu().isEmpty() ? " on " + m.gpu()
                         : " (no GPU" + (m.noGpu().isEmpty() ? "" : ": " + m.noGpu()) + "; a timer-driven feeder, cyclictest's method)")
                 .append(", us\n");
