@@ -146,9 +146,11 @@ class VmCommandTest {
         long page = hostside.libc.Libc.pageSize();
         assertThat(anon.path("detail").path("regionBytes").asLong()).isEqualTo(8L << 20);
         assertThat(anon.path("detail").path("pageSize").asLong()).isEqualTo(page);
-        // base pages (MADV_NOHUGEPAGE): one fault per page, exactly, on the touching thread
-        assertThat(anon.path("detail").path("faults").asLong()).isEqualTo((8L << 20) / page);
-        assertThat(anon.path("detail").path("faultsPerMiB").asDouble()).isEqualTo((double) (1L << 20) / page);
+        // base pages (MADV_NOHUGEPAGE): one fault per page on the touching thread, plus the odd
+        // fault of its own now and then (a stack or code page; seen once in many runs: 2049)
+        long pages = (8L << 20) / page;
+        assertThat(anon.path("detail").path("faults").asLong()).isBetween(pages, pages + 8);
+        assertThat(anon.path("detail").path("faultsPerMiB").asDouble()).isBetween((double) (1L << 20) / page, (pages + 8) / 8.0);
         assertThat(anon.path("detail").path("thpFaultAlloc").asLong()).as("no huge page was asked for").isLessThanOrEqualTo(0);
         assertThat(anon.path("detail").path("usPerFault").asDouble()).isPositive();
 

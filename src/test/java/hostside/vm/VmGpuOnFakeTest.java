@@ -15,11 +15,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,30 +42,14 @@ import hostside.vm.measure.ManagedMigration;
  * pointer, managed memory through cuMemAllocManaged and a CUmemLocation passed by value, the four
  * migration cases, and that every managed buffer is freed. No figure here says anything about a GPU.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class VmGpuOnFakeTest {
+class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
     static final long MiB = 1L << 20;
     static final int CONCURRENT_MANAGED_ACCESS = 89;
     static final int INVALID_VALUE = 1;
 
-    FakeDriver fake;
-    Cuda cuda;
 
-    @BeforeAll
-    void build(@TempDir Path dir) {
-        fake = FakeDriver.build(dir);
-    }
 
-    @BeforeEach
-    void open() {
-        fake.reset();
-        cuda = fake.ready();
-    }
 
-    @AfterEach
-    void clearProperty() {
-        FakeDriver.unset();
-    }
 
     // ---- VMM granularity ----
 

@@ -6,41 +6,19 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 import hostside.gpu.bench.GpuBench;
-import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.FakeDriver;
 import hostside.harness.Result;
 import hostside.libc.Sched;
 
 /** The jitter loop on the fake driver (launches, graphs, resources) and on the timer alone. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class LaunchJitterTest {
+class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     static final int LAUNCHES = 400;
-    FakeDriver fake;
-    Cuda cuda;
 
-    @BeforeAll
-    void build(@TempDir Path dir) {
-        fake = FakeDriver.build(dir);
-    }
 
-    @BeforeEach
-    void reset() {
-        fake.reset();
-        cuda = fake.ready();
-    }
 
-    @AfterAll
-    void unset() {
-        FakeDriver.unset();
-    }
 
     static CpuTarget target(GpuBench b) {
         List<Integer> cpus = Sched.affinity();

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** CudaFacts.read through the binding, against the fake driver's two GPUs. */
 class CudaFactsOnFakeTest extends OnFakeDriver {
     @Override
-    boolean openBeforeEach() {
+    protected boolean openBeforeEach() {
         return false;
     }
 

@@ -15,7 +15,7 @@ class CudaOldDriverTest extends OnFakeDriver {
     static final long MiB = 1L << 20;
 
     @Override
-    List<String> flags() {
+    protected List<String> flags() {
         return List.of("-DFAKE_CUDA_OLD");
     }
 

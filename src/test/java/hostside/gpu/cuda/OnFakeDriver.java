@@ -11,36 +11,37 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tests against the fake libcuda.so.1: built once per test class (with {@link #flags()}), reset
- * and opened before each test, and the library property cleared after it.
+ * and opened before each test, and the library property cleared after it. Any package's GPU
+ * tests extend it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OnFakeDriver {
-    FakeDriver fake;
-    Cuda cuda;
+public abstract class OnFakeDriver {
+    protected FakeDriver fake;
+    protected Cuda cuda;
 
     /** gcc flags for the fake: {@code -DFAKE_CUDA_OLD} builds a driver older than some functions. */
-    List<String> flags() {
+    protected List<String> flags() {
         return List.of();
     }
 
     @BeforeAll
-    void build(@TempDir Path dir) {
+    protected void build(@TempDir Path dir) {
         fake = FakeDriver.build(dir, flags());
     }
 
     /** False for tests of opening itself: they open the driver their own way. */
-    boolean openBeforeEach() {
+    protected boolean openBeforeEach() {
         return true;
     }
 
     @BeforeEach
-    void open() {
+    protected void open() {
         fake.reset();
         if (openBeforeEach()) cuda = fake.ready();
     }
 
     @AfterEach
-    void clearProperty() {
+    protected void clearProperty() {
         System.clearProperty(Cuda.LIBRARY_PROPERTY);
     }
 }
