@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # hostside's timer-driven feeder against cyclictest (rt-tests), the same method (clock_nanosleep
-# to absolute ticks, lateness on wake), the same cadence and count, alternating so both see the
+# to absolute ticks, lateness on wake, ticks already passed on waking skipped), the same cadence
+# and count of wake-ups, alternating so both see the
 # same machine: quiet, then with a busy loop on every CPU. cyclictest runs with --policy=other:
 # by default it makes its thread SCHED_FIFO, which has no timer slack, where hostside's feeder,
 # like a Python training loop, is a normal thread with the kernel's 50 us slack.
@@ -43,12 +44,30 @@ ours() {  # hostside's quiet condition (the hogs, when on, are this script's)
 import json, sys
 r = json.load(sys.stdin)["measured"]["results"][0]
 d = r["detail"]["lateNs"]
-print("hostside timer feeder      p50 %.0f  p99 %.0f  p99.9 %.0f  max %.0f us  (%d samples, slack %d ns)" % (
-    d["p50"]/1e3, d["p99"]/1e3, d["p99.9"]/1e3, d["max"]/1e3, r["value"]["samples"], r["detail"]["timerSlackNs"]))'
+print("hostside timer feeder      p50 %.0f  p99 %.0f  p99.9 %.0f  max %.0f us  (%d samples, %d ticks skipped, slack %d ns)" % (
+    d["p50"]/1e3, d["p99"]/1e3, d["p99.9"]/1e3, d["max"]/1e3, r["value"]["samples"], r["detail"]["missedTicks"], r["detail"]["timerSlackNs"]))'
 }
 
 echo "# $(date -u +%FT%TZ) $(hostname) $(uname -r), $(nproc) CPUs; $n ticks of $period_us us"
 for r in $(seq "$rounds"); do
   echo "== round $r, quiet"; ours; cyclic
   echo "== round $r, a busy loop on every CPU"; hog_on; ours; cyclic; hog_off
-done
+done | tee "$tmp/all"
+# One run's p99 rests on 200 samples and moves 10-20% from run to run for either tool: compare
+# the median over rounds, and show each tool's own spread beside the difference between them.
+python3 - "$tmp/all" <<'PY'
+import re, statistics, sys
+runs = {}
+cond = None
+for l in open(sys.argv[1]):
+    if l.startswith("=="): cond = "quiet" if l.rstrip().endswith("quiet") else "busy loops"; continue
+    m = re.match(r"(hostside|cyclictest)\S*(?:\s+\S+)*?\s+p50 (\d+)\s+p99 (\d+)\s+p99\.9 (\d+)", l)
+    if m: runs.setdefault((cond, m.group(1)), []).append([int(x) for x in m.groups()[1:]])
+print("\n# median over rounds (min-max), us")
+for cond in ("quiet", "busy loops"):
+    for i, name in enumerate(("p50", "p99", "p99.9")):
+        h = [r[i] for r in runs.get((cond, "hostside"), [])]; c = [r[i] for r in runs.get((cond, "cyclictest"), [])]
+        if not h or not c: continue
+        mh, mc = statistics.median(h), statistics.median(c)
+        print(f"{cond:10} {name:6} hostside {mh:6.0f} ({min(h)}-{max(h)})  cyclictest {mc:6.0f} ({min(c)}-{max(c)})  hostside/cyclictest {mh/mc:5.2f}")
+PY

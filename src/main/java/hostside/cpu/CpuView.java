@@ -104,20 +104,21 @@ public final class CpuView {
         sb.append(style.bold("Launch jitter")).append(!m.gpu().isEmpty() ? " on " + m.gpu()
                         : " (no GPU" + (m.noGpu().isEmpty() ? "" : ": " + m.noGpu()) + "; a timer-driven feeder, cyclictest's method)")
                 .append(", us\n");
-        Table j = new Table("condition", "late p50", "p99", "p99.9", "max", "launch p50", "p99", "p99.9", "max", "gap p99", "max")
-                .right(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        Table j = new Table("condition", "late p50", "p99", "p99.9", "max", "missed", "launch p50", "p99", "p99.9", "max", "gap p99", "max")
+                .right(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
         for (Result x : m.results()) {
             if (!x.key().startsWith("launch_jitter")) continue;
             String cond = x.key().substring("launch_jitter_".length());
             if (!x.isOk()) {
-                j.row(cond, x.status() + ": " + x.why(), "", "", "", "", "", "", "", "", "");
+                j.row(cond, x.status() + ": " + x.why(), "", "", "", "", "", "", "", "", "", "");
                 continue;
             }
             Map<?, ?> late = (Map<?, ?>) x.detail().get("lateNs"), launch = (Map<?, ?>) x.detail().get("launchNs"), gap = (Map<?, ?>) x.detail().get("gapNs");
-            j.row(cond, us(late, "p50"), us(late, "p99"), us(late, "p99.9"), us(late, "max"), us(launch, "p50"), us(launch, "p99"), us(launch, "p99.9"),
-                    us(launch, "max"), us(gap, "p99"), us(gap, "max"));
+            j.row(cond, us(late, "p50"), us(late, "p99"), us(late, "p99.9"), us(late, "max"), missed(x), us(launch, "p50"), us(launch, "p99"),
+                    us(launch, "p99.9"), us(launch, "max"), us(gap, "p99"), us(gap, "max"));
         }
         sb.append(j.render("  "));
+        sb.append("  missed: ticks that had passed by the time the feeder woke, skipped as cyclictest skips them\n");
     }
 
     private void dataloader(StringBuilder sb) {
@@ -134,6 +135,14 @@ public final class CpuView {
                     bytes instanceof Number n ? Units.bytes(n.longValue()) : "", x.detail().getOrDefault("workers", ""));
         }
         sb.append(t.render("  "));
+    }
+
+    /** Ticks skipped, with their share of all ticks, and a mark where the time bound cut the run. */
+    static String missed(Result x) {
+        if (!(x.detail().get("missedTicks") instanceof Number n)) return "-";
+        long wakes = x.value().samples();
+        String share = n.longValue() == 0 ? "0" : String.format("%d (%.1f%%)", n.longValue(), 100.0 * n.longValue() / (wakes + n.longValue()));
+        return Boolean.TRUE.equals(x.detail().get("stoppedAtTimeBound")) ? share + ", cut at time bound" : share;
     }
 
     private static String us(Map<?, ?> m, String k) {

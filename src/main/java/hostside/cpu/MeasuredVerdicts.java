@@ -68,13 +68,22 @@ public final class MeasuredVerdicts {
         Object slack = quiet.get().detail().get("timerSlackNs");
         if (slack instanceof Number n && n.longValue() > 0) s.append(String.format(", of which up to %.0f us is the thread's timer slack", n.doubleValue() / 1e3));
         s.append(')');
+        double quietMissed = missedShare(quiet.get());
+        if (quietMissed >= 0.01) s.append(String.format(" and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
         if (gpu) s.append(String.format("; a launch call takes %.1f us at p50, %.1f us at p99", p(quiet.get(), "launchNs", "p50"), p(quiet.get(), "launchNs", "p99")));
         noisy.ifPresent(r -> {
-            double n99 = p(r, "lateNs", "p99");
+            double n99 = p(r, "lateNs", "p99"), missed = missedShare(r);
             s.append(String.format("; with a CPU hog on every core p99 becomes %.0f us (%.1fx)", n99, n99 / q99));
-            if (n99 > 2 * q99) s.append(": the feeding thread competes with DataLoader workers and other processes for CPU time");
+            if (missed >= 0.01 && missed >= 2 * quietMissed) s.append(String.format(" and %.0f%% of the ticks are missed outright", 100 * missed));
+            if (n99 > 2 * q99 || missed >= 0.01 && missed >= 2 * quietMissed) s.append(": the feeding thread competes with DataLoader workers and other processes for CPU time");
         });
         return Optional.of(s.toString());
+    }
+
+    /** Ticks skipped as a share of all ticks (woken or skipped); 0 where the run did not count them. */
+    static double missedShare(Result r) {
+        if (!(r.detail().get("missedTicks") instanceof Number n) || n.longValue() <= 0) return 0;
+        return n.doubleValue() / (r.value().samples() + n.doubleValue());
     }
 
     static Optional<String> pinned(List<Result> rs) {

@@ -59,11 +59,13 @@ final class CpuMarkdown {
             String key = x.path("key").asText();
             if (key.startsWith("launch_jitter_")) {
                 if (!ok) {
-                    jitter.add(List.of(key.substring(14), x.path("status").asText() + ": " + x.path("why").asText(), "", "", "", "", ""));
+                    jitter.add(List.of(key.substring(14), x.path("status").asText() + ": " + x.path("why").asText(), "", "", "", "", "", ""));
                     continue;
                 }
                 JsonNode late = x.path("detail").path("lateNs"), launch = x.path("detail").path("launchNs");
-                jitter.add(List.of(key.substring(14), us(late, "p50"), us(late, "p99"), us(late, "p99.9"), us(late, "max"), us(launch, "p50"), us(launch, "p99")));
+                JsonNode missed = x.path("detail").path("missedTicks");
+                jitter.add(List.of(key.substring(14), us(late, "p50"), us(late, "p99"), us(late, "p99.9"), us(late, "max"),
+                        missed.isNumber() ? missed.asText() : "-", us(launch, "p50"), us(launch, "p99")));
                 continue;
             }
             JsonNode v = x.path("value");
@@ -78,8 +80,9 @@ final class CpuMarkdown {
         if (!jitter.isEmpty()) {
             md.append("### Launch jitter\n\n").append(m.path("gpu").asText("").isEmpty()
                     ? "No GPU" + (m.path("noGpu").asText("").isEmpty() ? "" : " (" + esc(m.path("noGpu").asText()) + ")") + ": a timer-driven feeder, cyclictest's method."
-                    : "Empty kernels on " + esc(m.path("gpu").asText()) + ", one per tick.").append(" Lateness of each wake-up and time of each launch call, us.\n\n");
-            table(md, List.of("condition", "late p50", "p99", "p99.9", "max", "launch p50", "launch p99"), jitter);
+                    : "Empty kernels on " + esc(m.path("gpu").asText()) + ", one per tick.").append(" Lateness of each wake-up and time of each launch call, us;"
+                    + " missed: ticks already passed on waking, skipped as cyclictest skips them.\n\n");
+            table(md, List.of("condition", "late p50", "p99", "p99.9", "max", "missed ticks", "launch p50", "launch p99"), jitter);
         }
         rows = new ArrayList<>();
         for (JsonNode x : cpu.path("dataloader")) {

@@ -78,6 +78,12 @@ class CpuCommandTest {
         assertThat(res.get(0).path("status").asText()).isEqualTo("ok");
         assertThat(res.get(0).path("detail").path("lateNs").path("p99").asLong()).isPositive();
         assertThat(json(r).path("dataloader")).as("--only picked none of them").isEmpty();
+        assertThat(res.get(0).path("detail").path("missedTicks").isIntegralNumber()).isTrue();
+        Run human = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200");
+        assertThat(human.code()).isZero();
+        assertThat(human.out()).contains("Launch jitter").containsPattern("condition +late p50 +p99 +p99\\.9 +max +missed +launch p50")
+                .containsPattern("\\n +quiet +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+( \\(\\d+\\.\\d%\\))? +- ")
+                .contains("missed: ticks that had passed by the time the feeder woke");
     }
 
     @Test

@@ -55,6 +55,30 @@ class MeasuredVerdictsTest {
         assertThat(MeasuredVerdicts.of(METAL, rs, false).getFirst()).contains("timer wake-ups (no GPU)");
     }
 
+    static Result jitterRun(String key, int wakes, long missed, Map<String, Object> detail) {
+        Map<String, Object> d = new LinkedHashMap<>(detail);
+        d.put("missedTicks", missed);
+        return new Result(key, key, "ok", "", "us", new Stats(0.1, 0.01, 5, wakes), "", d);
+    }
+
+    @Test
+    void missedTicksAreNamedWhenTheyMatter() {
+        Result quiet = jitterRun("launch_jitter_quiet", 20_000, 0, jitter(90, 110, null));
+        Result noisy = jitterRun("launch_jitter_noisy", 20_000, 5_000, jitter(95, 130, null));
+        assertThat(MeasuredVerdicts.missedShare(noisy)).isEqualTo(0.2);
+        String line = MeasuredVerdicts.of(METAL, List.of(quiet, noisy), false).getFirst();
+        assertThat(line).as("p99 alone barely moved; the missed ticks are the story")
+                .contains("p99 becomes 130 us (1.2x) and 20% of the ticks are missed outright: the feeding thread competes");
+        assertThat(line).doesNotContain("cannot hold that cadence");
+
+        Result slowTimer = jitterRun("launch_jitter_quiet", 20_000, 2_000, jitter(95, 140, null));
+        Result sameNoisy = jitterRun("launch_jitter_noisy", 20_000, 2_500, jitter(95, 150, null));
+        line = MeasuredVerdicts.of(METAL, List.of(slowTimer, sameNoisy), false).getFirst();
+        assertThat(line).contains("and 9% of the ticks had passed before it woke: this machine's timer cannot hold that cadence")
+                .as("as many missed as quiet: not the hogs' doing").doesNotContain("missed outright").doesNotContain("competes");
+        assertThat(MeasuredVerdicts.missedShare(ok("launch_jitter_quiet", 0, jitter(90, 110, null)))).as("an older run without the count").isZero();
+    }
+
     @Test
     void pinningHelpsOrSaysItDoesNot() {
         Result noisy = ok("launch_jitter_noisy", 0, jitter(95, 1500, null));

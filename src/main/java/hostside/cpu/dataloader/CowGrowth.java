@@ -125,6 +125,10 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
                 ? "VmRSS (/proc/PID/status) and Rss (smaps_rollup) agree within " + maxRssGap / 1024 + " KiB for every worker"
                 : "VmRSS and Rss differ by up to " + maxRssGap / 1024 + " KiB (more than " + RSS_AGREE_PAGES + " pages)");
         d.put("rssCheckMaxGapBytes", maxRssGap);
+        peakRss(r).ifPresent(peak -> {
+            d.put("peakRssBytes", peak.bytes());
+            d.put("peakRssOf", peak.of());
+        });
         d.put("python", r.pythonVersion());
         return Result.ok(this, "%", Stats.of(growth),
                 "python3 cow_workers.py: " + r.items() + " items as a " + kind.label() + ", " + r.workers().size()
@@ -132,6 +136,25 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
                         + " times; /proc/PID/smaps_rollup every " + CowSampler.TICK.toMillis()
                         + " ms (USS = Private_Clean + Private_Dirty); growth = a worker's USS after its last pass minus before its first, % of the dataset's own USS in main",
                 d);
+    }
+
+    /** The largest VmHWM of main and the workers, and whose it is. */
+    record PeakRss(long bytes, String of) {}
+
+    /**
+     * The run's peak RSS as /usr/bin/time -v reports it ("Maximum resident set size"): wait4's
+     * ru_maxrss is the largest peak of the process and its waited-for children, each peak the
+     * kernel's VmHWM, read here from each process's last sample.
+     */
+    static java.util.Optional<PeakRss> peakRss(CowRun r) {
+        PeakRss best = null;
+        long mainPeak = r.main().last().map(Sample::vmHwm).orElse(-1L);
+        if (mainPeak > 0) best = new PeakRss(mainPeak, "main");
+        for (int i = 0; i < r.workers().size(); i++) {
+            long w = r.workers().get(i).last().map(Sample::vmHwm).orElse(-1L);
+            if (w > 0 && (best == null || w > best.bytes())) best = new PeakRss(w, "worker " + i);
+        }
+        return java.util.Optional.ofNullable(best);
     }
 
     static double round(double v) {

@@ -21,8 +21,11 @@ import hostside.fs.Read;
 public final class ProcMemory {
     private ProcMemory() {}
 
-    /** What one process held at one moment, bytes; {@code vmRss} is -1 when status had none. */
-    public record Sample(long atMillis, long rss, long pss, long uss, long shared, long swap, long vmRss) {
+    /**
+     * What one process held at one moment, bytes; {@code vmRss} and {@code vmHwm} (the peak RSS
+     * so far, what getrusage's ru_maxrss and so /usr/bin/time -v report) are -1 when status had none.
+     */
+    public record Sample(long atMillis, long rss, long pss, long uss, long shared, long swap, long vmRss, long vmHwm) {
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("tMs", atMillis);
@@ -64,9 +67,9 @@ public final class ProcMemory {
         if (rss.isEmpty() || pss.isEmpty() || uss.isEmpty() || shared.isEmpty()) {
             return new Look.Unreadable(pid, dir + "/smaps_rollup: no Rss, Pss, Private_* or Shared_* line");
         }
-        long vmRss = status.map(s -> MemInfo.parse(s).get("VmRSS").orElse(-1)).orElse(-1L);
+        MemInfo st = MemInfo.parse(status.orElse(""));
         return new Look.Seen(new Sample(atMillis, rss.getAsLong(), pss.getAsLong(), uss.getAsLong(), shared.getAsLong(),
-                r.swap().orElse(0), vmRss));
+                r.swap().orElse(0), st.get("VmRSS").orElse(-1), st.get("VmHWM").orElse(-1)));
     }
 
     /** The kernel's base page size, from a process's smaps (KernelPageSize of its first mapping); 4096 when unknown. */

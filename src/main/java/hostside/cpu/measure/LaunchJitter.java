@@ -27,6 +27,11 @@ import hostside.libc.Sched;
  * the GPU's local CPUs, the hogs on the others); and a CUDA graph that replays
  * {@link #GRAPH_KERNELS} kernels per launch. Without a GPU the feeder drives the same timer and
  * does no launch (the graph condition then wakes once per {@link #GRAPH_KERNELS} ticks).
+ * <p>
+ * A wake-up so late that later ticks have passed skips them ({@link Schedule}), as cyclictest
+ * does: one stall is one late sample plus a count of missed ticks, not a run of back-to-back
+ * "late" ticks that never slept. Recording the backlog instead made a 3.5 ms stall at a 100 us
+ * period into 35 samples and p99 under load 12-34x cyclictest's (docs/measurements/2026-12-02-cpu.md).
  */
 public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
     public static final int GRAPH_KERNELS = 10;
@@ -63,11 +68,51 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         return Optional.empty();
     }
 
-    /** The distributions of one run, in ns. */
-    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs) {
+    /** The distributions of one run, in ns, with the ticks skipped and whether the time bound cut it short. */
+    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut) {
         static Series create() {
-            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1]);
+            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1]);
         }
+    }
+
+    /**
+     * cyclictest's tick schedule: absolute deadlines a period apart. After a wake-up the next
+     * deadline is the first one still ahead; those already passed are counted as missed rather
+     * than served at once.
+     */
+    static final class Schedule {
+        private final long period;
+        private long deadline, missed;
+
+        Schedule(long first, long period) {
+            this.deadline = first;
+            this.period = period;
+        }
+
+        long deadline() {
+            return deadline;
+        }
+
+        long missed() {
+            return missed;
+        }
+
+        /** Moves past a wake-up at {@code woke}; returns the ticks skipped by it. */
+        long advance(long woke) {
+            long skipped = 0;
+            deadline += period;
+            if (woke > deadline) {
+                skipped = (woke - deadline + period - 1) / period;
+                deadline += skipped * period;
+            }
+            missed += skipped;
+            return skipped;
+        }
+    }
+
+    /** A run that stalls far beyond its nominal length stops here: three times nominal plus ten seconds. */
+    static long timeBoundNs(int wakes, long periodNs) {
+        return 3L * wakes * periodNs + 10_000_000_000L;
     }
 
     public Result run(CpuTarget t) {
@@ -88,6 +133,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         d.put("feederCpu", condition == Condition.PINNED ? feederCpu : null);
         d.put("hogCpus", hogCpus);
         d.put("timerSlackNs", s.slackNs()[0]);
+        d.put("missedTicks", s.missed()[0]);
+        if (s.cut()[0]) d.put("stoppedAtTimeBound", true);
         d.put("lateNs", percentiles(s.late()));
         if (t.gpu() != null) d.put("launchNs", percentiles(s.launch()));
         d.put("gapNs", percentiles(s.gap()));
@@ -95,9 +142,9 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         Histogram late = s.late();
         Stats v = new Stats(late.getValueAtPercentile(50) / 1e3, late.getMinValue() / 1e3, late.getMaxValue() / 1e3, (int) late.getTotalCount());
         String method = t.gpu() == null
-                ? "clock_nanosleep(TIMER_ABSTIME) to each tick, lateness on wake (cyclictest's method), no GPU: no launch"
+                ? "clock_nanosleep(TIMER_ABSTIME) to each tick, lateness on wake, ticks already passed skipped (cyclictest's method), no GPU: no launch"
                 : "clock_nanosleep(TIMER_ABSTIME) to each tick, then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
-                        + "; host clock; HdrHistogram";
+                        + "; ticks already passed skipped (cyclictest's method); host clock; HdrHistogram";
         return Result.ok(this, "us", v, method, d);
     }
 
@@ -153,10 +200,10 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             long period = t.periodNs() * ticksPerWake;
             int wakes = t.launches() / ticksPerWake;
             int warmup = warmupTicks(wakes, period);
-            long start = System.nanoTime() + 1_000_000;
-            long previous = -1;
+            Schedule ticks = new Schedule(System.nanoTime() + 1_000_000, period);
+            long previous = -1, recordingFrom = -1, bound = timeBoundNs(wakes, period);
             for (int i = -warmup; i < wakes; i++) {
-                long deadline = start + (i + warmup) * period;
+                long deadline = ticks.deadline();
                 Sched.sleepUntil(deadline, ts);
                 long woke = System.nanoTime();
                 long t0 = woke, t1 = woke;
@@ -166,10 +213,17 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                     else launch.launch();
                     t1 = System.nanoTime();
                 }
+                long skipped = ticks.advance(woke);
                 if (i >= 0) {
+                    if (recordingFrom < 0) recordingFrom = woke;
                     s.late().recordValue(Math.min(MAX_NS, Math.max(0, woke - deadline)));
                     if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
                     if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
+                    s.missed()[0] += skipped;
+                    if (woke - recordingFrom > bound) {
+                        s.cut()[0] = true;
+                        break;
+                    }
                 }
                 previous = t0;
                 // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.

@@ -27,7 +27,7 @@ class ProcMemoryTest {
     @Test
     void recordedProcessesThereGoneZombieAndGarbage() throws Exception {
         file("proc/100/smaps_rollup", SmapsRollupTest.WORKER);
-        file("proc/100/status", "Name:\tpython3\nState:\tS (sleeping)\nVmRSS:\t   29480 kB\n");
+        file("proc/100/status", "Name:\tpython3\nState:\tS (sleeping)\nVmHWM:\t   31002 kB\nVmRSS:\t   29480 kB\n");
         file("proc/102/status", "Name:\tpython3\nState:\tZ (zombie)\n"); // smaps_rollup fails with ESRCH: none here
         file("proc/103/smaps_rollup", "nonsense\n");
         file("proc/103/status", "Name:\tpython3\nState:\tR (running)\n");
@@ -41,6 +41,7 @@ class ProcMemoryTest {
         assertThat(s.atMillis()).isEqualTo(7);
         assertThat(s.uss()).isEqualTo((12L + 17940) * 1024);
         assertThat(s.vmRss()).isEqualTo(29480L * 1024);
+        assertThat(s.vmHwm()).isEqualTo(31002L * 1024);
         assertThat(s.swap()).isEqualTo(128L * 1024);
 
         assertThat(ProcMemory.look(fs, 101, 0)).as("no /proc/101 at all").isInstanceOf(Look.Vanished.class);
@@ -69,6 +70,7 @@ class ProcMemoryTest {
             assertThat(s.rss()).isPositive();
             assertThat(s.vmRss()).as("VmRSS beside Rss").isPositive();
             assertThat(Math.abs(s.vmRss() - s.rss())).isLessThanOrEqualTo(64 * 4096L);
+            assertThat(s.vmHwm()).as("the peak is at least what it holds now").isGreaterThanOrEqualTo(s.vmRss());
         } finally {
             p.destroyForcibly();
             p.waitFor(5, TimeUnit.SECONDS);

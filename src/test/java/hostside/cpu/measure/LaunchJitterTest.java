@@ -17,9 +17,6 @@ import hostside.libc.Sched;
 class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     static final int LAUNCHES = 400;
 
-
-
-
     static CpuTarget target(GpuBench b) {
         List<Integer> cpus = Sched.affinity();
         return new CpuTarget(cpus, cpus, b, LAUNCHES, 20_000);
@@ -28,6 +25,25 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     @SuppressWarnings("unchecked")
     static Map<String, Long> series(Result r, String name) {
         return (Map<String, Long>) r.detail().get(name);
+    }
+
+    @Test
+    void aLateWakeUpSkipsThePassedTicksAsCyclictestDoes() {
+        LaunchJitter.Schedule s = new LaunchJitter.Schedule(1_000, 100);
+        assertThat(s.advance(1_030)).as("on time: the next tick").isZero();
+        assertThat(s.deadline()).isEqualTo(1_100);
+        assertThat(s.advance(1_100)).as("woke exactly on the next deadline: still ahead, not passed").isZero();
+        assertThat(s.deadline()).isEqualTo(1_200);
+        assertThat(s.advance(1_301)).as("woke for 1200 1 ns past the next tick, 1300").isEqualTo(1);
+        assertThat(s.deadline()).isEqualTo(1_400);
+        assertThat(s.advance(1_400 + 3_550)).as("a 3.55 ms stall at a 100 us period (in ns here)").isEqualTo(35);
+        assertThat(s.deadline()).isEqualTo(5_000).isGreaterThan(1_400 + 3_550);
+        assertThat(s.missed()).isEqualTo(36);
+    }
+
+    @Test
+    void theTimeBoundLeavesRoomForANormalRun() {
+        assertThat(LaunchJitter.timeBoundNs(20_000, 100_000)).isEqualTo(16_000_000_000L);
     }
 
     @Test
@@ -43,6 +59,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(series(r, "lateNs").get("p50")).isLessThanOrEqualTo(series(r, "lateNs").get("max"));
             assertThat(r.value().samples()).isEqualTo(LAUNCHES);
             assertThat(r.detail().get("timerSlackNs")).isInstanceOf(Long.class);
+            assertThat(r.detail().get("missedTicks")).isInstanceOf(Long.class);
         }
         fake.assertNothingLive();
     }

@@ -1,0 +1,100 @@
+package hostside.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Ctrl-C in the middle of `hostside cpu` leaves nothing running: a real JVM, a real SIGINT, while
+ * its CPU hogs, its Python DataLoader workers or its strace are alive. Every descendant seen
+ * before the signal must be gone (or a zombie nobody reaps, which holds no CPU or memory) after.
+ */
+class CpuCleanupTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void ctrlCDuringTheNoisyJitterStopsTheHogs() throws Exception {
+        interruptWhile(p -> cmdline(p).contains("while [ $(date +%s) -lt $end ]"), "the CPU hogs",
+                "cpu", "--only", "launch_jitter_noisy", "--launches", "1000000", "--period-us", "100");
+    }
+
+    @Test
+    void ctrlCDuringTheDataLoaderStopsPythonAndItsWorkers() throws Exception {
+        interruptWhile(p -> cmdline(p).contains("cow_workers.py"), "the DataLoader script",
+                "cpu", "--only", "dataloader_cow_list", "--dataset-size", "64M", "--workers", "2");
+    }
+
+    @Test
+    void ctrlCDuringATraceStopsStraceAndTheTracedCommand() throws Exception {
+        interruptWhile(p -> cmdline(p).startsWith("sleep"), "the traced command",
+                "cpu", "--trace", "--", "sleep", "300");
+    }
+
+    /** Starts hostside, waits until a descendant matching {@code sign} runs, sends SIGINT, and checks every descendant is gone. */
+    private void interruptWhile(Predicate<ProcessHandle> sign, String what, String... args) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "hostside.cli.Main"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(new File(dir.toFile(), "stderr.txt")).start();
+        Set<Long> seen = new LinkedHashSet<>();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            boolean running = false;
+            while (!running && p.isAlive() && System.nanoTime() < deadline) {
+                for (ProcessHandle d : p.descendants().toList()) {
+                    seen.add(d.pid());
+                    running |= sign.test(d);
+                }
+                Thread.sleep(20);
+            }
+            assertThat(running).as(what + " started (stderr: " + Files.readString(dir.resolve("stderr.txt")) + ")").isTrue();
+            Thread.sleep(300);
+            p.descendants().forEach(d -> seen.add(d.pid()));
+            new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("exits on SIGINT").isTrue();
+            // the JVM's own hooks end its children; give the kernel a moment to finish them
+            long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (seen.stream().anyMatch(CpuCleanupTest::running) && System.nanoTime() < settle) Thread.sleep(50);
+            assertThat(seen.stream().filter(CpuCleanupTest::running).map(pid -> pid + " " + cmdline(pid)).toList())
+                    .as("descendants still running after Ctrl-C").isEmpty();
+        } finally {
+            p.destroyForcibly();
+            for (long pid : seen) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** Alive and not a zombie (state Z in /proc/PID/stat: exited, its parent gone or not yet waiting). */
+    static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    static String cmdline(ProcessHandle p) {
+        return cmdline(p.pid());
+    }
+
+    static String cmdline(long pid) {
+        try {
+            return Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ').strip();
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+}
