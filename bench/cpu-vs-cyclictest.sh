@@ -11,16 +11,22 @@ set -euo pipefail
 HOSTSIDE=${HOSTSIDE:-./hostside}
 rounds=${1:-3}
 n=20000; period_us=100
-command -v cyclictest >/dev/null || { echo "cyclictest is not installed (apt-get install rt-tests)"; exit 0; }
 tmp=$(mktemp -d); hogs=()
+# cyclictest's loop alone in C (bench/c/timer_loop.c) runs beside it: a reference where
+# cyclictest cannot run (a VM that refuses sched_setscheduler even for SCHED_OTHER).
+command -v cyclictest >/dev/null || echo "cyclictest is not installed (apt-get install rt-tests): the C loop only"
+have_c=; command -v gcc >/dev/null && gcc -O2 -o "$tmp/timer_loop" "$(dirname "$0")/c/timer_loop.c" && have_c=1
 cleanup() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 hog_on() { for c in $(seq 0 $(( $(nproc) - 1 ))); do taskset -c "$c" sh -c 'while :; do :; done' & hogs+=($!); done; }
 hog_off() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; hogs=(); wait 2>/dev/null || true; }
 
+reference() { [[ -n $have_c ]] && "$tmp/timer_loop" $n $period_us; return 0; }
+
 cyclic() {  # percentiles of cyclictest's histogram (us)
-  cyclictest -t1 -i$period_us -l$n -q -h 20000 --policy=other >"$tmp/ct" 2>&1
+  command -v cyclictest >/dev/null || return 0
+  cyclictest -t1 -i$period_us -l$n -q -h 20000 --policy=other >"$tmp/ct" 2>&1 || { echo "cyclictest failed:"; tail -5 "$tmp/ct"; return 0; }
   python3 - "$tmp/ct" <<'PY'
 import sys
 rows = []
@@ -50,8 +56,8 @@ print("hostside timer feeder      p50 %.0f  p99 %.0f  p99.9 %.0f  max %.0f us  (
 
 echo "# $(date -u +%FT%TZ) $(hostname) $(uname -r), $(nproc) CPUs; $n ticks of $period_us us"
 for r in $(seq "$rounds"); do
-  echo "== round $r, quiet"; ours; cyclic
-  echo "== round $r, a busy loop on every CPU"; hog_on; ours; cyclic; hog_off
+  echo "== round $r, quiet"; ours; cyclic; reference
+  echo "== round $r, a busy loop on every CPU"; hog_on; ours; cyclic; reference; hog_off
 done | tee "$tmp/all"
 # One run's p99 rests on 200 samples and moves 10-20% from run to run for either tool: compare
 # the median over rounds, and show each tool's own spread beside the difference between them.
@@ -61,13 +67,16 @@ runs = {}
 cond = None
 for l in open(sys.argv[1]):
     if l.startswith("=="): cond = "quiet" if l.rstrip().endswith("quiet") else "busy loops"; continue
-    m = re.match(r"(hostside|cyclictest)\S*(?:\s+\S+)*?\s+p50 (\d+)\s+p99 (\d+)\s+p99\.9 (\d+)", l)
+    m = re.match(r"(hostside|cyclictest|C timer loop).*?\s+p50 (\d+)\s+p99 (\d+)\s+p99\.9 (\d+)", l)
     if m: runs.setdefault((cond, m.group(1)), []).append([int(x) for x in m.groups()[1:]])
 print("\n# median over rounds (min-max), us")
 for cond in ("quiet", "busy loops"):
     for i, name in enumerate(("p50", "p99", "p99.9")):
-        h = [r[i] for r in runs.get((cond, "hostside"), [])]; c = [r[i] for r in runs.get((cond, "cyclictest"), [])]
-        if not h or not c: continue
-        mh, mc = statistics.median(h), statistics.median(c)
-        print(f"{cond:10} {name:6} hostside {mh:6.0f} ({min(h)}-{max(h)})  cyclictest {mc:6.0f} ({min(c)}-{max(c)})  hostside/cyclictest {mh/mc:5.2f}")
+        h = [r[i] for r in runs.get((cond, "hostside"), [])]
+        if not h: continue
+        line = f"{cond:10} {name:6} hostside {statistics.median(h):6.0f} ({min(h)}-{max(h)})"
+        for other in ("cyclictest", "C timer loop"):
+            c = [r[i] for r in runs.get((cond, other), [])]
+            if c: line += f"  {other} {statistics.median(c):6.0f} ({min(c)}-{max(c)}) ratio {statistics.median(h) / statistics.median(c):4.2f}"
+        print(line)
 PY

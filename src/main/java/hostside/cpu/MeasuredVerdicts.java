@@ -89,10 +89,17 @@ public final class MeasuredVerdicts {
     static Optional<String> pinned(List<Result> rs) {
         Optional<Result> noisy = ok(rs, "launch_jitter_noisy"), pinned = ok(rs, "launch_jitter_pinned");
         if (noisy.isEmpty() || pinned.isEmpty()) return Optional.empty();
-        double n = p(noisy.get(), "lateNs", "p99"), pn = p(pinned.get(), "lateNs", "p99");
-        Object cpu = pinned.get().detail().get("feederCpu");
-        String s = String.format("Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us against %.0f us unpinned", cpu, pn, n);
-        if (pn < 0.67 * n) s += ": pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core";
+        Result n = noisy.get(), pn = pinned.get();
+        double n99 = p(n, "lateNs", "p99"), p99 = p(pn, "lateNs", "p99"), n999 = p(n, "lateNs", "p99.9"), p999 = p(pn, "lateNs", "p99.9");
+        double nMissed = missedShare(n), pMissed = missedShare(pn);
+        Object cpu = pn.detail().get("feederCpu");
+        String s = String.format("Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us and p99.9 %.0f us", cpu, p99, p999)
+                + (nMissed > 0 || pMissed > 0 ? String.format(", %.1f%% of ticks missed,", 100 * pMissed) : "")
+                + String.format(" against %.0f and %.0f us", n99, n999) + (nMissed > 0 || pMissed > 0 ? String.format(", %.1f%% missed,", 100 * nMissed) : "")
+                + " unpinned";
+        // a third off the tail, or half the missed ticks (where at least 1% were missed), is a difference a feeder feels
+        boolean helps = p99 < 0.67 * n99 || p999 < 0.67 * n999 || nMissed >= 0.01 && pMissed < 0.5 * nMissed;
+        if (helps) s += ": pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core";
         else s += ": pinning alone does not help here; the noise is not from threads on the same core";
         return Optional.of(s);
     }

@@ -68,10 +68,22 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         return Optional.empty();
     }
 
-    /** The distributions of one run, in ns, with the ticks skipped and whether the time bound cut it short. */
-    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut) {
+    /**
+     * The distributions of one run, in ns, with the ticks skipped, whether the time bound cut it
+     * short, and the warm-up (ticks, ns; whether the JIT had gone quiet by its end).
+     */
+    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled) {
         static Series create() {
-            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1]);
+            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1],
+                    new long[2], new boolean[1]);
+        }
+
+        /** Forgets the warm-up's figures. */
+        void reset() {
+            late.reset();
+            launch.reset();
+            gap.reset();
+            missed[0] = 0;
         }
     }
 
@@ -134,6 +146,9 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         d.put("hogCpus", hogCpus);
         d.put("timerSlackNs", s.slackNs()[0]);
         d.put("missedTicks", s.missed()[0]);
+        d.put("warmupTicks", s.warmup()[0]);
+        d.put("warmupMs", s.warmup()[1] / 1_000_000);
+        d.put("jitSettledInWarmup", s.jitSettled()[0]);
         if (s.cut()[0]) d.put("stoppedAtTimeBound", true);
         d.put("lateNs", percentiles(s.late()));
         if (t.gpu() != null) d.put("launchNs", percentiles(s.launch()));
@@ -195,14 +210,19 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                  for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
              }) : null) {
             MemorySegment ts = arena.allocate(16);
-            // A second of ticks before recording: the JIT compiles the loop and settles, so its
-            // compiler threads are not among the noise measured
             long period = t.periodNs() * ticksPerWake;
             int wakes = t.launches() / ticksPerWake;
-            int warmup = warmupTicks(wakes, period);
+            int warmupAtLeast = warmupTicks(wakes, period);
             Schedule ticks = new Schedule(System.nanoTime() + 1_000_000, period);
-            long previous = -1, recordingFrom = -1, bound = timeBoundNs(wakes, period);
-            for (int i = -warmup; i < wakes; i++) {
+            JitWatch jit = new JitWatch();
+            // Warm-up runs the very loop that records, recording into the same histograms, which
+            // are then cleared: a branch first taken after warm-up would be compiled then, and
+            // each compilation's deoptimisation handshake makes the feeder wait for the VM thread,
+            // which CPU hogs starve for a whole slice (ms-long stalls on the H200 machine)
+            boolean warming = true;
+            long previous = -1, recordingFrom = -1, warmStart = -1, bound = timeBoundNs(wakes, period);
+            int warmed = 0, recorded = 0;
+            for (long i = 0; recorded < wakes; i++) {
                 long deadline = ticks.deadline();
                 Sched.sleepUntil(deadline, ts);
                 long woke = System.nanoTime();
@@ -214,18 +234,30 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                     t1 = System.nanoTime();
                 }
                 long skipped = ticks.advance(woke);
-                if (i >= 0) {
-                    if (recordingFrom < 0) recordingFrom = woke;
-                    s.late().recordValue(Math.min(MAX_NS, Math.max(0, woke - deadline)));
-                    if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
-                    if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
-                    s.missed()[0] += skipped;
+                s.late().recordValue(Math.min(MAX_NS, Math.max(0, woke - deadline)));
+                if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
+                if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
+                s.missed()[0] += skipped;
+                previous = t0;
+                if (warming) {
+                    if (warmStart < 0) warmStart = woke;
+                    warmed++;
+                    if (warmed >= warmupAtLeast && (i & 63) == 0
+                            && (jit.quietFor(woke, JIT_QUIET_NS) || woke - warmStart > MAX_WARMUP_NS)) {
+                        warming = false;
+                        s.warmup()[0] = warmed;
+                        s.warmup()[1] = woke - warmStart;
+                        s.jitSettled()[0] = jit.quietFor(woke, JIT_QUIET_NS);
+                        s.reset();
+                        recordingFrom = woke;
+                    }
+                } else {
+                    recorded++;
                     if (woke - recordingFrom > bound) {
                         s.cut()[0] = true;
                         break;
                     }
                 }
-                previous = t0;
                 // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
                 if (b != null && (i & 1023) == 1023) b.stream.synchronize();
             }
@@ -233,7 +265,34 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         }
     }
 
-    /** Ticks before recording: 5% of the run, at least 100, and at least one second's worth. */
+    /** Warm-up ends once no compilation has finished for this long (or at {@link #MAX_WARMUP_NS}). */
+    static final long JIT_QUIET_NS = 300_000_000L;
+    static final long MAX_WARMUP_NS = 6_000_000_000L;
+
+    /**
+     * Whether the JIT has gone quiet: the JVM's total compilation time has not moved for a while.
+     * Read every 64 ticks of the warm-up only, never while recording.
+     */
+    static final class JitWatch {
+        private final java.lang.management.CompilationMXBean bean = java.lang.management.ManagementFactory.getCompilationMXBean();
+        private long lastTotal = -1, lastChange;
+
+        boolean quietFor(long now, long ns) {
+            if (bean == null || !bean.isCompilationTimeMonitoringSupported()) return true;
+            return settled(bean.getTotalCompilationTime(), now, ns);
+        }
+
+        /** The rule apart from the bean: a new total restarts the clock. */
+        boolean settled(long total, long now, long ns) {
+            if (total != lastTotal) {
+                lastTotal = total;
+                lastChange = now;
+            }
+            return now - lastChange >= ns;
+        }
+    }
+
+    /** Ticks of warm-up at least: 5% of the run, at least 100, and at least one second's worth. */
     static int warmupTicks(int launches, long periodNs) {
         return (int) Math.max(Math.max(100, launches / 20), Math.min(100_000, 1_000_000_000L / periodNs));
     }
