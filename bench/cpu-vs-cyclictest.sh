@@ -13,7 +13,8 @@ rounds=${1:-3}
 n=20000; period_us=100
 tmp=$(mktemp -d); hogs=()
 # cyclictest's loop alone in C (bench/c/timer_loop.c) runs beside it: a reference where
-# cyclictest cannot run (a VM that refuses sched_setscheduler even for SCHED_OTHER).
+# cyclictest cannot run (a VM that refuses sched_setscheduler even for SCHED_OTHER); and the
+# same loop in Python, the language of the feeders hostside stands in for.
 command -v cyclictest >/dev/null || echo "cyclictest is not installed (apt-get install rt-tests): the C loop only"
 have_c=; command -v gcc >/dev/null && gcc -O2 -o "$tmp/timer_loop" "$(dirname "$0")/c/timer_loop.c" && have_c=1
 cleanup() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
@@ -22,7 +23,12 @@ trap cleanup EXIT
 hog_on() { for c in $(seq 0 $(( $(nproc) - 1 ))); do taskset -c "$c" sh -c 'while :; do :; done' & hogs+=($!); done; }
 hog_off() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done; hogs=(); wait 2>/dev/null || true; }
 
-reference() { [[ -n $have_c ]] && "$tmp/timer_loop" $n $period_us; return 0; }
+# and in Python (bench/timer_loop.py): a training loop's feeder is a Python thread
+reference() {
+  [[ -n $have_c ]] && "$tmp/timer_loop" $n $period_us
+  command -v python3 >/dev/null && python3 "$(dirname "$0")/timer_loop.py" $n $period_us
+  return 0
+}
 
 cyclic() {  # percentiles of cyclictest's histogram (us)
   command -v cyclictest >/dev/null || return 0
@@ -67,7 +73,7 @@ runs = {}
 cond = None
 for l in open(sys.argv[1]):
     if l.startswith("=="): cond = "quiet" if l.rstrip().endswith("quiet") else "busy loops"; continue
-    m = re.match(r"(hostside|cyclictest|C timer loop).*?\s+p50 (\d+)\s+p99 (\d+)\s+p99\.9 (\d+)", l)
+    m = re.match(r"(hostside|cyclictest|C timer loop|Python timer loop).*?\s+p50 (\d+)\s+p99 (\d+)\s+p99\.9 (\d+)", l)
     if m: runs.setdefault((cond, m.group(1)), []).append([int(x) for x in m.groups()[1:]])
 print("\n# median over rounds (min-max), us")
 for cond in ("quiet", "busy loops"):
@@ -75,7 +81,7 @@ for cond in ("quiet", "busy loops"):
         h = [r[i] for r in runs.get((cond, "hostside"), [])]
         if not h: continue
         line = f"{cond:10} {name:6} hostside {statistics.median(h):6.0f} ({min(h)}-{max(h)})"
-        for other in ("cyclictest", "C timer loop"):
+        for other in ("cyclictest", "C timer loop", "Python timer loop"):
             c = [r[i] for r in runs.get((cond, other), [])]
             if c: line += f"  {other} {statistics.median(c):6.0f} ({min(c)}-{max(c)}) ratio {statistics.median(h) / statistics.median(c):4.2f}"
         print(line)

@@ -27,7 +27,7 @@ import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.HostTarget;
 import hostside.vm.measure.ManagedMigration;
-import hostside.vm.measure.TestFile;
+import hostside.harness.TestFile;
 import hostside.vm.measure.TlbReach;
 
 /**
@@ -124,7 +124,7 @@ public final class VmDrill {
         }
         boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
         long size = files ? fileSize(o, facts, TestFile.usableSpace(dir)) : 0;
-        return new HostTarget(fs, page, huge, mode, budget(facts), dir, type, new TestFile.Lazy(dir, size),
+        return new HostTarget(fs, page, huge, mode, budget(facts), dir, type, new TestFile.Lazy(dir, "vm", size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
     }
 

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import hostside.vm.facts.VmFacts;
-import hostside.vm.measure.TestFile;
+import hostside.harness.TestFile;
 
 class VmDrillTest {
     static final long MiB = 1L << 20, GiB = 1L << 30;

@@ -1,5 +1,6 @@
 package hostside.vm.measure;
 
+import hostside.harness.TestFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;

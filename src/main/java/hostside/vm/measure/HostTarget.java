@@ -1,5 +1,6 @@
 package hostside.vm.measure;
 
+import hostside.harness.TestFile;
 import java.nio.file.Path;
 
 import hostside.fs.FsRoot;

@@ -1,5 +1,6 @@
 package hostside.vm.measure;
 
+import hostside.harness.TestFile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import hostside.fs.FsRoot;
 class ApplicabilityTest {
     static HostTarget target(String thp, long hugePage, String fsType) {
         return new HostTarget(FsRoot.live(), 4096, hugePage, thp, 1L << 30, Path.of("/var/tmp"), fsType,
-                new TestFile.Lazy(Path.of("/var/tmp"), 64L << 20), 8L << 20);
+                new TestFile.Lazy(Path.of("/var/tmp"), "vm", 64L << 20), 8L << 20);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package hostside.vm.measure;
+package hostside.harness;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -42,14 +42,14 @@ public final class TestFile implements AutoCloseable {
      * Checks the folder and the space, then writes the file. A folder that cannot be written and
      * a disk without room are bad input: one line, and nothing is left behind.
      */
-    public static TestFile create(Path dir, long bytes, long usableBytes) {
+    public static TestFile create(Path dir, String drill, long bytes, long usableBytes) {
         if (!Files.isDirectory(dir)) throw new BadInputException(dir + ": not a directory (--dir)");
         probeWritable(dir);
         if (bytes + MARGIN > usableBytes) {
             throw new BadInputException(String.format("%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
                     dir, hostside.report.Units.bytes(bytes), hostside.report.Units.bytes(usableBytes), hostside.report.Units.bytes(MARGIN)));
         }
-        Path p = dir.resolve("hostside-vm-" + ProcessHandle.current().pid() + ".tmp");
+        Path p = dir.resolve(name(drill));
         TestFile f = new TestFile(p, bytes);
         Runtime.getRuntime().addShutdownHook(f.cleanup);
         try {
@@ -69,11 +69,16 @@ public final class TestFile implements AutoCloseable {
         return f;
     }
 
+    /** hostside-DRILL-PID.tmp: whose it is, should one ever be left behind. */
+    public static String name(String drill) {
+        return "hostside-" + drill + "-" + ProcessHandle.current().pid() + ".tmp";
+    }
+
     /**
      * Creates and removes an empty file: the only test that catches a read-only mount, a
      * permission root does not override, and pseudo file systems (/proc) alike.
      */
-    static void probeWritable(Path dir) {
+    public static void probeWritable(Path dir) {
         Path probe = dir.resolve("hostside-probe-" + ProcessHandle.current().pid() + ".tmp");
         try {
             Files.newByteChannel(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
@@ -145,11 +150,13 @@ public final class TestFile implements AutoCloseable {
     /** Made on first use, so that a run without file measurements writes nothing. */
     public static final class Lazy implements AutoCloseable {
         private final Path dir;
+        private final String drill;
         private final long bytes;
         private TestFile file;
 
-        public Lazy(Path dir, long bytes) {
+        public Lazy(Path dir, String drill, long bytes) {
             this.dir = dir;
+            this.drill = drill;
             this.bytes = bytes;
         }
 
@@ -159,7 +166,7 @@ public final class TestFile implements AutoCloseable {
         }
 
         public synchronized TestFile get() {
-            if (file == null) file = create(dir, bytes, usableSpace(dir));
+            if (file == null) file = create(dir, drill, bytes, usableSpace(dir));
             return file;
         }
 

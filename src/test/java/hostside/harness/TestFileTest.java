@@ -1,4 +1,4 @@
-package hostside.vm.measure;
+package hostside.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,7 +30,7 @@ class TestFileTest {
     @Test
     void createsTheFileOfExactlyTheSizeAndCloseDeletesIt() throws IOException {
         long bytes = 3 * MiB + 4096 + 17; // not a whole number of the 1 MiB chunks it is written in
-        TestFile f = TestFile.create(tmp, bytes, Long.MAX_VALUE / 2);
+        TestFile f = TestFile.create(tmp, "vm", bytes, Long.MAX_VALUE / 2);
         try {
             assertThat(f.path().getParent()).isEqualTo(tmp);
             assertThat(f.path().getFileName().toString()).matches("hostside-vm-\\d+\\.tmp");
@@ -57,11 +57,11 @@ class TestFileTest {
         long bytes = 64 * MiB;
         // the file and the 1 GiB margin do not fit by one byte
         long usable = bytes + TestFile.MARGIN - 1;
-        assertThatThrownBy(() -> TestFile.create(tmp, bytes, usable)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> TestFile.create(tmp, "vm", bytes, usable)).isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith(tmp + ": not enough free space").hasMessageContaining("--size");
         assertThat(names(tmp)).isEmpty();
         // exactly enough is enough
-        try (TestFile f = TestFile.create(tmp, bytes, bytes + TestFile.MARGIN)) {
+        try (TestFile f = TestFile.create(tmp, "vm", bytes, bytes + TestFile.MARGIN)) {
             assertThat(Files.size(f.path())).isEqualTo(bytes);
         }
         assertThat(names(tmp)).isEmpty();
@@ -70,10 +70,10 @@ class TestFileTest {
     @Test
     void aFolderThatIsNotAFolderIsBadInput() throws IOException {
         Path file = Files.writeString(tmp.resolve("plain.txt"), "x");
-        assertThatThrownBy(() -> TestFile.create(file, MiB, Long.MAX_VALUE / 2)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> TestFile.create(file, "vm", MiB, Long.MAX_VALUE / 2)).isInstanceOf(BadInputException.class)
                 .hasMessage(file + ": not a directory (--dir)");
         Path missing = tmp.resolve("missing");
-        assertThatThrownBy(() -> TestFile.create(missing, MiB, Long.MAX_VALUE / 2)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> TestFile.create(missing, "vm", MiB, Long.MAX_VALUE / 2)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("not a directory");
         assertThat(names(tmp)).containsExactly("plain.txt");
     }
@@ -83,7 +83,7 @@ class TestFileTest {
         // chmod does not stop root (CI runs as root); /proc refuses new files to everyone
         Path proc = Path.of("/proc");
         List<String> before = names(proc).stream().filter(n -> n.startsWith("hostside-")).toList();
-        assertThatThrownBy(() -> TestFile.create(proc, MiB, Long.MAX_VALUE / 2)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> TestFile.create(proc, "vm", MiB, Long.MAX_VALUE / 2)).isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith("/proc: not writable (").hasMessageEndingWith("choose another --dir")
                 .satisfies(e -> assertThat(e.getMessage()).as("a one-line error names no Java class").doesNotContain("Exception"));
         assertThat(names(proc).stream().filter(n -> n.startsWith("hostside-")).toList()).isEqualTo(before).isEmpty();
@@ -91,14 +91,14 @@ class TestFileTest {
 
     @Test
     void theLazyFileIsMadeOnFirstUseOnceAndRemovedOnClose() throws IOException {
-        TestFile.Lazy lazy = new TestFile.Lazy(tmp, MiB);
+        TestFile.Lazy lazy = new TestFile.Lazy(tmp, "vm", MiB);
         assertThat(names(tmp)).as("nothing before first use").isEmpty();
         TestFile f = lazy.get();
         assertThat(lazy.get()).isSameAs(f);
         assertThat(Files.size(f.path())).isEqualTo(MiB);
         lazy.close();
         assertThat(names(tmp)).isEmpty();
-        new TestFile.Lazy(tmp, MiB).close(); // never used: nothing to remove, no error
+        new TestFile.Lazy(tmp, "vm", MiB).close(); // never used: nothing to remove, no error
     }
 
     @Test

@@ -1,0 +1,29 @@
+package hostside.io.measure;
+
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * What the I/O measurements run against.
+ *
+ * @param dir               where the test files go (--dir)
+ * @param dirFilesystem     its file system type (ext4, xfs, tmpfs, nfs4...)
+ * @param file              the file to read: hostside's own test file, made on first use, or the user's --file
+ * @param fileBytes         its size
+ * @param writeBytes        how much each write sample writes
+ * @param pageSize          the kernel's base page size
+ * @param sampleNanos       how long a random-read sample runs
+ * @param uringUnavailable  why io_uring cannot be used here, or null
+ */
+public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize,
+                       long sampleNanos, String uringUnavailable) {
+    /** A sequential sample reads this much: the whole file, up to 1 GiB. */
+    public long sequentialSampleBytes() {
+        return Math.min(fileBytes, 1L << 30) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
+    }
+
+    /** Files on these live in memory: nothing can be read cold, and O_DIRECT is refused. */
+    public boolean inMemory() {
+        return dirFilesystem.equals("tmpfs") || dirFilesystem.equals("ramfs");
+    }
+}

@@ -1,0 +1,59 @@
+package hostside.io.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.harness.TestCase;
+
+/** Keys, descriptions, applicability and the fio job each read names. */
+class ReadTestTest {
+    static IoTarget target(String fs, String uring) {
+        return new IoTarget(Path.of("/var/tmp"), fs, () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, uring);
+    }
+
+    @Test
+    void everyCaseHasItsOwnKey() {
+        List<String> keys = ReadTest.all().stream().map(TestCase::key).toList();
+        assertThat(keys).doesNotHaveDuplicates().containsExactly("seq_read_cold_qd1", "seq_read_warm_qd1", "seq_read_direct_qd1",
+                "seq_read_direct_uring_qd32", "rand_read_cold_qd1", "rand_read_warm_qd1", "rand_read_direct_qd1", "rand_read_direct_uring_qd1",
+                "rand_read_direct_uring_qd32");
+        assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).description())
+                .isEqualTo("random 4 KiB reads with O_DIRECT (no page cache), io_uring at queue depth 32");
+    }
+
+    @Test
+    void eachCaseNamesTheFioJobThatMeasuresTheSame() {
+        IoTarget t = target("ext4", null);
+        assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(t))
+                .isEqualTo("--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824");
+        assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).fioOptions(t))
+                .as("fio drops the cache by default: a warm job must say it must not")
+                .isEqualTo("--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --time_based --runtime=5");
+        assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).fioOptions(t))
+                .isEqualTo("--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5");
+    }
+
+    @Test
+    void aSequentialSampleIsTheFileUpToOneGiBInWholeBlocks() {
+        assertThat(target("ext4", null).sequentialSampleBytes()).isEqualTo(1L << 30);
+        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (300L << 20) + 123, 1L << 20, 4096, 1, null);
+        assertThat(small.sequentialSampleBytes()).isEqualTo(300L << 20);
+    }
+
+    @Test
+    void memoryFileSystemsAndRefusedRingsSayWhy() {
+        IoTarget tmpfs = target("tmpfs", null);
+        assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).notApplicable(tmpfs)).get().asString()
+                .contains("tmpfs").contains("no cold read");
+        assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1).notApplicable(tmpfs)).isPresent();
+        assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).notApplicable(tmpfs)).isEmpty();
+        IoTarget noRing = target("ext4", "io_uring is refused (EPERM): kernel.io_uring_disabled, or a seccomp profile");
+        assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).notApplicable(noRing)).get().asString()
+                .startsWith("io_uring is refused");
+        assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1).notApplicable(noRing)).isEmpty();
+    }
+}
