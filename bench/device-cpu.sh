@@ -12,7 +12,8 @@ jar=${2:-target/hostside.jar}
 mkdir -p "$out"
 [[ -d .devtools/bin ]] && PATH=$PWD/.devtools/bin:$PATH
 # the launcher's flags for cpu and report: C2 on (see ./hostside)
-J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -jar "$jar")
+J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC
+   -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar "$jar")
 export HOSTSIDE="${J[*]}" JAR="$jar"
 leftovers() { pgrep -a -f 'cow_workers|fork_vs_spawn|train_step|strace|while \[ \$\(date' || echo none; }
 {
