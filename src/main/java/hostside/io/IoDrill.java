@@ -88,7 +88,7 @@ public final class IoDrill {
         return Math.max(MIN_FILE, Math.min(DEFAULT_FILE, Math.min(availableMemory / 4, room)) & ~((1L << 20) - 1));
     }
 
-    static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
+    public static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
         return tests.stream().map(t -> Result.notRun(t, why)).toList();
     }
 

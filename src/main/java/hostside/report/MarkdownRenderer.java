@@ -57,6 +57,7 @@ public final class MarkdownRenderer {
             if (s.path("module").asInt() == 1) module1(s.path("data"));
             if (s.path("module").asInt() == 2) VmMarkdown.render(md, s.path("data"));
             if (s.path("module").asInt() == 3) CpuMarkdown.render(md, s.path("data"));
+            if (s.path("module").asInt() == 4) IoMarkdown.render(md, s.path("data"));
         }
         return md.toString();
     }

@@ -21,11 +21,12 @@ public final class ReportBuilder {
     private ReportBuilder() {}
 
     public static Report build(hostside.machine.MachineRun run, ZonedDateTime now) {
-        return build(run, null, null, now);
+        return build(run, null, null, null, now);
     }
 
-    /** The report of Module 1 and, when {@code vm} is not null, Module 2. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, ZonedDateTime now) {
+    /** The report of Module 1 and of each later module that ran (a null run is "not asked for"). */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -51,15 +52,21 @@ public final class ReportBuilder {
                     m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
                     hostside.cpu.CpuCommand.json(cpu)));
         }
-        modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not in this version", later, null));
+        if (io == null) {
+            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not run", "not asked for", null));
+        } else {
+            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "run",
+                    m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
+                    hostside.io.IoCommand.json(io)));
+        }
         modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
-        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu()), heads, modules);
+        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu(), cpu, io), heads, modules);
     }
 
-    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu) {
+    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.cpu.CpuRun cpu, hostside.io.IoRun io) {
         List<Report.Answer> a = new ArrayList<>();
         Topology t = m.topology();
         List<PciDevice> gpus = m.gpus();
@@ -80,7 +87,7 @@ public final class ReportBuilder {
             long cpuNodes = t.numaNodes().stream().filter(x -> !x.cpus().isEmpty()).count();
             a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
                     share + "; isolation: " + (isolation.isEmpty() ? "none on the kernel command line" : isolation)
-                            + "; jitter not measured (Module 3 is not in this version)",
+                            + "; " + jitter(cpu),
                     nodes + (cpuNodes == 1 ? "; one NUMA node holds every CPU, so all are local" : "")));
         }
 
@@ -137,9 +144,50 @@ public final class ReportBuilder {
         long nvme = m.pci().stream().filter(d -> d.kind().equals("nvme")).count();
         a.add(new Report.Answer("Beyond the box", "What lies past that domain?", "answered",
                 (nics.isEmpty() ? "no PCI NIC" : String.join(", ", nics)) + "; " + nvme + " NVMe drive" + (nvme == 1 ? "" : "s")
-                        + "; storage bandwidth and GPUDirect Storage not measured (Module 4 is not in this version)",
+                        + "; " + storage(io),
                 "PCI devices and /sys/class/net"));
         return a;
+    }
+
+    /** How quiet the feeding CPU is, from Module 3's launch jitter. */
+    static String jitter(hostside.cpu.CpuRun cpu) {
+        if (cpu == null) return "jitter not measured (Module 3 not asked for)";
+        List<Result> rs = cpu.measured().results();
+        Optional<Result> quiet = rs.stream().filter(r -> r.key().equals("launch_jitter_quiet") && r.isOk()).findFirst();
+        if (quiet.isEmpty()) {
+            return "jitter not measured (" + rs.stream().filter(r -> r.key().equals("launch_jitter_quiet")).findFirst().map(Result::why).orElse("not selected") + ")";
+        }
+        String what = cpu.measured().gpu().isEmpty() ? "timer wake-ups" : "launches";
+        StringBuilder s = new StringBuilder(String.format("%s late by %.0f us at p99 quiet", what, p(quiet.get(), "lateNs", "p99") / 1e3));
+        rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk()).findFirst().ifPresent(n -> {
+            s.append(String.format(", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", p(n, "lateNs", "p99") / 1e3, p(n, "lateNs", "p99.9") / 1e3));
+            if (n.detail().get("missedTicks") instanceof Number missed && n.value() != null) {
+                s.append(String.format(" (%.1f%% of ticks missed)", 100.0 * missed.longValue() / (missed.longValue() + n.value().samples())));
+            }
+        });
+        return s.toString();
+    }
+
+    private static double p(Result r, String series, String q) {
+        return r.detail().get(series) instanceof java.util.Map<?, ?> m && m.get(q) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    /** The local storage tier, from Module 4's reads and writes. */
+    static String storage(hostside.io.IoRun io) {
+        if (io == null) return "storage not measured (Module 4 not asked for)";
+        Optional<Result> cold = io.results().stream().filter(r -> r.key().equals("seq_read_cold_qd1") && r.isOk()).findFirst();
+        Optional<Result> synced = io.results().stream().filter(r -> r.key().equals("write_fsync") && r.isOk()).findFirst();
+        if (cold.isEmpty() && synced.isEmpty()) {
+            return "storage not measured (" + io.results().stream().map(Result::why).filter(w -> !w.isEmpty()).findFirst().orElse("not selected") + ")";
+        }
+        StringBuilder s = new StringBuilder("storage");
+        if (io.file() != null) s.append(" under ").append(io.file().path().replaceFirst("/[^/]*$", "")).append(" (").append(io.file().filesystem()).append(")");
+        s.append(":");
+        cold.ifPresent(c -> s.append(String.format(" a checkpoint reads at %.2f GB/s cold", c.value().median())));
+        io.results().stream().filter(r -> r.key().equals("seq_read_direct_uring_qd32") && r.isOk()).findFirst()
+                .ifPresent(u -> s.append(String.format(", %.2f GB/s with O_DIRECT and 32 in flight", u.value().median())));
+        synced.ifPresent(w -> s.append(cold.isPresent() ? "," : "").append(String.format(" writes %.2f GB/s with fsync", w.value().median())));
+        return s.toString();
     }
 
     private static String plural(int n, String what) {

@@ -3,6 +3,7 @@ package hostside.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.ZonedDateTime;
 import java.util.concurrent.Callable;
 
@@ -39,6 +40,25 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Module 4's reads and writes in the default folder, with shorter random-read samples to keep the report near its minute. */
+    static hostside.io.IoRun ioRun(FsRoot fs) {
+        boolean terminal = System.console() != null;
+        try {
+            return hostside.io.IoDrill.run(fs, hostside.io.IoDrill.tests(), new hostside.io.IoDrill.Options(null, null, null, 500L), step -> {
+                if (terminal) {
+                    System.err.print("\r\u001b[Khostside: " + (step.startsWith("writing") ? step : "measuring " + step) + "...");
+                    System.err.flush();
+                }
+            });
+        } catch (BadInputException e) {
+            // no room for the test file in the default folder: the report says so and goes on
+            return new hostside.io.IoRun(hostside.machine.Host.read(fs), List.of(), null,
+                    hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), e.getMessage()), List.of());
+        } finally {
+            if (terminal) System.err.print("\r\u001b[K");
+        }
+    }
+
     @Override
     public Integer call() {
         JsonNode json;
@@ -55,7 +75,8 @@ public final class ReportCommand implements Callable<Integer> {
                     new hostside.vm.VmDrill.FileOptions(null, null, null), true);
             hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
                     hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), true);
-            Report report = ReportBuilder.build(run, vm, cpu, ZonedDateTime.now());
+            hostside.io.IoRun io = ioRun(fs);
+            Report report = ReportBuilder.build(run, vm, cpu, io, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
             host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
                     : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");

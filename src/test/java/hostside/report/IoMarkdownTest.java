@@ -1,0 +1,70 @@
+package hostside.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.cli.Json;
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.io.IoRun;
+import hostside.machine.Host;
+
+/** Module 4 in the report: the table from the JSON alone, and the lines of the four questions it feeds. */
+class IoMarkdownTest {
+    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
+
+    static IoRun measured() {
+        Result cold = new Result("seq_read_cold_qd1", "", "ok", "", "GB/s", new Stats(1.65, 1.59, 1.76, 5), "",
+                Map.of("fio", "--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824"));
+        Result ring = new Result("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(99_382, 87_400, 108_118, 5), "",
+                Map.of("fio", "--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"));
+        Result sync = new Result("write_fsync", "", "ok", "", "GB/s", new Stats(1.70, 1.52, 1.75, 3), "", Map.of("fio", "--rw=write --bs=1M"));
+        Result skipped = new Result("seq_read_direct_uring_qd32", "", "not run", "io_uring is refused (EPERM)", "", null, "", Map.of());
+        return new IoRun(HOST, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
+                List.of("Loading a checkpoint: fine"));
+    }
+
+    @Test
+    void theSectionTablesEveryFigureWithItsFioJob() {
+        StringBuilder md = new StringBuilder();
+        IoMarkdown.render(md, hostside.io.IoCommand.json(measured()));
+        String s = md.toString();
+        assertThat(s).contains("Of `/var/tmp/hostside-io-1.tmp` (2 GiB, ext4).");
+        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | `fio --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
+        assertThat(s).contains("| `rand_read_direct_uring_qd32` | 99,382 | 87,400 | 108,118 | IOPS |");
+        assertThat(s).contains("| `seq_read_direct_uring_qd32` | not run: io\\_uring is refused (EPERM) |");
+        assertThat(s).contains("### What it means\n\n- Loading a checkpoint: fine\n");
+    }
+
+    @Test
+    void aRecordingSaysOnceWhyNothingWasMeasured() {
+        IoRun none = new IoRun(HOST, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "recorded machine: nothing is measured under --root"), List.of());
+        StringBuilder md = new StringBuilder();
+        IoMarkdown.render(md, Json.MAPPER.valueToTree(none));
+        assertThat(md.toString()).contains("### Reads and writes\n\nNot run: recorded machine: nothing is measured under --root.\n");
+    }
+
+    @Test
+    void beyondTheBoxNamesTheStorageTier() {
+        assertThat(ReportBuilder.storage(measured())).isEqualTo("storage under /var/tmp (ext4): a checkpoint reads at 1.65 GB/s cold, writes 1.70 GB/s with fsync");
+        assertThat(ReportBuilder.storage(null)).isEqualTo("storage not measured (Module 4 not asked for)");
+        IoRun none = new IoRun(HOST, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "/var/tmp: no room"), List.of());
+        assertThat(ReportBuilder.storage(none)).isEqualTo("storage not measured (/var/tmp: no room)");
+    }
+
+    @Test
+    void theCpuQuestionQuotesTheJitter() {
+        Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(54, 1, 200, 20_000), "",
+                Map.of("lateNs", Map.of("p50", 54_000L, "p99", 60_000L, "p99.9", 90_000L, "max", 200_000L), "missedTicks", 10L));
+        Result noisy = new Result("launch_jitter_noisy", "", "ok", "", "us", new Stats(55, 1, 5000, 19_600), "",
+                Map.of("lateNs", Map.of("p50", 55_000L, "p99", 61_000L, "p99.9", 133_000L, "max", 5_700_000L), "missedTicks", 400L));
+        hostside.cpu.CpuRun run = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noisy), "GPU0: H200", ""),
+                List.of(), List.of());
+        assertThat(ReportBuilder.jitter(run)).isEqualTo("launches late by 60 us at p99 quiet, 61 us at p99 and 133 us at p99.9 with a hog on every core (2.0% of ticks missed)");
+        assertThat(ReportBuilder.jitter(null)).isEqualTo("jitter not measured (Module 3 not asked for)");
+    }
+}
