@@ -58,7 +58,7 @@ public final class IoFactsView {
                         : ", upper layer on " + d.upper().type() + " at " + d.upper().mountPoint();
             }
             t.row(path, m.mountPoint(), m.type(), storage, m.source(), dash(d.blockDevice()), d.disks().isEmpty() ? "-" : String.join(", ", d.disks()),
-                    d.readAheadKb() == null ? "-" : Units.bytes(d.readAheadKb() * 1024), m.options().isEmpty() ? "-" : String.join(",", m.options()));
+                    d.readAheadKb() == null ? "-" : kib(d.readAheadKb()), m.options().isEmpty() ? "-" : String.join(",", m.options()));
         }
         section(sb, "Data paths", t);
     }
@@ -75,8 +75,8 @@ public final class IoFactsView {
                     + (b.physical().equals(b.slaves()) ? "" : " (disks " + String.join(", ", b.physical()) + ")");
             t.row(b.name(), kind, dash(b.model()), b.sizeBytes() == null ? "unknown" : Units.bytes(b.sizeBytes()),
                     b.rotational() == null ? "unknown" : b.rotational() ? "yes" : "no", scheduler(q), n(q.nrRequests()), blocks,
-                    q.readAheadKb() == null ? "unknown" : Units.bytes(q.readAheadKb() * 1024),
-                    q.maxSectorsKb() == null ? "unknown" : Units.bytes(q.maxSectorsKb() * 1024), built,
+                    q.readAheadKb() == null ? "unknown" : kib(q.readAheadKb()),
+                    q.maxSectorsKb() == null ? "unknown" : kib(q.maxSectorsKb()), built,
                     b.controller() == null ? "-" : numa(b.controller().numaNode()),
                     b.controller() == null ? "-" : link(b.controller().link()));
         }
@@ -135,6 +135,11 @@ public final class IoFactsView {
         }
         String rows = t.render("  ");
         sb.append(style.bold("GPUDirect")).append('\n').append(rows.substring(rows.indexOf('\n') + 1)).append('\n');
+    }
+
+    /** Whole MiB as MiB, anything else in KiB: 1280 KiB is not "1.3 MiB". */
+    private static String kib(long kb) {
+        return kb % 1024 == 0 && kb > 0 ? Units.bytes(kb * 1024) : kb + " KiB";
     }
 
     private static String flag(Boolean b) {
