@@ -15,8 +15,11 @@ public final class Mounts {
      * @param point   where it is mounted
      * @param options mount options and, from mountinfo, the super-block options (cgroup v1's
      *                controllers are among them: "cpuset", "cpu")
+     * @param source  what is mounted: "/dev/nvme0n1p2", "server:/export", "tmpfs"
+     * @param device  the device number "major:minor" from mountinfo (/sys/dev/block/M:m for a block
+     *                file system, /sys/class/bdi/M:m for its read-ahead); null from /proc/mounts
      */
-    public record Mount(String root, String point, String type, List<String> options) {}
+    public record Mount(String root, String point, String type, List<String> options, String source, String device) {}
 
     private Mounts() {}
 
@@ -31,7 +34,7 @@ public final class Mounts {
                 if (a.length < 5 || b.length < 1) continue;
                 List<String> opts = new ArrayList<>(List.of(a.length > 5 ? a[5].split(",") : new String[0]));
                 if (b.length > 2) opts.addAll(List.of(b[2].split(",")));
-                out.add(new Mount(unescape(a[3]), unescape(a[4]), b[0], opts));
+                out.add(new Mount(unescape(a[3]), unescape(a[4]), b[0], opts, b.length > 1 ? unescape(b[1]) : "", a[2]));
             }
             if (!out.isEmpty()) return out;
         }
@@ -39,7 +42,7 @@ public final class Mounts {
         for (String line : mounts.split("\n")) {
             String[] f = line.strip().split("\\s+");
             if (f.length < 4) continue;
-            out.add(new Mount("/", unescape(f[1]), f[2], List.of(f[3].split(","))));
+            out.add(new Mount("/", unescape(f[1]), f[2], List.of(f[3].split(",")), unescape(f[0]), null));
         }
         return out;
     }

@@ -35,6 +35,15 @@ public final class PciReader {
         return name(new ArrayList<>(byAddress.values()));
     }
 
+    /**
+     * One PCI function by address ("0000:3b:00.0"), for readers that start from a block device or
+     * a network interface; unnamed (name ""). Empty when sysfs has no such function.
+     */
+    public Optional<PciDevice> function(String address) {
+        if (!BDF.matcher(address).matches() || !fs.isDirectory(DEVICES + "/" + address)) return Optional.empty();
+        return Optional.of(device(address));
+    }
+
     private PciDevice device(String address) {
         String dir = DEVICES + "/" + address;
         String classText = fs.text(dir + "/class").orElse(null);
