@@ -145,7 +145,10 @@ public final class FsRoot {
 
     public boolean isDirectory(String path) {
         Optional<String> real = resolve(path, true);
-        return real.isPresent() && tree.kind(real.get()) == Tree.Kind.DIR;
+        boolean dir = real.isPresent() && tree.kind(real.get()) == Tree.Kind.DIR;
+        // a snapshot must answer the same: the folder goes in with its listing, as list() records it
+        if (dir && recorder != null) list(path);
+        return dir;
     }
 
     /** The target of a symlink as stored (sysfs "driver" links name the driver this way). */

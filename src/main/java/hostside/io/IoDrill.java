@@ -15,6 +15,9 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.io.facts.IoFacts;
+import hostside.io.facts.IoFactsReader;
+import hostside.io.facts.IoVerdicts;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
@@ -41,11 +44,35 @@ public final class IoDrill {
     /** Where and what to read; null fields take the defaults. */
     public record Options(Path dir, Long size, Path file, Long sampleMs) {}
 
+    /**
+     * The storage and network facts of the folders that matter: --dir (or --file's folder) when
+     * given, else the working folder, $HOME, /tmp and the default test folder.
+     */
+    public static IoFacts facts(FsRoot fs, Options o) {
+        List<Path> dirs = new ArrayList<>();
+        if (o.file() != null) dirs.add(o.file().toAbsolutePath().getParent());
+        if (o.dir() != null) dirs.add(o.dir());
+        if (dirs.isEmpty()) {
+            dirs.addAll(IoFactsReader.defaultDataDirs());
+            dirs.add(fs.isLive() ? defaultDir() : Path.of("/var/tmp"));
+        }
+        return IoFactsReader.read(fs, dirs.stream().map(Path::toAbsolutePath).distinct().toList());
+    }
+
+    /** The NUMA node of each GPU (null where the kernel says -1), for the locality findings. */
+    static List<Integer> gpuNumaNodes(FsRoot fs) {
+        List<Integer> nodes = new ArrayList<>();
+        for (hostside.machine.PciDevice g : hostside.machine.MachineReader.read(fs).gpus()) nodes.add(g.numaNode());
+        return nodes;
+    }
+
     public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, Consumer<String> progress) {
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
-        if (!fs.isLive()) return new IoRun(machine, List.of(), null, notRun(tests, "recorded machine: nothing is measured under --root"), List.of());
-        if (!Libc.available()) return new IoRun(machine, List.of(), null, notRun(tests, "libc could not be called on this system"), List.of());
-        if (tests.isEmpty()) return new IoRun(machine, List.of(), null, List.of(), List.of());
+        IoFacts facts = facts(fs, o);
+        List<hostside.machine.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
+        if (!fs.isLive()) return new IoRun(machine, facts, findings, null, notRun(tests, "recorded machine: nothing is measured under --root"), List.of());
+        if (!Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
+        if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
         long available = MemInfo.parse(fs.text("/proc/meminfo").orElse("")).get("MemAvailable").orElse(4L << 30);
         long sampleNanos = (o.sampleMs() == null ? DEFAULT_SAMPLE_MS : o.sampleMs()) * 1_000_000L;
         if (o.file() != null) {
@@ -60,7 +87,7 @@ public final class IoDrill {
             IoTarget target = new IoTarget(dir, fileSystem(f, "--file"), () -> f, bytes, Math.min(MAX_WRITE, Math.min(bytes, available / 4)),
                     Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
             List<Result> results = Runner.run(tests, target, progress);
-            return new IoRun(machine, List.of(), new IoRun.FileUsed(f.toString(), bytes, target.dirFilesystem(), false), results,
+            return new IoRun(machine, facts, findings, new IoRun.FileUsed(f.toString(), bytes, target.dirFilesystem(), false), results,
                     MeasuredVerdicts.of(results, target));
         }
         Path dir = o.dir() != null ? o.dir() : defaultDir();
@@ -75,7 +102,8 @@ public final class IoDrill {
             IoTarget target = new IoTarget(dir, type, path, size, Math.min(MAX_WRITE, Math.min(size, available / 4)), Libc.pageSize(),
                     sampleNanos, IoUring.unavailableReason());
             List<Result> results = Runner.run(tests, target, progress);
-            return new IoRun(machine, List.of(), new IoRun.FileUsed(path.get().toString(), size, type, true), results, MeasuredVerdicts.of(results, target));
+            return new IoRun(machine, facts, findings, new IoRun.FileUsed(path.get().toString(), size, type, true), results,
+                    MeasuredVerdicts.of(results, target));
         }
     }
 

@@ -9,12 +9,13 @@ import hostside.machine.Finding;
  * One run of Module 4's I/O drill.
  *
  * @param machine   the host's name, kernel, architecture and whether it is a VM
+ * @param facts     block devices, the data folders' file systems, NICs, RDMA, GPUDirect
  * @param findings  what the storage and network facts mean for training
  * @param file      the file read: its path, size and file system ("" when nothing was measured)
  * @param results   the read and write measurements
  * @param verdicts  what the measurements mean, one line each
  */
-public record IoRun(hostside.machine.Host machine, List<Finding> findings, FileUsed file, List<Result> results, List<String> verdicts) {
+public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file, List<Result> results, List<String> verdicts) {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
 }

@@ -19,7 +19,8 @@ public final class IoView {
 
     public String render() {
         StringBuilder sb = new StringBuilder();
-        sb.append(style.bold("Storage: how checkpoints and datasets reach memory")).append('\n');
+        sb.append(style.bold("Storage and network: how checkpoints and datasets reach memory")).append('\n');
+        if (run.facts() != null) sb.append(new hostside.io.facts.IoFactsView(run.facts(), style).render());
         hostside.machine.MachineView.renderFindings(sb, run.findings(), style);
         measurements(sb);
         if (!run.verdicts().isEmpty()) {

@@ -52,7 +52,8 @@ public final class ReportCommand implements Callable<Integer> {
             });
         } catch (BadInputException e) {
             // no room for the test file in the default folder: the report says so and goes on
-            return new hostside.io.IoRun(hostside.machine.Host.read(fs), List.of(), null,
+            hostside.io.IoDrill.Options none = new hostside.io.IoDrill.Options(null, null, null, 500L);
+            return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, none), List.of(), null,
                     hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), e.getMessage()), List.of());
         } finally {
             if (terminal) System.err.print("\r\u001b[K");

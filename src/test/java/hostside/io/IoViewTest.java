@@ -21,7 +21,7 @@ class IoViewTest {
                 Map.of("gbPerS", 0.54, "latencyUs", Map.of("p50", 209.0, "p99", 931.0, "max", 2000.0)));
         Result no = Result.notRun(new hostside.io.measure.ReadTest(hostside.io.measure.ReadTest.Pattern.SEQUENTIAL,
                 hostside.io.measure.ReadTest.Cache.COLD, hostside.io.measure.ReadTest.Engine.PSYNC, 1), "the file is on tmpfs");
-        IoRun run = new IoRun(new Host("box", "6.8", "x86_64", "none detected", "", "live"), List.of(),
+        IoRun run = new IoRun(new Host("box", "6.8", "x86_64", "none detected", "", "live"), null, List.of(),
                 new IoRun.FileUsed("/data/f", 2L << 30, "xfs", true), List.of(no, seq, rand), List.of("a verdict"));
         String s = new IoView(run, Style.plain()).render();
         assertThat(s).contains("Reads and writes of /data/f (2 GiB, xfs)");

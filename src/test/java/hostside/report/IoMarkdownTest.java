@@ -24,7 +24,7 @@ class IoMarkdownTest {
                 Map.of("fio", "--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"));
         Result sync = new Result("write_fsync", "", "ok", "", "GB/s", new Stats(1.70, 1.52, 1.75, 3), "", Map.of("fio", "--rw=write --bs=1M"));
         Result skipped = new Result("seq_read_direct_uring_qd32", "", "not run", "io_uring is refused (EPERM)", "", null, "", Map.of());
-        return new IoRun(HOST, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
+        return new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
                 List.of("Loading a checkpoint: fine"));
     }
 
@@ -42,7 +42,7 @@ class IoMarkdownTest {
 
     @Test
     void aRecordingSaysOnceWhyNothingWasMeasured() {
-        IoRun none = new IoRun(HOST, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "recorded machine: nothing is measured under --root"), List.of());
+        IoRun none = new IoRun(HOST, null, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "recorded machine: nothing is measured under --root"), List.of());
         StringBuilder md = new StringBuilder();
         IoMarkdown.render(md, Json.MAPPER.valueToTree(none));
         assertThat(md.toString()).contains("### Reads and writes\n\nNot run: recorded machine: nothing is measured under --root.\n");
@@ -52,7 +52,7 @@ class IoMarkdownTest {
     void beyondTheBoxNamesTheStorageTier() {
         assertThat(ReportBuilder.storage(measured())).isEqualTo("storage under /var/tmp (ext4): a checkpoint reads at 1.65 GB/s cold, writes 1.70 GB/s with fsync");
         assertThat(ReportBuilder.storage(null)).isEqualTo("storage not measured (Module 4 not asked for)");
-        IoRun none = new IoRun(HOST, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "/var/tmp: no room"), List.of());
+        IoRun none = new IoRun(HOST, null, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "/var/tmp: no room"), List.of());
         assertThat(ReportBuilder.storage(none)).isEqualTo("storage not measured (/var/tmp: no room)");
     }
 

@@ -45,6 +45,22 @@ class SnapshotRoundTripTest {
         assertThat(live.host().source()).isEqualTo("live");
     }
 
+    @Test
+    void thisMachinesStorageAndNetworkFactsToo() throws IOException {
+        FsRoot live = FsRoot.live();
+        Recorder r = live.record();
+        SnapshotCommand.readEverything(live);
+        Path out = tmp.resolve("io.tar.gz");
+        r.writeTarGz(out, "box");
+        var options = new hostside.io.IoDrill.Options(null, null, null, null);
+        var before = hostside.io.IoDrill.facts(FsRoot.live(), options);
+        var after = hostside.io.IoDrill.facts(FsRoot.open(out.toString()), options);
+        assertThat(after.blockDevices()).isEqualTo(before.blockDevices());
+        assertThat(after.nics()).isEqualTo(before.nics());
+        assertThat(after.gpuDirect()).as("/sys/module answers the same: a folder checked is a folder recorded").isEqualTo(before.gpuDirect());
+        assertThat(after.dataDirs().stream().map(d -> d.filesystem()).toList()).isEqualTo(before.dataDirs().stream().map(d -> d.filesystem()).toList());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"h200/sysfs.tar.gz", "hwloc/nvidiagpunumanodes.tar.bz2", "hwloc/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2",
             "hwloc/16amd64-8n2c-cpusets.tar.bz2", "hwloc/20em64t-hybrid-1p6c2t+2ca4co1t.tar.bz2"})
