@@ -13,6 +13,7 @@ final class IoMarkdown {
     private IoMarkdown() {}
 
     static void render(StringBuilder md, JsonNode io) {
+        facts(md, io.path("facts"));
         md.append("### Findings\n\n");
         if (io.path("findings").isEmpty()) md.append("None.\n\n");
         for (JsonNode x : io.path("findings")) {
@@ -55,6 +56,51 @@ final class IoMarkdown {
             for (JsonNode v : io.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
             md.append('\n');
         }
+    }
+
+    /** Where the data lives, the disks and NICs under it, and GPUDirect: the tiers beyond the box. */
+    static void facts(StringBuilder md, JsonNode f) {
+        if (f.isMissingNode() || f.isNull()) return;
+        md.append("### Storage and network\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode d : f.path("dataDirs")) {
+            JsonNode fs = d.path("filesystem");
+            rows.add(List.of("`" + d.path("path").asText() + "`", fs.path("type").asText("unknown"), fs.path("storage").asText("unknown"),
+                    fs.path("mountPoint").asText("-"), d.path("disks").isEmpty() ? d.path("blockDevice").asText("-") : join(d.path("disks")),
+                    d.path("readAheadKb").isNumber() ? Units.bytes(d.path("readAheadKb").asLong() * 1024) : "-"));
+        }
+        if (!rows.isEmpty()) table(md, List.of("data folder", "file system", "storage", "mounted at", "disks", "read-ahead"), rows);
+        rows = new ArrayList<>();
+        for (JsonNode b : f.path("blockDevices")) {
+            JsonNode link = b.path("controller").path("link");
+            rows.add(List.of(b.path("name").asText(), b.path("kind").asText("-"), b.path("sizeBytes").isNumber() ? Units.bytes(b.path("sizeBytes").asLong()) : "-",
+                    b.path("rotational").isBoolean() ? (b.path("rotational").asBoolean() ? "yes" : "no") : "-", b.path("queue").path("scheduler").asText("-"),
+                    link.isObject() && link.path("speedGTs").isNumber() ? link.path("speedGTs").asText() + " GT/s x" + link.path("width").asText() : "-"));
+        }
+        if (!rows.isEmpty()) table(md, List.of("block device", "kind", "size", "rotational", "scheduler", "PCIe link"), rows);
+        rows = new ArrayList<>();
+        for (JsonNode n : f.path("nics")) {
+            rows.add(List.of(n.path("name").asText(), n.path("driver").asText("-"),
+                    n.path("speedMbps").isNumber() ? String.format("%.0f Gb/s", n.path("speedMbps").asDouble() / 1000) : "unknown",
+                    n.path("mtu").asText("-"), n.path("numaNode").asText("unknown"), n.path("rdmaDevices").isEmpty() ? "no" : join(n.path("rdmaDevices"))));
+        }
+        if (!rows.isEmpty()) table(md, List.of("NIC", "driver", "speed", "MTU", "NUMA node", "RDMA"), rows);
+        JsonNode g = f.path("gpuDirect");
+        if (g.isObject()) {
+            md.append("GPUDirect RDMA: ").append(loaded(g.path("peermem"), g.path("peermemModule").asText("nvidia_peermem")))
+                    .append("; GPUDirect Storage: ").append(loaded(g.path("nvidiaFs"), "nvidia_fs"))
+                    .append("; `/etc/cufile.json` ").append(g.path("cufile").path("present").asBoolean() ? "present" : "absent").append(".\n\n");
+        }
+    }
+
+    private static String loaded(JsonNode flag, String module) {
+        return flag.isBoolean() ? module + (flag.asBoolean() ? " loaded" : " not loaded") : "unknown";
+    }
+
+    private static String join(JsonNode list) {
+        List<String> s = new ArrayList<>();
+        list.forEach(x -> s.add(x.asText()));
+        return String.join(", ", s);
     }
 
     private static String figure(double v, boolean iops) {

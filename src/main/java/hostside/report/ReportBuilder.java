@@ -175,6 +175,19 @@ public final class ReportBuilder {
     /** The local storage tier, from Module 4's reads and writes. */
     static String storage(hostside.io.IoRun io) {
         if (io == null) return "storage not measured (Module 4 not asked for)";
+        return tiers(io) + gpuDirect(io);
+    }
+
+    /** GPUDirect RDMA and Storage, where the modules could be read. */
+    static String gpuDirect(hostside.io.IoRun io) {
+        if (io.facts() == null || io.facts().gpuDirect() == null) return "";
+        var g = io.facts().gpuDirect();
+        if (g.peermem() == null && g.nvidiaFs() == null) return "; GPUDirect unknown (" + g.modulesSource() + ")";
+        return "; GPUDirect RDMA " + (Boolean.TRUE.equals(g.peermem()) ? "on (" + g.peermemModule() + ")" : "off (no nvidia_peermem)")
+                + ", GPUDirect Storage " + (Boolean.TRUE.equals(g.nvidiaFs()) ? "on (nvidia_fs)" : "off (no nvidia_fs)");
+    }
+
+    private static String tiers(hostside.io.IoRun io) {
         Optional<Result> cold = io.results().stream().filter(r -> r.key().equals("seq_read_cold_qd1") && r.isOk()).findFirst();
         Optional<Result> synced = io.results().stream().filter(r -> r.key().equals("write_fsync") && r.isOk()).findFirst();
         if (cold.isEmpty() && synced.isEmpty()) {

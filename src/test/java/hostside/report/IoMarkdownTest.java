@@ -57,6 +57,28 @@ class IoMarkdownTest {
     }
 
     @Test
+    void theFactsOfARecordingBecomeTheStorageAndNetworkTables() {
+        var fs = hostside.fs.FsRoot.open(hostside.Fixtures.shared().resolve("fixtures/h200/sysfs.tar.gz").toString());
+        var facts = hostside.io.IoDrill.facts(fs, new hostside.io.IoDrill.Options(java.nio.file.Path.of("/tmp"), null, null, null));
+        StringBuilder md = new StringBuilder();
+        IoMarkdown.facts(md, Json.MAPPER.valueToTree(facts));
+        assertThat(md.toString()).contains("### Storage and network", "| `/tmp` | ext4 | local | / |", "| eth0 |", "| 1400 |",
+                "GPUDirect RDMA: unknown; GPUDirect Storage: unknown; `/etc/cufile.json` absent.");
+    }
+
+    @Test
+    void beyondTheBoxSaysWhetherGpuDirectIsOn() {
+        var off = new hostside.io.facts.IoFacts(List.of(), List.of(), List.of(), List.of(),
+                new hostside.io.facts.IoFacts.GpuDirect(false, null, false, "/proc/modules", null), List.of());
+        assertThat(ReportBuilder.gpuDirect(new IoRun(HOST, off, List.of(), null, List.of(), List.of())))
+                .isEqualTo("; GPUDirect RDMA off (no nvidia_peermem), GPUDirect Storage off (no nvidia_fs)");
+        var on = new hostside.io.facts.IoFacts(List.of(), List.of(), List.of(), List.of(),
+                new hostside.io.facts.IoFacts.GpuDirect(true, "nvidia_peermem", true, "/proc/modules", null), List.of());
+        assertThat(ReportBuilder.gpuDirect(new IoRun(HOST, on, List.of(), null, List.of(), List.of())))
+                .isEqualTo("; GPUDirect RDMA on (nvidia_peermem), GPUDirect Storage on (nvidia_fs)");
+    }
+
+    @Test
     void theCpuQuestionQuotesTheJitter() {
         Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(54, 1, 200, 20_000), "",
                 Map.of("lateNs", Map.of("p50", 54_000L, "p99", 60_000L, "p99.9", 90_000L, "max", 200_000L), "missedTicks", 10L));
