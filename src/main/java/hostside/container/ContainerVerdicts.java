@@ -74,7 +74,7 @@ public final class ContainerVerdicts {
         if (s == null || s.sizeBytes() == null) return;
         long free = s.sizeBytes() - (s.usedBytes() == null ? 0 : s.usedBytes());
         if (plan.workers() > 0 && plan.shmBytes() > free) {
-            String dflt = s.sizeBytes() == DOCKER_DEFAULT_SHM ? " (Docker's default)" : "";
+            String dflt = s.sizeBytes() == DOCKER_DEFAULT_SHM ? " (what Docker gives without --shm-size)" : "";
             String used = s.usedBytes() != null && s.usedBytes() > 0 ? ", " + Units.bytes(s.usedBytes()) + " of it in use," : "";
             long suggest = Math.max(1, (plan.shmBytes() + GIB - 1) / GIB);
             out.add(Finding.bad("/dev/shm", "/dev/shm is " + Units.bytes(s.sizeBytes()) + dflt + used + " but " + plan.workers()
@@ -126,7 +126,7 @@ public final class ContainerVerdicts {
     private static void cpu(Cpu c, DataLoaderPlan plan, List<Finding> out) {
         if (c == null || c.quotaCpus() == null || c.visibleCpus() == null || c.quotaCpus() >= c.visibleCpus()) return;
         String q = number(c.quotaCpus());
-        long floor = Math.max(1, (long) Math.floor(c.quotaCpus()));
+        long floor = Math.max(1, (long) Math.floor(c.quotaCpus())), ceil = Math.max(1, (long) Math.ceil(c.quotaCpus()));
         String file = c.quotaSource().endsWith("cpu.max") ? "cpu.max " + c.quotaUs() + " " + c.periodUs()
                 : "cpu.cfs_quota_us " + c.quotaUs() + " per " + c.periodUs() + " us";
         String threads = plan.threads() == null ? "" : ", so " + plan.workers() + " workers and the main process start up to "
@@ -141,7 +141,7 @@ public final class ContainerVerdicts {
                 + " CPUs: PyTorch's intra-op pool, OpenMP and BLAS size themselves from the " + c.visibleCpus() + " CPUs, not the quota"
                 + threads + "; the quota runs out early in each " + (c.periodUs() / 1000) + " ms period and every thread waits for the next"
                 + seen + ", which shows as slow, jittery steps and a starved GPU; make what the job sees match what it gets "
-                + "(--cpuset-cpus=" + (floor == 1 ? "0" : "0-" + (floor - 1)) + " with --cpus=" + q + ", or --cpus=" + c.visibleCpus() + "), or set OMP_NUM_THREADS="
+                + "(--cpus=" + ceil + " --cpuset-cpus=" + (ceil == 1 ? "0" : "0-" + (ceil - 1)) + ", or --cpus=" + c.visibleCpus() + "), or set OMP_NUM_THREADS="
                 + floor + " / torch.set_num_threads(" + floor + ") and num_workers to at most " + floor;
         out.add(throttled ? Finding.bad("CPU quota", text) : Finding.warn("CPU quota", text));
     }

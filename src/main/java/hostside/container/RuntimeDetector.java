@@ -70,10 +70,10 @@ final class RuntimeDetector {
         }
         Mount root = null;
         for (Mount m : mounts) if (m.point().equals("/")) root = m;
-        boolean stale = onlyStaleFiles(runtimes, kubernetes, evidence, ns, root);
+        boolean stale = onlyStaleFiles(runtimes, kubernetes, evidence, root);
         if (stale) {
-            evidence.add("but this process shares the host's PID namespace, no cgroup path names a runtime and / is "
-                    + root.type() + ", not an image's overlay: a file left in the image this root was made from (or docker --pid=host)");
+            evidence.add("but no cgroup path names a runtime and / is " + root.type() + ", not an image's overlay: likely a file left "
+                    + "in the image this root was made from");
             runtimes.clear();
         }
         boolean marked = !runtimes.isEmpty() || kubernetes;
@@ -97,13 +97,14 @@ final class RuntimeDetector {
     }
 
     /**
-     * A runtime's file and nothing else, in the host's PID namespace on a root that is not an
-     * overlay: Docker gives every container a PID namespace of its own unless told --pid=host,
-     * and machines whose root was built from a container image keep its /.dockerenv.
+     * A runtime's file and nothing else, on a root that is not an overlay: runtimes unpack images
+     * into overlays (other storage drivers are rare), while machines whose root was built from a
+     * container image keep its /.dockerenv.
      */
-    private static boolean onlyStaleFiles(Set<String> runtimes, boolean kubernetes, List<String> evidence, Namespaces ns, Mount root) {
-        boolean onlyFiles = !runtimes.isEmpty() && !kubernetes && evidence.stream().allMatch(e -> e.startsWith("/.dockerenv") || e.startsWith("/run/.containerenv"));
-        return onlyFiles && Boolean.FALSE.equals(ns.ownPid()) && root != null && !root.type().equals("overlay");
+    private static boolean onlyStaleFiles(Set<String> runtimes, boolean kubernetes, List<String> evidence, Mount root) {
+        boolean onlyFiles = !runtimes.isEmpty() && !kubernetes
+                && evidence.stream().allMatch(e -> e.startsWith("/.dockerenv") || e.startsWith("/run/.containerenv"));
+        return onlyFiles && root != null && !root.type().equals("overlay");
     }
 
     static String mark(String cgroupPath) {
