@@ -80,7 +80,7 @@ public final class ContainerView {
         t.row("swap", bytes(m.swap()), "", from(m.swap()));
         Cpu c = f.cpu();
         t.row("CPU quota", c.quotaCpus() == null ? (c.quotaSource().startsWith("none") ? "none" : "unknown") : c.quotaCpus() + " CPUs",
-                c.throttledPeriods() == null || c.periods() == null ? "" : c.throttledPeriods() + "/" + c.periods() + " throttled",
+                c.throttledPeriods() == null || c.periods() == null || c.periods() == 0 ? "" : c.throttledPeriods() + "/" + c.periods() + " throttled",
                 c.quotaSource());
         t.row("CPUs visible", c.visibleCpus() == null ? "unknown" : String.valueOf(c.visibleCpus()), "",
                 (c.visibleList() == null ? "" : c.visibleList() + " ") + "(Cpus_allowed_list)" + (c.cpusetCpus() != null ? "; cgroup cpuset " + c.cpusetCpus() : ""));

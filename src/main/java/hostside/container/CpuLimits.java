@@ -37,20 +37,20 @@ final class CpuLimits {
                     cpuset, null, null, null, null, null);
         }
         boolean v2 = p.version().equals("v2");
+        Long weight = v2 ? reads.number(p.dir() + "/cpu.weight", false) : null;
+        Long shares = v2 ? null : reads.number(p.dir() + "/cpu.shares", false);
         long[] best = null;
         String source = null;
         for (String d : CgroupLayout.levels(p)) {
             long[] qp = v2 ? cpuMax(d) : cfsQuota(d);
             if (qp == null) continue;
             if (qp.length == 0) return new Cpu(null, null, null, "unknown: " + d + (v2 ? "/cpu.max" : "/cpu.cfs_quota_us") + " is garbled",
-                    visibleCount, visibleList, cpuset, null, null, null, null, null);
+                    visibleCount, visibleList, cpuset, weight, shares, null, null, null);
             if (best == null || (double) qp[0] / qp[1] < (double) best[0] / best[1]) {
                 best = qp;
                 source = d + (v2 ? "/cpu.max" : "/cpu.cfs_quota_us");
             }
         }
-        Long weight = v2 ? reads.number(p.dir() + "/cpu.weight", false) : null;
-        Long shares = v2 ? null : reads.number(p.dir() + "/cpu.shares", false);
         if (best == null) {
             String where = p.dir() + (p.dir().equals(p.top()) ? "" : " or above");
             return new Cpu(null, null, null, "none: no quota in " + where, visibleCount, visibleList, cpuset, weight, shares,
