@@ -18,10 +18,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "container", mixinStandardHelpOptions = true,
-        description = {"Module 4: the limits a container puts on this process and the ones that break training:",
-                "cgroup memory, CPU quota and pids against what a DataLoader starts, /dev/shm, memlock, open files",
-                "and capabilities, GPU device nodes, namespaces and PID 1; each finding with its symptom and the",
-                "flag that fixes it. Says whether this runs in a container, and on what evidence."})
+        description = {"Module 4: the limits a container puts on this process, and the ones that",
+                "break training: cgroup memory, CPU quota and pids against what a DataLoader",
+                "starts, /dev/shm, memlock, open files, capabilities, GPU device nodes,",
+                "namespaces and PID 1. Each finding gives its symptom and the flag that fixes",
+                "it. Says whether this runs in a container, and on what evidence."})
 public final class ContainerCommand implements Callable<Integer> {
     static final int MAX_WORKERS = 1024, MAX_THREADS = 65536;
 

@@ -1,5 +1,6 @@
 package hostside.container;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ final class Privileges {
 
     private Privileges() {}
 
-    static ProcessLimits limits(FsRoot fs, FactReads reads, java.util.List<String> unknowns) {
+    static ProcessLimits limits(FsRoot fs, FactReads reads, List<String> unknowns) {
         Read r = fs.read("/proc/self/limits");
         if (!(r instanceof Read.Ok ok)) {
             unknowns.add(r.why());
@@ -32,7 +33,7 @@ final class Privileges {
                 limit(l, Limits.STACK, reads, unknowns), limit(l, Limits.NPROC, reads, unknowns));
     }
 
-    private static Limits.Limit limit(Limits l, String name, FactReads reads, java.util.List<String> unknowns) {
+    private static Limits.Limit limit(Limits l, String name, FactReads reads, List<String> unknowns) {
         Optional<Limits.Limit> x = l.get(name);
         if (x.isPresent()) return x.get();
         Optional<String> bad = l.unparsed().stream().filter(u -> u.startsWith(name)).findFirst();
@@ -41,7 +42,7 @@ final class Privileges {
         return null;
     }
 
-    static Capabilities capabilities(Map<String, String> status, FactReads reads, java.util.List<String> unknowns) {
+    static Capabilities capabilities(Map<String, String> status, FactReads reads, List<String> unknowns) {
         if (status.isEmpty()) return new Capabilities(null, null, null, null, null);
         String cap = status.get("CapEff");
         Long mask = null;

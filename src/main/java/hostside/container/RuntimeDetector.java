@@ -88,7 +88,7 @@ final class RuntimeDetector {
             evidence.add(!fs.isLive() ? "no container= variable or runtime cgroup path in the recording (/.dockerenv and the environment are not recorded)"
                     : stale ? "no other mark: no container= variable, runtime cgroup path or Kubernetes token"
                     : "no /.dockerenv, /run/.containerenv, container= variable, runtime cgroup path or Kubernetes token");
-            summary = Boolean.FALSE.equals(ns.ownPid()) ? ns.ownPidWhy() : evidence.getLast();
+            summary = Boolean.FALSE.equals(ns.ownPid()) ? ns.ownPidWhy() : fs.isLive() ? "no runtime marks" : "no runtime marks in the recording";
         }
         String runtime = runtimes.stream().filter(r -> !r.equals("unknown runtime")).findFirst()
                 .orElse(in ? (kubernetes ? "kubernetes" : "unknown runtime") : null);

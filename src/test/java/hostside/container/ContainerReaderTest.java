@@ -241,6 +241,30 @@ class ContainerReaderTest {
     }
 
     @Test
+    void theH200RecordingReadsWithoutAContainerAndWithoutLiveFacts() {
+        ContainerRun run = ContainerCommand.run(hostside.fs.FsRoot.open(hostside.Fixtures.h200().toString()), LiveProcess.recorded(), null, null, null);
+        ContainerFacts f = run.facts();
+        assertThat(f.runtime().inContainer()).isFalse();
+        assertThat(f.runtime().summary()).isEqualTo("no runtime marks in the recording");
+        assertThat(f.devices().pciGpus()).isEqualTo(1);
+        assertThat(f.devices().deviceNodes()).as("/dev is not recorded").isNull();
+        assertThat(f.namespaces().ownPidWhy()).isEqualTo("unknown: /proc/2 is not in this recording");
+        assertThat(run.findings()).isEmpty();
+    }
+
+    @Test
+    void anHwlocRecordingWithoutCgroupsSaysNoneIsMounted() throws Exception {
+        Path tarball;
+        try (var s = java.nio.file.Files.list(hostside.Fixtures.hwloc())) {
+            tarball = s.filter(p -> p.toString().endsWith(".tar.bz2")).sorted().findFirst().orElseThrow();
+        }
+        ContainerFacts f = ContainerReader.read(hostside.fs.FsRoot.open(tarball.toString()), LiveProcess.recorded());
+        assertThat(f.cgroup().version()).isNull();
+        assertThat(f.cgroup().places()).isEmpty();
+        assertThat(f.memory().limit().source()).startsWith("unknown");
+    }
+
+    @Test
     void rlimitsAndCapabilities() {
         ContainerFacts f = Rig.v2(tmp).nofile(1024).nproc(4096).uid(1000).caps("0000000000004000").read();
         assertThat(f.limits().nofile().soft()).isEqualTo(1024);
