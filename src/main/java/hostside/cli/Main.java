@@ -3,6 +3,7 @@ package hostside.cli;
 import java.io.PrintWriter;
 
 import hostside.fs.BadInputException;
+import hostside.container.ContainerCommand;
 import hostside.cpu.CpuCommand;
 import hostside.machine.MachineCommand;
 import hostside.rack.RackCommand;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Command;
 
 @Command(name = "hostside", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "The host side of a GPU machine: how it is wired, measured and explained.",
-        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.io.IoCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
+        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.io.IoCommand.class, ContainerCommand.class, RackCommand.class,
+                ReportCommand.class, SnapshotCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */

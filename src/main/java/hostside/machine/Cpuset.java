@@ -19,7 +19,7 @@ import hostside.fs.Mounts;
 public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source) {
     static final Cpuset NONE = new Cpuset(Optional.empty(), Optional.empty(), "");
 
-    static Cpuset read(FsRoot fs) {
+    public static Cpuset read(FsRoot fs) {
         String v1 = null, legacy = null, v2 = null;
         for (Mounts.Mount m : Mounts.read(fs)) {
             switch (m.type()) {

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 public record Limits(Map<String, Limit> limits, List<String> unparsed) {
     public static final String MEMLOCK = "Max locked memory";
     public static final String NOFILE = "Max open files";
+    public static final String STACK = "Max stack size";
+    public static final String NPROC = "Max processes";
 
     /**
      * One resource limit. "unlimited" (RLIM_INFINITY) is null with the matching flag set, so

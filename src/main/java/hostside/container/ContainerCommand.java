@@ -1,0 +1,71 @@
+package hostside.container;
+
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import hostside.cli.ByteSize;
+import hostside.cli.Json;
+import hostside.cli.MachineOptions;
+import hostside.fs.BadInputException;
+import hostside.fs.FsRoot;
+import hostside.machine.MachineFacts;
+import hostside.report.Style;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "container", mixinStandardHelpOptions = true,
+        description = {"Module 4: the limits a container puts on this process, and the ones that",
+                "break training: cgroup memory, CPU quota and pids against what a DataLoader",
+                "starts, /dev/shm, memlock, open files, capabilities, GPU device nodes,",
+                "namespaces and PID 1. Each finding gives its symptom and the flag that fixes",
+                "it. Says whether this runs in a container, and on what evidence."})
+public final class ContainerCommand implements Callable<Integer> {
+    static final int MAX_WORKERS = 1024, MAX_THREADS = 65536;
+
+    @Mixin
+    MachineOptions options;
+
+    @Option(names = "--workers", paramLabel = "N", description = "DataLoader num_workers to weigh the limits against (default " + DataLoaderPlan.DEFAULT_WORKERS + ").")
+    Integer workers;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Threads each process may start (default: OMP_NUM_THREADS, else the CPUs this process sees).")
+    Integer threads;
+
+    @Option(names = "--batch-bytes", paramLabel = "BYTES", converter = ByteSize.class,
+            description = "One collated batch, e.g. 150M (default: 256 images of 3x224x224 float32, 147 MiB).")
+    Long batchBytes;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (workers != null && (workers < 0 || workers > MAX_WORKERS)) throw new BadInputException("--workers " + workers + ": choose 0 to " + MAX_WORKERS);
+        if (threads != null && (threads < 1 || threads > MAX_THREADS)) throw new BadInputException("--threads " + threads + ": choose 1 to " + MAX_THREADS);
+        FsRoot fs = options.open();
+        ContainerRun run = run(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);
+        var out = spec.commandLine().getOut();
+        if (options.json) out.print(Json.write(json(run)));
+        else out.print(new ContainerView(run, Style.forTerminal()).render());
+        out.flush();
+        return 0;
+    }
+
+    /** The facts, the plan and the findings; what the report calls. Null options take the defaults. */
+    public static ContainerRun run(FsRoot fs, LiveProcess live, Integer workers, Integer threads, Long batchBytes) {
+        ContainerFacts facts = ContainerReader.read(fs, live);
+        return ContainerRun.of(facts, DataLoaderPlan.of(facts, live, workers, threads, batchBytes));
+    }
+
+    public static ObjectNode json(ContainerRun run) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("schema", MachineFacts.SCHEMA);
+        n.put("kind", "container");
+        n.setAll((ObjectNode) Json.MAPPER.valueToTree(run));
+        return n;
+    }
+}

@@ -1,0 +1,126 @@
+package hostside.container;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import hostside.cli.Json;
+import hostside.cli.Main;
+import hostside.report.Style;
+
+/** hostside container as a user runs it: exit codes, one-line errors, the JSON, the text. */
+class ContainerCommandTest {
+    @TempDir
+    Path tmp;
+
+    record Run(int code, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static void oneLineError(Run r, String start) {
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).startsWith(start).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void jsonOfARecordedTightContainer() throws IOException {
+        Rig.v2(tmp).tight();
+        Run r = run("container", "--json", "--root", tmp.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        JsonNode n = Json.MAPPER.readTree(r.out());
+        assertThat(n.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(n.path("kind").asText()).isEqualTo("container");
+        assertThat(n.path("verdict").asText()).startsWith("in a container, docker");
+        JsonNode f = n.path("facts");
+        assertThat(f.path("cgroup").path("version").asText()).isEqualTo("v2");
+        assertThat(f.path("memory").path("limit").path("value").asLong()).isEqualTo(128L << 30);
+        assertThat(f.path("cpu").path("quotaCpus").asDouble()).isEqualTo(2.0);
+        assertThat(f.path("pids").path("max").path("value").asLong()).isEqualTo(64);
+        assertThat(f.path("shm").path("sizeBytes").asLong()).isEqualTo(64L << 20);
+        assertThat(f.path("limits").path("memlock").path("soft").asLong()).isEqualTo(65536);
+        assertThat(f.path("capabilities").path("ipcLock").asBoolean()).isFalse();
+        assertThat(f.path("devices").path("envKnown").asBoolean()).as("a recording has no environment").isFalse();
+        assertThat(n.path("plan").path("workers").asInt()).isEqualTo(DataLoaderPlan.DEFAULT_WORKERS);
+        assertThat(n.path("plan").path("shmBytes").asLong()).isEqualTo(8L * 2 * DataLoaderPlan.DEFAULT_BATCH_BYTES);
+        List<String> subjects = n.path("findings").findValuesAsText("subject");
+        assertThat(subjects).containsExactlyInAnyOrder("/dev/shm", "CPU quota", "pids", "memlock");
+    }
+
+    @Test
+    void theOptionsChangeThePlan() throws IOException {
+        Rig.v2(tmp).tight();
+        Run r = run("container", "--json", "--root", tmp.toString(), "--workers", "2", "--threads", "4", "--batch-bytes", "8M");
+        JsonNode p = Json.MAPPER.readTree(r.out()).path("plan");
+        assertThat(p.path("threads").asLong()).isEqualTo(12);
+        assertThat(p.path("shmBytes").asLong()).isEqualTo(32L << 20);
+        assertThat(p.path("threadsSource").asText()).isEqualTo("--threads");
+        assertThat(Json.MAPPER.readTree(r.out()).path("findings").findValuesAsText("subject")).containsExactlyInAnyOrder("CPU quota", "memlock");
+    }
+
+    @Test
+    void badInputIsOneLine() {
+        oneLineError(run("container", "--root", tmp.resolve("nothing").toString()), "hostside: ");
+        oneLineError(run("container", "--workers", "-1"), "hostside: --workers -1: choose 0 to");
+        oneLineError(run("container", "--threads", "0"), "hostside: --threads 0: choose 1 to");
+        oneLineError(run("container", "--batch-bytes", "lots"), "hostside: ");
+        oneLineError(run("container", "--nosuch"), "hostside: ");
+    }
+
+    @Test
+    void theTextOpensWithTheVerdictAndAlignsItsTables() {
+        Rig.v1(tmp).tight();
+        Run r = run("container", "--root", tmp.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.getFirst()).isEqualTo("hostside container: in a container, docker (/.dockerenv exists): 2 limits break training "
+                + "(/dev/shm, pids); 2 to check (CPU quota, memlock)");
+        int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("  limit ")).findFirst().orElseThrow());
+        int valueEnd = lines.get(header).indexOf("value") + "value".length();
+        for (String l : lines.subList(header + 1, header + 12)) {
+            assertThat(l.charAt(valueEnd - 1)).as("values right-aligned: " + l).isNotEqualTo(' ');
+        }
+        assertThat(r.out()).containsPattern("(?m)^  pids +64 +12  /sys/fs/cgroup/pids/pids.max; room for 52 more$")
+                .containsPattern("(?m)^  /dev/shm +64 MiB +-  mountinfo: size=65536k")
+                .containsPattern("(?m)^  CPU quota +2.0 CPUs +/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us$")
+                .contains("environment unknown: recorded machine").contains("Findings\n  ✗ /dev/shm is 64 MiB");
+    }
+
+    @Test
+    void theViewShowsUnknownsDimmedAtTheEnd() {
+        Rig r = Rig.v2(tmp).put(Rig.CG + "/memory.max", "lots\n");
+        String text = new ContainerView(r.run(), Style.plain()).render();
+        assertThat(text.strip().lines().toList().getLast()).isEqualTo("  unknown: " + Rig.CG + "/memory.max: not a number or \"max\": \"lots\"");
+        assertThat(text).containsPattern("(?m)^  memory +unknown +8 GiB  unknown: ");
+    }
+
+    /** This machine, live: whatever it is, the command runs and sees the CPUs `nproc` sees. */
+    @Test
+    void liveJsonOfThisMachine() throws Exception {
+        Run r = run("container", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode n = Json.MAPPER.readTree(r.out());
+        Process p = new ProcessBuilder("nproc").start();
+        int nproc = Integer.parseInt(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+        assertThat(n.path("facts").path("cpu").path("visibleCpus").asInt()).isEqualTo(nproc);
+        assertThat(n.path("facts").path("devices").path("envKnown").asBoolean()).isTrue();
+        assertThat(n.path("facts").path("runtime").path("evidence").size()).isPositive();
+        assertThat(n.path("facts").path("shm").path("source").asText()).startsWith("statvfs /dev/shm");
+    }
+}
