@@ -13,6 +13,7 @@ final class IoMarkdown {
     private IoMarkdown() {}
 
     static void render(StringBuilder md, JsonNode io) {
+        container(md, io.path("container"));
         facts(md, io.path("facts"));
         md.append("### Findings\n\n");
         if (io.path("findings").isEmpty()) md.append("None.\n\n");
@@ -56,6 +57,35 @@ final class IoMarkdown {
             for (JsonNode v : io.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
             md.append('\n');
         }
+    }
+
+    /** The limits a container puts on training, from `hostside container --json`. */
+    static void container(StringBuilder md, JsonNode c) {
+        if (!c.isObject()) return;
+        JsonNode f = c.path("facts");
+        md.append("### Container\n\n").append(esc(c.path("verdict").asText())).append(".\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("memory limit", limit(f.path("memory").path("limit"), true)));
+        JsonNode cpu = f.path("cpu");
+        rows.add(List.of("CPUs", (cpu.path("quotaCpus").isNumber() ? String.format("quota %.1f CPUs", cpu.path("quotaCpus").asDouble()) : "no quota")
+                + ", " + cpu.path("visibleCpus").asText("?") + " visible (" + cpu.path("visibleList").asText("?") + ")"));
+        rows.add(List.of("pids", limit(f.path("pids").path("max"), false)));
+        JsonNode shm = f.path("shm");
+        rows.add(List.of("/dev/shm", shm.path("sizeBytes").isNumber() ? Units.bytes(shm.path("sizeBytes").asLong()) + " (" + shm.path("source").asText() + ")" : "unknown"));
+        JsonNode memlock = f.path("limits").path("memlock");
+        rows.add(List.of("memlock", memlock.path("softUnlimited").asBoolean() ? "unlimited"
+                : memlock.path("soft").isNumber() ? Units.bytes(memlock.path("soft").asLong()) : "unknown"));
+        JsonNode dev = f.path("devices");
+        rows.add(List.of("GPU device nodes", dev.path("deviceNodes").size() + " (" + dev.path("pciGpus").asText("?") + " GPUs on the PCI bus)"));
+        table(md, List.of("", ""), rows);
+        for (JsonNode x : c.path("findings")) md.append("- ").append(esc(x.path("text").asText())).append('\n');
+        if (!c.path("findings").isEmpty()) md.append('\n');
+    }
+
+    private static String limit(JsonNode l, boolean bytes) {
+        if (l.path("unlimited").asBoolean()) return "none";
+        if (!l.path("value").isNumber()) return "unknown";
+        return (bytes ? Units.bytes(l.path("value").asLong()) : l.path("value").asText()) + " (" + l.path("source").asText() + ")";
     }
 
     /** Where the data lives, the disks and NICs under it, and GPUDirect: the tiers beyond the box. */

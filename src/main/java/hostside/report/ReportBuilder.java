@@ -27,6 +27,12 @@ public final class ReportBuilder {
     /** The report of Module 1 and of each later module that ran (a null run is "not asked for"). */
     public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
                                ZonedDateTime now) {
+        return build(run, vm, cpu, io, null, now);
+    }
+
+    /** ... and Module 4's container limits beside its I/O, in the same section. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               hostside.container.ContainerRun container, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -55,9 +61,10 @@ public final class ReportBuilder {
         if (io == null) {
             modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not run", "not asked for", null));
         } else {
-            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "run",
-                    m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
-                    hostside.io.IoCommand.json(io)));
+            var data = hostside.io.IoCommand.json(io);
+            if (container != null) data.set("container", hostside.container.ContainerCommand.json(container));
+            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io, hostside container", "run",
+                    m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured", data));
         }
         modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));

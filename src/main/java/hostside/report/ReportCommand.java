@@ -77,7 +77,9 @@ public final class ReportCommand implements Callable<Integer> {
             hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
                     hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), true);
             hostside.io.IoRun io = ioRun(fs);
-            Report report = ReportBuilder.build(run, vm, cpu, io, ZonedDateTime.now());
+            hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
+                    fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
+            Report report = ReportBuilder.build(run, vm, cpu, io, container, ZonedDateTime.now());
             json = Json.MAPPER.valueToTree(report);
             host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
                     : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");

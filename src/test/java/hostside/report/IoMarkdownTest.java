@@ -67,6 +67,19 @@ class IoMarkdownTest {
     }
 
     @Test
+    void moduleFourOfAReportHoldsTheContainerTheFactsAndWhyNothingWasMeasured(@org.junit.jupiter.api.io.TempDir java.nio.file.Path out) throws Exception {
+        String h200 = hostside.Fixtures.shared().resolve("fixtures/h200/sysfs.tar.gz").toString();
+        java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
+        int code = hostside.cli.Main.run(new String[] {"report", "--root", h200, "--out", out.toString(), "--name", "box"},
+                new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true));
+        assertThat(code).as(e.toString()).isZero();
+        String md = java.nio.file.Files.readString(out.resolve("box.md"));
+        String four = md.substring(md.indexOf("## Module 4"), md.indexOf("## Module 5"));
+        assertThat(four).contains("### Container", "| memory limit |", "| /dev/shm |", "### Storage and network", "| eth0 |",
+                "### Reads and writes\n\nNot run: recorded machine");
+    }
+
+    @Test
     void beyondTheBoxSaysWhetherGpuDirectIsOn() {
         var off = new hostside.io.facts.IoFacts(List.of(), List.of(), List.of(), List.of(),
                 new hostside.io.facts.IoFacts.GpuDirect(false, null, false, "/proc/modules", null), List.of());
