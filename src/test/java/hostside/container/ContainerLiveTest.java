@@ -55,8 +55,8 @@ class ContainerLiveTest {
         if (cg == null) {
             n = runInside(null);
         } else {
-            try (cg) {
-                n = runInside(cg);
+            try (TestCgroup owned = cg) {
+                n = runInside(owned);
             }
             assertThat(cg.gone()).as("the test's cgroup folders are removed").isTrue();
         }
