@@ -69,6 +69,16 @@ public final class TestFile implements AutoCloseable {
         return f;
     }
 
+    /**
+     * A file the caller writes itself (the write measurements), named and cleaned up like the
+     * others: removed when closed and on Ctrl-C. Nothing is created until the caller does.
+     */
+    public static TestFile scratch(Path dir, String drill) {
+        TestFile f = new TestFile(dir.resolve(name(drill)), 0);
+        Runtime.getRuntime().addShutdownHook(f.cleanup);
+        return f;
+    }
+
     /** hostside-DRILL-PID.tmp: whose it is, should one ever be left behind. */
     public static String name(String drill) {
         return "hostside-" + drill + "-" + ProcessHandle.current().pid() + ".tmp";
@@ -129,7 +139,8 @@ public final class TestFile implements AutoCloseable {
         }
     }
 
-    private void delete() {
+    /** Removes the file now (it may be made again); the exit hook stays until {@link #close}. */
+    public void delete() {
         try {
             Files.deleteIfExists(path);
         } catch (IOException e) {

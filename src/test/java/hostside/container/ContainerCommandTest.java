@@ -3,8 +3,6 @@ package hostside.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.cli.Json;
-import hostside.cli.Main;
+import hostside.testing.CliRun;
 import hostside.report.Style;
 
 /** hostside container as a user runs it: exit codes, one-line errors, the JSON, the text. */
@@ -23,25 +21,18 @@ class ContainerCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {}
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
-    static void oneLineError(Run r, String start) {
-        assertThat(r.code()).as(r.err()).isEqualTo(2);
-        assertThat(r.err().strip().lines()).hasSize(1);
-        assertThat(r.err()).startsWith(start).doesNotContain("Exception").doesNotContain("\tat ");
-        assertThat(r.out()).isEmpty();
+    static void oneLineError(CliRun r, String start) {
+        r.assertOneLineError(start);
     }
 
     @Test
     void jsonOfARecordedTightContainer() throws IOException {
         Rig.v2(tmp).tight();
-        Run r = run("container", "--json", "--root", tmp.toString());
+        CliRun r = run("container", "--json", "--root", tmp.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         JsonNode n = Json.MAPPER.readTree(r.out());
@@ -66,7 +57,7 @@ class ContainerCommandTest {
     @Test
     void theOptionsChangeThePlan() throws IOException {
         Rig.v2(tmp).tight();
-        Run r = run("container", "--json", "--root", tmp.toString(), "--workers", "2", "--threads", "4", "--batch-bytes", "8M");
+        CliRun r = run("container", "--json", "--root", tmp.toString(), "--workers", "2", "--threads", "4", "--batch-bytes", "8M");
         JsonNode p = Json.MAPPER.readTree(r.out()).path("plan");
         assertThat(p.path("threads").asLong()).isEqualTo(12);
         assertThat(p.path("shmBytes").asLong()).isEqualTo(32L << 20);
@@ -86,7 +77,7 @@ class ContainerCommandTest {
     @Test
     void theTextOpensWithTheVerdictAndAlignsItsTables() {
         Rig.v1(tmp).tight();
-        Run r = run("container", "--root", tmp.toString());
+        CliRun r = run("container", "--root", tmp.toString());
         assertThat(r.code()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines.getFirst()).isEqualTo("hostside container: in a container, docker (/.dockerenv exists): 2 limits break training "
@@ -113,7 +104,7 @@ class ContainerCommandTest {
     /** This machine, live: whatever it is, the command runs and sees the CPUs `nproc` sees. */
     @Test
     void liveJsonOfThisMachine() throws Exception {
-        Run r = run("container", "--json");
+        CliRun r = run("container", "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode n = Json.MAPPER.readTree(r.out());
         Process p = new ProcessBuilder("nproc").start();

@@ -2,8 +2,6 @@ package hostside.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -13,27 +11,23 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.cli.Json;
-import hostside.cli.Main;
+import hostside.testing.CliRun;
 
 /** `hostside cpu` as a user runs it: options, bad input, a recorded machine, a short live run, the report. */
 class CpuCommandTest {
     static final String H200 = "../shared/fixtures/h200/sysfs.tar.gz";
 
-    record Run(int code, String out, String err) {}
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
-    static JsonNode json(Run r) throws Exception {
+    static JsonNode json(CliRun r) throws Exception {
         return Json.MAPPER.readTree(r.out());
     }
 
     @Test
     void listNamesEveryMeasurement() {
-        Run r = run("cpu", "--list");
+        CliRun r = run("cpu", "--list");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("syscall_getppid", "context_switch_same_core", "context_switch_cross_core", "futex_wakeup_cross_core",
                 "thread_migration", "launch_jitter_quiet", "launch_jitter_noisy", "launch_jitter_pinned", "launch_jitter_graph",
@@ -45,7 +39,7 @@ class CpuCommandTest {
         for (String[] args : new String[][] {{"cpu", "--only", "nosuch"}, {"cpu", "--launches", "5"}, {"cpu", "--period-us", "1"},
                 {"cpu", "--workers", "0"}, {"cpu", "--pid", "5"}, {"cpu", "--trace", "--pid", "999999999"}, {"cpu", "--trace", "--seconds", "0"},
                 {"cpu", "--dataset-size", "lots"}}) {
-            Run r = run(args);
+            CliRun r = run(args);
             assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(r.err().strip()).as(String.join(" ", args)).startsWith("hostside: ").doesNotContain("\n").doesNotContain("Exception");
         }
@@ -53,7 +47,7 @@ class CpuCommandTest {
 
     @Test
     void aRecordingGivesFactsAndMeasuresNothing() throws Exception {
-        Run r = run("cpu", "--root", H200, "--json");
+        CliRun r = run("cpu", "--root", H200, "--json");
         assertThat(r.code()).isZero();
         JsonNode j = json(r);
         assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
@@ -71,7 +65,7 @@ class CpuCommandTest {
 
     @Test
     void aShortLiveRunMeasuresTheJitterOnTheTimer() throws Exception {
-        Run r = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200", "--json");
+        CliRun r = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200", "--json");
         assertThat(r.code()).isZero();
         JsonNode res = json(r).path("measured").path("results");
         assertThat(res).hasSize(1);
@@ -79,7 +73,7 @@ class CpuCommandTest {
         assertThat(res.get(0).path("detail").path("lateNs").path("p99").asLong()).isPositive();
         assertThat(json(r).path("dataloader")).as("--only picked none of them").isEmpty();
         assertThat(res.get(0).path("detail").path("missedTicks").isIntegralNumber()).isTrue();
-        Run human = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200");
+        CliRun human = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200");
         assertThat(human.code()).isZero();
         assertThat(human.out()).contains("Launch jitter").containsPattern("condition +late p50 +p99 +p99\\.9 +max +missed +launch p50")
                 .containsPattern("\\n +quiet +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+( \\(\\d+\\.\\d%\\))? +- ")
@@ -88,7 +82,7 @@ class CpuCommandTest {
 
     @Test
     void theReportRendersModuleThreeFromItsJson(@TempDir Path out) throws Exception {
-        Run r = run("report", "--root", H200, "--out", out.toString(), "--name", "box");
+        CliRun r = run("report", "--root", H200, "--out", out.toString(), "--name", "box");
         assertThat(r.code()).isZero();
         String md = Files.readString(out.resolve("box.md"));
         String section = md.substring(md.indexOf("## Module 3"), md.indexOf("## Module 4"));
@@ -99,7 +93,7 @@ class CpuCommandTest {
         assertThat(m3.path("module").asInt()).isEqualTo(3);
         assertThat(m3.path("data").path("kind").asText()).isEqualTo("cpu");
         // rendering again from the JSON alone gives the same page
-        Run again = run("report", "--from", out.resolve("box.json").toString(), "--out", out.resolve("again").toString());
+        CliRun again = run("report", "--from", out.resolve("box.json").toString(), "--out", out.resolve("again").toString());
         assertThat(again.code()).isZero();
         assertThat(Files.readString(out.resolve("again/box.md"))).isEqualTo(md);
     }

@@ -3,8 +3,6 @@ package hostside.io;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,19 +15,15 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.cli.Json;
-import hostside.cli.Main;
+import hostside.testing.CliRun;
 
 /** `hostside io` as a user runs it: options, bad input, a recorded machine, a short live run, Ctrl-C. */
 class IoCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) {}
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     /** A folder on a disk: @TempDir may be on tmpfs, where nothing is read cold. */
@@ -39,7 +33,7 @@ class IoCommandTest {
 
     @Test
     void listNamesEveryMeasurement() {
-        Run r = run("io", "--list");
+        CliRun r = run("io", "--list");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("seq_read_cold_qd1", "seq_read_direct_uring_qd32", "rand_read_direct_uring_qd32", "write_fsync");
     }
@@ -51,7 +45,7 @@ class IoCommandTest {
                 {"io", "--file", dir.resolve("missing").toString()}, {"io", "--file", small.toString()}, {"io", "--size", "1M", "--dir", dir.toString()},
                 {"io", "--sample-ms", "5"}, {"io", "--file", small.toString(), "--size", "1G"}, {"io", "--size", "lots"},
                 {"io", "--dir", dir.toString(), "--size", "1000T"}, {"io", "--only", "nosuch"}}) {
-            Run r = run(args);
+            CliRun r = run(args);
             assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(r.err().strip()).as(String.join(" ", args)).startsWith("hostside: ").doesNotContain("\n").doesNotContain("Exception");
         }
@@ -62,7 +56,7 @@ class IoCommandTest {
 
     @Test
     void aRecordingMeasuresNothing() throws Exception {
-        Run r = run("io", "--root", "../shared/fixtures/h200/sysfs.tar.gz", "--json");
+        CliRun r = run("io", "--root", "../shared/fixtures/h200/sysfs.tar.gz", "--json");
         assertThat(r.code()).isZero();
         JsonNode j = Json.MAPPER.readTree(r.out());
         assertThat(j.path("kind").asText()).isEqualTo("io");
@@ -74,7 +68,7 @@ class IoCommandTest {
     void aShortLiveRunReadsAndWritesAndLeavesNothing() throws Exception {
         Path disk = diskDir();
         try {
-            Run r = run("io", "--dir", disk.toString(), "--size", "64M", "--sample-ms", "100", "--json",
+            CliRun r = run("io", "--dir", disk.toString(), "--size", "64M", "--sample-ms", "100", "--json",
                     "--only", "seq_read_cold_qd1,seq_read_warm_qd1,rand_read_direct_qd1,rand_read_direct_uring_qd32,write_fsync");
             assertThat(r.code()).as(r.err()).isZero();
             JsonNode j = Json.MAPPER.readTree(r.out());

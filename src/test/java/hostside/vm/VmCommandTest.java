@@ -3,8 +3,6 @@ package hostside.vm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.cli.Json;
-import hostside.cli.Main;
+import hostside.testing.CliRun;
 import hostside.harness.TestCase;
 
 /**
@@ -30,22 +28,15 @@ class VmCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {}
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
-    static void oneLineError(Run r, String start) {
-        assertThat(r.code()).as(r.err()).isEqualTo(2);
-        assertThat(r.err().strip().lines()).hasSize(1);
-        assertThat(r.err()).startsWith(start).doesNotContain("Exception").doesNotContain("\tat ");
-        assertThat(r.out()).isEmpty();
+    static void oneLineError(CliRun r, String start) {
+        r.assertOneLineError(start);
     }
 
-    static JsonNode json(Run r) throws IOException {
+    static JsonNode json(CliRun r) throws IOException {
         assertThat(r.code()).as(r.err()).isZero();
         return Json.MAPPER.readTree(r.out());
     }
@@ -63,7 +54,7 @@ class VmCommandTest {
 
     @Test
     void listNamesEveryMeasurement() {
-        Run r = run("vm", "--list");
+        CliRun r = run("vm", "--list");
         assertThat(r.code()).isZero();
         assertThat(r.err()).isEmpty();
         List<String> keys = new ArrayList<>();
@@ -83,7 +74,7 @@ class VmCommandTest {
 
     @Test
     void noMeasureGivesTheFactsAndFindingsUnderTheSchema() throws IOException {
-        Run r = run("vm", "--no-measure", "--json");
+        CliRun r = run("vm", "--no-measure", "--json");
         JsonNode j = json(r);
         assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
         assertThat(j.path("kind").asText()).isEqualTo("vm");
@@ -116,14 +107,14 @@ class VmCommandTest {
 
     @Test
     void aRecordedMachineInTextSaysNotRun() {
-        Run r = run("vm", "--root", Fixtures.h200().toString(), "--only", "anon_first_touch_base");
+        CliRun r = run("vm", "--root", Fixtures.h200().toString(), "--only", "anon_first_touch_base");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("Measurements").contains("not run: recorded machine").doesNotContain("\u001b[");
     }
 
     @Test
     void smallFileReadAndFirstTouchRunAndCountExactly() throws IOException {
-        Run r = run("vm", "--only", "file_read_warm,anon_first_touch_base", "--size", "64M", "--anon-size", "8M",
+        CliRun r = run("vm", "--only", "file_read_warm,anon_first_touch_base", "--size", "64M", "--anon-size", "8M",
                 "--dir", tmp.toString(), "--json");
         assertThat(r.err()).isEmpty();
         JsonNode j = json(r);
@@ -163,7 +154,7 @@ class VmCommandTest {
 
     @Test
     void theTextViewShowsTheFigures() throws IOException {
-        Run r = run("vm", "--only", "anon_first_touch_base", "--anon-size", "4M", "--dir", tmp.toString());
+        CliRun r = run("vm", "--only", "anon_first_touch_base", "--anon-size", "4M", "--dir", tmp.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("Virtual memory").contains("Measurements").contains("anon_first_touch_base")
                 .contains("ms/GiB").contains("256.0/MiB").contains("What it means").contains("First touch costs");
@@ -172,7 +163,7 @@ class VmCommandTest {
 
     @Test
     void anUnwritableDirIsOneLineAndLeavesNothing() throws IOException {
-        Run r = run("vm", "--dir", "/proc", "--only", "file_read_warm");
+        CliRun r = run("vm", "--dir", "/proc", "--only", "file_read_warm");
         oneLineError(r, "hostside: /proc: not writable");
         assertThat(leftovers(Path.of("/proc"))).isEmpty();
     }
@@ -185,14 +176,14 @@ class VmCommandTest {
 
     @Test
     void aFileTooLargeForTheDiskIsOneLineAndLeavesNothing() throws IOException {
-        Run r = run("vm", "--size", "100T", "--only", "file_read_warm", "--dir", tmp.toString());
+        CliRun r = run("vm", "--size", "100T", "--only", "file_read_warm", "--dir", tmp.toString());
         oneLineError(r, "hostside: " + tmp + ": not enough free space");
         assertThat(leftovers(tmp)).isEmpty();
     }
 
     @Test
     void aSizeThatIsNoSizeIsOneLine() {
-        Run r = run("vm", "--size", "garbage");
+        CliRun r = run("vm", "--size", "garbage");
         oneLineError(r, "hostside: ");
         assertThat(r.err()).contains("--size").contains("garbage");
         oneLineError(run("vm", "--anon-size", "0"), "hostside: ");
@@ -200,14 +191,14 @@ class VmCommandTest {
 
     @Test
     void explainPagewalkPrintsEveryStep() {
-        Run r = run("vm", "--explain", "pagewalk", "0x7f3a12345678", "--all");
+        CliRun r = run("vm", "--explain", "pagewalk", "0x7f3a12345678", "--all");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("Step 1 of").contains("0x00007f3a12345678");
     }
 
     @Test
     void explainCowAsJsonParses() throws IOException {
-        Run r = run("vm", "--explain", "cow", "--json");
+        CliRun r = run("vm", "--explain", "cow", "--json");
         JsonNode j = json(r);
         assertThat(j.isObject()).isTrue();
         assertThat(j.size()).isPositive();
@@ -215,7 +206,7 @@ class VmCommandTest {
 
     @Test
     void explainOfAnUnknownTopicIsOneLine() {
-        Run r = run("vm", "--explain", "nosuch");
+        CliRun r = run("vm", "--explain", "nosuch");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
     }

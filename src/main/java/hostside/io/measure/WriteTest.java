@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.harness.TestCase;
+import hostside.harness.TestFile;
 import hostside.libc.FileIo;
 
 /**
@@ -36,7 +37,7 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
     public Result run(IoTarget t) {
         double[] gbs = new double[SAMPLES];
         double[] syncMs = new double[SAMPLES];
-        try (Arena arena = Arena.ofConfined(); ScratchFile file = new ScratchFile(t.dir())) {
+        try (Arena arena = Arena.ofConfined(); TestFile file = TestFile.scratch(t.dir(), "io-write")) {
             MemorySegment block = arena.allocate(BLOCK, 4096);
             // incompressible bytes: a virtual disk that compresses or deduplicates zeros would flatter the figure
             SplittableRandom rnd = new SplittableRandom(11);
@@ -59,7 +60,7 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
     }
 
     /** Writes the file; returns {nanoseconds timed, of which fsync}. Unsynced bytes are flushed after, outside the timing. */
-    private long[] writeOnce(ScratchFile file, MemorySegment block, long bytes) {
+    private long[] writeOnce(TestFile file, MemorySegment block, long bytes) {
         int fd = FileIo.open(file.path().toString(), FileIo.O_WRONLY | FileIo.O_CREAT | FileIo.O_TRUNC, 0600);
         try {
             long start = System.nanoTime();
