@@ -29,9 +29,10 @@ public record Checklist(String schema, String kind, long pid, String comm, Windo
      * The sampling window.
      *
      * @param mode               "live" (sampled over a window) or "snapshot" (one look at a recorded machine)
+     * @param startedAt          the first sample, ISO-8601 UTC to the millisecond, to line the window up with other tools' logs; null for a snapshot
      * @param seconds            from the first sample to the last one taken
      * @param exitedAfterSeconds when the process was found gone, from the first sample; null if it lived on
      * @param ratesNotMeasured   why there are no rates, or null
      */
-    public record Window(String mode, double seconds, int samples, long intervalMs, Double exitedAfterSeconds, String ratesNotMeasured) {}
+    public record Window(String mode, String startedAt, double seconds, int samples, long intervalMs, Double exitedAfterSeconds, String ratesNotMeasured) {}
 }

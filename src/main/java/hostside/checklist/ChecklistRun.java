@@ -48,6 +48,7 @@ final class ChecklistRun {
             throws InterruptedException {
         TaskStat start = existing(fs, pid);
         String cgroup = cgroup(fs, pid);
+        long startedAt = ticker.epochMillis();
         int count = live ? (int) (seconds * 1000L / Sampler.INTERVAL.toMillis()) + 1 : 1;
         GpuFeed feed = live ? gpus : GpuFeed.none("a recorded machine: NVML answers for this machine's GPUs, not the recorded one's");
         Sampler.Sampling sampling = Sampler.run(fs, pid, count, Sampler.INTERVAL, ticker, feed, onSample);
@@ -98,7 +99,7 @@ final class ChecklistRun {
         List<String> unknowns = new ArrayList<>(new TreeSet<>(sampling.unknowns()));
         if (gpus.closeProblem() != null) unknowns.add("GPUs: " + gpus.closeProblem());
         return new Checklist(MachineFacts.SCHEMA, KIND, pid, start.comm(),
-                new Checklist.Window(live ? "live" : "snapshot", Rates.round(window, 2), samples.size(), Sampler.INTERVAL.toMillis(), exitedAfter, noRates),
+                new Checklist.Window(live ? "live" : "snapshot", live ? java.time.Instant.ofEpochMilli(startedAt).toString() : null, Rates.round(window, 2), samples.size(), Sampler.INTERVAL.toMillis(), exitedAfter, noRates),
                 verdicts.getFirst(), verdicts, notes, load, kernel, cpu, proc, io, gpu, unknowns);
     }
 

@@ -7,6 +7,9 @@ package hostside.checklist;
 public interface Ticker {
     long nanoTime();
 
+    /** Wall-clock time, milliseconds since the epoch: when the window began, for lining it up with other tools' logs. */
+    long epochMillis();
+
     /** Returns at {@code deadline} (on {@link #nanoTime()}'s scale) or at once if it has passed. */
     void sleepUntil(long deadline) throws InterruptedException;
 
@@ -15,6 +18,11 @@ public interface Ticker {
             @Override
             public long nanoTime() {
                 return System.nanoTime();
+            }
+
+            @Override
+            public long epochMillis() {
+                return System.currentTimeMillis();
             }
 
             @Override

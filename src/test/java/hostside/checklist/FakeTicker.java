@@ -18,6 +18,12 @@ final class FakeTicker implements Ticker {
         return now;
     }
 
+    /** 2026-12-02T12:00:00Z plus the time this clock has run. */
+    @Override
+    public long epochMillis() {
+        return 1_796_212_800_000L + (now - 1_000_000_000L) / 1_000_000;
+    }
+
     @Override
     public void sleepUntil(long deadline) {
         now = Math.max(now, deadline);

@@ -141,6 +141,7 @@ class SamplerTest {
         });
         Checklist c = ChecklistRun.gather(box.fs(), PID, 10, true, ticker, GpuFeed.none("no GPU in a test"), i -> {});
         assertThat(c.window().samples()).isEqualTo(3);
+        assertThat(c.window().startedAt()).isEqualTo("2026-12-02T12:00:00Z");
         assertThat(c.window().seconds()).isEqualTo(1.0);
         assertThat(c.window().exitedAfterSeconds()).isEqualTo(1.5);
         assertThat(c.notes()).containsExactly("PID 100 exited 1.5 s into the window: the figures cover the 1.0 s before");
@@ -227,6 +228,7 @@ class SamplerTest {
         Checklist c = ChecklistRun.gather(box.fs(), PID, 10, new FakeTicker(t -> { throw new AssertionError("a snapshot does not wait"); }),
                 GpuFeed.none("unused"), i -> {});
         assertThat(c.window().mode()).isEqualTo("snapshot");
+        assertThat(c.window().startedAt()).as("when it was read says nothing of when it was recorded").isNull();
         assertThat(c.window().samples()).isEqualTo(1);
         assertThat(c.window().ratesNotMeasured()).startsWith("a recorded machine is one moment");
         assertThat(c.cpus()).isNull();
