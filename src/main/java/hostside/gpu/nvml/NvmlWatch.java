@@ -40,7 +40,11 @@ public final class NvmlWatch implements AutoCloseable {
             NvmlResult<Integer> count = nvml.getInt(DEVICE_GET_COUNT_V2);
             if (!(count instanceof NvmlResult.Known<Integer>(Integer n)) || n == 0) {
                 String why = count.isKnown() ? "no NVIDIA GPU (NVML counts 0)" : "NVML cannot count the GPUs (" + count.why() + ")";
-                nvml.close();
+                try {
+                    nvml.close();
+                } catch (NvmlException e) {
+                    // nothing to watch either way; the reason above is the one that matters
+                }
                 return NvmlResult.unknown(count.isKnown() ? NvmlTypes.NVML_ERROR_NOT_FOUND : codeOf(count), why);
             }
             List<Gpu> gpus = new ArrayList<>();
