@@ -17,9 +17,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "checklist", mixinStandardHelpOptions = true,
-        description = {"Module 4's 60-second checklist for one running process (a training job) and the machine under it:",
-                "load and pressure, the kernel log (OOM kills, Xid errors, hung tasks, crashes, MCE/EDAC), per-CPU use, the",
-                "process's threads, memory, faults, I/O and workers, disks and network, and each GPU; a verdict on top."})
+        description = {"Module 4's 60-second checklist for one running process (a training job)",
+                "and the machine under it: load and pressure, the kernel log (OOM kills, Xid",
+                "errors, hung tasks, crashes, MCE/EDAC), per-CPU use, the process's threads,",
+                "memory, faults, I/O and workers, disks and network, each GPU; a verdict on top.",
+                "A recorded machine (--root) gives one snapshot: no rates, GPUs or kernel log."})
 public final class ChecklistCommand implements Callable<Integer> {
     /** Longer windows belong to a monitoring system, not to a checklist someone waits for. */
     static final int MAX_SECONDS = 3600;

@@ -40,11 +40,11 @@ final class SampleReader {
     Sample read(long atNanos) {
         Map<String, Pressure> psi = new LinkedHashMap<>();
         for (String r : PSI) {
-            Pressure p = parsed("/proc/pressure/" + r, Pressure::parse, true);
+            Pressure p = parsed("/proc/pressure/" + r, Pressure::parse);
             if (p != null) psi.put(r, p);
         }
-        return new Sample(atNanos, parsed("/proc/loadavg", LoadAvg::parse, true), psi, parsed("/proc/stat", ProcStat::parse, true),
-                parsed("/proc/diskstats", DiskStats::parse, true), parsed("/proc/net/dev", NetDev::parse, true), process(), List.of());
+        return new Sample(atNanos, parsed("/proc/loadavg", LoadAvg::parse), psi, parsed("/proc/stat", ProcStat::parse),
+                parsed("/proc/diskstats", DiskStats::parse), parsed("/proc/net/dev", NetDev::parse), process(), List.of());
     }
 
     /** The watched process, or null when it has exited (gone, or a zombie). */
@@ -60,7 +60,7 @@ final class SampleReader {
             return null;
         }
         if (stat.exited()) return null;
-        ProcStatus status = parsed(dir + "/status", ProcStatus::parse, true);
+        ProcStatus status = parsed(dir + "/status", ProcStatus::parse);
         Read io = fs.read(dir + "/io");
         ProcIo procIo = null;
         String ioWhy = null;
@@ -178,11 +178,11 @@ final class SampleReader {
         return found;
     }
 
-    /** The file parsed, or null with a line in the unknowns (a missing optional file adds none). */
-    private <T> T parsed(String path, Function<String, T> parser, boolean expected) {
+    /** The file parsed, or null with a line in the unknowns. */
+    private <T> T parsed(String path, Function<String, T> parser) {
         Read r = fs.read(path);
-        if (r instanceof Read.Failed f) {
-            if (expected || !f.reason().equals("missing")) unknowns.add(r.why());
+        if (r instanceof Read.Failed) {
+            unknowns.add(r.why());
             return null;
         }
         try {
