@@ -22,7 +22,7 @@ final class Verdicts {
     static final double IOWAIT_PERCENT = 20;
     /** A disk with a request in flight nearly all the time. */
     static final double DISK_UTIL_PERCENT = 90;
-    /** Every non-idle task stalled on I/O at once this share of the time. */
+    /** Every non-idle task stalled on I/O at once this share of the time: named beside the cause. */
     static final double IO_FULL_PERCENT = 10;
     /** A thread that is almost never off its CPU: it cannot go faster by waiting less. */
     static final double THREAD_BUSY_PERCENT = 90;
@@ -91,17 +91,25 @@ final class Verdicts {
         }
     }
 
+    /**
+     * Machine-wide iowait is I/O-bound whoever waits; a busy disk is only when this process
+     * waits on it (threads in D state): PSI's io stalls and a disk's util belong to the whole
+     * machine, and a checkpoint writer next door does not slow a job that reads nothing.
+     */
     private static void io(Signals s, List<Finding> out) {
         Signals.Disk busiest = s.disks().stream().max((a, b) -> Double.compare(a.utilPercent(), b.utilPercent())).orElse(null);
         boolean iowait = s.iowait() != null && s.iowait() >= IOWAIT_PERCENT;
-        boolean diskBound = busiest != null && busiest.utilPercent() >= DISK_UTIL_PERCENT
-                && ((s.psiIoFull() != null && s.psiIoFull() >= IO_FULL_PERCENT) || s.blockedThreads() > 0);
-        if (!iowait && !diskBound) return;
+        boolean diskBusy = busiest != null && busiest.utilPercent() >= DISK_UTIL_PERCENT;
+        boolean waits = s.blockedThreads() > 0;
+        if (!iowait && !(diskBusy && waits)) return;
         List<String> why = new ArrayList<>();
         if (s.iowait() != null) why.add(pct(s.iowait()) + " iowait");
-        if (busiest != null && busiest.utilPercent() >= DISK_UTIL_PERCENT) why.add(busiest.name() + " at " + pct(busiest.utilPercent()) + " util");
-        if (s.blockedThreads() > 0) why.add(plural(s.blockedThreads(), "thread") + " of the process mostly in D state");
-        out.add(finding("bad", "io", "io-bound", "I/O-bound: " + String.join(", ", why)));
+        if (diskBusy) why.add(busiest.name() + " at " + pct(busiest.utilPercent()) + " util");
+        if (s.psiIoFull() != null && s.psiIoFull() >= IO_FULL_PERCENT) why.add("PSI io full " + pct(s.psiIoFull()));
+        String text = "I/O-bound: " + String.join(", ", why);
+        if (waits) text += ", " + plural(s.blockedThreads(), "thread") + " of the process mostly in D state";
+        else text += " (no thread of this process waits on it)";
+        out.add(finding(waits ? "bad" : "warn", "io", "io-bound", text));
     }
 
     private static void throttled(Signals s, List<Finding> out) {

@@ -136,26 +136,36 @@ class VerdictsTest {
     }
 
     @Test
-    void ioBoundByIowait() {
+    void ioBoundByIowaitThatTheProcessWaitsOn() {
         S s = new S();
         s.iowait = 92.0;
+        s.blocked = 1;
         s.disks.add(new Signals.Disk("nvme1n1", 100, 3e9, 0));
         s.gpus = new ArrayList<>(List.of(S.gpu(30.0)));
         Finding v = s.verdict();
         assertThat(v.code()).isEqualTo("io-bound");
-        assertThat(v.text()).isEqualTo("I/O-bound: 92% iowait, nvme1n1 at 100% util");
+        assertThat(v.severity()).isEqualTo("bad");
+        assertThat(v.text()).isEqualTo("I/O-bound: 92% iowait, nvme1n1 at 100% util, 1 thread of the process mostly in D state");
     }
 
     @Test
-    void ioBoundByABusyDiskThatTheProcessWaitsOn() {
+    void machineWideIowaitWithoutThisProcessWaiting() {
+        S s = new S();
+        s.iowait = 35.0;
+        s.psiIoFull = 12.0;
+        Finding v = s.verdict();
+        assertThat(v.severity()).isEqualTo("warn");
+        assertThat(v.text()).isEqualTo("I/O-bound: 35% iowait, PSI io full 12% (no thread of this process waits on it)");
+    }
+
+    @Test
+    void aBusyDiskCountsOnlyWhenTheProcessWaitsOnIt() {
         S s = new S();
         s.disks.add(new Signals.Disk("sdb", 97.5, 0, 5e8));
-        assertThat(s.verdict().code()).as("a busy disk nobody waits on is not a bottleneck").isEqualTo("healthy");
-        s.blocked = 2;
-        assertThat(s.verdict().text()).isEqualTo("I/O-bound: 0.5% iowait, sdb at 98% util, 2 threads of the process mostly in D state");
-        s.blocked = 0;
         s.psiIoFull = 15.0;
-        assertThat(s.verdict().code()).isEqualTo("io-bound");
+        assertThat(s.verdict().code()).as("the machine's disk is busy, nobody of this process waits").isEqualTo("healthy");
+        s.blocked = 2;
+        assertThat(s.verdict().text()).isEqualTo("I/O-bound: 0.5% iowait, sdb at 98% util, PSI io full 15%, 2 threads of the process mostly in D state");
     }
 
     @Test
