@@ -188,7 +188,7 @@ final class Verdicts {
 
     private static String gpuText(Signals s, Double gpu) {
         if (gpu != null) return ", GPU" + (s.gpus().size() > 1 ? "s" : "") + " at " + pct(gpu);
-        return s.gpusNotRead() == null ? "" : " (GPUs not read: " + s.gpusNotRead() + ")";
+        return s.gpusNotRead() == null ? "" : "; GPUs not read: " + s.gpusNotRead();
     }
 
     private static String xid(KernelSection.EventUse x) {

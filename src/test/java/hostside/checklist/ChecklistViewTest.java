@@ -25,7 +25,7 @@ class ChecklistViewTest {
         String text = ChecklistView.render(c, Style.plain());
         List<String> lines = text.lines().toList();
         assertThat(lines.getFirst()).isEqualTo("hostside checklist: PID 100 python3, 2.0 s (5 samples, every 500 ms)");
-        assertThat(lines.get(1)).isEqualTo("VERDICT   ! CPU-bound: 1 thread at 100% on core 2 (GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found))");
+        assertThat(lines.get(1)).isEqualTo("VERDICT   ! CPU-bound: 1 thread at 100% on core 2; GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found)");
         assertThat(text).doesNotContain("\u001b[");
         List<String> steps = lines.stream().filter(l -> l.matches("[1-6] \\S.*")).map(l -> l.substring(0, l.indexOf(' ', 2))).toList();
         assertThat(steps).containsExactly("1 Load", "2 Kernel", "3 CPUs", "4 Process", "5 I/O", "6 GPUs");

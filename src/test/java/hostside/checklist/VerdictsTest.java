@@ -205,7 +205,7 @@ class VerdictsTest {
         s.busy.add(0, new Signals.Busy("python3", 100, 98, 3, false));
         Finding v = s.verdict();
         assertThat(v.severity()).isEqualTo("warn");
-        assertThat(v.text()).isEqualTo("CPU-bound: 1 thread at 98% on core 3 (GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found))");
+        assertThat(v.text()).isEqualTo("CPU-bound: 1 thread at 98% on core 3; GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found)");
     }
 
     @Test
