@@ -22,6 +22,8 @@ where=${2:-/var/tmp}
 for t in mpstat pidstat iostat vmstat python3 dd; do
   command -v "$t" >/dev/null || { echo "$t is not installed (apt-get install sysstat python3 coreutils)"; exit 1; }
 done
+# a first start builds the jar and trains the AOT cache (tens of seconds): not inside the window
+$HOSTSIDE --version >/dev/null 2>&1 || { echo "$HOSTSIDE does not start"; exit 1; }
 tmp=$(mktemp -d)
 file="$where/hostside-checklist-bench.$$"
 pids=()
@@ -180,3 +182,7 @@ print(fmt.format("figure", "hostside", "sysstat", "tool", "ratio", ""))
 for r in rows:
     print(fmt.format(*r))
 PY
+
+echo
+echo "# the same load as a person sees it: hostside checklist $load --seconds 5, right after"
+$HOSTSIDE checklist "$load" --seconds 5 2>/dev/null

@@ -1,6 +1,7 @@
 package hostside.checklist;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -10,8 +11,9 @@ import hostside.machine.Finding;
 /**
  * The checklist's classification: from the window's figures to what an on-call engineer should
  * look at first. Pure: {@link Signals} in, findings out, most urgent first; the first is the
- * verdict at the top of the screen. Every rule has a threshold with its reason, and a rule whose
- * figures are unknown says nothing.
+ * verdict at the top of the screen: what costs throughput now (bad) before what may (warn), and
+ * within each, the order of the rules below. Every rule has a threshold with its reason, and a
+ * rule whose figures are unknown says nothing.
  */
 final class Verdicts {
     /** Every task stalled on memory at once for this share of the time: throughput is already lost. */
@@ -49,10 +51,14 @@ final class Verdicts {
         List<Finding> out = new ArrayList<>();
         memory(s, out);
         kernel(s, out);
-        io(s, out);
+        Finding io = io(s);
+        if (io != null && io.severity().equals("bad")) out.add(io);
         throttled(s, out);
         cpu(s, out);
+        // I/O the process does not wait on is the machine's trouble, told after the process's own
+        if (io != null && !io.severity().equals("bad")) out.add(io);
         if (out.isEmpty()) out.add(closing(s));
+        out.sort(Comparator.comparingInt(f -> List.of("bad", "warn", "info").indexOf(f.severity())));
         return out;
     }
 
@@ -96,12 +102,12 @@ final class Verdicts {
      * waits on it (threads in D state): PSI's io stalls and a disk's util belong to the whole
      * machine, and a checkpoint writer next door does not slow a job that reads nothing.
      */
-    private static void io(Signals s, List<Finding> out) {
+    private static Finding io(Signals s) {
         Signals.Disk busiest = s.disks().stream().max((a, b) -> Double.compare(a.utilPercent(), b.utilPercent())).orElse(null);
         boolean iowait = s.iowait() != null && s.iowait() >= IOWAIT_PERCENT;
         boolean diskBusy = busiest != null && busiest.utilPercent() >= DISK_UTIL_PERCENT;
         boolean waits = s.blockedThreads() > 0;
-        if (!iowait && !(diskBusy && waits)) return;
+        if (!iowait && !(diskBusy && waits)) return null;
         List<String> why = new ArrayList<>();
         if (s.iowait() != null) why.add(pct(s.iowait()) + " iowait");
         if (diskBusy) why.add(busiest.name() + " at " + pct(busiest.utilPercent()) + " util");
@@ -109,7 +115,7 @@ final class Verdicts {
         String text = "I/O-bound: " + String.join(", ", why);
         if (waits) text += ", " + plural(s.blockedThreads(), "thread") + " of the process mostly in D state";
         else text += " (no thread of this process waits on it)";
-        out.add(finding(waits ? "bad" : "warn", "io", "io-bound", text));
+        return finding(waits ? "bad" : "warn", "io", "io-bound", text);
     }
 
     private static void throttled(Signals s, List<Finding> out) {

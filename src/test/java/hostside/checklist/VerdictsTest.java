@@ -293,8 +293,18 @@ class VerdictsTest {
         s.gpus = new ArrayList<>(List.of(S.gpu(35.0, new Signals.Reason("power cap", 1.0))));
         s.iowait = 40.0;
         s.psiMemoryFull = 8.0;
+        s.blocked = 1;
         assertThat(s.verdicts()).extracting(Finding::code)
-                .containsExactly("memory-pressure", "io-bound", "throttled", "cpu-bound-feeding", "steal");
+                .containsExactly("memory-pressure", "io-bound", "cpu-bound-feeding", "throttled", "steal");
+        s.blocked = 0;
+        assertThat(s.verdicts()).as("I/O this process does not wait on comes after its own trouble").extracting(Finding::code)
+                .containsExactly("memory-pressure", "cpu-bound-feeding", "throttled", "steal", "io-bound");
+        s.psiMemoryFull = 0.0;
+        s.gpus = new ArrayList<>(List.of(S.gpu(35.0)));
+        s.busy = new ArrayList<>();
+        s.hung = 2;
+        s.hungExample = "x (1)";
+        assertThat(s.verdicts()).extracting(Finding::code).containsExactly("hung-tasks", "steal", "io-bound");
     }
 
     @Test
