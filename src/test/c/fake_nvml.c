@@ -14,15 +14,21 @@
  *       INVALID_ARGUMENT; fabric probe completed and healthy; ECC on; MIG off; no HMM/ATS.
  * GPU 1 "NVIDIA H100 80GB HBM3": NumaNodeId says NOT_SUPPORTED, NvLinkState NOT_SUPPORTED,
  *       persistence mode NO_PERMISSION, MIG on, HMM, PCI domain 1 in upper case hex.
+ * Activity (hostside checklist): GPU 0 97% busy at 652 of 700 W, no clocks event reason, PCIe
+ *       TX 1234 KB/s and RX 15728640 KB/s, one compute process (pid 4242, 70 GiB); GPU 1 35% busy,
+ *       held by the software power cap, PCIe throughput NOT_SUPPORTED, its process list NO_PERMISSION.
  * nvmlDeviceGetGpuMaxPcieLinkGeneration is deliberately absent (a missing symbol is a driver
  * older than the function). With -DFAKE_NVML_OLD the 580-era symbols go too
  * (nvmlDeviceGetAddressingMode, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetNumaNodeId,
- * nvmlSystemGetCudaDriverVersion_v2): the binding must fall back or say "unknown". With
+ * nvmlSystemGetCudaDriverVersion_v2, nvmlDeviceGetCurrentClocksEventReasons, whose older name
+ * nvmlDeviceGetCurrentClocksThrottleReasons stays): the binding must fall back or say "unknown". With
  * -DFAKE_NVML_FABRIC_V2, nvmlDeviceGetGpuFabricInfoV takes only the v2 struct.
  *
  * Test hooks, called through FFM: fake_nvml_set_init_result(code) makes nvmlInit_v2 fail with
  * that code (0 restores success); fake_nvml_set_device_count(n) pretends n GPUs (n <= 2);
- * fake_nvml_init_count() says how many nvmlInit_v2 calls have no nvmlShutdown yet.
+ * fake_nvml_init_count() says how many nvmlInit_v2 calls have no nvmlShutdown yet;
+ * fake_nvml_set_activity(gpu, util, reasons), fake_nvml_clear_processes(gpu) and
+ * fake_nvml_add_process(gpu, pid, bytes) change what a GPU is doing.
  */
 #include <string.h>
 
@@ -89,6 +95,22 @@ typedef struct {
     unsigned int value;
 } nvmlDeviceAddressingMode_t;
 
+typedef struct {
+    unsigned int gpu;
+    unsigned int memory;
+} nvmlUtilization_t;
+
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+} nvmlProcessInfo_t;
+
+typedef enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 } nvmlPcieUtilCounter_t;
+#define NVML_VALUE_NOT_AVAILABLE (-1)
+#define nvmlClocksEventReasonSwPowerCap 0x0000000000000004LL
+
 #define FAKE_STRUCT_VERSION(type, ver) ((unsigned int) (sizeof(type) | ((ver) << 24U)))
 #define NVML_GPU_FABRIC_STATE_NOT_SUPPORTED 0
 #define NVML_GPU_FABRIC_STATE_COMPLETED 3
@@ -96,6 +118,7 @@ typedef struct {
 /* ---- end of nvml.h ---- */
 
 #define EXPORT __attribute__((visibility("default")))
+#define FAKE_MAX_PROCESSES 8
 
 typedef struct fake_gpu {
     const char *name;
@@ -117,6 +140,15 @@ typedef struct fake_gpu {
     unsigned int fabricState;
     unsigned int addressingMode;
     unsigned int migCurrent, migPending;
+    /* what the GPU is doing: the checklist's readings */
+    nvmlUtilization_t utilization;
+    unsigned int powerMw, powerLimitMw;
+    unsigned long long clocksEventReasons;
+    nvmlReturn_t pcieResult;
+    unsigned int pcieTxKBs, pcieRxKBs;
+    nvmlReturn_t processesResult;
+    unsigned int processCount;
+    nvmlProcessInfo_t processes[FAKE_MAX_PROCESSES];
 } fake_gpu;
 
 static fake_gpu gpus[2] = {
@@ -136,6 +168,13 @@ static fake_gpu gpus[2] = {
         .fabricState = NVML_GPU_FABRIC_STATE_COMPLETED,
         .addressingMode = 0,
         .migCurrent = 0, .migPending = 0,
+        .utilization = {97, 41},
+        .powerMw = 652000, .powerLimitMw = 700000,
+        .clocksEventReasons = 0,
+        .pcieResult = NVML_SUCCESS, .pcieTxKBs = 1234, .pcieRxKBs = 15728640,
+        .processesResult = NVML_SUCCESS,
+        .processCount = 1,
+        .processes = {{.pid = 4242, .usedGpuMemory = 75161927680ULL, .gpuInstanceId = 0xFFFFFFFFu, .computeInstanceId = 0xFFFFFFFFu}},
     },
     {
         .name = "NVIDIA H100 80GB HBM3",
@@ -152,6 +191,11 @@ static fake_gpu gpus[2] = {
         .fabricState = NVML_GPU_FABRIC_STATE_NOT_SUPPORTED,
         .addressingMode = 1,
         .migCurrent = 1, .migPending = 1,
+        .utilization = {35, 10},
+        .powerMw = 699000, .powerLimitMw = 700000,
+        .clocksEventReasons = nvmlClocksEventReasonSwPowerCap,
+        .pcieResult = NVML_ERROR_NOT_SUPPORTED,
+        .processesResult = NVML_ERROR_NO_PERMISSION,
     },
 };
 
@@ -162,6 +206,24 @@ static unsigned int deviceCount = 2;
 EXPORT void fake_nvml_set_init_result(int code) { initResult = code; }
 EXPORT void fake_nvml_set_device_count(unsigned int n) { deviceCount = n <= 2 ? n : 2; }
 EXPORT int fake_nvml_init_count(void) { return initCount; }
+
+/* the activity hooks, for a checklist test that wants its own process or a throttled GPU */
+EXPORT void fake_nvml_set_activity(unsigned int gpu, unsigned int util, unsigned long long reasons) {
+    if (gpu >= 2) return;
+    gpus[gpu].utilization.gpu = util;
+    gpus[gpu].clocksEventReasons = reasons;
+}
+EXPORT void fake_nvml_clear_processes(unsigned int gpu) {
+    if (gpu < 2) gpus[gpu].processCount = 0;
+}
+/* usedGpuMemory (unsigned long long) -1 is NVML_VALUE_NOT_AVAILABLE */
+EXPORT void fake_nvml_add_process(unsigned int gpu, unsigned int pid, unsigned long long usedGpuMemory) {
+    if (gpu >= 2 || gpus[gpu].processCount >= FAKE_MAX_PROCESSES) return;
+    nvmlProcessInfo_t *p = &gpus[gpu].processes[gpus[gpu].processCount++];
+    p->pid = pid;
+    p->usedGpuMemory = usedGpuMemory;
+    p->gpuInstanceId = p->computeInstanceId = 0xFFFFFFFFu;
+}
 
 /* the real nvmlErrorString's words for these codes */
 EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
@@ -411,5 +473,52 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(fake_gpu *device, unsigned int *current
     if (pendingMode == NULL) return NVML_ERROR_INVALID_ARGUMENT;
     *currentMode = device->migCurrent;
     *pendingMode = device->migPending;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(fake_gpu *device, nvmlUtilization_t *utilization) {
+    CHECK(device, utilization);
+    *utilization = device->utilization;
+    return NVML_SUCCESS;
+}
+
+UINT_GETTER(nvmlDeviceGetPowerUsage, device->powerMw)
+UINT_GETTER(nvmlDeviceGetEnforcedPowerLimit, device->powerLimitMw)
+
+/* the pre-535 name stays in every variant, as it does in the 580 driver */
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(fake_gpu *device, unsigned long long *reasons) {
+    CHECK(device, reasons);
+    *reasons = device->clocksEventReasons;
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NVML_OLD
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(fake_gpu *device, unsigned long long *reasons) {
+    CHECK(device, reasons);
+    *reasons = device->clocksEventReasons;
+    return NVML_SUCCESS;
+}
+#endif
+
+EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(fake_gpu *device, nvmlPcieUtilCounter_t counter, unsigned int *value) {
+    CHECK(device, value);
+    if (device->pcieResult != NVML_SUCCESS) return device->pcieResult;
+    if (counter == NVML_PCIE_UTIL_TX_BYTES) *value = device->pcieTxKBs;
+    else if (counter == NVML_PCIE_UTIL_RX_BYTES) *value = device->pcieRxKBs;
+    else return NVML_ERROR_INVALID_ARGUMENT;
+    return NVML_SUCCESS;
+}
+
+/* as nvml.h says: *infoCount 0 (infos may be NULL) asks for the count, answered by
+   INSUFFICIENT_SIZE with the count, or SUCCESS when nothing runs */
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(fake_gpu *device, unsigned int *infoCount, nvmlProcessInfo_t *infos) {
+    CHECK(device, infoCount);
+    if (device->processesResult != NVML_SUCCESS) return device->processesResult;
+    unsigned int room = *infoCount;
+    *infoCount = device->processCount;
+    if (device->processCount == 0) return NVML_SUCCESS;
+    if (room < device->processCount) return NVML_ERROR_INSUFFICIENT_SIZE;
+    if (infos == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    for (unsigned int i = 0; i < device->processCount; i++) infos[i] = device->processes[i];
     return NVML_SUCCESS;
 }

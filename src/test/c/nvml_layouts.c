@@ -81,6 +81,17 @@ int main(void) {
     OFFSET(nvmlDeviceAddressingMode_v1_t, version);
     OFFSET(nvmlDeviceAddressingMode_v1_t, value);
 
+    SIZE(nvmlUtilization_t);
+    OFFSET(nvmlUtilization_t, gpu);
+    OFFSET(nvmlUtilization_t, memory);
+
+    SIZE(nvmlProcessInfo_t);
+    SIZE(nvmlProcessInfo_v2_t);
+    OFFSET(nvmlProcessInfo_v2_t, pid);
+    OFFSET(nvmlProcessInfo_v2_t, usedGpuMemory);
+    OFFSET(nvmlProcessInfo_v2_t, gpuInstanceId);
+    OFFSET(nvmlProcessInfo_v2_t, computeInstanceId);
+
     /* the version words the versioned structs must carry */
     VALUE(nvmlGpuFabricInfo_v2);
     VALUE(nvmlGpuFabricInfo_v3);
@@ -138,6 +149,18 @@ int main(void) {
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY);
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY);
     VALUE(NVML_NVLINK_MAX_LINKS);
+    VALUE(NVML_PCIE_UTIL_TX_BYTES);
+    VALUE(NVML_PCIE_UTIL_RX_BYTES);
+    VALUE(NVML_VALUE_NOT_AVAILABLE);
+    VALUE(nvmlClocksEventReasonGpuIdle);
+    VALUE(nvmlClocksEventReasonApplicationsClocksSetting);
+    VALUE(nvmlClocksEventReasonSwPowerCap);
+    VALUE(nvmlClocksThrottleReasonHwSlowdown);
+    VALUE(nvmlClocksEventReasonSyncBoost);
+    VALUE(nvmlClocksEventReasonSwThermalSlowdown);
+    VALUE(nvmlClocksThrottleReasonHwThermalSlowdown);
+    VALUE(nvmlClocksThrottleReasonHwPowerBrakeSlowdown);
+    VALUE(nvmlClocksEventReasonDisplayClockSetting);
     VALUE(NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE);
     VALUE(NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE);
     VALUE(NVML_DEVICE_UUID_V2_BUFFER_SIZE);
@@ -175,5 +198,12 @@ int main(void) {
     FUNCTION(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfoV_t *));
     FUNCTION(nvmlDeviceGetAddressingMode, nvmlReturn_t, (nvmlDevice_t, nvmlDeviceAddressingMode_t *));
     FUNCTION(nvmlDeviceGetMigMode, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *));
+    FUNCTION(nvmlDeviceGetUtilizationRates, nvmlReturn_t, (nvmlDevice_t, nvmlUtilization_t *));
+    FUNCTION(nvmlDeviceGetPowerUsage, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetEnforcedPowerLimit, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetCurrentClocksEventReasons, nvmlReturn_t, (nvmlDevice_t, unsigned long long *));
+    FUNCTION(nvmlDeviceGetCurrentClocksThrottleReasons, nvmlReturn_t, (nvmlDevice_t, unsigned long long *));
+    FUNCTION(nvmlDeviceGetPcieThroughput, nvmlReturn_t, (nvmlDevice_t, nvmlPcieUtilCounter_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetComputeRunningProcesses_v3, nvmlReturn_t, (nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *));
     return 0;
 }

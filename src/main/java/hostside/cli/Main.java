@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
 
 @Command(name = "hostside", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "The host side of a GPU machine: how it is wired, measured and explained.",
-        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.io.IoCommand.class, ContainerCommand.class, RackCommand.class,
-                ReportCommand.class, SnapshotCommand.class,
+        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.io.IoCommand.class, ContainerCommand.class,
+                hostside.checklist.ChecklistCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */

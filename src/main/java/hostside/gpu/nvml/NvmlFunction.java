@@ -80,7 +80,21 @@ public enum NvmlFunction {
     /** (nvmlDevice_t, nvmlDeviceAddressingMode_t *): versioned struct, driver 580+ */
     DEVICE_GET_ADDRESSING_MODE("nvmlDeviceGetAddressingMode", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, unsigned int *currentMode, unsigned int *pendingMode) */
-    DEVICE_GET_MIG_MODE("nvmlDeviceGetMigMode", ADDRESS, ADDRESS, ADDRESS);
+    DEVICE_GET_MIG_MODE("nvmlDeviceGetMigMode", ADDRESS, ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlUtilization_t *) */
+    DEVICE_GET_UTILIZATION_RATES("nvmlDeviceGetUtilizationRates", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *power): milliwatts; averaged over a second on Ampere and newer (not GA100) */
+    DEVICE_GET_POWER_USAGE("nvmlDeviceGetPowerUsage", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *limit): milliwatts, the limit the GPU obeys now, whoever set it */
+    DEVICE_GET_ENFORCED_POWER_LIMIT("nvmlDeviceGetEnforcedPowerLimit", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned long long *): a bitmask of nvmlClocksEventReason* */
+    DEVICE_GET_CURRENT_CLOCKS_EVENT_REASONS("nvmlDeviceGetCurrentClocksEventReasons", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned long long *): the same call under its name before driver 535, deprecated in 13.0 */
+    DEVICE_GET_CURRENT_CLOCKS_THROTTLE_REASONS("nvmlDeviceGetCurrentClocksThrottleReasons", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlPcieUtilCounter_t, unsigned int *value): KB/s over a 20 ms window that the call waits out */
+    DEVICE_GET_PCIE_THROUGHPUT("nvmlDeviceGetPcieThroughput", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *infoCount, nvmlProcessInfo_t *infos) */
+    DEVICE_GET_COMPUTE_RUNNING_PROCESSES_V3("nvmlDeviceGetComputeRunningProcesses_v3", ADDRESS, ADDRESS, ADDRESS);
 
     private final String symbol;
     private final FunctionDescriptor descriptor;

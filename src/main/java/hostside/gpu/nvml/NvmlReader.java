@@ -123,7 +123,7 @@ public final class NvmlReader {
     }
 
     /** f(device, nvmlPciInfo_t *), or with a link number between them, to the sysfs bus id. */
-    private static NvmlResult<String> pciBusId(Nvml nvml, NvmlFunction f, Object... leading) {
+    static NvmlResult<String> pciBusId(Nvml nvml, NvmlFunction f, Object... leading) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pci = arena.allocate(nvmlPciInfo_t);
             Object[] args = java.util.Arrays.copyOf(leading, leading.length + 1);

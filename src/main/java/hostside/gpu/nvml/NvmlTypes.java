@@ -77,6 +77,24 @@ public final class NvmlTypes {
     public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY = 2;
     public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY = 3;
 
+    // nvmlPcieUtilCounter_t; and the "no value" marker of counters such as usedGpuMemory (an
+    // unsigned long long holding (unsigned long long) -1)
+    public static final int NVML_PCIE_UTIL_TX_BYTES = 0;
+    public static final int NVML_PCIE_UTIL_RX_BYTES = 1;
+    public static final int NVML_VALUE_NOT_AVAILABLE = -1;
+
+    // nvmlClocksEventReasons: bits of nvmlDeviceGetCurrentClocksEventReasons' unsigned long long.
+    // The header names the hardware ones only under their older "Throttle" names.
+    public static final long nvmlClocksEventReasonGpuIdle = 0x1L;
+    public static final long nvmlClocksEventReasonApplicationsClocksSetting = 0x2L;
+    public static final long nvmlClocksEventReasonSwPowerCap = 0x4L;
+    public static final long nvmlClocksThrottleReasonHwSlowdown = 0x8L;
+    public static final long nvmlClocksEventReasonSyncBoost = 0x10L;
+    public static final long nvmlClocksEventReasonSwThermalSlowdown = 0x20L;
+    public static final long nvmlClocksThrottleReasonHwThermalSlowdown = 0x40L;
+    public static final long nvmlClocksThrottleReasonHwPowerBrakeSlowdown = 0x80L;
+    public static final long nvmlClocksEventReasonDisplayClockSetting = 0x100L;
+
     /** This header's maximum; older and newer releases differ, so the NVLink loop does not stop here. */
     public static final int NVML_NVLINK_MAX_LINKS = 18;
 
@@ -149,8 +167,23 @@ public final class NvmlTypes {
             JAVA_INT.withName("value"))
             .withName("nvmlDeviceAddressingMode_v1_t");
 
+    /** nvmlUtilization_t: nvmlDeviceGetUtilizationRates, percent of the driver's last sample period. */
+    public static final StructLayout nvmlUtilization_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("gpu"),
+            JAVA_INT.withName("memory"))
+            .withName("nvmlUtilization_t");
+
+    /** nvmlProcessInfo_v2_t (= nvmlProcessInfo_t): one entry of nvmlDeviceGetComputeRunningProcesses_v3. */
+    public static final StructLayout nvmlProcessInfo_v2_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("pid"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("usedGpuMemory"),
+            JAVA_INT.withName("gpuInstanceId"),
+            JAVA_INT.withName("computeInstanceId"))
+            .withName("nvmlProcessInfo_v2_t");
+
     public static final List<StructLayout> STRUCTS = List.of(nvmlPciInfo_t, nvmlMemory_t, nvmlGpuFabricInfo_t,
-            nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t);
+            nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t, nvmlUtilization_t, nvmlProcessInfo_v2_t);
 
     /**
      * The version word a versioned struct must carry (NVML_STRUCT_VERSION in nvml.h:

@@ -1,6 +1,7 @@
 package hostside.gpu.nvml;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -22,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * and drives its test hooks through FFM. No gcc is a test failure, not a skip: CI has gcc, and
  * a skipped binding test would let a JVM-crashing descriptor through unseen.
  */
-final class FakeNvml {
-    enum Variant {
+public final class FakeNvml {
+    public enum Variant {
         /** a 580 driver, less nvmlDeviceGetGpuMaxPcieLinkGeneration */
         CURRENT(),
         /** a driver older than 580: no addressing mode, no FabricInfoV, no NUMA node id, no CUDA version v2 */
@@ -44,11 +45,11 @@ final class FakeNvml {
     private FakeNvml() {}
 
     /** The path of the built fake: a file named libnvidia-ml.so.1 in a temporary folder of its own. */
-    static synchronized String library(Variant v) {
+    public static synchronized String library(Variant v) {
         return BUILT.computeIfAbsent(v, FakeNvml::build).toString();
     }
 
-    static String library() {
+    public static String library() {
         return library(Variant.CURRENT);
     }
 
@@ -103,6 +104,41 @@ final class FakeNvml {
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /** GPU {@code gpu}'s utilization becomes {@code util} % and its clocks event reasons {@code reasons}. */
+    public static void setActivity(Variant v, int gpu, int util, long reasons) {
+        try {
+            hook(v, "fake_nvml_set_activity", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG)).invokeExact(gpu, util, reasons);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** GPU {@code gpu} runs no compute process from now on. */
+    public static void clearProcesses(Variant v, int gpu) {
+        try {
+            hook(v, "fake_nvml_clear_processes", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(gpu);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** Adds a compute process to GPU {@code gpu} (at most 8); {@code usedBytes} -1 is NVML_VALUE_NOT_AVAILABLE. */
+    public static void addProcess(Variant v, int gpu, long pid, long usedBytes) {
+        try {
+            hook(v, "fake_nvml_add_process", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG)).invokeExact(gpu, (int) pid, usedBytes);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** GPU 0 and 1 back to the canned activity of fake_nvml.c. */
+    public static void resetActivity(Variant v) {
+        setActivity(v, 0, 97, 0L);
+        setActivity(v, 1, 35, 0x4L);
+        clearProcesses(v, 0);
+        addProcess(v, 0, 4242, 75161927680L);
     }
 
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */

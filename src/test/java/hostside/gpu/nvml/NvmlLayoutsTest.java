@@ -40,6 +40,7 @@ class NvmlLayoutsTest {
             "nvmlReturn_t", JAVA_INT,
             "nvmlEnableState_t", JAVA_INT,
             "nvmlClockType_t", JAVA_INT,
+            "nvmlPcieUtilCounter_t", JAVA_INT,
             "unsigned int", JAVA_INT,
             "int", JAVA_INT,
             "unsigned long", JAVA_LONG,
@@ -49,7 +50,8 @@ class NvmlLayoutsTest {
     /** typedefs that name the same struct as one of NvmlTypes' layouts */
     static final Map<String, String> STRUCT_ALIASES = Map.of(
             "nvmlGpuFabricInfoV_t", "nvmlGpuFabricInfo_v3_t",
-            "nvmlDeviceAddressingMode_t", "nvmlDeviceAddressingMode_v1_t");
+            "nvmlDeviceAddressingMode_t", "nvmlDeviceAddressingMode_v1_t",
+            "nvmlProcessInfo_t", "nvmlProcessInfo_v2_t");
 
     record Line(String kind, List<String> words) {}
 
@@ -117,6 +119,7 @@ class NvmlLayoutsTest {
         Map<String, Long> javaConstants = new LinkedHashMap<>();
         for (Field f : NvmlTypes.class.getFields()) {
             if (f.getType() == int.class) javaConstants.put(f.getName(), (long) f.getInt(null));
+            if (f.getType() == long.class) javaConstants.put(f.getName(), f.getLong(null));
         }
         int checked = 0;
         for (Line l : lines()) {

@@ -1,0 +1,38 @@
+package hostside.checklist;
+
+import java.util.List;
+
+import hostside.machine.Finding;
+
+/**
+ * One run of the 60-second checklist, in the order an on-call engineer reads it: the verdict,
+ * then load and pressure, the kernel log, the CPUs, the process, disks and network, the GPUs.
+ * This is the JSON ({@code hostside checklist PID --json}) and what the text view renders.
+ *
+ * @param verdict   the first of {@code verdicts}: the line at the top
+ * @param notes     what the reader must know to read the figures (the process exited early, one snapshot)
+ * @param cpus      null without rates
+ * @param io        null without rates
+ * @param unknowns  what could not be read, one line each
+ */
+public record Checklist(String schema, String kind, long pid, String comm, Window window, Finding verdict, List<Finding> verdicts,
+                        List<String> notes, LoadSection load, KernelSection kernel, CpuSection cpus, ProcessSection process,
+                        IoSection io, GpuSection gpus, List<String> unknowns) {
+
+    public Checklist {
+        verdicts = List.copyOf(verdicts);
+        notes = List.copyOf(notes);
+        unknowns = List.copyOf(unknowns);
+    }
+
+    /**
+     * The sampling window.
+     *
+     * @param mode               "live" (sampled over a window) or "snapshot" (one look at a recorded machine)
+     * @param startedAt          the first sample, ISO-8601 UTC to the millisecond, to line the window up with other tools' logs; null for a snapshot
+     * @param seconds            from the first sample to the last one taken
+     * @param exitedAfterSeconds when the process was found gone, from the first sample; null if it lived on
+     * @param ratesNotMeasured   why there are no rates, or null
+     */
+    public record Window(String mode, String startedAt, double seconds, int samples, long intervalMs, Double exitedAfterSeconds, String ratesNotMeasured) {}
+}

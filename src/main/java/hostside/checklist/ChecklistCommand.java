@@ -1,0 +1,69 @@
+package hostside.checklist;
+
+import java.util.concurrent.Callable;
+
+import hostside.cli.Json;
+import hostside.cli.MachineOptions;
+import hostside.cli.Progress;
+import hostside.fs.BadInputException;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.Nvml;
+import hostside.report.Style;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "checklist", mixinStandardHelpOptions = true,
+        description = {"Module 4's 60-second checklist for one running process (a training job)",
+                "and the machine under it: load and pressure, the kernel log (OOM kills, Xid",
+                "errors, hung tasks, crashes, MCE/EDAC), per-CPU use, the process's threads,",
+                "memory, faults, I/O and workers, disks and network, each GPU; a verdict on top.",
+                "A recorded machine (--root) gives one snapshot: no rates, GPUs or kernel log."})
+public final class ChecklistCommand implements Callable<Integer> {
+    /** Longer windows belong to a monitoring system, not to a checklist someone waits for. */
+    static final int MAX_SECONDS = 3600;
+    /** Windows longer than this say on stderr that sampling is under way. */
+    static final int QUIET_SECONDS = 2;
+
+    @Mixin
+    MachineOptions options;
+
+    @Parameters(index = "0", paramLabel = "PID", description = "The process to look at.")
+    long pid;
+
+    @Option(names = "--seconds", paramLabel = "N", description = "Sampling window, sampled twice a second (default ${DEFAULT-VALUE}).")
+    int seconds = 10;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (seconds < 1 || seconds > MAX_SECONDS) throw new BadInputException("--seconds " + seconds + ": choose 1 to " + MAX_SECONDS);
+        FsRoot fs = options.open();
+        ChecklistRun.existing(fs, pid);
+        Checklist c;
+        try (GpuFeed gpus = fs.isLive() ? GpuFeed.nvml(Nvml.defaultLibrary()) : GpuFeed.none("a recorded machine")) {
+            String what = "sampling PID " + pid + " for " + seconds + " s";
+            c = seconds > QUIET_SECONDS && fs.isLive()
+                    ? Progress.during(what, () -> gather(fs, gpus))
+                    : gather(fs, gpus);
+        }
+        var out = spec.commandLine().getOut();
+        out.print(options.json ? Json.write(c) : ChecklistView.render(c, Style.forTerminal()));
+        out.flush();
+        return 0;
+    }
+
+    private Checklist gather(FsRoot fs, GpuFeed gpus) {
+        try {
+            return ChecklistRun.gather(fs, pid, seconds, Ticker.system(), gpus, i -> {});
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sampling", e);
+        }
+    }
+}
