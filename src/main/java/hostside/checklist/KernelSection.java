@@ -81,14 +81,12 @@ public record KernelSection(String notRead, int records, int garbled, List<Event
         return k.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
-    /** Events of {@code kind} in the last {@link #RECENT_SECONDS}, counting each repeat. */
-    int recent(String kind) {
-        return events.stream().filter(e -> e.kind().equals(kind)).mapToInt(e -> recentCount(e)).sum();
-    }
-
-    private static int recentCount(EventUse e) {
+    /**
+     * How many times an event (or a folded run of it) happened in the last {@link #RECENT_SECONDS}:
+     * a run that began before the hour counts once, since its repeats are not all recent.
+     */
+    static int recentCount(EventUse e) {
         if (e.ageSeconds() == null || e.ageSeconds() > RECENT_SECONDS) return 0;
-        // a folded run that began before the hour counts once: its repeats are not all recent
         return e.firstAgeSeconds() != null && e.firstAgeSeconds() <= RECENT_SECONDS ? e.count() : 1;
     }
 }

@@ -65,13 +65,14 @@ record Signals(boolean snapshot, Integer cpus, Double runnable, Double psiCpuSom
         int hw = 0, hung = 0;
         String hungExample = null;
         for (KernelSection.EventUse e : kernel.events()) {
-            if (e.ageSeconds() == null || e.ageSeconds() > KernelSection.RECENT_SECONDS) continue;
+            int recent = KernelSection.recentCount(e);
+            if (recent == 0) continue;
             switch (e.kind()) {
                 case "oom-kill" -> victims.add(e.process() + " (" + e.pid() + ")");
                 case "xid" -> xids.add(e);
-                case "mce", "edac" -> hw += e.count();
+                case "mce", "edac" -> hw += recent;
                 case "hung-task" -> {
-                    hung += e.count();
+                    hung += recent;
                     if (hungExample == null) hungExample = e.process() + " (" + e.pid() + ")";
                 }
                 case "segfault" -> crashes.add(e);

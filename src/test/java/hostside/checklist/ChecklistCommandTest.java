@@ -100,9 +100,9 @@ class ChecklistCommandTest {
     @Test
     void aProcessThatExitsMidWindowIsANoteNotAnError() throws Exception {
         System.setProperty(Nvml.LIBRARY_PROPERTY, "/nonexistent/libnvidia-ml.so.1");
-        Process p = new ProcessBuilder("sleep", "0.8").start();
+        Process p = new ProcessBuilder("sleep", "1.5").start();
         try {
-            Run r = run("checklist", Long.toString(p.pid()), "--seconds", "3");
+            Run r = run("checklist", Long.toString(p.pid()), "--seconds", "4");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("hostside checklist: PID " + p.pid() + " sleep").contains("note: PID " + p.pid() + " exited ")
                     .contains("6 GPUs    not read: no NVIDIA driver (/nonexistent/libnvidia-ml.so.1 not found)");

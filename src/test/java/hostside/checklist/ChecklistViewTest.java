@@ -44,4 +44,31 @@ class ChecklistViewTest {
         assertThat(lines).anyMatch(l -> l.matches("\\s+eth0\\s+2\\.0\\s+0\\.0\\s+2000\\s+0\\s+0\\s+0"));
         assertThat(lines.size()).as("one screen").isLessThan(60);
     }
+
+    @Test
+    void kernelEventsAndGpusAsTheyRead() throws InterruptedException {
+        SamplerTest job = new SamplerTest();
+        job.dir = dir;
+        job.job();
+        Checklist c = ChecklistRun.gather(job.box.fs(), SamplerTest.PID, 1, true, new FakeTicker(job::advance), GpuFeed.none("-"), i -> {});
+        KernelSection kernel = KernelSectionTest.section(java.util.Set.of(SamplerTest.PID, SamplerTest.WORKER),
+                KernelSectionTest.record(1, 1800, "Memory cgroup out of memory: Killed process 200 (pt_data_worker) total-vm:1kB, anon-rss:1kB"),
+                KernelSectionTest.record(2, 600, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
+                KernelSectionTest.record(3, 240, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
+                KernelSectionTest.record(4, 30, "INFO: task python3:100 blocked for more than 122 seconds."));
+        GpuSection gpus = new GpuSection(null, List.of(new GpuSection.GpuUse(0, "NVIDIA H200", "0000:3b:00.0", 35.2, 20, 60, 12.0,
+                70L << 30, 141L << 30, 699.5, 700.0, 1410.0, 1980, java.util.Map.of("power cap", 0.8), 1234.0, 15728640.0, List.of(100L), true)));
+        Checklist with = new Checklist(c.schema(), c.kind(), c.pid(), c.comm(), c.window(), c.verdict(), c.verdicts(), c.notes(), c.load(),
+                kernel, c.cpus(), c.process(), c.io(), gpus, List.of("a", "b", "c", "d"));
+        String text = ChecklistView.render(with, Style.plain());
+        assertThat(text).contains("2 Kernel  4 records:\n")
+                .contains("✗ 30 s ago     hung task python3 (100)")
+                .contains("✗ 4 min ago    Xid 79 on 0000:3b:00 (2 times): GPU has fallen off the bus: unreachable over PCIe, needs a reboot")
+                .contains("✗ 30 min ago   OOM kill of pt_data_worker (200), this process, by its cgroup's limit")
+                .contains("6 GPUs    1 GPU (NVML)")
+                .contains("unknown: 4 figures could not be read (--json lists all)");
+        List<String> lines = text.lines().toList();
+        assertThat(lines).anyMatch(l -> l.matches("\\s+0\\s+NVIDIA H200\\s+35\\.2 \\(20-60\\)\\s+12\\s+70 GiB of 141 GiB\\s+700/700\\s+1410/1980"
+                + "\\s+power cap 80%\\s+1/15729\\s+yes"));
+    }
 }

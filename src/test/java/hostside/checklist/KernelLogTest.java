@@ -155,11 +155,11 @@ class KernelLogTest {
             assertThat(log.notRead()).startsWith("/dev/kmsg: ").doesNotContain("\n");
             return;
         }
-        assertThat(log.records()).isNotEmpty();
-        assertThat(log.garbled()).isZero();
+        assertThat(log.garbled()).as("every record the kernel gave parses").isZero();
         assertThat(log.nowSeconds()).isNotNull();
         List<Long> seqs = log.records().stream().map(KmsgRecord::seq).toList();
         assertThat(seqs).isSorted();
-        assertThat(log.records().getLast().secondsSinceBoot()).isLessThanOrEqualTo(log.nowSeconds() + 1);
+        // an empty log is possible (a container's device that reads as empty); a full one ages sanely
+        if (!seqs.isEmpty()) assertThat(log.records().getLast().secondsSinceBoot()).isLessThanOrEqualTo(log.nowSeconds() + 1);
     }
 }
