@@ -32,4 +32,12 @@ public final class MeasureOptions {
         List<String> mine = only.stream().filter(k -> group.stream().anyMatch(t -> t.key().equals(k))).toList();
         return mine.isEmpty() ? List.of() : Runner.select(group, mine);
     }
+
+    /** --list: each measurement's key and what it measures, as an aligned table. */
+    public static void printList(java.io.PrintWriter out, List<? extends TestCase<?>> tests) {
+        hostside.report.Table t = new hostside.report.Table("key", "what it measures");
+        for (TestCase<?> c : tests) t.row(c.key(), c.description());
+        out.print(t.render(""));
+        out.flush();
+    }
 }

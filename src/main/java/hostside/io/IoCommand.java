@@ -11,7 +11,6 @@ import hostside.fs.BadInputException;
 import hostside.harness.TestCase;
 import hostside.io.measure.IoTarget;
 import hostside.report.Style;
-import hostside.report.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,10 +49,7 @@ public final class IoCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         if (measure.list) {
-            Table t = new Table("key", "what it measures");
-            for (TestCase<IoTarget> c : IoDrill.tests()) t.row(c.key(), c.description());
-            out.print(t.render(""));
-            out.flush();
+            hostside.cli.MeasureOptions.printList(out, IoDrill.tests());
             return 0;
         }
         if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");

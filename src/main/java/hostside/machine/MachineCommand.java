@@ -10,7 +10,6 @@ import hostside.fs.FsRoot;
 import hostside.gpu.bench.Target;
 import hostside.harness.TestCase;
 import hostside.report.Style;
-import hostside.report.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -35,11 +34,9 @@ public final class MachineCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         if (measure.list) {
-            Table t = new Table("key", "what it measures");
-            for (TestCase<Target> c : GpuDrill.tests()) t.row(c.key(), c.description());
-            for (var c : GpuDrill.allGpuTests()) t.row(c.key(), c.description());
-            out.print(t.render(""));
-            out.flush();
+            List<TestCase<?>> all = new java.util.ArrayList<>(GpuDrill.tests());
+            all.addAll(GpuDrill.allGpuTests());
+            hostside.cli.MeasureOptions.printList(out, all);
             return 0;
         }
         List<TestCase<?>> everything = new ArrayList<>(GpuDrill.tests());
