@@ -85,7 +85,7 @@ public final class ReportBuilder {
                 .collect(Collectors.joining(", "));
         if (n == 0) {
             a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
-                    "no GPU found: " + t.cores() + " cores, " + t.threads() + " threads in all",
+                    "no GPU found: " + t.cores() + " cores, " + t.threads() + " threads in all; " + jitter(cpu),
                     plural(t.packages(), "package") + ", " + plural(t.numaNodes().size(), "NUMA node")));
         } else {
             String share = n == 1 ? String.format("%d cores, %d threads for its one GPU", t.cores(), t.threads())

@@ -80,6 +80,18 @@ class IoMarkdownTest {
     }
 
     @Test
+    void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
+        hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(hostside.fs.FsRoot.open(
+                hostside.Fixtures.shared().resolve("fixtures/hwloc/16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), false);
+        Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
+                Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));
+        hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),
+                List.of(), List.of());
+        var answers = ReportBuilder.build(run, null, cpu, null, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z")).questions();
+        assertThat(answers.getFirst().answer()).startsWith("no GPU found").endsWith("; timer wake-ups late by 142 us at p99 quiet");
+    }
+
+    @Test
     void beyondTheBoxSaysWhetherGpuDirectIsOn() {
         var off = new hostside.io.facts.IoFacts(List.of(), List.of(), List.of(), List.of(),
                 new hostside.io.facts.IoFacts.GpuDirect(false, null, false, "/proc/modules", null), List.of());
