@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import hostside.container.ContainerFacts.Cpu;
 import hostside.container.ContainerFacts.Place;
+import hostside.fs.CpuQuota;
 import hostside.fs.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
@@ -83,25 +84,27 @@ final class CpuLimits {
     private long[] cpuMax(String dir) {
         Optional<String> t = reads.text(dir + "/cpu.max", false);
         if (t.isEmpty()) return null;
-        String[] f = t.get().split("\\s+");
-        if (f.length == 2 && f[0].equals("max") && f[1].matches("\\d{1,12}")) return null;
-        if (f.length == 2 && f[0].matches("\\d{1,15}") && f[1].matches("\\d{1,12}") && Long.parseLong(f[1]) > 0) {
-            return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+        try {
+            return CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
+        } catch (GarbageException e) {
+            reads.garbage(dir + "/cpu.max", e.getMessage(), t.get());
+            return new long[0];
         }
-        reads.garbage(dir + "/cpu.max", "not \"quota period\" or \"max period\"", t.get());
-        return new long[0];
     }
 
     /** cpu.cfs_quota_us (-1: none) over cpu.cfs_period_us. */
     private long[] cfsQuota(String dir) {
         Optional<String> qt = reads.text(dir + "/cpu.cfs_quota_us", false);
         if (qt.isEmpty()) return null;
-        if (!qt.get().matches("-1|\\d{1,15}")) {
-            reads.garbage(dir + "/cpu.cfs_quota_us", "not a quota", qt.get());
+        Optional<Long> quota;
+        try {
+            quota = CpuQuota.parseCfsQuota(qt.get());
+        } catch (GarbageException e) {
+            reads.garbage(dir + "/cpu.cfs_quota_us", e.getMessage(), qt.get());
             return new long[0];
         }
-        long q = Long.parseLong(qt.get());
-        if (q < 0) return null;
+        if (quota.isEmpty()) return null;
+        long q = quota.get();
         Long period = reads.number(dir + "/cpu.cfs_period_us", true);
         if (period == null || period == 0) {
             if (period != null) reads.garbage(dir + "/cpu.cfs_period_us", "not a period", "0");

@@ -88,7 +88,7 @@ public final class IoDrill {
                     Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
             List<Result> results = Runner.run(tests, target, progress);
             return new IoRun(machine, facts, findings, new IoRun.FileUsed(f.toString(), bytes, target.dirFilesystem(), false), results,
-                    MeasuredVerdicts.of(results, target));
+                    MeasuredVerdicts.of(results));
         }
         Path dir = o.dir() != null ? o.dir() : defaultDir();
         String type = fileSystem(dir, "--dir");
@@ -103,7 +103,7 @@ public final class IoDrill {
                     sampleNanos, IoUring.unavailableReason());
             List<Result> results = Runner.run(tests, target, progress);
             return new IoRun(machine, facts, findings, new IoRun.FileUsed(path.get().toString(), size, type, true), results,
-                    MeasuredVerdicts.of(results, target));
+                    MeasuredVerdicts.of(results));
         }
     }
 

@@ -6,13 +6,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import hostside.harness.Result;
-import hostside.io.measure.IoTarget;
 
 /** What the I/O figures mean for loading and saving checkpoints and reading datasets, one line each. */
 final class MeasuredVerdicts {
     private MeasuredVerdicts() {}
 
-    static List<String> of(List<Result> rs, IoTarget t) {
+    static List<String> of(List<Result> rs) {
         List<String> v = new ArrayList<>();
         loader(rs).ifPresent(v::add);
         warm(rs).ifPresent(v::add);

@@ -42,21 +42,13 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** Module 4's reads and writes in the default folder, with shorter random-read samples to keep the report near its minute. */
     static hostside.io.IoRun ioRun(FsRoot fs) {
-        boolean terminal = System.console() != null;
+        hostside.io.IoDrill.Options shorter = new hostside.io.IoDrill.Options(null, null, null, 500L);
         try {
-            return hostside.io.IoDrill.run(fs, hostside.io.IoDrill.tests(), new hostside.io.IoDrill.Options(null, null, null, 500L), step -> {
-                if (terminal) {
-                    System.err.print("\r\u001b[Khostside: " + (step.startsWith("writing") ? step : "measuring " + step) + "...");
-                    System.err.flush();
-                }
-            });
+            return hostside.io.IoCommand.run(fs, hostside.io.IoDrill.tests(), shorter, true);
         } catch (BadInputException e) {
             // no room for the test file in the default folder: the report says so and goes on
-            hostside.io.IoDrill.Options none = new hostside.io.IoDrill.Options(null, null, null, 500L);
-            return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, none), List.of(), null,
+            return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,
                     hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), e.getMessage()), List.of());
-        } finally {
-            if (terminal) System.err.print("\r\u001b[K");
         }
     }
 

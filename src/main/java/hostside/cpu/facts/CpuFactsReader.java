@@ -391,13 +391,12 @@ public final class CpuFactsReader {
     private long[] cpuMax(String dir) {
         Optional<String> t = text(dir + "/cpu.max", false);
         if (t.isEmpty()) return null;
-        String[] f = t.get().split("\\s+");
-        if (f.length == 2 && f[0].equals("max") && f[1].matches("\\d{1,12}")) return null;
-        if (f.length == 2 && f[0].matches("\\d{1,15}") && f[1].matches("\\d{1,12}") && Long.parseLong(f[1]) > 0) {
-            return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+        try {
+            return hostside.fs.CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
+        } catch (hostside.fs.GarbageException e) {
+            garbage(dir + "/cpu.max", e.getMessage(), t.get());
+            return null;
         }
-        garbage(dir + "/cpu.max", "not \"quota period\" or \"max period\"", t.get());
-        return null;
     }
 
     /** cgroup v1 cpu.cfs_quota_us (-1: none) and cpu.cfs_period_us. */

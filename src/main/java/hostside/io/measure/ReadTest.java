@@ -102,11 +102,11 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             if (cache == Cache.WARM) sampler.readAll();
             else {
                 if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
-                sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L));
+                sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
             }
             for (int i = 0; i < SAMPLES; i++) {
                 if (cache == Cache.COLD) residentBefore = Math.max(residentBefore, PageCache.evict(path, t.fileBytes(), t.pageSize()));
-                Sample s = sampler.sample(latency, t.sampleNanos());
+                Sample s = sampler.sample(latency, t.sampleNanos(), false);
                 double gbs = s.bytes() / (double) s.nanos(), iops = s.ops() * 1e9 / s.nanos();
                 figures[i] = pattern == Pattern.SEQUENTIAL ? gbs : iops;
                 other[i] = pattern == Pattern.SEQUENTIAL ? iops : gbs;
@@ -182,11 +182,11 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             return o;
         }
 
-        /** Sequential: one sample's worth of bytes; random: reads until {@code nanos} have passed. */
-        Sample sample(Histogram latency, long nanos) {
+        /** Sequential: one sample's worth of bytes (an eighth for the warm-up); random: reads until {@code nanos} have passed. */
+        Sample sample(Histogram latency, long nanos, boolean warmUp) {
             boolean bySize = pattern == Pattern.SEQUENTIAL;
             long wantOps = bySize ? t.sequentialSampleBytes() / block() : Long.MAX_VALUE;
-            if (bySize && nanos < t.sampleNanos()) wantOps = Math.max(1, wantOps / 8); // a shorter warm-up
+            if (bySize && warmUp) wantOps = Math.max(1, wantOps / 8);
             return ring == null ? psync(latency, nanos, wantOps, bySize) : uring(latency, nanos, wantOps, bySize);
         }
 
