@@ -242,12 +242,12 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 if (warming) {
                     if (warmStart < 0) warmStart = woke;
                     warmed++;
-                    if (warmed >= warmupAtLeast && (i & 63) == 0
-                            && (jit.quietFor(woke, JIT_QUIET_NS) || woke - warmStart > MAX_WARMUP_NS)) {
+                    boolean quiet = warmed >= warmupAtLeast && (i & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
+                    if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
                         warming = false;
                         s.warmup()[0] = warmed;
                         s.warmup()[1] = woke - warmStart;
-                        s.jitSettled()[0] = jit.quietFor(woke, JIT_QUIET_NS);
+                        s.jitSettled()[0] = quiet;
                         s.reset();
                         recordingFrom = woke;
                     }
