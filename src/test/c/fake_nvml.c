@@ -14,12 +14,14 @@
  *       INVALID_ARGUMENT; fabric probe completed and healthy; ECC on; MIG off; no HMM/ATS.
  * GPU 1 "NVIDIA H100 80GB HBM3": NumaNodeId says NOT_SUPPORTED, NvLinkState NOT_SUPPORTED,
  *       persistence mode NO_PERMISSION, MIG on, HMM, PCI domain 1 in upper case hex.
+ * Memory: 512 MiB allocated and 616 MiB reserved; nvmlDeviceGetMemoryInfo's used counts both,
+ *       nvmlDeviceGetMemoryInfo_v2's (not in the old variant) only the 512 MiB.
  * Activity (hostside checklist): GPU 0 97% busy at 652 of 700 W, no clocks event reason, PCIe
  *       TX 1234 KB/s and RX 15728640 KB/s, one compute process (pid 4242, 70 GiB); GPU 1 35% busy,
  *       held by the software power cap, PCIe throughput NOT_SUPPORTED, its process list NO_PERMISSION.
  * nvmlDeviceGetGpuMaxPcieLinkGeneration is deliberately absent (a missing symbol is a driver
  * older than the function). With -DFAKE_NVML_OLD the 580-era symbols go too
- * (nvmlDeviceGetAddressingMode, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetNumaNodeId,
+ * (nvmlDeviceGetAddressingMode, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetNumaNodeId, nvmlDeviceGetMemoryInfo_v2,
  * nvmlSystemGetCudaDriverVersion_v2, nvmlDeviceGetCurrentClocksEventReasons, whose older name
  * nvmlDeviceGetCurrentClocksThrottleReasons stays): the binding must fall back or say "unknown". With
  * -DFAKE_NVML_FABRIC_V2, nvmlDeviceGetGpuFabricInfoV takes only the v2 struct.
@@ -65,6 +67,14 @@ typedef struct {
     unsigned long long free;
     unsigned long long used;
 } nvmlMemory_t;
+
+typedef struct {
+    unsigned int version;
+    unsigned long long total;
+    unsigned long long reserved;
+    unsigned long long free;
+    unsigned long long used;
+} nvmlMemory_v2_t;
 
 typedef unsigned char nvmlGpuFabricState_t;
 typedef struct {
@@ -388,13 +398,29 @@ EXPORT nvmlReturn_t nvmlDeviceGetEccMode(fake_gpu *device, nvmlEnableState_t *cu
     return NVML_SUCCESS;
 }
 
+/* as the H200 answers: 512 MiB allocated by processes, 616 MiB reserved by the driver; v1's used counts both */
+#define FAKE_ALLOCATED (512ULL << 20)
+#define FAKE_RESERVED (616ULL << 20)
+
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(fake_gpu *device, nvmlMemory_t *memory) {
     CHECK(device, memory);
     memory->total = device->memoryTotal;
-    memory->used = 512ULL << 20;
+    memory->used = FAKE_ALLOCATED + FAKE_RESERVED;
     memory->free = memory->total - memory->used;
     return NVML_SUCCESS;
 }
+
+#ifndef FAKE_NVML_OLD
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(fake_gpu *device, nvmlMemory_v2_t *memory) {
+    CHECK(device, memory);
+    if (memory->version != FAKE_STRUCT_VERSION(nvmlMemory_v2_t, 2)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    memory->total = device->memoryTotal;
+    memory->reserved = FAKE_RESERVED;
+    memory->used = FAKE_ALLOCATED;
+    memory->free = memory->total - memory->used - memory->reserved;
+    return NVML_SUCCESS;
+}
+#endif
 
 EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(fake_gpu *device, unsigned int link, nvmlEnableState_t *isActive) {
     CHECK(device, isActive);

@@ -52,6 +52,13 @@ int main(void) {
     OFFSET(nvmlMemory_t, free);
     OFFSET(nvmlMemory_t, used);
 
+    SIZE(nvmlMemory_v2_t);
+    OFFSET(nvmlMemory_v2_t, version);
+    OFFSET(nvmlMemory_v2_t, total);
+    OFFSET(nvmlMemory_v2_t, reserved);
+    OFFSET(nvmlMemory_v2_t, free);
+    OFFSET(nvmlMemory_v2_t, used);
+
     SIZE(nvmlGpuFabricInfo_t);
     OFFSET(nvmlGpuFabricInfo_t, clusterUuid);
     OFFSET(nvmlGpuFabricInfo_t, status);
@@ -96,6 +103,7 @@ int main(void) {
     VALUE(nvmlGpuFabricInfo_v2);
     VALUE(nvmlGpuFabricInfo_v3);
     VALUE(nvmlDeviceAddressingMode_v1);
+    VALUE(nvmlMemory_v2);
 
     VALUE(NVML_SUCCESS);
     VALUE(NVML_ERROR_UNINITIALIZED);
@@ -192,6 +200,7 @@ int main(void) {
     FUNCTION(nvmlDeviceGetMaxClockInfo, nvmlReturn_t, (nvmlDevice_t, nvmlClockType_t, unsigned int *));
     FUNCTION(nvmlDeviceGetEccMode, nvmlReturn_t, (nvmlDevice_t, nvmlEnableState_t *, nvmlEnableState_t *));
     FUNCTION(nvmlDeviceGetMemoryInfo, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_t *));
+    FUNCTION(nvmlDeviceGetMemoryInfo_v2, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_v2_t *));
     FUNCTION(nvmlDeviceGetNvLinkState, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlEnableState_t *));
     FUNCTION(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t *));
     FUNCTION(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfo_t *));

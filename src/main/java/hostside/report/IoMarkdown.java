@@ -76,7 +76,9 @@ final class IoMarkdown {
         rows.add(List.of("memlock", memlock.path("softUnlimited").asBoolean() ? "unlimited"
                 : memlock.path("soft").isNumber() ? Units.bytes(memlock.path("soft").asLong()) : "unknown"));
         JsonNode dev = f.path("devices");
-        rows.add(List.of("GPU device nodes", dev.path("deviceNodes").size() + " (" + dev.path("pciGpus").asText("?") + " GPUs on the PCI bus)"));
+        JsonNode onBus = dev.path("pciGpus");
+        rows.add(List.of("GPU device nodes", dev.path("deviceNodes").size() + " ("
+                + (onBus.isNumber() ? onBus.asInt() + (onBus.asInt() == 1 ? " GPU" : " GPUs") : "? GPUs") + " on the PCI bus)"));
         table(md, List.of("", ""), rows);
         for (JsonNode x : c.path("findings")) md.append("- ").append(esc(x.path("text").asText())).append('\n');
         if (!c.path("findings").isEmpty()) md.append('\n');

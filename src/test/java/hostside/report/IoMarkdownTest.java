@@ -77,6 +77,7 @@ class IoMarkdownTest {
         String four = md.substring(md.indexOf("## Module 4"), md.indexOf("## Module 5"));
         assertThat(four).contains("### Container", "| memory limit |", "| /dev/shm |", "### Storage and network", "| eth0 |",
                 "### Reads and writes\n\nNot run: recorded machine");
+        assertThat(four).as("one GPU, said in the singular").containsPattern("\\| GPU device nodes \\| \\d+ \\(1 GPU on the PCI bus\\) \\|");
     }
 
     @Test

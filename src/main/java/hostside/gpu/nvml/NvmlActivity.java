@@ -17,6 +17,8 @@ import java.util.List;
  *
  * @param utilGpuPercent       share of the driver's last sample period with a kernel running
  * @param utilMemoryPercent    share of it with device memory being read or written
+ * @param memoryUsedBytes      what processes hold, as nvidia-smi's "Used" (the driver's reserve left
+ *                             out where the driver has nvmlDeviceGetMemoryInfo_v2)
  * @param powerMilliwatts      nvmlDeviceGetPowerUsage (a one-second average on Ampere and newer)
  * @param powerLimitMilliwatts the limit the GPU obeys now (nvmlDeviceGetEnforcedPowerLimit)
  * @param clocksEventReasons   the nvmlClocksEventReason* bits holding the clocks down now
@@ -87,9 +89,18 @@ public record NvmlActivity(
         }
     }
 
-    /** {total, used} in bytes. */
+    /**
+     * {total, used} in bytes, used as nvidia-smi's "Used": v2 where the driver has it (R510 and
+     * newer); v1's used, on older drivers, also counts the memory the driver reserves.
+     */
     private static NvmlResult<long[]> memory(Nvml nvml, MemorySegment dev) {
         try (Arena arena = Arena.ofConfined()) {
+            if (nvml.has(DEVICE_GET_MEMORY_INFO_V2)) {
+                MemorySegment m = arena.allocate(nvmlMemory_v2_t);
+                m.set(JAVA_INT, offset(nvmlMemory_v2_t, "version"), structVersion(nvmlMemory_v2_t, 2));
+                return nvml.query(DEVICE_GET_MEMORY_INFO_V2, () -> new long[] {
+                        m.get(JAVA_LONG, offset(nvmlMemory_v2_t, "total")), m.get(JAVA_LONG, offset(nvmlMemory_v2_t, "used"))}, dev, m);
+            }
             MemorySegment m = arena.allocate(nvmlMemory_t);
             return nvml.query(DEVICE_GET_MEMORY_INFO, () -> new long[] {
                     m.get(JAVA_LONG, offset(nvmlMemory_t, "total")), m.get(JAVA_LONG, offset(nvmlMemory_t, "used"))}, dev, m);

@@ -69,6 +69,8 @@ public enum NvmlFunction {
     DEVICE_GET_ECC_MODE("nvmlDeviceGetEccMode", ADDRESS, ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlMemory_t *) */
     DEVICE_GET_MEMORY_INFO("nvmlDeviceGetMemoryInfo", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlMemory_v2_t *): versioned struct; its used leaves the reserved memory out */
+    DEVICE_GET_MEMORY_INFO_V2("nvmlDeviceGetMemoryInfo_v2", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, unsigned int link, nvmlEnableState_t *isActive) */
     DEVICE_GET_NVLINK_STATE("nvmlDeviceGetNvLinkState", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int link, nvmlPciInfo_t *) */
@@ -91,7 +93,12 @@ public enum NvmlFunction {
     DEVICE_GET_CURRENT_CLOCKS_EVENT_REASONS("nvmlDeviceGetCurrentClocksEventReasons", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, unsigned long long *): the same call under its name before driver 535, deprecated in 13.0 */
     DEVICE_GET_CURRENT_CLOCKS_THROTTLE_REASONS("nvmlDeviceGetCurrentClocksThrottleReasons", ADDRESS, ADDRESS),
-    /** (nvmlDevice_t, nvmlPcieUtilCounter_t, unsigned int *value): KB/s over a 20 ms window that the call waits out */
+    /**
+     * (nvmlDevice_t, nvmlPcieUtilCounter_t, unsigned int *value): KB/s over a 20 ms window that the
+     * call waits out. The cumulative counters (nvmlDeviceGetFieldValues with
+     * NVML_FI_DEV_PCIE_COUNT_TX/RX_BYTES) would cost nothing, but driver 580 gives them as unsigned
+     * int: they wrap every 4 GiB, 86 ms at an H200's copy rate, so no sampling cadence unwraps them.
+     */
     DEVICE_GET_PCIE_THROUGHPUT("nvmlDeviceGetPcieThroughput", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int *infoCount, nvmlProcessInfo_t *infos) */
     DEVICE_GET_COMPUTE_RUNNING_PROCESSES_V3("nvmlDeviceGetComputeRunningProcesses_v3", ADDRESS, ADDRESS, ADDRESS);

@@ -128,6 +128,20 @@ public final class NvmlTypes {
             JAVA_LONG.withName("used"))
             .withName("nvmlMemory_t");
 
+    /**
+     * nvmlMemory_v2_t: nvmlDeviceGetMemoryInfo_v2. Its {@code used} leaves out {@code reserved}
+     * (what the driver and firmware set aside), as nvidia-smi's "Used" does; v1's {@code used}
+     * counts it (616 MiB on the H200 with nothing running).
+     */
+    public static final StructLayout nvmlMemory_v2_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("total"),
+            JAVA_LONG.withName("reserved"),
+            JAVA_LONG.withName("free"),
+            JAVA_LONG.withName("used"))
+            .withName("nvmlMemory_v2_t");
+
     /** nvmlGpuFabricInfo_t: the unversioned struct of the old nvmlDeviceGetGpuFabricInfo. */
     public static final StructLayout nvmlGpuFabricInfo_t = MemoryLayout.structLayout(
             chars("clusterUuid", NVML_GPU_FABRIC_UUID_LEN),
@@ -182,7 +196,7 @@ public final class NvmlTypes {
             JAVA_INT.withName("computeInstanceId"))
             .withName("nvmlProcessInfo_v2_t");
 
-    public static final List<StructLayout> STRUCTS = List.of(nvmlPciInfo_t, nvmlMemory_t, nvmlGpuFabricInfo_t,
+    public static final List<StructLayout> STRUCTS = List.of(nvmlPciInfo_t, nvmlMemory_t, nvmlMemory_v2_t, nvmlGpuFabricInfo_t,
             nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t, nvmlUtilization_t, nvmlProcessInfo_v2_t);
 
     /**

@@ -34,7 +34,7 @@ class NvmlActivityTest {
             assertThat(a.utilGpuPercent()).isEqualTo(97);
             assertThat(a.utilMemoryPercent()).isEqualTo(41);
             assertThat(a.memoryTotalBytes()).isEqualTo(150754820096L);
-            assertThat(a.memoryUsedBytes()).isEqualTo(512L << 20);
+            assertThat(a.memoryUsedBytes()).as("v2: what processes hold, without the driver's reserve, as nvidia-smi says").isEqualTo(512L << 20);
             assertThat(a.powerMilliwatts()).isEqualTo(652000);
             assertThat(a.powerLimitMilliwatts()).isEqualTo(700000);
             assertThat(a.smClockMhz()).isEqualTo(1980);
@@ -82,6 +82,7 @@ class NvmlActivityTest {
             NvmlActivity a = w.read(1, NvmlActivity.Pcie.NONE);
             assertThat(a.clocksEventReasons()).isEqualTo(NvmlTypes.nvmlClocksEventReasonSwPowerCap);
             assertThat(a.unknowns()).noneMatch(u -> u.startsWith("clocksEventReasons"));
+            assertThat(a.memoryUsedBytes()).as("no v2 before R510: v1's used, reserve included").isEqualTo((512L + 616) << 20);
         }
     }
 
