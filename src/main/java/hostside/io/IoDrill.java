@@ -73,7 +73,8 @@ public final class IoDrill {
         if (!fs.isLive()) return new IoRun(machine, facts, findings, null, notRun(tests, "recorded machine: nothing is measured under --root"), List.of());
         if (!Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
-        long available = MemInfo.parse(fs.text("/proc/meminfo").orElse("")).get("MemAvailable").orElse(4L << 30);
+        // a container's memory cgroup, not the host's MemAvailable: the warm reads must fit in its page cache
+        long available = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
         long sampleNanos = (o.sampleMs() == null ? DEFAULT_SAMPLE_MS : o.sampleMs()) * 1_000_000L;
         if (o.file() != null) {
             Path f = o.file();

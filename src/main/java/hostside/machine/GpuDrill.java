@@ -108,8 +108,8 @@ public final class GpuDrill {
             return GpuSection.notRun("the CUDA driver could not describe its GPUs: " + e.getMessage(), nvml);
         }
         List<GpuRun> runs = new ArrayList<>();
-        long hostAvailable = fs.text("/proc/meminfo").map(MemInfo::parse).map(m -> m.get("MemAvailable"))
-                .filter(java.util.OptionalLong::isPresent).map(java.util.OptionalLong::getAsLong).orElse(4L << 30);
+        // pinned buffers are charged to this process's memory cgroup: its room bounds them, not only the host's
+        long hostAvailable = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
         for (CudaFacts.CudaGpu g : cf.gpus()) {
             String label = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
                     .map(PciDevice::label).orElse("cuda" + g.ordinal());

@@ -98,16 +98,27 @@ public final class VmDrill {
      * warm read must fit in the page cache) and to half the disk's room beyond the margin it
      * keeps free; never below 64 MiB, where readahead and caches would be most of the figure.
      */
-    static long fileSize(FileOptions o, VmFacts facts, long usableBytes) {
+    static long fileSize(FileOptions o, long budget, long usableBytes) {
         if (o.size() != null) return o.size();
         long room = Math.max(0, usableBytes - TestFile.MARGIN) / 2;
-        return Math.max(MIN_FILE, Math.min(DEFAULT_FILE, Math.min(budget(facts), room)) & ~((1L << 20) - 1));
+        return Math.max(MIN_FILE, Math.min(DEFAULT_FILE, Math.min(budget, room)) & ~((1L << 20) - 1));
     }
 
-    /** A quarter of available memory, the most any measurement may take. */
-    static long budget(VmFacts facts) {
-        Long avail = facts.memory() == null ? null : facts.memory().memAvailableBytes();
-        return (avail == null ? 4L << 30 : avail) / 4;
+    /** A quarter of available memory, the most any measurement may take; 1 GiB when it is unknown. */
+    static long budget(Long availableBytes) {
+        return (availableBytes == null ? 4L << 30 : availableBytes) / 4;
+    }
+
+    /**
+     * This machine's budget: MemAvailable as the facts read it, cut to what this process's memory
+     * cgroup has left (inside a container /proc/meminfo is the host's).
+     */
+    static long budget(FsRoot fs, VmFacts facts) {
+        Long host = facts.memory() == null ? null : facts.memory().memAvailableBytes();
+        hostside.container.AvailableMemory a = hostside.container.AvailableMemory.read(fs);
+        Long room = a.cgroupRoom();
+        if (host == null) return budget(room);
+        return budget(room == null ? host : Long.valueOf(Math.min(host, room)));
     }
 
     static HostTarget target(FsRoot fs, VmFacts facts, FileOptions o, List<TestCase<HostTarget>> tests) {
@@ -123,8 +134,9 @@ public final class VmDrill {
             if (o.dir() != null) throw new hostside.fs.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
         boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
-        long size = files ? fileSize(o, facts, TestFile.usableSpace(dir)) : 0;
-        return new HostTarget(fs, page, huge, mode, budget(facts), dir, type, new TestFile.Lazy(dir, "vm", size),
+        long budget = budget(fs, facts);
+        long size = files ? fileSize(o, budget, TestFile.usableSpace(dir)) : 0;
+        return new HostTarget(fs, page, huge, mode, budget, dir, type, new TestFile.Lazy(dir, "vm", size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
     }
 
@@ -152,7 +164,7 @@ public final class VmDrill {
         CudaFacts.CudaGpu first = cf.gpus().getFirst();
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
-            Target target = new Target(bench, budget(facts) * 4, bench.memory()[0]);
+            Target target = new Target(bench, budget(fs, facts) * 4, bench.memory()[0]);
             List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
             return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")");
         } catch (CudaException e) {

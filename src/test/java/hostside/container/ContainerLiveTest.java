@@ -53,10 +53,10 @@ class ContainerLiveTest {
         }
         JsonNode n;
         if (cg == null) {
-            n = runInside(null);
+            n = runInside(null, "container", "--json");
         } else {
             try (TestCgroup owned = cg) {
-                n = runInside(owned);
+                n = runInside(owned, "container", "--json");
             }
             assertThat(cg.gone()).as("the test's cgroup folders are removed").isTrue();
         }
@@ -87,6 +87,47 @@ class ContainerLiveTest {
         if (cg != null && f.path("cpu").path("visibleCpus").asDouble() > (double) QUOTA_US / PERIOD_US && cg.cpu) assertThat(subjects).contains("CPU quota");
     }
 
+    /**
+     * The other two Module 4 commands in the same kind of container. io sizes its test file from
+     * what the memory cgroup has left, not from the host's MemAvailable (which /proc/meminfo
+     * shows inside a container too), measures, and leaves no file; checklist watches PID 1 (the
+     * JVM itself) and finds it in the test's cgroup.
+     */
+    @Test
+    void ioAndTheChecklistRunInsideAndIoStaysWithinTheCgroup() throws Exception {
+        String missing = missing();
+        if (missing != null) unavailable(missing);
+        TestCgroup cg = null;
+        try {
+            cg = TestCgroup.create(MEMORY, PIDS, QUOTA_US, PERIOD_US);
+        } catch (TestCgroup.Unavailable e) {
+            System.err.println("ContainerLiveTest: io's memory budget NOT tested against a cgroup on this machine: " + e.getMessage());
+        }
+        Path data = Files.createDirectories(tmp.resolve("data"));
+        List<String> io = new ArrayList<>(List.of("io", "--dir", data.toString(), "--only", "seq_read_cold_qd1,seq_read_warm_qd1", "--json"));
+        if (cg == null) io.addAll(List.of("--size", "128M")); // no cgroup to bound it: a small file, not the host's quarter
+        JsonNode run, checklist;
+        try (TestCgroup owned = cg) {
+            run = runInside(owned, io.toArray(String[]::new));
+            checklist = runInside(owned, "checklist", "1", "--seconds", "1", "--json");
+        }
+        long size = run.path("file").path("bytes").asLong();
+        assertThat(size).as("the test file").isBetween(64L << 20, cg == null ? 128L << 20 : MEMORY / 4);
+        for (JsonNode r : run.path("results")) {
+            assertThat(r.path("status").asText()).as(r.toString()).isEqualTo("ok");
+            assertThat(r.path("value").path("median").asDouble()).as(r.path("key").asText()).isPositive();
+        }
+        assertThat(run.path("results")).hasSize(2);
+        try (var left = Files.list(data)) {
+            assertThat(left).as("io's test file is removed").isEmpty();
+        }
+
+        assertThat(checklist.path("pid").asLong()).isEqualTo(1);
+        assertThat(checklist.path("window").path("samples").asInt()).isGreaterThanOrEqualTo(2);
+        assertThat(checklist.path("process").path("comm").asText()).isEqualTo("java");
+        if (cg != null) assertThat(checklist.path("process").path("cgroup").asText()).contains("/" + cg.name);
+    }
+
     /** The limits the test's own cgroup set, each read back from its file. */
     private static void cgroupLimits(JsonNode f, TestCgroup cg) {
         assertThat(f.path("cgroup").path("places").path("memory").path("dir").asText()).endsWith("/" + cg.name);
@@ -101,10 +142,11 @@ class ContainerLiveTest {
     }
 
     /** Moves a shell into the cgroup, then unshare, mount, ulimit and setpriv around the JVM, which ends up PID 1. */
-    private JsonNode runInside(TestCgroup cg) throws IOException, InterruptedException {
+    private JsonNode runInside(TestCgroup cg, String... hostside) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> jvm = List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), "hostside.cli.Main", "container", "--json");
+        List<String> jvm = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), "hostside.cli.Main"));
+        jvm.addAll(List.of(hostside));
         String inner = "mount -t tmpfs -o size=" + (SHM >> 20) + "m,mode=1777 " + SHM_SOURCE + " /dev/shm && ulimit -l " + MEMLOCK_KIB
                 + " && exec setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \"$0\" \"$@\"";
         StringBuilder script = new StringBuilder("set -e; for f in");
@@ -114,7 +156,7 @@ class ContainerLiveTest {
         File out = tmp.resolve("stdout.json").toFile(), err = tmp.resolve("stderr.txt").toFile();
         Process p = new ProcessBuilder("sh", "-c", script.toString()).redirectOutput(out).redirectError(err).start();
         try {
-            if (!p.waitFor(120, TimeUnit.SECONDS)) fail("hostside container did not finish in 120 s inside the test container");
+            if (!p.waitFor(120, TimeUnit.SECONDS)) fail("hostside " + hostside[0] + " did not finish in 120 s inside the test container");
         } finally {
             p.destroyForcibly(); // --kill-child takes the namespace's PID 1, and with it everything inside
             p.waitFor(10, TimeUnit.SECONDS);
@@ -123,7 +165,7 @@ class ContainerLiveTest {
         if (p.exitValue() != 0) {
             String first = stderr.lines().findFirst().orElse("");
             if (first.matches("(unshare|mount|setpriv|sh): .*")) unavailable("building the container failed: " + first.strip());
-            fail("hostside container failed inside the test container (exit " + p.exitValue() + "): " + stderr);
+            fail("hostside " + String.join(" ", hostside) + " failed inside the test container (exit " + p.exitValue() + "): " + stderr);
         }
         return Json.MAPPER.readTree(out);
     }

@@ -49,13 +49,14 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
     }
 
     /**
-     * {@code wanted}, but at most a quarter of MemAvailable divided by (workers + 1): a list
-     * dataset ends up copied once per worker besides main's own. When MemAvailable cannot be
-     * read, at most {@link #DEFAULT_DATASET_BYTES}.
+     * {@code wanted}, but at most a quarter of available memory (MemAvailable, or less where a
+     * memory cgroup leaves less: {@link hostside.container.AvailableMemory}) divided by
+     * (workers + 1): a list dataset ends up copied once per worker besides main's own. When
+     * neither can be read, at most {@link #DEFAULT_DATASET_BYTES}.
      */
     public static long boundedBytes(FsRoot fs, long wanted, int workers) {
-        OptionalLong avail = fs.text("/proc/meminfo").map(t -> MemInfo.parse(t).get("MemAvailable")).orElse(OptionalLong.empty());
-        long cap = avail.isPresent() ? avail.getAsLong() / 4 / (workers + 1L) : DEFAULT_DATASET_BYTES;
+        Long avail = hostside.container.AvailableMemory.read(fs).bytes();
+        long cap = avail != null ? avail / 4 / (workers + 1L) : DEFAULT_DATASET_BYTES;
         return Math.max(1L << 20, Math.min(wanted, cap));
     }
 

@@ -97,7 +97,7 @@ public enum NvmlFunction {
      * (nvmlDevice_t, nvmlPcieUtilCounter_t, unsigned int *value): KB/s over a 20 ms window that the
      * call waits out. The cumulative counters (nvmlDeviceGetFieldValues with
      * NVML_FI_DEV_PCIE_COUNT_TX/RX_BYTES) would cost nothing, but driver 580 gives them as unsigned
-     * int: they wrap every 4 GiB, 86 ms at an H200's copy rate, so no sampling cadence unwraps them.
+     * int: they wrap every 4 GiB, about 80 ms at an H200's copy rate, so no sampling cadence unwraps them.
      */
     DEVICE_GET_PCIE_THROUGHPUT("nvmlDeviceGetPcieThroughput", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int *infoCount, nvmlProcessInfo_t *infos) */
