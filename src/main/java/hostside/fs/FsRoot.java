@@ -119,6 +119,25 @@ public final class FsRoot {
         }
     }
 
+    /**
+     * The file's bytes, for the binary files of /sys (a PCI function's config space); empty,
+     * with nothing thrown, when it is missing or unreadable. Recorded like any other read.
+     */
+    public Optional<byte[]> bytes(String path) {
+        Optional<String> real = resolve(path, true);
+        if (real.isEmpty()) return Optional.empty();
+        try {
+            byte[] b = tree.read(real.get());
+            if (recorder != null) recorder.file(real.get(), b);
+            return Optional.of(b);
+        } catch (IOException e) {
+            if (recorder != null && !(e instanceof NoSuchFileException)) {
+                recorder.unreadable(real.get(), e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getMessage()));
+            }
+            return Optional.empty();
+        }
+    }
+
     /** The file's content without surrounding white space, if it could be read. */
     public Optional<String> text(String path) {
         return read(path).trimmed();

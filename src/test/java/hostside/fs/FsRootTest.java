@@ -112,4 +112,22 @@ class FsRootTest {
         assertThat(fs.text("/proc/self/status")).isPresent(); // proc/self -> 603
         assertThat(fs.text("/sys/bus/pci/devices/0000:00:06.0/max_link_speed")).contains("32.0 GT/s PCIe");
     }
+
+    @Test
+    void binaryFilesComeBackByteForByteAndAreRecorded() throws Exception {
+        java.nio.file.Path cfg = tmp.resolve("sys/bus/pci/devices/0000:00:01.0/config");
+        java.nio.file.Files.createDirectories(cfg.getParent());
+        byte[] config = new byte[4096];
+        for (int i = 0; i < config.length; i++) config[i] = (byte) (i * 31);
+        java.nio.file.Files.write(cfg, config);
+        java.nio.file.Files.createDirectories(tmp.resolve("proc"));
+        FsRoot fs = FsRoot.open(tmp.toString());
+        Recorder r = fs.record();
+        org.assertj.core.api.Assertions.assertThat(fs.bytes("/sys/bus/pci/devices/0000:00:01.0/config")).hasValue(config);
+        org.assertj.core.api.Assertions.assertThat(fs.bytes("/sys/bus/pci/devices/0000:00:02.0/config")).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(r.size()).as("the config space goes into a snapshot").isGreaterThanOrEqualTo(1);
+        java.nio.file.Path tar = tmp.resolve("snap.tar.gz");
+        r.writeTarGz(tar, "box");
+        org.assertj.core.api.Assertions.assertThat(FsRoot.open(tar.toString()).bytes("/sys/bus/pci/devices/0000:00:01.0/config")).hasValue(config);
+    }
 }
