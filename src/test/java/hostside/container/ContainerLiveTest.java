@@ -39,18 +39,7 @@ class ContainerLiveTest {
 
     @Test
     void reportsTheLimitsOfAContainerItBuilds() throws Exception {
-        String missing = missing();
-        if (missing != null) unavailable(missing);
-        TestCgroup cg = null;
-        try {
-            cg = TestCgroup.create(MEMORY, PIDS, QUOTA_US, PERIOD_US);
-        } catch (TestCgroup.Unavailable e) {
-            // Root and the tools are here but the cgroup tree is not ours to shape (a cgroup v2
-            // container whose root holds processes refuses to hand controllers down): the
-            // namespaces, /dev/shm, memlock and capabilities are still tested, and it is said loudly.
-            System.err.println("ContainerLiveTest: cgroup limits NOT tested on this machine: " + e.getMessage()
-                    + "; namespaces, /dev/shm, memlock and capabilities are");
-        }
+        TestCgroup cg = cgroupOrSay("cgroup limits NOT tested on this machine", "namespaces, /dev/shm, memlock and capabilities are");
         JsonNode n;
         if (cg == null) {
             n = runInside(null, "container", "--json");
@@ -95,14 +84,7 @@ class ContainerLiveTest {
      */
     @Test
     void ioAndTheChecklistRunInsideAndIoStaysWithinTheCgroup() throws Exception {
-        String missing = missing();
-        if (missing != null) unavailable(missing);
-        TestCgroup cg = null;
-        try {
-            cg = TestCgroup.create(MEMORY, PIDS, QUOTA_US, PERIOD_US);
-        } catch (TestCgroup.Unavailable e) {
-            System.err.println("ContainerLiveTest: io's memory budget NOT tested against a cgroup on this machine: " + e.getMessage());
-        }
+        TestCgroup cg = cgroupOrSay("io's memory budget NOT tested against a cgroup on this machine", "io and checklist still run inside");
         Path data = Files.createDirectories(tmp.resolve("data"));
         List<String> io = new ArrayList<>(List.of("io", "--dir", data.toString(), "--only", "seq_read_cold_qd1,seq_read_warm_qd1", "--json"));
         if (cg == null) io.addAll(List.of("--size", "128M")); // no cgroup to bound it: a small file, not the host's quarter
@@ -126,6 +108,23 @@ class ContainerLiveTest {
         assertThat(checklist.path("window").path("samples").asInt()).isGreaterThanOrEqualTo(2);
         assertThat(checklist.path("process").path("comm").asText()).isEqualTo("java");
         if (cg != null) assertThat(checklist.path("process").path("cgroup").asText()).contains("/" + cg.name);
+    }
+
+    /**
+     * The test's cgroup, after checking root and the tools are here (else the test fails, or is
+     * skipped where allowed). Where root and the tools are here but the cgroup tree is not ours
+     * to shape (a cgroup v2 container whose root holds processes refuses to hand controllers
+     * down), null: the rest is still tested, and it is said loudly on stderr.
+     */
+    private static TestCgroup cgroupOrSay(String notTested, String stillTested) throws IOException {
+        String missing = missing();
+        if (missing != null) unavailable(missing);
+        try {
+            return TestCgroup.create(MEMORY, PIDS, QUOTA_US, PERIOD_US);
+        } catch (TestCgroup.Unavailable e) {
+            System.err.println("ContainerLiveTest: " + notTested + ": " + e.getMessage() + "; " + stillTested);
+            return null;
+        }
     }
 
     /** The limits the test's own cgroup set, each read back from its file. */
