@@ -10,8 +10,9 @@
  * It checks what a real driver checks (initialised, handles, buffer lengths, struct version
  * words) so that a Java binding that passes the wrong thing fails here, not on a GPU machine.
  *
- * GPU 0 "NVIDIA H200": NUMA node 1, NVLinks 0 (active, to GPU 1) and 1 (inactive), then
- *       INVALID_ARGUMENT; fabric probe completed and healthy; ECC on; MIG off; no HMM/ATS.
+ * GPU 0 "NVIDIA H200": NUMA node 1, NVLinks 0 (active, to GPU 1: remote type GPU, version 6,
+ *       nvml.h's NVML_NVLINK_VERSION_4_0 as on Hopper) and 1 (inactive), then INVALID_ARGUMENT;
+ *       fabric probe completed and healthy; ECC on; MIG off; no HMM/ATS.
  * GPU 1 "NVIDIA H100 80GB HBM3": NumaNodeId says NOT_SUPPORTED, NvLinkState NOT_SUPPORTED,
  *       persistence mode NO_PERMISSION, MIG on, HMM, PCI domain 1 in upper case hex.
  * Memory: 512 MiB allocated and 616 MiB reserved; nvmlDeviceGetMemoryInfo's used counts both,
@@ -24,13 +25,20 @@
  * (nvmlDeviceGetAddressingMode, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetNumaNodeId, nvmlDeviceGetMemoryInfo_v2,
  * nvmlSystemGetCudaDriverVersion_v2, nvmlDeviceGetCurrentClocksEventReasons, whose older name
  * nvmlDeviceGetCurrentClocksThrottleReasons stays): the binding must fall back or say "unknown". With
- * -DFAKE_NVML_FABRIC_V2, nvmlDeviceGetGpuFabricInfoV takes only the v2 struct.
+ * -DFAKE_NVML_FABRIC_V2, nvmlDeviceGetGpuFabricInfoV takes only the v2 struct. The old variant
+ * also lacks nvmlDeviceGetNvLinkRemoteDeviceType, the newer of the two NVLink detail calls (hwloc
+ * checks for it at configure time for that reason); nvmlDeviceGetNvLinkVersion stays, as old as Pascal.
  *
  * Test hooks, called through FFM: fake_nvml_set_init_result(code) makes nvmlInit_v2 fail with
  * that code (0 restores success); fake_nvml_set_device_count(n) pretends n GPUs (n <= 2);
  * fake_nvml_init_count() says how many nvmlInit_v2 calls have no nvmlShutdown yet;
  * fake_nvml_set_activity(gpu, util, reasons), fake_nvml_clear_processes(gpu) and
- * fake_nvml_add_process(gpu, pid, bytes) change what a GPU is doing.
+ * fake_nvml_add_process(gpu, pid, bytes) change what a GPU is doing;
+ * fake_nvml_set_switch_links(gpu, n) gives GPU gpu n active links (at most FAKE_MAX_LINKS), each to
+ * an NVSwitch (remote type SWITCH, PCI 0000:05:00.0 to 0000:08:00.0 in turn, as an HGX H100's four
+ * switches appear in nvidia-smi nvlink -R), version 6; fake_nvml_set_link_detail_result(code) makes
+ * the remote type and version calls answer code (0: answer again); fake_nvml_reset_links() restores
+ * the links above.
  */
 #include <string.h>
 
@@ -50,6 +58,13 @@ typedef enum {
 } nvmlReturn_t;
 
 typedef enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 } nvmlEnableState_t;
+typedef enum {
+    NVML_NVLINK_DEVICE_TYPE_GPU = 0x00,
+    NVML_NVLINK_DEVICE_TYPE_IBMNPU = 0x01,
+    NVML_NVLINK_DEVICE_TYPE_SWITCH = 0x02,
+    NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xFF
+} nvmlIntNvLinkDeviceType_t;
+#define NVML_NVLINK_VERSION_4_0 6
 typedef enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_CLOCK_VIDEO = 3 } nvmlClockType_t;
 
 typedef struct {
@@ -129,6 +144,8 @@ typedef enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 } nvmlPc
 
 #define EXPORT __attribute__((visibility("default")))
 #define FAKE_MAX_PROCESSES 8
+/* more than any release's maximum (18 in the 580 header), so the reader's loop meets the fake's end, not a cap */
+#define FAKE_MAX_LINKS 36
 
 typedef struct fake_gpu {
     const char *name;
@@ -146,7 +163,9 @@ typedef struct fake_gpu {
     unsigned long long memoryTotal;
     nvmlReturn_t nvlinkResult;
     unsigned int nvlinks;
-    nvmlEnableState_t nvlinkActive[2];
+    nvmlEnableState_t nvlinkActive[FAKE_MAX_LINKS];
+    nvmlIntNvLinkDeviceType_t nvlinkRemoteType[FAKE_MAX_LINKS];
+    unsigned int nvlinkVersion;
     unsigned int fabricState;
     unsigned int addressingMode;
     unsigned int migCurrent, migPending;
@@ -175,6 +194,8 @@ static fake_gpu gpus[2] = {
         .memoryTotal = 150754820096ULL,
         .nvlinkResult = NVML_SUCCESS, .nvlinks = 2,
         .nvlinkActive = {NVML_FEATURE_ENABLED, NVML_FEATURE_DISABLED},
+        .nvlinkRemoteType = {NVML_NVLINK_DEVICE_TYPE_GPU, NVML_NVLINK_DEVICE_TYPE_GPU},
+        .nvlinkVersion = NVML_NVLINK_VERSION_4_0,
         .fabricState = NVML_GPU_FABRIC_STATE_COMPLETED,
         .addressingMode = 0,
         .migCurrent = 0, .migPending = 0,
@@ -210,6 +231,7 @@ static fake_gpu gpus[2] = {
 };
 
 static int initResult = NVML_SUCCESS;
+static int linkDetailResult = NVML_SUCCESS;
 static int initCount = 0;
 static unsigned int deviceCount = 2;
 
@@ -233,6 +255,28 @@ EXPORT void fake_nvml_add_process(unsigned int gpu, unsigned int pid, unsigned l
     p->pid = pid;
     p->usedGpuMemory = usedGpuMemory;
     p->gpuInstanceId = p->computeInstanceId = 0xFFFFFFFFu;
+}
+
+/* an HGX board: every link of the GPU to one of four NVSwitches */
+EXPORT void fake_nvml_set_switch_links(unsigned int gpu, unsigned int n) {
+    if (gpu >= 2) return;
+    fake_gpu *g = &gpus[gpu];
+    g->nvlinkResult = NVML_SUCCESS;
+    g->nvlinks = n <= FAKE_MAX_LINKS ? n : FAKE_MAX_LINKS;
+    for (unsigned int i = 0; i < g->nvlinks; i++) {
+        g->nvlinkActive[i] = NVML_FEATURE_ENABLED;
+        g->nvlinkRemoteType[i] = NVML_NVLINK_DEVICE_TYPE_SWITCH;
+    }
+    g->nvlinkVersion = NVML_NVLINK_VERSION_4_0;
+}
+EXPORT void fake_nvml_set_link_detail_result(int code) { linkDetailResult = code; }
+EXPORT void fake_nvml_reset_links(void) {
+    linkDetailResult = NVML_SUCCESS;
+    fake_nvml_set_switch_links(0, 2);
+    gpus[0].nvlinkActive[1] = NVML_FEATURE_DISABLED;
+    gpus[0].nvlinkRemoteType[0] = gpus[0].nvlinkRemoteType[1] = NVML_NVLINK_DEVICE_TYPE_GPU;
+    gpus[1].nvlinkResult = NVML_ERROR_NOT_SUPPORTED;
+    gpus[1].nvlinks = 0;
 }
 
 /* the real nvmlErrorString's words for these codes */
@@ -430,16 +474,45 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(fake_gpu *device, unsigned int link
     return NVML_SUCCESS;
 }
 
-/* GPU 0's link 0 reaches GPU 1; an inactive link has no remote end */
+/* GPU 0's link 0 reaches GPU 1, a switch link one of four NVSwitches; an inactive link has no remote end */
 EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(fake_gpu *device, unsigned int link, nvmlPciInfo_t *pci) {
     CHECK(device, pci);
     if (device->nvlinkResult != NVML_SUCCESS) return device->nvlinkResult;
     if (link >= device->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
     if (device->nvlinkActive[link] != NVML_FEATURE_ENABLED) return NVML_ERROR_NOT_SUPPORTED;
-    fillPci(&gpus[1], pci);
+    if (device->nvlinkRemoteType[link] == NVML_NVLINK_DEVICE_TYPE_SWITCH) {
+        memset(pci, 0, sizeof *pci);
+        pci->bus = 5 + link % 4;
+        strcpy(pci->busIdLegacy, "0000:05:00.0");
+        strcpy(pci->busId, "00000000:05:00.0");
+        pci->busIdLegacy[6] = pci->busId[10] = (char) ('5' + link % 4);
+    } else {
+        fillPci(&gpus[1], pci);
+    }
     pci->pciSubSystemId = 0xdeadbeef; /* "not filled in and indeterminate", says nvml.h */
     return NVML_SUCCESS;
 }
+
+/* the real one answers INVALID_ARGUMENT past the last link; inactive links have no version (cuda-python#2154) */
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(fake_gpu *device, unsigned int link, unsigned int *version) {
+    CHECK(device, version);
+    if (device->nvlinkResult != NVML_SUCCESS) return device->nvlinkResult;
+    if (link >= device->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
+    if (linkDetailResult != NVML_SUCCESS) return (nvmlReturn_t) linkDetailResult;
+    *version = device->nvlinkActive[link] == NVML_FEATURE_ENABLED ? device->nvlinkVersion : 0;
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NVML_OLD
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(fake_gpu *device, unsigned int link, nvmlIntNvLinkDeviceType_t *type) {
+    CHECK(device, type);
+    if (device->nvlinkResult != NVML_SUCCESS) return device->nvlinkResult;
+    if (link >= device->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
+    if (linkDetailResult != NVML_SUCCESS) return (nvmlReturn_t) linkDetailResult;
+    *type = device->nvlinkActive[link] == NVML_FEATURE_ENABLED ? device->nvlinkRemoteType[link] : NVML_NVLINK_DEVICE_TYPE_UNKNOWN;
+    return NVML_SUCCESS;
+}
+#endif
 
 static void fillFabric(const fake_gpu *g, unsigned char uuid[16], nvmlReturn_t *status,
                        unsigned int *cliqueId, nvmlGpuFabricState_t *state) {

@@ -33,6 +33,7 @@ int main(void) {
     SIZE(nvmlReturn_t);
     SIZE(nvmlEnableState_t);
     SIZE(nvmlClockType_t);
+    SIZE(nvmlIntNvLinkDeviceType_t);
     SIZE(nvmlDevice_t);
     SIZE(unsigned int);
     SIZE(unsigned long);
@@ -157,6 +158,18 @@ int main(void) {
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY);
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY);
     VALUE(NVML_NVLINK_MAX_LINKS);
+    VALUE(NVML_NVLINK_DEVICE_TYPE_GPU);
+    VALUE(NVML_NVLINK_DEVICE_TYPE_IBMNPU);
+    VALUE(NVML_NVLINK_DEVICE_TYPE_SWITCH);
+    VALUE(NVML_NVLINK_DEVICE_TYPE_UNKNOWN);
+    VALUE(NVML_NVLINK_VERSION_INVALID);
+    VALUE(NVML_NVLINK_VERSION_1_0);
+    VALUE(NVML_NVLINK_VERSION_2_0);
+    VALUE(NVML_NVLINK_VERSION_2_2);
+    VALUE(NVML_NVLINK_VERSION_3_0);
+    VALUE(NVML_NVLINK_VERSION_3_1);
+    VALUE(NVML_NVLINK_VERSION_4_0);
+    VALUE(NVML_NVLINK_VERSION_5_0);
     VALUE(NVML_PCIE_UTIL_TX_BYTES);
     VALUE(NVML_PCIE_UTIL_RX_BYTES);
     VALUE(NVML_VALUE_NOT_AVAILABLE);
@@ -203,6 +216,8 @@ int main(void) {
     FUNCTION(nvmlDeviceGetMemoryInfo_v2, nvmlReturn_t, (nvmlDevice_t, nvmlMemory_v2_t *));
     FUNCTION(nvmlDeviceGetNvLinkState, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlEnableState_t *));
     FUNCTION(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t *));
+    FUNCTION(nvmlDeviceGetNvLinkVersion, nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned int *));
+    FUNCTION(nvmlDeviceGetNvLinkRemoteDeviceType, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t *));
     FUNCTION(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfo_t *));
     FUNCTION(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfoV_t *));
     FUNCTION(nvmlDeviceGetAddressingMode, nvmlReturn_t, (nvmlDevice_t, nvmlDeviceAddressingMode_t *));

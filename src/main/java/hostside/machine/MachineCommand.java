@@ -62,7 +62,17 @@ public final class MachineCommand implements Callable<Integer> {
             }
         });
         if (terminal && !tests.isEmpty() && gpu.notRun().isEmpty()) System.err.print("\r\u001b[K");
-        return new MachineRun(withLinksUnderLoad(facts, gpu), gpu);
+        GpuMatrix matrix = GpuMatrix.of(facts, gpu);
+        return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), matrix.findings()), gpu, matrix);
+    }
+
+    /** The facts with findings that needed more than sysfs (the GPU matrix's, from NVML). */
+    static MachineFacts withFindings(MachineFacts facts, List<Finding> more) {
+        if (more.isEmpty()) return facts;
+        List<Finding> findings = new ArrayList<>(facts.findings());
+        findings.addAll(more);
+        return new MachineFacts(facts.schema(), facts.host(), facts.topology(), facts.pci(), facts.affinity(), facts.iommu(),
+                facts.kernelCmdline(), findings, facts.unknowns());
     }
 
     /**

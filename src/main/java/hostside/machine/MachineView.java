@@ -16,11 +16,13 @@ import hostside.report.Units;
 public final class MachineView {
     private final MachineFacts f;
     private final GpuDrill.GpuSection gpu;
+    private final GpuMatrix matrix;
     private final Style style;
 
     public MachineView(MachineRun run, Style style) {
         this.f = run.facts();
         this.gpu = run.gpu();
+        this.matrix = run.gpuMatrix();
         this.style = style;
     }
 
@@ -38,6 +40,7 @@ public final class MachineView {
         numa(sb);
         pci(sb);
         affinity(sb);
+        gpuMatrix(sb);
         iommu(sb);
         gpus(sb);
         findings(sb);
@@ -184,6 +187,52 @@ public final class MachineView {
         sb.append(t.render("  "));
         for (String v : a.verdicts()) sb.append("  ").append(v).append('\n');
         sb.append('\n');
+    }
+
+    /** GPU to GPU as nvidia-smi topo -m prints it, then what each GPU's NVLinks are. */
+    private void gpuMatrix(StringBuilder sb) {
+        if (matrix == null || matrix.gpus().size() < 2) return;
+        sb.append(text(matrix));
+        sb.append('\n');
+    }
+
+    /** The matrix, its legend and the NVLink lines: shared with the report's plain-text block. */
+    public static String text(GpuMatrix m) {
+        StringBuilder sb = new StringBuilder("GPU to GPU (nvidia-smi topo -m)\n");
+        List<String> header = new ArrayList<>(List.of(""));
+        header.addAll(m.gpus());
+        Table t = new Table(header.toArray(String[]::new));
+        for (int i = 0; i < m.gpus().size(); i++) {
+            List<Object> row = new ArrayList<>(List.of(m.gpus().get(i)));
+            row.addAll(m.matrix().get(i));
+            t.row(row.toArray());
+        }
+        sb.append(t.render("  "));
+        sb.append("  Legend: ").append(GpuMatrix.LEGEND).append('\n');
+        for (String line : linkLines(m)) sb.append("  ").append(line).append('\n');
+        for (String n : m.notes()) sb.append("  ").append(n).append('\n');
+        return sb.toString();
+    }
+
+    /** One line per GPU with NVLinks ("GPU0: 18 NVLinks up (NVLink 4.0), 18 to NVSwitches"); GPUs alike share a line. */
+    static List<String> linkLines(GpuMatrix m) {
+        Map<String, List<String>> byText = new LinkedHashMap<>();
+        for (GpuMatrix.GpuLinks l : m.links()) {
+            if (l.unknown() != null || l.active() == null || l.active() + l.inactiveLinks().size() == 0) continue;
+            List<String> where = new ArrayList<>();
+            if (l.toSwitches() > 0) where.add(l.toSwitches() + " to NVSwitches");
+            if (l.toGpus() > 0) where.add(l.toGpus() + " to GPUs");
+            if (l.toOther() > 0) where.add(l.toOther() + " to a CPU (IBM NPU)");
+            String text = l.active() + " NVLink" + (l.active() == 1 ? "" : "s") + " up"
+                    + (l.versions().isEmpty() ? "" : " (NVLink " + String.join(", ", l.versions()) + ")")
+                    + (where.isEmpty() ? "" : ", " + String.join(", ", where))
+                    + (l.inactiveLinks().isEmpty() ? "" : "; " + l.inactiveLinks().size() + " down");
+            byText.computeIfAbsent(text, x -> new ArrayList<>()).add(l.gpu());
+        }
+        List<String> lines = new ArrayList<>();
+        byText.forEach((text, gpus) -> lines.add(String.join(", ", gpus) + ": " + text));
+        if (lines.isEmpty() && m.notes().isEmpty()) lines.add("no NVLink: GPUs reach each other over PCIe only");
+        return lines;
     }
 
     private void iommu(StringBuilder sb) {

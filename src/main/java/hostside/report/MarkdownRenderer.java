@@ -124,6 +124,7 @@ public final class MarkdownRenderer {
             for (JsonNode v : a.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
             md.append('\n');
         }
+        gpuMatrix(f.path("gpuMatrix"));
         JsonNode io = f.path("iommu");
         md.append("### IOMMU and kernel options\n\nIOMMU **").append(io.path("state").asText()).append("**: ")
                 .append(esc(io.path("evidence").asText())).append(".\n\n");
@@ -143,6 +144,39 @@ public final class MarkdownRenderer {
             for (JsonNode u : f.path("unknowns")) md.append("- ").append(esc(u.asText())).append('\n');
         }
         md.append('\n');
+    }
+
+    /** GPU to GPU as nvidia-smi topo -m shows it, when there are two GPUs or more. */
+    private void gpuMatrix(JsonNode m) {
+        if (m.path("gpus").size() < 2) return;
+        md.append("### GPU to GPU\n\nIn `nvidia-smi topo -m` terms: ").append(esc(hostside.machine.GpuMatrix.LEGEND)).append(".\n\n");
+        List<String> header = new ArrayList<>(List.of(""));
+        header.addAll(strings(m.path("gpus")));
+        List<List<String>> rows = new ArrayList<>();
+        int k = 0;
+        for (JsonNode row : m.path("matrix")) {
+            List<String> cells = new ArrayList<>(List.of(m.path("gpus").get(k++).asText()));
+            cells.addAll(strings(row));
+            rows.add(cells);
+        }
+        table(header, rows);
+        // pairs alike share a row: an 8-GPU board is one row, not 28
+        java.util.Map<List<String>, List<String>> alike = new java.util.LinkedHashMap<>();
+        for (JsonNode p : m.path("pairs")) {
+            if (p.path("nvlinks").asInt(0) == 0) continue;
+            alike.computeIfAbsent(List.of(p.path("nvlinks").asText(), p.path("via").asText(), String.join(", ", strings(p.path("versions")))),
+                    x -> new ArrayList<>()).add(p.path("a").asText() + "-" + p.path("b").asText());
+        }
+        rows = new ArrayList<>();
+        int pairs = m.path("pairs").size();
+        for (var e : alike.entrySet()) {
+            List<String> keys = e.getValue();
+            rows.add(List.of(keys.size() == pairs ? "all " + pairs : keys.size() <= 4 ? String.join(", ", keys) : keys.size() + " pairs",
+                    e.getKey().get(0), e.getKey().get(1), e.getKey().get(2)));
+        }
+        if (!rows.isEmpty()) table(List.of("pairs", "NVLinks", "path", "NVLink version"), rows);
+        for (JsonNode n : m.path("notes")) md.append("- ").append(esc(n.asText())).append('\n');
+        if (!m.path("notes").isEmpty()) md.append('\n');
     }
 
     private void gpu(JsonNode g) {

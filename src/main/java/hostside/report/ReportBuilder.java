@@ -70,10 +70,11 @@ public final class ReportBuilder {
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
-        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu(), cpu, io), heads, modules);
+        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, modules);
     }
 
-    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.cpu.CpuRun cpu, hostside.io.IoRun io) {
+    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
+                                         hostside.cpu.CpuRun cpu, hostside.io.IoRun io) {
         List<Report.Answer> a = new ArrayList<>();
         Topology t = m.topology();
         List<PciDevice> gpus = m.gpus();
@@ -135,12 +136,10 @@ public final class ReportBuilder {
             a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "answered",
                     "one GPU: no GPU-to-GPU domain in this box", "PCI devices of this machine"));
         } else {
-            List<List<String>> mx = m.affinity().matrix();
-            java.util.Set<String> levels = new java.util.TreeSet<>();
-            for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) if (i != j) levels.add(mx.get(i).get(j));
-            a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "not measured",
-                    n + " GPUs; their PCIe distances: " + String.join(", ", levels) + "; NVLink needs NVML, not in this version",
-                    "PCIe tree from sysfs"));
+            boolean unknown = matrix.pairs().stream().anyMatch(p -> p.nvlinkUnknown() != null);
+            a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "answered",
+                    n + " GPUs; " + fabric(matrix),
+                    unknown ? "PCIe tree from sysfs; " + String.join("; ", matrix.notes()) : "PCIe tree from sysfs, NVLinks from NVML"));
         }
 
         List<String> nics = new ArrayList<>();
@@ -154,6 +153,35 @@ public final class ReportBuilder {
                         + "; " + storage(io),
                 "PCI devices and /sys/class/net"));
         return a;
+    }
+
+    /**
+     * The GPU matrix in a line: each class with its pairs ("NV18 between all 28 pairs (through
+     * NVSwitches, NVLink 4.0)", "NV12 for GPU0-GPU1, GPU2-GPU3; SYS for 4 pairs").
+     */
+    static String fabric(hostside.machine.GpuMatrix matrix) {
+        java.util.Map<String, List<hostside.machine.GpuMatrix.Pair>> byLink = new java.util.LinkedHashMap<>();
+        matrix.pairs().stream().sorted(java.util.Comparator.comparing((hostside.machine.GpuMatrix.Pair p) -> !p.nvlink())
+                        .thenComparing(p -> p.nvlink() ? -p.nvlinks() : 0))
+                .forEach(p -> byLink.computeIfAbsent(p.link(), x -> new ArrayList<>()).add(p));
+        List<String> parts = new ArrayList<>();
+        byLink.forEach((link, pairs) -> {
+            String which = pairs.size() == matrix.pairs().size() ? "between all " + plural(pairs.size(), "pair")
+                    : pairs.size() <= 3 ? "for " + pairs.stream().map(hostside.machine.GpuMatrix.Pair::key).collect(Collectors.joining(", "))
+                    : "for " + pairs.size() + " pairs";
+            java.util.Set<String> via = new java.util.TreeSet<>(), versions = new java.util.TreeSet<>();
+            for (var p : pairs) {
+                if (!p.via().isEmpty()) via.add(p.via().equals("NVSwitch") ? "through NVSwitches" : p.via());
+                versions.addAll(p.versions());
+            }
+            List<String> how = new ArrayList<>(via);
+            if (!versions.isEmpty()) how.add("NVLink " + String.join(", ", versions));
+            parts.add(link + " " + which + (how.isEmpty() ? "" : " (" + String.join(", ", how) + ")"));
+        });
+        boolean anyNvlink = matrix.pairs().stream().anyMatch(hostside.machine.GpuMatrix.Pair::nvlink);
+        boolean unknown = matrix.pairs().stream().anyMatch(p -> p.nvlinkUnknown() != null);
+        String tail = anyNvlink ? "" : unknown ? "; NVLink unknown, so these are the PCIe paths" : "; no NVLink: peer traffic rides PCIe";
+        return "GPU to GPU: " + String.join("; ", parts) + tail;
     }
 
     /** How quiet the feeding CPU is, from Module 3's launch jitter. */

@@ -75,6 +75,13 @@ public enum NvmlFunction {
     DEVICE_GET_NVLINK_STATE("nvmlDeviceGetNvLinkState", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int link, nvmlPciInfo_t *) */
     DEVICE_GET_NVLINK_REMOTE_PCI_INFO_V2("nvmlDeviceGetNvLinkRemotePciInfo_v2", ADDRESS, JAVA_INT, ADDRESS),
+    /**
+     * (nvmlDevice_t, unsigned int link, unsigned int *version): per nvml.h a value of
+     * nvmlNvlinkVersion_t, an enum whose numbers are not the NVLink generation (6 is NVLink 4.0)
+     */
+    DEVICE_GET_NVLINK_VERSION("nvmlDeviceGetNvLinkVersion", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, unsigned int link, nvmlIntNvLinkDeviceType_t *): GPU, IBM NPU or NVSwitch at the other end */
+    DEVICE_GET_NVLINK_REMOTE_DEVICE_TYPE("nvmlDeviceGetNvLinkRemoteDeviceType", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, nvmlGpuFabricInfo_t *): deprecated in 13.0, the fallback for drivers without the V form */
     DEVICE_GET_GPU_FABRIC_INFO("nvmlDeviceGetGpuFabricInfo", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlGpuFabricInfoV_t *): versioned struct */

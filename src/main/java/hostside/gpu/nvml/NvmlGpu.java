@@ -61,12 +61,26 @@ public record NvmlGpu(
     }
 
     /**
-     * One NVLink of this GPU.
+     * One NVLink of this GPU. The remote end and the version are read for active links only (an
+     * inactive link has neither); null where NVML could not say, with the reason in {@code unknowns}.
      *
-     * @param remotePciBusId the device at the other end (a GPU, or an NVSwitch), sysfs spelling;
-     *                       null for an inactive link or when NVML cannot say
+     * @param remotePciBusId the device at the other end (a GPU, or an NVSwitch), sysfs spelling
+     * @param remoteType     "GPU", "NVSwitch", "IBM NPU" (a POWER9 CPU's NVLink port) or "unknown"
+     *                       (NVML's own NVML_NVLINK_DEVICE_TYPE_UNKNOWN), from nvmlDeviceGetNvLinkRemoteDeviceType
+     * @param versionCode    what nvmlDeviceGetNvLinkVersion gave: a value of nvml.h's nvmlNvlinkVersion_t,
+     *                       kept as it came because the numbers are not generations (6 is NVLink 4.0)
+     * @param version        the NVLink version that value names in nvml.h, "4.0" (Hopper), "3.0"/"3.1"
+     *                       (Ampere), "5.0" (Blackwell); null for NVML_NVLINK_VERSION_INVALID or a value
+     *                       newer than the header hostside was built against
      */
-    public record NvLink(int link, boolean active, String remotePciBusId) {}
+    public record NvLink(int link, boolean active, String remotePciBusId, String remoteType, Integer versionCode,
+                         String version) {
+
+        /** A link as read before hostside asked for its remote type and version. */
+        public NvLink(int link, boolean active, String remotePciBusId) {
+            this(link, active, remotePciBusId, null, null, null);
+        }
+    }
 
     /**
      * The GPU's registration with the NVLink fabric (fabric manager / IMEX domain).

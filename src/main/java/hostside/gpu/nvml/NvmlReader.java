@@ -110,6 +110,7 @@ public final class NvmlReader {
         int[] ecc = u.get("eccEnabled", () -> nvml.getInts(DEVICE_GET_ECC_MODE, 2, dev));
         Long memory = u.get("memoryTotalBytes", () -> memoryTotal(nvml, dev));
         List<NvmlGpu.NvLink> links = nvLinks(nvml, dev, u);
+        missingLinkCalls(nvml, links, u);
         NvmlGpu.Fabric fabric = u.get("fabric", () -> fabric(nvml, dev));
         String addressing = u.get("addressingMode", () -> addressingMode(nvml, dev));
         int[] mig = u.get("migEnabled", () -> nvml.getInts(DEVICE_GET_MIG_MODE, 2, dev));
@@ -183,6 +184,8 @@ public final class NvmlReader {
             u.add("nvLinks", nvml.failure(DEVICE_GET_NVLINK_STATE, NVML_ERROR_FUNCTION_NOT_FOUND).reason());
             return null;
         }
+        // A driver without these functions says so once per GPU, not once per link
+        boolean hasType = nvml.has(DEVICE_GET_NVLINK_REMOTE_DEVICE_TYPE), hasVersion = nvml.has(DEVICE_GET_NVLINK_VERSION);
         List<NvmlGpu.NvLink> links = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(JAVA_INT);
@@ -194,16 +197,66 @@ public final class NvmlReader {
                     return link == 0 ? null : links;
                 }
                 boolean active = state.get(JAVA_INT, 0) == NVML_FEATURE_ENABLED;
+                if (!active) {
+                    links.add(new NvmlGpu.NvLink(link, false, null));
+                    continue;
+                }
                 int l = link;
-                String remote = active
-                        ? u.get("nvLinks[" + link + "].remotePciBusId",
-                                () -> pciBusId(nvml, DEVICE_GET_NVLINK_REMOTE_PCI_INFO_V2, dev, l))
-                        : null;
-                links.add(new NvmlGpu.NvLink(link, active, remote));
+                String at = "nvLinks[" + link + "]";
+                String remote = u.get(at + ".remotePciBusId", () -> pciBusId(nvml, DEVICE_GET_NVLINK_REMOTE_PCI_INFO_V2, dev, l));
+                String type = hasType ? u.get(at + ".remoteType",
+                        () -> nvml.getInt(DEVICE_GET_NVLINK_REMOTE_DEVICE_TYPE, dev, l).map(NvmlReader::remoteType)) : null;
+                Integer code = hasVersion ? u.get(at + ".version", () -> nvml.getInt(DEVICE_GET_NVLINK_VERSION, dev, l)) : null;
+                String version = code == null ? null : nvlinkVersion(code);
+                if (code != null && version == null) {
+                    u.add(at + ".version", code == NVML_NVLINK_VERSION_INVALID
+                            ? "nvmlDeviceGetNvLinkVersion: NVML_NVLINK_VERSION_INVALID (0)"
+                            : "nvmlDeviceGetNvLinkVersion: " + code + " is newer than this nvml.h's nvmlNvlinkVersion_t");
+                }
+                links.add(new NvmlGpu.NvLink(link, true, remote, type, code, version));
             }
         }
         u.add("nvLinks", "NVML answered for " + NVLINK_GUARD + " links without an end; stopped there");
         return links;
+    }
+
+    /** The once-per-GPU lines for a driver that lacks the remote type or version calls (links stay readable). */
+    private static void missingLinkCalls(Nvml nvml, List<NvmlGpu.NvLink> links, Unknowns u) {
+        if (links == null || links.stream().noneMatch(NvmlGpu.NvLink::active)) return;
+        for (NvmlFunction f : List.of(DEVICE_GET_NVLINK_REMOTE_DEVICE_TYPE, DEVICE_GET_NVLINK_VERSION)) {
+            if (!nvml.has(f)) {
+                u.add(f == DEVICE_GET_NVLINK_VERSION ? "nvLinks[].version" : "nvLinks[].remoteType",
+                        nvml.failure(f, NVML_ERROR_FUNCTION_NOT_FOUND).reason());
+            }
+        }
+    }
+
+    /** nvmlIntNvLinkDeviceType_t in words. */
+    static String remoteType(int type) {
+        return switch (type) {
+            case NVML_NVLINK_DEVICE_TYPE_GPU -> "GPU";
+            case NVML_NVLINK_DEVICE_TYPE_SWITCH -> "NVSwitch";
+            case NVML_NVLINK_DEVICE_TYPE_IBMNPU -> "IBM NPU";
+            case NVML_NVLINK_DEVICE_TYPE_UNKNOWN -> "unknown";
+            default -> "type " + type;
+        };
+    }
+
+    /**
+     * The NVLink version an nvmlNvlinkVersion_t value names (nvml.h: "Requested NvLink version
+     * from nvmlNvlinkVersion_t"); null for INVALID and for values this header does not know.
+     */
+    static String nvlinkVersion(int code) {
+        return switch (code) {
+            case NVML_NVLINK_VERSION_1_0 -> "1.0";
+            case NVML_NVLINK_VERSION_2_0 -> "2.0";
+            case NVML_NVLINK_VERSION_2_2 -> "2.2";
+            case NVML_NVLINK_VERSION_3_0 -> "3.0";
+            case NVML_NVLINK_VERSION_3_1 -> "3.1";
+            case NVML_NVLINK_VERSION_4_0 -> "4.0";
+            case NVML_NVLINK_VERSION_5_0 -> "5.0";
+            default -> null;
+        };
     }
 
     /**

@@ -95,6 +95,23 @@ public final class NvmlTypes {
     public static final long nvmlClocksThrottleReasonHwPowerBrakeSlowdown = 0x80L;
     public static final long nvmlClocksEventReasonDisplayClockSetting = 0x100L;
 
+    // nvmlIntNvLinkDeviceType_t: what is at the other end of an NVLink
+    public static final int NVML_NVLINK_DEVICE_TYPE_GPU = 0x00;
+    public static final int NVML_NVLINK_DEVICE_TYPE_IBMNPU = 0x01;
+    public static final int NVML_NVLINK_DEVICE_TYPE_SWITCH = 0x02;
+    public static final int NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xFF;
+
+    // nvmlNvlinkVersion_t, what nvmlDeviceGetNvLinkVersion gives: an enum, not the generation
+    // (hwloc read 5 on an A100 as "NVLink 5" until NVIDIA documented the enum, open-mpi/hwloc#658)
+    public static final int NVML_NVLINK_VERSION_INVALID = 0;
+    public static final int NVML_NVLINK_VERSION_1_0 = 1;
+    public static final int NVML_NVLINK_VERSION_2_0 = 2;
+    public static final int NVML_NVLINK_VERSION_2_2 = 3;
+    public static final int NVML_NVLINK_VERSION_3_0 = 4;
+    public static final int NVML_NVLINK_VERSION_3_1 = 5;
+    public static final int NVML_NVLINK_VERSION_4_0 = 6;
+    public static final int NVML_NVLINK_VERSION_5_0 = 7;
+
     /** This header's maximum; older and newer releases differ, so the NVLink loop does not stop here. */
     public static final int NVML_NVLINK_MAX_LINKS = 18;
 

@@ -141,6 +141,33 @@ public final class FakeNvml {
         addProcess(v, 0, 4242, 75161927680L);
     }
 
+    /** GPU {@code gpu} gets {@code n} active links, each to an NVSwitch, as on an HGX board. */
+    public static void setSwitchLinks(Variant v, int gpu, int n) {
+        try {
+            hook(v, "fake_nvml_set_switch_links", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT)).invokeExact(gpu, n);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** nvmlDeviceGetNvLinkRemoteDeviceType and nvmlDeviceGetNvLinkVersion answer {@code code} (0: answer again). */
+    public static void setLinkDetailResult(Variant v, int code) {
+        try {
+            hook(v, "fake_nvml_set_link_detail_result", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(code);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** The links of fake_nvml.c's header comment again. */
+    public static void resetLinks(Variant v) {
+        try {
+            hook(v, "fake_nvml_reset_links", FunctionDescriptor.ofVoid()).invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
     static int initCount(Variant v) {
         try {

@@ -41,6 +41,7 @@ class NvmlLayoutsTest {
             "nvmlEnableState_t", JAVA_INT,
             "nvmlClockType_t", JAVA_INT,
             "nvmlPcieUtilCounter_t", JAVA_INT,
+            "nvmlIntNvLinkDeviceType_t", JAVA_INT,
             "unsigned int", JAVA_INT,
             "int", JAVA_INT,
             "unsigned long", JAVA_LONG,

@@ -46,9 +46,10 @@ class NvmlReaderTest {
         assertThat(g.eccEnabled()).isTrue();
         assertThat(g.eccPendingEnabled()).isTrue();
         assertThat(g.memoryTotalBytes()).isEqualTo(150754820096L);
+        // version 6 is nvml.h's NVML_NVLINK_VERSION_4_0; an inactive link is not asked for either
         assertThat(g.nvLinks()).containsExactly(
-                new NvmlGpu.NvLink(0, true, "0001:0a:00.0"),
-                new NvmlGpu.NvLink(1, false, null));
+                new NvmlGpu.NvLink(0, true, "0001:0a:00.0", "GPU", 6, "4.0"),
+                new NvmlGpu.NvLink(1, false, null, null, null, null));
         assertThat(g.fabric()).isEqualTo(
                 new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, "healthy"));
         assertThat(g.addressingMode()).isEqualTo("none");
@@ -104,9 +105,12 @@ class NvmlReaderTest {
         // the unversioned fabric call: same state, no health summary
         assertThat(g.fabric()).isEqualTo(
                 new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null));
+        // the remote type is missing once for the GPU, not once per link; the version is still read
+        assertThat(g.nvLinks().getFirst()).isEqualTo(new NvmlGpu.NvLink(0, true, "0001:0a:00.0", null, 6, "4.0"));
         assertThat(g.unknowns()).containsExactly(
                 MISSING_MAX_GEN,
                 "numaNode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetNumaNodeId)",
+                "nvLinks[].remoteType: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetNvLinkRemoteDeviceType)",
                 "addressingMode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetAddressingMode)");
         // there NOT_SUPPORTED comes as the call's code, not as a state: the same answer
         NvmlGpu g1 = f.gpus().get(1);
@@ -160,6 +164,56 @@ class NvmlReaderTest {
     }
 
     @Test
+    void linksToNvSwitchesAreReadToTheEndNvmlSays() {
+        try {
+            FakeNvml.setSwitchLinks(CURRENT, 0, 18);
+            FakeNvml.setSwitchLinks(CURRENT, 1, 20); // more than this header's NVML_NVLINK_MAX_LINKS
+            NvmlFacts f = NvmlReader.read(FakeNvml.library());
+            List<NvmlGpu.NvLink> l0 = f.gpus().get(0).nvLinks();
+            assertThat(l0).hasSize(18).allMatch(l -> l.active() && "NVSwitch".equals(l.remoteType()) && "4.0".equals(l.version()));
+            // the four switches in turn, in sysfs spelling
+            assertThat(l0.stream().map(NvmlGpu.NvLink::remotePciBusId).distinct())
+                    .containsExactly("0000:05:00.0", "0000:06:00.0", "0000:07:00.0", "0000:08:00.0");
+            assertThat(f.gpus().get(1).nvLinks()).hasSize(20);
+            assertThat(f.gpus().get(0).unknowns()).containsExactly(MISSING_MAX_GEN);
+        } finally {
+            FakeNvml.resetLinks(CURRENT);
+        }
+        assertThat(NvmlReader.read(FakeNvml.library()).gpus().get(1).nvLinks()).isEmpty();
+    }
+
+    @Test
+    void aRefusedVersionOrRemoteTypeIsUnknownWithNvmlsReason() {
+        try {
+            FakeNvml.setLinkDetailResult(CURRENT, NvmlTypes.NVML_ERROR_NO_PERMISSION);
+            NvmlGpu g = NvmlReader.read(FakeNvml.library()).gpus().get(0);
+            assertThat(g.nvLinks().getFirst()).isEqualTo(new NvmlGpu.NvLink(0, true, "0001:0a:00.0", null, null, null));
+            assertThat(g.unknowns()).containsExactly(MISSING_MAX_GEN,
+                    "nvLinks[0].remoteType: nvmlDeviceGetNvLinkRemoteDeviceType: Insufficient Permissions (4)",
+                    "nvLinks[0].version: nvmlDeviceGetNvLinkVersion: Insufficient Permissions (4)");
+            // a code that is not a state of the machine is recorded too, never thrown
+            FakeNvml.setLinkDetailResult(CURRENT, NvmlTypes.NVML_ERROR_UNKNOWN);
+            g = NvmlReader.read(FakeNvml.library()).gpus().get(0);
+            assertThat(g.nvLinks()).hasSize(2);
+            assertThat(g.unknowns()).contains("nvLinks[0].version: nvmlDeviceGetNvLinkVersion: Unknown Error (999)");
+        } finally {
+            FakeNvml.resetLinks(CURRENT);
+        }
+    }
+
+    @Test
+    void versionCodesAreNvmlsEnumNotGenerations() {
+        assertThat(NvmlReader.nvlinkVersion(NvmlTypes.NVML_NVLINK_VERSION_4_0)).isEqualTo("4.0"); // Hopper
+        assertThat(NvmlReader.nvlinkVersion(4)).isEqualTo("3.0"); // not "4": the enum's fourth value
+        assertThat(NvmlReader.nvlinkVersion(5)).isEqualTo("3.1"); // an A100 or RTX 3090 (open-mpi/hwloc#658, Syllo/nvtop#469)
+        assertThat(NvmlReader.nvlinkVersion(7)).isEqualTo("5.0");
+        assertThat(NvmlReader.nvlinkVersion(0)).isNull();
+        assertThat(NvmlReader.nvlinkVersion(8)).isNull();
+        assertThat(NvmlReader.remoteType(2)).isEqualTo("NVSwitch");
+        assertThat(NvmlReader.remoteType(0xFF)).isEqualTo("unknown");
+    }
+
+    @Test
     void theReaderShutsNvmlDown() {
         int before = FakeNvml.initCount(CURRENT);
         NvmlReader.read(FakeNvml.library());
@@ -193,6 +247,10 @@ class NvmlReaderTest {
         assertThat(g0.get("pcieGpuMaxGen").isNull()).isTrue();
         assertThat(g0.get("memoryTotalBytes").asLong()).isEqualTo(150754820096L);
         assertThat(g0.get("nvLinks").get(0).get("remotePciBusId").asText()).isEqualTo("0001:0a:00.0");
+        // the link keeps its first three keys, as reports written before the version was read have them
+        assertThat(names(g0.get("nvLinks").get(0))).containsExactly("link", "active", "remotePciBusId", "remoteType",
+                "versionCode", "version");
+        assertThat(g0.get("nvLinks").get(0).get("version").asText()).isEqualTo("4.0");
         assertThat(g0.get("fabric").get("state").asText()).isEqualTo("completed");
         assertThat(json.get("gpus").get(1).get("numaNode").isNull()).isTrue();
 
