@@ -66,6 +66,27 @@
  *   fake_cuda_last_prefetch(what)          the last accepted cuMemPrefetchAsync_v2: "type", "id"
  *                                          (of its CUmemLocation), "ptr", "count", "flags",
  *                                          "stream" (1: a stream of the fake, 0: NULL)
+ *   fake_cuda_set_peer(a, b, canAccess, atomics, arrayAccess, rank)
+ *                                          what cuDeviceCanAccessPeer(a, b) and
+ *                                          cuDeviceGetP2PAttribute(.., a, b) say; by default every
+ *                                          pair can, with atomics and array access, rank 0 (one
+ *                                          NVLink switch); rank FAKE_ATTRIBUTE_UNKNOWN makes the rank
+ *                                          CUDA_ERROR_INVALID_VALUE
+ *   fake_cuda_copies(kind)                 device-to-device copies since the reset: "peer" (direct,
+ *                                          peer access enabled from the current context to the
+ *                                          other GPU) or "staged" (between GPUs without it: the
+ *                                          real driver stages them through host memory)
+ *
+ * Peer access (cuCtxEnablePeerAccess, cuCtxDisablePeerAccess) is kept per ordered pair of
+ * primary contexts, with the driver's errors: PEER_ACCESS_UNSUPPORTED (217) where
+ * cuDeviceCanAccessPeer says 0, PEER_ACCESS_ALREADY_ENABLED (704), PEER_ACCESS_NOT_ENABLED (705),
+ * INVALID_CONTEXT for the current context itself; a context released to zero loses its peer
+ * mappings both ways, as the driver unmaps them. fake_cuda_live("peers") counts enabled ones.
+ * A kernel launched with a pointer argument inside another GPU's memory, without peer access
+ * from the current context to that GPU, is CUDA_ERROR_ILLEGAL_ADDRESS: the real driver reports
+ * that at the next synchronisation, the fake at the launch. Launches, event records and the
+ * stream they name must belong to the current context (the function's module too), else
+ * CUDA_ERROR_INVALID_HANDLE, as cuda.h requires of event and stream.
  */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include <limits.h>
@@ -199,6 +220,17 @@ static const struct { int code; const char *name; } ERRORS[] = {
 #define CUDA_ERROR_NOT_FOUND 500
 #define CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED 712
 #define CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED 713
+#define CUDA_ERROR_PEER_ACCESS_UNSUPPORTED 217
+#define CUDA_ERROR_ILLEGAL_ADDRESS 700
+#define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED 704
+#define CUDA_ERROR_PEER_ACCESS_NOT_ENABLED 705
+
+/* CUdevice_P2PAttribute */
+#define P2P_ATTRIBUTE_PERFORMANCE_RANK 1
+#define P2P_ATTRIBUTE_ACCESS_SUPPORTED 2
+#define P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED 3
+#define P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED 4
+#define P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED 5
 
 /* flags: CU_MEMHOSTALLOC_PORTABLE | DEVICEMAP | WRITECOMBINED; CU_MEMHOSTREGISTER_PORTABLE |
  * DEVICEMAP | IOMEMORY | READ_ONLY; CU_STREAM_NON_BLOCKING; CU_EVENT_BLOCKING_SYNC |
@@ -313,6 +345,11 @@ static fake_function functions[MAX_OBJECTS];
 static int functionCount;
 static CUdeviceptr nextDevicePointer;
 
+/* the link between two GPUs as the driver describes it, and peer access enabled from a to b */
+static struct { int can, atomics, array, rank; } peerLinks[MAX_GPUS][MAX_GPUS];
+static int peerEnabled[MAX_GPUS][MAX_GPUS];
+static unsigned long long peerCopies, stagedCopies;
+
 /* the context current on this thread, and its generation when it was made current */
 static __thread fake_ctx *current;
 static __thread unsigned int currentGeneration;
@@ -422,6 +459,18 @@ EXPORT void fake_cuda_reset(void) {
     memset(&lastPrefetch, 0, sizeof lastPrefetch);
     memset(overrides, 0, sizeof overrides);
     memset(used, 0, sizeof used);
+    memset(peerEnabled, 0, sizeof peerEnabled);
+    peerCopies = stagedCopies = 0;
+    {
+        int a, b;
+        for (a = 0; a < MAX_GPUS; a++)
+            for (b = 0; b < MAX_GPUS; b++) {
+                peerLinks[a][b].can = a != b;
+                peerLinks[a][b].atomics = a != b;
+                peerLinks[a][b].array = a != b;
+                peerLinks[a][b].rank = 0;
+            }
+    }
     functionCount = 0;
     for (i = 0; i < MAX_GPUS; i++) {
         contexts[i].device = i;
@@ -500,6 +549,10 @@ EXPORT int fake_cuda_live(const char *kind) {
         else if (strcmp(kind, "events") == 0) n += events[i].live;
         else if (strcmp(kind, "modules") == 0) n += modules[i].live;
         else if (strcmp(kind, "graphs") == 0) n += graphs[i].live + graphExecs[i].live;
+        else if (strcmp(kind, "peers") == 0 && i < MAX_GPUS) {
+            int j;
+            for (j = 0; j < MAX_GPUS; j++) n += peerEnabled[i][j];
+        }
     }
     return n;
 }
@@ -507,7 +560,7 @@ EXPORT int fake_cuda_live(const char *kind) {
 EXPORT int fake_cuda_live_resources(void) {
     return fake_cuda_live("contexts") + fake_cuda_live("device") + fake_cuda_live("pinned") + fake_cuda_live("registered")
            + fake_cuda_live("streams") + fake_cuda_live("events") + fake_cuda_live("modules") + fake_cuda_live("managed")
-           + fake_cuda_live("graphs");
+           + fake_cuda_live("graphs") + fake_cuda_live("peers");
 }
 
 EXPORT unsigned long long fake_cuda_last_launch_param(int i) {
@@ -531,6 +584,20 @@ EXPORT long long fake_cuda_last_prefetch(const char *what) {
     if (strcmp(what, "flags") == 0) return lastPrefetch.flags;
     if (strcmp(what, "stream") == 0) return lastPrefetch.stream;
     return -1;
+}
+
+EXPORT void fake_cuda_set_peer(int a, int b, int canAccess, int atomics, int arrayAccess, int rank) {
+    if (a < 0 || a >= MAX_GPUS || b < 0 || b >= MAX_GPUS || a == b) return;
+    peerLinks[a][b].can = canAccess;
+    peerLinks[a][b].atomics = atomics;
+    peerLinks[a][b].array = arrayAccess;
+    peerLinks[a][b].rank = rank;
+}
+
+EXPORT unsigned long long fake_cuda_copies(const char *kind) {
+    if (strcmp(kind, "peer") == 0) return peerCopies;
+    if (strcmp(kind, "staged") == 0) return stagedCopies;
+    return 0;
 }
 
 /* ---- initialisation, errors, devices ---- */
@@ -685,7 +752,11 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
     NEED_INIT();
     NEED_DEVICE(dev);
     if (contexts[dev].refcount == 0) return CUDA_ERROR_INVALID_CONTEXT;
-    if (--contexts[dev].refcount == 0) contexts[dev].generation++;
+    if (--contexts[dev].refcount == 0) {
+        int i;
+        contexts[dev].generation++;
+        for (i = 0; i < MAX_GPUS; i++) peerEnabled[dev][i] = peerEnabled[i][dev] = 0;
+    }
     return CUDA_SUCCESS;
 }
 
@@ -711,6 +782,64 @@ EXPORT CUresult cuCtxSynchronize(void) {
     NEED_INIT();
     NEED_CONTEXT(ctx);
     (void) ctx;
+    return CUDA_SUCCESS;
+}
+
+/* ---- peer access ---- */
+
+EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev) {
+    ENTER();
+    NEED_INIT();
+    if (canAccessPeer == NULL) return CUDA_ERROR_INVALID_VALUE;
+    NEED_DEVICE(dev);
+    NEED_DEVICE(peerDev);
+    *canAccessPeer = dev != peerDev && peerLinks[dev][peerDev].can;
+    return CUDA_SUCCESS;
+}
+
+/* a device with itself is CUDA_ERROR_INVALID_DEVICE, as the driver says */
+EXPORT CUresult cuDeviceGetP2PAttribute(int *value, int attrib, CUdevice srcDevice, CUdevice dstDevice) {
+    ENTER();
+    NEED_INIT();
+    if (value == NULL) return CUDA_ERROR_INVALID_VALUE;
+    NEED_DEVICE(srcDevice);
+    NEED_DEVICE(dstDevice);
+    if (srcDevice == dstDevice) return CUDA_ERROR_INVALID_DEVICE;
+    int can = peerLinks[srcDevice][dstDevice].can;
+    switch (attrib) {
+    case P2P_ATTRIBUTE_PERFORMANCE_RANK:
+        if (peerLinks[srcDevice][dstDevice].rank == FAKE_ATTRIBUTE_UNKNOWN) return CUDA_ERROR_INVALID_VALUE;
+        *value = can ? peerLinks[srcDevice][dstDevice].rank : 0;
+        break;
+    case P2P_ATTRIBUTE_ACCESS_SUPPORTED: *value = can; break;
+    case P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: *value = can && peerLinks[srcDevice][dstDevice].atomics; break;
+    case P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: *value = can && peerLinks[srcDevice][dstDevice].array; break;
+    case P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED: *value = 0; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* the current context may then reach peerContext's memory (one way only) */
+EXPORT CUresult cuCtxEnablePeerAccess(fake_ctx *peerContext, unsigned int flags) {
+    ENTER();
+    NEED_INIT();
+    NEED_CONTEXT(ctx);
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (!isContext(peerContext) || !contextAlive(peerContext) || peerContext == ctx) return CUDA_ERROR_INVALID_CONTEXT;
+    if (!peerLinks[ctx->device][peerContext->device].can) return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    if (peerEnabled[ctx->device][peerContext->device]) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    peerEnabled[ctx->device][peerContext->device] = 1;
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuCtxDisablePeerAccess(fake_ctx *peerContext) {
+    ENTER();
+    NEED_INIT();
+    NEED_CONTEXT(ctx);
+    if (!isContext(peerContext) || !contextAlive(peerContext)) return CUDA_ERROR_INVALID_CONTEXT;
+    if (!peerEnabled[ctx->device][peerContext->device]) return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+    peerEnabled[ctx->device][peerContext->device] = 0;
     return CUDA_SUCCESS;
 }
 
@@ -773,6 +902,16 @@ static int deviceRange(CUdeviceptr p, unsigned long long n) {
         if (p >= devAllocs[i].base && n <= devAllocs[i].size && p - devAllocs[i].base <= devAllocs[i].size - n) return 1;
     }
     return 0;
+}
+
+/* the GPU whose memory (not managed) holds p, or -1 */
+static int deviceOf(CUdeviceptr p) {
+    int i;
+    for (i = 0; i < MAX_OBJECTS; i++) {
+        if (!devAllocs[i].live || devAllocs[i].host != NULL || !contextAlive(devAllocs[i].ctx)) continue;
+        if (p >= devAllocs[i].base && p - devAllocs[i].base < devAllocs[i].size) return devAllocs[i].ctx->device;
+    }
+    return -1;
 }
 
 /* whether [p, p + n) lies in one live managed allocation (unused by the older driver, which cannot prefetch) */
@@ -960,6 +1099,26 @@ EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
     return CUDA_SUCCESS;
 }
 
+/* Unified addressing: the driver tells device, managed and pinned host memory apart by address.
+ * Between two GPUs the copy is direct where the current context has peer access to the other
+ * GPU, else the real driver stages it through host memory; the fake counts which. */
+EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, fake_stream *stream) {
+    ENTER();
+    NEED_INIT();
+    NEED_CONTEXT(ctx);
+    NEED_STREAM(stream);
+    int dstOk = deviceRange(dst, n) || hostRange((const void *) (uintptr_t) dst, n) >= 0;
+    int srcOk = deviceRange(src, n) || hostRange((const void *) (uintptr_t) src, n) >= 0;
+    if (n == 0 || !dstOk || !srcOk) return CUDA_ERROR_INVALID_VALUE;
+    int a = deviceOf(src), b = deviceOf(dst);
+    if (a >= 0 && b >= 0 && a != b) {
+        int other = ctx->device == a ? b : a;
+        if (other != ctx->device && peerEnabled[ctx->device][other]) peerCopies++;
+        else stagedCopies++;
+    }
+    return CUDA_SUCCESS;
+}
+
 EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n) {
     ENTER();
     NEED_INIT();
@@ -1084,6 +1243,8 @@ EXPORT CUresult cuEventRecord(fake_event *hEvent, fake_stream *hStream) {
     NEED_INIT();
     if (!isEvent(hEvent)) return CUDA_ERROR_INVALID_HANDLE;
     NEED_STREAM(hStream);
+    /* cuda.h: event and stream must be of the same context (the legacy stream: the current one's) */
+    if (hEvent->ctx != (hStream != NULL ? hStream->ctx : currentContext())) return CUDA_ERROR_INVALID_HANDLE;
     hEvent->recorded = 1;
     return CUDA_SUCCESS;
 }
@@ -1197,6 +1358,7 @@ EXPORT CUresult cuLaunchKernel(fake_function *f, unsigned int gridDimX, unsigned
     if (f < &functions[0] || f >= &functions[functionCount]) return CUDA_ERROR_INVALID_HANDLE;
     if (!isModule(f->module) || moduleSerials[f->module - modules] != f->moduleSerial) return CUDA_ERROR_INVALID_HANDLE;
     NEED_STREAM(hStream);
+    if (f->module->ctx != ctx || (hStream != NULL && hStream->ctx != ctx)) return CUDA_ERROR_INVALID_HANDLE;
     if (gridDimX == 0 || gridDimY == 0 || gridDimZ == 0 || blockDimX == 0 || blockDimY == 0 || blockDimZ == 0)
         return CUDA_ERROR_INVALID_VALUE;
     if ((unsigned long long) blockDimX * blockDimY * blockDimZ > 1024) return CUDA_ERROR_INVALID_VALUE;
@@ -1207,6 +1369,8 @@ EXPORT CUresult cuLaunchKernel(fake_function *f, unsigned int gridDimX, unsigned
     for (i = 0; i < f->params && i < 16; i++) {
         if (kernelParams[i] == NULL) return CUDA_ERROR_INVALID_VALUE;
         memcpy(&lastLaunch.values[i], kernelParams[i], 8); /* every parameter of these kernels is .u64 */
+        int owner = deviceOf((CUdeviceptr) lastLaunch.values[i]);
+        if (owner >= 0 && owner != ctx->device && !peerEnabled[ctx->device][owner]) return CUDA_ERROR_ILLEGAL_ADDRESS;
     }
     lastLaunch.gridX = (int) gridDimX;
     lastLaunch.blockX = (int) blockDimX;

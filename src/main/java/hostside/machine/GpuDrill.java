@@ -33,7 +33,7 @@ public final class GpuDrill {
      * @param cuda     the driver's facts, null when it could not be read
      * @param nvml     what NVML says (links, clocks, NVLink, fabric), or why it could not be asked; null on a recording
      * @param runs     one per GPU measured
-     * @param allGpus  the copies on every GPU at once (not run on a machine of one GPU)
+     * @param allGpus  the copies on every GPU at once, and between GPUs (those not run on a machine of one GPU)
      */
     public record GpuSection(String notRun, CudaFacts cuda, NvmlFacts nvml, List<GpuRun> runs, List<Result> allGpus) {
         public static GpuSection notRun(String why, NvmlFacts nvml) {
@@ -41,9 +41,11 @@ public final class GpuDrill {
         }
     }
 
-    /** The test cases that run on all GPUs together. */
+    /** The test cases that run on all GPUs together: the host copies of every GPU at once, then the peer-to-peer ones. */
     public static List<TestCase<List<Target>>> allGpuTests() {
-        return List.of(new AllGpus(true), new AllGpus(false));
+        List<TestCase<List<Target>>> all = new ArrayList<>(List.of(new AllGpus(true), new AllGpus(false)));
+        all.addAll(hostside.gpu.peer.PeerCopies.all());
+        return all;
     }
 
     /**

@@ -4,9 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
 
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
@@ -15,73 +12,76 @@ import hostside.harness.Stats;
 import hostside.harness.TestCase;
 
 /**
- * Pinned copies to (or from) every GPU at once, one host thread per GPU released together:
- * where the GPUs share a PCIe switch, a root port or the CPU's memory bandwidth, the sum is
- * less than the GPUs measured one by one.
+ * nvbandwidth's host_to_all_memcpy_ce and all_to_host_memcpy_ce: each GPU's pinned copy measured
+ * while every other GPU copies twice as much at the same time (so the others' traffic covers the
+ * whole measured window), one GPU after another. Where the GPUs share a PCIe switch, a root port
+ * or the CPU's memory bandwidth, each figure is less than the GPU alone reaches, and the sum (the
+ * SUM line nvbandwidth prints under its matrix) is what the host can feed or drain at once. With
+ * one GPU it is that GPU's copy, as nvbandwidth runs it too.
  */
 public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
     public String key() {
-        return toDevice ? "host_to_device_ce_pinned_all_gpus" : "device_to_host_ce_pinned_all_gpus";
+        return toDevice ? "host_to_all_memcpy_ce" : "all_to_host_memcpy_ce";
     }
 
     public String description() {
-        return (toDevice ? "host to device" : "device to host") + " on every GPU at once, copy engines, pinned (figure: the sum)";
-    }
-
-    @Override
-    public Optional<String> notApplicable(List<Target> gpus) {
-        return gpus.size() < 2 ? Optional.of("one GPU in this machine") : Optional.empty();
+        return (toDevice ? "host to each GPU" : "each GPU to host")
+                + " while every other GPU copies too, copy engines, pinned (figure: the sum over GPUs)";
     }
 
     public Result run(List<Target> gpus) {
         int n = gpus.size();
+        // the others copy twice the measured size; every GPU's pair of buffers stays inside its bounds
+        long bytes = Long.MAX_VALUE;
+        for (Target t : gpus) bytes = Math.min(bytes, t.buffer(Target.DEFAULT_BUFFER) / 2);
+        bytes = bytes >= 1L << 20 ? bytes & ~((1L << 20) - 1) : Math.max(4096, bytes & ~4095L);
+        final long size = bytes;
         double[][] perGpu = new double[n][Copies.SAMPLES];
-        CyclicBarrier together = new CyclicBarrier(n);
-        List<Thread> threads = new ArrayList<>();
-        RuntimeException[] failure = new RuntimeException[1];
-        for (int g = 0; g < n; g++) {
-            final int gi = g;
-            threads.add(Thread.ofPlatform().start(() -> {
-                Target t = gpus.get(gi);
+        try (Held held = new Held()) {
+            List<HostBuffer> hosts = new ArrayList<>();
+            List<DeviceBuffer> devs = new ArrayList<>();
+            for (Target t : gpus) {
                 GpuBench b = t.bench();
-                b.gpu.makeCurrent(); // contexts are per thread
-                long bytes = t.buffer(Target.DEFAULT_BUFFER);
-                try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
-                    for (int i = -Copies.WARMUPS; i < Copies.SAMPLES; i++) {
-                        together.await();
-                        double ms = b.blockedMs(b.stream, st -> {
-                            for (int c = 0; c < Copies.COPIES; c++) {
-                                if (toDevice) st.copyHostToDevice(dev, host, bytes);
-                                else st.copyDeviceToHost(host, dev, bytes);
-                            }
-                        });
-                        if (i >= 0) perGpu[gi][i] = Copies.gbs(bytes * Copies.COPIES, ms);
-                    }
-                } catch (InterruptedException | BrokenBarrierException e) {
-                    Thread.currentThread().interrupt();
-                } catch (RuntimeException e) {
-                    synchronized (failure) {
-                        failure[0] = e;
-                    }
-                    together.reset();
+                b.gpu.makeCurrent(); // allocations belong to the current context
+                hosts.add(held.keep(HostBuffer.pinned(b.cuda, 2 * size)));
+                devs.add(held.keep(b.gpu.alloc(2 * size)));
+                devs.getLast().fill(0x5a5a5a5a);
+            }
+            for (int d = 0; d < n; d++) {
+                List<GpuBench.Lane> lanes = new ArrayList<>();
+                for (int k = 0; k < n; k++) {
+                    int g = (d + k) % n; // the measured GPU's lane first
+                    long copyBytes = k == 0 ? size : 2 * size;
+                    HostBuffer h = hosts.get(g);
+                    DeviceBuffer dev = devs.get(g);
+                    lanes.add(new GpuBench.Lane(gpus.get(g).bench(), st -> {
+                        for (int c = 0; c < Copies.COPIES; c++) {
+                            if (toDevice) st.copyHostToDevice(dev, h, copyBytes);
+                            else st.copyDeviceToHost(h, dev, copyBytes);
+                        }
+                    }));
                 }
-            }));
-        }
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                for (int i = -Copies.WARMUPS; i < Copies.SAMPLES; i++) {
+                    double ms = GpuBench.blockedTogether(lanes)[0];
+                    if (i >= 0) perGpu[d][i] = Copies.gbs(size * Copies.COPIES, ms);
+                }
             }
         }
-        if (failure[0] != null) throw failure[0];
-        double[] sums = new double[Copies.SAMPLES];
         Map<String, Object> d = new LinkedHashMap<>();
+        double median = 0, min = 0, max = 0;
         for (int g = 0; g < n; g++) {
-            for (int i = 0; i < sums.length; i++) sums[i] += perGpu[g][i];
+            Stats s = Stats.of(perGpu[g]);
+            median += s.median();
+            min += s.min();
+            max += s.max();
             GpuBench b = gpus.get(g).bench();
-            d.put(b.name + " (" + b.pciAddress + ")", Stats.of(perGpu[g]));
+            d.put(b.name + " (" + b.pciAddress + ")", s);
         }
-        return Result.ok(this, "GB/s", Stats.of(sums), "nvbandwidth's timing on each GPU, one host thread per GPU, started together", d);
+        d.put("bufferBytes", size);
+        d.put("otherGpusBufferBytes", 2 * size);
+        d.put("copiesPerSample", Copies.COPIES);
+        return Result.ok(this, "GB/s", new Stats(median, min, max, Copies.SAMPLES),
+                "nvbandwidth's: each GPU timed while the others copy twice as much, all streams released by one host word;"
+                        + " the sum of the GPUs' medians (min and max: the sums of their minima and maxima)", d);
     }
 }

@@ -30,7 +30,7 @@ public final class Copies {
         return s;
     }
 
-    static double gbs(long bytes, double ms) {
+    public static double gbs(long bytes, double ms) {
         return bytes / (ms / 1e3) / 1e9;
     }
 

@@ -111,6 +111,77 @@ public final class GpuBench implements AutoCloseable {
         return new double[] {end.msSince(start), end2.msSince(start2)};
     }
 
+    /** One stream's work in {@link #blockedTogether}: queued on a stream of {@code bench}'s GPU. */
+    public record Lane(GpuBench bench, Consumer<Stream> work) {}
+
+    /**
+     * nvbandwidth's timing of several streams at once, possibly on several GPUs, from this one
+     * thread: each stream is blocked behind a spin kernel on the same host word, the others wait
+     * for the first stream's start event so that all start together, each lane's work is queued
+     * between its own start and end events, then the word releases them all. The milliseconds of
+     * each lane, in order. A GPU may carry two lanes (its two streams), not more.
+     *
+     * <p>The first lane's flag serves every GPU: it is pinned portable and mapped, and with
+     * unified addressing its device pointer is the same in every context.
+     */
+    public static double[] blockedTogether(java.util.List<Lane> lanes) {
+        int n = lanes.size();
+        Stream[] streams = new Stream[n];
+        Event[] starts = new Event[n], ends = new Event[n];
+        java.util.Map<GpuBench, Integer> uses = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < n; i++) {
+            GpuBench b = lanes.get(i).bench();
+            int use = uses.merge(b, 1, Integer::sum);
+            if (use > 2) throw new IllegalArgumentException("more than two lanes on " + b.name);
+            streams[i] = use == 1 ? b.stream : b.other;
+            starts[i] = use == 1 ? b.start : b.start2;
+            ends[i] = use == 1 ? b.end : b.end2;
+        }
+        GpuBench first = lanes.getFirst().bench();
+        FLAG.setVolatile(first.flag.segment(), 0L, 0);
+        try {
+            for (int i = 0; i < n; i++) {
+                GpuBench b = lanes.get(i).bench();
+                b.gpu.makeCurrent();
+                b.spin.launch(streams[i], 1, 1, first.flagOnGpu, SPIN_TIMEOUT_NS);
+                if (i == 0) {
+                    streams[0].record(starts[0]);
+                } else {
+                    streams[i].waitFor(starts[0]);
+                    streams[i].record(starts[i]);
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                lanes.get(i).bench().gpu.makeCurrent();
+                lanes.get(i).work().accept(streams[i]);
+                streams[i].record(ends[i]);
+            }
+        } finally {
+            // released on every path: a spin kernel left waiting would hold its GPU for the timeout
+            FLAG.setVolatile(first.flag.segment(), 0L, 1);
+        }
+        double[] ms = new double[n];
+        for (int i = 0; i < n; i++) {
+            lanes.get(i).bench().gpu.makeCurrent();
+            ends[i].synchronize();
+            ms[i] = ends[i].msSince(starts[i]);
+        }
+        return ms;
+    }
+
+    /**
+     * Milliseconds of {@code work} on {@code s} between two events, without the spin kernel: for
+     * copies the driver may stage through its own buffers, where the host waits for the GPU to
+     * free one, so a stream blocked ahead would wait on the host that waits on it.
+     */
+    public double unblockedMs(Stream s, Consumer<Stream> work) {
+        s.record(start);
+        work.accept(s);
+        s.record(end);
+        end.synchronize();
+        return end.msSince(start);
+    }
+
     /** Free and total memory of this GPU, bytes. */
     public long[] memory() {
         return cuda.memoryInfo();

@@ -20,8 +20,8 @@ import hostside.harness.TestCase;
  */
 public final class SmAccess {
     /** Multiprocessor count attribute (cuda.h). */
-    static final int ATTR_SM_COUNT = 16;
-    static final int THREADS = 512, BLOCKS_PER_SM = 4;
+    public static final int ATTR_SM_COUNT = 16;
+    public static final int THREADS = 512, BLOCKS_PER_SM = 4;
 
     private SmAccess() {}
 

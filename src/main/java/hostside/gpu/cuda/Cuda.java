@@ -34,6 +34,13 @@ public final class Cuda {
     public static final int MEMHOSTREGISTER_PORTABLE = 0x01, MEMHOSTREGISTER_DEVICEMAP = 0x02;
     public static final int STREAM_NON_BLOCKING = 0x1;
     public static final int EVENT_DEFAULT = 0x0;
+    public static final int ERROR_INVALID_DEVICE = 101;
+    public static final int ERROR_PEER_ACCESS_UNSUPPORTED = 217;
+    public static final int ERROR_PEER_ACCESS_ALREADY_ENABLED = 704, ERROR_PEER_ACCESS_NOT_ENABLED = 705;
+
+    /** CUdevice_P2PAttribute (cuda.h). */
+    public static final int P2P_PERFORMANCE_RANK = 1, P2P_ACCESS_SUPPORTED = 2, P2P_NATIVE_ATOMIC_SUPPORTED = 3,
+            P2P_CUDA_ARRAY_ACCESS_SUPPORTED = 4;
 
     public static final int MEM_ATTACH_GLOBAL = 0x1;
     public static final int MEM_LOCATION_TYPE_DEVICE = 0x1, MEM_LOCATION_TYPE_HOST = 0x2;
@@ -95,6 +102,15 @@ public final class Cuda {
             Map.entry("cuMemcpyHtoDAsync", sig(ret(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), "cuMemcpyHtoDAsync_v2")),
             Map.entry("cuMemcpyDtoHAsync", sig(ret(ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyDtoHAsync_v2")),
             Map.entry("cuMemcpyDtoDAsync", sig(ret(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyDtoDAsync_v2")),
+            // Unified addressing: the driver finds each side's device from its address. nvbandwidth's
+            // copies go through it; cuda.h maps the name to cuMemcpyAsync_ptsz only under per-thread
+            // default streams, which hostside (like the other async copies here) does not use.
+            Map.entry("cuMemcpyAsync", sig(ret(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS), "cuMemcpyAsync")),
+            Map.entry("cuDeviceCanAccessPeer", sig(ret(ADDRESS, JAVA_INT, JAVA_INT), "cuDeviceCanAccessPeer")),
+            Map.entry("cuDeviceGetP2PAttribute", sig(ret(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT), "cuDeviceGetP2PAttribute")),
+            Map.entry("cuCtxEnablePeerAccess", sig(ret(ADDRESS, JAVA_INT), "cuCtxEnablePeerAccess")),
+            Map.entry("cuCtxDisablePeerAccess", sig(ret(ADDRESS), "cuCtxDisablePeerAccess")),
+            Map.entry("cuStreamWaitEvent", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuStreamWaitEvent")),
             Map.entry("cuMemAllocManaged", sig(ret(ADDRESS, JAVA_LONG, JAVA_INT), "cuMemAllocManaged")),
             // CUDA 12.2+: the destination is a CUmemLocation {int type; int id;} passed by value
             Map.entry("cuMemPrefetchAsync", sig(ret(JAVA_LONG, JAVA_LONG, MEM_LOCATION, JAVA_INT, ADDRESS), "cuMemPrefetchAsync_v2")),
@@ -300,6 +316,31 @@ public final class Cuda {
         if (r == ERROR_INVALID_VALUE) return OptionalInt.empty();
         if (r != 0) throw new CudaException("cuDeviceGetAttribute(" + attribute + ")", r, errorName(r));
         return OptionalInt.of(out.get(JAVA_INT, 0));
+    }
+
+    /** What the driver answered to a query: the value, or, when it refused, the error's name and number. */
+    public record Answer(Integer value, String error) {
+        public boolean known() {
+            return value != null;
+        }
+    }
+
+    private Answer answer(String function, Object... rest) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            int r = raw(function, prepend(out, rest));
+            return r == 0 ? new Answer(out.get(JAVA_INT, 0), null) : new Answer(null, errorName(r) + " (" + r + ")");
+        }
+    }
+
+    /** cuDeviceCanAccessPeer: whether {@code device} may map {@code peer}'s memory (1) or not (0). */
+    public Answer canAccessPeer(int device, int peer) {
+        return answer("cuDeviceCanAccessPeer", device, peer);
+    }
+
+    /** cuDeviceGetP2PAttribute of the link from {@code source} to {@code destination}; {@code attribute} is a P2P_ constant. */
+    public Answer p2pAttribute(int attribute, int source, int destination) {
+        return answer("cuDeviceGetP2PAttribute", attribute, source, destination);
     }
 
     /** Free and total device memory of the current context's device, in bytes. */

@@ -31,6 +31,29 @@ public final class Gpu implements AutoCloseable {
         cuda.call("cuCtxSetCurrent", context);
     }
 
+    /**
+     * Lets this GPU's context reach {@code peer}'s memory (cuCtxEnablePeerAccess, one way only),
+     * making this context current. False when it already could (PEER_ACCESS_ALREADY_ENABLED, not
+     * this call's doing, so not this caller's to undo); a pair that cannot is a CudaException
+     * (PEER_ACCESS_UNSUPPORTED).
+     */
+    public boolean enablePeerAccess(Gpu peer) {
+        makeCurrent();
+        int r = cuda.raw("cuCtxEnablePeerAccess", peer.context, 0);
+        if (r == Cuda.ERROR_PEER_ACCESS_ALREADY_ENABLED) return false;
+        if (r != 0) throw new CudaException("cuCtxEnablePeerAccess", r, cuda.errorName(r));
+        return true;
+    }
+
+    /** Undoes {@link #enablePeerAccess}, making this context current; false when it was not enabled (PEER_ACCESS_NOT_ENABLED). */
+    public boolean disablePeerAccess(Gpu peer) {
+        makeCurrent();
+        int r = cuda.raw("cuCtxDisablePeerAccess", peer.context);
+        if (r == Cuda.ERROR_PEER_ACCESS_NOT_ENABLED) return false;
+        if (r != 0) throw new CudaException("cuCtxDisablePeerAccess", r, cuda.errorName(r));
+        return true;
+    }
+
     public Cuda cuda() {
         return cuda;
     }

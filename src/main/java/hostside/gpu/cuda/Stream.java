@@ -44,6 +44,20 @@ public final class Stream implements AutoCloseable {
         cuda.call("cuMemcpyDtoDAsync", dst.address, src.address, bytes, handle);
     }
 
+    /**
+     * A copy between any two buffers by address (cuMemcpyAsync, unified addressing), as
+     * nvbandwidth issues its device-to-device copies: between GPUs with peer access it goes
+     * straight over the link, without it the driver stages it through host memory.
+     */
+    public void copy(DeviceBuffer dst, DeviceBuffer src, long bytes) {
+        cuda.call("cuMemcpyAsync", dst.address, src.address, bytes, handle);
+    }
+
+    /** Work queued after this call waits for {@code e} (cuStreamWaitEvent; the event may be another GPU's). */
+    public void waitFor(Event e) {
+        cuda.call("cuStreamWaitEvent", handle, e.handle, 0);
+    }
+
     @Override
     public void close() {
         if (closed) return;

@@ -2,8 +2,10 @@ package hostside.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import hostside.gpu.bench.AllGpus;
@@ -11,30 +13,57 @@ import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Stats;
 
-/** The all-GPUs-at-once copies on the fake's two GPUs: one thread per GPU, each in its own context, the sum reported. */
+/**
+ * nvbandwidth's host_to_all and all_to_host copies on the fake: each GPU timed in turn while the
+ * others copy twice as much, all from one thread, each GPU's streams in its own context; the
+ * figure is the sum over GPUs, each GPU's own figure in the detail.
+ */
 class AllGpusOnFakeTest extends OnFakeDriver {
+    static final long MiB = 1L << 20;
 
-    @Test
-    void twoGpusSumTheirFigures() {
-        fake.setElapsedMs(100f);
-        try (GpuBench a = new GpuBench(cuda, 0); GpuBench b = new GpuBench(cuda, 1)) {
-            List<Target> targets = List.of(new Target(a, 64L << 30, 100L << 30), new Target(b, 64L << 30, 100L << 30));
+    private List<Result> runOn(int n) {
+        fake.configure(0, n);
+        List<GpuBench> benches = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) benches.add(new GpuBench(cuda, i));
+            List<Target> targets = benches.stream().map(b -> new Target(b, 512 * MiB, 512 * MiB)).toList();
             List<Result> rs = Runner.run(List.of(new AllGpus(true), new AllGpus(false)), targets, k -> { });
-            assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo("ok"));
-            // 8 copies of 512 MiB in 100 ms on each GPU: 42.9 GB/s each, 85.9 together
-            assertThat(rs.getFirst().value().median()).isCloseTo(2 * 8 * (512.0 * (1 << 20)) / 0.1 / 1e9, org.assertj.core.data.Offset.offset(0.01));
-            assertThat(rs.getFirst().detail()).hasSize(2);
+            assertThat(fake.live()).as(fake.liveSummary()).isEqualTo(9 * n);
+            return rs;
+        } finally {
+            for (GpuBench b : benches) b.close();
+            fake.assertNothingLive();
         }
-        fake.assertNothingLive();
     }
 
     @Test
-    void oneGpuIsNotRunWithTheReason() {
-        try (GpuBench a = new GpuBench(cuda, 0)) {
-            List<Result> rs = Runner.run(List.of(new AllGpus(true)), List.of(new Target(a, 64L << 30, 100L << 30)), k -> { });
-            assertThat(rs.getFirst().status()).isEqualTo("not run");
-            assertThat(rs.getFirst().why()).isEqualTo("one GPU in this machine");
+    void eachGpuIsTimedWhileTheOthersCopyAndTheFigureIsTheSum() {
+        fake.setElapsedMs(100f);
+        for (int n : new int[] {2, 4}) {
+            fake.reset();
+            cuda = fake.ready();
+            fake.setElapsedMs(100f);
+            List<Result> rs = runOn(n);
+            assertThat(rs).extracting(Result::key).containsExactly("host_to_all_memcpy_ce", "all_to_host_memcpy_ce");
+            assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo("ok"));
+            // buffers of 128 MiB (a quarter of the host's 512 MiB): each GPU copies half, the others all of it;
+            // 8 copies of 64 MiB in 100 ms on each GPU
+            double each = 8 * 64.0 * MiB / 0.1 / 1e9;
+            assertThat(rs.getFirst().value().median()).isCloseTo(n * each, Offset.offset(1e-6));
+            assertThat(rs.getFirst().detail().values().stream().filter(v -> v instanceof Stats)).hasSize(n)
+                    .allSatisfy(v -> assertThat(((Stats) v).median()).isCloseTo(each, Offset.offset(1e-6)));
+            assertThat(rs.getFirst().detail()).containsEntry("bufferBytes", 64 * MiB).containsEntry("otherGpusBufferBytes", 128 * MiB);
+            // per GPU measured: the spin kernel and a start event on every GPU's stream, the others waiting for the first's
+            assertThat(fake.calls("cuStreamWaitEvent")).isEqualTo(2 * n * (n - 1) * (1 + 5));
         }
+    }
+
+    @Test
+    void oneGpuRunsAsNvbandwidthRunsIt() {
+        List<Result> rs = runOn(1);
+        assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo("ok"));
+        assertThat(fake.calls("cuStreamWaitEvent")).as("nothing to wait for").isZero();
     }
 }

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FakeDriver {
     static final Path SOURCE = Path.of("src/test/c/fake_cuda.c");
-    static final String[] KINDS = {"contexts", "device", "managed", "pinned", "registered", "streams", "events", "modules"};
+    static final String[] KINDS = {"contexts", "device", "managed", "pinned", "registered", "streams", "events", "modules", "peers"};
     /** fake_cuda_set_attribute's value for "this driver does not know the attribute". */
     public static final int UNKNOWN = Integer.MIN_VALUE;
     /** CUmemLocation as cuda.h declares it, for calls without the binding. */
@@ -214,6 +214,22 @@ public final class FakeDriver {
 
     public static void unset() {
         System.clearProperty(Cuda.LIBRARY_PROPERTY);
+    }
+
+    /**
+     * What cuDeviceCanAccessPeer(a, b) and cuDeviceGetP2PAttribute(.., a, b) say; {@link #UNKNOWN}
+     * as the rank makes that attribute CUDA_ERROR_INVALID_VALUE. By default every pair can, rank 0.
+     */
+    public void setPeer(int a, int b, boolean canAccess, boolean atomics, boolean arrayAccess, int rank) {
+        invoke(hook("fake_cuda_set_peer", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT)),
+                a, b, canAccess ? 1 : 0, atomics ? 1 : 0, arrayAccess ? 1 : 0, rank);
+    }
+
+    /** Copies between two GPUs since the reset: "peer" (direct) or "staged" (through host memory, no peer access). */
+    public long copies(String kind) {
+        try (Arena a = Arena.ofConfined()) {
+            return invoke(hook("fake_cuda_copies", FunctionDescriptor.of(JAVA_LONG, ADDRESS)), a.allocateFrom(kind));
+        }
     }
 
     /** Kernels run by cuGraphLaunch since the reset. */

@@ -1,0 +1,163 @@
+package hostside.gpu.peer;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.Target;
+import hostside.gpu.cuda.DeviceBuffer;
+import hostside.harness.Result;
+import hostside.harness.TestCase;
+
+/**
+ * Copies between two GPUs by copy engine (cuMemcpyAsync), as nvbandwidth's testcases_ce.cpp
+ * defines them. A copy runs on a stream of the GPU whose context issues it, and that GPU's copy
+ * engine does the work: a read pulls the other GPU's memory into its own, a write pushes its own
+ * memory into the other's. nvbandwidth's matrices put the issuing GPU in the row in both.
+ */
+public final class PeerCe {
+    private PeerCe() {}
+
+    static final String[] READ = {"the GPU that issues the copy in its context and receives the data (it reads)", "the GPU read from"};
+    static final String[] WRITE = {"the GPU that issues the copy in its context and sends the data (it writes)", "the GPU written to"};
+
+    /**
+     * device_to_device_memcpy_read_ce and _write_ce: one pair at a time, nothing else moving;
+     * peer access enabled both ways where cuDeviceCanAccessPeer(row, column) allows, pairs that do
+     * not are left out (null), as nvbandwidth leaves them.
+     */
+    public record Unidirectional(boolean read) implements TestCase<List<Target>> {
+        public String key() {
+            return read ? "device_to_device_memcpy_read_ce" : "device_to_device_memcpy_write_ce";
+        }
+
+        public String description() {
+            return read ? "each GPU pulls another's memory into its own through its copy engine (peer access on)"
+                    : "each GPU pushes its memory into another's through its copy engine (peer access on)";
+        }
+
+        @Override
+        public Optional<String> notApplicable(List<Target> gpus) {
+            return Pairs.needsPeers(gpus);
+        }
+
+        public Result run(List<Target> gpus) {
+            long[] used = new long[1];
+            Pairs.Matrices m = Pairs.run(gpus, true, List.<String[]>of(read ? READ : WRITE), (row, column, held) -> {
+                long bytes = Pairs.bytes(row, column, 1);
+                used[0] = bytes;
+                GpuBench r = row.bench();
+                DeviceBuffer mine = Pairs.alloc(held, r, bytes), theirs = Pairs.alloc(held, column.bench(), bytes);
+                r.gpu.makeCurrent();
+                return new double[] {Pairs.median(() -> Copies.gbs(bytes * Pairs.COPIES, r.blockedMs(r.stream, st -> {
+                    for (int c = 0; c < Pairs.COPIES; c++) {
+                        if (read) st.copy(mine, theirs, bytes);
+                        else st.copy(theirs, mine, bytes);
+                    }
+                })))};
+            });
+            return Pairs.result(this, "GB/s", "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
+                    m, List.of("matrix"), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES));
+        }
+    }
+
+    /**
+     * device_to_device_bidirectional_memcpy_read_ce and _write_ce: both directions of a pair at
+     * once, each on a stream of its own GPU, released together. Read: each GPU pulls from the
+     * other (the copy in the receiver's context); write: each pushes to the other (in the
+     * sender's). Like nvbandwidth's newer versions, three matrices: the direction into the row GPU
+     * (read1, or write1: the column GPU writing into the row's memory), the direction into the
+     * column GPU (read2, write2), and their sum (total), which the value summarises.
+     */
+    public record Bidirectional(boolean read) implements TestCase<List<Target>> {
+        public String key() {
+            return read ? "device_to_device_bidirectional_memcpy_read_ce" : "device_to_device_bidirectional_memcpy_write_ce";
+        }
+
+        public String description() {
+            return read ? "two GPUs pull from each other at once through their copy engines (figure: both directions added)"
+                    : "two GPUs push to each other at once through their copy engines (figure: both directions added)";
+        }
+
+        @Override
+        public Optional<String> notApplicable(List<Target> gpus) {
+            return Pairs.needsPeers(gpus);
+        }
+
+        public Result run(List<Target> gpus) {
+            String one = read ? "read1" : "write1", two = read ? "read2" : "write2";
+            List<String[]> names = List.of(
+                    new String[] {"both directions at once, added", "the other GPU of the pair"},
+                    new String[] {"the GPU data flows into (" + one + ")", "the GPU it comes from"},
+                    new String[] {"the GPU data flows out of (" + two + ")", "the GPU it goes to"});
+            long[] used = new long[1];
+            Pairs.Matrices m = Pairs.run(gpus, true, names, (row, column, held) -> {
+                long bytes = Pairs.bytes(row, column, 2);
+                used[0] = bytes;
+                GpuBench r = row.bench(), c = column.bench();
+                DeviceBuffer row1 = Pairs.alloc(held, r, bytes), row2 = Pairs.alloc(held, r, bytes);
+                DeviceBuffer col1 = Pairs.alloc(held, c, bytes), col2 = Pairs.alloc(held, c, bytes);
+                // lane 1 moves column -> row, lane 2 row -> column; read issues each in the receiver's context, write in the sender's
+                GpuBench.Lane intoRow = new GpuBench.Lane(read ? r : c, st -> {
+                    for (int i = 0; i < Pairs.COPIES; i++) st.copy(row1, col1, bytes);
+                });
+                GpuBench.Lane intoColumn = new GpuBench.Lane(read ? c : r, st -> {
+                    for (int i = 0; i < Pairs.COPIES; i++) st.copy(col2, row2, bytes);
+                });
+                double[][] s = new double[2][Pairs.SAMPLES];
+                for (int i = -Pairs.WARMUPS; i < Pairs.SAMPLES; i++) {
+                    double[] ms = GpuBench.blockedTogether(List.of(intoRow, intoColumn));
+                    if (i < 0) continue;
+                    s[0][i] = Copies.gbs(bytes * Pairs.COPIES, ms[0]);
+                    s[1][i] = Copies.gbs(bytes * Pairs.COPIES, ms[1]);
+                }
+                double a = hostside.harness.Stats.of(s[0]).median(), b = hostside.harness.Stats.of(s[1]).median();
+                return new double[] {a + b, a, b};
+            });
+            return Pairs.result(this, "GB/s", "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",
+                    m, List.of("total", one, two), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES));
+        }
+    }
+
+    /**
+     * device_to_device_memcpy_staged_ce (not nvbandwidth's; it skips pairs without peer access):
+     * the same copy as the write test with peer access off both ways, so the driver stages it
+     * through pinned host memory, two copies over PCIe and the CPU's memory in between. What
+     * copies between GPUs cost where peer access is impossible (many VMs and consumer GPUs) or
+     * off. Timed with CUDA events but without the spin kernel (GpuBench.unblockedMs says why).
+     */
+    public record Staged() implements TestCase<List<Target>> {
+        static final int COPIES = 4;
+
+        public String key() {
+            return "device_to_device_memcpy_staged_ce";
+        }
+
+        public String description() {
+            return "one GPU's memory into another's with peer access off: the driver stages it through host memory";
+        }
+
+        @Override
+        public Optional<String> notApplicable(List<Target> gpus) {
+            return gpus.size() < 2 ? Optional.of(Pairs.ONE_GPU) : Optional.empty();
+        }
+
+        public Result run(List<Target> gpus) {
+            long[] used = new long[1];
+            Pairs.Matrices m = Pairs.run(gpus, false, List.<String[]>of(WRITE), (row, column, held) -> {
+                long bytes = Math.min(256L << 20, Pairs.bytes(row, column, 1)); // a staged copy runs at host speed
+                used[0] = bytes;
+                GpuBench r = row.bench();
+                DeviceBuffer mine = Pairs.alloc(held, r, bytes), theirs = Pairs.alloc(held, column.bench(), bytes);
+                r.gpu.makeCurrent();
+                return new double[] {Pairs.median(() -> Copies.gbs(bytes * COPIES, r.unblockedMs(r.stream, st -> {
+                    for (int c = 0; c < COPIES; c++) st.copy(theirs, mine, bytes);
+                })))};
+            });
+            return Pairs.result(this, "GB/s", "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
+                    m, List.of("matrix"), Map.of("bufferBytes", used[0], "copiesPerSample", COPIES));
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package hostside.gpu.peer;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One figure per ordered pair of GPUs, laid out as nvbandwidth prints its matrices: a row per
+ * GPU, a column per GPU, by CUDA ordinal.
+ *
+ * @param gpus    the row and column labels: ordinal, name and PCI address
+ * @param rows    what the row's GPU is in each measurement
+ * @param columns what the column's GPU is
+ * @param values  {@code values[row][column]}; null on the diagonal and for pairs not measured
+ */
+public record PeerMatrix(List<String> gpus, String rows, String columns, List<List<Double>> values) {
+
+    /** The measured figures, row by row. */
+    public double[] measured() {
+        return values.stream().flatMap(List::stream).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** nvbandwidth's SUM line: every measured figure added up. */
+    public double sum() {
+        double s = 0;
+        for (double v : measured()) s += v;
+        return s;
+    }
+}

@@ -1,0 +1,141 @@
+package hostside.gpu.peer;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.SmAccess;
+import hostside.gpu.bench.Target;
+import hostside.gpu.cuda.DeviceBuffer;
+import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.Result;
+import hostside.harness.TestCase;
+
+/**
+ * Copies between two GPUs by SMs, and the latency of one load across the link, as nvbandwidth's
+ * testcases_sm.cpp defines them: the kernel runs on the row GPU, reading the column GPU's memory
+ * into its own (read) or writing its own into the column GPU's (write), through the peer mapping.
+ */
+public final class PeerSm {
+    private PeerSm() {}
+
+    /**
+     * device_to_device_memcpy_read_sm and _write_sm: hostside's copy kernel (16 bytes per thread
+     * per step, 4 blocks of 512 threads per SM, grid-stride) on the row GPU, as SmAccess copies
+     * to and from the host; nvbandwidth's own kernel unrolls 12 loads per thread, so its figures
+     * can be a little higher.
+     */
+    public record SmCopy(boolean read) implements TestCase<List<Target>> {
+        public String key() {
+            return read ? "device_to_device_memcpy_read_sm" : "device_to_device_memcpy_write_sm";
+        }
+
+        public String description() {
+            return read ? "each GPU's SMs read another GPU's memory into their own (peer access on)"
+                    : "each GPU's SMs write their memory into another GPU's (peer access on)";
+        }
+
+        @Override
+        public Optional<String> notApplicable(List<Target> gpus) {
+            return Pairs.needsPeers(gpus);
+        }
+
+        public Result run(List<Target> gpus) {
+            long[] used = new long[1];
+            String[] names = read ? new String[] {"the GPU whose SMs read and receive the data", "the GPU read from"}
+                    : new String[] {"the GPU whose SMs write its data", "the GPU written to"};
+            Pairs.Matrices m = Pairs.run(gpus, true, List.<String[]>of(names), (row, column, held) -> {
+                long bytes = Pairs.bytes(row, column, 1);
+                used[0] = bytes;
+                GpuBench r = row.bench();
+                DeviceBuffer mine = Pairs.alloc(held, r, bytes), theirs = Pairs.alloc(held, column.bench(), bytes);
+                int blocks = r.cuda.attribute(r.gpu.device(), SmAccess.ATTR_SM_COUNT).orElse(1) * SmAccess.BLOCKS_PER_SM;
+                long dst = read ? mine.address() : theirs.address(), src = read ? theirs.address() : mine.address();
+                r.gpu.makeCurrent();
+                return new double[] {Pairs.median(() -> Copies.gbs(bytes * Pairs.COPIES, r.blockedMs(r.stream, st -> {
+                    for (int c = 0; c < Pairs.COPIES; c++) r.copy.launch(st, blocks, SmAccess.THREADS, dst, src, bytes / 16);
+                })))};
+            });
+            return Pairs.result(this, "GB/s", "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
+                    m, List.of("matrix"), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES,
+                            "grid", SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step"));
+        }
+    }
+
+    /**
+     * device_to_device_latency_sm: one thread of the row GPU follows a chain of pointers that
+     * lies in the column GPU's memory, so each step is one load across the link and back. Like
+     * host_device_latency_sm: the chain is a random cycle (no prefetcher guesses the next line)
+     * and the kernel reads the GPU's global timer around its steps. nvbandwidth walks its whole
+     * buffer in 128-byte strides and times 1M loads with events; here 64 MiB of 64-byte slots,
+     * fewer steps than slots, so no line is read twice and the remote L2 does not hold the chain.
+     */
+    public record Latency() implements TestCase<List<Target>> {
+        static final int STRIDE = 64, MAX_SLOTS = 1 << 20, STEPS = 50_000;
+
+        public String key() {
+            return "device_to_device_latency_sm";
+        }
+
+        public String description() {
+            return "one thread of a GPU follows pointers through another GPU's memory: the round trip of a load over the link";
+        }
+
+        @Override
+        public Optional<String> notApplicable(List<Target> gpus) {
+            return Pairs.needsPeers(gpus);
+        }
+
+        public Result run(List<Target> gpus) {
+            long[] used = new long[1];
+            Pairs.Matrices m = Pairs.run(gpus, true,
+                    List.<String[]>of(new String[] {"the GPU whose thread loads", "the GPU whose memory holds the chain"}),
+                    (row, column, held) -> {
+                        GpuBench r = row.bench(), c = column.bench();
+                        int slots = (int) Math.min(MAX_SLOTS, Math.min(row.buffer((long) MAX_SLOTS * STRIDE), column.buffer((long) MAX_SLOTS * STRIDE)) / STRIDE);
+                        long bytes = (long) slots * STRIDE;
+                        used[0] = bytes;
+                        DeviceBuffer chain = Pairs.alloc(held, c, bytes);
+                        int[] order = cycle(slots);
+                        // the chain is written from pinned memory by the owner's copy engine
+                        c.gpu.makeCurrent();
+                        try (HostBuffer staging = HostBuffer.pinned(c.cuda, bytes)) {
+                            for (int i = 0; i < slots; i++) {
+                                staging.segment().set(JAVA_LONG, (long) order[i] * STRIDE, chain.address() + (long) order[(i + 1) % slots] * STRIDE);
+                            }
+                            c.stream.copyHostToDevice(chain, staging, bytes);
+                            c.stream.synchronize();
+                        }
+                        r.gpu.makeCurrent();
+                        HostBuffer out = held.keep(HostBuffer.pinned(r.cuda, 4096));
+                        long outPtr = out.devicePointer(), first = chain.address() + (long) order[0] * STRIDE;
+                        int steps = Math.min(STEPS, slots);
+                        return new double[] {Pairs.median(() -> {
+                            r.chase.launch(r.stream, 1, 1, first, steps, outPtr);
+                            r.stream.synchronize();
+                            return (double) out.segment().get(JAVA_LONG, 0) / steps;
+                        })};
+                    });
+            return Pairs.result(this, "ns", "pointer chase by one thread of the row GPU through the column GPU's memory, timed by the GPU's global timer",
+                    m, List.of("matrix"), Map.of("chainBytes", used[0], "strideBytes", STRIDE, "stepsPerSample", STEPS));
+        }
+
+        /** A random cycle through all slots. */
+        static int[] cycle(int slots) {
+            int[] order = new int[slots];
+            for (int i = 0; i < slots; i++) order[i] = i;
+            Random random = new Random(42);
+            for (int i = slots - 1; i > 0; i--) {
+                int j = random.nextInt(i + 1), x = order[i];
+                order[i] = order[j];
+                order[j] = x;
+            }
+            return order;
+        }
+    }
+}

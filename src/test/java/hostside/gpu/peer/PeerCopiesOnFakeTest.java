@@ -1,0 +1,184 @@
+package hostside.gpu.peer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.Target;
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+import hostside.gpu.cuda.OnFakeDriver;
+import hostside.machine.GpuDrill;
+
+/**
+ * The peer-to-peer test cases on the fake's 2 and 4 GPUs: every driver call they make is one the
+ * fake accepts (kernels that touch another GPU's memory only with peer access on, events on
+ * their own context's streams), each gives an n x n matrix with nothing on the diagonal, pairs
+ * without peer access are left out and said so, and peer access and buffers are released after
+ * every case. No figure here says anything about a real GPU.
+ */
+class PeerCopiesOnFakeTest extends OnFakeDriver {
+    static final long MiB = 1L << 20;
+    /** Each GpuBench holds its context, module, two streams, the flag word and four events. */
+    static final int PER_BENCH = 9;
+
+    /** Runs {@code cases} on {@code n} GPUs with 64 MiB of host and GPU memory each (buffers of 16 MiB). */
+    private List<Result> runOn(int n, List<TestCase<List<Target>>> cases) {
+        fake.configure(0, n);
+        List<GpuBench> benches = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) benches.add(new GpuBench(cuda, i));
+            List<Target> targets = benches.stream().map(b -> new Target(b, 64 * MiB, 64 * MiB)).toList();
+            List<Result> rs = Runner.run(cases, targets, k -> { });
+            assertThat(fake.live("peers")).as("peer access left enabled").isZero();
+            assertThat(fake.live()).as("only the benches' own resources: " + fake.liveSummary()).isEqualTo(PER_BENCH * n);
+            return rs;
+        } finally {
+            for (GpuBench b : benches) b.close();
+            fake.assertNothingLive();
+        }
+    }
+
+    private static List<List<Double>> matrix(Result r, String name) {
+        return ((PeerMatrix) r.detail().get(name)).values();
+    }
+
+    @Test
+    void everyCaseGivesASquareMatrixOnTwoAndFourGpus() {
+        for (int n : new int[] {2, 4}) {
+            fake.reset();
+            cuda = fake.ready();
+            fake.setElapsedMs(2f);
+            List<Result> rs = runOn(n, PeerCopies.all());
+            assertThat(rs).extracting(Result::key).containsExactly("device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce",
+                    "device_to_device_bidirectional_memcpy_read_ce", "device_to_device_bidirectional_memcpy_write_ce",
+                    "device_to_device_memcpy_read_sm", "device_to_device_memcpy_write_sm", "device_to_device_latency_sm",
+                    "device_to_device_memcpy_staged_ce");
+            for (Result r : rs) {
+                assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok");
+                String main = r.key().contains("bidirectional") ? "total" : "matrix";
+                List<List<Double>> m = matrix(r, main);
+                assertThat(m).as(r.key()).hasSize(n).allSatisfy(row -> assertThat(row).hasSize(n));
+                for (int i = 0; i < n; i++) {
+                    for (int j = 0; j < n; j++) {
+                        if (i == j) assertThat(m.get(i).get(j)).as("the diagonal").isNull();
+                        else assertThat(m.get(i).get(j)).as(r.key() + " " + i + "->" + j).isNotNull();
+                    }
+                }
+                assertThat(r.value().samples()).as("one figure per ordered pair").isEqualTo(n * (n - 1));
+                assertThat(((PeerMatrix) r.detail().get(main)).gpus()).hasSize(n);
+            }
+            // 8 copies of 16 MiB in the 2 ms the fake's events report
+            double one = 8 * 16 * MiB / 2e-3 / 1e9;
+            Result write = rs.get(1);
+            assertThat(write.unit()).isEqualTo("GB/s");
+            assertThat(write.value().median()).isCloseTo(one, Offset.offset(1e-6));
+            assertThat((double) write.detail().get("sum")).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
+            // bidirectional: two buffers per GPU of 8 MiB, each direction its own figure, the total their sum
+            Result bidir = rs.get(2);
+            double half = 8 * 8 * MiB / 2e-3 / 1e9;
+            assertThat(matrix(bidir, "read1").get(0).get(1)).isCloseTo(half, Offset.offset(1e-6));
+            assertThat(matrix(bidir, "read2").get(1).get(0)).isCloseTo(half, Offset.offset(1e-6));
+            assertThat(bidir.value().median()).isCloseTo(2 * half, Offset.offset(1e-6));
+            assertThat(rs.get(3).detail()).containsKeys("total", "write1", "write2");
+            assertThat(rs.get(6).unit()).isEqualTo("ns");
+            // the staged copies went between GPUs without peer access, the others with it
+            assertThat(fake.copies("staged")).as("staged copies").isEqualTo((long) n * (n - 1) * (1 + Pairs.SAMPLES) * PeerCe.Staged.COPIES);
+            assertThat(fake.copies("peer")).as("direct copies").isPositive();
+        }
+    }
+
+    @Test
+    void pairsThatCannotReachTheirPeerAreLeftOutAndNamed() {
+        fake.configure(0, 4);
+        fake.setPeer(0, 3, false, false, false, 0);
+        fake.setPeer(3, 0, false, false, false, 0);
+        fake.setPeer(1, 2, false, false, false, 0);
+        List<Result> rs = runOn(4, List.of(new PeerCe.Unidirectional(false), new PeerSm.Latency()));
+        for (Result r : rs) {
+            assertThat(r.status()).as(r.why()).isEqualTo("ok");
+            List<List<Double>> m = matrix(r, "matrix");
+            assertThat(m.get(0).get(3)).isNull();
+            assertThat(m.get(3).get(0)).isNull();
+            assertThat(m.get(1).get(2)).isNull();
+            assertThat(m.get(2).get(1)).as("one way only").isNotNull();
+            assertThat(r.value().samples()).isEqualTo(12 - 3);
+            @SuppressWarnings("unchecked")
+            List<String> left = (List<String>) r.detail().get("notMeasured");
+            assertThat(left).hasSize(3).contains("0 to 3: cuDeviceCanAccessPeer is 0");
+        }
+    }
+
+    @Test
+    void theLatencyChainLiesInTheColumnGpusMemory() {
+        fake.configure(0, 2);
+        try (GpuBench a = new GpuBench(cuda, 0); GpuBench b = new GpuBench(cuda, 1)) {
+            List<Target> ts = List.of(new Target(a, 64 * MiB, 64 * MiB), new Target(b, 64 * MiB, 64 * MiB));
+            // the last pair run is GPU1 chasing through GPU0's memory; without peer access that launch is an illegal address
+            Result r = new PeerSm.Latency().run(ts);
+            assertThat(r.detail()).containsEntry("chainBytes", 16 * MiB);
+            assertThat(fake.lastLaunch("params")).isEqualTo(3);
+            assertThat(fake.lastLaunchParam(1)).as("steps").isEqualTo(50_000L);
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void oneGpuIsNotRunAndSaysSoExceptTheHostCopies() {
+        List<Result> rs = runOn(1, GpuDrill.allGpuTests());
+        assertThat(rs.stream().filter(r -> r.key().startsWith("device_to_device"))).hasSize(8)
+                .allSatisfy(r -> {
+                    assertThat(r.status()).isEqualTo("not run");
+                    assertThat(r.why()).isEqualTo("one GPU in this machine");
+                });
+        assertThat(rs.stream().filter(r -> r.key().contains("_all") || r.key().startsWith("all_")))
+                .extracting(Result::key, Result::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("host_to_all_memcpy_ce", "ok"),
+                        org.assertj.core.groups.Tuple.tuple("all_to_host_memcpy_ce", "ok"));
+    }
+
+    @Test
+    void noPairWithPeerAccessLeavesOnlyTheStagedCopy() {
+        fake.configure(0, 2);
+        fake.setPeer(0, 1, false, false, false, 0);
+        fake.setPeer(1, 0, false, false, false, 0);
+        List<Result> rs = runOn(2, PeerCopies.all());
+        Function<Result, String> state = r -> r.key() + " " + r.status();
+        assertThat(rs.stream().filter(r -> !r.key().equals("device_to_device_memcpy_staged_ce")))
+                .allSatisfy(r -> assertThat(r.why()).isEqualTo(Pairs.NO_PEERS));
+        assertThat(rs).extracting(state).contains("device_to_device_memcpy_staged_ce ok");
+        assertThat(fake.calls("cuCtxEnablePeerAccess")).as("never tried where the driver says no").isZero();
+    }
+
+    @Test
+    void peerAccessFoundOnIsLeftOnAfterTheStagedCopy() {
+        fake.configure(0, 2);
+        try (GpuBench a = new GpuBench(cuda, 0); GpuBench b = new GpuBench(cuda, 1)) {
+            a.gpu.enablePeerAccess(b.gpu);
+            List<Target> ts = List.of(new Target(a, 64 * MiB, 64 * MiB), new Target(b, 64 * MiB, 64 * MiB));
+            Result r = new PeerCe.Staged().run(ts);
+            assertThat(r.isOk()).isTrue();
+            assertThat(fake.copies("peer")).as("peer access was off while it copied").isZero();
+            assertThat(fake.live("peers")).as("and on again after").isEqualTo(1);
+            a.gpu.disablePeerAccess(b.gpu);
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void aDriverFailureMidwayIsAFailedRowAndLeavesNoPeerAccessOrBuffers() {
+        fake.failOnce("cuMemcpyAsync", 719, 20); // CUDA_ERROR_LAUNCH_FAILED, some pairs in
+        List<Result> rs = runOn(2, List.of(new PeerCe.Unidirectional(true), new PeerCe.Unidirectional(false)));
+        assertThat(rs.get(0).status()).isEqualTo("failed");
+        assertThat(rs.get(0).why()).isEqualTo("cuMemcpyAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
+        assertThat(rs.get(1).status()).isEqualTo("ok");
+        assertThat(rs.get(1).value().samples()).as("both ordered pairs").isEqualTo(2);
+    }
+}
