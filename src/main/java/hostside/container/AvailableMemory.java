@@ -32,13 +32,13 @@ public record AvailableMemory(Long memAvailable, Long cgroupRoom, String cgroupL
         FactReads reads = new FactReads(fs, unknowns);
         Place p = CgroupLayout.read(fs, Mounts.read(fs), unknowns).places().get("memory");
         if (p == null || p.dir() == null) return new AvailableMemory(avail, null, null);
-        Memory m = new CgroupLimits(reads).memory(p, null);
+        CgroupLimits limits = new CgroupLimits(reads);
+        Memory m = limits.memory(p, null);
         if (!m.limit().limited() || m.currentBytes() == null) return new AvailableMemory(avail, null, null);
         String limitFile = m.limit().source();
         String level = limitFile.substring(0, limitFile.lastIndexOf('/'));
         String key = p.version().equals("v2") ? "inactive_file" : "total_inactive_file";
-        long inactive = fs.text(level + "/memory.stat").map(t -> MemInfo.parse(t.replace(" ", ": ")).get(key)).filter(OptionalLong::isPresent)
-                .map(OptionalLong::getAsLong).orElse(0L);
+        long inactive = limits.keyed(level + "/memory.stat").getOrDefault(key, 0L);
         long workingSet = Math.max(0, m.currentBytes() - inactive);
         return new AvailableMemory(avail, Math.max(0, m.limit().value() - workingSet), limitFile);
     }

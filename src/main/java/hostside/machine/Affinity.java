@@ -79,7 +79,7 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<Str
     }
 
     /** The addresses from the top bridge below the host bridge down to the device itself. */
-    private static List<String> chain(PciDevice d, Map<String, PciDevice> byAddress) {
+    static List<String> chain(PciDevice d, Map<String, PciDevice> byAddress) {
         List<String> up = new ArrayList<>();
         for (PciDevice x = d; x != null && up.size() < 64; x = x.upstream() == null ? null : byAddress.get(x.upstream())) {
             up.addFirst(x.address());

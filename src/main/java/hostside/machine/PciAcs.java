@@ -68,7 +68,7 @@ public record PciAcs(String address, boolean present, int capability, int contro
      */
     public static List<PciAcs> redirectingBetween(FsRoot fs, PciDevice a, PciDevice b, Map<String, PciDevice> byAddress) {
         if (a.hostBridge() == null || !a.hostBridge().equals(b.hostBridge())) return List.of();
-        List<String> pa = path(a, byAddress), pb = path(b, byAddress);
+        List<String> pa = Affinity.chain(a, byAddress), pb = Affinity.chain(b, byAddress);
         int k = 0;
         while (k < pa.size() - 1 && k < pb.size() - 1 && pa.get(k).equals(pb.get(k))) k++;
         if (k == 0) return List.of();
@@ -80,15 +80,6 @@ public record PciAcs(String address, boolean present, int capability, int contro
             }
         }
         return out;
-    }
-
-    /** Bridges from the top one below the host bridge down to the device itself. */
-    private static List<String> path(PciDevice d, Map<String, PciDevice> byAddress) {
-        List<String> up = new ArrayList<>();
-        for (PciDevice x = d; x != null && up.size() < 64; x = x.upstream() == null ? null : byAddress.get(x.upstream())) {
-            up.addFirst(x.address());
-        }
-        return up;
     }
 
     public boolean redirectsPeerRequests() {

@@ -110,15 +110,11 @@ public final class VmDrill {
     }
 
     /**
-     * This machine's budget: MemAvailable as the facts read it, cut to what this process's memory
-     * cgroup has left (inside a container /proc/meminfo is the host's).
+     * This machine's budget: MemAvailable cut to what this process's memory cgroup has left
+     * (inside a container /proc/meminfo is the host's).
      */
-    static long budget(FsRoot fs, VmFacts facts) {
-        Long host = facts.memory() == null ? null : facts.memory().memAvailableBytes();
-        hostside.container.AvailableMemory a = hostside.container.AvailableMemory.read(fs);
-        Long room = a.cgroupRoom();
-        if (host == null) return budget(room);
-        return budget(room == null ? host : Long.valueOf(Math.min(host, room)));
+    static long budget(FsRoot fs) {
+        return budget(hostside.container.AvailableMemory.read(fs).bytes());
     }
 
     static HostTarget target(FsRoot fs, VmFacts facts, FileOptions o, List<TestCase<HostTarget>> tests) {
@@ -134,7 +130,7 @@ public final class VmDrill {
             if (o.dir() != null) throw new hostside.fs.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
         boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
-        long budget = budget(fs, facts);
+        long budget = budget(fs);
         long size = files ? fileSize(o, budget, TestFile.usableSpace(dir)) : 0;
         return new HostTarget(fs, page, huge, mode, budget, dir, type, new TestFile.Lazy(dir, "vm", size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
@@ -164,7 +160,7 @@ public final class VmDrill {
         CudaFacts.CudaGpu first = cf.gpus().getFirst();
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
-            Target target = new Target(bench, budget(fs, facts) * 4, bench.memory()[0]);
+            Target target = new Target(bench, budget(fs) * 4, bench.memory()[0]);
             List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
             return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")");
         } catch (CudaException e) {
