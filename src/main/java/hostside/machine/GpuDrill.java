@@ -16,6 +16,8 @@ import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlReader;
+import hostside.gpu.peer.PeerAccess;
+import hostside.gpu.peer.PeerAccessReader;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
@@ -34,10 +36,19 @@ public final class GpuDrill {
      * @param nvml     what NVML says (links, clocks, NVLink, fabric), or why it could not be asked; null on a recording
      * @param runs     one per GPU measured
      * @param allGpus  the copies on every GPU at once, and between GPUs (those not run on a machine of one GPU)
+     * @param peers    what the driver says of each ordered pair of GPUs (cuDeviceCanAccessPeer, P2P attributes);
+     *                 empty with one GPU
      */
-    public record GpuSection(String notRun, CudaFacts cuda, NvmlFacts nvml, List<GpuRun> runs, List<Result> allGpus) {
+    public record GpuSection(String notRun, CudaFacts cuda, NvmlFacts nvml, List<GpuRun> runs, List<Result> allGpus,
+                             List<PeerAccess> peers) {
+        public GpuSection {
+            runs = List.copyOf(runs);
+            allGpus = List.copyOf(allGpus);
+            peers = List.copyOf(peers);
+        }
+
         public static GpuSection notRun(String why, NvmlFacts nvml) {
-            return new GpuSection(why, null, nvml, List.of(), List.of());
+            return new GpuSection(why, null, nvml, List.of(), List.of(), List.of());
         }
     }
 
@@ -139,7 +150,16 @@ public final class GpuDrill {
                 runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage()), null));
             }
         }
-        return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, together, progress));
+        return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, together, progress), peers(cuda));
+    }
+
+    /** Each pair's peer facts; a driver that cannot even name its GPUs' addresses leaves them out (the pairs' matrix says so). */
+    private static List<PeerAccess> peers(Cuda cuda) {
+        try {
+            return PeerAccessReader.read(cuda);
+        } catch (CudaException e) {
+            return List.of();
+        }
     }
 
     /** Runs the all-GPU cases when the selection includes them (or is everything). */

@@ -37,7 +37,7 @@ class GpuViewTest {
                 "0000:00:06.0", 132, 150754820096L, "9.0", "none", List.of(new CudaFacts.Attribute("pageableMemoryAccess", 88, 0, "")))));
         GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", "0000:00:06.0", rs,
                 CopyVerdicts.of("GPU0", rs, h200.gpus().getFirst().link()), new PciLink(32.0, 16, 32.0, 16));
-        return new MachineRun(h200, new GpuDrill.GpuSection("", cuda, null, List.of(run), List.of()));
+        return new MachineRun(h200, new GpuDrill.GpuSection("", cuda, null, List.of(run), List.of(), List.of()));
     }
 
     @Test

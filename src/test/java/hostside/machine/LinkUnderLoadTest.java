@@ -24,7 +24,7 @@ class LinkUnderLoadTest {
     }
 
     static GpuDrill.GpuSection underLoad(PciLink link) {
-        return new GpuDrill.GpuSection("", null, null, List.of(new GpuDrill.GpuRun("GPU0", "0000:00:06.0", List.of(), List.of(), link)), List.of());
+        return new GpuDrill.GpuSection("", null, null, List.of(new GpuDrill.GpuRun("GPU0", "0000:00:06.0", List.of(), List.of(), link)), List.of(), List.of());
     }
 
     @Test

@@ -20,6 +20,10 @@ import hostside.harness.TestCase;
  * one GPU it is that GPU's copy, as nvbandwidth runs it too.
  */
 public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
+
+    /** One GPU's copy while the others copied too: the detail's "perGpu", joined to the PCIe tree by address. */
+    public record PerGpu(String name, String pciAddress, Stats gbs) {}
+
     public String key() {
         return toDevice ? "host_to_all_memcpy_ce" : "all_to_host_memcpy_ce";
     }
@@ -68,6 +72,7 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
             }
         }
         Map<String, Object> d = new LinkedHashMap<>();
+        List<PerGpu> each = new ArrayList<>();
         double median = 0, min = 0, max = 0;
         for (int g = 0; g < n; g++) {
             Stats s = Stats.of(perGpu[g]);
@@ -75,8 +80,9 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
             min += s.min();
             max += s.max();
             GpuBench b = gpus.get(g).bench();
-            d.put(b.name + " (" + b.pciAddress + ")", s);
+            each.add(new PerGpu(b.name, b.pciAddress, s));
         }
+        d.put("perGpu", each);
         d.put("bufferBytes", size);
         d.put("otherGpusBufferBytes", 2 * size);
         d.put("copiesPerSample", Copies.COPIES);

@@ -84,7 +84,7 @@ final class Pairs {
         List<String> labels = gpus.stream().map(t -> label(t.bench())).toList();
         List<PeerMatrix> out = new ArrayList<>();
         for (int i = 0; i < k; i++) {
-            out.add(new PeerMatrix(labels, names.get(i)[0], names.get(i)[1],
+            out.add(new PeerMatrix(labels, gpus.stream().map(t -> t.bench().pciAddress).toList(), names.get(i)[0], names.get(i)[1],
                     Arrays.stream(v[i]).map(row -> Arrays.asList(row.clone())).toList()));
         }
         return new Matrices(out, notMeasured);

@@ -11,6 +11,9 @@ import java.util.Map;
  *
  * @param from            CUDA ordinal of the GPU that would access
  * @param to              CUDA ordinal of the GPU whose memory it would access
+ * @param fromAddress     {@code from}'s PCI address in sysfs's spelling: the join with the PCIe tree
+ *                        (CUDA orders GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID)
+ * @param toAddress       {@code to}'s PCI address
  * @param canAccessPeer   cuDeviceCanAccessPeer: peer access may be enabled from {@code from} to {@code to}
  * @param performanceRank the link's relative performance among this machine's pairs (0 is the best;
  *                        CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK)
@@ -19,5 +22,11 @@ import java.util.Map;
  *                        NVLink, not PCIe
  * @param cudaArrayAccess CUDA arrays (textures) can be read over the link (CUDA_ARRAY_ACCESS_SUPPORTED)
  */
-public record PeerAccess(int from, int to, Boolean canAccessPeer, Integer performanceRank, Boolean accessSupported,
-                         Boolean nativeAtomics, Boolean cudaArrayAccess, Map<String, String> unknown) {}
+public record PeerAccess(int from, int to, String fromAddress, String toAddress, Boolean canAccessPeer, Integer performanceRank, Boolean accessSupported,
+                         Boolean nativeAtomics, Boolean cudaArrayAccess, Map<String, String> unknown) {
+
+    /** Peer access may be enabled from {@code from} to {@code to}; false also when the driver would not say. */
+    public boolean reachable() {
+        return Boolean.TRUE.equals(canAccessPeer);
+    }
+}

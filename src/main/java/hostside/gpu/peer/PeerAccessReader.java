@@ -14,24 +14,28 @@ public final class PeerAccessReader {
     public static List<PeerAccess> read(Cuda cuda) {
         int n = cuda.deviceCount();
         List<Integer> devices = new ArrayList<>();
-        for (int i = 0; i < n; i++) devices.add(cuda.device(i));
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            devices.add(cuda.device(i));
+            addresses.add(cuda.pciBusId(devices.getLast()));
+        }
         List<PeerAccess> pairs = new ArrayList<>();
         for (int a = 0; a < n; a++) {
             for (int b = 0; b < n; b++) {
-                if (a != b) pairs.add(pair(cuda, a, b, devices.get(a), devices.get(b)));
+                if (a != b) pairs.add(pair(cuda, a, b, devices.get(a), devices.get(b), addresses.get(a), addresses.get(b)));
             }
         }
         return pairs;
     }
 
-    static PeerAccess pair(Cuda cuda, int from, int to, int fromDevice, int toDevice) {
+    static PeerAccess pair(Cuda cuda, int from, int to, int fromDevice, int toDevice, String fromAddress, String toAddress) {
         Map<String, String> unknown = new LinkedHashMap<>();
         Cuda.Answer can = note(unknown, "canAccessPeer", cuda.canAccessPeer(fromDevice, toDevice));
         Cuda.Answer rank = note(unknown, "performanceRank", cuda.p2pAttribute(Cuda.P2P_PERFORMANCE_RANK, fromDevice, toDevice));
         Cuda.Answer access = note(unknown, "accessSupported", cuda.p2pAttribute(Cuda.P2P_ACCESS_SUPPORTED, fromDevice, toDevice));
         Cuda.Answer atomics = note(unknown, "nativeAtomics", cuda.p2pAttribute(Cuda.P2P_NATIVE_ATOMIC_SUPPORTED, fromDevice, toDevice));
         Cuda.Answer arrays = note(unknown, "cudaArrayAccess", cuda.p2pAttribute(Cuda.P2P_CUDA_ARRAY_ACCESS_SUPPORTED, fromDevice, toDevice));
-        return new PeerAccess(from, to, flag(can), rank.value(), flag(access), flag(atomics), flag(arrays), java.util.Collections.unmodifiableMap(unknown));
+        return new PeerAccess(from, to, fromAddress, toAddress, flag(can), rank.value(), flag(access), flag(atomics), flag(arrays), java.util.Collections.unmodifiableMap(unknown));
     }
 
     private static Cuda.Answer note(Map<String, String> unknown, String field, Cuda.Answer a) {

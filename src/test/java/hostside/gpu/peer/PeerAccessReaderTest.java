@@ -17,7 +17,7 @@ class PeerAccessReaderTest extends OnFakeDriver {
         List<PeerAccess> pairs = PeerAccessReader.read(cuda);
         assertThat(pairs).extracting(PeerAccess::from, PeerAccess::to)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 1), org.assertj.core.groups.Tuple.tuple(1, 0));
-        assertThat(pairs.getFirst()).isEqualTo(new PeerAccess(0, 1, true, 0, true, true, true, java.util.Map.of()));
+        assertThat(pairs.getFirst()).isEqualTo(new PeerAccess(0, 1, address(0), address(1), true, 0, true, true, true, java.util.Map.of()));
     }
 
     @Test
@@ -27,8 +27,11 @@ class PeerAccessReaderTest extends OnFakeDriver {
         fake.setPeer(1, 3, false, false, false, 0);
         List<PeerAccess> pairs = PeerAccessReader.read(cuda);
         assertThat(pairs).hasSize(12);
+        assertThat(pairs).extracting(PeerAccess::fromAddress).as("sysfs's spelling, to join the PCIe tree")
+                .allMatch(a -> a.matches("[0-9a-f]{4}:[0-9a-f]{2}:00\\.0"));
+        assertThat(pairs.stream().map(PeerAccess::fromAddress).distinct()).as("one address per GPU").hasSize(4);
         PeerAccess pcie = pairs.stream().filter(p -> p.from() == 0 && p.to() == 2).findFirst().orElseThrow();
-        assertThat(pcie).isEqualTo(new PeerAccess(0, 2, true, 1, true, false, false, java.util.Map.of()));
+        assertThat(pcie).isEqualTo(new PeerAccess(0, 2, address(0), address(2), true, 1, true, false, false, java.util.Map.of()));
         PeerAccess none = pairs.stream().filter(p -> p.from() == 1 && p.to() == 3).findFirst().orElseThrow();
         assertThat(none.canAccessPeer()).isFalse();
         assertThat(none.accessSupported()).isFalse();
@@ -47,5 +50,10 @@ class PeerAccessReaderTest extends OnFakeDriver {
         assertThat(pairs.get(1).canAccessPeer()).isNull();
         assertThat(pairs.get(1).unknown()).containsEntry("canAccessPeer", "CUDA_ERROR_NOT_INITIALIZED (3)");
         assertThat(pairs.get(1).performanceRank()).isZero();
+    }
+
+    /** The address each GPU is read under: the join key with the PCIe tree. */
+    private String address(int ordinal) {
+        return cuda.pciBusId(cuda.device(ordinal));
     }
 }
