@@ -38,9 +38,11 @@ import hostside.gpu.nvml.NvmlGpu;
  * @param pairs  each pair once, in row order (GPU0-GPU1, GPU0-GPU2, ..., GPU1-GPU2, ...)
  * @param links  each GPU's NVLinks as NVML gave them, summed; its {@code unknown} says why not
  * @param notes  lines the reader needs for the matrix: why NVLink is unknown, assumptions made
+ * @param peers  per pair, what the driver and the switch ports let peer traffic do ({@link PeerPath}); empty
+ *               until {@link #withPeers} joins them
  */
 public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair> pairs, List<GpuLinks> links,
-                        List<String> notes) {
+                        List<String> notes, List<PeerPath> peers) {
 
     public static final String LEGEND = "NV# = # active NVLinks (direct, or each GPU's links to the NVSwitches), "
             + "PIX = one PCIe switch, PXB = several switches, PHB = the CPU's host bridge, "
@@ -52,6 +54,7 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
         pairs = List.copyOf(pairs);
         links = List.copyOf(links);
         notes = List.copyOf(notes);
+        peers = List.copyOf(peers);
     }
 
     /**
@@ -102,6 +105,19 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
                 : gpu.nvml() == null ? (gpu.notRun().isEmpty() ? "NVML not asked" : gpu.notRun())
                 : gpu.nvml().ran() ? null : gpu.nvml().notRun();
         return of(facts.pci(), facts.topology(), unknown == null ? gpu.nvml().gpus() : List.of(), unknown);
+    }
+
+    /** The matrix of a live run or a recording, with each pair's {@link PeerPath}: the driver's answers and the switch ports' ACS. */
+    public static GpuMatrix of(hostside.fs.FsRoot fs, MachineFacts facts, GpuDrill.GpuSection gpu) {
+        GpuMatrix m = of(facts, gpu);
+        return m.withPeers(PeerPath.of(fs, m, facts.pci(), gpu == null ? List.of() : gpu.peers()));
+    }
+
+    /** This matrix with its pairs' peer paths, and the note when ACS could not be read. */
+    public GpuMatrix withPeers(List<PeerPath> paths) {
+        List<String> more = new ArrayList<>(notes);
+        more.addAll(PeerPath.notes(paths));
+        return new GpuMatrix(gpus, matrix, pairs, links, more, paths);
     }
 
     /**
@@ -191,7 +207,7 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
                 matrix.get(j).set(i, p.link());
             }
         }
-        return new GpuMatrix(gpus.stream().map(PciDevice::label).toList(), matrix, pairs, links, notes);
+        return new GpuMatrix(gpus.stream().map(PciDevice::label).toList(), matrix, pairs, links, notes, List.of());
     }
 
     private static Pair pair(PciDevice a, PciDevice b, String pcie, GpuLinks la, GpuLinks lb, List<NvmlGpu.NvLink> ab,
@@ -246,7 +262,8 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
 
     /**
      * What the wiring costs training: pairs whose peer traffic crosses the CPU with no NVLink
-     * (one finding per level, naming the pairs), and GPUs with some NVLinks down.
+     * (one finding per level, naming the pairs), GPUs with some NVLinks down, and what the peer
+     * paths add (pairs the driver keeps apart, switch ports that redirect peer traffic to the CPU).
      */
     public List<Finding> findings() {
         List<Finding> f = new ArrayList<>();
@@ -279,6 +296,7 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
                     l.inactiveLinks().stream().map(String::valueOf).collect(Collectors.joining(", ")), l.active(),
                     Math.round(100.0 * l.active() / all), l.gpu())));
         }
+        f.addAll(PeerPath.findings(this, peers));
         return f;
     }
 }

@@ -62,7 +62,7 @@ public final class MachineCommand implements Callable<Integer> {
             }
         });
         if (terminal && !tests.isEmpty() && gpu.notRun().isEmpty()) System.err.print("\r\u001b[K");
-        GpuMatrix matrix = GpuMatrix.of(facts, gpu);
+        GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), matrix.findings()), gpu, matrix);
     }
 

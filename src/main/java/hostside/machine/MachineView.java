@@ -210,6 +210,7 @@ public final class MachineView {
         sb.append(t.render("  "));
         sb.append("  Legend: ").append(GpuMatrix.LEGEND).append('\n');
         for (String line : linkLines(m)) sb.append("  ").append(line).append('\n');
+        for (String line : PeerPath.lines(m.peers())) sb.append("  ").append(line).append('\n');
         for (String n : m.notes()) sb.append("  ").append(n).append('\n');
         return sb.toString();
     }

@@ -62,11 +62,12 @@ public record PciAcs(String address, boolean present, int capability, int contro
 
     /**
      * The ports on the way between two devices under one host bridge, below the point where
-     * their paths meet, that redirect peer requests upward: a request from either device enters
-     * the shared switch through one of them. Empty when none does, or the devices do not share
-     * a switch (then peer traffic goes through the root complex anyway).
+     * their paths meet, as read: a request from either device enters the shared switch through
+     * one of them, so any that {@link #redirectsPeerRequests redirects} sends the pair's peer
+     * traffic up to the root complex. Empty when the devices do not share a switch (then peer
+     * traffic goes through the root complex anyway).
      */
-    public static List<PciAcs> redirectingBetween(FsRoot fs, PciDevice a, PciDevice b, Map<String, PciDevice> byAddress) {
+    public static List<PciAcs> between(FsRoot fs, PciDevice a, PciDevice b, Map<String, PciDevice> byAddress) {
         if (a.hostBridge() == null || !a.hostBridge().equals(b.hostBridge())) return List.of();
         List<String> pa = Affinity.chain(a, byAddress), pb = Affinity.chain(b, byAddress);
         int k = 0;
@@ -74,10 +75,7 @@ public record PciAcs(String address, boolean present, int capability, int contro
         if (k == 0) return List.of();
         List<PciAcs> out = new ArrayList<>();
         for (List<String> side : List.of(pa, pb)) {
-            for (String port : side.subList(k, side.size() - 1)) {
-                PciAcs acs = read(fs, port);
-                if (acs.redirectsPeerRequests()) out.add(acs);
-            }
+            for (String port : side.subList(k, side.size() - 1)) out.add(read(fs, port));
         }
         return out;
     }

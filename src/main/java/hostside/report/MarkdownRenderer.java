@@ -175,6 +175,10 @@ public final class MarkdownRenderer {
                     e.getKey().get(0), e.getKey().get(1), e.getKey().get(2)));
         }
         if (!rows.isEmpty()) table(List.of("pairs", "NVLinks", "path", "NVLink version"), rows);
+        List<String> peerLines = !m.path("peers").isArray() ? List.of() : hostside.machine.PeerPath.lines(
+                hostside.cli.Json.MAPPER.convertValue(m.path("peers"), new com.fasterxml.jackson.core.type.TypeReference<List<hostside.machine.PeerPath>>() {}));
+        for (String line : peerLines) md.append("- ").append(esc(line)).append('\n');
+        if (!peerLines.isEmpty()) md.append('\n');
         for (JsonNode n : m.path("notes")) md.append("- ").append(esc(n.asText())).append('\n');
         if (!m.path("notes").isEmpty()) md.append('\n');
     }

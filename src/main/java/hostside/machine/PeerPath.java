@@ -1,0 +1,162 @@
+package hostside.machine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import hostside.fs.FsRoot;
+import hostside.gpu.peer.PeerAccess;
+
+/**
+ * How peer traffic between two GPUs can flow, beside the wiring of {@link GpuMatrix}: what the
+ * CUDA driver allows each way (cuDeviceCanAccessPeer and the P2P attributes) and, for GPUs under
+ * one PCIe switch, whether the switch's ports send their peer requests up to the CPU (ACS P2P
+ * Request Redirect). The wiring says what the box could do; this says what it will do.
+ *
+ * @param pair            the pair's key in the matrix, "GPU0-GPU1"
+ * @param aToB            the first GPU may map the second's memory; null when the driver was not asked or would not say
+ * @param bToA            the other way
+ * @param nativeAtomics   every CUDA atomic works natively over the link both ways (NVLink, not PCIe); null unknown
+ * @param cudaArrayAccess CUDA arrays can be read over the link both ways; null unknown
+ * @param performanceRank the driver's rank of this pair's link among the machine's (0 the best); the worse of the two ways
+ * @param acsRedirecting  the switch ports between the two whose ACS sends peer requests up to the root complex
+ * @param acsUnknown      why a port between them could not be read (config space needs root), else null
+ */
+public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAtomics, Boolean cudaArrayAccess,
+                       Integer performanceRank, List<String> acsRedirecting, String acsUnknown) {
+
+    public PeerPath {
+        acsRedirecting = List.copyOf(acsRedirecting);
+    }
+
+    /** The driver refuses peer access at least one way: copies between the two are staged through host memory. */
+    public boolean refused() {
+        return Boolean.FALSE.equals(aToB) || Boolean.FALSE.equals(bToA);
+    }
+
+    /**
+     * One path per pair of the matrix. {@code access} is the driver's answer per ordered pair
+     * (empty without a driver, or with one GPU); ACS is read only for pairs that share a switch
+     * (PIX, PXB), the only ones a redirect changes.
+     */
+    public static List<PeerPath> of(FsRoot fs, GpuMatrix matrix, List<PciDevice> pci, List<PeerAccess> access) {
+        Map<String, PciDevice> byAddress = new HashMap<>(), byLabel = new HashMap<>();
+        for (PciDevice d : pci) {
+            byAddress.put(d.address(), d);
+            if (d.isGpu()) byLabel.put(d.label(), d);
+        }
+        Map<String, PeerAccess> byWay = new HashMap<>();
+        for (PeerAccess p : access) {
+            if (p.fromAddress() != null && p.toAddress() != null) {
+                byWay.put(GpuMatrix.canonical(p.fromAddress()) + ">" + GpuMatrix.canonical(p.toAddress()), p);
+            }
+        }
+        List<PeerPath> out = new ArrayList<>();
+        for (GpuMatrix.Pair p : matrix.pairs()) {
+            PciDevice a = byLabel.get(p.a()), b = byLabel.get(p.b());
+            if (a == null || b == null) continue;
+            PeerAccess ab = byWay.get(a.address() + ">" + b.address()), ba = byWay.get(b.address() + ">" + a.address());
+            List<String> redirecting = new ArrayList<>();
+            String unknown = null;
+            if (p.pcie().equals("PIX") || p.pcie().equals("PXB")) {
+                for (PciAcs port : PciAcs.between(fs, a, b, byAddress)) {
+                    if (port.redirectsPeerRequests()) redirecting.add(port.address());
+                    if (port.unknown() != null && unknown == null) unknown = port.address() + ": " + port.unknown();
+                }
+            }
+            out.add(new PeerPath(p.key(), ab == null ? null : ab.canAccessPeer(), ba == null ? null : ba.canAccessPeer(),
+                    both(ab, ba, PeerAccess::nativeAtomics), both(ab, ba, PeerAccess::cudaArrayAccess), worse(ab, ba),
+                    redirecting, unknown));
+        }
+        return out;
+    }
+
+    /** True when both ways say so, false when either says not, null when a way is unknown and none says not. */
+    private static Boolean both(PeerAccess ab, PeerAccess ba, java.util.function.Function<PeerAccess, Boolean> f) {
+        Boolean x = ab == null ? null : f.apply(ab), y = ba == null ? null : f.apply(ba);
+        if (Boolean.FALSE.equals(x) || Boolean.FALSE.equals(y)) return false;
+        return x != null && y != null ? true : null;
+    }
+
+    private static Integer worse(PeerAccess ab, PeerAccess ba) {
+        Integer x = ab == null ? null : ab.performanceRank(), y = ba == null ? null : ba.performanceRank();
+        if (x == null) return y;
+        if (y == null) return x;
+        return Math.max(x, y);
+    }
+
+    /**
+     * One line per kind of path, naming its pairs, for the matrix's text ("peer access both ways,
+     * native atomics: GPU0-GPU1, GPU2-GPU3"); nothing when the driver was not asked.
+     */
+    public static List<String> lines(List<PeerPath> paths) {
+        Map<String, List<String>> byText = new LinkedHashMap<>();
+        for (PeerPath p : paths) {
+            if (p.aToB() == null && p.bToA() == null) continue;
+            String text = p.refused() ? (Boolean.TRUE.equals(p.aToB()) || Boolean.TRUE.equals(p.bToA())
+                    ? "peer access one way only" : "no peer access (copies staged through host memory)")
+                    : p.aToB() == null || p.bToA() == null ? "peer access one way, the other unknown"
+                    : "peer access both ways" + (Boolean.TRUE.equals(p.nativeAtomics()) ? ", native atomics"
+                    : Boolean.FALSE.equals(p.nativeAtomics()) ? ", no native atomics (PCIe)" : "");
+            byText.computeIfAbsent(text, x -> new ArrayList<>()).add(p.pair());
+        }
+        List<String> lines = new ArrayList<>();
+        byText.forEach((text, pairs) -> lines.add("P2P " + text + ": " + some(pairs)));
+        return lines;
+    }
+
+    /**
+     * What the paths cost training: pairs the driver keeps apart (worst where NVLink joins them),
+     * and pairs under one switch whose ports send peer traffic up to the CPU.
+     */
+    public static List<Finding> findings(GpuMatrix matrix, List<PeerPath> paths) {
+        List<Finding> f = new ArrayList<>();
+        Map<String, GpuMatrix.Pair> pairs = new HashMap<>();
+        for (GpuMatrix.Pair p : matrix.pairs()) pairs.put(p.key(), p);
+        Predicate<PeerPath> onNvlink = p -> pairs.containsKey(p.pair()) && pairs.get(p.pair()).nvlink();
+        List<String> nvlinkRefused = keys(paths, p -> p.refused() && onNvlink.test(p));
+        if (!nvlinkRefused.isEmpty()) {
+            f.add(Finding.bad("GPU peers", some(nvlinkRefused) + ": NVLink joins them but the CUDA driver refuses peer access"
+                    + " (cuDeviceCanAccessPeer is 0), so every copy between them is staged through host memory at PCIe speed and"
+                    + " NCCL falls back to it too: on an NVSwitch board the fabric manager (nvidia-fabricmanager) must be running"
+                    + " and each GPU's fabric state Completed; in a VM the hypervisor must pass the GPUs through as one P2P group"));
+        }
+        List<String> pcieRefused = keys(paths, p -> p.refused() && !onNvlink.test(p));
+        if (!pcieRefused.isEmpty()) {
+            f.add(Finding.warn("GPU peers", some(pcieRefused) + ": no peer access (cuDeviceCanAccessPeer is 0), so copies between"
+                    + " them go through host memory, twice over PCIe and the CPU (device_to_device_memcpy_staged_ce measures it), and"
+                    + " NCCL uses shared host memory: all-reduce between them is bounded by the host; the usual causes are"
+                    + " consumer GPUs (the driver disables P2P), a VM without P2P pass-through, or ACS/IOMMU settings"));
+        }
+        List<PeerPath> redirected = paths.stream().filter(p -> !p.acsRedirecting().isEmpty()).toList();
+        if (!redirected.isEmpty()) {
+            List<String> ports = redirected.stream().flatMap(p -> p.acsRedirecting().stream()).distinct().toList();
+            f.add(Finding.warn("GPU peers", some(redirected.stream().map(PeerPath::pair).toList()) + " share a PCIe switch, but ACS"
+                    + " P2P Request Redirect is on at " + some(ports) + ": their peer traffic is sent up to the CPU's root complex"
+                    + " (and IOMMU) instead of across the switch, at a fraction of its bandwidth, and NCCL's P2P may hang: on bare"
+                    + " metal turn ACS off in the BIOS (or with setpci at boot); in a VM it isolates guests and is expected"));
+        }
+        return f;
+    }
+
+    /** The note for the matrix when ACS could not be read for some pair under one switch. */
+    public static List<String> notes(List<PeerPath> paths) {
+        return paths.stream().map(PeerPath::acsUnknown).filter(Objects::nonNull).findFirst()
+                .map(u -> List.of("ACS of the switch ports between GPUs not read (" + u + "): whether peer traffic under a"
+                        + " switch is redirected to the CPU is unknown; run as root to read it"))
+                .orElse(List.of());
+    }
+
+    private static List<String> keys(List<PeerPath> paths, Predicate<PeerPath> which) {
+        return paths.stream().filter(which).map(PeerPath::pair).toList();
+    }
+
+    private static String some(List<String> items) {
+        return items.size() <= 6 ? String.join(", ", items)
+                : String.join(", ", items.subList(0, 6)) + " and " + (items.size() - 6) + " more";
+    }
+}

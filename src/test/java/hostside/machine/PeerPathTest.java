@@ -1,0 +1,132 @@
+package hostside.machine;
+
+import static hostside.machine.NvlinkBoxes.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.fs.FsRoot;
+import hostside.gpu.peer.PeerAccess;
+
+/** The driver's peer answers and the switch ports' ACS, joined to the matrix's pairs by PCI address. */
+class PeerPathTest {
+    @TempDir
+    Path root;
+
+    FsRoot fs() throws IOException {
+        Files.createDirectories(root.resolve("sys/bus/pci/devices"));
+        return FsRoot.open(root.toString());
+    }
+
+    void config(String address, byte[] bytes) throws IOException {
+        Path p = root.resolve("sys/bus/pci/devices/" + address + "/config");
+        Files.createDirectories(p.getParent());
+        Files.write(p, bytes);
+    }
+
+    /** Every ordered pair of {@code addresses}, in CUDA's order, allowed unless listed in {@code refused} as "from>to". */
+    static List<PeerAccess> access(List<String> addresses, boolean atomics, String... refused) {
+        List<PeerAccess> out = new ArrayList<>();
+        for (int a = 0; a < addresses.size(); a++) {
+            for (int b = 0; b < addresses.size(); b++) {
+                if (a == b) continue;
+                boolean no = List.of(refused).contains(a + ">" + b);
+                out.add(new PeerAccess(a, b, addresses.get(a), addresses.get(b), !no, atomics ? 0 : 1, !no, atomics && !no, !no, Map.of()));
+            }
+        }
+        return out;
+    }
+
+    static List<String> gpuAddresses(List<PciDevice> pci) {
+        return pci.stream().filter(PciDevice::isGpu).map(PciDevice::address).toList();
+    }
+
+    @Test
+    void anHgxBoardWithEveryPairAllowedIsOneLineAndNoFinding() throws IOException {
+        GpuMatrix plain = GpuMatrix.of(hgxPci(), nodes(2), hgxNvml(-1, 0, true), null);
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpuAddresses(hgxPci()), true)));
+        assertThat(m.peers()).hasSize(28).allSatisfy(p -> {
+            assertThat(p.aToB()).isTrue();
+            assertThat(p.bToA()).isTrue();
+            assertThat(p.nativeAtomics()).isTrue();
+            assertThat(p.acsRedirecting()).isEmpty();
+        });
+        assertThat(PeerPath.lines(m.peers())).containsExactly(
+                "P2P peer access both ways, native atomics: GPU0-GPU1, GPU0-GPU2, GPU0-GPU3, GPU0-GPU4, GPU0-GPU5, GPU0-GPU6 and 22 more");
+        assertThat(m.findings()).isEmpty();
+    }
+
+    @Test
+    void anNvlinkPairTheDriverKeepsApartIsBad() throws IOException {
+        GpuMatrix plain = GpuMatrix.of(hgxPci(), nodes(2), hgxNvml(-1, 0, true), null);
+        // CUDA's ordinal 2 is the third GPU in PCI order here; refusing 2>5 must land on GPU2-GPU5
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpuAddresses(hgxPci()), true, "2>5")));
+        PeerPath p = m.peers().stream().filter(x -> x.pair().equals("GPU2-GPU5")).findFirst().orElseThrow();
+        assertThat(p.aToB()).isFalse();
+        assertThat(p.bToA()).isTrue();
+        assertThat(p.nativeAtomics()).as("not both ways").isFalse();
+        assertThat(m.findings()).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo("bad");
+            assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but the CUDA driver refuses peer access").contains("fabric manager");
+        });
+        assertThat(PeerPath.lines(m.peers())).contains("P2P peer access one way only: GPU2-GPU5");
+    }
+
+    @Test
+    void cudaOrderIsNotPciOrder() throws IOException {
+        // CUDA puts the fastest GPU first by default: ordinal 0 may be the last PCI address
+        List<String> reversed = new ArrayList<>(gpuAddresses(pcieOnlyPci()));
+        java.util.Collections.reverse(reversed);
+        GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, pcieOnlyPci(), access(reversed, false, "0>1", "1>0")));
+        // ordinals 0 and 1 are GPU5 and GPU4 in PCI order
+        assertThat(m.peers().stream().filter(PeerPath::refused).map(PeerPath::pair)).containsExactly("GPU4-GPU5");
+        assertThat(m.findings()).extracting(Finding::text).anySatisfy(t -> assertThat(t)
+                .startsWith("GPU4-GPU5: no peer access (cuDeviceCanAccessPeer is 0)").contains("staged_ce"));
+        assertThat(PeerPath.lines(m.peers())).contains("P2P no peer access (copies staged through host memory): GPU4-GPU5");
+    }
+
+    @Test
+    void aSwitchPortRedirectingPeerRequestsIsAFindingForThePairsUnderIt() throws IOException {
+        // pcieOnly: GPU0 under 02:08.0, GPU1 under 02:10.0, GPU2 under 02:18.0 -> 05:00.0 -> 06:00.0, all below switch 01:00.0
+        FsRoot fs = fs();
+        config("0000:02:08.0", PciAcsTest.config(true, PciAcs.SOURCE_VALIDATION));
+        config("0000:02:10.0", PciAcsTest.config(true, PciAcs.P2P_REQUEST_REDIRECT | PciAcs.P2P_COMPLETION_REDIRECT));
+        config("0000:02:18.0", PciAcsTest.config(false, 0));
+        config("0000:05:00.0", PciAcsTest.config(false, 0));
+        config("0000:06:00.0", PciAcsTest.config(false, 0));
+        GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs, plain, pcieOnlyPci(), List.of()));
+        assertThat(m.peers().stream().filter(p -> !p.acsRedirecting().isEmpty()).map(PeerPath::pair))
+                .containsExactly("GPU0-GPU1", "GPU1-GPU2");
+        assertThat(m.peers()).allSatisfy(p -> assertThat(p.aToB()).as("the driver was not asked").isNull());
+        assertThat(PeerPath.lines(m.peers())).isEmpty();
+        assertThat(m.notes()).noneMatch(n -> n.startsWith("ACS"));
+        assertThat(m.findings()).extracting(Finding::text).anySatisfy(t -> assertThat(t)
+                .startsWith("GPU0-GPU1, GPU1-GPU2 share a PCIe switch, but ACS P2P Request Redirect is on at 0000:02:10.0"));
+    }
+
+    @Test
+    void portsReadShortLeaveANoteNotAFinding() throws IOException {
+        FsRoot fs = fs();
+        for (String port : List.of("0000:02:08.0", "0000:02:10.0", "0000:02:18.0", "0000:05:00.0", "0000:06:00.0")) {
+            config(port, new byte[64]); // what a user who is not root reads
+        }
+        GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs, plain, pcieOnlyPci(), List.of()));
+        assertThat(m.notes()).anySatisfy(n -> assertThat(n).startsWith("ACS of the switch ports between GPUs not read (0000:02:08.0:")
+                .contains("run as root"));
+        assertThat(m.findings()).noneMatch(f -> f.text().contains("ACS"));
+        // pairs not under one switch are not asked: their traffic reaches the root complex anyway
+        assertThat(m.peers().stream().filter(p -> p.acsUnknown() != null).map(PeerPath::pair))
+                .containsExactly("GPU0-GPU1", "GPU0-GPU2", "GPU1-GPU2");
+    }
+}
