@@ -24,4 +24,10 @@ public record Finding(String severity, String subject, String text, String code)
     public static Finding info(String subject, String text) {
         return new Finding("info", subject, text, "");
     }
+
+    /** Up to six names, then how many more: a finding names what it is about without running on. */
+    public static String some(java.util.List<String> items) {
+        return items.size() <= 6 ? String.join(", ", items)
+                : String.join(", ", items.subList(0, 6)) + " and " + (items.size() - 6) + " more";
+    }
 }

@@ -63,7 +63,9 @@ public final class MachineCommand implements Callable<Integer> {
         });
         if (terminal && !tests.isEmpty() && gpu.notRun().isEmpty()) System.err.print("\r\u001b[K");
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
-        return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), matrix.findings()), gpu, matrix);
+        List<Finding> found = new ArrayList<>(matrix.findings());
+        found.addAll(PeerVerdicts.of(facts, gpu, matrix));
+        return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix);
     }
 
     /** The facts with findings that needed more than sysfs (the GPU matrix's, from NVML). */

@@ -105,7 +105,7 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
             byText.computeIfAbsent(text, x -> new ArrayList<>()).add(p.pair());
         }
         List<String> lines = new ArrayList<>();
-        byText.forEach((text, pairs) -> lines.add("P2P " + text + ": " + some(pairs)));
+        byText.forEach((text, pairs) -> lines.add("P2P " + text + ": " + Finding.some(pairs)));
         return lines;
     }
 
@@ -120,14 +120,14 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         Predicate<PeerPath> onNvlink = p -> pairs.containsKey(p.pair()) && pairs.get(p.pair()).nvlink();
         List<String> nvlinkRefused = keys(paths, p -> p.refused() && onNvlink.test(p));
         if (!nvlinkRefused.isEmpty()) {
-            f.add(Finding.bad("GPU peers", some(nvlinkRefused) + ": NVLink joins them but the CUDA driver refuses peer access"
+            f.add(Finding.bad("GPU peers", Finding.some(nvlinkRefused) + ": NVLink joins them but the CUDA driver refuses peer access"
                     + " (cuDeviceCanAccessPeer is 0), so every copy between them is staged through host memory at PCIe speed and"
                     + " NCCL falls back to it too: on an NVSwitch board the fabric manager (nvidia-fabricmanager) must be running"
                     + " and each GPU's fabric state Completed; in a VM the hypervisor must pass the GPUs through as one P2P group"));
         }
         List<String> pcieRefused = keys(paths, p -> p.refused() && !onNvlink.test(p));
         if (!pcieRefused.isEmpty()) {
-            f.add(Finding.warn("GPU peers", some(pcieRefused) + ": no peer access (cuDeviceCanAccessPeer is 0), so copies between"
+            f.add(Finding.warn("GPU peers", Finding.some(pcieRefused) + ": no peer access (cuDeviceCanAccessPeer is 0), so copies between"
                     + " them go through host memory, twice over PCIe and the CPU (device_to_device_memcpy_staged_ce measures it), and"
                     + " NCCL uses shared host memory: all-reduce between them is bounded by the host; the usual causes are"
                     + " consumer GPUs (the driver disables P2P), a VM without P2P pass-through, or ACS/IOMMU settings"));
@@ -135,8 +135,8 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         List<PeerPath> redirected = paths.stream().filter(p -> !p.acsRedirecting().isEmpty()).toList();
         if (!redirected.isEmpty()) {
             List<String> ports = redirected.stream().flatMap(p -> p.acsRedirecting().stream()).distinct().toList();
-            f.add(Finding.warn("GPU peers", some(redirected.stream().map(PeerPath::pair).toList()) + " share a PCIe switch, but ACS"
-                    + " P2P Request Redirect is on at " + some(ports) + ": their peer traffic is sent up to the CPU's root complex"
+            f.add(Finding.warn("GPU peers", Finding.some(redirected.stream().map(PeerPath::pair).toList()) + " share a PCIe switch, but ACS"
+                    + " P2P Request Redirect is on at " + Finding.some(ports) + ": their peer traffic is sent up to the CPU's root complex"
                     + " (and IOMMU) instead of across the switch, at a fraction of its bandwidth, and NCCL's P2P may hang: on bare"
                     + " metal turn ACS off in the BIOS (or with setpci at boot); in a VM it isolates guests and is expected"));
         }
@@ -153,10 +153,5 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
 
     private static List<String> keys(List<PeerPath> paths, Predicate<PeerPath> which) {
         return paths.stream().filter(which).map(PeerPath::pair).toList();
-    }
-
-    private static String some(List<String> items) {
-        return items.size() <= 6 ? String.join(", ", items)
-                : String.join(", ", items.subList(0, 6)) + " and " + (items.size() - 6) + " more";
     }
 }
