@@ -317,6 +317,82 @@ public final class MachineView {
             else m.row(x.key(), x.status() + ": " + x.why(), "", "", "");
         }
         sb.append(m.render("        ")).append('\n');
+        // the summary line hides which GPU or pair is slow: the figures behind it, as nvbandwidth prints them
+        for (var x : gpu.allGpus()) {
+            if (!x.isOk()) continue;
+            perGpu(sb, x);
+            peerMatrix(sb, x);
+        }
+    }
+
+    /** host_to_all / all_to_host: each GPU's copy while the others copied too. */
+    private void perGpu(StringBuilder sb, hostside.harness.Result x) {
+        if (!(x.detail().get("perGpu") instanceof List<?> each) || each.isEmpty()) return;
+        sb.append("        ").append(x.key()).append(", each GPU while all copy (").append(x.unit()).append(")\n");
+        Table t = new Table("GPU", "median", "min", "max", "n").right(1, 2, 3, 4);
+        for (Object o : each) {
+            if (o instanceof hostside.gpu.bench.AllGpus.PerGpu p) {
+                t.row(peerLabel(p.pciAddress(), p.pciAddress()), Units.figure(p.gbs().median()), Units.figure(p.gbs().min()),
+                        Units.figure(p.gbs().max()), p.gbs().samples());
+            }
+        }
+        sb.append(t.render("          ")).append('\n');
+    }
+
+    /**
+     * A peer test case's matrix as nvbandwidth prints it: row GPU, column GPU, N/A where nothing
+     * was measured, and the SUM line for bandwidths. Bidirectional cases hold three matrices; the
+     * first (both directions added) is the one the summary line describes, the others stay in --json
+     * so that an 8-GPU page is not three screens long.
+     */
+    private void peerMatrix(StringBuilder sb, hostside.harness.Result x) {
+        List<String> names = new ArrayList<>();
+        hostside.gpu.peer.PeerMatrix m = null;
+        for (var e : x.detail().entrySet()) {
+            if (!(e.getValue() instanceof hostside.gpu.peer.PeerMatrix pm)) continue;
+            if (m == null) m = pm;
+            else names.add(e.getKey());
+        }
+        if (m == null) return;
+        sb.append("        ").append(x.key()).append(" (").append(x.unit()).append("), row: ").append(m.rows())
+                .append("; column: ").append(m.columns()).append('\n');
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < m.addresses().size(); i++) labels.add(peerLabel(m.addresses().get(i), "cuda" + i));
+        List<String> header = new ArrayList<>(List.of(""));
+        header.addAll(labels);
+        Table t = new Table(header.toArray(String[]::new)).right(java.util.stream.IntStream.rangeClosed(1, labels.size()).toArray());
+        for (int r = 0; r < labels.size(); r++) {
+            List<Object> row = new ArrayList<>(List.of(labels.get(r)));
+            for (Double v : m.values().get(r)) row.add(v == null ? "N/A" : Units.figure(v));
+            t.row(row.toArray());
+        }
+        sb.append(t.render("          "));
+        if (x.detail().get("sum") instanceof Double sum) sb.append("          SUM ").append(x.key()).append(' ').append(Units.figure(sum)).append('\n');
+        if (x.detail().get("notMeasured") instanceof List<?> not && !not.isEmpty()) {
+            sb.append("          not measured: ").append(String.join("; ", not.stream().map(p -> pairNamed(String.valueOf(p), labels)).toList())).append('\n');
+        }
+        if (!names.isEmpty()) sb.append("          one direction at a time (").append(String.join(", ", names)).append("): in --json\n");
+        sb.append('\n');
+    }
+
+    /** Pairs.run names a pair left out by its matrix indices ("0 to 1: why"); the reader knows the GPUs by label. */
+    public static String pairNamed(String notMeasured, List<String> labels) {
+        java.util.regex.Matcher p = java.util.regex.Pattern.compile("(\\d+) to (\\d+)(.*)", java.util.regex.Pattern.DOTALL).matcher(notMeasured);
+        if (!p.matches()) return notMeasured;
+        int r = Integer.parseInt(p.group(1)), c = Integer.parseInt(p.group(2));
+        if (r >= labels.size() || c >= labels.size()) return notMeasured;
+        return labels.get(r) + " to " + labels.get(c) + p.group(3);
+    }
+
+    /**
+     * A GPU by hostside's name for it, as the PCIe table and the GPU-to-GPU matrix call it; a GPU
+     * the PCIe tree does not hold by its CUDA ordinal, as the drill names it; else {@code fallback}.
+     */
+    private String peerLabel(String address, String fallback) {
+        return f.pci().stream().filter(d -> d.address().equalsIgnoreCase(address)).findFirst().map(PciDevice::label)
+                .or(() -> gpu.cuda() == null ? java.util.Optional.empty() : gpu.cuda().gpus().stream()
+                        .filter(g -> g.pciAddress().equalsIgnoreCase(address)).findFirst().map(g -> "cuda" + g.ordinal()))
+                .orElse(fallback);
     }
 
     private static String coherence(String c) {

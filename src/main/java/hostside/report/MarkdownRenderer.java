@@ -132,7 +132,7 @@ public final class MarkdownRenderer {
         for (JsonNode k : f.path("kernelCmdline")) rows.add(List.of("`" + k.path("text").asText() + "`", k.path("why").asText()));
         if (!rows.isEmpty()) table(List.of("kernel option", "why it matters"), rows);
 
-        gpu(f.path("gpu"));
+        gpu(f.path("gpu"), f.path("pci"));
         md.append("### Findings\n\n");
         if (f.path("findings").isEmpty()) md.append("None.\n\n");
         for (JsonNode x : f.path("findings")) {
@@ -183,7 +183,7 @@ public final class MarkdownRenderer {
         if (!m.path("notes").isEmpty()) md.append('\n');
     }
 
-    private void gpu(JsonNode g) {
+    private void gpu(JsonNode g, JsonNode pci) {
         if (g.isMissingNode() || g.isNull()) return;
         md.append("### GPUs and copies\n\n");
         JsonNode nv = g.path("nvml");
@@ -233,6 +233,12 @@ public final class MarkdownRenderer {
                     : List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", ""));
         }
         if (!rows.isEmpty()) table(List.of("all GPUs at once", "median", "min", "max", "unit"), rows);
+        // the figures behind each summary line: which GPU or pair is slow
+        for (JsonNode x : g.path("allGpus")) {
+            if (!x.path("status").asText().equals("ok")) continue;
+            perGpu(x, g, pci);
+            peerMatrix(x, g, pci);
+        }
         for (JsonNode r : g.path("runs")) {
             if (r.path("results").isEmpty()) continue;
             md.append("**").append(esc(r.path("gpu").asText())).append("** (").append(r.path("pciAddress").asText())
@@ -251,6 +257,73 @@ public final class MarkdownRenderer {
             for (JsonNode v : r.path("verdicts")) md.append("- ").append(esc(v.asText())).append('\n');
             md.append('\n');
         }
+    }
+
+    /** host_to_all / all_to_host: each GPU's copy while the others copied too. */
+    private void perGpu(JsonNode x, JsonNode g, JsonNode pci) {
+        if (x.path("detail").path("perGpu").isEmpty()) return;
+        md.append("`").append(x.path("key").asText()).append("`, each GPU while all copy (").append(esc(x.path("unit").asText())).append("):\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode p : x.path("detail").path("perGpu")) {
+            JsonNode s = p.path("gbs");
+            String address = p.path("pciAddress").asText();
+            rows.add(List.of(gpuLabel(address, address, g, pci), Units.figure(s.path("median").asDouble()),
+                    Units.figure(s.path("min").asDouble()), Units.figure(s.path("max").asDouble()), s.path("samples").asText()));
+        }
+        table(List.of("GPU", "median", "min", "max", "samples"), rows);
+    }
+
+    /**
+     * A peer test case's first matrix (for the bidirectional ones, both directions added) as
+     * nvbandwidth prints it, N/A where nothing was measured, with its SUM line for bandwidths;
+     * the one-direction matrices stay in the JSON, as in hostside machine's text.
+     */
+    private void peerMatrix(JsonNode x, JsonNode g, JsonNode pci) {
+        JsonNode m = null;
+        List<String> others = new ArrayList<>();
+        for (var e : x.path("detail").properties()) {
+            if (!e.getValue().path("values").isArray() || !e.getValue().path("addresses").isArray()) continue;
+            if (m == null) m = e.getValue();
+            else others.add(e.getKey());
+        }
+        if (m == null) return;
+        String key = x.path("key").asText();
+        md.append("`").append(key).append("` (").append(esc(x.path("unit").asText())).append("), row: ").append(esc(m.path("rows").asText()))
+                .append("; column: ").append(esc(m.path("columns").asText())).append(":\n\n");
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < m.path("addresses").size(); i++) labels.add(gpuLabel(m.path("addresses").get(i).asText(), "cuda" + i, g, pci));
+        List<String> header = new ArrayList<>(List.of(""));
+        header.addAll(labels);
+        List<List<String>> rows = new ArrayList<>();
+        int r = 0;
+        for (JsonNode row : m.path("values")) {
+            List<String> cells = new ArrayList<>(List.of(labels.get(r++)));
+            for (JsonNode v : row) cells.add(v.isNumber() ? Units.figure(v.asDouble()) : "N/A");
+            rows.add(cells);
+        }
+        table(header, rows);
+        JsonNode sum = x.path("detail").path("sum");
+        if (sum.isNumber()) md.append("SUM `").append(key).append("` ").append(Units.figure(sum.asDouble())).append("\n\n");
+        List<String> not = new ArrayList<>();
+        for (JsonNode n : x.path("detail").path("notMeasured")) not.add(hostside.machine.MachineView.pairNamed(n.asText(), labels));
+        if (!not.isEmpty()) md.append("Not measured: ").append(esc(String.join("; ", not))).append(".\n\n");
+        if (!others.isEmpty()) md.append("One direction at a time (").append(esc(String.join(", ", others))).append("): in the JSON.\n\n");
+    }
+
+    /**
+     * A GPU by the name the PCIe table gives it; one the PCIe tree does not hold by its CUDA
+     * ordinal, as the drill names it; else {@code fallback}.
+     */
+    private static String gpuLabel(String address, String fallback, JsonNode g, JsonNode pci) {
+        for (JsonNode d : pci) {
+            if (d.path("address").asText().equalsIgnoreCase(address)) {
+                return d.path("name").asText().isEmpty() ? d.path("address").asText() : d.path("name").asText();
+            }
+        }
+        for (JsonNode c : g.path("cuda").path("gpus")) {
+            if (c.path("pciAddress").asText().equalsIgnoreCase(address)) return "cuda" + c.path("ordinal").asInt();
+        }
+        return fallback;
     }
 
     /** Caches: one row per level and size, with the count, rather than one per instance. */
