@@ -312,11 +312,15 @@ public final class MachineView {
     private void together(StringBuilder sb) {
         if (gpu.allGpus().isEmpty()) return;
         Table m = new Table("all GPUs at once", "median", "min", "max", "unit").right(1, 2, 3);
+        // cases that did not run share their reason (one GPU: all eight peer cases), below the figures not in them
+        Map<String, List<String>> without = new LinkedHashMap<>();
         for (var x : gpu.allGpus()) {
             if (x.isOk()) m.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit());
-            else m.row(x.key(), x.status() + ": " + x.why(), "", "", "");
+            else without.computeIfAbsent(x.status() + ": " + x.why(), k -> new ArrayList<>()).add(x.key());
         }
-        sb.append(m.render("        ")).append('\n');
+        if (gpu.allGpus().stream().anyMatch(hostside.harness.Result::isOk)) sb.append(m.render("        "));
+        without.forEach((why, keys) -> sb.append("        ").append(String.join(", ", keys)).append(": ").append(why).append('\n'));
+        sb.append('\n');
         // the summary line hides which GPU or pair is slow: the figures behind it, as nvbandwidth prints them
         for (var x : gpu.allGpus()) {
             if (!x.isOk()) continue;
@@ -327,7 +331,8 @@ public final class MachineView {
 
     /** host_to_all / all_to_host: each GPU's copy while the others copied too. */
     private void perGpu(StringBuilder sb, hostside.harness.Result x) {
-        if (!(x.detail().get("perGpu") instanceof List<?> each) || each.isEmpty()) return;
+        // with one GPU its figure is the sum above
+        if (!(x.detail().get("perGpu") instanceof List<?> each) || each.size() < 2) return;
         sb.append("        ").append(x.key()).append(", each GPU while all copy (").append(x.unit()).append(")\n");
         Table t = new Table("GPU", "median", "min", "max", "n").right(1, 2, 3, 4);
         for (Object o : each) {
