@@ -27,10 +27,6 @@ final class NoPeerAccess implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            if (wasAb) a.enablePeerAccess(b);
-        } finally {
-            if (wasBa) b.enablePeerAccess(a);
-        }
+        PeerLink.switchBack(a, b, wasAb, wasBa, true);
     }
 }

@@ -6,11 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
+import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Held;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
+import hostside.gpu.cuda.Stream;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.harness.TestCase;
@@ -21,13 +24,25 @@ import hostside.harness.TestCase;
  * each step makes its GPU's context current first, as nvbandwidth does.
  */
 final class Pairs {
-    /** nvbandwidth takes the median of 3 samples; one warm-up before them, as hostside's other copies. */
-    static final int WARMUPS = 1, SAMPLES = 3, COPIES = 8;
+    /**
+     * nvbandwidth's defaults: the median of 3 samples (its --testSamples), each timing 16 copies
+     * (its --loopCount) of one buffer (--bufferSize, 512 MiB: Target.DEFAULT_BUFFER, less where
+     * memory is short); one warm-up before them, as hostside's other copies.
+     */
+    static final int WARMUPS = 1, SAMPLES = 3, COPIES = 16;
     static final String ONE_GPU = "one GPU in this machine";
     static final String NO_PEERS = "no GPU pair can reach its peer's memory (cuDeviceCanAccessPeer is 0 for every pair): "
             + "copies between them go through host memory, as device_to_device_memcpy_staged_ce measures";
 
     private Pairs() {}
+
+    /** A test case over the ordered pairs of GPUs that copies through peer access: not run where no pair has it. */
+    interface NeedsPeers extends TestCase<List<Target>> {
+        @Override
+        default Optional<String> notApplicable(List<Target> gpus) {
+            return needsPeers(gpus);
+        }
+    }
 
     /** One pair's figures, one per matrix the test case fills (medians of its samples). */
     interface Measure {
@@ -88,6 +103,62 @@ final class Pairs {
                     Arrays.stream(v[i]).map(row -> Arrays.asList(row.clone())).toList()));
         }
         return new Matrices(out, notMeasured);
+    }
+
+    /**
+     * One copy of {@code bytes} between the row GPU's buffer ({@code mine}) and the column GPU's
+     * ({@code theirs}), queued on a stream of the row GPU: which way, and by what, is the test
+     * case's. Asked once per pair, with the row GPU's context current.
+     */
+    interface Copy {
+        Consumer<Stream> between(GpuBench row, DeviceBuffer mine, DeviceBuffer theirs, long bytes);
+    }
+
+    /** A one-way test's matrix of GB/s, the buffer the last pair measured copied, and its copies per sample. */
+    record OneWay(Matrices matrices, long bytes, int copies) {
+        /** bufferBytes and copiesPerSample, then {@code more}. */
+        Map<String, Object> detail(Map<String, Object> more) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("bufferBytes", bytes);
+            d.put("copiesPerSample", copies);
+            d.putAll(more);
+            return d;
+        }
+    }
+
+    /**
+     * nvbandwidth's one-way copy on every ordered pair, peer access on: the row GPU, in its
+     * context, copies {@link #COPIES} times per sample between its buffer and the column GPU's,
+     * queued behind the spin kernel; each pair's figure the median GB/s.
+     */
+    static OneWay oneWay(List<Target> gpus, String[] names, Copy copy) {
+        return oneWay(gpus, names, true, Target.DEFAULT_BUFFER, COPIES, copy);
+    }
+
+    /**
+     * The same with peer access on or off: off, the driver stages each copy through host memory,
+     * so it is timed without the spin kernel (GpuBench.unblockedMs says why); buffers of at most
+     * {@code most} bytes, {@code copies} copies per sample.
+     */
+    static OneWay oneWay(List<Target> gpus, String[] names, boolean peer, long most, int copies, Copy copy) {
+        long[] used = new long[1];
+        Matrices m = run(gpus, peer, List.<String[]>of(names), (row, column, held) -> {
+            long bytes = Math.min(most, bytes(row, column, 1));
+            used[0] = bytes;
+            GpuBench r = row.bench();
+            DeviceBuffer mine = alloc(held, r, bytes), theirs = alloc(held, column.bench(), bytes);
+            r.gpu.makeCurrent();
+            Consumer<Stream> sample = times(copies, copy.between(r, mine, theirs, bytes));
+            return new double[] {median(() -> Copies.gbs(bytes * copies, peer ? r.blockedMs(r.stream, sample) : r.unblockedMs(r.stream, sample)))};
+        });
+        return new OneWay(m, used[0], copies);
+    }
+
+    /** {@code copy} {@code copies} times over on the stream: one sample's work. */
+    static Consumer<Stream> times(int copies, Consumer<Stream> copy) {
+        return st -> {
+            for (int i = 0; i < copies; i++) copy.accept(st);
+        };
     }
 
     /** A buffer on {@code b}'s GPU, in its context, filled so that reads are of written memory. */

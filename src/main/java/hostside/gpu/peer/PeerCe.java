@@ -28,7 +28,7 @@ public final class PeerCe {
      * peer access enabled both ways where cuDeviceCanAccessPeer(row, column) allows, pairs that do
      * not are left out (null), as nvbandwidth leaves them.
      */
-    public record Unidirectional(boolean read) implements TestCase<List<Target>> {
+    public record Unidirectional(boolean read) implements Pairs.NeedsPeers {
         public String key() {
             return read ? "device_to_device_memcpy_read_ce" : "device_to_device_memcpy_write_ce";
         }
@@ -38,28 +38,11 @@ public final class PeerCe {
                     : "each GPU pushes its memory into another's through its copy engine (peer access on)";
         }
 
-        @Override
-        public Optional<String> notApplicable(List<Target> gpus) {
-            return Pairs.needsPeers(gpus);
-        }
-
         public Result run(List<Target> gpus) {
-            long[] used = new long[1];
-            Pairs.Matrices m = Pairs.run(gpus, true, List.<String[]>of(read ? READ : WRITE), (row, column, held) -> {
-                long bytes = Pairs.bytes(row, column, 1);
-                used[0] = bytes;
-                GpuBench r = row.bench();
-                DeviceBuffer mine = Pairs.alloc(held, r, bytes), theirs = Pairs.alloc(held, column.bench(), bytes);
-                r.gpu.makeCurrent();
-                return new double[] {Pairs.median(() -> Copies.gbs(bytes * Pairs.COPIES, r.blockedMs(r.stream, st -> {
-                    for (int c = 0; c < Pairs.COPIES; c++) {
-                        if (read) st.copy(mine, theirs, bytes);
-                        else st.copy(theirs, mine, bytes);
-                    }
-                })))};
-            });
+            Pairs.OneWay o = Pairs.oneWay(gpus, read ? READ : WRITE,
+                    (r, mine, theirs, bytes) -> read ? st -> st.copy(mine, theirs, bytes) : st -> st.copy(theirs, mine, bytes));
             return Pairs.result(this, "GB/s", "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
-                    m, List.of("matrix"), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES));
+                    o.matrices(), List.of("matrix"), o.detail(Map.of()));
         }
     }
 
@@ -71,7 +54,7 @@ public final class PeerCe {
      * (read1, or write1: the column GPU writing into the row's memory), the direction into the
      * column GPU (read2, write2), and their sum (total), which the value summarises.
      */
-    public record Bidirectional(boolean read) implements TestCase<List<Target>> {
+    public record Bidirectional(boolean read) implements Pairs.NeedsPeers {
         public String key() {
             return read ? "device_to_device_bidirectional_memcpy_read_ce" : "device_to_device_bidirectional_memcpy_write_ce";
         }
@@ -79,11 +62,6 @@ public final class PeerCe {
         public String description() {
             return read ? "two GPUs pull from each other at once through their copy engines (figure: both directions added)"
                     : "two GPUs push to each other at once through their copy engines (figure: both directions added)";
-        }
-
-        @Override
-        public Optional<String> notApplicable(List<Target> gpus) {
-            return Pairs.needsPeers(gpus);
         }
 
         public Result run(List<Target> gpus) {
@@ -100,12 +78,8 @@ public final class PeerCe {
                 DeviceBuffer row1 = Pairs.alloc(held, r, bytes), row2 = Pairs.alloc(held, r, bytes);
                 DeviceBuffer col1 = Pairs.alloc(held, c, bytes), col2 = Pairs.alloc(held, c, bytes);
                 // lane 1 moves column -> row, lane 2 row -> column; read issues each in the receiver's context, write in the sender's
-                GpuBench.Lane intoRow = new GpuBench.Lane(read ? r : c, st -> {
-                    for (int i = 0; i < Pairs.COPIES; i++) st.copy(row1, col1, bytes);
-                });
-                GpuBench.Lane intoColumn = new GpuBench.Lane(read ? c : r, st -> {
-                    for (int i = 0; i < Pairs.COPIES; i++) st.copy(col2, row2, bytes);
-                });
+                GpuBench.Lane intoRow = new GpuBench.Lane(read ? r : c, Pairs.times(Pairs.COPIES, st -> st.copy(row1, col1, bytes)));
+                GpuBench.Lane intoColumn = new GpuBench.Lane(read ? c : r, Pairs.times(Pairs.COPIES, st -> st.copy(col2, row2, bytes)));
                 double[][] s = new double[2][Pairs.SAMPLES];
                 for (int i = -Pairs.WARMUPS; i < Pairs.SAMPLES; i++) {
                     double[] ms = GpuBench.blockedTogether(List.of(intoRow, intoColumn));
@@ -129,6 +103,7 @@ public final class PeerCe {
      * off. Timed with CUDA events but without the spin kernel (GpuBench.unblockedMs says why).
      */
     public record Staged() implements TestCase<List<Target>> {
+        /** Fewer than nvbandwidth's --loopCount (Pairs.COPIES): a staged copy runs at host speed. */
         static final int COPIES = 4;
 
         public String key() {
@@ -145,19 +120,11 @@ public final class PeerCe {
         }
 
         public Result run(List<Target> gpus) {
-            long[] used = new long[1];
-            Pairs.Matrices m = Pairs.run(gpus, false, List.<String[]>of(WRITE), (row, column, held) -> {
-                long bytes = Math.min(256L << 20, Pairs.bytes(row, column, 1)); // a staged copy runs at host speed
-                used[0] = bytes;
-                GpuBench r = row.bench();
-                DeviceBuffer mine = Pairs.alloc(held, r, bytes), theirs = Pairs.alloc(held, column.bench(), bytes);
-                r.gpu.makeCurrent();
-                return new double[] {Pairs.median(() -> Copies.gbs(bytes * COPIES, r.unblockedMs(r.stream, st -> {
-                    for (int c = 0; c < COPIES; c++) st.copy(theirs, mine, bytes);
-                })))};
-            });
+            // a staged copy runs at host speed: buffers of at most 256 MiB
+            Pairs.OneWay o = Pairs.oneWay(gpus, WRITE, false, 256L << 20, COPIES,
+                    (r, mine, theirs, bytes) -> st -> st.copy(theirs, mine, bytes));
             return Pairs.result(this, "GB/s", "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
-                    m, List.of("matrix"), Map.of("bufferBytes", used[0], "copiesPerSample", COPIES));
+                    o.matrices(), List.of("matrix"), o.detail(Map.of()));
         }
     }
 }

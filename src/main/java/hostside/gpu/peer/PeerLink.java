@@ -46,10 +46,23 @@ final class PeerLink implements AutoCloseable {
 
     @Override
     public void close() {
+        switchBack(a, b, enabledAb, enabledBa, false);
+    }
+
+    /**
+     * Sets peer access back to {@code on} in each direction a measurement switched ({@code ab}: a
+     * to b, {@code ba}: b to a); the second even when the first fails.
+     */
+    static void switchBack(Gpu a, Gpu b, boolean ab, boolean ba, boolean on) {
         try {
-            if (enabledAb) a.disablePeerAccess(b);
+            if (ab) set(a, b, on);
         } finally {
-            if (enabledBa) b.disablePeerAccess(a);
+            if (ba) set(b, a, on);
         }
+    }
+
+    private static void set(Gpu from, Gpu to, boolean on) {
+        if (on) from.enablePeerAccess(to);
+        else from.disablePeerAccess(to);
     }
 }

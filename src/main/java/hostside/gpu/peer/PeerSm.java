@@ -4,17 +4,14 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 
-import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
 import hostside.harness.Result;
-import hostside.harness.TestCase;
 
 /**
  * Copies between two GPUs by SMs, and the latency of one load across the link, as nvbandwidth's
@@ -30,7 +27,7 @@ public final class PeerSm {
      * to and from the host; nvbandwidth's own kernel unrolls 12 loads per thread, so its figures
      * can be a little higher.
      */
-    public record SmCopy(boolean read) implements TestCase<List<Target>> {
+    public record SmCopy(boolean read) implements Pairs.NeedsPeers {
         public String key() {
             return read ? "device_to_device_memcpy_read_sm" : "device_to_device_memcpy_write_sm";
         }
@@ -40,30 +37,17 @@ public final class PeerSm {
                     : "each GPU's SMs write their memory into another GPU's (peer access on)";
         }
 
-        @Override
-        public Optional<String> notApplicable(List<Target> gpus) {
-            return Pairs.needsPeers(gpus);
-        }
-
         public Result run(List<Target> gpus) {
-            long[] used = new long[1];
             String[] names = read ? new String[] {"the GPU whose SMs read and receive the data", "the GPU read from"}
                     : new String[] {"the GPU whose SMs write its data", "the GPU written to"};
-            Pairs.Matrices m = Pairs.run(gpus, true, List.<String[]>of(names), (row, column, held) -> {
-                long bytes = Pairs.bytes(row, column, 1);
-                used[0] = bytes;
-                GpuBench r = row.bench();
-                DeviceBuffer mine = Pairs.alloc(held, r, bytes), theirs = Pairs.alloc(held, column.bench(), bytes);
+            Pairs.OneWay o = Pairs.oneWay(gpus, names, (r, mine, theirs, bytes) -> {
                 int blocks = r.cuda.attribute(r.gpu.device(), SmAccess.ATTR_SM_COUNT).orElse(1) * SmAccess.BLOCKS_PER_SM;
                 long dst = read ? mine.address() : theirs.address(), src = read ? theirs.address() : mine.address();
-                r.gpu.makeCurrent();
-                return new double[] {Pairs.median(() -> Copies.gbs(bytes * Pairs.COPIES, r.blockedMs(r.stream, st -> {
-                    for (int c = 0; c < Pairs.COPIES; c++) r.copy.launch(st, blocks, SmAccess.THREADS, dst, src, bytes / 16);
-                })))};
+                return st -> r.copy.launch(st, blocks, SmAccess.THREADS, dst, src, bytes / 16);
             });
             return Pairs.result(this, "GB/s", "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
-                    m, List.of("matrix"), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES,
-                            "grid", SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step"));
+                    o.matrices(), List.of("matrix"), o.detail(Map.of("grid",
+                            SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step")));
         }
     }
 
@@ -75,7 +59,7 @@ public final class PeerSm {
      * buffer in 128-byte strides and times 1M loads with events; here 64 MiB of 64-byte slots,
      * fewer steps than slots, so no line is read twice and the remote L2 does not hold the chain.
      */
-    public record Latency() implements TestCase<List<Target>> {
+    public record Latency() implements Pairs.NeedsPeers {
         static final int STRIDE = 64, MAX_SLOTS = 1 << 20, STEPS = 50_000;
 
         public String key() {
@@ -84,11 +68,6 @@ public final class PeerSm {
 
         public String description() {
             return "one thread of a GPU follows pointers through another GPU's memory: the round trip of a load over the link";
-        }
-
-        @Override
-        public Optional<String> notApplicable(List<Target> gpus) {
-            return Pairs.needsPeers(gpus);
         }
 
         public Result run(List<Target> gpus) {

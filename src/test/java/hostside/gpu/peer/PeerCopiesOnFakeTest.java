@@ -75,15 +75,16 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                 assertThat(r.value().samples()).as("one figure per ordered pair").isEqualTo(n * (n - 1));
                 assertThat(((PeerMatrix) r.detail().get(main)).gpus()).hasSize(n);
             }
-            // 8 copies of 16 MiB in the 2 ms the fake's events report
-            double one = 8 * 16 * MiB / 2e-3 / 1e9;
+            // nvbandwidth's copies per sample (--loopCount) of 16 MiB in the 2 ms the fake's events report
+            double one = Pairs.COPIES * 16 * MiB / 2e-3 / 1e9;
             Result write = rs.get(1);
             assertThat(write.unit()).isEqualTo("GB/s");
+            assertThat(write.detail()).containsEntry("copiesPerSample", Pairs.COPIES).containsEntry("bufferBytes", 16 * MiB);
             assertThat(write.value().median()).isCloseTo(one, Offset.offset(1e-6));
             assertThat((double) write.detail().get("sum")).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
             // bidirectional: two buffers per GPU of 8 MiB, each direction its own figure, the total their sum
             Result bidir = rs.get(2);
-            double half = 8 * 8 * MiB / 2e-3 / 1e9;
+            double half = Pairs.COPIES * 8 * MiB / 2e-3 / 1e9;
             assertThat(matrix(bidir, "read1").get(0).get(1)).isCloseTo(half, Offset.offset(1e-6));
             assertThat(matrix(bidir, "read2").get(1).get(0)).isCloseTo(half, Offset.offset(1e-6));
             assertThat(bidir.value().median()).isCloseTo(2 * half, Offset.offset(1e-6));
