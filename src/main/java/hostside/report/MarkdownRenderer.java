@@ -261,7 +261,7 @@ public final class MarkdownRenderer {
 
     /** host_to_all / all_to_host: each GPU's copy while the others copied too. */
     private void perGpu(JsonNode x, JsonNode g, JsonNode pci) {
-        if (x.path("detail").path("perGpu").isEmpty()) return;
+        if (x.path("detail").path("perGpu").size() < 2) return; // one GPU's figure is the sum already shown
         md.append("`").append(x.path("key").asText()).append("`, each GPU while all copy (").append(esc(x.path("unit").asText())).append("):\n\n");
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode p : x.path("detail").path("perGpu")) {

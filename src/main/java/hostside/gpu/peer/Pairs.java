@@ -169,9 +169,14 @@ final class Pairs {
         return d;
     }
 
-    /** The buffer each of the two GPUs can hold {@code perGpu} times: a multiple of 1 MiB, or of 4 KiB when less. */
+    /**
+     * The buffer each of the two GPUs can hold {@code perGpu} times: nvbandwidth's 512 MiB each
+     * where the bounds allow (its bidirectional cases allocate all four buffers at full size), a
+     * multiple of 1 MiB, or of 4 KiB when less.
+     */
     static long bytes(Target a, Target b, int perGpu) {
-        long x = Math.min(a.buffer(Target.DEFAULT_BUFFER), b.buffer(Target.DEFAULT_BUFFER)) / perGpu;
+        long wanted = Target.DEFAULT_BUFFER * perGpu;
+        long x = Math.min(a.buffer(wanted), b.buffer(wanted)) / perGpu;
         return x >= 1L << 20 ? x & ~((1L << 20) - 1) : Math.max(4096, x & ~4095L);
     }
 
