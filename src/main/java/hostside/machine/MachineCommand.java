@@ -33,15 +33,16 @@ public final class MachineCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        if (measure.list) {
-            List<TestCase<?>> all = new java.util.ArrayList<>(GpuDrill.tests());
-            all.addAll(GpuDrill.allGpuTests());
-            hostside.cli.MeasureOptions.printList(out, all);
-            return 0;
-        }
         List<TestCase<?>> everything = new ArrayList<>(GpuDrill.tests());
         everything.addAll(GpuDrill.allGpuTests());
-        List<TestCase<Target>> tests = measure.pick(GpuDrill.tests(), everything);
+        everything.addAll(hostside.gpu.peer.PeerCopies.loopbacks());
+        if (measure.list) {
+            hostside.cli.MeasureOptions.printList(out, everything);
+            return 0;
+        }
+        List<TestCase<Target>> tests = new ArrayList<>(measure.pick(GpuDrill.tests(), everything));
+        // the self-checks run only by name: a plain run would spend minutes checking what needs no check
+        if (!measure.only.isEmpty()) tests.addAll(measure.pick(hostside.gpu.peer.PeerCopies.loopbacks(), everything));
         List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
         MachineRun run = run(options.open(), tests, together, !options.json);
         if (options.json) out.print(Json.write(run.json()));

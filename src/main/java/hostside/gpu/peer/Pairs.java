@@ -54,9 +54,11 @@ final class Pairs {
 
     static Optional<String> needsPeers(List<Target> gpus) {
         if (gpus.size() < 2) return Optional.of(ONE_GPU);
-        for (Target a : gpus) {
-            for (Target b : gpus) {
-                if (a != b && PeerLink.canAccess(a.bench(), b.bench())) return Optional.empty();
+        for (int a = 0; a < gpus.size(); a++) {
+            for (int b = 0; b < gpus.size(); b++) {
+                if (a == b) continue;
+                GpuBench x = gpus.get(a).bench(), y = gpus.get(b).bench();
+                if (x == y || PeerLink.canAccess(x, y)) return Optional.empty();
             }
         }
         return Optional.of(NO_PEERS);
@@ -69,7 +71,8 @@ final class Pairs {
     /**
      * Runs {@code m} on every ordered pair; {@code peer} says whether the pair needs peer access
      * (opened before, closed after) or must have none. {@code names} label the rows and columns of
-     * each matrix {@code m} fills: {rows, columns} per matrix.
+     * each matrix {@code m} fills: {rows, columns} per matrix. A GPU listed twice ({@link Loopback})
+     * reaches its own memory without peer access, so nothing is opened or closed for it.
      */
     static Matrices run(List<Target> gpus, boolean peer, List<String[]> names, Measure m) {
         int n = gpus.size(), k = names.size();
@@ -81,7 +84,9 @@ final class Pairs {
                 Target row = gpus.get(r), column = gpus.get(c);
                 double[] got;
                 try (Held held = new Held()) {
-                    if (peer) {
+                    if (row.bench() == column.bench()) {
+                        // one GPU as both ends: its own context maps its memory already
+                    } else if (peer) {
                         Optional<PeerLink> link = PeerLink.open(row.bench(), column.bench());
                         if (link.isEmpty()) {
                             notMeasured.add(r + " to " + c + ": cuDeviceCanAccessPeer is 0");

@@ -14,4 +14,12 @@ public final class PeerCopies {
                 new PeerCe.Bidirectional(false), new PeerSm.SmCopy(true), new PeerSm.SmCopy(false), new PeerSm.Latency(),
                 new PeerCe.Staged());
     }
+
+    /**
+     * The self-checks of one GPU: each case that copies through peer access, with the GPU as both
+     * ends ({@link Loopback}). Not the staged copy: with one GPU there is nothing to stage.
+     */
+    public static List<TestCase<Target>> loopbacks() {
+        return all().stream().filter(t -> !(t instanceof PeerCe.Staged)).<TestCase<Target>>map(Loopback::new).toList();
+    }
 }
