@@ -138,8 +138,10 @@ public final class ReportBuilder {
         } else {
             boolean unknown = matrix.pairs().stream().anyMatch(p -> p.nvlinkUnknown() != null);
             a.add(new Report.Answer("Fabric", "How far does the fast GPU-to-GPU domain reach?", "answered",
-                    n + " GPUs; " + fabric(matrix),
-                    unknown ? "PCIe tree from sysfs; " + String.join("; ", matrix.notes()) : "PCIe tree from sysfs, NVLinks from NVML"));
+                    n + " GPUs; " + fabric(matrix) + peers(matrix, gpu),
+                    (unknown ? "PCIe tree from sysfs; " + String.join("; ", matrix.notes()) : "PCIe tree from sysfs, NVLinks from NVML")
+                            + (gpu != null && gpu.allGpus().stream().anyMatch(r -> r.isOk() && r.key().startsWith("device_to_device"))
+                            ? "; peer copies timed as nvbandwidth does" : "")));
         }
 
         List<String> nics = new ArrayList<>();
@@ -182,6 +184,25 @@ public final class ReportBuilder {
         boolean unknown = matrix.pairs().stream().anyMatch(p -> p.nvlinkUnknown() != null);
         String tail = anyNvlink ? "" : unknown ? "; NVLink unknown, so these are the PCIe paths" : "; no NVLink: peer traffic rides PCIe";
         return "GPU to GPU: " + String.join("; ", parts) + tail;
+    }
+
+    /**
+     * What peer traffic gets: pairs the driver keeps apart, and the measured copies between GPUs
+     * (median over the pairs, with the slowest and fastest), with peer access and without.
+     */
+    static String peers(hostside.machine.GpuMatrix matrix, hostside.machine.GpuDrill.GpuSection gpu) {
+        StringBuilder s = new StringBuilder();
+        long refused = matrix.peers().stream().filter(hostside.machine.PeerPath::refused).count();
+        if (refused > 0) s.append("; the driver refuses peer access for ").append(plural((int) refused, "pair"));
+        if (gpu == null) return s.toString();
+        for (String[] c : new String[][] {{"device_to_device_memcpy_read_ce", "peer copies"},
+                {"device_to_device_memcpy_staged_ce", "with peer access off (staged through host memory)"},
+                {"device_to_device_latency_sm", "one load across"}}) {
+            gpu.allGpus().stream().filter(r -> r.key().equals(c[0]) && r.isOk()).findFirst().ifPresent(r -> s.append(String.format(
+                    java.util.Locale.ROOT, "; %s %s %s (%s to %s over %d ordered pairs)", c[1], Units.figure(r.value().median()), r.unit(),
+                    Units.figure(r.value().min()), Units.figure(r.value().max()), r.value().samples())));
+        }
+        return s.toString();
     }
 
     /** How quiet the feeding CPU is, from Module 3's launch jitter. */

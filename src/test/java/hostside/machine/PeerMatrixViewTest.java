@@ -200,5 +200,9 @@ class PeerMatrixViewTest {
                         + "| GPU0 | 12.31 | 12.20 | 12.40 | 3 |\n| GPU1 | 11.87 | 11.80 | 11.90 | 3 |\n")
                 .contains("| `device_to_device_memcpy_staged_ce` | failed: cuMemcpyAsync: CUDA\\_ERROR\\_OUT\\_OF\\_MEMORY (2) |")
                 .doesNotContain("SUM `device_to_device_latency_sm`");
+        // the Fabric answer carries what peer traffic got, besides what the wiring says
+        assertThat(report.questions()).filteredOn(a -> a.axis().equals("Fabric")).singleElement()
+                .satisfies(a -> assertThat(a.answer()).isEqualTo("2 GPUs; GPU to GPU: PHB between all 1 pair; NVLink unknown, so these are the PCIe paths;"
+                        + " peer copies 48.12 GB/s (47.92 to 48.31 over 2 ordered pairs); one load across 1320 ns (1318 to 1322 over 2 ordered pairs)"));
     }
 }
