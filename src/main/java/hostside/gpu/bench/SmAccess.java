@@ -72,15 +72,7 @@ public final class SmAccess {
             long bytes = (long) SLOTS * STRIDE;
             try (HostBuffer chain = HostBuffer.pinned(b.cuda, bytes); HostBuffer out = HostBuffer.pinned(b.cuda, 4096)) {
                 long base = chain.devicePointer();
-                // A random cycle through all slots, so that no prefetcher guesses the next address.
-                int[] order = new int[SLOTS];
-                for (int i = 0; i < SLOTS; i++) order[i] = i;
-                Random r = new Random(42);
-                for (int i = SLOTS - 1; i > 0; i--) {
-                    int j = r.nextInt(i + 1), x = order[i];
-                    order[i] = order[j];
-                    order[j] = x;
-                }
+                int[] order = randomCycle(SLOTS);
                 for (int i = 0; i < SLOTS; i++) {
                     int from = order[i], to = order[(i + 1) % SLOTS];
                     chain.segment().set(JAVA_LONG, (long) from * STRIDE, base + (long) to * STRIDE);
@@ -104,5 +96,21 @@ public final class SmAccess {
 
     public static List<TestCase<Target>> all() {
         return List.of(new SmCopy(true), new SmCopy(false), new Latency());
+    }
+
+    /**
+     * The slots of a pointer chase in a random cycle (a fixed seed, so runs compare), so that no
+     * prefetcher guesses the next address.
+     */
+    public static int[] randomCycle(int slots) {
+        int[] order = new int[slots];
+        for (int i = 0; i < slots; i++) order[i] = i;
+        Random random = new Random(42);
+        for (int i = slots - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        return order;
     }
 }

@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.SmAccess;
@@ -61,6 +60,8 @@ public final class PeerSm {
      */
     public record Latency() implements Pairs.NeedsPeers {
         static final int STRIDE = 64, MAX_SLOTS = 1 << 20, STEPS = 50_000;
+        /** CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, in bytes. */
+        static final int ATTR_L2_CACHE_SIZE = 38;
 
         public String key() {
             return "device_to_device_latency_sm";
@@ -80,7 +81,7 @@ public final class PeerSm {
                         long bytes = (long) slots * STRIDE;
                         used[0] = bytes;
                         DeviceBuffer chain = Pairs.alloc(held, c, bytes);
-                        int[] order = cycle(slots);
+                        int[] order = SmAccess.randomCycle(slots);
                         // the chain is written from pinned memory by the owner's copy engine
                         c.gpu.makeCurrent();
                         try (HostBuffer staging = HostBuffer.pinned(c.cuda, bytes)) {
@@ -90,11 +91,17 @@ public final class PeerSm {
                             c.stream.copyHostToDevice(chain, staging, bytes);
                             c.stream.synchronize();
                         }
+                        evictL2(c, column);
                         r.gpu.makeCurrent();
                         HostBuffer out = held.keep(HostBuffer.pinned(r.cuda, 4096));
-                        long outPtr = out.devicePointer(), first = chain.address() + (long) order[0] * STRIDE;
+                        long outPtr = out.devicePointer();
                         int steps = Math.min(STEPS, slots);
+                        // each sample walks on from where the last stopped: with slots to spare no line is
+                        // loaded twice, so no sample finds the chain in the owner's L2 from the one before
+                        long[] at = {0};
                         return new double[] {Pairs.median(() -> {
+                            long first = chain.address() + (long) order[(int) (at[0] % slots)] * STRIDE;
+                            at[0] += steps;
                             r.chase.launch(r.stream, 1, 1, first, steps, outPtr);
                             r.stream.synchronize();
                             return (double) out.segment().get(JAVA_LONG, 0) / steps;
@@ -104,17 +111,18 @@ public final class PeerSm {
                     m, List.of("matrix"), Map.of("chainBytes", used[0], "strideBytes", STRIDE, "stepsPerSample", STEPS));
         }
 
-        /** A random cycle through all slots. */
-        static int[] cycle(int slots) {
-            int[] order = new int[slots];
-            for (int i = 0; i < slots; i++) order[i] = i;
-            Random random = new Random(42);
-            for (int i = slots - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1), x = order[i];
-                order[i] = order[j];
-                order[j] = x;
+        /**
+         * Pushes the freshly written chain out of its GPU's L2 by writing twice the L2's size
+         * elsewhere: a load the L2 answers (tens of MB on a Hopper) is a fraction of a trip to
+         * memory, and nvbandwidth's walk through 512 MiB finds little of its buffer there either.
+         */
+        static void evictL2(GpuBench owner, Target bounds) {
+            long l2 = owner.cuda.attribute(owner.gpu.device(), ATTR_L2_CACHE_SIZE).orElse(64 << 20);
+            owner.gpu.makeCurrent();
+            try (DeviceBuffer scratch = owner.gpu.alloc(bounds.buffer(2 * Math.max(l2, 1L << 20)))) {
+                scratch.fill(0);
+                owner.stream.synchronize();
             }
-            return order;
         }
     }
 }
