@@ -4,8 +4,9 @@
 # hostside's all-GPU and peer test cases three times (nvbandwidth's keys; with one GPU the peer
 # ones say why they cannot run), the whole of hostside machine as text and JSON, and PyTorch's
 # view of peer access and host copies beside them. Where nvbandwidth is installed it runs the
-# matching test cases in the same call. Everything is tarred to all.tar.gz (the device tool
-# returns few files).
+# matching test cases in the same call and bench/multigpu-vs-nvbandwidth.py sets the two side by
+# side. Both number the GPUs by PCI address (CUDA_DEVICE_ORDER), so their matrices line up.
+# Everything is tarred to all.tar.gz (the device tool returns few files).
 # Usage (from the repo root, .jre/ and the jar present): bash bench/device-multigpu.sh OUTDIR [JAR]
 set -uo pipefail
 out=${1:?usage: bench/device-multigpu.sh OUTDIR [JAR]}
@@ -18,13 +19,19 @@ CASES+=,device_to_device_memcpy_read_ce,device_to_device_memcpy_write_ce
 CASES+=,device_to_device_bidirectional_memcpy_read_ce,device_to_device_bidirectional_memcpy_write_ce
 CASES+=,device_to_device_memcpy_read_sm,device_to_device_memcpy_write_sm,device_to_device_latency_sm
 CASES+=,device_to_device_memcpy_staged_ce
+# nvbandwidth's names for the same cases (its pinned single-GPU copies are hostside's *_ce_pinned)
+NVB="host_to_all_memcpy_ce all_to_host_memcpy_ce host_to_device_memcpy_ce device_to_host_memcpy_ce"
+NVB+=" device_to_device_memcpy_read_ce device_to_device_memcpy_write_ce"
+NVB+=" device_to_device_bidirectional_memcpy_read_ce device_to_device_bidirectional_memcpy_write_ce"
+NVB+=" device_to_device_memcpy_read_sm device_to_device_memcpy_write_sm device_to_device_latency_sm"
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
 
 { date -u +%FT%TZ; hostname; nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv; } > "$out/machine-id.txt" 2>&1
 nvidia-smi topo -m > "$out/topo-m.txt" 2>&1
 nvidia-smi topo -p2p r > "$out/topo-p2p-r.txt" 2>&1
 nvidia-smi nvlink -s > "$out/nvlink-s.txt" 2>&1
 if command -v nvbandwidth > /dev/null; then
-  nvbandwidth -t ${CASES//,/ } > "$out/nvbandwidth.txt" 2>&1
+  nvbandwidth -t $NVB > "$out/nvbandwidth.txt" 2>&1
 else
   echo "nvbandwidth: not installed on this machine" > "$out/nvbandwidth.txt"
 fi
@@ -35,6 +42,9 @@ for i in 1 2 3; do
 done
 "${J[@]}" machine > "$out/machine.txt" 2>&1; echo "machine text: exit $?" >> "$out/exits.txt"
 "${J[@]}" machine --no-measure --json > "$out/machine-facts.json" 2> "$out/machine-facts.err"; echo "machine facts: exit $?" >> "$out/exits.txt"
+if command -v nvbandwidth > /dev/null; then
+  python3 bench/multigpu-vs-nvbandwidth.py "$out/nvbandwidth.txt" "$out"/cases-*.json > "$out/vs-nvbandwidth.txt" 2>&1
+fi
 python3 bench/p2p-pytorch.py > "$out/p2p-pytorch.json" 2>&1
 python3 bench/pytorch-copies.py > "$out/pytorch-copies.txt" 2>&1
 tar czf "$out/all.tar.gz" -C "$out" --exclude all.tar.gz .
