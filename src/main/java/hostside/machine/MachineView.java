@@ -374,19 +374,11 @@ public final class MachineView {
         sb.append(t.render("          "));
         if (x.detail().get("sum") instanceof Double sum) sb.append("          SUM ").append(x.key()).append(' ').append(Units.figure(sum)).append('\n');
         if (x.detail().get("notMeasured") instanceof List<?> not && !not.isEmpty()) {
-            sb.append("          not measured: ").append(String.join("; ", not.stream().map(p -> pairNamed(String.valueOf(p), labels)).toList())).append('\n');
+            sb.append("          not measured: ").append(String.join("; ", not.stream().filter(hostside.gpu.peer.NotMeasured.class::isInstance)
+                    .map(p -> ((hostside.gpu.peer.NotMeasured) p).named(labels)).toList())).append('\n');
         }
         if (!names.isEmpty()) sb.append("          one direction at a time (").append(String.join(", ", names)).append("): in --json\n");
         sb.append('\n');
-    }
-
-    /** Pairs.run names a pair left out by its matrix indices ("0 to 1: why"); the reader knows the GPUs by label. */
-    public static String pairNamed(String notMeasured, List<String> labels) {
-        java.util.regex.Matcher p = java.util.regex.Pattern.compile("(\\d+) to (\\d+)(.*)", java.util.regex.Pattern.DOTALL).matcher(notMeasured);
-        if (!p.matches()) return notMeasured;
-        int r = Integer.parseInt(p.group(1)), c = Integer.parseInt(p.group(2));
-        if (r >= labels.size() || c >= labels.size()) return notMeasured;
-        return labels.get(r) + " to " + labels.get(c) + p.group(3);
     }
 
     /**

@@ -305,7 +305,9 @@ public final class MarkdownRenderer {
         JsonNode sum = x.path("detail").path("sum");
         if (sum.isNumber()) md.append("SUM `").append(key).append("` ").append(Units.figure(sum.asDouble())).append("\n\n");
         List<String> not = new ArrayList<>();
-        for (JsonNode n : x.path("detail").path("notMeasured")) not.add(hostside.machine.MachineView.pairNamed(n.asText(), labels));
+        for (JsonNode n : x.path("detail").path("notMeasured")) {
+            not.add(new hostside.gpu.peer.NotMeasured(n.path("row").asInt(), n.path("column").asInt(), n.path("why").asText()).named(labels));
+        }
         if (!not.isEmpty()) md.append("Not measured: ").append(esc(String.join("; ", not))).append(".\n\n");
         if (!others.isEmpty()) md.append("One direction at a time (").append(esc(String.join(", ", others))).append("): in the JSON.\n\n");
     }

@@ -55,7 +55,7 @@ class PeerMatrixViewTest {
     }
 
     /** As Pairs.result fills the detail: the matrices by name, the SUM for GB/s, the pairs left out. */
-    static Map<String, Object> detail(Map<String, PeerMatrix> matrices, Double sum, List<String> notMeasured) {
+    static Map<String, Object> detail(Map<String, PeerMatrix> matrices, Double sum, List<hostside.gpu.peer.NotMeasured> notMeasured) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("value", "the median over the pairs");
         d.putAll(matrices);
@@ -162,7 +162,7 @@ class PeerMatrixViewTest {
         PeerMatrix m = matrix(three, "the GPU that issues the copy", "the GPU written to",
                 new Double[] {null, 48.5, 20.1}, new Double[] {48.4, null, null}, new Double[] {20.2, null, null});
         Result r = Result.ok(new PeerCe.Unidirectional(false), "GB/s", Stats.of(20.1, 20.2, 48.4, 48.5), "nvbandwidth's",
-                detail(named("matrix", m), 137.2, List.of("1 to 2: cuDeviceCanAccessPeer is 0", "2 to 1: cuDeviceCanAccessPeer is 0")));
+                detail(named("matrix", m), 137.2, List.of(new hostside.gpu.peer.NotMeasured(1, 2, "cuDeviceCanAccessPeer is 0"), new hostside.gpu.peer.NotMeasured(2, 1, "cuDeviceCanAccessPeer is 0"))));
         MachineRun run = new MachineRun(box(twoBridgedPci()), new GpuDrill.GpuSection("", cuda(three), null, List.of(), List.of(r), List.of()));
         String text = new MachineView(run, Style.plain()).render();
         assertThat(text).contains("                  GPU0   GPU1  cuda2\n")

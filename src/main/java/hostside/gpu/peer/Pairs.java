@@ -50,7 +50,7 @@ final class Pairs {
     }
 
     /** The matrices of one run, and the pairs left out with why. */
-    record Matrices(List<PeerMatrix> matrices, List<String> notMeasured) {}
+    record Matrices(List<PeerMatrix> matrices, List<NotMeasured> notMeasured) {}
 
     static Optional<String> needsPeers(List<Target> gpus) {
         if (gpus.size() < 2) return Optional.of(ONE_GPU);
@@ -77,7 +77,7 @@ final class Pairs {
     static Matrices run(List<Target> gpus, boolean peer, List<String[]> names, Measure m) {
         int n = gpus.size(), k = names.size();
         Double[][][] v = new Double[k][n][n];
-        List<String> notMeasured = new ArrayList<>();
+        List<NotMeasured> notMeasured = new ArrayList<>();
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < n; c++) {
                 if (r == c) continue;
@@ -89,7 +89,7 @@ final class Pairs {
                     } else if (peer) {
                         Optional<PeerLink> link = PeerLink.open(row.bench(), column.bench());
                         if (link.isEmpty()) {
-                            notMeasured.add(r + " to " + c + ": cuDeviceCanAccessPeer is 0");
+                            notMeasured.add(new NotMeasured(r, c, "cuDeviceCanAccessPeer is 0"));
                             continue;
                         }
                         held.keep(link.get());
@@ -203,7 +203,7 @@ final class Pairs {
     static Result result(TestCase<?> t, String unit, String method, Matrices m, List<String> matrixNames, Map<String, Object> extra) {
         PeerMatrix main = m.matrices().getFirst();
         double[] pairs = main.measured();
-        if (pairs.length == 0) throw new IllegalStateException("no pair of GPUs could be measured: " + String.join("; ", m.notMeasured()));
+        if (pairs.length == 0) throw new IllegalStateException("no pair of GPUs could be measured: " + String.join("; ", m.notMeasured().stream().map(n -> n.named(List.of())).toList()));
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("value", "the median over " + pairs.length + " pairs of " + matrixNames.getFirst() + "; min and max: the slowest and fastest pair");
         for (int i = 0; i < m.matrices().size(); i++) d.put(matrixNames.get(i), m.matrices().get(i));

@@ -112,8 +112,8 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             assertThat(m.get(2).get(1)).as("one way only").isNotNull();
             assertThat(r.value().samples()).isEqualTo(12 - 3);
             @SuppressWarnings("unchecked")
-            List<String> left = (List<String>) r.detail().get("notMeasured");
-            assertThat(left).hasSize(3).contains("0 to 3: cuDeviceCanAccessPeer is 0");
+            List<NotMeasured> left = (List<NotMeasured>) r.detail().get("notMeasured");
+            assertThat(left).hasSize(3).contains(new NotMeasured(0, 3, "cuDeviceCanAccessPeer is 0"));
         }
     }
 
