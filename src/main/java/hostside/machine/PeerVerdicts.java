@@ -26,6 +26,9 @@ final class PeerVerdicts {
     /** An NVLink pair below this share of its links' rate is degraded (copies reach 85-90% on healthy boards). */
     static final double DEGRADED = 0.5;
     static final List<String> PEER_COPIES = List.of("device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce");
+    static final String STAGED = "device_to_device_memcpy_staged_ce";
+    /** Direct peer copies within this factor of staged ones are not direct (healthy PCIe P2P beats staging about 2x). */
+    static final double VIA_HOST = 1.2;
 
     private PeerVerdicts() {}
 
@@ -37,6 +40,7 @@ final class PeerVerdicts {
             if (d.isGpu()) byLabel.put(d.label(), d);
         }
         List<Finding> f = new ArrayList<>(nvlinkSpeed(gpu.allGpus(), matrix, byLabel));
+        f.addAll(switchPeersViaHost(gpu.allGpus(), matrix, byLabel));
         for (Result r : gpu.allGpus()) {
             if (r.isOk() && r.detail().get("perGpu") instanceof List<?> each) {
                 f.addAll(hostShare(r, each.stream().map(AllGpus.PerGpu.class::cast).toList(), gpu.runs(), matrix, byAddress));
@@ -61,19 +65,13 @@ final class PeerVerdicts {
      * its two PCIe links at their maximum, and against what its links carry.
      */
     static List<Finding> nvlinkSpeed(List<Result> all, GpuMatrix matrix, Map<String, PciDevice> byLabel) {
-        List<PeerMatrix> measured = all.stream().filter(r -> r.isOk() && PEER_COPIES.contains(r.key()))
-                .map(r -> r.detail().get("matrix")).filter(PeerMatrix.class::isInstance).map(PeerMatrix.class::cast).toList();
+        List<PeerMatrix> measured = matrices(all, PEER_COPIES);
         if (measured.isEmpty()) return List.of();
         List<String> atPcie = new ArrayList<>(), degraded = new ArrayList<>();
         for (GpuMatrix.Pair p : matrix.pairs()) {
             PciDevice a = byLabel.get(p.a()), b = byLabel.get(p.b());
             if (!p.nvlink() || a == null || b == null) continue;
-            Double best = null;
-            for (PeerMatrix m : measured) {
-                for (Double v : new Double[] {m.at(a.address(), b.address()), m.at(b.address(), a.address())}) {
-                    if (v != null && (best == null || v > best)) best = v;
-                }
-            }
+            Double best = best(measured, a, b);
             if (best == null) continue;
             double pcie = a.link() == null || b.link() == null ? 0 : Math.min(a.link().maxGBs(), b.link().maxGBs());
             Optional<Double> perLink = perLinkGBs(p.versions());
@@ -98,6 +96,48 @@ final class PeerVerdicts {
                     + " at reduced width, errors in nvidia-smi nvlink -e, or another job on those GPUs"));
         }
         return f;
+    }
+
+    /**
+     * Pairs under one PCIe switch (PIX, PXB) without NVLink whose peer copies are no faster than
+     * the same copy staged through host memory: their P2P traffic is going up through the CPU
+     * (ACS redirect, an IOMMU in translation mode, a BIOS setting), which the switch exists to avoid.
+     * The measured side of what {@link PeerPath} reads from ACS, for when that needs root.
+     */
+    static List<Finding> switchPeersViaHost(List<Result> all, GpuMatrix matrix, Map<String, PciDevice> byLabel) {
+        List<PeerMatrix> peer = matrices(all, PEER_COPIES), staged = matrices(all, List.of(STAGED));
+        if (peer.isEmpty() || staged.isEmpty()) return List.of();
+        List<String> slow = new ArrayList<>();
+        for (GpuMatrix.Pair p : matrix.pairs()) {
+            PciDevice a = byLabel.get(p.a()), b = byLabel.get(p.b());
+            if (p.nvlink() || a == null || b == null || !(p.pcie().equals("PIX") || p.pcie().equals("PXB"))) continue;
+            Double direct = best(peer, a, b), host = best(staged, a, b);
+            if (direct != null && host != null && direct <= VIA_HOST * host) {
+                slow.add(String.format(Locale.ROOT, "%s (%s: %.1f GB/s direct, %.1f staged through host memory)", p.key(), p.pcie(), direct, host));
+            }
+        }
+        if (slow.isEmpty()) return List.of();
+        return List.of(Finding.warn("GPU peers", Finding.some(slow) + ": they share a PCIe switch, yet peer copies run no faster"
+                + " than staging through host memory, so their P2P traffic goes up through the CPU (ACS P2P redirect on the"
+                + " switch ports, the IOMMU translating peer addresses, or a BIOS setting): NCCL between them gets host-copy"
+                + " bandwidth; check ACS with lspci -vvv (ACSCtl) as root and the IOMMU mode"));
+    }
+
+    /** The first matrix of each measured result among {@code keys}. */
+    private static List<PeerMatrix> matrices(List<Result> all, List<String> keys) {
+        return all.stream().filter(r -> r.isOk() && keys.contains(r.key())).map(r -> r.detail().get("matrix"))
+                .filter(PeerMatrix.class::isInstance).map(PeerMatrix.class::cast).toList();
+    }
+
+    /** The pair's best figure over the matrices, either way; null when none measured it. */
+    private static Double best(List<PeerMatrix> matrices, PciDevice a, PciDevice b) {
+        Double best = null;
+        for (PeerMatrix m : matrices) {
+            for (Double v : new Double[] {m.at(a.address(), b.address()), m.at(b.address(), a.address())}) {
+                if (v != null && (best == null || v > best)) best = v;
+            }
+        }
+        return best;
     }
 
     /**

@@ -34,6 +34,10 @@ class PeerVerdictsTest {
 
     /** A read-CE matrix over the box's GPUs (in PCI order) with {@code everywhere} GB/s, then the given pairs' figures. */
     static Result readCe(List<PciDevice> pci, double everywhere, Map<String, Double> pairs) {
+        return matrix(new PeerCe.Unidirectional(true), pci, everywhere, pairs);
+    }
+
+    static Result matrix(hostside.harness.TestCase<?> t, List<PciDevice> pci, double everywhere, Map<String, Double> pairs) {
         List<String> addresses = pci.stream().filter(PciDevice::isGpu).map(PciDevice::address).toList();
         List<String> labels = pci.stream().filter(PciDevice::isGpu).map(PciDevice::label).toList();
         int n = addresses.size();
@@ -48,7 +52,7 @@ class PeerVerdictsTest {
             values.add(Arrays.asList(row));
         }
         PeerMatrix m = new PeerMatrix(labels, addresses, "reader", "read from", values);
-        return Result.ok(new PeerCe.Unidirectional(true), "GB/s", Stats.of(m.measured()), "test", Map.of("matrix", m));
+        return Result.ok(t, "GB/s", Stats.of(m.measured()), "test", Map.of("matrix", m));
     }
 
     static Result allAtOnce(boolean toDevice, List<PciDevice> pci, double... perGpu) {
@@ -99,6 +103,22 @@ class PeerVerdictsTest {
     void aPcieOnlyPairIsNotJudgedAgainstNvlink() {
         List<PciDevice> pci = withLinks(pcieOnlyPci());
         assertThat(verdicts(pci, 2, pcieOnlyNvml(), List.of(), readCe(pci, 20, Map.of()))).isEmpty();
+    }
+
+    @Test
+    void switchPeersNoFasterThanStagingGoThroughTheCpu() {
+        // pcieOnly: GPU0-GPU1 under one switch (PIX), GPU0-GPU2 and GPU1-GPU2 through two (PXB), the rest through the CPU
+        List<PciDevice> pci = withLinks(pcieOnlyPci());
+        Result direct = readCe(pci, 25, Map.of("GPU0-GPU1", 21.0, "GPU0-GPU2", 48.0, "GPU1-GPU2", 47.0));
+        Result staged = matrix(new PeerCe.Staged(), pci, 20, Map.of());
+        List<Finding> f = verdicts(pci, 2, pcieOnlyNvml(), List.of(), direct, staged);
+        assertThat(f).singleElement().satisfies(x -> {
+            assertThat(x.subject()).isEqualTo("GPU peers");
+            assertThat(x.text()).startsWith("GPU0-GPU1 (PIX: 21.0 GB/s direct, 20.0 staged through host memory): they share a PCIe switch,"
+                    + " yet peer copies run no faster than staging").contains("ACSCtl");
+        });
+        // pairs through the CPU (PHB and beyond) are slow by wiring, which GpuMatrix's findings say; and nothing without the staged copy
+        assertThat(verdicts(pci, 2, pcieOnlyNvml(), List.of(), direct)).isEmpty();
     }
 
     @Test
