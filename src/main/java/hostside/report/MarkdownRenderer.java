@@ -225,14 +225,20 @@ public final class MarkdownRenderer {
         }
         table(List.of("GPU", "PCI address", "compute capability", "SMs", "memory", "coherence", "host-memory attributes"), rows);
         rows = new ArrayList<>();
+        // as in the text: cases that did not run share their reason below the figures
+        java.util.Map<String, List<String>> without = new java.util.LinkedHashMap<>();
         for (JsonNode x : g.path("allGpus")) {
             JsonNode v = x.path("value");
-            rows.add(x.path("status").asText().equals("ok")
-                    ? List.of("`" + x.path("key").asText() + "`", Units.figure(v.path("median").asDouble()), Units.figure(v.path("min").asDouble()),
-                    Units.figure(v.path("max").asDouble()), x.path("unit").asText())
-                    : List.of("`" + x.path("key").asText() + "`", x.path("status").asText() + ": " + x.path("why").asText(), "", "", ""));
+            String key = "`" + x.path("key").asText() + "`";
+            if (x.path("status").asText().equals("ok")) {
+                rows.add(List.of(key, Units.figure(v.path("median").asDouble()), Units.figure(v.path("min").asDouble()),
+                        Units.figure(v.path("max").asDouble()), x.path("unit").asText()));
+            } else {
+                without.computeIfAbsent(x.path("status").asText() + ": " + x.path("why").asText(), k -> new ArrayList<>()).add(key);
+            }
         }
         if (!rows.isEmpty()) table(List.of("all GPUs at once", "median", "min", "max", "unit"), rows);
+        without.forEach((why, keys) -> md.append(String.join(", ", keys)).append(": ").append(esc(why)).append(".\n\n"));
         // the figures behind each summary line: which GPU or pair is slow
         for (JsonNode x : g.path("allGpus")) {
             if (!x.path("status").asText().equals("ok")) continue;

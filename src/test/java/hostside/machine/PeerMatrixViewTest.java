@@ -198,7 +198,8 @@ class PeerMatrixViewTest {
                 .contains("| GPU0 | N/A | 1322 |\n| GPU1 | 1318 | N/A |\n")
                 .contains("`host_to_all_memcpy_ce`, each GPU while all copy (GB/s):\n\n| GPU | median | min | max | samples |\n|---|---|---|---|---|\n"
                         + "| GPU0 | 12.31 | 12.20 | 12.40 | 3 |\n| GPU1 | 11.87 | 11.80 | 11.90 | 3 |\n")
-                .contains("| `device_to_device_memcpy_staged_ce` | failed: cuMemcpyAsync: CUDA\\_ERROR\\_OUT\\_OF\\_MEMORY (2) |")
+                .contains("\n`device_to_device_memcpy_staged_ce`: failed: cuMemcpyAsync: CUDA\\_ERROR\\_OUT\\_OF\\_MEMORY (2).\n")
+                .doesNotContain("| `device_to_device_memcpy_staged_ce` |")
                 .doesNotContain("SUM `device_to_device_latency_sm`");
         // the Fabric answer carries what peer traffic got, besides what the wiring says
         assertThat(report.questions()).filteredOn(a -> a.axis().equals("Fabric")).singleElement()
