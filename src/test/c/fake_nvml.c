@@ -34,6 +34,10 @@
  * fake_nvml_init_count() says how many nvmlInit_v2 calls have no nvmlShutdown yet;
  * fake_nvml_set_activity(gpu, util, reasons), fake_nvml_clear_processes(gpu) and
  * fake_nvml_add_process(gpu, pid, bytes) change what a GPU is doing;
+ * fake_nvml_set_p2p(from, to, index, status) sets what nvmlDeviceGetP2PStatus answers for one
+ * capability of an ordered pair, fake_nvml_set_p2p_result(code) makes it fail with code (0: answer
+ * again), fake_nvml_reset_p2p() restores the canned answers (every capability OK both ways but PCI,
+ * IOH_TOPOLOGY_NOT_SUPPORTED: the two GPUs sit in different PCI domains);
  * fake_nvml_set_switch_links(gpu, n) gives GPU gpu n active links (at most FAKE_MAX_LINKS), each to
  * an NVSwitch (remote type SWITCH, PCI 0000:05:00.0 to 0000:08:00.0 in turn, as an HGX H100's four
  * switches appear in nvidia-smi nvlink -R), version 6; fake_nvml_set_link_detail_result(code) makes
@@ -230,6 +234,15 @@ static fake_gpu gpus[2] = {
     },
 };
 
+/* nvmlGpuP2PCapsIndex_t READ .. PCI, and nvmlGpuP2PStatus_t, as in nvml.h */
+#define FAKE_P2P_CAPS 5
+enum { FAKE_P2P_OK = 0, FAKE_P2P_IOH_TOPOLOGY_NOT_SUPPORTED = 3, FAKE_P2P_INDEX_PCI = 4 };
+static int p2p[2][2][FAKE_P2P_CAPS] = {
+    [0][1][FAKE_P2P_INDEX_PCI] = FAKE_P2P_IOH_TOPOLOGY_NOT_SUPPORTED,
+    [1][0][FAKE_P2P_INDEX_PCI] = FAKE_P2P_IOH_TOPOLOGY_NOT_SUPPORTED,
+};
+static int p2pResult = NVML_SUCCESS;
+
 static int initResult = NVML_SUCCESS;
 static int linkDetailResult = NVML_SUCCESS;
 static int initCount = 0;
@@ -270,6 +283,15 @@ EXPORT void fake_nvml_set_switch_links(unsigned int gpu, unsigned int n) {
     g->nvlinkVersion = NVML_NVLINK_VERSION_4_0;
 }
 EXPORT void fake_nvml_set_link_detail_result(int code) { linkDetailResult = code; }
+EXPORT void fake_nvml_set_p2p(unsigned int from, unsigned int to, unsigned int index, int status) {
+    if (from < 2 && to < 2 && index < FAKE_P2P_CAPS) p2p[from][to][index] = status;
+}
+EXPORT void fake_nvml_set_p2p_result(int code) { p2pResult = code; }
+EXPORT void fake_nvml_reset_p2p(void) {
+    p2pResult = NVML_SUCCESS;
+    memset(p2p, 0, sizeof p2p);
+    p2p[0][1][FAKE_P2P_INDEX_PCI] = p2p[1][0][FAKE_P2P_INDEX_PCI] = FAKE_P2P_IOH_TOPOLOGY_NOT_SUPPORTED;
+}
 EXPORT void fake_nvml_reset_links(void) {
     linkDetailResult = NVML_SUCCESS;
     fake_nvml_set_switch_links(0, 2);
@@ -500,6 +522,21 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(fake_gpu *device, unsigned int li
     if (link >= device->nvlinks) return NVML_ERROR_INVALID_ARGUMENT;
     if (linkDetailResult != NVML_SUCCESS) return (nvmlReturn_t) linkDetailResult;
     *version = device->nvlinkActive[link] == NVML_FEATURE_ENABLED ? device->nvlinkVersion : 0;
+    return NVML_SUCCESS;
+}
+
+/* what a GPU may do with another's memory */
+EXPORT nvmlReturn_t nvmlDeviceGetP2PStatus(fake_gpu *device1, fake_gpu *device2, int index, int *status) {
+    CHECK(device1, status);
+    if (device2 != &gpus[0] && device2 != &gpus[1]) return NVML_ERROR_INVALID_ARGUMENT;
+    if (index < 0 || index > FAKE_P2P_CAPS) return NVML_ERROR_INVALID_ARGUMENT;
+    if (p2pResult != NVML_SUCCESS) return (nvmlReturn_t) p2pResult;
+    /* a real 580 driver answers NOT_SUPPORTED for a GPU and itself, and OK for index 5 (UNKNOWN) */
+    if (index == FAKE_P2P_CAPS) {
+        *status = FAKE_P2P_OK;
+        return NVML_SUCCESS;
+    }
+    *status = device1 == device2 ? 5 : p2p[device1 - gpus][device2 - gpus][index];
     return NVML_SUCCESS;
 }
 

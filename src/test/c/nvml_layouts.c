@@ -34,6 +34,8 @@ int main(void) {
     SIZE(nvmlEnableState_t);
     SIZE(nvmlClockType_t);
     SIZE(nvmlIntNvLinkDeviceType_t);
+    SIZE(nvmlGpuP2PCapsIndex_t);
+    SIZE(nvmlGpuP2PStatus_t);
     SIZE(nvmlDevice_t);
     SIZE(unsigned int);
     SIZE(unsigned long);
@@ -170,6 +172,18 @@ int main(void) {
     VALUE(NVML_NVLINK_VERSION_3_1);
     VALUE(NVML_NVLINK_VERSION_4_0);
     VALUE(NVML_NVLINK_VERSION_5_0);
+    VALUE(NVML_P2P_CAPS_INDEX_READ);
+    VALUE(NVML_P2P_CAPS_INDEX_WRITE);
+    VALUE(NVML_P2P_CAPS_INDEX_NVLINK);
+    VALUE(NVML_P2P_CAPS_INDEX_ATOMICS);
+    VALUE(NVML_P2P_CAPS_INDEX_PCI);
+    VALUE(NVML_P2P_STATUS_OK);
+    VALUE(NVML_P2P_STATUS_CHIPSET_NOT_SUPPORTED);
+    VALUE(NVML_P2P_STATUS_GPU_NOT_SUPPORTED);
+    VALUE(NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED);
+    VALUE(NVML_P2P_STATUS_DISABLED_BY_REGKEY);
+    VALUE(NVML_P2P_STATUS_NOT_SUPPORTED);
+    VALUE(NVML_P2P_STATUS_UNKNOWN);
     VALUE(NVML_PCIE_UTIL_TX_BYTES);
     VALUE(NVML_PCIE_UTIL_RX_BYTES);
     VALUE(NVML_VALUE_NOT_AVAILABLE);
@@ -218,6 +232,7 @@ int main(void) {
     FUNCTION(nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlPciInfo_t *));
     FUNCTION(nvmlDeviceGetNvLinkVersion, nvmlReturn_t, (nvmlDevice_t, unsigned int, unsigned int *));
     FUNCTION(nvmlDeviceGetNvLinkRemoteDeviceType, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t *));
+    FUNCTION(nvmlDeviceGetP2PStatus, nvmlReturn_t, (nvmlDevice_t, nvmlDevice_t, nvmlGpuP2PCapsIndex_t, nvmlGpuP2PStatus_t *));
     FUNCTION(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfo_t *));
     FUNCTION(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfoV_t *));
     FUNCTION(nvmlDeviceGetAddressingMode, nvmlReturn_t, (nvmlDevice_t, nvmlDeviceAddressingMode_t *));

@@ -32,7 +32,7 @@ class GpuMatrixViewTest {
     }
 
     static NvmlFacts nvml(List<NvmlGpu> gpus) {
-        return new NvmlFacts("libnvidia-ml.so.1", null, "580.95.05", "13.580.95.05", "13.0", gpus, List.of());
+        return new NvmlFacts("libnvidia-ml.so.1", null, "580.95.05", "13.580.95.05", "13.0", gpus, List.of(), List.of());
     }
 
     /** As MachineCommand.run builds it: the matrix from the drill's NVML read, its findings among the facts'. */

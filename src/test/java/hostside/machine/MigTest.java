@@ -17,7 +17,7 @@ class MigTest {
     }
 
     static NvmlFacts facts(NvmlGpu... gpus) {
-        return new NvmlFacts("libnvidia-ml.so.1", null, "580.159.04", "13.580.159.04", "13.0", List.of(gpus), List.of());
+        return new NvmlFacts("libnvidia-ml.so.1", null, "580.159.04", "13.580.159.04", "13.0", List.of(gpus), List.of(), List.of());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.List;
  * @param nvmlVersion       nvmlSystemGetNVMLVersion, "13.580.95.05"
  * @param cudaDriverVersion the CUDA version libcuda implements, "13.0" (nvmlSystemGetCudaDriverVersion_v2)
  * @param gpus              in NVML index order; empty when notRun
+ * @param p2p               nvmlDeviceGetP2PStatus for every ordered pair of GPUs (empty with fewer than two)
  * @param unknowns          system-level fields NVML could not give, with why
  */
 public record NvmlFacts(
@@ -23,15 +24,17 @@ public record NvmlFacts(
         String nvmlVersion,
         String cudaDriverVersion,
         List<NvmlGpu> gpus,
+        List<NvmlP2p> p2p,
         List<String> unknowns) {
 
     public NvmlFacts {
         gpus = List.copyOf(gpus);
+        p2p = List.copyOf(p2p);
         unknowns = List.copyOf(unknowns);
     }
 
     static NvmlFacts notRun(String library, String reason) {
-        return new NvmlFacts(library, reason, null, null, null, List.of(), List.of());
+        return new NvmlFacts(library, reason, null, null, null, List.of(), List.of(), List.of());
     }
 
     /** Whether NVML answered (then {@code gpus} is not empty). */
@@ -42,7 +45,7 @@ public record NvmlFacts(
     NvmlFacts withUnknown(String unknown) {
         List<String> u = new java.util.ArrayList<>(unknowns);
         u.add(unknown);
-        return new NvmlFacts(library, notRun, driverVersion, nvmlVersion, cudaDriverVersion, gpus, u);
+        return new NvmlFacts(library, notRun, driverVersion, nvmlVersion, cudaDriverVersion, gpus, p2p, u);
     }
 
     /** One line for the machine: "NVML 13.580.95.05, driver 580.95.05, CUDA 13.0: 2 GPUs" or "NVML not run: why". */

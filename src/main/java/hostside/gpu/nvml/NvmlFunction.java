@@ -82,6 +82,8 @@ public enum NvmlFunction {
     DEVICE_GET_NVLINK_VERSION("nvmlDeviceGetNvLinkVersion", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int link, nvmlIntNvLinkDeviceType_t *): GPU, IBM NPU or NVSwitch at the other end */
     DEVICE_GET_NVLINK_REMOTE_DEVICE_TYPE("nvmlDeviceGetNvLinkRemoteDeviceType", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlDevice_t, nvmlGpuP2PCapsIndex_t, nvmlGpuP2PStatus_t *): what nvidia-smi topo -p2p prints */
+    DEVICE_GET_P2P_STATUS("nvmlDeviceGetP2PStatus", ADDRESS, ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, nvmlGpuFabricInfo_t *): deprecated in 13.0, the fallback for drivers without the V form */
     DEVICE_GET_GPU_FABRIC_INFO("nvmlDeviceGetGpuFabricInfo", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlGpuFabricInfoV_t *): versioned struct */

@@ -82,7 +82,32 @@ public final class NvmlReader {
         } else {
             for (int i = 0; i < count; i++) gpus.add(gpu(nvml, i));
         }
-        return new NvmlFacts(nvml.library(), notRun, driver, nvmlVersion, cuda, gpus, system.list);
+        return new NvmlFacts(nvml.library(), notRun, driver, nvmlVersion, cuda, gpus, p2p(nvml, gpus), system.list);
+    }
+
+    /**
+     * nvmlDeviceGetP2PStatus for every ordered pair of GPUs and each capability nvidia-smi topo -p2p
+     * shows. A GPU and itself are not asked (the driver says NOT_SUPPORTED; nvidia-smi prints X).
+     */
+    static List<NvmlP2p> p2p(Nvml nvml, List<NvmlGpu> gpus) {
+        List<NvmlP2p> out = new ArrayList<>();
+        if (gpus.size() < 2) return out;
+        List<MemorySegment> handles = new ArrayList<>();
+        for (NvmlGpu g : gpus) handles.add(nvml.device(g.index()) instanceof NvmlResult.Known<MemorySegment>(MemorySegment h) ? h : null);
+        for (int a = 0; a < gpus.size(); a++) {
+            for (int b = 0; b < gpus.size(); b++) {
+                if (a == b || handles.get(a) == null || handles.get(b) == null) continue;
+                java.util.Map<String, String> status = new java.util.LinkedHashMap<>();
+                Unknowns u = new Unknowns();
+                for (var cap : NvmlP2p.CAPABILITIES) {
+                    MemorySegment x = handles.get(a), y = handles.get(b);
+                    Integer s = u.get(cap.getKey(), () -> nvml.getInt(DEVICE_GET_P2P_STATUS, x, y, cap.getValue()));
+                    if (s != null) status.put(cap.getKey(), NvmlP2p.word(s));
+                }
+                out.add(new NvmlP2p(gpus.get(a).index(), gpus.get(b).index(), gpus.get(a).pciBusId(), gpus.get(b).pciBusId(), status, u.list));
+            }
+        }
+        return out;
     }
 
     /** Every per-GPU fact, each read on its own so that one failure costs one field. */

@@ -112,6 +112,23 @@ public final class NvmlTypes {
     public static final int NVML_NVLINK_VERSION_4_0 = 6;
     public static final int NVML_NVLINK_VERSION_5_0 = 7;
 
+    // nvmlGpuP2PCapsIndex_t: what nvmlDeviceGetP2PStatus is asked about (nvidia-smi topo -p2p r, w, n, a, p);
+    // NVML_P2P_CAPS_INDEX_UNKNOWN (5) is not asked: on a 580 driver it answers OK for anything
+    public static final int NVML_P2P_CAPS_INDEX_READ = 0;
+    public static final int NVML_P2P_CAPS_INDEX_WRITE = 1;
+    public static final int NVML_P2P_CAPS_INDEX_NVLINK = 2;
+    public static final int NVML_P2P_CAPS_INDEX_ATOMICS = 3;
+    public static final int NVML_P2P_CAPS_INDEX_PCI = 4;
+
+    // nvmlGpuP2PStatus_t: the answer, and why P2P is not possible (nvidia-smi's OK, CNS, GNS, TNS, NS, U)
+    public static final int NVML_P2P_STATUS_OK = 0;
+    public static final int NVML_P2P_STATUS_CHIPSET_NOT_SUPPORTED = 1;
+    public static final int NVML_P2P_STATUS_GPU_NOT_SUPPORTED = 2;
+    public static final int NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED = 3;
+    public static final int NVML_P2P_STATUS_DISABLED_BY_REGKEY = 4;
+    public static final int NVML_P2P_STATUS_NOT_SUPPORTED = 5;
+    public static final int NVML_P2P_STATUS_UNKNOWN = 6;
+
     /** This header's maximum; older and newer releases differ, so the NVLink loop does not stop here. */
     public static final int NVML_NVLINK_MAX_LINKS = 18;
 

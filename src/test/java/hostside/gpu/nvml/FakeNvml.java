@@ -168,6 +168,33 @@ public final class FakeNvml {
         }
     }
 
+    /** nvmlDeviceGetP2PStatus answers {@code status} for capability {@code index} from GPU {@code from} to {@code to}. */
+    public static void setP2p(Variant v, int from, int to, int index, int status) {
+        try {
+            hook(v, "fake_nvml_set_p2p", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT)).invokeExact(from, to, index, status);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** nvmlDeviceGetP2PStatus fails with {@code code} (0: answers again). */
+    public static void setP2pResult(Variant v, int code) {
+        try {
+            hook(v, "fake_nvml_set_p2p_result", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(code);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** The canned P2P answers of fake_nvml.c's comment again. */
+    public static void resetP2p(Variant v) {
+        try {
+            hook(v, "fake_nvml_reset_p2p", FunctionDescriptor.ofVoid()).invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
     static int initCount(Variant v) {
         try {

@@ -36,17 +36,19 @@ class NvmlLayoutsTest {
     static final Path HEADER_DIR = Path.of(System.getProperty("hostside.nvml.include", "/tmp/cudah"));
 
     /** C scalar types as the descriptors must pass them on LP64 Linux. */
-    static final Map<String, MemoryLayout> C_TYPES = Map.of(
-            "nvmlReturn_t", JAVA_INT,
-            "nvmlEnableState_t", JAVA_INT,
-            "nvmlClockType_t", JAVA_INT,
-            "nvmlPcieUtilCounter_t", JAVA_INT,
-            "nvmlIntNvLinkDeviceType_t", JAVA_INT,
-            "unsigned int", JAVA_INT,
-            "int", JAVA_INT,
-            "unsigned long", JAVA_LONG,
-            "unsigned long long", JAVA_LONG,
-            "nvmlDevice_t", ADDRESS);
+    static final Map<String, MemoryLayout> C_TYPES = Map.ofEntries(
+            Map.entry("nvmlReturn_t", JAVA_INT),
+            Map.entry("nvmlEnableState_t", JAVA_INT),
+            Map.entry("nvmlClockType_t", JAVA_INT),
+            Map.entry("nvmlPcieUtilCounter_t", JAVA_INT),
+            Map.entry("nvmlIntNvLinkDeviceType_t", JAVA_INT),
+            Map.entry("nvmlGpuP2PCapsIndex_t", JAVA_INT),
+            Map.entry("nvmlGpuP2PStatus_t", JAVA_INT),
+            Map.entry("unsigned int", JAVA_INT),
+            Map.entry("int", JAVA_INT),
+            Map.entry("unsigned long", JAVA_LONG),
+            Map.entry("unsigned long long", JAVA_LONG),
+            Map.entry("nvmlDevice_t", ADDRESS));
 
     /** typedefs that name the same struct as one of NvmlTypes' layouts */
     static final Map<String, String> STRUCT_ALIASES = Map.of(

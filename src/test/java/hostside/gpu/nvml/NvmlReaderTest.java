@@ -233,11 +233,43 @@ class NvmlReaderTest {
     }
 
     @Test
+    void p2pStatusForEachOrderedPairInNvidiaSmisWords() {
+        NvmlFacts f = NvmlReader.read(FakeNvml.library());
+        // the canned answers: everything OK but PCI, which the two PCI domains do not share (TNS)
+        assertThat(f.p2p()).extracting(NvmlP2p::from, NvmlP2p::to)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 1), org.assertj.core.groups.Tuple.tuple(1, 0));
+        NvmlP2p ab = f.p2p().getFirst();
+        assertThat(ab.fromBusId()).isEqualTo("0000:00:06.0");
+        assertThat(ab.toBusId()).isEqualTo("0001:0a:00.0");
+        assertThat(ab.status()).containsExactly(java.util.Map.entry("read", "OK"), java.util.Map.entry("write", "OK"),
+                java.util.Map.entry("nvlink", "OK"), java.util.Map.entry("atomics", "OK"), java.util.Map.entry("pci", "TNS"));
+        assertThat(ab.unknowns()).isEmpty();
+        try {
+            FakeNvml.setP2p(CURRENT, 1, 0, NvmlTypes.NVML_P2P_CAPS_INDEX_WRITE, NvmlTypes.NVML_P2P_STATUS_CHIPSET_NOT_SUPPORTED);
+            FakeNvml.setP2p(CURRENT, 1, 0, NvmlTypes.NVML_P2P_CAPS_INDEX_READ, NvmlTypes.NVML_P2P_STATUS_DISABLED_BY_REGKEY);
+            NvmlP2p ba = NvmlReader.read(FakeNvml.library()).p2p().get(1);
+            assertThat(ba.status()).containsEntry("write", "CNS").containsEntry("read", "disabled by regkey");
+            FakeNvml.setP2pResult(CURRENT, 3); // NVML_ERROR_NOT_SUPPORTED
+            NvmlP2p refused = NvmlReader.read(FakeNvml.library()).p2p().getFirst();
+            assertThat(refused.status()).isEmpty();
+            assertThat(refused.unknowns()).hasSize(5).first().asString().startsWith("read: ").contains("Not Supported");
+        } finally {
+            FakeNvml.resetP2p(CURRENT);
+        }
+        try {
+            FakeNvml.setDeviceCount(CURRENT, 1);
+            assertThat(NvmlReader.read(FakeNvml.library()).p2p()).as("one GPU: no pair; itself is not asked").isEmpty();
+        } finally {
+            FakeNvml.setDeviceCount(CURRENT, 2);
+        }
+    }
+
+    @Test
     void serialisesWithJacksonAsTheRecordComponents() throws Exception {
         ObjectMapper mapper = new ObjectMapper();
         JsonNode json = mapper.readTree(mapper.writeValueAsString(NvmlReader.read(FakeNvml.library())));
         assertThat(names(json)).containsExactly("library", "notRun", "driverVersion", "nvmlVersion",
-                "cudaDriverVersion", "gpus", "unknowns");
+                "cudaDriverVersion", "gpus", "p2p", "unknowns");
         assertThat(json.get("notRun").isNull()).isTrue();
         JsonNode g0 = json.get("gpus").get(0);
         assertThat(names(g0)).containsExactly("index", "name", "uuid", "pciBusId", "pcieGen", "pcieWidth",
