@@ -110,7 +110,8 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
     /** The matrix of a live run or a recording, with each pair's {@link PeerPath}: the driver's answers and the switch ports' ACS. */
     public static GpuMatrix of(hostside.fs.FsRoot fs, MachineFacts facts, GpuDrill.GpuSection gpu) {
         GpuMatrix m = of(facts, gpu);
-        return m.withPeers(PeerPath.of(fs, m, facts.pci(), gpu == null ? List.of() : gpu.peers()));
+        List<hostside.gpu.nvml.NvmlP2p> nvml = gpu == null || gpu.nvml() == null ? List.of() : gpu.nvml().p2p();
+        return m.withPeers(PeerPath.of(fs, m, facts.pci(), gpu == null ? List.of() : gpu.peers(), nvml));
     }
 
     /** This matrix with its pairs' peer paths, and the note when ACS could not be read. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlP2p;
 import hostside.gpu.peer.PeerAccess;
 
 /**
@@ -25,12 +26,16 @@ import hostside.gpu.peer.PeerAccess;
  * @param performanceRank the driver's rank of this pair's link among the machine's (0 the best); the worse of the two ways
  * @param acsRedirecting  the switch ports between the two whose ACS sends peer requests up to the root complex
  * @param acsUnknown      why a port between them could not be read (config space needs root), else null
+ * @param nvml            what NVML's nvmlDeviceGetP2PStatus says per capability (read, write, nvlink, atomics,
+ *                        pci) in nvidia-smi topo -p2p's words, "OK" or "CNS"; "TNS one way, OK the other" where
+ *                        the two ways differ; empty when NVML was not asked
  */
 public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAtomics, Boolean cudaArrayAccess,
-                       Integer performanceRank, List<String> acsRedirecting, String acsUnknown) {
+                       Integer performanceRank, List<String> acsRedirecting, String acsUnknown, Map<String, String> nvml) {
 
     public PeerPath {
         acsRedirecting = List.copyOf(acsRedirecting);
+        nvml = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nvml));
     }
 
     /** The driver refuses peer access at least one way: copies between the two are staged through host memory. */
@@ -38,12 +43,26 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         return Boolean.FALSE.equals(aToB) || Boolean.FALSE.equals(bToA);
     }
 
+    /** NVML's reason that peer reads or writes are not possible ("CNS"), or null when it says OK or was not asked. */
+    public String nvmlBlock() {
+        for (String cap : List.of("read", "write")) {
+            String s = nvml.get(cap);
+            if (s != null && !s.equals("OK")) return s.contains(" one way") ? s.substring(0, s.indexOf(" one way")) : s;
+        }
+        return null;
+    }
+
+    /** Peer traffic between the two cannot go directly: the CUDA driver refuses it, or NVML says why not. */
+    public boolean blocked() {
+        return refused() || nvmlBlock() != null;
+    }
+
     /**
      * One path per pair of the matrix. {@code access} is the driver's answer per ordered pair
      * (empty without a driver, or with one GPU); ACS is read only for pairs that share a switch
      * (PIX, PXB), the only ones a redirect changes.
      */
-    public static List<PeerPath> of(FsRoot fs, GpuMatrix matrix, List<PciDevice> pci, List<PeerAccess> access) {
+    public static List<PeerPath> of(FsRoot fs, GpuMatrix matrix, List<PciDevice> pci, List<PeerAccess> access, List<NvmlP2p> nvml) {
         Map<String, PciDevice> byAddress = new HashMap<>(), byLabel = new HashMap<>();
         for (PciDevice d : pci) {
             byAddress.put(d.address(), d);
@@ -53,6 +72,12 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         for (PeerAccess p : access) {
             if (p.fromAddress() != null && p.toAddress() != null) {
                 byWay.put(GpuMatrix.canonical(p.fromAddress()) + ">" + GpuMatrix.canonical(p.toAddress()), p);
+            }
+        }
+        Map<String, NvmlP2p> nvmlWay = new HashMap<>();
+        for (NvmlP2p p : nvml) {
+            if (p.fromBusId() != null && p.toBusId() != null) {
+                nvmlWay.put(GpuMatrix.canonical(p.fromBusId()) + ">" + GpuMatrix.canonical(p.toBusId()), p);
             }
         }
         List<PeerPath> out = new ArrayList<>();
@@ -70,7 +95,19 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
             }
             out.add(new PeerPath(p.key(), ab == null ? null : ab.canAccessPeer(), ba == null ? null : ba.canAccessPeer(),
                     both(ab, ba, PeerAccess::nativeAtomics), both(ab, ba, PeerAccess::cudaArrayAccess), worse(ab, ba),
-                    redirecting, unknown));
+                    redirecting, unknown, ways(nvmlWay.get(a.address() + ">" + b.address()), nvmlWay.get(b.address() + ">" + a.address()))));
+        }
+        return out;
+    }
+
+    /** NVML's status per capability, one word where both ways agree. */
+    private static Map<String, String> ways(NvmlP2p ab, NvmlP2p ba) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (ab == null && ba == null) return out;
+        for (String cap : List.of("read", "write", "nvlink", "atomics", "pci")) {
+            String x = ab == null ? null : ab.status().get(cap), y = ba == null ? null : ba.status().get(cap);
+            if (x == null && y == null) continue;
+            out.put(cap, java.util.Objects.equals(x, y) ? x : (x == null ? "U" : x) + " one way, " + (y == null ? "U" : y) + " the other");
         }
         return out;
     }
@@ -96,13 +133,19 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
     public static List<String> lines(List<PeerPath> paths) {
         Map<String, List<String>> byText = new LinkedHashMap<>();
         for (PeerPath p : paths) {
-            if (p.aToB() == null && p.bToA() == null) continue;
-            String text = p.refused() ? (Boolean.TRUE.equals(p.aToB()) || Boolean.TRUE.equals(p.bToA())
-                    ? "peer access one way only" : "no peer access (copies staged through host memory)")
-                    : p.aToB() == null || p.bToA() == null ? "peer access one way, the other unknown"
-                    : "peer access both ways" + (Boolean.TRUE.equals(p.nativeAtomics()) ? ", native atomics"
-                    : Boolean.FALSE.equals(p.nativeAtomics()) ? ", no native atomics (PCIe)" : "");
-            byText.computeIfAbsent(text, x -> new ArrayList<>()).add(p.pair());
+            List<String> parts = new ArrayList<>();
+            if (p.aToB() != null || p.bToA() != null) {
+                parts.add(p.refused() ? (Boolean.TRUE.equals(p.aToB()) || Boolean.TRUE.equals(p.bToA())
+                        ? "peer access one way only" : "no peer access (copies staged through host memory)")
+                        : p.aToB() == null || p.bToA() == null ? "peer access one way, the other unknown"
+                        : "peer access both ways" + (Boolean.TRUE.equals(p.nativeAtomics()) ? ", native atomics"
+                        : Boolean.FALSE.equals(p.nativeAtomics()) ? ", no native atomics (PCIe)" : ""));
+            }
+            if (!p.nvml().isEmpty()) {
+                parts.add("NVML " + (p.nvml().values().stream().allMatch("OK"::equals) ? "OK for " + String.join(", ", p.nvml().keySet())
+                        : String.join(", ", p.nvml().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())));
+            }
+            if (!parts.isEmpty()) byText.computeIfAbsent(String.join("; ", parts), x -> new ArrayList<>()).add(p.pair());
         }
         List<String> lines = new ArrayList<>();
         byText.forEach((text, pairs) -> lines.add("P2P " + text + ": " + Finding.some(pairs)));
@@ -118,19 +161,20 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         Map<String, GpuMatrix.Pair> pairs = new HashMap<>();
         for (GpuMatrix.Pair p : matrix.pairs()) pairs.put(p.key(), p);
         Predicate<PeerPath> onNvlink = p -> pairs.containsKey(p.pair()) && pairs.get(p.pair()).nvlink();
-        List<String> nvlinkRefused = keys(paths, p -> p.refused() && onNvlink.test(p));
-        if (!nvlinkRefused.isEmpty()) {
-            f.add(Finding.bad("GPU peers", Finding.some(nvlinkRefused) + ": NVLink joins them but the CUDA driver refuses peer access"
-                    + " (cuDeviceCanAccessPeer is 0), so every copy between them is staged through host memory at PCIe speed and"
-                    + " NCCL falls back to it too: on an NVSwitch board the fabric manager (nvidia-fabricmanager) must be running"
-                    + " and each GPU's fabric state Completed; in a VM the hypervisor must pass the GPUs through as one P2P group"));
+        List<PeerPath> nvlinkBlocked = paths.stream().filter(p -> p.blocked() && onNvlink.test(p)).toList();
+        if (!nvlinkBlocked.isEmpty()) {
+            f.add(Finding.bad("GPU peers", named(nvlinkBlocked) + ": NVLink joins them but peer access is refused (" + evidence(nvlinkBlocked)
+                    + "), so every copy between them is staged through host memory at PCIe speed and NCCL falls back to it too:"
+                    + " on an NVSwitch board the fabric manager (nvidia-fabricmanager) must be running and each GPU's fabric state"
+                    + " Completed; in a VM the hypervisor must pass the GPUs through as one P2P group" + reasons(nvlinkBlocked)));
         }
-        List<String> pcieRefused = keys(paths, p -> p.refused() && !onNvlink.test(p));
-        if (!pcieRefused.isEmpty()) {
-            f.add(Finding.warn("GPU peers", Finding.some(pcieRefused) + ": no peer access (cuDeviceCanAccessPeer is 0), so copies between"
+        List<PeerPath> pcieBlocked = paths.stream().filter(p -> p.blocked() && !onNvlink.test(p)).toList();
+        if (!pcieBlocked.isEmpty()) {
+            f.add(Finding.warn("GPU peers", named(pcieBlocked) + ": no peer access (" + evidence(pcieBlocked) + "), so copies between"
                     + " them go through host memory, twice over PCIe and the CPU (device_to_device_memcpy_staged_ce measures it), and"
-                    + " NCCL uses shared host memory: all-reduce between them is bounded by the host; the usual causes are"
-                    + " consumer GPUs (the driver disables P2P), a VM without P2P pass-through, or ACS/IOMMU settings"));
+                    + " NCCL uses shared host memory: all-reduce between them is bounded by the host; "
+                    + (pcieBlocked.stream().anyMatch(p -> p.nvmlBlock() != null) ? reasons(pcieBlocked).substring(2)
+                    : "the usual causes are consumer GPUs (the driver disables P2P), a VM without P2P pass-through, or ACS/IOMMU settings")));
         }
         List<PeerPath> redirected = paths.stream().filter(p -> !p.acsRedirecting().isEmpty()).toList();
         if (!redirected.isEmpty()) {
@@ -151,7 +195,21 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
                 .orElse(List.of());
     }
 
-    private static List<String> keys(List<PeerPath> paths, Predicate<PeerPath> which) {
-        return paths.stream().filter(which).map(PeerPath::pair).toList();
+    /** The pairs, each with NVML's word where it has one: "GPU0-GPU1 (CNS)". */
+    private static String named(List<PeerPath> paths) {
+        return Finding.some(paths.stream().map(p -> p.pair() + (p.nvmlBlock() == null ? "" : " (" + p.nvmlBlock() + ")")).toList());
+    }
+
+    /** Which source said no: the CUDA driver, NVML, or both. */
+    private static String evidence(List<PeerPath> paths) {
+        boolean cuda = paths.stream().anyMatch(PeerPath::refused), nvml = paths.stream().anyMatch(p -> p.nvmlBlock() != null);
+        return cuda && nvml ? "cuDeviceCanAccessPeer is 0; NVML's P2P status is not OK"
+                : cuda ? "cuDeviceCanAccessPeer is 0" : "NVML's P2P status for reads or writes is not OK";
+    }
+
+    /** "; NVML: CNS: the chipset does not support it (...)" for each distinct reason, or nothing. */
+    private static String reasons(List<PeerPath> paths) {
+        List<String> words = paths.stream().map(PeerPath::nvmlBlock).filter(Objects::nonNull).distinct().toList();
+        return words.isEmpty() ? "" : "; NVML: " + String.join("; ", words.stream().map(w -> w + ": " + NvmlP2p.meaning(w)).toList());
     }
 }

@@ -52,7 +52,7 @@ class PeerPathTest {
     @Test
     void anHgxBoardWithEveryPairAllowedIsOneLineAndNoFinding() throws IOException {
         GpuMatrix plain = GpuMatrix.of(hgxPci(), nodes(2), hgxNvml(-1, 0, true), null);
-        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpuAddresses(hgxPci()), true)));
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpuAddresses(hgxPci()), true), List.of()));
         assertThat(m.peers()).hasSize(28).allSatisfy(p -> {
             assertThat(p.aToB()).isTrue();
             assertThat(p.bToA()).isTrue();
@@ -68,14 +68,14 @@ class PeerPathTest {
     void anNvlinkPairTheDriverKeepsApartIsBad() throws IOException {
         GpuMatrix plain = GpuMatrix.of(hgxPci(), nodes(2), hgxNvml(-1, 0, true), null);
         // CUDA's ordinal 2 is the third GPU in PCI order here; refusing 2>5 must land on GPU2-GPU5
-        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpuAddresses(hgxPci()), true, "2>5")));
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpuAddresses(hgxPci()), true, "2>5"), List.of()));
         PeerPath p = m.peers().stream().filter(x -> x.pair().equals("GPU2-GPU5")).findFirst().orElseThrow();
         assertThat(p.aToB()).isFalse();
         assertThat(p.bToA()).isTrue();
         assertThat(p.nativeAtomics()).as("not both ways").isFalse();
         assertThat(m.findings()).singleElement().satisfies(f -> {
             assertThat(f.severity()).isEqualTo("bad");
-            assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but the CUDA driver refuses peer access").contains("fabric manager");
+            assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0)").contains("fabric manager");
         });
         assertThat(PeerPath.lines(m.peers())).contains("P2P peer access one way only: GPU2-GPU5");
     }
@@ -86,7 +86,7 @@ class PeerPathTest {
         List<String> reversed = new ArrayList<>(gpuAddresses(pcieOnlyPci()));
         java.util.Collections.reverse(reversed);
         GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
-        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, pcieOnlyPci(), access(reversed, false, "0>1", "1>0")));
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, pcieOnlyPci(), access(reversed, false, "0>1", "1>0"), List.of()));
         // ordinals 0 and 1 are GPU5 and GPU4 in PCI order
         assertThat(m.peers().stream().filter(PeerPath::refused).map(PeerPath::pair)).containsExactly("GPU4-GPU5");
         assertThat(m.findings()).extracting(Finding::text).anySatisfy(t -> assertThat(t)
@@ -104,7 +104,7 @@ class PeerPathTest {
         config("0000:05:00.0", PciAcsTest.config(false, 0));
         config("0000:06:00.0", PciAcsTest.config(false, 0));
         GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
-        GpuMatrix m = plain.withPeers(PeerPath.of(fs, plain, pcieOnlyPci(), List.of()));
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs, plain, pcieOnlyPci(), List.of(), List.of()));
         assertThat(m.peers().stream().filter(p -> !p.acsRedirecting().isEmpty()).map(PeerPath::pair))
                 .containsExactly("GPU0-GPU1", "GPU1-GPU2");
         assertThat(m.peers()).allSatisfy(p -> assertThat(p.aToB()).as("the driver was not asked").isNull());
@@ -121,12 +121,65 @@ class PeerPathTest {
             config(port, new byte[64]); // what a user who is not root reads
         }
         GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
-        GpuMatrix m = plain.withPeers(PeerPath.of(fs, plain, pcieOnlyPci(), List.of()));
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs, plain, pcieOnlyPci(), List.of(), List.of()));
         assertThat(m.notes()).anySatisfy(n -> assertThat(n).startsWith("ACS of the switch ports between GPUs not read (0000:02:08.0:")
                 .contains("run as root"));
         assertThat(m.findings()).noneMatch(f -> f.text().contains("ACS"));
         // pairs not under one switch are not asked: their traffic reaches the root complex anyway
         assertThat(m.peers().stream().filter(p -> p.acsUnknown() != null).map(PeerPath::pair))
                 .containsExactly("GPU0-GPU1", "GPU0-GPU2", "GPU1-GPU2");
+    }
+
+    /** NVML's answer for every ordered pair of {@code addresses}: all OK, except the pairs in {@code no} (as "a>b") get {@code word} for reads and writes. */
+    static List<hostside.gpu.nvml.NvmlP2p> nvml(List<String> addresses, String word, String... no) {
+        List<hostside.gpu.nvml.NvmlP2p> out = new ArrayList<>();
+        for (int a = 0; a < addresses.size(); a++) {
+            for (int b = 0; b < addresses.size(); b++) {
+                if (a == b) continue;
+                String rw = List.of(no).contains(a + ">" + b) ? word : "OK";
+                Map<String, String> status = new java.util.LinkedHashMap<>();
+                status.put("read", rw);
+                status.put("write", rw);
+                status.put("nvlink", "NS");
+                status.put("atomics", rw);
+                status.put("pci", rw);
+                out.add(new hostside.gpu.nvml.NvmlP2p(a, b, addresses.get(a), addresses.get(b), status, List.of()));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void nvmlNamesWhyAPairHasNoP2pWithoutCuda() throws IOException {
+        // pcieOnly: GPU3 on its own root port, GPU4 on another host bridge; the chipset will not forward between them
+        List<String> gpus = gpuAddresses(pcieOnlyPci());
+        GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, pcieOnlyPci(), List.of(), nvml(gpus, "CNS", "3>4", "4>3")));
+        PeerPath p = m.peers().stream().filter(x -> x.pair().equals("GPU3-GPU4")).findFirst().orElseThrow();
+        assertThat(p.aToB()).as("CUDA not asked").isNull();
+        assertThat(p.nvml()).containsEntry("read", "CNS").containsEntry("nvlink", "NS");
+        assertThat(p.blocked()).isTrue();
+        assertThat(PeerPath.lines(m.peers())).contains("P2P NVML read CNS, write CNS, nvlink NS, atomics CNS, pci CNS: GPU3-GPU4");
+        assertThat(m.findings()).extracting(Finding::text).anySatisfy(t -> assertThat(t)
+                .startsWith("GPU3-GPU4 (CNS): no peer access (NVML's P2P status for reads or writes is not OK)")
+                .endsWith("NVML: CNS: the chipset does not support it (the root complex, ACS or a BIOS setting)"));
+    }
+
+    @Test
+    void bothSourcesAndOneWayAnswersAreKeptApart() throws IOException {
+        List<String> gpus = gpuAddresses(hgxPci());
+        GpuMatrix plain = GpuMatrix.of(hgxPci(), nodes(2), hgxNvml(-1, 0, true), null);
+        // CUDA refuses 0>1 and NVML says TNS for 0>1 only
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, hgxPci(), access(gpus, true, "0>1"), nvml(gpus, "TNS", "0>1")));
+        PeerPath p = m.peers().getFirst();
+        assertThat(p.pair()).isEqualTo("GPU0-GPU1");
+        assertThat(p.nvml()).containsEntry("read", "TNS one way, OK the other");
+        assertThat(p.nvmlBlock()).isEqualTo("TNS");
+        assertThat(m.findings()).singleElement().satisfies(f -> assertThat(f.text())
+                .startsWith("GPU0-GPU1 (TNS): NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0; NVML's P2P status is not OK)")
+                .contains("NVML: TNS: the topology does not support it"));
+        assertThat(PeerPath.lines(m.peers())).contains(
+                "P2P peer access both ways, native atomics; NVML read OK, write OK, nvlink NS, atomics OK, pci OK: GPU0-GPU2, GPU0-GPU3, GPU0-GPU4,"
+                        + " GPU0-GPU5, GPU0-GPU6, GPU0-GPU7 and 21 more");
     }
 }
