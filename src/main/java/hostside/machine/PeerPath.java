@@ -34,8 +34,9 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
                        Integer performanceRank, List<String> acsRedirecting, String acsUnknown, Map<String, String> nvml) {
 
     public PeerPath {
-        acsRedirecting = List.copyOf(acsRedirecting);
-        nvml = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nvml));
+        // null from a report's JSON written before a field existed (report --from)
+        acsRedirecting = acsRedirecting == null ? List.of() : List.copyOf(acsRedirecting);
+        nvml = nvml == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nvml));
     }
 
     /** The driver refuses peer access at least one way: copies between the two are staged through host memory. */

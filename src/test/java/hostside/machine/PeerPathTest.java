@@ -182,4 +182,24 @@ class PeerPathTest {
                 "P2P peer access both ways, native atomics; NVML read OK, write OK, nvlink NS, atomics OK, pci OK: GPU0-GPU2, GPU0-GPU3, GPU0-GPU4,"
                         + " GPU0-GPU5, GPU0-GPU6, GPU0-GPU7 and 21 more");
     }
+
+    @Test
+    void theReportShowsThePathsFromItsJsonAndReadsOlderJson() throws Exception {
+        List<String> gpus = gpuAddresses(pcieOnlyPci());
+        GpuMatrix plain = GpuMatrix.of(pcieOnlyPci(), nodes(2), pcieOnlyNvml(), null);
+        GpuMatrix m = plain.withPeers(PeerPath.of(fs(), plain, pcieOnlyPci(), access(gpus, false, "3>4", "4>3"), List.of()));
+        MachineFacts live = MachineReader.read(FsRoot.open(hostside.Fixtures.h200().toString()));
+        MachineFacts facts = new MachineFacts(live.schema(), live.host(), nodes(2), pcieOnlyPci(), Affinity.of(pcieOnlyPci(), nodes(2)),
+                live.iommu(), live.kernelCmdline(), List.of(), List.of());
+        MachineRun run = new MachineRun(facts, GpuDrill.GpuSection.notRun("recorded machine", null), m);
+        var report = hostside.report.ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T06:00:00Z"));
+        String md = hostside.report.MarkdownRenderer.render(hostside.cli.Json.MAPPER.readTree(hostside.cli.Json.write(report)));
+        assertThat(md).contains("- P2P no peer access (copies staged through host memory): GPU3-GPU4\n")
+                .contains("- P2P peer access both ways, no native atomics (PCIe): GPU0-GPU1,");
+        // a path as written before NVML's status and ACS were read: no such keys
+        PeerPath old = hostside.cli.Json.MAPPER.readValue("{\"pair\":\"GPU0-GPU1\",\"aToB\":true,\"bToA\":false}", PeerPath.class);
+        assertThat(old.nvml()).isEmpty();
+        assertThat(old.acsRedirecting()).isEmpty();
+        assertThat(old.refused()).isTrue();
+    }
 }
