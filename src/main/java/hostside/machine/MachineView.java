@@ -319,7 +319,10 @@ public final class MachineView {
             else without.computeIfAbsent(x.status() + ": " + x.why(), k -> new ArrayList<>()).add(x.key());
         }
         if (gpu.allGpus().stream().anyMatch(hostside.harness.Result::isOk)) sb.append(m.render("        "));
-        without.forEach((why, keys) -> sb.append("        ").append(String.join(", ", keys)).append(": ").append(why).append('\n'));
+        without.forEach((why, keys) -> {
+            sb.append("        ").append(why).append(":\n");
+            for (String line : wrap(keys, 100)) sb.append("          ").append(line).append('\n');
+        });
         sb.append('\n');
         // the summary line hides which GPU or pair is slow: the figures behind it, as nvbandwidth prints them
         for (var x : gpu.allGpus()) {
@@ -327,6 +330,22 @@ public final class MachineView {
             perGpu(sb, x);
             peerMatrix(sb, x);
         }
+    }
+
+    /** Comma-separated lines of at most {@code width} characters (a longer item gets a line of its own). */
+    static List<String> wrap(List<String> items, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < items.size(); i++) {
+            String item = items.get(i) + (i < items.size() - 1 ? "," : "");
+            if (!line.isEmpty() && line.length() + 1 + item.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.isEmpty() ? "" : " ").append(item);
+        }
+        if (!line.isEmpty()) lines.add(line.toString());
+        return lines;
     }
 
     /** host_to_all / all_to_host: each GPU's copy while the others copied too. */

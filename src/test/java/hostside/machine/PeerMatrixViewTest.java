@@ -142,7 +142,7 @@ class PeerMatrixViewTest {
     @Test
     void failedAndNotRunCasesKeepTheirSummaryLineAndNoMatrix() {
         String text = new MachineView(twoGpus(), Style.plain()).render();
-        assertThat(text).contains("        device_to_device_memcpy_staged_ce: failed: cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2)\n")
+        assertThat(text).contains("        failed: cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2):\n          device_to_device_memcpy_staged_ce\n")
                 .doesNotContain("device_to_device_memcpy_staged_ce (");
 
         List<Result> oneGpu = new ArrayList<>(List.of(Result.ok(new AllGpus(true), "GB/s", new Stats(55.3, 55.1, 55.5, 3), "nvbandwidth's",
@@ -150,7 +150,7 @@ class PeerMatrixViewTest {
         oneGpu.add(Result.notRun(new PeerCe.Unidirectional(true), "one GPU in this machine"));
         MachineRun run = new MachineRun(h200, new GpuDrill.GpuSection("", cuda(List.of("0000:00:06.0")), null, List.of(), oneGpu, List.of()));
         String one = new MachineView(run, Style.plain()).render();
-        assertThat(one).contains("        device_to_device_memcpy_read_ce: not run: one GPU in this machine\n")
+        assertThat(one).contains("        not run: one GPU in this machine:\n          device_to_device_memcpy_read_ce\n")
                 .containsPattern("host_to_all_memcpy_ce +55.30 +55.10 +55.50 +GB/s\n")
                 .as("one GPU's figure is the sum: no table of one row").doesNotContain("each GPU while all copy")
                 .doesNotContain("SUM ").doesNotContain("N/A");
@@ -205,5 +205,15 @@ class PeerMatrixViewTest {
         assertThat(report.questions()).filteredOn(a -> a.axis().equals("Fabric")).singleElement()
                 .satisfies(a -> assertThat(a.answer()).isEqualTo("2 GPUs; GPU to GPU: PHB between all 1 pair; NVLink unknown, so these are the PCIe paths;"
                         + " peer copies 48.12 GB/s (47.92 to 48.31 over 2 ordered pairs); one load across 1320 ns (1318 to 1322 over 2 ordered pairs)"));
+    }
+
+    @Test
+    void longListsOfKeysWrapAtCommas() {
+        List<String> keys = List.of("device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce",
+                "device_to_device_bidirectional_memcpy_read_ce", "device_to_device_latency_sm");
+        assertThat(MachineView.wrap(keys, 70)).containsExactly("device_to_device_memcpy_read_ce, device_to_device_memcpy_write_ce,",
+                "device_to_device_bidirectional_memcpy_read_ce,", "device_to_device_latency_sm");
+        assertThat(MachineView.wrap(List.of("x".repeat(120)), 100)).as("an item longer than the width stands alone").hasSize(1);
+        assertThat(MachineView.wrap(List.of(), 100)).isEmpty();
     }
 }
