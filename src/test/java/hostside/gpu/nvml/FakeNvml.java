@@ -88,49 +88,38 @@ public final class FakeNvml {
         return Linker.nativeLinker().downcallHandle(lookup.find(name).orElseThrow(), fd);
     }
 
-    /** nvmlInit_v2 answers {@code code} from now on (0: success again). */
-    static void setInitResult(Variant v, int code) {
+    /** Calls a void hook of the fake. */
+    private static void call(Variant v, String name, FunctionDescriptor fd, Object... args) {
         try {
-            hook(v, "fake_nvml_set_init_result", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(code);
+            hook(v, name, fd).invokeWithArguments(args);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
+    }
+
+    /** nvmlInit_v2 answers {@code code} from now on (0: success again). */
+    static void setInitResult(Variant v, int code) {
+        call(v, "fake_nvml_set_init_result", FunctionDescriptor.ofVoid(JAVA_INT), code);
     }
 
     /** nvmlDeviceGetCount_v2 answers {@code n} (at most 2). */
     static void setDeviceCount(Variant v, int n) {
-        try {
-            hook(v, "fake_nvml_set_device_count", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(n);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_set_device_count", FunctionDescriptor.ofVoid(JAVA_INT), n);
     }
 
     /** GPU {@code gpu}'s utilization becomes {@code util} % and its clocks event reasons {@code reasons}. */
     public static void setActivity(Variant v, int gpu, int util, long reasons) {
-        try {
-            hook(v, "fake_nvml_set_activity", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG)).invokeExact(gpu, util, reasons);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_set_activity", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG), gpu, util, reasons);
     }
 
     /** GPU {@code gpu} runs no compute process from now on. */
     public static void clearProcesses(Variant v, int gpu) {
-        try {
-            hook(v, "fake_nvml_clear_processes", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(gpu);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_clear_processes", FunctionDescriptor.ofVoid(JAVA_INT), gpu);
     }
 
     /** Adds a compute process to GPU {@code gpu} (at most 8); {@code usedBytes} -1 is NVML_VALUE_NOT_AVAILABLE. */
     public static void addProcess(Variant v, int gpu, long pid, long usedBytes) {
-        try {
-            hook(v, "fake_nvml_add_process", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG)).invokeExact(gpu, (int) pid, usedBytes);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_add_process", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG), gpu, (int) pid, usedBytes);
     }
 
     /** GPU 0 and 1 back to the canned activity of fake_nvml.c. */
@@ -143,56 +132,32 @@ public final class FakeNvml {
 
     /** GPU {@code gpu} gets {@code n} active links, each to an NVSwitch, as on an HGX board. */
     public static void setSwitchLinks(Variant v, int gpu, int n) {
-        try {
-            hook(v, "fake_nvml_set_switch_links", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT)).invokeExact(gpu, n);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_set_switch_links", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT), gpu, n);
     }
 
     /** nvmlDeviceGetNvLinkRemoteDeviceType and nvmlDeviceGetNvLinkVersion answer {@code code} (0: answer again). */
     public static void setLinkDetailResult(Variant v, int code) {
-        try {
-            hook(v, "fake_nvml_set_link_detail_result", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(code);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_set_link_detail_result", FunctionDescriptor.ofVoid(JAVA_INT), code);
     }
 
     /** The links of fake_nvml.c's header comment again. */
     public static void resetLinks(Variant v) {
-        try {
-            hook(v, "fake_nvml_reset_links", FunctionDescriptor.ofVoid()).invokeExact();
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_reset_links", FunctionDescriptor.ofVoid());
     }
 
     /** nvmlDeviceGetP2PStatus answers {@code status} for capability {@code index} from GPU {@code from} to {@code to}. */
     public static void setP2p(Variant v, int from, int to, int index, int status) {
-        try {
-            hook(v, "fake_nvml_set_p2p", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT)).invokeExact(from, to, index, status);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_set_p2p", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), from, to, index, status);
     }
 
     /** nvmlDeviceGetP2PStatus fails with {@code code} (0: answers again). */
     public static void setP2pResult(Variant v, int code) {
-        try {
-            hook(v, "fake_nvml_set_p2p_result", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(code);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_set_p2p_result", FunctionDescriptor.ofVoid(JAVA_INT), code);
     }
 
     /** The canned P2P answers of fake_nvml.c's comment again. */
     public static void resetP2p(Variant v) {
-        try {
-            hook(v, "fake_nvml_reset_p2p", FunctionDescriptor.ofVoid()).invokeExact();
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        call(v, "fake_nvml_reset_p2p", FunctionDescriptor.ofVoid());
     }
 
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
