@@ -26,18 +26,41 @@ import hostside.gpu.peer.PeerAccess;
  * @param performanceRank the driver's rank of this pair's link among the machine's (0 the best); the worse of the two ways
  * @param acsRedirecting  the switch ports between the two whose ACS sends peer requests up to the root complex
  * @param acsUnknown      why a port between them could not be read (config space needs root), else null
- * @param nvml            what NVML's nvmlDeviceGetP2PStatus says per capability (read, write, nvlink, atomics,
- *                        pci) in nvidia-smi topo -p2p's words, "OK" or "CNS"; "TNS one way, OK the other" where
- *                        the two ways differ; empty when NVML was not asked
+ * @param nvmlAToB        what NVML's nvmlDeviceGetP2PStatus says from the first GPU to the second, per capability
+ *                        (read, write, nvlink, atomics, pci) in nvidia-smi topo -p2p's words ("OK", "CNS");
+ *                        empty when NVML was not asked
+ * @param nvmlBToA        the other way
  */
 public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAtomics, Boolean cudaArrayAccess,
-                       Integer performanceRank, List<String> acsRedirecting, String acsUnknown, Map<String, String> nvml) {
+                       Integer performanceRank, List<String> acsRedirecting, String acsUnknown, Map<String, String> nvmlAToB,
+                       Map<String, String> nvmlBToA) {
 
     public PeerPath {
         // null from a report's JSON written before a field existed (report --from)
         acsRedirecting = acsRedirecting == null ? List.of() : List.copyOf(acsRedirecting);
-        nvml = nvml == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nvml));
+        nvmlAToB = copy(nvmlAToB);
+        nvmlBToA = copy(nvmlBToA);
     }
+
+    private static Map<String, String> copy(Map<String, String> m) {
+        return m == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(m));
+    }
+
+    /**
+     * NVML's two answers per capability as one reads them: one word where both ways agree, "TNS
+     * one way, OK the other" where they differ.
+     */
+    public Map<String, String> nvml() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String cap : NVML_CAPABILITIES) {
+            String x = nvmlAToB.get(cap), y = nvmlBToA.get(cap);
+            if (x == null && y == null) continue;
+            out.put(cap, Objects.equals(x, y) ? x : (x == null ? "U" : x) + " one way, " + (y == null ? "U" : y) + " the other");
+        }
+        return out;
+    }
+
+    static final List<String> NVML_CAPABILITIES = NvmlP2p.CAPABILITIES.stream().map(Map.Entry::getKey).toList();
 
     /** The driver refuses peer access at least one way: copies between the two are staged through host memory. */
     public boolean refused() {
@@ -47,8 +70,10 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
     /** NVML's reason that peer reads or writes are not possible ("CNS"), or null when it says OK or was not asked. */
     public String nvmlBlock() {
         for (String cap : List.of("read", "write")) {
-            String s = nvml.get(cap);
-            if (s != null && !s.equals("OK")) return s.contains(" one way") ? s.substring(0, s.indexOf(" one way")) : s;
+            for (Map<String, String> way : List.of(nvmlAToB, nvmlBToA)) {
+                String s = way.get(cap);
+                if (s != null && !s.equals("OK")) return s;
+            }
         }
         return null;
     }
@@ -96,21 +121,14 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
             }
             out.add(new PeerPath(p.key(), ab == null ? null : ab.canAccessPeer(), ba == null ? null : ba.canAccessPeer(),
                     both(ab, ba, PeerAccess::nativeAtomics), both(ab, ba, PeerAccess::cudaArrayAccess), worse(ab, ba),
-                    redirecting, unknown, ways(nvmlWay.get(a.address() + ">" + b.address()), nvmlWay.get(b.address() + ">" + a.address()))));
+                    redirecting, unknown, status(nvmlWay.get(a.address() + ">" + b.address())),
+                    status(nvmlWay.get(b.address() + ">" + a.address()))));
         }
         return out;
     }
 
-    /** NVML's status per capability, one word where both ways agree. */
-    private static Map<String, String> ways(NvmlP2p ab, NvmlP2p ba) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (ab == null && ba == null) return out;
-        for (String cap : List.of("read", "write", "nvlink", "atomics", "pci")) {
-            String x = ab == null ? null : ab.status().get(cap), y = ba == null ? null : ba.status().get(cap);
-            if (x == null && y == null) continue;
-            out.put(cap, java.util.Objects.equals(x, y) ? x : (x == null ? "U" : x) + " one way, " + (y == null ? "U" : y) + " the other");
-        }
-        return out;
+    private static Map<String, String> status(NvmlP2p way) {
+        return way == null ? Map.of() : way.status();
     }
 
     /** True when both ways say so, false when either says not, null when a way is unknown and none says not. */

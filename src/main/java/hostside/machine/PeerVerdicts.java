@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import hostside.gpu.bench.AllGpus;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerMatrix;
 import hostside.harness.Result;
 
@@ -25,8 +27,8 @@ final class PeerVerdicts {
     static final double SHARED = 0.8;
     /** An NVLink pair below this share of its links' rate is degraded (copies reach 85-90% on healthy boards). */
     static final double DEGRADED = 0.5;
-    static final List<String> PEER_COPIES = List.of("device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce");
-    static final String STAGED = "device_to_device_memcpy_staged_ce";
+    static final List<String> PEER_COPIES = List.of(new PeerCe.Unidirectional(true).key(), new PeerCe.Unidirectional(false).key());
+    static final String STAGED = new PeerCe.Staged().key();
     /** Direct peer copies within this factor of staged ones are not direct (healthy PCIe P2P beats staging about 2x). */
     static final double VIA_HOST = 1.2;
 
@@ -147,16 +149,17 @@ final class PeerVerdicts {
     static List<Finding> hostShare(Result r, List<AllGpus.PerGpu> each, List<GpuDrill.GpuRun> runs, GpuMatrix matrix,
                                    Map<String, PciDevice> byAddress) {
         if (each.size() < 2) return List.of();
-        String direction = r.key().startsWith("host_to") ? "host to GPU" : "GPU to host";
-        String aloneKey = r.key().startsWith("host_to") ? "host_to_device_ce_pinned" : "device_to_host_ce_pinned";
+        boolean toDevice = r.key().equals(new AllGpus(true).key());
+        String direction = toDevice ? "host to GPU" : "GPU to host";
+        String aloneKey = new Copies.CePinned(toDevice).key();
         double best = each.stream().mapToDouble(g -> g.gbs().median()).max().orElse(0);
         List<String> slow = new ArrayList<>(), slowLabels = new ArrayList<>();
         double atOnce = 0, alone = 0;
         boolean allAlone = true;
         for (AllGpus.PerGpu g : each) {
             String label = byAddress.containsKey(g.pciAddress()) ? byAddress.get(g.pciAddress()).label() : g.pciAddress();
-            Double solo = runs.stream().filter(x -> x.pciAddress().equals(g.pciAddress())).flatMap(x -> x.results().stream())
-                    .filter(x -> x.isOk() && x.key().equals(aloneKey)).map(x -> x.value().median()).findFirst().orElse(null);
+            Double solo = runs.stream().filter(x -> x.pciAddress().equals(g.pciAddress())).findFirst()
+                    .flatMap(x -> Result.median(x.results(), aloneKey)).orElse(null);
             atOnce += g.gbs().median();
             if (solo == null) allAlone = false;
             else alone += solo;

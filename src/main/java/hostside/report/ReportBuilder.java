@@ -187,17 +187,17 @@ public final class ReportBuilder {
     }
 
     /**
-     * What peer traffic gets: pairs the driver keeps apart, and the measured copies between GPUs
+     * What peer traffic gets: pairs kept apart (by the CUDA driver or NVML), and the measured copies between GPUs
      * (median over the pairs, with the slowest and fastest), with peer access and without.
      */
     static String peers(hostside.machine.GpuMatrix matrix, hostside.machine.GpuDrill.GpuSection gpu) {
         StringBuilder s = new StringBuilder();
-        long refused = matrix.peers().stream().filter(hostside.machine.PeerPath::refused).count();
-        if (refused > 0) s.append("; the driver refuses peer access for ").append(plural((int) refused, "pair"));
+        long blocked = matrix.peers().stream().filter(hostside.machine.PeerPath::blocked).count();
+        if (blocked > 0) s.append("; no peer access for ").append(plural((int) blocked, "pair")).append(" (CUDA or NVML says no)");
         if (gpu == null) return s.toString();
-        for (String[] c : new String[][] {{"device_to_device_memcpy_read_ce", "peer copies"},
-                {"device_to_device_memcpy_staged_ce", "with peer access off (staged through host memory)"},
-                {"device_to_device_latency_sm", "one load across"}}) {
+        for (String[] c : new String[][] {{new hostside.gpu.peer.PeerCe.Unidirectional(true).key(), "peer copies"},
+                {new hostside.gpu.peer.PeerCe.Staged().key(), "with peer access off (staged through host memory)"},
+                {new hostside.gpu.peer.PeerSm.Latency().key(), "one load across"}}) {
             gpu.allGpus().stream().filter(r -> r.key().equals(c[0]) && r.isOk()).findFirst().ifPresent(r -> s.append(String.format(
                     java.util.Locale.ROOT, "; %s %s %s (%s to %s over %d ordered pairs)", c[1], Units.figure(r.value().median()), r.unit(),
                     Units.figure(r.value().min()), Units.figure(r.value().max()), r.value().samples())));

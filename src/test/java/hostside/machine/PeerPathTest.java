@@ -175,6 +175,10 @@ class PeerPathTest {
         assertThat(p.pair()).isEqualTo("GPU0-GPU1");
         assertThat(p.nvml()).containsEntry("read", "TNS one way, OK the other");
         assertThat(p.nvmlBlock()).isEqualTo("TNS");
+        // the other way round: the refusal stands whichever way NVML gives it
+        PeerPath reversed = new PeerPath("GPU0-GPU1", null, null, null, null, null, List.of(), null, Map.of("read", "OK"), Map.of("read", "CNS"));
+        assertThat(reversed.nvmlBlock()).isEqualTo("CNS");
+        assertThat(reversed.nvml()).containsExactly(Map.entry("read", "OK one way, CNS the other"));
         assertThat(m.findings()).singleElement().satisfies(f -> assertThat(f.text())
                 .startsWith("GPU0-GPU1 (TNS): NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0; NVML's P2P status is not OK)")
                 .contains("NVML: TNS: the topology does not support it"));
@@ -199,6 +203,7 @@ class PeerPathTest {
         // a path as written before NVML's status and ACS were read: no such keys
         PeerPath old = hostside.cli.Json.MAPPER.readValue("{\"pair\":\"GPU0-GPU1\",\"aToB\":true,\"bToA\":false}", PeerPath.class);
         assertThat(old.nvml()).isEmpty();
+        assertThat(hostside.cli.Json.write(old)).contains("\"nvmlAToB\" : { }").doesNotContain("\"nvml\"");
         assertThat(old.acsRedirecting()).isEmpty();
         assertThat(old.refused()).isTrue();
     }

@@ -24,7 +24,7 @@ import java.util.Map;
 public record NvmlP2p(int from, int to, String fromBusId, String toBusId, Map<String, String> status, List<String> unknowns) {
 
     /** The capabilities asked, in nvidia-smi's order (topo -p2p r, w, n, a, p), with their nvml.h index. */
-    static final List<Map.Entry<String, Integer>> CAPABILITIES = List.of(
+    public static final List<Map.Entry<String, Integer>> CAPABILITIES = List.of(
             Map.entry("read", NVML_P2P_CAPS_INDEX_READ), Map.entry("write", NVML_P2P_CAPS_INDEX_WRITE),
             Map.entry("nvlink", NVML_P2P_CAPS_INDEX_NVLINK), Map.entry("atomics", NVML_P2P_CAPS_INDEX_ATOMICS),
             Map.entry("pci", NVML_P2P_CAPS_INDEX_PCI));

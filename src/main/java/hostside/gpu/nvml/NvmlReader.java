@@ -96,11 +96,11 @@ public final class NvmlReader {
         for (NvmlGpu g : gpus) handles.add(nvml.device(g.index()) instanceof NvmlResult.Known<MemorySegment>(MemorySegment h) ? h : null);
         for (int a = 0; a < gpus.size(); a++) {
             for (int b = 0; b < gpus.size(); b++) {
-                if (a == b || handles.get(a) == null || handles.get(b) == null) continue;
+                MemorySegment x = handles.get(a), y = handles.get(b);
+                if (a == b || x == null || y == null) continue;
                 java.util.Map<String, String> status = new java.util.LinkedHashMap<>();
                 Unknowns u = new Unknowns();
                 for (var cap : NvmlP2p.CAPABILITIES) {
-                    MemorySegment x = handles.get(a), y = handles.get(b);
                     Integer s = u.get(cap.getKey(), () -> nvml.getInt(DEVICE_GET_P2P_STATUS, x, y, cap.getValue()));
                     if (s != null) status.put(cap.getKey(), NvmlP2p.word(s));
                 }

@@ -84,16 +84,15 @@ final class Pairs {
                 Target row = gpus.get(r), column = gpus.get(c);
                 double[] got;
                 try (Held held = new Held()) {
-                    if (row.bench() == column.bench()) {
-                        // one GPU as both ends: its own context maps its memory already
-                    } else if (peer) {
+                    boolean sameGpu = row.bench() == column.bench(); // its own context maps its memory already
+                    if (peer && !sameGpu) {
                         Optional<PeerLink> link = PeerLink.open(row.bench(), column.bench());
                         if (link.isEmpty()) {
                             notMeasured.add(new NotMeasured(r, c, "cuDeviceCanAccessPeer is 0"));
                             continue;
                         }
                         held.keep(link.get());
-                    } else {
+                    } else if (!sameGpu) {
                         held.keep(new NoPeerAccess(row.bench().gpu, column.bench().gpu));
                     }
                     got = m.run(row, column, held);

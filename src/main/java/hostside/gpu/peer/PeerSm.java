@@ -56,7 +56,8 @@ public final class PeerSm {
      * host_device_latency_sm: the chain is a random cycle (no prefetcher guesses the next line)
      * and the kernel reads the GPU's global timer around its steps. nvbandwidth walks its whole
      * buffer in 128-byte strides and times 1M loads with events; here 64 MiB of 64-byte slots,
-     * fewer steps than slots, so no line is read twice and the remote L2 does not hold the chain.
+     * pushed out of the owner's L2 once written ({@link #evictL2}), and each sample walks on from
+     * where the last stopped, so no slot is loaded twice and every load goes to memory.
      */
     public record Latency() implements Pairs.NeedsPeers {
         static final int STRIDE = 64, MAX_SLOTS = 1 << 20, STEPS = 50_000;
