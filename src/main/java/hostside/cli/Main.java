@@ -44,11 +44,23 @@ public final class Main implements Runnable {
                 err.println("hostside: " + ex.getMessage());
                 return BAD_INPUT;
             }
-            err.println("hostside: failed: " + ex + (debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)"));
+            err.println("hostside: failed: " + inWords(ex) + (debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)"));
             if (debug()) ex.printStackTrace(err);
             return FAILED;
         });
         return cl.execute(args);
+    }
+
+    /**
+     * What went wrong, in words: the message of the exception (or of its cause), its first line.
+     * A Java class name means nothing to the user; HOSTSIDE_DEBUG=1 prints the whole trace.
+     */
+    static String inWords(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && !m.isBlank()) return m.lines().findFirst().orElse(m).strip();
+        }
+        return ex instanceof OutOfMemoryError ? "out of memory" : "an internal error";
     }
 
     private static String commandName(CommandLine cl) {

@@ -1,9 +1,7 @@
 package hostside.fs;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -67,32 +65,17 @@ public final class Recorder {
         return items.size();
     }
 
-    /** Writes the recording as a .tar.gz with one top folder, hwloc-gather-topology's layout. */
+    /**
+     * Writes the recording as a .tar.gz with one top folder, hwloc-gather-topology's layout,
+     * through {@link OutputFile}: a planted symlink is never followed, and Ctrl-C or a failure
+     * never leaves half a tarball behind.
+     */
     public void writeTarGz(Path out, String topFolder) throws IOException {
-        Path tmp = out.resolveSibling(out.getFileName() + ".part");
-        // Ctrl-C while writing must not leave a half tarball behind.
-        Thread cleanup = new Thread(() -> {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // the process is going away; nothing more to do
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(cleanup);
-        try {
-            write(tmp, topFolder);
-            Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
-        } finally {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        }
+        OutputFile.write(out, file -> write(file, topFolder));
     }
 
-    private void write(Path tmp, String topFolder) throws IOException {
-        try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
-             GZIPOutputStream gz = new GZIPOutputStream(file, 1 << 16);
+    private void write(OutputStream file, String topFolder) throws IOException {
+        try (GZIPOutputStream gz = new GZIPOutputStream(file, 1 << 16);
              TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);

@@ -7,13 +7,15 @@ import java.util.List;
 import java.time.ZonedDateTime;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import hostside.cli.Json;
 import hostside.cli.MachineOptions;
 import hostside.fs.BadInputException;
 import hostside.fs.FsRoot;
-import hostside.machine.MachineFacts;
+import hostside.fs.OutputFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,39 +54,23 @@ public final class ReportCommand implements Callable<Integer> {
         }
     }
 
+    /** Room a report needs: its JSON and Markdown are well under a MiB each; this leaves slack for a large box. */
+    static final long ROOM = 8L << 20;
+
     @Override
     public Integer call() {
-        JsonNode json;
-        String host;
-        if (from != null) {
-            json = readJson(from);
-            host = name != null ? name : from.getFileName().toString().replaceFirst("\\.json$", "");
-        } else {
-            FsRoot fs = options.open();
-            hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
-                    hostside.machine.GpuDrill.allGpuTests(), true);
-            MachineFacts facts = run.facts();
-            hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
-                    new hostside.vm.VmDrill.FileOptions(null, null, null), true);
-            hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
-                    hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), true);
-            hostside.io.IoRun io = ioRun(fs);
-            hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
-                    fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-            Report report = ReportBuilder.build(run, vm, cpu, io, container, ZonedDateTime.now());
-            json = Json.MAPPER.valueToTree(report);
-            host = name != null ? name : !facts.host().name().isEmpty() ? facts.host().name()
-                    : fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
-        }
-        if (!host.matches("[A-Za-z0-9._-]+")) throw new BadInputException("--name: \"" + host + "\" is not a usable file name");
+        // Everything that can be wrong with the destination is found first, not after minutes of measuring.
+        OutputFile.checkFolder(out, "--out", ROOM);
+        JsonNode old = from == null ? null : readJson(from);
+        FsRoot fs = from == null ? options.open() : null;
+        String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "") : hostName(fs));
         Path dir = out.toAbsolutePath();
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new BadInputException(out + ": cannot create the folder (" + e.getMessage() + ")");
-        }
-        if (!Files.isWritable(dir)) throw new BadInputException(out + ": folder is not writable");
         Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md");
+        for (Path p : List.of(jsonFile, mdFile)) {
+            if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(p + ": is a folder, in the way of the report");
+        }
+
+        JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs));
         String text = Json.write(json);
         String md = MarkdownRenderer.render(json);
         write(jsonFile, text);
@@ -96,29 +82,51 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static String checkName(String host) {
+        if (!host.matches("[A-Za-z0-9._-]+") || host.startsWith(".")) throw new BadInputException("--name: \"" + host + "\" is not a usable file name");
+        return host;
+    }
+
+    /** The short host name, as the facts will give it, read before anything is measured. */
+    private static String hostName(FsRoot fs) {
+        String n = hostside.machine.Host.read(fs).name();
+        if (!n.isEmpty()) return n;
+        return fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
+    }
+
+    private static Report measure(FsRoot fs) {
+        hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
+                hostside.machine.GpuDrill.allGpuTests(), true);
+        hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
+                new hostside.vm.VmDrill.FileOptions(null, null, null), true);
+        hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
+                hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), true);
+        hostside.io.IoRun io = ioRun(fs);
+        hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
+                fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
+        return ReportBuilder.build(run, vm, cpu, io, container, ZonedDateTime.now());
+    }
+
+    /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
     private static JsonNode readJson(Path p) {
         try {
-            JsonNode n = Json.MAPPER.readTree(p.toFile());
+            JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(p.toFile());
             if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
             return n;
+        } catch (MismatchedInputException e) {
+            throw new BadInputException(p + ": not a report: " + (e.getMessage().contains("Trailing token")
+                    ? "data after the end of its JSON document (a damaged or concatenated file)" : e.getOriginalMessage().lines().findFirst().orElse("")));
         } catch (IOException e) {
             throw new BadInputException(p + ": cannot read a report (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
     }
 
-    /** Writes beside the target and renames, so a failure never leaves half a report. */
+    /** Through {@link OutputFile}: a failure never leaves half a report, and a planted symlink is never followed. */
     private static void write(Path file, String text) {
-        Path tmp = file.resolveSibling(file.getFileName() + ".part");
         try {
-            Files.writeString(tmp, text);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            OutputFile.writeString(file, text);
         } catch (IOException e) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // nothing more to clean
-            }
-            throw new BadInputException(file + ": cannot write (" + e.getMessage() + ")");
+            throw new BadInputException(file + ": cannot write (" + OutputFile.reason(e) + ")");
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import hostside.cli.MachineOptions;
 import hostside.fs.BadInputException;
 import hostside.fs.FsRoot;
+import hostside.fs.OutputFile;
 import hostside.fs.Recorder;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
@@ -30,13 +31,16 @@ public final class SnapshotCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** A snapshot of a large machine is a few MiB compressed. */
+    static final long ROOM = 64L << 20;
+
     @Override
     public Integer call() throws IOException {
         Path out = output.toAbsolutePath();
         Path dir = out.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new BadInputException(output + ": folder " + dir + " does not exist");
-        if (!Files.isWritable(dir)) throw new BadInputException(output + ": folder " + dir + " is not writable");
-        if (Files.isDirectory(out)) throw new BadInputException(output + ": is a folder");
+        if (Files.isDirectory(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(output + ": is a folder");
+        OutputFile.checkFolder(dir, "-o", ROOM);
 
         FsRoot fs = options.open();
         Recorder recorder = fs.record();
@@ -45,7 +49,7 @@ public final class SnapshotCommand implements Callable<Integer> {
         try {
             recorder.writeTarGz(out, top);
         } catch (IOException e) {
-            throw new BadInputException(output + ": cannot write (" + e.getMessage() + ")");
+            throw new BadInputException(output + ": cannot write (" + OutputFile.reason(e) + ")");
         }
         var w = spec.commandLine().getOut();
         if (options.json) {
