@@ -78,11 +78,17 @@ class PlantedSecretTest {
         assertThat(files).hasSizeGreaterThanOrEqualTo(7); // s.tar.gz, machine, container, report json+md, the two outputs
         for (Path f : files) {
             String text = readInflated(f);
-            for (var s : secrets.entrySet()) {
-                assertThat(text).as("%s in %s", s.getKey(), out.relativize(f)).doesNotContain(s.getValue());
-            }
+            for (var s : secrets.entrySet()) absent(s.getKey(), s.getValue(), out.relativize(f), text);
         }
-        assertThat(readInflated(out.resolve("s.tar.gz"))).as("no environ file in the snapshot").doesNotContain("environ");
+        absent("an environ file", "environ", Path.of("s.tar.gz"), readInflated(out.resolve("s.tar.gz")));
+    }
+
+    /** Fails naming the file and showing where the string is, not the whole tarball. */
+    private static void absent(String what, String needle, Path file, String text) {
+        int at = text.indexOf(needle);
+        if (at < 0) return;
+        String around = text.substring(Math.max(0, at - 80), Math.min(text.length(), at + needle.length() + 40)).replaceAll("[^\\x20-\\x7e]+", " ");
+        fail(what + " is in " + file + ": ..." + around + "...");
     }
 
     /** Runs the namespace's PID 1 (sh) and, from it, the four hostside commands; fails on any failure. */
@@ -91,11 +97,12 @@ class PlantedSecretTest {
         List<String> jvm = List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), "hostside.cli.Main");
         // $1 is the planted argument, $2 the output folder, the rest hostside's JVM. Exit 3: the
-        // secrets were not where the test meant to plant them, so passing would prove nothing.
-        String script = "set -e; d=$2; shift 2; "
-                + "[ $$ = 1 ] || exit 3; "
-                + "tr '\\0' '\\n' < /proc/1/environ | grep -q '^SECRET_TOKEN=" + ENV_SECRET + "$' || exit 3; "
-                + "tr '\\0' '\\n' < /proc/1/cmdline | grep -q -- '^--token=" + ARG_SECRET + "$' || exit 3; "
+        // secrets were not where the test meant to plant them, so passing would prove nothing. The
+        // script names neither secret (it is PID 1's argument too): each is in one place only.
+        String script = "set -e; [ $$ = 1 ] || exit 3; "
+                + "tr '\\0' '\\n' < /proc/1/environ | grep -qxF \"SECRET_TOKEN=$SECRET_TOKEN\" || exit 3; "
+                + "tr '\\0' '\\n' < /proc/1/cmdline | grep -qxF -- \"$1\" || exit 3; "
+                + "d=$2; shift 2; "
                 + "\"$@\" snapshot -o \"$d/s.tar.gz\" > \"$d/snapshot.out\"; "
                 + "\"$@\" machine --json > \"$d/machine.json\"; "
                 + "\"$@\" container --json > \"$d/container.json\"; "
