@@ -24,7 +24,8 @@ public final class ProcessFiles {
     /** What is recorded of a file. */
     enum Keep { ALL, NAME_ONLY, NOTHING }
 
-    private static final Pattern PROCESS_FILE = Pattern.compile("/proc/(\\d+)(/task/\\d+)?/(cmdline|comm)");
+    /** Paths come resolved (/proc/self is a link to a number), but a recording may hold self as a plain folder. */
+    private static final Pattern PROCESS_FILE = Pattern.compile("/proc/(\\d+|self|thread-self)(/task/\\d+)?/(cmdline|comm)");
 
     private ProcessFiles() {}
 

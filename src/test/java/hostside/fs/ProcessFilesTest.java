@@ -146,6 +146,8 @@ class ProcessFilesTest {
         assertThat(ProcessFiles.keep("/proc/1/comm")).isEqualTo(ProcessFiles.Keep.ALL);
         assertThat(ProcessFiles.keep("/proc/2/comm")).isEqualTo(ProcessFiles.Keep.ALL);
         assertThat(ProcessFiles.keep("/proc/21/comm")).isEqualTo(ProcessFiles.Keep.NOTHING);
+        assertThat(ProcessFiles.keep("/proc/self/cmdline")).as("a recording's plain self folder").isEqualTo(ProcessFiles.Keep.NOTHING);
+        assertThat(ProcessFiles.keep("/proc/thread-self/comm")).isEqualTo(ProcessFiles.Keep.NOTHING);
         assertThat(ProcessFiles.keep("/proc/1/status")).isEqualTo(ProcessFiles.Keep.ALL);
     }
 
