@@ -72,7 +72,7 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
      * Unsynced bytes are flushed after, outside the timing. The descriptor is the file's: closed
      * by its delete().
      */
-    private long[] writeOnce(TestFile file, TestData data, long bytes) {
+    long[] writeOnce(TestFile file, TestData data, long bytes) {
         int fd = file.createNew(); // O_EXCL|O_NOFOLLOW, and refused once the exit cleanup ran
         MemorySegment block = data.block();
         long timed = 0;
