@@ -145,7 +145,7 @@ class ConcurrentIoRunsTest {
             assertThat(killed.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
         List<Path> left = files(disk);
-        assertThat(left).as("SIGKILL left the test file and its lock file").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(left).as("SIGKILL left files behind").isNotEmpty();
 
         Process next = io(false, "next", "--size", "64M", "--sample-ms", "100", "--json", "--only", "write_buffered");
         try {
