@@ -52,8 +52,15 @@ final class OwnerLock implements AutoCloseable {
      */
     static OwnerLock create(Path path, String drill) throws IOException {
         Path abs = path.toAbsolutePath().normalize();
-        FileChannel ch = FileChannel.open(abs, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS);
+        // registered before it exists: a sweep on another thread must never open it, even before we lock it
+        if (!HELD.add(abs)) throw new IOException(abs + ": this JVM holds that lock file already");
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(abs, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | RuntimeException e) {
+            HELD.remove(abs);
+            throw e;
+        }
         Object identity = null;
         try {
             identity = OwnFiles.identity(abs);
@@ -64,14 +71,13 @@ final class OwnerLock implements AutoCloseable {
                 if (lock == null) sleep();
             }
             if (lock == null) throw new IOException(abs + ": locked by another process as soon as it was made");
-            HELD.add(abs);
             String line = "hostside " + drill + " test file lock, pid " + ProcessHandle.current().pid() + "\n";
             ch.write(ByteBuffer.wrap(line.getBytes(StandardCharsets.US_ASCII)));
             return new OwnerLock(abs, identity, ch, lock);
         } catch (IOException | RuntimeException e) {
-            HELD.remove(abs);
             if (identity != null) OwnFiles.deleteIfSame(abs, identity);
             ch.close();
+            HELD.remove(abs);
             throw e;
         }
     }

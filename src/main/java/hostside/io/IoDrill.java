@@ -96,10 +96,10 @@ public final class IoDrill {
         }
         Path dir = o.dir() != null ? o.dir() : defaultDir();
         String type = fileSystem(dir, "--dir");
+        findings = withStaleNote(findings, dir); // first: a dead run's file takes room the default size is cut to
         long size = o.size() != null ? o.size() : defaultSize(available, TestFile.usableSpace(dir));
         if (size < MIN_FILE) throw new BadInputException("--size " + size + ": at least 64 MiB");
         size = size / (1 << 20) * (1 << 20);
-        findings = withStaleNote(findings, dir);
         try (TestFile.Lazy lazy = new TestFile.Lazy(dir, "io", size)) {
             progress.accept("writing the " + hostside.report.Units.bytes(size) + " test file");
             Supplier<Path> path = () -> lazy.get().path();

@@ -75,11 +75,13 @@ public final class VmDrill {
             String why = "libc could not be called on this system";
             return new VmRun(machine, facts, findings, notRun(hostTests, why), gpu(fs, facts, gpuTests, progress), List.of());
         }
+        boolean files = hostTests.stream().anyMatch(t -> t instanceof FileRead);
+        // first: a dead run's file takes room the default size is cut to
+        if (files) findings = withStaleNote(findings, fileOptions.dir() != null ? fileOptions.dir() : defaultDir());
         HostTarget target = target(fs, facts, fileOptions, hostTests);
         List<Result> host;
         try (TestFile.Lazy file = target.file()) {
-            if (hostTests.stream().anyMatch(t -> t instanceof FileRead)) {
-                findings = withStaleNote(findings, target.dir());
+            if (files) {
                 // Bad --dir or a disk too small is bad input: said now, before anything runs.
                 progress.accept("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
                 file.get();
