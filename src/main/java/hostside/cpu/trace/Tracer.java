@@ -6,15 +6,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import hostside.fs.BadInputException;
 import hostside.fs.FsRoot;
+import hostside.harness.Child;
+import hostside.harness.Children;
 
 /**
  * Runs strace, the two ways Module 3 asks for, over the same workload:
@@ -188,12 +189,13 @@ public final class Tracer {
      * shutdown hook when the JVM exits mid-run.
      */
     static final class Guard implements AutoCloseable {
+        /** How long strace has to detach from an attached process (SIGTERM) before it is forced. */
+        static final Duration DETACH_GRACE = Duration.ofSeconds(5);
         private final Path file;
         private final boolean ownsTree;
-        private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
         private final AtomicBoolean closed = new AtomicBoolean();
         private final Thread hook;
-        private volatile Process strace;
+        private volatile Child strace;
 
         Guard(Path file, boolean ownsTree) {
             this.file = file;
@@ -202,15 +204,21 @@ public final class Tracer {
             Runtime.getRuntime().addShutdownHook(hook);
         }
 
+        /**
+         * strace in a process group of its own, with the command it starts: killed with hostside,
+         * even by SIGKILL ({@link Children}). strace 6.1 has no --kill-on-exit, and it would be
+         * wrong for --pid anyway (the attached process is the user's, never ours to kill: when
+         * strace dies the kernel detaches from it), so the group does that for a started command.
+         */
         Process start(ProcessBuilder pb) throws IOException {
-            strace = pb.start();
-            return strace;
+            strace = Children.start(pb, ownsTree ? Duration.ZERO : DETACH_GRACE);
+            return strace.process();
         }
 
         /** Remembers strace's descendants now, so that one orphaned later is still killed. */
         void watch() {
-            Process p = strace;
-            if (p != null && ownsTree) p.descendants().forEach(seen::add);
+            Child c = strace;
+            if (c != null && ownsTree) c.remember();
         }
 
         /**
@@ -221,51 +229,34 @@ public final class Tracer {
          * on SIGTERM. Either way strace itself is forced after a few seconds.
          */
         void stop() throws InterruptedException {
-            Process p = strace;
-            if (p == null) return;
-            watch();
+            Child c = strace;
+            if (c == null) return;
+            Process p = c.process();
             if (ownsTree) {
-                List<ProcessHandle> tree = new ArrayList<>(seen);
-                tree.forEach(ProcessHandle::destroy);
-                if (!p.waitFor(2, TimeUnit.SECONDS)) {
-                    watch();
-                    seen.forEach(ProcessHandle::destroyForcibly);
-                }
+                c.terminateBelow();
+                if (!p.waitFor(2, TimeUnit.SECONDS)) c.killBelow();
             } else {
                 p.destroy();
             }
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+            if (!p.waitFor(DETACH_GRACE.toSeconds(), TimeUnit.SECONDS)) {
                 watch();
                 p.destroyForcibly();
                 p.waitFor(2, TimeUnit.SECONDS);
             }
         }
 
-        /** Kills what the command started that outlived strace (orphans included, by their handles). */
+        /**
+         * Kills strace's group: strace and, for a started command, everything it started (orphans
+         * included). For --pid the group is strace alone, SIGTERM first so that it detaches.
+         */
         void killTree() {
-            watch();
-            Process p = strace;
-            if (!ownsTree) {
-                if (p != null && p.isAlive()) {
-                    p.destroy(); // strace detaches from the process on SIGTERM; never kill the process
-                    try {
-                        if (!p.waitFor(5, TimeUnit.SECONDS)) p.destroyForcibly();
-                    } catch (InterruptedException e) {
-                        p.destroyForcibly();
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                return;
-            }
-            Processes.kill(p == null ? null : p.toHandle(), seen);
+            Child c = strace;
+            if (c != null) c.close();
         }
 
         List<Long> pids() {
-            List<Long> l = new ArrayList<>();
-            Process p = strace;
-            if (p != null) l.add(p.pid());
-            seen.stream().map(ProcessHandle::pid).sorted().forEach(l::add);
-            return l;
+            Child c = strace;
+            return c == null ? List.of() : c.pids();
         }
 
         private void release() {
