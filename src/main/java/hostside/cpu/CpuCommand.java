@@ -43,7 +43,9 @@ public final class CpuCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers to fork (default ${DEFAULT-VALUE}).")
     int workers = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS;
 
-    @Option(names = "--trace", description = "The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step.")
+    @Option(names = "--trace", description = {"The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step.",
+            "The command's exit status is reported (text and --json commandExit); a command that fails is information, not a failure of",
+            "hostside, which exits 0 unless the trace itself failed."})
     boolean trace;
 
     @Option(names = "--pid", paramLabel = "PID", description = "With --trace: attach to this running process.")

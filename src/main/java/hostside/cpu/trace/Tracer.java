@@ -56,8 +56,11 @@ public final class Tracer {
     public record TimedRun(TraceRun run, TimedTrace trace) {}
 
     public SummaryRun summary(Target target, TraceLimits limits) {
-        return run(target, limits, SUMMARY_OPTIONS, (file, seed) -> StraceSummary.parse(Files.readString(file, StandardCharsets.ISO_8859_1)),
-                FdSeed.NONE, SummaryRun::new);
+        return run(target, limits, SUMMARY_OPTIONS, (file, seed) -> {
+            String text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            // empty only where no call finished in an attached window (checkFailures lets nothing else through)
+            return text.isBlank() ? StraceSummary.none() : StraceSummary.parse(text);
+        }, FdSeed.NONE, SummaryRun::new);
     }
 
     /**
@@ -144,7 +147,7 @@ public final class Tracer {
             // strace names itself as it was called ("/usr/bin/strace: Can't stat ..."): say "strace: " as everyone does
             String stderr = err.text().replace(strace.executable() + ": ", "strace: ");
             int exit = p.isAlive() ? -1 : p.exitValue();
-            checkFailures(target, stderr, file, exit);
+            if (!quietWindow(target, ending, stderr, file)) checkFailures(target, stderr, file, exit);
             long bytes = size(file);
             T parsed = reader.read(file, seed);
             TraceRun run = new TraceRun(target, cmd, ending, exit, wall, stderr, guard.pids(), bytes, limits.maxFileBytes(),
@@ -158,6 +161,17 @@ public final class Tracer {
         } finally {
             guard.close();
         }
+    }
+
+    /**
+     * An attached process that finished no system call in the window: strace attached (it says
+     * so), the window ran out, and the file is empty (strace -c prints no table for no calls;
+     * the timed trace has at most a "&lt;detached ...&gt;" line per thread, the call it was blocked
+     * in). A normal result: the process was blocked, or computing, the whole time.
+     */
+    static boolean quietWindow(Target target, TraceRun.Ending ending, String stderr, Path file) {
+        return target instanceof Target.Attach && ending == TraceRun.Ending.TIME_LIMIT && !Strace.ptraceDenied(stderr)
+                && stderr.contains(" attached") && size(file) == 0;
     }
 
     /** strace's errors that leave nothing to read, as one line each. */
