@@ -39,4 +39,30 @@ class DatasetCutTest {
         assertThat(new CpuView(run, Style.plain()).render())
                 .contains("note: --dataset-size 1.0 TiB asked, 1.0 GiB used: a quarter of available memory (20.0 GiB) over the 4 workers and main");
     }
+
+    /** A stand-in for the copy-on-write measurement: the dataset it would build, without python. */
+    record FakeCow() implements hostside.harness.TestCase<hostside.cpu.dataloader.DataLoaderTarget> {
+        public String key() {
+            return "dataloader_cow_list";
+        }
+
+        public String description() {
+            return "copy-on-write, faked";
+        }
+
+        public Result run(hostside.cpu.dataloader.DataLoaderTarget t) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("datasetBytes", t.datasetBytes());
+            return Result.ok(this, "%", Stats.of(1, 2, 3), "fake", d);
+        }
+    }
+
+    @Test
+    void theDrillPutsTheCutInItsResults() {
+        List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Settings(1000, 100_000, 1L << 50, 2), step -> {});
+        Cut c = Cut.in(r.getFirst()).orElseThrow(() -> new AssertionError("no cut in " + r.getFirst().detail()));
+        assertThat(c.asked()).isEqualTo(1L << 50);
+        assertThat(c.used()).isEqualTo(r.getFirst().detail().get("datasetBytes"));
+        assertThat(c.why()).contains("over the 2 workers and main");
+    }
 }

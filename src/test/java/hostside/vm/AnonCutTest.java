@@ -55,6 +55,29 @@ class AnonCutTest {
                 .contains("note: anon_first_touch_base: --anon-size 1.0 TiB asked, 5.0 GiB used: a quarter of available memory (5.0 GiB of 20.0 GiB");
     }
 
+    /** A stand-in for the first-touch measurement: the key and the region it would touch, without touching it. */
+    record FakeTouch() implements hostside.harness.TestCase<HostTarget> {
+        public String key() {
+            return "anon_first_touch_base";
+        }
+
+        public String description() {
+            return "first touch, faked";
+        }
+
+        public Result run(HostTarget t) {
+            return touched(new AnonTouch(false), t.bounded(t.anonBytes(), Math.max(t.hugePageSize(), t.pageSize())));
+        }
+    }
+
+    @Test
+    void theDrillPutsTheCutInItsResults() {
+        VmRun run = VmDrill.run(FsRoot.live(), List.of(new FakeTouch()), List.of(), new VmDrill.FileOptions(null, null, 1L << 50), key -> {});
+        Cut c = Cut.in(run.host().getFirst()).orElseThrow(() -> new AssertionError("no cut in " + run.host().getFirst().detail()));
+        assertThat(c.asked()).isEqualTo(1L << 50);
+        assertThat(c.used()).isEqualTo(run.host().getFirst().detail().get("regionBytes"));
+    }
+
     @Test
     void aSizeThatFitsIsNotACut() {
         List<Result> asked = List.of(touched(new AnonTouch(false), 256L << 20));
