@@ -37,7 +37,7 @@ public final class CpuCommand implements Callable<Integer> {
     long periodUs = CpuTarget.DEFAULT_PERIOD_NS / 1000;
 
     @Option(names = "--dataset-size", paramLabel = "BYTES", converter = hostside.cli.ByteSize.class,
-            description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main).")
+            description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main: a cut is said in the output, detail.cut in --json).")
     long datasetBytes = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES;
 
     @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers to fork (default ${DEFAULT-VALUE}).")
