@@ -122,6 +122,7 @@ public final class Children {
     public static Child start(ProcessBuilder pb, Duration grace) throws IOException {
         Wrap w = wrap();
         List<String> original = pb.command();
+        if (w != Wrap.NONE) requireExecutable(original.getFirst(), pb.environment().get("PATH"), pb.directory());
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(original);
         pb.environment().put(PARENT_ENV, Long.toString(ProcessHandle.current().pid()));
@@ -136,6 +137,31 @@ public final class Children {
         OPEN.add(c);
         if (c.ownGroup()) watch(c.pid());
         return c;
+    }
+
+    /**
+     * The check ProcessBuilder would make, made before the wrapper runs: wrapped, a missing
+     * program would start setsid and fail in it ("setpriv: failed to execute ..."), where callers
+     * expect the IOException of a program that cannot be run.
+     */
+    static void requireExecutable(String program, String path, java.io.File dir) throws IOException {
+        java.nio.file.Path found = null;
+        if (program.contains("/")) {
+            java.nio.file.Path p = java.nio.file.Path.of(program);
+            if (!p.isAbsolute() && dir != null) p = dir.toPath().resolve(p);
+            found = p;
+        } else {
+            for (String d : (path == null ? "" : path).split(java.io.File.pathSeparator)) {
+                java.nio.file.Path p = java.nio.file.Path.of(d.isEmpty() ? "." : d, program);
+                if (java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isExecutable(p)) {
+                    found = p;
+                    break;
+                }
+            }
+        }
+        if (found == null || !java.nio.file.Files.isRegularFile(found) || !java.nio.file.Files.isExecutable(found)) {
+            throw new IOException("Cannot run program \"" + program + "\": No such file or directory, or not executable");
+        }
     }
 
     /** What a user should know about children surviving hostside here: empty where nothing is lost. */
@@ -241,8 +267,15 @@ public final class Children {
         }
     }
 
+    /** The shutdown hook: every child still open is killed and forgotten, so the watchdog is left no group to signal at exit. */
     private static void killAll() {
-        for (Child c : OPEN) c.kill();
+        for (Child c : OPEN) {
+            try {
+                c.kill();
+            } finally {
+                closed(c);
+            }
+        }
     }
 
     /** The pid of the watchdog process now, for tests; -1 when none runs. */

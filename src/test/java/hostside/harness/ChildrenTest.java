@@ -92,6 +92,15 @@ class ChildrenTest {
     }
 
     @Test
+    void aMissingProgramIsAnIOExceptionAsWithoutTheWrapper() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Children.start(new ProcessBuilder("no-such-program-here", "x")))
+                .isInstanceOf(java.io.IOException.class).hasMessageContaining("no-such-program-here");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Children.start(new ProcessBuilder("/no/such/program")))
+                .isInstanceOf(java.io.IOException.class);
+        assertThat(Children.open()).isEmpty();
+    }
+
+    @Test
     void childrenGetTheParentPidTheyMustHave() throws Exception {
         Child c = Children.start(new ProcessBuilder("/bin/sh", "-c", "echo $" + Children.PARENT_ENV + " $PPID"));
         String line;
