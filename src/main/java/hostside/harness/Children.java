@@ -43,7 +43,12 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <li>A group is signalled only while one of its processes is known to be alive: a pid is not
  * reused while it names a live group, so the signal cannot reach a stranger.</li>
  * </ul>
- * Where setpriv or setsid is missing, what remains still works (killing by pid, the watchdog for
+ * A child's own group also keeps it out of the terminal's foreground group: Ctrl-C reaches
+ * hostside alone, whose hook then ends the children (before, the terminal's SIGINT raced the
+ * hook). A process that leaves the group itself (a daemon calling setsid) is reached only
+ * through its remembered handle, on a normal end.
+ *
+ * <p>Where setpriv or setsid is missing, what remains still works (killing by pid, the watchdog for
  * groups) and {@link #note()} says what is lost; it is printed once on stderr.
  */
 public final class Children {
