@@ -37,13 +37,15 @@ public final class CpuCommand implements Callable<Integer> {
     long periodUs = CpuTarget.DEFAULT_PERIOD_NS / 1000;
 
     @Option(names = "--dataset-size", paramLabel = "BYTES", converter = hostside.cli.ByteSize.class,
-            description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main).")
+            description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main: a cut is said in the output, detail.cut in --json).")
     long datasetBytes = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES;
 
     @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers to fork (default ${DEFAULT-VALUE}).")
     int workers = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS;
 
-    @Option(names = "--trace", description = "The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step.")
+    @Option(names = "--trace", description = {"The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step.",
+            "The command's exit status is reported (text and --json commandExit); a command that fails is information, not a failure of",
+            "hostside, which exits 0 unless the trace itself failed."})
     boolean trace;
 
     @Option(names = "--pid", paramLabel = "PID", description = "With --trace: attach to this running process.")

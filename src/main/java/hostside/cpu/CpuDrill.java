@@ -48,7 +48,19 @@ public final class CpuDrill {
         if (!fs.isLive()) return tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList();
         var target = hostside.cpu.dataloader.DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(),
                 hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_TIMEOUT);
-        return Runner.run(tests, target, progress);
+        var cut = hostside.cpu.dataloader.DataLoaderTarget.cut(fs, s.datasetBytes(), s.workers());
+        List<Result> results = Runner.run(tests, target, progress);
+        return cut.map(c -> withCut(results, c, "dataloader_cow_")).orElse(results);
+    }
+
+    /** Results whose key starts with {@code prefix}, with {@code cut} in their detail ({@link hostside.harness.Cut#KEY}). */
+    static List<Result> withCut(List<Result> results, hostside.harness.Cut cut, String prefix) {
+        return results.stream().map(r -> {
+            if (!r.isOk() || !r.key().startsWith(prefix)) return r;
+            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(r.detail());
+            d.put(hostside.harness.Cut.KEY, cut);
+            return new Result(r.key(), r.description(), r.status(), r.why(), r.unit(), r.value(), r.method(), d);
+        }).toList();
     }
 
     /** What the launch measurements ran on: the GPU, or why there was none. */

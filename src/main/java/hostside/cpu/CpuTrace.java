@@ -12,6 +12,7 @@ import hostside.cpu.trace.BuiltinStep;
 import hostside.cpu.trace.CrossCheck;
 import hostside.cpu.trace.ProfileTables;
 import hostside.cpu.trace.ProfileVerdicts;
+import hostside.cpu.trace.QuietWindow;
 import hostside.cpu.trace.Strace;
 import hostside.cpu.trace.SyscallProfile;
 import hostside.cpu.trace.Target;
@@ -70,7 +71,10 @@ final class CpuTrace {
         SyscallProfile profile = SyscallProfile.stepsOf(timed).orElse(whole);
         SyscallProfile summaryProfile = SyscallProfile.of(summary);
         CrossCheck.Result check = CrossCheck.compare(summary, timed);
-        List<Finding> findings = ProfileVerdicts.of(profile);
+        // an attached process that finished no call: the note says what that means, and no verdict on shares of nothing applies
+        java.util.Optional<String> quiet = QuietWindow.timed(timed.run(), timed.trace(), hostside.fs.FsRoot.live());
+        List<Finding> findings = quiet.isPresent() ? List.of() : ProfileVerdicts.of(profile);
+        String headline = quiet.orElseGet(() -> ProfileVerdicts.headline(profile));
         if (json) {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("schema", hostside.machine.MachineFacts.SCHEMA);
@@ -78,7 +82,14 @@ final class CpuTrace {
             j.put("target", target.describe());
             j.put("note", builtinNote);
             j.put("strace", strace.version());
-            j.put("headline", ProfileVerdicts.headline(profile));
+            j.put("headline", headline);
+            // the command's own status, from each of the two runs (each ran it once); null where hostside stopped it
+            timed.run().commandExit().ifPresent(e -> {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("summaryRun", summary.run().commandExit().orElseThrow());
+                x.put("timedRun", e);
+                j.put("commandExit", x);
+            });
             j.put("profile", profile);
             j.put("summary", summaryProfile);
             j.put("crossCheck", check);
@@ -92,7 +103,9 @@ final class CpuTrace {
         StringBuilder sb = new StringBuilder();
         sb.append(style.bold("Syscall profile of ")).append(style.bold(target.describe())).append(" (").append(strace.version()).append(")\n");
         if (!builtinNote.isEmpty()) sb.append("  ").append(builtinNote).append('\n');
-        sb.append("  ").append(ProfileVerdicts.headline(profile)).append("\n\n");
+        sb.append("  ").append(headline).append('\n');
+        exitLine(summary.run(), timed.run()).ifPresent(l -> sb.append("  ").append(l).append('\n'));
+        sb.append('\n');
         sb.append("By group (timed trace").append(profile == whole ? "" : ", the marked steps").append(")\n").append(ProfileTables.groups(profile).render("  "));
         sb.append("\nBusiest threads\n").append(ProfileTables.threads(profile, 10).render("  "));
         sb.append("\nThe two runs side by side: strace -c against the timed trace\n")
@@ -101,11 +114,23 @@ final class CpuTrace {
         sb.append("\n").append(check.headline()).append('\n').append(ProfileTables.crossCheck(check, 12).render("  "));
         sb.append('\n');
         hostside.machine.MachineView.renderFindings(sb, findings, style);
-        for (String n : profile.notes()) sb.append("  ").append(style.dim("note: " + n)).append('\n');
+        for (String n : profile.notes()) if (!quiet.equals(java.util.Optional.of(n))) sb.append("  ").append(style.dim("note: " + n)).append('\n');
         sb.append("  ").append(style.dim(ProfileVerdicts.CAVEAT)).append('\n');
         out.print(sb);
         out.flush();
         return 0;
+    }
+
+    /**
+     * The command's exit, once where both runs ended alike, else per run: what the command did,
+     * not how hostside did (its exit code stays 0).
+     */
+    static java.util.Optional<String> exitLine(hostside.cpu.trace.TraceRun summary, hostside.cpu.trace.TraceRun timed) {
+        var s = summary.commandExit();
+        var t = timed.commandExit();
+        if (t.isEmpty() || s.isEmpty()) return java.util.Optional.empty();
+        if (s.get().equals(t.get())) return java.util.Optional.of(t.get().text() + " (in both runs)");
+        return java.util.Optional.of("strace -c run: " + s.get().text() + "; timed run: " + t.get().text());
     }
 
     private static int notRun(String why, boolean json, PrintWriter out) {

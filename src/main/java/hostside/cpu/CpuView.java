@@ -135,18 +135,21 @@ public final class CpuView {
                     bytes instanceof Number n ? Units.bytes(n.longValue()) : "", x.detail().getOrDefault("workers", ""));
         }
         sb.append(t.render("  "));
+        // --dataset-size cut to fit the machine: the dataset column is what ran, this says why
+        run.dataloader().stream().flatMap(x -> hostside.harness.Cut.in(x).stream()).distinct().findFirst()
+                .ifPresent(c -> sb.append("  ").append(style.dim("note: " + c.text())).append('\n'));
     }
 
     /** Ticks skipped, with their share of all ticks, and a mark where the time bound cut the run. */
     static String missed(Result x) {
         if (!(x.detail().get("missedTicks") instanceof Number n)) return "-";
         long wakes = x.value().samples();
-        String share = n.longValue() == 0 ? "0" : String.format("%d (%.1f%%)", n.longValue(), 100.0 * n.longValue() / (wakes + n.longValue()));
+        String share = n.longValue() == 0 ? "0" : String.format(java.util.Locale.ROOT, "%d (%.1f%%)", n.longValue(), 100.0 * n.longValue() / (wakes + n.longValue()));
         return Boolean.TRUE.equals(x.detail().get("stoppedAtTimeBound")) ? share + ", cut at time bound" : share;
     }
 
     private static String us(Map<?, ?> m, String k) {
         if (m == null || !(m.get(k) instanceof Number n)) return "-";
-        return String.format("%.1f", n.doubleValue() / 1e3);
+        return String.format(java.util.Locale.ROOT, "%.1f", n.doubleValue() / 1e3);
     }
 }

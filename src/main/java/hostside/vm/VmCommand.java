@@ -40,7 +40,7 @@ public final class VmCommand implements Callable<Integer> {
     Long size;
 
     @Option(names = "--anon-size", paramLabel = "BYTES", converter = ByteSize.class,
-            description = "Size of the anonymous region of the first-touch measurements (default 256M; at most a quarter of available memory).")
+            description = "Size of the anonymous region of the first-touch measurements (default 256M; at most a quarter of available memory: a cut is said in the output, detail.cut in --json).")
     Long anonSize;
 
     @Mixin

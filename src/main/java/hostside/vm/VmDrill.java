@@ -88,6 +88,7 @@ public final class VmDrill {
             }
             host = Runner.run(hostTests, target, progress);
         }
+        host = withAnonCut(host, target, fileOptions.anonSize());
         VmGpu gpu = gpu(fs, facts, gpuTests, progress);
         return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
     }
@@ -102,6 +103,34 @@ public final class VmDrill {
         List<Finding> all = new java.util.ArrayList<>(findings);
         all.add(Finding.info("test files", note.get()));
         return all;
+    }
+
+    /**
+     * The first-touch results, with what --anon-size was cut to where the budget cut it
+     * ({@link hostside.harness.Cut}: a line in the text, {@code detail.cut} in --json). The same
+     * bound {@link AnonTouch} applies: the budget, in whole huge pages.
+     */
+    static List<Result> withAnonCut(List<Result> results, HostTarget target, Long asked) {
+        if (asked == null) asked = AnonTouch.DEFAULT_BYTES; // the default, cut on a small machine, is said too
+        long used = target.bounded(asked, Math.max(target.hugePageSize(), target.pageSize()));
+        var cut = hostside.harness.Cut.of("--anon-size", asked, used, budgetWhy(target.budgetBytes()));
+        if (cut.isEmpty()) return results;
+        List<Result> out = new ArrayList<>();
+        for (Result r : results) {
+            if (r.isOk() && r.key().startsWith("anon_first_touch_")) {
+                java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(r.detail());
+                d.put(hostside.harness.Cut.KEY, cut.get());
+                r = new Result(r.key(), r.description(), r.status(), r.why(), r.unit(), r.value(), r.method(), d);
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    /** Why a measurement used at most {@code budget} bytes ({@link #budget(Long)}). */
+    static String budgetWhy(long budget) {
+        return "a quarter of available memory (" + hostside.harness.Cut.size(budget) + " of " + hostside.harness.Cut.size(budget * 4)
+                + ", MemAvailable or what the memory cgroup leaves), the most one measurement may map";
     }
 
     static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {

@@ -141,6 +141,8 @@ public final class VmView {
             }
         }
         sb.append(m.render("  "));
+        // an option cut to fit the machine: the figure is over less than was asked
+        for (Result x : all) hostside.harness.Cut.in(x).ifPresent(c -> sb.append("  ").append(style.dim("note: " + x.key() + ": " + c.text())).append('\n'));
         tlbTable(sb);
         sb.append('\n');
     }

@@ -42,10 +42,39 @@ class CpuCleanupTest {
                 "cpu", "--trace", "--", "sleep", "300");
     }
 
+    // SIGKILL of hostside: no Java code runs, no hook; the kernel's parent-death signal and the
+    // watchdog process (hostside.harness.Children) must end every helper all the same
+
+    @Test
+    void sigkillDuringTheNoisyJitterStopsTheHogs() throws Exception {
+        killWhile("KILL", p -> cmdline(p).contains("while [ $(date +%s) -lt $end ]"), "the CPU hogs",
+                "cpu", "--only", "launch_jitter_noisy", "--launches", "1000000", "--period-us", "100");
+    }
+
+    @Test
+    void sigkillDuringTheDataLoaderStopsPythonAndItsWorkers() throws Exception {
+        // the workers are forked after "fork": wait for a python below python
+        killWhile("KILL", p -> cmdline(p).contains("cow_workers.py") && p.parent().map(q -> cmdline(q).contains("cow_workers.py")).orElse(false),
+                "a DataLoader worker", "cpu", "--only", "dataloader_cow_list", "--dataset-size", "64M", "--workers", "2");
+    }
+
+    @Test
+    void sigkillDuringATraceStopsStraceAndTheTracedCommand() throws Exception {
+        killWhile("KILL", p -> cmdline(p).startsWith("sleep"), "the traced command", "cpu", "--trace", "--", "sleep", "60");
+    }
+
     /** Starts hostside, waits until a descendant matching {@code sign} runs, sends SIGINT, and checks every descendant is gone. */
     private void interruptWhile(Predicate<ProcessHandle> sign, String what, String... args) throws Exception {
+        killWhile("INT", sign, what, args);
+    }
+
+    /** Starts hostside, waits until a descendant matching {@code sign} runs, sends {@code signal}, and checks every descendant is gone. */
+    private void killWhile(String signal, Predicate<ProcessHandle> sign, String what, String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "hostside.cli.Main"));
+        // its temporary files (strace's output, the scripts' folder) in this test's folder: a SIGKILLed JVM cannot delete them
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp, "-cp",
+                System.getProperty("java.class.path"), "hostside.cli.Main"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(new File(dir.toFile(), "stderr.txt")).start();
@@ -63,13 +92,14 @@ class CpuCleanupTest {
             assertThat(running).as(what + " started (stderr: " + Files.readString(dir.resolve("stderr.txt")) + ")").isTrue();
             Thread.sleep(300);
             p.descendants().forEach(d -> seen.add(d.pid()));
-            new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("exits on SIGINT").isTrue();
+            assertThat(seen.stream().filter(pid -> pid != p.pid()).toList()).as("helpers seen").isNotEmpty();
+            new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("exits on SIG" + signal).isTrue();
             // the JVM's own hooks end its children; give the kernel a moment to finish them
             long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (seen.stream().anyMatch(CpuCleanupTest::running) && System.nanoTime() < settle) Thread.sleep(50);
             assertThat(seen.stream().filter(CpuCleanupTest::running).map(pid -> pid + " " + cmdline(pid)).toList())
-                    .as("descendants still running after Ctrl-C").isEmpty();
+                    .as("descendants still running after SIG" + signal).isEmpty();
         } finally {
             p.destroyForcibly();
             for (long pid : seen) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);

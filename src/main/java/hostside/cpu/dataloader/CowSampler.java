@@ -26,7 +26,7 @@ import hostside.fs.FsRoot;
  * it must; it ends by itself if no command comes.
  *
  * <p>Every wait is bounded by the target's timeout; on a timeout, an error, an interrupt or JVM
- * exit the whole process tree is killed ({@link ProcessTree}), and the script's temporary copy
+ * exit the whole process tree is killed ({@link hostside.harness.Child}), and the script's temporary copy
  * removed.
  */
 public final class CowSampler {
@@ -43,7 +43,7 @@ public final class CowSampler {
     private final DataLoaderTarget t;
     private final DatasetKind kind;
     private final LongConsumer onProcess;
-    private ProcessTree tree;
+    private hostside.harness.Child tree;
     private EventStream events;
     private Writer commands;
     private Path stderr;
@@ -82,7 +82,7 @@ public final class CowSampler {
                     .redirectError(stderr.toFile());
             pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
             try {
-                tree = ProcessTree.start(pb);
+                tree = hostside.harness.Children.start(pb);
             } catch (IOException e) {
                 throw new RunFailed("cannot start " + t.python() + ": " + e.getMessage());
             }

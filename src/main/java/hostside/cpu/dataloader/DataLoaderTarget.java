@@ -2,6 +2,7 @@ package hostside.cpu.dataloader;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import hostside.fs.FsRoot;
@@ -58,6 +59,20 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
         Long avail = hostside.container.AvailableMemory.read(fs).bytes();
         long cap = avail != null ? avail / 4 / (workers + 1L) : DEFAULT_DATASET_BYTES;
         return Math.max(1L << 20, Math.min(wanted, cap));
+    }
+
+    /**
+     * What {@link #boundedBytes} did to {@code wanted}, where it cut it: the bound and its figures,
+     * for the line and the {@code detail.cut} a result carries.
+     */
+    public static Optional<hostside.harness.Cut> cut(FsRoot fs, long wanted, int workers) {
+        long used = boundedBytes(fs, wanted, workers);
+        Long avail = hostside.container.AvailableMemory.read(fs).bytes();
+        String why = avail == null
+                ? "available memory is unknown here, so at most the default " + hostside.harness.Cut.size(DEFAULT_DATASET_BYTES)
+                : "a quarter of available memory (" + hostside.harness.Cut.size(avail) + ") over the " + workers + " worker"
+                        + (workers == 1 ? "" : "s") + " and main, each of which may end up holding a copy";
+        return hostside.harness.Cut.of("--dataset-size", wanted, used, why);
     }
 
     public boolean hasPython() {

@@ -121,7 +121,7 @@ public final class Python {
             ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
-            try (ProcessTree tree = ProcessTree.start(pb)) {
+            try (hostside.harness.Child tree = hostside.harness.Children.start(pb)) {
                 long end = System.nanoTime() + timeout.toNanos();
                 boolean done = false;
                 while (!done && System.nanoTime() < end) {

@@ -13,6 +13,8 @@ import org.HdrHistogram.Histogram;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Graph;
 import hostside.gpu.cuda.Module;
+import hostside.harness.Child;
+import hostside.harness.Children;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.harness.TestCase;
@@ -305,21 +307,20 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      */
     static final class Hogs implements AutoCloseable {
         static final long LIMIT_S = 120;
-        private final List<Process> processes = new ArrayList<>();
-        private final Thread cleanup = new Thread(this::stop, "hostside-hogs-cleanup");
+        /** The busy loop: a shell loop that gives up by itself after LIMIT_S, should every other stop fail. */
+        static final String LOOP = "end=$(( $(date +%s) + " + LIMIT_S + " )); while [ $(date +%s) -lt $end ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done";
+        private final List<Child> processes = new ArrayList<>();
 
+        /** Each hog is a {@link Children} child: its own group, killed on close, with the JVM's hooks, and by the kernel if hostside is killed. */
         static Hogs start(List<Integer> cpus) {
             Hogs h = new Hogs();
-            if (cpus.isEmpty()) return h;
-            Runtime.getRuntime().addShutdownHook(h.cleanup);
             try {
                 for (int cpu : cpus) {
-                    // a shell loop that gives up by itself after LIMIT_S, should every other stop fail
-                    Process p = new ProcessBuilder("/bin/sh", "-c", "end=$(( $(date +%s) + " + LIMIT_S + " )); while [ $(date +%s) -lt $end ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done")
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                    h.processes.add(p);
+                    Child c = Children.start(new ProcessBuilder("/bin/sh", "-c", LOOP)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD));
+                    h.processes.add(c);
                     try {
-                        Sched.pin(p.pid(), List.of(cpu));
+                        Sched.pin(c.pid(), List.of(cpu));
                     } catch (RuntimeException e) {
                         // a CPU this process may not use: the hog runs unpinned
                     }
@@ -331,27 +332,14 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             return h;
         }
 
-        private void stop() {
-            for (Process p : processes) p.destroyForcibly();
-            for (Process p : processes) {
-                try {
-                    p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+        /** The hogs' pids (tests). */
+        List<Long> pids() {
+            return processes.stream().map(Child::pid).toList();
         }
 
         @Override
         public void close() {
-            stop();
-            if (processes.isEmpty()) return;
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException e) {
-                // already shutting down: the hook runs anyway
-            }
+            for (Child c : processes) c.close();
         }
     }
 }

@@ -7,13 +7,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Starting short helper commands, reading what they print, and killing a process tree. */
+/** Starting short helper commands ({@link hostside.harness.Children}) and reading what they print. */
 final class Processes {
     private Processes() {}
 
@@ -32,19 +30,19 @@ final class Processes {
                 else pb.environment().put(k, v);
             });
         }
-        Process p;
+        hostside.harness.Child child;
         try {
-            p = pb.start();
+            child = hostside.harness.Children.start(pb);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        Process p = child.process();
         Tail out = Tail.of(p.getInputStream(), 1 << 16), err = Tail.of(p.getErrorStream(), 1 << 16);
-        List<ProcessHandle> seen = new ArrayList<>();
         boolean timedOut = false;
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!p.waitFor(50, TimeUnit.MILLISECONDS)) {
-                p.descendants().forEach(seen::add);
+                child.remember();
                 if (System.nanoTime() > deadline) {
                     timedOut = true;
                     break;
@@ -54,37 +52,11 @@ final class Processes {
             Thread.currentThread().interrupt();
             timedOut = true;
         } finally {
-            kill(p.toHandle(), seen);
+            child.close(); // the command's process group and everything noted below it
         }
         out.join();
         err.join();
         return new Output(timedOut ? -1 : p.exitValue(), out.text(), err.text(), timedOut);
-    }
-
-    /**
-     * Kills a process, everything below it now, and every handle in {@code also} (descendants
-     * seen earlier, which may have been orphaned since), then waits briefly for them to go.
-     * A handle remembers its process's start time, so a PID reused since is not touched.
-     */
-    static void kill(ProcessHandle root, Collection<ProcessHandle> also) {
-        List<ProcessHandle> all = new ArrayList<>();
-        if (root != null) {
-            root.descendants().forEach(all::add);
-            all.add(root);
-        }
-        all.addAll(also);
-        for (ProcessHandle h : all) if (h.isAlive()) h.destroyForcibly();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        for (ProcessHandle h : all) {
-            while (h.isAlive() && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
     }
 
     /** Reads a stream to its end on its own thread, keeping the last {@code max} bytes. */

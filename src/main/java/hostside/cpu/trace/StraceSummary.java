@@ -34,6 +34,11 @@ public record StraceSummary(List<Row> rows, Optional<Row> total, List<String> ig
      */
     public record Row(String syscall, double percent, double seconds, double usecsPerCall, long calls, long errors) {}
 
+    /** The summary of a window in which no call finished: strace -c then prints no table at all. */
+    public static StraceSummary none() {
+        return new StraceSummary(List.of(), Optional.empty(), List.of());
+    }
+
     public long totalCalls() {
         return total.map(Row::calls).orElseGet(() -> rows.stream().mapToLong(Row::calls).sum());
     }

@@ -109,7 +109,9 @@ public record SyscallProfile(String command, String source, double wallSeconds, 
     /** A profile of a whole timed trace run, start-up and all. */
     public static SyscallProfile of(Tracer.TimedRun run) {
         SyscallProfile p = of(run.trace(), run.run().target().describe());
-        List<String> notes = new ArrayList<>(run.run().notes());
+        List<String> notes = new ArrayList<>();
+        QuietWindow.timed(run.run(), run.trace(), hostside.fs.FsRoot.live()).ifPresent(notes::add);
+        notes.addAll(run.run().notes());
         notes.addAll(p.notes());
         return p.withNotes(notes);
     }
@@ -135,7 +137,9 @@ public record SyscallProfile(String command, String source, double wallSeconds, 
     /** A profile of a strace -c run. */
     public static SyscallProfile of(Tracer.SummaryRun run) {
         SyscallProfile p = of(run.summary(), run.run().target().describe(), run.run().wallSeconds());
-        List<String> notes = new ArrayList<>(run.run().notes());
+        List<String> notes = new ArrayList<>();
+        QuietWindow.summary(run.run(), run.summary()).ifPresent(notes::add);
+        notes.addAll(run.run().notes());
         notes.addAll(p.notes());
         return p.withNotes(notes);
     }

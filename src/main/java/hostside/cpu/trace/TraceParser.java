@@ -175,6 +175,9 @@ public final class TraceParser {
                 Pending p = pending.remove(d.pid());
                 String args = p != null && p.name().equals(d.name()) ? join(p.args(), d.args()) : d.args();
                 double start = p != null ? p.start() : rel;
+                // strace let go of the thread in the middle of this call: it never returned while traced
+                all.inProgress++;
+                if (inWindow(rel)) window.inProgress++;
                 count(d.pid(), d.name(), SyscallGroup.of(d.name(), args, fds.of(d.pid())), false, start, rel, span(start, rel));
             }
             case TraceLine.Signal s -> {

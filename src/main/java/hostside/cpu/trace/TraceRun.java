@@ -65,6 +65,47 @@ public record TraceRun(Target target, List<String> straceCommand, Ending ending,
         return n;
     }
 
+    /**
+     * How a started command ended, as the report gives it: its exit status when it ran to its end
+     * (information about the command, not a failure of hostside's: hostside still exits 0), or
+     * null when hostside stopped it at a limit.
+     *
+     * @param status the command's exit status (128 + N where signal N killed it, as a shell says it), or null
+     * @param text   one line for the report
+     */
+    public record CommandExit(Integer status, String text) {}
+
+    /** How the started command ended; empty for an attached process (not ours: it runs on). */
+    public java.util.Optional<CommandExit> commandExit() {
+        if (!(target instanceof Target.Command)) return java.util.Optional.empty();
+        return java.util.Optional.of(switch (ending) {
+            case TIME_LIMIT -> new CommandExit(null, String.format(java.util.Locale.ROOT, "the command was stopped at the %.0f s limit: no exit status of its own", limitSeconds));
+            case SIZE_LIMIT -> new CommandExit(null, "the command was stopped when the trace file reached its cap: no exit status of its own");
+            case EXITED -> new CommandExit(exitCode, "the command exited with status " + exitCode + signal(exitCode));
+        });
+    }
+
+    /** " (killed by signal 9, SIGKILL)" for a status above 128: strace ends itself with the signal that killed the command. */
+    static String signal(int status) {
+        if (status <= 128 || status > 128 + 64) return "";
+        int n = status - 128;
+        String name = switch (n) {
+            case 1 -> "SIGHUP";
+            case 2 -> "SIGINT";
+            case 3 -> "SIGQUIT";
+            case 4 -> "SIGILL";
+            case 6 -> "SIGABRT";
+            case 7 -> "SIGBUS";
+            case 8 -> "SIGFPE";
+            case 9 -> "SIGKILL";
+            case 11 -> "SIGSEGV";
+            case 13 -> "SIGPIPE";
+            case 15 -> "SIGTERM";
+            default -> "";
+        };
+        return " (killed by signal " + n + (name.isEmpty() ? "" : ", " + name) + ", or an exit with that status)";
+    }
+
     private static String abbreviate(String s) {
         return s.length() > 160 ? s.substring(0, 157) + "..." : s;
     }

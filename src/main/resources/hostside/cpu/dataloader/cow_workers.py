@@ -179,6 +179,17 @@ def worker(i, kind, data, args, deadline, go_r, exit_r, parent):
     os._exit(code)
 
 
+def die_with_hostside():
+    """Killed with the process that started us: the parent-death signal (hostside's setpriv may
+    have set it already; where setpriv is missing this is the only one), then a check that the
+    parent is still the one named in HOSTSIDE_PARENT_PID: had it died before prctl ran, we would
+    have been adopted already and the signal would never come."""
+    set_pdeathsig()
+    expected = os.environ.get("HOSTSIDE_PARENT_PID", "")
+    if expected.isdigit() and os.getppid() != int(expected):
+        os._exit(1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--data", choices=["list", "array"], default="list")
@@ -189,6 +200,7 @@ def main():
     p.add_argument("--max-seconds", type=float, default=120.0)
     p.add_argument("--standalone", action="store_true", help="run through without waiting for commands on stdin")
     args = p.parse_args()
+    die_with_hostside()
     if args.bytes < 1 or args.workers < 1 or args.passes < 1 or args.max_seconds <= 0:
         p.error("--bytes, --workers, --passes and --max-seconds must be positive")
 

@@ -108,6 +108,17 @@ def one_child(ctx, target, timeout):
     return msg, t0
 
 
+def die_with_hostside():
+    """Killed with the process that started us: the parent-death signal (hostside's setpriv may
+    have set it already; where setpriv is missing this is the only one), then a check that the
+    parent is still the one named in HOSTSIDE_PARENT_PID: had it died before prctl ran, we would
+    have been adopted already and the signal would never come."""
+    set_pdeathsig()
+    expected = os.environ.get("HOSTSIDE_PARENT_PID", "")
+    if expected.isdigit() and os.getppid() != int(expected):
+        os._exit(1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--probe", action="store_true")
@@ -115,6 +126,7 @@ def main():
     ap.add_argument("--child-seconds", type=float, default=60.0, help="the most one child may take")
     ap.add_argument("--max-seconds", type=float, default=300.0)
     args = ap.parse_args()
+    die_with_hostside()
     if args.probe:
         return probe()
 

@@ -31,6 +31,19 @@ class DataLoaderTargetTest {
     }
 
     @Test
+    void aCutDatasetSaysWhatItUsedAndWhy() throws Exception {
+        FsRoot fs = withMemAvailable("MemAvailable:    20971520 kB\n"); // 20 GiB
+        hostside.harness.Cut c = DataLoaderTarget.cut(fs, 1L << 40, 4).orElseThrow();
+        assertThat(c.option()).isEqualTo("--dataset-size");
+        assertThat(c.asked()).isEqualTo(1L << 40);
+        assertThat(c.used()).isEqualTo(1024L << 20);
+        assertThat(c.text()).isEqualTo("--dataset-size 1.0 TiB asked, 1.0 GiB used: a quarter of available memory (20.0 GiB)"
+                + " over the 4 workers and main, each of which may end up holding a copy");
+        assertThat(DataLoaderTarget.cut(fs, 256L << 20, 4)).as("fits: no cut").isEmpty();
+        assertThat(DataLoaderTarget.cut(withMemAvailable(""), 8L << 30, 4).orElseThrow().why()).startsWith("available memory is unknown here");
+    }
+
+    @Test
     void unknownAvailableMemoryCapsAtTheDefault() throws Exception {
         FsRoot fs = withMemAvailable("");
         assertThat(DataLoaderTarget.boundedBytes(fs, 8L << 30, 4)).isEqualTo(DataLoaderTarget.DEFAULT_DATASET_BYTES);

@@ -126,8 +126,8 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
         List<Integer> cpus = Sched.affinity();
         List<ProcessHandle> seen;
         try (LaunchJitter.Hogs h = LaunchJitter.Hogs.start(cpus)) {
-            seen = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
-            assertThat(seen).as("one hog per CPU").hasSize(cpus.size());
+            seen = h.pids().stream().map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
+            assertThat(seen).as("one hog per CPU, running").hasSize(cpus.size()).allMatch(ProcessHandle::isAlive);
             for (int i = 0; i < seen.size(); i++) {
                 String status = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + seen.get(i).pid() + "/status"));
                 assertThat(status).contains("Cpus_allowed_list:\t" + cpus.get(i) + "\n");

@@ -41,4 +41,17 @@ class TraceRunTest {
         assertThat(run(CMD, TraceRun.Ending.SIZE_LIMIT, 137, "").partial()).isTrue();
         assertThat(run(Target.pid(42), TraceRun.Ending.TIME_LIMIT, 0, "").partial()).isFalse();
     }
+
+    @Test
+    void theCommandsExitIsReported() {
+        assertThat(run(CMD, TraceRun.Ending.EXITED, 0, "").commandExit().orElseThrow())
+                .isEqualTo(new TraceRun.CommandExit(0, "the command exited with status 0"));
+        assertThat(run(CMD, TraceRun.Ending.EXITED, 3, "").commandExit().orElseThrow().status()).isEqualTo(3);
+        assertThat(run(CMD, TraceRun.Ending.EXITED, 137, "").commandExit().orElseThrow().text())
+                .isEqualTo("the command exited with status 137 (killed by signal 9, SIGKILL, or an exit with that status)");
+        TraceRun.CommandExit stopped = run(CMD, TraceRun.Ending.TIME_LIMIT, 143, "").commandExit().orElseThrow();
+        assertThat(stopped.status()).as("stopped by hostside: no status of its own").isNull();
+        assertThat(stopped.text()).isEqualTo("the command was stopped at the 60 s limit: no exit status of its own");
+        assertThat(run(Target.pid(42), TraceRun.Ending.TIME_LIMIT, 0, "").commandExit()).as("an attached process is not ours").isEmpty();
+    }
 }

@@ -182,6 +182,25 @@ class TracerLiveTest {
     }
 
     @Test
+    void aProcessBlockedTheWholeWindowIsAResult() throws Exception {
+        // sleep makes one call (clock_nanosleep) and waits in it: nothing returns inside the window
+        Process sleeper = new ProcessBuilder("sleep", "1000").start();
+        try {
+            Tracer.SummaryRun c = tracer.summary(Target.pid(sleeper.pid()), TraceLimits.of(Duration.ofSeconds(1)));
+            assertThat(c.summary().totalCalls()).isZero();
+            assertThat(SyscallProfile.of(c).notes()).anySatisfy(n -> assertThat(n).startsWith("PID " + sleeper.pid() + " finished no system call"));
+            Tracer.TimedRun t = tracer.timed(Target.pid(sleeper.pid()), TraceLimits.of(Duration.ofSeconds(1)));
+            assertThat(t.run().ending()).isEqualTo(TraceRun.Ending.TIME_LIMIT);
+            assertThat(SyscallProfile.of(t).notes().getFirst()).startsWith("PID " + sleeper.pid() + " finished no system call in the 1 s window: ");
+            assertThat(sleeper.isAlive()).as("attached, never killed").isTrue();
+            assertThat(leftInWork()).isEmpty();
+        } finally {
+            sleeper.destroyForcibly();
+            sleeper.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void aProcessThatEndsInsideTheWindowIsANote() throws Exception {
         Process short_ = new ProcessBuilder("sh", "-c", "sleep 0.5; for i in 1 2 3; do sleep 0.1; done").start();
         try {

@@ -1,0 +1,68 @@
+package hostside.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.cli.Json;
+import hostside.fs.FsRoot;
+import hostside.harness.Cut;
+import hostside.harness.Result;
+import hostside.harness.Stats;
+import hostside.machine.MachineReader;
+import hostside.report.Style;
+
+/** `cpu --dataset-size 1T`: the DataLoader results carry what was used instead, and the view says it. */
+class DatasetCutTest {
+    @Test
+    void theCutIsInTheCowResultsAndTheView() throws Exception {
+        var cow = hostside.cpu.dataloader.DataLoaderTarget.tests();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("datasetBytes", 1L << 30);
+        d.put("workers", 4);
+        List<Result> results = List.of(Result.ok(cow.get(0), "%", Stats.of(90, 91, 92), "smaps_rollup", d),
+                Result.notRun(cow.get(2), "no torch"));
+        Cut cut = new Cut("--dataset-size", 1L << 40, 1L << 30, "a quarter of available memory (20.0 GiB) over the 4 workers and main");
+        List<Result> with = CpuDrill.withCut(results, cut, "dataloader_cow_");
+        assertThat(Cut.in(with.get(0))).contains(cut);
+        assertThat(Cut.in(with.get(1))).as("a result that did not use the dataset").isEmpty();
+        assertThat(Json.MAPPER.valueToTree(with.get(0)).path("detail").path("cut").path("used").asLong()).isEqualTo(1L << 30);
+
+        FsRoot h200 = FsRoot.open(CpuCommandTest.H200);
+        var machine = MachineReader.read(h200);
+        var facts = hostside.cpu.facts.CpuFactsReader.read(h200, machine);
+        CpuRun run = new CpuRun(machine.host(), facts, List.of(), new CpuDrill.Measured(List.of(), "", ""), with, List.of());
+        assertThat(new CpuView(run, Style.plain()).render())
+                .contains("note: --dataset-size 1.0 TiB asked, 1.0 GiB used: a quarter of available memory (20.0 GiB) over the 4 workers and main");
+    }
+
+    /** A stand-in for the copy-on-write measurement: the dataset it would build, without python. */
+    record FakeCow() implements hostside.harness.TestCase<hostside.cpu.dataloader.DataLoaderTarget> {
+        public String key() {
+            return "dataloader_cow_list";
+        }
+
+        public String description() {
+            return "copy-on-write, faked";
+        }
+
+        public Result run(hostside.cpu.dataloader.DataLoaderTarget t) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("datasetBytes", t.datasetBytes());
+            return Result.ok(this, "%", Stats.of(1, 2, 3), "fake", d);
+        }
+    }
+
+    @Test
+    void theDrillPutsTheCutInItsResults() {
+        List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Settings(1000, 100_000, 1L << 50, 2), step -> {});
+        Cut c = Cut.in(r.getFirst()).orElseThrow(() -> new AssertionError("no cut in " + r.getFirst().detail()));
+        assertThat(c.asked()).isEqualTo(1L << 50);
+        assertThat(c.used()).isEqualTo(r.getFirst().detail().get("datasetBytes"));
+        assertThat(c.why()).contains("over the 2 workers and main");
+    }
+}
