@@ -13,9 +13,22 @@ public sealed interface Read {
         return this instanceof Ok;
     }
 
-    /** The content with surrounding white space removed, if it was read. */
+    /**
+     * The content with surrounding white space and NUL bytes removed, if it was read. Some kernels
+     * and capture tools pad sysfs values with NULs ("0-63\n\0\0\0"); NULs inside the text (the
+     * separators of environ and cmdline files) stay.
+     */
     default Optional<String> trimmed() {
-        return this instanceof Ok o ? Optional.of(o.text().strip()) : Optional.empty();
+        if (!(this instanceof Ok o)) return Optional.empty();
+        String t = o.text();
+        int from = 0, to = t.length();
+        while (from < to && padding(t.charAt(from))) from++;
+        while (to > from && padding(t.charAt(to - 1))) to--;
+        return Optional.of(t.substring(from, to));
+    }
+
+    private static boolean padding(char c) {
+        return c == '\0' || Character.isWhitespace(c);
     }
 
     /** Why there is no value, for an "unknown (why)" field. */
