@@ -89,6 +89,21 @@ class HwlocFixturesTest {
         assertThat(cases().count()).isGreaterThanOrEqualTo(27);
     }
 
+    /** The same machine unpacked into a folder (as a user passes --root DIR) reads as its tarball. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void aFolderReadsAsItsTarball(Case c, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Process tar = new ProcessBuilder("tar", "-xjf", c.source().toString(), "-C", dir.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(tar.getInputStream().readAllBytes());
+        assertThat(tar.waitFor()).as("tar -xjf %s: %s", c.source(), out).isZero();
+        List<String> fromTar = new ArrayList<>(), fromDir = new ArrayList<>();
+        Topology t = new TopologyReader(FsRoot.open(c.source().toString()), fromTar).read();
+        Topology d = new TopologyReader(FsRoot.open(dir.toString()), fromDir).read();
+        assertThat(d).isEqualTo(t);
+        assertThat(fromDir).isEqualTo(fromTar);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void agreesWithLstopo(Case c) throws IOException {
