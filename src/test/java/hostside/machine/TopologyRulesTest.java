@@ -273,4 +273,15 @@ class TopologyRulesTest {
         put(NODE + "online", "0\n");
         assertThat(read().numaNodes()).extracting(Topology.NumaNode::id).containsExactly(0);
     }
+
+    @Test
+    void withoutAMountTableTheStandardCgroupMountPointIsUsed() throws IOException {
+        put(CPU + "online", "0-3\n");
+        for (int cpu = 0; cpu < 4; cpu++) cpu(cpu, String.valueOf(cpu), "0-3");
+        put("/proc/self/cgroup", "0::/job\n");
+        put("/sys/fs/cgroup/cpuset.cpus.effective", "0-3\n").put("/sys/fs/cgroup/job/cpuset.cpus.effective", "1-2\n");
+        Topology t = read();
+        assertThat(t.threads()).isEqualTo(2);
+        assertThat(t.whole().allowedCpus()).isEqualTo("1-2");
+    }
 }
