@@ -40,7 +40,8 @@ public final class CpuSet implements Comparable<CpuSet> {
         String s = text.strip();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c < 0x20 || c >= 0x7f) return s.substring(0, i).strip();
+            // nothing before the stray bytes: no value at all, and the parser says so
+            if (c < 0x20 || c >= 0x7f) return i == 0 ? s : s.substring(0, i).strip();
         }
         return s;
     }

@@ -14,21 +14,16 @@ public sealed interface Read {
     }
 
     /**
-     * The content with surrounding white space and NUL bytes removed, if it was read. Some kernels
-     * and capture tools pad sysfs values with NULs ("0-63\n\0\0\0"); NULs inside the text (the
-     * separators of environ and cmdline files) stay.
+     * The content with surrounding white space removed, and the NUL bytes that some kernels and
+     * capture tools pad sysfs values with ("0-63\n\0\0\0"), if it was read. NULs before or inside
+     * the text (the separators of environ and cmdline files) stay.
      */
     default Optional<String> trimmed() {
         if (!(this instanceof Ok o)) return Optional.empty();
-        String t = o.text();
-        int from = 0, to = t.length();
-        while (from < to && padding(t.charAt(from))) from++;
-        while (to > from && padding(t.charAt(to - 1))) to--;
-        return Optional.of(t.substring(from, to));
-    }
-
-    private static boolean padding(char c) {
-        return c == '\0' || Character.isWhitespace(c);
+        String t = o.text().strip();
+        int to = t.length();
+        while (to > 0 && (t.charAt(to - 1) == '\0' || Character.isWhitespace(t.charAt(to - 1)))) to--;
+        return Optional.of(t.substring(0, to));
     }
 
     /** Why there is no value, for an "unknown (why)" field. */

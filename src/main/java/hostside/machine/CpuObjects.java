@@ -19,7 +19,8 @@ import hostside.fs.FsRoot;
  * <li>the sets come from the hex masks ({@code core_cpus} or {@code thread_siblings},
  *     {@code package_cpus} or {@code core_siblings}, {@code die_cpus}, {@code cluster_cpus},
  *     {@code shared_cpu_map}), never from the {@code *_list} files: where the two disagree, the
- *     mask wins; the new or old names are chosen once per machine, from the first CPU;</li>
+ *     mask wins; the new or old names are chosen once per machine, from the first CPU (a capture
+ *     holding the lists only, where hwloc finds no topology at all, is read from its lists);</li>
  * <li>an object is created by the first PU of its set, and a PU that is not the first of its core
  *     (or cluster, or die) looks no further up: a mask that leaves out the CPU that would create
  *     the object means there is no such object;</li>
@@ -49,6 +50,7 @@ final class CpuObjects {
     private final CpuInfo cpuinfo;
     private final List<String> unknowns;
     private final List<Obj> objects = new ArrayList<>();
+    private boolean lists;
     /** 1: each thread of a compute unit is a core; 0: threads of a set share a core; -1: not decided yet. */
     private int threadWithCoreId;
 
@@ -67,22 +69,30 @@ final class CpuObjects {
     }
 
     /**
-     * True for the old names (thread_siblings, core_siblings), false for the new (core_cpus,
-     * package_cpus), empty when the first CPU has neither: hwloc then finds no sysfs topology.
+     * Which files the sets come from: the old names (thread_siblings, core_siblings) or the new
+     * (core_cpus, package_cpus), chosen once from the first CPU as hwloc does; and whether the
+     * masks or, where a capture holds the lists only (hwloc then finds no topology), the lists.
      */
-    Optional<Boolean> oldFileNames(CpuSet pus) {
-        for (int cpu : new int[] {0, pus.isEmpty() ? 0 : pus.first()}) {
-            String t = CPU + "/cpu" + cpu + "/topology/";
-            if (fs.exists(t + "package_cpus") || fs.exists(t + "core_cpus")) return Optional.of(false);
-            if (fs.exists(t + "core_siblings") || fs.exists(t + "thread_siblings")) return Optional.of(true);
+    record Source(boolean oldNames, boolean lists) {}
+
+    /** The files of the first CPU decide, as in hwloc; empty when there is no topology file at all. */
+    Optional<Source> source(CpuSet pus) {
+        for (boolean lists : new boolean[] {false, true}) {
+            String l = lists ? "_list" : "";
+            for (int cpu : new int[] {0, pus.isEmpty() ? 0 : pus.first()}) {
+                String t = CPU + "/cpu" + cpu + "/topology/";
+                if (fs.exists(t + "package_cpus" + l) || fs.exists(t + "core_cpus" + l)) return Optional.of(new Source(false, lists));
+                if (fs.exists(t + "core_siblings" + l) || fs.exists(t + "thread_siblings" + l)) return Optional.of(new Source(true, lists));
+            }
         }
         return Optional.empty();
     }
 
     /** Creates the objects of every PU in hwloc's order: per PU its core, package, cluster, die, then its caches. */
-    List<Obj> read(CpuSet pus, boolean oldNames) {
-        String coreFile = oldNames ? "thread_siblings" : "core_cpus";
-        String packageFile = oldNames ? "core_siblings" : "package_cpus";
+    List<Obj> read(CpuSet pus, Source source) {
+        this.lists = source.lists();
+        String coreFile = source.oldNames() ? "thread_siblings" : "core_cpus";
+        String packageFile = source.oldNames() ? "core_siblings" : "package_cpus";
         threadWithCoreId = amdComputeUnits() ? -1 : 0;
         for (int cpu : pus.stream().toArray()) {
             String t = CPU + "/cpu" + cpu + "/topology/";
@@ -132,10 +142,10 @@ final class CpuObjects {
     private void caches(int cpu, CpuSet pus, String coreMask) {
         for (int j = 0; j < 10; j++) {
             String c = CPU + "/cpu" + cpu + "/cache/index" + j + "/";
-            Optional<CpuSet> raw = facts.cpuMask(c + "shared_cpu_map");
+            Optional<CpuSet> raw = set(c + "shared_cpu_map");
             if (raw.isEmpty()) continue;
             CpuSet set = raw.get();
-            if (set.isEmpty()) set = facts.cpuMask(coreMask).orElse(set);
+            if (set.isEmpty()) set = set(coreMask).orElse(set);
             set = set.and(pus);
             if (set.first() != cpu) continue;
             Optional<Integer> level = facts.integer(c + "level");
@@ -213,7 +223,13 @@ final class CpuObjects {
     }
 
     private Optional<CpuSet> mask(String path, CpuSet pus) {
-        return facts.cpuMask(path).map(s -> s.and(pus));
+        return set(path).map(s -> s.and(pus));
+    }
+
+    /** The mask at path (".../core_cpus", ".../shared_cpu_map"), or its list where the capture holds the lists only. */
+    private Optional<CpuSet> set(String maskPath) {
+        if (!lists) return facts.cpuMask(maskPath);
+        return facts.cpuList(maskPath.endsWith("_map") ? maskPath.substring(0, maskPath.length() - 4) + "_list" : maskPath + "_list");
     }
 
     /** hwloc's test: the first processor of /proc/cpuinfo is an AMD of family 21 or 22 (Bulldozer to Jaguar). */

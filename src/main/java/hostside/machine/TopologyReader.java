@@ -44,8 +44,7 @@ public final class TopologyReader {
         }
         CpuSet counted = cpuset.cpus().map(pus::and).orElse(pus);
 
-        Optional<Boolean> oldNames = reader.oldFileNames(pus);
-        List<CpuObjects.Obj> objects = oldNames.map(old -> reader.read(pus, old)).orElseGet(() -> packagesById(pus));
+        List<CpuObjects.Obj> objects = reader.source(pus).map(src -> reader.read(pus, src)).orElseGet(() -> packagesById(pus));
 
         Map<Integer, String> gpuOfNode = gpuMemoryNodes();
         Map<Integer, CpuSet> nodeMaps = new LinkedHashMap<>();

@@ -33,6 +33,8 @@ class CpuSetTest {
         assertThat(CpuSet.parseMask("0000ffff,00000000\u0000\u0000").toList()).isEqualTo("32-47");
         assertThat(CpuSet.parseMask("f\n\u0000garbage").toList()).isEqualTo("0-3");
         assertThat(CpuSet.sysfsValue("32768K\n\u0000\ufffd")).isEqualTo("32768K");
+        // stray bytes before any value are garbage
+        assertThatThrownBy(() -> CpuSet.parseList("\u0000\u0001garbage")).isInstanceOf(GarbageException.class);
         // a file holding nothing but NULs is empty, NULs between values (environ) stay
         assertThat(new Read.Ok("/x", "\u0000\u0000\n").trimmed()).contains("");
         assertThat(new Read.Ok("/x", "3\n\u0000\u0000").trimmed()).contains("3");

@@ -284,4 +284,19 @@ class TopologyRulesTest {
         assertThat(t.threads()).isEqualTo(2);
         assertThat(t.whole().allowedCpus()).isEqualTo("1-2");
     }
+
+    @Test
+    void aCaptureHoldingTheListsOnlyIsReadFromTheLists() throws IOException {
+        put(CPU + "online", "0-3\n");
+        for (int cpu = 0; cpu < 4; cpu++) {
+            String t = CPU + "cpu" + cpu + "/topology/";
+            put(t + "core_cpus_list", (cpu < 2 ? "0-1" : "2-3") + "\n").put(t + "package_cpus_list", "0-3\n");
+            put(CPU + "cpu" + cpu + "/cache/index3/level", "3\n").put(CPU + "cpu" + cpu + "/cache/index3/shared_cpu_list", "0-3\n")
+                    .put(CPU + "cpu" + cpu + "/cache/index3/size", "1024K\n");
+        }
+        Topology t = read();
+        assertThat(t.packages()).isEqualTo(1);
+        assertThat(t.cores()).isEqualTo(2);
+        assertThat(l3(t)).containsExactly(1L << 20);
+    }
 }
