@@ -13,7 +13,13 @@ import hostside.fs.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 
-/** Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, hwloc's way. */
+/**
+ * Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, with the rules of hwloc's
+ * Linux back end (topology-linux.c) and core, so that its counts agree with lstopo's: the PUs are
+ * the online CPUs with a topology folder, the packages, cores and caches are the objects
+ * {@link CpuObjects} creates, the NUMA nodes come from node/online and each node's cpumap, and
+ * under a cpuset only what holds an allowed CPU or an allowed node's memory counts.
+ */
 public final class TopologyReader {
     private static final String CPU = "/sys/devices/system/cpu";
     private static final String NODE = "/sys/devices/system/node";
@@ -48,7 +54,7 @@ public final class TopologyReader {
 
         Map<Integer, String> gpuOfNode = gpuMemoryNodes();
         Map<Integer, CpuSet> nodeMaps = new LinkedHashMap<>();
-        List<Topology.NumaNode> nodes = numaNodes(counted, cpuset, gpuOfNode, nodeMaps);
+        List<Topology.NumaNode> nodes = numaNodes(pus, counted, cpuset, gpuOfNode, nodeMaps);
 
         // Under a cpuset hwloc removes every object left without an allowed CPU, unless an
         // allowed NUMA node's memory hangs below it (CpuObjects.holders).
@@ -177,7 +183,7 @@ public final class TopologyReader {
      *
      * @param maps filled with each listed node's CPUs as the kernel gives them, for {@link CpuObjects#holders}
      */
-    private List<Topology.NumaNode> numaNodes(CpuSet counted, Cpuset cpuset, Map<Integer, String> gpuOfNode,
+    private List<Topology.NumaNode> numaNodes(CpuSet pus, CpuSet counted, Cpuset cpuset, Map<Integer, String> gpuOfNode,
                                               Map<Integer, CpuSet> maps) {
         List<Topology.NumaNode> nodes = new ArrayList<>();
         boolean fakeUniform = fs.text("/proc/cmdline").orElse("").matches("(?s).*\\bnuma=fake=\\d+U.*");
@@ -201,7 +207,7 @@ public final class TopologyReader {
             // A kernel without NUMA (or no node hwloc can take): one node holding everything, as hwloc shows it.
             Long mem = machineMemory();
             if (mem == null) unknowns.add("memory of node 0: /proc/meminfo has no MemTotal");
-            maps.put(0, counted);
+            maps.put(0, pus); // hwloc gives it every PU
             nodes.add(new Topology.NumaNode(0, counted.toList(), mem, false, null, List.of()));
             return nodes;
         }
