@@ -149,7 +149,9 @@ public final class CpuSet implements Comparable<CpuSet> {
     }
 
     public boolean containsAll(CpuSet o) {
-        return o.andNot(this).isEmpty();
+        // no copy: hwloc-style insertion compares every new object with all the others
+        for (int i = o.bits.nextSetBit(0); i >= 0; i = o.bits.nextSetBit(i + 1)) if (!bits.get(i)) return false;
+        return true;
     }
 
     /** The kernel's list spelling: "0-7,16-23"; "" when empty. */

@@ -299,4 +299,19 @@ class TopologyRulesTest {
         assertThat(t.cores()).isEqualTo(2);
         assertThat(l3(t)).containsExactly(1L << 20);
     }
+
+    @Test
+    void anObjectCuttingAcrossAnEarlierOneIsDropped() throws IOException {
+        // cpu1's L3 says CPUs 1-2, across packages 0-1 and 2-3: hwloc drops it ("intersection without inclusion")
+        put(CPU + "online", "0-3\n");
+        for (int cpu = 0; cpu < 4; cpu++) {
+            cpu(cpu, String.valueOf(cpu), cpu < 2 ? "0-1" : "2-3");
+            cache(cpu, 3, 3, "Unified", cpu == 1 ? "1-2" : cpu < 2 ? "0-1" : "2-3", "4096K\n");
+        }
+        List<String> unknowns = new ArrayList<>();
+        Topology t = read(unknowns);
+        assertThat(t.packages()).isEqualTo(2);
+        assertThat(t.caches()).extracting(Topology.Cache::cpus).containsExactly("0-1", "2-3");
+        assertThat(unknowns).anySatisfy(u -> assertThat(u).contains("L3 cache of cpu1").contains("cuts across a package"));
+    }
 }
