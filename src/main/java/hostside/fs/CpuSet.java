@@ -30,9 +30,25 @@ public final class CpuSet implements Comparable<CpuSet> {
         return new CpuSet(b);
     }
 
+    /**
+     * The value at the start of a sysfs file: the text up to the first control or non-ASCII
+     * character, stripped. hwloc reads a number or a mask and stops at what is not part of it, so
+     * stray bytes a kernel or capture tool left after the value ("0-63\n\0\u0001", "32K\uFFFD")
+     * do not hide it; printable garbage ("0-zz") is still garbage.
+     */
+    public static String sysfsValue(String text) {
+        String s = text.strip();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            // nothing before the stray bytes: no value at all, and the parser says so
+            if (c < 0x20 || c >= 0x7f) return i == 0 ? s : s.substring(0, i).strip();
+        }
+        return s;
+    }
+
     /** Parses "0-3,8,10-11" (also "0-15:2" strides, as cmdline isolcpus allows); "" is empty. */
     public static CpuSet parseList(String text) {
-        String s = text.strip();
+        String s = sysfsValue(text);
         BitSet b = new BitSet();
         if (s.isEmpty()) return new CpuSet(b);
         for (String part : s.split(",")) {
@@ -58,7 +74,7 @@ public final class CpuSet implements Comparable<CpuSet> {
 
     /** Parses a kernel cpumask: comma-separated 32-bit hex words, the last one holds CPUs 0-31. */
     public static CpuSet parseMask(String text) {
-        String s = text.strip();
+        String s = sysfsValue(text);
         if (s.isEmpty()) throw new GarbageException("empty CPU mask");
         String[] words = s.split(",");
         BitSet b = new BitSet();
@@ -133,7 +149,9 @@ public final class CpuSet implements Comparable<CpuSet> {
     }
 
     public boolean containsAll(CpuSet o) {
-        return o.andNot(this).isEmpty();
+        // no copy: hwloc-style insertion compares every new object with all the others
+        for (int i = o.bits.nextSetBit(0); i >= 0; i = o.bits.nextSetBit(i + 1)) if (!bits.get(i)) return false;
+        return true;
     }
 
     /** The kernel's list spelling: "0-7,16-23"; "" when empty. */

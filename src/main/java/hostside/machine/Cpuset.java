@@ -31,6 +31,12 @@ public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source
                 default -> { }
             }
         }
+        if (v1 == null && legacy == null && v2 == null) {
+            // No (readable) mount table, as in many captures: hwloc tries the standard mount points.
+            if (fs.exists("/sys/fs/cgroup/cpuset.cpus.effective")) v2 = "/sys/fs/cgroup";
+            else if (fs.exists("/sys/fs/cgroup/cpuset/cpuset.cpus")) v1 = "/sys/fs/cgroup/cpuset";
+            else if (fs.exists("/dev/cpuset/cpus")) legacy = "/dev/cpuset";
+        }
         // A controller lives in one hierarchy only: where v1 has cpuset, v2 does not.
         if (v1 != null) {
             String path = cgroupPath(fs, "cpuset");

@@ -30,7 +30,7 @@ final class Facts {
     }
 
     Optional<Integer> integer(String path) {
-        return parse(path, s -> Integer.parseInt(s.strip()), "not a number");
+        return parse(path, s -> Integer.parseInt(CpuSet.sysfsValue(s)), "not a number");
     }
 
     private <T> Optional<T> parse(String path, Function<String, T> parser, String what) {

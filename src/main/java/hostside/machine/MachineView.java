@@ -80,7 +80,8 @@ public final class MachineView {
         Table t = new Table("cache", "size", "count", "shared by").right(1, 2);
         for (var e : byKind.entrySet()) {
             List<Topology.Cache> cs = e.getValue();
-            Map<Long, Integer> sizes = new TreeMap<>();
+            // null: the kernel gave no size (listed last, shown as "unknown")
+            Map<Long, Integer> sizes = new TreeMap<>(java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()));
             for (Topology.Cache c : cs) sizes.merge(c.sizeBytes(), 1, Integer::sum);
             String size = String.join(" / ", sizes.keySet().stream().map(Units::bytes).toList());
             int cpus = CpuSet.parseList(cs.getFirst().cpus()).size();

@@ -30,8 +30,11 @@ public record Topology(
      */
     public record NumaNode(int id, String cpus, Long memTotalBytes, boolean gpuMemory, String gpu, List<Integer> distances) {}
 
-    /** One cache instance. {@code type} is unified, data or instruction. */
-    public record Cache(int level, String type, long sizeBytes, String cpus, Integer lineSizeBytes, Integer ways) {}
+    /**
+     * One cache instance. {@code type} is unified, data or instruction; {@code sizeBytes} is null
+     * when the kernel gives no (readable) size: the cache is still there, as hwloc shows it.
+     */
+    public record Cache(int level, String type, Long sizeBytes, String cpus, Integer lineSizeBytes, Integer ways) {}
 
     /**
      * One kind of core on a hybrid machine (P-cores and E-cores, Cortex-X and Cortex-A parts).

@@ -13,7 +13,13 @@ import hostside.fs.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 
-/** Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, hwloc's way. */
+/**
+ * Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, with the rules of hwloc's
+ * Linux back end (topology-linux.c) and core, so that its counts agree with lstopo's: the PUs are
+ * the online CPUs with a topology folder, the packages, cores and caches are the objects
+ * {@link CpuObjects} creates, the NUMA nodes come from node/online and each node's cpumap, and
+ * under a cpuset only what holds an allowed CPU or an allowed node's memory counts.
+ */
 public final class TopologyReader {
     private static final String CPU = "/sys/devices/system/cpu";
     private static final String NODE = "/sys/devices/system/node";
@@ -34,47 +40,52 @@ public final class TopologyReader {
         CpuSet present = presentCpus();
         CpuSet online = onlineCpus(present);
         Cpuset cpuset = Cpuset.read(fs);
-        CpuSet counted = cpuset.cpus().map(online::and).orElse(online);
-
-        TreeSet<CpuSet> packagesOnline = new TreeSet<>();
-        TreeSet<CpuSet> cores = new TreeSet<>();
-        Map<String, Topology.Cache> caches = new LinkedHashMap<>();
-        Map<Integer, CpuSet> packageOf = packages(online);
-        packagesOnline.addAll(packageOf.values());
-        for (int cpu : online.stream().toArray()) {
-            Optional<CpuSet> core = coreOf(cpu, online);
-            if (counted.contains(cpu)) core.map(c -> c.and(counted)).ifPresent(cores::add);
-            readCaches(cpu, online, core.orElse(CpuSet.of(cpu)), packageOf.getOrDefault(cpu, online), caches);
+        CpuObjects reader = new CpuObjects(fs, facts, cpuinfo, unknowns);
+        // hwloc makes PUs of the online CPUs that have a topology folder only; a machine where
+        // none has one (hwloc then finds no topology at all) keeps its online CPUs.
+        CpuSet withTopology = CpuObjects.withTopology(fs, online);
+        CpuSet pus = withTopology.isEmpty() ? online : withTopology;
+        if (!pus.equals(online)) {
+            unknowns.add("CPUs " + online.andNot(pus) + " are online but have no topology folder: not counted, as hwloc does");
         }
+        CpuSet counted = cpuset.cpus().map(pus::and).orElse(pus);
+
+        List<CpuObjects.Obj> objects = reader.source(pus).map(src -> reader.read(pus, src)).orElseGet(() -> packagesById(pus));
 
         Map<Integer, String> gpuOfNode = gpuMemoryNodes();
-        List<Topology.NumaNode> nodes = numaNodes(online, counted, cpuset, gpuOfNode);
+        Map<Integer, CpuSet> nodeMaps = new LinkedHashMap<>();
+        List<Topology.NumaNode> nodes = numaNodes(pus, counted, cpuset, gpuOfNode, nodeMaps);
 
-        // A package or cache counts when it holds a counted CPU, or (as hwloc keeps it) when one
-        // of its NUMA nodes is allowed although all its CPUs are outside the cpuset.
-        List<CpuSet> allowedNodeCpus = nodes.stream().filter(n -> !n.gpuMemory())
-                .map(n -> nodeCpus(n.id()).and(online)).filter(c -> !c.isEmpty()).toList();
-        java.util.function.Predicate<CpuSet> counts = set -> set.intersects(counted)
-                || allowedNodeCpus.stream().anyMatch(set::containsAll);
-        TreeSet<CpuSet> packages = new TreeSet<>();
-        for (CpuSet p : packagesOnline) if (counts.test(p)) packages.add(p);
-
+        // Under a cpuset hwloc removes every object left without an allowed CPU, unless an
+        // allowed NUMA node's memory hangs below it (CpuObjects.holders).
+        java.util.Set<CpuObjects.Obj> holders = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Topology.NumaNode n : nodes) if (!n.gpuMemory()) holders.addAll(reader.holders(nodeMaps.get(n.id())));
+        int packages = 0;
+        List<CpuSet> coreList = new ArrayList<>();
         List<Topology.Cache> cacheList = new ArrayList<>();
-        for (Topology.Cache c : caches.values()) {
-            CpuSet cpus = CpuSet.parseList(c.cpus());
-            if (counts.test(cpus)) {
-                cacheList.add(new Topology.Cache(c.level(), c.type(), c.sizeBytes(), cpus.and(counted).toList(),
-                        c.lineSizeBytes(), c.ways()));
+        for (CpuObjects.Obj o : objects) {
+            if (!o.cpus().intersects(counted) && !holders.contains(o)) continue;
+            switch (o.kind()) {
+                case PACKAGE -> packages++;
+                case CORE -> coreList.add(o.cpus().and(counted));
+                case CACHE -> {
+                    Topology.Cache c = o.cache();
+                    cacheList.add(new Topology.Cache(c.level(), c.type(), c.sizeBytes(), o.cpus().and(counted).toList(),
+                            c.lineSizeBytes(), c.ways()));
+                }
+                default -> { }
             }
         }
         cacheList.sort((a, b) -> a.level() != b.level() ? Integer.compare(a.level(), b.level())
                 : !a.type().equals(b.type()) ? a.type().compareTo(b.type())
                 : CpuSet.parseList(a.cpus()).compareTo(CpuSet.parseList(b.cpus())));
+        TreeSet<CpuSet> cores = new TreeSet<>();
+        for (CpuSet c : coreList) if (!c.isEmpty()) cores.add(c);
 
         Topology.Whole whole = new Topology.Whole(online.toList(), present.andNot(online).toList(),
                 cpuset.cpus().map(CpuSet::toList).orElse(""), cpuset.mems().map(CpuSet::toList).orElse(""),
                 cpuset.source(), machineMemory(), allNodeIds().stream().map(CpuSet::of).reduce(CpuSet.EMPTY, CpuSet::or).toList());
-        return new Topology(packages.size(), cores.size(), counted.size(), cpuinfo.model(), nodes, cacheList,
+        return new Topology(packages, coreList.size(), counted.size(), cpuinfo.model(), nodes, cacheList,
                 new CoreKinds(fs, cpuinfo).read(counted, cores), whole);
     }
 
@@ -95,39 +106,21 @@ public final class TopologyReader {
         // Old kernels: no "online" list; cpuN/online says 0 for an offline CPU (cpu0 has none).
         CpuSet on = CpuSet.EMPTY;
         for (int cpu : present.stream().toArray()) {
-            if (!fs.text(CPU + "/cpu" + cpu + "/online").orElse("1").equals("0")) on = on.with(cpu);
+            if (facts.integer(CPU + "/cpu" + cpu + "/online").orElse(1) != 0) on = on.with(cpu);
         }
         return on;
     }
 
     /**
-     * Each online CPU's package, as the set of online CPUs in it. The kernel's CPU set for the
-     * package decides, not its id: some machines (IA64) reuse a package id on several sockets.
-     * Without a set, CPUs with the same id (from sysfs or /proc/cpuinfo) form the package; with
-     * neither, a CPU has none (hwloc then shows no package either).
+     * Without any sysfs topology file (where hwloc finds no topology and gives up), CPUs with the
+     * same physical package id (from sysfs or /proc/cpuinfo) form a package; no cores are known.
      */
-    private Map<Integer, CpuSet> packages(CpuSet online) {
-        Map<Integer, CpuSet> of = new HashMap<>();
-        Map<Integer, CpuSet> byId = new HashMap<>();
-        Map<Integer, Integer> idOf = new HashMap<>();
-        for (int cpu : online.stream().toArray()) {
-            String t = CPU + "/cpu" + cpu + "/topology/";
-            Optional<CpuSet> s = facts.cpuList(t + "package_cpus_list")
-                    .or(() -> facts.cpuMask(t + "package_cpus"))
-                    .or(() -> facts.cpuList(t + "core_siblings_list"))
-                    .or(() -> facts.cpuMask(t + "core_siblings"));
-            if (s.isPresent()) {
-                CpuSet p = s.get().and(online);
-                of.put(cpu, p.contains(cpu) ? p : p.with(cpu));
-            } else {
-                packageId(cpu).ifPresent(id -> {
-                    idOf.put(cpu, id);
-                    byId.merge(id, CpuSet.of(cpu), CpuSet::or);
-                });
-            }
-        }
-        idOf.forEach((cpu, id) -> of.put(cpu, byId.get(id)));
-        return of;
+    private List<CpuObjects.Obj> packagesById(CpuSet pus) {
+        Map<Integer, CpuSet> byId = new java.util.TreeMap<>();
+        for (int cpu : pus.stream().toArray()) packageId(cpu).ifPresent(id -> byId.merge(id, CpuSet.of(cpu), CpuSet::or));
+        List<CpuObjects.Obj> objs = new ArrayList<>();
+        for (CpuSet p : byId.values()) objs.add(new CpuObjects.Obj(CpuObjects.Kind.PACKAGE, 4, p, null));
+        return objs;
     }
 
     private Optional<Integer> packageId(int cpu) {
@@ -135,59 +128,9 @@ public final class TopologyReader {
         return id.isPresent() ? id : cpuinfo.physicalId(cpu);
     }
 
-    /** The counted CPUs sharing cpu's core; empty when the kernel does not say (hwloc then shows no core). */
-    private Optional<CpuSet> coreOf(int cpu, CpuSet counted) {
-        String t = CPU + "/cpu" + cpu + "/topology/";
-        Optional<CpuSet> s = facts.cpuList(t + "core_cpus_list")
-                .or(() -> facts.cpuMask(t + "core_cpus"))
-                .or(() -> facts.cpuList(t + "thread_siblings_list"))
-                .or(() -> facts.cpuMask(t + "thread_siblings"));
-        return s.map(x -> x.and(counted)).map(core -> core.contains(cpu) ? core : core.with(cpu));
-    }
-
-    /** Adds cpu's caches, keyed by level, type and the online CPUs sharing each. */
-    private void readCaches(int cpu, CpuSet online, CpuSet core, CpuSet pkg, Map<String, Topology.Cache> caches) {
-        String dir = CPU + "/cpu" + cpu + "/cache";
-        for (String index : fs.list(dir)) {
-            if (!index.startsWith("index")) continue;
-            String c = dir + "/" + index + "/";
-            Optional<Integer> level = facts.integer(c + "level");
-            Optional<Long> size = fs.text(c + "size").flatMap(TopologyReader::sizeBytes);
-            if (level.isEmpty() || size.isEmpty() || size.get() == 0) continue;
-            String type = switch (fs.text(c + "type").orElse("Unified").toLowerCase()) {
-                case "data" -> "data";
-                case "instruction" -> "instruction";
-                default -> "unified";
-            };
-            // The map before the list, as hwloc reads it; an empty map (old IA64 kernels) means per core.
-            // The map first, as hwloc reads it. A set that leaves out its own CPU, or cuts across
-            // its package, is garbage: the list may still be right. An empty map (old IA64
-            // kernels) means the cache is the core's.
-            java.util.function.Predicate<CpuSet> sane = x -> x.contains(cpu) && laminar(x.and(online), pkg);
-            Optional<CpuSet> map = facts.cpuMask(c + "shared_cpu_map");
-            CpuSet shared = map.filter(sane)
-                    .or(() -> facts.cpuList(c + "shared_cpu_list").filter(sane))
-                    .orElse(core).and(online);
-            if (map.isPresent() && !map.get().isEmpty() && !sane.test(map.get())) {
-                unknowns.add(c + "shared_cpu_map: \"" + map.get() + "\" contradicts the topology; used " + shared);
-            }
-            String key = level.get() + type + shared.toList();
-            if (!caches.containsKey(key)) {
-                caches.put(key, new Topology.Cache(level.get(), type, size.get(), shared.toList(),
-                        facts.integer(c + "coherency_line_size").orElse(null),
-                        facts.integer(c + "ways_of_associativity").orElse(null)));
-            }
-        }
-    }
-
-    /** Nested or apart, as caches and packages must be; never cutting across each other. */
-    private static boolean laminar(CpuSet a, CpuSet b) {
-        return a.containsAll(b) || b.containsAll(a) || !a.intersects(b);
-    }
-
     /** "32K", "1024K", "36864K", "2M" (K and M are binary units in sysfs). */
     static Optional<Long> sizeBytes(String s) {
-        s = s.strip();
+        s = CpuSet.sysfsValue(s);
         if (s.isEmpty()) return Optional.empty();
         long mult = switch (Character.toUpperCase(s.charAt(s.length() - 1))) {
             case 'K' -> 1L << 10;
@@ -212,40 +155,65 @@ public final class TopologyReader {
 
     private List<Integer> nodeIds;
 
-    /** Every NUMA node the kernel lists, in id order (read once). */
+    /** Every NUMA node the kernel lists (node/online, else the nodeN folders), in id order (read once). */
     private List<Integer> allNodeIds() {
         if (nodeIds != null) return nodeIds;
         List<Integer> ids = new ArrayList<>();
-        for (String name : fs.list(NODE)) if (name.matches("node\\d+")) ids.add(Integer.parseInt(name.substring(4)));
+        Optional<CpuSet> online = facts.cpuList(NODE + "/online");
+        if (online.isPresent() && !online.get().isEmpty()) {
+            online.get().stream().forEach(ids::add);
+        } else {
+            for (String name : fs.list(NODE)) if (name.matches("node\\d+")) ids.add(Integer.parseInt(name.substring(4)));
+        }
         nodeIds = List.copyOf(ids);
         return nodeIds;
     }
 
-    private CpuSet nodeCpus(int id) {
+    /** A node's CPUs, from its hex cpumap: hwloc reads no other file for them (the cpulist may disagree). */
+    private Optional<CpuSet> nodeCpus(int id) {
         String d = NODE + "/node" + id + "/";
-        return facts.cpuList(d + "cpulist").or(() -> facts.cpuMask(d + "cpumap")).orElse(CpuSet.EMPTY);
+        return facts.cpuMask(d + "cpumap");
     }
 
-    private List<Topology.NumaNode> numaNodes(CpuSet online, CpuSet counted, Cpuset cpuset, Map<Integer, String> gpuOfNode) {
-        List<Integer> all = new ArrayList<>(allNodeIds());
+    /**
+     * The NUMA nodes, as hwloc takes them: a node whose cpumap cannot be read is no node, and a
+     * node whose CPUs overlap those of a node taken before it (a buggy BIOS; or every node
+     * claiming every CPU) is ignored with its memory, the first one staying; fake NUMA
+     * ("numa=fake=NU") may overlap. Nodes outside the cpuset's mems do not count.
+     *
+     * @param maps filled with each listed node's CPUs as the kernel gives them, for {@link CpuObjects#holders}
+     */
+    private List<Topology.NumaNode> numaNodes(CpuSet pus, CpuSet counted, Cpuset cpuset, Map<Integer, String> gpuOfNode,
+                                              Map<Integer, CpuSet> maps) {
         List<Topology.NumaNode> nodes = new ArrayList<>();
+        boolean fakeUniform = fs.text("/proc/cmdline").orElse("").matches("(?s).*\\bnuma=fake=\\d+U.*");
+        List<Integer> all = new ArrayList<>();
+        CpuSet taken = CpuSet.EMPTY;
+        for (int id : allNodeIds()) {
+            Optional<CpuSet> cpus = nodeCpus(id);
+            if (cpus.isEmpty()) {
+                unknowns.add("NUMA node " + id + ": no readable " + NODE + "/node" + id + "/cpumap; ignored, as hwloc does");
+                continue;
+            }
+            if (cpus.get().intersects(taken) && !fakeUniform) {
+                unknowns.add("NUMA node " + id + ": its CPUs " + cpus.get() + " overlap those of an earlier node; ignored with its memory, as hwloc does");
+                continue;
+            }
+            taken = taken.or(cpus.get());
+            maps.put(id, cpus.get());
+            all.add(id);
+        }
         if (all.isEmpty()) {
-            // A kernel without NUMA: one node holding everything, as hwloc shows it.
+            // A kernel without NUMA (or no node hwloc can take): one node holding everything, as hwloc shows it.
             Long mem = machineMemory();
             if (mem == null) unknowns.add("memory of node 0: /proc/meminfo has no MemTotal");
+            maps.put(0, pus); // hwloc gives it every PU
             nodes.add(new Topology.NumaNode(0, counted.toList(), mem, false, null, List.of()));
             return nodes;
         }
         Map<Integer, List<Integer>> rows = new HashMap<>();
         int rowLength = allNodeIds().size();
         for (int id : all) rows.put(id, distanceRow(id, rowLength));
-        if (all.size() > 1 && all.stream().map(this::nodeCpus).distinct().count() == 1
-                && nodeCpus(all.getFirst()).containsAll(online)) {
-            // Some kernels report every node holding every CPU: no NUMA information at all.
-            // hwloc keeps the first node only, and so do we, saying why.
-            unknowns.add("NUMA: the kernel lists " + all.size() + " nodes each holding all CPUs; treated as one node, as hwloc does");
-            all = List.of(all.getFirst());
-        }
         List<Integer> kept = all.stream().filter(id -> cpuset.mems().map(m -> m.contains(id)).orElse(true)).toList();
         for (int id : kept) {
             String d = NODE + "/node" + id + "/";
@@ -256,7 +224,7 @@ public final class TopologyReader {
             List<Integer> row = rows.get(id);
             List<Integer> keptRow = new ArrayList<>();
             if (!row.isEmpty()) for (int other : kept) keptRow.add(row.get(allNodeIds().indexOf(other)));
-            nodes.add(new Topology.NumaNode(id, nodeCpus(id).and(counted).toList(), mem,
+            nodes.add(new Topology.NumaNode(id, maps.get(id).and(counted).toList(), mem,
                     gpuOfNode.containsKey(id), gpuOfNode.get(id), keptRow));
         }
         return nodes;
@@ -267,7 +235,7 @@ public final class TopologyReader {
         Optional<String> t = fs.text(NODE + "/node" + id + "/distance");
         if (t.isEmpty()) return List.of();
         List<Integer> row = new ArrayList<>();
-        for (String f : t.get().split("\\s+")) {
+        for (String f : CpuSet.sysfsValue(t.get()).split("\\s+")) {
             try {
                 row.add(Integer.parseInt(f));
             } catch (NumberFormatException e) {

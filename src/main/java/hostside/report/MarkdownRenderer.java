@@ -79,7 +79,7 @@ public final class MarkdownRenderer {
         for (JsonNode c : t.path("caches")) {
             String type = c.path("type").asText();
             rows.add(List.of("L" + c.path("level").asInt() + (type.equals("data") ? "d" : type.equals("instruction") ? "i" : ""),
-                    Units.bytes(c.path("sizeBytes").asLong()), c.path("cpus").asText()));
+                    (c.path("sizeBytes").isNumber() ? Units.bytes(c.path("sizeBytes").asLong()) : "unknown"), c.path("cpus").asText()));
         }
         if (!rows.isEmpty()) table(List.of("cache", "size", "CPUs sharing it"), collapse(rows));
         rows = new ArrayList<>();

@@ -26,6 +26,22 @@ class CpuSetTest {
     }
 
     @Test
+    void strayBytesAfterTheValueAreNotPartOfIt() {
+        // hwloc reads the list or mask and stops at what is not part of it
+        assertThat(CpuSet.parseList("0-63\n\u0000\u0000\u0000").toList()).isEqualTo("0-63");
+        assertThat(CpuSet.parseList("0-3,8\u0001\u00ff").toList()).isEqualTo("0-3,8");
+        assertThat(CpuSet.parseMask("0000ffff,00000000\u0000\u0000").toList()).isEqualTo("32-47");
+        assertThat(CpuSet.parseMask("f\n\u0000garbage").toList()).isEqualTo("0-3");
+        assertThat(CpuSet.sysfsValue("32768K\n\u0000\ufffd")).isEqualTo("32768K");
+        // stray bytes before any value are garbage
+        assertThatThrownBy(() -> CpuSet.parseList("\u0000\u0001garbage")).isInstanceOf(GarbageException.class);
+        // a file holding nothing but NULs is empty, NULs between values (environ) stay
+        assertThat(new Read.Ok("/x", "\u0000\u0000\n").trimmed()).contains("");
+        assertThat(new Read.Ok("/x", "3\n\u0000\u0000").trimmed()).contains("3");
+        assertThat(new Read.Ok("/x", "A=1\u0000B=2\u0000").trimmed()).contains("A=1\u0000B=2");
+    }
+
+    @Test
     void garbageIsAnErrorWithTheText() {
         assertThatThrownBy(() -> CpuSet.parseList("0-")).isInstanceOf(GarbageException.class).hasMessageContaining("0-");
         assertThatThrownBy(() -> CpuSet.parseList("7-3")).isInstanceOf(GarbageException.class);

@@ -30,7 +30,7 @@ class GarbageTest {
         put("/sys/devices/system/cpu/cpu0/cache/index0/level", "");
         put("/sys/devices/system/cpu/cpu0/cache/index0/size", "lots");
         put("/sys/devices/system/cpu/cpu1/topology/core_cpus_list", "1");
-        put("/sys/devices/system/node/node0/cpulist", "0-1");
+        put("/sys/devices/system/node/node0/cpumap", "3");
         put("/sys/devices/system/node/node0/meminfo", "Node 0 MemTotal: \n");
         put("/sys/devices/system/node/node0/distance", "10 x");
         put("/sys/devices/pci0000:00/0000:00:06.0/class", "not a class");
