@@ -118,7 +118,7 @@ final class ChecklistView {
         sb.append('\n');
         for (KernelSection.EventUse e : k.events().subList(0, Math.min(KERNEL_ROWS, k.events().size()))) {
             String m = e.hardware() || e.kind().equals("oom-kill") || e.thisProcess() ? style.bad("✗ ") : style.warn("! ");
-            sb.append(IN).append(m).append(String.format("%-12s", Verdicts.age(e.ageSeconds()))).append(' ').append(event(e)).append('\n');
+            sb.append(IN).append(m).append(String.format(Locale.ROOT, "%-12s", Verdicts.age(e.ageSeconds()))).append(' ').append(event(e)).append('\n');
         }
         if (k.events().size() > KERNEL_ROWS) sb.append(IN).append("... ").append(k.events().size() - KERNEL_ROWS).append(" more in --json\n");
     }

@@ -37,7 +37,7 @@ public final class Progress {
             note.interrupt();
             synchronized (lock) {
                 shown[1] = true;
-                if (shown[0]) System.err.printf(" %.1f s%n", (System.nanoTime() - start) / 1e9);
+                if (shown[0]) System.err.printf(java.util.Locale.ROOT, " %.1f s%n", (System.nanoTime() - start) / 1e9);
             }
         }
     }

@@ -1,5 +1,6 @@
 package hostside.container;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -135,7 +136,7 @@ public final class ContainerVerdicts {
                 && c.throttledPeriods() >= THROTTLED_SHARE * c.periods();
         String seen = c.periods() != null && c.throttledPeriods() != null && c.periods() > 0
                 ? " (throttled in " + c.throttledPeriods() + " of " + c.periods() + " periods so far"
-                    + (c.throttledSeconds() != null ? ", " + String.format("%.1f", c.throttledSeconds()) + " s" : "") + ")"
+                    + (c.throttledSeconds() != null ? ", " + String.format(Locale.ROOT, "%.1f", c.throttledSeconds()) + " s" : "") + ")"
                 : "";
         String text = "the cgroup grants " + q + " CPUs' worth of time (" + file + ") but this process sees " + c.visibleCpus()
                 + " CPUs: PyTorch's intra-op pool, OpenMP and BLAS size themselves from the " + c.visibleCpus() + " CPUs, not the quota"

@@ -1,5 +1,6 @@
 package hostside.cpu;
 
+import java.util.Locale;
 import java.util.Map;
 
 import hostside.cpu.facts.CpuFacts;
@@ -47,7 +48,7 @@ public final class CpuView {
         }
         if (f.process() != null) {
             CpuFacts.ProcessCpus p = f.process();
-            String quota = p.cgroup() == null || p.cgroup().quotaCpus() == null ? "no CPU quota" : String.format("quota %.1f CPUs", p.cgroup().quotaCpus());
+            String quota = p.cgroup() == null || p.cgroup().quotaCpus() == null ? "no CPU quota" : String.format(Locale.ROOT, "quota %.1f CPUs", p.cgroup().quotaCpus());
             t.row("this process", "may run on " + n(p.cpusAllowed()) + " (" + n(p.cpusAllowedCount()) + " CPUs), " + quota);
         }
         if (f.frequency() != null) {

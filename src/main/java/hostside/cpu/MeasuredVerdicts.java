@@ -1,5 +1,6 @@
 package hostside.cpu;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ public final class MeasuredVerdicts {
     static Optional<String> syscall(List<Result> rs, boolean vm) {
         return ok(rs, "syscall_getppid").map(r -> {
             double ns = r.value().median();
-            String s = String.format("A trivial syscall costs %.0f ns here", ns);
+            String s = String.format(Locale.ROOT, "A trivial syscall costs %.0f ns here", ns);
             if (ns > SLOW_SYSCALL_NS) {
                 s += vm ? ": slow, as in many VMs (bare metal pays 0.1-0.5 us); every launch, sync and futex of the training loop pays it"
                         : ": slow for bare metal (0.1-0.5 us is usual); check the CPU-vulnerability mitigations (/sys/devices/system/cpu/vulnerabilities)";
@@ -51,9 +52,9 @@ public final class MeasuredVerdicts {
         Optional<Result> same = ok(rs, "context_switch_same_core"), cross = ok(rs, "context_switch_cross_core"), wake = ok(rs, "futex_wakeup_cross_core");
         if (same.isEmpty() && cross.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder("Handing work to another thread costs ");
-        same.ifPresent(r -> s.append(String.format("%.1f us on one core", r.value().median() / 1e3)));
-        cross.ifPresent(r -> s.append(same.isPresent() ? ", " : "").append(String.format("%.1f us across cores", r.value().median() / 1e3)));
-        wake.ifPresent(r -> s.append(String.format(" (a sleeping thread runs %.1f us after its wake-up)", r.value().median() / 1e3)));
+        same.ifPresent(r -> s.append(String.format(Locale.ROOT, "%.1f us on one core", r.value().median() / 1e3)));
+        cross.ifPresent(r -> s.append(same.isPresent() ? ", " : "").append(String.format(Locale.ROOT, "%.1f us across cores", r.value().median() / 1e3)));
+        wake.ifPresent(r -> s.append(String.format(Locale.ROOT, " (a sleeping thread runs %.1f us after its wake-up)", r.value().median() / 1e3)));
         s.append(": each DataLoader batch handed through a queue, and each pin-memory hand-over, pays it; fewer, larger batches pay it less often");
         return Optional.of(s.toString());
     }
@@ -63,18 +64,18 @@ public final class MeasuredVerdicts {
         if (quiet.isEmpty()) return Optional.empty();
         double q99 = p(quiet.get(), "lateNs", "p99");
         String what = gpu ? "launches" : "timer wake-ups (no GPU)";
-        StringBuilder s = new StringBuilder(String.format("Quiet, the feeder's %s run %.0f us late at p99 (%.0f us at p50", what, q99,
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Quiet, the feeder's %s run %.0f us late at p99 (%.0f us at p50", what, q99,
                 p(quiet.get(), "lateNs", "p50")));
         Object slack = quiet.get().detail().get("timerSlackNs");
-        if (slack instanceof Number n && n.longValue() > 0) s.append(String.format(", of which up to %.0f us is the thread's timer slack", n.doubleValue() / 1e3));
+        if (slack instanceof Number n && n.longValue() > 0) s.append(String.format(Locale.ROOT, ", of which up to %.0f us is the thread's timer slack", n.doubleValue() / 1e3));
         s.append(')');
         double quietMissed = missedShare(quiet.get());
-        if (quietMissed >= 0.01) s.append(String.format(" and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
-        if (gpu) s.append(String.format("; a launch call takes %.1f us at p50, %.1f us at p99", p(quiet.get(), "launchNs", "p50"), p(quiet.get(), "launchNs", "p99")));
+        if (quietMissed >= 0.01) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
+        if (gpu) s.append(String.format(Locale.ROOT, "; a launch call takes %.1f us at p50, %.1f us at p99", p(quiet.get(), "launchNs", "p50"), p(quiet.get(), "launchNs", "p99")));
         noisy.ifPresent(r -> {
             double n99 = p(r, "lateNs", "p99"), missed = missedShare(r);
-            s.append(String.format("; with a CPU hog on every core p99 becomes %.0f us (%.1fx)", n99, n99 / q99));
-            if (missed >= 0.01 && missed >= 2 * quietMissed) s.append(String.format(" and %.0f%% of the ticks are missed outright", 100 * missed));
+            s.append(String.format(Locale.ROOT, "; with a CPU hog on every core p99 becomes %.0f us (%.1fx)", n99, n99 / q99));
+            if (missed >= 0.01 && missed >= 2 * quietMissed) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks are missed outright", 100 * missed));
             if (n99 > 2 * q99 || missed >= 0.01 && missed >= 2 * quietMissed) s.append(": the feeding thread competes with DataLoader workers and other processes for CPU time");
         });
         return Optional.of(s.toString());
@@ -93,9 +94,9 @@ public final class MeasuredVerdicts {
         double n99 = p(n, "lateNs", "p99"), p99 = p(pn, "lateNs", "p99"), n999 = p(n, "lateNs", "p99.9"), p999 = p(pn, "lateNs", "p99.9");
         double nMissed = missedShare(n), pMissed = missedShare(pn);
         Object cpu = pn.detail().get("feederCpu");
-        String s = String.format("Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us and p99.9 %.0f us", cpu, p99, p999)
-                + (nMissed > 0 || pMissed > 0 ? String.format(", %.1f%% of ticks missed,", 100 * pMissed) : "")
-                + String.format(" against %.0f and %.0f us", n99, n999) + (nMissed > 0 || pMissed > 0 ? String.format(", %.1f%% missed,", 100 * nMissed) : "")
+        String s = String.format(Locale.ROOT, "Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us and p99.9 %.0f us", cpu, p99, p999)
+                + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% of ticks missed,", 100 * pMissed) : "")
+                + String.format(Locale.ROOT, " against %.0f and %.0f us", n99, n999) + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% missed,", 100 * nMissed) : "")
                 + " unpinned";
         // a third off the tail, or half the missed ticks (where at least 1% were missed), is a difference a feeder feels
         boolean helps = p99 < 0.67 * n99 || p999 < 0.67 * n999 || nMissed >= 0.01 && pMissed < 0.5 * nMissed;
@@ -112,7 +113,7 @@ public final class MeasuredVerdicts {
         }
         double one = p(quiet.get(), "launchNs", "p50"), g = p(graph.get(), "launchNs", "p50");
         int n = k.intValue();
-        return Optional.of(String.format("A CUDA graph of %d kernels launches in %.1f us, against %.1f us for %d separate launches (%.1fx less CPU per kernel):"
+        return Optional.of(String.format(Locale.ROOT, "A CUDA graph of %d kernels launches in %.1f us, against %.1f us for %d separate launches (%.1fx less CPU per kernel):"
                 + " capture steady steps with torch.cuda.graphs (CUDA graphs) when the CPU cannot keep up", n, g, one * n, n, one * n / g));
     }
 }

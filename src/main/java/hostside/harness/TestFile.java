@@ -1,5 +1,6 @@
 package hostside.harness;
 
+import java.util.Locale;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -74,7 +75,7 @@ public final class TestFile implements AutoCloseable {
         if (!Files.isDirectory(dir)) throw new BadInputException(dir + ": not a directory (--dir)");
         probeWritable(dir);
         if (bytes + MARGIN > usableBytes) {
-            throw new BadInputException(String.format("%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
+            throw new BadInputException(String.format(Locale.ROOT, "%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
                     dir, hostside.report.Units.bytes(bytes), hostside.report.Units.bytes(usableBytes), hostside.report.Units.bytes(MARGIN)));
         }
         TestFile f = null;

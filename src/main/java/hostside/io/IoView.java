@@ -1,5 +1,6 @@
 package hostside.io;
 
+import java.util.Locale;
 import java.util.Map;
 
 import hostside.harness.Result;
@@ -50,18 +51,18 @@ public final class IoView {
                 continue;
             }
             String also = "";
-            if (r.detail().get("iops") instanceof Number n) also = String.format("%,.0f IOPS", n.doubleValue());
-            else if (r.detail().get("gbPerS") instanceof Number n) also = String.format("%.2f GB/s", n.doubleValue());
-            else if (r.detail().get("fsyncMs") instanceof Number n) also = String.format("fsync %.0f ms", n.doubleValue());
+            if (r.detail().get("iops") instanceof Number n) also = String.format(Locale.ROOT, "%,.0f IOPS", n.doubleValue());
+            else if (r.detail().get("gbPerS") instanceof Number n) also = String.format(Locale.ROOT, "%.2f GB/s", n.doubleValue());
+            else if (r.detail().get("fsyncMs") instanceof Number n) also = String.format(Locale.ROOT, "fsync %.0f ms", n.doubleValue());
             String p50 = "", p99 = "";
             if (r.detail().get("latencyUs") instanceof Map<?, ?> lat) {
                 p50 = us(lat.get("p50"));
                 p99 = us(lat.get("p99"));
             }
             boolean iops = r.unit().equals("IOPS");
-            t.row(r.key(), iops ? String.format("%,.0f", r.value().median()) : Units.figure(r.value().median()),
-                    iops ? String.format("%,.0f", r.value().min()) : Units.figure(r.value().min()),
-                    iops ? String.format("%,.0f", r.value().max()) : Units.figure(r.value().max()), r.unit(), also, p50, p99);
+            t.row(r.key(), iops ? String.format(Locale.ROOT, "%,.0f", r.value().median()) : Units.figure(r.value().median()),
+                    iops ? String.format(Locale.ROOT, "%,.0f", r.value().min()) : Units.figure(r.value().min()),
+                    iops ? String.format(Locale.ROOT, "%,.0f", r.value().max()) : Units.figure(r.value().max()), r.unit(), also, p50, p99);
         }
         if (!t.isEmpty()) sb.append(t.render("  "));
         sb.append(skipped);
@@ -71,6 +72,6 @@ public final class IoView {
     }
 
     private static String us(Object v) {
-        return v instanceof Number n ? (n.doubleValue() >= 100 ? String.format("%.0f us", n.doubleValue()) : String.format("%.1f us", n.doubleValue())) : "";
+        return v instanceof Number n ? (n.doubleValue() >= 100 ? String.format(Locale.ROOT, "%.0f us", n.doubleValue()) : String.format(Locale.ROOT, "%.1f us", n.doubleValue())) : "";
     }
 }

@@ -1,5 +1,6 @@
 package hostside.io;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +33,13 @@ final class MeasuredVerdicts {
                 u = uring.map(r -> r.value().median()).orElse(0.0);
         StringBuilder s = new StringBuilder("Loading a checkpoint (sequential 1 MiB reads): ");
         List<String> parts = new ArrayList<>();
-        if (cold.isPresent()) parts.add(String.format("%.2f GB/s through the page cache cold", c));
-        if (direct.isPresent()) parts.add(String.format("%.2f GB/s with O_DIRECT one read at a time", d));
-        if (uring.isPresent()) parts.add(String.format("%.2f GB/s with O_DIRECT and 32 reads in flight (io_uring)", u));
+        if (cold.isPresent()) parts.add(String.format(Locale.ROOT, "%.2f GB/s through the page cache cold", c));
+        if (direct.isPresent()) parts.add(String.format(Locale.ROOT, "%.2f GB/s with O_DIRECT one read at a time", d));
+        if (uring.isPresent()) parts.add(String.format(Locale.ROOT, "%.2f GB/s with O_DIRECT and 32 reads in flight (io_uring)", u));
         s.append(String.join(", ", parts));
         double best = Math.max(c, Math.max(d, u));
         if (best == u && u > 1.2 * Math.max(c, d)) {
-            s.append(String.format(": keep many reads in flight and skip the page cache for a file read once (%.1fx the page cache):"
+            s.append(String.format(Locale.ROOT, ": keep many reads in flight and skip the page cache for a file read once (%.1fx the page cache):"
                     + " parallel readers, io_uring, or GPUDirect Storage's cuFile", c > 0 ? u / c : u / d));
         } else if (best == c && c >= 0.9 * Math.max(d, u)) {
             s.append(": the page cache's readahead keeps up with the device here; plain buffered reads (torch.load, safetensors) are fine");
@@ -53,10 +54,10 @@ final class MeasuredVerdicts {
     static Optional<String> warm(List<Result> rs) {
         Optional<Result> warm = ok(rs, "seq_read_warm_qd1"), cold = ok(rs, "seq_read_cold_qd1");
         if (warm.isEmpty()) return Optional.empty();
-        StringBuilder s = new StringBuilder(String.format("Read again while still cached, the same file comes at %.2f GB/s", warm.get().value().median()));
-        cold.ifPresent(c -> s.append(String.format(" (%.1fx the cold read)", warm.get().value().median() / c.value().median())));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Read again while still cached, the same file comes at %.2f GB/s", warm.get().value().median()));
+        cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " (%.1fx the cold read)", warm.get().value().median() / c.value().median())));
         if (warm.get().detail().get("pageCacheBytes") instanceof Number n) {
-            s.append(String.format(" and holds %s of page cache: a checkpoint read once and kept cached takes memory that DataLoader workers and"
+            s.append(String.format(Locale.ROOT, " and holds %s of page cache: a checkpoint read once and kept cached takes memory that DataLoader workers and"
                     + " pinned buffers need; drop it after loading (posix_fadvise DONTNEED) or read it with O_DIRECT", hostside.report.Units.bytes(n.longValue())));
         }
         return Optional.of(s.toString());
@@ -67,13 +68,13 @@ final class MeasuredVerdicts {
         Optional<Result> base = one.isPresent() ? one : cold;
         if (base.isEmpty()) return Optional.empty();
         double b = base.get().value().median();
-        StringBuilder s = new StringBuilder(String.format("Small random reads (a dataset of 4 KiB samples): %,.0f IOPS one at a time", b));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Small random reads (a dataset of 4 KiB samples): %,.0f IOPS one at a time", b));
         if (base.get().detail().get("latencyUs") instanceof Map<?, ?> lat && lat.get("p50") instanceof Number p50) {
-            s.append(String.format(" (%.0f us each at p50)", p50.doubleValue()));
+            s.append(String.format(Locale.ROOT, " (%.0f us each at p50)", p50.doubleValue()));
         }
         many.ifPresent(m -> {
             double x = m.value().median() / b;
-            s.append(String.format(", %,.0f IOPS with 32 in flight (%.1fx)", m.value().median(), x));
+            s.append(String.format(Locale.ROOT, ", %,.0f IOPS with 32 in flight (%.1fx)", m.value().median(), x));
             if (x >= 2) s.append(": a loader of small samples needs many reads in flight: more DataLoader workers, or batched async reads");
             else s.append(": this device does not gain from a deeper queue");
         });
@@ -84,10 +85,10 @@ final class MeasuredVerdicts {
         Optional<Result> buffered = ok(rs, "write_buffered"), synced = ok(rs, "write_fsync");
         if (buffered.isEmpty() && synced.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder("Saving a checkpoint: ");
-        buffered.ifPresent(b -> s.append(String.format("%.2f GB/s into the page cache", b.value().median())));
+        buffered.ifPresent(b -> s.append(String.format(Locale.ROOT, "%.2f GB/s into the page cache", b.value().median())));
         synced.ifPresent(f -> {
             double gbs = f.value().median();
-            s.append(buffered.isPresent() ? ", " : "").append(String.format("%.2f GB/s with fsync, so 10 GB take %.0f s to be safe on disk", gbs, 10 / gbs));
+            s.append(buffered.isPresent() ? ", " : "").append(String.format(Locale.ROOT, "%.2f GB/s with fsync, so 10 GB take %.0f s to be safe on disk", gbs, 10 / gbs));
         });
         s.append(": save from a background thread or process (torch.distributed.checkpoint's async save) so the training step does not wait on the disk");
         return Optional.of(s.toString());

@@ -1,5 +1,6 @@
 package hostside.machine;
 
+import java.util.Locale;
 import java.util.Map;
 
 /** Arm core names by MIDR implementer and part number (the ones found in servers and SoCs with GPUs). */
@@ -24,7 +25,7 @@ final class ArmParts {
             String n = ARM.get(part);
             if (n != null) return n;
         }
-        if (implementer == 0x4e) return String.format("NVIDIA part 0x%03x", part);
-        return String.format("implementer 0x%02x part 0x%03x", implementer, part);
+        if (implementer == 0x4e) return String.format(Locale.ROOT, "NVIDIA part 0x%03x", part);
+        return String.format(Locale.ROOT, "implementer 0x%02x part 0x%03x", implementer, part);
     }
 }

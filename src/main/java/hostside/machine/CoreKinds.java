@@ -1,5 +1,6 @@
 package hostside.machine;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ final class CoreKinds {
 
     private static String mhz(String khz) {
         try {
-            return String.format("%.1f GHz", Long.parseLong(khz) / 1e6);
+            return String.format(Locale.ROOT, "%.1f GHz", Long.parseLong(khz) / 1e6);
         } catch (NumberFormatException e) {
             return khz;
         }

@@ -1,5 +1,6 @@
 package hostside.machine;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -90,7 +91,7 @@ public final class MachineCommand implements Callable<Integer> {
             boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.code().equals(Finding.IDLE_LINK_BELOW_MAX));
             if (!suspected) continue;
             if (load.belowMaxSpeed() || load.belowMaxWidth()) {
-                findings.add(Finding.bad(r.gpu(), String.format("%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
+                findings.add(Finding.bad(r.gpu(), String.format(Locale.ROOT, "%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
                         r.gpu(), load.current(), load.max(), load.currentGBs(), load.maxGBs())));
             } else {
                 findings.add(Finding.info(r.gpu(), r.gpu() + "'s link idles below its maximum and runs at " + load.current()

@@ -1,5 +1,6 @@
 package hostside.machine;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -87,7 +88,7 @@ public final class MachineReader {
                 && upstream.link().maxSpeedGTs() < l.maxSpeedGTs() - 0.01) {
             slot = " (the slot above it, " + upstream.address() + ", tops out at Gen" + PciLink.generation(upstream.link().maxSpeedGTs()) + ")";
         }
-        String cost = String.format("at most %.1f GB/s per direction instead of %.1f", l.currentGBs(), l.maxGBs());
+        String cost = String.format(Locale.ROOT, "at most %.1f GB/s per direction instead of %.1f", l.currentGBs(), l.maxGBs());
         if (l.belowMaxWidth()) {
             return java.util.Optional.of(Finding.bad(d.label(), d.label() + " runs at " + l.current() + " of " + l.max() + ": " + cost + slot));
         }

@@ -1,5 +1,6 @@
 package hostside.machine;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -120,7 +121,7 @@ public final class MachineView {
             String now = l == null ? "-" : l.current();
             if (l != null && (l.belowMaxWidth() || l.belowMaxSpeed())) now = d.isGpu() && !l.belowMaxWidth() ? style.warn(now) : style.bad(now);
             t.row(d.name().isEmpty() ? "-" : d.name(), d.address(), d.description(), now, l == null ? "-" : l.max(),
-                    l == null || l.maxGBs() == 0 ? "-" : String.format("%.1f", l.maxGBs()),
+                    l == null || l.maxGBs() == 0 ? "-" : String.format(Locale.ROOT, "%.1f", l.maxGBs()),
                     d.numaNode() == null ? "-" : d.numaNode(), d.localCpus().isEmpty() ? "-" : d.localCpus());
         }
         sb.append(t.render("        ").replaceFirst("^        ", "PCIe    "));

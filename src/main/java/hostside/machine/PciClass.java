@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import java.util.Locale;
+
 /**
  * PCI class codes (the 24-bit "class" file: base class, subclass, programming interface) and
  * what hostside calls each device. Only accelerators count as GPUs: a BMC's VGA chip (ASPEED,
@@ -80,7 +82,7 @@ public final class PciClass {
             case 0x12 -> "processing accelerator";
             case 0x13 -> "instrumentation";
             case 0xff -> "unassigned class";
-            default -> "class " + String.format("0x%06x", classCode);
+            default -> "class " + String.format(Locale.ROOT, "0x%06x", classCode);
         };
     }
 
@@ -104,7 +106,7 @@ public final class PciClass {
             case 0x10b5 -> "Broadcom/PLX";
             case 0x1dd8 -> "Pensando";
             case 0x1924 -> "Solarflare";
-            default -> vendor < 0 ? "" : String.format("vendor 0x%04x", vendor);
+            default -> vendor < 0 ? "" : String.format(Locale.ROOT, "vendor 0x%04x", vendor);
         };
     }
 }

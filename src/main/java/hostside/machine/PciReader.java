@@ -1,5 +1,6 @@
 package hostside.machine;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,8 +95,8 @@ public final class PciReader {
                 }
             }
         }
-        return new PciDevice(address.toLowerCase(), kind, "", classCode < 0 ? "" : String.format("0x%06x", classCode),
-                vendor < 0 ? "" : String.format("0x%04x", vendor),
+        return new PciDevice(address.toLowerCase(), kind, "", classCode < 0 ? "" : String.format(Locale.ROOT, "0x%06x", classCode),
+                vendor < 0 ? "" : String.format(Locale.ROOT, "0x%04x", vendor),
                 fs.text(dir + "/device").orElse(""), description, driver, numa, local, link, upstream, hostBridge,
                 interfaces, netSpeed, rdma, group);
     }

@@ -1,5 +1,6 @@
 package hostside.rack;
 
+import java.util.Locale;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -73,9 +74,9 @@ public final class RackCommand implements Callable<Integer> {
             for (boolean in : new boolean[] {true, false}) {
                 Optional<Double> ce = Result.median(r.results(), in ? "host_to_device_ce_pinned" : "device_to_host_ce_pinned");
                 Optional<Double> sm = Result.median(r.results(), in ? "host_to_device_sm" : "device_to_host_sm");
-                t.row(in ? "host to device" : "device to host", ce.map(x -> String.format("%.1f", x)).orElse("-"),
-                        sm.map(x -> String.format("%.1f", x)).orElse("-"),
-                        ce.isPresent() && sm.isPresent() ? String.format("%.0f%%", 100 * sm.get() / ce.get()) : "-");
+                t.row(in ? "host to device" : "device to host", ce.map(x -> String.format(Locale.ROOT, "%.1f", x)).orElse("-"),
+                        sm.map(x -> String.format(Locale.ROOT, "%.1f", x)).orElse("-"),
+                        ce.isPresent() && sm.isPresent() ? String.format(Locale.ROOT, "%.0f%%", 100 * sm.get() / ce.get()) : "-");
             }
             sb.append(r.gpu()).append(" (").append(r.pciAddress()).append("), pinned host memory, nvbandwidth's timing\n").append(t.render("  "));
             for (Result x : r.results()) if (!x.isOk()) sb.append("  ").append(x.key()).append(": ").append(x.status()).append(": ").append(x.why()).append('\n');

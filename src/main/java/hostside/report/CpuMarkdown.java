@@ -1,5 +1,6 @@
 package hostside.report;
 
+import java.util.Locale;
 import static hostside.report.MarkdownRenderer.esc;
 import static hostside.report.MarkdownRenderer.table;
 
@@ -25,7 +26,7 @@ final class CpuMarkdown {
                 + ", isolated now " + (iso.path("isolated").asText("").isEmpty() ? "none" : iso.path("isolated").asText())));
         JsonNode p = f.path("process");
         rows.add(List.of("this process", "may run on " + p.path("cpusAllowed").asText("unknown")
-                + (p.path("cgroup").path("quotaCpus").isNumber() ? String.format(", CPU quota %.1f", p.path("cgroup").path("quotaCpus").asDouble()) : ", no CPU quota")));
+                + (p.path("cgroup").path("quotaCpus").isNumber() ? String.format(Locale.ROOT, ", CPU quota %.1f", p.path("cgroup").path("quotaCpus").asDouble()) : ", no CPU quota")));
         List<String> gov = new ArrayList<>();
         for (JsonNode s : f.path("frequency").path("governors")) gov.add(s.path("value").asText() + " on " + s.path("cpus").asText());
         rows.add(List.of("frequency", f.path("frequency").path("status").asText("unknown") + (gov.isEmpty() ? "" : ": " + String.join(", ", gov))));
@@ -107,6 +108,6 @@ final class CpuMarkdown {
     }
 
     private static String us(JsonNode m, String k) {
-        return m.path(k).isNumber() ? String.format("%.1f", m.path(k).asDouble() / 1e3) : "-";
+        return m.path(k).isNumber() ? String.format(Locale.ROOT, "%.1f", m.path(k).asDouble() / 1e3) : "-";
     }
 }

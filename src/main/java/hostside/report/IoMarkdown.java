@@ -1,5 +1,6 @@
 package hostside.report;
 
+import java.util.Locale;
 import static hostside.report.MarkdownRenderer.esc;
 import static hostside.report.MarkdownRenderer.table;
 
@@ -67,7 +68,7 @@ final class IoMarkdown {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("memory limit", limit(f.path("memory").path("limit"), true)));
         JsonNode cpu = f.path("cpu");
-        rows.add(List.of("CPUs", (cpu.path("quotaCpus").isNumber() ? String.format("quota %.1f CPUs", cpu.path("quotaCpus").asDouble()) : "no quota")
+        rows.add(List.of("CPUs", (cpu.path("quotaCpus").isNumber() ? String.format(Locale.ROOT, "quota %.1f CPUs", cpu.path("quotaCpus").asDouble()) : "no quota")
                 + ", " + cpu.path("visibleCpus").asText("?") + " visible (" + cpu.path("visibleList").asText("?") + ")"));
         rows.add(List.of("pids", limit(f.path("pids").path("max"), false)));
         JsonNode shm = f.path("shm");
@@ -113,7 +114,7 @@ final class IoMarkdown {
         rows = new ArrayList<>();
         for (JsonNode n : f.path("nics")) {
             rows.add(List.of(n.path("name").asText(), n.path("driver").asText("-"),
-                    n.path("speedMbps").isNumber() ? String.format("%.0f Gb/s", n.path("speedMbps").asDouble() / 1000) : "unknown",
+                    n.path("speedMbps").isNumber() ? String.format(Locale.ROOT, "%.0f Gb/s", n.path("speedMbps").asDouble() / 1000) : "unknown",
                     n.path("mtu").asText("-"), n.path("numaNode").asText("unknown"), n.path("rdmaDevices").isEmpty() ? "no" : join(n.path("rdmaDevices"))));
         }
         if (!rows.isEmpty()) table(md, List.of("NIC", "driver", "speed", "MTU", "NUMA node", "RDMA"), rows);
@@ -136,6 +137,6 @@ final class IoMarkdown {
     }
 
     private static String figure(double v, boolean iops) {
-        return iops ? String.format("%,.0f", v) : Units.figure(v);
+        return iops ? String.format(Locale.ROOT, "%,.0f", v) : Units.figure(v);
     }
 }

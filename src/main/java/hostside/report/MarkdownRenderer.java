@@ -1,5 +1,6 @@
 package hostside.report;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -99,7 +100,7 @@ public final class MarkdownRenderer {
             JsonNode l = d.path("link");
             String now = l.isNull() || l.isMissingNode() ? "-" : PciLink.describe(num(l, "speedGTs"), integer(l, "width"));
             String max = l.isNull() || l.isMissingNode() ? "-" : PciLink.describe(num(l, "maxSpeedGTs"), integer(l, "maxWidth"));
-            String gbs = l.isNull() || l.isMissingNode() ? "-" : String.format("%.1f", PciLink.gbPerSecond(num(l, "maxSpeedGTs"), integer(l, "maxWidth")));
+            String gbs = l.isNull() || l.isMissingNode() ? "-" : String.format(Locale.ROOT, "%.1f", PciLink.gbPerSecond(num(l, "maxSpeedGTs"), integer(l, "maxWidth")));
             rows.add(List.of(d.path("name").asText().isEmpty() ? d.path("address").asText() : d.path("name").asText(),
                     d.path("address").asText(), d.path("description").asText(), now, max, gbs,
                     d.path("numaNode").isNull() ? "unknown (-1)" : d.path("numaNode").asText(),

@@ -1,5 +1,6 @@
 package hostside.report;
 
+import java.util.Locale;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -89,8 +90,8 @@ public final class ReportBuilder {
                     "no GPU found: " + t.cores() + " cores, " + t.threads() + " threads in all; " + jitter(cpu),
                     plural(t.packages(), "package") + ", " + plural(t.numaNodes().size(), "NUMA node")));
         } else {
-            String share = n == 1 ? String.format("%d cores, %d threads for its one GPU", t.cores(), t.threads())
-                    : String.format("%s cores, %s threads per GPU (%d cores, %d threads for %d GPUs)",
+            String share = n == 1 ? String.format(Locale.ROOT, "%d cores, %d threads for its one GPU", t.cores(), t.threads())
+                    : String.format(Locale.ROOT, "%s cores, %s threads per GPU (%d cores, %d threads for %d GPUs)",
                     per(t.cores(), n), per(t.threads(), n), t.cores(), t.threads(), n);
             long cpuNodes = t.numaNodes().stream().filter(x -> !x.cpus().isEmpty()).count();
             a.add(new Report.Answer("CPU", "How much CPU feeds each GPU?", "answered",
@@ -107,7 +108,7 @@ public final class ReportBuilder {
             for (PciDevice g : gpus) {
                 PciLink l = g.link();
                 String link = l == null || l.maxGBs() == 0 ? "PCIe link unknown"
-                        : String.format("PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),
+                        : String.format(Locale.ROOT, "PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),
                         l.belowMaxWidth() ? l.currentGBs() : l.maxGBs());
                 Optional<hostside.machine.GpuDrill.GpuRun> run = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.address())).findFirst();
                 Optional<Double> pinned = run.flatMap(r -> Result.median(r.results(), "host_to_device_ce_pinned"));
@@ -116,11 +117,11 @@ public final class ReportBuilder {
                         .filter(c -> c.pciAddress().equals(g.address())).findFirst().map(c -> "coherence: " + c.coherence()).orElse("coherence not read");
                 if (pinned.isPresent()) {
                     measured = true;
-                    links.add(String.format("%s: %s; pinned %.1f GB/s%s, so 10 GB moves in %.2f s; %s", g.label(), link, pinned.get(),
-                            pageable.map(p -> String.format(", pageable %.1f GB/s", p)).orElse(""), CopyVerdicts.OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
+                    links.add(String.format(Locale.ROOT, "%s: %s; pinned %.1f GB/s%s, so 10 GB moves in %.2f s; %s", g.label(), link, pinned.get(),
+                            pageable.map(p -> String.format(Locale.ROOT, ", pageable %.1f GB/s", p)).orElse(""), CopyVerdicts.OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
                 } else {
                     double gbs = l == null ? 0 : l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
-                    links.add(g.label() + ": " + link + (gbs > 0 ? String.format(", so 10 GB moves in no less than %.2f s", CopyVerdicts.OFFLOAD_BYTES / (gbs * 1e9)) : "")
+                    links.add(g.label() + ": " + link + (gbs > 0 ? String.format(Locale.ROOT, ", so 10 GB moves in no less than %.2f s", CopyVerdicts.OFFLOAD_BYTES / (gbs * 1e9)) : "")
                             + "; copies not measured (" + (gpu.notRun().isEmpty() ? "not selected" : gpu.notRun()) + "); " + coherence);
                 }
             }
@@ -214,11 +215,11 @@ public final class ReportBuilder {
             return "jitter not measured (" + rs.stream().filter(r -> r.key().equals("launch_jitter_quiet")).findFirst().map(Result::why).orElse("not selected") + ")";
         }
         String what = cpu.measured().gpu().isEmpty() ? "timer wake-ups" : "launches";
-        StringBuilder s = new StringBuilder(String.format("%s late by %.0f us at p99 quiet", what, p(quiet.get(), "lateNs", "p99") / 1e3));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), "lateNs", "p99") / 1e3));
         rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk()).findFirst().ifPresent(n -> {
-            s.append(String.format(", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", p(n, "lateNs", "p99") / 1e3, p(n, "lateNs", "p99.9") / 1e3));
+            s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", p(n, "lateNs", "p99") / 1e3, p(n, "lateNs", "p99.9") / 1e3));
             if (n.detail().get("missedTicks") instanceof Number missed && n.value() != null) {
-                s.append(String.format(" (%.1f%% of ticks missed)", 100.0 * missed.longValue() / (missed.longValue() + n.value().samples())));
+                s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100.0 * missed.longValue() / (missed.longValue() + n.value().samples())));
             }
         });
         return s.toString();
@@ -252,10 +253,10 @@ public final class ReportBuilder {
         StringBuilder s = new StringBuilder("storage");
         if (io.file() != null) s.append(" under ").append(io.file().path().replaceFirst("/[^/]*$", "")).append(" (").append(io.file().filesystem()).append(")");
         s.append(":");
-        cold.ifPresent(c -> s.append(String.format(" a checkpoint reads at %.2f GB/s cold", c.value().median())));
+        cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " a checkpoint reads at %.2f GB/s cold", c.value().median())));
         io.results().stream().filter(r -> r.key().equals("seq_read_direct_uring_qd32") && r.isOk()).findFirst()
-                .ifPresent(u -> s.append(String.format(", %.2f GB/s with O_DIRECT and 32 in flight", u.value().median())));
-        synced.ifPresent(w -> s.append(cold.isPresent() ? "," : "").append(String.format(" writes %.2f GB/s with fsync", w.value().median())));
+                .ifPresent(u -> s.append(String.format(Locale.ROOT, ", %.2f GB/s with O_DIRECT and 32 in flight", u.value().median())));
+        synced.ifPresent(w -> s.append(cold.isPresent() ? "," : "").append(String.format(Locale.ROOT, " writes %.2f GB/s with fsync", w.value().median())));
         return s.toString();
     }
 
@@ -265,7 +266,7 @@ public final class ReportBuilder {
 
     private static String per(int total, int gpus) {
         double v = (double) total / gpus;
-        return v == Math.rint(v) ? String.valueOf((long) v) : String.format("%.1f", v);
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v);
     }
 
     static List<Report.Headline> headlines(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu) {
@@ -289,7 +290,7 @@ public final class ReportBuilder {
             for (String key : List.of("host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable",
                     "device_to_host_ce_pageable", "host_to_device_sm", "host_device_latency_sm")) {
                 r.results().stream().filter(x -> x.key().equals(key) && x.isOk()).findFirst().ifPresent(x -> h.add(new Report.Headline(
-                        r.gpu() + " " + key.replace('_', ' '), String.format("%.2f %s (min %.2f, max %.2f)", x.value().median(), x.unit(),
+                        r.gpu() + " " + key.replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", x.value().median(), x.unit(),
                         x.value().min(), x.value().max()), x.method())));
             }
         }
@@ -312,13 +313,13 @@ public final class ReportBuilder {
             switch (r.key()) {
                 case "anon_first_touch_base" -> {
                     Object us = r.detail().get("usPerFault");
-                    if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format("%.2f us per %s page", n.doubleValue(),
+                    if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", n.doubleValue(),
                             Units.bytes(((Number) r.detail().get("pageSize")).longValue())), r.method()));
                 }
-                case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format("%.0f ms per GiB, %s huge", r.value().median(),
-                        r.detail().get("hugePercent") instanceof Number n ? String.format("%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
+                case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format(Locale.ROOT, "%.0f ms per GiB, %s huge", r.value().median(),
+                        r.detail().get("hugePercent") instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
-                        h.add(new Report.Headline(r.key().replace('_', ' '), String.format("%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
+                        h.add(new Report.Headline(r.key().replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
                                 r.value().min(), r.value().max()), r.method()));
                 default -> { }
             }

@@ -1,5 +1,7 @@
 package hostside.report;
 
+import java.util.Locale;
+
 /** Sizes in binary units (KiB, MiB, GiB), bandwidth in GB/s (10^9 bytes), as the field writes them. */
 public final class Units {
     private Units() {}
@@ -14,16 +16,16 @@ public final class Units {
             u++;
         }
         if (u == 0) return b + " bytes";
-        String n = String.format("%.1f", v);
+        String n = String.format(Locale.ROOT, "%.1f", v);
         return (n.endsWith(".0") ? n.substring(0, n.length() - 2) : n) + " " + units[u];
     }
 
     /** A measured figure: whole numbers from 100 up, two decimals below. */
     public static String figure(double v) {
-        return v >= 100 ? String.format("%.0f", v) : String.format("%.2f", v);
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
     public static String gbps(double gbPerSecond) {
-        return String.format("%.1f GB/s", gbPerSecond);
+        return String.format(Locale.ROOT, "%.1f GB/s", gbPerSecond);
     }
 }

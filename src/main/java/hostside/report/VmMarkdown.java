@@ -1,5 +1,6 @@
 package hostside.report;
 
+import java.util.Locale;
 import static hostside.report.MarkdownRenderer.esc;
 import static hostside.report.MarkdownRenderer.table;
 
@@ -75,7 +76,7 @@ final class VmMarkdown {
             if (x.path("status").asText().equals("ok")) {
                 JsonNode v = x.path("value");
                 JsonNode d = x.path("detail");
-                String faults = d.path("faultsPerMiB").isNumber() ? String.format("%.1f", d.path("faultsPerMiB").asDouble()) : "";
+                String faults = d.path("faultsPerMiB").isNumber() ? String.format(Locale.ROOT, "%.1f", d.path("faultsPerMiB").asDouble()) : "";
                 rows.add(List.of("`" + x.path("key").asText() + "`", Units.figure(v.path("median").asDouble()), Units.figure(v.path("min").asDouble()),
                         Units.figure(v.path("max").asDouble()), x.path("unit").asText(), faults, x.path("method").asText()));
             } else {
@@ -106,9 +107,9 @@ final class VmMarkdown {
             JsonNode h = null;
             if (huge != null) for (JsonNode x : huge) if (x.path("bytes").asLong() == b.path("bytes").asLong()) h = x;
             double bn = b.path("ns").path("median").asDouble();
-            rows.add(List.of(Units.bytes(b.path("bytes").asLong()), String.format("%.1f", bn),
-                    h == null ? "" : String.format("%.1f", h.path("ns").path("median").asDouble()),
-                    h == null ? "" : String.format("%.2fx", bn / h.path("ns").path("median").asDouble())));
+            rows.add(List.of(Units.bytes(b.path("bytes").asLong()), String.format(Locale.ROOT, "%.1f", bn),
+                    h == null ? "" : String.format(Locale.ROOT, "%.1f", h.path("ns").path("median").asDouble()),
+                    h == null ? "" : String.format(Locale.ROOT, "%.2fx", bn / h.path("ns").path("median").asDouble())));
         }
         md.append("TLB reach: random dependent loads, one per base page (ns per access).\n\n");
         table(md, List.of("working set", "base pages", "huge pages", "base / huge"), rows);

@@ -56,7 +56,7 @@ public final class SnapshotCommand implements Callable<Integer> {
             w.print(hostside.cli.Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
                     "bytes", Files.size(out))));
         } else {
-            w.printf("wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", output,
+            w.printf(java.util.Locale.ROOT, "wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", output,
                     recorder.size(), hostside.report.Units.bytes(Files.size(out)), output);
         }
         w.flush();

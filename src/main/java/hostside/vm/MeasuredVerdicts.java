@@ -1,5 +1,6 @@
 package hostside.vm;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -46,7 +47,7 @@ public final class MeasuredVerdicts {
         Optional<Result> read = ok(host, "file_read_" + t), mmap = ok(host, "file_mmap_" + t);
         if (read.isEmpty() || mmap.isEmpty()) return Optional.empty();
         double r = read.get().value().median(), m = mmap.get().value().median();
-        String figures = String.format("%s file: read() %s, mmap %s (mmap took %.1f faults per MiB)", cold ? "Cold" : "Warm",
+        String figures = String.format(Locale.ROOT, "%s file: read() %s, mmap %s (mmap took %.1f faults per MiB)", cold ? "Cold" : "Warm",
                 Units.gbps(r), Units.gbps(m), num(mmap.get(), "faultsPerMiB"));
         if (Math.abs(r - m) / Math.max(r, m) < SAME) {
             return Optional.of(figures + ": the two ways are even here; choose by convenience (np.memmap vs np.fromfile)");
@@ -57,7 +58,7 @@ public final class MeasuredVerdicts {
                             : "mmap's readahead on faults beats 1 MiB read() calls here; np.memmap suits a cold dataset")
                 : (readWins ? "copying out of the page cache by read() beats faulting the mapping in; mmap pays off only when pages are reused"
                             : "a cached file is cheaper to map than to copy: np.memmap / safetensors' mmap avoid the read() copy");
-        return Optional.of(String.format("%s: %s %.1fx faster: %s", figures, readWins ? "read()" : "mmap",
+        return Optional.of(String.format(Locale.ROOT, "%s: %s %.1fx faster: %s", figures, readWins ? "read()" : "mmap",
                 Math.max(r, m) / Math.min(r, m), advice));
     }
 
@@ -67,10 +68,10 @@ public final class MeasuredVerdicts {
         double us = num(base.get(), "usPerFault");
         double page = num(base.get(), "pageSize");
         if (Double.isNaN(us)) return Optional.empty();
-        String s = String.format("First touch costs %.2f us per %s page (%.0f ms per GiB): allocate pinned and staging buffers once and reuse them",
+        String s = String.format(Locale.ROOT, "First touch costs %.2f us per %s page (%.0f ms per GiB): allocate pinned and staging buffers once and reuse them",
                 us, Units.bytes((long) page), base.get().value().median());
         if (us > SLOW_FAULT_US) {
-            s += String.format("; %.1f us is slow (bare metal pays well under 2 us)", us)
+            s += String.format(Locale.ROOT, "; %.1f us is slow (bare metal pays well under 2 us)", us)
                     + (vm ? ": this is a VM, where the first touch of guest memory can exit to the hypervisor to back it" : ": check memory cgroup pressure and compaction (compact_stall in /proc/vmstat)");
         }
         return Optional.of(s);
@@ -85,13 +86,13 @@ public final class MeasuredVerdicts {
         // without the share of huge pages, the fallbacks or the base run to compare, the line would say nothing
         if (Double.isNaN(pct) && !(fallback > 0) && base.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder();
-        if (!Double.isNaN(pct)) s.append(String.format("With MADV_HUGEPAGE %.0f%% of the region got huge pages", pct));
+        if (!Double.isNaN(pct)) s.append(String.format(Locale.ROOT, "With MADV_HUGEPAGE %.0f%% of the region got huge pages", pct));
         else s.append("With MADV_HUGEPAGE");
-        if (fallback > 0) s.append(String.format(" (%.0f huge-page faults fell back to base pages: memory is fragmented)", fallback));
+        if (fallback > 0) s.append(String.format(Locale.ROOT, " (%.0f huge-page faults fell back to base pages: memory is fragmented)", fallback));
         if (base.isPresent()) {
             double ratio = base.get().value().median() / h.value().median();
-            s.append(String.format("; first touch %s: %.0f vs %.0f ms per GiB", ratio >= 1 ? String.format("%.1fx faster", ratio)
-                    : String.format("%.1fx slower", 1 / ratio), h.value().median(), base.get().value().median()));
+            s.append(String.format(Locale.ROOT, "; first touch %s: %.0f vs %.0f ms per GiB", ratio >= 1 ? String.format(Locale.ROOT, "%.1fx faster", ratio)
+                    : String.format(Locale.ROOT, "%.1fx slower", 1 / ratio), h.value().median(), base.get().value().median()));
         }
         if (!Double.isNaN(pct) && pct < 50) s.append(": huge pages are not forming; check defrag and khugepaged");
         return Optional.of(s.toString());
@@ -108,7 +109,7 @@ public final class MeasuredVerdicts {
         if (base.isEmpty()) return Optional.empty();
         List<TlbReach.Point> b = points(base.get());
         if (huge.isEmpty() || b.isEmpty()) {
-            return Optional.of(String.format("Random access over %s in base pages: %.1f ns per access (no huge-page run to compare)",
+            return Optional.of(String.format(Locale.ROOT, "Random access over %s in base pages: %.1f ns per access (no huge-page run to compare)",
                     Units.bytes(b.isEmpty() ? 0 : b.getLast().bytes()), base.get().value().median()));
         }
         List<TlbReach.Point> h = points(huge.get());
@@ -116,10 +117,10 @@ public final class MeasuredVerdicts {
         TlbReach.Point lb = b.getLast();
         TlbReach.Point lh = h.stream().filter(p -> p.bytes() == lb.bytes()).findFirst().orElse(h.getLast());
         double ratio = lb.ns().median() / lh.ns().median();
-        String s = String.format("Random access over %s: %.1f ns per access in base pages vs %.1f ns in huge pages (%.1fx)",
+        String s = String.format(Locale.ROOT, "Random access over %s: %.1f ns per access in base pages vs %.1f ns in huge pages (%.1fx)",
                 Units.bytes(lb.bytes()), lb.ns().median(), lh.ns().median(), ratio);
         if (knee > 0) {
-            s += String.format("; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
+            s += String.format(Locale.ROOT, "; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
                     Units.bytes(knee));
         } else {
             List<TlbReach.Point> parted = b.stream().filter(p -> h.stream().anyMatch(x -> x.bytes() == p.bytes()
@@ -127,7 +128,7 @@ public final class MeasuredVerdicts {
             if (!parted.isEmpty()) {
                 double best = parted.stream().mapToDouble(p -> p.ns().median() / h.stream().filter(x -> x.bytes() == p.bytes())
                         .findFirst().orElseThrow().ns().median()).max().orElse(1);
-                s += String.format("; huge pages help from %s to %s (up to %.1fx) but not at the largest sets", Units.bytes(parted.getFirst().bytes()),
+                s += String.format(Locale.ROOT, "; huge pages help from %s to %s (up to %.1fx) but not at the largest sets", Units.bytes(parted.getFirst().bytes()),
                         Units.bytes(parted.getLast().bytes()), best)
                         + (vm ? ": in a VM the TLB caches the guest and host translation together at the smaller of the two page sizes, so past"
                         + " what the hypervisor backs with huge pages, guest huge pages widen nothing" : ": past them, page-walk cache misses cost both alike");
@@ -144,18 +145,18 @@ public final class MeasuredVerdicts {
         Optional<Result> faults = ok(gpu, "managed_gpu_faults_h2d"), prefetch = ok(gpu, "managed_prefetch_h2d");
         if (faults.isEmpty() || prefetch.isEmpty()) return Optional.empty();
         double f = faults.get().value().median(), p = prefetch.get().value().median();
-        String s = String.format("Managed memory reaches the GPU at %s by GPU page faults and %s by prefetch", Units.gbps(f), Units.gbps(p));
+        String s = String.format(Locale.ROOT, "Managed memory reaches the GPU at %s by GPU page faults and %s by prefetch", Units.gbps(f), Units.gbps(p));
         Optional<Result> back = ok(gpu, "managed_cpu_faults_d2h");
-        if (back.isPresent()) s += String.format(", and comes back at %s when the CPU touches it", Units.gbps(back.get().value().median()));
-        if (p > f * 1.2) s += String.format(": faults run at %.0f%% of prefetch; call cudaMemPrefetchAsync (or use explicit copies) before kernels touch managed tensors", 100 * f / p);
+        if (back.isPresent()) s += String.format(Locale.ROOT, ", and comes back at %s when the CPU touches it", Units.gbps(back.get().value().median()));
+        if (p > f * 1.2) s += String.format(Locale.ROOT, ": faults run at %.0f%% of prefetch; call cudaMemPrefetchAsync (or use explicit copies) before kernels touch managed tensors", 100 * f / p);
         return Optional.of(s);
     }
 
     static Optional<String> pinning(List<Result> gpu) {
         Optional<Result> alloc = ok(gpu, "pin_cost_host_alloc"), reg = ok(gpu, "pin_cost_host_register");
         if (alloc.isEmpty()) return Optional.empty();
-        String s = String.format("Pinning costs %.0f ms per GiB by cudaHostAlloc", alloc.get().value().median());
-        if (reg.isPresent()) s += String.format(" and %.0f ms per GiB by cudaHostRegister of touched memory", reg.get().value().median());
+        String s = String.format(Locale.ROOT, "Pinning costs %.0f ms per GiB by cudaHostAlloc", alloc.get().value().median());
+        if (reg.isPresent()) s += String.format(Locale.ROOT, " and %.0f ms per GiB by cudaHostRegister of touched memory", reg.get().value().median());
         return Optional.of(s + ": pin once and reuse (PyTorch's caching host allocator does); pinning a fresh tensor every step pays this each time");
     }
 

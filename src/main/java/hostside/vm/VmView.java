@@ -1,5 +1,6 @@
 package hostside.vm;
 
+import java.util.Locale;
 import java.util.List;
 
 import hostside.harness.Result;
@@ -150,7 +151,7 @@ public final class VmView {
     /** Faults per MiB where the measurement counts them: what the kernel did for the figure. */
     private static String faults(Result x) {
         Object per = x.detail().get("faultsPerMiB");
-        return per instanceof Number n ? String.format("%.1f/MiB", n.doubleValue()) : "";
+        return per instanceof Number n ? String.format(Locale.ROOT, "%.1f/MiB", n.doubleValue()) : "";
     }
 
     private void tlbTable(StringBuilder sb) {
@@ -161,11 +162,11 @@ public final class VmView {
         for (TlbReach.Point p : rows) {
             TlbReach.Point b = base.stream().filter(x -> x.bytes() == p.bytes()).findFirst().orElse(null);
             TlbReach.Point h = huge.stream().filter(x -> x.bytes() == p.bytes()).findFirst().orElse(null);
-            t.row(Units.bytes(p.bytes()), b == null ? "" : String.format("%.1f", b.ns().median()),
-                    b == null ? "" : String.format("%.1f-%.1f", b.ns().min(), b.ns().max()),
-                    h == null ? "" : String.format("%.1f", h.ns().median()),
-                    h == null ? "" : String.format("%.1f-%.1f", h.ns().min(), h.ns().max()),
-                    b == null || h == null ? "" : String.format("%.2fx", b.ns().median() / h.ns().median()));
+            t.row(Units.bytes(p.bytes()), b == null ? "" : String.format(Locale.ROOT, "%.1f", b.ns().median()),
+                    b == null ? "" : String.format(Locale.ROOT, "%.1f-%.1f", b.ns().min(), b.ns().max()),
+                    h == null ? "" : String.format(Locale.ROOT, "%.1f", h.ns().median()),
+                    h == null ? "" : String.format(Locale.ROOT, "%.1f-%.1f", h.ns().min(), h.ns().max()),
+                    b == null || h == null ? "" : String.format(Locale.ROOT, "%.2fx", b.ns().median() / h.ns().median()));
         }
         sb.append("\n  TLB reach: random dependent loads, one per base page\n").append(t.render("  "));
     }

@@ -1,5 +1,6 @@
 package hostside.cpu.dataloader;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -72,7 +73,7 @@ public final class DataLoaderVerdicts {
         Optional<Result> r = ok(rs, "fork_vs_spawn_cuda");
         if (r.isEmpty()) return Optional.empty();
         Object fork = r.get().detail().get("fork");
-        String cost = "spawn costs " + String.format("%.1f", r.get().value().median()) + " s per worker start";
+        String cost = "spawn costs " + String.format(Locale.ROOT, "%.1f", r.get().value().median()) + " s per worker start";
         if (fork instanceof String f && f.startsWith("failed")) {
             return Optional.of("a forked DataLoader worker cannot use CUDA: do GPU work in the main process, or use "
                     + "multiprocessing_context='spawn'/'forkserver' (" + cost + ")");
@@ -86,6 +87,6 @@ public final class DataLoaderVerdicts {
 
     /** 98% from 10 up, one decimal below (0.3%). */
     static String pct(double v) {
-        return Math.abs(v) >= 10 ? String.format("%.0f%%", v) : String.format("%.1f%%", v);
+        return Math.abs(v) >= 10 ? String.format(Locale.ROOT, "%.0f%%", v) : String.format(Locale.ROOT, "%.1f%%", v);
     }
 }

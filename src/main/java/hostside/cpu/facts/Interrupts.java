@@ -1,5 +1,6 @@
 package hostside.cpu.facts;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -196,7 +197,7 @@ public record Interrupts(List<Integer> cpus, boolean header, List<Row> rows, Lis
         if (out.isEmpty() && PCI_MSI_CHIP.matcher(r.chip()).matches() && !r.hwirq().isEmpty()) {
             try {
                 long hw = Long.parseLong(r.hwirq());
-                out.add(String.format("%04x:%02x:%02x.%x", hw >>> 27, (hw >>> 19) & 0xff,
+                out.add(String.format(Locale.ROOT, "%04x:%02x:%02x.%x", hw >>> 27, (hw >>> 19) & 0xff,
                         (hw >>> 14) & 0x1f, (hw >>> 11) & 0x7));
             } catch (NumberFormatException e) {
                 // beyond a long: no address

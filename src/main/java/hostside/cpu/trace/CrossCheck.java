@@ -1,5 +1,6 @@
 package hostside.cpu.trace;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -86,7 +87,7 @@ public final class CrossCheck {
         rows.sort(Comparator.comparingLong((Row r) -> Math.max(r.summaryCalls(), r.traceCalls())).reversed().thenComparing(Row::syscall));
         String headline = compared == 0
                 ? "no syscall made " + MIN_CALLS + " calls or more in either run: nothing to compare"
-                : String.format("%d of %d syscalls agree within %.0f%% between the two runs (%.0f%% of their calls)", agreeing, compared,
+                : String.format(Locale.ROOT, "%d of %d syscalls agree within %.0f%% between the two runs (%.0f%% of their calls)", agreeing, compared,
                         100 * TOLERANCE, allCalls == 0 ? 0 : 100.0 * agreeingCalls / allCalls);
         return new Result(rows, compared, agreeing, headline);
     }

@@ -1,5 +1,6 @@
 package hostside.cpu.trace;
 
+import java.util.Locale;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,10 +19,10 @@ public final class ProfileTables {
     public static Table groups(SyscallProfile p) {
         Table t = new Table("group", "calls", "seconds", "share", "top syscalls").right(1, 2, 3);
         for (SyscallProfile.GroupStats g : p.groups()) {
-            t.row(g.group().label(), String.format("%,d", g.calls()), seconds(g.seconds()), pct(g.share()),
-                    g.top().stream().limit(3).map(s -> String.format("%s %,d", s.name(), s.calls())).collect(Collectors.joining(", ")));
+            t.row(g.group().label(), String.format(Locale.ROOT, "%,d", g.calls()), seconds(g.seconds()), pct(g.share()),
+                    g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", ")));
         }
-        t.row("total", String.format("%,d", p.totalCalls()), seconds(p.totalSeconds()), p.totalCalls() == 0 ? "" : "100%", "");
+        t.row("total", String.format(Locale.ROOT, "%,d", p.totalCalls()), seconds(p.totalSeconds()), p.totalCalls() == 0 ? "" : "100%", "");
         return t;
     }
 
@@ -44,10 +45,10 @@ public final class ProfileTables {
         all.addAll(calls.keySet());
         for (SyscallGroup g : all) {
             SyscallProfile.GroupStats s = summary.group(g);
-            t.row(g.label(), String.format("%,d", s.calls()), seconds(s.seconds()), String.format("%,d", calls.getOrDefault(g, new long[1])[0]),
+            t.row(g.label(), String.format(Locale.ROOT, "%,d", s.calls()), seconds(s.seconds()), String.format(Locale.ROOT, "%,d", calls.getOrDefault(g, new long[1])[0]),
                     seconds(secs.getOrDefault(g, new double[1])[0]));
         }
-        t.row("total", String.format("%,d", summary.totalCalls()), seconds(summary.totalSeconds()), String.format("%,d", timed.totalCalls()),
+        t.row("total", String.format(Locale.ROOT, "%,d", summary.totalCalls()), seconds(summary.totalSeconds()), String.format(Locale.ROOT, "%,d", timed.totalCalls()),
                 seconds(timed.totalSeconds()));
         return t;
     }
@@ -56,8 +57,8 @@ public final class ProfileTables {
     public static Table threads(SyscallProfile p, int max) {
         Table t = new Table("TID", "process", "name", "calls", "seconds", "alive s", "most time in").right(0, 1, 3, 4, 5);
         for (SyscallProfile.ThreadStats th : p.threads().stream().limit(max).toList()) {
-            t.row(th.tid() + (th.main() ? "*" : ""), th.process(), th.name(), String.format("%,d", th.calls()), seconds(th.seconds()),
-                    String.format("%.2f", th.lifeSeconds()), th.topGroup().label() + " " + pct(th.topShare()));
+            t.row(th.tid() + (th.main() ? "*" : ""), th.process(), th.name(), String.format(Locale.ROOT, "%,d", th.calls()), seconds(th.seconds()),
+                    String.format(Locale.ROOT, "%.2f", th.lifeSeconds()), th.topGroup().label() + " " + pct(th.topShare()));
         }
         return t;
     }
@@ -67,13 +68,13 @@ public final class ProfileTables {
         Table t = new Table("% time", "seconds", "usecs/call", "calls", "errors", "syscall").right(0, 1, 2, 3, 4);
         List<StraceSummary.Row> rows = s.rows().stream().limit(max).toList();
         for (StraceSummary.Row r : rows) {
-            t.row(Double.isNaN(r.percent()) ? "" : String.format("%.2f", r.percent()), String.format("%.6f", r.seconds()),
-                    Double.isNaN(r.usecsPerCall()) ? "" : String.format("%.0f", r.usecsPerCall()), String.format("%,d", r.calls()),
-                    r.errors() == 0 ? "" : String.format("%,d", r.errors()), r.syscall());
+            t.row(Double.isNaN(r.percent()) ? "" : String.format(Locale.ROOT, "%.2f", r.percent()), String.format(Locale.ROOT, "%.6f", r.seconds()),
+                    Double.isNaN(r.usecsPerCall()) ? "" : String.format(Locale.ROOT, "%.0f", r.usecsPerCall()), String.format(Locale.ROOT, "%,d", r.calls()),
+                    r.errors() == 0 ? "" : String.format(Locale.ROOT, "%,d", r.errors()), r.syscall());
         }
-        s.total().ifPresent(r -> t.row(Double.isNaN(r.percent()) ? "" : String.format("%.2f", r.percent()), String.format("%.6f", r.seconds()),
-                Double.isNaN(r.usecsPerCall()) ? "" : String.format("%.0f", r.usecsPerCall()), String.format("%,d", r.calls()),
-                r.errors() == 0 ? "" : String.format("%,d", r.errors()), "total"));
+        s.total().ifPresent(r -> t.row(Double.isNaN(r.percent()) ? "" : String.format(Locale.ROOT, "%.2f", r.percent()), String.format(Locale.ROOT, "%.6f", r.seconds()),
+                Double.isNaN(r.usecsPerCall()) ? "" : String.format(Locale.ROOT, "%.0f", r.usecsPerCall()), String.format(Locale.ROOT, "%,d", r.calls()),
+                r.errors() == 0 ? "" : String.format(Locale.ROOT, "%,d", r.errors()), "total"));
         return t;
     }
 
@@ -82,7 +83,7 @@ public final class ProfileTables {
         Table t = new Table("syscall", "strace -c", "timed trace", "difference", "").right(1, 2, 3);
         r.rows().stream().filter(row -> Math.max(row.summaryCalls(), row.traceCalls()) >= CrossCheck.MIN_CALLS || !row.why().isEmpty())
                 .limit(max)
-                .forEach(row -> t.row(row.syscall(), String.format("%,d", row.summaryCalls()), String.format("%,d", row.traceCalls()),
+                .forEach(row -> t.row(row.syscall(), String.format(Locale.ROOT, "%,d", row.summaryCalls()), String.format(Locale.ROOT, "%,d", row.traceCalls()),
                         pct(row.difference()), row.agrees() ? "agree" : row.why()));
         return t;
     }
@@ -92,6 +93,6 @@ public final class ProfileTables {
     }
 
     static String pct(double share) {
-        return String.format("%.0f%%", 100 * share);
+        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
     }
 }

@@ -1,5 +1,6 @@
 package hostside.cpu.trace;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,17 +72,17 @@ public final class ProfileVerdicts {
         String threads = p.threads().isEmpty() ? "summed over all threads"
                 : "summed over " + p.threads().size() + " thread" + (p.threads().size() == 1 ? "" : "s");
         if (p.steps() > 0) {
-            return String.format("%s, %d steps: %,d calls (%s a step), %s s inside them (%s) in %.2f s of wall time (%.1f ms a step)",
+            return String.format(Locale.ROOT, "%s, %d steps: %,d calls (%s a step), %s s inside them (%s) in %.2f s of wall time (%.1f ms a step)",
                     p.command(), p.steps(), p.totalCalls(), perStep(p, p.totalCalls()), Units.figure(p.totalSeconds()), threads,
                     p.wallSeconds(), 1000 * p.wallSeconds() / p.steps());
         }
-        return String.format("%s: %,d calls, %s s inside them (%s) in %.1f s of wall time", p.command(), p.totalCalls(),
+        return String.format(Locale.ROOT, "%s: %,d calls, %s s inside them (%s) in %.1f s of wall time", p.command(), p.totalCalls(),
                 Units.figure(p.totalSeconds()), threads, p.wallSeconds());
     }
 
     private static String largest(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.groups().getFirst();
-        return String.format("%s at %s of the syscall time", g.group().label(), pct(g.share()));
+        return String.format(Locale.ROOT, "%s at %s of the syscall time", g.group().label(), pct(g.share()));
     }
 
     /** "the steps'" or "the run's": whose syscall time a share is of. */
@@ -117,15 +118,15 @@ public final class ProfileVerdicts {
             long processCalls = p.threads().stream().filter(t -> t.process() == main.get().process()).mapToLong(SyscallProfile.ThreadStats::calls).sum();
             double share = processCalls == 0 ? 0 : (double) main.get().calls() / processCalls;
             if (waiting >= MAIN_WAITING && share < MAIN_WORKS) {
-                sb.append(String.format("; the first thread (TID %d) spent %s of its %.2f s there but made only %s of its process's calls: "
+                sb.append(String.format(Locale.ROOT, "; the first thread (TID %d) spent %s of its %.2f s there but made only %s of its process's calls: "
                         + "a launcher waiting for the threads that do the work (a JVM's first thread does this); the busiest threads say "
                         + "which of those wait", main.get().tid(), pct(waiting), span, pct(share)));
             } else if (waiting >= MAIN_WAITING) {
                 severity = "warn";
-                sb.append(String.format("; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
+                sb.append(String.format(Locale.ROOT, "; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
                         + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), pct(waiting), span));
             } else {
-                sb.append(String.format("; the main thread (TID %d) spent only %s of its %.2f s there: most of the waiting is helper threads "
+                sb.append(String.format(Locale.ROOT, "; the main thread (TID %d) spent only %s of its %.2f s there: most of the waiting is helper threads "
                         + "idling, which costs nothing", main.get().tid(), pct(waiting), span));
             }
         } else {
@@ -140,7 +141,7 @@ public final class ProfileVerdicts {
         String where = "";
         if (p.nvidiaIoctls().size() > 1) {
             where = ": " + p.nvidiaIoctls().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                    .map(e -> String.format("%,d on %s", e.getValue(), e.getKey())).collect(Collectors.joining(", "));
+                    .map(e -> String.format(Locale.ROOT, "%,d on %s", e.getValue(), e.getKey())).collect(Collectors.joining(", "));
         } else if (p.nvidiaIoctls().size() == 1) {
             where = ", all on " + p.nvidiaIoctls().keySet().iterator().next();
         }
@@ -157,7 +158,7 @@ public final class ProfileVerdicts {
             tail = ". This run includes CUDA's start-up, which makes hundreds; a count that grows with the number of steps means allocation "
                     + "or synchronisation through the driver every step (the caching allocators and CUDA graphs avoid it)";
         }
-        return Optional.of(new Finding("info", SUBJECT, String.format("%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
+        return Optional.of(new Finding("info", SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
                 what, tail), "syscalls-nvidia-ioctl"));
     }
 
@@ -173,10 +174,10 @@ public final class ProfileVerdicts {
                 + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this; reuse buffers, "
                 + "use a caching host allocator (pin_memory's is one), or raise MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_";
         if (p.steps() > 0) {
-            return Optional.of(new Finding("info", SUBJECT, String.format("mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
+            return Optional.of(new Finding("info", SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
                     mmap, returned, rateOf(p, returned), cause), "syscalls-mmap-churn"));
         }
-        return Optional.of(new Finding("info", SUBJECT, String.format("mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
+        return Optional.of(new Finding("info", SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
                 + "included (loading libraries and imports map and unmap); where they keep coming through the steps, %s", mmap, returned,
                 rateOf(p, returned), cause), "syscalls-mmap-churn"));
     }
@@ -186,8 +187,8 @@ public final class ProfileVerdicts {
         boolean enough = p.steps() > 0 ? r.calls() >= p.steps() : r.calls() >= MANY_READS;
         if (!p.timed() || !enough) return Optional.empty();
         long avg = r.bytes() / Math.max(1, r.calls());
-        String figures = String.format("file reads: %s in %,d calls of %s on average%s", Units.bytes(r.bytes()), r.calls(), Units.bytes(avg),
-                p.steps() > 0 ? String.format(" (%s a step)", perStep(p, r.calls())) : "");
+        String figures = String.format(Locale.ROOT, "file reads: %s in %,d calls of %s on average%s", Units.bytes(r.bytes()), r.calls(), Units.bytes(avg),
+                p.steps() > 0 ? String.format(Locale.ROOT, " (%s a step)", perStep(p, r.calls())) : "");
         if (avg < SMALL_READ) {
             return Optional.of(new Finding("info", SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes; "
                     + "larger reads (1 MiB and up) or mapping the files (np.memmap, safetensors) cut the calls"
@@ -216,7 +217,7 @@ public final class ProfileVerdicts {
     static Optional<Finding> polling(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.POLL);
         if (g.share() < POLL_SHARE) return Optional.empty();
-        String top = g.top().stream().limit(3).map(s -> String.format("%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
+        String top = g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
         return Optional.of(new Finding("info", SUBJECT, String.format(
                 "%s of %s syscall time is polling and sleeping (%s): threads idle until work or a timeout arrives; time asleep, not CPU burnt",
                 pct(g.share()), whose(p), top), "syscalls-polling"));
@@ -257,16 +258,16 @@ public final class ProfileVerdicts {
     }
 
     static String pct(double share) {
-        return String.format("%.0f%%", 100 * share);
+        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
     }
 
     static String rate(long calls, double seconds) {
-        return seconds > 0 ? String.format("%,.0f", calls / seconds) : "?";
+        return seconds > 0 ? String.format(Locale.ROOT, "%,.0f", calls / seconds) : "?";
     }
 
     static String perStep(SyscallProfile p, long calls) {
         double v = p.perStep(calls);
         if (Double.isNaN(v)) return "?";
-        return v >= 10 ? String.format("%,.0f", v) : String.format("%.1f", v);
+        return v >= 10 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
     }
 }

@@ -1,5 +1,6 @@
 package hostside.cpu.trace;
 
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,16 +45,16 @@ public record TraceRun(Target target, List<String> straceCommand, Ending ending,
     public List<String> notes() {
         List<String> n = new ArrayList<>();
         switch (ending) {
-            case SIZE_LIMIT -> n.add(String.format("the trace file reached %s after %.1f s and tracing stopped there: the figures cover that part",
+            case SIZE_LIMIT -> n.add(String.format(Locale.ROOT, "the trace file reached %s after %.1f s and tracing stopped there: the figures cover that part",
                     Units.bytes(maxFileBytes), wallSeconds));
             case TIME_LIMIT -> {
                 if (target instanceof Target.Command) {
-                    n.add(String.format("the command ran past the %.0f s limit and was stopped: the figures cover its first %.0f s", limitSeconds, limitSeconds));
+                    n.add(String.format(Locale.ROOT, "the command ran past the %.0f s limit and was stopped: the figures cover its first %.0f s", limitSeconds, limitSeconds));
                 }
             }
             case EXITED -> {
                 if (target instanceof Target.Attach) {
-                    n.add(String.format("the process ended %.1f s into the %.0f s window: the figures cover that part", wallSeconds, limitSeconds));
+                    n.add(String.format(Locale.ROOT, "the process ended %.1f s into the %.0f s window: the figures cover that part", wallSeconds, limitSeconds));
                 } else if (exitCode != 0) {
                     // the last line that says something: not strace's, not a stack frame
                     String last = stderrTail.lines().filter(l -> !l.isBlank() && !l.startsWith("strace: ") && !l.startsWith("+++ ")

@@ -31,7 +31,7 @@ public final class PageableVariants {
                         long t0 = System.nanoTime();
                         for (int c = 0; c < COPIES; c++) copy(b, way, toDevice, dev, host);
                         double gbs = BYTES * (double) COPIES / ((System.nanoTime() - t0) / 1e9) / 1e9;
-                        System.out.printf("round %d %-14s %s %.2f GB/s%n", round, way, toDevice ? "h2d" : "d2h", gbs);
+                        System.out.printf(java.util.Locale.ROOT, "round %d %-14s %s %.2f GB/s%n", round, way, toDevice ? "h2d" : "d2h", gbs);
                     }
                 }
             }

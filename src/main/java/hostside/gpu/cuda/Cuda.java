@@ -1,5 +1,6 @@
 package hostside.gpu.cuda;
 
+import java.util.Locale;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -298,7 +299,7 @@ public final class Cuda {
         StringBuilder sb = new StringBuilder("GPU-");
         for (int i = 0; i < 16; i++) {
             if (i == 4 || i == 6 || i == 8 || i == 10) sb.append('-');
-            sb.append(String.format("%02x", buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i)));
+            sb.append(String.format(Locale.ROOT, "%02x", buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i)));
         }
         return sb.toString();
     }

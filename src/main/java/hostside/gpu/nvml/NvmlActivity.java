@@ -1,5 +1,6 @@
 package hostside.gpu.nvml;
 
+import java.util.Locale;
 import static hostside.gpu.nvml.NvmlFunction.*;
 import static hostside.gpu.nvml.NvmlTypes.*;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -164,7 +165,7 @@ public record NvmlActivity(
         if ((bits & nvmlClocksThrottleReasonHwPowerBrakeSlowdown) != 0) names.add("HW power brake");
         if ((bits & nvmlClocksEventReasonDisplayClockSetting) != 0) names.add("display clocks");
         long known = 0x1FFL;
-        if ((bits & ~known) != 0) names.add(String.format("bits 0x%x", bits & ~known));
+        if ((bits & ~known) != 0) names.add(String.format(Locale.ROOT, "bits 0x%x", bits & ~known));
         return names;
     }
 }

@@ -1,5 +1,6 @@
 package hostside.vm.explain;
 
+import java.util.Locale;
 import java.util.Optional;
 
 import hostside.vm.explain.PageWalk.Arch;
@@ -28,15 +29,15 @@ final class Canonical {
             int top = layout.vaBits() - 1;
             long above = va >> top;  // arithmetic: all 0 or all 1 when canonical
             if (above == 0 || above == -1) return Optional.empty();
-            return Optional.of("bits 63:" + layout.vaBits() + " = " + String.format("0x%0" + (64 - layout.vaBits() + 3) / 4 + "x", va >>> layout.vaBits())
+            return Optional.of("bits 63:" + layout.vaBits() + " = " + String.format(Locale.ROOT, "0x%0" + (64 - layout.vaBits() + 3) / 4 + "x", va >>> layout.vaBits())
                     + " but bit " + top + " = " + ((va >>> top) & 1));
         }
         if (!upper(va, layout)) {
             long between = (va >>> layout.vaBits()) & 0xff;  // bits 55:48, below the ignored top byte
             if (between == 0) return Optional.empty();
-            return Optional.of("bit 55 = 0 but bits 55:" + layout.vaBits() + " = " + String.format("0x%02x", between));
+            return Optional.of("bit 55 = 0 but bits 55:" + layout.vaBits() + " = " + String.format(Locale.ROOT, "0x%02x", between));
         }
         if ((va >> layout.vaBits()) == -1) return Optional.empty();
-        return Optional.of("bit 55 = 1 but bits 63:" + layout.vaBits() + " = " + String.format("0x%04x", va >>> layout.vaBits()));
+        return Optional.of("bit 55 = 1 but bits 63:" + layout.vaBits() + " = " + String.format(Locale.ROOT, "0x%04x", va >>> layout.vaBits()));
     }
 }

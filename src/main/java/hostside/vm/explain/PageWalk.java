@@ -262,6 +262,6 @@ public final class PageWalk {
     }
 
     static String hex(long v) {
-        return String.format("0x%016x", v);
+        return String.format(Locale.ROOT, "0x%016x", v);
     }
 }

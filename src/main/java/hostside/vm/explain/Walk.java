@@ -1,5 +1,6 @@
 package hostside.vm.explain;
 
+import java.util.Locale;
 import static hostside.vm.explain.PageWalk.hex;
 
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ final class Walk {
             String[] hiLo = f.bits().split(":");
             int width = (Integer.parseInt(hiLo[0]) - Integer.parseInt(hiLo[1]) + 4) / 4;
             fields.add(Maps.of("field", f.name(), "bits", f.bits(), "value", f.value(),
-                    "hex", String.format("0x%0" + width + "x", f.value())));
+                    "hex", String.format(Locale.ROOT, "0x%0" + width + "x", f.value())));
         }
         String sizes = layout == Layout.ARM64_64K
                 ? "L2 and L3 take 13 bits each, so a 64 KiB table holds 8192 eight-byte entries; L1 takes the remaining 6 bits (64 entries)."
@@ -117,7 +118,7 @@ final class Walk {
 
     private String tagNote() {
         long tag = Canonical.tag(va, layout);
-        return tag == 0 ? "" : String.format(" (the top byte 0x%02x is a pointer tag: Linux sets top-byte-ignore for user pointers)", tag);
+        return tag == 0 ? "" : String.format(Locale.ROOT, " (the top byte 0x%02x is a pointer tag: Linux sets top-byte-ignore for user pointers)", tag);
     }
 
     private void tlbHit() {
@@ -125,10 +126,10 @@ final class Walk {
         add("TLB lookup: hit, translation done",
                 "The TLB, the core's cache of recent translations, already holds this " + Units.bytes(pageBytes)
                         + " page, so the physical address comes back in about one cycle and no table is read. "
-                        + "Physical address = frame " + hex(frame) + " + offset " + String.format("0x%x", offset) + " = " + hex(pa) + ". "
+                        + "Physical address = frame " + hex(frame) + " + offset " + String.format(Locale.ROOT, "0x%x", offset) + " = " + hex(pa) + ". "
                         + "Most accesses end here; the walk below only happens on a miss.",
                 Maps.of("tlb", "hit", "virtualPage", hex(va & -pageBytes), "pageSizeBytes", pageBytes, "frame", hex(frame),
-                        "offset", String.format("0x%x", offset), "physical", hex(pa), "tableReads", 0));
+                        "offset", String.format(Locale.ROOT, "0x%x", offset), "physical", hex(pa), "tableReads", 0));
     }
 
     private void tlbMiss() {
@@ -174,7 +175,7 @@ final class Walk {
                             + ", so it maps a whole " + Units.bytes(pageBytes) + " page and the walk stops here, skipping "
                             + skippedLevels(i) + ". "
                             + "The low " + skipped + " bits of the address (the skipped indices and the offset together) become the offset "
-                            + String.format("0x%x", offset) + " into the frame at " + hex(frame) + ".",
+                            + String.format(Locale.ROOT, "0x%x", offset) + " into the frame at " + hex(frame) + ".",
                     Maps.with(e.state(), "frame", hex(frame), "pageSizeBytes", pageBytes, "offsetBits", skipped));
         } else {
             add(name(l) + ": index " + e.index + " -> " + Units.bytes(pageBytes) + " frame",
@@ -251,9 +252,9 @@ final class Walk {
                         + Units.bytes(TLB_ENTRIES * base) + (o.page() == PageSize.SIZE_1G ? " (cores keep fewer 1 GiB entries, but even 16 reach 16 GiB)" : "")
                         + ", which is why huge pages cut walks for big buffers.";
         add("Physical address and TLB fill",
-                "Physical address = frame " + hex(frame) + " + offset " + String.format("0x%x", offset) + " = " + hex(pa) + ". "
+                "Physical address = frame " + hex(frame) + " + offset " + String.format(Locale.ROOT, "0x%x", offset) + " = " + hex(pa) + ". "
                         + "The walker stores the translation in the TLB, so the next access to this " + Units.bytes(pageBytes) + " page skips the walk. " + reach,
-                Maps.of("frame", hex(frame), "offset", String.format("0x%x", offset), "physical", hex(pa), "pageSizeBytes", pageBytes,
+                Maps.of("frame", hex(frame), "offset", String.format(Locale.ROOT, "0x%x", offset), "physical", hex(pa), "pageSizeBytes", pageBytes,
                         "tlb", "filled", "tlbReachBytes", TLB_ENTRIES * pageBytes, "basePageTlbReachBytes", TLB_ENTRIES * base));
     }
 
