@@ -60,6 +60,8 @@ public final class FsRoot {
         }
         if (!Files.exists(p)) throw new BadInputException(root + ": no such file or folder");
         if (!Files.isReadable(p)) throw new BadInputException(root + ": permission denied");
+        // a FIFO would block the open until someone writes to it; a device could answer for ever
+        if (!Files.isRegularFile(p)) throw new BadInputException(root + ": not a folder nor a tarball (a FIFO, socket or device)");
         TarTree t = TarTree.load(p);
         if (t.kind("/sys") != Tree.Kind.DIR && t.kind("/proc") != Tree.Kind.DIR) {
             throw new BadInputException(root + ": no sys/ or proc/ inside: not a recorded machine");
