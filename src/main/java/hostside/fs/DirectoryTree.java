@@ -61,7 +61,8 @@ final class DirectoryTree implements Tree {
      * closed unread (a FIFO's writer or a device's driver never sees a read), a regular file
      * whose size is over the cap is closed unread, and only then is O_NONBLOCK cleared and the
      * file read. /proc and /sys files say 0 or 4096 whatever they hold, so the cap is kept by
-     * reading at most cap + 1 bytes, never by trusting the size.
+     * reading, never by trusting the size: past the cap the read stops (within one 64 KiB
+     * chunk) and says "too large".
      *
      * <p>Not Files.readAllBytes: for a file whose size reads as 0 (all of /proc) it reads one
      * byte first, then the rest from offset 1, and some kernels (this project's dev VM, 6.18)
@@ -120,9 +121,10 @@ final class DirectoryTree implements Tree {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(CHUNK);
             while (true) {
-                // never more than cap + 1 bytes in all: one byte past the cap says "too large"
-                int want = (int) Math.min(CHUNK, (long) FileCap.BYTES + 1 - n);
-                int got = (int) Libc.read(fd, buf, want);
+                // Always a whole chunk, even past the cap: some files take only reads of whole
+                // records (/proc/self/pagemap: 8 bytes, EINVAL for 1). Bytes past the cap are
+                // never kept: reading stops at most one chunk after it.
+                int got = (int) Libc.read(fd, buf, CHUNK);
                 if (got == 0) return Arrays.copyOf(out, n);
                 if ((long) n + got > FileCap.BYTES) throw new IOException(FileCap.tooLargeRead());
                 if (n + got > out.length) out = Arrays.copyOf(out, Math.max(n + got, Math.min(FileCap.BYTES, 2 * out.length)));
