@@ -23,6 +23,10 @@ import java.util.Optional;
  *
  * <p>Paths are resolved here, component by component, rather than by the OS: an absolute
  * symlink inside a recording must land inside that recording.
+ *
+ * <p>Every read is bounded: a file over {@link FileCap#BYTES} reads as "too large", a FIFO,
+ * socket or device node as "not a regular file" without being opened (a recording is input
+ * from anyone), and a tarball's size and entry count are capped ({@link TarTree}).
  */
 public final class FsRoot {
     private static final int MAX_LINK_HOPS = 40;
