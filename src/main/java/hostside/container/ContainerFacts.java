@@ -155,7 +155,7 @@ public record ContainerFacts(Detection runtime, Cgroups cgroup, Memory memory, C
      * @param list          ipc, pid, net, user, mnt, uts, cgroup
      * @param ownPid        true in a PID namespace of its own (no kthreadd as PID 2, or a pid namespace other than PID 1's)
      * @param ownPidWhy     the evidence for ownPid, or why it is unknown
-     * @param pid1          PID 1's command line (comm when the command line is unreadable)
+     * @param pid1          PID 1's executable name, never its arguments (comm when the command line is unreadable)
      * @param pid1Kind      init, shell, this process, program (the training process itself), host init; null when unknown
      * @param userNamespace true when uid_map is not the identity map of the initial user namespace
      * @param uidMap        /proc/self/uid_map, one mapping per line joined by "; "

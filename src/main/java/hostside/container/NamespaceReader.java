@@ -8,6 +8,7 @@ import java.util.Set;
 import hostside.container.ContainerFacts.Namespaces;
 import hostside.container.ContainerFacts.Ns;
 import hostside.fs.FsRoot;
+import hostside.fs.ProcessFiles;
 import hostside.fs.Read;
 
 /**
@@ -48,7 +49,7 @@ final class NamespaceReader {
             own = null;
             why = "unknown: /proc/2 is not in this recording";
         }
-        String pid1 = pid1Command(fs);
+        String pid1 = pid1Name(fs);
         String kind = selfIsPid1 ? "this process" : Boolean.FALSE.equals(own) ? "host init" : kind(pid1);
 
         List<Ns> list = new ArrayList<>();
@@ -78,21 +79,26 @@ final class NamespaceReader {
         return fs.readLink(path).orElse(null);
     }
 
-    /** PID 1's command line, NULs as spaces; its comm when the command line cannot be read. */
-    private static String pid1Command(FsRoot fs) {
+    /**
+     * PID 1's executable name (argv[0]'s last component), its comm when the command line cannot be
+     * read. Never its arguments: they go into the report and its findings, and a training
+     * entrypoint's arguments carry tokens and bucket paths.
+     */
+    private static String pid1Name(FsRoot fs) {
         Read r = fs.read("/proc/1/cmdline");
-        if (r instanceof Read.Ok ok && !ok.text().isEmpty()) {
-            String c = ok.text().replace('\0', ' ').strip();
-            if (!c.isEmpty()) return c;
-        }
-        return fs.text("/proc/1/comm").orElse(null);
+        String name = r instanceof Read.Ok ok ? ProcessFiles.executableName(ok.text()) : null;
+        return name != null ? name : fs.text("/proc/1/comm").filter(c -> !c.isEmpty()).orElse(null);
     }
 
-    /** init (reaps and forwards), shell (reaps, does not forward SIGTERM), or the program itself. */
+    /**
+     * init (reaps and forwards), shell (reaps, does not forward SIGTERM), or the program itself,
+     * from an executable's name or path (a command line's first word counts).
+     */
     static String kind(String command) {
         if (command == null || command.isBlank()) return null;
         String first = command.strip().split("\\s+")[0];
         String name = first.substring(first.lastIndexOf('/') + 1);
+        if (name.startsWith("-")) name = name.substring(1); // a login shell's argv[0]: "-bash"
         if (INITS.contains(name)) return "init";
         if (SHELLS.contains(name)) return "shell";
         return "program";

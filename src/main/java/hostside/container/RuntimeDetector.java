@@ -123,11 +123,12 @@ final class RuntimeDetector {
         return Optional.empty();
     }
 
-    /** container= in PID 1's environment (NUL-separated), which podman, systemd-nspawn and LXC set. */
+    /**
+     * container= in PID 1's environment, which podman, systemd-nspawn and LXC set. Only that one
+     * variable is read, and nothing is recorded: the rest of a training entrypoint's environment
+     * is its cloud keys and tokens.
+     */
     private static Optional<String> containerVariable(FsRoot fs) {
-        return fs.read("/proc/1/environ").trimmed().flatMap(t -> {
-            for (String kv : t.split("\0")) if (kv.startsWith("container=")) return Optional.of(kv.substring(10));
-            return Optional.empty();
-        });
+        return fs.environVariable("/proc/1/environ", "container").map(String::strip);
     }
 }

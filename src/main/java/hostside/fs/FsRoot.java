@@ -144,6 +144,36 @@ public final class FsRoot {
         }
     }
 
+    /**
+     * One variable of an environ file (NUL-separated NAME=value pairs, /proc/PID/environ), read
+     * without recording the file, even while a snapshot records: an environment holds keys and
+     * tokens. The bytes are scanned where they lie and only the value asked for becomes a String;
+     * the rest is dropped with the buffer. Empty when the file is missing or unreadable (reading
+     * PID 1's needs ptrace access) or has no such variable. Links met on the way are recorded as
+     * for any path: they say where the file is, not what it holds.
+     */
+    public Optional<String> environVariable(String path, String name) {
+        if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) throw new IllegalArgumentException("not a variable name: " + name);
+        Optional<String> real = resolve(path, true);
+        if (real.isEmpty()) return Optional.empty();
+        byte[] bytes;
+        try {
+            bytes = tree.read(real.get());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        byte[] key = (name + "=").getBytes(StandardCharsets.UTF_8);
+        for (int start = 0; start < bytes.length; ) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != 0) end++;
+            if (end - start >= key.length && java.util.Arrays.equals(bytes, start, start + key.length, key, 0, key.length)) {
+                return Optional.of(new String(bytes, start + key.length, end - start - key.length, StandardCharsets.UTF_8));
+            }
+            start = end + 1;
+        }
+        return Optional.empty();
+    }
+
     /** The file's content without surrounding white space, if it could be read. */
     public Optional<String> text(String path) {
         return read(path).trimmed();

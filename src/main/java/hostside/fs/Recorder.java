@@ -15,7 +15,8 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 /**
  * What an {@link FsRoot} read while recording: files with their bytes, symlinks met on the way,
  * folders listed. Written out as a tarball it reads back, through {@code --root}, as the same
- * machine, because it holds exactly the answers hostside got.
+ * machine, because it holds exactly the answers hostside got, less what {@link ProcessFiles} keeps out
+ * of every snapshot (environ files, other processes' command lines and names).
  */
 public final class Recorder {
     private sealed interface Item {}
@@ -28,16 +29,21 @@ public final class Recorder {
 
     private final Map<String, Item> items = new TreeMap<>();
 
+    /** Records what was read, as much of it as {@link ProcessFiles} allows (an environ file: nothing). */
     void file(String path, byte[] content) {
-        items.put(path, new FileItem(content));
+        switch (ProcessFiles.keep(path)) {
+            case ALL -> items.put(path, new FileItem(content));
+            case NAME_ONLY -> items.put(path, new FileItem(ProcessFiles.nameOnly(content)));
+            case NOTHING -> { }
+        }
     }
 
     void unreadable(String path, String why) {
-        items.put(path, new UnreadableItem(why));
+        if (ProcessFiles.keep(path) != ProcessFiles.Keep.NOTHING) items.put(path, new UnreadableItem(why));
     }
 
     void link(String path, String target) {
-        items.put(path, new LinkItem(target));
+        if (ProcessFiles.keep(path) != ProcessFiles.Keep.NOTHING) items.put(path, new LinkItem(target));
     }
 
     void dir(String path, List<String> children, Tree tree) {
@@ -45,7 +51,8 @@ public final class Recorder {
         if (items.get(path) instanceof PlaceholderItem) items.put(path, new DirItem());
         for (String name : children) {
             String child = path.equals("/") ? "/" + name : path + "/" + name;
-            if (items.containsKey(child)) continue;
+            // a file the recording may not hold is left out of the listing too, not kept as an empty placeholder
+            if (items.containsKey(child) || ProcessFiles.keep(child) == ProcessFiles.Keep.NOTHING) continue;
             switch (tree.kind(child)) {
                 case DIR -> items.put(child, new DirItem());
                 case FILE -> items.put(child, new PlaceholderItem());

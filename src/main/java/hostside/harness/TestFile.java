@@ -1,33 +1,57 @@
 package hostside.harness;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.SplittableRandom;
 
 import hostside.fs.BadInputException;
+import hostside.libc.FileIo;
 
 /**
- * The file the read and mmap measurements share: written once with incompressible bytes (a
- * virtual disk that compresses or deduplicates zeros would flatter a cold read), synced so its
- * pages are clean and can be evicted, and deleted when closed or when the JVM exits (Ctrl-C).
+ * A test file of hostside's: the file the read and mmap measurements share (written once by
+ * {@link #create}, incompressible and different in every page, see {@link TestData}, and synced
+ * so its pages are clean and can be evicted) or the files the write measurement makes one after
+ * another ({@link #scratch}, {@link #createNew}).
+ * <p>
+ * Safe beside other runs and other users: a random name ({@link TestFileName}), created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW (a planted link is refused, never followed), and deleted only while
+ * the path is still the file we made (its identity, see {@link OwnFiles}). Its lock file marks it
+ * as a live run's until it is gone ({@link OwnerLock}); {@link StaleTestFiles} removes a killed
+ * run's. Removed when closed, and when the JVM exits (Ctrl-C): after that exit cleanup nothing
+ * is made again, so a measurement still running cannot leave a new file behind.
  */
 public final class TestFile implements AutoCloseable {
     /** Space left free beside the file, so a drill never fills a disk. */
     public static final long MARGIN = 1L << 30;
+    private static final int CHUNK = 1 << 20;
     private final Path path;
     private final long bytes;
+    private final OwnerLock lock;
     private final Thread cleanup;
+    // guarded by this
+    private boolean closed;
+    /** The identity of the data file we made; null while there is none. */
+    private Object identity;
+    /**
+     * Its descriptor, kept open until the file is removed: while it is open the inode cannot be
+     * freed, so no file made later at this path can have the identity we compare with.
+     */
+    private AutoCloseable descriptor;
 
-    private TestFile(Path path, long bytes) {
+    private TestFile(Path path, long bytes, OwnerLock lock) {
         this.path = path;
         this.bytes = bytes;
-        this.cleanup = new Thread(this::delete, "hostside-testfile-cleanup");
+        this.lock = lock;
+        this.cleanup = new Thread(this::exitCleanup, "hostside-testfile-cleanup");
     }
 
     public Path path() {
@@ -43,45 +67,160 @@ public final class TestFile implements AutoCloseable {
      * a disk without room are bad input: one line, and nothing is left behind.
      */
     public static TestFile create(Path dir, String drill, long bytes, long usableBytes) {
+        return create(dir, drill, bytes, usableBytes, TestFileName.randomId());
+    }
+
+    static TestFile create(Path dir, String drill, long bytes, long usableBytes, String id) {
         if (!Files.isDirectory(dir)) throw new BadInputException(dir + ": not a directory (--dir)");
         probeWritable(dir);
         if (bytes + MARGIN > usableBytes) {
             throw new BadInputException(String.format("%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
                     dir, hostside.report.Units.bytes(bytes), hostside.report.Units.bytes(usableBytes), hostside.report.Units.bytes(MARGIN)));
         }
-        Path p = dir.resolve(name(drill));
-        TestFile f = new TestFile(p, bytes);
-        Runtime.getRuntime().addShutdownHook(f.cleanup);
+        TestFile f = null;
         try {
+            f = open(dir, drill, bytes, id);
             f.write();
+            return f;
         } catch (IOException | RuntimeException e) {
-            f.close();
-            if (e instanceof AccessDeniedException || (e instanceof FileSystemException fse && fse.getReason() != null
-                    && fse.getReason().toLowerCase().contains("read-only"))) {
-                throw new BadInputException(dir + ": not writable (" + reason((IOException) e) + "); choose another --dir");
-            }
-            if (e instanceof IOException io) {
-                String why = io.getMessage() == null ? reason(io) : io.getMessage();
-                throw new BadInputException(dir + ": cannot write the test file: " + why + "; choose another --dir");
-            }
-            throw (RuntimeException) e;
+            if (f != null) f.close();
+            throw cannotWrite(dir, e);
+        }
+    }
+
+    /**
+     * Test files the caller writes itself (the write measurements), one at a time through
+     * {@link #createNew}, named, locked and cleaned up like the others. Only the lock file is
+     * made now.
+     */
+    public static TestFile scratch(Path dir, String drill) {
+        return scratch(dir, drill, TestFileName.randomId());
+    }
+
+    static TestFile scratch(Path dir, String drill, String id) {
+        try {
+            return open(dir, drill, 0, id);
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": cannot make a test file's lock file: " + reason(e), e);
+        }
+    }
+
+    private static TestFile open(Path dir, String drill, long bytes, String id) throws IOException {
+        OwnerLock lock = OwnerLock.create(dir.resolve(TestFileName.lock(drill, id)), drill);
+        TestFile f = new TestFile(dir.resolve(TestFileName.data(drill, id)), bytes, lock);
+        try {
+            Runtime.getRuntime().addShutdownHook(f.cleanup);
+        } catch (IllegalStateException e) {
+            lock.close(); // the JVM is exiting already: no new test file
+            throw new IOException("hostside is exiting");
         }
         return f;
     }
 
-    /**
-     * A file the caller writes itself (the write measurements), named and cleaned up like the
-     * others: removed when closed and on Ctrl-C. Nothing is created until the caller does.
-     */
-    public static TestFile scratch(Path dir, String drill) {
-        TestFile f = new TestFile(dir.resolve(name(drill)), 0);
-        Runtime.getRuntime().addShutdownHook(f.cleanup);
-        return f;
+    private static RuntimeException cannotWrite(Path dir, Exception e) {
+        if (e instanceof AccessDeniedException || (e instanceof FileSystemException fse && fse.getReason() != null
+                && fse.getReason().toLowerCase(java.util.Locale.ROOT).contains("read-only"))) {
+            return new BadInputException(dir + ": not writable (" + reason((IOException) e) + "); choose another --dir");
+        }
+        if (e instanceof IOException io) {
+            String why = io.getMessage() == null || io instanceof FileSystemException ? reason(io) : io.getMessage();
+            return new BadInputException(dir + ": cannot write the test file: " + why + "; choose another --dir");
+        }
+        return (RuntimeException) e;
     }
 
-    /** hostside-DRILL-PID.tmp: whose it is, should one ever be left behind. */
-    public static String name(String drill) {
-        return "hostside-" + drill + "-" + ProcessHandle.current().pid() + ".tmp";
+    /**
+     * Makes the data file, empty, for the caller to write through the descriptor returned; the
+     * descriptor stays this object's (closed by {@link #delete}). O_EXCL|O_NOFOLLOW: never through
+     * a link, never over a file already there. Refused once the file was closed or the exit cleanup
+     * ran, so a write measurement interrupted by Ctrl-C cannot re-create what the cleanup removed.
+     */
+    public synchronized int createNew() {
+        refuseIfClosed();
+        if (identity != null) throw new IllegalStateException(path + ": made already; delete() it first");
+        int fd = FileIo.open(path.toString(), FileIo.O_WRONLY | FileIo.O_CREAT | FileIo.O_EXCL | FileIo.O_NOFOLLOW | FileIo.O_CLOEXEC, 0600);
+        try {
+            identity = OwnFiles.identity(path);
+        } catch (IOException e) {
+            FileIo.close(fd);
+            throw new UncheckedIOException(e);
+        }
+        descriptor = () -> FileIo.close(fd);
+        return fd;
+    }
+
+    private void refuseIfClosed() {
+        if (closed) throw new IllegalStateException(path + ": the test files were removed (hostside is exiting, or done with them); none is made again");
+    }
+
+    /** Writes the read measurements' file: outside the monitor, so an exit cleanup meanwhile removes it at once. */
+    private void write() throws IOException {
+        FileChannel ch;
+        synchronized (this) {
+            refuseIfClosed();
+            ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            try {
+                identity = OwnFiles.identity(path);
+            } catch (IOException e) {
+                ch.close();
+                throw e;
+            }
+            descriptor = ch;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment chunk = arena.allocate(CHUNK, TestData.PAGE);
+            TestData data = new TestData(chunk);
+            ByteBuffer buffer = chunk.asByteBuffer();
+            long written = 0;
+            while (written < bytes) {
+                data.stamp(written);
+                buffer.clear();
+                buffer.limit((int) Math.min(CHUNK, bytes - written));
+                while (buffer.hasRemaining()) written += ch.write(buffer, written);
+            }
+        }
+        ch.force(true); // clean pages: posix_fadvise(DONTNEED) cannot drop dirty ones
+    }
+
+    /**
+     * Removes the data file now, if the path is still the file we made (another may be made with
+     * {@link #createNew}); the lock and the exit hook stay until {@link #close}.
+     */
+    public synchronized void delete() {
+        if (identity != null) OwnFiles.deleteIfSame(path, identity);
+        identity = null;
+        if (descriptor != null) {
+            try {
+                descriptor.close();
+            } catch (Exception e) {
+                // a failed close of a file being removed loses nothing
+            }
+            descriptor = null;
+        }
+    }
+
+    /**
+     * What the JVM's exit hook runs: from now on nothing is made, and the data file and the lock
+     * file are removed. Descriptors stay open (the process ends soon and closes them): another
+     * thread may still be writing through one, and a number closed under it could be handed to a
+     * file opened meanwhile.
+     */
+    public synchronized void exitCleanup() {
+        closed = true;
+        if (identity != null) OwnFiles.deleteIfSame(path, identity);
+        lock.deleteFile();
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        delete();
+        lock.close();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException e) {
+            // already shutting down: the hook runs anyway
+        }
     }
 
     /**
@@ -89,18 +228,23 @@ public final class TestFile implements AutoCloseable {
      * permission root does not override, and pseudo file systems (/proc) alike.
      */
     public static void probeWritable(Path dir) {
-        Path probe = dir.resolve("hostside-probe-" + ProcessHandle.current().pid() + ".tmp");
+        probeWritable(dir, TestFileName.randomId());
+    }
+
+    static void probeWritable(Path dir, String id) {
+        Path probe = dir.resolve(TestFileName.probe(id));
+        Object identity;
         try {
-            Files.newByteChannel(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+            Files.newByteChannel(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS).close();
         } catch (IOException e) {
             throw new BadInputException(dir + ": not writable (" + reason(e) + "); choose another --dir");
-        } finally {
-            try {
-                Files.deleteIfExists(probe);
-            } catch (IOException e) {
-                // nothing was created, or it cannot be removed: both say enough above
-            }
         }
+        try {
+            identity = OwnFiles.identity(probe);
+        } catch (IOException e) {
+            return; // replaced at once by someone else: not ours to remove
+        }
+        OwnFiles.deleteIfSame(probe, identity);
     }
 
     /**
@@ -108,11 +252,11 @@ public final class TestFile implements AutoCloseable {
      * the exception's type means (not its name: a one-line error names no Java class).
      */
     static String reason(IOException e) {
+        if (e instanceof java.nio.file.FileAlreadyExistsException) return "a file of that name is in the way";
         if (e instanceof FileSystemException fse && fse.getReason() != null) return fse.getReason();
         if (e instanceof AccessDeniedException) return "permission denied";
         // /proc and /sys answer a new name with ENOENT: nothing can be created there
         if (e instanceof java.nio.file.NoSuchFileException) return "no new files can be created there";
-        if (e instanceof java.nio.file.FileAlreadyExistsException) return "a file of that name is in the way";
         return e.getMessage() == null ? "I/O error" : e.getMessage();
     }
 
@@ -121,40 +265,6 @@ public final class TestFile implements AutoCloseable {
             return Files.getFileStore(dir).getUsableSpace();
         } catch (IOException e) {
             throw new BadInputException(dir + ": cannot read its free space (" + e.getMessage() + ")");
-        }
-    }
-
-    private void write() throws IOException {
-        ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
-        SplittableRandom rnd = new SplittableRandom(42);
-        while (chunk.remaining() >= 8) chunk.putLong(rnd.nextLong());
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            long written = 0;
-            while (written < bytes) {
-                chunk.clear();
-                chunk.limit((int) Math.min(chunk.capacity(), bytes - written));
-                while (chunk.hasRemaining()) written += ch.write(chunk);
-            }
-            ch.force(true); // clean pages: posix_fadvise(DONTNEED) cannot drop dirty ones
-        }
-    }
-
-    /** Removes the file now (it may be made again); the exit hook stays until {@link #close}. */
-    public void delete() {
-        try {
-            Files.deleteIfExists(path);
-        } catch (IOException e) {
-            // best effort on the way out; the name says what it is
-        }
-    }
-
-    @Override
-    public void close() {
-        delete();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException e) {
-            // already shutting down: the hook runs anyway
         }
     }
 

@@ -84,7 +84,10 @@ public final class IoDrill {
             Path dir = o.dir() != null ? o.dir() : f.toAbsolutePath().getParent();
             List<TestCase<IoTarget>> reads = tests.stream().filter(t -> t instanceof ReadTest).toList();
             boolean writes = reads.size() < tests.size();
-            if (writes) TestFile.probeWritable(dir);
+            if (writes) {
+                TestFile.probeWritable(dir);
+                findings = withStaleNote(findings, dir);
+            }
             IoTarget target = new IoTarget(dir, fileSystem(f, "--file"), () -> f, bytes, Math.min(MAX_WRITE, Math.min(bytes, available / 4)),
                     Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
             List<Result> results = Runner.run(tests, target, progress);
@@ -93,6 +96,7 @@ public final class IoDrill {
         }
         Path dir = o.dir() != null ? o.dir() : defaultDir();
         String type = fileSystem(dir, "--dir");
+        findings = withStaleNote(findings, dir); // first: a dead run's file takes room the default size is cut to
         long size = o.size() != null ? o.size() : defaultSize(available, TestFile.usableSpace(dir));
         if (size < MIN_FILE) throw new BadInputException("--size " + size + ": at least 64 MiB");
         size = size / (1 << 20) * (1 << 20);
@@ -106,6 +110,18 @@ public final class IoDrill {
             return new IoRun(machine, facts, findings, new IoRun.FileUsed(path.get().toString(), size, type, true), results,
                     MeasuredVerdicts.of(results));
         }
+    }
+
+    /**
+     * A killed run's test files in {@code dir} removed before this run writes there, said on
+     * stderr and kept among the findings.
+     */
+    static List<hostside.machine.Finding> withStaleNote(List<hostside.machine.Finding> findings, Path dir) {
+        var note = hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
+        if (note.isEmpty()) return findings;
+        List<hostside.machine.Finding> all = new ArrayList<>(findings);
+        all.add(hostside.machine.Finding.info("test files", note.get()));
+        return all;
     }
 
     /**

@@ -20,9 +20,14 @@ import java.lang.invoke.VarHandle;
  * a {@link LibcException} naming the call and the error ("pread: EINVAL (invalid argument)").
  */
 public final class FileIo {
-    public static final int O_WRONLY = 1, O_CREAT = 0x40, O_EXCL = 0x80, O_TRUNC = 0x200;
+    public static final int O_WRONLY = 1, O_RDWR = 2, O_CREAT = 0x40, O_EXCL = 0x80, O_TRUNC = 0x200, O_CLOEXEC = 0x80000;
     /** O_DIRECT differs between x86-64 and arm64 (see {@link Libc#O_DIRECT}). */
     public static final int O_DIRECT = Libc.O_DIRECT;
+    /**
+     * O_NOFOLLOW differs too: arm64's own fcntl.h moves O_DIRECTORY, O_NOFOLLOW and O_DIRECT
+     * (040000, 0100000, 0200000 octal) where x86-64 keeps asm-generic's (0200000, 0400000, 040000).
+     */
+    public static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0x8000 : 0x20000;
     static final int EINTR = 4;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -35,6 +40,8 @@ public final class FileIo {
     private static final MethodHandle PWRITE = bind("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), -1);
     private static final MethodHandle FSYNC = bind("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT), -1);
     private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), -1);
+    private static final MethodHandle GETEUID = LINKER.defaultLookup().find("geteuid")
+            .map(s -> LINKER.downcallHandle(s, FunctionDescriptor.of(JAVA_INT))).orElse(null);
     // long syscall(long number, ...): io_uring has no libc wrapper in glibc
     private static final MethodHandle SYSCALL = bind("syscall",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), 1);
@@ -113,6 +120,15 @@ public final class FileIo {
             if ((int) CLOSE.invokeExact(state, fd) != 0) throw failure("close", state);
         } catch (Throwable t) {
             throw broken("close", t);
+        }
+    }
+
+    /** The effective user id: the owner of every file this process creates. geteuid(2) cannot fail. */
+    public static int geteuid() {
+        try {
+            return (int) GETEUID.invokeExact();
+        } catch (Throwable t) {
+            throw broken("geteuid", t);
         }
     }
 

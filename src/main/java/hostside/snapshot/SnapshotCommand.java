@@ -63,7 +63,11 @@ public final class SnapshotCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Every fact reader hostside has; each drill that reads the machine adds its reader here. */
+    /**
+     * Every fact reader hostside has; each drill that reads the machine adds its reader here. What a
+     * reader may leave in a snapshot of process files (no environ, PID 1's name only) is decided by
+     * {@link hostside.fs.ProcessFiles} in the recorder, not by the readers: docs/snapshot.md.
+     */
     public static MachineFacts readEverything(FsRoot fs) {
         MachineFacts facts = MachineReader.read(fs);
         hostside.vm.VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat

@@ -75,10 +75,13 @@ public final class VmDrill {
             String why = "libc could not be called on this system";
             return new VmRun(machine, facts, findings, notRun(hostTests, why), gpu(fs, facts, gpuTests, progress), List.of());
         }
+        boolean files = hostTests.stream().anyMatch(t -> t instanceof FileRead);
+        // first: a dead run's file takes room the default size is cut to
+        if (files) findings = withStaleNote(findings, fileOptions.dir() != null ? fileOptions.dir() : defaultDir());
         HostTarget target = target(fs, facts, fileOptions, hostTests);
         List<Result> host;
         try (TestFile.Lazy file = target.file()) {
-            if (hostTests.stream().anyMatch(t -> t instanceof FileRead)) {
+            if (files) {
                 // Bad --dir or a disk too small is bad input: said now, before anything runs.
                 progress.accept("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
                 file.get();
@@ -87,6 +90,18 @@ public final class VmDrill {
         }
         VmGpu gpu = gpu(fs, facts, gpuTests, progress);
         return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
+    }
+
+    /**
+     * A killed run's test files in {@code dir} removed before this run writes there, said on
+     * stderr and kept among the findings.
+     */
+    static List<Finding> withStaleNote(List<Finding> findings, Path dir) {
+        var note = hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
+        if (note.isEmpty()) return findings;
+        List<Finding> all = new java.util.ArrayList<>(findings);
+        all.add(Finding.info("test files", note.get()));
+        return all;
     }
 
     static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {

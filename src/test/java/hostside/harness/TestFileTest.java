@@ -33,10 +33,12 @@ class TestFileTest {
         TestFile f = TestFile.create(tmp, "vm", bytes, Long.MAX_VALUE / 2);
         try {
             assertThat(f.path().getParent()).isEqualTo(tmp);
-            assertThat(f.path().getFileName().toString()).matches("hostside-vm-\\d+\\.tmp");
+            String name = f.path().getFileName().toString();
+            assertThat(name).as("64 random bits, not the PID").matches("hostside-vm-[0-9a-f]{16}\\.tmp");
             assertThat(Files.size(f.path())).isEqualTo(bytes);
             assertThat(f.bytes()).isEqualTo(bytes);
-            assertThat(names(tmp)).as("the writability probe is gone").containsExactly(f.path().getFileName().toString());
+            assertThat(names(tmp)).as("the writability probe is gone; the lock file is there")
+                    .containsExactly(name.replace(".tmp", ".lock"), name);
             // incompressible bytes, not zeros
             byte[] head = new byte[4096];
             try (var in = Files.newInputStream(f.path())) {
