@@ -23,6 +23,10 @@ import java.util.Optional;
  *
  * <p>Paths are resolved here, component by component, rather than by the OS: an absolute
  * symlink inside a recording must land inside that recording.
+ *
+ * <p>Every read is bounded: a file over {@link FileCap#BYTES} reads as "too large", a FIFO,
+ * socket or device node as "not a regular file" without being opened (a recording is input
+ * from anyone), and a tarball's size and entry count are capped ({@link TarTree}).
  */
 public final class FsRoot {
     private static final int MAX_LINK_HOPS = 40;
@@ -60,6 +64,8 @@ public final class FsRoot {
         }
         if (!Files.exists(p)) throw new BadInputException(root + ": no such file or folder");
         if (!Files.isReadable(p)) throw new BadInputException(root + ": permission denied");
+        // a FIFO would block the open until someone writes to it; a device could answer for ever
+        if (!Files.isRegularFile(p)) throw new BadInputException(root + ": not a folder nor a tarball (a FIFO, socket or device)");
         TarTree t = TarTree.load(p);
         if (t.kind("/sys") != Tree.Kind.DIR && t.kind("/proc") != Tree.Kind.DIR) {
             throw new BadInputException(root + ": no sys/ or proc/ inside: not a recorded machine");

@@ -56,6 +56,7 @@ public final class Recorder {
             switch (tree.kind(child)) {
                 case DIR -> items.put(child, new DirItem());
                 case FILE -> items.put(child, new PlaceholderItem());
+                case SPECIAL -> items.put(child, new UnreadableItem(FileCap.NOT_REGULAR)); // never opened
                 case LINK -> {
                     try {
                         items.put(child, new LinkItem(tree.linkTarget(child)));

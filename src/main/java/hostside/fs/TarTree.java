@@ -26,14 +26,43 @@ final class TarTree implements Tree {
     /** Pax header key that marks a file which could not be read when it was recorded. */
     static final String UNREADABLE_KEY = "hostside.unreadable";
 
+    /*
+     * What one tarball may hold, so that no tarball takes unbounded memory or time to load. A
+     * real recording is far below each: hwloc's test suite's largest (81 machines, up to 128
+     * CPUs) holds 9,384 entries and 407 KB of content, unpacking to about 5 MB; the H200's
+     * recording 1,431 entries and 51 KB; a snapshot of a 480-thread machine would hold, by the
+     * same counts per CPU and device, about 20,000 entries and 20 MB (its /proc/interrupts alone
+     * 16 MB, see FileCap).
+     */
+    /**
+     * Entries of any kind: 50 times the largest machine's snapshot. At the limit the index takes
+     * about 240 MiB of heap (measured: 990,000 entries of 45-character names, 237 MiB).
+     */
+    static final int MAX_ENTRIES = 1_000_000;
+    /** Bytes kept in memory, content and names: 8 files at the cap, 10 times the largest snapshot. */
+    static final long MAX_KEPT_BYTES = 256L << 20;
+    /**
+     * Bytes unpacked, kept or skipped: a member over the cap is inflated and dropped, which costs
+     * time, not memory. 4 GiB lets a recording that holds a stray 3 GiB file still load (its file
+     * reads as too large) and bounds the inflating to seconds; a gzip or bzip2 bomb stops there.
+     */
+    static final long MAX_UNPACKED_BYTES = 4L << 30;
+    /** One entry's header with its pax records and GNU long name (a path is at most 4 KiB). */
+    static final int MAX_HEADER_BYTES = 1 << 20;
+
     private sealed interface Entry {}
     private record FileEntry(byte[] content) implements Entry {}
     private record UnreadableEntry(String why) implements Entry {}
+    /** A FIFO, socket or device node: never read, kept so that a listing shows it. */
+    private record SpecialEntry() implements Entry {}
     private record LinkEntry(String target) implements Entry {}
     private record DirEntry(TreeSet<String> children) implements Entry {}
 
     private final Map<String, Entry> entries = new HashMap<>();
     private final String source;
+    /** Bytes of names and content kept so far, against MAX_KEPT_BYTES. */
+    private long kept;
+    private final byte[] scratch = new byte[1 << 16];
 
     private TarTree(String source) {
         this.source = source;
@@ -69,24 +98,38 @@ final class TarTree implements Tree {
              InputStream unpacked = isGzip(head) ? new GZIPInputStream(raw, 1 << 16)
                      : isBzip2(head) ? new BZip2CompressorInputStream(raw)
                      : raw;
-             TarArchiveInputStream tar = new TarArchiveInputStream(unpacked)) {
+             TarMeter meter = new TarMeter(unpacked, MAX_HEADER_BYTES, MAX_UNPACKED_BYTES);
+             TarArchiveInputStream tar = new TarArchiveInputStream(meter)) {
             if (!isGzip(head) && !isBzip2(head) && !isTar(head)) {
                 throw new BadInputException(name + ": not a tarball (.tar, .tar.gz or .tar.bz2) nor a folder");
             }
             TarArchiveEntry e;
             int count = 0;
             while ((e = tar.getNextEntry()) != null) {
+                if (++count > MAX_ENTRIES) {
+                    throw new BadInputException(String.format(java.util.Locale.ROOT,
+                            "%s: more than %d entries: a recorded machine holds tens of thousands", name, MAX_ENTRIES));
+                }
+                meter.content(e.getSize());
                 tree.add(e, tar);
-                count++;
+                meter.header();
             }
             if (count == 0) throw new BadInputException(name + ": the tarball is empty");
         } catch (BadInputException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
+            TarMeter.Exceeded limit = exceeded(e);
+            if (limit != null) throw new BadInputException(name + ": " + limit.getMessage() + ": not a recorded machine");
             throw new BadInputException(name + ": not a readable tarball (" + oneLine(e) + ")");
         }
         tree.stripTopFolder();
         return tree;
+    }
+
+    /** The tar reader may wrap what the meter threw. */
+    private static TarMeter.Exceeded exceeded(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof TarMeter.Exceeded x) return x;
+        return null;
     }
 
     private static String oneLine(Exception e) {
@@ -94,17 +137,47 @@ final class TarTree implements Tree {
         return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
     }
 
+    /**
+     * One member. Only a regular file's content is read into memory, and only up to the cap: a
+     * larger one is read through in chunks and dropped (its size is in its header), and reads
+     * as "too large". Whatever is left of any member is drained the same way before the next.
+     */
     private void add(TarArchiveEntry e, InputStream content) throws IOException {
         String path = normalise(e.getName());
-        if (path.equals("/")) return;
         Entry entry;
         String unreadable = e.getExtraPaxHeader(UNREADABLE_KEY);
+        // commons-compress calls FIFOs and devices files too (isFile is "not a folder"): ask first
         if (e.isSymbolicLink()) entry = new LinkEntry(e.getLinkName());
         else if (e.isDirectory()) entry = new DirEntry(new TreeSet<>());
+        else if (e.isFIFO() || e.isCharacterDevice() || e.isBlockDevice()) entry = new SpecialEntry();
         else if (unreadable != null) entry = new UnreadableEntry(unreadable);
-        else if (e.isFile()) entry = new FileEntry(content.readAllBytes());
-        else return; // devices, fifos: nothing hostside reads
+        else if (!e.isFile()) entry = null;
+        else if (e.getSize() > FileCap.BYTES) entry = new UnreadableEntry(FileCap.tooLarge(e.getSize()));
+        else {
+            keep(e.getSize() + path.length());
+            entry = new FileEntry(content.readNBytes((int) e.getSize()));
+        }
+        drain(content);
+        if (entry == null || path.equals("/")) return;
+        if (!(entry instanceof FileEntry)) {
+            keep(path.length() + (entry instanceof LinkEntry l ? l.target().length() : 0)
+                    + (entry instanceof UnreadableEntry u ? u.why().length() : 0));
+        }
         put(path, entry);
+    }
+
+    private void keep(long bytes) {
+        kept += bytes;
+        if (kept > MAX_KEPT_BYTES) {
+            throw new BadInputException(String.format(java.util.Locale.ROOT,
+                    "%s: holds more than %d MiB of files and names: a recorded machine holds a few MiB", source, MAX_KEPT_BYTES >> 20));
+        }
+    }
+
+    private void drain(InputStream content) throws IOException {
+        while (content.read(scratch) > 0) {
+            // dropped: see add
+        }
     }
 
     private void put(String path, Entry entry) {
@@ -174,6 +247,7 @@ final class TarTree implements Tree {
             case LinkEntry l -> Kind.LINK;
             case FileEntry f -> Kind.FILE;
             case UnreadableEntry u -> Kind.FILE;
+            case SpecialEntry s -> Kind.SPECIAL;
         };
     }
 
@@ -188,6 +262,7 @@ final class TarTree implements Tree {
         return switch (entries.get(path)) {
             case FileEntry f -> f.content();
             case UnreadableEntry u -> throw new IOException(u.why());
+            case SpecialEntry s -> throw new IOException(FileCap.NOT_REGULAR);
             case DirEntry d -> throw new IOException("is a directory");
             case null, default -> throw new NoSuchFileException(path);
         };

@@ -9,13 +9,19 @@ import java.util.List;
  * absolute symlink inside a recorded machine points into that machine, not into this one.
  */
 interface Tree {
-    enum Kind { FILE, DIR, LINK, MISSING }
+    /**
+     * FILE is a regular file (or one recorded as unreadable); SPECIAL is a FIFO, socket or device
+     * node, which is never opened: a FIFO blocks its reader until a writer comes, a device's
+     * driver acts on a read. A read of one answers {@link FileCap#NOT_REGULAR}.
+     */
+    enum Kind { FILE, DIR, LINK, SPECIAL, MISSING }
 
     Kind kind(String path);
 
     /** The raw target of a symlink, as stored. */
     String linkTarget(String path) throws IOException;
 
+    /** The content of a regular file, at most {@link FileCap#BYTES}; an IOException saying why otherwise. */
     byte[] read(String path) throws IOException;
 
     /** Child names of a directory, in no particular order. */

@@ -27,6 +27,11 @@ public final class Libc {
     public static final int MADV_RANDOM = 1, MADV_SEQUENTIAL = 2, MADV_DONTNEED = 4, MADV_HUGEPAGE = 14, MADV_NOHUGEPAGE = 15;
     public static final int POSIX_FADV_SEQUENTIAL = 2, POSIX_FADV_DONTNEED = 4;
     public static final int O_RDONLY = 0;
+    /** Same value on x86-64 and arm64 (asm-generic). */
+    public static final int O_NONBLOCK = 0x800, O_CLOEXEC = 0x80000;
+    /** O_NOFOLLOW differs by architecture, like O_DIRECT (arm64's own fcntl.h vs x86). */
+    public static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0x8000 : 0x20000;
+    static final int F_GETFL = 3, F_SETFL = 4;
     /** O_DIRECT differs by architecture (asm-generic vs x86). */
     public static final int O_DIRECT = "aarch64".equals(System.getProperty("os.arch")) ? 0x10000 : 0x4000;
     public static final int RUSAGE_SELF = 0, RUSAGE_THREAD = 1;
@@ -44,19 +49,22 @@ public final class Libc {
 
     private record Fn(String name, FunctionDescriptor descriptor, boolean errno, int firstVariadic) {}
 
-    private static final Map<String, Fn> FUNCTIONS = Map.of(
-            "mmap", new Fn("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG), true, -1),
-            "munmap", new Fn("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), true, -1),
-            "madvise", new Fn("madvise", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), true, -1),
-            "mincore", new Fn("mincore", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS), true, -1),
+    private static final Map<String, Fn> FUNCTIONS = Map.ofEntries(
+            Map.entry("mmap", new Fn("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG), true, -1)),
+            Map.entry("munmap", new Fn("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), true, -1)),
+            Map.entry("madvise", new Fn("madvise", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), true, -1)),
+            Map.entry("mincore", new Fn("mincore", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS), true, -1)),
             // posix_fadvise returns the error number instead of setting errno
-            "posix_fadvise", new Fn("posix_fadvise", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), false, -1),
-            "getrusage", new Fn("getrusage", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), true, -1),
-            "sysconf", new Fn("sysconf", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), true, -1),
+            Map.entry("posix_fadvise", new Fn("posix_fadvise", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), false, -1)),
+            Map.entry("getrusage", new Fn("getrusage", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), true, -1)),
+            Map.entry("sysconf", new Fn("sysconf", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), true, -1)),
             // open is variadic: the mode travels as a variadic int
-            "open", new Fn("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true, 2),
-            "close", new Fn("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), true, -1),
-            "read", new Fn("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), true, -1));
+            Map.entry("open", new Fn("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true, 2)),
+            Map.entry("close", new Fn("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), true, -1)),
+            Map.entry("read", new Fn("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), true, -1)),
+            // fcntl is variadic: F_SETFL's flags travel as a variadic int
+            Map.entry("fcntl", new Fn("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), true, 2)),
+            Map.entry("strerror", new Fn("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), false, -1)));
 
     private static final Map<String, MethodHandle> HANDLES = new ConcurrentHashMap<>();
 
@@ -156,6 +164,27 @@ public final class Libc {
 
     public static void close(int fd) {
         checked("close", fd);
+    }
+
+    /**
+     * Clears O_NONBLOCK on an open file: a file opened non-blocking (so that a FIFO met where a
+     * regular file was expected cannot hang the open) reads as usual once it is known to be regular.
+     */
+    public static void clearNonBlocking(int fd) {
+        int flags = (int) checked("fcntl", fd, F_GETFL, 0);
+        if ((flags & O_NONBLOCK) != 0) checked("fcntl", fd, F_SETFL, flags & ~O_NONBLOCK);
+    }
+
+    /** The C library's text for an errno ("Invalid argument"), the text Java's own I/O errors carry. */
+    public static String strerror(int errno) {
+        try {
+            MemorySegment s = (MemorySegment) handle("strerror").invokeExact(errno);
+            return s.equals(MemorySegment.NULL) ? Errno.describe(errno) : s.reinterpret(1024).getString(0);
+        } catch (LibcException e) {
+            throw e;
+        } catch (Throwable t) {
+            return Errno.describe(errno);
+        }
     }
 
     /** One read(2), retried on EINTR; returns the bytes read (0 at end of file). */
