@@ -27,8 +27,6 @@ import hostside.libc.LibcException;
  */
 public record KernelLog(List<KmsgRecord> records, Double nowSeconds, String notRead, int garbled) {
     static final String DEVICE = "/dev/kmsg";
-    /** O_NONBLOCK: 04000 in asm-generic and on x86, the two ABIs hostside runs on. */
-    static final int O_NONBLOCK = 0x800;
     static final int EAGAIN = 11, EPIPE = 32;
     /** More than the kernel's largest record (CONSOLE_EXT_LOG_MAX, 8 KiB): a smaller buffer gets EINVAL. */
     static final int RECORD_BUFFER = 16 * 1024;
@@ -74,7 +72,7 @@ public record KernelLog(List<KmsgRecord> records, Double nowSeconds, String notR
     static String readDevice(List<String> out) {
         int fd;
         try {
-            fd = Libc.open(DEVICE, Libc.O_RDONLY | O_NONBLOCK);
+            fd = Libc.open(DEVICE, Libc.O_RDONLY | Libc.O_NONBLOCK);
         } catch (LibcException e) {
             return DEVICE + ": " + (e.errno() == 0 ? e.getMessage() : Errno.describe(e.errno()));
         } catch (RuntimeException | LinkageError e) {

@@ -20,14 +20,9 @@ import java.lang.invoke.VarHandle;
  * a {@link LibcException} naming the call and the error ("pread: EINVAL (invalid argument)").
  */
 public final class FileIo {
-    public static final int O_WRONLY = 1, O_RDWR = 2, O_CREAT = 0x40, O_EXCL = 0x80, O_TRUNC = 0x200, O_CLOEXEC = 0x80000;
-    /** O_DIRECT differs between x86-64 and arm64 (see {@link Libc#O_DIRECT}). */
-    public static final int O_DIRECT = Libc.O_DIRECT;
-    /**
-     * O_NOFOLLOW differs too: arm64's own fcntl.h moves O_DIRECTORY, O_NOFOLLOW and O_DIRECT
-     * (040000, 0100000, 0200000 octal) where x86-64 keeps asm-generic's (0200000, 0400000, 040000).
-     */
-    public static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0x8000 : 0x20000;
+    public static final int O_WRONLY = 1, O_RDWR = 2, O_CREAT = 0x40, O_EXCL = 0x80, O_TRUNC = 0x200;
+    /** The flags whose values {@link Libc} holds (O_DIRECT and O_NOFOLLOW differ between x86-64 and arm64). */
+    public static final int O_DIRECT = Libc.O_DIRECT, O_NOFOLLOW = Libc.O_NOFOLLOW, O_CLOEXEC = Libc.O_CLOEXEC;
     static final int EINTR = 4;
 
     private static final Linker LINKER = Linker.nativeLinker();

@@ -29,7 +29,11 @@ public final class Libc {
     public static final int O_RDONLY = 0;
     /** Same value on x86-64 and arm64 (asm-generic). */
     public static final int O_NONBLOCK = 0x800, O_CLOEXEC = 0x80000;
-    /** O_NOFOLLOW differs by architecture, like O_DIRECT (arm64's own fcntl.h vs x86). */
+    /**
+     * O_NOFOLLOW differs by architecture, like O_DIRECT: arm64's own fcntl.h moves O_DIRECTORY,
+     * O_NOFOLLOW and O_DIRECT (040000, 0100000, 0200000 octal) where x86-64 keeps asm-generic's
+     * (0200000, 0400000, 040000).
+     */
     public static final int O_NOFOLLOW = "aarch64".equals(System.getProperty("os.arch")) ? 0x8000 : 0x20000;
     static final int F_GETFL = 3, F_SETFL = 4;
     /** O_DIRECT differs by architecture (asm-generic vs x86). */
