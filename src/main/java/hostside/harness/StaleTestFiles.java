@@ -107,7 +107,8 @@ public final class StaleTestFiles {
                 if (lock == null) return; // a live owner
                 if (!OwnFiles.isSame(lockFile, a.fileKey())) return; // replaced since we looked
                 if (ch.size() == 0 && !olderThan(a, UNFINISHED)) return; // its owner may be between the create and the lock
-                boolean data = removeData(dir.resolve(TestFileName.data(drill, id)), uid, removed);
+                boolean data = removeData(dir.resolve(TestFileName.data(drill, id)), uid, removed)
+                        | removeFolder(dir.resolve(TestFileName.folder(drill, id)), uid, removed);
                 // the lock file goes while we hold its lock: a sweep that opened it meanwhile finds it held
                 if (OwnFiles.deleteIfSame(lockFile, a.fileKey()) && !data) removed.add(new Removed(lockFile.getFileName().toString(), a.size()));
             }
@@ -128,6 +129,19 @@ public final class StaleTestFiles {
             // none (a run killed between its write samples), or not ours
         }
         return false;
+    }
+
+    /** Removes a dead run's {@link ScratchFolder}, if there is one and it is ours; returns whether it did. */
+    private static boolean removeFolder(Path folder, int uid, List<Removed> removed) {
+        try {
+            BasicFileAttributes a = OwnFiles.lstat(folder);
+            if (!a.isDirectory() || OwnFiles.uid(folder) != uid) return false;
+            var bytes = ScratchFolder.removeFolder(folder, a.fileKey());
+            bytes.ifPresent(b -> removed.add(new Removed(folder.getFileName().toString(), b)));
+            return bytes.isPresent();
+        } catch (IOException e) {
+            return false; // none (the usual case for a test file's lock), or not ours
+        }
     }
 
     private static boolean ours(Path p, BasicFileAttributes a, int uid) throws IOException {

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import hostside.harness.ScratchFolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,9 +101,25 @@ class CpuCleanupTest {
             while (seen.stream().anyMatch(CpuCleanupTest::running) && System.nanoTime() < settle) Thread.sleep(50);
             assertThat(seen.stream().filter(CpuCleanupTest::running).map(pid -> pid + " " + cmdline(pid)).toList())
                     .as("descendants still running after SIG" + signal).isEmpty();
+            // its temporary files: removed by its hooks on SIGINT; after SIGKILL left, and removed by the next run
+            if (signal.equals("KILL")) {
+                boolean left = !names(tmp).isEmpty(); // strace's output, the scripts' folder; the hogs make none
+                List<String> said = new ArrayList<>();
+                try (ScratchFolder next = ScratchFolder.create(tmp, "next", said::add)) {
+                    if (left) assertThat(said).singleElement().asString().startsWith("removed ").contains("that a killed hostside run left in " + tmp);
+                    assertThat(names(tmp)).allMatch(n -> n.startsWith(next.path().getFileName().toString().replace(".d", "")));
+                }
+            }
+            assertThat(names(tmp)).as("hostside's temporary files after SIG" + signal).isEmpty();
         } finally {
             p.destroyForcibly();
             for (long pid : seen) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static List<String> names(Path dir) throws java.io.IOException {
+        try (var s = Files.list(dir)) {
+            return s.map(f -> f.getFileName().toString()).sorted().toList();
         }
     }
 

@@ -5,14 +5,16 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+
+import hostside.harness.ScratchFolder;
 
 /** The python3 the measurements run: found on PATH, its scripts copied out of the jar, short runs bounded in time. */
 public final class Python {
@@ -57,27 +59,28 @@ public final class Python {
     }
 
     /**
-     * A bundled script copied into a fresh temporary folder, removed again by {@link Script#close()},
-     * or at JVM exit (Ctrl-C, SIGTERM) when the run never got there. Only a JVM killed outright
-     * (SIGKILL) leaves the folder behind.
+     * A bundled script copied into a fresh {@link ScratchFolder} (its own, mode 0700, locked),
+     * removed again by {@link Script#close()}, or at JVM exit (Ctrl-C, SIGTERM) when the run never
+     * got there; after a SIGKILL, by the next run that makes a scratch folder in /tmp.
      */
-    public record Script(Path dir, Path file) implements AutoCloseable {
+    public record Script(ScratchFolder folder, Path file) implements AutoCloseable {
         /** A file of the run's own in the folder (the script's stderr), removed with it. */
         public Path scratch(String name) {
-            Path f = dir.resolve(name);
-            f.toFile().deleteOnExit(); // registered after the folder: deleted before it
-            return f;
+            return folder.file(name);
         }
 
         public static Script extract(String name) {
             try (InputStream in = Python.class.getResourceAsStream(name)) {
                 if (in == null) throw new IllegalStateException("script " + name + " is missing from the build");
-                Path dir = Files.createTempDirectory("hostside-dataloader-");
-                dir.toFile().deleteOnExit();
-                Path f = dir.resolve(name);
-                Files.write(f, in.readAllBytes());
-                f.toFile().deleteOnExit();
-                return new Script(dir, f);
+                ScratchFolder folder = ScratchFolder.create("python");
+                Path f = folder.file(name);
+                try {
+                    Files.write(f, in.readAllBytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    folder.close();
+                    throw e;
+                }
+                return new Script(folder, f);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot copy " + name + " to a temporary folder: " + e.getMessage(), e);
             }
@@ -85,11 +88,7 @@ public final class Python {
 
         @Override
         public void close() {
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-            } catch (IOException e) {
-                // a temporary folder left behind; deleteOnExit gets the files
-            }
+            folder.close();
         }
     }
 
@@ -112,12 +111,10 @@ public final class Python {
      * threads to race with the process's exit), removed afterwards.
      */
     public static Outcome run(List<String> command, Duration timeout) throws InterruptedException {
-        Path out = null, err = null;
+        ScratchFolder folder = null;
         try {
-            out = Files.createTempFile("hostside-python-", ".out");
-            err = Files.createTempFile("hostside-python-", ".err");
-            out.toFile().deleteOnExit(); // should the JVM exit before the finally below
-            err.toFile().deleteOnExit();
+            folder = ScratchFolder.create("python");
+            Path out = folder.file("stdout.txt"), err = folder.file("stderr.txt");
             ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
@@ -132,16 +129,10 @@ public final class Python {
                 return new Outcome(done ? tree.process().exitValue() : -1, new String(Files.readAllBytes(out), StandardCharsets.UTF_8),
                         new String(Files.readAllBytes(err), StandardCharsets.UTF_8), !done);
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return new Outcome(127, "", command.getFirst() + ": " + e.getMessage(), false);
         } finally {
-            for (Path p : new Path[] {out, err}) {
-                try {
-                    if (p != null) Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // a temporary file left in /tmp
-                }
-            }
+            if (folder != null) folder.close();
         }
     }
 

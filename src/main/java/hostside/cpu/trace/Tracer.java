@@ -92,13 +92,15 @@ public final class Tracer {
             if (pid == ProcessHandle.current().pid()) throw new BadInputException("--pid " + pid + ": that is hostside itself");
             if (ProcessHandle.of(pid).isEmpty()) throw new BadInputException("--pid " + pid + ": no such process");
         }
-        Path file;
+        // a folder of our own, locked: a SIGKILLed run's trace (it can be large) is removed by the next run
+        hostside.harness.ScratchFolder scratch;
         try {
             Files.createDirectories(tempDir);
-            file = Files.createTempFile(tempDir, "hostside-strace-", ".txt");
-        } catch (IOException e) {
+            scratch = hostside.harness.ScratchFolder.create(tempDir, "strace", line -> System.err.println("hostside: " + line));
+        } catch (IOException | UncheckedIOException e) {
             throw new BadInputException(tempDir + ": cannot write strace's output file there (" + e.getMessage() + ")");
         }
+        Path file = scratch.file("trace.txt");
         List<String> cmd = new ArrayList<>();
         cmd.add(strace.executable().toString());
         cmd.addAll(List.of(options));
@@ -114,7 +116,7 @@ public final class Tracer {
                 cmd.addAll(c.argv());
             }
         }
-        Guard guard = new Guard(file, !attach);
+        Guard guard = new Guard(scratch, !attach);
         try {
             ProcessBuilder pb = new ProcessBuilder(cmd)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -205,14 +207,14 @@ public final class Tracer {
     static final class Guard implements AutoCloseable {
         /** How long strace has to detach from an attached process (SIGTERM) before it is forced. */
         static final Duration DETACH_GRACE = Duration.ofSeconds(5);
-        private final Path file;
+        private final hostside.harness.ScratchFolder scratch;
         private final boolean ownsTree;
         private final AtomicBoolean closed = new AtomicBoolean();
         private final Thread hook;
         private volatile Child strace;
 
-        Guard(Path file, boolean ownsTree) {
-            this.file = file;
+        Guard(hostside.harness.ScratchFolder scratch, boolean ownsTree) {
+            this.scratch = scratch;
             this.ownsTree = ownsTree;
             this.hook = new Thread(this::release, "hostside-strace-cleanup");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -278,11 +280,7 @@ public final class Tracer {
             try {
                 killTree();
             } finally {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException e) {
-                    // best effort on the way out; the name says what it is
-                }
+                scratch.close();
             }
         }
 
