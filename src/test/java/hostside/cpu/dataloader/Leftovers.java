@@ -30,7 +30,7 @@ final class Leftovers implements LongConsumer {
     /** Our scripts' temporary folders now in java.io.tmpdir. */
     static java.util.Set<String> tempFolders() throws java.io.IOException {
         try (var s = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hostside-dataloader-"))
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hostside-python-"))
                     .collect(java.util.stream.Collectors.toSet());
         }
     }
@@ -49,7 +49,7 @@ final class Leftovers implements LongConsumer {
     static List<String> scriptsRunning() {
         List<Long> mine = ProcessHandle.current().descendants().map(ProcessHandle::pid).toList();
         return ProcessHandle.allProcesses()
-                .filter(h -> h.info().commandLine().orElse("").contains("hostside-dataloader-"))
+                .filter(h -> h.info().commandLine().orElse("").contains("hostside-python-"))
                 .filter(h -> mine.contains(h.pid()) || h.parent().map(p -> p.pid() == 1).orElse(true))
                 .filter(h -> !ProcMemory.gone(FsRoot.live().text("/proc/" + h.pid() + "/status")))
                 .map(h -> h.pid() + " " + h.info().commandLine().orElse(""))

@@ -37,7 +37,8 @@ class JvmExitCleanupTest {
             assertThat(line).as("the child JVM reports strace and sleep running; stderr: " + stderr()).startsWith("running ");
             String[] pids = line.split(" ");
             long strace = Long.parseLong(pids[1]), sleep = Long.parseLong(pids[2]);
-            assertThat(files(work)).as("strace's file exists while it runs").hasSize(1);
+            assertThat(files(work)).as("strace's folder (its file inside) and its lock exist while it runs").hasSize(2)
+                    .anyMatch(p -> p.getFileName().toString().matches("hostside-strace-[0-9a-f]{16}\\.d") && Files.exists(p.resolve("trace.txt")));
             jvm.destroy(); // SIGTERM: shutdown hooks run
             assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).as("the JVM exits").isTrue();
             assertThat(alive(sleep)).as("the traced sleep is gone").isFalse();
