@@ -152,17 +152,10 @@ class PlantedSecretTest {
         String status = Files.readString(Path.of("/proc/self/status"));
         String uid = status.lines().filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[2]).findFirst().orElse("?");
         if (!uid.equals("0")) gaps.add("root (running as uid " + uid + "; a PID namespace needs it)");
-        for (String tool : List.of("unshare", "sh", "tr", "grep")) if (onPath(tool) == null) gaps.add(tool);
+        for (String tool : List.of("unshare", "sh", "tr", "grep")) if (hostside.testing.Tools.onPath(tool) == null) gaps.add(tool);
         return gaps.isEmpty() ? null : "missing " + String.join(", ", gaps);
     }
 
-    private static Path onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(d.isEmpty() ? "." : d, tool);
-            if (Files.isExecutable(p)) return p;
-        }
-        return null;
-    }
 
     private static void unavailable(String why) {
         String message = "cannot build the PID namespace: " + why + ". CI runs as root with util-linux, where this test must pass; "

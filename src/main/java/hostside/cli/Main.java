@@ -58,6 +58,8 @@ public final class Main implements Runnable {
     static String inWords(Throwable ex) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
             String m = t.getMessage();
+            // new RuntimeException(cause) takes cause.toString() as its message: a class name, so read the cause
+            if (t.getCause() != null && t.getCause().toString().equals(m)) continue;
             if (m != null && !m.isBlank()) return m.lines().findFirst().orElse(m).strip();
         }
         return ex instanceof OutOfMemoryError ? "out of memory" : "an internal error";

@@ -119,4 +119,13 @@ class MainTest {
         oneLineError(run("snapshot", "-o", tmp.resolve("no/such/dir/x.tar.gz").toString()));
         oneLineError(run("snapshot", "-o", "/proc/x.tar.gz", "--root", h200));
     }
+
+    @Test
+    void aFailureIsSaidInWordsNeverAsAJavaClassName() {
+        assertThat(Main.inWords(new IllegalStateException("strace wrote nothing\nsecond line"))).isEqualTo("strace wrote nothing");
+        assertThat(Main.inWords(new RuntimeException(new java.io.IOException("No space left on device")))).isEqualTo("No space left on device");
+        assertThat(Main.inWords(new java.io.UncheckedIOException("cannot copy x", new java.io.IOException("disk")))).isEqualTo("cannot copy x");
+        assertThat(Main.inWords(new NullPointerException())).isEqualTo("an internal error");
+        assertThat(Main.inWords(new OutOfMemoryError())).isEqualTo("out of memory");
+    }
 }

@@ -175,17 +175,10 @@ class ContainerLiveTest {
         String status = Files.readString(Path.of("/proc/self/status"));
         String uid = status.lines().filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[2]).findFirst().orElse("?");
         if (!uid.equals("0")) gaps.add("root (running as uid " + uid + "; cgroups and namespaces need it)");
-        for (String tool : List.of("unshare", "setpriv", "mount", "sh")) if (onPath(tool) == null) gaps.add(tool + " (util-linux)");
+        for (String tool : List.of("unshare", "setpriv", "mount", "sh")) if (hostside.testing.Tools.onPath(tool) == null) gaps.add(tool + " (util-linux)");
         return gaps.isEmpty() ? null : "missing " + String.join(", ", gaps);
     }
 
-    private static Path onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(d.isEmpty() ? "." : d, tool);
-            if (Files.isExecutable(p)) return p;
-        }
-        return null;
-    }
 
     private static void unavailable(String why) {
         String message = "cannot build the container-like setup: " + why + ". CI runs as root with util-linux, where this test must pass; "
