@@ -87,7 +87,7 @@ class ReportOutputTest {
     }
 
     @Test
-    void aReportWithDataAfterItsJsonIsRefused() throws IOException {
+    void aReportWithDataAfterItsJsonIsRefused() throws Exception {
         assertThat(run("report", "--root", h200, "--out", tmp.toString(), "--name", "h200").code()).isZero();
         Path json = tmp.resolve("h200.json");
         Path damaged = Files.writeString(tmp.resolve("damaged.json"), Files.readString(json) + "\"tail of another run\": 1}\n");
@@ -95,6 +95,16 @@ class ReportOutputTest {
         Path twice = Files.writeString(tmp.resolve("twice.json"), Files.readString(json) + Files.readString(json));
         oneLineError(run("report", "--from", twice.toString(), "--out", tmp.resolve("again").toString()), "data after the end");
         assertThat(Files.exists(tmp.resolve("again/damaged.md"))).isFalse();
+        // a FIFO is never opened (it would block for ever), a huge file never read
+        Path fifo = tmp.resolve("fifo.json");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> oneLineError(run("report", "--from", fifo.toString(), "--out", tmp.resolve("again").toString()), "not a regular file"));
+        Path huge = tmp.resolve("huge.json");
+        try (var f = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            f.setLength(1L << 30); // sparse: no disk used
+        }
+        oneLineError(run("report", "--from", huge.toString(), "--out", tmp.resolve("again").toString()), "1073741824 bytes");
     }
 
     @Test
