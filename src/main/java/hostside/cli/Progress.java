@@ -43,6 +43,9 @@ public final class Progress implements ProgressSink, AutoCloseable {
     private long ranNanos;
     private boolean lineShown;
     private OptionalLong expectedEnd = OptionalLong.empty();
+    /** Not on a terminal: the step under way, said with its time once it ends (see {@link #endStep}). */
+    private String pendingStep = "";
+    private long stepStart;
 
     /**
      * @param terminal draw one live line (carriage return, clear to end of line); else plain lines
@@ -95,6 +98,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
 
     /** The outer level of a report: drill {@code i} of {@code n}; the per-case average starts again. */
     public synchronized void drill(String name, int i, int n) {
+        endStep();
         drill = String.format(Locale.ROOT, "%s %d/%d", name, i, n);
         now = "";
         index = count = ran = 0;
@@ -108,6 +112,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
     public synchronized void accept(Event e) {
         switch (e) {
             case CaseStarted s -> {
+                endStep();
                 now = s.label();
                 index = s.index();
                 count = s.count();
@@ -117,6 +122,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
                 else line(String.format(Locale.ROOT, "%s%d/%d %s: started (elapsed %s)", prefix(), index, count, now, duration(sinceStart())));
             }
             case CaseEnded d -> {
+                endStep();
                 index = d.index();
                 count = d.count();
                 caseRunning = false;
@@ -136,10 +142,16 @@ public final class Progress implements ProgressSink, AutoCloseable {
                 now = "";
             }
             case Step s -> {
+                endStep();
                 now = s.what();
                 index = count = 0;
-                if (terminal) draw();
-                else line(prefix() + s.what() + "...");
+                caseRunning = false;
+                if (terminal) {
+                    draw();
+                } else {
+                    pendingStep = s.what();
+                    stepStart = nanoClock.getAsLong();
+                }
             }
         }
     }
@@ -152,22 +164,9 @@ public final class Progress implements ProgressSink, AutoCloseable {
      */
     public static <T> T during(String what, long expectedNanos, Supplier<T> work) {
         try (Progress p = forStderr()) {
-            Thread note = Thread.ofVirtual().unstarted(() -> {
-                try {
-                    Thread.sleep(SHOW_AFTER_MS);
-                } catch (InterruptedException e) {
-                    return; // finished before the line was due
-                }
-                p.expect(expectedNanos);
-                p.step(what);
-            });
-            note.start();
-            try {
-                return work.get();
-            } finally {
-                note.interrupt();
-                p.done(what);
-            }
+            p.expect(expectedNanos);
+            p.step(what);
+            return work.get();
         }
     }
 
@@ -175,11 +174,16 @@ public final class Progress implements ProgressSink, AutoCloseable {
         return during(what, 0, work);
     }
 
-    /** The end of a step begun with {@link #step}: a line with its time where not on a terminal; nothing if it was never shown. */
-    synchronized void done(String what) {
-        if (!now.equals(what)) return;
-        if (!terminal) line(String.format(Locale.ROOT, "%s%s: done in %s", prefix(), what, duration(sinceStart())));
-        now = "";
+    /**
+     * Not on a terminal, a step (writing the test file) is one line as it ends, with its time, and
+     * only when it took a second or more: a step that fails at once (bad --dir) then leaves just
+     * the error's one line.
+     */
+    private void endStep() {
+        if (pendingStep.isEmpty()) return;
+        long took = nanoClock.getAsLong() - stepStart;
+        if (took >= SHOW_AFTER_MS * 1_000_000L) line(String.format(Locale.ROOT, "%s%s: %s", prefix(), pendingStep, duration(took)));
+        pendingStep = "";
     }
 
     /** A step whose length is known: the live line counts down to its end. */
@@ -202,6 +206,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
         synchronized (this) {
             t = ticker;
             ticker = null;
+            endStep();
         }
         if (t != null) t.interrupt();
         clear();
