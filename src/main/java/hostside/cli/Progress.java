@@ -138,8 +138,9 @@ public final class Progress implements ProgressSink, AutoCloseable {
                     String took = didRun ? " in " + duration(d.nanos()) : "";
                     line(String.format(Locale.ROOT, "%s%d/%d %s: %s%s (elapsed %s%s)", prefix(), index, count, d.label(), d.status(), took,
                             duration(sinceStart()), leftText(", about ")));
+                    now = "";
                 }
-                now = "";
+                // on a terminal the line keeps the case that just ended until the next begins (a GPU's set-up between)
             }
             case Step s -> {
                 endStep();
@@ -244,9 +245,12 @@ public final class Progress implements ProgressSink, AutoCloseable {
          * @param currentNanos  how long the current case has run (0 between cases)
          */
         static OptionalLong left(int ran, long ranNanos, int casesLeft, long currentNanos) {
-            if (ran == 0 || casesLeft <= 0) return casesLeft <= 0 && ran > 0 ? OptionalLong.of(0) : OptionalLong.empty();
+            if (ran == 0 || casesLeft <= 0) return OptionalLong.empty();
             long average = ranNanos / ran;
-            return OptionalLong.of(Math.max(0, average * casesLeft - currentNanos));
+            long rest = average * (casesLeft - 1), current = average - currentNanos;
+            // a case running past the average says nothing of its own end: "0 s left" for a minute would be a lie
+            if (current <= 0) return rest > 0 ? OptionalLong.of(rest) : OptionalLong.empty();
+            return OptionalLong.of(rest + current);
         }
     }
 

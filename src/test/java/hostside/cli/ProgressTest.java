@@ -138,10 +138,14 @@ class ProgressTest {
         assertThat(Progress.Estimate.left(0, 0, 5, 0)).isEmpty();
         // 3 cases in 6 s: 2 s each; 4 left, the current one 0.5 s in
         assertThat(Progress.Estimate.left(3, 6_000_000_000L, 4, 500_000_000L)).isEqualTo(OptionalLong.of(7_500_000_000L));
-        // a case running longer than the average: never a negative estimate
-        assertThat(Progress.Estimate.left(1, 1_000_000_000L, 1, 9_000_000_000L)).isEqualTo(OptionalLong.of(0));
-        // all ended
-        assertThat(Progress.Estimate.left(2, 4_000_000_000L, 0, 0)).isEqualTo(OptionalLong.of(0));
+        // between cases: the average for each case left
+        assertThat(Progress.Estimate.left(3, 6_000_000_000L, 2, 0)).isEqualTo(OptionalLong.of(4_000_000_000L));
+        // the last case, running past the average: no estimate rather than "0 s left" for as long as it runs
+        assertThat(Progress.Estimate.left(1, 1_000_000_000L, 1, 9_000_000_000L)).isEmpty();
+        // past the average with two more to come: those two only, never a negative figure
+        assertThat(Progress.Estimate.left(1, 1_000_000_000L, 3, 9_000_000_000L)).isEqualTo(OptionalLong.of(2_000_000_000L));
+        // all ended: nothing to say
+        assertThat(Progress.Estimate.left(2, 4_000_000_000L, 0, 0)).isEmpty();
     }
 
     @Test
