@@ -20,7 +20,7 @@ import hostside.harness.ProgressSink;
  * {@link #drill}.
  */
 public final class Progress implements ProgressSink, AutoCloseable {
-    /** Work shorter than this shows nothing through {@link #during}: quick runs stay silent. */
+    /** Not on a terminal, a step shorter than this leaves no line: quick runs stay silent. */
     static final long SHOW_AFTER_MS = 1000;
     private static final long TICK_MS = 1000;
     private static final String CLEAR = "\r\u001b[K";
@@ -159,7 +159,8 @@ public final class Progress implements ProgressSink, AutoCloseable {
 
     /**
      * Work that may take more than a moment and is no test case (unpacking a large recording, a
-     * checklist's sampling window): shown once it has lasted a second, so quick runs stay silent.
+     * checklist's sampling window): on a terminal the live line at once, cleared at the end;
+     * elsewhere one line with its time as it ends, if it took a second, so quick runs stay silent.
      *
      * @param expectedNanos how long it will take when that is known beforehand (a sampling window), else 0
      */
