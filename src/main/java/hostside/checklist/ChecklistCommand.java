@@ -49,7 +49,7 @@ public final class ChecklistCommand implements Callable<Integer> {
         try (GpuFeed gpus = fs.isLive() ? GpuFeed.nvml(Nvml.defaultLibrary()) : GpuFeed.none("a recorded machine")) {
             String what = "sampling PID " + pid + " for " + seconds + " s";
             c = seconds > QUIET_SECONDS && fs.isLive()
-                    ? Progress.during(what, () -> gather(fs, gpus))
+                    ? Progress.during(what, seconds * 1_000_000_000L, () -> gather(fs, gpus))
                     : gather(fs, gpus);
         }
         var out = spec.commandLine().getOut();

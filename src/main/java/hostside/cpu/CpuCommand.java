@@ -82,7 +82,11 @@ public final class CpuCommand implements Callable<Integer> {
         everything.addAll(hostside.cpu.dataloader.DataLoaderTarget.tests());
         List<TestCase<CpuTarget>> tests = measure.pick(CpuDrill.measurements(), everything);
         var loader = measure.pick(hostside.cpu.dataloader.DataLoaderTarget.tests(), everything);
-        CpuRun run = run(options.open(), tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), !options.json);
+        CpuRun run;
+        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
+            run = run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), progress);
+        }
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new CpuView(run, Style.forTerminal()).render());
         out.flush();
@@ -90,18 +94,10 @@ public final class CpuCommand implements Callable<Integer> {
     }
 
     public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests,
-                             List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> loader, CpuDrill.Settings settings, boolean showProgress) {
-        boolean terminal = showProgress && System.console() != null;
+                             List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> loader, CpuDrill.Settings settings, hostside.harness.ProgressSink progress) {
         MachineFacts machine = MachineReader.read(fs);
-        java.util.function.Consumer<String> progress = step -> {
-            if (terminal) {
-                System.err.print("\r\u001b[Khostside: measuring " + step + "...");
-                System.err.flush();
-            }
-        };
         CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
         List<hostside.harness.Result> dl = CpuDrill.dataloader(fs, loader, settings, progress);
-        if (terminal && (!tests.isEmpty() || !loader.isEmpty())) System.err.print("\r\u001b[K");
         hostside.cpu.facts.CpuFacts facts = hostside.cpu.facts.CpuFactsReader.read(fs, machine);
         List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
         verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl));

@@ -2,7 +2,6 @@ package hostside.cpu;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
@@ -43,7 +42,7 @@ public final class CpuDrill {
 
     /** The DataLoader measurements: forked Python workers over a list and over a numpy array, and fork vs spawn with CUDA. */
     public static List<Result> dataloader(FsRoot fs, List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> tests, Settings s,
-                                          Consumer<String> progress) {
+                                          hostside.harness.ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
         if (!fs.isLive()) return tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList();
         var target = hostside.cpu.dataloader.DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(),
@@ -67,7 +66,7 @@ public final class CpuDrill {
     public record Measured(List<Result> results, String gpu, String noGpu) {}
 
     public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs,
-                                   Consumer<String> progress) {
+                                   hostside.harness.ProgressSink progress) {
         if (!fs.isLive()) {
             return new Measured(tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList(), "", "");
         }
@@ -88,7 +87,7 @@ public final class CpuDrill {
         try (GpuBench bench = new GpuBench(cuda, 0)) {
             List<Integer> local = feederCpus(machine, bench.pciAddress, cpus);
             CpuTarget t = new CpuTarget(cpus, local, bench, launches, periodNs);
-            return new Measured(Runner.run(tests, t, key -> progress.accept(key + " on GPU0")), "GPU0: " + bench.name + " (" + bench.pciAddress + ")", "");
+            return new Measured(Runner.run(tests, t, progress.on("GPU0")), "GPU0: " + bench.name + " (" + bench.pciAddress + ")", "");
         } catch (CudaException e) {
             String why = "GPU0 could not be used: " + e.getMessage();
             return new Measured(Runner.run(tests, new CpuTarget(cpus, cpus, null, launches, periodNs), progress), "", why);

@@ -32,6 +32,20 @@ import hostside.report.Style;
 final class CpuTrace {
     private CpuTrace() {}
 
+    /** A pass of the trace, reported as the harness reports a case: started, then ended with its time. */
+    private static <T> T pass(hostside.harness.ProgressSink progress, String what, int i, java.util.function.Supplier<T> work) {
+        long start = System.nanoTime();
+        progress.accept(new hostside.harness.ProgressSink.CaseStarted(what, i, 2));
+        String status = "failed";
+        try {
+            T r = work.get();
+            status = "ok";
+            return r;
+        } finally {
+            progress.accept(new hostside.harness.ProgressSink.CaseEnded(what, i, 2, status, System.nanoTime() - start));
+        }
+    }
+
     static int run(List<String> command, Long pid, int seconds, boolean json, PrintWriter out) {
         if (pid != null && command != null && !command.isEmpty()) throw new BadInputException("--pid and a command: give one or the other");
         if (pid != null && ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) throw new BadInputException("--pid " + pid + ": no such process");
@@ -61,9 +75,10 @@ final class CpuTrace {
         TraceLimits limits = TraceLimits.of(Duration.ofSeconds(seconds));
         Tracer.SummaryRun summary;
         Tracer.TimedRun timed;
-        try {
-            summary = tracer.summary(target, limits);
-            timed = tracer.timed(target, limits);
+        // two passes of up to --seconds each: the harness's progress, as two cases
+        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr()) {
+            summary = pass(progress, "strace -c (call counts)", 1, () -> tracer.summary(target, limits));
+            timed = pass(progress, "strace -T (call times)", 2, () -> tracer.timed(target, limits));
         } catch (TraceUnavailableException e) {
             return notRun(e.getMessage(), json, out);
         }

@@ -3,7 +3,6 @@ package hostside.harness;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * Runs test cases in order, each guarded: one that does not apply says why, one that throws is a
@@ -12,20 +11,30 @@ import java.util.function.Consumer;
 public final class Runner {
     private Runner() {}
 
-    public static <C> List<Result> run(List<? extends TestCase<C>> tests, C target, Consumer<String> progress) {
+    /**
+     * Each case reports its start and end to {@code progress} (with its place, i of n, and how long it
+     * took), the harness being the one place that sees every case of every drill, as JMH's runner is.
+     */
+    public static <C> List<Result> run(List<? extends TestCase<C>> tests, C target, ProgressSink progress) {
         List<Result> results = new ArrayList<>();
+        int n = tests.size(), i = 0;
         for (TestCase<C> t : tests) {
+            i++;
+            long start = System.nanoTime();
+            Result r;
             try {
                 Optional<String> skip = t.notApplicable(target);
                 if (skip.isPresent()) {
-                    results.add(Result.notRun(t, skip.get()));
-                    continue;
+                    r = Result.notRun(t, skip.get());
+                } else {
+                    progress.accept(new ProgressSink.CaseStarted(t.key(), i, n));
+                    r = t.run(target);
                 }
-                progress.accept(t.key());
-                results.add(t.run(target));
             } catch (RuntimeException e) {
-                results.add(Result.failed(t, e.getMessage() == null ? e.toString() : e.getMessage()));
+                r = Result.failed(t, e.getMessage() == null ? e.toString() : e.getMessage());
             }
+            results.add(r);
+            progress.accept(new ProgressSink.CaseEnded(t.key(), i, n, r.status(), System.nanoTime() - start));
         }
         return results;
     }

@@ -55,26 +55,20 @@ public final class IoCommand implements Callable<Integer> {
         if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");
         if (file != null && size != null) throw new BadInputException("--file and --size: the file has its own size");
         List<TestCase<IoTarget>> tests = measure.pick(IoDrill.tests(), List.copyOf(IoDrill.tests()));
-        IoRun run = run(options.open(), tests, new IoDrill.Options(dir, size, file, sampleMs), !options.json);
+        IoRun run;
+        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
+            run = run(fs, tests, new IoDrill.Options(dir, size, file, sampleMs), progress);
+        }
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new IoView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
     }
 
-    /** The drill with progress on stderr when it is a terminal (the report runs it this way too). */
-    public static IoRun run(hostside.fs.FsRoot fs, List<TestCase<IoTarget>> tests, IoDrill.Options o, boolean showProgress) {
-        boolean terminal = showProgress && System.console() != null;
-        try {
-            return IoDrill.run(fs, tests, o, step -> {
-                if (terminal) {
-                    System.err.print("\r\u001b[Khostside: " + (step.startsWith("writing") ? step : "measuring " + step) + "...");
-                    System.err.flush();
-                }
-            });
-        } finally {
-            if (terminal && !tests.isEmpty()) System.err.print("\r\u001b[K");
-        }
+    /** The drill, each case reported to {@code progress} (the report runs it this way too). */
+    public static IoRun run(hostside.fs.FsRoot fs, List<TestCase<IoTarget>> tests, IoDrill.Options o, hostside.harness.ProgressSink progress) {
+        return IoDrill.run(fs, tests, o, progress);
     }
 
     /** The JSON of a run, under CONTRACT's schema name. */

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import hostside.fs.BadInputException;
@@ -66,7 +65,7 @@ public final class IoDrill {
         return nodes;
     }
 
-    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, Consumer<String> progress) {
+    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, hostside.harness.ProgressSink progress) {
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         IoFacts facts = facts(fs, o);
         List<hostside.machine.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
@@ -101,7 +100,7 @@ public final class IoDrill {
         if (size < MIN_FILE) throw new BadInputException("--size " + size + ": at least 64 MiB");
         size = size / (1 << 20) * (1 << 20);
         try (TestFile.Lazy lazy = new TestFile.Lazy(dir, "io", size)) {
-            progress.accept("writing the " + hostside.report.Units.bytes(size) + " test file");
+            progress.step("writing the " + hostside.report.Units.bytes(size) + " test file");
             Supplier<Path> path = () -> lazy.get().path();
             path.get(); // bad --dir or a full disk: said now, before anything runs
             IoTarget target = new IoTarget(dir, type, path, size, Math.min(MAX_WRITE, Math.min(size, available / 4)), Libc.pageSize(),

@@ -68,7 +68,9 @@ public final class Libc {
             Map.entry("read", new Fn("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), true, -1)),
             // fcntl is variadic: F_SETFL's flags travel as a variadic int
             Map.entry("fcntl", new Fn("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), true, 2)),
-            Map.entry("strerror", new Fn("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), false, -1)));
+            Map.entry("strerror", new Fn("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), false, -1)),
+            // no errno wanted: 0 means "not a terminal" whatever the reason (ENOTTY, EBADF)
+            Map.entry("isatty", new Fn("isatty", FunctionDescriptor.of(JAVA_INT, JAVA_INT), false, -1)));
 
     private static final Map<String, MethodHandle> HANDLES = new ConcurrentHashMap<>();
 
@@ -223,6 +225,18 @@ public final class Libc {
     /** This thread's counters: other JVM threads (GC, JIT) fault too, and would blur a small figure. */
     public static Usage threadUsage() {
         return usage(RUSAGE_THREAD);
+    }
+
+    /**
+     * Whether {@code fd} is a terminal (isatty(3)). System.console() answers for stdin and
+     * stdout together; progress on stderr needs stderr's own answer. False where libc cannot be called.
+     */
+    public static boolean isTerminal(int fd) {
+        try {
+            return (int) handle("isatty").invokeExact(fd) == 1;
+        } catch (Throwable t) { // no libc, no symbol: then it is no terminal we can draw on
+            return false;
+        }
     }
 
     /** Whether libc can be called at all (it can on Linux; elsewhere the drills say not run). */

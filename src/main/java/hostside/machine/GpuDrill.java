@@ -2,7 +2,6 @@ package hostside.machine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
@@ -108,7 +107,7 @@ public final class GpuDrill {
     }
 
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, Consumer<String> progress) {
+                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
         if (!fs.isLive()) return GpuSection.notRun("recorded machine: nothing is measured under --root", null);
         NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
@@ -138,7 +137,7 @@ public final class GpuDrill {
             }
             try (GpuBench bench = new GpuBench(cuda, g.ordinal())) {
                 Target target = new Target(bench, hostAvailable, bench.memory()[0]);
-                List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
+                List<Result> results = Runner.run(tests, target, progress.on(label));
                 PciLink link = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
                         .map(PciDevice::link).orElse(null);
                 runs.add(new GpuRun(label, g.pciAddress(), results, CopyVerdicts.of(label, results, link),
@@ -164,7 +163,7 @@ public final class GpuDrill {
 
     /** Runs the all-GPU cases when the selection includes them (or is everything). */
     private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, List<TestCase<List<Target>>> tests,
-                                        Consumer<String> progress) {
+                                        hostside.harness.ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
         List<GpuBench> benches = new ArrayList<>();
         try {
@@ -172,7 +171,7 @@ public final class GpuDrill {
             // every GPU shares the host's memory: each gets its share of the quarter
             List<Target> targets = benches.stream()
                     .map(b -> new Target(b, hostAvailable / Math.max(1, benches.size()), b.memory()[0])).toList();
-            return Runner.run(tests, targets, key -> progress.accept(key));
+            return Runner.run(tests, targets, progress);
         } catch (CudaException e) {
             return tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
         } finally {

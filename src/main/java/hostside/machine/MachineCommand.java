@@ -45,25 +45,22 @@ public final class MachineCommand implements Callable<Integer> {
         // the self-checks run only by name: a plain run would spend minutes checking what needs no check
         if (!measure.only.isEmpty()) tests.addAll(measure.pick(hostside.gpu.peer.PeerCopies.loopbacks(), everything));
         List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
-        MachineRun run = run(options.open(), tests, together, !options.json);
+        MachineRun run;
+        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
+            run = run(fs, tests, together, progress);
+        }
         if (options.json) out.print(Json.write(run.json()));
         else out.print(new MachineView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
     }
 
-    /** Facts, then the GPU drill; progress on stderr when it is a terminal. */
+    /** Facts, then the GPU drill, each case reported to {@code progress}. */
     public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, List<TestCase<List<Target>>> together,
-                                 boolean showProgress) {
+                                 hostside.harness.ProgressSink progress) {
         MachineFacts facts = MachineReader.read(fs);
-        boolean terminal = showProgress && System.console() != null;
-        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, step -> {
-            if (terminal) {
-                System.err.print("\r\u001b[Khostside: measuring " + step + "...");
-                System.err.flush();
-            }
-        });
-        if (terminal && !tests.isEmpty() && gpu.notRun().isEmpty()) System.err.print("\r\u001b[K");
+        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         List<Finding> found = new ArrayList<>(matrix.findings());
         found.addAll(PeerVerdicts.of(facts, gpu, matrix));

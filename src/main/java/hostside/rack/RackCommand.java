@@ -40,7 +40,11 @@ public final class RackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        MachineRun run = MachineCommand.run(options.open(), tests(), List.of(), !options.json);
+        hostside.fs.FsRoot fs = options.open();
+        MachineRun run;
+        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
+            run = MachineCommand.run(fs, tests(), List.of(), progress);
+        }
         var out = spec.commandLine().getOut();
         if (options.json) {
             ObjectNode n = Json.MAPPER.createObjectNode();

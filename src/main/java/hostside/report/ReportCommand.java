@@ -43,10 +43,10 @@ public final class ReportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** Module 4's reads and writes in the default folder, with shorter random-read samples to keep the report near its minute. */
-    static hostside.io.IoRun ioRun(FsRoot fs) {
+    static hostside.io.IoRun ioRun(FsRoot fs, hostside.harness.ProgressSink progress) {
         hostside.io.IoDrill.Options shorter = new hostside.io.IoDrill.Options(null, null, null, 500L);
         try {
-            return hostside.io.IoCommand.run(fs, hostside.io.IoDrill.tests(), shorter, true);
+            return hostside.io.IoCommand.run(fs, hostside.io.IoDrill.tests(), shorter, progress);
         } catch (BadInputException e) {
             // no room for the test file in the default folder: the report says so and goes on
             return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,
@@ -96,17 +96,27 @@ public final class ReportCommand implements Callable<Integer> {
         return fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
     }
 
+    /** The drills in turn, each case on stderr under the outer level: drill i of n. */
     private static Report measure(FsRoot fs) {
-        hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
-                hostside.machine.GpuDrill.allGpuTests(), true);
-        hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
-                new hostside.vm.VmDrill.FileOptions(null, null, null), true);
-        hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
-                hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), true);
-        hostside.io.IoRun io = ioRun(fs);
-        hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
-                fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-        return ReportBuilder.build(run, vm, cpu, io, container, ZonedDateTime.now());
+        // a recording measures nothing and takes a second: no drill lines for it
+        try (hostside.cli.Progress progress = fs.isLive() ? hostside.cli.Progress.forStderr() : hostside.cli.Progress.silent()) {
+            int n = 5;
+            progress.drill("machine", 1, n);
+            hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
+                    hostside.machine.GpuDrill.allGpuTests(), progress);
+            progress.drill("vm", 2, n);
+            hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
+                    new hostside.vm.VmDrill.FileOptions(null, null, null), progress);
+            progress.drill("cpu", 3, n);
+            hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
+                    hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), progress);
+            progress.drill("io", 4, n);
+            hostside.io.IoRun io = ioRun(fs, progress);
+            progress.drill("container", 5, n);
+            hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
+                    fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
+            return ReportBuilder.build(run, vm, cpu, io, container, ZonedDateTime.now());
+        }
     }
 
     /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */

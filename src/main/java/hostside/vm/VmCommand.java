@@ -65,7 +65,11 @@ public final class VmCommand implements Callable<Integer> {
         everything.addAll(VmDrill.gpuTests());
         List<TestCase<HostTarget>> host = measure.pick(VmDrill.hostTests(), everything);
         List<TestCase<Target>> gpu = measure.pick(VmDrill.gpuTests(), everything);
-        VmRun run = run(options.open(), host, gpu, new VmDrill.FileOptions(dir, size, anonSize), !options.json);
+        VmRun run;
+        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
+            run = run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), progress);
+        }
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new VmView(run, Style.forTerminal()).render());
         out.flush();
@@ -101,18 +105,10 @@ public final class VmCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The drill with progress on stderr when it is a terminal. */
+    /** The drill, each case reported to {@code progress}. */
     public static VmRun run(hostside.fs.FsRoot fs, List<TestCase<HostTarget>> host, List<TestCase<Target>> gpu,
-                            VmDrill.FileOptions files, boolean showProgress) {
-        boolean terminal = showProgress && System.console() != null;
-        VmRun run = VmDrill.run(fs, host, gpu, files, step -> {
-            if (terminal) {
-                System.err.print("\r\u001b[Khostside: " + (step.startsWith("writing") ? step : "measuring " + step) + "...");
-                System.err.flush();
-            }
-        });
-        if (terminal && (!host.isEmpty() || !gpu.isEmpty())) System.err.print("\r\u001b[K");
-        return run;
+                            VmDrill.FileOptions files, hostside.harness.ProgressSink progress) {
+        return VmDrill.run(fs, host, gpu, files, progress);
     }
 
     /** The JSON of a run, under CONTRACT's schema name. */

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.function.Consumer;
 
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.GpuBench;
@@ -63,7 +62,7 @@ public final class VmDrill {
     }
 
     public static VmRun run(FsRoot fs, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, Consumer<String> progress) {
+                            FileOptions fileOptions, hostside.harness.ProgressSink progress) {
         VmFacts facts = facts(fs);
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         List<Finding> findings = VmVerdicts.of(facts);
@@ -83,7 +82,7 @@ public final class VmDrill {
         try (TestFile.Lazy file = target.file()) {
             if (files) {
                 // Bad --dir or a disk too small is bad input: said now, before anything runs.
-                progress.accept("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
+                progress.step("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
                 file.get();
             }
             host = Runner.run(hostTests, target, progress);
@@ -188,7 +187,7 @@ public final class VmDrill {
     }
 
     /** The GPU's side of virtual memory: facts for every GPU, measurements on the first. */
-    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, Consumer<String> progress) {
+    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, hostside.harness.ProgressSink progress) {
         Cuda.Open open = Cuda.open();
         if (open instanceof Cuda.Open.NotRun n) return VmGpu.notRun(n.why());
         Cuda cuda = ((Cuda.Open.Ready) open).cuda();
@@ -205,7 +204,7 @@ public final class VmDrill {
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
             Target target = new Target(bench, budget(fs) * 4, bench.memory()[0]);
-            List<Result> results = Runner.run(tests, target, key -> progress.accept(key + " on " + label));
+            List<Result> results = Runner.run(tests, target, progress.on(label));
             return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")");
         } catch (CudaException e) {
             return new VmGpu("", views, notRun(tests, label + " could not be used: " + e.getMessage()), "");

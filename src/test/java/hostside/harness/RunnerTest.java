@@ -33,10 +33,17 @@ class RunnerTest {
         }
     }
 
+    /** The labels of the cases as they start. */
+    static ProgressSink started(List<String> labels) {
+        return e -> {
+            if (e instanceof ProgressSink.CaseStarted s) labels.add(s.label());
+        };
+    }
+
     @Test
     void runsEachCaseInOrder() {
         List<String> progress = new ArrayList<>();
-        List<Result> r = Runner.run(List.of(Case.ok("a", 1), Case.ok("b", 2), Case.ok("c", 3)), "gpu0", progress::add);
+        List<Result> r = Runner.run(List.of(Case.ok("a", 1), Case.ok("b", 2), Case.ok("c", 3)), "gpu0", started(progress));
         assertThat(r).extracting(Result::key).containsExactly("a", "b", "c");
         assertThat(r).allSatisfy(x -> assertThat(x.isOk()).isTrue());
         assertThat(r.get(1).value().median()).isEqualTo(2);
@@ -51,7 +58,7 @@ class RunnerTest {
         Case pageable = new Case("pageable", "no HMM or ATS on this machine", t -> {
             throw new AssertionError("must not run");
         });
-        List<Result> r = Runner.run(List.of(pageable, Case.ok("b", 2)), "gpu0", progress::add);
+        List<Result> r = Runner.run(List.of(pageable, Case.ok("b", 2)), "gpu0", started(progress));
         assertThat(r.get(0).status()).isEqualTo("not run");
         assertThat(r.get(0).why()).isEqualTo("no HMM or ATS on this machine");
         assertThat(r.get(0).isOk()).isFalse();
@@ -59,6 +66,32 @@ class RunnerTest {
         assertThat(r.get(1).isOk()).isTrue();
         // progress names only what runs
         assertThat(progress).containsExactly("b");
+    }
+
+    @Test
+    void eachCaseIsReportedAsItStartsAndEndsWithItsPlaceAmongTheCases() {
+        List<ProgressSink.Event> events = new ArrayList<>();
+        Case skipped = new Case("skipped", "does not apply", t -> 0.0);
+        Case boom = new Case("boom", null, t -> {
+            throw new IllegalStateException("no");
+        });
+        Runner.run(List.of(Case.ok("a", 1), skipped, boom), "gpu0", ((ProgressSink) events::add).on("GPU1"));
+        assertThat(events).hasSize(5);
+        assertThat(events.get(0)).isEqualTo(new ProgressSink.CaseStarted("a on GPU1", 1, 3));
+        assertThat(events.get(1)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
+            assertThat(e.label()).isEqualTo("a on GPU1");
+            assertThat(List.of(e.index(), e.count())).containsExactly(1, 3);
+            assertThat(e.status()).isEqualTo("ok");
+            assertThat(e.nanos()).isNotNegative();
+        });
+        // a case that does not apply never starts, but its end (not run) still counts it
+        assertThat(events.get(2)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
+            assertThat(e.label()).isEqualTo("skipped on GPU1");
+            assertThat(e.index()).isEqualTo(2);
+            assertThat(e.status()).isEqualTo("not run");
+        });
+        assertThat(events.get(3)).isEqualTo(new ProgressSink.CaseStarted("boom on GPU1", 3, 3));
+        assertThat(events.get(4)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> assertThat(e.status()).isEqualTo("failed"));
     }
 
     @Test

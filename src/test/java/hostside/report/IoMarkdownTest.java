@@ -83,7 +83,7 @@ class IoMarkdownTest {
     @Test
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
         hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(hostside.fs.FsRoot.open(
-                hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), false);
+                hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), hostside.harness.ProgressSink.NONE);
         Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
                 Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));
         hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),

@@ -1,0 +1,43 @@
+package hostside.harness;
+
+/**
+ * Where a drill says how far it is: the {@link Runner} reports each test case as it starts and
+ * ends, a drill its other long steps (writing a test file). What is shown, and how, belongs to
+ * the command line (hostside.cli.Progress); this side only describes events, so the harness
+ * depends on nothing above it. One abstract method, so a test can pass {@code e -> {}}.
+ */
+@FunctionalInterface
+public interface ProgressSink {
+    /** Something that happened; records so that a test can compare them. */
+    sealed interface Event permits CaseStarted, CaseEnded, Step {}
+
+    /**
+     * @param label  the case's key, with where it runs ("h2d_pinned on GPU0")
+     * @param index  1-based place of the case among the {@code count} of this run of the harness
+     */
+    record CaseStarted(String label, int index, int count) implements Event {}
+
+    /** @param status {@link Result#status()}; {@code nanos} how long the case took (not run: ~0) */
+    record CaseEnded(String label, int index, int count, String status, long nanos) implements Event {}
+
+    /** A step of a drill that is not a test case, e.g. "writing the 1 GiB test file". */
+    record Step(String what) implements Event {}
+
+    void accept(Event e);
+
+    ProgressSink NONE = e -> {};
+
+    default void step(String what) {
+        accept(new Step(what));
+    }
+
+    /** The same sink with " on WHERE" after each case's key: the same cases run on each GPU. */
+    default ProgressSink on(String where) {
+        ProgressSink outer = this;
+        return e -> outer.accept(switch (e) {
+            case CaseStarted s -> new CaseStarted(s.label() + " on " + where, s.index(), s.count());
+            case CaseEnded d -> new CaseEnded(d.label() + " on " + where, d.index(), d.count(), d.status(), d.nanos());
+            case Step s -> s;
+        });
+    }
+}
