@@ -104,7 +104,8 @@ public record MachineIdentity(Source source, String sha256, boolean fromSnapshot
 
     private static String missing(FsRoot fs, Source s) {
         // exists() reads nothing of the file; it tells a missing file from an unusable one
-        return s.path + (fs.exists(s.path) ? " unreadable or not an id" : " missing");
+        if (!fs.exists(s.path)) return s.path + " missing";
+        return s.path + (s == Source.DMI_PRODUCT_UUID ? " unreadable (root only) or not an id" : " unreadable or not an id");
     }
 
     /** The id kept in the report's JSON ("" when there is none). */
