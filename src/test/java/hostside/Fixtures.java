@@ -3,23 +3,27 @@ package hostside;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where the shared fixtures are: ../shared beside the project (CI lays it there too). */
+/**
+ * Where the tests' recorded machines are: {@code testdata/} in this repository (hwloc's test
+ * machines with hwloc's expected output, the H200 recording; testdata/README.md says where each
+ * came from), so that a clone with nothing beside it passes ./run-tests.
+ */
 public final class Fixtures {
     private Fixtures() {}
 
-    public static Path shared() {
-        Path p = Path.of(System.getProperty("hostside.shared", "../shared")).toAbsolutePath().normalize();
-        if (!Files.isDirectory(p.resolve("fixtures"))) {
-            throw new IllegalStateException("shared fixtures not found at " + p + " (set -Dhostside.shared)");
+    public static Path testdata() {
+        Path p = Path.of(System.getProperty("hostside.testdata", "testdata")).toAbsolutePath().normalize();
+        if (!Files.isDirectory(p.resolve("hwloc")) || !Files.isRegularFile(p.resolve("h200/sysfs.tar.gz"))) {
+            throw new IllegalStateException("the test data is not at " + p + ": it is part of the repository (testdata/); run the tests from the project root");
         }
         return p;
     }
 
     public static Path hwloc() {
-        return shared().resolve("fixtures/hwloc");
+        return testdata().resolve("hwloc");
     }
 
     public static Path h200() {
-        return shared().resolve("fixtures/h200/sysfs.tar.gz");
+        return testdata().resolve("h200/sysfs.tar.gz");
     }
 }

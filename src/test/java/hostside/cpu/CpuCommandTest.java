@@ -15,7 +15,7 @@ import hostside.testing.CliRun;
 
 /** `hostside cpu` as a user runs it: options, bad input, a recorded machine, a short live run, the report. */
 class CpuCommandTest {
-    static final String H200 = "../shared/fixtures/h200/sysfs.tar.gz";
+    static final String H200 = hostside.Fixtures.h200().toString();
 
     static CliRun run(String... args) {
         return CliRun.of(args);

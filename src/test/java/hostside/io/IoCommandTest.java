@@ -56,7 +56,7 @@ class IoCommandTest {
 
     @Test
     void aRecordingMeasuresNothing() throws Exception {
-        CliRun r = run("io", "--root", "../shared/fixtures/h200/sysfs.tar.gz", "--json");
+        CliRun r = run("io", "--root", hostside.Fixtures.h200().toString(), "--json");
         assertThat(r.code()).isZero();
         JsonNode j = Json.MAPPER.readTree(r.out());
         assertThat(j.path("kind").asText()).isEqualTo("io");

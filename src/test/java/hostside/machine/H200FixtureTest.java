@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import hostside.Fixtures;
 import hostside.fs.FsRoot;
 
-/** The NVIDIA H200 VM that GPU features run on, as recorded in shared/fixtures/h200. */
+/** The NVIDIA H200 VM that GPU features run on, as recorded in testdata/h200. */
 class H200FixtureTest {
     final MachineFacts f = MachineReader.read(FsRoot.open(Fixtures.h200().toString()));
 

@@ -58,7 +58,7 @@ class IoMarkdownTest {
 
     @Test
     void theFactsOfARecordingBecomeTheStorageAndNetworkTables() {
-        var fs = hostside.fs.FsRoot.open(hostside.Fixtures.shared().resolve("fixtures/h200/sysfs.tar.gz").toString());
+        var fs = hostside.fs.FsRoot.open(hostside.Fixtures.h200().toString());
         var facts = hostside.io.IoDrill.facts(fs, new hostside.io.IoDrill.Options(java.nio.file.Path.of("/tmp"), null, null, null));
         StringBuilder md = new StringBuilder();
         IoMarkdown.facts(md, Json.MAPPER.valueToTree(facts));
@@ -68,7 +68,7 @@ class IoMarkdownTest {
 
     @Test
     void moduleFourOfAReportHoldsTheContainerTheFactsAndWhyNothingWasMeasured(@org.junit.jupiter.api.io.TempDir java.nio.file.Path out) throws Exception {
-        String h200 = hostside.Fixtures.shared().resolve("fixtures/h200/sysfs.tar.gz").toString();
+        String h200 = hostside.Fixtures.h200().toString();
         java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
         int code = hostside.cli.Main.run(new String[] {"report", "--root", h200, "--out", out.toString(), "--name", "box"},
                 new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true));
@@ -83,7 +83,7 @@ class IoMarkdownTest {
     @Test
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
         hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(hostside.fs.FsRoot.open(
-                hostside.Fixtures.shared().resolve("fixtures/hwloc/16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), false);
+                hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), false);
         Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
                 Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));
         hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),

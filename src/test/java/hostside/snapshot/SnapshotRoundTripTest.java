@@ -65,6 +65,6 @@ class SnapshotRoundTripTest {
     @ValueSource(strings = {"h200/sysfs.tar.gz", "hwloc/nvidiagpunumanodes.tar.bz2", "hwloc/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2",
             "hwloc/16amd64-8n2c-cpusets.tar.bz2", "hwloc/20em64t-hybrid-1p6c2t+2ca4co1t.tar.bz2"})
     void recordedMachines(String fixture) throws IOException {
-        roundTrip(FsRoot.open(Fixtures.shared().resolve("fixtures").resolve(fixture).toString()));
+        roundTrip(FsRoot.open(Fixtures.testdata().resolve(fixture).toString()));
     }
 }

@@ -49,7 +49,7 @@ class AnonCutTest {
         assertThat(json.path("detail").path("cut").path("used").asLong()).isEqualTo(5 * GIB);
         assertThat(json.path("detail").path("cut").path("why").asText()).contains("a quarter of available memory");
 
-        FsRoot h200 = FsRoot.open("../shared/fixtures/h200/sysfs.tar.gz");
+        FsRoot h200 = FsRoot.open(hostside.Fixtures.h200().toString());
         VmRun run = new VmRun(hostside.machine.Host.read(h200), VmDrill.facts(h200), List.of(), results, VmGpu.notRun("no GPU here"), List.of());
         assertThat(new VmView(run, Style.plain()).render())
                 .contains("note: anon_first_touch_base: --anon-size 1.0 TiB asked, 5.0 GiB used: a quarter of available memory (5.0 GiB of 20.0 GiB");

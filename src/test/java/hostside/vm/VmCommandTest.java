@@ -89,7 +89,7 @@ class VmCommandTest {
 
     @Test
     void aRecordedMachineIsNeverMeasured() throws IOException {
-        Path h200 = Path.of("../shared/fixtures/h200/sysfs.tar.gz");
+        Path h200 = hostside.Fixtures.h200();
         assertThat(h200).as("the fixture, relative to the project folder Maven runs in").isRegularFile()
                 .satisfies(p -> assertThat(p.toAbsolutePath().normalize()).isEqualTo(Fixtures.h200()));
         JsonNode j = json(run("vm", "--root", h200.toString(), "--json"));

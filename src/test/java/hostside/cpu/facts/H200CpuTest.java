@@ -12,7 +12,7 @@ import hostside.fs.FsRoot;
 import hostside.machine.Finding;
 
 /**
- * The NVIDIA H200 VM as recorded in shared/fixtures/h200: 16 vCPUs on one node, kernel 6.18
+ * The NVIDIA H200 VM as recorded in testdata/h200: 16 vCPUs on one node, kernel 6.18
  * (PREEMPT_DYNAMIC), no cpufreq or cpuidle files, no /proc/irq, /proc/interrupts with the
  * GPU's 8 MSI-X vectors and the virtio NIC's 3, and a recorder (pid 603) in a cgroup v2 leaf
  * that was not recorded.

@@ -12,7 +12,7 @@ import hostside.Fixtures;
 import hostside.fs.FsRoot;
 import hostside.machine.Finding;
 
-/** The NVIDIA H200 VM as recorded in shared/fixtures/h200 (/proc/self -> 603, a root python3). */
+/** The NVIDIA H200 VM as recorded in testdata/h200 (/proc/self -> 603, a root python3). */
 class H200VmTest {
     static final long KIB = 1024;
     static final VmFacts f = VmFactsReader.read(FsRoot.open(Fixtures.h200().toString()), OptionalLong.empty());
