@@ -174,6 +174,44 @@ public final class FsRoot {
         return Optional.empty();
     }
 
+    /**
+     * The SHA-256 (hex) of {@code prefix} followed by a file's content without surrounding white
+     * space, read without recording the file, even while a snapshot records: for the machine's
+     * identity (/etc/machine-id, the DMI product UUID, the boot id), which a snapshot must not hold
+     * (docs/snapshot.md). The content never leaves this method: {@code accept} sees it, to refuse a
+     * placeholder such as systemd's "uninitialized", and only the hash is returned. Empty when the
+     * file is missing or unreadable or {@code accept} refuses it. Links met on the way are recorded
+     * as for any path.
+     */
+    public Optional<String> sha256Unrecorded(String path, String prefix, java.util.function.Predicate<String> accept) {
+        Optional<String> real = resolve(path, true);
+        if (real.isEmpty()) return Optional.empty();
+        String value;
+        try {
+            value = new String(tree.read(real.get()), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        if (!accept.test(value)) return Optional.empty();
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest((prefix + value).getBytes(StandardCharsets.UTF_8));
+            return Optional.of(java.util.HexFormat.of().formatHex(d));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    /**
+     * Puts a file of hostside's own into the snapshot being recorded (nothing when none is): what
+     * hostside derived from reads it did not record, such as the hash of the machine's identity,
+     * so that a --root read of the snapshot derives the same. Only under /hostside/, a folder no
+     * machine has.
+     */
+    public void recordDerived(String path, String content) {
+        if (!path.startsWith(Recorder.OWN_FOLDER + "/") || path.contains("/..")) throw new IllegalArgumentException("not a file of hostside's own: " + path);
+        if (recorder != null) recorder.file(path, content.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** The file's content without surrounding white space, if it could be read. */
     public Optional<String> text(String path) {
         return read(path).trimmed();

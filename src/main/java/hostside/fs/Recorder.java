@@ -29,13 +29,29 @@ public final class Recorder {
 
     private final Map<String, Item> items = new TreeMap<>();
 
+    /** The folder of hostside's own files in a recording ({@link FsRoot#recordDerived}): no machine has one. */
+    public static final String OWN_FOLDER = "/hostside";
+
     /** Records what was read, as much of it as {@link ProcessFiles} allows (an environ file: nothing). */
     void file(String path, byte[] content) {
+        if (isIdentity(path)) return;
         switch (ProcessFiles.keep(path)) {
             case ALL -> items.put(path, new FileItem(content));
             case NAME_ONLY -> items.put(path, new FileItem(ProcessFiles.nameOnly(content)));
             case NOTHING -> { }
         }
+    }
+
+    /**
+     * The files that name this very machine: never in a snapshot, whichever reader reads them
+     * (FsRoot.sha256Unrecorded reads them for the report's name without recording). The path is
+     * resolved: /sys/class/dmi/id/product_uuid arrives as /sys/devices/virtual/dmi/id/product_uuid,
+     * /etc/machine-id as its link's target where it is one.
+     */
+    static boolean isIdentity(String path) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        return name.equals("machine-id") || name.equals("boot_id") || name.equals("product_uuid")
+                || name.equals("product_serial") || name.equals("board_serial") || name.equals("chassis_serial");
     }
 
     void unreadable(String path, String why) {

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.cli.ByteSize;
 import hostside.cli.Json;
 import hostside.cli.MachineOptions;
 import hostside.fs.BadInputException;
@@ -29,12 +28,9 @@ public final class IoCommand implements Callable<Integer> {
     @Mixin
     hostside.cli.MeasureOptions measure;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "Folder for the test files: where your checkpoints or dataset live (default /var/tmp).")
-    Path dir;
-
-    @Option(names = "--size", paramLabel = "BYTES", converter = ByteSize.class,
-            description = "Size of the test file, e.g. 4G (default 2 GiB, at most a quarter of available memory and half the free disk beyond 1 GiB).")
-    Long size;
+    /** --dir and --size, shared with hostside report. */
+    @Mixin
+    StorageOptions storage;
 
     @Option(names = "--file", paramLabel = "FILE", description = "Read this existing file instead of writing one (it is never changed or removed; writes still go to --dir or its folder).")
     Path file;
@@ -53,12 +49,12 @@ public final class IoCommand implements Callable<Integer> {
             return 0;
         }
         if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");
-        if (file != null && size != null) throw new BadInputException("--file and --size: the file has its own size");
+        if (file != null && storage.size != null) throw new BadInputException("--file and --size: the file has its own size");
         List<TestCase<IoTarget>> tests = measure.pick(IoDrill.tests(), List.copyOf(IoDrill.tests()));
         IoRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = run(fs, tests, new IoDrill.Options(dir, size, file, sampleMs), progress);
+            run = run(fs, tests, storage.drill(file, sampleMs), progress);
         }
         if (options.json) out.print(Json.write(json(run)));
         else out.print(new IoView(run, Style.forTerminal()).render());

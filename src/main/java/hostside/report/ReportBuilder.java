@@ -31,9 +31,16 @@ public final class ReportBuilder {
         return build(run, vm, cpu, io, null, now);
     }
 
-    /** ... and Module 4's container limits beside its I/O, in the same section. */
+    /** ... and Module 4's container limits beside its I/O, in the same section; no machine identity read. */
     public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
                                hostside.container.ContainerRun container, ZonedDateTime now) {
+        String host = run.facts().host().name();
+        return build(run, vm, cpu, io, container, new Report.Machine(host, host, null, null, "machine identity not read"), now);
+    }
+
+    /** The whole report, under the name and identity {@code machine} gives. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               hostside.container.ContainerRun container, Report.Machine machine, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -71,7 +78,7 @@ public final class ReportBuilder {
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
-        return new Report(MachineFacts.SCHEMA, "report", title, questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, modules);
+        return new Report(MachineFacts.SCHEMA, "report", machine, title, questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, modules);
     }
 
     static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,

@@ -33,8 +33,12 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Write into DIR instead of results/.")
     Path out = Path.of("results");
 
-    @Option(names = "--name", description = "File name to use instead of the short host name.")
+    @Option(names = "--name", description = "File name to use instead of the short host name and a short hash of the machine's identity.")
     String name;
+
+    /** The storage drill's --dir and --size, as hostside io takes them: where the checkpoints live. */
+    @Mixin
+    hostside.io.StorageOptions storage;
 
     @Option(names = "--from", paramLabel = "REPORT.json", description = "Render the Markdown again from a report's JSON; reads no machine.")
     Path from;
@@ -42,13 +46,17 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Module 4's reads and writes in the default folder, with shorter random-read samples to keep the report near its minute. */
-    static hostside.io.IoRun ioRun(FsRoot fs, hostside.harness.ProgressSink progress) {
-        hostside.io.IoDrill.Options shorter = new hostside.io.IoDrill.Options(null, null, null, 500L);
+    /** Module 4's reads and writes in --dir (else the default folder), with shorter random-read samples to keep the report near its minute. */
+    hostside.io.IoDrill.Options ioOptions() {
+        return storage.drill(null, 500L);
+    }
+
+    hostside.io.IoRun ioRun(FsRoot fs, hostside.harness.ProgressSink progress) {
+        hostside.io.IoDrill.Options shorter = ioOptions();
         try {
             return hostside.io.IoCommand.run(fs, hostside.io.IoDrill.tests(), shorter, progress);
         } catch (BadInputException e) {
-            // no room for the test file in the default folder: the report says so and goes on
+            // no room for the test file (checked before, but a disk fills up): the report says so and goes on
             return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,
                     hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), e.getMessage()), List.of());
         }
@@ -63,16 +71,21 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         // Everything that can be wrong with the destination is found first, not after minutes of measuring.
         OutputFile.checkFolder(out, "--out", ROOM);
+        if (from != null && (storage.dir != null || storage.size != null)) {
+            throw new BadInputException("--from renders a report again and measures nothing: --dir and --size have no use with it");
+        }
+        storage.check(spec.findOption("--root").getValue() == null);
         JsonNode old = from == null ? null : readJson(from);
         FsRoot fs = from == null ? options.open() : null;
-        String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "") : hostName(fs));
+        hostside.machine.MachineIdentity identity = fs == null ? null : hostside.machine.MachineIdentity.read(fs);
+        String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "") : identity.nameFor(hostName(fs)));
         Path dir = out.toAbsolutePath();
         Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md");
         for (Path p : List.of(jsonFile, mdFile)) {
             if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(p + ": is a folder, in the way of the report");
         }
 
-        JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs));
+        JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs, Report.Machine.of(host, hostside.machine.Host.read(fs).name(), identity)));
         String text = Json.write(json);
         String md = MarkdownRenderer.render(json);
         write(jsonFile, text);
@@ -89,7 +102,11 @@ public final class ReportCommand implements Callable<Integer> {
         return host;
     }
 
-    /** The short host name, as the facts will give it, read before anything is measured. */
+    /**
+     * The short host name, as the facts will give it, read before anything is measured; a
+     * recording without one is named after its file. The default report name adds the hash of the
+     * machine's identity to it ({@link hostside.machine.MachineIdentity#nameFor}).
+     */
     private static String hostName(FsRoot fs) {
         String n = hostside.machine.Host.read(fs).name();
         if (!n.isEmpty()) return n;
@@ -97,7 +114,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** The drills in turn, each case on stderr under the outer level: drill i of n. */
-    private static Report measure(FsRoot fs) {
+    private Report measure(FsRoot fs, Report.Machine machine) {
         // a recording measures nothing and takes a second: no drill lines for it
         try (hostside.cli.Progress progress = fs.isLive() ? hostside.cli.Progress.forStderr() : hostside.cli.Progress.silent()) {
             int n = 5;
@@ -115,7 +132,7 @@ public final class ReportCommand implements Callable<Integer> {
             progress.drill("container", 5, n);
             hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
                     fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-            return ReportBuilder.build(run, vm, cpu, io, container, ZonedDateTime.now());
+            return ReportBuilder.build(run, vm, cpu, io, container, machine, ZonedDateTime.now());
         }
     }
 
