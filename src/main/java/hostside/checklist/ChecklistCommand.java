@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import hostside.cli.Json;
 import hostside.cli.MachineOptions;
 import hostside.cli.Progress;
-import hostside.fs.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.Nvml;
 import hostside.report.Style;
@@ -17,24 +16,22 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "checklist", mixinStandardHelpOptions = true,
-        description = {"Module 4's 60-second checklist for one running process (a training job)",
-                "and the machine under it: load and pressure, the kernel log (OOM kills, Xid",
-                "errors, hung tasks, crashes, MCE/EDAC), per-CPU use, the process's threads,",
-                "memory, faults, I/O and workers, disks and network, each GPU; a verdict on top.",
+        header = "The 60-second checklist for one running training process.",
+        description = {"Module 4's 60-second checklist for one running process (a training job) and the machine under it: load and pressure, the kernel log (OOM kills, Xid errors, hung tasks, crashes, MCE/EDAC), per-CPU use, the process's threads, memory, faults, I/O and workers, disks and network, and each GPU, with a verdict on top.",
                 "A recorded machine (--root) gives one snapshot: no rates, GPUs or kernel log."})
 public final class ChecklistCommand implements Callable<Integer> {
     /** Longer windows belong to a monitoring system, not to a checklist someone waits for. */
-    static final int MAX_SECONDS = 3600;
     /** Windows longer than this say on stderr that sampling is under way. */
     static final int QUIET_SECONDS = 2;
 
     @Mixin
     MachineOptions options;
 
-    @Parameters(index = "0", paramLabel = "PID", description = "The process to look at.")
+    @Parameters(index = "0", paramLabel = "PID", converter = hostside.cli.Counts.Pid.class, description = "The process to look at.")
     long pid;
 
-    @Option(names = "--seconds", paramLabel = "N", description = "Sampling window, sampled twice a second (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", paramLabel = "N", converter = hostside.cli.Counts.Seconds.class,
+            description = "Sampling window, sampled twice a second, " + hostside.cli.Counts.MIN_SECONDS + " to " + hostside.cli.Counts.MAX_SECONDS + " (default ${DEFAULT-VALUE}).")
     int seconds = 10;
 
     @Spec
@@ -42,7 +39,6 @@ public final class ChecklistCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        if (seconds < 1 || seconds > MAX_SECONDS) throw new BadInputException("--seconds " + seconds + ": choose 1 to " + MAX_SECONDS);
         FsRoot fs = options.open();
         ChecklistRun.existing(fs, pid);
         Checklist c;

@@ -13,14 +13,22 @@ import hostside.vm.VmCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-@Command(name = "hostside", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "The host side of a GPU machine: how it is wired, measured and explained.",
+// scope = INHERIT: every subcommand takes -h/-V, the version provider and the wrapping from here (a subcommand
+// without a versionProvider printed nothing for -V); usageHelpAutoWidth wraps at the terminal's width, and
+// usageHelpWidth is the width where there is no terminal (a pipe, a test); blank lines set the sections apart.
+@Command(name = "hostside", scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        usageHelpAutoWidth = true, usageHelpWidth = Main.HELP_WIDTH,
+        descriptionHeading = "%n", optionListHeading = "%nOptions:%n", commandListHeading = "%nCommands:%n",
+        header = "The host side of a GPU machine: how it is wired, measured and explained.",
+        description = "Each command answers one module's questions about this machine, or about one recorded with snapshot (--root). Run hostside COMMAND --help for what a command reads, measures and costs.",
         subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.io.IoCommand.class, ContainerCommand.class,
                 hostside.checklist.ChecklistCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */
     public static final int OK = 0, FAILED = 1, BAD_INPUT = 2;
+    /** The width of help where the terminal's is not known: 80 columns, what a terminal opens with. */
+    public static final int HELP_WIDTH = 80;
 
     @Override
     public void run() {

@@ -18,18 +18,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "container", mixinStandardHelpOptions = true,
-        description = {"Module 4: the limits a container puts on this process, and the ones that",
-                "break training: cgroup memory, CPU quota and pids against what a DataLoader",
-                "starts, /dev/shm, memlock, open files, capabilities, GPU device nodes,",
-                "namespaces and PID 1. Each finding gives its symptom and the flag that fixes",
-                "it. Says whether this runs in a container, and on what evidence."})
+        header = "The container limits that break training, and how to fix them.",
+        description = {"Module 4: the limits a container puts on this process, and the ones that break training: cgroup memory, the CPU quota and pids against what a DataLoader starts, /dev/shm, memlock, open files, capabilities, GPU device nodes, namespaces and PID 1.",
+                "Each finding gives its symptom and the flag that fixes it. It says whether this runs in a container, and on what evidence."})
 public final class ContainerCommand implements Callable<Integer> {
-    static final int MAX_WORKERS = 1024, MAX_THREADS = 65536;
+    static final int MAX_THREADS = 65536;
 
     @Mixin
     MachineOptions options;
 
-    @Option(names = "--workers", paramLabel = "N", description = "DataLoader num_workers to weigh the limits against (default " + DataLoaderPlan.DEFAULT_WORKERS + ").")
+    @Option(names = "--workers", paramLabel = "N", converter = hostside.cli.Counts.Workers.class,
+            description = "DataLoader num_workers to weigh the limits against, " + hostside.cli.Counts.MIN_WORKERS + " to " + hostside.cli.Counts.MAX_WORKERS + " (default " + DataLoaderPlan.DEFAULT_WORKERS + ").")
     Integer workers;
 
     @Option(names = "--threads", paramLabel = "N", description = "Threads each process may start (default: OMP_NUM_THREADS, else the CPUs this process sees).")
@@ -44,7 +43,6 @@ public final class ContainerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (workers != null && (workers < 0 || workers > MAX_WORKERS)) throw new BadInputException("--workers " + workers + ": choose 0 to " + MAX_WORKERS);
         if (threads != null && (threads < 1 || threads > MAX_THREADS)) throw new BadInputException("--threads " + threads + ": choose 1 to " + MAX_THREADS);
         FsRoot fs = options.open();
         ContainerRun run = run(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);

@@ -20,9 +20,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "cpu", mixinStandardHelpOptions = true,
-        description = {"Module 3: the CPU that feeds the GPU. The scheduler, isolation, frequency governor and the",
-                "IRQs of each GPU and NIC with the CPUs they land on; what a syscall, a context switch, a",
-                "wake-up and a migration cost; launch jitter quiet, noisy, pinned and as a CUDA graph."})
+        header = "The CPU that feeds the GPU: its scheduling, IRQs and jitter.",
+        description = {"Module 3: the scheduler, isolation, the frequency governor and the IRQs of each GPU and NIC with the CPUs they land on.",
+                "Then what a syscall, a context switch, a wake-up and a migration cost, and launch jitter quiet, noisy, pinned and as a CUDA graph; with --trace, the syscall profile of a training step."})
 public final class CpuCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
@@ -40,18 +40,20 @@ public final class CpuCommand implements Callable<Integer> {
             description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main: a cut is said in the output, detail.cut in --json).")
     long datasetBytes = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES;
 
-    @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers to fork (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workers", paramLabel = "N", converter = hostside.cli.Counts.Workers.class,
+            description = "DataLoader workers to fork, " + hostside.cli.Counts.MIN_WORKERS + " to " + hostside.cli.Counts.MAX_WORKERS + " (default ${DEFAULT-VALUE}).")
     int workers = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS;
 
-    @Option(names = "--trace", description = {"The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step.",
-            "The command's exit status is reported (text and --json commandExit); a command that fails is information, not a failure of",
-            "hostside, which exits 0 unless the trace itself failed."})
+    @Option(names = "--trace", description = "The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step. "
+            + "The command's exit status is reported (text and --json commandExit); a command that fails is information, not a failure of "
+            + "hostside, which exits 0 unless the trace itself failed.")
     boolean trace;
 
-    @Option(names = "--pid", paramLabel = "PID", description = "With --trace: attach to this running process.")
+    @Option(names = "--pid", paramLabel = "PID", converter = hostside.cli.Counts.Pid.class, description = "With --trace: attach to this running process.")
     Long pid;
 
-    @Option(names = "--seconds", paramLabel = "N", description = "With --trace: how long to trace (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", paramLabel = "N", converter = hostside.cli.Counts.Seconds.class,
+            description = "With --trace: how long to trace, " + hostside.cli.Counts.MIN_SECONDS + " to " + hostside.cli.Counts.MAX_SECONDS + " (default ${DEFAULT-VALUE}).")
     int seconds = 20;
 
     @picocli.CommandLine.Parameters(paramLabel = "CMD", arity = "0..*", description = "With --trace: the command to run under strace (after --).")
@@ -67,9 +69,6 @@ public final class CpuCommand implements Callable<Integer> {
         if (!command.isEmpty() || pid != null) throw new hostside.fs.BadInputException("a command or --pid needs --trace");
         if (launches < 100 || launches > 10_000_000) throw new hostside.fs.BadInputException("--launches " + launches + ": choose 100 to 10000000");
         if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.fs.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
-        if (workers < 1 || workers > hostside.cpu.dataloader.DataLoaderTarget.MAX_WORKERS) {
-            throw new hostside.fs.BadInputException("--workers " + workers + ": choose 1 to " + hostside.cpu.dataloader.DataLoaderTarget.MAX_WORKERS);
-        }
         if (measure.list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<CpuTarget> c : CpuDrill.measurements()) t.row(c.key(), c.description());

@@ -17,10 +17,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "io", mixinStandardHelpOptions = true,
-        description = {"Module 4: I/O. A checkpoint-sized file read sequentially (GB/s) and at random (IOPS), through",
-                "the page cache cold and warm, and around it with O_DIRECT, one request at a time (pread) and 32",
-                "in flight (io_uring); written with and without fsync. Each figure names the fio job that",
-                "measures the same thing. The verdict says which path a checkpoint loader should take here."})
+        header = "How fast checkpoints and datasets read and write here.",
+        description = {"Module 4: a checkpoint-sized file read sequentially (GB/s) and at random (IOPS), through the page cache cold and warm, and around it with O_DIRECT, one request at a time (pread) and 32 in flight (io_uring); and written with and without fsync.",
+                "Each figure names the fio job that measures the same thing. The verdict says which path a checkpoint loader should take here."})
 public final class IoCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;

@@ -17,10 +17,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "machine", mixinStandardHelpOptions = true,
-        description = {"Module 1: how the box is wired. Packages, cores, core kinds, caches, NUMA nodes and",
-                "distances, the PCIe tree with link speeds, GPU/NIC affinity (nvidia-smi topo -m terms),",
-                "the IOMMU and the kernel options that matter; then each GPU's view of host memory and",
-                "the copy measurements (pinned vs pageable, copy engine vs SMs, latency, size sweep)."})
+        header = "How the box is wired, and what copies to the GPUs cost.",
+        description = {"Module 1: packages, cores, core kinds, caches, NUMA nodes and their distances, the PCIe tree with link speeds, GPU/NIC affinity (in nvidia-smi topo -m terms), the IOMMU and the kernel options that matter.",
+                "Then each GPU's view of host memory and the copy measurements: pinned against pageable memory, copy engine against SMs, latency and a size sweep."})
 public final class MachineCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;

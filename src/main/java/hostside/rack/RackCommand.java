@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "rack", mixinStandardHelpOptions = true,
-        description = {"Module 5 (first part): how each GPU sees host memory (its coherence class and the",
-                "attributes behind it), and the copy engines against SMs reading and writing CPU memory."})
+        header = "How each GPU sees host memory, and its copy engines against SMs.",
+        description = {"Module 5 (first part): how each GPU sees host memory (its coherence class and the attributes behind it), and the copy engines against SMs reading and writing CPU memory."})
 public final class RackCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;

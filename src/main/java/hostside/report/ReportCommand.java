@@ -23,9 +23,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Module 6: the one-page profile. Writes results/<host>.md and results/<host>.json (the",
-                "Markdown is rendered from the JSON): the four questions, headline numbers, then each module.",
-                "Runs the drills of Modules 1 to 3 (about a minute and a half on a GPU machine); under --root, facts only."})
+        header = "The one-page profile of this machine, written to results/.",
+        description = {"Module 6: writes results/<host>.md and results/<host>.json (the Markdown is rendered from the JSON): the four questions, the headline numbers, then each module.",
+                "It runs the drills of Modules 1 to 3, about a minute and a half on a GPU machine; under --root it reports facts only."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;

@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
-        description = {"Record exactly the /sys and /proc files hostside reads into a .tar.gz (the layout of",
-                "hwloc-gather-topology), so the machine can be read elsewhere: hostside machine --root FILE."})
+        header = "Record the /sys and /proc files hostside reads into a .tar.gz.",
+        description = {"Records exactly the /sys and /proc files hostside reads, in the layout of hwloc-gather-topology, so that the machine can be read elsewhere: hostside machine --root FILE."})
 public final class SnapshotCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE.tar.gz", description = "Where to write the recording.")
     Path output;

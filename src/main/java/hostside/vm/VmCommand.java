@@ -20,11 +20,10 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "vm", mixinStandardHelpOptions = true,
-        description = {"Module 2: what virtual memory does to your bytes. Page size, THP, hugetlb, overcommit,",
-                "swap, NUMA balancing and the memlock limit with verdicts; then read() vs mmap of a file",
-                "cold and warm, first-touch faults with and without huge pages, TLB reach, and the GPU's",
-                "view: unified-memory attributes, VMM granularity, pinning cost, managed-memory migration.",
-                "--explain pagewalk ADDR and --explain cow step through the two mechanisms."})
+        header = "What virtual memory does to your bytes, measured and explained.",
+        description = {"Module 2: page size, THP, hugetlb, overcommit, swap, NUMA balancing and the memlock limit, with verdicts.",
+                "Then read() against mmap of a file, cold and warm; first-touch faults with and without huge pages; TLB reach; and the GPU's view: unified-memory attributes, VMM granularity, the cost of pinning and managed-memory migration.",
+                "--explain pagewalk ADDRESS and --explain cow step through the two mechanisms, one key press per step."})
 public final class VmCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
@@ -77,7 +76,7 @@ public final class VmCommand implements Callable<Integer> {
     }
 
     /**
-     * The steppers: pure state machines, played in the terminal (Enter advances) or printed
+     * The steppers: pure state machines, played in the terminal (Enter or space advances, q quits) or printed
      * whole. The page walk's default layout is this machine's (or the recording's).
      */
     private int explain(java.io.PrintWriter out) {
@@ -98,9 +97,8 @@ public final class VmCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
-        // Piped or redirected input has no one to press Enter: print every step.
-        hostside.vm.explain.ExplainPlayer.play(steps, in, out, explain.all() || System.console() == null);
+        // Piped or redirected input has no one to press a key: every step prints; a terminal answers with single keys.
+        hostside.vm.explain.ExplainPlayer.play(steps, out, explain.all());
         out.flush();
         return 0;
     }

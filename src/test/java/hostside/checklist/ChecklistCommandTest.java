@@ -43,12 +43,13 @@ class ChecklistCommandTest {
 
     @Test
     void badInputIsOneLineAndExitTwo() {
-        oneLineError(run("checklist", "999999999"), "hostside: PID 999999999: no such process");
-        oneLineError(run("checklist", "0"), "hostside: PID 0: not a process ID");
+        oneLineError(run("checklist", "4194303"), "hostside: PID 4194303: no such process");
+        oneLineError(run("checklist", "999999999"), "hostside: Invalid value for positional parameter at index 0 (PID): \"999999999\" is out of range: choose 1 to 4194304");
+        oneLineError(run("checklist", "0"), "hostside: Invalid value for positional parameter at index 0 (PID): \"0\" is out of range: choose 1 to 4194304");
         oneLineError(run("checklist", "lots"), "hostside: ");
         oneLineError(run("checklist"), "hostside: ");
-        oneLineError(run("checklist", "1", "--seconds", "0"), "hostside: --seconds 0: choose 1 to 3600");
-        oneLineError(run("checklist", "1", "--seconds", "3601"), "hostside: --seconds 3601");
+        oneLineError(run("checklist", "1", "--seconds", "0"), "hostside: Invalid value for option '--seconds': \"0\" is out of range: choose 1 to 3600");
+        oneLineError(run("checklist", "1", "--seconds", "3601"), "hostside: Invalid value for option '--seconds': \"3601\" is out of range");
         oneLineError(run("checklist", "1", "--root", dir.resolve("missing").toString()), "hostside: ");
     }
 

@@ -68,7 +68,9 @@ class ContainerCommandTest {
     @Test
     void badInputIsOneLine() {
         oneLineError(run("container", "--root", tmp.resolve("nothing").toString()), "hostside: ");
-        oneLineError(run("container", "--workers", "-1"), "hostside: --workers -1: choose 0 to");
+        // the --workers of every command (hostside.cli.Counts): 1 to 64
+        oneLineError(run("container", "--workers", "-1"), "hostside: Invalid value for option '--workers': \"-1\" is out of range: choose 1 to 64");
+        oneLineError(run("container", "--workers", "0"), "hostside: Invalid value for option '--workers': \"0\" is out of range: choose 1 to 64");
         oneLineError(run("container", "--threads", "0"), "hostside: --threads 0: choose 1 to");
         oneLineError(run("container", "--batch-bytes", "lots"), "hostside: ");
         oneLineError(run("container", "--nosuch"), "hostside: ");

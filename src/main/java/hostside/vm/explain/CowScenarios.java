@@ -16,7 +16,8 @@ public final class CowScenarios {
     public static final int DEFAULT_WORKERS = 2;
     /** Beyond these the page grid stops being readable; the lesson does not change with size. */
     public static final int MAX_PAGES = 64;
-    public static final int MAX_WORKERS = 16;
+    /** The workers of every command (hostside.cli.Counts): the story draws one row per worker. */
+    public static final int MAX_WORKERS = 64;
 
     /** How the dataset is held in memory. */
     public enum Data {

@@ -16,11 +16,11 @@ public final class ExplainOptions {
     public static final String COW = "cow";
 
     @Option(names = "--explain", arity = "1..2", paramLabel = "TOPIC [ARG]",
-            description = {"Step through a mechanism: 'pagewalk [ADDRESS]' (default address " + PageWalk.Options.DEFAULT_ADDRESS + ")",
-                    "or 'cow' (fork, copy-on-write and a DataLoader's memory). Enter for the next step, q to quit."})
+            description = "Step through a mechanism: 'pagewalk [ADDRESS]' (default address " + PageWalk.Options.DEFAULT_ADDRESS + ") "
+                    + "or 'cow' (fork, copy-on-write and a DataLoader's memory). Enter or space for the next step, q to quit.")
     List<String> explain = new ArrayList<>();
 
-    @Option(names = "--all", description = "Print every step at once instead of waiting for Enter.")
+    @Option(names = "--all", description = "Print every step at once instead of waiting for a key.")
     boolean all;
 
     @Option(names = "--layout", paramLabel = "LAYOUT",
@@ -38,10 +38,11 @@ public final class ExplainOptions {
             description = "Make this level's entry not present (PML4, PD, L2, pmd or a level number), to see the page fault. Default: none.")
     String faultAt;
 
-    @Option(names = "--pages", paramLabel = "N", description = "Dataset pages for cow (1-64). Default: 8.")
+    @Option(names = "--pages", paramLabel = "N", description = "Dataset pages for cow, 1 to " + CowScenarios.MAX_PAGES + " (default " + CowScenarios.DEFAULT_PAGES + ").")
     int pages = CowScenarios.DEFAULT_PAGES;
 
-    @Option(names = "--workers", paramLabel = "N", description = "DataLoader workers for cow (1-16). Default: 2.")
+    @Option(names = "--workers", paramLabel = "N", converter = hostside.cli.Counts.Workers.class,
+            description = "DataLoader workers for cow, " + hostside.cli.Counts.MIN_WORKERS + " to " + hostside.cli.Counts.MAX_WORKERS + " (default " + CowScenarios.DEFAULT_WORKERS + ").")
     int workers = CowScenarios.DEFAULT_WORKERS;
 
     @Option(names = "--data", paramLabel = "list|array",

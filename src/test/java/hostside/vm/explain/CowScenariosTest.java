@@ -113,7 +113,7 @@ class CowScenariosTest {
     @Test
     void badSizes() {
         assertThatThrownBy(() -> CowScenarios.dataloader(0, 2, Data.LIST)).hasMessage("--pages 0: choose 1 to 64");
-        assertThatThrownBy(() -> CowScenarios.dataloader(8, 17, Data.LIST)).hasMessage("--workers 17: choose 1 to 16");
+        assertThatThrownBy(() -> CowScenarios.dataloader(8, 65, Data.LIST)).hasMessage("--workers 65: choose 1 to 64");
         assertThatThrownBy(() -> Data.parse("tensor")).hasMessage("unknown --data 'tensor': choose list or array");
         assertThat(Data.parse(" ARRAY")).isEqualTo(Data.ARRAY);
     }

@@ -63,6 +63,56 @@ class ExplainPlayerTest {
         assertThat(out).contains("  First.\n\nStep 2 of 3");
     }
 
+    void playKeys(String keys) {
+        StringWriter w = new StringWriter();
+        var in = new java.io.ByteArrayInputStream(keys.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        shown = ExplainPlayer.play(STEPS, ExplainPlayer.keys(in), new PrintWriter(w), false);
+        out = w.toString();
+    }
+
+    @Test
+    void keysDecideWithoutEnter() {
+        assertThat(ExplainPlayer.decide('q')).isEqualTo(ExplainPlayer.Key.QUIT);
+        assertThat(ExplainPlayer.decide('Q')).isEqualTo(ExplainPlayer.Key.QUIT);
+        assertThat(ExplainPlayer.decide('\n')).isEqualTo(ExplainPlayer.Key.NEXT);
+        assertThat(ExplainPlayer.decide('\r')).as("Enter without icrnl").isEqualTo(ExplainPlayer.Key.NEXT);
+        assertThat(ExplainPlayer.decide(' ')).isEqualTo(ExplainPlayer.Key.NEXT);
+        assertThat(ExplainPlayer.decide(-1)).isEqualTo(ExplainPlayer.Key.END);
+        assertThat(ExplainPlayer.decide(4)).as("Ctrl-D").isEqualTo(ExplainPlayer.Key.END);
+        assertThat(ExplainPlayer.decide('x')).isEqualTo(ExplainPlayer.Key.IGNORED);
+        assertThat(ExplainPlayer.decide(27)).as("an escape sequence's start").isEqualTo(ExplainPlayer.Key.IGNORED);
+    }
+
+    @Test
+    void aSingleQQuitsAtOnce() {
+        // one byte and nothing after it: a player waiting for a line would see the end of input and print the rest
+        playKeys("q");
+        assertThat(shown).isEqualTo(1);
+        assertThat(out).isEqualTo(String.join("\n", "Step 1 of 3: one", "  First.", ExplainPlayer.PROMPT, "(stopped after step 1 of 3)", ""));
+    }
+
+    @Test
+    void spaceAndEnterAdvanceOtherKeysAreSkipped() {
+        playKeys(" \u001b[Bx\r");
+        assertThat(shown).isEqualTo(3);
+        // no echo in raw mode: the player ends the prompt's line itself, so the steps look as in line mode
+        assertThat(out).isEqualTo(String.join("\n",
+                "Step 1 of 3: one", "  First.",
+                ExplainPlayer.PROMPT, "", "Step 2 of 3: two", "  Second.",
+                ExplainPlayer.PROMPT, "", "Step 3 of 3: three", "  Third.", ""));
+        playKeys("\u001b[Aq");
+        assertThat(shown).as("an arrow key is not q's neighbour").isEqualTo(1);
+    }
+
+    @Test
+    void theEndOfTheKeysPrintsTheRest() {
+        playKeys(" ");
+        assertThat(shown).isEqualTo(3);
+        assertThat(out).contains("Step 3 of 3: three").doesNotContain("stopped");
+        // asked after step 1 (space) and step 2 (the end), never again once nobody answers
+        assertThat(out.split(java.util.regex.Pattern.quote(ExplainPlayer.PROMPT), -1)).hasSize(3);
+    }
+
     @Test
     void noStepsPrintsNothing() {
         StringWriter w = new StringWriter();

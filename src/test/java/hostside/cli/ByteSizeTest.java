@@ -1,14 +1,13 @@
-package hostside.vm;
+package hostside.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.cli.ByteSize;
 import picocli.CommandLine.TypeConversionException;
 
-/** The sizes of vm --size and --anon-size: binary units, as fio, dd and free read them. */
+/** The one syntax of every size option (vm --size, io --size, cpu --dataset-size, ...): binary units, as fio, dd and free read them. */
 class ByteSizeTest {
     @Test
     void plainNumbersAreBytes() {
@@ -40,15 +39,32 @@ class ByteSizeTest {
 
     @Test
     void badStringsSayWhatASizeLooksLike() {
-        for (String bad : new String[] {"", "   ", "garbage", "G", "GiB", "B", "1.5G", "1X", "0x10", "12 34", "1G2", "M1"}) {
+        for (String bad : new String[] {"", "   ", "garbage", "G", "GiB", "B", "1.5.5G", "1.G", ".G", "1,5G", "1e3", "+1G", "1X", "0x10", "12 34", "1G2", "M1"}) {
             assertThatThrownBy(() -> ByteSize.parse(bad)).as("\"%s\"", bad).isInstanceOf(TypeConversionException.class)
                     .hasMessageContaining("is not a size");
         }
     }
 
     @Test
+    void decimalsWithAUnitAreTakenRoundedDownToAByte() {
+        assertThat(ByteSize.parse("1.5G")).isEqualTo(3L << 29);
+        assertThat(ByteSize.parse("0.5T")).isEqualTo(1L << 39);
+        assertThat(ByteSize.parse(".25M")).isEqualTo(256L << 10);
+        assertThat(ByteSize.parse("1.5GiB")).isEqualTo(3L << 29);
+        assertThat(ByteSize.parse("2.5 k")).isEqualTo(2560L);
+        assertThat(ByteSize.parse("1.1K")).as("1126.4 bytes").isEqualTo(1126L);
+        assertThat(ByteSize.parse("2.000")).as("no fraction left").isEqualTo(2L);
+    }
+
+    @Test
+    void aFractionOfAByteIsRefused() {
+        assertThatThrownBy(() -> ByteSize.parse("1.5")).isInstanceOf(TypeConversionException.class).hasMessageContaining("a fraction needs a unit");
+        assertThatThrownBy(() -> ByteSize.parse("0.0001K")).isInstanceOf(TypeConversionException.class).hasMessageContaining("larger than zero");
+    }
+
+    @Test
     void zeroAndNegativeAreRefused() {
-        for (String bad : new String[] {"0", "0M", "0G", "-1", "-64K"}) {
+        for (String bad : new String[] {"0", "0M", "0G", "0.0G", "-1", "-64K", "-1.5G"}) {
             assertThatThrownBy(() -> ByteSize.parse(bad)).as(bad).isInstanceOf(TypeConversionException.class)
                     .hasMessageContaining("must be larger than zero");
         }
