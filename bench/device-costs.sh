@@ -9,7 +9,7 @@ timer=$(command -v gtime || echo /usr/bin/time)
 peakdisk() {  # prints the largest total size of hostside's files in /var/tmp and /tmp while $1 lives
   local pid=$1 max=0 now
   while kill -0 "$pid" 2>/dev/null; do
-    now=$(du -scb /var/tmp/hostside-* /tmp/hostside-* 2>/dev/null | awk 'END {print $1+0}')
+    now=$(du -scb /var/tmp/hostside-* /tmp/hostside-* 2>/dev/null | awk 'END {printf "%.0f", $1+0}')
     ((now > max)) && max=$now
     sleep 0.2
   done
