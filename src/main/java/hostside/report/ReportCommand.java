@@ -78,14 +78,16 @@ public final class ReportCommand implements Callable<Integer> {
         JsonNode old = from == null ? null : readJson(from);
         FsRoot fs = from == null ? options.open() : null;
         hostside.machine.MachineIdentity identity = fs == null ? null : hostside.machine.MachineIdentity.read(fs);
-        String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "") : identity.nameFor(hostName(fs)));
+        hostside.machine.Host machine = fs == null ? null : hostside.machine.Host.read(fs); // read once: it parses /proc/cpuinfo
+        String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "")
+                : identity.nameFor(hostName(fs, machine)));
         Path dir = out.toAbsolutePath();
         Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md");
         for (Path p : List.of(jsonFile, mdFile)) {
             if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(p + ": is a folder, in the way of the report");
         }
 
-        JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs, Report.Machine.of(host, hostside.machine.Host.read(fs).name(), identity)));
+        JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs, Report.Machine.of(host, machine.name(), identity)));
         String text = Json.write(json);
         String md = MarkdownRenderer.render(json);
         write(jsonFile, text);
@@ -107,8 +109,8 @@ public final class ReportCommand implements Callable<Integer> {
      * recording without one is named after its file. The default report name adds the hash of the
      * machine's identity to it ({@link hostside.machine.MachineIdentity#nameFor}).
      */
-    private static String hostName(FsRoot fs) {
-        String n = hostside.machine.Host.read(fs).name();
+    private static String hostName(FsRoot fs, hostside.machine.Host machine) {
+        String n = machine.name();
         if (!n.isEmpty()) return n;
         return fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
     }
