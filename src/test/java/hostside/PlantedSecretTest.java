@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 
 /**
  * A secret planted where a training container keeps its secrets, in PID 1's environment and on

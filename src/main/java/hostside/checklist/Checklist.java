@@ -2,7 +2,7 @@ package hostside.checklist;
 
 import java.util.List;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * One run of the 60-second checklist, in the order an on-call engineer reads it: the verdict,

@@ -2,12 +2,12 @@ package hostside.checklist;
 
 import java.util.concurrent.Callable;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
 import hostside.cli.Progress;
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.Nvml;
-import hostside.report.Style;
+import hostside.core.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -10,11 +10,11 @@ import java.util.TreeSet;
 import java.util.function.IntConsumer;
 
 import hostside.cpu.dataloader.ProcMemory;
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.fs.Read;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 import hostside.machine.MachineFacts;
 
 /**

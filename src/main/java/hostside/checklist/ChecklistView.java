@@ -7,10 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import hostside.machine.Finding;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Finding;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /** The checklist on one screen: the verdict, then the six steps, each a line or a short table. */
 final class ChecklistView {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/diskstats, one line per block device: major, minor, name, then 11 counters (14 fields,

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.libc.Errno;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;

@@ -1,7 +1,7 @@
 package hostside.checklist;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * One record of /dev/kmsg: "prio,seq,timestamp,flags[,...];message", then optional continuation

@@ -1,7 +1,7 @@
 package hostside.checklist;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/loadavg: "0.31 0.25 0.40 1/85 28097". The averages count runnable and uninterruptible

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/net/dev: two header lines, then "name: 8 receive counters 8 transmit counters". A large

@@ -1,7 +1,7 @@
 package hostside.checklist;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * One PSI file, /proc/pressure/{cpu,memory,io}: the share of wall time in which some runnable

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/PID/io. {@code readBytes}/{@code writeBytes} are what the process made the block layer

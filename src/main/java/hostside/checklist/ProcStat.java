@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/stat: the CPU time of the machine and of each online CPU, and the scheduler's counters.

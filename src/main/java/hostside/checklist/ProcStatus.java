@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/PID/status or a thread's: "Key:\tvalue" lines. The checklist reads the context switch

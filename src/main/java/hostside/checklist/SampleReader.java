@@ -12,7 +12,7 @@ import java.util.function.Function;
 
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.fs.Read;
 
 /**

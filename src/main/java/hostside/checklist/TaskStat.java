@@ -1,7 +1,7 @@
 package hostside.checklist;
 
 import hostside.fs.FactReads;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/PID/stat or /proc/PID/task/TID/stat (proc(5) numbers the fields from 1). The comm, field

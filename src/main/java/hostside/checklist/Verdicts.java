@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * The checklist's classification: from the window's figures to what an on-call engineer should

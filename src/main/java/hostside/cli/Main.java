@@ -2,7 +2,7 @@ package hostside.cli;
 
 import java.io.PrintWriter;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.container.ContainerCommand;
 import hostside.cpu.CpuCommand;
 import hostside.machine.MachineCommand;

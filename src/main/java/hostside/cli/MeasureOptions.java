@@ -3,7 +3,7 @@ package hostside.cli;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import picocli.CommandLine.Option;
@@ -35,7 +35,7 @@ public final class MeasureOptions {
 
     /** --list: each measurement's key and what it measures, as an aligned table. */
     public static void printList(java.io.PrintWriter out, List<? extends TestCase<?>> tests) {
-        hostside.report.Table t = new hostside.report.Table("key", "what it measures");
+        hostside.core.Table t = new hostside.core.Table("key", "what it measures");
         for (TestCase<?> c : tests) t.row(c.key(), c.description());
         out.print(t.render(""));
         out.flush();

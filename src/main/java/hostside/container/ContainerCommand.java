@@ -5,12 +5,12 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.cli.ByteSize;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.machine.MachineFacts;
-import hostside.report.Style;
+import hostside.core.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -2,7 +2,7 @@ package hostside.container;
 
 import java.util.List;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * One run of {@code hostside container}: what the report embeds.

@@ -13,8 +13,8 @@ import hostside.container.ContainerFacts.Memory;
 import hostside.container.ContainerFacts.Namespaces;
 import hostside.container.ContainerFacts.Pids;
 import hostside.container.ContainerFacts.Shm;
-import hostside.machine.Finding;
-import hostside.report.Units;
+import hostside.core.Finding;
+import hostside.core.Units;
 import hostside.vm.facts.Limits;
 
 /**

@@ -12,9 +12,9 @@ import hostside.container.ContainerFacts.Namespaces;
 import hostside.container.ContainerFacts.Ns;
 import hostside.container.ContainerFacts.Place;
 import hostside.machine.MachineView;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 import hostside.vm.facts.Limits;
 
 /** The human view of one {@code hostside container} run: the verdict, the limits, the findings. */

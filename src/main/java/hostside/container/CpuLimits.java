@@ -6,10 +6,10 @@ import java.util.Optional;
 import hostside.container.ContainerFacts.Cpu;
 import hostside.container.ContainerFacts.Place;
 import hostside.fs.CpuQuota;
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.machine.Cpuset;
 
 /**

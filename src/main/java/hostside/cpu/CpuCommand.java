@@ -4,15 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
 import hostside.cli.MeasureOptions;
 import hostside.cpu.measure.CpuTarget;
 import hostside.harness.TestCase;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
-import hostside.report.Style;
-import hostside.report.Table;
+import hostside.core.Style;
+import hostside.core.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -66,9 +66,9 @@ public final class CpuCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         if (trace) return CpuTrace.run(command, pid, seconds, options.json, out);
-        if (!command.isEmpty() || pid != null) throw new hostside.fs.BadInputException("a command or --pid needs --trace");
-        if (launches < 100 || launches > 10_000_000) throw new hostside.fs.BadInputException("--launches " + launches + ": choose 100 to 10000000");
-        if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.fs.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
+        if (!command.isEmpty() || pid != null) throw new hostside.core.BadInputException("a command or --pid needs --trace");
+        if (launches < 100 || launches > 10_000_000) throw new hostside.core.BadInputException("--launches " + launches + ": choose 100 to 10000000");
+        if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.core.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
         if (measure.list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<CpuTarget> c : CpuDrill.measurements()) t.row(c.key(), c.description());

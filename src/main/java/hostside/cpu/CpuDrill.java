@@ -6,7 +6,7 @@ import java.util.List;
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.cpu.measure.SchedCosts;
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Cuda;

@@ -3,7 +3,7 @@ package hostside.cpu;
 import java.util.List;
 
 import hostside.cpu.facts.CpuFacts;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 import hostside.machine.Host;
 
 /**

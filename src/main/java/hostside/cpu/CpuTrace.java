@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cpu.trace.BuiltinStep;
 import hostside.cpu.trace.CrossCheck;
 import hostside.cpu.trace.ProfileTables;
@@ -19,9 +19,9 @@ import hostside.cpu.trace.Target;
 import hostside.cpu.trace.TraceLimits;
 import hostside.cpu.trace.TraceUnavailableException;
 import hostside.cpu.trace.Tracer;
-import hostside.fs.BadInputException;
-import hostside.machine.Finding;
-import hostside.report.Style;
+import hostside.core.BadInputException;
+import hostside.core.Finding;
+import hostside.core.Style;
 
 /**
  * {@code hostside cpu --trace}: the syscall profile of a training step, strace run twice over the

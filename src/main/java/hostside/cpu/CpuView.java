@@ -5,9 +5,9 @@ import java.util.Map;
 
 import hostside.cpu.facts.CpuFacts;
 import hostside.harness.Result;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /** The human view of one Module 3 run. */
 public final class CpuView {

@@ -1,5 +1,7 @@
 package hostside.fs;
 
+import hostside.core.GarbageException;
+
 import java.util.Optional;
 
 /**

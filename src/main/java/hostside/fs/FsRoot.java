@@ -1,5 +1,7 @@
 package hostside.fs;
 
+import hostside.core.BadInputException;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;

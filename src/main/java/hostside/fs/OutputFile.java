@@ -1,5 +1,7 @@
 package hostside.fs;
 
+import hostside.core.BadInputException;
+
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;

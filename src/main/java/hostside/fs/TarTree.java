@@ -1,5 +1,7 @@
 package hostside.fs;
 
+import hostside.core.BadInputException;
+
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -45,7 +45,7 @@ public final class Runner {
         List<T> chosen = new ArrayList<>();
         for (String k : keys) {
             T t = all.stream().filter(x -> x.key().equals(k)).findFirst()
-                    .orElseThrow(() -> new hostside.fs.BadInputException("no test case \"" + k + "\"; see --list"));
+                    .orElseThrow(() -> new hostside.core.BadInputException("no test case \"" + k + "\"; see --list"));
             chosen.add(t);
         }
         return chosen;

@@ -14,7 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.libc.FileIo;
 
 /**
@@ -76,7 +76,7 @@ public final class TestFile implements AutoCloseable {
         probeWritable(dir);
         if (bytes + MARGIN > usableBytes) {
             throw new BadInputException(String.format(Locale.ROOT, "%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
-                    dir, hostside.report.Units.bytes(bytes), hostside.report.Units.bytes(usableBytes), hostside.report.Units.bytes(MARGIN)));
+                    dir, hostside.core.Units.bytes(bytes), hostside.core.Units.bytes(usableBytes), hostside.core.Units.bytes(MARGIN)));
         }
         TestFile f = null;
         try {

@@ -4,12 +4,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.harness.TestCase;
 import hostside.io.measure.IoTarget;
-import hostside.report.Style;
+import hostside.core.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.harness.Result;
@@ -68,7 +68,7 @@ public final class IoDrill {
     public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, hostside.harness.ProgressSink progress) {
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         IoFacts facts = facts(fs, o);
-        List<hostside.machine.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
+        List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
         if (!fs.isLive()) return new IoRun(machine, facts, findings, null, notRun(tests, "recorded machine: nothing is measured under --root"), List.of());
         if (!Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
@@ -79,7 +79,7 @@ public final class IoDrill {
             Path f = o.file();
             if (!Files.isRegularFile(f) || !Files.isReadable(f)) throw new BadInputException(f + ": not a readable file (--file)");
             long bytes = size(f);
-            if (bytes < MIN_FILE) throw new BadInputException(f + ": " + hostside.report.Units.bytes(bytes) + ", too small to measure (at least 64 MiB) (--file)");
+            if (bytes < MIN_FILE) throw new BadInputException(f + ": " + hostside.core.Units.bytes(bytes) + ", too small to measure (at least 64 MiB) (--file)");
             Path dir = o.dir() != null ? o.dir() : f.toAbsolutePath().getParent();
             List<TestCase<IoTarget>> reads = tests.stream().filter(t -> t instanceof ReadTest).toList();
             boolean writes = reads.size() < tests.size();
@@ -100,7 +100,7 @@ public final class IoDrill {
         if (size < MIN_FILE) throw new BadInputException("--size " + size + ": at least 64 MiB");
         size = size / (1 << 20) * (1 << 20);
         try (TestFile.Lazy lazy = new TestFile.Lazy(dir, "io", size)) {
-            progress.step("writing the " + hostside.report.Units.bytes(size) + " test file");
+            progress.step("writing the " + hostside.core.Units.bytes(size) + " test file");
             Supplier<Path> path = () -> lazy.get().path();
             path.get(); // bad --dir or a full disk: said now, before anything runs
             IoTarget target = new IoTarget(dir, type, path, size, Math.min(MAX_WRITE, Math.min(size, available / 4)), Libc.pageSize(),
@@ -115,11 +115,11 @@ public final class IoDrill {
      * A killed run's test files in {@code dir} removed before this run writes there, said on
      * stderr and kept among the findings.
      */
-    static List<hostside.machine.Finding> withStaleNote(List<hostside.machine.Finding> findings, Path dir) {
+    static List<hostside.core.Finding> withStaleNote(List<hostside.core.Finding> findings, Path dir) {
         var note = hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
         if (note.isEmpty()) return findings;
-        List<hostside.machine.Finding> all = new ArrayList<>(findings);
-        all.add(hostside.machine.Finding.info("test files", note.get()));
+        List<hostside.core.Finding> all = new ArrayList<>(findings);
+        all.add(hostside.core.Finding.info("test files", note.get()));
         return all;
     }
 

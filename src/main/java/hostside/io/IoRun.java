@@ -3,7 +3,7 @@ package hostside.io;
 import java.util.List;
 
 import hostside.harness.Result;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * One run of Module 4's I/O drill.

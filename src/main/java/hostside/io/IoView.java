@@ -4,9 +4,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import hostside.harness.Result;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /** The human view of one Module 4 I/O run. */
 public final class IoView {

@@ -58,7 +58,7 @@ final class MeasuredVerdicts {
         cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " (%.1fx the cold read)", warm.get().value().median() / c.value().median())));
         if (warm.get().detail().get("pageCacheBytes") instanceof Number n) {
             s.append(String.format(Locale.ROOT, " and holds %s of page cache: a checkpoint read once and kept cached takes memory that DataLoader workers and"
-                    + " pinned buffers need; drop it after loading (posix_fadvise DONTNEED) or read it with O_DIRECT", hostside.report.Units.bytes(n.longValue())));
+                    + " pinned buffers need; drop it after loading (posix_fadvise DONTNEED) or read it with O_DIRECT", hostside.core.Units.bytes(n.longValue())));
         }
         return Optional.of(s.toString());
     }

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 import hostside.cli.ByteSize;
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.harness.TestFile;
 import picocli.CommandLine.Option;
 
@@ -40,7 +40,7 @@ public final class StorageOptions {
             long usable = TestFile.usableSpace(d);
             if (size + TestFile.MARGIN > usable) {
                 throw new BadInputException(String.format(Locale.ROOT, "--size %s: not enough free space in %s (%s free, %s kept free)",
-                        hostside.report.Units.bytes(size), d, hostside.report.Units.bytes(usable), hostside.report.Units.bytes(TestFile.MARGIN)));
+                        hostside.core.Units.bytes(size), d, hostside.core.Units.bytes(usable), hostside.core.Units.bytes(TestFile.MARGIN)));
             }
         }
     }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.harness.Result;
-import hostside.report.Units;
+import hostside.core.Units;
 
 /** What the copy figures mean for training and inference, one line each. */
 public final class CopyVerdicts {

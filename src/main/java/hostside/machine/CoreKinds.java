@@ -9,9 +9,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
 
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * Tells big cores from small ones. The sources, most trusted first: Intel's hybrid PMUs

@@ -2,9 +2,9 @@ package hostside.machine;
 
 import java.util.Optional;
 
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.fs.Mounts;
 
 /**

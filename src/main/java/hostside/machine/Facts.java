@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * Typed reads of single-value files, shared by the fact readers: a missing file is simply

@@ -1,16 +1,18 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Target;
 import hostside.harness.TestCase;
-import hostside.report.Style;
+import hostside.core.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;

@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import java.util.List;
 
 /** Everything {@code hostside machine} knows, as CONTRACT.md's facts JSON (schema hostside/1). */

@@ -1,10 +1,12 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 
 /** Reads {@link MachineFacts} through an {@link FsRoot}: facts only, nothing is measured here. */
@@ -56,8 +58,8 @@ public final class MachineReader {
         boolean allNodes = topology.numaNodes().size() >= Math.max(1, CpuSet.parseList(w.nodes()).size());
         if (w.memTotalBytes() != null && allNodes && nodeMemory > 0
                 && Math.abs(w.memTotalBytes() - nodeMemory) > w.memTotalBytes() / 20) {
-            f.add(Finding.warn("NUMA", "the NUMA nodes add up to " + hostside.report.Units.bytes(nodeMemory) + " but /proc/meminfo has "
-                    + hostside.report.Units.bytes(w.memTotalBytes()) + (host.virtualization().startsWith("VM") ? " (memory the VM added outside the node view)" : "")
+            f.add(Finding.warn("NUMA", "the NUMA nodes add up to " + hostside.core.Units.bytes(nodeMemory) + " but /proc/meminfo has "
+                    + hostside.core.Units.bytes(w.memTotalBytes()) + (host.virtualization().startsWith("VM") ? " (memory the VM added outside the node view)" : "")
                     + ": per-node figures (numactl -H, node meminfo) understate this machine's memory"));
         }
         if (!w.allowedCpus().isEmpty()) {

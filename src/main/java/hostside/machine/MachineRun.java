@@ -2,7 +2,7 @@ package hostside.machine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 
 /**
  * One run of Module 1: the facts, what the GPU drill read and measured, and the GPU-to-GPU

@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import java.util.Locale;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import hostside.fs.CpuSet;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.CpuSet;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /** The human view of {@link MachineFacts}: compact, aligned, findings in colour. */
 public final class MachineView {
@@ -58,7 +60,7 @@ public final class MachineView {
         String perCore = t.cores() > 0 && t.threads() % t.cores() == 0 ? ", " + t.threads() / t.cores() + " per core" : "";
         sb.append("        ").append(plural(t.packages(), "package")).append(", ").append(plural(t.cores(), "core"))
                 .append(", ").append(plural(t.threads(), "thread")).append(perCore);
-        if (!t.whole().allowedCpus().isEmpty() && t.threads() < hostside.fs.CpuSet.parseList(t.whole().onlineCpus()).size()) {
+        if (!t.whole().allowedCpus().isEmpty() && t.threads() < hostside.core.CpuSet.parseList(t.whole().onlineCpus()).size()) {
             sb.append(" (in this cpuset; online: ").append(t.whole().onlineCpus()).append(')');
         }
         sb.append('\n');

@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 

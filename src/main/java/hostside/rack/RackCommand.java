@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.SmAccess;
@@ -18,7 +18,7 @@ import hostside.harness.TestCase;
 import hostside.machine.GpuDrill;
 import hostside.machine.MachineCommand;
 import hostside.machine.MachineRun;
-import hostside.report.Table;
+import hostside.core.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;

@@ -1,5 +1,7 @@
 package hostside.report;
 
+import hostside.core.Units;
+
 import java.util.ArrayList;
 import java.util.List;
 

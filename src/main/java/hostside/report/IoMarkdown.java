@@ -1,5 +1,7 @@
 package hostside.report;
 
+import hostside.core.Units;
+
 import java.util.Locale;
 import static hostside.report.MarkdownRenderer.esc;
 import static hostside.report.MarkdownRenderer.table;

@@ -1,5 +1,7 @@
 package hostside.report;
 
+import hostside.core.Units;
+
 import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,7 +179,7 @@ public final class MarkdownRenderer {
         }
         if (!rows.isEmpty()) table(List.of("pairs", "NVLinks", "path", "NVLink version"), rows);
         List<String> peerLines = !m.path("peers").isArray() ? List.of() : hostside.machine.PeerPath.lines(
-                hostside.cli.Json.MAPPER.convertValue(m.path("peers"), new com.fasterxml.jackson.core.type.TypeReference<List<hostside.machine.PeerPath>>() {}));
+                hostside.core.Json.MAPPER.convertValue(m.path("peers"), new com.fasterxml.jackson.core.type.TypeReference<List<hostside.machine.PeerPath>>() {}));
         for (String line : peerLines) md.append("- ").append(esc(line)).append('\n');
         if (!peerLines.isEmpty()) md.append('\n');
         for (JsonNode n : m.path("notes")) md.append("- ").append(esc(n.asText())).append('\n');
@@ -197,7 +199,7 @@ public final class MarkdownRenderer {
         for (var e : by.entrySet()) {
             int c = count.get(e.getKey());
             out.add(List.of(e.getValue().get(0), e.getValue().get(1) + (c > 1 ? " x" + c : ""),
-                    c > 1 ? sharing(hostside.fs.CpuSet.parseList(e.getValue().get(2)).size()) : e.getValue().get(2)));
+                    c > 1 ? sharing(hostside.core.CpuSet.parseList(e.getValue().get(2)).size()) : e.getValue().get(2)));
         }
         return out;
     }

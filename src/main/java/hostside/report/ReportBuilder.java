@@ -1,5 +1,7 @@
 package hostside.report;
 
+import hostside.core.Units;
+
 import java.util.Locale;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;

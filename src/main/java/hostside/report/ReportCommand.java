@@ -11,9 +11,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.fs.OutputFile;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import hostside.cli.MachineOptions;
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.fs.OutputFile;
 import hostside.fs.Recorder;
@@ -53,11 +53,11 @@ public final class SnapshotCommand implements Callable<Integer> {
         }
         var w = spec.commandLine().getOut();
         if (options.json) {
-            w.print(hostside.cli.Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
+            w.print(hostside.core.Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
                     "bytes", Files.size(out))));
         } else {
             w.printf(java.util.Locale.ROOT, "wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", output,
-                    recorder.size(), hostside.report.Units.bytes(Files.size(out)), output);
+                    recorder.size(), hostside.core.Units.bytes(Files.size(out)), output);
         }
         w.flush();
         return 0;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.harness.Result;
-import hostside.report.Units;
+import hostside.core.Units;
 import hostside.vm.measure.TlbReach;
 
 /**

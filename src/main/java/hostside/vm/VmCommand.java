@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import hostside.cli.ByteSize;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.MachineOptions;
 import hostside.gpu.bench.Target;
 import hostside.harness.TestCase;
-import hostside.report.Style;
-import hostside.report.Table;
+import hostside.core.Style;
+import hostside.core.Table;
 import hostside.vm.measure.HostTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -90,7 +90,7 @@ public final class VmCommand implements Callable<Integer> {
         try {
             steps = explain.steps(hostside.vm.explain.PageWalk.Layout.forMachine(arch, la57, page));
         } catch (IllegalArgumentException e) {
-            throw new hostside.fs.BadInputException(e.getMessage());
+            throw new hostside.core.BadInputException(e.getMessage());
         }
         if (options.json) {
             out.print(Json.write(explain.json(steps)));

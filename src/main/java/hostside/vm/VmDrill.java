@@ -18,7 +18,7 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.facts.VmFactsReader;
 import hostside.vm.facts.VmVerdicts;
@@ -82,7 +82,7 @@ public final class VmDrill {
         try (TestFile.Lazy file = target.file()) {
             if (files) {
                 // Bad --dir or a disk too small is bad input: said now, before anything runs.
-                progress.step("writing the " + hostside.report.Units.bytes(file.bytes()) + " test file");
+                progress.step("writing the " + hostside.core.Units.bytes(file.bytes()) + " test file");
                 file.get();
             }
             host = Runner.run(hostTests, target, progress);
@@ -170,7 +170,7 @@ public final class VmDrill {
         try {
             type = Files.getFileStore(dir).type();
         } catch (IOException e) {
-            if (o.dir() != null) throw new hostside.fs.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
+            if (o.dir() != null) throw new hostside.core.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
         boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
         long budget = budget(fs);

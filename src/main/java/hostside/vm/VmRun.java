@@ -3,7 +3,7 @@ package hostside.vm;
 import java.util.List;
 
 import hostside.harness.Result;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 import hostside.vm.facts.VmFacts;
 
 /**

@@ -5,9 +5,9 @@ import java.util.List;
 
 import hostside.harness.Result;
 import hostside.machine.MachineView;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 import hostside.vm.facts.Limits;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.measure.TlbReach;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.Main;
 import hostside.gpu.nvml.FakeNvml;
 import hostside.gpu.nvml.Nvml;

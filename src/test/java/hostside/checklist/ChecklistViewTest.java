@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** The one screen, rendered from a window over a recorded /proc: every step in order, the figures where they belong. */
 class ChecklistViewTest {

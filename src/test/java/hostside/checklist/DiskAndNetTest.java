@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /** /proc/diskstats in its 14-, 18- and 20-field formats, /proc/net/dev, and garbage in both. */
 class DiskAndNetTest {

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /** /dev/kmsg records, Xid lines, and which messages count as events. */
 class KernelLogTest {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /** /proc/loadavg and /proc/pressure/*, as this project's dev VM and older kernels write them, and garbage. */
 class LoadAndPressureTest {

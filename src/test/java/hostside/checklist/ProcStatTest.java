@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /** /proc/stat: per-CPU times in every column count kernels have had, the scheduler counters, garbage. */
 class ProcStatTest {

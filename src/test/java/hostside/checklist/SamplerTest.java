@@ -12,7 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 /**
  * The sampler and the window's figures over a recorded /proc that the test rewrites between

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /** /proc/PID/stat and a thread's, comm with spaces and parentheses, old kernels, garbage; /proc/PID/status and /proc/PID/io. */
 class TaskStatTest {

@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /** Each outcome of the classification, from figures alone, and which comes first when several hold. */
 class VerdictsTest {

@@ -1,5 +1,7 @@
 package hostside.cli;
 
+import hostside.core.Json;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.testing.CliRun;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** hostside container as a user runs it: exit codes, one-line errors, the JSON, the text. */
 class ContainerCommandTest {

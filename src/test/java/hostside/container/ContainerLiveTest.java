@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 
 /**
  * A container built by the test, the way runtimes build one: a real cgroup with memory, pids

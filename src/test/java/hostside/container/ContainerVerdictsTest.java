@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /** Each verdict fires on the limit that breaks training and stays silent on a healthy one. */
 class ContainerVerdictsTest {

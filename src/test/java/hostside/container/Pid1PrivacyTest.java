@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 
 /**
  * What the container reader keeps of PID 1: its executable's name, never its arguments, and of
@@ -32,7 +32,7 @@ class Pid1PrivacyTest {
         assertThat(f.namespaces().pid1()).isEqualTo("torchrun");
         assertThat(f.namespaces().pid1Kind()).isEqualTo("program");
         assertThat(json(r)).contains("\"pid1\" : \"torchrun\"").doesNotContain(TOKEN).doesNotContain("train.py");
-        assertThat(new ContainerView(ContainerCommand.run(r.fs(), r.live(), null, null, null), hostside.report.Style.plain()).render())
+        assertThat(new ContainerView(ContainerCommand.run(r.fs(), r.live(), null, null, null), hostside.core.Style.plain()).render())
                 .contains("torchrun (program)").doesNotContain(TOKEN);
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import hostside.fs.FsRoot;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * A recorded container in a temp folder. {@link #v2} is a healthy Docker container on cgroup v2

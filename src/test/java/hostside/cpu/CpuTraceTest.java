@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.testing.CliRun;
 
 /** `hostside cpu --trace` ends as a result, not a failure: a process blocked in the window, a command that fails. strace is installed here and in CI. */

@@ -8,13 +8,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.machine.MachineReader;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** `cpu --dataset-size 1T`: the DataLoader results carry what was used instead, and the view says it. */
 class DatasetCutTest {

@@ -1,5 +1,9 @@
 package hostside.fs;
 
+import hostside.core.GarbageException;
+
+import hostside.core.CpuSet;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

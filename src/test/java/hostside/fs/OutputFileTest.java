@@ -1,5 +1,7 @@
 package hostside.fs;
 
+import hostside.core.BadInputException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 class RunnerTest {
     /** A test case of a string target: its result from a function, or not applicable with a reason. */

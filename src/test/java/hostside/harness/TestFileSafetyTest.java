@@ -17,7 +17,7 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.libc.LibcException;
 
 /**

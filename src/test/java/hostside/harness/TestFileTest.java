@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 /** The read/mmap test file: made whole or not at all, and gone when closed. */
 class TestFileTest {

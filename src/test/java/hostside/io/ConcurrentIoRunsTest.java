@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.testing.Tools;
 
 /**

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.testing.CliRun;
 
 /** `hostside io` as a user runs it: options, bad input, a recorded machine, a short live run, Ctrl-C. */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.machine.Host;
-import hostside.report.Style;
+import hostside.core.Style;
 
 class IoViewTest {
     @Test

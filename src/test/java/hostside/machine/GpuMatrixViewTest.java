@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.FakeNvml;
 import hostside.gpu.nvml.NvmlFacts;
@@ -19,7 +19,7 @@ import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.nvml.NvmlReader;
 import hostside.report.MarkdownRenderer;
 import hostside.report.ReportBuilder;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** The GPU matrix as a user meets it: hostside machine's text, its JSON, the report; and from the fake NVML up. */
 class GpuMatrixViewTest {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
@@ -18,7 +18,7 @@ import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.report.MarkdownRenderer;
 import hostside.report.ReportBuilder;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** The GPU half as a user reads it: the text view, the JSON and the report, from one measured run. */
 class GpuViewTest {

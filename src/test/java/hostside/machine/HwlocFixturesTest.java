@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import hostside.Fixtures;
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 
 /**

@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

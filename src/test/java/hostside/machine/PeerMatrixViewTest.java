@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.cuda.CudaFacts;
@@ -25,7 +25,7 @@ import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.report.MarkdownRenderer;
 import hostside.report.ReportBuilder;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** The GPU-to-GPU measurements as a user reads them: nvbandwidth's matrices in the text view and the report. */
 class PeerMatrixViewTest {

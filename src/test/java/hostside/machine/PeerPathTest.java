@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.core.Finding;
+
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -197,13 +199,13 @@ class PeerPathTest {
                 live.iommu(), live.kernelCmdline(), List.of(), List.of());
         MachineRun run = new MachineRun(facts, GpuDrill.GpuSection.notRun("recorded machine", null), m);
         var report = hostside.report.ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T06:00:00Z"));
-        String md = hostside.report.MarkdownRenderer.render(hostside.cli.Json.MAPPER.readTree(hostside.cli.Json.write(report)));
+        String md = hostside.report.MarkdownRenderer.render(hostside.core.Json.MAPPER.readTree(hostside.core.Json.write(report)));
         assertThat(md).contains("- P2P no peer access (copies staged through host memory): GPU3-GPU4\n")
                 .contains("- P2P peer access both ways, no native atomics (PCIe): GPU0-GPU1,");
         // a path as written before NVML's status and ACS were read: no such keys
-        PeerPath old = hostside.cli.Json.MAPPER.readValue("{\"pair\":\"GPU0-GPU1\",\"aToB\":true,\"bToA\":false}", PeerPath.class);
+        PeerPath old = hostside.core.Json.MAPPER.readValue("{\"pair\":\"GPU0-GPU1\",\"aToB\":true,\"bToA\":false}", PeerPath.class);
         assertThat(old.nvml()).isEmpty();
-        assertThat(hostside.cli.Json.write(old)).contains("\"nvmlAToB\" : { }").doesNotContain("\"nvml\"");
+        assertThat(hostside.core.Json.write(old)).contains("\"nvmlAToB\" : { }").doesNotContain("\"nvml\"");
         assertThat(old.acsRedirecting()).isEmpty();
         assertThat(old.refused()).isTrue();
     }

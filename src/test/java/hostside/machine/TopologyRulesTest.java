@@ -11,10 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.cli.Json;
-import hostside.fs.CpuSet;
+import hostside.core.Json;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /**
  * hwloc's rules (topology-linux.c and the core's insertion and cpuset filtering) that real

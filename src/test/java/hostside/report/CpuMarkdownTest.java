@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 
 /** Module 3's measured tables in the report, from a `hostside cpu --json` document alone. */
 class CpuMarkdownTest {

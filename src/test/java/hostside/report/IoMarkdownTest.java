@@ -7,7 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.io.IoRun;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.Fixtures;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.Main;
 
 /** Where a report lands: checked first, written whole, never through a planted link, refused when damaged. */

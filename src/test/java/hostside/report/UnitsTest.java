@@ -1,5 +1,9 @@
 package hostside.report;
 
+import hostside.core.Units;
+
+import hostside.core.Table;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -9,12 +9,12 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
 import hostside.harness.Stats;
-import hostside.report.Style;
+import hostside.core.Style;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.HostTarget;
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import hostside.harness.Result;
 import hostside.harness.Stats;
 import hostside.machine.Host;
-import hostside.report.Units;
+import hostside.core.Units;
 import hostside.vm.measure.TlbReach;
 
 /** Each line of what the measurements mean, from figures made by hand; a missing figure drops its line. */

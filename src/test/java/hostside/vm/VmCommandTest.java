@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.testing.CliRun;
 import hostside.harness.TestCase;
 

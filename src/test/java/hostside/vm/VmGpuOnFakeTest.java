@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.cli.Main;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;

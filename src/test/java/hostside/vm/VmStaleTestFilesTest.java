@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
+import hostside.core.Json;
 import hostside.testing.CliRun;
 
 /** `hostside vm` removes a killed run's test files from its --dir before writing there, and keeps the note among its findings. */

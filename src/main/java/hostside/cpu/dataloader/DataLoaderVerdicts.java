@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.harness.Result;
-import hostside.report.Units;
+import hostside.core.Units;
 
 /**
  * What the DataLoader measurements mean for training, one line each, from the results of one

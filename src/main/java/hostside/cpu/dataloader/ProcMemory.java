@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import hostside.fs.FsRoot;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.fs.MemInfo;
 import hostside.fs.Read;
 

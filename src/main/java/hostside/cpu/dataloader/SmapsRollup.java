@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 /**
  * /proc/PID/smaps_rollup: one process's memory summed over all its mappings, every value in bytes

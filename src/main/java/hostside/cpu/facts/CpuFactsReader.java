@@ -30,12 +30,12 @@ import hostside.cpu.facts.CpuFacts.ProcessCpus;
 import hostside.cpu.facts.CpuFacts.Sched;
 import hostside.cpu.facts.CpuFacts.Share;
 import hostside.cpu.facts.CpuFacts.Tunables;
-import hostside.fs.CpuSet;
+import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.Mounts;
 import hostside.fs.Mounts.Mount;
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 import hostside.fs.Read;
 import hostside.machine.KernelCmdline;
 import hostside.machine.MachineFacts;
@@ -393,7 +393,7 @@ public final class CpuFactsReader {
         if (t.isEmpty()) return null;
         try {
             return hostside.fs.CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
-        } catch (hostside.fs.GarbageException e) {
+        } catch (hostside.core.GarbageException e) {
             garbage(dir + "/cpu.max", e.getMessage(), t.get());
             return null;
         }

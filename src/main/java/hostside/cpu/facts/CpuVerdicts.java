@@ -11,8 +11,8 @@ import hostside.cpu.facts.CpuFacts.Feeder;
 import hostside.cpu.facts.CpuFacts.Irq;
 import hostside.cpu.facts.CpuFacts.IrqsOnFeeders;
 import hostside.cpu.facts.CpuFacts.Share;
-import hostside.fs.CpuSet;
-import hostside.machine.Finding;
+import hostside.core.CpuSet;
+import hostside.core.Finding;
 
 /**
  * What the CPU facts mean for the threads that feed GPUs (data loading, kernel launches,

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /** The profiles as aligned tables, ready to print. */
 public final class ProfileTables {

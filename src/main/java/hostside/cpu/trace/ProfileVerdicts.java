@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import hostside.machine.Finding;
-import hostside.report.Units;
+import hostside.core.Finding;
+import hostside.core.Units;
 
 /**
  * What a syscall profile means for a training step, one line each. A line appears only when its

@@ -2,7 +2,7 @@ package hostside.cpu.trace;
 
 import java.util.List;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 /** What to trace: a command started under strace, or a running process strace attaches to. */
 public sealed interface Target {

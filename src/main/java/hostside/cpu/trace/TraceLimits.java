@@ -2,7 +2,7 @@ package hostside.cpu.trace;
 
 import java.time.Duration;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 /**
  * How far one traced run may go.

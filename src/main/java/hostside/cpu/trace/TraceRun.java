@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.report.Units;
+import hostside.core.Units;
 
 /**
  * How one traced run went, whatever it traced.

@@ -1,6 +1,6 @@
 package hostside.cpu.trace;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 /**
  * Tracing cannot happen here, for a reason the user can fix: strace is not installed, or ptrace

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.harness.Child;
 import hostside.harness.Children;

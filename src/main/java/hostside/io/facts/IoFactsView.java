@@ -12,9 +12,9 @@ import hostside.io.facts.IoFacts.Queue;
 import hostside.io.facts.IoFacts.RdmaDevice;
 import hostside.io.facts.IoFacts.RdmaPort;
 import hostside.machine.PciLink;
-import hostside.report.Style;
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /** The storage and network facts as aligned tables; a section only when it has rows. */
 public final class IoFactsView {

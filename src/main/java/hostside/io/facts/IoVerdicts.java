@@ -15,9 +15,9 @@ import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
 import hostside.io.facts.IoFacts.RdmaDevice;
 import hostside.io.facts.IoFacts.RdmaPort;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 import hostside.machine.PciLink;
-import hostside.report.Units;
+import hostside.core.Units;
 
 /**
  * What the storage and network facts mean for training: one finding per thing worth acting on,

@@ -131,7 +131,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         String method = (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight)" : "pread(2), one at a time")
                 + (cache == Cache.DIRECT ? ", O_DIRECT, 4 KiB-aligned buffers" : "")
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
-                + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.report.Units.bytes(t.sequentialSampleBytes())
+                + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
         return Result.ok(this, pattern == Pattern.SEQUENTIAL ? "GB/s" : "IOPS", Stats.of(figures), method, d);
     }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import hostside.report.Units;
+import hostside.core.Units;
 import hostside.vm.explain.CowMachine.Access;
 import hostside.vm.explain.CowMachine.Outcome;
 

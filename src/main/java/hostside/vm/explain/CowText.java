@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import hostside.report.Table;
+import hostside.core.Table;
 
 /** The COW state drawn as the reader should picture it: pages down, processes across, then each process's usage. */
 final class CowText {

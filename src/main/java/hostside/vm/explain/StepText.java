@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import hostside.report.Table;
-import hostside.report.Units;
+import hostside.core.Table;
+import hostside.core.Units;
 
 /**
  * Steps as terminal text. Most states draw themselves from their shape (scalars as an aligned "name value" block,

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import hostside.report.Units;
+import hostside.core.Units;
 import hostside.vm.explain.PageWalk.Arch;
 import hostside.vm.explain.PageWalk.Field;
 import hostside.vm.explain.PageWalk.Layout;

@@ -15,7 +15,7 @@ import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.fs.Read;
-import hostside.report.Units;
+import hostside.core.Units;
 import hostside.vm.facts.VmFacts.Arch;
 import hostside.vm.facts.VmFacts.HugetlbPool;
 import hostside.vm.facts.VmFacts.Khugepaged;

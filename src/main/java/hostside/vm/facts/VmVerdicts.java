@@ -3,8 +3,8 @@ package hostside.vm.facts;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.machine.Finding;
-import hostside.report.Units;
+import hostside.core.Finding;
+import hostside.core.Units;
 import hostside.vm.facts.VmFacts.HugetlbPool;
 import hostside.vm.facts.VmFacts.NodePool;
 import hostside.vm.facts.VmFacts.Thp;

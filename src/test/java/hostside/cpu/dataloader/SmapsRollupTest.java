@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.GarbageException;
+import hostside.core.GarbageException;
 
 class SmapsRollupTest {
     /** A python3 worker on kernel 6.18 (x86-64) after copying a 16 MiB list dataset. */

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import hostside.fs.FsRoot;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * A recorded machine in a temp folder: by default a healthy two-node x86 training box with 16

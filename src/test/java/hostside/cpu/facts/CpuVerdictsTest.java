@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 class CpuVerdictsTest {
     static final String CPU = Box.CPU;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
 import hostside.fs.FsRoot;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * The NVIDIA H200 VM as recorded in testdata/h200: 16 vCPUs on one node, kernel 6.18

@@ -10,7 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /** What the profiles mean, from figures made by hand; a figure that does not stand out says nothing. */
 class ProfileVerdictsTest {

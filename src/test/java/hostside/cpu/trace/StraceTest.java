@@ -14,7 +14,7 @@ import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 
 /** Finding strace, its version, and saying what to do when it is missing or ptrace is denied. */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.fs.BadInputException;
+import hostside.core.BadInputException;
 
 /**
  * strace run for real on small commands here, and what each run leaves behind: nothing. The

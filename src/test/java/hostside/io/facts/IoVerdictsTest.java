@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /** Each verdict fires on the machine that earns it and stays silent on the healthy one. */
 class IoVerdictsTest {

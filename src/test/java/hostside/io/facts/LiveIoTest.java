@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;
-import hostside.report.Style;
+import hostside.core.Style;
 
 /** This machine, whatever it is: only what holds on every Linux box is checked. */
 class LiveIoTest {

@@ -13,8 +13,8 @@ import hostside.fs.FsRoot;
 import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
-import hostside.machine.Finding;
-import hostside.report.Style;
+import hostside.core.Finding;
+import hostside.core.Style;
 
 /** Real machines as recorded: the H200 VM and hwloc's captures that hold block devices, NICs or InfiniBand. */
 class RecordedMachinesTest {

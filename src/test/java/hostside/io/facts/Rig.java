@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import hostside.fs.FsRoot;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /**
  * A recorded machine in a temp folder: by default a healthy two-node training box with GPUs on

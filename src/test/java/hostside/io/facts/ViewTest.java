@@ -9,8 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.cli.Json;
-import hostside.report.Style;
+import hostside.core.Json;
+import hostside.core.Style;
 
 /** The facts as tables, and as JSON through the one mapper. */
 class ViewTest {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
 import hostside.fs.FsRoot;
-import hostside.machine.Finding;
+import hostside.core.Finding;
 
 /** The NVIDIA H200 VM as recorded in testdata/h200 (/proc/self -> 603, a root python3). */
 class H200VmTest {

@@ -329,8 +329,8 @@ class VmFactsReaderTest {
 
     @Test
     void theFactsAreJson() throws Exception {
-        String json = hostside.cli.Json.write(Machine.healthy(root).read());
-        var tree = hostside.cli.Json.MAPPER.readTree(json);
+        String json = hostside.core.Json.write(Machine.healthy(root).read());
+        var tree = hostside.core.Json.MAPPER.readTree(json);
         assertThat(tree.get("pageSize").get("bytes").asLong()).isEqualTo(4096);
         assertThat(tree.get("thp").get("enabled").get("selected").asText()).isEqualTo("madvise");
         assertThat(tree.get("thp").has("available")).isFalse();

@@ -1,4 +1,4 @@
-package hostside.report;
+package hostside.core;
 
 /** Colour for findings on a terminal; plain text when piped or when NO_COLOR is set. */
 public final class Style {

@@ -1,4 +1,4 @@
-package hostside.report;
+package hostside.core;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package hostside.fs;
+package hostside.core;
 
 /** Input the user gave that cannot be used: a one-line message, exit code 2, no stack trace. */
 public class BadInputException extends RuntimeException {

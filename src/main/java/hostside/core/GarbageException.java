@@ -1,4 +1,4 @@
-package hostside.fs;
+package hostside.core;
 
 /** A file under the root held something its parser cannot make sense of. */
 public class GarbageException extends RuntimeException {

@@ -1,4 +1,4 @@
-package hostside.fs;
+package hostside.core;
 
 import java.util.BitSet;
 import java.util.stream.IntStream;

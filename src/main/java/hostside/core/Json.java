@@ -1,4 +1,4 @@
-package hostside.cli;
+package hostside.core;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package hostside.machine;
+package hostside.core;
 
 /**
  * Something about the machine worth acting on.
