@@ -1,5 +1,7 @@
 package hostside.harness;
 
+import hostside.core.Stats;
+
 /**
  * What one test case gave: a figure with its unit, or why there is none.
  *

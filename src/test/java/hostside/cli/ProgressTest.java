@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /** The progress a Runner run of a few fake cases produces, as lines for a log and as a live line for a terminal. */

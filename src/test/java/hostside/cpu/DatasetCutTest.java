@@ -12,7 +12,7 @@ import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.machine.MachineReader;
 import hostside.core.Style;
 

@@ -1,5 +1,7 @@
 package hostside.harness;
 
+import hostside.core.Stats;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

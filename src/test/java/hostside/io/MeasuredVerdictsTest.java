@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 
 class MeasuredVerdictsTest {
     static Result ok(String key, String unit, double median, Map<String, Object> detail) {

@@ -15,7 +15,7 @@ import hostside.fs.FsRoot;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.report.MarkdownRenderer;
 import hostside.report.ReportBuilder;
 import hostside.core.Style;

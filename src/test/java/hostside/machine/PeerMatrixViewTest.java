@@ -22,7 +22,7 @@ import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerMatrix;
 import hostside.gpu.peer.PeerSm;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.report.MarkdownRenderer;
 import hostside.report.ReportBuilder;
 import hostside.core.Style;

@@ -17,7 +17,7 @@ import hostside.gpu.bench.Copies;
 import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerMatrix;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 
 /** Verdicts from measured figures on recorded boxes: NVLink pairs at PCIe speed, uneven host bandwidth under load. */
 class PeerVerdictsTest {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.Json;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.io.IoRun;
 import hostside.machine.Host;
 

@@ -13,7 +13,7 @@ import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.core.Style;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.HostTarget;

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 import hostside.cpu.dataloader.ProcMemory.Sample;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /**

@@ -16,7 +16,7 @@ import hostside.gpu.cuda.Module;
 import hostside.harness.Child;
 import hostside.harness.Children;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Sched;
 

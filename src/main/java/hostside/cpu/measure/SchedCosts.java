@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Sched;
 

@@ -15,7 +15,7 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.Stream;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /**

@@ -87,7 +87,7 @@ public final class PeerCe {
                     s[0][i] = Copies.gbs(bytes * Pairs.COPIES, ms[0]);
                     s[1][i] = Copies.gbs(bytes * Pairs.COPIES, ms[1]);
                 }
-                double a = hostside.harness.Stats.of(s[0]).median(), b = hostside.harness.Stats.of(s[1]).median();
+                double a = hostside.core.Stats.of(s[0]).median(), b = hostside.core.Stats.of(s[1]).median();
                 return new double[] {a + b, a, b};
             });
             return Pairs.result(this, "GB/s", "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.io.uring.IoUring;
 import hostside.libc.FileIo;

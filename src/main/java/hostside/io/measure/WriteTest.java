@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.harness.TestData;
 import hostside.harness.TestFile;

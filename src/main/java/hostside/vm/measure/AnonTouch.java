@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;

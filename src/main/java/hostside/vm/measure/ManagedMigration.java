@@ -11,7 +11,7 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.ManagedBuffer;
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /**

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import hostside.harness.Result;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 
 /** The verdict lines from hand-made results. */
 class VerdictsTest {

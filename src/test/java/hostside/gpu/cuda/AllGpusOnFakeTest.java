@@ -13,7 +13,7 @@ import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.harness.Result;
 import hostside.harness.Runner;
-import hostside.harness.Stats;
+import hostside.core.Stats;
 
 /**
  * nvbandwidth's host_to_all and all_to_host copies on the fake: each GPU timed in turn while the

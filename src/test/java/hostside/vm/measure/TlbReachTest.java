@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.harness.Stats;
+import hostside.core.Stats;
 
 /**
  * TLB reach's pure parts: the working-set sizes, the random cycle the loads follow, and where the

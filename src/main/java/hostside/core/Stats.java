@@ -1,4 +1,4 @@
-package hostside.harness;
+package hostside.core;
 
 import java.util.Arrays;
 
