@@ -28,13 +28,13 @@ import hostside.machine.MachineFacts;
  * those are reported as not measured, and the GPUs and the kernel log, which belong to this
  * machine and not the recorded one, as not read.
  */
-final class ChecklistRun {
+public final class ChecklistRun {
     static final String KIND = "checklist";
 
     private ChecklistRun() {}
 
     /** This machine over a window; a recorded one in one snapshot. */
-    static Checklist gather(FsRoot fs, long pid, int seconds, Ticker ticker, GpuFeed gpus, IntConsumer onSample) throws InterruptedException {
+    public static Checklist gather(FsRoot fs, long pid, int seconds, Ticker ticker, GpuFeed gpus, IntConsumer onSample) throws InterruptedException {
         return gather(fs, pid, seconds, fs.isLive(), ticker, gpus, onSample);
     }
 
@@ -104,7 +104,7 @@ final class ChecklistRun {
     }
 
     /** The process as it is now; a PID that is not there (or only a zombie) is the user's mistake. */
-    static TaskStat existing(FsRoot fs, long pid) {
+    public static TaskStat existing(FsRoot fs, long pid) {
         if (pid <= 0) throw new BadInputException("PID " + pid + ": not a process ID");
         String where = fs.isLive() ? "" : " in " + fs.describe();
         Read r = fs.read("/proc/" + pid + "/stat");

@@ -13,7 +13,7 @@ import hostside.core.Table;
 import hostside.core.Units;
 
 /** The checklist on one screen: the verdict, then the six steps, each a line or a short table. */
-final class ChecklistView {
+public final class ChecklistView {
     static final int CPU_ROWS = 16, THREAD_ROWS = 8, CHILD_ROWS = 6, KERNEL_ROWS = 8, UNKNOWN_ROWS = 3;
     private static final String IN = "          ";
 
@@ -26,7 +26,7 @@ final class ChecklistView {
         this.style = style;
     }
 
-    static String render(Checklist c, Style style) {
+    public static String render(Checklist c, Style style) {
         return new ChecklistView(c, style).render();
     }
 

@@ -3,13 +3,13 @@ package hostside.cli;
 import java.io.PrintWriter;
 
 import hostside.core.BadInputException;
-import hostside.container.ContainerCommand;
-import hostside.cpu.CpuCommand;
-import hostside.machine.MachineCommand;
-import hostside.rack.RackCommand;
-import hostside.report.ReportCommand;
-import hostside.snapshot.SnapshotCommand;
-import hostside.vm.VmCommand;
+import hostside.cli.ContainerCommand;
+import hostside.cli.CpuCommand;
+import hostside.cli.MachineCommand;
+import hostside.cli.RackCommand;
+import hostside.cli.ReportCommand;
+import hostside.cli.SnapshotCommand;
+import hostside.cli.VmCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,8 +21,8 @@ import picocli.CommandLine.Command;
         descriptionHeading = "%n", optionListHeading = "%nOptions:%n", commandListHeading = "%nCommands:%n",
         header = "The host side of a GPU machine: how it is wired, measured and explained.",
         description = "Each command answers one module's questions about this machine, or about one recorded with snapshot (--root). Run hostside COMMAND --help for what a command reads, measures and costs.",
-        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.io.IoCommand.class, ContainerCommand.class,
-                hostside.checklist.ChecklistCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
+        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.cli.IoCommand.class, ContainerCommand.class,
+                hostside.cli.ChecklistCommand.class, RackCommand.class, ReportCommand.class, SnapshotCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */
@@ -82,8 +82,7 @@ public final class Main implements Runnable {
     }
 
     public static String version() {
-        String v = Main.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return hostside.core.Version.of();
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -97,6 +97,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
     }
 
     /** The outer level of a report: drill {@code i} of {@code n}; the per-case average starts again. */
+    @Override
     public synchronized void drill(String name, int i, int n) {
         endStep();
         drill = String.format(Locale.ROOT, "%s %d/%d", name, i, n);
@@ -111,6 +112,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
     @Override
     public synchronized void accept(Event e) {
         switch (e) {
+            case DrillStarted d -> drill(d.name(), d.index(), d.count());
             case CaseStarted s -> {
                 endStep();
                 now = s.label();

@@ -3,7 +3,7 @@ package hostside.container;
 import java.util.List;
 import java.util.Map;
 
-import hostside.vm.facts.Limits;
+import hostside.process.Limits;
 
 /**
  * The limits a container (or a plain cgroup) puts on this process, as read through an FsRoot and,

@@ -17,4 +17,19 @@ public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan 
         List<Finding> findings = ContainerVerdicts.of(facts, plan);
         return new ContainerRun(ContainerVerdicts.headline(facts, findings), facts, plan, findings);
     }
+
+    /** The facts, the plan and the findings; what the report calls. Null options take the defaults. */
+    public static ContainerRun read(hostside.fs.FsRoot fs, LiveProcess live, Integer workers, Integer threads, Long batchBytes) {
+        ContainerFacts facts = ContainerReader.read(fs, live);
+        return of(facts, DataLoaderPlan.of(facts, live, workers, threads, batchBytes));
+    }
+
+    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside container --json} prints and the report embeds. */
+    public com.fasterxml.jackson.databind.node.ObjectNode json() {
+        var n = hostside.core.Json.MAPPER.createObjectNode();
+        n.put("schema", hostside.core.Schema.CURRENT);
+        n.put("kind", "container");
+        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        return n;
+    }
 }

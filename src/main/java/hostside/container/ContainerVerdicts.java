@@ -15,7 +15,7 @@ import hostside.container.ContainerFacts.Pids;
 import hostside.container.ContainerFacts.Shm;
 import hostside.core.Finding;
 import hostside.core.Units;
-import hostside.vm.facts.Limits;
+import hostside.process.Limits;
 
 /**
  * The limits that break training, each with the symptom it causes and the flag that fixes it;

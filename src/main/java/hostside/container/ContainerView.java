@@ -15,7 +15,7 @@ import hostside.machine.MachineView;
 import hostside.core.Style;
 import hostside.core.Table;
 import hostside.core.Units;
-import hostside.vm.facts.Limits;
+import hostside.process.Limits;
 
 /** The human view of one {@code hostside container} run: the verdict, the limits, the findings. */
 public final class ContainerView {
@@ -47,7 +47,7 @@ public final class ContainerView {
         sb.append(t.render("").replaceFirst("^\\s*\n", ""));
         sb.append("\n  namespaces against PID 1's\n").append(namespaces(n).render("  "));
         sb.append('\n').append(plan(run.plan())).append("\n\n");
-        MachineView.renderFindings(sb, run.findings(), style);
+        hostside.core.FindingLines.render(sb, run.findings(), style);
         for (String u : f.unknowns()) sb.append("  ").append(style.dim("unknown: " + u)).append('\n');
         return sb.toString();
     }

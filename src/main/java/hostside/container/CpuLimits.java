@@ -10,7 +10,7 @@ import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.core.GarbageException;
-import hostside.machine.Cpuset;
+import hostside.process.Cpuset;
 
 /**
  * The CPU a cgroup grants: the quota (CPUs' worth of time per period, at the tightest level),

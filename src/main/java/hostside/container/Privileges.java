@@ -9,7 +9,7 @@ import hostside.container.ContainerFacts.ProcessLimits;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.Read;
-import hostside.vm.facts.Limits;
+import hostside.process.Limits;
 
 /**
  * The rlimits and capabilities a container's runtime set: /proc/self/limits (parsed by Module 2's

@@ -103,4 +103,17 @@ public final class CpuDrill {
         }
         return allowed;
     }
+
+    /** Facts, then the measurements and the DataLoader cases, each reported to {@code progress}. */
+    public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests,
+                             List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> loader, CpuDrill.Settings settings, hostside.harness.ProgressSink progress) {
+        hostside.machine.MachineFacts machine = hostside.machine.MachineReader.read(fs);
+        CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
+        List<hostside.harness.Result> dl = CpuDrill.dataloader(fs, loader, settings, progress);
+        hostside.cpu.facts.CpuFacts facts = hostside.cpu.facts.CpuFactsReader.read(fs, machine);
+        List<String> verdicts = new java.util.ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
+        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl));
+        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), m, dl, verdicts);
+    }
+
 }

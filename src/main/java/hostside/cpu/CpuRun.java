@@ -14,4 +14,13 @@ import hostside.machine.Host;
  * @param verdicts  what the measurements mean, one line each
  */
 public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured,
-                     List<hostside.harness.Result> dataloader, List<String> verdicts) {}
+                     List<hostside.harness.Result> dataloader, List<String> verdicts) {
+    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside cpu --json} prints and the report embeds. */
+    public com.fasterxml.jackson.databind.node.ObjectNode json() {
+        var n = hostside.core.Json.MAPPER.createObjectNode();
+        n.put("schema", hostside.core.Schema.CURRENT);
+        n.put("kind", "cpu");
+        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        return n;
+    }
+}

@@ -29,7 +29,7 @@ import hostside.core.Style;
  * with the two runs checked against each other. With no command: the built-in PyTorch step where
  * torch is installed, else hostside's own launch loop.
  */
-final class CpuTrace {
+public final class CpuTrace {
     private CpuTrace() {}
 
     /** A pass of the trace, reported as the harness reports a case: started, then ended with its time. */
@@ -46,7 +46,8 @@ final class CpuTrace {
         }
     }
 
-    static int run(List<String> command, Long pid, int seconds, boolean json, PrintWriter out) {
+    public static int run(List<String> command, Long pid, int seconds, boolean json, PrintWriter out, hostside.harness.ProgressSink progress,
+                          String mainClass) {
         if (pid != null && command != null && !command.isEmpty()) throw new BadInputException("--pid and a command: give one or the other");
         if (pid != null && ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) throw new BadInputException("--pid " + pid + ": no such process");
         if (seconds < 1 || seconds > 3600) throw new BadInputException("--seconds " + seconds + ": choose 1 to 3600");
@@ -68,7 +69,7 @@ final class CpuTrace {
                 target = step.target().get();
             } else {
                 builtinNote = "no PyTorch step to trace (" + step.reason() + "): tracing hostside's own launch loop instead";
-                target = Target.command(ownLoop(), "hostside's launch loop (hostside cpu --only launch_jitter_quiet)");
+                target = Target.command(ownLoop(mainClass), "hostside's launch loop (hostside cpu --only launch_jitter_quiet)");
             }
         }
         Tracer tracer = new Tracer(strace);
@@ -76,7 +77,7 @@ final class CpuTrace {
         Tracer.SummaryRun summary;
         Tracer.TimedRun timed;
         // two passes of up to --seconds each: the harness's progress, as two cases
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr()) {
+        try {
             summary = pass(progress, "strace -c (call counts)", 1, () -> tracer.summary(target, limits));
             timed = pass(progress, "strace -T (call times)", 2, () -> tracer.timed(target, limits));
         } catch (TraceUnavailableException e) {
@@ -128,7 +129,7 @@ final class CpuTrace {
         sb.append("\nstrace -c as it printed it (top 15)\n").append(ProfileTables.summary(summary.summary(), 15).render("  "));
         sb.append("\n").append(check.headline()).append('\n').append(ProfileTables.crossCheck(check, 12).render("  "));
         sb.append('\n');
-        hostside.machine.MachineView.renderFindings(sb, findings, style);
+        hostside.core.FindingLines.render(sb, findings, style);
         for (String n : profile.notes()) if (!quiet.equals(java.util.Optional.of(n))) sb.append("  ").append(style.dim("note: " + n)).append('\n');
         sb.append("  ").append(style.dim(ProfileVerdicts.CAVEAT)).append('\n');
         out.print(sb);
@@ -155,14 +156,14 @@ final class CpuTrace {
         return 0;
     }
 
-    /** This JVM's java and class path running the quiet launch condition: a loop of launches (or timer ticks) to trace. */
-    private static List<String> ownLoop() {
+    /** This JVM's java and class path running hostside's {@code mainClass} in the quiet launch condition: a loop of launches (or timer ticks) to trace. */
+    private static List<String> ownLoop(String mainClass) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.addAll(List.of(hostside.cli.Main.class.getName(), "cpu", "--only", "launch_jitter_quiet", "--launches", "2000", "--json"));
+        cmd.addAll(List.of(mainClass, "cpu", "--only", "launch_jitter_quiet", "--launches", "2000", "--json"));
         return cmd;
     }
 }

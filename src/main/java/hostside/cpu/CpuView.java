@@ -22,7 +22,7 @@ public final class CpuView {
     public String render() {
         StringBuilder sb = new StringBuilder();
         facts(sb);
-        hostside.machine.MachineView.renderFindings(sb, run.findings(), style);
+        hostside.core.FindingLines.render(sb, run.findings(), style);
         sb.append('\n');
         measurements(sb);
         dataloader(sb);

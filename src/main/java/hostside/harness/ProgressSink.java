@@ -9,7 +9,10 @@ package hostside.harness;
 @FunctionalInterface
 public interface ProgressSink {
     /** Something that happened; records so that a test can compare them. */
-    sealed interface Event permits CaseStarted, CaseEnded, Step {}
+    sealed interface Event permits DrillStarted, CaseStarted, CaseEnded, Step {}
+
+    /** The outer level of a run of several drills (the report): drill {@code index} of {@code count}. */
+    record DrillStarted(String name, int index, int count) implements Event {}
 
     /**
      * @param label  the case's key, with where it runs ("h2d_pinned on GPU0")
@@ -27,6 +30,10 @@ public interface ProgressSink {
 
     ProgressSink NONE = e -> {};
 
+    default void drill(String name, int index, int count) {
+        accept(new DrillStarted(name, index, count));
+    }
+
     default void step(String what) {
         accept(new Step(what));
     }
@@ -38,6 +45,7 @@ public interface ProgressSink {
             case CaseStarted s -> new CaseStarted(s.label() + " on " + where, s.index(), s.count());
             case CaseEnded d -> new CaseEnded(d.label() + " on " + where, d.index(), d.count(), d.status(), d.nanos());
             case Step s -> s;
+            case DrillStarted d -> d;
         });
     }
 }

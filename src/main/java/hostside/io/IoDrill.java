@@ -29,8 +29,8 @@ import hostside.libc.Libc;
  * with io_uring; then written with and without fsync.
  */
 public final class IoDrill {
-    static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 1L << 30;
-    static final long DEFAULT_SAMPLE_MS = 1000;
+    public static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 1L << 30;
+    public static final long DEFAULT_SAMPLE_MS = 1000;
 
     private IoDrill() {}
 
@@ -153,7 +153,7 @@ public final class IoDrill {
     }
 
     /** /var/tmp is on disk on most distributions, where /tmp is often tmpfs. */
-    static Path defaultDir() {
+    public static Path defaultDir() {
         Path varTmp = Path.of("/var/tmp");
         if (Files.isDirectory(varTmp) && Files.isWritable(varTmp)) return varTmp;
         return Path.of(System.getProperty("java.io.tmpdir"));

@@ -18,4 +18,13 @@ import hostside.core.Finding;
 public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file, List<Result> results, List<String> verdicts) {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
+
+    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside io --json} prints and the report embeds. */
+    public com.fasterxml.jackson.databind.node.ObjectNode json() {
+        var n = hostside.core.Json.MAPPER.createObjectNode();
+        n.put("schema", hostside.core.Schema.CURRENT);
+        n.put("kind", "io");
+        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        return n;
+    }
 }

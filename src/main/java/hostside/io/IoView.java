@@ -22,7 +22,7 @@ public final class IoView {
         StringBuilder sb = new StringBuilder();
         sb.append(style.bold("Storage and network: how checkpoints and datasets reach memory")).append('\n');
         if (run.facts() != null) sb.append(new hostside.io.facts.IoFactsView(run.facts(), style).render());
-        hostside.machine.MachineView.renderFindings(sb, run.findings(), style);
+        hostside.core.FindingLines.render(sb, run.findings(), style);
         measurements(sb);
         if (!run.verdicts().isEmpty()) {
             sb.append("\nWhat it means\n");

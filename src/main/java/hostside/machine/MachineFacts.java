@@ -16,7 +16,7 @@ public record MachineFacts(
         List<Finding> findings,
         List<String> unknowns) {
 
-    public static final String SCHEMA = "hostside/1";
+    public static final String SCHEMA = hostside.core.Schema.CURRENT;
 
     public List<PciDevice> gpus() {
         return pci.stream().filter(PciDevice::isGpu).toList();

@@ -425,25 +425,7 @@ public final class MachineView {
     }
 
     private void findings(StringBuilder sb) {
-        renderFindings(sb, f.findings(), style);
-    }
-
-    /** Findings as every drill shows them: a mark per severity, the bad ones in colour. */
-    public static void renderFindings(StringBuilder sb, List<Finding> findings, Style style) {
-        if (findings.isEmpty()) {
-            sb.append("Findings: none\n");
-            return;
-        }
-        sb.append("Findings\n");
-        for (Finding x : findings) {
-            String mark = switch (x.severity()) {
-                case "bad" -> style.bad("✗ ");
-                case "warn" -> style.warn("! ");
-                default -> "· ";
-            };
-            String text = x.severity().equals("bad") ? style.bad(x.text()) : x.text();
-            sb.append("  ").append(mark).append(text).append('\n');
-        }
+        hostside.core.FindingLines.render(sb, f.findings(), style);
     }
 
     private static String plural(int n, String what) {

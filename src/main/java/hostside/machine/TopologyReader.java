@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.process.Cpuset;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

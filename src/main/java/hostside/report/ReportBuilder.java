@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import hostside.cli.Main;
 import hostside.harness.Result;
 import hostside.machine.CopyVerdicts;
 import hostside.machine.MachineFacts;
@@ -47,7 +46,7 @@ public final class ReportBuilder {
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
                 gpus.stream().map(g -> g.label() + ": " + g.description() + " (" + g.address() + ")").toList(),
-                m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), Main.version(),
+                m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), hostside.core.Version.of(),
                 m.host().source(), m.host().virtualization());
         List<Report.Section> modules = new ArrayList<>();
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", "run",
@@ -59,20 +58,20 @@ public final class ReportBuilder {
         } else {
             modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "run",
                     m.host().source().equals("live") ? "settings read from this machine, then measured" : "settings read from a recording: nothing measured",
-                    hostside.vm.VmCommand.json(vm)));
+                    vm.json()));
         }
         if (cpu == null) {
             modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not run", "not asked for", null));
         } else {
             modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "run",
                     m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
-                    hostside.cpu.CpuCommand.json(cpu)));
+                    cpu.json()));
         }
         if (io == null) {
             modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not run", "not asked for", null));
         } else {
-            var data = hostside.io.IoCommand.json(io);
-            if (container != null) data.set("container", hostside.container.ContainerCommand.json(container));
+            var data = io.json();
+            if (container != null) data.set("container", container.json());
             modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io, hostside container", "run",
                     m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured", data));
         }

@@ -8,7 +8,7 @@ import hostside.machine.MachineView;
 import hostside.core.Style;
 import hostside.core.Table;
 import hostside.core.Units;
-import hostside.vm.facts.Limits;
+import hostside.process.Limits;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.measure.TlbReach;
 
@@ -26,7 +26,7 @@ public final class VmView {
         StringBuilder sb = new StringBuilder();
         settings(sb);
         gpu(sb);
-        MachineView.renderFindings(sb, run.findings(), style);
+        hostside.core.FindingLines.render(sb, run.findings(), style);
         sb.append('\n');
         measurements(sb);
         if (!run.verdicts().isEmpty()) {

@@ -242,7 +242,7 @@ class ContainerReaderTest {
 
     @Test
     void theH200RecordingReadsWithoutAContainerAndWithoutLiveFacts() {
-        ContainerRun run = ContainerCommand.run(hostside.fs.FsRoot.open(hostside.Fixtures.h200().toString()), LiveProcess.recorded(), null, null, null);
+        ContainerRun run = ContainerRun.read(hostside.fs.FsRoot.open(hostside.Fixtures.h200().toString()), LiveProcess.recorded(), null, null, null);
         ContainerFacts f = run.facts();
         assertThat(f.runtime().inContainer()).isFalse();
         assertThat(f.runtime().summary()).isEqualTo("no runtime marks in the recording");

@@ -55,11 +55,11 @@ class ContainerVerdictsTest {
     @Test
     void shmIsWeighedAgainstTheWorkersAndWhatIsAlreadyUsed() {
         Rig r = Rig.v2(tmp).shm(64 * MIB);
-        assertThat(ContainerCommand.run(r.fs(), r.live(), 0, null, null).findings()).as("no workers, nothing in shm").isEmpty();
-        assertThat(ContainerCommand.run(r.fs(), r.live(), 2, null, 8 * MIB).findings()).as("2 x 2 x 8 MiB fit").isEmpty();
+        assertThat(ContainerRun.read(r.fs(), r.live(), 0, null, null).findings()).as("no workers, nothing in shm").isEmpty();
+        assertThat(ContainerRun.read(r.fs(), r.live(), 2, null, 8 * MIB).findings()).as("2 x 2 x 8 MiB fit").isEmpty();
         r.liveShm = 64 * MIB;
         r.liveShmUsed = 40 * MIB;
-        Finding f = only(ContainerCommand.run(r.fs(), r.live(), 2, null, 8 * MIB).findings());
+        Finding f = only(ContainerRun.read(r.fs(), r.live(), 2, null, 8 * MIB).findings());
         assertThat(f.text()).contains("40 MiB of it in use").contains("(32 MiB)");
     }
 
@@ -133,7 +133,7 @@ class ContainerVerdictsTest {
     @Test
     void pidsUsesTheThreadsGivenOrOmpNumThreads() {
         Rig r = Rig.v2(tmp).pidsMax(64);
-        assertThat(ContainerCommand.run(r.fs(), r.live(), 4, 4, null).findings()).extracting(Finding::subject).doesNotContain("pids");
+        assertThat(ContainerRun.read(r.fs(), r.live(), 4, 4, null).findings()).extracting(Finding::subject).doesNotContain("pids");
         r.env.put("OMP_NUM_THREADS", "4");
         ContainerRun run = r.run();
         assertThat(run.plan().threadsPerProcess()).isEqualTo(4);

@@ -22,7 +22,7 @@ class Pid1PrivacyTest {
     Path tmp;
 
     private static String json(Rig r) {
-        return Json.write(ContainerCommand.json(ContainerCommand.run(r.fs(), r.live(), null, null, null)));
+        return Json.write(ContainerRun.read(r.fs(), r.live(), null, null, null).json());
     }
 
     @Test
@@ -32,7 +32,7 @@ class Pid1PrivacyTest {
         assertThat(f.namespaces().pid1()).isEqualTo("torchrun");
         assertThat(f.namespaces().pid1Kind()).isEqualTo("program");
         assertThat(json(r)).contains("\"pid1\" : \"torchrun\"").doesNotContain(TOKEN).doesNotContain("train.py");
-        assertThat(new ContainerView(ContainerCommand.run(r.fs(), r.live(), null, null, null), hostside.core.Style.plain()).render())
+        assertThat(new ContainerView(ContainerRun.read(r.fs(), r.live(), null, null, null), hostside.core.Style.plain()).render())
                 .contains("torchrun (program)").doesNotContain(TOKEN);
     }
 

@@ -241,7 +241,7 @@ final class Rig extends hostside.testing.RecordedMachine<Rig> {
     }
 
     ContainerRun run() {
-        return ContainerCommand.run(fs(), live(), null, null, null);
+        return ContainerRun.read(fs(), live(), null, null, null);
     }
 
     List<Finding> findings() {

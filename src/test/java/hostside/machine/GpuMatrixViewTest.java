@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.cli.MachineCommand;
+
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +41,7 @@ class GpuMatrixViewTest {
     MachineRun run(MachineFacts facts, NvmlFacts nvml) {
         GpuDrill.GpuSection gpu = GpuDrill.GpuSection.notRun("copies not asked for", nvml);
         GpuMatrix m = GpuMatrix.of(facts, gpu);
-        return new MachineRun(MachineCommand.withFindings(facts, m.findings()), gpu, m);
+        return new MachineRun(MachineDrill.withFindings(facts, m.findings()), gpu, m);
     }
 
     @AfterEach

@@ -31,7 +31,7 @@ class LinkUnderLoadTest {
 
     @Test
     void fullSpeedUnderLoadWasPowerSaving() {
-        MachineFacts f = MachineCommand.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(32.0, 16, 32.0, 16)));
+        MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(32.0, 16, 32.0, 16)));
         assertThat(f.findings()).noneSatisfy(x -> assertThat(x.code()).isEqualTo(Finding.IDLE_LINK_BELOW_MAX));
         assertThat(f.findings()).anySatisfy(x -> {
             assertThat(x.severity()).isEqualTo("info");
@@ -41,7 +41,7 @@ class LinkUnderLoadTest {
 
     @Test
     void slowUnderLoadIsAFaultWithItsCost() {
-        MachineFacts f = MachineCommand.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(16.0, 16, 32.0, 16)));
+        MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(16.0, 16, 32.0, 16)));
         assertThat(f.findings()).anySatisfy(x -> {
             assertThat(x.severity()).isEqualTo("bad");
             assertThat(x.text()).isEqualTo("GPU0 stays at Gen4 x16 of Gen5 x16 under load: at most 31.5 GB/s per direction instead of 63.0");
@@ -50,7 +50,7 @@ class LinkUnderLoadTest {
 
     @Test
     void noSuspicionNoChange() {
-        MachineFacts f = MachineCommand.withLinksUnderLoad(h200, underLoad(new PciLink(32.0, 16, 32.0, 16)));
+        MachineFacts f = MachineDrill.withLinksUnderLoad(h200, underLoad(new PciLink(32.0, 16, 32.0, 16)));
         assertThat(f.findings()).isEqualTo(h200.findings());
     }
 }

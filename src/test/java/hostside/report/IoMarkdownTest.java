@@ -31,7 +31,7 @@ class IoMarkdownTest {
     @Test
     void theSectionTablesEveryFigureWithItsFioJob() {
         StringBuilder md = new StringBuilder();
-        IoMarkdown.render(md, hostside.io.IoCommand.json(measured()));
+        IoMarkdown.render(md, measured().json());
         String s = md.toString();
         assertThat(s).contains("Of `/var/tmp/hostside-io-1.tmp` (2 GiB, ext4).");
         assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | `fio --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
@@ -82,7 +82,7 @@ class IoMarkdownTest {
 
     @Test
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
-        hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(hostside.fs.FsRoot.open(
+        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(hostside.fs.FsRoot.open(
                 hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), hostside.harness.ProgressSink.NONE);
         Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
                 Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));

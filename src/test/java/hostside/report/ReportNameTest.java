@@ -1,5 +1,7 @@
 package hostside.report;
 
+import hostside.cli.ReportCommand;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -154,7 +156,7 @@ class ReportNameTest {
         assertThat(plain.ioOptions()).isEqualTo(new hostside.io.IoDrill.Options(null, null, null, 500L));
         // the same options, with the same help, as hostside io's
         var report = new picocli.CommandLine(new ReportCommand()).getCommandSpec();
-        var ioSpec = new picocli.CommandLine(new hostside.io.IoCommand()).getCommandSpec();
+        var ioSpec = new picocli.CommandLine(new hostside.cli.IoCommand()).getCommandSpec();
         for (String o : List.of("--dir", "--size")) {
             assertThat(report.findOption(o).description()).isEqualTo(ioSpec.findOption(o).description());
             assertThat(report.findOption(o).paramLabel()).isEqualTo(ioSpec.findOption(o).paramLabel());

@@ -30,7 +30,7 @@ class SnapshotRoundTripTest {
 
     MachineFacts roundTrip(FsRoot fs) throws IOException {
         Recorder r = fs.record();
-        MachineFacts before = SnapshotCommand.readEverything(fs);
+        MachineFacts before = Snapshot.readEverything(fs);
         Path out = tmp.resolve("box.tar.gz");
         r.writeTarGz(out, "box");
         MachineFacts after = MachineReader.read(FsRoot.open(out.toString()));
@@ -49,7 +49,7 @@ class SnapshotRoundTripTest {
     void thisMachinesStorageAndNetworkFactsToo() throws IOException {
         FsRoot live = FsRoot.live();
         Recorder r = live.record();
-        SnapshotCommand.readEverything(live);
+        Snapshot.readEverything(live);
         Path out = tmp.resolve("io.tar.gz");
         r.writeTarGz(out, "box");
         var options = new hostside.io.IoDrill.Options(null, null, null, null);

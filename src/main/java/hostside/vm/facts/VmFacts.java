@@ -1,5 +1,7 @@
 package hostside.vm.facts;
 
+import hostside.process.Limits;
+
 import java.util.List;
 import java.util.Map;
 

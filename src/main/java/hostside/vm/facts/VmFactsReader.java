@@ -1,5 +1,7 @@
 package hostside.vm.facts;
 
+import hostside.process.Limits;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package hostside.vm.explain;
 
+import hostside.cli.ExplainOptions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

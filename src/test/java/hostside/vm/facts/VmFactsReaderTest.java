@@ -1,5 +1,7 @@
 package hostside.vm.facts;
 
+import hostside.process.Limits;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

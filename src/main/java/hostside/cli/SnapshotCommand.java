@@ -1,4 +1,6 @@
-package hostside.snapshot;
+package hostside.cli;
+
+import hostside.snapshot.Snapshot;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,7 +46,7 @@ public final class SnapshotCommand implements Callable<Integer> {
 
         FsRoot fs = options.open();
         Recorder recorder = fs.record();
-        MachineFacts facts = readEverything(fs);
+        MachineFacts facts = Snapshot.readEverything(fs);
         String top = facts.host().name().isEmpty() ? "hostside-snapshot" : facts.host().name();
         try {
             recorder.writeTarGz(out, top);
@@ -61,20 +63,5 @@ public final class SnapshotCommand implements Callable<Integer> {
         }
         w.flush();
         return 0;
-    }
-
-    /**
-     * Every fact reader hostside has; each drill that reads the machine adds its reader here. What a
-     * reader may leave in a snapshot of process files (no environ, PID 1's name only) is decided by
-     * {@link hostside.fs.ProcessFiles} in the recorder, not by the readers: docs/snapshot.md.
-     */
-    public static MachineFacts readEverything(FsRoot fs) {
-        MachineFacts facts = MachineReader.read(fs);
-        hostside.vm.VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
-        hostside.cpu.facts.CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
-        hostside.io.IoDrill.facts(fs, new hostside.io.IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
-        hostside.container.ContainerReader.read(fs, hostside.container.LiveProcess.recorded()); // Module 4's container: cgroup limits, limits, namespaces
-        hostside.machine.MachineIdentity.record(fs); // the report's name: a hash of the machine's identity, never the id itself
-        return facts;
     }
 }

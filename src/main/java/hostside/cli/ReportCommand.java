@@ -1,4 +1,8 @@
-package hostside.report;
+package hostside.cli;
+
+import hostside.report.MarkdownRenderer;
+import hostside.report.Profile;
+import hostside.report.Report;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +42,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** The storage drill's --dir and --size, as hostside io takes them: where the checkpoints live. */
     @Mixin
-    hostside.io.StorageOptions storage;
+    hostside.cli.StorageOptions storage;
 
     @Option(names = "--from", paramLabel = "REPORT.json", description = "Render the Markdown again from a report's JSON; reads no machine.")
     Path from;
@@ -47,19 +51,8 @@ public final class ReportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** Module 4's reads and writes in --dir (else the default folder), with shorter random-read samples to keep the report short. */
-    hostside.io.IoDrill.Options ioOptions() {
+    public hostside.io.IoDrill.Options ioOptions() {
         return storage.drill(null, 500L);
-    }
-
-    hostside.io.IoRun ioRun(FsRoot fs, hostside.harness.ProgressSink progress) {
-        hostside.io.IoDrill.Options shorter = ioOptions();
-        try {
-            return hostside.io.IoCommand.run(fs, hostside.io.IoDrill.tests(), shorter, progress);
-        } catch (BadInputException e) {
-            // no room for the test file (checked before, but a disk fills up): the report says so and goes on
-            return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,
-                    hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), e.getMessage()), List.of());
-        }
     }
 
     /** Room a report needs: its JSON and Markdown are well under a MiB each; this leaves slack for a large box. */
@@ -119,22 +112,7 @@ public final class ReportCommand implements Callable<Integer> {
     private Report measure(FsRoot fs, Report.Machine machine) {
         // a recording measures nothing and takes a second: no drill lines for it
         try (hostside.cli.Progress progress = fs.isLive() ? hostside.cli.Progress.forStderr() : hostside.cli.Progress.silent()) {
-            int n = 5;
-            progress.drill("machine", 1, n);
-            hostside.machine.MachineRun run = hostside.machine.MachineCommand.run(fs, hostside.machine.GpuDrill.tests(),
-                    hostside.machine.GpuDrill.allGpuTests(), progress);
-            progress.drill("vm", 2, n);
-            hostside.vm.VmRun vm = hostside.vm.VmCommand.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
-                    new hostside.vm.VmDrill.FileOptions(null, null, null), progress);
-            progress.drill("cpu", 3, n);
-            hostside.cpu.CpuRun cpu = hostside.cpu.CpuCommand.run(fs, hostside.cpu.CpuDrill.measurements(),
-                    hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), progress);
-            progress.drill("io", 4, n);
-            hostside.io.IoRun io = ioRun(fs, progress);
-            progress.drill("container", 5, n);
-            hostside.container.ContainerRun container = hostside.container.ContainerCommand.run(fs,
-                    fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-            return ReportBuilder.build(run, vm, cpu, io, container, machine, ZonedDateTime.now());
+            return Profile.measure(fs, machine, ioOptions(), progress);
         }
     }
 

@@ -1,4 +1,8 @@
-package hostside.vm;
+package hostside.cli;
+
+import hostside.vm.VmDrill;
+import hostside.vm.VmRun;
+import hostside.vm.VmView;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +47,7 @@ public final class VmCommand implements Callable<Integer> {
     Long anonSize;
 
     @Mixin
-    hostside.vm.explain.ExplainOptions explain;
+    hostside.cli.ExplainOptions explain;
 
     @Spec
     CommandSpec spec;
@@ -67,9 +71,9 @@ public final class VmCommand implements Callable<Integer> {
         VmRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), progress);
+            run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), progress);
         }
-        if (options.json) out.print(Json.write(json(run)));
+        if (options.json) out.print(Json.write(run.json()));
         else out.print(new VmView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
@@ -101,20 +105,5 @@ public final class VmCommand implements Callable<Integer> {
         hostside.vm.explain.ExplainPlayer.play(steps, out, explain.all());
         out.flush();
         return 0;
-    }
-
-    /** The drill, each case reported to {@code progress}. */
-    public static VmRun run(hostside.fs.FsRoot fs, List<TestCase<HostTarget>> host, List<TestCase<Target>> gpu,
-                            VmDrill.FileOptions files, hostside.harness.ProgressSink progress) {
-        return VmDrill.run(fs, host, gpu, files, progress);
-    }
-
-    /** The JSON of a run, under CONTRACT's schema name. */
-    public static com.fasterxml.jackson.databind.node.ObjectNode json(VmRun run) {
-        var n = Json.MAPPER.createObjectNode();
-        n.put("schema", hostside.machine.MachineFacts.SCHEMA);
-        n.put("kind", "vm");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(run));
-        return n;
     }
 }

@@ -1,4 +1,11 @@
-package hostside.checklist;
+package hostside.cli;
+
+import hostside.checklist.Checklist;
+import hostside.checklist.ChecklistRun;
+import hostside.checklist.ChecklistView;
+import hostside.checklist.GpuFeed;
+import hostside.checklist.Ticker;
+import hostside.checklist.Xid;
 
 import java.util.concurrent.Callable;
 

@@ -1,4 +1,9 @@
-package hostside.cpu;
+package hostside.cli;
+
+import hostside.cpu.CpuDrill;
+import hostside.cpu.CpuRun;
+import hostside.cpu.CpuTrace;
+import hostside.cpu.CpuView;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +70,11 @@ public final class CpuCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        if (trace) return CpuTrace.run(command, pid, seconds, options.json, out);
+        if (trace) {
+            try (Progress progress = Progress.forStderr()) {
+                return CpuTrace.run(command, pid, seconds, options.json, out, progress, Main.class.getName());
+            }
+        }
         if (!command.isEmpty() || pid != null) throw new hostside.core.BadInputException("a command or --pid needs --trace");
         if (launches < 100 || launches > 10_000_000) throw new hostside.core.BadInputException("--launches " + launches + ": choose 100 to 10000000");
         if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.core.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
@@ -84,30 +93,12 @@ public final class CpuCommand implements Callable<Integer> {
         CpuRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), progress);
+            run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), progress);
         }
-        if (options.json) out.print(Json.write(json(run)));
+        if (options.json) out.print(Json.write(run.json()));
         else out.print(new CpuView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
     }
 
-    public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests,
-                             List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> loader, CpuDrill.Settings settings, hostside.harness.ProgressSink progress) {
-        MachineFacts machine = MachineReader.read(fs);
-        CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
-        List<hostside.harness.Result> dl = CpuDrill.dataloader(fs, loader, settings, progress);
-        hostside.cpu.facts.CpuFacts facts = hostside.cpu.facts.CpuFactsReader.read(fs, machine);
-        List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
-        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl));
-        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), m, dl, verdicts);
-    }
-
-    public static com.fasterxml.jackson.databind.node.ObjectNode json(CpuRun run) {
-        var n = Json.MAPPER.createObjectNode();
-        n.put("schema", MachineFacts.SCHEMA);
-        n.put("kind", "cpu");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(run));
-        return n;
-    }
 }

@@ -1,4 +1,4 @@
-package hostside.vm.facts;
+package hostside.process;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,4 +1,8 @@
-package hostside.io;
+package hostside.cli;
+
+import hostside.io.IoDrill;
+import hostside.io.IoRun;
+import hostside.io.IoView;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -53,25 +57,11 @@ public final class IoCommand implements Callable<Integer> {
         IoRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = run(fs, tests, storage.drill(file, sampleMs), progress);
+            run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), progress);
         }
-        if (options.json) out.print(Json.write(json(run)));
+        if (options.json) out.print(Json.write(run.json()));
         else out.print(new IoView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
-    }
-
-    /** The drill, each case reported to {@code progress} (the report runs it this way too). */
-    public static IoRun run(hostside.fs.FsRoot fs, List<TestCase<IoTarget>> tests, IoDrill.Options o, hostside.harness.ProgressSink progress) {
-        return IoDrill.run(fs, tests, o, progress);
-    }
-
-    /** The JSON of a run, under CONTRACT's schema name. */
-    public static com.fasterxml.jackson.databind.node.ObjectNode json(IoRun run) {
-        var n = Json.MAPPER.createObjectNode();
-        n.put("schema", hostside.machine.MachineFacts.SCHEMA);
-        n.put("kind", "io");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(run));
-        return n;
     }
 }

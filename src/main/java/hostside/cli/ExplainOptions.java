@@ -1,4 +1,9 @@
-package hostside.vm.explain;
+package hostside.cli;
+
+import hostside.vm.explain.CowScenarios;
+import hostside.vm.explain.Maps;
+import hostside.vm.explain.PageWalk;
+import hostside.vm.explain.Step;
 
 import java.util.ArrayList;
 import java.util.List;

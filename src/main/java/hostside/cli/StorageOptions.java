@@ -1,4 +1,6 @@
-package hostside.io;
+package hostside.cli;
+
+import hostside.io.IoDrill;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

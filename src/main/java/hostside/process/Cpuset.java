@@ -1,4 +1,4 @@
-package hostside.machine;
+package hostside.process;
 
 import java.util.Optional;
 

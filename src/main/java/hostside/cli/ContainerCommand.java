@@ -1,4 +1,9 @@
-package hostside.container;
+package hostside.cli;
+
+import hostside.container.ContainerRun;
+import hostside.container.ContainerView;
+import hostside.container.DataLoaderPlan;
+import hostside.container.LiveProcess;
 
 import java.util.concurrent.Callable;
 
@@ -45,25 +50,11 @@ public final class ContainerCommand implements Callable<Integer> {
     public Integer call() {
         if (threads != null && (threads < 1 || threads > MAX_THREADS)) throw new BadInputException("--threads " + threads + ": choose 1 to " + MAX_THREADS);
         FsRoot fs = options.open();
-        ContainerRun run = run(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);
+        ContainerRun run = ContainerRun.read(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);
         var out = spec.commandLine().getOut();
-        if (options.json) out.print(Json.write(json(run)));
+        if (options.json) out.print(Json.write(run.json()));
         else out.print(new ContainerView(run, Style.forTerminal()).render());
         out.flush();
         return 0;
-    }
-
-    /** The facts, the plan and the findings; what the report calls. Null options take the defaults. */
-    public static ContainerRun run(FsRoot fs, LiveProcess live, Integer workers, Integer threads, Long batchBytes) {
-        ContainerFacts facts = ContainerReader.read(fs, live);
-        return ContainerRun.of(facts, DataLoaderPlan.of(facts, live, workers, threads, batchBytes));
-    }
-
-    public static ObjectNode json(ContainerRun run) {
-        ObjectNode n = Json.MAPPER.createObjectNode();
-        n.put("schema", MachineFacts.SCHEMA);
-        n.put("kind", "container");
-        n.setAll((ObjectNode) Json.MAPPER.valueToTree(run));
-        return n;
     }
 }

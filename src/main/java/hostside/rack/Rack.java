@@ -1,14 +1,10 @@
 package hostside.rack;
 
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
+import hostside.core.Table;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
@@ -16,49 +12,18 @@ import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.machine.GpuDrill;
-import hostside.machine.MachineCommand;
-import hostside.machine.MachineRun;
-import hostside.core.Table;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "rack", mixinStandardHelpOptions = true,
-        header = "How each GPU sees host memory, and its copy engines against SMs.",
-        description = {"Module 5 (first part): how each GPU sees host memory (its coherence class and the attributes behind it), and the copy engines against SMs reading and writing CPU memory."})
-public final class RackCommand implements Callable<Integer> {
-    @Mixin
-    MachineOptions options;
+/** Module 5, first part: each GPU's coherence class, and copy engines against SMs reading and writing host memory. */
+public final class Rack {
+    private Rack() {}
 
-    @Spec
-    CommandSpec spec;
-
-    static List<TestCase<Target>> tests() {
+    /** The copy engine and SM copies both ways: the pairs whose ratio the module is about. */
+    public static List<TestCase<Target>> tests() {
         return List.of(new Copies.CePinned(true), new Copies.CePinned(false), new SmAccess.SmCopy(true), new SmAccess.SmCopy(false));
     }
 
-    @Override
-    public Integer call() {
-        hostside.fs.FsRoot fs = options.open();
-        MachineRun run;
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = MachineCommand.run(fs, tests(), List.of(), progress);
-        }
-        var out = spec.commandLine().getOut();
-        if (options.json) {
-            ObjectNode n = Json.MAPPER.createObjectNode();
-            n.put("schema", hostside.machine.MachineFacts.SCHEMA);
-            n.set("gpu", Json.MAPPER.valueToTree(run.gpu()));
-            out.print(Json.write(n));
-        } else {
-            out.print(render(run.gpu()));
-        }
-        out.flush();
-        return 0;
-    }
-
-    static String render(GpuDrill.GpuSection gpu) {
+    /** The text view. */
+    public static String render(GpuDrill.GpuSection gpu) {
         StringBuilder sb = new StringBuilder("hostside rack: coherence and copy engine vs SMs\n\n");
         if (!gpu.notRun().isEmpty()) return sb.append("not run: ").append(gpu.notRun()).append('\n').toString();
         for (CudaFacts.CudaGpu g : gpu.cuda().gpus()) {
