@@ -55,14 +55,14 @@ public final class ChecklistView {
 
     private String mark(Finding f) {
         return switch (f.severity()) {
-            case "bad" -> style.bad("✗ ");
-            case "warn" -> style.warn("! ");
+            case BAD -> style.bad("✗ ");
+            case WARN -> style.warn("! ");
             default -> "· ";
         };
     }
 
     private String color(Finding f, String text) {
-        return f.severity().equals("bad") ? style.bad(text) : text;
+        return f.severity() == hostside.core.Severity.BAD ? style.bad(text) : text;
     }
 
     private void step(int n, String name) {

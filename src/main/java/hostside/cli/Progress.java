@@ -128,7 +128,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
                 index = d.index();
                 count = d.count();
                 caseRunning = false;
-                boolean didRun = !"not run".equals(d.status());
+                boolean didRun = d.status() != hostside.harness.Status.NOT_RUN;
                 if (didRun) {
                     ran++;
                     ranNanos += d.nanos();

@@ -9,20 +9,20 @@ package hostside.core;
  * @param code     a stable name for findings that a later step settles ("" for the rest), so
  *                 that nothing has to match the wording of {@code text}
  */
-public record Finding(String severity, String subject, String text, String code) {
+public record Finding(Severity severity, String subject, String text, String code) {
     /** An idle GPU's link below its maximum: settled by the reading under copy load. */
     public static final String IDLE_LINK_BELOW_MAX = "idle-link-below-max";
 
     public static Finding bad(String subject, String text) {
-        return new Finding("bad", subject, text, "");
+        return new Finding(Severity.BAD, subject, text, "");
     }
 
     public static Finding warn(String subject, String text) {
-        return new Finding("warn", subject, text, "");
+        return new Finding(Severity.WARN, subject, text, "");
     }
 
     public static Finding info(String subject, String text) {
-        return new Finding("info", subject, text, "");
+        return new Finding(Severity.INFO, subject, text, "");
     }
 
     /** Up to six names, then how many more: a finding names what it is about without running on. */

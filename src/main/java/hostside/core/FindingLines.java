@@ -15,11 +15,11 @@ public final class FindingLines {
         sb.append("Findings\n");
         for (Finding x : findings) {
             String mark = switch (x.severity()) {
-                case "bad" -> style.bad("✗ ");
-                case "warn" -> style.warn("! ");
+                case BAD -> style.bad("✗ ");
+                case WARN -> style.warn("! ");
                 default -> "· ";
             };
-            String text = x.severity().equals("bad") ? style.bad(x.text()) : x.text();
+            String text = x.severity() == hostside.core.Severity.BAD ? style.bad(x.text()) : x.text();
             sb.append("  ").append(mark).append(text).append('\n');
         }
     }

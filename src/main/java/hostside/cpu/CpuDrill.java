@@ -56,9 +56,9 @@ public final class CpuDrill {
     static List<Result> withCut(List<Result> results, hostside.harness.Cut cut, String prefix) {
         return results.stream().map(r -> {
             if (!r.isOk() || !r.key().startsWith(prefix)) return r;
-            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(r.detail());
+            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(hostside.harness.MapDetail.of(r));
             d.put(hostside.harness.Cut.KEY, cut);
-            return new Result(r.key(), r.description(), r.status(), r.why(), r.unit(), r.value(), r.method(), d);
+            return r.withDetail(new hostside.harness.MapDetail(d));
         }).toList();
     }
 

@@ -36,10 +36,10 @@ public final class CpuTrace {
     private static <T> T pass(hostside.harness.ProgressSink progress, String what, int i, java.util.function.Supplier<T> work) {
         long start = System.nanoTime();
         progress.accept(new hostside.harness.ProgressSink.CaseStarted(what, i, 2));
-        String status = "failed";
+        hostside.harness.Status status = hostside.harness.Status.FAILED;
         try {
             T r = work.get();
-            status = "ok";
+            status = hostside.harness.Status.OK;
             return r;
         } finally {
             progress.accept(new hostside.harness.ProgressSink.CaseEnded(what, i, 2, status, System.nanoTime() - start));

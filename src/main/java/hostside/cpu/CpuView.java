@@ -114,7 +114,7 @@ public final class CpuView {
                 j.row(cond, x.status() + ": " + x.why(), "", "", "", "", "", "", "", "", "", "");
                 continue;
             }
-            Map<?, ?> late = (Map<?, ?>) x.detail().get("lateNs"), launch = (Map<?, ?>) x.detail().get("launchNs"), gap = (Map<?, ?>) x.detail().get("gapNs");
+            Map<?, ?> late = (Map<?, ?>) hostside.harness.MapDetail.of(x).get("lateNs"), launch = (Map<?, ?>) hostside.harness.MapDetail.of(x).get("launchNs"), gap = (Map<?, ?>) hostside.harness.MapDetail.of(x).get("gapNs");
             j.row(cond, us(late, "p50"), us(late, "p99"), us(late, "p99.9"), us(late, "max"), missed(x), us(launch, "p50"), us(launch, "p99"),
                     us(launch, "p99.9"), us(launch, "max"), us(gap, "p99"), us(gap, "max"));
         }
@@ -131,9 +131,9 @@ public final class CpuView {
                 t.row(x.key(), x.status() + ": " + x.why(), "", "", "", "", "");
                 continue;
             }
-            Object bytes = x.detail().get("datasetBytes");
+            Object bytes = hostside.harness.MapDetail.of(x).get("datasetBytes");
             t.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit(),
-                    bytes instanceof Number n ? Units.bytes(n.longValue()) : "", x.detail().getOrDefault("workers", ""));
+                    bytes instanceof Number n ? Units.bytes(n.longValue()) : "", hostside.harness.MapDetail.of(x).getOrDefault("workers", ""));
         }
         sb.append(t.render("  "));
         // --dataset-size cut to fit the machine: the dataset column is what ran, this says why
@@ -143,10 +143,10 @@ public final class CpuView {
 
     /** Ticks skipped, with their share of all ticks, and a mark where the time bound cut the run. */
     static String missed(Result x) {
-        if (!(x.detail().get("missedTicks") instanceof Number n)) return "-";
+        if (!(hostside.harness.MapDetail.of(x).get("missedTicks") instanceof Number n)) return "-";
         long wakes = x.value().samples();
         String share = n.longValue() == 0 ? "0" : String.format(java.util.Locale.ROOT, "%d (%.1f%%)", n.longValue(), 100.0 * n.longValue() / (wakes + n.longValue()));
-        return Boolean.TRUE.equals(x.detail().get("stoppedAtTimeBound")) ? share + ", cut at time bound" : share;
+        return Boolean.TRUE.equals(hostside.harness.MapDetail.of(x).get("stoppedAtTimeBound")) ? share + ", cut at time bound" : share;
     }
 
     private static String us(Map<?, ?> m, String k) {

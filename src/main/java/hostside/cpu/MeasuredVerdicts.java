@@ -30,7 +30,7 @@ public final class MeasuredVerdicts {
     }
 
     static double p(Result r, String series, String percentile) {
-        Object m = r.detail().get(series);
+        Object m = hostside.harness.MapDetail.of(r).get(series);
         return m instanceof Map<?, ?> map && map.get(percentile) instanceof Number n ? n.doubleValue() / 1e3 : Double.NaN;
     }
 
@@ -66,7 +66,7 @@ public final class MeasuredVerdicts {
         String what = gpu ? "launches" : "timer wake-ups (no GPU)";
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Quiet, the feeder's %s run %.0f us late at p99 (%.0f us at p50", what, q99,
                 p(quiet.get(), "lateNs", "p50")));
-        Object slack = quiet.get().detail().get("timerSlackNs");
+        Object slack = hostside.harness.MapDetail.of(quiet.get()).get("timerSlackNs");
         if (slack instanceof Number n && n.longValue() > 0) s.append(String.format(Locale.ROOT, ", of which up to %.0f us is the thread's timer slack", n.doubleValue() / 1e3));
         s.append(')');
         double quietMissed = missedShare(quiet.get());
@@ -83,7 +83,7 @@ public final class MeasuredVerdicts {
 
     /** Ticks skipped as a share of all ticks (woken or skipped); 0 where the run did not count them. */
     static double missedShare(Result r) {
-        if (!(r.detail().get("missedTicks") instanceof Number n) || n.longValue() <= 0) return 0;
+        if (!(hostside.harness.MapDetail.of(r).get("missedTicks") instanceof Number n) || n.longValue() <= 0) return 0;
         return n.doubleValue() / (r.value().samples() + n.doubleValue());
     }
 
@@ -93,7 +93,7 @@ public final class MeasuredVerdicts {
         Result n = noisy.get(), pn = pinned.get();
         double n99 = p(n, "lateNs", "p99"), p99 = p(pn, "lateNs", "p99"), n999 = p(n, "lateNs", "p99.9"), p999 = p(pn, "lateNs", "p99.9");
         double nMissed = missedShare(n), pMissed = missedShare(pn);
-        Object cpu = pn.detail().get("feederCpu");
+        Object cpu = hostside.harness.MapDetail.of(pn).get("feederCpu");
         String s = String.format(Locale.ROOT, "Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us and p99.9 %.0f us", cpu, p99, p999)
                 + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% of ticks missed,", 100 * pMissed) : "")
                 + String.format(Locale.ROOT, " against %.0f and %.0f us", n99, n999) + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% missed,", 100 * nMissed) : "")
@@ -107,8 +107,8 @@ public final class MeasuredVerdicts {
 
     static Optional<String> graph(List<Result> rs) {
         Optional<Result> quiet = ok(rs, "launch_jitter_quiet"), graph = ok(rs, "launch_jitter_graph");
-        if (quiet.isEmpty() || graph.isEmpty() || !(graph.get().detail().get("kernelsPerLaunch") instanceof Number k)
-                || graph.get().detail().get("launchNs") == null) {
+        if (quiet.isEmpty() || graph.isEmpty() || !(hostside.harness.MapDetail.of(graph.get()).get("kernelsPerLaunch") instanceof Number k)
+                || hostside.harness.MapDetail.of(graph.get()).get("launchNs") == null) {
             return Optional.empty();
         }
         double one = p(quiet.get(), "launchNs", "p50"), g = p(graph.get(), "launchNs", "p50");

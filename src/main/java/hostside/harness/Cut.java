@@ -25,7 +25,7 @@ public record Cut(String option, long asked, long used, String why) {
 
     /** The cut a result's detail holds, if any. */
     public static Optional<Cut> in(Result r) {
-        return r.detail() != null && r.detail().get(KEY) instanceof Cut c ? Optional.of(c) : Optional.empty();
+        return r.detail() != null && hostside.harness.MapDetail.of(r).get(KEY) instanceof Cut c ? Optional.of(c) : Optional.empty();
     }
 
     /** "--anon-size 1.0 TiB asked, 5.8 GiB used: a quarter of available memory (...)" */

@@ -21,7 +21,7 @@ public interface ProgressSink {
     record CaseStarted(String label, int index, int count) implements Event {}
 
     /** @param status {@link Result#status()}; {@code nanos} how long the case took (not run: ~0) */
-    record CaseEnded(String label, int index, int count, String status, long nanos) implements Event {}
+    record CaseEnded(String label, int index, int count, Status status, long nanos) implements Event {}
 
     /** A step of a drill that is not a test case, e.g. "writing the 1 GiB test file". */
     record Step(String what) implements Event {}

@@ -2,6 +2,8 @@ package hostside.harness;
 
 import java.util.Optional;
 
+import hostside.core.Better;
+
 /**
  * One measurement, nvbandwidth's way: a key to select it by, a description, a filter that says
  * why it does not apply to this machine, and a run. {@code C} is what it runs against.
@@ -17,4 +19,23 @@ public interface TestCase<C> {
     }
 
     Result run(C target);
+
+    /**
+     * The established tool's test that measures the same thing the same way ("nvbandwidth
+     * host_to_device_memcpy_ce"); null when none does. A case whose peer depends on the target (a
+     * fio job names the file's size) gives it in its result instead.
+     */
+    default String anchor() {
+        return null;
+    }
+
+    /** Which way this figure is better; null to follow its unit (GB/s higher, ns lower). */
+    default Better better() {
+        return null;
+    }
+
+    /** The record its results' detail holds; null for a case that keeps none. */
+    default Class<? extends Detail> detailType() {
+        return MapDetail.class;
+    }
 }

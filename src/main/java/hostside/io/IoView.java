@@ -51,11 +51,11 @@ public final class IoView {
                 continue;
             }
             String also = "";
-            if (r.detail().get("iops") instanceof Number n) also = String.format(Locale.ROOT, "%,.0f IOPS", n.doubleValue());
-            else if (r.detail().get("gbPerS") instanceof Number n) also = String.format(Locale.ROOT, "%.2f GB/s", n.doubleValue());
-            else if (r.detail().get("fsyncMs") instanceof Number n) also = String.format(Locale.ROOT, "fsync %.0f ms", n.doubleValue());
+            if (hostside.harness.MapDetail.of(r).get("iops") instanceof Number n) also = String.format(Locale.ROOT, "%,.0f IOPS", n.doubleValue());
+            else if (hostside.harness.MapDetail.of(r).get("gbPerS") instanceof Number n) also = String.format(Locale.ROOT, "%.2f GB/s", n.doubleValue());
+            else if (hostside.harness.MapDetail.of(r).get("fsyncMs") instanceof Number n) also = String.format(Locale.ROOT, "fsync %.0f ms", n.doubleValue());
             String p50 = "", p99 = "";
-            if (r.detail().get("latencyUs") instanceof Map<?, ?> lat) {
+            if (hostside.harness.MapDetail.of(r).get("latencyUs") instanceof Map<?, ?> lat) {
                 p50 = us(lat.get("p50"));
                 p99 = us(lat.get("p99"));
             }
@@ -66,9 +66,9 @@ public final class IoView {
         }
         if (!t.isEmpty()) sb.append(t.render("  "));
         sb.append(skipped);
-        run.results().stream().filter(r -> r.isOk() && r.detail().get("pageCacheBytes") instanceof Number).filter(r -> r.key().equals("seq_read_warm_qd1"))
+        run.results().stream().filter(r -> r.isOk() && hostside.harness.MapDetail.of(r).get("pageCacheBytes") instanceof Number).filter(r -> r.key().equals("seq_read_warm_qd1"))
                 .findFirst().ifPresent(r -> sb.append("  page cache held by the file after the warm reads: ")
-                        .append(Units.bytes(((Number) r.detail().get("pageCacheBytes")).longValue())).append('\n'));
+                        .append(Units.bytes(((Number) hostside.harness.MapDetail.of(r).get("pageCacheBytes")).longValue())).append('\n'));
     }
 
     private static String us(Object v) {

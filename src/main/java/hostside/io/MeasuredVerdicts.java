@@ -56,7 +56,7 @@ final class MeasuredVerdicts {
         if (warm.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Read again while still cached, the same file comes at %.2f GB/s", warm.get().value().median()));
         cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " (%.1fx the cold read)", warm.get().value().median() / c.value().median())));
-        if (warm.get().detail().get("pageCacheBytes") instanceof Number n) {
+        if (hostside.harness.MapDetail.of(warm.get()).get("pageCacheBytes") instanceof Number n) {
             s.append(String.format(Locale.ROOT, " and holds %s of page cache: a checkpoint read once and kept cached takes memory that DataLoader workers and"
                     + " pinned buffers need; drop it after loading (posix_fadvise DONTNEED) or read it with O_DIRECT", hostside.core.Units.bytes(n.longValue())));
         }
@@ -69,7 +69,7 @@ final class MeasuredVerdicts {
         if (base.isEmpty()) return Optional.empty();
         double b = base.get().value().median();
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Small random reads (a dataset of 4 KiB samples): %,.0f IOPS one at a time", b));
-        if (base.get().detail().get("latencyUs") instanceof Map<?, ?> lat && lat.get("p50") instanceof Number p50) {
+        if (hostside.harness.MapDetail.of(base.get()).get("latencyUs") instanceof Map<?, ?> lat && lat.get("p50") instanceof Number p50) {
             s.append(String.format(Locale.ROOT, " (%.0f us each at p50)", p50.doubleValue()));
         }
         many.ifPresent(m -> {

@@ -96,7 +96,7 @@ public final class MachineReader {
         }
         if (l.belowMaxSpeed()) {
             if (d.isGpu() && slot.isEmpty()) {
-                return java.util.Optional.of(new Finding("warn", d.label(), d.label() + " link is at " + l.current() + " of " + l.max()
+                return java.util.Optional.of(new Finding(hostside.core.Severity.WARN, d.label(), d.label() + " link is at " + l.current() + " of " + l.max()
                         + " now; idle GPUs downtrain, so this is a fault only if it stays there during a copy (" + cost + ")",
                         Finding.IDLE_LINK_BELOW_MAX));
             }

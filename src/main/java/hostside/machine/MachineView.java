@@ -296,9 +296,9 @@ public final class MachineView {
                 }
             }
             sb.append(m.render("        "));
-            r.results().stream().filter(x -> x.isOk() && x.detail().get("points") instanceof List<?>).forEach(x -> {
+            r.results().stream().filter(x -> x.isOk() && hostside.harness.MapDetail.of(x).get("points") instanceof List<?>).forEach(x -> {
                 Table p = new Table(x.key(), "GB/s", "min", "max", "copies").right(0, 1, 2, 3, 4);
-                for (Object o : (List<?>) x.detail().get("points")) {
+                for (Object o : (List<?>) hostside.harness.MapDetail.of(x).get("points")) {
                     if (o instanceof hostside.gpu.bench.Sweep.Point pt) {
                         p.row(Units.bytes(pt.bytes()), Units.figure(pt.gbs().median()), Units.figure(pt.gbs().min()), Units.figure(pt.gbs().max()), pt.copies());
                     }
@@ -355,7 +355,7 @@ public final class MachineView {
     /** host_to_all / all_to_host: each GPU's copy while the others copied too. */
     private void perGpu(StringBuilder sb, hostside.harness.Result x) {
         // with one GPU its figure is the sum above
-        if (!(x.detail().get("perGpu") instanceof List<?> each) || each.size() < 2) return;
+        if (!(hostside.harness.MapDetail.of(x).get("perGpu") instanceof List<?> each) || each.size() < 2) return;
         sb.append("        ").append(x.key()).append(", each GPU while all copy (").append(x.unit()).append(")\n");
         Table t = new Table("GPU", "median", "min", "max", "n").right(1, 2, 3, 4);
         for (Object o : each) {
@@ -376,7 +376,7 @@ public final class MachineView {
     private void peerMatrix(StringBuilder sb, hostside.harness.Result x) {
         List<String> names = new ArrayList<>();
         hostside.gpu.peer.PeerMatrix m = null;
-        for (var e : x.detail().entrySet()) {
+        for (var e : hostside.harness.MapDetail.of(x).entrySet()) {
             if (!(e.getValue() instanceof hostside.gpu.peer.PeerMatrix pm)) continue;
             if (m == null) m = pm;
             else names.add(e.getKey());
@@ -395,8 +395,8 @@ public final class MachineView {
             t.row(row.toArray());
         }
         sb.append(t.render("          "));
-        if (x.detail().get("sum") instanceof Double sum) sb.append("          SUM ").append(x.key()).append(' ').append(Units.figure(sum)).append('\n');
-        if (x.detail().get("notMeasured") instanceof List<?> not && !not.isEmpty()) {
+        if (hostside.harness.MapDetail.of(x).get("sum") instanceof Double sum) sb.append("          SUM ").append(x.key()).append(' ').append(Units.figure(sum)).append('\n');
+        if (hostside.harness.MapDetail.of(x).get("notMeasured") instanceof List<?> not && !not.isEmpty()) {
             sb.append("          not measured: ").append(String.join("; ", not.stream().filter(hostside.gpu.peer.NotMeasured.class::isInstance)
                     .map(p -> ((hostside.gpu.peer.NotMeasured) p).named(labels)).toList())).append('\n');
         }

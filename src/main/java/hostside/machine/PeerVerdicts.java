@@ -46,7 +46,7 @@ final class PeerVerdicts {
         List<Finding> f = new ArrayList<>(nvlinkSpeed(gpu.allGpus(), matrix, byLabel));
         f.addAll(switchPeersViaHost(gpu.allGpus(), matrix, byLabel));
         for (Result r : gpu.allGpus()) {
-            if (r.isOk() && r.detail().get("perGpu") instanceof List<?> each) {
+            if (r.isOk() && hostside.harness.MapDetail.of(r).get("perGpu") instanceof List<?> each) {
                 f.addAll(hostShare(r, each.stream().map(AllGpus.PerGpu.class::cast).toList(), gpu.runs(), matrix, byAddress));
             }
         }
@@ -129,7 +129,7 @@ final class PeerVerdicts {
 
     /** The first matrix of each measured result among {@code keys}. */
     private static List<PeerMatrix> matrices(List<Result> all, List<String> keys) {
-        return all.stream().filter(r -> r.isOk() && keys.contains(r.key())).map(r -> r.detail().get("matrix"))
+        return all.stream().filter(r -> r.isOk() && keys.contains(r.key())).map(r -> hostside.harness.MapDetail.of(r).get("matrix"))
                 .filter(PeerMatrix.class::isInstance).map(PeerMatrix.class::cast).toList();
     }
 

@@ -226,7 +226,7 @@ public final class ReportBuilder {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), "lateNs", "p99") / 1e3));
         rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk()).findFirst().ifPresent(n -> {
             s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", p(n, "lateNs", "p99") / 1e3, p(n, "lateNs", "p99.9") / 1e3));
-            if (n.detail().get("missedTicks") instanceof Number missed && n.value() != null) {
+            if (hostside.harness.MapDetail.of(n).get("missedTicks") instanceof Number missed && n.value() != null) {
                 s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100.0 * missed.longValue() / (missed.longValue() + n.value().samples())));
             }
         });
@@ -234,7 +234,7 @@ public final class ReportBuilder {
     }
 
     private static double p(Result r, String series, String q) {
-        return r.detail().get(series) instanceof java.util.Map<?, ?> m && m.get(q) instanceof Number n ? n.doubleValue() : Double.NaN;
+        return hostside.harness.MapDetail.of(r).get(series) instanceof java.util.Map<?, ?> m && m.get(q) instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     /** The local storage tier, from Module 4's reads and writes. */
@@ -320,12 +320,12 @@ public final class ReportBuilder {
             if (!r.isOk()) continue;
             switch (r.key()) {
                 case "anon_first_touch_base" -> {
-                    Object us = r.detail().get("usPerFault");
+                    Object us = hostside.harness.MapDetail.of(r).get("usPerFault");
                     if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", n.doubleValue(),
-                            Units.bytes(((Number) r.detail().get("pageSize")).longValue())), r.method()));
+                            Units.bytes(((Number) hostside.harness.MapDetail.of(r).get("pageSize")).longValue())), r.method()));
                 }
                 case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format(Locale.ROOT, "%.0f ms per GiB, %s huge", r.value().median(),
-                        r.detail().get("hugePercent") instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
+                        hostside.harness.MapDetail.of(r).get("hugePercent") instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
                         h.add(new Report.Headline(r.key().replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
                                 r.value().min(), r.value().max()), r.method()));

@@ -38,7 +38,7 @@ public final class MeasuredVerdicts {
     }
 
     static double num(Result r, String detail) {
-        Object o = r.detail().get(detail);
+        Object o = hostside.harness.MapDetail.of(r).get(detail);
         return o instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
@@ -100,7 +100,7 @@ public final class MeasuredVerdicts {
 
     @SuppressWarnings("unchecked")
     static List<TlbReach.Point> points(Result r) {
-        Object o = r.detail().get("points");
+        Object o = hostside.harness.MapDetail.of(r).get("points");
         return o instanceof List<?> l ? (List<TlbReach.Point>) l : List.of();
     }
 

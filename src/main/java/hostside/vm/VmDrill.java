@@ -117,9 +117,9 @@ public final class VmDrill {
         List<Result> out = new ArrayList<>();
         for (Result r : results) {
             if (r.isOk() && r.key().startsWith("anon_first_touch_")) {
-                java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(r.detail());
+                java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(hostside.harness.MapDetail.of(r));
                 d.put(hostside.harness.Cut.KEY, cut.get());
-                r = new Result(r.key(), r.description(), r.status(), r.why(), r.unit(), r.value(), r.method(), d);
+                r = r.withDetail(new hostside.harness.MapDetail(d));
             }
             out.add(r);
         }

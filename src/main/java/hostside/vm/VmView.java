@@ -150,7 +150,7 @@ public final class VmView {
 
     /** Faults per MiB where the measurement counts them: what the kernel did for the figure. */
     private static String faults(Result x) {
-        Object per = x.detail().get("faultsPerMiB");
+        Object per = hostside.harness.MapDetail.of(x).get("faultsPerMiB");
         return per instanceof Number n ? String.format(Locale.ROOT, "%.1f/MiB", n.doubleValue()) : "";
     }
 

@@ -56,7 +56,7 @@ class VerdictsTest {
     void healthyWhenTheGpuIsBusyAndTheHostIdle() {
         Finding v = new S().verdict();
         assertThat(v.code()).isEqualTo("healthy");
-        assertThat(v.severity()).isEqualTo("info");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.INFO);
         assertThat(v.text()).isEqualTo("the GPU is busy (97%) and the host is idle: healthy");
         assertThat(new S().verdicts()).hasSize(1);
     }
@@ -77,7 +77,7 @@ class VerdictsTest {
         s.oom.addAll(List.of("python3 (4321)", "pt_data_worker (4400)", "pt_data_worker (4401)"));
         Finding v = s.verdict();
         assertThat(v.code()).isEqualTo("memory-pressure");
-        assertThat(v.severity()).isEqualTo("bad");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(v.text()).isEqualTo("memory pressure: PSI memory full 12%, 3 OOM kills in the last hour "
                 + "(python3 (4321), pt_data_worker (4400), pt_data_worker (4401))");
     }
@@ -116,7 +116,7 @@ class VerdictsTest {
         s.xids.add(xid(31, false, true, 90, 1));
         Finding v = s.verdict();
         assertThat(v.code()).isEqualTo("gpu-app-error");
-        assertThat(v.severity()).isEqualTo("warn");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(v.text()).startsWith("GPU error in this process: Xid 31 on 0000:3b:00 90 s ago: GPU memory page fault");
     }
 
@@ -144,7 +144,7 @@ class VerdictsTest {
         s.gpus = new ArrayList<>(List.of(S.gpu(30.0)));
         Finding v = s.verdict();
         assertThat(v.code()).isEqualTo("io-bound");
-        assertThat(v.severity()).isEqualTo("bad");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(v.text()).isEqualTo("I/O-bound: 92% iowait, nvme1n1 at 100% util, 1 thread of the process mostly in D state");
     }
 
@@ -154,7 +154,7 @@ class VerdictsTest {
         s.iowait = 35.0;
         s.psiIoFull = 12.0;
         Finding v = s.verdict();
-        assertThat(v.severity()).isEqualTo("warn");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(v.text()).isEqualTo("I/O-bound: 35% iowait, PSI io full 12% (no thread of this process waits on it)");
     }
 
@@ -186,7 +186,7 @@ class VerdictsTest {
         s.gpus = new ArrayList<>(List.of(S.gpu(35.0)));
         Finding v = s.verdict();
         assertThat(v.code()).isEqualTo("cpu-bound-feeding");
-        assertThat(v.severity()).isEqualTo("bad");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(v.text()).isEqualTo("CPU-bound feeding: 1 thread at 100% on core 3, GPU at 35%");
     }
 
@@ -204,7 +204,7 @@ class VerdictsTest {
         S s = new S().noGpu("no NVIDIA driver (libnvidia-ml.so.1 not found)");
         s.busy.add(0, new Signals.Busy("python3", 100, 98, 3, false));
         Finding v = s.verdict();
-        assertThat(v.severity()).isEqualTo("warn");
+        assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(v.text()).isEqualTo("CPU-bound: 1 thread at 98% on core 3; GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found)");
     }
 

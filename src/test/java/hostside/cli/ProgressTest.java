@@ -31,7 +31,7 @@ class ProgressTest {
 
         public Result run(String target) {
             if (key.equals("boom")) throw new IllegalStateException("no GPU");
-            return Result.ok(this, "GB/s", Stats.of(1), "fake", Map.of());
+            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(1), "fake", Map.of());
         }
     }
 
@@ -102,7 +102,7 @@ class ProgressTest {
             p.drill("cpu", 3, 5);
             p.accept(new ProgressSink.CaseStarted("syscall", 1, 4));
             c.nanos.addAndGet(2_000_000_000L);
-            p.accept(new ProgressSink.CaseEnded("syscall", 1, 4, "ok", 2_000_000_000L));
+            p.accept(new ProgressSink.CaseEnded("syscall", 1, 4, hostside.harness.Status.OK, 2_000_000_000L));
             p.accept(new ProgressSink.CaseStarted("context_switch", 2, 4));
             c.nanos.addAndGet(500_000_000L);
             // 2 s per case so far, 3 cases not ended, 0.5 s into the current one: 5.5 s left
@@ -181,8 +181,8 @@ class ProgressTest {
         Clock c = new Clock();
         StringWriter w = new StringWriter();
         try (Progress p = new Progress(w, false, c::now, 80)) {
-            p.accept(new ProgressSink.CaseEnded("a", 1, 3, "ok", 4_000_000_000L));
-            p.accept(new ProgressSink.CaseEnded("b", 2, 3, "not run", 0));
+            p.accept(new ProgressSink.CaseEnded("a", 1, 3, hostside.harness.Status.OK, 4_000_000_000L));
+            p.accept(new ProgressSink.CaseEnded("b", 2, 3, hostside.harness.Status.NOT_RUN, 0));
             // one case of 4 s ran; one left
             assertThat(p.left()).isEqualTo(OptionalLong.of(4_000_000_000L));
         }

@@ -47,7 +47,7 @@ class ContainerVerdictsTest {
     @Test
     void dockersDefaultShmGivesBusErrors() {
         Finding f = only(Rig.v2(tmp).shm(64 * MIB).about("/dev/shm"));
-        assertThat(f.severity()).isEqualTo("bad");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.text()).startsWith("/dev/shm is 64 MiB (what Docker gives without --shm-size) but 8 DataLoader workers keep 2 batches of 147 MiB each there (2.3 GiB)")
                 .contains("Bus error").contains("--shm-size=3g").contains("--ipc=host");
     }
@@ -66,7 +66,7 @@ class ContainerVerdictsTest {
     @Test
     void shmLargerThanTheMemoryLimitIsOomKilledFirst() {
         Finding f = only(Rig.v2(tmp).memory(8 * GIB, 1 * GIB).about("/dev/shm"));
-        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).startsWith("/dev/shm (16 GiB) is larger than the memory limit (8 GiB)").contains("--memory");
         assertThat(Rig.v2(tmp.resolve("b")).memory(32 * GIB, 1 * GIB).about("/dev/shm")).isEmpty();
     }
@@ -77,7 +77,7 @@ class ContainerVerdictsTest {
     void oomKillsAreBadOnBothVersions() {
         for (Rig r : List.of(Rig.v2(tmp.resolve("v2")).oomKills(2), Rig.v1(tmp.resolve("v1")).oomKills(1))) {
             Finding f = only(r.about("memory"));
-            assertThat(f.severity()).isEqualTo("bad");
+            assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
             assertThat(f.text()).contains("killed by the OOM killer").contains("exit code 137").contains("--memory");
         }
         assertThat(Rig.v2(tmp.resolve("none")).oomKills(0).about("memory")).isEmpty();
@@ -103,7 +103,7 @@ class ContainerVerdictsTest {
     @Test
     void aQuotaBelowTheVisibleCpusOversubscribes() {
         Finding f = only(Rig.v2(tmp).cpuQuota(200000, 100000).about("CPU quota"));
-        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).startsWith("the cgroup grants 2 CPUs' worth of time (cpu.max 200000 100000) but this process sees 64 CPUs")
                 .contains("start up to 576 threads").contains("--cpus=2 --cpuset-cpus=0-1").contains("OMP_NUM_THREADS=2");
         assertThat(Rig.v2(tmp.resolve("b")).cpuQuota(6400000, 100000).about("CPU quota")).isEmpty();
@@ -113,10 +113,10 @@ class ContainerVerdictsTest {
     @Test
     void throttlingSeenByTheKernelMakesItBad() {
         Finding f = only(Rig.v1(tmp).cpuQuota(150000, 100000).throttled(1000, 400, 36_000_000).about("CPU quota"));
-        assertThat(f.severity()).isEqualTo("bad");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.text()).contains("cpu.cfs_quota_us 150000 per 100000 us").contains("throttled in 400 of 1000 periods so far, 36.0 s")
                 .contains("--cpus=2 --cpuset-cpus=0-1").contains("OMP_NUM_THREADS=1");
-        assertThat(only(Rig.v1(tmp.resolve("b")).cpuQuota(150000, 100000).throttled(1000, 50, 1).about("CPU quota")).severity()).isEqualTo("warn");
+        assertThat(only(Rig.v1(tmp.resolve("b")).cpuQuota(150000, 100000).throttled(1000, 50, 1).about("CPU quota")).severity()).isEqualTo(hostside.core.Severity.WARN);
     }
 
     // ---- pids ----
@@ -124,7 +124,7 @@ class ContainerVerdictsTest {
     @Test
     void pidsMaxBelowTheThreadsAWorkerPoolStarts() {
         Finding f = only(Rig.v2(tmp).pidsMax(64).about("pids"));
-        assertThat(f.severity()).isEqualTo("bad");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.text()).startsWith("pids.max is 64 with 12 tasks in use, room for 52 more, but 8 DataLoader workers and the main process "
                 + "with up to 64 threads each need 576").contains("can't start new thread").contains("--pids-limit=1024");
         assertThat(Rig.v2(tmp.resolve("b")).pidsMax(4096).about("pids")).isEmpty();
@@ -146,7 +146,7 @@ class ContainerVerdictsTest {
     @Test
     void memlockWithoutIpcLock() {
         Finding f = only(Rig.v2(tmp).memlock(64 * 1024).about("memlock"));
-        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).startsWith("memlock soft limit 64 KiB (hard 64 KiB) and no CAP_IPC_LOCK (uid 0")
                 .contains("--ulimit memlock=-1").contains("--cap-add IPC_LOCK").contains("falls back to sockets");
         assertThat(Rig.v2(tmp.resolve("cap")).memlock(64 * 1024).caps(Rig.ALL_CAPS).about("memlock")).as("IPC_LOCK ignores the limit").isEmpty();
@@ -156,7 +156,7 @@ class ContainerVerdictsTest {
     @Test
     void memlockIsBadWhereRdmaDevicesAre() {
         Finding f = only(Rig.v2(tmp).memlock(64 * 1024).dir("/sys/class/infiniband/mlx5_0").about("memlock"));
-        assertThat(f.severity()).isEqualTo("bad");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.text()).contains("RDMA devices here: mlx5_0");
     }
 
@@ -183,7 +183,7 @@ class ContainerVerdictsTest {
     @Test
     void gpusOnTheBusWithoutDeviceNodesMeanNoGpusFlag() {
         Finding f = only(Rig.v2(tmp).noGpus().about("GPUs"));
-        assertThat(f.severity()).isEqualTo("bad");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.text()).startsWith("8 NVIDIA GPUs are on the PCI bus but no /dev/nvidiaN device node is here")
                 .contains("no CUDA-capable device is detected").contains("--gpus all");
     }

@@ -24,7 +24,7 @@ class DatasetCutTest {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("datasetBytes", 1L << 30);
         d.put("workers", 4);
-        List<Result> results = List.of(Result.ok(cow.get(0), "%", Stats.of(90, 91, 92), "smaps_rollup", d),
+        List<Result> results = List.of(Result.ok(cow.get(0), hostside.core.Unit.PERCENT, Stats.of(90, 91, 92), "smaps_rollup", d),
                 Result.notRun(cow.get(2), "no torch"));
         Cut cut = new Cut("--dataset-size", 1L << 40, 1L << 30, "a quarter of available memory (20.0 GiB) over the 4 workers and main");
         List<Result> with = CpuDrill.withCut(results, cut, "dataloader_cow_");
@@ -53,7 +53,7 @@ class DatasetCutTest {
         public Result run(hostside.cpu.dataloader.DataLoaderTarget t) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("datasetBytes", t.datasetBytes());
-            return Result.ok(this, "%", Stats.of(1, 2, 3), "fake", d);
+            return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(1, 2, 3), "fake", d);
         }
     }
 
@@ -62,7 +62,7 @@ class DatasetCutTest {
         List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Settings(1000, 100_000, 1L << 50, 2), step -> {});
         Cut c = Cut.in(r.getFirst()).orElseThrow(() -> new AssertionError("no cut in " + r.getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
-        assertThat(c.used()).isEqualTo(r.getFirst().detail().get("datasetBytes"));
+        assertThat(c.used()).isEqualTo(hostside.harness.MapDetail.of(r.getFirst()).get("datasetBytes"));
         assertThat(c.why()).contains("over the 2 workers and main");
     }
 }

@@ -17,7 +17,7 @@ class MeasuredVerdictsTest {
     static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", "live");
 
     static Result ok(String key, double median, Map<String, Object> detail) {
-        return new Result(key, key, "ok", "", "ns", Stats.of(median), "", detail);
+        return hostside.harness.TestResults.of(key, key, "ok", "", "ns", Stats.of(median), "", detail);
     }
 
     static Map<String, Object> jitter(long lateP50Us, long lateP99Us, Long launchP50Us, Object... more) {
@@ -58,7 +58,7 @@ class MeasuredVerdictsTest {
     static Result jitterRun(String key, int wakes, long missed, Map<String, Object> detail) {
         Map<String, Object> d = new LinkedHashMap<>(detail);
         d.put("missedTicks", missed);
-        return new Result(key, key, "ok", "", "us", new Stats(0.1, 0.01, 5, wakes), "", d);
+        return hostside.harness.TestResults.of(key, key, "ok", "", "us", new Stats(0.1, 0.01, 5, wakes), "", d);
     }
 
     @Test
@@ -111,7 +111,7 @@ class MeasuredVerdictsTest {
     @Test
     void missingFiguresDropTheirLines() {
         assertThat(MeasuredVerdicts.of(METAL, List.of(), true)).isEmpty();
-        Result failed = new Result("launch_jitter_quiet", "", "failed", "boom", "", null, "", Map.of());
+        Result failed = hostside.harness.TestResults.of("launch_jitter_quiet", "", "failed", "boom", "", null, "", Map.of());
         assertThat(MeasuredVerdicts.of(METAL, List.of(failed), true)).isEmpty();
     }
 }

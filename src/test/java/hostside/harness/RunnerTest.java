@@ -31,7 +31,7 @@ class RunnerTest {
         }
 
         public Result run(String target) {
-            return Result.ok(this, "GB/s", Stats.of(figure.apply(target)), "test", Map.of("target", target));
+            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(figure.apply(target)), "test", Map.of("target", target));
         }
     }
 
@@ -49,7 +49,7 @@ class RunnerTest {
         assertThat(r).extracting(Result::key).containsExactly("a", "b", "c");
         assertThat(r).allSatisfy(x -> assertThat(x.isOk()).isTrue());
         assertThat(r.get(1).value().median()).isEqualTo(2);
-        assertThat(r.get(1).detail()).containsEntry("target", "gpu0");
+        assertThat(MapDetail.of(r.get(1))).containsEntry("target", "gpu0");
         assertThat(r.get(1).description()).isEqualTo("case b");
         assertThat(progress).containsExactly("a", "b", "c");
     }
@@ -106,7 +106,7 @@ class RunnerTest {
         });
         List<Result> r = Runner.run(List.of(Case.ok("a", 1), boom, npe, Case.ok("c", 3)), "gpu0", k -> { });
         assertThat(r).extracting(Result::key).containsExactly("a", "boom", "npe", "c");
-        assertThat(r).extracting(Result::status).containsExactly("ok", "failed", "failed", "ok");
+        assertThat(r).extracting(Result::status).containsExactly(Status.OK, Status.FAILED, Status.FAILED, Status.OK);
         assertThat(r.get(1).why()).isEqualTo("cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)");
         // an exception without a message is named instead
         assertThat(r.get(2).why()).isEqualTo("java.lang.NullPointerException");

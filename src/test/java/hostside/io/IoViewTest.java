@@ -15,9 +15,9 @@ import hostside.core.Style;
 class IoViewTest {
     @Test
     void theTableShowsBothUnitsLatencyAndWhatWasNotRun() {
-        Result seq = new Result("seq_read_warm_qd1", "", "ok", "", "GB/s", new Stats(18.17, 17.18, 19.13, 5), "",
+        Result seq = hostside.harness.TestResults.of("seq_read_warm_qd1", "", "ok", "", "GB/s", new Stats(18.17, 17.18, 19.13, 5), "",
                 Map.of("iops", 17_332.0, "latencyUs", Map.of("p50", 45.1, "p99", 254.0, "max", 900.0), "pageCacheBytes", 256L << 20));
-        Result rand = new Result("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(131_868, 78_757, 138_369, 5), "",
+        Result rand = hostside.harness.TestResults.of("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(131_868, 78_757, 138_369, 5), "",
                 Map.of("gbPerS", 0.54, "latencyUs", Map.of("p50", 209.0, "p99", 931.0, "max", 2000.0)));
         Result no = Result.notRun(new hostside.io.measure.ReadTest(hostside.io.measure.ReadTest.Pattern.SEQUENTIAL,
                 hostside.io.measure.ReadTest.Cache.COLD, hostside.io.measure.ReadTest.Engine.PSYNC, 1), "the file is on tmpfs");

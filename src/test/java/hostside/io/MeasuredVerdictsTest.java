@@ -12,7 +12,7 @@ import hostside.core.Stats;
 
 class MeasuredVerdictsTest {
     static Result ok(String key, String unit, double median, Map<String, Object> detail) {
-        return new Result(key, key, "ok", "", unit, Stats.of(median), "", detail);
+        return hostside.harness.TestResults.of(key, key, "ok", "", unit, Stats.of(median), "", detail);
     }
 
     static Result gbs(String key, double v) {
@@ -53,6 +53,6 @@ class MeasuredVerdictsTest {
     void savingSaysHowLongTenGigabytesTake() {
         assertThat(MeasuredVerdicts.save(List.of(gbs("write_buffered", 4.75), gbs("write_fsync", 1.25)))).get().asString()
                 .startsWith("Saving a checkpoint: 4.75 GB/s into the page cache, 1.25 GB/s with fsync, so 10 GB take 8 s to be safe on disk");
-        assertThat(MeasuredVerdicts.save(List.of(new Result("write_fsync", "", "failed", "boom", "", null, "", Map.of())))).isEmpty();
+        assertThat(MeasuredVerdicts.save(List.of(hostside.harness.TestResults.of("write_fsync", "", "failed", "boom", "", null, "", Map.of())))).isEmpty();
     }
 }

@@ -13,7 +13,7 @@ import hostside.core.Stats;
 /** The verdict lines say what the copy figures mean, with the numbers that back them. */
 class CopyVerdictsTest {
     static Result ok(String key, double median, String unit) {
-        return new Result(key, "", "ok", "", unit, Stats.of(median * 0.99, median, median * 1.01), "", Map.of());
+        return hostside.harness.TestResults.of(key, "", "ok", "", unit, Stats.of(median * 0.99, median, median * 1.01), "", Map.of());
     }
 
     final PciLink gen5x16 = new PciLink(32.0, 16, 32.0, 16);
@@ -45,7 +45,7 @@ class CopyVerdictsTest {
 
     @Test
     void nothingMeasuredSaysNothing() {
-        assertThat(CopyVerdicts.of("GPU0", List.of(new Result("host_to_device_ce_pinned", "", "not run", "no driver", "", null, "", Map.of())),
+        assertThat(CopyVerdicts.of("GPU0", List.of(hostside.harness.TestResults.of("host_to_device_ce_pinned", "", "not run", "no driver", "", null, "", Map.of())),
                 gen5x16)).isEmpty();
     }
 }

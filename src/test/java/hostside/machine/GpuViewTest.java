@@ -23,7 +23,7 @@ import hostside.core.Style;
 /** The GPU half as a user reads it: the text view, the JSON and the report, from one measured run. */
 class GpuViewTest {
     static Result ok(String key, double median, String unit, Map<String, Object> detail) {
-        return new Result(key, key, "ok", "", unit, Stats.of(median - 0.1, median, median + 0.1), "nvbandwidth's", detail);
+        return hostside.harness.TestResults.of(key, key, "ok", "", unit, Stats.of(median - 0.1, median, median + 0.1), "nvbandwidth's", detail);
     }
 
     final MachineFacts h200 = MachineReader.read(FsRoot.open(Fixtures.h200().toString()));
@@ -32,7 +32,7 @@ class GpuViewTest {
         List<Result> rs = List.of(ok("host_to_device_ce_pinned", 55.3, "GB/s", Map.of()), ok("host_to_device_ce_pageable", 6.5, "GB/s", Map.of()),
                 ok("host_to_device_sweep_pinned", 55.3, "GB/s", Map.of("halfPeakBytes", 262144L, "points",
                         List.of(new Sweep.Point(4096, 256, Stats.of(1.5, 1.6, 1.7)), new Sweep.Point(262144, 256, Stats.of(35.1, 35.2, 35.3))))),
-                new Result("host_device_latency_sm", "", "failed", "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)", "", null, "", Map.of()));
+                hostside.harness.TestResults.of("host_device_latency_sm", "", "failed", "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)", "", null, "", Map.of()));
         CudaFacts cuda = new CudaFacts("13.0", List.of(new CudaFacts.CudaGpu(0, "NVIDIA H200", "GPU-01c09c09-09b4-ce9d-48d3-8841a624d4dd",
                 "0000:00:06.0", 132, 150754820096L, "9.0", "none", List.of(new CudaFacts.Attribute("pageableMemoryAccess", 88, 0, "")))));
         GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", "0000:00:06.0", rs,

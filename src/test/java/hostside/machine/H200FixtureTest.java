@@ -51,7 +51,7 @@ class H200FixtureTest {
         assertThat(f.iommu().state()).isEqualTo("off");
         // node0 meminfo holds 6.2 GiB while /proc/meminfo holds 126 GiB on this VM
         assertThat(f.findings()).anySatisfy(x -> assertThat(x.text()).contains("NUMA nodes add up to"));
-        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.severity()).isEqualTo("bad"));
+        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD));
         assertThat(f.kernelCmdline()).extracting(KernelCmdline.Item::text).contains("pci=realloc=off")
                 .doesNotContain("--firecracker-init");
     }

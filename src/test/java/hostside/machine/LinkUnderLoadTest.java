@@ -34,7 +34,7 @@ class LinkUnderLoadTest {
         MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(32.0, 16, 32.0, 16)));
         assertThat(f.findings()).noneSatisfy(x -> assertThat(x.code()).isEqualTo(Finding.IDLE_LINK_BELOW_MAX));
         assertThat(f.findings()).anySatisfy(x -> {
-            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).contains("runs at Gen5 x16 under load: power saving, not a fault");
         });
     }
@@ -43,7 +43,7 @@ class LinkUnderLoadTest {
     void slowUnderLoadIsAFaultWithItsCost() {
         MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(16.0, 16, 32.0, 16)));
         assertThat(f.findings()).anySatisfy(x -> {
-            assertThat(x.severity()).isEqualTo("bad");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
             assertThat(x.text()).isEqualTo("GPU0 stays at Gen4 x16 of Gen5 x16 under load: at most 31.5 GB/s per direction instead of 63.0");
         });
     }

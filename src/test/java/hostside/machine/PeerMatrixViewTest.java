@@ -84,12 +84,12 @@ class PeerMatrixViewTest {
                 new Double[] {null, 48.22}, new Double[] {48.08, null}));
 
         return List.of(
-                Result.ok(new AllGpus(true), "GB/s", new Stats(24.18, 24.0, 24.3, 3), "nvbandwidth's", host),
-                Result.ok(new PeerCe.Unidirectional(true), "GB/s", Stats.of(47.92, 48.31), "nvbandwidth's",
+                Result.ok(new AllGpus(true), hostside.core.Unit.GB_PER_S, new Stats(24.18, 24.0, 24.3, 3), "nvbandwidth's", host),
+                Result.ok(new PeerCe.Unidirectional(true), hostside.core.Unit.GB_PER_S, Stats.of(47.92, 48.31), "nvbandwidth's",
                         detail(named("matrix", matrix(TWO, "the GPU that issues the copy in its context and receives the data (it reads)",
                                 "the GPU read from", new Double[] {null, 48.31}, new Double[] {47.92, null})), 96.23, List.of())),
-                Result.ok(new PeerCe.Bidirectional(false), "GB/s", Stats.of(96.15, 96.42), "nvbandwidth's", detail(bidirectional, 192.57, List.of())),
-                Result.ok(new PeerSm.Latency(), "ns", Stats.of(1318.2, 1321.7), "pointer chase",
+                Result.ok(new PeerCe.Bidirectional(false), hostside.core.Unit.GB_PER_S, Stats.of(96.15, 96.42), "nvbandwidth's", detail(bidirectional, 192.57, List.of())),
+                Result.ok(new PeerSm.Latency(), hostside.core.Unit.NS, Stats.of(1318.2, 1321.7), "pointer chase",
                         detail(named("matrix", matrix(TWO, "the GPU whose thread loads", "the GPU whose memory holds the chain",
                                 new Double[] {null, 1321.7}, new Double[] {1318.2, null})), null, List.of())),
                 Result.failed(new PeerCe.Staged(), "cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2)"));
@@ -145,7 +145,7 @@ class PeerMatrixViewTest {
         assertThat(text).contains("        failed: cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2):\n          device_to_device_memcpy_staged_ce\n")
                 .doesNotContain("device_to_device_memcpy_staged_ce (");
 
-        List<Result> oneGpu = new ArrayList<>(List.of(Result.ok(new AllGpus(true), "GB/s", new Stats(55.3, 55.1, 55.5, 3), "nvbandwidth's",
+        List<Result> oneGpu = new ArrayList<>(List.of(Result.ok(new AllGpus(true), hostside.core.Unit.GB_PER_S, new Stats(55.3, 55.1, 55.5, 3), "nvbandwidth's",
                 Map.of("perGpu", List.of(new AllGpus.PerGpu("NVIDIA H200", "0000:00:06.0", new Stats(55.3, 55.1, 55.5, 3)))))));
         oneGpu.add(Result.notRun(new PeerCe.Unidirectional(true), "one GPU in this machine"));
         MachineRun run = new MachineRun(h200, new GpuDrill.GpuSection("", cuda(List.of("0000:00:06.0")), null, List.of(), oneGpu, List.of()));
@@ -161,7 +161,7 @@ class PeerMatrixViewTest {
         List<String> three = List.of(TWO.get(0), TWO.get(1), "0000:c1:00.0");
         PeerMatrix m = matrix(three, "the GPU that issues the copy", "the GPU written to",
                 new Double[] {null, 48.5, 20.1}, new Double[] {48.4, null, null}, new Double[] {20.2, null, null});
-        Result r = Result.ok(new PeerCe.Unidirectional(false), "GB/s", Stats.of(20.1, 20.2, 48.4, 48.5), "nvbandwidth's",
+        Result r = Result.ok(new PeerCe.Unidirectional(false), hostside.core.Unit.GB_PER_S, Stats.of(20.1, 20.2, 48.4, 48.5), "nvbandwidth's",
                 detail(named("matrix", m), 137.2, List.of(new hostside.gpu.peer.NotMeasured(1, 2, "cuDeviceCanAccessPeer is 0"), new hostside.gpu.peer.NotMeasured(2, 1, "cuDeviceCanAccessPeer is 0"))));
         MachineRun run = new MachineRun(box(twoBridgedPci()), new GpuDrill.GpuSection("", cuda(three), null, List.of(), List.of(r), List.of()));
         String text = new MachineView(run, Style.plain()).render();

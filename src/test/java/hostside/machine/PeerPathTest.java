@@ -76,7 +76,7 @@ class PeerPathTest {
         assertThat(p.bToA()).isTrue();
         assertThat(p.nativeAtomics()).as("not both ways").isFalse();
         assertThat(m.findings()).singleElement().satisfies(f -> {
-            assertThat(f.severity()).isEqualTo("bad");
+            assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
             assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0)").contains("fabric manager");
         });
         assertThat(PeerPath.lines(m.peers())).contains("P2P peer access one way only: GPU2-GPU5");

@@ -54,7 +54,7 @@ class PeerVerdictsTest {
             values.add(Arrays.asList(row));
         }
         PeerMatrix m = new PeerMatrix(labels, addresses, "reader", "read from", values);
-        return Result.ok(t, "GB/s", Stats.of(m.measured()), "test", Map.of("matrix", m));
+        return Result.ok(t, hostside.core.Unit.GB_PER_S, Stats.of(m.measured()), "test", Map.of("matrix", m));
     }
 
     static Result allAtOnce(boolean toDevice, List<PciDevice> pci, double... perGpu) {
@@ -65,13 +65,13 @@ class PeerVerdictsTest {
             each.add(new AllGpus.PerGpu("H100", gpus.get(i).address(), new Stats(perGpu[i], perGpu[i] - 1, perGpu[i] + 1, 5)));
             sum += perGpu[i];
         }
-        return Result.ok(new AllGpus(toDevice), "GB/s", new Stats(sum, sum, sum, 5), "test", Map.of("perGpu", each));
+        return Result.ok(new AllGpus(toDevice), hostside.core.Unit.GB_PER_S, new Stats(sum, sum, sum, 5), "test", Map.of("perGpu", each));
     }
 
     /** Each GPU alone: its pinned host-to-device copy. */
     static List<GpuDrill.GpuRun> alone(List<PciDevice> pci, double gbs) {
         return pci.stream().filter(PciDevice::isGpu).map(g -> new GpuDrill.GpuRun(g.label(), g.address(),
-                List.of(Result.ok(new Copies.CePinned(true), "GB/s", new Stats(gbs, gbs, gbs, 5), "test", Map.of())), List.of(), null)).toList();
+                List.of(Result.ok(new Copies.CePinned(true), hostside.core.Unit.GB_PER_S, new Stats(gbs, gbs, gbs, 5), "test", Map.of())), List.of(), null)).toList();
     }
 
     static List<Finding> verdicts(List<PciDevice> pci, int nodes, List<hostside.gpu.nvml.NvmlGpu> nvml, List<GpuDrill.GpuRun> runs,
@@ -93,10 +93,10 @@ class PeerVerdictsTest {
         List<Finding> f = verdicts(pci, 2, hgxNvml(-1, 0, true), List.of(),
                 readCe(pci, 390, Map.of("GPU0-GPU1", 48.0, "GPU2-GPU3", 150.0)));
         assertThat(f).hasSize(2);
-        assertThat(f.get(0).severity()).isEqualTo("bad");
+        assertThat(f.get(0).severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.get(0).text()).startsWith("GPU0-GPU1 (NV18, 48 GB/s; PCIe 63 GB/s): NVLink joins them, but their peer copies run no faster")
                 .contains("nvidia-smi nvlink -s");
-        assertThat(f.get(1).severity()).isEqualTo("warn");
+        assertThat(f.get(1).severity()).isEqualTo(hostside.core.Severity.WARN);
         // NV18 of NVLink 4.0: 18 x 25 GB/s a direction
         assertThat(f.get(1).text()).startsWith("GPU2-GPU3 (150 GB/s, 33% of NV18's 450 GB/s): peer copies reach less than half");
     }

@@ -18,12 +18,12 @@ class IoMarkdownTest {
     static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
 
     static IoRun measured() {
-        Result cold = new Result("seq_read_cold_qd1", "", "ok", "", "GB/s", new Stats(1.65, 1.59, 1.76, 5), "",
+        Result cold = hostside.harness.TestResults.of("seq_read_cold_qd1", "", "ok", "", "GB/s", new Stats(1.65, 1.59, 1.76, 5), "",
                 Map.of("fio", "--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824"));
-        Result ring = new Result("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(99_382, 87_400, 108_118, 5), "",
+        Result ring = hostside.harness.TestResults.of("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(99_382, 87_400, 108_118, 5), "",
                 Map.of("fio", "--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"));
-        Result sync = new Result("write_fsync", "", "ok", "", "GB/s", new Stats(1.70, 1.52, 1.75, 3), "", Map.of("fio", "--rw=write --bs=1M"));
-        Result skipped = new Result("seq_read_direct_uring_qd32", "", "not run", "io_uring is refused (EPERM)", "", null, "", Map.of());
+        Result sync = hostside.harness.TestResults.of("write_fsync", "", "ok", "", "GB/s", new Stats(1.70, 1.52, 1.75, 3), "", Map.of("fio", "--rw=write --bs=1M"));
+        Result skipped = hostside.harness.TestResults.of("seq_read_direct_uring_qd32", "", "not run", "io_uring is refused (EPERM)", "", null, "", Map.of());
         return new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
                 List.of("Loading a checkpoint: fine"));
     }
@@ -84,7 +84,7 @@ class IoMarkdownTest {
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(hostside.fs.FsRoot.open(
                 hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), hostside.harness.ProgressSink.NONE);
-        Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
+        Result quiet = hostside.harness.TestResults.of("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
                 Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));
         hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),
                 List.of(), List.of());
@@ -106,9 +106,9 @@ class IoMarkdownTest {
 
     @Test
     void theCpuQuestionQuotesTheJitter() {
-        Result quiet = new Result("launch_jitter_quiet", "", "ok", "", "us", new Stats(54, 1, 200, 20_000), "",
+        Result quiet = hostside.harness.TestResults.of("launch_jitter_quiet", "", "ok", "", "us", new Stats(54, 1, 200, 20_000), "",
                 Map.of("lateNs", Map.of("p50", 54_000L, "p99", 60_000L, "p99.9", 90_000L, "max", 200_000L), "missedTicks", 10L));
-        Result noisy = new Result("launch_jitter_noisy", "", "ok", "", "us", new Stats(55, 1, 5000, 19_600), "",
+        Result noisy = hostside.harness.TestResults.of("launch_jitter_noisy", "", "ok", "", "us", new Stats(55, 1, 5000, 19_600), "",
                 Map.of("lateNs", Map.of("p50", 55_000L, "p99", 61_000L, "p99.9", 133_000L, "max", 5_700_000L), "missedTicks", 400L));
         hostside.cpu.CpuRun run = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noisy), "GPU0: H200", ""),
                 List.of(), List.of());

@@ -29,7 +29,7 @@ class AnonCutTest {
     static Result touched(AnonTouch t, long bytes) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("regionBytes", bytes);
-        return Result.ok(t, "ms/GiB", Stats.of(new double[] {800, 810, 820}), "mmap", d);
+        return Result.ok(t, hostside.core.Unit.MS_PER_GIB, Stats.of(new double[] {800, 810, 820}), "mmap", d);
     }
 
     @Test
@@ -75,7 +75,7 @@ class AnonCutTest {
         VmRun run = VmDrill.run(FsRoot.live(), List.of(new FakeTouch()), List.of(), new VmDrill.FileOptions(null, null, 1L << 50), key -> {});
         Cut c = Cut.in(run.host().getFirst()).orElseThrow(() -> new AssertionError("no cut in " + run.host().getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
-        assertThat(c.used()).isEqualTo(run.host().getFirst().detail().get("regionBytes"));
+        assertThat(c.used()).isEqualTo(hostside.harness.MapDetail.of(run.host().getFirst()).get("regionBytes"));
     }
 
     @Test

@@ -24,15 +24,15 @@ class MeasuredVerdictsTest {
     static Result ok(String key, double median, Object... detail) {
         Map<String, Object> d = new LinkedHashMap<>();
         for (int i = 0; i < detail.length; i += 2) d.put((String) detail[i], detail[i + 1]);
-        return new Result(key, key, "ok", "", "unit", Stats.of(median), "by hand", d);
+        return hostside.harness.TestResults.of(key, key, "ok", "", "unit", Stats.of(median), "by hand", d);
     }
 
     static Result failed(String key) {
-        return new Result(key, key, "failed", "it broke", "", null, "", Map.of());
+        return hostside.harness.TestResults.of(key, key, "failed", "it broke", "", null, "", Map.of());
     }
 
     static Result notRun(String key) {
-        return new Result(key, key, "not run", "not here", "", null, "", Map.of());
+        return hostside.harness.TestResults.of(key, key, "not run", "not here", "", null, "", Map.of());
     }
 
     static List<String> host(Result... rs) {

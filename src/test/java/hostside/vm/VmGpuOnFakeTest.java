@@ -122,7 +122,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok");
             assertThat(r.unit()).isEqualTo("GB/s");
             assertThat(r.value().samples()).isEqualTo(5);
-            assertThat(r.detail()).containsEntry("bufferBytes", 4 * MiB).containsEntry("gpu", "NVIDIA H200 (0000:1a:00.0)");
+            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("bufferBytes", 4 * MiB).containsEntry("gpu", "NVIDIA H200 (0000:1a:00.0)");
         });
         // the GPU-side cases are timed by the fake's events: 4 MiB in 2 ms
         for (int i : new int[] {0, 2, 3}) {
@@ -131,7 +131,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         // the CPU case counts its own faults; the fake moves nothing, so once the warm-up has
         // touched the buffer no lap faults again: the figure is per lap, not a running total
         Result back = results.get(1);
-        assertThat(back.detail()).containsEntry("cpuFaultsCounted", 0L).doesNotContainKey("cpuFaultsPerMiB");
+        assertThat(hostside.harness.MapDetail.of(back)).containsEntry("cpuFaultsCounted", 0L).doesNotContainKey("cpuFaultsPerMiB");
         assertThat(back.value().median()).isPositive();
         assertThat(fake.calls("cuMemAllocManaged")).isEqualTo(4);
         // six laps each (one warm-up): the CPU case and the h2d case prefetch once a lap, the d2h case twice

@@ -130,7 +130,7 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
             d.put("peakRssOf", peak.of());
         });
         d.put("python", r.pythonVersion());
-        return Result.ok(this, "%", Stats.of(growth),
+        return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(growth),
                 "python3 cow_workers.py: " + r.items() + " items as a " + kind.label() + ", " + r.workers().size()
                         + " workers started with os.fork() each reading every item " + t.passes()
                         + " times; /proc/PID/smaps_rollup every " + CowSampler.TICK.toMillis()

@@ -72,7 +72,7 @@ public final class DataLoaderVerdicts {
     static Optional<String> forkVsSpawn(List<Result> rs) {
         Optional<Result> r = ok(rs, "fork_vs_spawn_cuda");
         if (r.isEmpty()) return Optional.empty();
-        Object fork = r.get().detail().get("fork");
+        Object fork = hostside.harness.MapDetail.of(r.get()).get("fork");
         String cost = "spawn costs " + String.format(Locale.ROOT, "%.1f", r.get().value().median()) + " s per worker start";
         if (fork instanceof String f && f.startsWith("failed")) {
             return Optional.of("a forked DataLoader worker cannot use CUDA: do GPU work in the main process, or use "
@@ -82,7 +82,7 @@ public final class DataLoaderVerdicts {
     }
 
     private static Number num(Result r, String key) {
-        return r.detail().get(key) instanceof Number n ? n : 0;
+        return hostside.harness.MapDetail.of(r).get(key) instanceof Number n ? n : 0;
     }
 
     /** 98% from 10 up, one decimal below (0.3%). */

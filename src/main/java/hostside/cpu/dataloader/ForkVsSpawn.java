@@ -141,8 +141,8 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         d.put("device", parent.path("device").asText());
         d.put("torch", parent.path("torch").asText());
         d.put("cuda", parent.path("cuda").asText());
-        if (start.isEmpty()) return new Result(key(), description(), "failed", "spawn failed too: " + spawnError, "", null, "", d);
-        return Result.ok(this, "s", Stats.of(start.stream().mapToDouble(Double::doubleValue).toArray()),
+        if (start.isEmpty()) return Result.failed(this, "spawn failed too: " + spawnError, new hostside.harness.MapDetail(d));
+        return Result.ok(this, hostside.core.Unit.S, Stats.of(start.stream().mapToDouble(Double::doubleValue).toArray()),
                 "python3 fork_vs_spawn.py: CUDA initialised in the parent, then multiprocessing children: 'fork' touching CUDA, 'fork' on the CPU, "
                         + "'spawn' touching CUDA x" + TRIES + "; figure = Process.start() to the spawned child having imported torch (time.monotonic, shared by the processes)",
                 d);

@@ -162,7 +162,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 ? "clock_nanosleep(TIMER_ABSTIME) to each tick, lateness on wake, ticks already passed skipped (cyclictest's method), no GPU: no launch"
                 : "clock_nanosleep(TIMER_ABSTIME) to each tick, then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
                         + "; ticks already passed skipped (cyclictest's method); host clock; HdrHistogram";
-        return Result.ok(this, "us", v, method, d);
+        return Result.ok(this, hostside.core.Unit.US, v, method, d);
     }
 
     /** p50, p99, p99.9 and max of a histogram, in ns. */

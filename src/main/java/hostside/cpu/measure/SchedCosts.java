@@ -66,7 +66,7 @@ public final class SchedCosts {
             d.put("callsPerSample", calls);
             // the results are used, so no compiler may drop the calls themselves
             if (sink == 42) d.put("sink", sink);
-            return Result.ok(this, "ns", Stats.of(sys), "getppid by syscall(2) through java.lang.foreign, host clock; labs(3) the same way for the call's own cost", d);
+            return Result.ok(this, hostside.core.Unit.NS, Stats.of(sys), "getppid by syscall(2) through java.lang.foreign, host clock; labs(3) the same way for the call's own cost", d);
         }
     }
 
@@ -100,7 +100,7 @@ public final class SchedCosts {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("cpus", sameCore ? List.of(a) : List.of(a, b));
             d.put("roundTripsPerSample", rounds);
-            return Result.ok(this, "ns", Stats.of(ns), "futex wait/wake ping-pong of two pinned threads (lat_ctx-style), host clock; half a round trip", d);
+            return Result.ok(this, hostside.core.Unit.NS, Stats.of(ns), "futex wait/wake ping-pong of two pinned threads (lat_ctx-style), host clock; half a round trip", d);
         }
     }
 
@@ -194,7 +194,7 @@ public final class SchedCosts {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("cpus", List.of(a, b));
             d.put("wakeupsPerSample", count);
-            return Result.ok(this, "ns", Stats.of(ns), "the waker stamps the clock, then FUTEX_WAKE; the sleeper stamps it on return; median per sample", d);
+            return Result.ok(this, hostside.core.Unit.NS, Stats.of(ns), "the waker stamps the clock, then FUTEX_WAKE; the sleeper stamps it on return; median per sample", d);
         }
     }
 
@@ -266,7 +266,7 @@ public final class SchedCosts {
             d.put("cpus", List.of(a, b));
             d.put("movesPerSample", moves);
             d.put("notOnTargetAfterCall", misses[0]);
-            return Result.ok(this, "ns", Stats.of(ns), "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)", d);
+            return Result.ok(this, hostside.core.Unit.NS, Stats.of(ns), "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)", d);
         }
     }
 }

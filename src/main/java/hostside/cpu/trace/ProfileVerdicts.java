@@ -54,7 +54,7 @@ public final class ProfileVerdicts {
         sockets(p).ifPresent(f::add);
         processes(p).ifPresent(f::add);
         if (f.isEmpty() && p.totalCalls() > 0) {
-            f.add(new Finding("info", SUBJECT, "no group of calls stands out: the largest is " + largest(p), "syscalls-even"));
+            f.add(new Finding(hostside.core.Severity.INFO, SUBJECT, "no group of calls stands out: the largest is " + largest(p), "syscalls-even"));
         }
         return f;
     }
@@ -99,7 +99,7 @@ public final class ProfileVerdicts {
         if (!p.timed()) {
             SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX);
             if (g.share() < FUTEX_SHARE) return Optional.empty();
-            return Optional.of(new Finding("info", SUBJECT, String.format(
+            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                     "%s of the syscall time is futex (%,d calls; strace -c does not tell waits from wakes, but with -w the time is nearly all waiting): "
                             + "threads wait on each other (DataLoader queues, the pin-memory thread, thread pools between ops); "
                             + "the timed trace says which threads wait", pct(g.share()), g.calls()), "syscalls-futex-wait"));
@@ -110,7 +110,7 @@ public final class ProfileVerdicts {
                 "%s of %s syscall time is futex waits (%,d calls, summed over %d threads): threads wait on each other "
                         + "(DataLoader queues, the pin-memory thread, thread pools between ops, CUDA's blocking sync)",
                 pct(g.share()), whose(p), g.calls(), p.threads().size()));
-        String severity = "info";
+        hostside.core.Severity severity = hostside.core.Severity.INFO;
         Optional<SyscallProfile.ThreadStats> main = p.mainThread();
         double span = main.map(m -> p.steps() > 0 ? p.wallSeconds() : m.lifeSeconds()).orElse(0.0);
         if (main.isPresent() && span > 0) {
@@ -122,7 +122,7 @@ public final class ProfileVerdicts {
                         + "a launcher waiting for the threads that do the work (a JVM's first thread does this); the busiest threads say "
                         + "which of those wait", main.get().tid(), pct(waiting), span, pct(share)));
             } else if (waiting >= MAIN_WAITING) {
-                severity = "warn";
+                severity = hostside.core.Severity.WARN;
                 sb.append(String.format(Locale.ROOT, "; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
                         + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), pct(waiting), span));
             } else {
@@ -158,7 +158,7 @@ public final class ProfileVerdicts {
             tail = ". This run includes CUDA's start-up, which makes hundreds; a count that grows with the number of steps means allocation "
                     + "or synchronisation through the driver every step (the caching allocators and CUDA graphs avoid it)";
         }
-        return Optional.of(new Finding("info", SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
                 what, tail), "syscalls-nvidia-ioctl"));
     }
 
@@ -174,10 +174,10 @@ public final class ProfileVerdicts {
                 + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this; reuse buffers, "
                 + "use a caching host allocator (pin_memory's is one), or raise MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_";
         if (p.steps() > 0) {
-            return Optional.of(new Finding("info", SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
+            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
                     mmap, returned, rateOf(p, returned), cause), "syscalls-mmap-churn"));
         }
-        return Optional.of(new Finding("info", SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
                 + "included (loading libraries and imports map and unmap); where they keep coming through the steps, %s", mmap, returned,
                 rateOf(p, returned), cause), "syscalls-mmap-churn"));
     }
@@ -190,11 +190,11 @@ public final class ProfileVerdicts {
         String figures = String.format(Locale.ROOT, "file reads: %s in %,d calls of %s on average%s", Units.bytes(r.bytes()), r.calls(), Units.bytes(avg),
                 p.steps() > 0 ? String.format(Locale.ROOT, " (%s a step)", perStep(p, r.calls())) : "");
         if (avg < SMALL_READ) {
-            return Optional.of(new Finding("info", SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes; "
+            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes; "
                     + "larger reads (1 MiB and up) or mapping the files (np.memmap, safetensors) cut the calls"
                     + (p.steps() > 0 ? "" : " (start-up imports count here too)"), "syscalls-small-reads"));
         }
-        return Optional.of(new Finding("info", SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
                 "syscalls-file-reads"));
     }
 
@@ -203,13 +203,13 @@ public final class ProfileVerdicts {
         long opens = p.calls("openat") + p.calls("open");
         if (p.steps() > 0) {
             if (p.perStep(stats + opens) < STATS_PER_STEP) return Optional.empty();
-            return Optional.of(new Finding("info", SUBJECT, String.format(
+            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                     "%,d stat calls and %,d opens in the steps (%s a step): something looks files up every step (an import or "
                             + "os.path check inside the loop, a dataset that opens a file per sample); open once, outside the loop",
                     stats, opens, perStep(p, stats + opens)), "syscalls-file-lookups"));
         }
         if (stats < MANY_STATS) return Optional.empty();
-        return Optional.of(new Finding("info", SUBJECT, String.format(
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%,d stat calls and %,d opens: Python's imports look for every module along sys.path, so most of these are start-up, "
                         + "paid once per process (and once per DataLoader worker under spawn), not per step", stats, opens), "syscalls-imports"));
     }
@@ -218,7 +218,7 @@ public final class ProfileVerdicts {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.POLL);
         if (g.share() < POLL_SHARE) return Optional.empty();
         String top = g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
-        return Optional.of(new Finding("info", SUBJECT, String.format(
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is polling and sleeping (%s): threads idle until work or a timeout arrives; time asleep, not CPU burnt",
                 pct(g.share()), whose(p), top), "syscalls-polling"));
     }
@@ -226,7 +226,7 @@ public final class ProfileVerdicts {
     static Optional<Finding> yields(SyscallProfile p) {
         long y = p.calls("sched_yield");
         if (y < MANY_YIELDS) return Optional.empty();
-        return Optional.of(new Finding("info", SUBJECT, String.format(
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%,d sched_yield calls (%s): threads spin while they wait and hand the CPU back each time (OpenMP, MKL and "
                         + "OpenBLAS workers between parallel regions; CUDA's synchronisation under cudaDeviceScheduleYield): a waiting thread "
                         + "that keeps a core busy", y, rateOf(p, y)), "syscalls-sched-yield"));
@@ -235,7 +235,7 @@ public final class ProfileVerdicts {
     static Optional<Finding> sockets(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.SOCKET);
         if (g.share() < SOCKET_SHARE) return Optional.empty();
-        return Optional.of(new Finding("info", SUBJECT, String.format(
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is sockets and pipes (%,d calls): DataLoader workers hand each batch to the main process over a "
                         + "pipe or Unix socket (the tensors stay in shared memory; the socket carries their handles), or the job talks to "
                         + "other hosts (NCCL's socket transport, a data service)", pct(g.share()), whose(p), g.calls()), "syscalls-sockets"));
@@ -245,13 +245,13 @@ public final class ProfileVerdicts {
         if (!p.timed()) return Optional.empty();
         if (p.steps() > 0) {
             if (p.processesStarted() == 0) return Optional.empty();
-            return Optional.of(new Finding("warn", SUBJECT, String.format(
+            return Optional.of(new Finding(hostside.core.Severity.WARN, SUBJECT, String.format(
                     "%,d processes started during the steps: DataLoader workers start anew for every pass over the loader unless "
                             + "persistent_workers=True, and each start forks the whole training process", p.processesStarted()),
                     "syscalls-processes"));
         }
         if (p.processesStarted() < 2) return Optional.empty();
-        return Optional.of(new Finding("info", SUBJECT, String.format(
+        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%,d processes and %,d threads started during the trace: DataLoader workers are processes, started anew for every "
                         + "pass over the loader unless persistent_workers=True (some may be helper commands; their execve shows which)",
                 p.processesStarted(), p.threadsStarted()), "syscalls-processes"));

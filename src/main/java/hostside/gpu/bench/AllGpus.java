@@ -87,7 +87,7 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
         d.put("bufferBytes", size);
         d.put("otherGpusBufferBytes", 2 * size);
         d.put("copiesPerSample", Copies.COPIES);
-        return Result.ok(this, "GB/s", new Stats(median, min, max, Copies.SAMPLES),
+        return Result.ok(this, hostside.core.Unit.GB_PER_S, new Stats(median, min, max, Copies.SAMPLES),
                 "nvbandwidth's: each GPU timed while the others copy twice as much, all streams released by one host word;"
                         + " the sum of the GPUs' medians (min and max: the sums of their minima and maxima)", d);
     }

@@ -63,7 +63,7 @@ public final class Copies {
                         else st.copyDeviceToHost(host, dev, bytes);
                     }
                 });
-                return Result.ok(this, "GB/s", Stats.of(s), "nvbandwidth's: copies queued behind a spin kernel, timed with CUDA events",
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's: copies queued behind a spin kernel, timed with CUDA events",
                         detail(t, bytes, COPIES));
             }
         }
@@ -99,7 +99,7 @@ public final class Copies {
                 }
                 Map<String, Object> d = detail(t, bytes, COPIES);
                 d.put("deviceToHostGBs", Stats.of(d2h));
-                return Result.ok(this, "GB/s", Stats.of(h2d), "nvbandwidth's, two streams released together", d);
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(h2d), "nvbandwidth's, two streams released together", d);
             }
         }
     }
@@ -136,7 +136,7 @@ public final class Copies {
                     double ms = (System.nanoTime() - t0) / 1e6;
                     if (i >= 0) s[i] = gbs(bytes * copies, ms);
                 }
-                return Result.ok(this, "GB/s", Stats.of(s), "copies on the legacy default stream, host wall clock (PyTorch's copy_)",
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "copies on the legacy default stream, host wall clock (PyTorch's copy_)",
                         detail(t, bytes, copies));
             }
         }
@@ -160,7 +160,7 @@ public final class Copies {
                 double[] s = blockedGbs(b, bytes * COPIES, st -> {
                     for (int c = 0; c < COPIES; c++) st.copyDeviceToDevice(dst, src, bytes);
                 });
-                return Result.ok(this, "GB/s", Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", detail(t, bytes, COPIES));
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", detail(t, bytes, COPIES));
             }
         }
     }

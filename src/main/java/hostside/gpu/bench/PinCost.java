@@ -50,6 +50,6 @@ public record PinCost(boolean register) implements TestCase<Target> {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("gpu", b.name + " (" + b.pciAddress + ")");
         d.put("bufferBytes", bytes);
-        return Result.ok(this, "ms/GiB", Stats.of(s), "host wall clock around the driver call", d);
+        return Result.ok(this, hostside.core.Unit.MS_PER_GIB, Stats.of(s), "host wall clock around the driver call", d);
     }
 }

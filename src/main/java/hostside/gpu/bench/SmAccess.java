@@ -50,7 +50,7 @@ public final class SmAccess {
                 });
                 Map<String, Object> d2 = Copies.detail(t, bytes, copies);
                 d2.put("grid", blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step");
-                return Result.ok(this, "GB/s", Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)", d2);
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)", d2);
             }
         }
     }
@@ -89,7 +89,7 @@ public final class SmAccess {
                 d.put("gpu", b.name + " (" + b.pciAddress + ")");
                 d.put("chain", SLOTS + " pointers " + STRIDE + " bytes apart, random order");
                 d.put("stepsPerSample", STEPS);
-                return Result.ok(this, "ns", Stats.of(s), "pointer chase by one thread, timed by the GPU's global timer", d);
+                return Result.ok(this, hostside.core.Unit.NS, Stats.of(s), "pointer chase by one thread, timed by the GPU's global timer", d);
             }
         }
     }

@@ -68,7 +68,7 @@ public record Sweep(boolean pinned) implements TestCase<Target> {
         d.put("peakAtBytes", sizes[peak]);
         d.put("halfPeakBytes", halfPeak(sizes, medians));
         d.put("points", points);
-        return Result.ok(this, "GB/s", points.get(peak).gbs(), pinned
+        return Result.ok(this, hostside.core.Unit.GB_PER_S, points.get(peak).gbs(), pinned
                 ? "at each size, copies queued behind a spin kernel and timed with CUDA events"
                 : "at each size, synchronous copies timed on the host clock", d);
     }

@@ -32,7 +32,7 @@ public record Loopback(TestCase<List<Target>> peerCase) implements TestCase<Targ
 
     public Result run(Target gpu) {
         Result r = peerCase.run(List.of(gpu, gpu));
-        return new Result(key(), description(), r.status(), r.why(), r.unit(), r.value(),
-                r.method() + "; both ends the same GPU", r.detail());
+        return new Result(key(), description(), r.status(), r.why(), r.unit(), r.value(), r.better(),
+                r.method() + "; both ends the same GPU", r.anchor(), r.detail());
     }
 }

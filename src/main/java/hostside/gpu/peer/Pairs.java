@@ -199,7 +199,7 @@ final class Pairs {
      * figure itself the median of its samples), min and max the slowest and the fastest pair; the
      * first matrix is the one summarised; for GB/s the detail adds nvbandwidth's SUM line.
      */
-    static Result result(TestCase<?> t, String unit, String method, Matrices m, List<String> matrixNames, Map<String, Object> extra) {
+    static Result result(TestCase<?> t, hostside.core.Unit unit, String method, Matrices m, List<String> matrixNames, Map<String, Object> extra) {
         PeerMatrix main = m.matrices().getFirst();
         double[] pairs = main.measured();
         if (pairs.length == 0) throw new IllegalStateException("no pair of GPUs could be measured: " + String.join("; ", m.notMeasured().stream().map(n -> n.named(List.of())).toList()));

@@ -41,7 +41,7 @@ public final class PeerCe {
         public Result run(List<Target> gpus) {
             Pairs.OneWay o = Pairs.oneWay(gpus, read ? READ : WRITE,
                     (r, mine, theirs, bytes) -> read ? st -> st.copy(mine, theirs, bytes) : st -> st.copy(theirs, mine, bytes));
-            return Pairs.result(this, "GB/s", "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
+            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
                     o.matrices(), List.of("matrix"), o.detail(Map.of()));
         }
     }
@@ -90,7 +90,7 @@ public final class PeerCe {
                 double a = hostside.core.Stats.of(s[0]).median(), b = hostside.core.Stats.of(s[1]).median();
                 return new double[] {a + b, a, b};
             });
-            return Pairs.result(this, "GB/s", "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",
+            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",
                     m, List.of("total", one, two), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES));
         }
     }
@@ -123,7 +123,7 @@ public final class PeerCe {
             // a staged copy runs at host speed: buffers of at most 256 MiB
             Pairs.OneWay o = Pairs.oneWay(gpus, WRITE, false, 256L << 20, COPIES,
                     (r, mine, theirs, bytes) -> st -> st.copy(theirs, mine, bytes));
-            return Pairs.result(this, "GB/s", "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
+            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
                     o.matrices(), List.of("matrix"), o.detail(Map.of()));
         }
     }

@@ -44,7 +44,7 @@ public final class PeerSm {
                 long dst = read ? mine.address() : theirs.address(), src = read ? theirs.address() : mine.address();
                 return st -> r.copy.launch(st, blocks, SmAccess.THREADS, dst, src, bytes / 16);
             });
-            return Pairs.result(this, "GB/s", "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
+            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
                     o.matrices(), List.of("matrix"), o.detail(Map.of("grid",
                             SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step")));
         }
@@ -108,7 +108,7 @@ public final class PeerSm {
                             return (double) out.segment().get(JAVA_LONG, 0) / steps;
                         })};
                     });
-            return Pairs.result(this, "ns", "pointer chase by one thread of the row GPU through the column GPU's memory, timed by the GPU's global timer",
+            return Pairs.result(this, hostside.core.Unit.NS, "pointer chase by one thread of the row GPU through the column GPU's memory, timed by the GPU's global timer",
                     m, List.of("matrix"), Map.of("chainBytes", used[0], "strideBytes", STRIDE, "stepsPerSample", STEPS));
         }
 

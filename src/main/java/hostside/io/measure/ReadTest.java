@@ -133,7 +133,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
-        return Result.ok(this, pattern == Pattern.SEQUENTIAL ? "GB/s" : "IOPS", Stats.of(figures), method, d);
+        return Result.ok(this, pattern == Pattern.SEQUENTIAL ? hostside.core.Unit.GB_PER_S : hostside.core.Unit.IOPS, Stats.of(figures), method, d);
     }
 
     /** The fio job that measures the same thing (filename and size are added by whoever runs it). */

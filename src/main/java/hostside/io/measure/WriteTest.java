@@ -62,7 +62,7 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
         d.put("blockBytes", BLOCK);
         if (fsync) d.put("fsyncMs", Stats.of(syncMs).median());
         d.put("fio", "--rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=" + (fsync ? 1 : 0) + " --size=" + t.writeBytes());
-        return Result.ok(this, "GB/s", Stats.of(gbs), "pwrite(2) in 1 MiB calls" + (fsync ? ", then fsync(2), both timed" : ", timed without the flush")
+        return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), "pwrite(2) in 1 MiB calls" + (fsync ? ", then fsync(2), both timed" : ", timed without the flush")
                 + "; a new file per sample, every 4 KiB page different; host clock", d);
     }
 

@@ -84,7 +84,7 @@ public record AnonTouch(boolean huge) implements TestCase<HostTarget> {
         } else {
             d.put("thpFaultAlloc", FileRead.median(thpAlloc)); // should be 0: the region asked for none
         }
-        return Result.ok(this, "ms/GiB", s, "mmap(MAP_PRIVATE|MAP_ANONYMOUS), one write per base page, host clock; faults from getrusage(RUSAGE_THREAD), THP counters from /proc/vmstat", d);
+        return Result.ok(this, hostside.core.Unit.MS_PER_GIB, s, "mmap(MAP_PRIVATE|MAP_ANONYMOUS), one write per base page, host clock; faults from getrusage(RUSAGE_THREAD), THP counters from /proc/vmstat", d);
     }
 
     /** One byte written per base page: each write is the first touch of its page. */

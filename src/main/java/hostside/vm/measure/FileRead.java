@@ -67,7 +67,7 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
         d.put("majorFaults", median(major));
         d.put("faultsPerMiB", (median(minor) + median(major)) / mib);
         if (cold) d.put("residentAtStartPercent", maxResident * 100); // what eviction left cached: ~0 for a true cold read
-        return Result.ok(this, "GB/s", Stats.of(gbs), mmap
+        return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), mmap
                 ? "mmap(MAP_PRIVATE) + 1 MiB copies out of the mapping, host clock; faults from getrusage(RUSAGE_THREAD)"
                 : "read(2) in 1 MiB calls, host clock; faults from getrusage(RUSAGE_THREAD)", d);
     }

@@ -122,6 +122,6 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
         String method = kind == Kind.CPU_FAULTS_TO_HOST
                 ? "one CPU write per base page, host clock; faults from getrusage(RUSAGE_THREAD)"
                 : "queued behind a spin kernel, timed with CUDA events (nvbandwidth's way)";
-        return Result.ok(this, "GB/s", Stats.of(gbs), method, d);
+        return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), method, d);
     }
 }

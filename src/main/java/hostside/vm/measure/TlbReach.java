@@ -76,7 +76,7 @@ public record TlbReach(boolean huge) implements TestCase<HostTarget> {
         if (huge) d.put("hugePageSize", t.hugePageSize());
         d.put("accessesPerSample", ACCESSES);
         d.put("points", points);
-        return Result.ok(this, "ns", points.getLast().ns(),
+        return Result.ok(this, hostside.core.Unit.NS, points.getLast().ns(),
                 "dependent loads in a random cycle, one cache line per base page (lat_mem_rd-style), host clock; figure at the largest set", d);
     }
 

@@ -38,12 +38,12 @@ class CowLiveTest {
         assertThat(list.unit()).isEqualTo("%");
         assertThat(list.value().samples()).isEqualTo(2);
         assertThat(list.value().min()).as("every list worker copied most of the dataset").isGreaterThan(50);
-        assertThat(list.detail()).containsEntry("workers", 2).containsKeys("datasetBytes", "totalPssBytes", "perWorker", "main", "rssCheck");
-        assertThat((String) list.detail().get("rssCheck")).startsWith("VmRSS (/proc/PID/status) and Rss (smaps_rollup) agree");
-        long dataset = ((Number) list.detail().get("datasetBytes")).longValue();
+        assertThat(hostside.harness.MapDetail.of(list)).containsEntry("workers", 2).containsKeys("datasetBytes", "totalPssBytes", "perWorker", "main", "rssCheck");
+        assertThat((String) hostside.harness.MapDetail.of(list).get("rssCheck")).startsWith("VmRSS (/proc/PID/status) and Rss (smaps_rollup) agree");
+        long dataset = ((Number) hostside.harness.MapDetail.of(list).get("datasetBytes")).longValue();
         assertThat(dataset).as("main's USS grew by about the dataset").isBetween(12L << 20, 24L << 20);
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> workers = (List<Map<String, Object>>) list.detail().get("perWorker");
+        List<Map<String, Object>> workers = (List<Map<String, Object>>) hostside.harness.MapDetail.of(list).get("perWorker");
         for (Map<String, Object> w : workers) {
             long rss = ((Number) w.get("finalRssBytes")).longValue(), pss = ((Number) w.get("finalPssBytes")).longValue();
             long uss = ((Number) w.get("finalUssBytes")).longValue();
@@ -67,15 +67,15 @@ class CowLiveTest {
     static void report(Result r) {
         System.out.println(r.key() + " " + r.status() + " " + r.why() + " " + r.value());
         if (!r.isOk()) return;
-        System.out.println("  dataset " + r.detail().get("datasetBytes") + " (estimate " + r.detail().get("datasetEstimateBytes") + "), items "
-                + r.detail().get("items") + ", totalPss " + r.detail().get("totalPssBytes") + ", rounds " + r.detail().get("rounds") + ", "
-                + r.detail().get("seconds") + " s, " + r.detail().get("rssCheck"));
+        System.out.println("  dataset " + hostside.harness.MapDetail.of(r).get("datasetBytes") + " (estimate " + hostside.harness.MapDetail.of(r).get("datasetEstimateBytes") + "), items "
+                + hostside.harness.MapDetail.of(r).get("items") + ", totalPss " + hostside.harness.MapDetail.of(r).get("totalPssBytes") + ", rounds " + hostside.harness.MapDetail.of(r).get("rounds") + ", "
+                + hostside.harness.MapDetail.of(r).get("seconds") + " s, " + hostside.harness.MapDetail.of(r).get("rssCheck"));
         @SuppressWarnings("unchecked")
-        Map<String, Object> main = (Map<String, Object>) r.detail().get("main");
+        Map<String, Object> main = (Map<String, Object>) hostside.harness.MapDetail.of(r).get("main");
         System.out.println("  main: before build USS " + main.get("beforeBuildUssBytes") + ", after " + main.get("afterBuildUssBytes") + ", final RSS "
                 + main.get("finalRssBytes") + " PSS " + main.get("finalPssBytes") + " USS " + main.get("finalUssBytes"));
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> ws = (List<Map<String, Object>>) r.detail().get("perWorker");
+        List<Map<String, Object>> ws = (List<Map<String, Object>>) hostside.harness.MapDetail.of(r).get("perWorker");
         for (Map<String, Object> w : ws) {
             System.out.println("  worker " + w.get("worker") + ": RSS " + w.get("finalRssBytes") + " VmRSS " + w.get("finalVmRssBytes") + " PSS "
                     + w.get("finalPssBytes") + " USS " + w.get("startUssBytes") + " -> " + w.get("finalUssBytes") + " shared " + w.get("finalSharedBytes")

@@ -100,7 +100,7 @@ class ForkVsSpawnTest {
         assertThat(r.unit()).isEqualTo("s");
         assertThat(r.value().median()).isEqualTo(2.2);
         assertThat(r.value().samples()).isEqualTo(3);
-        assertThat(r.detail()).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method")
+        assertThat(hostside.harness.MapDetail.of(r)).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method")
                 .containsEntry("spawn", "ok").containsEntry("forkCpu", "ok").containsEntry("device", "NVIDIA H200").containsEntry("spawnCudaSeconds", 0.3);
         assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
 
@@ -115,7 +115,7 @@ class ForkVsSpawnTest {
         Result spawnFailed = new ForkVsSpawn().result(out(stdout.replace("\"ok\": true, \"error\": \"\", \"start_seconds\"", "\"ok\": false, \"error\": \"RuntimeError: x\", \"s\"")), LIMIT);
         assertThat(spawnFailed.status()).isEqualTo("failed");
         assertThat(spawnFailed.why()).isEqualTo("spawn failed too: RuntimeError: x");
-        assertThat(spawnFailed.detail()).containsKey("fork");
+        assertThat(hostside.harness.MapDetail.of(spawnFailed)).containsKey("fork");
     }
 
     /** A stand-in for torch with one "GPU" and torch's rule for forked children, to run the script's plumbing here. */
@@ -207,7 +207,7 @@ class ForkVsSpawnTest {
         assertThat(r.status()).as(r.why()).isEqualTo("ok");
         assertThat(r.value().samples()).isEqualTo(3);
         assertThat(r.value().min()).isPositive();
-        assertThat(r.detail()).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. "
+        assertThat(hostside.harness.MapDetail.of(r)).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. "
                 + "To use CUDA with multiprocessing, you must use the 'spawn' start method").containsEntry("forkCpu", "ok")
                 .containsEntry("spawn", "ok").containsEntry("device", "Stand-in GPU");
         assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");

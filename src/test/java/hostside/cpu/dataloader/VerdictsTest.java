@@ -13,7 +13,7 @@ import hostside.core.Stats;
 /** The verdict lines from hand-made results. */
 class VerdictsTest {
     static Result cow(String data, double growth, int workers, long dataset, long totalGrowth) {
-        return new Result("dataloader_cow_" + data, "", "ok", "", "%", Stats.of(growth, growth), "",
+        return hostside.harness.TestResults.of("dataloader_cow_" + data, "", "ok", "", "%", Stats.of(growth, growth), "",
                 Map.of("workers", workers, "datasetBytes", dataset, "totalGrowthBytes", totalGrowth));
     }
 
@@ -47,7 +47,7 @@ class VerdictsTest {
     }
 
     static Result spawn(String fork, double... seconds) {
-        return new Result("fork_vs_spawn_cuda", "", "ok", "", "s", Stats.of(seconds), "", Map.of("fork", fork, "spawn", "ok"));
+        return hostside.harness.TestResults.of("fork_vs_spawn_cuda", "", "ok", "", "s", Stats.of(seconds), "", Map.of("fork", fork, "spawn", "ok"));
     }
 
     @Test

@@ -24,7 +24,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
 
     @SuppressWarnings("unchecked")
     static Map<String, Long> series(Result r, String name) {
-        return (Map<String, Long>) r.detail().get(name);
+        return (Map<String, Long>) hostside.harness.MapDetail.of(r).get(name);
     }
 
     @Test
@@ -63,15 +63,15 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             int before = fake.calls("cuLaunchKernel");
             Result r = new LaunchJitter(LaunchJitter.Condition.QUIET).run(target(b));
             assertThat(r.isOk()).isTrue();
-            long warmup = (Long) r.detail().get("warmupTicks");
+            long warmup = (Long) hostside.harness.MapDetail.of(r).get("warmupTicks");
             assertThat(warmup).as("at least the minimum warm-up").isGreaterThanOrEqualTo(LaunchJitter.warmupTicks(LAUNCHES, 20_000));
             assertThat((long) fake.calls("cuLaunchKernel") - before).as("one launch per tick, warm-up included").isEqualTo(LAUNCHES + warmup);
             assertThat(fake.lastLaunch("params")).as("the empty kernel takes no parameters").isZero();
             assertThat(series(r, "launchNs")).containsKeys("p50", "p99", "p99.9", "max");
             assertThat(series(r, "lateNs").get("p50")).isLessThanOrEqualTo(series(r, "lateNs").get("max"));
             assertThat(r.value().samples()).isEqualTo(LAUNCHES);
-            assertThat(r.detail().get("timerSlackNs")).isInstanceOf(Long.class);
-            assertThat(r.detail().get("missedTicks")).isInstanceOf(Long.class);
+            assertThat(hostside.harness.MapDetail.of(r).get("timerSlackNs")).isInstanceOf(Long.class);
+            assertThat(hostside.harness.MapDetail.of(r).get("missedTicks")).isInstanceOf(Long.class);
         }
         fake.assertNothingLive();
     }
@@ -82,11 +82,11 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             int launchesBefore = fake.calls("cuLaunchKernel");
             Result r = new LaunchJitter(LaunchJitter.Condition.GRAPH).run(target(b));
             assertThat(r.isOk()).isTrue();
-            long warmup = (Long) r.detail().get("warmupTicks");
+            long warmup = (Long) hostside.harness.MapDetail.of(r).get("warmupTicks");
             assertThat(fake.calls("cuLaunchKernel") - launchesBefore).as("kernels launched only while capturing").isEqualTo(LaunchJitter.GRAPH_KERNELS);
             assertThat((long) fake.calls("cuGraphLaunch")).isEqualTo(LAUNCHES + warmup);
             assertThat(fake.graphKernelsRun()).isEqualTo((long) (LAUNCHES + warmup) * LaunchJitter.GRAPH_KERNELS);
-            assertThat(r.detail()).containsEntry("kernelsPerLaunch", LaunchJitter.GRAPH_KERNELS);
+            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("kernelsPerLaunch", LaunchJitter.GRAPH_KERNELS);
             assertThat(fake.live("graphs")).as("graph and its instance destroyed").isZero();
         }
         fake.assertNothingLive();
@@ -114,7 +114,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             if (new LaunchJitter(c).notApplicable(t).isPresent()) continue;
             Result r = new LaunchJitter(c).run(t);
             assertThat(r.isOk()).as(c.toString()).isTrue();
-            assertThat(r.detail()).doesNotContainKey("launchNs").containsEntry("gpu", null);
+            assertThat(hostside.harness.MapDetail.of(r)).doesNotContainKey("launchNs").containsEntry("gpu", null);
             int wakes = c == LaunchJitter.Condition.GRAPH ? LAUNCHES / LaunchJitter.GRAPH_KERNELS : LAUNCHES;
             assertThat(r.value().samples()).as(c + ": one lateness per wake-up").isEqualTo(wakes);
         }
@@ -146,9 +146,9 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             return;
         }
         Result r = pinned.run(t);
-        assertThat(r.detail().get("feederCpu")).isEqualTo(cpus.getLast());
+        assertThat(hostside.harness.MapDetail.of(r).get("feederCpu")).isEqualTo(cpus.getLast());
         @SuppressWarnings("unchecked")
-        List<Integer> hogs = (List<Integer>) r.detail().get("hogCpus");
+        List<Integer> hogs = (List<Integer>) hostside.harness.MapDetail.of(r).get("hogCpus");
         assertThat(hogs).doesNotContain(cpus.getLast()).hasSize(cpus.size() - 1);
     }
 }

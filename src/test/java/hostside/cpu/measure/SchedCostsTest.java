@@ -47,14 +47,14 @@ class SchedCostsTest {
         CpuTarget t = target();
         if (!t.twoCpus()) return;
         Result r = new SchedCosts.Migration(500).run(t);
-        assertThat(r.detail()).containsEntry("notOnTargetAfterCall", 0);
+        assertThat(hostside.harness.MapDetail.of(r)).containsEntry("notOnTargetAfterCall", 0);
     }
 
     @Test
     void theSyscallFigureCarriesTheCallsOwnCost() {
         Result r = new SchedCosts.Syscall(20_000).run(target());
         assertThat(r.unit()).isEqualTo("ns");
-        assertThat((Double) r.detail().get("nativeCallNs")).isPositive().isLessThan(r.value().median());
+        assertThat((Double) hostside.harness.MapDetail.of(r).get("nativeCallNs")).isPositive().isLessThan(r.value().median());
     }
 
     @Test

@@ -56,7 +56,7 @@ class ProfileVerdictsTest {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 76).call("read", FILE, 100, 24)
                 .thread(100, 10, FILE, 0.5).thread(101, 10, FUTEX_WAIT, 9.5).profile();
         Finding f = only(p, "syscalls-futex-wait");
-        assertThat(f.severity()).isEqualTo("info");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
         assertThat(f.text()).startsWith("76% of the run's syscall time is futex waits (2,000 calls, summed over 2 threads): threads wait on each other "
                 + "(DataLoader queues, the pin-memory thread").contains("CUDA's blocking sync")
                 .contains("the main thread (TID 100) spent only 0% of its 10.00 s there").contains("costs nothing");
@@ -67,7 +67,7 @@ class ProfileVerdictsTest {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 80).call("read", FILE, 100, 20)
                 .thread(100, 10, FUTEX_WAIT, 6).thread(101, 10, FUTEX_WAIT, 9.5).profile();
         Finding f = only(p, "syscalls-futex-wait");
-        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).contains("the main thread (TID 100) spent 60% of its 10.00 s there, so the step itself waits")
                 .contains("a starved loader");
     }
@@ -79,7 +79,7 @@ class ProfileVerdictsTest {
         fig.threads.set(0, new TimedTrace.ThreadCount(100, 100, "java", 5, 4, 4, Map.of(FUTEX_WAIT, 4.0), Map.of(FUTEX_WAIT, 5L)));
         fig.threads.add(new TimedTrace.ThreadCount(101, 100, "java", 900, 0.5, 4, Map.of(FILE, 0.5), Map.of(FILE, 900L)));
         Finding f = only(fig.profile(), "syscalls-futex-wait");
-        assertThat(f.severity()).isEqualTo("info");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
         assertThat(f.text()).contains("the first thread (TID 100) spent 100% of its 4.00 s there but made only 1% of its process's calls: a launcher")
                 .doesNotContain("starved");
     }
@@ -149,12 +149,12 @@ class ProfileVerdictsTest {
         steps.steps = 50;
         steps.processes = 2;
         Finding f = only(steps.profile(), "syscalls-processes");
-        assertThat(f.severity()).isEqualTo("warn");
+        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).contains("persistent_workers=True");
         Fig whole = new Fig().call("clone", PROCESS, 2, 0.1).call("read", FILE, 10, 1);
         whole.processes = 2;
         whole.threadsStarted = 26;
-        assertThat(only(whole.profile(), "syscalls-processes").severity()).isEqualTo("info");
+        assertThat(only(whole.profile(), "syscalls-processes").severity()).isEqualTo(hostside.core.Severity.INFO);
     }
 
     @Test

@@ -53,10 +53,10 @@ class AllGpusOnFakeTest extends OnFakeDriver {
             double each = 8 * 64.0 * MiB / 0.1 / 1e9;
             assertThat(rs.getFirst().value().median()).isCloseTo(n * each, Offset.offset(1e-6));
             @SuppressWarnings("unchecked")
-            List<AllGpus.PerGpu> perGpu = (List<AllGpus.PerGpu>) rs.getFirst().detail().get("perGpu");
+            List<AllGpus.PerGpu> perGpu = (List<AllGpus.PerGpu>) hostside.harness.MapDetail.of(rs.getFirst()).get("perGpu");
             assertThat(perGpu).hasSize(n).extracting(AllGpus.PerGpu::pciAddress).doesNotHaveDuplicates();
             assertThat(perGpu).allSatisfy(g -> assertThat(g.gbs().median()).isCloseTo(each, Offset.offset(1e-6)));
-            assertThat(rs.getFirst().detail()).containsEntry("bufferBytes", 64 * MiB).containsEntry("otherGpusBufferBytes", 128 * MiB);
+            assertThat(hostside.harness.MapDetail.of(rs.getFirst())).containsEntry("bufferBytes", 64 * MiB).containsEntry("otherGpusBufferBytes", 128 * MiB);
             // per GPU measured: the spin kernel and a start event on every GPU's stream, the others waiting for the first's
             assertThat(fake.calls("cuStreamWaitEvent")).isEqualTo(2 * n * (n - 1) * (1 + 5));
         }

@@ -71,7 +71,7 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         assertThat(h2d.unit()).isEqualTo("GB/s");
         assertThat(h2d.value().median()).isCloseTo(8 * 16 * MiB / 1e-3 / 1e9, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(h2d.value().samples()).isEqualTo(5);
-        assertThat(h2d.detail()).containsEntry("bufferBytes", 16 * MiB);
+        assertThat(hostside.harness.MapDetail.of(h2d)).containsEntry("bufferBytes", 16 * MiB);
     }
 
     @Test

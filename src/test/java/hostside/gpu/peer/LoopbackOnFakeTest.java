@@ -41,7 +41,7 @@ class LoopbackOnFakeTest extends OnFakeDriver {
         });
         assertThat(fake.calls("cuCtxEnablePeerAccess")).as("a GPU is not its own peer").isZero();
         assertThat(fake.calls("cuDeviceCanAccessPeer")).as("nor asked whether it is").isZero();
-        PeerMatrix m = (PeerMatrix) rs.getFirst().detail().get("matrix");
+        PeerMatrix m = (PeerMatrix) hostside.harness.MapDetail.of(rs.getFirst()).get("matrix");
         assertThat(m.addresses()).containsExactly("0000:1a:00.0", "0000:1a:00.0");
         assertThat(rs.getFirst().value().median()).isCloseTo(Pairs.COPIES * 16 * MiB / 2e-3 / 1e9, Offset.offset(1e-6));
     }

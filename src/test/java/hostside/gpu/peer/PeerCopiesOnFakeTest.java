@@ -47,7 +47,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
     }
 
     private static List<List<Double>> matrix(Result r, String name) {
-        return ((PeerMatrix) r.detail().get(name)).values();
+        return ((PeerMatrix) hostside.harness.MapDetail.of(r).get(name)).values();
     }
 
     @Test
@@ -73,22 +73,22 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                     }
                 }
                 assertThat(r.value().samples()).as("one figure per ordered pair").isEqualTo(n * (n - 1));
-                assertThat(((PeerMatrix) r.detail().get(main)).gpus()).hasSize(n);
+                assertThat(((PeerMatrix) hostside.harness.MapDetail.of(r).get(main)).gpus()).hasSize(n);
             }
             // nvbandwidth's copies per sample (--loopCount) of 16 MiB in the 2 ms the fake's events report
             double one = Pairs.COPIES * 16 * MiB / 2e-3 / 1e9;
             Result write = rs.get(1);
             assertThat(write.unit()).isEqualTo("GB/s");
-            assertThat(write.detail()).containsEntry("copiesPerSample", Pairs.COPIES).containsEntry("bufferBytes", 16 * MiB);
+            assertThat(hostside.harness.MapDetail.of(write)).containsEntry("copiesPerSample", Pairs.COPIES).containsEntry("bufferBytes", 16 * MiB);
             assertThat(write.value().median()).isCloseTo(one, Offset.offset(1e-6));
-            assertThat((double) write.detail().get("sum")).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
+            assertThat((double) hostside.harness.MapDetail.of(write).get("sum")).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
             // bidirectional: two buffers per GPU of 8 MiB, each direction its own figure, the total their sum
             Result bidir = rs.get(2);
             double half = Pairs.COPIES * 8 * MiB / 2e-3 / 1e9;
             assertThat(matrix(bidir, "read1").get(0).get(1)).isCloseTo(half, Offset.offset(1e-6));
             assertThat(matrix(bidir, "read2").get(1).get(0)).isCloseTo(half, Offset.offset(1e-6));
             assertThat(bidir.value().median()).isCloseTo(2 * half, Offset.offset(1e-6));
-            assertThat(rs.get(3).detail()).containsKeys("total", "write1", "write2");
+            assertThat(hostside.harness.MapDetail.of(rs.get(3))).containsKeys("total", "write1", "write2");
             assertThat(rs.get(6).unit()).isEqualTo("ns");
             // the staged copies went between GPUs without peer access, the others with it
             assertThat(fake.copies("staged")).as("staged copies").isEqualTo((long) n * (n - 1) * (1 + Pairs.SAMPLES) * PeerCe.Staged.COPIES);
@@ -112,7 +112,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             assertThat(m.get(2).get(1)).as("one way only").isNotNull();
             assertThat(r.value().samples()).isEqualTo(12 - 3);
             @SuppressWarnings("unchecked")
-            List<NotMeasured> left = (List<NotMeasured>) r.detail().get("notMeasured");
+            List<NotMeasured> left = (List<NotMeasured>) hostside.harness.MapDetail.of(r).get("notMeasured");
             assertThat(left).hasSize(3).contains(new NotMeasured(0, 3, "cuDeviceCanAccessPeer is 0"));
         }
     }
@@ -124,7 +124,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             List<Target> ts = List.of(new Target(a, 64 * MiB, 64 * MiB), new Target(b, 64 * MiB, 64 * MiB));
             // the last pair run is GPU1 chasing through GPU0's memory; without peer access that launch is an illegal address
             Result r = new PeerSm.Latency().run(ts);
-            assertThat(r.detail()).containsEntry("chainBytes", 16 * MiB);
+            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("chainBytes", 16 * MiB);
             assertThat(fake.lastLaunch("params")).isEqualTo(3);
             assertThat(fake.lastLaunchParam(1)).as("steps").isEqualTo(50_000L);
         }

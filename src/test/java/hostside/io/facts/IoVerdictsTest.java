@@ -33,7 +33,7 @@ class IoVerdictsTest {
     void networkFileSystemsSayStageToLocalNvmeOnceForAllTheirFolders() {
         List<Finding> f = new Rig(tmp).findings(GPU_ON_0, "/shared/ckpt", "/shared/data", "/data");
         assertThat(f).hasSize(1);
-        assertThat(f.getFirst().severity()).isEqualTo("warn");
+        assertThat(f.getFirst().severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.getFirst().subject()).isEqualTo("/shared/ckpt and /shared/data");
         assertThat(f.getFirst().text()).startsWith("/shared/ckpt and /shared/data are on NFS v4 (storage:/export/shared at /shared)")
                 .contains("checkpoint loads and dataset reads go over the network")

@@ -105,7 +105,7 @@ class RecordedMachinesTest {
         assertThat(f.dataDirs().get(2).disks()).containsExactly("sda");
         assertThat(f.blockDevices()).singleElement().satisfies(b -> assertThat(b.model()).isEqualTo("PERC H700"));
         assertThat(f.nics()).isEmpty();
-        assertThat(IoVerdicts.of(f, List.of()).stream().map(Finding::severity)).containsExactly("warn", "warn", "warn");
+        assertThat(IoVerdicts.of(f, List.of()).stream().map(Finding::severity)).containsExactly(hostside.core.Severity.WARN, hostside.core.Severity.WARN, hostside.core.Severity.WARN);
     }
 
     /** A VM whose disk sits in PCI domain 0x10000, a virtio NIC that reports no speed. */
@@ -121,7 +121,7 @@ class RecordedMachinesTest {
             assertThat(n.driver()).isEqualTo("virtio_net");
             assertThat(n.speedUnknown()).isEqualTo("the driver reports -1");
         });
-        assertThat(IoVerdicts.of(f, List.of())).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo("info"));
+        assertThat(IoVerdicts.of(f, List.of())).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO));
     }
 
     /** Every hwloc capture reads without an exception and renders. */

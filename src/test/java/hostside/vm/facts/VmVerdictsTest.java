@@ -28,7 +28,7 @@ class VmVerdictsTest {
     void aHealthyMachineSaysOnlyTheThpMadviseNote() {
         List<Finding> f = findings(Machine.healthy(root));
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.subject()).isEqualTo("THP");
             assertThat(x.text()).contains("madvise(MADV_HUGEPAGE)").contains("THP_MEM_ALLOC_ENABLE=1").contains("4 KiB pages");
         });
@@ -40,7 +40,7 @@ class VmVerdictsTest {
     void thpNeverIsAWarning() {
         List<Finding> f = about(findings(Machine.healthy(root).put(THP + "/enabled", "always madvise [never]\n")), "THP");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("enabled=never").contains("4 KiB pages instead of 2 MiB").contains("512x more page faults")
                     .contains("set madvise");
         });
@@ -51,7 +51,7 @@ class VmVerdictsTest {
         Machine m = Machine.healthy(root).put(THP + "/enabled", "[always] madvise never\n")
                 .put(THP + "/defrag", "[always] defer defer+madvise madvise never\n");
         assertThat(about(findings(m), "THP")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("direct compaction").contains("latency spikes").contains("defer+madvise");
         });
     }
@@ -68,7 +68,7 @@ class VmVerdictsTest {
     @Test
     void thpUnavailableIsSaid() {
         assertThat(about(findings(Machine.healthy(root).remove(THP)), "THP")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).startsWith("transparent huge pages are unavailable (").contains("hugetlbfs");
         });
     }
@@ -92,7 +92,7 @@ class VmVerdictsTest {
     void aTinyMemlockOnAnRdmaMachineIsBad() {
         List<Finding> f = about(findings(memlock(65536, 65536).dir("/sys/class/infiniband/mlx5_0")), "memlock");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("bad");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
             assertThat(x.text()).contains("memlock soft limit 64 KiB").contains("hard 64 KiB").contains("without CAP_IPC_LOCK")
                     .contains("NCCL").contains("ulimit -l unlimited").contains("--ulimit memlock=-1").contains("mlx5_0")
                     .contains("cudaHostAlloc (pin_memory()) pins through the NVIDIA driver and is not charged to this limit");
@@ -102,7 +102,7 @@ class VmVerdictsTest {
     @Test
     void aTinyMemlockWithoutRdmaIsAWarning() {
         assertThat(about(findings(memlock(8 << 20, 8 << 20)), "memlock")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("8 MiB").contains("no RDMA device is visible");
         });
     }
@@ -111,7 +111,7 @@ class VmVerdictsTest {
     void aMemlockBelowAQuarterOfRamIsAWarning() {
         // 16 GiB of the healthy machine's 251.7 GiB
         assertThat(about(findings(memlock(16L << 30, 64L << 30)), "memlock")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).startsWith("memlock soft limit 16 GiB, under a quarter of the 251.7 GiB of RAM, (hard 64 GiB");
         });
         assertThat(about(findings(memlock(128L << 30, 128L << 30)), "memlock")).isEmpty();
@@ -137,11 +137,11 @@ class VmVerdictsTest {
     void strictOvercommitWarnsAndAlwaysIsNoted() {
         List<Finding> two = about(findings(Machine.healthy(root).put("/proc/sys/vm/overcommit_memory", "2\n")), "overcommit");
         assertThat(two).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("overcommit_memory=2").contains("CommitLimit 125.8 GiB").contains("fork()").contains("ENOMEM");
         });
         List<Finding> one = about(findings(Machine.healthy(root).put("/proc/sys/vm/overcommit_memory", "1\n")), "overcommit");
-        assertThat(one).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo("info"));
+        assertThat(one).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO));
         assertThat(about(findings(Machine.healthy(root)), "overcommit")).isEmpty();
     }
 
@@ -158,11 +158,11 @@ class VmVerdictsTest {
     @Test
     void swapWithHighSwappiness() {
         assertThat(about(findings(swap(8388608, 8388608, 60)), "swap")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).startsWith("8 GiB of swap with swappiness 60:").contains("pinned memory stays resident");
         });
         assertThat(about(findings(swap(8388608, 4194304, 60)), "swap")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("4 GiB in use");
         });
         assertThat(about(findings(swap(8388608, 8388608, 10)), "swap")).isEmpty();
@@ -176,7 +176,7 @@ class VmVerdictsTest {
         Machine m = Machine.healthy(root).put("/proc/sys/kernel/numa_balancing", "1\n")
                 .put("/proc/vmstat", "numa_hint_faults 4000\nnuma_pages_migrated 250\n");
         assertThat(about(findings(m), "NUMA balancing")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("2 NUMA nodes").contains("4000 hinting faults, 250 pages migrated")
                     .contains("kernel.numa_balancing=0").contains("numactl");
         });
@@ -197,7 +197,7 @@ class VmVerdictsTest {
     void zoneReclaimOnSeveralNodesWarns() {
         Machine m = Machine.healthy(root).put("/proc/sys/vm/zone_reclaim_mode", "1\n");
         assertThat(about(findings(m), "zone reclaim")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("warn");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("zone_reclaim_mode=1").contains("vm.zone_reclaim_mode=0");
         });
     }
@@ -230,7 +230,7 @@ class VmVerdictsTest {
                 .put("/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\n");
         List<Finding> all = findings(m);
         assertThat(about(all, "page size")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo("info");
+            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).startsWith("64 KiB base pages (aarch64 kernel, as on Grace): each TLB entry reaches 16x")
                     .contains("the THP size is 512 MiB, so THP rarely forms").contains("every multi-size THP size is off");
         });
