@@ -47,6 +47,7 @@ public final class CpuSet implements Comparable<CpuSet> {
     }
 
     /** Parses "0-3,8,10-11" (also "0-15:2" strides, as cmdline isolcpus allows); "" is empty. */
+    @com.fasterxml.jackson.annotation.JsonCreator
     public static CpuSet parseList(String text) {
         String s = sysfsValue(text);
         BitSet b = new BitSet();
@@ -154,7 +155,8 @@ public final class CpuSet implements Comparable<CpuSet> {
         return true;
     }
 
-    /** The kernel's list spelling: "0-7,16-23"; "" when empty. */
+    /** The kernel's list spelling: "0-7,16-23"; "" when empty. How a CpuSet is written in JSON, and read back. */
+    @com.fasterxml.jackson.annotation.JsonValue
     public String toList() {
         StringBuilder sb = new StringBuilder();
         int i = bits.nextSetBit(0);

@@ -44,7 +44,7 @@ public final class CpuDrill {
     public static List<Result> dataloader(FsRoot fs, List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> tests, Settings s,
                                           hostside.harness.ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
-        if (!fs.isLive()) return tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList();
+        if (!fs.isLive()) return tests.stream().map(x -> Result.notRun(x, hostside.harness.Runner.RECORDED)).toList();
         var target = hostside.cpu.dataloader.DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(),
                 hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_TIMEOUT);
         var cut = hostside.cpu.dataloader.DataLoaderTarget.cut(fs, s.datasetBytes(), s.workers());
@@ -68,7 +68,7 @@ public final class CpuDrill {
     public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs,
                                    hostside.harness.ProgressSink progress) {
         if (!fs.isLive()) {
-            return new Measured(tests.stream().map(x -> Result.notRun(x, "recorded machine: nothing is measured under --root")).toList(), "", "");
+            return new Measured(tests.stream().map(x -> Result.notRun(x, hostside.harness.Runner.RECORDED)).toList(), "", "");
         }
         if (!Libc.available()) {
             return new Measured(tests.stream().map(x -> Result.notRun(x, "libc could not be called on this system")).toList(), "", "");

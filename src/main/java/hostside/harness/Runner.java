@@ -11,6 +11,25 @@ import java.util.Optional;
 public final class Runner {
     private Runner() {}
 
+    /** Why every case of a recorded machine is not run (CONTRACT.md, --root): facts only. */
+    public static final String RECORDED = "recorded machine: nothing is measured under --root";
+
+    /**
+     * The cases on the machine {@code fs} reads: on a recording each is "not run" ({@link #RECORDED})
+     * and the target is never made (a GPU never opened, a test file never written); live, as
+     * {@link #run(List, Object, ProgressSink)}. The one place that keeps the rule.
+     */
+    public static <C> List<Result> run(hostside.fs.FsRoot fs, List<? extends TestCase<C>> tests, java.util.function.Supplier<C> target,
+                                       ProgressSink progress) {
+        if (!fs.isLive()) return notRun(tests, RECORDED);
+        return run(tests, target.get(), progress);
+    }
+
+    /** Every case "not run", with the same reason. */
+    public static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
+        return tests.stream().map(t -> Result.notRun(t, why)).toList();
+    }
+
     /**
      * Each case reports its start and end to {@code progress} (with its place, i of n, and how long it
      * took), the harness being the one place that sees every case of every drill, as JMH's runner is.

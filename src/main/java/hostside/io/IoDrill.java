@@ -69,7 +69,7 @@ public final class IoDrill {
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         IoFacts facts = facts(fs, o);
         List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
-        if (!fs.isLive()) return new IoRun(machine, facts, findings, null, notRun(tests, "recorded machine: nothing is measured under --root"), List.of());
+        if (!fs.isLive()) return new IoRun(machine, facts, findings, null, notRun(tests, hostside.harness.Runner.RECORDED), List.of());
         if (!Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
         // a container's memory cgroup, not the host's MemAvailable: the warm reads must fit in its page cache

@@ -108,7 +108,7 @@ public final class GpuDrill {
 
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests,
                                  List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
-        if (!fs.isLive()) return GpuSection.notRun("recorded machine: nothing is measured under --root", null);
+        if (!fs.isLive()) return GpuSection.notRun(hostside.harness.Runner.RECORDED, null);
         NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
         if (open instanceof Cuda.Open.NotRun n) return GpuSection.notRun(n.why(), nvml);

@@ -67,7 +67,7 @@ public final class VmDrill {
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         if (!fs.isLive()) {
-            String why = "recorded machine: nothing is measured under --root";
+            String why = hostside.harness.Runner.RECORDED;
             return new VmRun(machine, facts, findings, notRun(hostTests, why), VmGpu.notRun(why), List.of());
         }
         if (!Libc.available()) {

@@ -61,7 +61,7 @@ class RunnerTest {
             throw new AssertionError("must not run");
         });
         List<Result> r = Runner.run(List.of(pageable, Case.ok("b", 2)), "gpu0", started(progress));
-        assertThat(r.get(0).status()).isEqualTo("not run");
+        assertThat(r.get(0).status()).isEqualTo(hostside.harness.Status.NOT_RUN);
         assertThat(r.get(0).why()).isEqualTo("no HMM or ATS on this machine");
         assertThat(r.get(0).isOk()).isFalse();
         assertThat(r.get(0).value()).isNull();
@@ -83,17 +83,17 @@ class RunnerTest {
         assertThat(events.get(1)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
             assertThat(e.label()).isEqualTo("a on GPU1");
             assertThat(List.of(e.index(), e.count())).containsExactly(1, 3);
-            assertThat(e.status()).isEqualTo("ok");
+            assertThat(e.status()).isEqualTo(hostside.harness.Status.OK);
             assertThat(e.nanos()).isNotNegative();
         });
         // a case that does not apply never starts, but its end (not run) still counts it
         assertThat(events.get(2)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
             assertThat(e.label()).isEqualTo("skipped on GPU1");
             assertThat(e.index()).isEqualTo(2);
-            assertThat(e.status()).isEqualTo("not run");
+            assertThat(e.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
         });
         assertThat(events.get(3)).isEqualTo(new ProgressSink.CaseStarted("boom on GPU1", 3, 3));
-        assertThat(events.get(4)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> assertThat(e.status()).isEqualTo("failed"));
+        assertThat(events.get(4)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> assertThat(e.status()).isEqualTo(hostside.harness.Status.FAILED));
     }
 
     @Test

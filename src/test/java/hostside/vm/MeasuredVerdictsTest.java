@@ -24,7 +24,7 @@ class MeasuredVerdictsTest {
     static Result ok(String key, double median, Object... detail) {
         Map<String, Object> d = new LinkedHashMap<>();
         for (int i = 0; i < detail.length; i += 2) d.put((String) detail[i], detail[i + 1]);
-        return hostside.harness.TestResults.of(key, key, "ok", "", "unit", Stats.of(median), "by hand", d);
+        return hostside.harness.TestResults.of(key, key, "ok", "", "ms", Stats.of(median), "by hand", d);
     }
 
     static Result failed(String key) {

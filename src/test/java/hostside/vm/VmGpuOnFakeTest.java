@@ -119,8 +119,8 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         assertThat(results).extracting(Result::key)
                 .containsExactly("managed_gpu_faults_h2d", "managed_cpu_faults_d2h", "managed_prefetch_h2d", "managed_prefetch_d2h");
         assertThat(results).allSatisfy(r -> {
-            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok");
-            assertThat(r.unit()).isEqualTo("GB/s");
+            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
+            assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
             assertThat(r.value().samples()).isEqualTo(5);
             assertThat(hostside.harness.MapDetail.of(r)).containsEntry("bufferBytes", 4 * MiB).containsEntry("gpu", "NVIDIA H200 (0000:1a:00.0)");
         });
@@ -146,7 +146,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
     @Test
     void gpuFaultsLaunchTheCopyKernelOverTheManagedBuffer() {
         List<Result> results = runCases(List.of(new ManagedMigration(ManagedMigration.Kind.GPU_FAULTS_TO_DEVICE)));
-        assertThat(results.getFirst().status()).as(results.getFirst().why()).isEqualTo("ok");
+        assertThat(results.getFirst().status()).as(results.getFirst().why()).isEqualTo(hostside.harness.Status.OK);
         assertThat(fake.lastLaunch("params")).isEqualTo(3);
         assertThat(fake.lastLaunch("gridX")).as("4 blocks per SM of the fake's 132").isEqualTo(132 * 4);
         assertThat(fake.lastLaunch("blockX")).isEqualTo(512);
@@ -241,7 +241,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(cuda.attribute(0, CONCURRENT_MANAGED_ACCESS).isPresent()).isEqualTo(value != FakeDriver.UNKNOWN);
             List<Result> results = runCases(ManagedMigration.all());
             assertThat(results).hasSize(4).allSatisfy(r -> {
-                assertThat(r.status()).isEqualTo("not run");
+                assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
                 assertThat(r.why()).startsWith("concurrentManagedAccess is 0").contains("page faults");
             });
             assertThat(fake.calls("cuMemAllocManaged")).as("nothing allocated for cases that do not run").isZero();
@@ -263,9 +263,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         fake.failOnce("cuMemPrefetchAsync_v2", 719, 2); // CUDA_ERROR_LAUNCH_FAILED, two laps in
         List<Result> results = runCases(List.of(new ManagedMigration(ManagedMigration.Kind.PREFETCH_TO_DEVICE),
                 new ManagedMigration(ManagedMigration.Kind.PREFETCH_TO_HOST)));
-        assertThat(results.get(0).status()).isEqualTo("failed");
+        assertThat(results.get(0).status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(results.get(0).why()).isEqualTo("cuMemPrefetchAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
-        assertThat(results.get(1).status()).as("the next case runs").isEqualTo("ok");
+        assertThat(results.get(1).status()).as("the next case runs").isEqualTo(hostside.harness.Status.OK);
         assertThat(fake.calls("cuMemAllocManaged")).isEqualTo(2);
     }
 
@@ -273,7 +273,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
     void aManagedAllocationThatFailsLeavesNothing() {
         fake.failOnce("cuMemAllocManaged", 2, 0); // CUDA_ERROR_OUT_OF_MEMORY
         List<Result> results = runCases(List.of(new ManagedMigration(ManagedMigration.Kind.GPU_FAULTS_TO_DEVICE)));
-        assertThat(results.getFirst().status()).isEqualTo("failed");
+        assertThat(results.getFirst().status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(results.getFirst().why()).contains("cuMemAllocManaged").contains("CUDA_ERROR_OUT_OF_MEMORY");
     }
 
@@ -289,9 +289,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             results = Runner.run(ManagedMigration.all(), new Target(b, 64 * MiB, 40 * MiB), k -> { });
         }
         old.assertNothingLive();
-        assertThat(results.get(0).status()).as("GPU faults need no prefetch").isEqualTo("ok");
+        assertThat(results.get(0).status()).as("GPU faults need no prefetch").isEqualTo(hostside.harness.Status.OK);
         for (Result r : results.subList(1, 4)) {
-            assertThat(r.status()).as(r.key()).isEqualTo("failed");
+            assertThat(r.status()).as(r.key()).isEqualTo(hostside.harness.Status.FAILED);
             assertThat(r.why()).contains("cuMemPrefetchAsync").contains("not in this driver");
         }
     }

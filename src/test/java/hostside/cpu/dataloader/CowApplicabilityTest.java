@@ -52,7 +52,7 @@ class CowApplicabilityTest {
         Path p = fakePython("echo 'python3: cannot run here' >&2; exit 7");
         List<Result> rs = Runner.run(List.of(new CowGrowth(DatasetKind.LIST)), target(p.toString()), k -> {});
         assertThat(rs).singleElement().satisfies(r -> {
-            assertThat(r.status()).isEqualTo("failed");
+            assertThat(r.status()).isEqualTo(hostside.harness.Status.FAILED);
             assertThat(r.why()).contains("exited with 7").contains("python3: cannot run here");
         });
     }

@@ -34,8 +34,8 @@ class CowLiveTest {
         Result list = rs.get(0), array = rs.get(1);
         report(list);
         report(array);
-        assertThat(list.status()).as(list.why()).isEqualTo("ok");
-        assertThat(list.unit()).isEqualTo("%");
+        assertThat(list.status()).as(list.why()).isEqualTo(hostside.harness.Status.OK);
+        assertThat(list.unit()).isEqualTo(hostside.core.Unit.of("%"));
         assertThat(list.value().samples()).isEqualTo(2);
         assertThat(list.value().min()).as("every list worker copied most of the dataset").isGreaterThan(50);
         assertThat(hostside.harness.MapDetail.of(list)).containsEntry("workers", 2).containsKeys("datasetBytes", "totalPssBytes", "perWorker", "main", "rssCheck");
@@ -52,11 +52,11 @@ class CowLiveTest {
             assertThat((List<?>) w.get("samples")).as("samples every 100 ms over two 300 ms passes").hasSizeGreaterThanOrEqualTo(4);
         }
 
-        if (array.status().equals("not run")) {
+        if (array.status() == hostside.harness.Status.NOT_RUN) {
             assertThat(array.why()).contains("numpy");
             return;
         }
-        assertThat(array.status()).as(array.why()).isEqualTo("ok");
+        assertThat(array.status()).as(array.why()).isEqualTo(hostside.harness.Status.OK);
         assertThat(array.value().max()).as("array workers kept the dataset shared").isLessThan(10);
         List<String> verdicts = DataLoaderVerdicts.of(rs);
         System.out.println(verdicts);

@@ -96,8 +96,8 @@ class ForkVsSpawnTest {
                 {"event": "done"}
                 """;
         Result r = new ForkVsSpawn().result(out(stdout), LIMIT);
-        assertThat(r.status()).isEqualTo("ok");
-        assertThat(r.unit()).isEqualTo("s");
+        assertThat(r.status()).isEqualTo(hostside.harness.Status.OK);
+        assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("s"));
         assertThat(r.value().median()).isEqualTo(2.2);
         assertThat(r.value().samples()).isEqualTo(3);
         assertThat(hostside.harness.MapDetail.of(r)).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method")
@@ -105,15 +105,15 @@ class ForkVsSpawnTest {
         assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
 
         Result none = new ForkVsSpawn().result(out("{\"event\": \"error\", \"reason\": \"torch sees no CUDA device\"}"), LIMIT);
-        assertThat(none.status()).isEqualTo("failed");
+        assertThat(none.status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(none.why()).isEqualTo("torch sees no CUDA device");
 
         Result late = new ForkVsSpawn().result(new Python.Outcome(-1, stdout.lines().limit(4).reduce("", (a, b) -> a + b + "\n"), "", true), LIMIT);
-        assertThat(late.status()).isEqualTo("failed");
+        assertThat(late.status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(late.why()).contains("timed out after 60 s").contains("1 spawn tries done");
 
         Result spawnFailed = new ForkVsSpawn().result(out(stdout.replace("\"ok\": true, \"error\": \"\", \"start_seconds\"", "\"ok\": false, \"error\": \"RuntimeError: x\", \"s\"")), LIMIT);
-        assertThat(spawnFailed.status()).isEqualTo("failed");
+        assertThat(spawnFailed.status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(spawnFailed.why()).isEqualTo("spawn failed too: RuntimeError: x");
         assertThat(hostside.harness.MapDetail.of(spawnFailed)).containsKey("fork");
     }
@@ -204,7 +204,7 @@ class ForkVsSpawnTest {
 
         assertThat(new ForkVsSpawn().notApplicable(t)).isEmpty();
         Result r = new ForkVsSpawn().run(t);
-        assertThat(r.status()).as(r.why()).isEqualTo("ok");
+        assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK);
         assertThat(r.value().samples()).isEqualTo(3);
         assertThat(r.value().min()).isPositive();
         assertThat(hostside.harness.MapDetail.of(r)).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. "

@@ -97,7 +97,7 @@ class H200CpuTest {
     void findingsAreTheNicNoteAndTheSchedulerNote() {
         List<Finding> v = CpuVerdicts.of(f);
         assertThat(v).extracting(Finding::severity, Finding::subject).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("info", "GPU0"), org.assertj.core.groups.Tuple.tuple("info", "scheduler"));
+                org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "GPU0"), org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "scheduler"));
         assertThat(v.get(0).text()).isEqualTo("eth0's 2 IRQs land on CPUs 7-8, among the 16 that feed GPU0 (0-15): pin "
                 + "latency-sensitive feeder threads to 0-6,9-15 and the interrupts stay out of their way");
         assertThat(v.get(1).text()).startsWith("kernel 6.18 schedules with EEVDF (6.6 and later)")

@@ -97,7 +97,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
         try (GpuBench b = new GpuBench(cuda, 0)) {
             fake.failOnce("cuLaunchKernel", 1, 3); // the fourth captured launch fails
             Result r = hostside.harness.Runner.run(List.of(new LaunchJitter(LaunchJitter.Condition.GRAPH)), target(b), k -> { }).getFirst();
-            assertThat(r.status()).isEqualTo("failed");
+            assertThat(r.status()).isEqualTo(hostside.harness.Status.FAILED);
             assertThat(r.why()).contains("cuLaunchKernel").contains("CUDA_ERROR_INVALID_VALUE");
             assertThat(fake.calls("cuStreamEndCapture")).isEqualTo(1);
             assertThat(fake.live("graphs")).isZero();

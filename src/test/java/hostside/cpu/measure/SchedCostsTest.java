@@ -53,7 +53,7 @@ class SchedCostsTest {
     @Test
     void theSyscallFigureCarriesTheCallsOwnCost() {
         Result r = new SchedCosts.Syscall(20_000).run(target());
-        assertThat(r.unit()).isEqualTo("ns");
+        assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("ns"));
         assertThat((Double) hostside.harness.MapDetail.of(r).get("nativeCallNs")).isPositive().isLessThan(r.value().median());
     }
 

@@ -47,7 +47,7 @@ class AllGpusOnFakeTest extends OnFakeDriver {
             fake.setElapsedMs(100f);
             List<Result> rs = runOn(n);
             assertThat(rs).extracting(Result::key).containsExactly("host_to_all_memcpy_ce", "all_to_host_memcpy_ce");
-            assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo("ok"));
+            assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK));
             // buffers of 128 MiB (a quarter of the host's 512 MiB): each GPU copies half, the others all of it;
             // 8 copies of 64 MiB in 100 ms on each GPU
             double each = 8 * 64.0 * MiB / 0.1 / 1e9;
@@ -65,7 +65,7 @@ class AllGpusOnFakeTest extends OnFakeDriver {
     @Test
     void oneGpuRunsAsNvbandwidthRunsIt() {
         List<Result> rs = runOn(1);
-        assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo("ok"));
+        assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK));
         assertThat(fake.calls("cuStreamWaitEvent")).as("nothing to wait for").isZero();
     }
 }

@@ -65,10 +65,10 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         }
         fake.assertNothingLive();
         assertThat(results).extracting(Result::key).containsExactlyElementsOf(cases.stream().map(TestCase::key).toList());
-        assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok"));
+        assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK));
         // 8 copies of 16 MiB in the 1 ms the fake's events report
         Result h2d = results.getFirst();
-        assertThat(h2d.unit()).isEqualTo("GB/s");
+        assertThat(h2d.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
         assertThat(h2d.value().median()).isCloseTo(8 * 16 * MiB / 1e-3 / 1e9, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(h2d.value().samples()).isEqualTo(5);
         assertThat(hostside.harness.MapDetail.of(h2d)).containsEntry("bufferBytes", 16 * MiB);
@@ -80,9 +80,9 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
             Target t = new Target(b, 64 * MiB, 64 * MiB);
             fake.failOnce("cuMemcpyHtoDAsync_v2", 719, 3); // CUDA_ERROR_LAUNCH_FAILED, some copies in
             List<Result> results = Runner.run(List.of(new Copies.CePinned(true), new Copies.CePinned(false)), t, k -> { });
-            assertThat(results.get(0).status()).isEqualTo("failed");
+            assertThat(results.get(0).status()).isEqualTo(hostside.harness.Status.FAILED);
             assertThat(results.get(0).why()).isEqualTo("cuMemcpyHtoDAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
-            assertThat(results.get(1).status()).isEqualTo("ok");
+            assertThat(results.get(1).status()).isEqualTo(hostside.harness.Status.OK);
             assertThat(fake.live()).as(fake.liveSummary()).isEqualTo(9);
         }
         fake.assertNothingLive();

@@ -35,7 +35,7 @@ class LoopbackOnFakeTest extends OnFakeDriver {
                 "device_to_device_bidirectional_memcpy_write_ce_loopback", "device_to_device_memcpy_read_sm_loopback",
                 "device_to_device_memcpy_write_sm_loopback", "device_to_device_latency_sm_loopback");
         assertThat(rs).allSatisfy(r -> {
-            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok");
+            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.method()).endsWith("; both ends the same GPU");
             assertThat(r.value().samples()).as("the GPU twice: one figure each way").isEqualTo(2);
         });

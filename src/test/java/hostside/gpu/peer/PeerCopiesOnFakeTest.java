@@ -62,7 +62,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                     "device_to_device_memcpy_read_sm", "device_to_device_memcpy_write_sm", "device_to_device_latency_sm",
                     "device_to_device_memcpy_staged_ce");
             for (Result r : rs) {
-                assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo("ok");
+                assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
                 String main = r.key().contains("bidirectional") ? "total" : "matrix";
                 List<List<Double>> m = matrix(r, main);
                 assertThat(m).as(r.key()).hasSize(n).allSatisfy(row -> assertThat(row).hasSize(n));
@@ -78,7 +78,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             // nvbandwidth's copies per sample (--loopCount) of 16 MiB in the 2 ms the fake's events report
             double one = Pairs.COPIES * 16 * MiB / 2e-3 / 1e9;
             Result write = rs.get(1);
-            assertThat(write.unit()).isEqualTo("GB/s");
+            assertThat(write.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
             assertThat(hostside.harness.MapDetail.of(write)).containsEntry("copiesPerSample", Pairs.COPIES).containsEntry("bufferBytes", 16 * MiB);
             assertThat(write.value().median()).isCloseTo(one, Offset.offset(1e-6));
             assertThat((double) hostside.harness.MapDetail.of(write).get("sum")).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
@@ -89,7 +89,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             assertThat(matrix(bidir, "read2").get(1).get(0)).isCloseTo(half, Offset.offset(1e-6));
             assertThat(bidir.value().median()).isCloseTo(2 * half, Offset.offset(1e-6));
             assertThat(hostside.harness.MapDetail.of(rs.get(3))).containsKeys("total", "write1", "write2");
-            assertThat(rs.get(6).unit()).isEqualTo("ns");
+            assertThat(rs.get(6).unit()).isEqualTo(hostside.core.Unit.of("ns"));
             // the staged copies went between GPUs without peer access, the others with it
             assertThat(fake.copies("staged")).as("staged copies").isEqualTo((long) n * (n - 1) * (1 + Pairs.SAMPLES) * PeerCe.Staged.COPIES);
             assertThat(fake.copies("peer")).as("direct copies").isPositive();
@@ -104,7 +104,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         fake.setPeer(1, 2, false, false, false, 0);
         List<Result> rs = runOn(4, List.of(new PeerCe.Unidirectional(false), new PeerSm.Latency()));
         for (Result r : rs) {
-            assertThat(r.status()).as(r.why()).isEqualTo("ok");
+            assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK);
             List<List<Double>> m = matrix(r, "matrix");
             assertThat(m.get(0).get(3)).isNull();
             assertThat(m.get(3).get(0)).isNull();
@@ -136,7 +136,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         List<Result> rs = runOn(1, GpuDrill.allGpuTests());
         assertThat(rs.stream().filter(r -> r.key().startsWith("device_to_device"))).hasSize(8)
                 .allSatisfy(r -> {
-                    assertThat(r.status()).isEqualTo("not run");
+                    assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
                     assertThat(r.why()).isEqualTo("one GPU in this machine");
                 });
         assertThat(rs.stream().filter(r -> r.key().contains("_all") || r.key().startsWith("all_")))
@@ -177,9 +177,9 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
     void aDriverFailureMidwayIsAFailedRowAndLeavesNoPeerAccessOrBuffers() {
         fake.failOnce("cuMemcpyAsync", 719, 20); // CUDA_ERROR_LAUNCH_FAILED, some pairs in
         List<Result> rs = runOn(2, List.of(new PeerCe.Unidirectional(true), new PeerCe.Unidirectional(false)));
-        assertThat(rs.get(0).status()).isEqualTo("failed");
+        assertThat(rs.get(0).status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(rs.get(0).why()).isEqualTo("cuMemcpyAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
-        assertThat(rs.get(1).status()).isEqualTo("ok");
+        assertThat(rs.get(1).status()).isEqualTo(hostside.harness.Status.OK);
         assertThat(rs.get(1).value().samples()).as("both ordered pairs").isEqualTo(2);
     }
 }

@@ -41,7 +41,7 @@ class WriteTestTest {
     void aRunMeasuresAndLeavesNothing() throws IOException {
         for (WriteTest w : List.of(new WriteTest(false), new WriteTest(true))) {
             Result r = w.run(target(8 * MiB));
-            assertThat(r.status()).as(w.key()).isEqualTo("ok");
+            assertThat(r.status()).as(w.key()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.value().median()).as(w.key()).isPositive();
             assertThat(names(dir)).as(w.key()).isEmpty();
         }

@@ -79,7 +79,7 @@ class H200VmTest {
     void findingsAreTheThpNoteAndOvercommitOne() {
         List<Finding> v = VmVerdicts.of(f);
         assertThat(v).extracting(Finding::severity, Finding::subject)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("info", "THP"), org.assertj.core.groups.Tuple.tuple("info", "overcommit"));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "THP"), org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "overcommit"));
         assertThat(v.get(0).text()).isEqualTo("THP madvise: only regions that ask with madvise(MADV_HUGEPAGE) get 2 MiB pages; "
                 + "PyTorch's CPU allocator asks only when THP_MEM_ALLOC_ENABLE=1, so by default its host tensors use 4 KiB pages");
         assertThat(v.get(1).text()).startsWith("overcommit_memory=1");
