@@ -1,0 +1,169 @@
+package hostside.doc;
+
+import java.util.List;
+
+import hostside.core.Finding;
+import hostside.doc.Block.Bullets;
+import hostside.doc.Block.Findings;
+import hostside.doc.Block.Histogram;
+import hostside.doc.Block.KeyValues;
+import hostside.doc.Block.LinePlot;
+import hostside.doc.Block.Note;
+import hostside.doc.Block.Paragraph;
+import hostside.doc.Block.Section;
+import hostside.doc.Block.Table;
+
+/**
+ * Draws a {@link Document} as one self-contained HTML5 page: inline style, plots as inline SVG, no
+ * script and no external resource, so the file can be mailed, attached to a ticket or opened on an
+ * air-gapped machine and look the same. Every plot is followed by its numbers as a table, for
+ * readers without the picture (screen readers, copy and paste).
+ */
+public final class HtmlRenderer {
+    /** Small and plain: readable without it, and nothing in it fetches anything (no url()). */
+    private static final String CSS = """
+            body { font-family: system-ui, sans-serif; line-height: 1.45; color: #1a1a1a; max-width: 62rem; margin: 1.5rem auto; padding: 0 1rem; }
+            h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+            .subtitle { color: #555555; margin-top: 0; }
+            table { border-collapse: collapse; margin: 0.5rem 0; }
+            th, td { padding: 0.15rem 0.7rem; border-bottom: 1px solid #dddddd; text-align: left; vertical-align: top; }
+            th { border-bottom: 2px solid #999999; }
+            .num { text-align: right; font-variant-numeric: tabular-nums; }
+            dl.kv { display: grid; grid-template-columns: max-content auto; gap: 0.1rem 1.2rem; }
+            dl.kv dt { font-weight: 600; }
+            dl.kv dd { margin: 0; }
+            ul.findings { list-style: none; padding-left: 0; }
+            ul.findings .mark { display: inline-block; width: 1.3em; font-weight: bold; }
+            ul.findings .bad { color: #a4161a; }
+            ul.findings .warn { color: #8a5300; }
+            .note { color: #555555; font-style: italic; }
+            code { font-family: ui-monospace, monospace; background: #f2f2f2; padding: 0 0.2em; border-radius: 3px; }
+            figure.plot { margin: 1rem 0; }
+            figure.plot figcaption { font-weight: 600; }
+            figure.plot svg { display: block; max-width: 100%; height: auto; }
+            """;
+
+    /** The whole page, UTF-8, ending in a newline. */
+    public String render(Document d) {
+        StringBuilder h = new StringBuilder();
+        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>").append(esc(d.title())).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n");
+        h.append("<h1>").append(esc(d.title())).append("</h1>\n");
+        if (!d.subtitle().isEmpty()) h.append("<p class=\"subtitle\">").append(esc(d.subtitle())).append("</p>\n");
+        blocks(h, d.blocks(), 0);
+        return h.append("</main>\n</body>\n</html>\n").toString();
+    }
+
+    /** Blocks at a nesting depth: top-level sections get h2 (the title is the h1), capped at h6. */
+    private void blocks(StringBuilder h, List<Block> blocks, int depth) {
+        for (Block b : blocks) {
+            switch (b) {
+                case Section s -> {
+                    int level = Math.min(6, depth + 2);
+                    h.append("<section>\n<h").append(level).append('>').append(esc(s.title())).append("</h").append(level).append(">\n");
+                    blocks(h, s.blocks(), depth + 1);
+                    h.append("</section>\n");
+                }
+                case Paragraph p -> {
+                    if (!p.text().isEmpty()) h.append("<p>").append(inline(p.text())).append("</p>\n");
+                }
+                case Note n -> {
+                    if (!n.text().isEmpty()) h.append("<p class=\"note\">").append(inline(n.text())).append("</p>\n");
+                }
+                case KeyValues kv -> keyValues(h, kv);
+                case Table t -> table(h, t);
+                case Bullets bl -> {
+                    if (bl.items().isEmpty()) continue;
+                    h.append("<ul>\n");
+                    for (Text item : bl.items()) h.append("<li>").append(inline(item)).append("</li>\n");
+                    h.append("</ul>\n");
+                }
+                case Findings f -> findings(h, f);
+                case LinePlot p -> {
+                    h.append("<figure class=\"plot\">\n<figcaption>").append(esc(p.title())).append("</figcaption>\n").append(SvgPlot.line(p));
+                    table(h, PlotTables.points(p));
+                    h.append("</figure>\n");
+                }
+                case Histogram g -> {
+                    h.append("<figure class=\"plot\">\n<figcaption>").append(esc(g.title())).append("</figcaption>\n").append(SvgPlot.histogram(g));
+                    table(h, PlotTables.bars(g));
+                    keyValues(h, PlotTables.marks(g));
+                    h.append("</figure>\n");
+                }
+            }
+        }
+    }
+
+    private static void keyValues(StringBuilder h, KeyValues kv) {
+        if (kv.entries().isEmpty()) return;
+        h.append("<dl class=\"kv\">\n");
+        for (KeyValues.Entry e : kv.entries()) h.append("<dt>").append(esc(e.key())).append("</dt><dd>").append(inline(e.value())).append("</dd>\n");
+        h.append("</dl>\n");
+    }
+
+    /** Figures right-aligned through a class, so the numbers' digits line up as in the terminal. */
+    private static void table(StringBuilder h, Table t) {
+        h.append("<table>\n<thead><tr>");
+        for (Table.Column c : t.columns()) h.append("<th").append(cls(c)).append('>').append(esc(c.header())).append("</th>");
+        h.append("</tr></thead>\n<tbody>\n");
+        for (List<Text> row : t.rows()) {
+            h.append("<tr>");
+            for (int i = 0; i < row.size(); i++) h.append("<td").append(cls(t.columns().get(i))).append('>').append(inline(row.get(i))).append("</td>");
+            h.append("</tr>\n");
+        }
+        h.append("</tbody>\n</table>\n");
+    }
+
+    private static String cls(Table.Column c) {
+        return c.align() == Table.Align.RIGHT ? " class=\"num\"" : "";
+    }
+
+    /** A mark per severity as well as a colour: the list must read the same in black and white. */
+    private static void findings(StringBuilder h, Findings f) {
+        if (f.findings().isEmpty()) {
+            if (!f.none().isEmpty()) h.append("<p class=\"none\">").append(esc(f.none())).append("</p>\n");
+            return;
+        }
+        h.append("<ul class=\"findings\">\n");
+        for (Finding x : f.findings()) {
+            String[] sm = switch (x.severity()) {
+                case "bad" -> new String[] {"bad", "✗"};
+                case "warn" -> new String[] {"warn", "!"};
+                default -> new String[] {"info", "·"};
+            };
+            h.append("<li class=\"").append(sm[0]).append("\"><span class=\"mark\" title=\"").append(sm[0]).append("\">").append(sm[1])
+                    .append("</span> ").append(esc(x.text())).append("</li>\n");
+        }
+        h.append("</ul>\n");
+    }
+
+    private static String inline(Text t) {
+        StringBuilder s = new StringBuilder();
+        for (Text.Inline i : t.parts()) {
+            switch (i) {
+                case Text.Plain p -> s.append(esc(p.text()));
+                case Text.Code c -> s.append("<code>").append(esc(c.text())).append("</code>");
+                case Text.Strong st -> s.append("<strong>").append(esc(st.text())).append("</strong>");
+            }
+        }
+        return s.toString();
+    }
+
+    /** Escapes the five characters that could open markup or close an attribute, in text and attributes alike. */
+    static String esc(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}
