@@ -13,6 +13,11 @@ public final class Style {
                 && !"dumb".equals(System.getenv("TERM")));
     }
 
+    /** Colour whatever the output is (a test of the colours, or a pager that shows them). */
+    public static Style colour() {
+        return new Style(true);
+    }
+
     public static Style plain() {
         return new Style(false);
     }

@@ -128,8 +128,8 @@ public final class HtmlRenderer {
         h.append("<ul class=\"findings\">\n");
         for (Finding x : f.findings()) {
             String[] sm = switch (x.severity()) {
-                case "bad" -> new String[] {"bad", "✗"};
-                case "warn" -> new String[] {"warn", "!"};
+                case BAD -> new String[] {"bad", "✗"};
+                case WARN -> new String[] {"warn", "!"};
                 default -> new String[] {"info", "·"};
             };
             h.append("<li class=\"").append(sm[0]).append("\"><span class=\"mark\" title=\"").append(sm[0]).append("\">").append(sm[1])

@@ -109,8 +109,8 @@ public final class MarkdownRenderer {
         newList(md);
         for (Finding x : f.findings()) {
             String mark = switch (x.severity()) {
-                case "bad" -> "**✗** ";
-                case "warn" -> "**!** ";
+                case BAD -> "**✗** ";
+                case WARN -> "**!** ";
                 default -> "";
             };
             String text = MarkdownEscape.plain(x.text().strip());

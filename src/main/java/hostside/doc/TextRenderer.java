@@ -105,13 +105,13 @@ public final class TextRenderer {
         }
         for (Finding x : f.findings()) {
             UnaryOperator<String> colour = switch (x.severity()) {
-                case "bad" -> style::bad;
-                case "warn" -> style::warn;
+                case BAD -> style::bad;
+                case WARN -> style::warn;
                 default -> UnaryOperator.identity();
             };
             String mark = switch (x.severity()) {
-                case "bad" -> "✗ ";
-                case "warn" -> "! ";
+                case BAD -> "✗ ";
+                case WARN -> "! ";
                 default -> "· ";
             };
             wrapMarked(sb, indent, colour.apply(mark), mark.length(), words(Text.of(x.text()), colour));

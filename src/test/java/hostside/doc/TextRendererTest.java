@@ -2,7 +2,6 @@ package hostside.doc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Constructor;
 import java.util.Arrays;
 import java.util.List;
 
@@ -23,10 +22,8 @@ class TextRendererTest {
     private static final String ANSI = "\u001b[";
 
     /** Style with colour on; forTerminal() would say no in a test, as no console is attached. */
-    private static Style colour() throws ReflectiveOperationException {
-        Constructor<Style> c = Style.class.getDeclaredConstructor(boolean.class);
-        c.setAccessible(true);
-        return c.newInstance(true);
+    private static Style colour() {
+        return Style.colour();
     }
 
     private static List<String> lines(String text) {
