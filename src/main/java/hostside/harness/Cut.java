@@ -23,9 +23,16 @@ public record Cut(String option, long asked, long used, String why) {
         return used < asked ? Optional.of(new Cut(option, asked, used, why)) : Optional.empty();
     }
 
+    /** A detail that may say an option was cut: the record of a case whose size the user can ask for. */
+    public interface Holder extends Detail {
+        /** The cut, or null where the option was used as asked. */
+        Cut cut();
+    }
+
     /** The cut a result's detail holds, if any. */
     public static Optional<Cut> in(Result r) {
-        return r.detail() != null && hostside.harness.MapDetail.of(r).get(KEY) instanceof Cut c ? Optional.of(c) : Optional.empty();
+        if (r.detail() instanceof Holder h) return Optional.ofNullable(h.cut());
+        return MapDetail.of(r).get(KEY) instanceof Cut c ? Optional.of(c) : Optional.empty();
     }
 
     /** "--anon-size 1.0 TiB asked, 5.8 GiB used: a quarter of available memory (...)" */
