@@ -59,7 +59,7 @@ public final class IoView {
                 p50 = us(lat.get("p50"));
                 p99 = us(lat.get("p99"));
             }
-            boolean iops = r.unit().equals("IOPS");
+            boolean iops = r.unit() == hostside.core.Unit.IOPS;
             t.row(r.key(), iops ? String.format(Locale.ROOT, "%,.0f", r.value().median()) : Units.figure(r.value().median()),
                     iops ? String.format(Locale.ROOT, "%,.0f", r.value().min()) : Units.figure(r.value().min()),
                     iops ? String.format(Locale.ROOT, "%,.0f", r.value().max()) : Units.figure(r.value().max()), r.unit(), also, p50, p99);
