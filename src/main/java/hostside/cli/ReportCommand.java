@@ -1,6 +1,7 @@
 package hostside.cli;
 
-import hostside.report.MarkdownRenderer;
+import hostside.report.ReportDocument;
+import hostside.report.ReportReader;
 import hostside.report.Profile;
 import hostside.report.Report;
 
@@ -28,7 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         header = "The one-page profile of this machine, written to results/.",
-        description = {"Module 6: writes results/<host>.md and results/<host>.json (the Markdown is rendered from the JSON): the four questions, the headline numbers, then each module.",
+        description = {"Module 6: writes results/<host>.json, then results/<host>.md and results/<host>.html drawn from that JSON read back: the four questions, the headline numbers, the machine's class and the run's conditions, each module, and every figure typed.",
                 "It runs the drills of Modules 1 to 4 (2 min 19 s, 4.2 GiB of memory and 3 GiB of test files on the H200 VM) and checks --out, --dir and --size before it starts; under --root it reports facts only."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
@@ -44,7 +45,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Mixin
     hostside.cli.StorageOptions storage;
 
-    @Option(names = "--from", paramLabel = "REPORT.json", description = "Render the Markdown again from a report's JSON; reads no machine.")
+    @Option(names = "--from", paramLabel = "REPORT.json", description = "Draw the Markdown and HTML again from a report's JSON (schema hostside/1 or hostside/2); reads no machine.")
     Path from;
 
     @Spec
@@ -75,19 +76,22 @@ public final class ReportCommand implements Callable<Integer> {
         String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "")
                 : identity.nameFor(hostName(fs, machine)));
         Path dir = out.toAbsolutePath();
-        Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md");
-        for (Path p : List.of(jsonFile, mdFile)) {
+        Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md"), htmlFile = dir.resolve(host + ".html");
+        for (Path p : List.of(jsonFile, mdFile, htmlFile)) {
             if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(p + ": is a folder, in the way of the report");
         }
 
         JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs, Report.Machine.of(host, machine.name(), identity)));
         String text = Json.write(json);
-        String md = MarkdownRenderer.render(json);
+        // The pages are drawn from the JSON read back into the records, never from what is only in memory:
+        // the .md and .html can show nothing the .json does not hold, and every run proves the JSON reads back.
+        hostside.doc.Document page = ReportDocument.of(ReportReader.read(json, from != null ? from.toString() : "the report just measured"));
         write(jsonFile, text);
-        write(mdFile, md);
+        write(mdFile, new hostside.doc.MarkdownRenderer().render(page));
+        write(htmlFile, new hostside.doc.HtmlRenderer().render(page));
         var w = spec.commandLine().getOut();
         if (options.json) w.print(text);
-        else w.printf("wrote %s and %s%n", mdFile, jsonFile);
+        else w.printf("wrote %s, %s and %s%n", mdFile, htmlFile, jsonFile);
         w.flush();
         return 0;
     }
@@ -124,7 +128,7 @@ public final class ReportCommand implements Callable<Integer> {
             if (Files.size(p) > MAX_REPORT) throw new BadInputException(String.format(java.util.Locale.ROOT, "%s: not a report (%d bytes; a report is well under %d MiB)", p, Files.size(p), MAX_REPORT >> 20));
             JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(p.toFile());
             if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
-            return n;
+            return n; // the schema and the records are checked by ReportReader, with a one-line reason
         } catch (MismatchedInputException e) {
             throw new BadInputException(p + ": not a report: " + (e.getMessage().contains("Trailing token")
                     ? "data after the end of its JSON document (a damaged or concatenated file)" : e.getOriginalMessage().lines().findFirst().orElse("")));
