@@ -77,6 +77,12 @@ public record Report(String schema, String kind, Machine machine,
         }
     }
 
+    /** The data of the module whose run is a {@code type}; null when no module ran one. */
+    public <T> T module(Class<T> type) {
+        for (Section s : modules) if (type.isInstance(s.data())) return type.cast(s.data());
+        return null;
+    }
+
     /** Module 4's two drills: storage and network, and the container's limits (in the JSON: the io drill's document with "container" inside). */
     public record Storage(hostside.io.IoRun io, hostside.container.ContainerRun container) {}
 }

@@ -48,7 +48,15 @@ public final class ReportReader {
             throw new BadInputException(what + ": a report of schema \"" + schema + "\"; this hostside reads " + String.join(" and ", SCHEMAS));
         }
         try {
-            return Json.MAPPER.treeToValue(json, Report.class);
+            Report r = Json.MAPPER.treeToValue(json, Report.class);
+            if (r.figures() != null) return r;
+            // a first-schema report has no figures list: its results are typed now, so the figures follow from them
+            hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
+            if (machine == null) return r;
+            Report.Storage storage = r.module(Report.Storage.class);
+            return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(),
+                    r.headlines(), Figures.of(machine, r.module(hostside.vm.VmRun.class), r.module(hostside.cpu.CpuRun.class),
+                    storage == null ? null : storage.io()), r.modules());
         } catch (IOException | IllegalArgumentException e) {
             String m = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
             throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + m + ")");
