@@ -39,7 +39,7 @@ class ReportRoundTripTest {
     void jsonToRecordsToJsonIsTheSameDocument() throws Exception {
         JsonNode json = recorded();
         Report r = ReportReader.read(json, "test");
-        assertThat(Json.MAPPER.valueToTree(r)).isEqualTo(json);
+        assertThat((JsonNode) Json.MAPPER.valueToTree(r)).isEqualTo(json);
         assertThat(r.modules()).extracting(Report.Section::status).startsWith(Report.SectionStatus.RUN);
         assertThat(r.modules().getFirst().data()).isInstanceOf(hostside.machine.MachineRun.class);
         assertThat(r.modules().get(3).data()).isInstanceOf(Report.Storage.class);
