@@ -122,7 +122,11 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
             assertThat(r.value().samples()).isEqualTo(5);
-            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("bufferBytes", 4 * MiB).containsEntry("gpu", "NVIDIA H200 (0000:1a:00.0)");
+            ManagedMigration.MigrationDetail d = (ManagedMigration.MigrationDetail) r.detail();
+            assertThat(d.bufferBytes()).isEqualTo(4 * MiB);
+            assertThat(d.gpu()).isEqualTo("NVIDIA H200 (0000:1a:00.0)");
+            // only the CPU case counts faults: the GPU-side cases' faults are the driver's, not this thread's
+            assertThat(d.cpuFaultsCounted() == null).as(r.key()).isEqualTo(!r.key().equals("managed_cpu_faults_d2h"));
         });
         // the GPU-side cases are timed by the fake's events: 4 MiB in 2 ms
         for (int i : new int[] {0, 2, 3}) {
@@ -131,7 +135,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         // the CPU case counts its own faults; the fake moves nothing, so once the warm-up has
         // touched the buffer no lap faults again: the figure is per lap, not a running total
         Result back = results.get(1);
-        assertThat(hostside.harness.MapDetail.of(back)).containsEntry("cpuFaultsCounted", 0L).doesNotContainKey("cpuFaultsPerMiB");
+        assertThat(((ManagedMigration.MigrationDetail) back.detail()).cpuFaultsCounted()).isZero();
         assertThat(back.value().median()).isPositive();
         assertThat(fake.calls("cuMemAllocManaged")).isEqualTo(4);
         // six laps each (one warm-up): the CPU case and the h2d case prefetch once a lap, the d2h case twice
