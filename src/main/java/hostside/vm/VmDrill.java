@@ -221,15 +221,15 @@ public final class VmDrill {
         }
         List<VmGpu.GpuView> views = new ArrayList<>();
         for (CudaFacts.CudaGpu g : cf.gpus()) views.add(VmGpu.view(cuda, g));
-        if (tests.isEmpty() || cf.gpus().isEmpty()) return new VmGpu("", views, List.of(), "");
+        if (tests.isEmpty() || cf.gpus().isEmpty()) return new VmGpu("", views, List.of(), "", "");
         CudaFacts.CudaGpu first = cf.gpus().getFirst();
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
             Target target = new Target(bench, budget(fs) * 4, bench.memory()[0]);
             List<Result> results = Runner.run(tests, target, progress.on(label));
-            return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")");
+            return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")", first.pciAddress());
         } catch (CudaException e) {
-            return new VmGpu("", views, Runner.notRun(tests, label + " could not be used: " + e.getMessage()), "");
+            return new VmGpu("", views, Runner.notRun(tests, label + " could not be used: " + e.getMessage()), "", "");
         }
     }
 }

@@ -101,6 +101,8 @@ class VmCommandTest {
         }
         assertThat(j.path("gpu").path("notRun").asText()).isEqualTo(why);
         assertThat(j.path("verdicts")).isEmpty();
+        assertThat(j.path("figures").isArray()).isTrue();
+        assertThat(j.path("figures")).as("nothing measured, no figure").isEmpty();
         assertThat(j.path("machine").path("source").asText()).isNotEqualTo("live");
         assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(4096);
     }
@@ -152,6 +154,10 @@ class VmCommandTest {
         assertThat(anon.path("anchor").isNull()).isTrue();
 
         assertThat(j.path("verdicts").toString()).contains("First touch costs");
+        assertThat(j.path("figures").findValuesAsText("key")).containsExactly("file_read_warm", "anon_first_touch_base", "anon_first_touch_base_us_per_fault");
+        assertThat(j.path("figures").get(0).path("scope").asText()).isEqualTo("dir:" + tmp.toAbsolutePath());
+        assertThat(j.path("figures").get(0).path("value").asDouble()).isEqualTo(file.path("value").path("median").asDouble());
+        assertThat(j.path("figures").get(1).path("scope").asText()).isEqualTo("machine");
         assertThat(leftovers(tmp)).as("the test file and the probe are gone").isEmpty();
         try (Stream<Path> s = Files.list(tmp)) {
             assertThat(s.toList()).isEmpty();

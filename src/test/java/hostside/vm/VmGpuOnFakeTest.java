@@ -316,6 +316,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         JsonNode gpu = j.path("gpu");
         assertThat(gpu.path("notRun").asText()).isEmpty();
         assertThat(gpu.path("measuredOn").asText()).isEqualTo("GPU0: NVIDIA H200 (0000:1a:00.0)");
+        assertThat(gpu.path("measuredPciAddress").asText()).isEqualTo("0000:1a:00.0");
+        assertThat(j.path("figures").findValuesAsText("key")).containsExactly("managed_gpu_faults_h2d", "managed_prefetch_h2d");
+        assertThat(j.path("figures").findValuesAsText("scope")).containsOnly("gpu:0000:1a:00.0");
         assertThat(gpu.path("gpus")).hasSize(2);
         assertThat(gpu.path("gpus").get(1).path("name").asText()).isEqualTo("NVIDIA H100 80GB HBM3");
         assertThat(gpu.path("gpus").get(0).path("vmmMinimumBytes").asLong()).isEqualTo(2 * MiB);
