@@ -331,12 +331,14 @@ public final class ReportBuilder {
             if (!r.isOk()) continue;
             switch (r.key()) {
                 case "anon_first_touch_base" -> {
-                    Object us = hostside.harness.MapDetail.of(r).get("usPerFault");
-                    if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", n.doubleValue(),
-                            Units.bytes(((Number) hostside.harness.MapDetail.of(r).get("pageSize")).longValue())), r.method()));
+                    if (r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.usPerFault() != null) {
+                        h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", d.usPerFault(),
+                                Units.bytes(d.pageSize())), r.method()));
+                    }
                 }
                 case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format(Locale.ROOT, "%.0f ms per GiB, %s huge", r.value().median(),
-                        hostside.harness.MapDetail.of(r).get("hugePercent") instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
+                        r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.hugePercent() != null
+                                ? String.format(Locale.ROOT, "%.0f%%", d.hugePercent()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
                         h.add(new Report.Headline(r.key().replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
                                 r.value().min(), r.value().max()), r.method()));
