@@ -21,9 +21,10 @@ import hostside.harness.Status;
 public final class Runs {
     private Runs() {}
 
-    /** A result that ran, with its detail record. */
+    /** A result that ran, with its detail record and its case's anchor. */
     public static Result ok(String key, Unit unit, Stats value, Detail detail) {
-        return new Result(key, key + ", by hand", Status.OK, "", unit, value, unit.usually, "by hand", null, detail);
+        String anchor = CpuDrill.cases().stream().filter(c -> c.key().equals(key)).findFirst().map(c -> c.anchor()).orElse(null);
+        return new Result(key, key + ", by hand", Status.OK, "", unit, value, unit.usually, "by hand", anchor, detail);
     }
 
     public static Result ok(String key, double median, Detail detail) {
