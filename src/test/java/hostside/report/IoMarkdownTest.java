@@ -84,8 +84,8 @@ class IoMarkdownTest {
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(hostside.fs.FsRoot.open(
                 hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), hostside.harness.ProgressSink.NONE);
-        Result quiet = hostside.harness.TestResults.of("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
-                Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));
+        Result quiet = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(94, 1, 900, 20_000),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(94_000L, 142_000L, 170_000L, 900_000L)).missed(10).build());
         hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),
                 List.of(), List.of());
         var answers = ReportBuilder.build(run, null, cpu, null, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z")).questions();
@@ -106,10 +106,10 @@ class IoMarkdownTest {
 
     @Test
     void theCpuQuestionQuotesTheJitter() {
-        Result quiet = hostside.harness.TestResults.of("launch_jitter_quiet", "", "ok", "", "us", new Stats(54, 1, 200, 20_000), "",
-                Map.of("lateNs", Map.of("p50", 54_000L, "p99", 60_000L, "p99.9", 90_000L, "max", 200_000L), "missedTicks", 10L));
-        Result noisy = hostside.harness.TestResults.of("launch_jitter_noisy", "", "ok", "", "us", new Stats(55, 1, 5000, 19_600), "",
-                Map.of("lateNs", Map.of("p50", 55_000L, "p99", 61_000L, "p99.9", 133_000L, "max", 5_700_000L), "missedTicks", 400L));
+        Result quiet = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(54, 1, 200, 20_000),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(54_000L, 60_000L, 90_000L, 200_000L)).missed(10).build());
+        Result noisy = hostside.cpu.Runs.ok("launch_jitter_noisy", hostside.core.Unit.US, new Stats(55, 1, 5000, 19_600),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(55_000L, 61_000L, 133_000L, 5_700_000L)).missed(400).build());
         hostside.cpu.CpuRun run = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noisy), "GPU0: H200", ""),
                 List.of(), List.of());
         assertThat(ReportBuilder.jitter(run)).isEqualTo("launches late by 60 us at p99 quiet, 61 us at p99 and 133 us at p99.9 with a hog on every core (2.0% of ticks missed)");
