@@ -24,12 +24,18 @@ public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan 
         return of(facts, DataLoaderPlan.of(facts, live, workers, threads, batchBytes));
     }
 
+    /** None: the container's limits are facts, read, not measured; the list is there as every drill's is (CONTRACT.md, Typed figures). */
+    public List<hostside.core.Figure> figures() {
+        return List.of();
+    }
+
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside container --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
         var n = hostside.core.Json.MAPPER.createObjectNode();
         n.put("schema", hostside.core.Schema.CURRENT);
         n.put("kind", "container");
         n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        n.set("figures", hostside.core.Json.MAPPER.valueToTree(figures()));
         return n;
     }
 }

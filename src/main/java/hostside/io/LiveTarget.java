@@ -72,7 +72,7 @@ final class LiveTarget implements AutoCloseable {
         }
         IoTarget target = new IoTarget(dir, fileSystem(f, "--file"), () -> f, bytes, writeBytes(bytes, available), Libc.pageSize(), sampleNanos,
                 IoUring.unavailableReason());
-        used = new IoRun.FileUsed(f.toString(), bytes, target.dirFilesystem(), false);
+        used = new IoRun.FileUsed(f.toAbsolutePath().toString(), bytes, target.dirFilesystem(), false); // absolute: its folder is the figures' scope
         return target;
     }
 

@@ -2,6 +2,7 @@ package hostside.io.measure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -10,7 +11,10 @@ import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import hostside.core.Better;
 import hostside.core.Distribution;
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.harness.Detail;
@@ -106,6 +110,31 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
 
         public static Unit otherUnit(Unit unit) {
             return unit == Unit.GB_PER_S ? Unit.IOPS : Unit.GB_PER_S;
+        }
+
+        /**
+         * The figures of {@code r} (its own result, measured) that live here: the other unit
+         * ({@code <key>_iops} or {@code <key>_gbps}), the latency's p50 and p99 ({@code <key>_p50},
+         * {@code <key>_p99}; fio's clat percentiles) and the page cache the file held after
+         * ({@code <key>_page_cache}). A latency of an old report, which kept no count, gives none.
+         */
+        public List<Figure> figures(Result r, Scope scope) {
+            List<Figure> out = new ArrayList<>();
+            Unit other = otherUnit(r.unit());
+            Stats o = otherUnit(r.unit(), r.value());
+            out.add(new Figure(r.key() + (other == Unit.IOPS ? "_iops" : "_gbps"), scope, o.median(), other, other.usually, o.min(), o.max(),
+                    o.samples(), r.method() + "; the same samples in " + other + " (every request reads " + blockBytes + " bytes)", r.anchor()));
+            if (latencyUs != null && latencyUs.count() > 0) {
+                int n = (int) Math.min(Integer.MAX_VALUE, latencyUs.count());
+                String how = "each request's time from submission to completion, over every request of the kept samples";
+                out.add(new Figure(r.key() + "_p50", scope, latencyUs.p50(), Unit.US, Better.LOWER, latencyUs.p50(), latencyUs.p50(), n, how, r.anchor()));
+                out.add(new Figure(r.key() + "_p99", scope, latencyUs.p99(), Unit.US, Better.LOWER, latencyUs.p99(), latencyUs.p99(), n, how, r.anchor()));
+            }
+            if (pageCacheBytes != null) {
+                out.add(new Figure(r.key() + "_page_cache", scope, pageCacheBytes, Unit.BYTES, Better.LOWER, pageCacheBytes, pageCacheBytes, 1,
+                        "the file's pages resident after the samples: mincore(2) over a read-only mapping", null));
+            }
+            return out;
         }
     }
 

@@ -6,6 +6,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import hostside.core.Better;
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.harness.Detail;
@@ -52,7 +55,14 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
      * @param fsyncMs    with fsync: how long the fsync(2) at the end took, per sample, in ms; null without
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record WriteDetail(long bytes, int blockBytes, Stats fsyncMs) implements Detail {}
+    public record WriteDetail(long bytes, int blockBytes, Stats fsyncMs) implements Detail {
+        /** The figure that lives here: the fsync's time ({@code <key>_fsync}, ms), when there was one. */
+        public List<Figure> figures(Result r, Scope scope) {
+            if (fsyncMs == null) return List.of();
+            return List.of(new Figure(r.key() + "_fsync", scope, fsyncMs.median(), Unit.MS, Better.LOWER, fsyncMs.min(), fsyncMs.max(),
+                    fsyncMs.samples(), "fsync(2) of each sample's new file after its writes; host clock", null));
+        }
+    }
 
     @Override
     public Class<? extends Detail> detailType() {
