@@ -12,6 +12,7 @@ import hostside.core.Finding;
  * @param plan     the DataLoader they were weighed against
  * @param findings what they mean, with symptom and fix
  */
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties({"schema", "kind", "figures"}) // derived: its JSON reads back into an equal run
 public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan plan, List<Finding> findings) {
     public static ContainerRun of(ContainerFacts facts, DataLoaderPlan plan) {
         List<Finding> findings = ContainerVerdicts.of(facts, plan);

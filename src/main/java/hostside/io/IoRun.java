@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Figure;
@@ -23,9 +25,12 @@ import hostside.io.measure.WriteTest;
  * @param file      the file read: its path, size and file system; null when nothing was measured
  * @param results   the read and write measurements
  * @param verdicts  what the measurements mean, one line each
+ *
+ * <p>Its JSON reads back into an equal run, a run of schema hostside/1 too ({@link Hostside1}).
  */
-public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file, List<Result> results,
-                    List<String> verdicts) {
+@JsonIgnoreProperties({"schema", "kind", "figures", "container"}) // derived, or (container) set beside it by the report
+public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file,
+                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<String> verdicts) {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
 
