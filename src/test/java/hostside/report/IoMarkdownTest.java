@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import hostside.core.Json;
 import hostside.harness.Result;
 import hostside.core.Stats;
@@ -18,12 +20,10 @@ class IoMarkdownTest {
     static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
 
     static IoRun measured() {
-        Result cold = hostside.harness.TestResults.of("seq_read_cold_qd1", "", "ok", "", "GB/s", new Stats(1.65, 1.59, 1.76, 5), "",
-                Map.of("fio", "--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824"));
-        Result ring = hostside.harness.TestResults.of("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(99_382, 87_400, 108_118, 5), "",
-                Map.of("fio", "--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"));
-        Result sync = hostside.harness.TestResults.of("write_fsync", "", "ok", "", "GB/s", new Stats(1.70, 1.52, 1.75, 3), "", Map.of("fio", "--rw=write --bs=1M"));
-        Result skipped = hostside.harness.TestResults.of("seq_read_direct_uring_qd32", "", "not run", "io_uring is refused (EPERM)", "", null, "", Map.of());
+        Result cold = hostside.io.IoResults.read("seq_read_cold_qd1", new Stats(1.65, 1.59, 1.76, 5), null, null);
+        Result ring = hostside.io.IoResults.read("rand_read_direct_uring_qd32", new Stats(99_382, 87_400, 108_118, 5), null, null);
+        Result sync = hostside.io.IoResults.write("write_fsync", new Stats(1.70, 1.52, 1.75, 3), Stats.of(400));
+        Result skipped = Result.notRun(hostside.io.IoResults.test("seq_read_direct_uring_qd32"), "io_uring is refused (EPERM)");
         return new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
                 List.of("Loading a checkpoint: fine"));
     }
@@ -34,10 +34,18 @@ class IoMarkdownTest {
         IoMarkdown.render(md, measured().json());
         String s = md.toString();
         assertThat(s).contains("Of `/var/tmp/hostside-io-1.tmp` (2 GiB, ext4).");
-        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | `fio --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
+        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | `fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
         assertThat(s).contains("| `rand_read_direct_uring_qd32` | 99,382 | 87,400 | 108,118 | IOPS |");
         assertThat(s).contains("| `seq_read_direct_uring_qd32` | not run: io\\_uring is refused (EPERM) |");
         assertThat(s).contains("### What it means\n\n- Loading a checkpoint: fine\n");
+    }
+
+    @Test
+    void aReportOfTheFirstSchemaNamesTheFioJobItsDetailsKept() throws Exception {
+        JsonNode old = Json.MAPPER.readTree(hostside.Fixtures.testdata().resolve("reports/h200-hostside1.json").toFile()).path("modules").get(3).path("data");
+        StringBuilder md = new StringBuilder();
+        IoMarkdown.render(md, old);
+        assertThat(md.toString()).contains("| `seq_read_cold_qd1` | 1.75 | 1.64 | 1.78 | GB/s | `fio --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
     }
 
     @Test

@@ -206,7 +206,7 @@ final class Pairs {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("value", "the median over " + pairs.length + " pairs of " + matrixNames.getFirst() + "; min and max: the slowest and fastest pair");
         for (int i = 0; i < m.matrices().size(); i++) d.put(matrixNames.get(i), m.matrices().get(i));
-        if (unit.equals("GB/s")) d.put("sum", main.sum());
+        if (unit == hostside.core.Unit.GB_PER_S) d.put("sum", main.sum());
         d.put("notMeasured", m.notMeasured());
         d.put("samplesPerPair", SAMPLES);
         d.putAll(extra);

@@ -141,8 +141,8 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                 });
         assertThat(rs.stream().filter(r -> r.key().contains("_all") || r.key().startsWith("all_")))
                 .extracting(Result::key, Result::status)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("host_to_all_memcpy_ce", "ok"),
-                        org.assertj.core.groups.Tuple.tuple("all_to_host_memcpy_ce", "ok"));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("host_to_all_memcpy_ce", hostside.harness.Status.OK),
+                        org.assertj.core.groups.Tuple.tuple("all_to_host_memcpy_ce", hostside.harness.Status.OK));
     }
 
     @Test
