@@ -229,23 +229,23 @@ public final class ReportBuilder {
     static String jitter(hostside.cpu.CpuRun cpu) {
         if (cpu == null) return "jitter not measured (Module 3 not asked for)";
         List<Result> rs = cpu.measured().results();
-        Optional<Result> quiet = rs.stream().filter(r -> r.key().equals("launch_jitter_quiet") && r.isOk()).findFirst();
+        Optional<Result> quiet = rs.stream().filter(r -> r.key().equals("launch_jitter_quiet") && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst();
         if (quiet.isEmpty()) {
             return "jitter not measured (" + rs.stream().filter(r -> r.key().equals("launch_jitter_quiet")).findFirst().map(Result::why).orElse("not selected") + ")";
         }
         String what = cpu.measured().gpu().isEmpty() ? "timer wake-ups" : "launches";
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), "lateNs", "p99") / 1e3));
-        rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk()).findFirst().ifPresent(n -> {
-            s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", p(n, "lateNs", "p99") / 1e3, p(n, "lateNs", "p99.9") / 1e3));
-            if (hostside.harness.MapDetail.of(n).get("missedTicks") instanceof Number missed && n.value() != null) {
-                s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100.0 * missed.longValue() / (missed.longValue() + n.value().samples())));
-            }
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), hostside.core.Distribution::p99) / 1e3));
+        rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst().ifPresent(n -> {
+            hostside.cpu.measure.LaunchJitter.Detail d = (hostside.cpu.measure.LaunchJitter.Detail) n.detail();
+            s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", d.lateNs().p99() / 1e3, d.lateNs().p999() / 1e3));
+            if (n.value() != null) s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100 * d.missedShare(n.value().samples())));
         });
         return s.toString();
     }
 
-    private static double p(Result r, String series, String q) {
-        return hostside.harness.MapDetail.of(r).get(series) instanceof java.util.Map<?, ?> m && m.get(q) instanceof Number n ? n.doubleValue() : Double.NaN;
+    /** The lateness of a jitter result in ns, at quantile {@code q}. */
+    private static double p(Result r, java.util.function.ToDoubleFunction<hostside.core.Distribution> q) {
+        return q.applyAsDouble(((hostside.cpu.measure.LaunchJitter.Detail) r.detail()).lateNs());
     }
 
     /** The local storage tier, from Module 4's reads and writes. */
@@ -331,12 +331,14 @@ public final class ReportBuilder {
             if (!r.isOk()) continue;
             switch (r.key()) {
                 case "anon_first_touch_base" -> {
-                    Object us = hostside.harness.MapDetail.of(r).get("usPerFault");
-                    if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", n.doubleValue(),
-                            Units.bytes(((Number) hostside.harness.MapDetail.of(r).get("pageSize")).longValue())), r.method()));
+                    if (r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.usPerFault() != null) {
+                        h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", d.usPerFault(),
+                                Units.bytes(d.pageSize())), r.method()));
+                    }
                 }
                 case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format(Locale.ROOT, "%.0f ms per GiB, %s huge", r.value().median(),
-                        hostside.harness.MapDetail.of(r).get("hugePercent") instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
+                        r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.hugePercent() != null
+                                ? String.format(Locale.ROOT, "%.0f%%", d.hugePercent()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
                         h.add(new Report.Headline(r.key().replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
                                 r.value().min(), r.value().max()), r.method()));
