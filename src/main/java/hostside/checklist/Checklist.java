@@ -2,6 +2,9 @@ package hostside.checklist;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import hostside.core.Finding;
 
 /**
@@ -28,11 +31,35 @@ public record Checklist(String schema, String kind, long pid, String comm, Windo
     /**
      * The sampling window.
      *
-     * @param mode               "live" (sampled over a window) or "snapshot" (one look at a recorded machine)
+     * @param mode               sampled over a window, or one look at a recorded machine
      * @param startedAt          the first sample, ISO-8601 UTC to the millisecond, to line the window up with other tools' logs; null for a snapshot
      * @param seconds            from the first sample to the last one taken
      * @param exitedAfterSeconds when the process was found gone, from the first sample; null if it lived on
      * @param ratesNotMeasured   why there are no rates, or null
      */
-    public record Window(String mode, String startedAt, double seconds, int samples, long intervalMs, Double exitedAfterSeconds, String ratesNotMeasured) {}
+    public record Window(Mode mode, String startedAt, double seconds, int samples, long intervalMs, Double exitedAfterSeconds, String ratesNotMeasured) {}
+
+    /** How the checklist looked: written "live" or "snapshot" in JSON. */
+    public enum Mode {
+        /** This machine, sampled over a window. */
+        LIVE,
+        /** A recorded machine (--root), in one look: no rates. */
+        SNAPSHOT;
+
+        @JsonValue
+        public String json() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        @JsonCreator
+        public static Mode parse(String s) {
+            for (Mode m : values()) if (m.json().equals(s)) return m;
+            throw new IllegalArgumentException("\"" + s + "\" is not a checklist mode (live, snapshot)");
+        }
+
+        @Override
+        public String toString() {
+            return json();
+        }
+    }
 }

@@ -32,7 +32,7 @@ public final class ChecklistView {
 
     private String render() {
         Checklist.Window w = c.window();
-        sb.append(style.bold("hostside checklist: PID " + c.pid() + " " + c.comm())).append(w.mode().equals("live")
+        sb.append(style.bold("hostside checklist: PID " + c.pid() + " " + c.comm())).append(w.mode() == Checklist.Mode.LIVE
                 ? String.format(Locale.ROOT, ", %.1f s (%d samples, every %d ms)%n", w.seconds(), w.samples(), w.intervalMs())
                 : ", one snapshot\n");
         verdicts();
@@ -89,7 +89,7 @@ public final class ChecklistView {
         }
         boolean window = l.pressure().values().stream().anyMatch(p -> p.someWindowPercent() != null);
         sb.append(IN).append(window ? "PSI over the window (kernel avg10):" : "PSI avg10:");
-        for (String r : SampleReader.PSI) {
+        for (Pressure.Resource r : Pressure.Resource.values()) {
             LoadSection.PressureUse p = l.pressure().get(r);
             if (p == null) continue;
             sb.append("  ").append(r).append(" some ").append(psi(p.someWindowPercent(), p.someAvg10()));
@@ -117,7 +117,7 @@ public final class ChecklistView {
         if (k.otherCrashes() > 0) sb.append(" (").append(k.otherCrashes()).append(" crashes of other processes)");
         sb.append('\n');
         for (KernelSection.EventUse e : k.events().subList(0, Math.min(KERNEL_ROWS, k.events().size()))) {
-            String m = e.hardware() || e.kind().equals("oom-kill") || e.thisProcess() ? style.bad("✗ ") : style.warn("! ");
+            String m = e.hardware() || e.kind() == KernelEvent.Kind.OOM_KILL || e.thisProcess() ? style.bad("✗ ") : style.warn("! ");
             sb.append(IN).append(m).append(String.format(Locale.ROOT, "%-12s", Verdicts.age(e.ageSeconds()))).append(' ').append(event(e)).append('\n');
         }
         if (k.events().size() > KERNEL_ROWS) sb.append(IN).append("... ").append(k.events().size() - KERNEL_ROWS).append(" more in --json\n");
@@ -126,12 +126,12 @@ public final class ChecklistView {
     private static String event(KernelSection.EventUse e) {
         String times = e.count() > 1 ? " (" + e.count() + " times)" : "";
         return switch (e.kind()) {
-            case "oom-kill" -> "OOM kill of " + e.process() + " (" + e.pid() + ")" + (e.thisProcess() ? ", this process" : "")
-                    + (e.text().startsWith("Memory cgroup") ? ", by its cgroup's limit" : "");
-            case "xid" -> "Xid " + e.xid() + " on " + e.pci() + times + ": " + e.meaning() + (e.thisProcess() ? " (this process)" : "");
-            case "hung-task" -> "hung task " + e.process() + " (" + e.pid() + ")" + times;
-            case "segfault" -> "crash of " + e.process() + " (" + e.pid() + ")" + times + ": " + e.text();
-            default -> e.kind().toUpperCase(Locale.ROOT) + times + ": " + e.text();
+            case OOM_KILL -> "OOM kill of " + e.process() + " (" + e.pid() + ")" + (e.thisProcess() ? ", this process" : "")
+                    + (e.cgroupLimit() ? ", by its cgroup's limit" : "");
+            case XID -> "Xid " + e.xid() + " on " + e.pci() + times + ": " + e.meaning() + (e.thisProcess() ? " (this process)" : "");
+            case HUNG_TASK -> "hung task " + e.process() + " (" + e.pid() + ")" + times;
+            case SEGFAULT -> "crash of " + e.process() + " (" + e.pid() + ")" + times + ": " + e.text();
+            case MCE, EDAC -> e.kind().json().toUpperCase(Locale.ROOT) + times + ": " + e.text();
         };
     }
 
@@ -207,8 +207,8 @@ public final class ChecklistView {
     }
 
     /** "R" or, for a thread seen in several states, "R 60% D 40%". */
-    private static String states(Map<String, Double> shares, String last) {
-        if (shares.size() <= 1) return last;
+    private static String states(Map<TaskState, Double> shares, TaskState last) {
+        if (shares.size() <= 1) return last.json();
         return shares.entrySet().stream().map(e -> e.getKey() + " " + Math.round(e.getValue() * 100) + "%").collect(Collectors.joining(" "));
     }
 

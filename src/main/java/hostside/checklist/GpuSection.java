@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 import hostside.gpu.nvml.NvmlActivity;
+import hostside.gpu.nvml.NvmlTypes;
 import hostside.gpu.nvml.NvmlWatch;
 
 /**
@@ -20,6 +21,12 @@ import hostside.gpu.nvml.NvmlWatch;
  * @param notRead null when NVML answered; else why not ("no NVIDIA driver (...)")
  */
 public record GpuSection(String notRead, List<GpuUse> gpus) {
+    /**
+     * The name NVML's idle bit is given in {@link GpuUse#clocksEventReasons}: the clocks of a GPU
+     * with nothing to do, no limit. Taken from the one place that names the bits, so that a
+     * rule that leaves it out cannot drift from its spelling.
+     */
+    static final String IDLE_REASON = NvmlActivity.reasonNames(NvmlTypes.nvmlClocksEventReasonGpuIdle).getFirst();
 
     public GpuSection {
         gpus = List.copyOf(gpus);

@@ -74,7 +74,7 @@ class GpuOnFakeNvmlTest {
         assertThat(h200.utilMax()).isEqualTo(97);
         assertThat(h200.utilPercent()).isEqualTo(Rates.round((97 * 2 + 30 * 3) / 5.0, 1));
         assertThat(h200.clocksEventReasons()).containsEntry("power cap", 0.6).containsEntry("idle", 0.6);
-        assertThat(c.verdicts()).extracting(hostside.core.Finding::code).containsExactly("throttled");
+        assertThat(c.verdicts()).extracting(Verdicts.Code::of).containsExactly(Verdicts.Code.THROTTLED);
         assertThat(c.verdict().text()).isEqualTo("throttled: power cap on GPU0 (652 of 700 W, SM 1980 of 1980 MHz)");
     }
 
