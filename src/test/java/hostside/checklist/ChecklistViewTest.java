@@ -56,7 +56,7 @@ class ChecklistViewTest {
                 KernelSectionTest.record(2, 600, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
                 KernelSectionTest.record(3, 240, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
                 KernelSectionTest.record(4, 30, "INFO: task python3:100 blocked for more than 122 seconds."));
-        GpuSection gpus = new GpuSection(null, List.of(new GpuSection.GpuUse(0, "NVIDIA H200", "0000:3b:00.0", 35.2, 20, 60, 12.0,
+        GpuSection gpus = new GpuSection(null, List.of(new GpuSection.GpuUse(0, "NVIDIA H200", "0000:3b:00.0", 35.2, 20, 60, 30.0, 5, 12.0,
                 70L << 30, 141L << 30, 699.5, 700.0, 1410.0, 1980, java.util.Map.of("power cap", 0.8), 1234.0, 15728640.0, List.of(100L), true)));
         Checklist with = new Checklist(c.schema(), c.kind(), c.pid(), c.comm(), c.window(), c.verdict(), c.verdicts(), c.notes(), c.load(),
                 kernel, c.cpus(), c.process(), c.io(), gpus, List.of("a", "b", "c", "d"));

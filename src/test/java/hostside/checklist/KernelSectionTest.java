@@ -98,9 +98,9 @@ class KernelSectionTest {
                 threads, new ProcessSection.Children(1, 30.0, 1L, 1L,
                         List.of(new ProcessSection.ChildUse(200, 100, "pt_data_worker", 30.0, TaskState.RUNNING, 4, 1L, 1L, 0.0))));
         GpuSection gpu = new GpuSection(null, List.of(
-                new GpuSection.GpuUse(0, "H200", "0000:3b:00.0", 20.0, 10, 30, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
+                new GpuSection.GpuUse(0, "H200", "0000:3b:00.0", 20.0, 10, 30, 20.0, 3, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
                         Map.of("idle", 0.9, "power cap", 0.6), null, null, List.of(100L), true),
-                new GpuSection.GpuUse(1, "H200", "0000:5e:00.0", 99.0, 99, 99, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
+                new GpuSection.GpuUse(1, "H200", "0000:5e:00.0", 99.0, 99, 99, 99.0, 3, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
                         Map.of(), null, null, List.of(7L), false)));
         Signals s = Signals.of(false, load, k, cpu, proc, null, gpu);
         assertThat(s.oomVictims()).containsExactly("new (6)");
