@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,18 +25,13 @@ class ChecklistFiguresTest {
     Path dir;
 
     static GpuSection.GpuUse gpu(int index, String pci, Double mean, Integer min, Integer max, Double median, int samples) {
-        return new GpuSection.GpuUse(index, "NVIDIA H200", pci, mean, min, max, median, samples, 12.0, 70L << 30, 141L << 30, 650.0, 700.0,
-                1980.0, 1980, Map.of(), 1234.0, 5678.0, List.of(100L), true);
+        return Checklists.gpu(index, pci, mean, min, max, median, samples);
     }
 
     /** The job of {@link SamplerTest} over two seconds, with {@code gpus} in place of the GPUs it could not read. */
     Checklist withGpus(GpuSection gpus) throws InterruptedException {
-        SamplerTest job = new SamplerTest();
-        job.dir = dir;
-        job.job();
-        Checklist c = ChecklistRun.gather(job.box.fs(), SamplerTest.PID, 2, true, new FakeTicker(job::advance), GpuFeed.none("-"), i -> {});
-        return new Checklist(c.schema(), c.kind(), c.pid(), c.comm(), c.window(), c.verdict(), c.verdicts(), c.notes(), c.load(), c.kernel(),
-                c.cpus(), c.process(), c.io(), gpus, c.unknowns());
+        Checklist c = Checklists.job(dir);
+        return Checklists.with(c, c.kernel(), gpus, c.unknowns());
     }
 
     @Test

@@ -51,20 +51,16 @@ class ChecklistReadBackTest {
 
     @Test
     void aWindowWithEverySectionFilled() throws Exception {
-        SamplerTest job = new SamplerTest();
-        job.dir = dir;
-        job.job();
-        Checklist c = ChecklistRun.gather(job.box.fs(), SamplerTest.PID, 2, true, new FakeTicker(job::advance), GpuFeed.none("-"), i -> {});
+        Checklist c = Checklists.job(dir);
         KernelSection kernel = KernelSectionTest.section(Set.of(SamplerTest.PID, SamplerTest.WORKER),
                 KernelSectionTest.record(1, 1800, "Memory cgroup out of memory: Killed process 200 (pt_data_worker) total-vm:1kB, anon-rss:1kB"),
                 KernelSectionTest.record(2, 600, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
                 KernelSectionTest.record(3, 30, "INFO: task python3:100 blocked for more than 122 seconds."),
                 KernelSectionTest.record(4, 20, "EDAC MC0: 2 CE memory read error on DIMM_A1"));
-        GpuSection gpus = new GpuSection(null, List.of(ChecklistFiguresTest.gpu(0, "0000:3b:00.0", 35.2, 20, 60, 30.0, 5),
+        GpuSection gpus = new GpuSection(null, List.of(Checklists.gpu(0, "0000:3b:00.0", 35.2, 20, 60, 30.0, 5),
                 new GpuSection.GpuUse(1, null, null, null, null, null, null, 0, null, null, null, null, null, null, null,
                         Map.of("power cap", 0.8, "idle", 0.2), null, null, List.of(), false)));
-        Checklist full = new Checklist(c.schema(), c.kind(), c.pid(), c.comm(), c.window(), c.verdict(), c.verdicts(), c.notes(), c.load(),
-                kernel, c.cpus(), c.process(), c.io(), gpus, List.of("a", "b"));
+        Checklist full = Checklists.with(c, kernel, gpus, List.of("a", "b"));
         assertThat(full.cpus()).isNotNull();
         assertThat(full.io().disks()).isNotEmpty();
         assertThat(full.process().children().list()).isNotEmpty();
