@@ -296,15 +296,15 @@ public final class MachineView {
                 }
             }
             sb.append(m.render("        "));
-            r.results().stream().filter(x -> x.isOk() && hostside.harness.MapDetail.of(x).get("points") instanceof List<?>).forEach(x -> {
+            for (var x : r.results()) {
+                if (!(x.isOk() && x.detail() instanceof hostside.gpu.bench.Sweep.SweepDetail d)) continue;
                 Table p = new Table(x.key(), "GB/s", "min", "max", "copies").right(0, 1, 2, 3, 4);
-                for (Object o : (List<?>) hostside.harness.MapDetail.of(x).get("points")) {
-                    if (o instanceof hostside.gpu.bench.Sweep.Point pt) {
-                        p.row(Units.bytes(pt.bytes()), Units.figure(pt.gbs().median()), Units.figure(pt.gbs().min()), Units.figure(pt.gbs().max()), pt.copies());
-                    }
+                for (int i = 0; i < d.sweep().points().size(); i++) {
+                    var pt = d.sweep().points().get(i);
+                    p.row(Units.bytes(pt.bytes()), Units.figure(pt.value().median()), Units.figure(pt.value().min()), Units.figure(pt.value().max()), d.copies().get(i));
                 }
                 sb.append('\n').append(p.render("        "));
-            });
+            }
             if (r.linkUnderLoad() != null) {
                 sb.append("  link under copy load: ").append(r.linkUnderLoad().current()).append(" of ").append(r.linkUnderLoad().max()).append('\n');
             }
@@ -355,14 +355,12 @@ public final class MachineView {
     /** host_to_all / all_to_host: each GPU's copy while the others copied too. */
     private void perGpu(StringBuilder sb, hostside.harness.Result x) {
         // with one GPU its figure is the sum above
-        if (!(hostside.harness.MapDetail.of(x).get("perGpu") instanceof List<?> each) || each.size() < 2) return;
+        if (!(x.detail() instanceof hostside.gpu.bench.AllGpus.AllGpusDetail d) || d.perGpu().size() < 2) return;
         sb.append("        ").append(x.key()).append(", each GPU while all copy (").append(x.unit()).append(")\n");
         Table t = new Table("GPU", "median", "min", "max", "n").right(1, 2, 3, 4);
-        for (Object o : each) {
-            if (o instanceof hostside.gpu.bench.AllGpus.PerGpu p) {
-                t.row(peerLabel(p.pciAddress(), p.pciAddress()), Units.figure(p.gbs().median()), Units.figure(p.gbs().min()),
-                        Units.figure(p.gbs().max()), p.gbs().samples());
-            }
+        for (var p : d.perGpu()) {
+            t.row(peerLabel(p.pciAddress(), p.pciAddress()), Units.figure(p.gbs().median()), Units.figure(p.gbs().min()),
+                    Units.figure(p.gbs().max()), p.gbs().samples());
         }
         sb.append(t.render("          ")).append('\n');
     }
@@ -374,14 +372,9 @@ public final class MachineView {
      * so that an 8-GPU page is not three screens long.
      */
     private void peerMatrix(StringBuilder sb, hostside.harness.Result x) {
-        List<String> names = new ArrayList<>();
-        hostside.gpu.peer.PeerMatrix m = null;
-        for (var e : hostside.harness.MapDetail.of(x).entrySet()) {
-            if (!(e.getValue() instanceof hostside.gpu.peer.PeerMatrix pm)) continue;
-            if (m == null) m = pm;
-            else names.add(e.getKey());
-        }
-        if (m == null) return;
+        if (!(x.detail() instanceof hostside.gpu.peer.PeerDetail d)) return;
+        hostside.gpu.peer.PeerMatrix m = d.main();
+        List<String> names = d.others();
         sb.append("        ").append(x.key()).append(" (").append(x.unit()).append("), row: ").append(m.rows())
                 .append("; column: ").append(m.columns()).append('\n');
         List<String> labels = new ArrayList<>();
@@ -395,10 +388,9 @@ public final class MachineView {
             t.row(row.toArray());
         }
         sb.append(t.render("          "));
-        if (hostside.harness.MapDetail.of(x).get("sum") instanceof Double sum) sb.append("          SUM ").append(x.key()).append(' ').append(Units.figure(sum)).append('\n');
-        if (hostside.harness.MapDetail.of(x).get("notMeasured") instanceof List<?> not && !not.isEmpty()) {
-            sb.append("          not measured: ").append(String.join("; ", not.stream().filter(hostside.gpu.peer.NotMeasured.class::isInstance)
-                    .map(p -> ((hostside.gpu.peer.NotMeasured) p).named(labels)).toList())).append('\n');
+        if (d.sum() != null) sb.append("          SUM ").append(x.key()).append(' ').append(Units.figure(d.sum())).append('\n');
+        if (!d.notMeasured().isEmpty()) {
+            sb.append("          not measured: ").append(String.join("; ", d.notMeasured().stream().map(p -> p.named(labels)).toList())).append('\n');
         }
         if (!names.isEmpty()) sb.append("          one direction at a time (").append(String.join(", ", names)).append("): in --json\n");
         sb.append('\n');
