@@ -3,6 +3,9 @@ package hostside.machine;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Figure;
@@ -42,11 +45,28 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
      * The facts JSON of CONTRACT.md with the GPU drill beside it under "gpu", the matrix under
      * "gpuMatrix", and every figure, flat, under "figures".
      */
+    @JsonValue
     public ObjectNode json() {
         ObjectNode n = Json.MAPPER.valueToTree(facts);
         n.set("gpu", Json.MAPPER.valueToTree(gpu));
         n.set("gpuMatrix", Json.MAPPER.valueToTree(gpuMatrix));
         n.set("figures", Json.MAPPER.valueToTree(figures()));
         return n;
+    }
+
+    /**
+     * Reads {@link #json()} back: the facts are the top level (CONTRACT.md's keys), "gpu" and
+     * "gpuMatrix" beside them; "figures" is derived, so it is made again rather than read. A
+     * document without a matrix (none had one before the GPU matrix existed) gets it from the facts.
+     * Details read as their records once the drill's cases are registered ({@link hostside.harness.DetailTypes}).
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static MachineRun read(ObjectNode n) throws JsonProcessingException {
+        ObjectNode facts = n.deepCopy();
+        facts.remove(List.of("gpu", "gpuMatrix", "figures"));
+        MachineFacts f = Json.MAPPER.treeToValue(facts, MachineFacts.class);
+        GpuDrill.GpuSection g = n.hasNonNull("gpu") ? Json.MAPPER.treeToValue(n.get("gpu"), GpuDrill.GpuSection.class) : null;
+        GpuMatrix m = n.hasNonNull("gpuMatrix") ? Json.MAPPER.treeToValue(n.get("gpuMatrix"), GpuMatrix.class) : GpuMatrix.of(f, g);
+        return new MachineRun(f, g, m);
     }
 }
