@@ -12,6 +12,7 @@ import hostside.core.Finding;
  * @param plan     the DataLoader they were weighed against
  * @param findings what they mean, with symptom and fix
  */
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties({"schema", "kind", "figures"}) // derived: its JSON reads back into an equal run
 public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan plan, List<Finding> findings) {
     public static ContainerRun of(ContainerFacts facts, DataLoaderPlan plan) {
         List<Finding> findings = ContainerVerdicts.of(facts, plan);
@@ -24,12 +25,18 @@ public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan 
         return of(facts, DataLoaderPlan.of(facts, live, workers, threads, batchBytes));
     }
 
+    /** None: the container's limits are facts, read, not measured; the list is there as every drill's is (CONTRACT.md, Typed figures). */
+    public List<hostside.core.Figure> figures() {
+        return List.of();
+    }
+
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside container --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
         var n = hostside.core.Json.MAPPER.createObjectNode();
         n.put("schema", hostside.core.Schema.CURRENT);
         n.put("kind", "container");
         n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        n.set("figures", hostside.core.Json.MAPPER.valueToTree(figures()));
         return n;
     }
 }

@@ -3,20 +3,29 @@ package hostside.cpu;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.CpuSet;
+import hostside.cpu.dataloader.CowDetail;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.cpu.dataloader.DataLoaderVerdicts;
+import hostside.cpu.facts.CpuFacts;
+import hostside.cpu.facts.CpuFactsReader;
+import hostside.cpu.facts.CpuVerdicts;
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.cpu.measure.SchedCosts;
-import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
+import hostside.harness.Cut;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 import hostside.libc.Sched;
 import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
 import hostside.machine.PciDevice;
 
 /**
@@ -32,65 +41,101 @@ public final class CpuDrill {
         return t;
     }
 
+    /** Every case of the drill, measurements and DataLoader: what reading a run's JSON back registers ({@link hostside.harness.DetailTypes}). */
+    public static List<TestCase<?>> cases() {
+        List<TestCase<?>> all = new ArrayList<>(measurements());
+        all.addAll(DataLoaderTarget.tests());
+        return all;
+    }
+
     /** The sizes a user may set: jitter cadence and count, the DataLoader's dataset and workers. */
     public record Settings(int launches, long periodNs, long datasetBytes, int workers) {
         public static Settings defaults() {
-            return new Settings(CpuTarget.DEFAULT_LAUNCHES, CpuTarget.DEFAULT_PERIOD_NS,
-                    hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES, hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS);
+            return new Settings(CpuTarget.DEFAULT_LAUNCHES, CpuTarget.DEFAULT_PERIOD_NS, DataLoaderTarget.DEFAULT_DATASET_BYTES, DataLoaderTarget.DEFAULT_WORKERS);
         }
     }
 
     /** The DataLoader measurements: forked Python workers over a list and over a numpy array, and fork vs spawn with CUDA. */
-    public static List<Result> dataloader(FsRoot fs, List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> tests, Settings s,
-                                          hostside.harness.ProgressSink progress) {
+    public static List<Result> dataloader(FsRoot fs, List<TestCase<DataLoaderTarget>> tests, Settings s, ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
-        if (!fs.isLive()) return tests.stream().map(x -> Result.notRun(x, hostside.harness.Runner.RECORDED)).toList();
-        var target = hostside.cpu.dataloader.DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(),
-                hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_TIMEOUT);
-        var cut = hostside.cpu.dataloader.DataLoaderTarget.cut(fs, s.datasetBytes(), s.workers());
-        List<Result> results = Runner.run(tests, target, progress);
-        return cut.map(c -> withCut(results, c, "dataloader_cow_")).orElse(results);
+        DataLoaderTarget[] made = new DataLoaderTarget[1];
+        List<Result> results = Runner.run(fs, tests,
+                () -> made[0] = DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(), DataLoaderTarget.DEFAULT_TIMEOUT), progress);
+        if (made[0] == null) return results;
+        return DataLoaderTarget.cut(fs, s.datasetBytes(), made[0].datasetBytes(), s.workers()).map(c -> withCut(results, c)).orElse(results);
     }
 
-    /** Results whose key starts with {@code prefix}, with {@code cut} in their detail ({@link hostside.harness.Cut#KEY}). */
-    static List<Result> withCut(List<Result> results, hostside.harness.Cut cut, String prefix) {
-        return results.stream().map(r -> {
-            if (!r.isOk() || !r.key().startsWith(prefix)) return r;
-            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(hostside.harness.MapDetail.of(r));
-            d.put(hostside.harness.Cut.KEY, cut);
-            return r.withDetail(new hostside.harness.MapDetail(d));
-        }).toList();
+    /** The copy-on-write results that ran, with {@code cut} in their detail: their figure is over less than was asked. */
+    static List<Result> withCut(List<Result> results, Cut cut) {
+        return results.stream().map(r -> r.isOk() && r.detail() instanceof CowDetail d ? r.withDetail(d.withCut(cut)) : r).toList();
     }
 
-    /** What the launch measurements ran on: the GPU, or why there was none. */
-    public record Measured(List<Result> results, String gpu, String noGpu) {}
+    /**
+     * What the launch measurements ran on.
+     *
+     * @param results the scheduler and jitter cases, in order
+     * @param gpu     "GPU0: name (PCI address)" when they launched on a GPU; "" when not
+     * @param noGpu   why there was no GPU to launch on; "" when there was one or none was needed
+     */
+    public record Measured(List<Result> results, String gpu, String noGpu) {
+        public Measured {
+            results = List.copyOf(results);
+        }
+    }
 
-    public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs,
-                                   hostside.harness.ProgressSink progress) {
-        if (!fs.isLive()) {
-            return new Measured(tests.stream().map(x -> Result.notRun(x, hostside.harness.Runner.RECORDED)).toList(), "", "");
-        }
-        if (!Libc.available()) {
-            return new Measured(tests.stream().map(x -> Result.notRun(x, "libc could not be called on this system")).toList(), "", "");
-        }
+    public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs, ProgressSink progress) {
         if (tests.isEmpty()) return new Measured(List.of(), "", "");
-        List<Integer> cpus = Sched.affinity();
+        if (fs.isLive() && !Libc.available()) return new Measured(Runner.notRun(tests, "libc could not be called on this system"), "", "");
         boolean needsGpu = tests.stream().anyMatch(x -> x instanceof LaunchJitter);
-        String noGpu = "";
-        Cuda cuda = null;
-        if (needsGpu) {
-            Cuda.Open open = Cuda.open();
-            if (open instanceof Cuda.Open.Ready r) cuda = r.cuda();
-            else noGpu = ((Cuda.Open.NotRun) open).why();
+        try (Feeder feeder = new Feeder(machine, needsGpu, launches, periodNs)) {
+            // the cases say "on GPU0" once the target is made and has a GPU, as the target is made before the first case starts
+            ProgressSink onGpu = progress.on("GPU0");
+            List<Result> results = Runner.run(fs, tests, feeder::target, e -> (feeder.gpu.isEmpty() ? progress : onGpu).accept(e));
+            return new Measured(results, feeder.gpu, feeder.noGpu);
         }
-        if (cuda == null) return new Measured(Runner.run(tests, new CpuTarget(cpus, cpus, null, launches, periodNs), progress), "", noGpu);
-        try (GpuBench bench = new GpuBench(cuda, 0)) {
-            List<Integer> local = feederCpus(machine, bench.pciAddress, cpus);
-            CpuTarget t = new CpuTarget(cpus, local, bench, launches, periodNs);
-            return new Measured(Runner.run(tests, t, progress.on("GPU0")), "GPU0: " + bench.name + " (" + bench.pciAddress + ")", "");
-        } catch (CudaException e) {
-            String why = "GPU0 could not be used: " + e.getMessage();
-            return new Measured(Runner.run(tests, new CpuTarget(cpus, cpus, null, launches, periodNs), progress), "", why);
+    }
+
+    /**
+     * The target of the launch measurements, made only when they run on this machine (never under
+     * --root): the CPUs this process may use and, when a jitter case is among them, GPU0 with its
+     * local CPUs as the feeder's. Closing it releases the GPU.
+     */
+    private static final class Feeder implements AutoCloseable {
+        private final MachineFacts machine;
+        private final boolean needsGpu;
+        private final int launches;
+        private final long periodNs;
+        private GpuBench bench;
+        String gpu = "", noGpu = "";
+
+        Feeder(MachineFacts machine, boolean needsGpu, int launches, long periodNs) {
+            this.machine = machine;
+            this.needsGpu = needsGpu;
+            this.launches = launches;
+            this.periodNs = periodNs;
+        }
+
+        CpuTarget target() {
+            List<Integer> cpus = Sched.affinity();
+            if (!needsGpu) return new CpuTarget(cpus, cpus, null, launches, periodNs);
+            Cuda.Open open = Cuda.open();
+            if (!(open instanceof Cuda.Open.Ready r)) {
+                noGpu = ((Cuda.Open.NotRun) open).why();
+                return new CpuTarget(cpus, cpus, null, launches, periodNs);
+            }
+            try {
+                bench = new GpuBench(r.cuda(), 0);
+            } catch (CudaException e) {
+                noGpu = "GPU0 could not be used: " + e.getMessage();
+                return new CpuTarget(cpus, cpus, null, launches, periodNs);
+            }
+            gpu = "GPU0: " + bench.name + " (" + bench.pciAddress + ")";
+            return new CpuTarget(cpus, feederCpus(machine, bench.pciAddress, cpus), bench, launches, periodNs);
+        }
+
+        @Override
+        public void close() {
+            if (bench != null) bench.close();
         }
     }
 
@@ -105,15 +150,13 @@ public final class CpuDrill {
     }
 
     /** Facts, then the measurements and the DataLoader cases, each reported to {@code progress}. */
-    public static CpuRun run(hostside.fs.FsRoot fs, List<TestCase<CpuTarget>> tests,
-                             List<TestCase<hostside.cpu.dataloader.DataLoaderTarget>> loader, CpuDrill.Settings settings, hostside.harness.ProgressSink progress) {
-        hostside.machine.MachineFacts machine = hostside.machine.MachineReader.read(fs);
-        CpuDrill.Measured m = CpuDrill.measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
-        List<hostside.harness.Result> dl = CpuDrill.dataloader(fs, loader, settings, progress);
-        hostside.cpu.facts.CpuFacts facts = hostside.cpu.facts.CpuFactsReader.read(fs, machine);
-        List<String> verdicts = new java.util.ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
-        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl));
-        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), m, dl, verdicts);
+    public static CpuRun run(FsRoot fs, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader, Settings settings, ProgressSink progress) {
+        MachineFacts machine = MachineReader.read(fs);
+        Measured m = measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
+        List<Result> dl = dataloader(fs, loader, settings, progress);
+        CpuFacts facts = CpuFactsReader.read(fs, machine);
+        List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
+        verdicts.addAll(DataLoaderVerdicts.of(dl));
+        return new CpuRun(machine.host(), facts, CpuVerdicts.of(facts), m, dl, verdicts);
     }
-
 }

@@ -2,25 +2,49 @@ package hostside.cpu;
 
 import java.util.List;
 
-import hostside.cpu.facts.CpuFacts;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Json;
+import hostside.cpu.facts.CpuFacts;
+import hostside.harness.Result;
 import hostside.machine.Host;
 
 /**
- * One run of Module 3.
+ * One run of Module 3. Its JSON ({@link #json()}) reads back into an equal record once the drill's
+ * cases are registered ({@link hostside.harness.DetailTypes}, {@link CpuDrill#cases()}); the keys
+ * it derives (schema, kind, figures) are not read.
  *
- * @param findings  what the facts mean (IRQs on feeder CPUs, governors, quotas...)
+ * @param findings   what the facts mean (IRQs on feeder CPUs, governors, quotas...)
  * @param dataloader copy-on-write growth of forked workers (list vs numpy) and fork vs spawn with CUDA
- * @param verdicts  what the measurements mean, one line each
+ * @param verdicts   what the measurements mean, one line each
  */
-public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured,
-                     List<hostside.harness.Result> dataloader, List<String> verdicts) {
+@JsonIgnoreProperties({"schema", "kind", "figures"})
+public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<Result> dataloader, List<String> verdicts) {
+    public CpuRun {
+        findings = List.copyOf(findings);
+        dataloader = List.copyOf(dataloader);
+        verdicts = List.copyOf(verdicts);
+    }
+
+    /**
+     * Every measured figure, typed: each result that ran (the scheduler cases pinned to CPUs about
+     * those CPUs, the rest about the machine), the kernel's share of a syscall, and per jitter
+     * condition its lateness p99 and p99.9, its share of missed ticks and its launch time.
+     */
+    public List<Figure> figures() {
+        return CpuFigures.of(this);
+    }
+
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside cpu --json} prints and the report embeds. */
-    public com.fasterxml.jackson.databind.node.ObjectNode json() {
-        var n = hostside.core.Json.MAPPER.createObjectNode();
+    public ObjectNode json() {
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("schema", hostside.core.Schema.CURRENT);
         n.put("kind", "cpu");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        n.setAll((ObjectNode) Json.MAPPER.valueToTree(this));
+        n.set("figures", Json.MAPPER.valueToTree(figures()));
         return n;
     }
 }

@@ -1,7 +1,7 @@
 package hostside.cpu;
 
 import java.util.Locale;
-import java.util.Map;
+import hostside.core.Distribution;
 
 import hostside.cpu.facts.CpuFacts;
 import hostside.harness.Result;
@@ -114,9 +114,11 @@ public final class CpuView {
                 j.row(cond, x.status() + ": " + x.why(), "", "", "", "", "", "", "", "", "", "");
                 continue;
             }
-            Map<?, ?> late = (Map<?, ?>) hostside.harness.MapDetail.of(x).get("lateNs"), launch = (Map<?, ?>) hostside.harness.MapDetail.of(x).get("launchNs"), gap = (Map<?, ?>) hostside.harness.MapDetail.of(x).get("gapNs");
-            j.row(cond, us(late, "p50"), us(late, "p99"), us(late, "p99.9"), us(late, "max"), missed(x), us(launch, "p50"), us(launch, "p99"),
-                    us(launch, "p99.9"), us(launch, "max"), us(gap, "p99"), us(gap, "max"));
+            if (!(x.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail d)) continue;
+            Distribution late = d.lateNs(), launch = d.launchNs(), gap = d.gapNs();
+            j.row(cond, us(late, Distribution::p50), us(late, Distribution::p99), us(late, Distribution::p999), us(late, Distribution::max), missed(x),
+                    us(launch, Distribution::p50), us(launch, Distribution::p99), us(launch, Distribution::p999), us(launch, Distribution::max),
+                    us(gap, Distribution::p99), us(gap, Distribution::max));
         }
         sb.append(j.render("  "));
         sb.append("  missed: ticks that had passed by the time the feeder woke, skipped as cyclictest skips them\n");
@@ -131,9 +133,10 @@ public final class CpuView {
                 t.row(x.key(), x.status() + ": " + x.why(), "", "", "", "", "");
                 continue;
             }
-            Object bytes = hostside.harness.MapDetail.of(x).get("datasetBytes");
+            boolean cow = x.detail() instanceof hostside.cpu.dataloader.CowDetail;
+            var d = cow ? (hostside.cpu.dataloader.CowDetail) x.detail() : null;
             t.row(x.key(), Units.figure(x.value().median()), Units.figure(x.value().min()), Units.figure(x.value().max()), x.unit(),
-                    bytes instanceof Number n ? Units.bytes(n.longValue()) : "", hostside.harness.MapDetail.of(x).getOrDefault("workers", ""));
+                    cow ? Units.bytes(d.datasetBytes()) : "", cow ? d.workers() : "");
         }
         sb.append(t.render("  "));
         // --dataset-size cut to fit the machine: the dataset column is what ran, this says why
@@ -143,14 +146,14 @@ public final class CpuView {
 
     /** Ticks skipped, with their share of all ticks, and a mark where the time bound cut the run. */
     static String missed(Result x) {
-        if (!(hostside.harness.MapDetail.of(x).get("missedTicks") instanceof Number n)) return "-";
-        long wakes = x.value().samples();
-        String share = n.longValue() == 0 ? "0" : String.format(java.util.Locale.ROOT, "%d (%.1f%%)", n.longValue(), 100.0 * n.longValue() / (wakes + n.longValue()));
-        return Boolean.TRUE.equals(hostside.harness.MapDetail.of(x).get("stoppedAtTimeBound")) ? share + ", cut at time bound" : share;
+        if (!(x.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail d)) return "-";
+        long n = d.missedTicks();
+        String share = n == 0 ? "0" : String.format(java.util.Locale.ROOT, "%d (%.1f%%)", n, 100 * d.missedShare(x.value().samples()));
+        return d.stoppedAtTimeBound() ? share + ", cut at time bound" : share;
     }
 
-    private static String us(Map<?, ?> m, String k) {
-        if (m == null || !(m.get(k) instanceof Number n)) return "-";
-        return String.format(java.util.Locale.ROOT, "%.1f", n.doubleValue() / 1e3);
+    private static String us(Distribution m, java.util.function.ToDoubleFunction<Distribution> q) {
+        if (m == null) return "-";
+        return String.format(java.util.Locale.ROOT, "%.1f", q.applyAsDouble(m) / 1e3);
     }
 }

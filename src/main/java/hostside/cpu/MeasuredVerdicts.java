@@ -3,9 +3,10 @@ package hostside.cpu;
 import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
+import hostside.core.Distribution;
+import hostside.cpu.measure.LaunchJitter;
 import hostside.harness.Result;
 
 /** What Module 3's measurements mean for the threads that feed a GPU, one line each. */
@@ -29,9 +30,18 @@ public final class MeasuredVerdicts {
         return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst();
     }
 
-    static double p(Result r, String series, String percentile) {
-        Object m = hostside.harness.MapDetail.of(r).get(series);
-        return m instanceof Map<?, ?> map && map.get(percentile) instanceof Number n ? n.doubleValue() / 1e3 : Double.NaN;
+    /** A jitter result that ran, with its detail (one read back from an old report may lack it). */
+    static Optional<Result> jitterOk(List<Result> rs, String key) {
+        return ok(rs, key).filter(r -> r.detail() instanceof LaunchJitter.Detail);
+    }
+
+    static LaunchJitter.Detail d(Result r) {
+        return (LaunchJitter.Detail) r.detail();
+    }
+
+    /** A quantile of a series in ns, given in us; NaN where the series was not kept (no launches without a GPU). */
+    static double us(Distribution series, java.util.function.ToDoubleFunction<Distribution> quantile) {
+        return series == null ? Double.NaN : quantile.applyAsDouble(series) / 1e3;
     }
 
     static Optional<String> syscall(List<Result> rs, boolean vm) {
@@ -60,20 +70,22 @@ public final class MeasuredVerdicts {
     }
 
     static Optional<String> jitter(List<Result> rs, boolean gpu) {
-        Optional<Result> quiet = ok(rs, "launch_jitter_quiet"), noisy = ok(rs, "launch_jitter_noisy");
+        Optional<Result> quiet = jitterOk(rs, "launch_jitter_quiet"), noisy = jitterOk(rs, "launch_jitter_noisy");
         if (quiet.isEmpty()) return Optional.empty();
-        double q99 = p(quiet.get(), "lateNs", "p99");
+        LaunchJitter.Detail q = d(quiet.get());
+        double q99 = us(q.lateNs(), Distribution::p99);
         String what = gpu ? "launches" : "timer wake-ups (no GPU)";
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Quiet, the feeder's %s run %.0f us late at p99 (%.0f us at p50", what, q99,
-                p(quiet.get(), "lateNs", "p50")));
-        Object slack = hostside.harness.MapDetail.of(quiet.get()).get("timerSlackNs");
-        if (slack instanceof Number n && n.longValue() > 0) s.append(String.format(Locale.ROOT, ", of which up to %.0f us is the thread's timer slack", n.doubleValue() / 1e3));
+                us(q.lateNs(), Distribution::p50)));
+        if (q.timerSlackNs() > 0) s.append(String.format(Locale.ROOT, ", of which up to %.0f us is the thread's timer slack", q.timerSlackNs() / 1e3));
         s.append(')');
         double quietMissed = missedShare(quiet.get());
         if (quietMissed >= 0.01) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
-        if (gpu) s.append(String.format(Locale.ROOT, "; a launch call takes %.1f us at p50, %.1f us at p99", p(quiet.get(), "launchNs", "p50"), p(quiet.get(), "launchNs", "p99")));
+        if (gpu && q.launchNs() != null) {
+            s.append(String.format(Locale.ROOT, "; a launch call takes %.1f us at p50, %.1f us at p99", us(q.launchNs(), Distribution::p50), us(q.launchNs(), Distribution::p99)));
+        }
         noisy.ifPresent(r -> {
-            double n99 = p(r, "lateNs", "p99"), missed = missedShare(r);
+            double n99 = us(d(r).lateNs(), Distribution::p99), missed = missedShare(r);
             s.append(String.format(Locale.ROOT, "; with a CPU hog on every core p99 becomes %.0f us (%.1fx)", n99, n99 / q99));
             if (missed >= 0.01 && missed >= 2 * quietMissed) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks are missed outright", 100 * missed));
             if (n99 > 2 * q99 || missed >= 0.01 && missed >= 2 * quietMissed) s.append(": the feeding thread competes with DataLoader workers and other processes for CPU time");
@@ -83,17 +95,17 @@ public final class MeasuredVerdicts {
 
     /** Ticks skipped as a share of all ticks (woken or skipped); 0 where the run did not count them. */
     static double missedShare(Result r) {
-        if (!(hostside.harness.MapDetail.of(r).get("missedTicks") instanceof Number n) || n.longValue() <= 0) return 0;
-        return n.doubleValue() / (r.value().samples() + n.doubleValue());
+        return d(r).missedShare(r.value().samples());
     }
 
     static Optional<String> pinned(List<Result> rs) {
-        Optional<Result> noisy = ok(rs, "launch_jitter_noisy"), pinned = ok(rs, "launch_jitter_pinned");
+        Optional<Result> noisy = jitterOk(rs, "launch_jitter_noisy"), pinned = jitterOk(rs, "launch_jitter_pinned");
         if (noisy.isEmpty() || pinned.isEmpty()) return Optional.empty();
         Result n = noisy.get(), pn = pinned.get();
-        double n99 = p(n, "lateNs", "p99"), p99 = p(pn, "lateNs", "p99"), n999 = p(n, "lateNs", "p99.9"), p999 = p(pn, "lateNs", "p99.9");
+        Distribution nLate = d(n).lateNs(), pLate = d(pn).lateNs();
+        double n99 = us(nLate, Distribution::p99), p99 = us(pLate, Distribution::p99), n999 = us(nLate, Distribution::p999), p999 = us(pLate, Distribution::p999);
         double nMissed = missedShare(n), pMissed = missedShare(pn);
-        Object cpu = hostside.harness.MapDetail.of(pn).get("feederCpu");
+        Integer cpu = d(pn).feederCpu();
         String s = String.format(Locale.ROOT, "Pinned alone on CPU %s with the hogs elsewhere, p99 is %.0f us and p99.9 %.0f us", cpu, p99, p999)
                 + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% of ticks missed,", 100 * pMissed) : "")
                 + String.format(Locale.ROOT, " against %.0f and %.0f us", n99, n999) + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% missed,", 100 * nMissed) : "")
@@ -106,13 +118,13 @@ public final class MeasuredVerdicts {
     }
 
     static Optional<String> graph(List<Result> rs) {
-        Optional<Result> quiet = ok(rs, "launch_jitter_quiet"), graph = ok(rs, "launch_jitter_graph");
-        if (quiet.isEmpty() || graph.isEmpty() || !(hostside.harness.MapDetail.of(graph.get()).get("kernelsPerLaunch") instanceof Number k)
-                || hostside.harness.MapDetail.of(graph.get()).get("launchNs") == null) {
+        Optional<Result> quiet = jitterOk(rs, "launch_jitter_quiet"), graph = jitterOk(rs, "launch_jitter_graph");
+        if (quiet.isEmpty() || graph.isEmpty() || d(graph.get()).kernelsPerLaunch() == null || d(graph.get()).launchNs() == null
+                || d(quiet.get()).launchNs() == null) {
             return Optional.empty();
         }
-        double one = p(quiet.get(), "launchNs", "p50"), g = p(graph.get(), "launchNs", "p50");
-        int n = k.intValue();
+        double one = us(d(quiet.get()).launchNs(), Distribution::p50), g = us(d(graph.get()).launchNs(), Distribution::p50);
+        int n = d(graph.get()).kernelsPerLaunch();
         return Optional.of(String.format(Locale.ROOT, "A CUDA graph of %d kernels launches in %.1f us, against %.1f us for %d separate launches (%.1fx less CPU per kernel):"
                 + " capture steady steps with torch.cuda.graphs (CUDA graphs) when the CPU cannot keep up", n, g, one * n, n, one * n / g));
     }

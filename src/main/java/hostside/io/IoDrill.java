@@ -1,15 +1,11 @@
 package hostside.io;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
-import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
-import hostside.fs.MemInfo;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
@@ -20,7 +16,6 @@ import hostside.io.facts.IoVerdicts;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
-import hostside.io.uring.IoUring;
 import hostside.libc.Libc;
 
 /**
@@ -69,58 +64,12 @@ public final class IoDrill {
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         IoFacts facts = facts(fs, o);
         List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
-        if (!fs.isLive()) return new IoRun(machine, facts, findings, null, notRun(tests, hostside.harness.Runner.RECORDED), List.of());
-        if (!Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
+        if (fs.isLive() && !Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
-        // a container's memory cgroup, not the host's MemAvailable: the warm reads must fit in its page cache
-        long available = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
-        long sampleNanos = (o.sampleMs() == null ? DEFAULT_SAMPLE_MS : o.sampleMs()) * 1_000_000L;
-        if (o.file() != null) {
-            Path f = o.file();
-            if (!Files.isRegularFile(f) || !Files.isReadable(f)) throw new BadInputException(f + ": not a readable file (--file)");
-            long bytes = size(f);
-            if (bytes < MIN_FILE) throw new BadInputException(f + ": " + hostside.core.Units.bytes(bytes) + ", too small to measure (at least 64 MiB) (--file)");
-            Path dir = o.dir() != null ? o.dir() : f.toAbsolutePath().getParent();
-            List<TestCase<IoTarget>> reads = tests.stream().filter(t -> t instanceof ReadTest).toList();
-            boolean writes = reads.size() < tests.size();
-            if (writes) {
-                TestFile.probeWritable(dir);
-                findings = withStaleNote(findings, dir);
-            }
-            IoTarget target = new IoTarget(dir, fileSystem(f, "--file"), () -> f, bytes, Math.min(MAX_WRITE, Math.min(bytes, available / 4)),
-                    Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
-            List<Result> results = Runner.run(tests, target, progress);
-            return new IoRun(machine, facts, findings, new IoRun.FileUsed(f.toString(), bytes, target.dirFilesystem(), false), results,
-                    MeasuredVerdicts.of(results));
+        try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
+            List<Result> results = Runner.run(fs, tests, live::target, progress);
+            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results));
         }
-        Path dir = o.dir() != null ? o.dir() : defaultDir();
-        String type = fileSystem(dir, "--dir");
-        findings = withStaleNote(findings, dir); // first: a dead run's file takes room the default size is cut to
-        long size = o.size() != null ? o.size() : defaultSize(available, TestFile.usableSpace(dir));
-        if (size < MIN_FILE) throw new BadInputException("--size " + size + ": at least 64 MiB");
-        size = size / (1 << 20) * (1 << 20);
-        try (TestFile.Lazy lazy = new TestFile.Lazy(dir, "io", size)) {
-            progress.step("writing the " + hostside.core.Units.bytes(size) + " test file");
-            Supplier<Path> path = () -> lazy.get().path();
-            path.get(); // bad --dir or a full disk: said now, before anything runs
-            IoTarget target = new IoTarget(dir, type, path, size, Math.min(MAX_WRITE, Math.min(size, available / 4)), Libc.pageSize(),
-                    sampleNanos, IoUring.unavailableReason());
-            List<Result> results = Runner.run(tests, target, progress);
-            return new IoRun(machine, facts, findings, new IoRun.FileUsed(path.get().toString(), size, type, true), results,
-                    MeasuredVerdicts.of(results));
-        }
-    }
-
-    /**
-     * A killed run's test files in {@code dir} removed before this run writes there, said on
-     * stderr and kept among the findings.
-     */
-    static List<hostside.core.Finding> withStaleNote(List<hostside.core.Finding> findings, Path dir) {
-        var note = hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
-        if (note.isEmpty()) return findings;
-        List<hostside.core.Finding> all = new ArrayList<>(findings);
-        all.add(hostside.core.Finding.info("test files", note.get()));
-        return all;
     }
 
     /**
@@ -133,23 +82,7 @@ public final class IoDrill {
     }
 
     public static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
-        return tests.stream().map(t -> Result.notRun(t, why)).toList();
-    }
-
-    private static long size(Path f) {
-        try {
-            return Files.size(f);
-        } catch (IOException e) {
-            throw new BadInputException(f + ": cannot read its size (" + e.getMessage() + ")");
-        }
-    }
-
-    private static String fileSystem(Path p, String option) {
-        try {
-            return Files.getFileStore(p).type();
-        } catch (IOException e) {
-            throw new BadInputException(p + ": " + (Files.exists(p) ? "cannot be used (" + e.getMessage() + ")" : "no such file or folder") + " (" + option + ")");
-        }
+        return Runner.notRun(tests, why);
     }
 
     /** /var/tmp is on disk on most distributions, where /tmp is often tmpfs. */

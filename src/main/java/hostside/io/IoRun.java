@@ -1,9 +1,20 @@
 package hostside.io;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
-import hostside.harness.Result;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Json;
+import hostside.core.Scope;
+import hostside.harness.Result;
+import hostside.io.measure.ReadTest;
+import hostside.io.measure.WriteTest;
 
 /**
  * One run of Module 4's I/O drill.
@@ -11,20 +22,54 @@ import hostside.core.Finding;
  * @param machine   the host's name, kernel, architecture and whether it is a VM
  * @param facts     block devices, the data folders' file systems, NICs, RDMA, GPUDirect
  * @param findings  what the storage and network facts mean for training
- * @param file      the file read: its path, size and file system ("" when nothing was measured)
+ * @param file      the file read: its path, size and file system; null when nothing was measured
  * @param results   the read and write measurements
  * @param verdicts  what the measurements mean, one line each
+ *
+ * <p>Its JSON reads back into an equal run, a run of schema hostside/1 too ({@link Hostside1}).
  */
-public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file, List<Result> results, List<String> verdicts) {
+@JsonIgnoreProperties({"schema", "kind", "figures", "container"}) // derived, or (container) set beside it by the report
+public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file,
+                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<String> verdicts) {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
 
+    /**
+     * What every figure is about: the folder of the file read (the writes go there too), where
+     * checkpoints live; the machine when no file was read.
+     */
+    public Scope scope() {
+        if (file == null) return Scope.MACHINE;
+        Path parent = Path.of(file.path()).getParent();
+        return Scope.dir(parent == null ? file.path() : parent.toString());
+    }
+
+    /**
+     * Every measured figure, typed (CONTRACT.md, Typed figures): each result's own, then the ones
+     * its detail holds (a read's other unit, latency p50 and p99, page cache; a write's fsync time).
+     */
+    public List<Figure> figures() {
+        Scope scope = scope();
+        List<Figure> out = new ArrayList<>();
+        for (Result r : results) {
+            if (r.figure(scope).isEmpty()) continue;
+            out.add(r.figure(scope).get());
+            switch (r.detail()) {
+                case ReadTest.ReadDetail d -> out.addAll(d.figures(r, scope));
+                case WriteTest.WriteDetail w -> out.addAll(w.figures(r, scope));
+                case null, default -> { }
+            }
+        }
+        return out;
+    }
+
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside io --json} prints and the report embeds. */
-    public com.fasterxml.jackson.databind.node.ObjectNode json() {
-        var n = hostside.core.Json.MAPPER.createObjectNode();
+    public ObjectNode json() {
+        var n = Json.MAPPER.createObjectNode();
         n.put("schema", hostside.core.Schema.CURRENT);
         n.put("kind", "io");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        n.setAll((ObjectNode) Json.MAPPER.valueToTree(this));
+        n.set("figures", Json.MAPPER.valueToTree(figures()));
         return n;
     }
 }

@@ -1,9 +1,12 @@
 package hostside.io;
 
 import java.util.Locale;
-import java.util.Map;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.harness.Result;
+import hostside.io.measure.ReadTest;
+import hostside.io.measure.WriteTest;
 import hostside.core.Style;
 import hostside.core.Table;
 import hostside.core.Units;
@@ -50,28 +53,30 @@ public final class IoView {
                 skipped.append("  ").append(r.key()).append(": ").append(r.status()).append(": ").append(r.why()).append('\n');
                 continue;
             }
-            String also = "";
-            if (hostside.harness.MapDetail.of(r).get("iops") instanceof Number n) also = String.format(Locale.ROOT, "%,.0f IOPS", n.doubleValue());
-            else if (hostside.harness.MapDetail.of(r).get("gbPerS") instanceof Number n) also = String.format(Locale.ROOT, "%.2f GB/s", n.doubleValue());
-            else if (hostside.harness.MapDetail.of(r).get("fsyncMs") instanceof Number n) also = String.format(Locale.ROOT, "fsync %.0f ms", n.doubleValue());
-            String p50 = "", p99 = "";
-            if (hostside.harness.MapDetail.of(r).get("latencyUs") instanceof Map<?, ?> lat) {
-                p50 = us(lat.get("p50"));
-                p99 = us(lat.get("p99"));
+            String also = "", p50 = "", p99 = "";
+            if (r.detail() instanceof ReadTest.ReadDetail d) {
+                Stats other = d.otherUnit(r.unit(), r.value());
+                also = r.unit() == Unit.GB_PER_S ? String.format(Locale.ROOT, "%,.0f IOPS", other.median()) : String.format(Locale.ROOT, "%.2f GB/s", other.median());
+                if (d.latencyUs() != null) {
+                    p50 = us(d.latencyUs().p50());
+                    p99 = us(d.latencyUs().p99());
+                }
+            } else if (r.detail() instanceof WriteTest.WriteDetail w && w.fsyncMs() != null) {
+                also = String.format(Locale.ROOT, "fsync %.0f ms", w.fsyncMs().median());
             }
-            boolean iops = r.unit().equals("IOPS");
+            boolean iops = r.unit() == Unit.IOPS;
             t.row(r.key(), iops ? String.format(Locale.ROOT, "%,.0f", r.value().median()) : Units.figure(r.value().median()),
                     iops ? String.format(Locale.ROOT, "%,.0f", r.value().min()) : Units.figure(r.value().min()),
                     iops ? String.format(Locale.ROOT, "%,.0f", r.value().max()) : Units.figure(r.value().max()), r.unit(), also, p50, p99);
         }
         if (!t.isEmpty()) sb.append(t.render("  "));
         sb.append(skipped);
-        run.results().stream().filter(r -> r.isOk() && hostside.harness.MapDetail.of(r).get("pageCacheBytes") instanceof Number).filter(r -> r.key().equals("seq_read_warm_qd1"))
+        run.results().stream().filter(r -> r.isOk() && r.key().equals("seq_read_warm_qd1") && r.detail() instanceof ReadTest.ReadDetail d && d.pageCacheBytes() != null)
                 .findFirst().ifPresent(r -> sb.append("  page cache held by the file after the warm reads: ")
-                        .append(Units.bytes(((Number) hostside.harness.MapDetail.of(r).get("pageCacheBytes")).longValue())).append('\n'));
+                        .append(Units.bytes(((ReadTest.ReadDetail) r.detail()).pageCacheBytes())).append('\n'));
     }
 
-    private static String us(Object v) {
-        return v instanceof Number n ? (n.doubleValue() >= 100 ? String.format(Locale.ROOT, "%.0f us", n.doubleValue()) : String.format(Locale.ROOT, "%.1f us", n.doubleValue())) : "";
+    private static String us(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f us", v) : String.format(Locale.ROOT, "%.1f us", v);
     }
 }

@@ -3,10 +3,10 @@ package hostside.io;
 import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.harness.Result;
+import hostside.io.measure.ReadTest.ReadDetail;
 
 /** What the I/O figures mean for loading and saving checkpoints and reading datasets, one line each. */
 final class MeasuredVerdicts {
@@ -56,9 +56,9 @@ final class MeasuredVerdicts {
         if (warm.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Read again while still cached, the same file comes at %.2f GB/s", warm.get().value().median()));
         cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " (%.1fx the cold read)", warm.get().value().median() / c.value().median())));
-        if (hostside.harness.MapDetail.of(warm.get()).get("pageCacheBytes") instanceof Number n) {
+        if (warm.get().detail() instanceof ReadDetail d && d.pageCacheBytes() != null) {
             s.append(String.format(Locale.ROOT, " and holds %s of page cache: a checkpoint read once and kept cached takes memory that DataLoader workers and"
-                    + " pinned buffers need; drop it after loading (posix_fadvise DONTNEED) or read it with O_DIRECT", hostside.core.Units.bytes(n.longValue())));
+                    + " pinned buffers need; drop it after loading (posix_fadvise DONTNEED) or read it with O_DIRECT", hostside.core.Units.bytes(d.pageCacheBytes())));
         }
         return Optional.of(s.toString());
     }
@@ -69,8 +69,8 @@ final class MeasuredVerdicts {
         if (base.isEmpty()) return Optional.empty();
         double b = base.get().value().median();
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Small random reads (a dataset of 4 KiB samples): %,.0f IOPS one at a time", b));
-        if (hostside.harness.MapDetail.of(base.get()).get("latencyUs") instanceof Map<?, ?> lat && lat.get("p50") instanceof Number p50) {
-            s.append(String.format(Locale.ROOT, " (%.0f us each at p50)", p50.doubleValue()));
+        if (base.get().detail() instanceof ReadDetail d && d.latencyUs() != null) {
+            s.append(String.format(Locale.ROOT, " (%.0f us each at p50)", d.latencyUs().p50()));
         }
         many.ifPresent(m -> {
             double x = m.value().median() / b;

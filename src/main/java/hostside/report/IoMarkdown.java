@@ -51,7 +51,7 @@ final class IoMarkdown {
                 JsonNode v = x.path("value");
                 boolean iops = x.path("unit").asText().equals("IOPS");
                 rows.add(List.of(key, figure(v.path("median").asDouble(), iops), figure(v.path("min").asDouble(), iops), figure(v.path("max").asDouble(), iops),
-                        x.path("unit").asText(), "`fio " + x.path("detail").path("fio").asText() + "`"));
+                        x.path("unit").asText(), "`" + fioJob(x) + "`"));
             }
             table(md, List.of("measurement", "median", "min", "max", "unit", "fio job"), rows);
         }
@@ -136,6 +136,12 @@ final class IoMarkdown {
         List<String> s = new ArrayList<>();
         list.forEach(x -> s.add(x.asText()));
         return String.join(", ", s);
+    }
+
+    /** The result's anchor, or in a report of schema hostside/1 (no anchors) the options its detail kept under "fio". */
+    static String fioJob(JsonNode result) {
+        if (result.path("anchor").isTextual()) return result.get("anchor").asText();
+        return "fio " + result.path("detail").path("fio").asText();
     }
 
     private static String figure(double v, boolean iops) {

@@ -13,6 +13,7 @@ public final class Profile {
 
     public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress) {
         int n = 5;
+        Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
         progress.drill("machine", 1, n);
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, hostside.machine.GpuDrill.tests(),
                 hostside.machine.GpuDrill.allGpuTests(), progress);
@@ -27,7 +28,7 @@ public final class Profile {
         progress.drill("container", 5, n);
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-        return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, ZonedDateTime.now());
+        return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, load, ZonedDateTime.now());
     }
 
     static hostside.io.IoRun ioRun(FsRoot fs, hostside.io.IoDrill.Options shorter, ProgressSink progress) {

@@ -6,8 +6,12 @@ import java.util.List;
  * The one-page profile of a machine (CONTRACT.md, Reports). Written as results/&lt;host&gt;.json;
  * the Markdown is rendered from that JSON alone.
  */
-public record Report(String schema, String kind, Machine machine, Title title, List<Answer> questions, List<Headline> headlines,
-                     List<Section> modules) {
+@com.fasterxml.jackson.annotation.JsonPropertyOrder({"schema", "kind", "machine", "class", "software", "confounders", "title", "questions",
+        "headlines", "figures", "modules"})
+public record Report(String schema, String kind, Machine machine,
+                     @com.fasterxml.jackson.annotation.JsonProperty("class") Fleet.HardwareClass hardwareClass, Fleet.Software software,
+                     Fleet.Confounders confounders, Title title, List<Answer> questions, List<Headline> headlines,
+                     List<hostside.core.Figure> figures, List<Section> modules) {
 
     /**
      * Which machine this is (CONTRACT.md, Typed figures), never by its raw id.
@@ -40,8 +44,39 @@ public record Report(String schema, String kind, Machine machine, Title title, L
     public record Headline(String name, String value, String source) {}
 
     /**
-     * One module's section. {@code status} is "run", "not run" (with why) or "not in this version".
-     * {@code data} holds the drill's own JSON (Module 1: the facts JSON of CONTRACT.md).
+     * One module's section, with the drill's run as it read and measured: {@code data} is written
+     * as the drill's own JSON (Module 1: the facts JSON of CONTRACT.md) and read back into the
+     * same record ({@link ReportReader}).
+     *
+     * @param data the run: a MachineRun, VmRun, CpuRun or {@link Storage}; null when the module did not run
      */
-    public record Section(int module, String title, String command, String status, String why, Object data) {}
+    @com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = ReportReader.SectionReader.class)
+    public record Section(int module, String title, String command, SectionStatus status, String why,
+                          @com.fasterxml.jackson.databind.annotation.JsonSerialize(using = ReportReader.DataWriter.class) Object data) {}
+
+    /** Whether a module's drill ran. */
+    public enum SectionStatus {
+        RUN("run"), NOT_RUN("not run"), NOT_IN_THIS_VERSION("not in this version");
+
+        private final String word;
+
+        SectionStatus(String word) {
+            this.word = word;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        @Override
+        public String toString() {
+            return word;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static SectionStatus parse(String s) {
+            for (SectionStatus v : values()) if (v.word.equals(s)) return v;
+            throw new IllegalArgumentException("\"" + s + "\" is not run, not run or not in this version");
+        }
+    }
+
+    /** Module 4's two drills: storage and network, and the container's limits (in the JSON: the io drill's document with "container" inside). */
+    public record Storage(hostside.io.IoRun io, hostside.container.ContainerRun container) {}
 }

@@ -39,9 +39,15 @@ public final class ReportBuilder {
         return build(run, vm, cpu, io, container, new Report.Machine(host, host, null, null, "machine identity not read"), now);
     }
 
-    /** The whole report, under the name and identity {@code machine} gives. */
+    /** The whole report, under the name and identity {@code machine} gives; the load is unknown. */
     public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
                                hostside.container.ContainerRun container, Report.Machine machine, ZonedDateTime now) {
+        return build(run, vm, cpu, io, container, machine, null, now);
+    }
+
+    /** ... with the 1-minute load as the drills began ({@link Fleet#loadAverage}), a confounder of every figure. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               hostside.container.ContainerRun container, Report.Machine machine, Double loadAtStart, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -49,37 +55,42 @@ public final class ReportBuilder {
                 m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), hostside.core.Version.of(),
                 m.host().source(), m.host().virtualization());
         List<Report.Section> modules = new ArrayList<>();
-        modules.add(new Report.Section(1, "How the box is wired", "hostside machine", "run",
+        modules.add(new Report.Section(1, "How the box is wired", "hostside machine", Report.SectionStatus.RUN,
                 m.host().source().equals("live") ? "facts read from this machine" : "facts read from a recording: nothing measured",
-                run.json()));
+                run));
         String later = "not in this version of hostside";
         if (vm == null) {
-            modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "not run", "not asked for", null));
+            modules.add(new Report.Section(2, "Virtual memory", "hostside vm", Report.SectionStatus.NOT_RUN, "not asked for", null));
         } else {
-            modules.add(new Report.Section(2, "Virtual memory", "hostside vm", "run",
+            modules.add(new Report.Section(2, "Virtual memory", "hostside vm", Report.SectionStatus.RUN,
                     m.host().source().equals("live") ? "settings read from this machine, then measured" : "settings read from a recording: nothing measured",
-                    vm.json()));
+                    vm));
         }
         if (cpu == null) {
-            modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "not run", "not asked for", null));
+            modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", Report.SectionStatus.NOT_RUN, "not asked for", null));
         } else {
-            modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", "run",
+            modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", Report.SectionStatus.RUN,
                     m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
-                    cpu.json()));
+                    cpu));
         }
         if (io == null) {
-            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", "not run", "not asked for", null));
+            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io", Report.SectionStatus.NOT_RUN, "not asked for", null));
         } else {
-            var data = io.json();
-            if (container != null) data.set("container", container.json());
-            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io, hostside container", "run",
+            var data = new Report.Storage(io, container);
+            modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io, hostside container", Report.SectionStatus.RUN,
                     m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured", data));
         }
-        modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", "not in this version", later, null));
-        modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", "not in this version", later, null));
+        modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));
+        modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
-        return new Report(MachineFacts.SCHEMA, "report", machine, title, questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, modules);
+        Long pageSize = vm == null || vm.facts().pageSize() == null ? null : vm.facts().pageSize().bytes();
+        Fleet.Confounders confounders = new Fleet.Confounders(null,
+                vm == null || vm.facts().sysctl() == null ? null : vm.facts().sysctl().numaBalancing(),
+                vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
+                loadAtStart);
+        return new Report(MachineFacts.SCHEMA, "report", machine, Fleet.hardwareClass(run, pageSize), Fleet.software(run), confounders, title,
+                questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, Figures.of(run, vm, cpu, io), modules);
     }
 
     static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
@@ -218,23 +229,23 @@ public final class ReportBuilder {
     static String jitter(hostside.cpu.CpuRun cpu) {
         if (cpu == null) return "jitter not measured (Module 3 not asked for)";
         List<Result> rs = cpu.measured().results();
-        Optional<Result> quiet = rs.stream().filter(r -> r.key().equals("launch_jitter_quiet") && r.isOk()).findFirst();
+        Optional<Result> quiet = rs.stream().filter(r -> r.key().equals("launch_jitter_quiet") && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst();
         if (quiet.isEmpty()) {
             return "jitter not measured (" + rs.stream().filter(r -> r.key().equals("launch_jitter_quiet")).findFirst().map(Result::why).orElse("not selected") + ")";
         }
         String what = cpu.measured().gpu().isEmpty() ? "timer wake-ups" : "launches";
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), "lateNs", "p99") / 1e3));
-        rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk()).findFirst().ifPresent(n -> {
-            s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", p(n, "lateNs", "p99") / 1e3, p(n, "lateNs", "p99.9") / 1e3));
-            if (hostside.harness.MapDetail.of(n).get("missedTicks") instanceof Number missed && n.value() != null) {
-                s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100.0 * missed.longValue() / (missed.longValue() + n.value().samples())));
-            }
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), hostside.core.Distribution::p99) / 1e3));
+        rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst().ifPresent(n -> {
+            hostside.cpu.measure.LaunchJitter.Detail d = (hostside.cpu.measure.LaunchJitter.Detail) n.detail();
+            s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", d.lateNs().p99() / 1e3, d.lateNs().p999() / 1e3));
+            if (n.value() != null) s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100 * d.missedShare(n.value().samples())));
         });
         return s.toString();
     }
 
-    private static double p(Result r, String series, String q) {
-        return hostside.harness.MapDetail.of(r).get(series) instanceof java.util.Map<?, ?> m && m.get(q) instanceof Number n ? n.doubleValue() : Double.NaN;
+    /** The lateness of a jitter result in ns, at quantile {@code q}. */
+    private static double p(Result r, java.util.function.ToDoubleFunction<hostside.core.Distribution> q) {
+        return q.applyAsDouble(((hostside.cpu.measure.LaunchJitter.Detail) r.detail()).lateNs());
     }
 
     /** The local storage tier, from Module 4's reads and writes. */
@@ -320,12 +331,14 @@ public final class ReportBuilder {
             if (!r.isOk()) continue;
             switch (r.key()) {
                 case "anon_first_touch_base" -> {
-                    Object us = hostside.harness.MapDetail.of(r).get("usPerFault");
-                    if (us instanceof Number n) h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", n.doubleValue(),
-                            Units.bytes(((Number) hostside.harness.MapDetail.of(r).get("pageSize")).longValue())), r.method()));
+                    if (r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.usPerFault() != null) {
+                        h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", d.usPerFault(),
+                                Units.bytes(d.pageSize())), r.method()));
+                    }
                 }
                 case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format(Locale.ROOT, "%.0f ms per GiB, %s huge", r.value().median(),
-                        hostside.harness.MapDetail.of(r).get("hugePercent") instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", n.doubleValue()) : "unknown share"), r.method()));
+                        r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.hugePercent() != null
+                                ? String.format(Locale.ROOT, "%.0f%%", d.hugePercent()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
                         h.add(new Report.Headline(r.key().replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
                                 r.value().min(), r.value().max()), r.method()));

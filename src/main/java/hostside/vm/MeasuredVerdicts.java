@@ -7,6 +7,9 @@ import java.util.Optional;
 
 import hostside.harness.Result;
 import hostside.core.Units;
+import hostside.core.Sweep;
+import hostside.vm.measure.AnonTouch;
+import hostside.vm.measure.FileRead;
 import hostside.vm.measure.TlbReach;
 
 /**
@@ -37,9 +40,14 @@ public final class MeasuredVerdicts {
         return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst();
     }
 
-    static double num(Result r, String detail) {
-        Object o = hostside.harness.MapDetail.of(r).get(detail);
-        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    /** The result's detail as the record its case keeps; empty for a result without one (or of another case). */
+    static <D extends hostside.harness.Detail> Optional<D> detail(Result r, Class<D> type) {
+        return type.isInstance(r.detail()) ? Optional.of(type.cast(r.detail())) : Optional.empty();
+    }
+
+    /** A figure that may be missing, as NaN: the lines below drop or shorten themselves on NaN. */
+    static double orNaN(Number n) {
+        return n == null ? Double.NaN : n.doubleValue();
     }
 
     static Optional<String> files(List<Result> host, boolean cold) {
@@ -48,7 +56,7 @@ public final class MeasuredVerdicts {
         if (read.isEmpty() || mmap.isEmpty()) return Optional.empty();
         double r = read.get().value().median(), m = mmap.get().value().median();
         String figures = String.format(Locale.ROOT, "%s file: read() %s, mmap %s (mmap took %.1f faults per MiB)", cold ? "Cold" : "Warm",
-                Units.gbps(r), Units.gbps(m), num(mmap.get(), "faultsPerMiB"));
+                Units.gbps(r), Units.gbps(m), detail(mmap.get(), FileRead.FileDetail.class).map(FileRead.FileDetail::faultsPerMiB).orElse(Double.NaN));
         if (Math.abs(r - m) / Math.max(r, m) < SAME) {
             return Optional.of(figures + ": the two ways are even here; choose by convenience (np.memmap vs np.fromfile)");
         }
@@ -65,11 +73,12 @@ public final class MeasuredVerdicts {
     static Optional<String> faults(List<Result> host, boolean vm) {
         Optional<Result> base = ok(host, "anon_first_touch_base");
         if (base.isEmpty()) return Optional.empty();
-        double us = num(base.get(), "usPerFault");
-        double page = num(base.get(), "pageSize");
-        if (Double.isNaN(us)) return Optional.empty();
+        Optional<AnonTouch.TouchDetail> d = detail(base.get(), AnonTouch.TouchDetail.class);
+        if (d.isEmpty() || d.get().usPerFault() == null) return Optional.empty();
+        double us = d.get().usPerFault();
+        long page = d.get().pageSize();
         String s = String.format(Locale.ROOT, "First touch costs %.2f us per %s page (%.0f ms per GiB): allocate pinned and staging buffers once and reuse them",
-                us, Units.bytes((long) page), base.get().value().median());
+                us, Units.bytes(page), base.get().value().median());
         if (us > SLOW_FAULT_US) {
             s += String.format(Locale.ROOT, "; %.1f us is slow (bare metal pays well under 2 us)", us)
                     + (vm ? ": this is a VM, where the first touch of guest memory can exit to the hypervisor to back it" : ": check memory cgroup pressure and compaction (compact_stall in /proc/vmstat)");
@@ -81,7 +90,9 @@ public final class MeasuredVerdicts {
         Optional<Result> huge = ok(host, "anon_first_touch_thp");
         if (huge.isEmpty()) return Optional.empty();
         Result h = huge.get();
-        double pct = num(h, "hugePercent"), fallback = num(h, "thpFaultFallback");
+        Optional<AnonTouch.TouchDetail> d = detail(h, AnonTouch.TouchDetail.class);
+        double pct = orNaN(d.map(AnonTouch.TouchDetail::hugePercent).orElse(null));
+        double fallback = orNaN(d.map(AnonTouch.TouchDetail::thpFaultFallback).orElse(null));
         Optional<Result> base = ok(host, "anon_first_touch_base");
         // without the share of huge pages, the fallbacks or the base run to compare, the line would say nothing
         if (Double.isNaN(pct) && !(fallback > 0) && base.isEmpty()) return Optional.empty();
@@ -98,36 +109,35 @@ public final class MeasuredVerdicts {
         return Optional.of(s.toString());
     }
 
-    @SuppressWarnings("unchecked")
-    static List<TlbReach.Point> points(Result r) {
-        Object o = hostside.harness.MapDetail.of(r).get("points");
-        return o instanceof List<?> l ? (List<TlbReach.Point>) l : List.of();
+    /** The curve of a TLB walk: ns per load at each working set; empty when the result keeps none. */
+    static List<Sweep.Point> points(Result r) {
+        return detail(r, TlbReach.TlbDetail.class).map(d -> d.sweep().points()).orElse(List.of());
     }
 
     static Optional<String> tlb(List<Result> host, boolean vm) {
         Optional<Result> base = ok(host, "tlb_reach_base"), huge = ok(host, "tlb_reach_huge");
         if (base.isEmpty()) return Optional.empty();
-        List<TlbReach.Point> b = points(base.get());
+        List<Sweep.Point> b = points(base.get());
         if (huge.isEmpty() || b.isEmpty()) {
             return Optional.of(String.format(Locale.ROOT, "Random access over %s in base pages: %.1f ns per access (no huge-page run to compare)",
                     Units.bytes(b.isEmpty() ? 0 : b.getLast().bytes()), base.get().value().median()));
         }
-        List<TlbReach.Point> h = points(huge.get());
+        List<Sweep.Point> h = points(huge.get());
         long knee = TlbReach.knee(b, h, 1.25, 1.1);
-        TlbReach.Point lb = b.getLast();
-        TlbReach.Point lh = h.stream().filter(p -> p.bytes() == lb.bytes()).findFirst().orElse(h.getLast());
-        double ratio = lb.ns().median() / lh.ns().median();
+        Sweep.Point lb = b.getLast();
+        Sweep.Point lh = h.stream().filter(p -> p.bytes() == lb.bytes()).findFirst().orElse(h.getLast());
+        double ratio = lb.value().median() / lh.value().median();
         String s = String.format(Locale.ROOT, "Random access over %s: %.1f ns per access in base pages vs %.1f ns in huge pages (%.1fx)",
-                Units.bytes(lb.bytes()), lb.ns().median(), lh.ns().median(), ratio);
+                Units.bytes(lb.bytes()), lb.value().median(), lh.value().median(), ratio);
         if (knee > 0) {
             s += String.format(Locale.ROOT, "; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
                     Units.bytes(knee));
         } else {
-            List<TlbReach.Point> parted = b.stream().filter(p -> h.stream().anyMatch(x -> x.bytes() == p.bytes()
-                    && p.ns().median() >= 1.25 * x.ns().median())).toList();
+            List<Sweep.Point> parted = b.stream().filter(p -> h.stream().anyMatch(x -> x.bytes() == p.bytes()
+                    && p.value().median() >= 1.25 * x.value().median())).toList();
             if (!parted.isEmpty()) {
-                double best = parted.stream().mapToDouble(p -> p.ns().median() / h.stream().filter(x -> x.bytes() == p.bytes())
-                        .findFirst().orElseThrow().ns().median()).max().orElse(1);
+                double best = parted.stream().mapToDouble(p -> p.value().median() / h.stream().filter(x -> x.bytes() == p.bytes())
+                        .findFirst().orElseThrow().value().median()).max().orElse(1);
                 s += String.format(Locale.ROOT, "; huge pages help from %s to %s (up to %.1fx) but not at the largest sets", Units.bytes(parted.getFirst().bytes()),
                         Units.bytes(parted.getLast().bytes()), best)
                         + (vm ? ": in a VM the TLB caches the guest and host translation together at the smaller of the two page sizes, so past"

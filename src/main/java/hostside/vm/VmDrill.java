@@ -66,47 +66,77 @@ public final class VmDrill {
         VmFacts facts = facts(fs);
         hostside.machine.Host machine = hostside.machine.Host.read(fs);
         List<Finding> findings = VmVerdicts.of(facts);
-        if (!fs.isLive()) {
-            String why = hostside.harness.Runner.RECORDED;
-            return new VmRun(machine, facts, findings, notRun(hostTests, why), VmGpu.notRun(why), List.of());
-        }
-        if (!Libc.available()) {
-            String why = "libc could not be called on this system";
-            return new VmRun(machine, facts, findings, notRun(hostTests, why), gpu(fs, facts, gpuTests, progress), List.of());
-        }
-        boolean files = hostTests.stream().anyMatch(t -> t instanceof FileRead);
-        // first: a dead run's file takes room the default size is cut to
-        if (files) findings = withStaleNote(findings, fileOptions.dir() != null ? fileOptions.dir() : defaultDir());
-        HostTarget target = target(fs, facts, fileOptions, hostTests);
         List<Result> host;
-        try (TestFile.Lazy file = target.file()) {
-            if (files) {
-                // Bad --dir or a disk too small is bad input: said now, before anything runs.
-                progress.step("writing the " + hostside.core.Units.bytes(file.bytes()) + " test file");
-                file.get();
+        if (fs.isLive() && !Libc.available()) {
+            host = Runner.notRun(hostTests, "libc could not be called on this system");
+        } else {
+            try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress)) {
+                // on a recording every case is "not run" and the session never makes its target (no file written)
+                host = Runner.run(fs, hostTests, session::target, progress);
+                findings = session.withStaleNote(findings);
+                if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
             }
-            host = Runner.run(hostTests, target, progress);
         }
-        host = withAnonCut(host, target, fileOptions.anonSize());
-        VmGpu gpu = gpu(fs, facts, gpuTests, progress);
+        VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress) : VmGpu.notRun(Runner.RECORDED);
         return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
     }
 
     /**
-     * A killed run's test files in {@code dir} removed before this run writes there, said on
-     * stderr and kept among the findings.
+     * The host cases' target, made only when the cases run: a dead run's files swept from the
+     * folder first (a killed run's file takes room the default size is cut to), then the test file
+     * written (a bad --dir or a disk too small is bad input, said before anything runs), and
+     * removed again when the session closes.
      */
-    static List<Finding> withStaleNote(List<Finding> findings, Path dir) {
-        var note = hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
-        if (note.isEmpty()) return findings;
-        List<Finding> all = new java.util.ArrayList<>(findings);
-        all.add(Finding.info("test files", note.get()));
-        return all;
+    private static final class HostSession implements AutoCloseable {
+        private final FsRoot fs;
+        private final VmFacts facts;
+        private final FileOptions options;
+        private final List<TestCase<HostTarget>> tests;
+        private final hostside.harness.ProgressSink progress;
+        private final boolean files;
+        HostTarget made;
+        private java.util.Optional<String> staleNote = java.util.Optional.empty();
+
+        HostSession(FsRoot fs, VmFacts facts, FileOptions options, List<TestCase<HostTarget>> tests, hostside.harness.ProgressSink progress) {
+            this.fs = fs;
+            this.facts = facts;
+            this.options = options;
+            this.tests = tests;
+            this.progress = progress;
+            this.files = tests.stream().anyMatch(t -> t instanceof FileRead);
+        }
+
+        HostTarget target() {
+            if (files) staleNote = sweepStale(options.dir() != null ? options.dir() : defaultDir());
+            made = VmDrill.target(fs, facts, options, tests);
+            if (files) {
+                progress.step("writing the " + hostside.core.Units.bytes(made.file().bytes()) + " test file");
+                made.file().get();
+            }
+            return made;
+        }
+
+        List<Finding> withStaleNote(List<Finding> findings) {
+            if (staleNote.isEmpty()) return findings;
+            List<Finding> all = new ArrayList<>(findings);
+            all.add(Finding.info("test files", staleNote.get()));
+            return all;
+        }
+
+        @Override
+        public void close() {
+            if (made != null) made.file().close();
+        }
+    }
+
+    /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr; the note for the findings. */
+    static java.util.Optional<String> sweepStale(Path dir) {
+        return hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
     }
 
     /**
      * The first-touch results, with what --anon-size was cut to where the budget cut it
-     * ({@link hostside.harness.Cut}: a line in the text, {@code detail.cut} in --json). The same
+     * ({@link hostside.harness.Cut}: a note in the text, {@code detail.cut} in --json). The same
      * bound {@link AnonTouch} applies: the budget, in whole huge pages.
      */
     static List<Result> withAnonCut(List<Result> results, HostTarget target, Long asked) {
@@ -116,11 +146,7 @@ public final class VmDrill {
         if (cut.isEmpty()) return results;
         List<Result> out = new ArrayList<>();
         for (Result r : results) {
-            if (r.isOk() && r.key().startsWith("anon_first_touch_")) {
-                java.util.Map<String, Object> d = new java.util.LinkedHashMap<>(hostside.harness.MapDetail.of(r));
-                d.put(hostside.harness.Cut.KEY, cut.get());
-                r = r.withDetail(new hostside.harness.MapDetail(d));
-            }
+            if (r.isOk() && r.detail() instanceof AnonTouch.TouchDetail d) r = r.withDetail(d.withCut(cut.get()));
             out.add(r);
         }
         return out;
@@ -130,10 +156,6 @@ public final class VmDrill {
     static String budgetWhy(long budget) {
         return "a quarter of available memory (" + hostside.harness.Cut.size(budget) + " of " + hostside.harness.Cut.size(budget * 4)
                 + ", MemAvailable or what the memory cgroup leaves), the most one measurement may map";
-    }
-
-    static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
-        return tests.stream().map(t -> Result.notRun(t, why)).toList();
     }
 
     /**
@@ -199,15 +221,15 @@ public final class VmDrill {
         }
         List<VmGpu.GpuView> views = new ArrayList<>();
         for (CudaFacts.CudaGpu g : cf.gpus()) views.add(VmGpu.view(cuda, g));
-        if (tests.isEmpty() || cf.gpus().isEmpty()) return new VmGpu("", views, List.of(), "");
+        if (tests.isEmpty() || cf.gpus().isEmpty()) return new VmGpu("", views, List.of(), "", "");
         CudaFacts.CudaGpu first = cf.gpus().getFirst();
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
             Target target = new Target(bench, budget(fs) * 4, bench.memory()[0]);
             List<Result> results = Runner.run(tests, target, progress.on(label));
-            return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")");
+            return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")", first.pciAddress());
         } catch (CudaException e) {
-            return new VmGpu("", views, notRun(tests, label + " could not be used: " + e.getMessage()), "");
+            return new VmGpu("", views, Runner.notRun(tests, label + " could not be used: " + e.getMessage()), "", "");
         }
     }
 }

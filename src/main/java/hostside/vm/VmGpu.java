@@ -13,10 +13,25 @@ import hostside.harness.Result;
  * CUDA VMM allocation granularity; measurements (pinning cost, managed-memory migration) on
  * the first GPU.
  *
- * @param notRun      why there is no GPU section ("" when there is)
- * @param measuredOn  the GPU the measurements ran on ("" when none ran)
+ * @param notRun              why there is no GPU section ("" when there is)
+ * @param measuredOn          the GPU the measurements ran on, as people read it ("" when none ran)
+ * @param measuredPciAddress  the same GPU's PCI address, the scope of its figures ("" when none ran)
  */
-public record VmGpu(String notRun, List<GpuView> gpus, List<Result> results, String measuredOn) {
+public record VmGpu(String notRun, List<GpuView> gpus, List<Result> results, String measuredOn, String measuredPciAddress) {
+
+    /**
+     * hostside/1 wrote no address (null when read back): the drill has always measured on the first
+     * GPU it lists, so that GPU's address is the one.
+     */
+    public VmGpu {
+        if (measuredPciAddress == null) measuredPciAddress = results.isEmpty() || gpus.isEmpty() ? "" : gpus.getFirst().pciAddress();
+    }
+
+    /** The figures of the measurements that ran, about the GPU they ran on. */
+    public List<hostside.core.Figure> figures() {
+        if (measuredPciAddress.isEmpty()) return List.of();
+        return Result.figures(results, hostside.core.Scope.gpu(measuredPciAddress));
+    }
 
     /** The attributes of CudaFacts that say how a GPU treats host and managed memory. */
     static final Set<String> UNIFIED_MEMORY = Set.of("pageableMemoryAccess", "pageableMemoryAccessUsesHostPageTables",
@@ -31,7 +46,7 @@ public record VmGpu(String notRun, List<GpuView> gpus, List<Result> results, Str
                           String vmmWhy) {}
 
     static VmGpu notRun(String why) {
-        return new VmGpu(why, List.of(), List.of(), "");
+        return new VmGpu(why, List.of(), List.of(), "", "");
     }
 
     static GpuView view(Cuda cuda, CudaFacts.CudaGpu g) {

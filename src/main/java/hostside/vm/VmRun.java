@@ -1,27 +1,78 @@
 package hostside.vm;
 
+import java.util.ArrayList;
 import java.util.List;
 
-import hostside.harness.Result;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+import hostside.core.Better;
+import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Scope;
+import hostside.core.Unit;
+import hostside.harness.Result;
 import hostside.vm.facts.VmFacts;
+import hostside.vm.measure.AnonTouch;
+import hostside.vm.measure.FileRead;
 
 /**
- * One run of Module 2.
+ * One run of Module 2. Its JSON reads back into an equal run ({@link hostside.harness.DetailTypes}
+ * registered with the drill's cases first); the keys {@link #json()} derives are skipped on reading.
  *
  * @param machine   the host's name, kernel, architecture and whether it is a VM
- *
+ * @param facts     what the kernel does with virtual memory here
  * @param findings  what the facts mean for training (settings)
  * @param host      the host measurements
+ * @param gpu       the GPU's view of host memory, and its measurements
  * @param verdicts  what the measurements mean, one line each
  */
+@JsonIgnoreProperties({"schema", "kind", "figures"})
 public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<String> verdicts) {
+
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
         var n = hostside.core.Json.MAPPER.createObjectNode();
         n.put("schema", hostside.core.Schema.CURRENT);
         n.put("kind", "vm");
         n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
+        n.set("figures", hostside.core.Json.MAPPER.valueToTree(figures()));
         return n;
+    }
+
+    /**
+     * Every figure this run measured, typed (CONTRACT.md, Typed figures): the file reads about the
+     * folder of their test file, the other host cases about the machine, the GPU cases about the GPU
+     * they ran on; and, after the case they come from, the first touch's cost per fault and the THP
+     * case's share of huge pages, the figures a fleet compares that live in those details.
+     */
+    public List<Figure> figures() {
+        List<Figure> out = new ArrayList<>();
+        for (Result r : host) {
+            Scope scope = r.detail() instanceof FileRead.FileDetail f ? Scope.dir(f.dir().toString()) : Scope.MACHINE;
+            r.figure(scope).ifPresent(out::add);
+            if (r.isOk() && r.value() != null && r.detail() instanceof AnonTouch.TouchDetail d) out.addAll(touchFigures(r, d));
+        }
+        out.addAll(gpu.figures());
+        return out;
+    }
+
+    /**
+     * The first touch's own headline figures: microseconds per fault (the time's median, min and max
+     * over the median count of faults: the count hardly varies, the time does), and for the THP case
+     * the share of the region AnonHugePages showed (the median of the samples; its spread is not kept).
+     */
+    static List<Figure> touchFigures(Result r, AnonTouch.TouchDetail d) {
+        List<Figure> out = new ArrayList<>();
+        if (d.usPerFault() != null && r.value().median() > 0) {
+            double us = d.usPerFault(), perMs = us / r.value().median();
+            // min and max scaled alike; clamped, since the scaled median may miss us by a rounding
+            out.add(new Figure(r.key() + "_us_per_fault", Scope.MACHINE, us, Unit.US, Better.LOWER, Math.min(us, r.value().min() * perMs),
+                    Math.max(us, r.value().max() * perMs), r.value().samples(), "the first touch's time over the faults getrusage(RUSAGE_THREAD) counted", null));
+        }
+        if (d.hugePercent() != null) {
+            out.add(new Figure(r.key() + "_huge_percent", Scope.MACHINE, d.hugePercent(), Unit.PERCENT, Better.HIGHER, d.hugePercent(),
+                    d.hugePercent(), r.value().samples(), "AnonHugePages of the touched region in /proc/self/smaps, median of the samples", null));
+        }
+        return out;
     }
 }

@@ -150,28 +150,29 @@ public final class VmView {
 
     /** Faults per MiB where the measurement counts them: what the kernel did for the figure. */
     private static String faults(Result x) {
-        Object per = hostside.harness.MapDetail.of(x).get("faultsPerMiB");
-        return per instanceof Number n ? String.format(Locale.ROOT, "%.1f/MiB", n.doubleValue()) : "";
+        Double per = x.detail() instanceof hostside.vm.measure.FileRead.FileDetail f ? Double.valueOf(f.faultsPerMiB())
+                : x.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail a ? Double.valueOf(a.faultsPerMiB()) : null;
+        return per != null ? String.format(Locale.ROOT, "%.1f/MiB", per) : "";
     }
 
     private void tlbTable(StringBuilder sb) {
-        List<TlbReach.Point> base = points("tlb_reach_base"), huge = points("tlb_reach_huge");
+        List<hostside.core.Sweep.Point> base = points("tlb_reach_base"), huge = points("tlb_reach_huge");
         if (base.isEmpty() && huge.isEmpty()) return;
         Table t = new Table("working set", "base pages ns", "min-max", "huge pages ns", "min-max", "ratio").right(0, 1, 2, 3, 4, 5);
-        List<TlbReach.Point> rows = base.isEmpty() ? huge : base;
-        for (TlbReach.Point p : rows) {
-            TlbReach.Point b = base.stream().filter(x -> x.bytes() == p.bytes()).findFirst().orElse(null);
-            TlbReach.Point h = huge.stream().filter(x -> x.bytes() == p.bytes()).findFirst().orElse(null);
-            t.row(Units.bytes(p.bytes()), b == null ? "" : String.format(Locale.ROOT, "%.1f", b.ns().median()),
-                    b == null ? "" : String.format(Locale.ROOT, "%.1f-%.1f", b.ns().min(), b.ns().max()),
-                    h == null ? "" : String.format(Locale.ROOT, "%.1f", h.ns().median()),
-                    h == null ? "" : String.format(Locale.ROOT, "%.1f-%.1f", h.ns().min(), h.ns().max()),
-                    b == null || h == null ? "" : String.format(Locale.ROOT, "%.2fx", b.ns().median() / h.ns().median()));
+        List<hostside.core.Sweep.Point> rows = base.isEmpty() ? huge : base;
+        for (hostside.core.Sweep.Point p : rows) {
+            hostside.core.Sweep.Point b = base.stream().filter(x -> x.bytes() == p.bytes()).findFirst().orElse(null);
+            hostside.core.Sweep.Point h = huge.stream().filter(x -> x.bytes() == p.bytes()).findFirst().orElse(null);
+            t.row(Units.bytes(p.bytes()), b == null ? "" : String.format(Locale.ROOT, "%.1f", b.value().median()),
+                    b == null ? "" : String.format(Locale.ROOT, "%.1f-%.1f", b.value().min(), b.value().max()),
+                    h == null ? "" : String.format(Locale.ROOT, "%.1f", h.value().median()),
+                    h == null ? "" : String.format(Locale.ROOT, "%.1f-%.1f", h.value().min(), h.value().max()),
+                    b == null || h == null ? "" : String.format(Locale.ROOT, "%.2fx", b.value().median() / h.value().median()));
         }
         sb.append("\n  TLB reach: random dependent loads, one per base page\n").append(t.render("  "));
     }
 
-    private List<TlbReach.Point> points(String key) {
+    private List<hostside.core.Sweep.Point> points(String key) {
         return run.host().stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst().map(MeasuredVerdicts::points).orElse(List.of());
     }
 }

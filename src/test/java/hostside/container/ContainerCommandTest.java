@@ -50,6 +50,8 @@ class ContainerCommandTest {
         assertThat(f.path("devices").path("envKnown").asBoolean()).as("a recording has no environment").isFalse();
         assertThat(n.path("plan").path("workers").asInt()).isEqualTo(DataLoaderPlan.DEFAULT_WORKERS);
         assertThat(n.path("plan").path("shmBytes").asLong()).isEqualTo(8L * 2 * DataLoaderPlan.DEFAULT_BATCH_BYTES);
+        assertThat(n.path("figures").isArray()).as("every drill lists its figures; the container measures none").isTrue();
+        assertThat(n.path("figures")).isEmpty();
         List<String> subjects = n.path("findings").findValuesAsText("subject");
         assertThat(subjects).containsExactlyInAnyOrder("/dev/shm", "CPU quota", "pids", "memlock");
     }

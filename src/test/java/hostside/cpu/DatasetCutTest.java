@@ -2,9 +2,7 @@ package hostside.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,15 +19,15 @@ class DatasetCutTest {
     @Test
     void theCutIsInTheCowResultsAndTheView() throws Exception {
         var cow = hostside.cpu.dataloader.DataLoaderTarget.tests();
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("datasetBytes", 1L << 30);
-        d.put("workers", 4);
+        var d = Runs.cow(hostside.cpu.dataloader.DatasetKind.LIST, 91, 4, 1L << 30, 3L << 30, null);
         List<Result> results = List.of(Result.ok(cow.get(0), hostside.core.Unit.PERCENT, Stats.of(90, 91, 92), "smaps_rollup", d),
-                Result.notRun(cow.get(2), "no torch"));
+                Result.ok(cow.get(2), hostside.core.Unit.S, Stats.of(3), "spawn", Runs.spawn(Runs.FORK_REFUSED)), Result.notRun(cow.get(1), "no numpy"));
         Cut cut = new Cut("--dataset-size", 1L << 40, 1L << 30, "a quarter of available memory (20.0 GiB) over the 4 workers and main");
-        List<Result> with = CpuDrill.withCut(results, cut, "dataloader_cow_");
+        List<Result> with = CpuDrill.withCut(results, cut);
         assertThat(Cut.in(with.get(0))).contains(cut);
         assertThat(Cut.in(with.get(1))).as("a result that did not use the dataset").isEmpty();
+        assertThat(with.get(1)).isEqualTo(results.get(1));
+        assertThat(with.get(2)).as("a case that did not run").isEqualTo(results.get(2));
         assertThat(Json.MAPPER.valueToTree(with.get(0)).path("detail").path("cut").path("used").asLong()).isEqualTo(1L << 30);
 
         FsRoot h200 = FsRoot.open(CpuCommandTest.H200);
@@ -50,10 +48,14 @@ class DatasetCutTest {
             return "copy-on-write, faked";
         }
 
+        @Override
+        public Class<hostside.cpu.dataloader.CowDetail> detailType() {
+            return hostside.cpu.dataloader.CowDetail.class;
+        }
+
         public Result run(hostside.cpu.dataloader.DataLoaderTarget t) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("datasetBytes", t.datasetBytes());
-            return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(1, 2, 3), "fake", d);
+            return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(1, 2, 3), "fake",
+                    Runs.cow(hostside.cpu.dataloader.DatasetKind.LIST, 2, t.workers(), t.datasetBytes(), t.datasetBytes(), null));
         }
     }
 
@@ -62,7 +64,7 @@ class DatasetCutTest {
         List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Settings(1000, 100_000, 1L << 50, 2), step -> {});
         Cut c = Cut.in(r.getFirst()).orElseThrow(() -> new AssertionError("no cut in " + r.getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
-        assertThat(c.used()).isEqualTo(hostside.harness.MapDetail.of(r.getFirst()).get("datasetBytes"));
+        assertThat(c.used()).isEqualTo(((hostside.cpu.dataloader.CowDetail) r.getFirst().detail()).datasetBytes());
         assertThat(c.why()).contains("over the 2 workers and main");
     }
 }

@@ -78,7 +78,9 @@ class IoCommandTest {
                 if (key.contains("uring") && x.path("status").asText().equals("not run")) continue; // a kernel that refuses io_uring says why
                 assertThat(x.path("status").asText()).as(key + ": " + x.path("why").asText()).isEqualTo("ok");
                 assertThat(x.path("value").path("median").asDouble()).as(key).isPositive();
-                assertThat(x.path("detail").path("fio").asText()).as(key).startsWith("--rw=");
+                assertThat(x.path("anchor").asText()).as(key).startsWith("fio --rw=").contains("--size=" + (64L << 20));
+                if (key.contains("read")) assertThat(x.path("detail").path("latencyUs").path("count").asLong()).as(key).isPositive();
+                else assertThat(x.path("detail").path("fsyncMs").path("samples").asInt()).as(key).isPositive();
             }
             assertThat(j.path("results").get(1).path("detail").path("pageCacheBytes").asLong()).as("the warm file is all cached").isEqualTo(64L << 20);
             assertThat(j.path("verdicts")).isNotEmpty();

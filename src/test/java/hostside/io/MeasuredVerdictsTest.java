@@ -3,7 +3,6 @@ package hostside.io;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,12 +10,8 @@ import hostside.harness.Result;
 import hostside.core.Stats;
 
 class MeasuredVerdictsTest {
-    static Result ok(String key, String unit, double median, Map<String, Object> detail) {
-        return hostside.harness.TestResults.of(key, key, "ok", "", unit, Stats.of(median), "", detail);
-    }
-
     static Result gbs(String key, double v) {
-        return ok(key, "GB/s", v, Map.of());
+        return key.startsWith("write") ? IoResults.write(key, v) : IoResults.read(key, v);
     }
 
     @Test
@@ -35,17 +30,17 @@ class MeasuredVerdictsTest {
 
     @Test
     void warmReadsCountThePageCacheTheyHold() {
-        String s = MeasuredVerdicts.warm(List.of(ok("seq_read_warm_qd1", "GB/s", 18.0, Map.of("pageCacheBytes", 2L << 30)), gbs("seq_read_cold_qd1", 4.5))).orElseThrow();
+        String s = MeasuredVerdicts.warm(List.of(IoResults.read("seq_read_warm_qd1", Stats.of(18.0), null, 2L << 30), gbs("seq_read_cold_qd1", 4.5))).orElseThrow();
         assertThat(s).startsWith("Read again while still cached, the same file comes at 18.00 GB/s (4.0x the cold read) and holds 2 GiB of page cache");
     }
 
     @Test
     void randomReadsSayWhetherDepthHelps() {
-        Result one = ok("rand_read_direct_qd1", "IOPS", 13_000, Map.of("latencyUs", Map.of("p50", 70.0, "p99", 150.0, "max", 900.0)));
-        assertThat(MeasuredVerdicts.random(List.of(one, ok("rand_read_direct_uring_qd32", "IOPS", 130_000, Map.of())))).get().asString()
+        Result one = IoResults.read("rand_read_direct_qd1", Stats.of(13_000), IoResults.latency(70.0, 150.0, 900.0), null);
+        assertThat(MeasuredVerdicts.random(List.of(one, IoResults.read("rand_read_direct_uring_qd32", 130_000)))).get().asString()
                 .isEqualTo("Small random reads (a dataset of 4 KiB samples): 13,000 IOPS one at a time (70 us each at p50), 130,000 IOPS with 32 in flight (10.0x):"
                         + " a loader of small samples needs many reads in flight: more DataLoader workers, or batched async reads");
-        assertThat(MeasuredVerdicts.random(List.of(one, ok("rand_read_direct_uring_qd32", "IOPS", 15_000, Map.of())))).get().asString()
+        assertThat(MeasuredVerdicts.random(List.of(one, IoResults.read("rand_read_direct_uring_qd32", 15_000)))).get().asString()
                 .endsWith("this device does not gain from a deeper queue");
     }
 
@@ -53,6 +48,6 @@ class MeasuredVerdictsTest {
     void savingSaysHowLongTenGigabytesTake() {
         assertThat(MeasuredVerdicts.save(List.of(gbs("write_buffered", 4.75), gbs("write_fsync", 1.25)))).get().asString()
                 .startsWith("Saving a checkpoint: 4.75 GB/s into the page cache, 1.25 GB/s with fsync, so 10 GB take 8 s to be safe on disk");
-        assertThat(MeasuredVerdicts.save(List.of(hostside.harness.TestResults.of("write_fsync", "", "failed", "boom", "", null, "", Map.of())))).isEmpty();
+        assertThat(MeasuredVerdicts.save(List.of(Result.failed(IoResults.test("write_fsync"), "boom")))).isEmpty();
     }
 }

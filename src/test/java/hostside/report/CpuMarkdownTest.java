@@ -33,4 +33,12 @@ class CpuMarkdownTest {
         assertThat(s).contains("| quiet | 58.1 | 61.0 | 75.0 | 900.0 | 12 | 4.0 | 6.1 |");
         assertThat(s).contains("| pinned | not applicable: this process may run on one CPU only |");
     }
+
+    @Test
+    void aDistributionWrittenNowReadsAsTheOldMapsDid() throws Exception {
+        JsonNode cpu = Json.MAPPER.readTree(MEASURED.replace("\"p99.9\": 75000", "\"p999\": 75000, \"unit\": \"ns\", \"count\": 20000, \"histogram\": []"));
+        StringBuilder md = new StringBuilder();
+        CpuMarkdown.render(md, cpu);
+        assertThat(md.toString()).contains("| quiet | 58.1 | 61.0 | 75.0 | 900.0 | 12 | 4.0 | 6.1 |");
+    }
 }

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import hostside.core.Json;
 import hostside.harness.Result;
 import hostside.core.Stats;
@@ -18,12 +20,10 @@ class IoMarkdownTest {
     static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
 
     static IoRun measured() {
-        Result cold = hostside.harness.TestResults.of("seq_read_cold_qd1", "", "ok", "", "GB/s", new Stats(1.65, 1.59, 1.76, 5), "",
-                Map.of("fio", "--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824"));
-        Result ring = hostside.harness.TestResults.of("rand_read_direct_uring_qd32", "", "ok", "", "IOPS", new Stats(99_382, 87_400, 108_118, 5), "",
-                Map.of("fio", "--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"));
-        Result sync = hostside.harness.TestResults.of("write_fsync", "", "ok", "", "GB/s", new Stats(1.70, 1.52, 1.75, 3), "", Map.of("fio", "--rw=write --bs=1M"));
-        Result skipped = hostside.harness.TestResults.of("seq_read_direct_uring_qd32", "", "not run", "io_uring is refused (EPERM)", "", null, "", Map.of());
+        Result cold = hostside.io.IoResults.read("seq_read_cold_qd1", new Stats(1.65, 1.59, 1.76, 5), null, null);
+        Result ring = hostside.io.IoResults.read("rand_read_direct_uring_qd32", new Stats(99_382, 87_400, 108_118, 5), null, null);
+        Result sync = hostside.io.IoResults.write("write_fsync", new Stats(1.70, 1.52, 1.75, 3), Stats.of(400));
+        Result skipped = Result.notRun(hostside.io.IoResults.test("seq_read_direct_uring_qd32"), "io_uring is refused (EPERM)");
         return new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
                 List.of("Loading a checkpoint: fine"));
     }
@@ -34,10 +34,18 @@ class IoMarkdownTest {
         IoMarkdown.render(md, measured().json());
         String s = md.toString();
         assertThat(s).contains("Of `/var/tmp/hostside-io-1.tmp` (2 GiB, ext4).");
-        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | `fio --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
+        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | `fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
         assertThat(s).contains("| `rand_read_direct_uring_qd32` | 99,382 | 87,400 | 108,118 | IOPS |");
         assertThat(s).contains("| `seq_read_direct_uring_qd32` | not run: io\\_uring is refused (EPERM) |");
         assertThat(s).contains("### What it means\n\n- Loading a checkpoint: fine\n");
+    }
+
+    @Test
+    void aReportOfTheFirstSchemaNamesTheFioJobItsDetailsKept() throws Exception {
+        JsonNode old = Json.MAPPER.readTree(hostside.Fixtures.testdata().resolve("reports/h200-hostside1.json").toFile()).path("modules").get(3).path("data");
+        StringBuilder md = new StringBuilder();
+        IoMarkdown.render(md, old);
+        assertThat(md.toString()).contains("| `seq_read_cold_qd1` | 1.75 | 1.64 | 1.78 | GB/s | `fio --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
     }
 
     @Test
@@ -84,8 +92,8 @@ class IoMarkdownTest {
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(hostside.fs.FsRoot.open(
                 hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), hostside.harness.ProgressSink.NONE);
-        Result quiet = hostside.harness.TestResults.of("launch_jitter_quiet", "", "ok", "", "us", new Stats(94, 1, 900, 20_000), "",
-                Map.of("lateNs", Map.of("p50", 94_000L, "p99", 142_000L, "p99.9", 170_000L, "max", 900_000L), "missedTicks", 10L));
+        Result quiet = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(94, 1, 900, 20_000),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(94_000L, 142_000L, 170_000L, 900_000L)).missed(10).build());
         hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),
                 List.of(), List.of());
         var answers = ReportBuilder.build(run, null, cpu, null, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z")).questions();
@@ -106,10 +114,10 @@ class IoMarkdownTest {
 
     @Test
     void theCpuQuestionQuotesTheJitter() {
-        Result quiet = hostside.harness.TestResults.of("launch_jitter_quiet", "", "ok", "", "us", new Stats(54, 1, 200, 20_000), "",
-                Map.of("lateNs", Map.of("p50", 54_000L, "p99", 60_000L, "p99.9", 90_000L, "max", 200_000L), "missedTicks", 10L));
-        Result noisy = hostside.harness.TestResults.of("launch_jitter_noisy", "", "ok", "", "us", new Stats(55, 1, 5000, 19_600), "",
-                Map.of("lateNs", Map.of("p50", 55_000L, "p99", 61_000L, "p99.9", 133_000L, "max", 5_700_000L), "missedTicks", 400L));
+        Result quiet = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(54, 1, 200, 20_000),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(54_000L, 60_000L, 90_000L, 200_000L)).missed(10).build());
+        Result noisy = hostside.cpu.Runs.ok("launch_jitter_noisy", hostside.core.Unit.US, new Stats(55, 1, 5000, 19_600),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(55_000L, 61_000L, 133_000L, 5_700_000L)).missed(400).build());
         hostside.cpu.CpuRun run = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noisy), "GPU0: H200", ""),
                 List.of(), List.of());
         assertThat(ReportBuilder.jitter(run)).isEqualTo("launches late by 60 us at p99 quiet, 61 us at p99 and 133 us at p99.9 with a hog on every core (2.0% of ticks missed)");

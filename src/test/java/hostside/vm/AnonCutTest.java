@@ -3,9 +3,7 @@ package hostside.vm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,8 +25,8 @@ class AnonCutTest {
     }
 
     static Result touched(AnonTouch t, long bytes) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("regionBytes", bytes);
+        long faults = bytes / 4096;
+        var d = new AnonTouch.TouchDetail(bytes, 4096, faults, 256.0, 3.2, t.huge() ? 2L << 20 : null, 0, null, null, null, null);
         return Result.ok(t, hostside.core.Unit.MS_PER_GIB, Stats.of(new double[] {800, 810, 820}), "mmap", d);
     }
 
@@ -75,7 +73,7 @@ class AnonCutTest {
         VmRun run = VmDrill.run(FsRoot.live(), List.of(new FakeTouch()), List.of(), new VmDrill.FileOptions(null, null, 1L << 50), key -> {});
         Cut c = Cut.in(run.host().getFirst()).orElseThrow(() -> new AssertionError("no cut in " + run.host().getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
-        assertThat(c.used()).isEqualTo(hostside.harness.MapDetail.of(run.host().getFirst()).get("regionBytes"));
+        assertThat(c.used()).isEqualTo(((AnonTouch.TouchDetail) run.host().getFirst().detail()).regionBytes());
     }
 
     @Test

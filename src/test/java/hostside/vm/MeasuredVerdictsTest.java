@@ -3,7 +3,6 @@ package hostside.vm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +12,9 @@ import hostside.harness.Result;
 import hostside.core.Stats;
 import hostside.machine.Host;
 import hostside.core.Units;
+import hostside.core.Sweep;
+import hostside.vm.measure.AnonTouch;
+import hostside.vm.measure.FileRead;
 import hostside.vm.measure.TlbReach;
 
 /** Each line of what the measurements mean, from figures made by hand; a missing figure drops its line. */
@@ -21,10 +23,31 @@ class MeasuredVerdictsTest {
     static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (QEMU Standard PC)", "", "live");
     static final long KiB = 1L << 10, MiB = 1L << 20;
 
-    static Result ok(String key, double median, Object... detail) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        for (int i = 0; i < detail.length; i += 2) d.put((String) detail[i], detail[i + 1]);
-        return hostside.harness.TestResults.of(key, key, "ok", "", "ms", Stats.of(median), "by hand", d);
+    static Result ok(String key, double median) {
+        return ok(key, median, null);
+    }
+
+    /** A measured result with its case's detail record, as the drill's cases write them. */
+    static Result ok(String key, double median, hostside.harness.Detail detail) {
+        return new Result(key, key, hostside.harness.Status.OK, "", hostside.core.Unit.MS, Stats.of(median), hostside.core.Better.LOWER,
+                "by hand", null, detail);
+    }
+
+    /** A file read's detail: only the faults per MiB matter to the verdicts. */
+    static FileRead.FileDetail file(double faultsPerMiB) {
+        return new FileRead.FileDetail(1L << 30, "/var/tmp/hostside-vm-1.tmp", 0, 0, faultsPerMiB, null);
+    }
+
+    /** A base-page first touch of 256 MiB in 4 KiB pages; usPerFault null as when no fault was counted. */
+    static AnonTouch.TouchDetail base(Double usPerFault) {
+        long faults = usPerFault == null ? 0 : 65536;
+        return new AnonTouch.TouchDetail(256 * MiB, 4096, faults, faults / 256.0, usPerFault, null, 0, null, null, null, null);
+    }
+
+    /** A THP first touch: the share of huge pages (null when smaps could not say) and the fallbacks (-1: no counter). */
+    static AnonTouch.TouchDetail thp(Double hugePercent, Long fallback) {
+        return new AnonTouch.TouchDetail(256 * MiB, 4096, 128, 0.5, 2.0, 2 * MiB, 128, fallback,
+                hugePercent == null ? -1L : (long) (hugePercent / 100 * 256 * MiB), hugePercent, null);
     }
 
     static Result failed(String key) {
@@ -48,7 +71,7 @@ class MeasuredVerdictsTest {
 
     @Test
     void readAndMmapWithinFifteenPercentAreEven() {
-        String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 1.1, "faultsPerMiB", 16.0)));
+        String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 1.1, file(16.0))));
         assertThat(line).startsWith("Cold file: read() " + Units.gbps(1.0) + ", mmap " + Units.gbps(1.1) + " (")
                 .containsPattern("\\((mmap took )?16(\\.0)? faults per MiB\\)")
                 .contains("the two ways are even here").doesNotContain("faster");
@@ -56,7 +79,7 @@ class MeasuredVerdictsTest {
 
     @Test
     void readWinsColdSaysStreamWithRead() {
-        String line = only(host(ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, "faultsPerMiB", 256.0)));
+        String line = only(host(ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, file(256.0))));
         assertThat(line).startsWith("Cold file: read() " + Units.gbps(2.0) + ", mmap " + Units.gbps(1.0) + " (")
                 .containsPattern("\\((mmap took )?256(\\.0)? faults per MiB\\)")
                 .contains(": read() 2.0x faster: ").contains("streams faster with read()");
@@ -64,22 +87,22 @@ class MeasuredVerdictsTest {
 
     @Test
     void mmapWinsColdSaysMemmapSuits() {
-        String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 3.0, "faultsPerMiB", 8.0)));
+        String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 3.0, file(8.0))));
         assertThat(line).contains(": mmap 3.0x faster: ").contains("np.memmap suits a cold dataset");
     }
 
     @Test
     void warmReadWinsAndWarmMmapWinsSayDifferentThings() {
-        String read = only(host(ok("file_read_warm", 10.0), ok("file_mmap_warm", 4.0, "faultsPerMiB", 256.0)));
+        String read = only(host(ok("file_read_warm", 10.0), ok("file_mmap_warm", 4.0, file(256.0))));
         assertThat(read).startsWith("Warm file: ").contains(": read() 2.5x faster: ").contains("mmap pays off only when pages are reused");
-        String mmap = only(host(ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, "faultsPerMiB", 1.0)));
+        String mmap = only(host(ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, file(1.0))));
         assertThat(mmap).startsWith("Warm file: ").contains(": mmap 2.5x faster: ").contains("cheaper to map than to copy");
     }
 
     @Test
     void coldAndWarmAreTwoLinesColdFirst() {
-        List<String> lines = host(ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, "faultsPerMiB", 1.0),
-                ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, "faultsPerMiB", 256.0));
+        List<String> lines = host(ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, file(1.0)),
+                ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, file(256.0)));
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).startsWith("Cold file");
         assertThat(lines.get(1)).startsWith("Warm file");
@@ -88,44 +111,44 @@ class MeasuredVerdictsTest {
     @Test
     void aFileLineNeedsBothWaysMeasured() {
         assertThat(host(ok("file_read_cold", 2.0))).isEmpty();
-        assertThat(host(ok("file_mmap_warm", 2.0, "faultsPerMiB", 1.0))).isEmpty();
+        assertThat(host(ok("file_mmap_warm", 2.0, file(1.0)))).isEmpty();
         assertThat(host(ok("file_read_cold", 2.0), failed("file_mmap_cold"))).isEmpty();
-        assertThat(host(notRun("file_read_warm"), ok("file_mmap_warm", 2.0, "faultsPerMiB", 1.0))).isEmpty();
+        assertThat(host(notRun("file_read_warm"), ok("file_mmap_warm", 2.0, file(1.0)))).isEmpty();
         // cold read with warm mmap is no comparison
-        assertThat(host(ok("file_read_cold", 2.0), ok("file_mmap_warm", 2.0, "faultsPerMiB", 1.0))).isEmpty();
+        assertThat(host(ok("file_read_cold", 2.0), ok("file_mmap_warm", 2.0, file(1.0)))).isEmpty();
     }
 
     // ---- first-touch faults ----
 
     @Test
     void fastFaultsAreOneLineWithoutANote() {
-        String line = only(host(ok("anon_first_touch_base", 131.0, "pageSize", 4096L, "usPerFault", 0.5)));
+        String line = only(host(ok("anon_first_touch_base", 131.0, base(0.5))));
         assertThat(line).isEqualTo("First touch costs 0.50 us per " + Units.bytes(4096L)
                 + " page (131 ms per GiB): allocate pinned and staging buffers once and reuse them");
     }
 
     @Test
     void slowFaultsOnAVmBlameTheHypervisor() {
-        String line = only(MeasuredVerdicts.of(VM, List.of(ok("anon_first_touch_base", 1300.0, "pageSize", 4096L, "usPerFault", 5.0)), List.of()));
+        String line = only(MeasuredVerdicts.of(VM, List.of(ok("anon_first_touch_base", 1300.0, base(5.0))), List.of()));
         assertThat(line).startsWith("First touch costs 5.00 us per " + Units.bytes(4096L) + " page (1300 ms per GiB)")
                 .contains("; 5.0 us is slow (bare metal pays well under 2 us)").contains("this is a VM").doesNotContain("compact_stall");
     }
 
     @Test
     void slowFaultsOnMetalPointAtCgroupsAndCompaction() {
-        String line = only(host(ok("anon_first_touch_base", 1300.0, "pageSize", 4096L, "usPerFault", 5.0)));
+        String line = only(host(ok("anon_first_touch_base", 1300.0, base(5.0))));
         assertThat(line).contains("5.0 us is slow").contains("compact_stall").doesNotContain("VM");
     }
 
     @Test
     void justUnderTheSlowMarkHasNoNote() {
-        assertThat(only(host(ok("anon_first_touch_base", 700.0, "pageSize", 4096L, "usPerFault", 2.9)))).doesNotContain("slow");
+        assertThat(only(host(ok("anon_first_touch_base", 700.0, base(2.9))))).doesNotContain("slow");
     }
 
     @Test
     void faultsWithoutAPerFaultFigureDropTheLine() {
         // AnonTouch leaves usPerFault out when it counted no fault
-        assertThat(host(ok("anon_first_touch_base", 131.0, "pageSize", 4096L, "faults", 0L))).isEmpty();
+        assertThat(host(ok("anon_first_touch_base", 131.0, base(null)))).isEmpty();
         assertThat(host(failed("anon_first_touch_base"))).isEmpty();
     }
 
@@ -133,15 +156,15 @@ class MeasuredVerdictsTest {
 
     @Test
     void hugePagesThatFormedAreFasterWithoutAWarning() {
-        List<String> lines = host(ok("anon_first_touch_base", 200.0, "pageSize", 4096L, "usPerFault", 0.8),
-                ok("anon_first_touch_thp", 50.0, "hugePercent", 95.0, "thpFaultFallback", 0L));
+        List<String> lines = host(ok("anon_first_touch_base", 200.0, base(0.8)),
+                ok("anon_first_touch_thp", 50.0, thp(95.0, 0L)));
         assertThat(lines).hasSize(2);
         assertThat(lines.get(1)).isEqualTo("With MADV_HUGEPAGE 95% of the region got huge pages; first touch 4.0x faster: 50 vs 200 ms per GiB");
     }
 
     @Test
     void fallbacksAndFewHugePagesAreNamed() {
-        String line = only(host(ok("anon_first_touch_thp", 150.0, "hugePercent", 10.0, "thpFaultFallback", 12L)));
+        String line = only(host(ok("anon_first_touch_thp", 150.0, thp(10.0, 12L))));
         assertThat(line).startsWith("With MADV_HUGEPAGE 10% of the region got huge pages")
                 .contains("(12 huge-page faults fell back to base pages: memory is fragmented)")
                 .endsWith(": huge pages are not forming; check defrag and khugepaged").doesNotContain("first touch");
@@ -149,37 +172,37 @@ class MeasuredVerdictsTest {
 
     @Test
     void hugePagesSlowerThanBasePagesSaySlower() {
-        List<String> lines = host(ok("anon_first_touch_base", 50.0, "pageSize", 4096L, "usPerFault", 0.2),
-                ok("anon_first_touch_thp", 100.0, "hugePercent", 100.0, "thpFaultFallback", 0L));
+        List<String> lines = host(ok("anon_first_touch_base", 50.0, base(0.2)),
+                ok("anon_first_touch_thp", 100.0, thp(100.0, 0L)));
         assertThat(lines.get(1)).contains("first touch 2.0x slower: 100 vs 50 ms per GiB").doesNotContain("not forming");
     }
 
     @Test
     void thpWithoutTheSmapsFigureStillComparesOrSaysNothing() {
         // AnonTouch leaves hugePercent out when smaps could not be read; -1 is "no counter"
-        assertThat(host(ok("anon_first_touch_thp", 100.0, "thpFaultFallback", -1L))).as("nothing left to say").isEmpty();
-        assertThat(only(host(ok("anon_first_touch_thp", 100.0, "thpFaultFallback", 3L))))
+        assertThat(host(ok("anon_first_touch_thp", 100.0, thp(null, -1L)))).as("nothing left to say").isEmpty();
+        assertThat(only(host(ok("anon_first_touch_thp", 100.0, thp(null, 3L)))))
                 .isEqualTo("With MADV_HUGEPAGE (3 huge-page faults fell back to base pages: memory is fragmented)");
-        List<String> lines = host(ok("anon_first_touch_base", 200.0, "pageSize", 4096L, "usPerFault", 0.8),
-                ok("anon_first_touch_thp", 100.0, "thpFaultFallback", 0L));
+        List<String> lines = host(ok("anon_first_touch_base", 200.0, base(0.8)),
+                ok("anon_first_touch_thp", 100.0, thp(null, 0L)));
         assertThat(lines.getLast()).isEqualTo("With MADV_HUGEPAGE; first touch 2.0x faster: 100 vs 200 ms per GiB");
         assertThat(host(notRun("anon_first_touch_thp"))).isEmpty();
     }
 
     // ---- TLB reach ----
 
-    static List<TlbReach.Point> points(double... ns) {
-        List<TlbReach.Point> p = new ArrayList<>();
+    static List<Sweep.Point> points(double... ns) {
+        List<Sweep.Point> p = new ArrayList<>();
         long size = 64 * KiB;
         for (double n : ns) {
-            p.add(new TlbReach.Point(size, Stats.of(n)));
+            p.add(new Sweep.Point(size, Stats.of(n)));
             size *= 4;
         }
         return p;
     }
 
-    static Result tlb(String key, List<TlbReach.Point> points) {
-        return ok(key, points.getLast().ns().median(), "points", points);
+    static Result tlb(String key, List<Sweep.Point> points) {
+        return ok(key, points.getLast().value().median(), new TlbReach.TlbDetail(4096, null, null, 1 << 20, new Sweep(hostside.core.Unit.NS, points)));
     }
 
     @Test
@@ -278,10 +301,10 @@ class MeasuredVerdictsTest {
     void everythingTogetherInTheOrderOfTheModule() {
         List<String> lines = MeasuredVerdicts.of(METAL,
                 List.of(tlb("tlb_reach_base", points(1, 2)), tlb("tlb_reach_huge", points(1, 1)),
-                        ok("anon_first_touch_thp", 50.0, "hugePercent", 95.0, "thpFaultFallback", 0L),
-                        ok("anon_first_touch_base", 200.0, "pageSize", 4096L, "usPerFault", 0.8),
-                        ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, "faultsPerMiB", 1.0),
-                        ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, "faultsPerMiB", 256.0)),
+                        ok("anon_first_touch_thp", 50.0, thp(95.0, 0L)),
+                        ok("anon_first_touch_base", 200.0, base(0.8)),
+                        ok("file_read_warm", 4.0), ok("file_mmap_warm", 10.0, file(1.0)),
+                        ok("file_read_cold", 2.0), ok("file_mmap_cold", 1.0, file(256.0))),
                 List.of(ok("pin_cost_host_alloc", 300.0), ok("managed_gpu_faults_h2d", 5.0), ok("managed_prefetch_h2d", 20.0)));
         assertThat(lines).hasSize(7);
         assertThat(lines).satisfiesExactly(l -> assertThat(l).startsWith("Cold file"), l -> assertThat(l).startsWith("Warm file"),

@@ -101,6 +101,8 @@ class VmCommandTest {
         }
         assertThat(j.path("gpu").path("notRun").asText()).isEqualTo(why);
         assertThat(j.path("verdicts")).isEmpty();
+        assertThat(j.path("figures").isArray()).isTrue();
+        assertThat(j.path("figures")).as("nothing measured, no figure").isEmpty();
         assertThat(j.path("machine").path("source").asText()).isNotEqualTo("live");
         assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(4096);
     }
@@ -128,6 +130,8 @@ class VmCommandTest {
         assertThat(file.path("value").path("samples").asInt()).isEqualTo(5);
         assertThat(file.path("value").path("median").asDouble()).isPositive();
         assertThat(file.path("detail").path("fileBytes").asLong()).isEqualTo(64L << 20);
+        assertThat(file.path("anchor").asText()).as("fio's job for this file").isEqualTo("fio --rw=read --bs=1M --ioengine=psync --invalidate=0 --size=64m");
+        assertThat(file.path("detail").path("residentAtStartPercent").isNull()).as("a warm read evicts nothing").isTrue();
         assertThat(file.path("detail").path("file").asText()).startsWith(tmp.toString());
         // read() into a buffer touched beforehand: no page of the buffer faults during the passes
         assertThat(file.path("detail").path("minorFaults").asLong()).isLessThan(64);
@@ -145,8 +149,15 @@ class VmCommandTest {
         assertThat(anon.path("detail").path("faultsPerMiB").asDouble()).isBetween((double) (1L << 20) / page, (pages + 8) / 8.0);
         assertThat(anon.path("detail").path("thpFaultAlloc").asLong()).as("no huge page was asked for").isLessThanOrEqualTo(0);
         assertThat(anon.path("detail").path("usPerFault").asDouble()).isPositive();
+        assertThat(anon.path("detail").path("hugePercent").isNull()).as("base pages: no share of huge pages").isTrue();
+        assertThat(anon.path("detail").path("cut").isNull()).as("8 MiB fits: nothing cut").isTrue();
+        assertThat(anon.path("anchor").isNull()).isTrue();
 
         assertThat(j.path("verdicts").toString()).contains("First touch costs");
+        assertThat(j.path("figures").findValuesAsText("key")).containsExactly("file_read_warm", "anon_first_touch_base", "anon_first_touch_base_us_per_fault");
+        assertThat(j.path("figures").get(0).path("scope").asText()).isEqualTo("dir:" + tmp.toAbsolutePath());
+        assertThat(j.path("figures").get(0).path("value").asDouble()).isEqualTo(file.path("value").path("median").asDouble());
+        assertThat(j.path("figures").get(1).path("scope").asText()).isEqualTo("machine");
         assertThat(leftovers(tmp)).as("the test file and the probe are gone").isEmpty();
         try (Stream<Path> s = Files.list(tmp)) {
             assertThat(s.toList()).isEmpty();

@@ -122,7 +122,11 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
             assertThat(r.value().samples()).isEqualTo(5);
-            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("bufferBytes", 4 * MiB).containsEntry("gpu", "NVIDIA H200 (0000:1a:00.0)");
+            ManagedMigration.MigrationDetail d = (ManagedMigration.MigrationDetail) r.detail();
+            assertThat(d.bufferBytes()).isEqualTo(4 * MiB);
+            assertThat(d.gpu()).isEqualTo("NVIDIA H200 (0000:1a:00.0)");
+            // only the CPU case counts faults: the GPU-side cases' faults are the driver's, not this thread's
+            assertThat(d.cpuFaultsCounted() == null).as(r.key()).isEqualTo(!r.key().equals("managed_cpu_faults_d2h"));
         });
         // the GPU-side cases are timed by the fake's events: 4 MiB in 2 ms
         for (int i : new int[] {0, 2, 3}) {
@@ -131,7 +135,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         // the CPU case counts its own faults; the fake moves nothing, so once the warm-up has
         // touched the buffer no lap faults again: the figure is per lap, not a running total
         Result back = results.get(1);
-        assertThat(hostside.harness.MapDetail.of(back)).containsEntry("cpuFaultsCounted", 0L).doesNotContainKey("cpuFaultsPerMiB");
+        assertThat(((ManagedMigration.MigrationDetail) back.detail()).cpuFaultsCounted()).isZero();
         assertThat(back.value().median()).isPositive();
         assertThat(fake.calls("cuMemAllocManaged")).isEqualTo(4);
         // six laps each (one warm-up): the CPU case and the h2d case prefetch once a lap, the d2h case twice
@@ -312,6 +316,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         JsonNode gpu = j.path("gpu");
         assertThat(gpu.path("notRun").asText()).isEmpty();
         assertThat(gpu.path("measuredOn").asText()).isEqualTo("GPU0: NVIDIA H200 (0000:1a:00.0)");
+        assertThat(gpu.path("measuredPciAddress").asText()).isEqualTo("0000:1a:00.0");
+        assertThat(j.path("figures").findValuesAsText("key")).containsExactly("managed_gpu_faults_h2d", "managed_prefetch_h2d");
+        assertThat(j.path("figures").findValuesAsText("scope")).containsOnly("gpu:0000:1a:00.0");
         assertThat(gpu.path("gpus")).hasSize(2);
         assertThat(gpu.path("gpus").get(1).path("name").asText()).isEqualTo("NVIDIA H100 80GB HBM3");
         assertThat(gpu.path("gpus").get(0).path("vmmMinimumBytes").asLong()).isEqualTo(2 * MiB);

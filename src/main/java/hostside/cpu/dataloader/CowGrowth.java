@@ -2,9 +2,7 @@ package hostside.cpu.dataloader;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.cpu.dataloader.ProcMemory.Sample;
@@ -21,11 +19,20 @@ import hostside.harness.TestCase;
 public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> {
     /** How long the numpy probe may take (a cold import on a slow disk). */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
-    /** VmRSS and Rss are "the same" within this many base pages (VmRSS's per-CPU counters lag a little). */
-    static final int RSS_AGREE_PAGES = 16;
 
     public CowGrowth {
         if (kind == null) throw new IllegalArgumentException("no dataset kind");
+    }
+
+    /** No established tool measures this growth: smem reads the same USS at one moment, not its growth over a run. */
+    @Override
+    public String anchor() {
+        return null;
+    }
+
+    @Override
+    public Class<CowDetail> detailType() {
+        return CowDetail.class;
     }
 
     @Override
@@ -72,64 +79,30 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
 
     Result result(CowRun r, DataLoaderTarget t) {
         double[] growth = new double[r.workers().size()];
-        List<Map<String, Object>> perWorker = new ArrayList<>();
+        List<CowDetail.Worker> perWorker = new ArrayList<>();
         long maxRssGap = 0;
         for (int i = 0; i < growth.length; i++) {
             Series w = r.workers().get(i);
             growth[i] = r.growthPercent(w);
             Sample first = w.first().orElseThrow(), last = w.last().orElseThrow();
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("worker", i);
-            m.put("pid", w.pid());
-            m.put("startUssBytes", first.uss());
-            m.put("finalRssBytes", last.rss());
-            m.put("finalVmRssBytes", last.vmRss());
-            m.put("finalPssBytes", last.pss());
-            m.put("finalUssBytes", last.uss());
-            m.put("finalSharedBytes", last.shared());
-            m.put("growthBytes", CowRun.growthBytes(w));
-            m.put("growthPercent", round(growth[i]));
-            m.put("vanishedLooks", w.vanishedLooks());
-            if (w.unreadableLooks() > 0) m.put("unreadable", w.unreadableLooks() + " looks: " + w.problem());
-            m.put("samples", w.samples().stream().map(Sample::toMap).toList());
-            perWorker.add(m);
+            perWorker.add(new CowDetail.Worker(i, w.pid(), first.uss(), last.rss(), last.vmRss(), last.pss(), last.uss(), last.shared(),
+                    CowRun.growthBytes(w), round(growth[i]), w.vanishedLooks(), w.unreadableLooks(), w.unreadableLooks() > 0 ? w.problem() : null,
+                    CowDetail.MemoryPoint.of(w.samples())));
             if (last.vmRss() >= 0) maxRssGap = Math.max(maxRssGap, Math.abs(last.vmRss() - last.rss()));
         }
         double mean = 0;
         for (double g : growth) mean += g / growth.length;
 
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("data", kind.key());
-        d.put("datasetBytes", r.datasetBytes());
-        d.put("datasetMeasuredBy", r.measuredDataset() ? "main's USS growth while it built the dataset" : "the script's estimate (getsizeof)");
-        d.put("datasetEstimateBytes", r.estimateBytes());
-        d.put("items", r.items());
-        d.put("workers", r.workers().size());
-        d.put("passes", t.passes());
-        d.put("passMs", t.passTime().toMillis());
-        d.put("meanGrowthPercent", round(mean));
-        d.put("totalGrowthBytes", r.workers().stream().mapToLong(CowRun::growthBytes).sum());
-        d.put("totalPssBytes", r.totalPss());
-        d.put("totalPssAtStartBytes", r.totalPssAtStart());
-        d.put("totalPssPerDataset", round(r.totalPss() / (double) r.datasetBytes()));
         Sample mainLast = r.main().last().orElse(r.mainAfterBuild());
-        d.put("main", mapOf("pid", r.main().pid(), "beforeBuildUssBytes", r.mainBeforeBuild().uss(), "afterBuildUssBytes", r.mainAfterBuild().uss(),
-                "finalRssBytes", mainLast.rss(), "finalPssBytes", mainLast.pss(), "finalUssBytes", mainLast.uss(),
-                "samples", r.main().samples().stream().map(Sample::toMap).toList()));
-        d.put("perWorker", perWorker);
-        d.put("rounds", r.rounds());
-        d.put("sampleIntervalMs", CowSampler.TICK.toMillis());
-        d.put("seconds", round(r.seconds()));
-        d.put("pageSize", r.pageSize());
-        d.put("rssCheck", maxRssGap <= RSS_AGREE_PAGES * r.pageSize()
-                ? "VmRSS (/proc/PID/status) and Rss (smaps_rollup) agree within " + maxRssGap / 1024 + " KiB for every worker"
-                : "VmRSS and Rss differ by up to " + maxRssGap / 1024 + " KiB (more than " + RSS_AGREE_PAGES + " pages)");
-        d.put("rssCheckMaxGapBytes", maxRssGap);
-        peakRss(r).ifPresent(peak -> {
-            d.put("peakRssBytes", peak.bytes());
-            d.put("peakRssOf", peak.of());
-        });
-        d.put("python", r.pythonVersion());
+        var main = new CowDetail.MainProcess(r.main().pid(), r.mainBeforeBuild().uss(), r.mainAfterBuild().uss(), mainLast.rss(), mainLast.pss(),
+                mainLast.uss(), CowDetail.MemoryPoint.of(r.main().samples()));
+        Optional<PeakRss> peak = peakRss(r);
+        CowDetail d = new CowDetail(kind, r.datasetBytes(),
+                r.measuredDataset() ? CowDetail.DatasetMeasure.MAIN_USS_GROWTH : CowDetail.DatasetMeasure.SCRIPT_ESTIMATE, r.estimateBytes(), r.items(),
+                r.workers().size(), t.passes(), t.passTime().toMillis(), round(mean), r.workers().stream().mapToLong(CowRun::growthBytes).sum(),
+                r.totalPss(), r.totalPssAtStart(), round(r.totalPss() / (double) r.datasetBytes()), main, perWorker, r.rounds(),
+                CowSampler.TICK.toMillis(), round(r.seconds()), r.pageSize(), maxRssGap, peak.map(PeakRss::bytes).orElse(null),
+                peak.map(PeakRss::of).orElse(null), r.pythonVersion(), null);
         return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(growth),
                 "python3 cow_workers.py: " + r.items() + " items as a " + kind.label() + ", " + r.workers().size()
                         + " workers started with os.fork() each reading every item " + t.passes()
@@ -159,11 +132,5 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
 
     static double round(double v) {
         return Math.round(v * 100) / 100.0;
-    }
-
-    static Map<String, Object> mapOf(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
-        return m;
     }
 }

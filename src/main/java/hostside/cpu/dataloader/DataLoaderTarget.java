@@ -66,7 +66,14 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
      * for the line and the {@code detail.cut} a result carries.
      */
     public static Optional<hostside.harness.Cut> cut(FsRoot fs, long wanted, int workers) {
-        long used = boundedBytes(fs, wanted, workers);
+        return cut(fs, wanted, boundedBytes(fs, wanted, workers), workers);
+    }
+
+    /**
+     * The same for a target already made, whose dataset is {@code used} bytes: the cut names exactly
+     * what ran, though available memory may have moved since the target was made.
+     */
+    public static Optional<hostside.harness.Cut> cut(FsRoot fs, long wanted, long used, int workers) {
         Long avail = hostside.container.AvailableMemory.read(fs).bytes();
         String why = avail == null
                 ? "available memory is unknown here, so at most the default " + hostside.harness.Cut.size(DEFAULT_DATASET_BYTES)

@@ -27,8 +27,9 @@ public final class DataLoaderVerdicts {
         return v;
     }
 
-    static Optional<Result> ok(List<Result> rs, String key) {
-        return rs.stream().filter(r -> r.key().equals(key) && r.isOk()).findFirst();
+    /** The result of {@code key} that ran and holds its detail record (one read back from an old report may hold none). */
+    static Optional<Result> ok(List<Result> rs, String key, Class<? extends hostside.harness.Detail> detail) {
+        return rs.stream().filter(r -> r.key().equals(key) && r.isOk() && detail.isInstance(r.detail())).findFirst();
     }
 
     /**
@@ -37,16 +38,17 @@ public final class DataLoaderVerdicts {
      * 0.3%): keep datasets in numpy/torch tensors or use persistent workers with shared memory".
      */
     static Optional<String> cow(List<Result> rs) {
-        Optional<Result> list = ok(rs, "dataloader_cow_list"), array = ok(rs, "dataloader_cow_array");
+        Optional<Result> list = ok(rs, "dataloader_cow_list", CowDetail.class), array = ok(rs, "dataloader_cow_array", CowDetail.class);
         if (list.isEmpty() && array.isEmpty()) return Optional.empty();
         List<String> parts = new ArrayList<>();
         boolean listCopied = false;
         if (list.isPresent()) {
             Result r = list.get();
             double g = r.value().median();
-            int workers = num(r, "workers").intValue();
-            long dataset = num(r, "datasetBytes").longValue();
-            long total = num(r, "totalGrowthBytes").longValue();
+            CowDetail d = (CowDetail) r.detail();
+            int workers = d.workers();
+            long dataset = d.datasetBytes();
+            long total = d.totalGrowthBytes();
             listCopied = g >= COPIED;
             String sizes = workers + (workers == 1 ? " worker" : " workers") + " x " + Units.bytes(dataset) + " = " + Units.bytes(Math.max(0, total)) + " more";
             parts.add(listCopied
@@ -70,19 +72,15 @@ public final class DataLoaderVerdicts {
      * multiprocessing_context='spawn'/'forkserver' (spawn costs X s per worker start)".
      */
     static Optional<String> forkVsSpawn(List<Result> rs) {
-        Optional<Result> r = ok(rs, "fork_vs_spawn_cuda");
+        Optional<Result> r = ok(rs, "fork_vs_spawn_cuda", SpawnDetail.class);
         if (r.isEmpty()) return Optional.empty();
-        Object fork = hostside.harness.MapDetail.of(r.get()).get("fork");
+        SpawnDetail d = (SpawnDetail) r.get().detail();
         String cost = "spawn costs " + String.format(Locale.ROOT, "%.1f", r.get().value().median()) + " s per worker start";
-        if (fork instanceof String f && f.startsWith("failed")) {
+        if (d.fork().failed()) {
             return Optional.of("a forked DataLoader worker cannot use CUDA: do GPU work in the main process, or use "
                     + "multiprocessing_context='spawn'/'forkserver' (" + cost + ")");
         }
         return Optional.of("a forked worker used CUDA here without an error (unexpected: torch normally refuses); spawn works too (" + cost + ")");
-    }
-
-    private static Number num(Result r, String key) {
-        return hostside.harness.MapDetail.of(r).get(key) instanceof Number n ? n : 0;
     }
 
     /** 98% from 10 up, one decimal below (0.3%). */

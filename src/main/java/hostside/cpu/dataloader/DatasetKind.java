@@ -15,8 +15,16 @@ public enum DatasetKind {
         this.label = label;
     }
 
+    /** How it is written in JSON ("list", "array"), and read back. */
+    @com.fasterxml.jackson.annotation.JsonValue
     public String key() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public static DatasetKind of(String key) {
+        for (DatasetKind k : values()) if (k.key().equals(key)) return k;
+        throw new IllegalArgumentException("\"" + key + "\" is not a dataset kind (list, array)");
     }
 
     public String label() {

@@ -2,9 +2,7 @@ package hostside.cpu.dataloader;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,6 +22,17 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     static final int TRIES = 3;
     /** A cold {@code import torch} can take tens of seconds on a network file system. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
+
+    /** No established tool times a spawned DataLoader worker's start-up. */
+    @Override
+    public String anchor() {
+        return null;
+    }
+
+    @Override
+    public Class<SpawnDetail> detailType() {
+        return SpawnDetail.class;
+    }
 
     @Override
     public String key() {
@@ -89,6 +98,11 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         return result(o, t.timeout());
     }
 
+    /** A child's event: ok, or failed with its error. */
+    static SpawnDetail.Outcome outcome(JsonNode event) {
+        return event.path("ok").asBoolean() ? SpawnDetail.Outcome.OK : SpawnDetail.Outcome.failed(event.path("error").asText());
+    }
+
     /** The figures from the script's output. */
     Result result(Python.Outcome o, Duration timeout) {
         JsonNode parent = null, fork = null, forkCpu = null;
@@ -114,16 +128,13 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
             return Result.failed(this, "the script exited with " + o.exit() + " before CUDA was tried" + (err.isEmpty() ? "" : ": " + err));
         }
         List<Double> start = new ArrayList<>(), cuda = new ArrayList<>();
-        List<Map<String, Object>> tries = new ArrayList<>();
+        List<SpawnDetail.SpawnTry> tries = new ArrayList<>();
         String spawnError = "";
         for (JsonNode s : spawns) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("try", s.path("try").asInt());
-            m.put("ok", s.path("ok").asBoolean());
-            if (s.has("start_seconds")) m.put("startSeconds", s.path("start_seconds").asDouble());
-            if (s.has("cuda_seconds")) m.put("cudaSeconds", s.path("cuda_seconds").asDouble());
-            if (!s.path("error").asText("").isEmpty()) m.put("error", s.path("error").asText());
-            tries.add(m);
+            String err = s.path("error").asText("");
+            tries.add(new SpawnDetail.SpawnTry(s.path("try").asInt(), s.path("ok").asBoolean(),
+                    s.has("start_seconds") ? s.path("start_seconds").asDouble() : null, s.has("cuda_seconds") ? s.path("cuda_seconds").asDouble() : null,
+                    err.isEmpty() ? null : err));
             if (s.path("ok").asBoolean() && s.has("start_seconds")) {
                 start.add(s.path("start_seconds").asDouble());
                 if (s.has("cuda_seconds")) cuda.add(s.path("cuda_seconds").asDouble());
@@ -131,17 +142,11 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
                 spawnError = s.path("error").asText("no answer");
             }
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("fork", fork.path("ok").asBoolean() ? "ok" : "failed: " + fork.path("error").asText());
-        d.put("forkCpu", forkCpu == null ? "not tried" : forkCpu.path("ok").asBoolean() ? "ok" : "failed: " + forkCpu.path("error").asText());
-        d.put("spawn", start.size() == spawns.size() && !spawns.isEmpty() ? "ok" : "failed: " + spawnError);
-        d.put("spawnTries", tries);
-        if (!cuda.isEmpty()) d.put("spawnCudaSeconds", Stats.of(cuda.stream().mapToDouble(Double::doubleValue).toArray()).median());
-        d.put("parentCudaInitSeconds", parent.path("cuda_init_seconds").asDouble());
-        d.put("device", parent.path("device").asText());
-        d.put("torch", parent.path("torch").asText());
-        d.put("cuda", parent.path("cuda").asText());
-        if (start.isEmpty()) return Result.failed(this, "spawn failed too: " + spawnError, new hostside.harness.MapDetail(d));
+        SpawnDetail d = new SpawnDetail(outcome(fork), forkCpu == null ? SpawnDetail.Outcome.NOT_TRIED : outcome(forkCpu),
+                start.size() == spawns.size() && !spawns.isEmpty() ? SpawnDetail.Outcome.OK : SpawnDetail.Outcome.failed(spawnError), tries,
+                cuda.isEmpty() ? null : Stats.of(cuda.stream().mapToDouble(Double::doubleValue).toArray()).median(),
+                parent.path("cuda_init_seconds").asDouble(), parent.path("device").asText(), parent.path("torch").asText(), parent.path("cuda").asText());
+        if (start.isEmpty()) return Result.failed(this, "spawn failed too: " + spawnError, d);
         return Result.ok(this, hostside.core.Unit.S, Stats.of(start.stream().mapToDouble(Double::doubleValue).toArray()),
                 "python3 fork_vs_spawn.py: CUDA initialised in the parent, then multiprocessing children: 'fork' touching CUDA, 'fork' on the CPU, "
                         + "'spawn' touching CUDA x" + TRIES + "; figure = Process.start() to the spawned child having imported torch (time.monotonic, shared by the processes)",

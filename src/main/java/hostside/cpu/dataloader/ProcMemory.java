@@ -1,7 +1,5 @@
 package hostside.cpu.dataloader;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -25,17 +23,7 @@ public final class ProcMemory {
      * What one process held at one moment, bytes; {@code vmRss} and {@code vmHwm} (the peak RSS
      * so far, what getrusage's ru_maxrss and so /usr/bin/time -v report) are -1 when status had none.
      */
-    public record Sample(long atMillis, long rss, long pss, long uss, long shared, long swap, long vmRss, long vmHwm) {
-        public Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("tMs", atMillis);
-            m.put("rssBytes", rss);
-            m.put("pssBytes", pss);
-            m.put("ussBytes", uss);
-            m.put("sharedBytes", shared);
-            return m;
-        }
-    }
+    public record Sample(long atMillis, long rss, long pss, long uss, long shared, long swap, long vmRss, long vmHwm) {}
 
     /** The outcome of one look. */
     public sealed interface Look {

@@ -3,13 +3,15 @@ package hostside.cpu.measure;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import org.HdrHistogram.Histogram;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+
+import hostside.core.CpuSet;
+import hostside.core.Distribution;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Graph;
 import hostside.gpu.cuda.Module;
@@ -53,6 +55,38 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         }
     }
 
+    /**
+     * What one condition's run gives beside its figure (the median lateness).
+     *
+     * @param launches           launches (or timer ticks) asked for
+     * @param periodNs           the cadence, ns
+     * @param gpu                the GPU launched on, "name (PCI address)"; null without one (a timer-driven feeder)
+     * @param feederCpu          the CPU the feeder was pinned to (pinned only); null when it was not pinned
+     * @param hogCpus            the CPUs a hog process busy-looped on (none when quiet)
+     * @param timerSlackNs       the feeder thread's timer slack: how late the kernel may wake it on purpose
+     * @param missedTicks        ticks already passed when the feeder woke, skipped as cyclictest skips them
+     * @param warmupTicks        ticks of warm-up before recording
+     * @param warmupMs           how long the warm-up took
+     * @param jitSettledInWarmup whether the JIT had gone quiet by the end of the warm-up
+     * @param stoppedAtTimeBound whether the run stalled so long that the time bound cut it short
+     * @param lateNs             how late each wake-up was after its deadline
+     * @param launchNs           how long each launch call took; null without a GPU
+     * @param gapNs              the time between one launch (or wake-up) and the next
+     * @param kernelsPerLaunch   kernels in the CUDA graph (graph only); null for single launches
+     */
+    public record Detail(int launches, long periodNs, String gpu, Integer feederCpu, @JsonDeserialize(using = CpuLists.class) CpuSet hogCpus,
+                         long timerSlackNs, long missedTicks, long warmupTicks, long warmupMs, boolean jitSettledInWarmup, boolean stoppedAtTimeBound,
+                         @JsonDeserialize(using = NsDistributions.Reader.class) Distribution lateNs,
+                         @JsonDeserialize(using = NsDistributions.Reader.class) Distribution launchNs,
+                         @JsonDeserialize(using = NsDistributions.Reader.class) Distribution gapNs,
+                         Integer kernelsPerLaunch) implements hostside.harness.Detail {
+
+        /** Ticks skipped as a share of all ticks ({@code wakes} woken plus those skipped); 0 when none was skipped. */
+        public double missedShare(long wakes) {
+            return missedTicks <= 0 ? 0 : (double) missedTicks / (wakes + missedTicks);
+        }
+    }
+
     public static List<TestCase<CpuTarget>> all() {
         return java.util.Arrays.stream(Condition.values()).<TestCase<CpuTarget>>map(LaunchJitter::new).toList();
     }
@@ -63,6 +97,17 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
 
     public String description() {
         return "empty-kernel launches (or timer ticks without a GPU) at a fixed cadence, " + condition.what + ": wake-up lateness, launch time, gaps";
+    }
+
+    /** The timer method is cyclictest's: absolute deadlines, lateness on waking, passed ticks skipped. */
+    @Override
+    public String anchor() {
+        return "cyclictest";
+    }
+
+    @Override
+    public Class<Detail> detailType() {
+        return Detail.class;
     }
 
     public Optional<String> notApplicable(CpuTarget t) {
@@ -140,22 +185,11 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         try (Hogs hogs = Hogs.start(hogCpus)) {
             s = feed(t, condition == Condition.PINNED ? feederCpu : -1);
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("launches", t.launches());
-        d.put("periodNs", t.periodNs());
-        d.put("gpu", t.gpu() == null ? null : t.gpu().name + " (" + t.gpu().pciAddress + ")");
-        d.put("feederCpu", condition == Condition.PINNED ? feederCpu : null);
-        d.put("hogCpus", hogCpus);
-        d.put("timerSlackNs", s.slackNs()[0]);
-        d.put("missedTicks", s.missed()[0]);
-        d.put("warmupTicks", s.warmup()[0]);
-        d.put("warmupMs", s.warmup()[1] / 1_000_000);
-        d.put("jitSettledInWarmup", s.jitSettled()[0]);
-        if (s.cut()[0]) d.put("stoppedAtTimeBound", true);
-        d.put("lateNs", percentiles(s.late()));
-        if (t.gpu() != null) d.put("launchNs", percentiles(s.launch()));
-        d.put("gapNs", percentiles(s.gap()));
-        if (condition == Condition.GRAPH) d.put("kernelsPerLaunch", GRAPH_KERNELS);
+        Detail d = new Detail(t.launches(), t.periodNs(), t.gpu() == null ? null : t.gpu().name + " (" + t.gpu().pciAddress + ")",
+                condition == Condition.PINNED ? feederCpu : null, CpuSet.of(hogCpus.stream().mapToInt(Integer::intValue).toArray()),
+                s.slackNs()[0], s.missed()[0], s.warmup()[0], s.warmup()[1] / 1_000_000, s.jitSettled()[0], s.cut()[0],
+                NsDistributions.of(s.late()), t.gpu() == null ? null : NsDistributions.of(s.launch()), NsDistributions.of(s.gap()),
+                condition == Condition.GRAPH ? GRAPH_KERNELS : null);
         Histogram late = s.late();
         Stats v = new Stats(late.getValueAtPercentile(50) / 1e3, late.getMinValue() / 1e3, late.getMaxValue() / 1e3, (int) late.getTotalCount());
         String method = t.gpu() == null
@@ -163,16 +197,6 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 : "clock_nanosleep(TIMER_ABSTIME) to each tick, then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
                         + "; ticks already passed skipped (cyclictest's method); host clock; HdrHistogram";
         return Result.ok(this, hostside.core.Unit.US, v, method, d);
-    }
-
-    /** p50, p99, p99.9 and max of a histogram, in ns. */
-    static Map<String, Long> percentiles(Histogram h) {
-        Map<String, Long> p = new LinkedHashMap<>();
-        p.put("p50", h.getValueAtPercentile(50));
-        p.put("p99", h.getValueAtPercentile(99));
-        p.put("p99.9", h.getValueAtPercentile(99.9));
-        p.put("max", h.getMaxValue());
-        return p;
     }
 
     /** The feeder loop on its own thread (pinned when {@code cpu} >= 0), so the caller's affinity is left alone. */

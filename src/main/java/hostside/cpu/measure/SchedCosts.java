@@ -5,14 +5,14 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import hostside.harness.Result;
+import hostside.core.CpuSet;
 import hostside.core.Stats;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.libc.Sched;
 
@@ -26,6 +26,10 @@ import hostside.libc.Sched;
 public final class SchedCosts {
     static final int SAMPLES = 7;
     private static final VarHandle WORD = JAVA_INT.varHandle();
+    /** One warm-up round, as lat_ctx and perf bench run one before timing. */
+    static final Sampling SAMPLING = new Sampling(1, SAMPLES);
+    /** Where the syscall loop's results go, so that no compiler may drop the calls themselves. */
+    static volatile long sink;
 
     private SchedCosts() {}
 
@@ -38,6 +42,16 @@ public final class SchedCosts {
     public record Syscall(int calls) implements TestCase<CpuTarget> {
         static final int CALLS = 200_000;
 
+        /**
+         * @param nativeCallNs   a native call that does not enter the kernel (labs), ns: what the FFM call itself costs
+         * @param kernelNs       the syscall's median less the native call's: the kernel's own share, comparable with a C loop
+         * @param callsPerSample calls timed together per sample
+         */
+        public record Detail(double nativeCallNs, double kernelNs, int callsPerSample) implements hostside.harness.Detail {}
+
+        /** One sample: ns per syscall and ns per plain native call, timed back to back. */
+        record Sample(double syscallNs, double callNs) {}
+
         public String key() {
             return "syscall_getppid";
         }
@@ -46,27 +60,33 @@ public final class SchedCosts {
             return "a trivial syscall (getppid), ns per call including the native call (measured apart too)";
         }
 
+        @Override
+        public String anchor() {
+            return "C loop: getppid via syscall(2)";
+        }
+
+        @Override
+        public Class<Detail> detailType() {
+            return Detail.class;
+        }
+
         public Result run(CpuTarget t) {
-            double[] sys = new double[SAMPLES], call = new double[SAMPLES];
-            long sink = 0;
-            for (int i = -2; i < SAMPLES; i++) {
-                long t0 = System.nanoTime();
-                for (int k = 0; k < calls; k++) sink += Sched.getppid();
-                long t1 = System.nanoTime();
-                for (int k = 0; k < calls; k++) sink += Sched.nativeNoop(k);
-                long t2 = System.nanoTime();
-                if (i < 0) continue;
-                sys[i] = (t1 - t0) / (double) calls;
-                call[i] = (t2 - t1) / (double) calls;
-            }
-            Map<String, Object> d = new LinkedHashMap<>();
-            Stats c = Stats.of(call);
-            d.put("nativeCallNs", c.median());
-            d.put("kernelNs", Stats.of(sys).median() - c.median());
-            d.put("callsPerSample", calls);
-            // the results are used, so no compiler may drop the calls themselves
-            if (sink == 42) d.put("sink", sink);
-            return Result.ok(this, hostside.core.Unit.NS, Stats.of(sys), "getppid by syscall(2) through java.lang.foreign, host clock; labs(3) the same way for the call's own cost", d);
+            List<Sample> samples = new Sampling(2, SAMPLES).each(i -> sample(calls));
+            Stats sys = Stats.of(samples.stream().mapToDouble(Sample::syscallNs).toArray());
+            Stats call = Stats.of(samples.stream().mapToDouble(Sample::callNs).toArray());
+            return Result.ok(this, hostside.core.Unit.NS, sys, "getppid by syscall(2) through java.lang.foreign, host clock; labs(3) the same way for the call's own cost",
+                    new Detail(call.median(), sys.median() - call.median(), calls));
+        }
+
+        static Sample sample(int calls) {
+            long s = 0;
+            long t0 = System.nanoTime();
+            for (int k = 0; k < calls; k++) s += Sched.getppid();
+            long t1 = System.nanoTime();
+            for (int k = 0; k < calls; k++) s += Sched.nativeNoop(k);
+            long t2 = System.nanoTime();
+            sink += s;
+            return new Sample((t1 - t0) / (double) calls, (t2 - t1) / (double) calls);
         }
     }
 
@@ -77,6 +97,13 @@ public final class SchedCosts {
     public record PingPong(boolean sameCore, int rounds) implements TestCase<CpuTarget> {
         static final int ROUNDS = 20_000;
 
+        /**
+         * @param cpus                the CPU both threads ran on, or the two they ran on
+         * @param roundTripsPerSample round trips timed together per sample
+         */
+        public record Detail(@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = CpuLists.class) CpuSet cpus, int roundTripsPerSample)
+                implements hostside.harness.Detail {}
+
         public String key() {
             return sameCore ? "context_switch_same_core" : "context_switch_cross_core";
         }
@@ -86,21 +113,26 @@ public final class SchedCosts {
                     : "futex ping-pong between two threads on two CPUs: ns per hand-over";
         }
 
+        /** lat_ctx switches between processes through pipes and perf bench sched pipe times a round trip: both pay what this pays per hand-over. */
+        @Override
+        public String anchor() {
+            return sameCore ? "lmbench lat_ctx -s 0 2, on one CPU" : "perf bench sched pipe, two CPUs (half its usecs/op)";
+        }
+
+        @Override
+        public Class<Detail> detailType() {
+            return Detail.class;
+        }
+
         public Optional<String> notApplicable(CpuTarget t) {
             return !sameCore && !t.twoCpus() ? Optional.of("this process may run on one CPU only") : Optional.empty();
         }
 
         public Result run(CpuTarget t) {
             int a = t.cpus().get(0), b = sameCore ? a : t.cpus().get(1);
-            double[] ns = new double[SAMPLES];
-            for (int i = -1; i < SAMPLES; i++) {
-                double perSwitch = pingPong(a, b, rounds) / (2.0 * rounds);
-                if (i >= 0) ns[i] = perSwitch;
-            }
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("cpus", sameCore ? List.of(a) : List.of(a, b));
-            d.put("roundTripsPerSample", rounds);
-            return Result.ok(this, hostside.core.Unit.NS, Stats.of(ns), "futex wait/wake ping-pong of two pinned threads (lat_ctx-style), host clock; half a round trip", d);
+            Stats ns = SAMPLING.stats(i -> pingPong(a, b, rounds) / (2.0 * rounds));
+            return Result.ok(this, hostside.core.Unit.NS, ns, "futex wait/wake ping-pong of two pinned threads (lat_ctx-style), host clock; half a round trip",
+                    new Detail(CpuSet.of(a, b), rounds));
         }
     }
 
@@ -171,6 +203,13 @@ public final class SchedCosts {
     public record Wakeup(int count) implements TestCase<CpuTarget> {
         static final int WAKEUPS = 5_000;
 
+        /**
+         * @param cpus             the waker's CPU and the sleeper's
+         * @param wakeupsPerSample wake-ups per sample, of which the sample is the median
+         */
+        public record Detail(@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = CpuLists.class) CpuSet cpus, int wakeupsPerSample)
+                implements hostside.harness.Detail {}
+
         public String key() {
             return "futex_wakeup_cross_core";
         }
@@ -183,18 +222,26 @@ public final class SchedCosts {
             return t.twoCpus() ? Optional.empty() : Optional.of("this process may run on one CPU only");
         }
 
+        /** The same one-way wake-up that the C program of testdata/h200/anchors.md timed through a pipe. */
+        @Override
+        public String anchor() {
+            return "C loop: one-way pipe wake-up across cores";
+        }
+
+        @Override
+        public Class<Detail> detailType() {
+            return Detail.class;
+        }
+
         public Result run(CpuTarget t) {
             int a = t.cpus().get(0), b = t.cpus().get(1);
-            double[] ns = new double[SAMPLES];
-            for (int i = -1; i < SAMPLES; i++) {
+            Stats ns = SAMPLING.stats(i -> {
                 long[] lat = SchedCosts.wakeups(a, b, count);
                 java.util.Arrays.sort(lat);
-                if (i >= 0) ns[i] = lat[lat.length / 2];
-            }
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("cpus", List.of(a, b));
-            d.put("wakeupsPerSample", count);
-            return Result.ok(this, hostside.core.Unit.NS, Stats.of(ns), "the waker stamps the clock, then FUTEX_WAKE; the sleeper stamps it on return; median per sample", d);
+                return lat[lat.length / 2];
+            });
+            return Result.ok(this, hostside.core.Unit.NS, ns, "the waker stamps the clock, then FUTEX_WAKE; the sleeper stamps it on return; median per sample",
+                    new Detail(CpuSet.of(a, b), count));
         }
     }
 
@@ -234,6 +281,14 @@ public final class SchedCosts {
     public record Migration(int moves) implements TestCase<CpuTarget> {
         static final int MOVES = 10_000;
 
+        /**
+         * @param cpus                 the two CPUs the thread was moved between
+         * @param movesPerSample       moves timed together per sample
+         * @param notOnTargetAfterCall moves after which the thread was not yet on the CPU it was sent to (0: the kernel moves before returning)
+         */
+        public record Detail(@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = CpuLists.class) CpuSet cpus, int movesPerSample,
+                             int notOnTargetAfterCall) implements hostside.harness.Detail {}
+
         public String key() {
             return "thread_migration";
         }
@@ -246,27 +301,28 @@ public final class SchedCosts {
             return t.twoCpus() ? Optional.empty() : Optional.of("this process may run on one CPU only");
         }
 
+        @Override
+        public Class<Detail> detailType() {
+            return Detail.class;
+        }
+
         public Result run(CpuTarget t) {
             int a = t.cpus().get(0), b = t.cpus().get(1);
-            double[] ns = new double[SAMPLES];
+            Stats[] ns = new Stats[1];
             int[] misses = new int[1];
-            Runnable mover = () -> {
-                for (int i = -1; i < SAMPLES; i++) {
-                    long t0 = System.nanoTime();
-                    for (int k = 0; k < moves; k++) {
-                        int target = (k & 1) == 0 ? b : a;
-                        Sched.pin(target);
-                        if (Sched.cpu() != target) misses[0]++;
-                    }
-                    if (i >= 0) ns[i] = (System.nanoTime() - t0) / (double) moves;
+            // the samples run on a thread of their own, so that the caller's affinity is left alone
+            Runnable mover = () -> ns[0] = SAMPLING.stats(i -> {
+                long t0 = System.nanoTime();
+                for (int k = 0; k < moves; k++) {
+                    int target = (k & 1) == 0 ? b : a;
+                    Sched.pin(target);
+                    if (Sched.cpu() != target) misses[0]++;
                 }
-            };
+                return (System.nanoTime() - t0) / (double) moves;
+            });
             runPair(mover, () -> { });
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("cpus", List.of(a, b));
-            d.put("movesPerSample", moves);
-            d.put("notOnTargetAfterCall", misses[0]);
-            return Result.ok(this, hostside.core.Unit.NS, Stats.of(ns), "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)", d);
+            return Result.ok(this, hostside.core.Unit.NS, ns[0], "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)",
+                    new Detail(CpuSet.of(a, b), moves, misses[0]));
         }
     }
 }

@@ -2,16 +2,24 @@ package hostside.io.measure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 
 import org.HdrHistogram.Histogram;
 
-import hostside.harness.Result;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import hostside.core.Better;
+import hostside.core.Distribution;
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Detail;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.io.uring.IoUring;
 import hostside.libc.FileIo;
@@ -21,8 +29,8 @@ import hostside.libc.LibcException;
  * Reads of the test file the way a checkpoint loader or a dataset reader might: sequential
  * 1 MiB reads (bandwidth, GB/s) or random 4 KiB reads (IOPS), through the page cache cold
  * (its pages dropped first) or warm, or around it with O_DIRECT, one request at a time with
- * pread(2) or many in flight with io_uring. Each case matches one fio job (its options are in
- * the result's detail as {@code fio}), which is the figure it is checked against.
+ * pread(2) or many in flight with io_uring. Each case matches one fio job, the result's anchor
+ * ("fio --rw=read ..."), which is the figure it is checked against.
  */
 public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) implements TestCase<IoTarget> {
     static final int SEQ_BLOCK = 1 << 20, RAND_BLOCK = 4096;
@@ -75,8 +83,72 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         return Optional.empty();
     }
 
-    /** One sample: bytes and requests done in a time, and each request's latency (ns). */
-    record Sample(long bytes, long ops, long nanos) {}
+    /**
+     * What a read result holds beside its figure. The figure's other unit (IOPS beside GB/s, or GB/s
+     * beside IOPS) is not kept: every request reads one whole block, so it is the figure scaled by
+     * the block size ({@link #otherUnit}), sample by sample. The fio job is the result's anchor.
+     *
+     * @param file                  the file read
+     * @param fileBytes             its size
+     * @param blockBytes            bytes per request: 1 MiB sequential, 4 KiB random
+     * @param queueDepth            requests in flight
+     * @param engine                "psync" or "io_uring", as fio names them
+     * @param latencyUs             each request's time from submission to completion, over all kept samples, in us
+     * @param residentBeforePercent cold reads: the largest share of the file still cached when a sample began
+     *                              (0 for a true cold read); null for the others
+     * @param pageCacheBytes        the file's bytes in the page cache after the samples; null with O_DIRECT
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ReadDetail(String file, long fileBytes, int blockBytes, int queueDepth, String engine, Distribution latencyUs,
+                             Double residentBeforePercent, Long pageCacheBytes) implements Detail {
+
+        /** The figure in the other unit: IOPS for a result in GB/s, GB/s for one in IOPS; the same samples, scaled. */
+        public Stats otherUnit(Unit unit, Stats value) {
+            double k = unit == Unit.GB_PER_S ? 1e9 / blockBytes : blockBytes / 1e9;
+            return new Stats(value.median() * k, value.min() * k, value.max() * k, value.samples());
+        }
+
+        public static Unit otherUnit(Unit unit) {
+            return unit == Unit.GB_PER_S ? Unit.IOPS : Unit.GB_PER_S;
+        }
+
+        /**
+         * The figures of {@code r} (its own result, measured) that live here: the other unit
+         * ({@code <key>_iops} or {@code <key>_gbps}), the latency's p50 and p99 ({@code <key>_p50},
+         * {@code <key>_p99}; fio's clat percentiles) and the page cache the file held after
+         * ({@code <key>_page_cache}). A latency of an old report, which kept no count, gives none.
+         */
+        public List<Figure> figures(Result r, Scope scope) {
+            List<Figure> out = new ArrayList<>();
+            Unit other = otherUnit(r.unit());
+            Stats o = otherUnit(r.unit(), r.value());
+            out.add(new Figure(r.key() + (other == Unit.IOPS ? "_iops" : "_gbps"), scope, o.median(), other, other.usually, o.min(), o.max(),
+                    o.samples(), r.method() + "; the same samples in " + other + " (every request reads " + blockBytes + " bytes)", r.anchor()));
+            if (latencyUs != null && latencyUs.count() > 0) {
+                int n = (int) Math.min(Integer.MAX_VALUE, latencyUs.count());
+                String how = "each request's time from submission to completion, over every request of the kept samples";
+                out.add(new Figure(r.key() + "_p50", scope, latencyUs.p50(), Unit.US, Better.LOWER, latencyUs.p50(), latencyUs.p50(), n, how, r.anchor()));
+                out.add(new Figure(r.key() + "_p99", scope, latencyUs.p99(), Unit.US, Better.LOWER, latencyUs.p99(), latencyUs.p99(), n, how, r.anchor()));
+            }
+            if (pageCacheBytes != null) {
+                out.add(new Figure(r.key() + "_page_cache", scope, pageCacheBytes, Unit.BYTES, Better.LOWER, pageCacheBytes, pageCacheBytes, 1,
+                        "the file's pages resident after the samples: mincore(2) over a read-only mapping", null));
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public Class<? extends Detail> detailType() {
+        return ReadDetail.class;
+    }
+
+    /** One sample: bytes and requests done in a time, and for cold reads the share of the file cached as it began. */
+    record Sample(long bytes, long ops, long nanos, double residentBefore) {
+        Sample coldFrom(double resident) {
+            return new Sample(bytes, ops, nanos, resident);
+        }
+    }
 
     public Result run(IoTarget t) {
         String path = t.file().get().toString();
@@ -89,57 +161,54 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             throw e;
         }
         Histogram latency = new Histogram(60_000_000_000L, 3);
-        double[] figures = new double[SAMPLES];
-        double[] other = new double[SAMPLES];
-        double residentBefore = 0;
+        List<Sample> kept;
         long cachedAfter = -1;
         try (Arena arena = Arena.ofConfined(); IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
             MemorySegment buffers = arena.allocate((long) block() * depth, 4096);
             buffers.fill((byte) 1); // touched here, not inside the timing
-            SplittableRandom rnd = new SplittableRandom(7);
-            Sampler sampler = new Sampler(fd, t, ring, buffers, rnd);
-            // warm-up: the JIT, the device's own caches, and for WARM the file into the page cache
-            if (cache == Cache.WARM) sampler.readAll();
-            else {
-                if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
-                sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
-            }
-            for (int i = 0; i < SAMPLES; i++) {
-                if (cache == Cache.COLD) residentBefore = Math.max(residentBefore, PageCache.evict(path, t.fileBytes(), t.pageSize()));
-                Sample s = sampler.sample(latency, t.sampleNanos(), false);
-                double gbs = s.bytes() / (double) s.nanos(), iops = s.ops() * 1e9 / s.nanos();
-                figures[i] = pattern == Pattern.SEQUENTIAL ? gbs : iops;
-                other[i] = pattern == Pattern.SEQUENTIAL ? iops : gbs;
-            }
+            Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
+            kept = new Sampling(1, SAMPLES).each(i -> {
+                if (i < 0) { // warm-up: the JIT, the device's own caches, and for WARM the file into the page cache
+                    if (cache == Cache.WARM) sampler.readAll();
+                    else {
+                        if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
+                        sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
+                    }
+                    return null;
+                }
+                double resident = cache == Cache.COLD ? PageCache.evict(path, t.fileBytes(), t.pageSize()) : 0;
+                return sampler.sample(latency, t.sampleNanos(), false).coldFrom(resident);
+            });
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
         } finally {
             FileIo.close(fd);
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("file", path);
-        d.put("fileBytes", t.fileBytes());
-        d.put("blockBytes", block());
-        d.put("queueDepth", depth);
-        d.put("engine", engine == Engine.IO_URING ? "io_uring" : "psync");
-        if (pattern == Pattern.SEQUENTIAL) d.put("iops", Stats.of(other).median());
-        else d.put("gbPerS", Stats.of(other).median());
-        d.put("latencyUs", Map.of("p50", latency.getValueAtPercentile(50) / 1e3, "p99", latency.getValueAtPercentile(99) / 1e3,
-                "max", latency.getMaxValue() / 1e3));
-        if (cache == Cache.COLD) d.put("residentBeforePercent", residentBefore * 100);
-        if (cachedAfter >= 0) d.put("pageCacheBytes", cachedAfter);
-        d.put("fio", fioOptions(t));
+        double[] figures = kept.stream().mapToDouble(s -> pattern == Pattern.SEQUENTIAL ? s.bytes() / (double) s.nanos() : s.ops() * 1e9 / s.nanos()).toArray();
+        ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
+                cache == Cache.COLD ? kept.stream().mapToDouble(Sample::residentBefore).max().orElse(0) * 100 : null,
+                cachedAfter >= 0 ? cachedAfter : null);
         String method = (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight)" : "pread(2), one at a time")
                 + (cache == Cache.DIRECT ? ", O_DIRECT, 4 KiB-aligned buffers" : "")
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
-        return Result.ok(this, pattern == Pattern.SEQUENTIAL ? hostside.core.Unit.GB_PER_S : hostside.core.Unit.IOPS, Stats.of(figures), method, d);
+        return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method, "fio " + fioOptions(t), d);
     }
 
-    /** The fio job that measures the same thing (filename and size are added by whoever runs it). */
+    /** The recorded latencies (ns) as microseconds: the quantiles fio prints as clat percentiles. */
+    static Distribution latencyUs(Histogram h) {
+        return new Distribution(Unit.US, h.getTotalCount(), h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3,
+                h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, List.of());
+    }
+
+    /**
+     * The options of the fio job that measures the same thing on a file of this size (random
+     * offsets span the whole file); the file's name is left to whoever runs it, on a file of theirs.
+     */
     public String fioOptions(IoTarget t) {
         StringBuilder s = new StringBuilder("--rw=").append(pattern == Pattern.SEQUENTIAL ? "read" : "randread")
                 .append(" --bs=").append(pattern == Pattern.SEQUENTIAL ? "1M" : "4k")
+                .append(" --size=").append(t.fileBytes())
                 .append(" --ioengine=").append(engine == Engine.IO_URING ? "io_uring" : "psync")
                 .append(" --iodepth=").append(depth)
                 .append(" --direct=").append(cache == Cache.DIRECT ? 1 : 0);
@@ -203,7 +272,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 ops++;
                 bytes += n;
             }
-            return new Sample(bytes, ops, now - start);
+            return new Sample(bytes, ops, now - start, 0);
         }
 
         private Sample uring(Histogram latency, long nanos, long wantOps, boolean bySize) {
@@ -238,7 +307,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 }
                 for (int i = 0; i < count[0] && more && queued < wantOps; i++, queued++) queue(refill[i]);
             }
-            return new Sample(done[1], done[0], now - start);
+            return new Sample(done[1], done[0], now - start, 0);
         }
 
         private void queue(int slot) {

@@ -2,12 +2,18 @@ package hostside.io.measure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
-import hostside.harness.Result;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import hostside.core.Better;
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Detail;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.harness.TestData;
 import hostside.harness.TestFile;
@@ -41,29 +47,49 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
         }
     }
 
+    /**
+     * What a write result holds beside its figure; the fio job is the result's anchor.
+     *
+     * @param bytes      bytes written per sample (one new file)
+     * @param blockBytes bytes per pwrite(2) call
+     * @param fsyncMs    with fsync: how long the fsync(2) at the end took, per sample, in ms; null without
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record WriteDetail(long bytes, int blockBytes, Stats fsyncMs) implements Detail {
+        /** The figure that lives here: the fsync's time ({@code <key>_fsync}, ms), when there was one. */
+        public List<Figure> figures(Result r, Scope scope) {
+            if (fsyncMs == null) return List.of();
+            return List.of(new Figure(r.key() + "_fsync", scope, fsyncMs.median(), Unit.MS, Better.LOWER, fsyncMs.min(), fsyncMs.max(),
+                    fsyncMs.samples(), "fsync(2) of each sample's new file after its writes; host clock", null));
+        }
+    }
+
+    @Override
+    public Class<? extends Detail> detailType() {
+        return WriteDetail.class;
+    }
+
+    /** The fio job that writes the same: 1 MiB buffered writes of a file of this size, with fsync at its end or not. */
+    public String fio(IoTarget t) {
+        return "fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=" + (fsync ? 1 : 0) + " --size=" + t.writeBytes();
+    }
+
     /** The samples, each a new file made by {@code file} and removed after. */
     Result run(IoTarget t, TestFile file) {
-        double[] gbs = new double[SAMPLES];
-        double[] syncMs = new double[SAMPLES];
+        List<long[]> kept;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = arena.allocate(BLOCK, 4096);
-            for (int i = -1; i < SAMPLES; i++) {
+            kept = new Sampling(1, SAMPLES).each(i -> {
                 // each file its own bytes, every page different (TestData says why): filled here, before the timing
-                TestData data = new TestData(block);
-                long[] times = writeOnce(file, data, t.writeBytes());
+                long[] times = writeOnce(file, new TestData(block), t.writeBytes());
                 file.delete();
-                if (i < 0) continue; // warm-up
-                gbs[i] = t.writeBytes() / (double) times[0];
-                syncMs[i] = times[1] / 1e6;
-            }
+                return times;
+            });
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("bytes", t.writeBytes());
-        d.put("blockBytes", BLOCK);
-        if (fsync) d.put("fsyncMs", Stats.of(syncMs).median());
-        d.put("fio", "--rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=" + (fsync ? 1 : 0) + " --size=" + t.writeBytes());
-        return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), "pwrite(2) in 1 MiB calls" + (fsync ? ", then fsync(2), both timed" : ", timed without the flush")
-                + "; a new file per sample, every 4 KiB page different; host clock", d);
+        Stats gbs = Stats.of(kept.stream().mapToDouble(x -> t.writeBytes() / (double) x[0]).toArray());
+        Stats syncMs = fsync ? Stats.of(kept.stream().mapToDouble(x -> x[1] / 1e6).toArray()) : null;
+        return Result.ok(this, Unit.GB_PER_S, gbs, "pwrite(2) in 1 MiB calls" + (fsync ? ", then fsync(2), both timed" : ", timed without the flush")
+                + "; a new file per sample, every 4 KiB page different; host clock", fio(t), new WriteDetail(t.writeBytes(), BLOCK, syncMs));
     }
 
     /**

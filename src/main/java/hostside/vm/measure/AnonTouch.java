@@ -2,11 +2,13 @@ package hostside.vm.measure;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.harness.Cut;
 import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
@@ -38,53 +40,76 @@ public record AnonTouch(boolean huge) implements TestCase<HostTarget> {
         return Optional.empty();
     }
 
+    /**
+     * What a first touch measured beside its figure (JSON names as hostside/1 wrote them). The
+     * counters are medians of the samples; -1 where the kernel has no such counter.
+     *
+     * @param regionBytes      the region touched (--anon-size, cut to the budget: see {@code cut})
+     * @param pageSize         the base page size
+     * @param faults           this thread's faults in one touch of the region
+     * @param faultsPerMiB     the same per MiB: 256 with 4 KiB pages, 0.5 with 2 MiB huge pages
+     * @param usPerFault       the median time over the faults; null when no fault was counted
+     * @param hugePageSize     THP's size; null for the base-page case
+     * @param thpFaultAlloc    /proc/vmstat thp_fault_alloc during a touch (0 expected for base pages)
+     * @param thpFaultFallback thp_fault_fallback during a touch: huge pages asked for and not had; null for base pages
+     * @param anonHugeBytes    AnonHugePages of the region (smaps); null for base pages, -1 when smaps could not say
+     * @param hugePercent      anonHugeBytes as a share of the region; null when not known or base pages
+     * @param cut              what --anon-size was cut to, and why; null when used as asked
+     */
+    public record TouchDetail(long regionBytes, long pageSize, long faults, double faultsPerMiB, Double usPerFault,
+                              Long hugePageSize, long thpFaultAlloc, Long thpFaultFallback, Long anonHugeBytes, Double hugePercent,
+                              Cut cut) implements Cut.Holder {
+        /** The same detail, saying that the region was cut. */
+        public TouchDetail withCut(Cut c) {
+            return new TouchDetail(regionBytes, pageSize, faults, faultsPerMiB, usPerFault, hugePageSize, thpFaultAlloc, thpFaultFallback,
+                    anonHugeBytes, hugePercent, c);
+        }
+    }
+
+    @Override
+    public Class<TouchDetail> detailType() {
+        return TouchDetail.class;
+    }
+
+    /** One touch of a fresh region: its time, this thread's faults, the THP counters and AnonHugePages. */
+    record Touch(long ns, long faults, long thpAlloc, long thpFallback, long anonHuge) {}
+
     public Result run(HostTarget t) {
         long unit = Math.max(t.hugePageSize(), t.pageSize());
         long bytes = t.bounded(t.anonBytes(), unit);
         double gib = bytes / (double) (1L << 30);
-        double[] msPerGib = new double[SAMPLES];
-        long[] faults = new long[SAMPLES];
-        long[] thpAlloc = new long[SAMPLES], thpFallback = new long[SAMPLES], anonHuge = new long[SAMPLES];
-        for (int i = -1; i < SAMPLES; i++) {
-            Region r = Region.map(bytes, unit, t.pageSize());
-            try {
-                r.advise(huge ? Libc.MADV_HUGEPAGE : Libc.MADV_NOHUGEPAGE, t);
-                Map<String, Long> vmBefore = VmStatCounters.read(t.fs());
-                Libc.Usage before = Libc.threadUsage();
-                long t0 = System.nanoTime();
-                touch(r.segment(), t.pageSize());
-                long ns = System.nanoTime() - t0;
-                Libc.Usage used = Libc.threadUsage().minus(before);
-                Map<String, Long> vmAfter = VmStatCounters.read(t.fs());
-                if (i < 0) continue; // warm-up: the JIT and the kernel's free lists settle
-                msPerGib[i] = ns / 1e6 / gib;
-                faults[i] = used.minorFaults() + used.majorFaults();
-                thpAlloc[i] = VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_alloc");
-                thpFallback[i] = VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_fallback");
-                anonHuge[i] = huge ? Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L) : 0;
-            } finally {
-                r.close();
-            }
-        }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("regionBytes", bytes);
-        d.put("pageSize", t.pageSize());
-        long f = FileRead.median(faults);
-        d.put("faults", f);
-        d.put("faultsPerMiB", f / (bytes / (double) (1 << 20)));
-        Stats s = Stats.of(msPerGib);
-        if (f > 0) d.put("usPerFault", s.median() * gib * 1e3 / f);
+        // one warm-up: the JIT and the kernel's free lists settle
+        List<Touch> touches = new Sampling(1, SAMPLES).each(i -> touchOnce(t, bytes));
+        Stats s = Stats.of(touches.stream().mapToDouble(x -> x.ns() / 1e6 / gib).toArray());
+        long f = FileRead.median(touches.stream().mapToLong(Touch::faults).toArray());
+        long alloc = FileRead.median(touches.stream().mapToLong(Touch::thpAlloc).toArray());
+        Long fallback = null, anonHuge = null;
+        Double pct = null;
         if (huge) {
-            d.put("hugePageSize", t.hugePageSize());
-            d.put("thpFaultAlloc", FileRead.median(thpAlloc));
-            d.put("thpFaultFallback", FileRead.median(thpFallback));
-            long ah = FileRead.median(anonHuge);
-            d.put("anonHugeBytes", ah);
-            if (ah >= 0) d.put("hugePercent", 100.0 * ah / bytes);
-        } else {
-            d.put("thpFaultAlloc", FileRead.median(thpAlloc)); // should be 0: the region asked for none
+            fallback = FileRead.median(touches.stream().mapToLong(Touch::thpFallback).toArray());
+            anonHuge = FileRead.median(touches.stream().mapToLong(Touch::anonHuge).toArray());
+            if (anonHuge >= 0) pct = 100.0 * anonHuge / bytes;
         }
+        TouchDetail d = new TouchDetail(bytes, t.pageSize(), f, f / (bytes / (double) (1 << 20)), f > 0 ? s.median() * gib * 1e3 / f : null,
+                huge ? t.hugePageSize() : null, alloc, fallback, anonHuge, pct, null);
         return Result.ok(this, hostside.core.Unit.MS_PER_GIB, s, "mmap(MAP_PRIVATE|MAP_ANONYMOUS), one write per base page, host clock; faults from getrusage(RUSAGE_THREAD), THP counters from /proc/vmstat", d);
+    }
+
+    private Touch touchOnce(HostTarget t, long bytes) {
+        long unit = Math.max(t.hugePageSize(), t.pageSize());
+        try (Region r = Region.map(bytes, unit, t.pageSize())) {
+            r.advise(huge ? Libc.MADV_HUGEPAGE : Libc.MADV_NOHUGEPAGE, t);
+            Map<String, Long> vmBefore = VmStatCounters.read(t.fs());
+            Libc.Usage before = Libc.threadUsage();
+            long t0 = System.nanoTime();
+            touch(r.segment(), t.pageSize());
+            long ns = System.nanoTime() - t0;
+            Libc.Usage used = Libc.threadUsage().minus(before);
+            Map<String, Long> vmAfter = VmStatCounters.read(t.fs());
+            return new Touch(ns, used.minorFaults() + used.majorFaults(), VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_alloc"),
+                    VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_fallback"),
+                    huge ? Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L) : 0);
+        }
     }
 
     /** One byte written per base page: each write is the first touch of its page. */

@@ -3,10 +3,11 @@ package hostside.vm.measure;
 import hostside.harness.TestFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.nio.file.Path;
+import java.util.List;
 
 import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
@@ -38,38 +39,74 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
         return java.util.Optional.empty();
     }
 
+    /**
+     * What a file read measured beside its figure (JSON names as hostside/1 wrote them).
+     *
+     * @param fileBytes              the test file's size
+     * @param file                   the test file (removed afterwards); its folder is the figure's scope
+     * @param minorFaults            this thread's minor faults in one pass, median of the samples
+     * @param majorFaults            the same, major faults (a page read from disk under a fault)
+     * @param faultsPerMiB           minor + major per MiB read: what the mapping cost the kernel
+     * @param residentAtStartPercent cold only (null warm): the most of the file eviction left cached, by mincore; ~0 for a true cold read
+     */
+    public record FileDetail(long fileBytes, String file, long minorFaults, long majorFaults, double faultsPerMiB,
+                             Double residentAtStartPercent) implements hostside.harness.Detail {
+        /** The folder the file was in: where the figure was measured (derived, so no key of its own). */
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public Path dir() {
+            Path parent = Path.of(file).toAbsolutePath().getParent();
+            return parent == null ? Path.of("/") : parent;
+        }
+    }
+
+    @Override
+    public Class<FileDetail> detailType() {
+        return FileDetail.class;
+    }
+
     /** What one pass did: its time and this thread's faults. */
     record Pass(double seconds, Libc.Usage faults) {}
 
     public Result run(HostTarget t) {
         TestFile file = t.file().get();
-        int samples = cold ? COLD_SAMPLES : WARM_SAMPLES;
-        double[] gbs = new double[samples];
-        long[] minor = new long[samples], major = new long[samples];
-        double maxResident = 0;
+        // warm: one pass first, so the file is in the page cache; cold: each sample evicts it first
+        Sampling sampling = new Sampling(cold ? 0 : 1, cold ? COLD_SAMPLES : WARM_SAMPLES);
+        double[] maxResident = {0};
+        List<Pass> passes;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(CHUNK, 4096);
             buffer.fill((byte) 1); // the destination is touched once here, not inside the timing
-            if (!cold) pass(file, buffer); // warm-up: the file enters the page cache
-            for (int i = 0; i < samples; i++) {
-                if (cold) maxResident = Math.max(maxResident, evict(file, t.pageSize()));
-                Pass p = pass(file, buffer);
-                gbs[i] = file.bytes() / p.seconds() / 1e9;
-                minor[i] = p.faults().minorFaults();
-                major[i] = p.faults().majorFaults();
-            }
+            passes = sampling.each(i -> {
+                if (cold) maxResident[0] = Math.max(maxResident[0], evict(file, t.pageSize()));
+                return pass(file, buffer);
+            });
         }
+        double[] gbs = passes.stream().mapToDouble(p -> file.bytes() / p.seconds() / 1e9).toArray();
+        long minor = median(passes.stream().mapToLong(p -> p.faults().minorFaults()).toArray());
+        long major = median(passes.stream().mapToLong(p -> p.faults().majorFaults()).toArray());
         double mib = file.bytes() / (double) (1 << 20);
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("fileBytes", file.bytes());
-        d.put("file", file.path().toString());
-        d.put("minorFaults", median(minor));
-        d.put("majorFaults", median(major));
-        d.put("faultsPerMiB", (median(minor) + median(major)) / mib);
-        if (cold) d.put("residentAtStartPercent", maxResident * 100); // what eviction left cached: ~0 for a true cold read
+        FileDetail d = new FileDetail(file.bytes(), file.path().toString(), minor, major, (minor + major) / mib,
+                cold ? maxResident[0] * 100 : null);
         return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), mmap
                 ? "mmap(MAP_PRIVATE) + 1 MiB copies out of the mapping, host clock; faults from getrusage(RUSAGE_THREAD)"
-                : "read(2) in 1 MiB calls, host clock; faults from getrusage(RUSAGE_THREAD)", d);
+                : "read(2) in 1 MiB calls, host clock; faults from getrusage(RUSAGE_THREAD)", fio(file.bytes()), d);
+    }
+
+    /**
+     * fio's job for the same read of a file this size: one sequential pass in 1 MiB blocks, by pread
+     * (psync) or copied out of a mapping (fio's mmap engine does a memcpy per block, as this does);
+     * invalidate=1 drops the file's cached pages first as the cold case does, invalidate=0 reads it
+     * cached (after a first pass).
+     */
+    String fio(long bytes) {
+        return "fio --rw=read --bs=1M --ioengine=" + (mmap ? "mmap" : "psync") + " --invalidate=" + (cold ? 1 : 0) + " --size=" + fioSize(bytes);
+    }
+
+    /** fio's size suffixes are binary by default (kb_base=1024): 1g is 1 GiB. */
+    static String fioSize(long bytes) {
+        if (bytes > 0 && bytes % (1L << 30) == 0) return (bytes >> 30) + "g";
+        if (bytes > 0 && bytes % (1L << 20) == 0) return (bytes >> 20) + "m";
+        return Long.toString(bytes);
     }
 
     private Pass pass(TestFile file, MemorySegment buffer) {

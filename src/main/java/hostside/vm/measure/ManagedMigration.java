@@ -1,9 +1,7 @@
 package hostside.vm.measure;
 
 import java.lang.foreign.MemorySegment;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.gpu.bench.GpuBench;
@@ -11,6 +9,7 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.ManagedBuffer;
 import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
@@ -67,58 +66,63 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
         return Math.max(2L << 20, b & ~((2L << 20) - 1));
     }
 
+    /**
+     * What a migration measured beside its figure (JSON names as hostside/1 wrote them).
+     *
+     * @param gpu              the GPU measured on, as "name (PCI address)"
+     * @param bufferBytes      the managed buffer moved each sample
+     * @param cpuFaultsCounted the CPU-fault case only (null for the others): what getrusage counted while the
+     *                         CPU pulled the pages back, median of the samples. On the H200 (driver 580) it is 0:
+     *                         nvidia-uvm resolves these faults without the kernel's per-task fault accounting
+     *                         seeing them, so this is kept as a fact, not shown as faults per MiB.
+     */
+    public record MigrationDetail(String gpu, long bufferBytes, Long cpuFaultsCounted) implements hostside.harness.Detail {}
+
+    @Override
+    public Class<MigrationDetail> detailType() {
+        return MigrationDetail.class;
+    }
+
+    /** One lap: the time it took, and the faults the CPU case counted (0 for the others). */
+    record Lap(double ms, long faults) {}
+
     public Result run(Target t) {
         GpuBench b = t.bench();
         long bytes = bytes(t);
         long page = Libc.pageSize();
         int sms = b.cuda.attribute(b.gpu.device(), ATTR_SM_COUNT).orElse(1);
-        double[] gbs = new double[SAMPLES];
-        long[] faults = new long[SAMPLES];
+        List<Lap> laps;
         try (ManagedBuffer m = new ManagedBuffer(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
             MemorySegment host = m.segment();
-            for (int i = -1; i < SAMPLES; i++) {
-                double ms;
-                long f = 0;
-                switch (kind) {
-                    case GPU_FAULTS_TO_DEVICE -> {
-                        AnonTouch.touch(host, page); // every page back on the host
-                        ms = b.blockedMs(b.stream, st -> b.copy.launch(st, sms * BLOCKS_PER_SM, THREADS, dev.address(), m.address(), bytes / 16));
-                    }
-                    case CPU_FAULTS_TO_HOST -> {
-                        m.prefetchToDevice(b.gpu.device(), b.stream);
-                        b.stream.synchronize();
-                        Libc.Usage before = Libc.threadUsage();
-                        long t0 = System.nanoTime();
-                        AnonTouch.touch(host, page);
-                        ms = (System.nanoTime() - t0) / 1e6;
-                        f = Libc.threadUsage().minus(before).minorFaults();
-                    }
-                    case PREFETCH_TO_DEVICE -> {
-                        AnonTouch.touch(host, page);
-                        ms = b.blockedMs(b.stream, st -> m.prefetchToDevice(b.gpu.device(), st));
-                    }
-                    case PREFETCH_TO_HOST -> {
-                        m.prefetchToDevice(b.gpu.device(), b.stream);
-                        b.stream.synchronize();
-                        ms = b.blockedMs(b.stream, st -> m.prefetchToHost(st));
-                    }
-                    default -> throw new IllegalStateException(kind.toString());
+            // one warm-up lap: the first migration also pays for setting up the driver's structures
+            laps = new Sampling(1, SAMPLES).each(i -> switch (kind) {
+                case GPU_FAULTS_TO_DEVICE -> {
+                    AnonTouch.touch(host, page); // every page back on the host
+                    yield new Lap(b.blockedMs(b.stream, st -> b.copy.launch(st, sms * BLOCKS_PER_SM, THREADS, dev.address(), m.address(), bytes / 16)), 0);
                 }
-                if (i < 0) continue;
-                gbs[i] = bytes / (ms * 1e6);
-                faults[i] = f;
-            }
+                case CPU_FAULTS_TO_HOST -> {
+                    m.prefetchToDevice(b.gpu.device(), b.stream);
+                    b.stream.synchronize();
+                    Libc.Usage before = Libc.threadUsage();
+                    long t0 = System.nanoTime();
+                    AnonTouch.touch(host, page);
+                    double ms = (System.nanoTime() - t0) / 1e6;
+                    yield new Lap(ms, Libc.threadUsage().minus(before).minorFaults());
+                }
+                case PREFETCH_TO_DEVICE -> {
+                    AnonTouch.touch(host, page);
+                    yield new Lap(b.blockedMs(b.stream, st -> m.prefetchToDevice(b.gpu.device(), st)), 0);
+                }
+                case PREFETCH_TO_HOST -> {
+                    m.prefetchToDevice(b.gpu.device(), b.stream);
+                    b.stream.synchronize();
+                    yield new Lap(b.blockedMs(b.stream, st -> m.prefetchToHost(st)), 0);
+                }
+            });
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("gpu", b.name + " (" + b.pciAddress + ")");
-        d.put("bufferBytes", bytes);
-        if (kind == Kind.CPU_FAULTS_TO_HOST) {
-            long f = FileRead.median(faults);
-            // What getrusage counted while the CPU pulled the pages back. On the H200 (driver 580)
-            // it is 0: nvidia-uvm resolves these faults without the kernel's per-task fault
-            // accounting seeing them, so this is kept as a fact, not shown as faults per MiB.
-            d.put("cpuFaultsCounted", f);
-        }
+        double[] gbs = laps.stream().mapToDouble(l -> bytes / (l.ms() * 1e6)).toArray();
+        Long counted = kind == Kind.CPU_FAULTS_TO_HOST ? FileRead.median(laps.stream().mapToLong(Lap::faults).toArray()) : null;
+        MigrationDetail d = new MigrationDetail(b.name + " (" + b.pciAddress + ")", bytes, counted);
         String method = kind == Kind.CPU_FAULTS_TO_HOST
                 ? "one CPU write per base page, host clock; faults from getrusage(RUSAGE_THREAD)"
                 : "queued behind a spin kernel, timed with CUDA events (nvbandwidth's way)";

@@ -3,14 +3,18 @@ package hostside.vm.measure;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 
-import hostside.harness.Result;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import hostside.core.Stats;
+import hostside.core.Sweep;
+import hostside.core.Unit;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 
 /**
@@ -39,44 +43,82 @@ public record TlbReach(boolean huge) implements TestCase<HostTarget> {
         return Optional.empty();
     }
 
-    /** One working set's figure. */
-    public record Point(long bytes, Stats ns) {}
+    @Override
+    public String anchor() {
+        return "lmbench lat_mem_rd";
+    }
+
+    /**
+     * What the walk measured beside its figure: the curve, and the conditions.
+     *
+     * @param pageSize          the base page size (one load per base page)
+     * @param hugePageSize      THP's size; null for the base-page walk
+     * @param hugePercent       AnonHugePages of the region as a share of it (smaps); null for base pages or when smaps could not say
+     * @param accessesPerSample dependent loads timed per sample
+     * @param sweep             ns per load at each working set, smallest first; the figure is its last point
+     */
+    public record TlbDetail(long pageSize, Long hugePageSize, Double hugePercent, int accessesPerSample, Sweep sweep)
+            implements hostside.harness.Detail {
+
+        /**
+         * Reads this detail as hostside/2 writes it, and as hostside/1 did: the curve then was a list
+         * "points" of {bytes, ns}, which becomes the sweep in ns.
+         */
+        @JsonCreator
+        static TlbDetail read(@JsonProperty("pageSize") long pageSize, @JsonProperty("hugePageSize") Long hugePageSize,
+                              @JsonProperty("hugePercent") Double hugePercent, @JsonProperty("accessesPerSample") int accessesPerSample,
+                              @JsonProperty("sweep") Sweep sweep, @JsonProperty("points") List<FirstSchemaPoint> points) {
+            if (sweep == null && points != null) {
+                sweep = new Sweep(Unit.NS, points.stream().map(p -> new Sweep.Point(p.bytes(), p.ns())).toList());
+            }
+            return new TlbDetail(pageSize, hugePageSize, hugePercent, accessesPerSample, sweep == null ? new Sweep(Unit.NS, List.of()) : sweep);
+        }
+    }
+
+    /** One point of the curve as hostside/1 wrote it. */
+    record FirstSchemaPoint(long bytes, Stats ns) {}
+
+    @Override
+    public Class<TlbDetail> detailType() {
+        return TlbDetail.class;
+    }
 
     public Result run(HostTarget t) {
         long align = Math.max(t.hugePageSize(), t.pageSize());
         long largest = Long.highestOneBit(t.bounded(MAX, align));
         if (largest < MIN) largest = MIN;
         List<Long> sizes = sizes(largest);
-        List<Point> points = new ArrayList<>();
-        Map<String, Object> d = new LinkedHashMap<>();
+        List<Sweep.Point> points = new ArrayList<>();
+        Double hugePercent = null;
         try (AnonTouch.Region r = AnonTouch.Region.map(largest, align, t.pageSize())) {
             r.advise(huge ? hostside.libc.Libc.MADV_HUGEPAGE : hostside.libc.Libc.MADV_NOHUGEPAGE, t);
             AnonTouch.touch(r.segment(), t.pageSize());
             if (huge) {
                 long ah = Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L);
-                d.put("hugePercent", ah < 0 ? null : 100.0 * ah / largest);
+                hugePercent = ah < 0 ? null : 100.0 * ah / largest;
             }
             SplittableRandom rnd = new SplittableRandom(7);
             // The chase loop is compiled before the first timed size, which would otherwise pay for it.
             chase(r.segment(), link(r.segment(), MIN, t.pageSize(), rnd), 4 * ACCESSES);
             for (long size : sizes) {
-                long start = link(r.segment(), size, t.pageSize(), rnd);
-                double[] ns = new double[SAMPLES];
-                long at = chase(r.segment(), start, Math.max(ACCESSES, (int) Math.min(1 << 22, size / t.pageSize())));
-                for (int i = 0; i < SAMPLES; i++) {
+                long[] at = {link(r.segment(), size, t.pageSize(), rnd)};
+                // the warm-up walks the whole set once at least, so its pages are in whatever cache holds them
+                int warm = Math.max(ACCESSES, (int) Math.min(1 << 22, size / t.pageSize()));
+                Stats ns = new Sampling(1, SAMPLES).stats(i -> {
+                    if (i < 0) {
+                        at[0] = chase(r.segment(), at[0], warm);
+                        return 0;
+                    }
                     long t0 = System.nanoTime();
-                    at = chase(r.segment(), at, ACCESSES);
-                    ns[i] = (System.nanoTime() - t0) / (double) ACCESSES;
-                }
-                if (at == -1) throw new AssertionError(); // the chain's end is used, so the loads are not dead code
-                points.add(new Point(size, Stats.of(ns)));
+                    at[0] = chase(r.segment(), at[0], ACCESSES);
+                    return (System.nanoTime() - t0) / (double) ACCESSES;
+                });
+                if (at[0] == -1) throw new AssertionError(); // the chain's end is used, so the loads are not dead code
+                points.add(new Sweep.Point(size, ns));
             }
         }
-        d.put("pageSize", t.pageSize());
-        if (huge) d.put("hugePageSize", t.hugePageSize());
-        d.put("accessesPerSample", ACCESSES);
-        d.put("points", points);
-        return Result.ok(this, hostside.core.Unit.NS, points.getLast().ns(),
+        TlbDetail d = new TlbDetail(t.pageSize(), huge ? t.hugePageSize() : null, hugePercent, ACCESSES, new Sweep(Unit.NS, points));
+        return Result.ok(this, Unit.NS, points.getLast().value(),
                 "dependent loads in a random cycle, one cache line per base page (lat_mem_rd-style), host clock; figure at the largest set", d);
     }
 
@@ -119,7 +161,7 @@ public record TlbReach(boolean huge) implements TestCase<HostTarget> {
      * Where base pages start to cost: the smallest size from which the walk in base pages stays at
      * least {@code ratio} times slower than the same walk in huge pages; -1 when they never part.
      */
-    public static long knee(List<Point> base, List<Point> huge, double ratio) {
+    public static long knee(List<Sweep.Point> base, List<Sweep.Point> huge, double ratio) {
         return knee(base, huge, ratio, ratio);
     }
 
@@ -129,12 +171,12 @@ public record TlbReach(boolean huge) implements TestCase<HostTarget> {
      * the ratio dip between the L1 TLB's reach and the last level's (the H200 measured 2.2x at
      * 1 MiB, 1.2x at 1 GiB, 1.9x at 4 GiB).
      */
-    public static long knee(List<Point> base, List<Point> huge, double ratio, double floor) {
+    public static long knee(List<Sweep.Point> base, List<Sweep.Point> huge, double ratio, double floor) {
         long knee = -1;
-        for (Point b : base) {
-            Point h = huge.stream().filter(x -> x.bytes() == b.bytes()).findFirst().orElse(null);
+        for (Sweep.Point b : base) {
+            Sweep.Point h = huge.stream().filter(x -> x.bytes() == b.bytes()).findFirst().orElse(null);
             if (h == null) continue;
-            double r = b.ns().median() / h.ns().median();
+            double r = b.value().median() / h.value().median();
             if (knee < 0 && r >= ratio) knee = b.bytes();
             else if (knee >= 0 && r < floor) knee = -1;
         }

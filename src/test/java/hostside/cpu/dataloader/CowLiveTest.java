@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,18 +37,17 @@ class CowLiveTest {
         assertThat(list.unit()).isEqualTo(hostside.core.Unit.of("%"));
         assertThat(list.value().samples()).isEqualTo(2);
         assertThat(list.value().min()).as("every list worker copied most of the dataset").isGreaterThan(50);
-        assertThat(hostside.harness.MapDetail.of(list)).containsEntry("workers", 2).containsKeys("datasetBytes", "totalPssBytes", "perWorker", "main", "rssCheck");
-        assertThat((String) hostside.harness.MapDetail.of(list).get("rssCheck")).startsWith("VmRSS (/proc/PID/status) and Rss (smaps_rollup) agree");
-        long dataset = ((Number) hostside.harness.MapDetail.of(list).get("datasetBytes")).longValue();
-        assertThat(dataset).as("main's USS grew by about the dataset").isBetween(12L << 20, 24L << 20);
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> workers = (List<Map<String, Object>>) hostside.harness.MapDetail.of(list).get("perWorker");
-        for (Map<String, Object> w : workers) {
-            long rss = ((Number) w.get("finalRssBytes")).longValue(), pss = ((Number) w.get("finalPssBytes")).longValue();
-            long uss = ((Number) w.get("finalUssBytes")).longValue();
-            assertThat(uss).isLessThanOrEqualTo(pss);
-            assertThat(pss).isLessThanOrEqualTo(rss);
-            assertThat((List<?>) w.get("samples")).as("samples every 100 ms over two 300 ms passes").hasSizeGreaterThanOrEqualTo(4);
+        CowDetail d = (CowDetail) list.detail();
+        assertThat(d.workers()).isEqualTo(2);
+        assertThat(d.perWorker()).hasSize(2);
+        assertThat(d.totalPssBytes()).isPositive();
+        assertThat(d.main().samples()).isNotEmpty();
+        assertThat(d.rssCheck()).startsWith("VmRSS (/proc/PID/status) and Rss (smaps_rollup) agree");
+        assertThat(d.datasetBytes()).as("main's USS grew by about the dataset").isBetween(12L << 20, 24L << 20);
+        for (CowDetail.Worker w : d.perWorker()) {
+            assertThat(w.finalUssBytes()).isLessThanOrEqualTo(w.finalPssBytes());
+            assertThat(w.finalPssBytes()).isLessThanOrEqualTo(w.finalRssBytes());
+            assertThat(w.samples()).as("samples every 100 ms over two 300 ms passes").hasSizeGreaterThanOrEqualTo(4);
         }
 
         if (array.status() == hostside.harness.Status.NOT_RUN) {
@@ -67,19 +65,15 @@ class CowLiveTest {
     static void report(Result r) {
         System.out.println(r.key() + " " + r.status() + " " + r.why() + " " + r.value());
         if (!r.isOk()) return;
-        System.out.println("  dataset " + hostside.harness.MapDetail.of(r).get("datasetBytes") + " (estimate " + hostside.harness.MapDetail.of(r).get("datasetEstimateBytes") + "), items "
-                + hostside.harness.MapDetail.of(r).get("items") + ", totalPss " + hostside.harness.MapDetail.of(r).get("totalPssBytes") + ", rounds " + hostside.harness.MapDetail.of(r).get("rounds") + ", "
-                + hostside.harness.MapDetail.of(r).get("seconds") + " s, " + hostside.harness.MapDetail.of(r).get("rssCheck"));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> main = (Map<String, Object>) hostside.harness.MapDetail.of(r).get("main");
-        System.out.println("  main: before build USS " + main.get("beforeBuildUssBytes") + ", after " + main.get("afterBuildUssBytes") + ", final RSS "
-                + main.get("finalRssBytes") + " PSS " + main.get("finalPssBytes") + " USS " + main.get("finalUssBytes"));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> ws = (List<Map<String, Object>>) hostside.harness.MapDetail.of(r).get("perWorker");
-        for (Map<String, Object> w : ws) {
-            System.out.println("  worker " + w.get("worker") + ": RSS " + w.get("finalRssBytes") + " VmRSS " + w.get("finalVmRssBytes") + " PSS "
-                    + w.get("finalPssBytes") + " USS " + w.get("startUssBytes") + " -> " + w.get("finalUssBytes") + " shared " + w.get("finalSharedBytes")
-                    + " growth " + w.get("growthPercent") + "%");
+        CowDetail d = (CowDetail) r.detail();
+        System.out.println("  dataset " + d.datasetBytes() + " (estimate " + d.datasetEstimateBytes() + "), items " + d.items() + ", totalPss "
+                + d.totalPssBytes() + ", rounds " + d.rounds() + ", " + d.seconds() + " s, " + d.rssCheck());
+        CowDetail.MainProcess main = d.main();
+        System.out.println("  main: before build USS " + main.beforeBuildUssBytes() + ", after " + main.afterBuildUssBytes() + ", final RSS "
+                + main.finalRssBytes() + " PSS " + main.finalPssBytes() + " USS " + main.finalUssBytes());
+        for (CowDetail.Worker w : d.perWorker()) {
+            System.out.println("  worker " + w.worker() + ": RSS " + w.finalRssBytes() + " VmRSS " + w.finalVmRssBytes() + " PSS " + w.finalPssBytes()
+                    + " USS " + w.startUssBytes() + " -> " + w.finalUssBytes() + " shared " + w.finalSharedBytes() + " growth " + w.growthPercent() + "%");
         }
     }
 }

@@ -100,8 +100,18 @@ class ForkVsSpawnTest {
         assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("s"));
         assertThat(r.value().median()).isEqualTo(2.2);
         assertThat(r.value().samples()).isEqualTo(3);
-        assertThat(hostside.harness.MapDetail.of(r)).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method")
-                .containsEntry("spawn", "ok").containsEntry("forkCpu", "ok").containsEntry("device", "NVIDIA H200").containsEntry("spawnCudaSeconds", 0.3);
+        SpawnDetail d = (SpawnDetail) r.detail();
+        assertThat(d.fork()).isEqualTo(SpawnDetail.Outcome.failed("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"));
+        assertThat(d.spawn()).isEqualTo(SpawnDetail.Outcome.OK);
+        assertThat(d.forkCpu()).isEqualTo(SpawnDetail.Outcome.OK);
+        assertThat(d.device()).isEqualTo("NVIDIA H200");
+        assertThat(d.spawnCudaSeconds()).isEqualTo(0.3);
+        assertThat(d.spawnTries()).containsExactly(new SpawnDetail.SpawnTry(1, true, 2.5, 0.4, null), new SpawnDetail.SpawnTry(2, true, 2.1, 0.3, null),
+                new SpawnDetail.SpawnTry(3, true, 2.2, 0.3, null));
+        var json = hostside.core.Json.MAPPER.valueToTree(d);
+        assertThat(json.path("fork").asText()).as("written as before: the outcome in words")
+                .isEqualTo("failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method");
+        assertThat(json.path("spawnTries").get(0).path("try").asInt()).isEqualTo(1);
         assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
 
         Result none = new ForkVsSpawn().result(out("{\"event\": \"error\", \"reason\": \"torch sees no CUDA device\"}"), LIMIT);
@@ -115,7 +125,8 @@ class ForkVsSpawnTest {
         Result spawnFailed = new ForkVsSpawn().result(out(stdout.replace("\"ok\": true, \"error\": \"\", \"start_seconds\"", "\"ok\": false, \"error\": \"RuntimeError: x\", \"s\"")), LIMIT);
         assertThat(spawnFailed.status()).isEqualTo(hostside.harness.Status.FAILED);
         assertThat(spawnFailed.why()).isEqualTo("spawn failed too: RuntimeError: x");
-        assertThat(hostside.harness.MapDetail.of(spawnFailed)).containsKey("fork");
+        assertThat(((SpawnDetail) spawnFailed.detail()).fork().failed()).as("what was learnt before the failure is kept").isTrue();
+        assertThat(((SpawnDetail) spawnFailed.detail()).spawn()).isEqualTo(SpawnDetail.Outcome.failed("RuntimeError: x"));
     }
 
     /** A stand-in for torch with one "GPU" and torch's rule for forked children, to run the script's plumbing here. */
@@ -207,9 +218,12 @@ class ForkVsSpawnTest {
         assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK);
         assertThat(r.value().samples()).isEqualTo(3);
         assertThat(r.value().min()).isPositive();
-        assertThat(hostside.harness.MapDetail.of(r)).containsEntry("fork", "failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. "
-                + "To use CUDA with multiprocessing, you must use the 'spawn' start method").containsEntry("forkCpu", "ok")
-                .containsEntry("spawn", "ok").containsEntry("device", "Stand-in GPU");
+        SpawnDetail d = (SpawnDetail) r.detail();
+        assertThat(d.fork()).isEqualTo(SpawnDetail.Outcome.failed("RuntimeError: Cannot re-initialize CUDA in forked subprocess. "
+                + "To use CUDA with multiprocessing, you must use the 'spawn' start method"));
+        assertThat(d.forkCpu()).isEqualTo(SpawnDetail.Outcome.OK);
+        assertThat(d.spawn()).isEqualTo(SpawnDetail.Outcome.OK);
+        assertThat(d.device()).isEqualTo("Stand-in GPU");
         assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
         assertThat(Leftovers.scriptsRunning()).isEmpty();
     }

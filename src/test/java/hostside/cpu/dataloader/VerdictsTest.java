@@ -3,18 +3,15 @@ package hostside.cpu.dataloader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import hostside.harness.Result;
-import hostside.core.Stats;
 
 /** The verdict lines from hand-made results. */
 class VerdictsTest {
     static Result cow(String data, double growth, int workers, long dataset, long totalGrowth) {
-        return hostside.harness.TestResults.of("dataloader_cow_" + data, "", "ok", "", "%", Stats.of(growth, growth), "",
-                Map.of("workers", workers, "datasetBytes", dataset, "totalGrowthBytes", totalGrowth));
+        return hostside.cpu.Runs.cowResult(DatasetKind.of(data), growth, workers, dataset, totalGrowth);
     }
 
     @Test
@@ -47,7 +44,7 @@ class VerdictsTest {
     }
 
     static Result spawn(String fork, double... seconds) {
-        return hostside.harness.TestResults.of("fork_vs_spawn_cuda", "", "ok", "", "s", Stats.of(seconds), "", Map.of("fork", fork, "spawn", "ok"));
+        return hostside.cpu.Runs.spawnResult(SpawnDetail.Outcome.parse(fork), seconds);
     }
 
     @Test

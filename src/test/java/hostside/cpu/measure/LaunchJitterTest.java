@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,9 +21,8 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
         return new CpuTarget(cpus, cpus, b, LAUNCHES, 20_000);
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Long> series(Result r, String name) {
-        return (Map<String, Long>) hostside.harness.MapDetail.of(r).get(name);
+    static LaunchJitter.Detail detail(Result r) {
+        return (LaunchJitter.Detail) r.detail();
     }
 
     @Test
@@ -63,15 +61,23 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             int before = fake.calls("cuLaunchKernel");
             Result r = new LaunchJitter(LaunchJitter.Condition.QUIET).run(target(b));
             assertThat(r.isOk()).isTrue();
-            long warmup = (Long) hostside.harness.MapDetail.of(r).get("warmupTicks");
+            long warmup = detail(r).warmupTicks();
             assertThat(warmup).as("at least the minimum warm-up").isGreaterThanOrEqualTo(LaunchJitter.warmupTicks(LAUNCHES, 20_000));
             assertThat((long) fake.calls("cuLaunchKernel") - before).as("one launch per tick, warm-up included").isEqualTo(LAUNCHES + warmup);
             assertThat(fake.lastLaunch("params")).as("the empty kernel takes no parameters").isZero();
-            assertThat(series(r, "launchNs")).containsKeys("p50", "p99", "p99.9", "max");
-            assertThat(series(r, "lateNs").get("p50")).isLessThanOrEqualTo(series(r, "lateNs").get("max"));
+            LaunchJitter.Detail d = detail(r);
+            assertThat(d.launchNs().count()).as("one launch time per tick").isEqualTo(LAUNCHES);
+            assertThat(d.launchNs().unit()).isEqualTo(hostside.core.Unit.NS);
+            assertThat(d.lateNs().p50()).isLessThanOrEqualTo(d.lateNs().max());
+            assertThat(d.lateNs().count()).isEqualTo(LAUNCHES);
+            assertThat(d.lateNs().histogram().stream().mapToLong(hostside.core.Distribution.Bucket::count).sum())
+                    .as("the histogram holds every wake-up").isEqualTo(LAUNCHES);
+            assertThat(d.gapNs().count()).as("a gap before each launch, the first from the warm-up's last").isEqualTo(LAUNCHES);
             assertThat(r.value().samples()).isEqualTo(LAUNCHES);
-            assertThat(hostside.harness.MapDetail.of(r).get("timerSlackNs")).isInstanceOf(Long.class);
-            assertThat(hostside.harness.MapDetail.of(r).get("missedTicks")).isInstanceOf(Long.class);
+            assertThat(d.timerSlackNs()).isNotNegative();
+            assertThat(d.missedTicks()).isNotNegative();
+            assertThat(d.gpu()).contains("(" + b.pciAddress + ")");
+            assertThat(r.anchor()).isEqualTo("cyclictest");
         }
         fake.assertNothingLive();
     }
@@ -82,11 +88,11 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             int launchesBefore = fake.calls("cuLaunchKernel");
             Result r = new LaunchJitter(LaunchJitter.Condition.GRAPH).run(target(b));
             assertThat(r.isOk()).isTrue();
-            long warmup = (Long) hostside.harness.MapDetail.of(r).get("warmupTicks");
+            long warmup = detail(r).warmupTicks();
             assertThat(fake.calls("cuLaunchKernel") - launchesBefore).as("kernels launched only while capturing").isEqualTo(LaunchJitter.GRAPH_KERNELS);
             assertThat((long) fake.calls("cuGraphLaunch")).isEqualTo(LAUNCHES + warmup);
             assertThat(fake.graphKernelsRun()).isEqualTo((long) (LAUNCHES + warmup) * LaunchJitter.GRAPH_KERNELS);
-            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("kernelsPerLaunch", LaunchJitter.GRAPH_KERNELS);
+            assertThat(detail(r).kernelsPerLaunch()).isEqualTo(LaunchJitter.GRAPH_KERNELS);
             assertThat(fake.live("graphs")).as("graph and its instance destroyed").isZero();
         }
         fake.assertNothingLive();
@@ -114,7 +120,8 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             if (new LaunchJitter(c).notApplicable(t).isPresent()) continue;
             Result r = new LaunchJitter(c).run(t);
             assertThat(r.isOk()).as(c.toString()).isTrue();
-            assertThat(hostside.harness.MapDetail.of(r)).doesNotContainKey("launchNs").containsEntry("gpu", null);
+            assertThat(detail(r).launchNs()).isNull();
+            assertThat(detail(r).gpu()).isNull();
             int wakes = c == LaunchJitter.Condition.GRAPH ? LAUNCHES / LaunchJitter.GRAPH_KERNELS : LAUNCHES;
             assertThat(r.value().samples()).as(c + ": one lateness per wake-up").isEqualTo(wakes);
         }
@@ -146,9 +153,9 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             return;
         }
         Result r = pinned.run(t);
-        assertThat(hostside.harness.MapDetail.of(r).get("feederCpu")).isEqualTo(cpus.getLast());
-        @SuppressWarnings("unchecked")
-        List<Integer> hogs = (List<Integer>) hostside.harness.MapDetail.of(r).get("hogCpus");
-        assertThat(hogs).doesNotContain(cpus.getLast()).hasSize(cpus.size() - 1);
+        assertThat(detail(r).feederCpu()).isEqualTo(cpus.getLast());
+        hostside.core.CpuSet hogs = detail(r).hogCpus();
+        assertThat(hogs.contains(cpus.getLast())).isFalse();
+        assertThat(hogs.size()).isEqualTo(cpus.size() - 1);
     }
 }

@@ -47,14 +47,22 @@ class SchedCostsTest {
         CpuTarget t = target();
         if (!t.twoCpus()) return;
         Result r = new SchedCosts.Migration(500).run(t);
-        assertThat(hostside.harness.MapDetail.of(r)).containsEntry("notOnTargetAfterCall", 0);
+        SchedCosts.Migration.Detail d = (SchedCosts.Migration.Detail) r.detail();
+        assertThat(d.notOnTargetAfterCall()).isZero();
+        assertThat(d.cpus()).isEqualTo(hostside.core.CpuSet.of(t.cpus().get(0), t.cpus().get(1)));
+        assertThat(d.movesPerSample()).isEqualTo(500);
     }
 
     @Test
     void theSyscallFigureCarriesTheCallsOwnCost() {
         Result r = new SchedCosts.Syscall(20_000).run(target());
         assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("ns"));
-        assertThat((Double) hostside.harness.MapDetail.of(r).get("nativeCallNs")).isPositive().isLessThan(r.value().median());
+        SchedCosts.Syscall.Detail d = (SchedCosts.Syscall.Detail) r.detail();
+        assertThat(d.nativeCallNs()).isPositive().isLessThan(r.value().median());
+        assertThat(d.kernelNs()).isEqualTo(r.value().median() - d.nativeCallNs());
+        assertThat(d.callsPerSample()).isEqualTo(20_000);
+        assertThat(r.value().samples()).as("the warm-ups are not kept").isEqualTo(SchedCosts.SAMPLES);
+        assertThat(r.anchor()).isEqualTo("C loop: getppid via syscall(2)");
     }
 
     @Test

@@ -29,12 +29,12 @@ class ReadTestTest {
     void eachCaseNamesTheFioJobThatMeasuresTheSame() {
         IoTarget t = target("ext4", null);
         assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(t))
-                .isEqualTo("--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824");
+                .isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824");
         assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).fioOptions(t))
                 .as("fio drops the cache by default: a warm job must say it must not")
-                .isEqualTo("--rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --time_based --runtime=5");
+                .isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --time_based --runtime=5");
         assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).fioOptions(t))
-                .isEqualTo("--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5");
+                .isEqualTo("--rw=randread --bs=4k --size=3221225472 --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5");
     }
 
     @Test

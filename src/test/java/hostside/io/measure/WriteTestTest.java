@@ -43,6 +43,13 @@ class WriteTestTest {
             Result r = w.run(target(8 * MiB));
             assertThat(r.status()).as(w.key()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.value().median()).as(w.key()).isPositive();
+            assertThat(r.value().samples()).as(w.key()).isEqualTo(WriteTest.SAMPLES);
+            assertThat(r.anchor()).as(w.key()).isEqualTo("fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync="
+                    + (w.fsync() ? 1 : 0) + " --size=" + 8 * MiB);
+            WriteTest.WriteDetail d = (WriteTest.WriteDetail) r.detail();
+            assertThat(d.bytes()).isEqualTo(8 * MiB);
+            if (w.fsync()) assertThat(d.fsyncMs().samples()).isEqualTo(WriteTest.SAMPLES);
+            else assertThat(d.fsyncMs()).as("no fsync, no fsync time").isNull();
             assertThat(names(dir)).as(w.key()).isEmpty();
         }
     }

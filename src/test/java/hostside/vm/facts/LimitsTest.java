@@ -28,7 +28,7 @@ class LimitsTest {
         assertThat(l.get("Max cpu time")).contains(new Limits.Limit(null, null, "seconds", true, true));
         assertThat(l.get("Max stack size")).contains(new Limits.Limit(8388608L, null, "bytes", false, true));
         assertThat(l.get("Max nice priority")).contains(new Limits.Limit(0L, 0L, "", false, false));
-        assertThat(l.get("Max realtime timeout").orElseThrow().unit()).isEqualTo(hostside.core.Unit.of("us"));
+        assertThat(l.get("Max realtime timeout").orElseThrow().unit()).as("a limit's unit is the kernel's word, not a figure's Unit").isEqualTo("us");
         assertThat(l.get(Limits.MEMLOCK).orElseThrow().softOrMax()).isEqualTo(8388608L);
         assertThat(l.get("Max cpu time").orElseThrow().softOrMax()).isEqualTo(Long.MAX_VALUE);
     }

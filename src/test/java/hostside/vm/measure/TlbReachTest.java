@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Stats;
+import hostside.core.Sweep;
 
 /**
  * TLB reach's pure parts: the working-set sizes, the random cycle the loads follow, and where the
@@ -94,11 +95,11 @@ class TlbReachTest {
         }
     }
 
-    static List<TlbReach.Point> points(double... ns) {
-        List<TlbReach.Point> p = new ArrayList<>();
+    static List<Sweep.Point> points(double... ns) {
+        List<Sweep.Point> p = new ArrayList<>();
         long size = 64 * KiB;
         for (double n : ns) {
-            p.add(new TlbReach.Point(size, Stats.of(n)));
+            p.add(new Sweep.Point(size, Stats.of(n)));
             size *= 4;
         }
         return p;
@@ -130,8 +131,8 @@ class TlbReachTest {
 
     @Test
     void sizesOnlyOneCurveHasAreSkipped() {
-        List<TlbReach.Point> base = points(1, 1, 2, 2, 1); // the largest together again, but huge lacks it
-        List<TlbReach.Point> huge = points(1, 1, 1, 1);
+        List<Sweep.Point> base = points(1, 1, 2, 2, 1); // the largest together again, but huge lacks it
+        List<Sweep.Point> huge = points(1, 1, 1, 1);
         assertThat(TlbReach.knee(base, huge, 1.25)).isEqualTo(MiB);
     }
 }

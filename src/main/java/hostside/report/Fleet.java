@@ -1,0 +1,132 @@
+package hostside.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import hostside.gpu.cuda.CudaFacts;
+import hostside.machine.GpuMatrix;
+import hostside.machine.MachineRun;
+import hostside.machine.PciDevice;
+import hostside.machine.PciLink;
+import hostside.machine.PeerPath;
+
+/**
+ * What a fleet groups reports by, and what makes two reports' figures unfair to compare
+ * (CONTRACT.md, Typed figures): the hardware class, the software, and the confounders at the
+ * start of the run. Each is derived from the facts the drills read, as short stable words, never
+ * prose: a fleet's {@code compare} puts machines of one class side by side.
+ */
+public final class Fleet {
+    private Fleet() {}
+
+    /**
+     * The hardware, as a fleet groups it.
+     *
+     * @param gpu      the GPUs' model ("NVIDIA H200"); several models joined with " + "; "none"
+     * @param gpuCount GPUs in the box
+     * @param cpuModel the CPU's model name
+     * @param cores    cores (with at least one online CPU)
+     * @param hostLink how host memory reaches the GPUs: pcie-genN-xW at the link's maximum, c2c
+     *                 (NVLink-C2C: the GPU uses the CPU's page tables), integrated, none; "unknown"
+     * @param fabric   how far the fast GPU-to-GPU domain reaches: none, pcie-p2p, nvlink-pairs,
+     *                 nvswitch-N (N GPUs behind NVSwitches)
+     * @param nics     the NICs by count, speed and RDMA ("2x400g-rdma", "1xunknown"), "none"
+     * @param pageSize the base page in bytes; null when not read
+     */
+    public record HardwareClass(String gpu, int gpuCount, String cpuModel, int cores, String hostLink, String fabric, String nics,
+                                Long pageSize) {}
+
+    /** @param driver the NVIDIA driver ("" when none is loaded); @param cuda the CUDA version it implements, null when not read */
+    public record Software(String driver, String cuda, String kernel) {}
+
+    /**
+     * What was true when the run started that moves figures: two figures taken under different
+     * confounders are not a fair comparison.
+     *
+     * @param clocksLocked  GPU clocks locked or capped by an administrator; null when not read (hostside does not read it yet)
+     * @param numaBalancing kernel.numa_balancing: 0 off, 1 on, 2 tiering, 3 both; null when not read
+     * @param thp           transparent huge pages' enabled setting ("always", "madvise", "never"); null when not read
+     * @param loadAtStart   the 1-minute load average as the run started; null when not read
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart) {}
+
+    public static HardwareClass hardwareClass(MachineRun run, Long pageSize) {
+        List<PciDevice> gpus = run.facts().gpus();
+        String models = gpus.isEmpty() ? "none" : gpus.stream().map(g -> g.description().isEmpty() ? g.deviceId() : g.description())
+                .distinct().collect(Collectors.joining(" + "));
+        var t = run.facts().topology();
+        return new HardwareClass(models, gpus.size(), t.cpuModel(), t.cores(), hostLink(run), fabric(run.gpuMatrix(), gpus.size()),
+                nics(run.facts().nics()), pageSize);
+    }
+
+    /** The first GPU's link, as the class names it; coherent (ATS) and integrated GPUs by what they are. */
+    static String hostLink(MachineRun run) {
+        List<PciDevice> gpus = run.facts().gpus();
+        if (gpus.isEmpty()) return "none";
+        CudaFacts cuda = run.gpu().cuda();
+        if (cuda != null && !cuda.gpus().isEmpty()) {
+            CudaFacts.CudaGpu g = cuda.gpus().getFirst();
+            boolean integrated = g.attributes().stream().anyMatch(a -> a.name().equals("integrated") && Integer.valueOf(1).equals(a.value()));
+            if (integrated) return "integrated";
+            if ("ATS".equals(g.coherence())) return "c2c";
+        }
+        PciLink l = gpus.getFirst().link();
+        if (l == null || l.maxSpeedGTs() == null || l.maxWidth() == null) return "unknown";
+        return "pcie-gen" + generation(l.maxSpeedGTs()) + "-x" + l.maxWidth();
+    }
+
+    /** PCIe generation from the transfer rate: 2.5, 5, 8, 16, 32, 64 GT/s are Gen1 to Gen6. */
+    static String generation(double gts) {
+        double[] rates = {2.5, 5, 8, 16, 32, 64};
+        for (int i = 0; i < rates.length; i++) if (Math.abs(gts - rates[i]) < 0.01) return Integer.toString(i + 1);
+        return String.format(Locale.ROOT, "%.1fgts", gts);
+    }
+
+    static String fabric(GpuMatrix m, int gpus) {
+        if (gpus < 2 || m.pairs().isEmpty()) return "none";
+        boolean allSwitched = m.pairs().stream().allMatch(p -> p.nvlink() && p.via().contains("NVSwitch"));
+        if (allSwitched) return "nvswitch-" + gpus;
+        if (m.pairs().stream().anyMatch(GpuMatrix.Pair::nvlink)) return "nvlink-pairs";
+        boolean peers = !m.peers().isEmpty() && m.peers().stream().noneMatch(PeerPath::blocked);
+        return peers ? "pcie-p2p" : "none";
+    }
+
+    static String nics(List<PciDevice> nics) {
+        if (nics.isEmpty()) return "none";
+        Map<String, Integer> groups = new LinkedHashMap<>();
+        for (PciDevice n : nics) {
+            String speed = n.netSpeedMbps() == null || n.netSpeedMbps() <= 0 ? "unknown" : n.netSpeedMbps() / 1000 + "g";
+            groups.merge(speed + (n.rdma() ? "-rdma" : ""), 1, Integer::sum);
+        }
+        List<String> parts = new ArrayList<>();
+        groups.forEach((k, c) -> parts.add(c + "x" + k));
+        return String.join(",", parts);
+    }
+
+    public static Software software(MachineRun run) {
+        var h = run.facts().host();
+        String cuda = run.gpu().cuda() != null ? run.gpu().cuda().cudaVersion()
+                : run.gpu().nvml() != null && run.gpu().nvml().ran() ? run.gpu().nvml().cudaDriverVersion() : null;
+        return new Software(h.nvidiaDriver(), cuda, h.kernel());
+    }
+
+    /** The 1-minute load in /proc/loadavg ("0.30 0.25 0.20 1/345 6789"); null when unreadable or garbled. */
+    public static Double loadAverage(hostside.fs.FsRoot fs) {
+        return fs.text("/proc/loadavg").map(t -> {
+            String[] f = t.strip().split("\\s+");
+            try {
+                double v = Double.parseDouble(f[0]);
+                return Double.isFinite(v) && v >= 0 ? v : null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }).orElse(null);
+    }
+}

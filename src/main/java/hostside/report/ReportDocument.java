@@ -1,0 +1,123 @@
+package hostside.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import hostside.core.Figure;
+import hostside.core.Units;
+import hostside.doc.Block;
+import hostside.doc.Block.KeyValues.Entry;
+import hostside.doc.Block.Table.Align;
+import hostside.doc.Block.Table.Column;
+import hostside.doc.Document;
+import hostside.doc.Text;
+
+/**
+ * The one-page profile as a document: the title block, the four questions, the headline
+ * numbers, the machine's class and the conditions of the run, each module's own document, and
+ * every typed figure. The Markdown and the HTML page of {@code hostside report} are two renderings
+ * of it, and {@code report --from} draws it again from the JSON read back into the same records.
+ */
+public final class ReportDocument {
+    private ReportDocument() {}
+
+    public static Document of(Report r) {
+        Report.Title t = r.title();
+        String host = t.host().isEmpty() ? "unnamed machine" : t.host();
+        List<Block> blocks = new ArrayList<>();
+        blocks.add(new Block.KeyValues(List.of(
+                Entry.of("CPU", orUnknown(t.cpu())),
+                Entry.of("GPUs", t.gpus().isEmpty() ? "none found" : String.join("; ", t.gpus())),
+                Entry.of("NVIDIA driver", t.driver() == null || t.driver().isEmpty() ? "not loaded" : t.driver()),
+                Entry.of("kernel", orUnknown(t.kernel())),
+                Entry.of("virtualization", t.virtualization() == null ? "" : t.virtualization()),
+                Entry.of("date", t.date()),
+                Entry.of("hostside", t.hostsideVersion()),
+                Entry.of("read from", "live".equals(t.source()) ? "this machine, live" : "recording " + t.source()))));
+        blocks.add(questions(r.questions()));
+        blocks.add(headlines(r.headlines()));
+        if (r.hardwareClass() != null) blocks.add(conditions(r));
+        for (Report.Section s : r.modules()) blocks.add(module(s));
+        if (r.figures() != null && !r.figures().isEmpty()) blocks.add(figures(r.figures()));
+        return new Document("hostside report: " + host, r.schema() + ", " + t.date(), blocks);
+    }
+
+    /** Each answer in a line, its evidence beneath; an answer not measured says so. */
+    static Block questions(List<Report.Answer> answers) {
+        List<Block> b = new ArrayList<>();
+        int i = 1;
+        for (Report.Answer a : answers) {
+            Text answer = Text.strong(i++ + ". " + a.axis() + ": ").plain(a.question() + " ").plain(a.answer());
+            if (!"answered".equals(a.status())) answer = answer.plain(" (" + a.status() + ")");
+            b.add(new Block.Paragraph(answer));
+            if (a.evidence() != null && !a.evidence().isEmpty()) b.add(Block.Note.of("Evidence: " + a.evidence()));
+        }
+        return new Block.Section("The four questions", b);
+    }
+
+    static Block headlines(List<Report.Headline> heads) {
+        List<List<Text>> rows = heads.stream().map(h -> List.of(Text.of(h.name()), Text.of(h.value()), Text.of(h.source()))).toList();
+        return new Block.Section("Headline numbers", List.of(new Block.Table(
+                List.of(new Column("figure", Align.LEFT), new Column("value", Align.LEFT), new Column("from", Align.LEFT)), rows)));
+    }
+
+    /** The class a fleet groups this machine in, its software, and what may make its figures unfair to compare. */
+    static Block conditions(Report r) {
+        Fleet.HardwareClass c = r.hardwareClass();
+        List<Entry> e = new ArrayList<>(List.of(
+                Entry.of("GPUs", c.gpuCount() + " x " + c.gpu()),
+                Entry.of("CPU", c.cpuModel() + ", " + c.cores() + " cores"),
+                new Entry("host link", Text.code(c.hostLink())),
+                new Entry("fabric", Text.code(c.fabric())),
+                new Entry("NICs", Text.code(c.nics())),
+                Entry.of("base page", c.pageSize() == null ? "unknown" : Units.bytes(c.pageSize()))));
+        Fleet.Software s = r.software();
+        if (s != null) {
+            e.add(Entry.of("driver, CUDA", (s.driver() == null || s.driver().isEmpty() ? "no NVIDIA driver" : s.driver())
+                    + ", CUDA " + (s.cuda() == null ? "unknown" : s.cuda())));
+            e.add(Entry.of("kernel", orUnknown(s.kernel())));
+        }
+        Fleet.Confounders f = r.confounders();
+        if (f != null) {
+            e.add(Entry.of("GPU clocks locked", f.clocksLocked() == null ? "not read" : f.clocksLocked() ? "yes" : "no"));
+            e.add(Entry.of("NUMA balancing", f.numaBalancing() == null ? "not read" : f.numaBalancing() == 0 ? "off" : "on (" + f.numaBalancing() + ")"));
+            e.add(Entry.of("transparent huge pages", f.thp() == null ? "not read" : f.thp()));
+            e.add(Entry.of("load at start", f.loadAtStart() == null ? "not read" : String.format(Locale.ROOT, "%.2f (1-minute average)", f.loadAtStart())));
+        }
+        return new Block.Section("The machine's class and the run's conditions", List.of(
+                Block.Paragraph.of("What a fleet compares this machine with (the same class), and what makes two runs' figures unfair to compare."),
+                new Block.KeyValues(e)));
+    }
+
+    static Block module(Report.Section s) {
+        String title = "Module " + s.module() + ": " + s.title() + " (" + s.command() + ")";
+        List<Block> b = new ArrayList<>();
+        if (s.status() != Report.SectionStatus.RUN) {
+            b.add(Block.Note.of(s.status() + ": " + s.why() + "."));
+        } else {
+            b.add(Block.Note.of(s.why() + "."));
+            b.addAll(ModuleBlocks.of(s.data()));
+        }
+        return new Block.Section(title, b);
+    }
+
+    /** Every typed figure, as CONTRACT.md lists them: what compare and scripts read. */
+    static Block figures(List<Figure> figures) {
+        List<List<Text>> rows = new ArrayList<>();
+        for (Figure f : figures) {
+            rows.add(List.of(Text.code(f.key()), Text.of(f.scope().toString()), Text.of(Units.figure(f.value())), Text.of(Units.figure(f.min())),
+                    Text.of(Units.figure(f.max())), Text.of(f.unit().symbol()), Text.of(Integer.toString(f.samples())),
+                    Text.of(f.anchor() == null ? "" : f.anchor())));
+        }
+        return new Block.Section("Every figure", List.of(
+                Block.Paragraph.of("Each measured figure, typed: the median of its samples with the smallest and largest, and the established tool's test it mirrors."),
+                new Block.Table(List.of(new Column("key", Align.LEFT), new Column("scope", Align.LEFT), new Column("median", Align.RIGHT),
+                        new Column("min", Align.RIGHT), new Column("max", Align.RIGHT), new Column("unit", Align.LEFT),
+                        new Column("samples", Align.RIGHT), new Column("peer", Align.LEFT)), rows)));
+    }
+
+    private static String orUnknown(String s) {
+        return s == null || s.isEmpty() ? "unknown" : s;
+    }
+}

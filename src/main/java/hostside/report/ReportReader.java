@@ -1,0 +1,118 @@
+package hostside.report;
+
+import java.io.IOException;
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.harness.DetailTypes;
+
+/**
+ * A report's JSON read back into the records it was written from ({@code report --from}): each
+ * module's data into its drill's run, each result's detail into its case's record. A report of
+ * schema hostside/1 reads the same way (its results carry no better or anchor; its figures are
+ * derived again from its results).
+ */
+public final class ReportReader {
+    private ReportReader() {}
+
+    static {
+        // every drill's cases, so that each result's detail reads back as its own record
+        DetailTypes.register(hostside.machine.GpuDrill.tests());
+        DetailTypes.register(hostside.machine.GpuDrill.allGpuTests());
+        DetailTypes.register(hostside.gpu.peer.PeerCopies.loopbacks());
+        DetailTypes.register(hostside.vm.VmDrill.hostTests());
+        DetailTypes.register(hostside.vm.VmDrill.gpuTests());
+        DetailTypes.register(hostside.cpu.CpuDrill.measurements());
+        DetailTypes.register(hostside.cpu.dataloader.DataLoaderTarget.tests());
+        DetailTypes.register(hostside.io.IoDrill.tests());
+    }
+
+    /** The schemas this version reads. */
+    static final List<String> SCHEMAS = List.of("hostside/1", "hostside/2");
+
+    /** The report in {@code json}, typed; bad input when it is no hostside report or one of a schema this version does not know. */
+    public static Report read(JsonNode json, String what) {
+        if (!"report".equals(json.path("kind").asText())) throw new BadInputException(what + ": not a hostside report");
+        String schema = json.path("schema").asText("");
+        if (!SCHEMAS.contains(schema)) {
+            throw new BadInputException(what + ": a report of schema \"" + schema + "\"; this hostside reads " + String.join(" and ", SCHEMAS));
+        }
+        try {
+            return Json.MAPPER.treeToValue(json, Report.class);
+        } catch (IOException | IllegalArgumentException e) {
+            String m = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + m + ")");
+        }
+    }
+
+    /** Module n's data as its drill's record. */
+    static Object data(int module, JsonNode data, DeserializationContext ctxt) throws IOException {
+        if (data == null || data.isNull() || data.isMissingNode()) return null;
+        return switch (module) {
+            case 1 -> ctxt.readTreeAsValue(data, hostside.machine.MachineRun.class);
+            case 2 -> ctxt.readTreeAsValue(data, hostside.vm.VmRun.class);
+            case 3 -> ctxt.readTreeAsValue(data, hostside.cpu.CpuRun.class);
+            case 4 -> {
+                ObjectNode io = data.deepCopy();
+                JsonNode container = io.remove("container");
+                yield new Report.Storage(ctxt.readTreeAsValue(io, hostside.io.IoRun.class),
+                        container == null || container.isNull() ? null : ctxt.readTreeAsValue(container, hostside.container.ContainerRun.class));
+            }
+            default -> null;
+        };
+    }
+
+    /** A module's data as the drill's own JSON document. */
+    static JsonNode json(Object data) {
+        return switch (data) {
+            case null -> null;
+            case hostside.machine.MachineRun m -> m.json();
+            case hostside.vm.VmRun v -> v.json();
+            case hostside.cpu.CpuRun c -> c.json();
+            case Report.Storage s -> {
+                ObjectNode n = s.io().json();
+                if (s.container() != null) n.set("container", s.container().json());
+                yield n;
+            }
+            case JsonNode n -> n;
+            default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
+        };
+    }
+
+    static final class DataWriter extends StdSerializer<Object> {
+        DataWriter() {
+            super(Object.class);
+        }
+
+        @Override
+        public void serialize(Object value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            JsonNode n = json(value);
+            if (n == null) gen.writeNull();
+            else gen.writeTree(n);
+        }
+    }
+
+    static final class SectionReader extends StdDeserializer<Report.Section> {
+        SectionReader() {
+            super(Report.Section.class);
+        }
+
+        @Override
+        public Report.Section deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            JsonNode n = p.readValueAsTree();
+            int module = n.path("module").asInt();
+            return new Report.Section(module, n.path("title").asText(""), n.path("command").asText(""),
+                    Report.SectionStatus.parse(n.path("status").asText("not run")), n.path("why").asText(""), data(module, n.get("data"), ctxt));
+        }
+    }
+}

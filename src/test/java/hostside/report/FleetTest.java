@@ -1,0 +1,84 @@
+package hostside.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.Fixtures;
+import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
+import hostside.machine.GpuDrill;
+import hostside.machine.GpuMatrix;
+import hostside.machine.MachineDrill;
+import hostside.machine.MachineRun;
+import hostside.machine.PciDevice;
+
+/** The class a fleet groups a report by: stable words derived from the facts, the same for every machine alike. */
+class FleetTest {
+    static MachineRun h200() {
+        return MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), ProgressSink.NONE);
+    }
+
+    @Test
+    void theH200RecordingIsOneGen5x16GpuWithoutFabric() {
+        Fleet.HardwareClass c = Fleet.hardwareClass(h200(), 4096L);
+        assertThat(c.gpu()).isEqualTo("NVIDIA H200");
+        assertThat(c.gpuCount()).isEqualTo(1);
+        assertThat(c.cores()).isEqualTo(16);
+        assertThat(c.hostLink()).isEqualTo("pcie-gen5-x16");
+        assertThat(c.fabric()).isEqualTo("none");
+        assertThat(c.nics()).isEqualTo("1xunknown");
+        assertThat(c.pageSize()).isEqualTo(4096L);
+        Fleet.Software s = Fleet.software(h200());
+        assertThat(s.kernel()).isEqualTo("6.18.44-fc-v973-gpu");
+        assertThat(s.cuda()).as("no driver was asked under --root").isNull();
+    }
+
+    @Test
+    void generationsFromTheTransferRate() {
+        assertThat(List.of(2.5, 5.0, 8.0, 16.0, 32.0, 64.0).stream().map(Fleet::generation)).containsExactly("1", "2", "3", "4", "5", "6");
+        assertThat(Fleet.generation(20.0)).isEqualTo("20.0gts");
+    }
+
+    static GpuMatrix.Pair pair(String a, String b, Integer nvlinks, String via) {
+        return new GpuMatrix.Pair(a, b, "SYS", nvlinks, via, List.of(), nvlinks != null && nvlinks > 0 ? "NV" + nvlinks : "SYS", null);
+    }
+
+    static GpuMatrix matrix(List<GpuMatrix.Pair> pairs) {
+        return new GpuMatrix(List.of("GPU0", "GPU1", "GPU2"), List.of(), pairs, List.of(), List.of(), List.of());
+    }
+
+    @Test
+    void fabricFromThePairs() {
+        assertThat(Fleet.fabric(matrix(List.of()), 1)).isEqualTo("none");
+        assertThat(Fleet.fabric(matrix(List.of(pair("GPU0", "GPU1", 18, "NVSwitch"), pair("GPU0", "GPU2", 18, "NVSwitch"),
+                pair("GPU1", "GPU2", 18, "direct and NVSwitch"))), 3)).isEqualTo("nvswitch-3");
+        assertThat(Fleet.fabric(matrix(List.of(pair("GPU0", "GPU1", 12, "direct"), pair("GPU0", "GPU2", 0, ""))), 3)).isEqualTo("nvlink-pairs");
+        assertThat(Fleet.fabric(matrix(List.of(pair("GPU0", "GPU1", 0, ""))), 2)).as("no peer facts: no peer-to-peer claimed").isEqualTo("none");
+    }
+
+    static PciDevice nic(Integer mbps, boolean rdma) {
+        return new PciDevice("0000:01:00.0", "nic", "eth0", "0x020000", "0x15b3", "0x1021", "ConnectX-7", "mlx5_core", 0, "0-7", null, null,
+                null, List.of("eth0"), mbps, rdma, null);
+    }
+
+    @Test
+    void nicsByCountSpeedAndRdma() {
+        assertThat(Fleet.nics(List.of())).isEqualTo("none");
+        assertThat(Fleet.nics(List.of(nic(400_000, true), nic(400_000, true), nic(25_000, false), nic(null, false))))
+                .isEqualTo("2x400g-rdma,1x25g,1xunknown");
+    }
+
+    @Test
+    void theLoadIsTheFirstFieldOfLoadavg() throws Exception {
+        java.nio.file.Path root = java.nio.file.Files.createTempDirectory("fleet");
+        java.nio.file.Files.createDirectories(root.resolve("proc"));
+        java.nio.file.Files.createDirectories(root.resolve("sys"));
+        java.nio.file.Files.writeString(root.resolve("proc/loadavg"), "0.30 0.25 0.20 1/345 6789\n");
+        assertThat(Fleet.loadAverage(FsRoot.open(root.toString()))).isEqualTo(0.30);
+        java.nio.file.Files.writeString(root.resolve("proc/loadavg"), "garbage\n");
+        assertThat(Fleet.loadAverage(FsRoot.open(root.toString()))).isNull();
+    }
+}
