@@ -11,7 +11,6 @@ import hostside.container.ContainerFacts.Devices;
 import hostside.container.ContainerFacts.Namespaces;
 import hostside.container.ContainerFacts.Ns;
 import hostside.container.ContainerFacts.Place;
-import hostside.machine.MachineView;
 import hostside.core.Style;
 import hostside.core.Table;
 import hostside.core.Units;

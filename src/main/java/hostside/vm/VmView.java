@@ -4,7 +4,6 @@ import java.util.Locale;
 import java.util.List;
 
 import hostside.harness.Result;
-import hostside.machine.MachineView;
 import hostside.core.Style;
 import hostside.core.Table;
 import hostside.core.Units;
