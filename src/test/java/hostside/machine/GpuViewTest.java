@@ -34,10 +34,10 @@ class GpuViewTest {
 
     @Test
     void textShowsFiguresFailuresAndVerdicts() {
-        String text = new MachineView(measured(), Style.plain()).render();
-        assertThat(text).contains("GPUs    CUDA 13.0 driver").contains("pinned or managed memory only")
+        String text = MachineDocumentTest.text(measured());
+        assertThat(text).containsPattern("CUDA driver +13.0\n").contains("pinned or managed memory only")
                 .contains("host_to_device_ce_pinned").contains("55.30").contains("failed: cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)")
-                .contains("256 KiB").contains("link under copy load: Gen5 x16 of Gen5 x16")
+                .contains("256 KiB").containsPattern("link under copy load +Gen5 x16 of Gen5 x16\n")
                 .contains("pageable host-to-device copies run at 12% of pinned");
     }
 
@@ -54,6 +54,6 @@ class GpuViewTest {
     @Test
     void aMachineWithoutDriverSaysWhy() {
         MachineRun none = new MachineRun(h200, GpuDrill.GpuSection.notRun("no NVIDIA driver (libcuda.so.1 not found)", null));
-        assertThat(new MachineView(none, Style.plain()).render()).contains("not run: no NVIDIA driver (libcuda.so.1 not found)");
+        assertThat(MachineDocumentTest.text(none)).contains("not run: no NVIDIA driver (libcuda.so.1 not found)");
     }
 }
