@@ -1,7 +1,7 @@
 package hostside.cli;
 
+import hostside.container.ContainerDocument;
 import hostside.container.ContainerRun;
-import hostside.container.ContainerView;
 import hostside.container.DataLoaderPlan;
 import hostside.container.LiveProcess;
 
@@ -53,7 +53,7 @@ public final class ContainerCommand implements Callable<Integer> {
         ContainerRun run = ContainerRun.read(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);
         var out = spec.commandLine().getOut();
         if (options.json) out.print(Json.write(run.json()));
-        else out.print(new ContainerView(run, Style.forTerminal()).render());
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(ContainerDocument.of(run)));
         out.flush();
         return 0;
     }

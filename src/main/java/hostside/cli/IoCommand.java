@@ -1,8 +1,8 @@
 package hostside.cli;
 
 import hostside.io.IoDrill;
+import hostside.io.IoDocument;
 import hostside.io.IoRun;
-import hostside.io.IoView;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -60,7 +60,7 @@ public final class IoCommand implements Callable<Integer> {
             run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), progress);
         }
         if (options.json) out.print(Json.write(run.json()));
-        else out.print(new IoView(run, Style.forTerminal()).render());
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(IoDocument.of(run)));
         out.flush();
         return 0;
     }

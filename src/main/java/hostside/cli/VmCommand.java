@@ -2,7 +2,7 @@ package hostside.cli;
 
 import hostside.vm.VmDrill;
 import hostside.vm.VmRun;
-import hostside.vm.VmView;
+import hostside.vm.VmDocument;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ public final class VmCommand implements Callable<Integer> {
             run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), progress);
         }
         if (options.json) out.print(Json.write(run.json()));
-        else out.print(new VmView(run, Style.forTerminal()).render());
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(VmDocument.of(run)));
         out.flush();
         return 0;
     }

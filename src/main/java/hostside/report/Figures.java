@@ -15,18 +15,9 @@ final class Figures {
         List<Figure> all = new ArrayList<>();
         for (var r : machine.gpu().runs()) all.addAll(Result.figures(r.results(), Scope.gpu(r.pciAddress())));
         all.addAll(Result.figures(machine.gpu().allGpus(), Scope.MACHINE));
-        if (vm != null) {
-            all.addAll(Result.figures(vm.host(), Scope.MACHINE));
-            all.addAll(Result.figures(vm.gpu().results(), Scope.MACHINE));
-        }
-        if (cpu != null) {
-            all.addAll(Result.figures(cpu.measured().results(), Scope.MACHINE));
-            all.addAll(Result.figures(cpu.dataloader(), Scope.MACHINE));
-        }
-        if (io != null) {
-            Scope dir = io.file() == null ? Scope.MACHINE : Scope.dir(java.nio.file.Path.of(io.file().path()).getParent().toString());
-            all.addAll(Result.figures(io.results(), dir));
-        }
+        if (vm != null) all.addAll(vm.figures());
+        if (cpu != null) all.addAll(cpu.figures());
+        if (io != null) all.addAll(io.figures());
         return all;
     }
 }

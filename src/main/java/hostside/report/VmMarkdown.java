@@ -102,26 +102,34 @@ final class VmMarkdown {
     }
 
     private static void tlb(StringBuilder md, List<JsonNode> results) {
-        JsonNode base = points(results, "tlb_reach_base"), huge = points(results, "tlb_reach_huge");
+        List<double[]> base = points(results, "tlb_reach_base"), huge = points(results, "tlb_reach_huge");
         if (base == null) return;
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode b : base) {
-            JsonNode h = null;
-            if (huge != null) for (JsonNode x : huge) if (x.path("bytes").asLong() == b.path("bytes").asLong()) h = x;
-            double bn = b.path("ns").path("median").asDouble();
-            rows.add(List.of(Units.bytes(b.path("bytes").asLong()), String.format(Locale.ROOT, "%.1f", bn),
-                    h == null ? "" : String.format(Locale.ROOT, "%.1f", h.path("ns").path("median").asDouble()),
-                    h == null ? "" : String.format(Locale.ROOT, "%.2fx", bn / h.path("ns").path("median").asDouble())));
+        for (double[] b : base) {
+            double[] h = null;
+            if (huge != null) for (double[] x : huge) if (x[0] == b[0]) h = x;
+            rows.add(List.of(Units.bytes((long) b[0]), String.format(Locale.ROOT, "%.1f", b[1]),
+                    h == null ? "" : String.format(Locale.ROOT, "%.1f", h[1]),
+                    h == null ? "" : String.format(Locale.ROOT, "%.2fx", b[1] / h[1])));
         }
         md.append("TLB reach: random dependent loads, one per base page (ns per access).\n\n");
         table(md, List.of("working set", "base pages", "huge pages", "base / huge"), rows);
     }
 
-    private static JsonNode points(List<JsonNode> results, String key) {
+    /**
+     * The walk's curve as {bytes, median ns} pairs: detail.sweep.points[] {bytes, value} from
+     * hostside/2 on, detail.points[] {bytes, ns} in hostside/1; null when the walk did not run.
+     */
+    private static List<double[]> points(List<JsonNode> results, String key) {
         for (JsonNode r : results) {
-            if (r.path("key").asText().equals(key) && r.path("status").asText().equals("ok") && r.path("detail").path("points").isArray()) {
-                return r.path("detail").path("points");
-            }
+            if (!r.path("key").asText().equals(key) || !r.path("status").asText().equals("ok")) continue;
+            JsonNode sweep = r.path("detail").path("sweep").path("points"), old = r.path("detail").path("points");
+            JsonNode points = sweep.isArray() ? sweep : old.isArray() ? old : null;
+            if (points == null) return null;
+            String figure = sweep.isArray() ? "value" : "ns";
+            List<double[]> out = new ArrayList<>();
+            for (JsonNode p : points) out.add(new double[] {p.path("bytes").asLong(), p.path(figure).path("median").asDouble()});
+            return out;
         }
         return null;
     }

@@ -15,6 +15,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import hostside.core.Json;
 import hostside.testing.CliRun;
 import hostside.core.Style;
+import hostside.doc.Document;
+import hostside.doc.HtmlRenderer;
+import hostside.doc.MarkdownRenderer;
+import hostside.doc.TextRenderer;
 
 /** hostside container as a user runs it: exit codes, one-line errors, the JSON, the text. */
 class ContainerCommandTest {
@@ -98,11 +102,38 @@ class ContainerCommandTest {
     }
 
     @Test
-    void theViewShowsUnknownsDimmedAtTheEnd() {
+    void theDocumentShowsUnknownsAtTheEnd() {
         Rig r = Rig.v2(tmp).put(Rig.CG + "/memory.max", "lots\n");
-        String text = new ContainerView(r.run(), Style.plain()).render();
+        String text = new TextRenderer(Style.plain()).render(ContainerDocument.of(r.run()));
         assertThat(text.strip().lines().toList().getLast()).isEqualTo("  unknown: " + Rig.CG + "/memory.max: not a number or \"max\": \"lots\"");
         assertThat(text).containsPattern("(?m)^  memory +unknown +8 GiB  unknown: ");
+    }
+
+    /** The verdict, the limits, the plan and each finding with its fix: the same words in the text, the Markdown and the HTML. */
+    @Test
+    void everyLimitAndFindingIsInAllThreeRenderings() {
+        ContainerRun run = Rig.v1(tmp).tight().run();
+        Document d = ContainerDocument.of(run);
+        String text = flat(new TextRenderer(Style.plain()).render(d));
+        String md = flat(new MarkdownRenderer().render(d));
+        String html = flat(org.jsoup.Jsoup.parse(new HtmlRenderer().render(d)).text());
+        List<String> words = List.of(run.verdict(), "64 MiB", "8 GiB", "2.0 CPUs", "/sys/fs/cgroup/pids/pids.max; room for 52 more",
+                "64 KiB", "8 NVIDIA GPUs on the PCI bus", "8 workers + the main process", "--shm-size=");
+        for (String w : words) {
+            assertThat(text).as("text").contains(w);
+            assertThat(html).as("HTML").contains(w);
+        }
+        for (String w : List.of("64 MiB", "8 GiB", "2.0 CPUs", "room for 52 more", "8 workers + the main process")) assertThat(md).as("Markdown").contains(w);
+        assertThat(run.findings()).hasSize(4);
+        for (var f : run.findings()) {
+            assertThat(text).contains(f.text());
+            assertThat(html).contains(f.text());
+        }
+        assertThat(md).contains("## Limits on this process", "## Findings", "## DataLoader weighed against");
+    }
+
+    static String flat(String s) {
+        return s.replaceAll("\\s+", " ");
     }
 
     /** This machine, live: whatever it is, the command runs and sees the CPUs `nproc` sees. */

@@ -32,7 +32,7 @@ class Pid1PrivacyTest {
         assertThat(f.namespaces().pid1()).isEqualTo("torchrun");
         assertThat(f.namespaces().pid1Kind()).isEqualTo("program");
         assertThat(json(r)).contains("\"pid1\" : \"torchrun\"").doesNotContain(TOKEN).doesNotContain("train.py");
-        assertThat(new ContainerView(ContainerRun.read(r.fs(), r.live(), null, null, null), hostside.core.Style.plain()).render())
+        assertThat(new hostside.doc.TextRenderer(hostside.core.Style.plain()).render(ContainerDocument.of(ContainerRun.read(r.fs(), r.live(), null, null, null))))
                 .contains("torchrun (program)").doesNotContain(TOKEN);
     }
 

@@ -168,8 +168,10 @@ class VmCommandTest {
     void theTextViewShowsTheFigures() throws IOException {
         CliRun r = run("vm", "--only", "anon_first_touch_base", "--anon-size", "4M", "--dir", tmp.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("Virtual memory").contains("Measurements").contains("anon_first_touch_base")
-                .contains("ms/GiB").contains("256.0/MiB").contains("What it means").contains("First touch costs");
+        assertThat(r.out()).contains("Virtual memory").contains("Measurements").contains("What it means").contains("First touch costs");
+        // the case's row: its figure in ms/GiB from 5 samples, and the faults it cost, 256 per MiB in 4 KiB pages
+        assertThat(r.out()).containsPattern("(?m)^\\s+anon_first_touch_base\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s+ms/GiB\\s+5\\s+256\\.0$");
+        assertThat(r.out()).containsPattern("(?m)^\\s+anon_first_touch_base_us_per_fault\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\s+us\\s+5$");
         assertThat(leftovers(tmp)).isEmpty();
     }
 

@@ -111,7 +111,7 @@ class GarbageTest {
         assertThat(f.dataDirs().getFirst().filesystem()).isNull();
         assertThat(f.dataDirs().getFirst().disks()).isEmpty();
         assertThat(f.unknowns()).contains("/proc/self/mountinfo, /proc/self/mounts, /proc/mounts: no mount table");
-        assertThat(new IoFactsView(f, hostside.core.Style.plain()).render()).contains("unknown (no mount table)");
+        assertThat(IoFactsBlocksTest.text(f)).contains("unknown (no mount table)");
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;
-import hostside.core.Style;
 
 /** This machine, whatever it is: only what holds on every Linux box is checked. */
 class LiveIoTest {
@@ -33,7 +32,7 @@ class LiveIoTest {
         assertThat(f.nics()).extracting(IoFacts.Nic::name).doesNotContain("lo");
         for (IoFacts.Nic n : f.nics()) assertThat(n.speedMbps() == null).isEqualTo(n.speedUnknown() != null);
         assertThat(f.gpuDirect().modulesSource()).isNotBlank();
-        String view = new IoFactsView(f, Style.plain()).render();
+        String view = IoFactsBlocksTest.text(f);
         assertThat(view).contains("Data paths", "/tmp", "GPUDirect");
         IoVerdicts.of(f, List.of());
     }

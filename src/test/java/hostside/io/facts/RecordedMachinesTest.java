@@ -14,7 +14,6 @@ import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
 import hostside.core.Finding;
-import hostside.core.Style;
 
 /** Real machines as recorded: the H200 VM and hwloc's captures that hold block devices, NICs or InfiniBand. */
 class RecordedMachinesTest {
@@ -131,7 +130,7 @@ class RecordedMachinesTest {
             for (Path p : files.filter(x -> x.toString().endsWith(".tar.bz2")).sorted().toList()) {
                 IoFacts f = read(p, "/tmp", "/home");
                 assertThat(f.dataDirs()).as(p.getFileName().toString()).hasSize(2);
-                assertThat(new IoFactsView(f, Style.plain()).render()).as(p.getFileName().toString()).contains("GPUDirect");
+                assertThat(IoFactsBlocksTest.text(f)).as(p.getFileName().toString()).contains("GPUDirect");
                 IoVerdicts.of(f, List.of(0));
             }
         }

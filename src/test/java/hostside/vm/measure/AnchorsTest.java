@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.harness.MapDetail;
 import hostside.vm.VmDrill;
 
 /** Each case of Module 2 keeps a record of its own, and names the established tool's test where one measures the same. */
 class AnchorsTest {
     @Test
     void everyCaseOfThisDrillDeclaresItsOwnRecord() {
-        for (var t : VmDrill.hostTests()) assertThat(t.detailType()).as(t.key()).isNotNull().isNotEqualTo(MapDetail.class);
+        // a record of the case's own, nested in it: never the transitional named values
+        for (var t : VmDrill.hostTests()) {
+            assertThat(t.detailType()).as(t.key()).isNotNull();
+            assertThat(t.detailType().isRecord()).as(t.key()).isTrue();
+            assertThat(t.detailType().getEnclosingClass()).as(t.key()).isEqualTo(t.getClass());
+        }
         for (var t : ManagedMigration.all()) assertThat(t.detailType()).as(t.key()).isEqualTo(ManagedMigration.MigrationDetail.class);
     }
 

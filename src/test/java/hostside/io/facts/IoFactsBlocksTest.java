@@ -11,17 +11,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Json;
 import hostside.core.Style;
+import hostside.doc.Document;
+import hostside.doc.TextRenderer;
 
-/** The facts as tables, and as JSON through the one mapper. */
-class ViewTest {
+/** The facts as a document's tables, drawn for the terminal, and as JSON through the one mapper. */
+class IoFactsBlocksTest {
     @TempDir
     Path tmp;
+
+    /** The facts' blocks as the terminal shows them, without colour. */
+    static String text(IoFacts f) {
+        return new TextRenderer(Style.plain()).render(new Document("facts", IoFactsBlocks.of(f)));
+    }
 
     @Test
     void everySectionWithItsRows() {
         Rig r = new Rig(tmp);
         r.put(r.real("/sys/block/nvme1n1") + "/queue/max_sectors_kb", "2048\n");
-        String text = new IoFactsView(r.read("/data/x", "/shared"), Style.plain()).render();
+        String text = text(r.read("/data/x", "/shared"));
         assertThat(text).contains("Data paths", "Block devices", "Network interfaces", "RDMA", "GPUDirect");
         assertThat(text).containsPattern("/data/x +/data +xfs +local: xfs +/dev/md0 +md0 +nvme1n1, nvme2n1 +128 KiB +relatime");
         assertThat(text).containsPattern("/shared +/shared +nfs4 +network: NFS v4 +storage:/export/shared +- +- +16 MiB");
@@ -38,7 +45,7 @@ class ViewTest {
     @Test
     void sectionsWithoutRowsAreLeftOut() {
         Rig r = new Rig(tmp).remove("/sys/class/net").remove("/sys/class/infiniband").remove("/sys/block").remove("/sys/class/block");
-        String text = new IoFactsView(r.read("/"), Style.plain()).render();
+        String text = text(r.read("/"));
         assertThat(text).contains("Data paths", "GPUDirect").doesNotContain("Block devices", "Network interfaces", "RDMA device");
     }
 

@@ -1,0 +1,109 @@
+package hostside.io;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.core.Units;
+import hostside.doc.Block;
+import hostside.doc.Block.Bullets;
+import hostside.doc.Block.Findings;
+import hostside.doc.Block.Note;
+import hostside.doc.Block.Paragraph;
+import hostside.doc.Block.Section;
+import hostside.doc.Block.Table.Align;
+import hostside.doc.Block.Table.Column;
+import hostside.doc.Document;
+import hostside.doc.Text;
+import hostside.harness.Result;
+import hostside.io.facts.IoFactsBlocks;
+import hostside.io.measure.ReadTest.ReadDetail;
+import hostside.io.measure.WriteTest.WriteDetail;
+
+/**
+ * What {@code hostside io} shows, said once for the terminal, the report and HTML: the storage and
+ * network facts, the findings, the reads and writes (each figure beside its other unit, its latency
+ * and the fio job that measures the same; what was not run and why), and what they mean.
+ */
+public final class IoDocument {
+    private IoDocument() {}
+
+    public static final String TITLE = "Storage and network: how checkpoints and datasets reach memory";
+
+    public static Document of(IoRun run) {
+        List<Block> blocks = new ArrayList<>();
+        if (run.facts() != null) blocks.addAll(IoFactsBlocks.of(run.facts()));
+        blocks.add(new Section("Findings", List.of(new Findings(run.findings(), "none"))));
+        if (!run.results().isEmpty()) blocks.add(measurements(run));
+        if (!run.verdicts().isEmpty()) blocks.add(new Section("What it means", List.of(new Bullets(run.verdicts().stream().map(Text::of).toList()))));
+        return new Document(TITLE, subtitle(run.machine()), blocks);
+    }
+
+    /** "vm, kernel 6.18.44" and, for a recording, where it was read from. */
+    private static String subtitle(hostside.machine.Host m) {
+        if (m == null) return "";
+        String s = (m.name().isEmpty() ? "unnamed host" : m.name()) + (m.kernel().isEmpty() ? "" : ", kernel " + m.kernel());
+        return m.source().equals("live") ? s : s + ", read from " + m.source();
+    }
+
+    private static Section measurements(IoRun run) {
+        Set<String> whys = new LinkedHashSet<>();
+        run.results().forEach(r -> whys.add(r.isOk() ? "" : r.why()));
+        if (whys.size() == 1 && !whys.contains("")) {
+            return new Section("Reads and writes", List.of(Note.of("not run: " + whys.iterator().next())));
+        }
+        List<Block> b = new ArrayList<>();
+        IoRun.FileUsed f = run.file();
+        Text of = f == null ? Text.of("") : Text.of("Of ").andCode(f.path()).plain(" (" + Units.bytes(f.bytes()) + ", " + f.filesystem() + "). ");
+        b.add(new Paragraph(of.plain("Median of the samples, with min and max; each row names the fio job that measures the same thing.")));
+        List<List<Text>> rows = new ArrayList<>();
+        List<Block> notRun = new ArrayList<>();
+        for (Result r : run.results()) {
+            // below the table: a sentence in a figure's column would stretch every row
+            if (!r.isOk()) notRun.add(new Note(Text.code(r.key()).plain(": " + r.status() + ": " + r.why())));
+            else rows.add(row(r));
+        }
+        if (!rows.isEmpty()) {
+            b.add(new Block.Table(List.of(new Column("measurement", Align.LEFT), new Column("median", Align.RIGHT), new Column("min", Align.RIGHT),
+                    new Column("max", Align.RIGHT), new Column("unit", Align.LEFT), new Column("also", Align.RIGHT), new Column("latency p50", Align.RIGHT),
+                    new Column("p99", Align.RIGHT), new Column("fio job", Align.LEFT)), rows));
+        }
+        b.addAll(notRun);
+        run.results().stream().filter(r -> r.isOk() && r.key().equals("seq_read_warm_qd1")).findFirst()
+                .filter(r -> r.detail() instanceof ReadDetail d && d.pageCacheBytes() != null)
+                .ifPresent(r -> b.add(Paragraph.of("Page cache held by the file after the warm reads: " + Units.bytes(((ReadDetail) r.detail()).pageCacheBytes()) + ".")));
+        return new Section("Reads and writes", b);
+    }
+
+    /** key, median, min, max, unit, the other unit or the fsync time, latency p50 and p99, fio job. */
+    private static List<Text> row(Result r) {
+        boolean iops = r.unit() == Unit.IOPS;
+        String also = "", p50 = "", p99 = "";
+        if (r.detail() instanceof ReadDetail d) {
+            Stats other = d.otherUnit(r.unit(), r.value());
+            also = iops ? String.format(Locale.ROOT, "%.2f GB/s", other.median()) : String.format(Locale.ROOT, "%,.0f IOPS", other.median());
+            if (d.latencyUs() != null) {
+                p50 = us(d.latencyUs().p50());
+                p99 = us(d.latencyUs().p99());
+            }
+        } else if (r.detail() instanceof WriteDetail w && w.fsyncMs() != null) {
+            also = String.format(Locale.ROOT, "fsync %.0f ms", w.fsyncMs().median());
+        }
+        return List.of(Text.code(r.key()), Text.of(figure(r.value().median(), iops)), Text.of(figure(r.value().min(), iops)),
+                Text.of(figure(r.value().max(), iops)), Text.of(r.unit().symbol()), Text.of(also), Text.of(p50), Text.of(p99),
+                r.anchor() == null ? Text.of("") : Text.code(r.anchor()));
+    }
+
+    /** IOPS whole, with thousands marked; GB/s as every figure ({@link Units#figure}). */
+    static String figure(double v, boolean iops) {
+        return iops ? String.format(Locale.ROOT, "%,.0f", v) : Units.figure(v);
+    }
+
+    static String us(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f us", v) : String.format(Locale.ROOT, "%.1f us", v);
+    }
+}

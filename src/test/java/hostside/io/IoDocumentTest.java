@@ -1,0 +1,108 @@
+package hostside.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.Fixtures;
+import hostside.core.Stats;
+import hostside.core.Style;
+import hostside.doc.Document;
+import hostside.doc.HtmlRenderer;
+import hostside.doc.MarkdownRenderer;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.harness.Result;
+import hostside.io.measure.ReadTest;
+import hostside.io.measure.WriteTest;
+import hostside.machine.Host;
+
+/** What `hostside io` shows, from its one document: in the terminal, and the same figures in Markdown and HTML. */
+class IoDocumentTest {
+    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
+
+    static String text(IoRun run) {
+        return new TextRenderer(Style.plain()).render(IoDocument.of(run));
+    }
+
+    /** The words of a rendering with its line breaks and indentation as single spaces: what wrapping cannot change. */
+    static String flat(String s) {
+        return s.replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void theTableShowsBothUnitsLatencyTheFioJobAndWhatWasNotRun() {
+        Result seq = IoResults.read("seq_read_warm_qd1", new Stats(18.17, 17.18, 19.13, 5), IoResults.latency(45.1, 254.0, 900.0), 256L << 20);
+        Result rand = IoResults.read("rand_read_direct_uring_qd32", new Stats(131_868, 78_757, 138_369, 5), IoResults.latency(209.0, 931.0, 2000.0), null);
+        Result sync = IoResults.write("write_fsync", new Stats(1.66, 1.6, 1.7, 3), new Stats(420, 400, 450, 3));
+        Result no = Result.notRun(IoResults.test("seq_read_cold_qd1"), "the file is on tmpfs");
+        IoRun run = new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/data/f", 2L << 30, "xfs", true), List.of(no, seq, rand, sync), List.of("a verdict"));
+        String s = text(run);
+        assertThat(s).startsWith(IoDocument.TITLE + "\nbox, kernel 6.8\n");
+        assertThat(flat(s)).contains("Of /data/f (2 GiB, xfs). Median of the samples, with min and max; each row names the fio job");
+        assertThat(s).containsPattern("seq_read_warm_qd1 +18\\.17 +17\\.18 +19\\.13 +GB/s +17,328 IOPS +45\\.1 us +254 us +"
+                + "fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --time_based --runtime=5\n");
+        assertThat(s).containsPattern("rand_read_direct_uring_qd32 +131,868 +78,757 +138,369 +IOPS +0\\.54 GB/s +209 us +931 us +fio --rw=randread");
+        assertThat(s).containsPattern("write_fsync +1\\.66 +1\\.60 +1\\.70 +GB/s +fsync 420 ms +fio --rw=write .* --end_fsync=1");
+        assertThat(s).contains("\n  seq_read_cold_qd1: not run: the file is on tmpfs\n");
+        assertThat(s).containsPattern("measurement +median +min +max +unit +also +latency p50 +p99 +fio job\n"); // not stretched by the sentence
+        assertThat(s).contains("Page cache held by the file after the warm reads: 256 MiB.");
+        assertThat(s).contains("What it means\n  - a verdict");
+        assertThat(s).contains("Findings\n  none\n");
+    }
+
+    @Test
+    void aRecordingSaysOnceWhyNothingWasMeasuredBesideItsFacts() {
+        IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null),
+                hostside.harness.ProgressSink.NONE);
+        String s = text(run);
+        assertThat(s).contains("Reads and writes\n  not run: " + hostside.harness.Runner.RECORDED + "\n");
+        assertThat(s).contains("Data paths", "Network interfaces", "GPUDirect", "unknown: kernel modules: /proc/modules: missing");
+        assertThat(s).containsPattern("eth0 +ethernet +- +unknown \\(the driver reports -1\\) +1400 +up");
+        assertThat(s).contains("\nFindings\n");
+        if (run.findings().isEmpty()) assertThat(s).contains("Findings\n  none\n");
+        for (var f : run.findings()) assertThat(flat(s)).contains(f.text());
+        assertThat(s).contains(", read from ").doesNotContain("What it means");
+    }
+
+    /** Each figure of a run of every case, as the document writes it, found in the text, the Markdown and the HTML. */
+    @Test
+    void everyFigureIsInAllThreeRenderings() {
+        IoRun run = IoReadBackTest.everyCase();
+        Document d = IoDocument.of(run);
+        String text = new TextRenderer(Style.plain()).render(d);
+        String md = new MarkdownRenderer().render(d);
+        String html = org.jsoup.Jsoup.parse(new HtmlRenderer().render(d)).text();
+        List<String> values = new ArrayList<>();
+        for (Result r : run.results()) {
+            boolean iops = r.unit() == hostside.core.Unit.IOPS;
+            values.add(IoDocument.figure(r.value().median(), iops));
+            values.add(IoDocument.figure(r.value().min(), iops));
+            values.add(IoDocument.figure(r.value().max(), iops));
+            values.add(r.anchor());
+            if (r.detail() instanceof ReadTest.ReadDetail rd) {
+                double other = rd.otherUnit(r.unit(), r.value()).median();
+                values.add(iops ? String.format(java.util.Locale.ROOT, "%.2f GB/s", other) : String.format(java.util.Locale.ROOT, "%,.0f IOPS", other));
+                values.add(IoDocument.us(rd.latencyUs().p50()));
+                values.add(IoDocument.us(rd.latencyUs().p99()));
+            } else if (r.detail() instanceof WriteTest.WriteDetail w && w.fsyncMs() != null) {
+                values.add(String.format(java.util.Locale.ROOT, "fsync %.0f ms", w.fsyncMs().median()));
+            }
+        }
+        assertThat(values).hasSizeGreaterThan(60);
+        for (String v : values) {
+            assertThat(text).as("text").contains(v);
+            assertThat(md).as("Markdown").contains(v);
+            assertThat(html).as("HTML").contains(v);
+        }
+        for (String verdict : run.verdicts()) {
+            assertThat(flat(text)).contains(verdict);
+            assertThat(flat(html)).contains(verdict);
+        }
+        for (var f : run.findings()) assertThat(flat(html)).contains(f.text());
+        assertThat(md).contains("## Reads and writes", "## Data paths", "## RDMA", "## What it means");
+    }
+}
