@@ -3,7 +3,7 @@ package hostside.cli;
 import hostside.cpu.CpuDrill;
 import hostside.cpu.CpuRun;
 import hostside.cpu.CpuTrace;
-import hostside.cpu.CpuView;
+import hostside.cpu.CpuDocument;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +96,7 @@ public final class CpuCommand implements Callable<Integer> {
             run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), progress);
         }
         if (options.json) out.print(Json.write(run.json()));
-        else out.print(new CpuView(run, Style.forTerminal()).render());
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(CpuDocument.of(run)));
         out.flush();
         return 0;
     }

@@ -10,7 +10,6 @@ import java.util.Map;
 import hostside.core.Json;
 import hostside.cpu.trace.BuiltinStep;
 import hostside.cpu.trace.CrossCheck;
-import hostside.cpu.trace.ProfileTables;
 import hostside.cpu.trace.ProfileVerdicts;
 import hostside.cpu.trace.QuietWindow;
 import hostside.cpu.trace.Strace;
@@ -115,24 +114,11 @@ public final class CpuTrace {
             out.flush();
             return 0;
         }
-        Style style = Style.forTerminal();
-        StringBuilder sb = new StringBuilder();
-        sb.append(style.bold("Syscall profile of ")).append(style.bold(target.describe())).append(" (").append(strace.version()).append(")\n");
-        if (!builtinNote.isEmpty()) sb.append("  ").append(builtinNote).append('\n');
-        sb.append("  ").append(headline).append('\n');
-        exitLine(summary.run(), timed.run()).ifPresent(l -> sb.append("  ").append(l).append('\n'));
-        sb.append('\n');
-        sb.append("By group (timed trace").append(profile == whole ? "" : ", the marked steps").append(")\n").append(ProfileTables.groups(profile).render("  "));
-        sb.append("\nBusiest threads\n").append(ProfileTables.threads(profile, 10).render("  "));
-        sb.append("\nThe two runs side by side: strace -c against the timed trace\n")
-                .append(ProfileTables.groupsSideBySide(summaryProfile, profile).render("  "));
-        sb.append("\nstrace -c as it printed it (top 15)\n").append(ProfileTables.summary(summary.summary(), 15).render("  "));
-        sb.append("\n").append(check.headline()).append('\n').append(ProfileTables.crossCheck(check, 12).render("  "));
-        sb.append('\n');
-        hostside.core.FindingLines.render(sb, findings, style);
-        for (String n : profile.notes()) if (!quiet.equals(java.util.Optional.of(n))) sb.append("  ").append(style.dim("note: " + n)).append('\n');
-        sb.append("  ").append(style.dim(ProfileVerdicts.CAVEAT)).append('\n');
-        out.print(sb);
+        List<String> notes = profile.notes().stream().filter(n -> !quiet.equals(java.util.Optional.of(n))).toList();
+        TraceDocument.Trace t = new TraceDocument.Trace(target.describe(), builtinNote, strace.version(), headline,
+                exitLine(summary.run(), timed.run()).orElse(""), profile != whole, profile, summary.summary(), summaryProfile, check, findings, notes,
+                ProfileVerdicts.CAVEAT);
+        out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(TraceDocument.of(t)));
         out.flush();
         return 0;
     }

@@ -34,7 +34,7 @@ class DatasetCutTest {
         var machine = MachineReader.read(h200);
         var facts = hostside.cpu.facts.CpuFactsReader.read(h200, machine);
         CpuRun run = new CpuRun(machine.host(), facts, List.of(), new CpuDrill.Measured(List.of(), "", ""), with, List.of());
-        assertThat(new CpuView(run, Style.plain()).render())
+        assertThat(new hostside.doc.TextRenderer(Style.plain(), 1000).render(CpuDocument.of(run)))
                 .contains("note: --dataset-size 1.0 TiB asked, 1.0 GiB used: a quarter of available memory (20.0 GiB) over the 4 workers and main");
     }
 

@@ -51,7 +51,7 @@ public final class NsDistributions {
     }
 
     /** The bucket [from, to) that holds {@code ns}. */
-    static long[] bucket(long ns) {
+    public static long[] bucket(long ns) {
         if (ns < FLOOR_NS) return new long[] {0, FLOOR_NS};
         long decade = FLOOR_NS;
         while (ns >= decade * 10) decade *= 10;

@@ -1,0 +1,164 @@
+package hostside.cpu;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+import hostside.core.CpuSet;
+import hostside.core.Distribution;
+import hostside.core.Units;
+import hostside.cpu.measure.LaunchJitter;
+import hostside.cpu.measure.SchedCosts;
+import hostside.doc.Block;
+import hostside.doc.Block.Axis;
+import hostside.doc.Block.AxisUnit;
+import hostside.doc.Block.Histogram;
+import hostside.doc.Block.Note;
+import hostside.doc.Block.Paragraph;
+import hostside.doc.Block.Section;
+import hostside.doc.Block.Table.Align;
+import hostside.doc.Block.Table.Column;
+import hostside.doc.Text;
+import hostside.harness.Result;
+
+/**
+ * The measured part of Module 3's document: what the scheduler charges, as a table of medians
+ * with min and max; launch jitter, as a table of its quantiles per condition and a histogram of
+ * each condition's lateness with p50, p99 and p99.9 marked.
+ */
+final class MeasuredBlocks {
+    private MeasuredBlocks() {}
+
+    static final String JITTER = "launch_jitter_";
+
+    static List<Block> of(CpuDrill.Measured m) {
+        if (m.results().isEmpty()) return List.of();
+        Set<String> whys = new LinkedHashSet<>();
+        m.results().forEach(x -> whys.add(x.isOk() ? "" : x.why()));
+        // one reason for every case (a recording, no libc): one line says it
+        if (whys.size() == 1 && !whys.contains("")) return List.of(new Section("Measurements", List.of(Note.of("not run: " + whys.iterator().next()))));
+        List<Block> out = new ArrayList<>();
+        List<Result> sched = m.results().stream().filter(x -> !x.key().startsWith(JITTER)).toList();
+        List<Result> jitter = m.results().stream().filter(x -> x.key().startsWith(JITTER)).toList();
+        if (!sched.isEmpty()) out.add(scheduler(sched));
+        if (!jitter.isEmpty()) out.add(jitter(m, jitter));
+        return out;
+    }
+
+    static Section scheduler(List<Result> rs) {
+        List<Column> cols = List.of(new Column("measurement", Align.LEFT), new Column("median", Align.RIGHT), new Column("min", Align.RIGHT),
+                new Column("max", Align.RIGHT), new Column("unit", Align.LEFT), new Column("n", Align.RIGHT), new Column("CPUs", Align.LEFT));
+        List<List<Text>> rows = new ArrayList<>();
+        List<Block> notes = new ArrayList<>();
+        for (Result x : rs) {
+            if (!x.isOk()) {
+                rows.add(List.of(Text.code(x.key()), Text.of(x.status() + ": " + x.why()), Text.of(""), Text.of(""), Text.of(""), Text.of(""), Text.of("")));
+                continue;
+            }
+            rows.add(List.of(Text.code(x.key()), Text.of(Units.figure(x.value().median())), Text.of(Units.figure(x.value().min())),
+                    Text.of(Units.figure(x.value().max())), Text.of(x.unit().symbol()), Text.of(Integer.toString(x.value().samples())), Text.of(cpus(x))));
+            if (x.detail() instanceof SchedCosts.Syscall.Detail d) {
+                notes.add(new Note(Text.code(x.key()).plain(": the kernel's own share is " + Units.figure(d.kernelNs()) + " ns; the native call itself (labs(3) through "
+                        + "java.lang.foreign) costs " + Units.figure(d.nativeCallNs()) + " ns, measured apart")));
+            }
+        }
+        List<Block> b = new ArrayList<>();
+        b.add(Paragraph.of("Median of the samples, with min and max."));
+        b.add(new Block.Table(cols, rows));
+        b.addAll(notes);
+        return new Section("What the scheduler charges", b);
+    }
+
+    /** The CPUs a scheduler case was pinned to; "" for one that was not. */
+    static String cpus(Result x) {
+        CpuSet c = switch (x.detail()) {
+            case SchedCosts.PingPong.Detail d -> d.cpus();
+            case SchedCosts.Wakeup.Detail d -> d.cpus();
+            case SchedCosts.Migration.Detail d -> d.cpus();
+            case null, default -> null;
+        };
+        return c == null ? "" : c.toList();
+    }
+
+    static Section jitter(CpuDrill.Measured m, List<Result> rs) {
+        List<Block> b = new ArrayList<>();
+        String on = !m.gpu().isEmpty() ? "Empty kernels on " + m.gpu() + ", one per tick."
+                : "No GPU" + (m.noGpu().isEmpty() ? "" : " (" + m.noGpu() + ")") + ": a timer-driven feeder, cyclictest's method.";
+        b.add(Paragraph.of(on + " Lateness of each wake-up after its tick, time of each launch call and the gap from one launch to the next, us."));
+        b.add(table(rs));
+        b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped as cyclictest skips them"));
+        for (Result x : rs) {
+            if (!x.isOk() || !(x.detail() instanceof LaunchJitter.Detail d)) continue;
+            if (d.lateNs().histogram().isEmpty()) {
+                b.add(Note.of(condition(x) + ": no histogram of the lateness (a run from before hostside kept one)"));
+                continue;
+            }
+            b.add(histogram(condition(x), d));
+        }
+        return new Section("Launch jitter", b);
+    }
+
+    static Block.Table table(List<Result> rs) {
+        String[] heads = {"condition", "late p50", "p99", "p99.9", "max", "missed", "launch p50", "p99", "p99.9", "max", "gap p99", "max"};
+        List<Column> cols = new ArrayList<>();
+        for (int i = 0; i < heads.length; i++) cols.add(new Column(heads[i], i == 0 ? Align.LEFT : Align.RIGHT));
+        List<List<Text>> rows = new ArrayList<>();
+        for (Result x : rs) {
+            List<Text> row = new ArrayList<>();
+            row.add(Text.of(condition(x)));
+            if (!x.isOk() || !(x.detail() instanceof LaunchJitter.Detail d)) {
+                row.add(Text.of(x.isOk() ? "no detail kept" : x.status() + ": " + x.why()));
+                while (row.size() < heads.length) row.add(Text.of(""));
+                rows.add(row);
+                continue;
+            }
+            Distribution late = d.lateNs(), launch = d.launchNs(), gap = d.gapNs();
+            for (String s : List.of(us(late, Distribution::p50), us(late, Distribution::p99), us(late, Distribution::p999), us(late, Distribution::max),
+                    missed(x, d), us(launch, Distribution::p50), us(launch, Distribution::p99), us(launch, Distribution::p999), us(launch, Distribution::max),
+                    us(gap, Distribution::p99), us(gap, Distribution::max))) {
+                row.add(Text.of(s));
+            }
+            rows.add(row);
+        }
+        return new Block.Table(cols, rows);
+    }
+
+    /** The condition's name: quiet, noisy, pinned, graph. */
+    static String condition(Result x) {
+        return x.key().startsWith(JITTER) ? x.key().substring(JITTER.length()) : x.key();
+    }
+
+    /** Ticks skipped, with their share of all ticks, and a mark where the time bound cut the run. */
+    static String missed(Result x, LaunchJitter.Detail d) {
+        long n = d.missedTicks();
+        String share = n == 0 ? "0" : String.format(Locale.ROOT, "%d (%.1f%%)", n, 100 * d.missedShare(x.value().samples()));
+        return d.stoppedAtTimeBound() ? share + ", cut at time bound" : share;
+    }
+
+    /** A quantile of a series in ns, in us with one decimal; "-" where the series was not kept. */
+    static String us(Distribution ns, ToDoubleFunction<Distribution> q) {
+        return ns == null ? "-" : String.format(Locale.ROOT, "%.1f", q.applyAsDouble(ns) / 1e3);
+    }
+
+    /** The lateness of one condition, in us on a log axis (the tail spans decades), with its p50, p99 and p99.9 marked. */
+    static Histogram histogram(String condition, LaunchJitter.Detail d) {
+        Distribution late = d.lateNs();
+        List<Histogram.Bar> bars = late.histogram().stream().map(k -> new Histogram.Bar(k.from() / 1e3, k.to() / 1e3, k.count())).toList();
+        List<Histogram.Mark> marks = List.of(new Histogram.Mark("p50", late.p50() / 1e3), new Histogram.Mark("p99", late.p99() / 1e3),
+                new Histogram.Mark("p99.9", late.p999() / 1e3));
+        return new Histogram("Wake-up lateness, " + condition + " (" + how(d) + ")", new Axis("lateness", AxisUnit.US, true), bars, marks);
+    }
+
+    /** What ran beside the feeder, in a few words. */
+    static String how(LaunchJitter.Detail d) {
+        List<String> s = new ArrayList<>();
+        if (d.feederCpu() != null) s.add("feeder on CPU " + d.feederCpu());
+        s.add(d.hogCpus() == null || d.hogCpus().isEmpty() ? "no hogs" : "hogs on CPUs " + d.hogCpus());
+        if (d.kernelsPerLaunch() != null) s.add(d.kernelsPerLaunch() + " kernels per launch");
+        s.add(String.format(Locale.ROOT, "%d wake-ups", d.lateNs().count()));
+        return String.join(", ", s);
+    }
+}
