@@ -99,7 +99,7 @@ public final class ChecklistRun {
         List<String> unknowns = new ArrayList<>(new TreeSet<>(sampling.unknowns()));
         if (gpus.closeProblem() != null) unknowns.add("GPUs: " + gpus.closeProblem());
         return new Checklist(MachineFacts.SCHEMA, KIND, pid, start.comm(),
-                new Checklist.Window(live ? "live" : "snapshot", live ? java.time.Instant.ofEpochMilli(startedAt).toString() : null, Rates.round(window, 2), samples.size(), Sampler.INTERVAL.toMillis(), exitedAfter, noRates),
+                new Checklist.Window(live ? Checklist.Mode.LIVE : Checklist.Mode.SNAPSHOT, live ? java.time.Instant.ofEpochMilli(startedAt).toString() : null, Rates.round(window, 2), samples.size(), Sampler.INTERVAL.toMillis(), exitedAfter, noRates),
                 verdicts.getFirst(), verdicts, notes, load, kernel, cpu, proc, io, gpu, unknowns);
     }
 

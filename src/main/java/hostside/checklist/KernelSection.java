@@ -27,7 +27,7 @@ public record KernelSection(String notRead, int records, int garbled, List<Event
     /**
      * One event, or a run of the same one.
      *
-     * @param kind          oom-kill, xid, hung-task, segfault, mce, edac
+     * @param kind          what happened
      * @param ageSeconds    since the most recent one; null when the time since boot is unknown
      * @param firstAgeSeconds since the first of the run
      * @param xid           the Xid code, for an Xid
@@ -35,21 +35,22 @@ public record KernelSection(String notRead, int records, int garbled, List<Event
      * @param hardware      an Xid that means the GPU failed, not the program; MCE and EDAC too
      * @param thisProcess   it names the watched process, a thread of it, or a process below it
      * @param pci           the GPU of an Xid
+     * @param cgroupLimit   an OOM kill by a memory cgroup's limit, not the machine running out
      */
-    public record EventUse(String kind, Double ageSeconds, Double firstAgeSeconds, int count, Long pid, String process, Integer xid,
-                           String pci, String meaning, boolean hardware, boolean thisProcess, String text) {}
+    public record EventUse(KernelEvent.Kind kind, Double ageSeconds, Double firstAgeSeconds, int count, Long pid, String process, Integer xid,
+                           String pci, String meaning, boolean hardware, boolean thisProcess, boolean cgroupLimit, String text) {}
 
     /** @param family the watched PID, its threads and the processes below it */
     static KernelSection of(KernelLog log, Set<Long> family) {
         if (!log.read()) return new KernelSection(log.notRead(), 0, 0, List.of(), 0);
-        Map<String, List<KernelEvent>> runs = new LinkedHashMap<>();
+        Map<RunKey, List<KernelEvent>> runs = new LinkedHashMap<>();
         int others = 0;
         for (KernelEvent e : KernelEvent.of(log.records())) {
             if (e.kind() == KernelEvent.Kind.SEGFAULT && !family.contains(e.pid())) {
                 others++;
                 continue;
             }
-            runs.computeIfAbsent(key(e), k -> new ArrayList<>()).add(e);
+            runs.computeIfAbsent(RunKey.of(e), k -> new ArrayList<>()).add(e);
         }
         List<EventUse> events = new ArrayList<>();
         for (List<KernelEvent> run : runs.values()) {
@@ -59,26 +60,27 @@ public record KernelSection(String notRead, int records, int garbled, List<Event
             Double firstAge = now == null ? null : Rates.round(Math.max(0, now - run.getFirst().atSeconds()), 1);
             Xid x = last.xid();
             boolean hardware = x != null ? x.hardware() : last.kind() == KernelEvent.Kind.MCE || last.kind() == KernelEvent.Kind.EDAC;
-            events.add(new EventUse(kindName(last.kind()), age, firstAge, run.size(), last.pid(), last.process(), x == null ? null : x.code(),
+            events.add(new EventUse(last.kind(), age, firstAge, run.size(), last.pid(), last.process(), x == null ? null : x.code(),
                     x == null ? null : x.pci(), x == null ? null : x.meaning(), hardware, last.pid() != null && family.contains(last.pid()),
-                    last.text()));
+                    last.cgroupLimit(), last.text()));
         }
         events.sort(Comparator.comparing((EventUse e) -> e.ageSeconds() == null ? Double.MAX_VALUE : e.ageSeconds()));
         return new KernelSection(null, log.records().size(), log.garbled(), events, others);
     }
 
-    /** Events folded together: every OOM kill stands alone (each has its victim); the rest by what and where. */
-    private static String key(KernelEvent e) {
-        return switch (e.kind()) {
-            case OOM_KILL -> "oom " + e.atSeconds() + " " + e.pid();
-            case XID -> "xid " + e.xid().code() + " " + e.xid().pci();
-            case HUNG_TASK, SEGFAULT -> e.kind() + " " + e.pid();
-            case MCE, EDAC -> e.kind().name();
-        };
-    }
-
-    static String kindName(KernelEvent.Kind k) {
-        return k.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    /**
+     * What folds events into one run, the parts left null not counting: every OOM kill stands
+     * alone (each has its victim); the rest by what and where.
+     */
+    private record RunKey(KernelEvent.Kind kind, Double atSeconds, Long pid, Integer xid, String pci) {
+        static RunKey of(KernelEvent e) {
+            return switch (e.kind()) {
+                case OOM_KILL -> new RunKey(e.kind(), e.atSeconds(), e.pid(), null, null);
+                case XID -> new RunKey(e.kind(), null, null, e.xid().code(), e.xid().pci());
+                case HUNG_TASK, SEGFAULT -> new RunKey(e.kind(), null, e.pid(), null, null);
+                case MCE, EDAC -> new RunKey(e.kind(), null, null, null, null);
+            };
+        }
     }
 
     /**

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param procsBlocked threads in uninterruptible sleep, most seen (vmstat's "b")
  * @param pressure     by resource; absent where the kernel has no PSI
  */
-public record LoadSection(LoadAvg loadavg, Integer cpus, Spread procsRunning, Long procsBlocked, Map<String, PressureUse> pressure) {
+public record LoadSection(LoadAvg loadavg, Integer cpus, Spread procsRunning, Long procsBlocked, Map<Pressure.Resource, PressureUse> pressure) {
 
     public LoadSection {
         pressure = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pressure)); // cpu, memory, io in that order
@@ -39,8 +39,8 @@ public record LoadSection(LoadAvg loadavg, Integer cpus, Spread procsRunning, Lo
     static LoadSection of(List<Sample> samples) {
         Sample first = samples.getFirst(), last = samples.getLast();
         double seconds = Rates.seconds(first, last);
-        Map<String, PressureUse> psi = new LinkedHashMap<>();
-        for (String r : SampleReader.PSI) {
+        Map<Pressure.Resource, PressureUse> psi = new LinkedHashMap<>();
+        for (Pressure.Resource r : Pressure.Resource.values()) {
             Pressure end = last.pressure().get(r), start = first.pressure().get(r);
             if (end == null) continue;
             Double some = null, full = null;

@@ -1,5 +1,8 @@
 package hostside.checklist;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import hostside.fs.FactReads;
 import hostside.core.GarbageException;
 
@@ -12,6 +15,31 @@ import hostside.core.GarbageException;
  * @param full null where the file has no "full" line (cpu before Linux 5.13)
  */
 public record Pressure(Line some, Line full) {
+    /** The resources PSI reports on, each a file /proc/pressure/NAME; written as that name in JSON. */
+    public enum Resource {
+        CPU, MEMORY, IO;
+
+        @JsonValue
+        public String json() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        @JsonCreator
+        public static Resource parse(String s) {
+            for (Resource r : values()) if (r.json().equals(s)) return r;
+            throw new IllegalArgumentException("\"" + s + "\" is not a PSI resource (cpu, memory, io)");
+        }
+
+        public String path() {
+            return "/proc/pressure/" + json();
+        }
+
+        @Override
+        public String toString() {
+            return json();
+        }
+    }
+
     public record Line(double avg10, double avg60, double avg300, long totalUs) {}
 
     public static Pressure parse(String text) {

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import hostside.core.CpuSet;
+import hostside.core.GarbageException;
 import hostside.cpu.dataloader.ProcMemory;
 
 /**
@@ -18,11 +20,12 @@ import hostside.cpu.dataloader.ProcMemory;
  * @param pssBytes     proportional set size at the end: shared pages divided among their mappers,
  *                     so it adds up over the workers; null with {@code memoryNotRead} saying why
  * @param io           bytes through the block layer and through read/write calls, per second
+ * @param cpusAllowed  the CPUs it may run on (status's Cpus_allowed_list; a cpulist in JSON), null when unknown
  * @param threadList   every thread seen, busiest first
  */
 public record ProcessSection(long pid, String comm, String state, Long threads, Double cpuPercent, Long rssBytes, Long pssBytes,
                              String memoryNotRead, Double minorFaultsPerSecond, Double majorFaultsPerSecond, IoUse io, String ioNotRead,
-                             String cgroup, String cpusAllowed, List<ThreadUse> threadList, Children children) {
+                             String cgroup, CpuSet cpusAllowed, List<ThreadUse> threadList, Children children) {
 
     public ProcessSection {
         threadList = List.copyOf(threadList);
@@ -37,7 +40,7 @@ public record ProcessSection(long pid, String comm, String state, Long threads, 
      * @param lastCpu     the CPU it last ran on (stat field 39)
      * @param ended       it was gone before the last sample
      */
-    public record ThreadUse(long tid, String name, Double cpuPercent, String state, Map<String, Double> stateShares, Integer lastCpu,
+    public record ThreadUse(long tid, String name, Double cpuPercent, TaskState state, Map<TaskState, Double> stateShares, Integer lastCpu,
                             Double voluntarySwitchesPerSecond, Double involuntarySwitchesPerSecond, boolean ended) {}
 
     /** The processes below the watched one, summed, and each. */
@@ -47,7 +50,7 @@ public record ProcessSection(long pid, String comm, String state, Long threads, 
         }
     }
 
-    public record ChildUse(long pid, long ppid, String comm, Double cpuPercent, String state, Integer lastCpu, Long rssBytes,
+    public record ChildUse(long pid, long ppid, String comm, Double cpuPercent, TaskState state, Integer lastCpu, Long rssBytes,
                            Long pssBytes, Double majorFaultsPerSecond) {}
 
     /**
@@ -87,7 +90,7 @@ public record ProcessSection(long pid, String comm, String state, Long threads, 
         List<ThreadUse> threads = new ArrayList<>();
         for (var e : Span.of(samples, ProcessLook::threads).entrySet()) {
             Span s = e.getValue();
-            threads.add(new ThreadUse(e.getKey(), s.last().stat().comm(), s.cpuPercent(), String.valueOf(s.last().stat().state()),
+            threads.add(new ThreadUse(e.getKey(), s.last().stat().comm(), s.cpuPercent(), s.last().stat().state(),
                     s.stateShares(), s.last().stat().processor(),
                     s.perSecond(t -> t.status() == null ? null : t.status().voluntarySwitches()),
                     s.perSecond(t -> t.status() == null ? null : t.status().involuntarySwitches()), s.lastAt() != last.atNanos()));
@@ -95,12 +98,22 @@ public record ProcessSection(long pid, String comm, String state, Long threads, 
         threads.sort(Comparator.comparing((ThreadUse t) -> t.cpuPercent() == null ? -1 : t.cpuPercent()).reversed()
                 .thenComparingLong(ThreadUse::tid));
 
-        return new ProcessSection(sb.pid(), sb.comm(), b.status() == null ? String.valueOf(sb.state()) : b.status().state().orElse(String.valueOf(sb.state())),
+        return new ProcessSection(sb.pid(), sb.comm(), b.status() == null ? sb.state().json() : b.status().state().orElse(sb.state().json()),
                 sb.threads(), rates ? Rates.round(Rates.cpuPercent(sa.cpuTicks(), sb.cpuTicks(), seconds), 1) : null, rss, pss, memWhy,
                 rates ? Rates.round(Rates.perSecond(sa.minflt(), sb.minflt(), seconds), 1) : null,
                 rates ? Rates.round(Rates.perSecond(sa.majflt(), sb.majflt(), seconds), 1) : null,
-                io, ioWhy, cgroup, b.status() == null ? null : b.status().cpusAllowed().orElse(null), threads,
+                io, ioWhy, cgroup, cpusAllowed(b.status()), threads,
                 children(samples, memory, last.atNanos()));
+    }
+
+    /** Null without a status or its line; a garbled list says as little as a missing one, and is shown as unknown. */
+    private static CpuSet cpusAllowed(ProcStatus status) {
+        if (status == null) return null;
+        try {
+            return status.cpusAllowed().map(CpuSet::parseList).orElse(null);
+        } catch (GarbageException e) {
+            return null;
+        }
     }
 
     private static double r(long before, long after, double seconds) {
@@ -131,7 +144,7 @@ public record ProcessSection(long pid, String comm, String state, Long threads, 
             rss += cRss == null ? 0 : cRss;
             pss += cPss == null ? 0 : cPss;
             TaskStat st = s.last().stat();
-            list.add(new ChildUse(e.getKey(), st.ppid(), st.comm(), c, String.valueOf(st.state()), st.processor(), cRss, cPss,
+            list.add(new ChildUse(e.getKey(), st.ppid(), st.comm(), c, st.state(), st.processor(), cRss, cPss,
                     s.perSecond(t -> t.stat().majflt())));
         }
         list.sort(Comparator.comparing((ChildUse c) -> c.cpuPercent() == null ? -1 : c.cpuPercent()).reversed()

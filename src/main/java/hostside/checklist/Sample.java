@@ -10,10 +10,10 @@ import hostside.gpu.nvml.NvmlActivity;
  * maps and lists), and the sampling's unknowns say why.
  *
  * @param atNanos  on the sampler's {@link Ticker}
- * @param pressure by resource: "cpu", "memory", "io"
+ * @param pressure by resource, where the kernel has PSI
  * @param process  the watched process; null once it has exited
  */
-public record Sample(long atNanos, LoadAvg load, Map<String, Pressure> pressure, ProcStat stat, DiskStats disks, NetDev net,
+public record Sample(long atNanos, LoadAvg load, Map<Pressure.Resource, Pressure> pressure, ProcStat stat, DiskStats disks, NetDev net,
                      ProcessLook process, List<NvmlActivity> gpus) {
 
     public Sample {

@@ -21,7 +21,6 @@ import hostside.fs.Read;
  * one line in {@code unknowns} (a set: twenty ticks of the same failure are one line).
  */
 final class SampleReader {
-    static final List<String> PSI = List.of("cpu", "memory", "io");
     /** How many processes below the watched one are followed: DataLoader pools are tens, not thousands. */
     static final int MAX_CHILDREN = 256;
     /** Workers of workers of workers: deeper trees are not a training job's. */
@@ -38,9 +37,9 @@ final class SampleReader {
     }
 
     Sample read(long atNanos) {
-        Map<String, Pressure> psi = new LinkedHashMap<>();
-        for (String r : PSI) {
-            Pressure p = parsed("/proc/pressure/" + r, Pressure::parse);
+        Map<Pressure.Resource, Pressure> psi = new LinkedHashMap<>();
+        for (Pressure.Resource r : Pressure.Resource.values()) {
+            Pressure p = parsed(r.path(), Pressure::parse);
             if (p != null) psi.put(r, p);
         }
         return new Sample(atNanos, parsed("/proc/loadavg", LoadAvg::parse), psi, parsed("/proc/stat", ProcStat::parse),

@@ -58,8 +58,8 @@ record Signals(boolean snapshot, Integer cpus, Double runnable, Double psiCpuSom
 
     static Signals of(boolean snapshot, LoadSection load, KernelSection kernel, CpuSection cpu, ProcessSection proc, IoSection io,
                       GpuSection gpu) {
-        Double cpuSome = psi(load, "cpu", true), memSome = psi(load, "memory", true), memFull = psi(load, "memory", false),
-                ioFull = psi(load, "io", false);
+        Double cpuSome = psi(load, Pressure.Resource.CPU, true), memSome = psi(load, Pressure.Resource.MEMORY, true),
+                memFull = psi(load, Pressure.Resource.MEMORY, false), ioFull = psi(load, Pressure.Resource.IO, false);
         List<String> victims = new ArrayList<>();
         List<KernelSection.EventUse> xids = new ArrayList<>(), crashes = new ArrayList<>();
         int hw = 0, hung = 0;
@@ -68,15 +68,14 @@ record Signals(boolean snapshot, Integer cpus, Double runnable, Double psiCpuSom
             int recent = KernelSection.recentCount(e);
             if (recent == 0) continue;
             switch (e.kind()) {
-                case "oom-kill" -> victims.add(e.process() + " (" + e.pid() + ")");
-                case "xid" -> xids.add(e);
-                case "mce", "edac" -> hw += recent;
-                case "hung-task" -> {
+                case OOM_KILL -> victims.add(e.process() + " (" + e.pid() + ")");
+                case XID -> xids.add(e);
+                case MCE, EDAC -> hw += recent;
+                case HUNG_TASK -> {
                     hung += recent;
                     if (hungExample == null) hungExample = e.process() + " (" + e.pid() + ")";
                 }
-                case "segfault" -> crashes.add(e);
-                default -> { }
+                case SEGFAULT -> crashes.add(e);
             }
         }
         List<Busy> busy = new ArrayList<>();
@@ -85,7 +84,7 @@ record Signals(boolean snapshot, Integer cpus, Double runnable, Double psiCpuSom
         if (proc != null) {
             for (ProcessSection.ThreadUse t : proc.threadList()) {
                 if (t.cpuPercent() != null) busy.add(new Busy(t.name(), t.tid(), t.cpuPercent(), t.lastCpu(), false));
-                if (t.stateShares().getOrDefault("D", 0.0) >= 0.5) blocked++;
+                if (t.stateShares().getOrDefault(TaskState.DISK_SLEEP, 0.0) >= 0.5) blocked++;
             }
             for (ProcessSection.ChildUse c : proc.children().list()) {
                 if (c.cpuPercent() != null) busy.add(new Busy(c.comm(), c.pid(), c.cpuPercent(), c.lastCpu(), true));
@@ -105,7 +104,7 @@ record Signals(boolean snapshot, Integer cpus, Double runnable, Double psiCpuSom
     }
 
     /** The window's share where there is a window, else the kernel's own 10-second average. */
-    private static Double psi(LoadSection load, String resource, boolean some) {
+    private static Double psi(LoadSection load, Pressure.Resource resource, boolean some) {
         LoadSection.PressureUse p = load.pressure().get(resource);
         if (p == null) return null;
         Double window = some ? p.someWindowPercent() : p.fullWindowPercent();
@@ -130,7 +129,7 @@ record Signals(boolean snapshot, Integer cpus, Double runnable, Double psiCpuSom
         List<GpuSection.GpuUse> mine = gpu.gpus().stream().filter(GpuSection.GpuUse::usedByProcess).toList();
         List<GpuSection.GpuUse> pick = mine.isEmpty() ? gpu.gpus() : mine;
         return pick.stream().map(g -> new Gpu(g.index(), g.utilPercent(),
-                g.clocksEventReasons().entrySet().stream().filter(e -> !e.getKey().equals("idle"))
+                g.clocksEventReasons().entrySet().stream().filter(e -> !e.getKey().equals(GpuSection.IDLE_REASON))
                         .map(e -> new Reason(e.getKey(), e.getValue())).toList(),
                 g.powerWatts(), g.powerLimitWatts(), g.smClockMhz(), g.smClockMaxMhz())).toList();
     }

@@ -11,7 +11,7 @@ import java.util.function.Function;
  * it was seen in. A task that started or ended inside the window is measured over the part of
  * the window it was seen in.
  */
-record Span(ProcessLook.TaskLook first, long firstAt, ProcessLook.TaskLook last, long lastAt, Map<Character, Integer> states,
+record Span(ProcessLook.TaskLook first, long firstAt, ProcessLook.TaskLook last, long lastAt, Map<TaskState, Integer> states,
             int seen) {
 
     double seconds() {
@@ -30,13 +30,16 @@ record Span(ProcessLook.TaskLook first, long firstAt, ProcessLook.TaskLook last,
         return a == null || b == null ? null : Rates.round(Rates.perSecond(a, b, seconds()), 1);
     }
 
-    /** Share of the looks in each state letter ("R" 0.75, "D" 0.25), most frequent first. */
-    Map<String, Double> stateShares() {
-        Map<String, Double> out = new LinkedHashMap<>();
-        states.entrySet().stream().sorted(Map.Entry.<Character, Integer>comparingByValue().reversed())
-                .forEach(e -> out.put(String.valueOf(e.getKey()), Rates.round((double) e.getValue() / seen, 2)));
+    /** Share of the looks in each state (R 0.75, D 0.25), most frequent first; ties in letter order. */
+    Map<TaskState, Double> stateShares() {
+        Map<TaskState, Double> out = new LinkedHashMap<>();
+        states.entrySet().stream().sorted(Map.Entry.<TaskState, Integer>comparingByValue().reversed())
+                .forEach(e -> out.put(e.getKey(), Rates.round((double) e.getValue() / seen, 2)));
         return out;
     }
+
+    /** Letter order, as the states were counted when they were letters: ties among shares keep that order. */
+    private static final java.util.Comparator<TaskState> BY_LETTER = java.util.Comparator.comparing(t -> t.letter);
 
     /** One span per key over all samples; {@code looks} picks a sample's tasks (its threads, or the processes below). */
     static Map<Long, Span> of(List<Sample> samples, Function<ProcessLook, Map<Long, ProcessLook.TaskLook>> looks) {
@@ -48,7 +51,8 @@ record Span(ProcessLook.TaskLook first, long firstAt, ProcessLook.TaskLook last,
                 ProcessLook.TaskLook t = e.getValue();
                 // a pid the kernel handed to a new task in the window is another task: start over
                 if (old != null && old.first.stat().startTime() != t.stat().startTime()) old = null;
-                Map<Character, Integer> states = old == null ? new TreeMap<>() : new TreeMap<>(old.states);
+                Map<TaskState, Integer> states = new TreeMap<>(BY_LETTER);
+                if (old != null) states.putAll(old.states);
                 states.merge(t.stat().state(), 1, Integer::sum);
                 out.put(e.getKey(), old == null ? new Span(t, s.atNanos(), t, s.atNanos(), states, 1)
                         : new Span(old.first, old.firstAt, t, s.atNanos(), states, old.seen + 1));

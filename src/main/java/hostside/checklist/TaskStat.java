@@ -16,7 +16,7 @@ import hostside.core.GarbageException;
  * @param startTime field 22, ticks after boot when it started: with the pid, it tells a reused pid apart
  * @param processor field 39, the CPU it last ran on; null on kernels too old to say
  */
-public record TaskStat(long pid, String comm, char state, long ppid, long minflt, long majflt, long utime, long stime,
+public record TaskStat(long pid, String comm, TaskState state, long ppid, long minflt, long majflt, long utime, long stime,
                        long threads, long startTime, Integer processor) {
 
     /** Ticks of CPU time, user and kernel. */
@@ -26,7 +26,7 @@ public record TaskStat(long pid, String comm, char state, long ppid, long minflt
 
     /** Z (zombie) and X (dead): exited, only its entry is left. */
     public boolean exited() {
-        return state == 'Z' || state == 'X' || state == 'x';
+        return state.exited();
     }
 
     public static TaskStat parse(String text) {
@@ -36,14 +36,15 @@ public record TaskStat(long pid, String comm, char state, long ppid, long minflt
         Long pid = FactReads.parseNumber(s.substring(0, open).strip());
         String[] f = s.substring(close + 1).strip().split("\\s+");
         // f[0] is field 3; field n is f[n - 3]
-        if (pid == null || f.length < 20 || f[0].length() != 1) throw garbage(text);
+        TaskState state = f.length > 0 && f[0].length() == 1 ? TaskState.of(f[0].charAt(0)) : null;
+        if (pid == null || f.length < 20 || state == null) throw garbage(text);
         Integer processor = null;
         if (f.length > 36) {
             Long p = FactReads.parseNumber(f[36]);
             if (p == null || p > Integer.MAX_VALUE) throw garbage(text);
             processor = p.intValue();
         }
-        return new TaskStat(pid, s.substring(open + 1, close), f[0].charAt(0), field(f, 4, text), field(f, 10, text),
+        return new TaskStat(pid, s.substring(open + 1, close), state, field(f, 4, text), field(f, 10, text),
                 field(f, 12, text), field(f, 14, text), field(f, 15, text), field(f, 20, text), field(f, 22, text), processor);
     }
 

@@ -47,6 +47,25 @@ final class Verdicts {
 
     private Verdicts() {}
 
+    /**
+     * What each rule concluded, the {@link Finding#code()} of its finding: the stable name a
+     * reader or a test compares, never the wording. Written as "memory-pressure", "healthy", ...
+     */
+    enum Code {
+        MEMORY_PRESSURE, GPU_FAULT, GPU_APP_ERROR, HARDWARE_ERRORS, PROCESS_CRASHED, HUNG_TASKS, IO_BOUND, THROTTLED,
+        CPU_BOUND_FEEDING, GIL_BOUND, CPU_OVERSUBSCRIBED, STEAL, SNAPSHOT, HEALTHY, WAITING, GPU_UNDERUSED, NO_BOTTLENECK;
+
+        String code() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** The rule behind a finding of the checklist. */
+        static Code of(Finding f) {
+            for (Code c : values()) if (c.code().equals(f.code())) return c;
+            throw new IllegalArgumentException("\"" + f.code() + "\" is not a checklist verdict");
+        }
+    }
+
     static List<Finding> of(Signals s) {
         List<Finding> out = new ArrayList<>();
         memory(s, out);
@@ -62,8 +81,8 @@ final class Verdicts {
         return out;
     }
 
-    private static Finding finding(hostside.core.Severity severity, String subject, String code, String text) {
-        return new Finding(severity, subject, text, code);
+    private static Finding finding(hostside.core.Severity severity, String subject, Code code, String text) {
+        return new Finding(severity, subject, text, code.code());
     }
 
     private static void memory(Signals s, List<Finding> out) {
@@ -73,27 +92,27 @@ final class Verdicts {
         if (!s.oomVictims().isEmpty()) {
             why.add(plural(s.oomVictims().size(), "OOM kill") + " in the last hour (" + String.join(", ", first(s.oomVictims(), 3)) + ")");
         }
-        if (!why.isEmpty()) out.add(finding(hostside.core.Severity.BAD, "memory", "memory-pressure", "memory pressure: " + String.join(", ", why)));
+        if (!why.isEmpty()) out.add(finding(hostside.core.Severity.BAD, "memory", Code.MEMORY_PRESSURE, "memory pressure: " + String.join(", ", why)));
     }
 
     private static void kernel(Signals s, List<Finding> out) {
         List<KernelSection.EventUse> hw = s.xids().stream().filter(KernelSection.EventUse::hardware).toList();
-        if (!hw.isEmpty()) out.add(finding(hostside.core.Severity.BAD, "gpu", "gpu-fault", "GPU fault: " + xid(hw.getFirst()) + more(hw.size())));
+        if (!hw.isEmpty()) out.add(finding(hostside.core.Severity.BAD, "gpu", Code.GPU_FAULT, "GPU fault: " + xid(hw.getFirst()) + more(hw.size())));
         List<KernelSection.EventUse> app = s.xids().stream().filter(x -> !x.hardware()).toList();
         if (!app.isEmpty()) {
             KernelSection.EventUse x = app.stream().filter(KernelSection.EventUse::thisProcess).findFirst().orElse(app.getFirst());
-            out.add(finding(hostside.core.Severity.WARN, "gpu", "gpu-app-error", "GPU error in " + (x.thisProcess() ? "this process" : "an application")
+            out.add(finding(hostside.core.Severity.WARN, "gpu", Code.GPU_APP_ERROR, "GPU error in " + (x.thisProcess() ? "this process" : "an application")
                     + ": " + xid(x) + more(app.size())));
         }
         if (s.hardwareErrors() > 0) {
-            out.add(finding(hostside.core.Severity.BAD, "hardware", "hardware-errors", "hardware errors: " + plural(s.hardwareErrors(), "machine-check/EDAC report") + " in the last hour"));
+            out.add(finding(hostside.core.Severity.BAD, "hardware", Code.HARDWARE_ERRORS, "hardware errors: " + plural(s.hardwareErrors(), "machine-check/EDAC report") + " in the last hour"));
         }
         if (!s.crashes().isEmpty()) {
             KernelSection.EventUse c = s.crashes().getFirst();
-            out.add(finding(hostside.core.Severity.BAD, "process", "process-crashed", "crashed: " + c.process() + " (" + c.pid() + ") segfaulted " + age(c.ageSeconds())));
+            out.add(finding(hostside.core.Severity.BAD, "process", Code.PROCESS_CRASHED, "crashed: " + c.process() + " (" + c.pid() + ") segfaulted " + age(c.ageSeconds())));
         }
         if (s.hungTasks() > 0) {
-            out.add(finding(hostside.core.Severity.WARN, "kernel", "hung-tasks", "hung tasks: " + plural(s.hungTasks(), "report") + " in the last hour, " + s.hungExample() + " among them"));
+            out.add(finding(hostside.core.Severity.WARN, "kernel", Code.HUNG_TASKS, "hung tasks: " + plural(s.hungTasks(), "report") + " in the last hour, " + s.hungExample() + " among them"));
         }
     }
 
@@ -115,7 +134,7 @@ final class Verdicts {
         String text = "I/O-bound: " + String.join(", ", why);
         if (waits) text += ", " + plural(s.blockedThreads(), "thread") + " of the process mostly in D state";
         else text += " (no thread of this process waits on it)";
-        return finding(waits ? hostside.core.Severity.BAD : hostside.core.Severity.WARN, "io", "io-bound", text);
+        return finding(waits ? hostside.core.Severity.BAD : hostside.core.Severity.WARN, "io", Code.IO_BOUND, text);
     }
 
     private static void throttled(Signals s, List<Finding> out) {
@@ -126,7 +145,7 @@ final class Verdicts {
             List<String> detail = new ArrayList<>();
             if (g.powerWatts() != null && g.powerLimitWatts() != null) detail.add(fmt(g.powerWatts()) + " of " + fmt(g.powerLimitWatts()) + " W");
             if (g.smClockMhz() != null && g.smClockMaxMhz() != null) detail.add("SM " + fmt(g.smClockMhz()) + " of " + g.smClockMaxMhz() + " MHz");
-            out.add(finding(hostside.core.Severity.WARN, "gpu", "throttled", "throttled: " + reasons + " on GPU" + g.index()
+            out.add(finding(hostside.core.Severity.WARN, "gpu", Code.THROTTLED, "throttled: " + reasons + " on GPU" + g.index()
                     + (detail.isEmpty() ? "" : " (" + String.join(", ", detail) + ")")));
         }
     }
@@ -143,10 +162,10 @@ final class Verdicts {
             String who = threads == 0 ? plural((int) workers, "worker process", "worker processes")
                     : workers == 0 ? plural((int) threads, "thread")
                     : plural((int) threads, "thread") + " and " + plural((int) workers, "worker process", "worker processes");
-            out.add(finding(gpu == null ? hostside.core.Severity.WARN : hostside.core.Severity.BAD, "cpu", "cpu-bound-feeding", (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
+            out.add(finding(gpu == null ? hostside.core.Severity.WARN : hostside.core.Severity.BAD, "cpu", Code.CPU_BOUND_FEEDING, (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
                     + who + " at " + range + " on core" + (cores.contains(",") ? "s " : " ") + cores + gpuText(s, gpu)));
         } else if (s.gilShare() >= 2 && gpuLow) {
-            out.add(finding(gpu == null ? hostside.core.Severity.WARN : hostside.core.Severity.BAD, "cpu", "gil-bound", (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
+            out.add(finding(gpu == null ? hostside.core.Severity.WARN : hostside.core.Severity.BAD, "cpu", Code.GIL_BOUND, (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
                     + s.gilShare() + " threads share one CPU between them (the GIL?)" + gpuText(s, gpu)));
         }
         if (s.cpus() != null && s.runnable() != null && s.runnable() - 1 > s.cpus()
@@ -155,10 +174,10 @@ final class Verdicts {
             // procs_running counts the thread that reads it: one less is what competes for the CPUs
             if (s.runnable() != null && s.cpus() != null) why.add(fmt(Math.max(0, s.runnable() - 1)) + " runnable on " + s.cpus() + " CPUs");
             if (s.psiCpuSome() != null) why.add("PSI cpu some " + pct(s.psiCpuSome()));
-            out.add(finding(hostside.core.Severity.WARN, "cpu", "cpu-oversubscribed", "CPU oversubscribed: " + String.join(", ", why)));
+            out.add(finding(hostside.core.Severity.WARN, "cpu", Code.CPU_OVERSUBSCRIBED, "CPU oversubscribed: " + String.join(", ", why)));
         }
         if (s.steal() != null && s.steal() >= STEAL_PERCENT) {
-            out.add(finding(hostside.core.Severity.WARN, "cpu", "steal", "CPU stolen by the hypervisor: " + pct(s.steal()) + " steal"));
+            out.add(finding(hostside.core.Severity.WARN, "cpu", Code.STEAL, "CPU stolen by the hypervisor: " + pct(s.steal()) + " steal"));
         }
     }
 
@@ -166,22 +185,22 @@ final class Verdicts {
     private static Finding closing(Signals s) {
         Double gpu = gpuUtil(s);
         if (s.snapshot()) {
-            return finding(hostside.core.Severity.INFO, "window", "snapshot", "one moment of a recorded machine: no rates, so no bottleneck is named");
+            return finding(hostside.core.Severity.INFO, "window", Code.SNAPSHOT, "one moment of a recorded machine: no rates, so no bottleneck is named");
         }
         if (gpu != null && gpu >= GPU_BUSY_PERCENT) {
             String host = s.hostBusy() == null ? "the host keeps up"
                     : s.hostBusy() < HOST_IDLE_PERCENT ? "the host is idle" : "the host keeps up (CPUs " + pct(s.hostBusy()) + " busy)";
-            return finding(hostside.core.Severity.INFO, "gpu", "healthy", "the GPU is busy (" + pct(gpu) + ") and " + host + ": healthy");
+            return finding(hostside.core.Severity.INFO, "gpu", Code.HEALTHY, "the GPU is busy (" + pct(gpu) + ") and " + host + ": healthy");
         }
         boolean processIdle = s.processCpu() != null && s.processCpu() < PROCESS_IDLE_PERCENT;
         if (processIdle && (gpu == null || gpu < GPU_IDLE_PERCENT)) {
-            return finding(hostside.core.Severity.WARN, "process", "waiting", "waiting: the process used " + pct(s.processCpu()) + " of a CPU"
+            return finding(hostside.core.Severity.WARN, "process", Code.WAITING, "waiting: the process used " + pct(s.processCpu()) + " of a CPU"
                     + (gpu == null ? "" : " and the GPU " + pct(gpu)) + ": blocked on something outside (the network, a peer, a lock, a read)");
         }
         if (gpu != null) {
-            return finding(hostside.core.Severity.WARN, "gpu", "gpu-underused", "GPU at " + pct(gpu) + " and no host bottleneck seen: look at the input pipeline and the gaps between kernels");
+            return finding(hostside.core.Severity.WARN, "gpu", Code.GPU_UNDERUSED, "GPU at " + pct(gpu) + " and no host bottleneck seen: look at the input pipeline and the gaps between kernels");
         }
-        return finding(hostside.core.Severity.INFO, "window", "no-bottleneck", "no host bottleneck seen"
+        return finding(hostside.core.Severity.INFO, "window", Code.NO_BOTTLENECK, "no host bottleneck seen"
                 + (s.processCpu() == null ? "" : ": the process used " + pct(s.processCpu()) + " of a CPU")
                 + (s.gpusNotRead() == null ? "" : "; GPUs not read (" + s.gpusNotRead() + ")"));
     }

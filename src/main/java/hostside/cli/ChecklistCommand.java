@@ -2,7 +2,7 @@ package hostside.cli;
 
 import hostside.checklist.Checklist;
 import hostside.checklist.ChecklistRun;
-import hostside.checklist.ChecklistView;
+import hostside.checklist.ChecklistDocument;
 import hostside.checklist.GpuFeed;
 import hostside.checklist.Ticker;
 import hostside.checklist.Xid;
@@ -15,6 +15,7 @@ import hostside.cli.Progress;
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.Nvml;
 import hostside.core.Style;
+import hostside.doc.TextRenderer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -56,7 +57,7 @@ public final class ChecklistCommand implements Callable<Integer> {
                     : gather(fs, gpus);
         }
         var out = spec.commandLine().getOut();
-        out.print(options.json ? Json.write(c) : ChecklistView.render(c, Style.forTerminal()));
+        out.print(options.json ? Json.write(c) : new TextRenderer(Style.forTerminal()).render(ChecklistDocument.of(c)));
         out.flush();
         return 0;
     }

@@ -1,23 +1,18 @@
 package hostside.cli;
 
-import hostside.machine.GpuDrill;
-import hostside.machine.MachineDrill;
-import hostside.machine.MachineRun;
-import hostside.machine.MachineView;
-
-import hostside.core.Finding;
-
-import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.fs.FsRoot;
+import hostside.core.Style;
+import hostside.doc.TextRenderer;
 import hostside.gpu.bench.Target;
 import hostside.harness.TestCase;
-import hostside.core.Style;
+import hostside.machine.GpuDrill;
+import hostside.machine.MachineDocument;
+import hostside.machine.MachineDrill;
+import hostside.machine.MachineRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -57,7 +52,7 @@ public final class MachineCommand implements Callable<Integer> {
             run = MachineDrill.run(fs, tests, together, progress);
         }
         if (options.json) out.print(Json.write(run.json()));
-        else out.print(new MachineView(run, Style.forTerminal()).render());
+        else out.print(new TextRenderer(Style.forTerminal()).render(MachineDocument.of(run)));
         out.flush();
         return 0;
     }

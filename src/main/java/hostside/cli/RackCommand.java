@@ -1,26 +1,16 @@
 package hostside.cli;
 
-import hostside.rack.Rack;
-
-import java.util.Locale;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.gpu.bench.Copies;
-import hostside.gpu.bench.SmAccess;
-import hostside.gpu.bench.Target;
-import hostside.gpu.cuda.CudaFacts;
-import hostside.harness.Result;
-import hostside.harness.TestCase;
-import hostside.machine.GpuDrill;
-import hostside.cli.MachineCommand;
+import hostside.core.Style;
+import hostside.doc.TextRenderer;
 import hostside.machine.MachineRun;
-import hostside.core.Table;
+import hostside.rack.Rack;
+import hostside.rack.RackDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -50,7 +40,7 @@ public final class RackCommand implements Callable<Integer> {
             n.set("gpu", Json.MAPPER.valueToTree(run.gpu()));
             out.print(Json.write(n));
         } else {
-            out.print(Rack.render(run.gpu()));
+            out.print(new TextRenderer(Style.forTerminal()).render(RackDocument.of(run.gpu())));
         }
         out.flush();
         return 0;

@@ -41,9 +41,11 @@ public final class ContainerReader {
             if (e.getValue().dir() == null && e.getValue().version() != null) unknowns.add(e.getKey() + " cgroup: " + e.getValue().why());
         }
         Namespaces ns = NamespaceReader.read(fs, unknowns);
+        // this process's limits and capabilities, through the one reader of them
+        hostside.process.ThisProcess self = hostside.process.ThisProcess.read(fs);
         return new ContainerFacts(RuntimeDetector.detect(fs, live, ns, mounts), cgroups, memory, cpu, pids,
-                ShmReader.read(mounts, live, memTotal), Privileges.limits(fs, reads, unknowns),
-                Privileges.capabilities(status, reads, unknowns), GpuNodes.read(fs, live), ns, rootFs(mounts),
+                ShmReader.read(mounts, live, memTotal), Privileges.limits(self, reads, unknowns),
+                Privileges.capabilities(self, status.isEmpty(), reads, unknowns), GpuNodes.read(fs, live), ns, rootFs(mounts),
                 List.copyOf(unknowns));
     }
 

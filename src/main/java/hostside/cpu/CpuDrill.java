@@ -151,7 +151,12 @@ public final class CpuDrill {
 
     /** Facts, then the measurements and the DataLoader cases, each reported to {@code progress}. */
     public static CpuRun run(FsRoot fs, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader, Settings settings, ProgressSink progress) {
-        MachineFacts machine = MachineReader.read(fs);
+        return run(fs, MachineReader.read(fs), tests, loader, settings, progress);
+    }
+
+    /** ... with Module 1's facts already read (the report reads them once for every drill). */
+    public static CpuRun run(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader,
+                             Settings settings, ProgressSink progress) {
         Measured m = measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
         List<Result> dl = dataloader(fs, loader, settings, progress);
         CpuFacts facts = CpuFactsReader.read(fs, machine);

@@ -54,16 +54,22 @@ public final class IoDrill {
     }
 
     /** The NUMA node of each GPU (null where the kernel says -1), for the locality findings. */
-    static List<Integer> gpuNumaNodes(FsRoot fs) {
+    static List<Integer> gpuNumaNodes(hostside.machine.MachineFacts machine) {
         List<Integer> nodes = new ArrayList<>();
-        for (hostside.machine.PciDevice g : hostside.machine.MachineReader.read(fs).gpus()) nodes.add(g.numaNode());
+        for (hostside.machine.PciDevice g : machine.gpus()) nodes.add(g.numaNode());
         return nodes;
     }
 
     public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, hostside.harness.ProgressSink progress) {
-        hostside.machine.Host machine = hostside.machine.Host.read(fs);
+        return run(fs, hostside.machine.MachineReader.read(fs), tests, o, progress);
+    }
+
+    /** ... with Module 1's facts already read (the report reads them once for every drill). */
+    public static IoRun run(FsRoot fs, hostside.machine.MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
+                            hostside.harness.ProgressSink progress) {
+        hostside.machine.Host machine = machineFacts.host();
         IoFacts facts = facts(fs, o);
-        List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(fs));
+        List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
         if (fs.isLive() && !Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {

@@ -51,10 +51,9 @@ public final class CopyVerdicts {
                 "one dependent load from host memory takes %.2f us: fine-grained host access (pointer chasing, small reads) stalls a GPU thread that long; move data in bulk",
                 ns / 1000)));
         rs.stream().filter(r -> r.isOk() && r.key().startsWith("host_to_device_sweep_")).forEach(r -> {
-            Object half = hostside.harness.MapDetail.of(r).get("halfPeakBytes");
-            if (half instanceof Long b) {
+            if (r.detail() instanceof hostside.gpu.bench.Sweep.SweepDetail d && d.halfPeakBytes() >= 0) {
                 v.add(String.format(Locale.ROOT, "%s copies reach half their %.1f GB/s peak at %s: smaller transfers are mostly per-copy overhead; batch them",
-                        r.key().endsWith("pinned") ? "pinned" : "pageable", r.value().median(), Units.bytes(b)));
+                        r.key().endsWith("pinned") ? "pinned" : "pageable", r.value().median(), Units.bytes(d.halfPeakBytes())));
             }
         });
         Result.median(rs, "pin_cost_host_alloc").ifPresent(ms -> v.add(String.format(

@@ -1,8 +1,18 @@
 package hostside.machine;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import hostside.core.Figure;
 import hostside.core.Json;
+import hostside.core.Scope;
+import hostside.gpu.bench.DetailFigures;
+import hostside.harness.Result;
 
 /**
  * One run of Module 1: the facts, what the GPU drill read and measured, and the GPU-to-GPU
@@ -14,11 +24,49 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
         this(facts, gpu, GpuMatrix.of(facts, gpu));
     }
 
-    /** The facts JSON of CONTRACT.md with the GPU drill beside it under "gpu" and the matrix under "gpuMatrix". */
+    /**
+     * Every measured figure, typed (CONTRACT.md, Typed figures): each GPU's results about that GPU
+     * (by PCI address), the all-GPU results about the machine, and beside each the figures its
+     * detail holds (the bidirectional copy's other direction, a sweep's peak and half-peak sizes,
+     * each GPU's share of an all-at-once copy, one figure per ordered pair of GPUs). Facts are not
+     * figures: nothing here was read from sysfs.
+     */
+    public List<Figure> figures() {
+        List<Figure> f = new ArrayList<>();
+        if (gpu == null) return f;
+        for (GpuDrill.GpuRun r : gpu.runs()) {
+            for (Result x : r.results()) f.addAll(DetailFigures.of(x, Scope.gpu(r.pciAddress())));
+        }
+        for (Result x : gpu.allGpus()) f.addAll(DetailFigures.of(x, Scope.MACHINE));
+        return f;
+    }
+
+    /**
+     * The facts JSON of CONTRACT.md with the GPU drill beside it under "gpu", the matrix under
+     * "gpuMatrix", and every figure, flat, under "figures".
+     */
+    @JsonValue
     public ObjectNode json() {
         ObjectNode n = Json.MAPPER.valueToTree(facts);
         n.set("gpu", Json.MAPPER.valueToTree(gpu));
         n.set("gpuMatrix", Json.MAPPER.valueToTree(gpuMatrix));
+        n.set("figures", Json.MAPPER.valueToTree(figures()));
         return n;
+    }
+
+    /**
+     * Reads {@link #json()} back: the facts are the top level (CONTRACT.md's keys), "gpu" and
+     * "gpuMatrix" beside them; "figures" is derived, so it is made again rather than read. A
+     * document without a matrix (none had one before the GPU matrix existed) gets it from the facts.
+     * Details read as their records once the drill's cases are registered ({@link hostside.harness.DetailTypes}).
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static MachineRun read(ObjectNode n) throws JsonProcessingException {
+        ObjectNode facts = n.deepCopy();
+        facts.remove(List.of("gpu", "gpuMatrix", "figures"));
+        MachineFacts f = Json.MAPPER.treeToValue(facts, MachineFacts.class);
+        GpuDrill.GpuSection g = n.hasNonNull("gpu") ? Json.MAPPER.treeToValue(n.get("gpu"), GpuDrill.GpuSection.class) : null;
+        GpuMatrix m = n.hasNonNull("gpuMatrix") ? Json.MAPPER.treeToValue(n.get("gpuMatrix"), GpuMatrix.class) : GpuMatrix.of(f, g);
+        return new MachineRun(f, g, m);
     }
 }

@@ -18,6 +18,8 @@ import java.util.List;
  * @param netSpeedMbps for a NIC, its first interface's speed in Mb/s; null when the kernel does not say
  * @param rdma        for a NIC, whether it has an RDMA device (InfiniBand or RoCE verbs)
  */
+// "gpu" and "nic" are written (scripts read them) but derived from kind, so not read back
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"gpu", "nic"}, allowGetters = true)
 public record PciDevice(
         String address,
         String kind,

@@ -46,8 +46,8 @@ final class PeerVerdicts {
         List<Finding> f = new ArrayList<>(nvlinkSpeed(gpu.allGpus(), matrix, byLabel));
         f.addAll(switchPeersViaHost(gpu.allGpus(), matrix, byLabel));
         for (Result r : gpu.allGpus()) {
-            if (r.isOk() && hostside.harness.MapDetail.of(r).get("perGpu") instanceof List<?> each) {
-                f.addAll(hostShare(r, each.stream().map(AllGpus.PerGpu.class::cast).toList(), gpu.runs(), matrix, byAddress));
+            if (r.isOk() && r.detail() instanceof AllGpus.AllGpusDetail d) {
+                f.addAll(hostShare(r, d.perGpu(), gpu.runs(), matrix, byAddress));
             }
         }
         return f;
@@ -129,8 +129,8 @@ final class PeerVerdicts {
 
     /** The first matrix of each measured result among {@code keys}. */
     private static List<PeerMatrix> matrices(List<Result> all, List<String> keys) {
-        return all.stream().filter(r -> r.isOk() && keys.contains(r.key())).map(r -> hostside.harness.MapDetail.of(r).get("matrix"))
-                .filter(PeerMatrix.class::isInstance).map(PeerMatrix.class::cast).toList();
+        return all.stream().filter(r -> r.isOk() && keys.contains(r.key()) && r.detail() instanceof hostside.gpu.peer.PeerDetail)
+                .map(r -> ((hostside.gpu.peer.PeerDetail) r.detail()).main()).toList();
     }
 
     /** The pair's best figure over the matrices, either way; null when none measured it. */

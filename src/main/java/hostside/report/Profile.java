@@ -7,7 +7,10 @@ import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
 import hostside.harness.ProgressSink;
 
-/** The report's measuring: Modules 1 to 4 in turn on one machine, each drill reported to the progress as drill i of n. */
+/**
+ * The report's measuring: Modules 1 to 4 in turn on one machine, each drill reported to the
+ * progress as drill i of n. Module 1's facts are read once and handed to the drills after it.
+ */
 public final class Profile {
     private Profile() {}
 
@@ -18,25 +21,26 @@ public final class Profile {
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, hostside.machine.GpuDrill.tests(),
                 hostside.machine.GpuDrill.allGpuTests(), progress);
         progress.drill("vm", 2, n);
-        hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
+        hostside.machine.MachineFacts facts = run.facts();
+        hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
                 new hostside.vm.VmDrill.FileOptions(null, null, null), progress);
         progress.drill("cpu", 3, n);
-        hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, hostside.cpu.CpuDrill.measurements(),
+        hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements(),
                 hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), progress);
         progress.drill("io", 4, n);
-        hostside.io.IoRun ioRun = ioRun(fs, io, progress);
+        hostside.io.IoRun ioRun = ioRun(fs, facts, io, progress);
         progress.drill("container", 5, n);
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
         return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, load, ZonedDateTime.now());
     }
 
-    static hostside.io.IoRun ioRun(FsRoot fs, hostside.io.IoDrill.Options shorter, ProgressSink progress) {
+    static hostside.io.IoRun ioRun(FsRoot fs, hostside.machine.MachineFacts facts, hostside.io.IoDrill.Options shorter, ProgressSink progress) {
         try {
-            return hostside.io.IoDrill.run(fs, hostside.io.IoDrill.tests(), shorter, progress);
+            return hostside.io.IoDrill.run(fs, facts, hostside.io.IoDrill.tests(), shorter, progress);
         } catch (BadInputException e) {
             // no room for the test file (checked before, but a disk fills up): the report says so and goes on
-            return new hostside.io.IoRun(hostside.machine.Host.read(fs), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,
+            return new hostside.io.IoRun(facts.host(), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,
                     hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), e.getMessage()), List.of());
         }
     }

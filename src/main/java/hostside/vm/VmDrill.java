@@ -63,8 +63,13 @@ public final class VmDrill {
 
     public static VmRun run(FsRoot fs, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
                             FileOptions fileOptions, hostside.harness.ProgressSink progress) {
+        return run(fs, hostside.machine.Host.read(fs), hostTests, gpuTests, fileOptions, progress);
+    }
+
+    /** ... with the host already read (the report reads Module 1's facts once for every drill). */
+    public static VmRun run(FsRoot fs, hostside.machine.Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
+                            FileOptions fileOptions, hostside.harness.ProgressSink progress) {
         VmFacts facts = facts(fs);
-        hostside.machine.Host machine = hostside.machine.Host.read(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
         if (fs.isLive() && !Libc.available()) {

@@ -106,7 +106,7 @@ class ChecklistCommandTest {
             Run r = run("checklist", Long.toString(p.pid()), "--seconds", "4");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("hostside checklist: PID " + p.pid() + " sleep").contains("note: PID " + p.pid() + " exited ")
-                    .contains("6 GPUs    not read: no NVIDIA driver (/nonexistent/libnvidia-ml.so.1 not found)");
+                    .contains("6 GPUs\n  not read: no NVIDIA driver (/nonexistent/libnvidia-ml.so.1 not found)");
         } finally {
             p.destroyForcibly();
         }

@@ -4,6 +4,7 @@ import static hostside.gpu.nvml.FakeNvml.Variant.CURRENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,8 +74,15 @@ class GpuOnFakeNvmlTest {
         assertThat(h200.utilMin()).isEqualTo(30);
         assertThat(h200.utilMax()).isEqualTo(97);
         assertThat(h200.utilPercent()).isEqualTo(Rates.round((97 * 2 + 30 * 3) / 5.0, 1));
+        assertThat(h200.utilMedian()).as("97, 97, 30, 30, 30").isEqualTo(30.0);
+        assertThat(h200.utilSamples()).isEqualTo(5);
+        assertThat(c.figures()).as("both GPUs answered five times").hasSize(2);
+        hostside.core.Figure f = c.figures().getFirst();
+        assertThat(f.scope()).isEqualTo(hostside.core.Scope.gpu("0000:00:06.0"));
+        assertThat(List.of(f.value(), f.min(), f.max())).containsExactly(30.0, 30.0, 97.0);
+        assertThat(f.samples()).isEqualTo(5);
         assertThat(h200.clocksEventReasons()).containsEntry("power cap", 0.6).containsEntry("idle", 0.6);
-        assertThat(c.verdicts()).extracting(hostside.core.Finding::code).containsExactly("throttled");
+        assertThat(c.verdicts()).extracting(Verdicts.Code::of).containsExactly(Verdicts.Code.THROTTLED);
         assertThat(c.verdict().text()).isEqualTo("throttled: power cap on GPU0 (652 of 700 W, SM 1980 of 1980 MHz)");
     }
 

@@ -88,8 +88,10 @@ class KernelLogTest {
         assertThat(now.pid()).isEqualTo(4321L);
         assertThat(now.process()).isEqualTo("python3");
         assertThat(now.atSeconds()).isEqualTo(60.0);
-        assertThat(event("Memory cgroup out of memory: Killed process 77 (pt_data_worker) total-vm:1kB, anon-rss:1kB").process())
-                .isEqualTo("pt_data_worker");
+        assertThat(now.cgroupLimit()).as("the machine ran out").isFalse();
+        KernelEvent cgroup = event("Memory cgroup out of memory: Killed process 77 (pt_data_worker) total-vm:1kB, anon-rss:1kB");
+        assertThat(cgroup.process()).isEqualTo("pt_data_worker");
+        assertThat(cgroup.cgroupLimit()).as("the job's own limit").isTrue();
         // before 5.x: "Kill process ... or sacrifice child", then a line of its own
         assertThat(event("Killed process 555 (python) total-vm:123kB, anon-rss:100kB, file-rss:0kB, shmem-rss:0kB").pid()).isEqualTo(555L);
         // the other lines about the same kill are not kills of their own

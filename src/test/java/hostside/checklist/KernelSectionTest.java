@@ -39,7 +39,7 @@ class KernelSectionTest {
         assertThat(k.records()).isEqualTo(9);
         assertThat(k.garbled()).isEqualTo(1);
         assertThat(k.otherCrashes()).as("a stranger's crash is counted, not listed").isEqualTo(1);
-        assertThat(k.events()).extracting(KernelSection.EventUse::kind).containsExactly("segfault", "xid", "xid", "oom-kill", "hung-task");
+        assertThat(k.events()).extracting(KernelSection.EventUse::kind).containsExactly(KernelEvent.Kind.SEGFAULT, KernelEvent.Kind.XID, KernelEvent.Kind.XID, KernelEvent.Kind.OOM_KILL, KernelEvent.Kind.HUNG_TASK);
         KernelSection.EventUse fell = k.events().get(2);
         assertThat(fell.xid()).isEqualTo(79);
         assertThat(fell.count()).isEqualTo(3);
@@ -50,9 +50,9 @@ class KernelSectionTest {
         assertThat(k.events().get(1).thisProcess()).as("the Xid names a thread of the process").isTrue();
         assertThat(k.events().get(3).thisProcess()).as("the OOM victim was its worker").isTrue();
         assertThat(k.events().get(3).process()).isEqualTo("pt_data_worker");
-        assertThat(recent(k, "xid")).isEqualTo(4);
-        assertThat(recent(k, "hung-task")).as("two hours ago").isZero();
-        assertThat(recent(k, "oom-kill")).isEqualTo(1);
+        assertThat(recent(k, KernelEvent.Kind.XID)).isEqualTo(4);
+        assertThat(recent(k, KernelEvent.Kind.HUNG_TASK)).as("two hours ago").isZero();
+        assertThat(recent(k, KernelEvent.Kind.OOM_KILL)).isEqualTo(1);
     }
 
     @Test
@@ -60,7 +60,7 @@ class KernelSectionTest {
         KernelSection k = section(Set.of(1L), record(1, 5000, "mce: [Hardware Error]: Machine check events logged"),
                 record(2, 100, "mce: [Hardware Error]: Machine check events logged"));
         assertThat(k.events().getFirst().count()).isEqualTo(2);
-        assertThat(recent(k, "mce")).isEqualTo(1);
+        assertThat(recent(k, KernelEvent.Kind.MCE)).isEqualTo(1);
     }
 
     @Test
@@ -74,7 +74,7 @@ class KernelSectionTest {
     void withoutUptimeTheAgesAreUnknown() {
         KernelSection k = KernelSection.of(KernelLog.parse(List.of(record(1, 10, "mce: [Hardware Error]: x")), null), Set.of());
         assertThat(k.events().getFirst().ageSeconds()).isNull();
-        assertThat(recent(k, "mce")).isZero();
+        assertThat(recent(k, KernelEvent.Kind.MCE)).isZero();
     }
 
     @Test
@@ -86,21 +86,21 @@ class KernelSectionTest {
                 record(4, 20, "EDAC MC0: 2 CE memory read error on DIMM_A1"),
                 record(5, 10, "INFO: task python3:100 blocked for more than 120 seconds."));
         LoadSection load = new LoadSection(null, 8, new LoadSection.Spread(4, 3.5, 5), 0L, Map.of(
-                "cpu", new LoadSection.PressureUse(30, null, null, null),
-                "memory", new LoadSection.PressureUse(1, 2.0, 4.0, 6.0)));
+                Pressure.Resource.CPU, new LoadSection.PressureUse(30, null, null, null),
+                Pressure.Resource.MEMORY, new LoadSection.PressureUse(1, 2.0, 4.0, 6.0)));
         CpuSection cpu = new CpuSection(new CpuSection.CpuUse("all", 40, 0, 5, 3, 0, 1, 2, 49, 48), List.of(), 100.0, List.of());
         List<ProcessSection.ThreadUse> threads = new ArrayList<>();
-        threads.add(thread(100, 45.0, Map.of("R", 1.0)));
-        threads.add(thread(101, 40.0, Map.of("R", 0.5, "S", 0.5)));
-        threads.add(thread(102, 15.0, Map.of("D", 0.6, "S", 0.4)));
-        threads.add(thread(103, 2.0, Map.of("S", 1.0)));
+        threads.add(thread(100, 45.0, Map.of(TaskState.RUNNING, 1.0)));
+        threads.add(thread(101, 40.0, Map.of(TaskState.RUNNING, 0.5, TaskState.SLEEPING, 0.5)));
+        threads.add(thread(102, 15.0, Map.of(TaskState.DISK_SLEEP, 0.6, TaskState.SLEEPING, 0.4)));
+        threads.add(thread(103, 2.0, Map.of(TaskState.SLEEPING, 1.0)));
         ProcessSection proc = new ProcessSection(100, "python3", "R (running)", 4L, 102.0, null, null, null, 0.0, 0.0, null, null, null, null,
                 threads, new ProcessSection.Children(1, 30.0, 1L, 1L,
-                        List.of(new ProcessSection.ChildUse(200, 100, "pt_data_worker", 30.0, "R", 4, 1L, 1L, 0.0))));
+                        List.of(new ProcessSection.ChildUse(200, 100, "pt_data_worker", 30.0, TaskState.RUNNING, 4, 1L, 1L, 0.0))));
         GpuSection gpu = new GpuSection(null, List.of(
-                new GpuSection.GpuUse(0, "H200", "0000:3b:00.0", 20.0, 10, 30, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
+                new GpuSection.GpuUse(0, "H200", "0000:3b:00.0", 20.0, 10, 30, 20.0, 3, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
                         Map.of("idle", 0.9, "power cap", 0.6), null, null, List.of(100L), true),
-                new GpuSection.GpuUse(1, "H200", "0000:5e:00.0", 99.0, 99, 99, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
+                new GpuSection.GpuUse(1, "H200", "0000:5e:00.0", 99.0, 99, 99, 99.0, 3, 5.0, 1L, 2L, 100.0, 700.0, 1980.0, 1980,
                         Map.of(), null, null, List.of(7L), false)));
         Signals s = Signals.of(false, load, k, cpu, proc, null, gpu);
         assertThat(s.oomVictims()).containsExactly("new (6)");
@@ -125,11 +125,11 @@ class KernelSectionTest {
         assertThat(s.disks()).isEmpty();
     }
 
-    static int recent(KernelSection k, String kind) {
-        return k.events().stream().filter(e -> e.kind().equals(kind)).mapToInt(KernelSection::recentCount).sum();
+    static int recent(KernelSection k, KernelEvent.Kind kind) {
+        return k.events().stream().filter(e -> e.kind() == kind).mapToInt(KernelSection::recentCount).sum();
     }
 
-    static ProcessSection.ThreadUse thread(long tid, Double cpu, Map<String, Double> states) {
+    static ProcessSection.ThreadUse thread(long tid, Double cpu, Map<TaskState, Double> states) {
         return new ProcessSection.ThreadUse(tid, "t" + tid, cpu, states.keySet().iterator().next(), states, 0, 0.0, 0.0, false);
     }
 }

@@ -21,7 +21,7 @@ final class ProcBox extends hostside.testing.RecordedMachine<ProcBox> {
     ProcBox(Path root) {
         super(root);
         put("/proc/loadavg", "0.50 0.40 0.30 1/200 1000\n").put("/proc/uptime", "10000.00 30000.00\n");
-        for (String r : SampleReader.PSI) psi(r, 0, 0, 0, 0);
+        for (Pressure.Resource r : Pressure.Resource.values()) psi(r.json(), 0, 0, 0, 0);
         put("/proc/diskstats", "");
         put("/proc/net/dev", "Inter-|   Receive |  Transmit\n face |bytes packets|bytes packets\n");
         for (long[] c : cpu) c[3] = 100_000;

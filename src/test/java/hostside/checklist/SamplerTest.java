@@ -95,7 +95,7 @@ class SamplerTest {
         assertThat(p.majorFaultsPerSecond()).isEqualTo(4.0);
         assertThat(p.io().writeBytesPerSecond()).isEqualTo(2_097_152.0);
         assertThat(p.io().rcharPerSecond()).isEqualTo(10_000_000.0);
-        assertThat(p.cpusAllowed()).isEqualTo("0-3");
+        assertThat(p.cpusAllowed()).isEqualTo(hostside.core.CpuSet.range(0, 3));
         assertThat(p.cgroup()).isEqualTo("/job.slice/train.scope");
         assertThat(p.threadList()).extracting(ProcessSection.ThreadUse::name).containsExactly("pt_data_loader", "pin_memory", "python3");
         ProcessSection.ThreadUse l = p.threadList().getFirst();
@@ -103,7 +103,7 @@ class SamplerTest {
         assertThat(l.lastCpu()).isEqualTo(2);
         assertThat(l.voluntarySwitchesPerSecond()).isEqualTo(20.0);
         assertThat(l.involuntarySwitchesPerSecond()).isEqualTo(6.0);
-        assertThat(l.stateShares()).containsExactly(Map.entry("R", 0.6), Map.entry("D", 0.4));
+        assertThat(l.stateShares()).containsExactly(Map.entry(TaskState.RUNNING, 0.6), Map.entry(TaskState.DISK_SLEEP, 0.4));
         ProcessSection.ThreadUse pin = p.threadList().get(1);
         assertThat(pin.cpuPercent()).as("seen from tick 2: measured over its 1 s").isEqualTo(50.0);
         assertThat(p.threadList().get(2).cpuPercent()).isEqualTo(10.0);
@@ -126,9 +126,9 @@ class SamplerTest {
 
         LoadSection load = LoadSection.of(s.samples());
         assertThat(load.cpus()).isEqualTo(ProcBox.CPUS);
-        assertThat(load.pressure().get("memory").someWindowPercent()).isEqualTo(10.0);
-        assertThat(load.pressure().get("memory").someAvg10()).isEqualTo(10.0);
-        assertThat(load.pressure().keySet()).containsExactly("cpu", "memory", "io");
+        assertThat(load.pressure().get(Pressure.Resource.MEMORY).someWindowPercent()).isEqualTo(10.0);
+        assertThat(load.pressure().get(Pressure.Resource.MEMORY).someAvg10()).isEqualTo(10.0);
+        assertThat(load.pressure().keySet()).containsExactly(Pressure.Resource.CPU, Pressure.Resource.MEMORY, Pressure.Resource.IO);
         assertThat(load.procsRunning()).isEqualTo(new LoadSection.Spread(3, 2.6, 3));
         assertThat(load.procsBlocked()).isEqualTo(1L);
     }
@@ -227,7 +227,7 @@ class SamplerTest {
     void aRecordingGivesOneSnapshotWithoutRates() throws Exception {
         Checklist c = ChecklistRun.gather(box.fs(), PID, 10, new FakeTicker(t -> { throw new AssertionError("a snapshot does not wait"); }),
                 GpuFeed.none("unused"), i -> {});
-        assertThat(c.window().mode()).isEqualTo("snapshot");
+        assertThat(c.window().mode()).isEqualTo(Checklist.Mode.SNAPSHOT);
         assertThat(c.window().startedAt()).as("when it was read says nothing of when it was recorded").isNull();
         assertThat(c.window().samples()).isEqualTo(1);
         assertThat(c.window().ratesNotMeasured()).startsWith("a recorded machine is one moment");
@@ -235,10 +235,10 @@ class SamplerTest {
         assertThat(c.io()).isNull();
         assertThat(c.process().cpuPercent()).isNull();
         assertThat(c.process().pssBytes()).as("smaps_rollup is a fact of the moment").isEqualTo(10240L * 1024);
-        assertThat(c.process().threadList()).extracting(ProcessSection.ThreadUse::state).contains("R", "S");
+        assertThat(c.process().threadList()).extracting(ProcessSection.ThreadUse::state).contains(TaskState.RUNNING, TaskState.SLEEPING);
         assertThat(c.gpus().notRead()).startsWith("a recorded machine");
         assertThat(c.kernel().notRead()).startsWith("a recorded machine has no kernel log");
-        assertThat(c.verdict().code()).isEqualTo("snapshot");
+        assertThat(Verdicts.Code.of(c.verdict())).isEqualTo(Verdicts.Code.SNAPSHOT);
         assertThat(c.notes()).anyMatch(n -> n.startsWith("one snapshot of "));
     }
 

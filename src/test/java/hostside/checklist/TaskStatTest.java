@@ -18,7 +18,7 @@ class TaskStatTest {
         TaskStat s = TaskStat.parse(CAT);
         assertThat(s.pid()).isEqualTo(8042);
         assertThat(s.comm()).isEqualTo("cat");
-        assertThat(s.state()).isEqualTo('R');
+        assertThat(s.state()).isEqualTo(TaskState.RUNNING);
         assertThat(s.ppid()).isEqualTo(8040);
         assertThat(s.minflt()).isEqualTo(102);
         assertThat(s.majflt()).isEqualTo(3);
@@ -36,11 +36,11 @@ class TaskStatTest {
         // prctl(PR_SET_NAME) takes any 15 bytes: PyTorch's "pt_data_worker", or a hostile ") S 1 (x"
         TaskStat s = TaskStat.parse(CAT.replace("(cat) R", "(py (worker) 2) S"));
         assertThat(s.comm()).isEqualTo("py (worker) 2");
-        assertThat(s.state()).isEqualTo('S');
+        assertThat(s.state()).isEqualTo(TaskState.SLEEPING);
         assertThat(s.processor()).isEqualTo(1);
         TaskStat evil = TaskStat.parse(CAT.replace("(cat) R", "() R 1 () S"));
         assertThat(evil.comm()).isEqualTo(") R 1 (");
-        assertThat(evil.state()).isEqualTo('S');
+        assertThat(evil.state()).isEqualTo(TaskState.SLEEPING);
         assertThat(TaskStat.parse(CAT.replace("(cat) R", "() R")).comm()).isEmpty();
     }
 

@@ -48,14 +48,14 @@ class VerdictsTest {
     }
 
     static KernelSection.EventUse xid(int code, boolean hardware, boolean thisProcess, double age, int count) {
-        return new KernelSection.EventUse("xid", age, age, count, thisProcess ? 100L : null, null, code, "0000:3b:00",
-                Xid.parse("NVRM: Xid (PCI:0000:3b:00): " + code + ", x").orElseThrow().meaning(), hardware, thisProcess, "NVRM: Xid ...");
+        return new KernelSection.EventUse(KernelEvent.Kind.XID, age, age, count, thisProcess ? 100L : null, null, code, "0000:3b:00",
+                Xid.parse("NVRM: Xid (PCI:0000:3b:00): " + code + ", x").orElseThrow().meaning(), hardware, thisProcess, false, "NVRM: Xid ...");
     }
 
     @Test
     void healthyWhenTheGpuIsBusyAndTheHostIdle() {
         Finding v = new S().verdict();
-        assertThat(v.code()).isEqualTo("healthy");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.HEALTHY);
         assertThat(v.severity()).isEqualTo(hostside.core.Severity.INFO);
         assertThat(v.text()).isEqualTo("the GPU is busy (97%) and the host is idle: healthy");
         assertThat(new S().verdicts()).hasSize(1);
@@ -76,7 +76,7 @@ class VerdictsTest {
         s.psiMemoryFull = 12.3;
         s.oom.addAll(List.of("python3 (4321)", "pt_data_worker (4400)", "pt_data_worker (4401)"));
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("memory-pressure");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.MEMORY_PRESSURE);
         assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(v.text()).isEqualTo("memory pressure: PSI memory full 12%, 3 OOM kills in the last hour "
                 + "(python3 (4321), pt_data_worker (4400), pt_data_worker (4401))");
@@ -88,7 +88,7 @@ class VerdictsTest {
         s.psiMemorySome = 25.0;
         assertThat(s.verdict().text()).isEqualTo("memory pressure: PSI memory some 25%");
         s.psiMemorySome = 19.9;
-        assertThat(s.verdict().code()).isEqualTo("healthy");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.HEALTHY);
     }
 
     @Test
@@ -104,7 +104,7 @@ class VerdictsTest {
         s.xids.add(xid(79, true, false, 240, 3));
         s.xids.add(xid(48, true, false, 600, 1));
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("gpu-fault");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.GPU_FAULT);
         assertThat(v.text()).isEqualTo("GPU fault: Xid 79 on 0000:3b:00 4 min ago (3 times): GPU has fallen off the bus: unreachable over "
                 + "PCIe, needs a reboot; 1 more kind of Xid");
     }
@@ -115,7 +115,7 @@ class VerdictsTest {
         s.xids.add(xid(13, false, false, 30, 1));
         s.xids.add(xid(31, false, true, 90, 1));
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("gpu-app-error");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.GPU_APP_ERROR);
         assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(v.text()).startsWith("GPU error in this process: Xid 31 on 0000:3b:00 90 s ago: GPU memory page fault");
     }
@@ -126,12 +126,12 @@ class VerdictsTest {
         s.hardware = 2;
         assertThat(s.verdict().text()).isEqualTo("hardware errors: 2 machine-check/EDAC reports in the last hour");
         s = new S();
-        s.crashes.add(new KernelSection.EventUse("segfault", 200.0, 200.0, 1, 4242L, "python3", null, null, null, false, true, "segfault at 0"));
+        s.crashes.add(new KernelSection.EventUse(KernelEvent.Kind.SEGFAULT, 200.0, 200.0, 1, 4242L, "python3", null, null, null, false, true, false, "segfault at 0"));
         assertThat(s.verdict().text()).isEqualTo("crashed: python3 (4242) segfaulted 3 min ago");
         s = new S();
         s.hung = 1;
         s.hungExample = "python3 (812)";
-        assertThat(s.verdict().code()).isEqualTo("hung-tasks");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.HUNG_TASKS);
         assertThat(s.verdict().text()).isEqualTo("hung tasks: 1 report in the last hour, python3 (812) among them");
     }
 
@@ -143,7 +143,7 @@ class VerdictsTest {
         s.disks.add(new Signals.Disk("nvme1n1", 100, 3e9, 0));
         s.gpus = new ArrayList<>(List.of(S.gpu(30.0)));
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("io-bound");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.IO_BOUND);
         assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(v.text()).isEqualTo("I/O-bound: 92% iowait, nvme1n1 at 100% util, 1 thread of the process mostly in D state");
     }
@@ -163,7 +163,7 @@ class VerdictsTest {
         S s = new S();
         s.disks.add(new Signals.Disk("sdb", 97.5, 0, 5e8));
         s.psiIoFull = 15.0;
-        assertThat(s.verdict().code()).as("the machine's disk is busy, nobody of this process waits").isEqualTo("healthy");
+        assertThat(Verdicts.Code.of(s.verdict())).as("the machine's disk is busy, nobody of this process waits").isEqualTo(Verdicts.Code.HEALTHY);
         s.blocked = 2;
         assertThat(s.verdict().text()).isEqualTo("I/O-bound: 0.5% iowait, sdb at 98% util, PSI io full 15%, 2 threads of the process mostly in D state");
     }
@@ -173,10 +173,10 @@ class VerdictsTest {
         S s = new S();
         s.gpus = new ArrayList<>(List.of(new Signals.Gpu(0, 99.0, List.of(new Signals.Reason("power cap", 0.8)), 699.0, 700.0, 1410.0, 1980)));
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("throttled");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.THROTTLED);
         assertThat(v.text()).isEqualTo("throttled: power cap on GPU0 (699 of 700 W, SM 1410 of 1980 MHz)");
         s.gpus = new ArrayList<>(List.of(new Signals.Gpu(0, 99.0, List.of(new Signals.Reason("HW thermal slowdown", 0.3)), 699.0, 700.0, 1410.0, 1980)));
-        assertThat(s.verdict().code()).as("set in under half the samples: a blip").isEqualTo("healthy");
+        assertThat(Verdicts.Code.of(s.verdict())).as("set in under half the samples: a blip").isEqualTo(Verdicts.Code.HEALTHY);
     }
 
     @Test
@@ -185,7 +185,7 @@ class VerdictsTest {
         s.busy.add(0, new Signals.Busy("pt_main_thread", 101, 99.6, 3, false));
         s.gpus = new ArrayList<>(List.of(S.gpu(35.0)));
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("cpu-bound-feeding");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.CPU_BOUND_FEEDING);
         assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(v.text()).isEqualTo("CPU-bound feeding: 1 thread at 100% on core 3, GPU at 35%");
     }
@@ -212,7 +212,7 @@ class VerdictsTest {
     void aHotThreadBesideABusyGpuIsNoBottleneck() {
         S s = new S();
         s.busy.add(0, new Signals.Busy("python3", 100, 100, 3, false));
-        assertThat(s.verdict().code()).isEqualTo("healthy");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.HEALTHY);
     }
 
     @Test
@@ -229,11 +229,11 @@ class VerdictsTest {
         s.runnable = 25.0;
         s.psiCpuSome = 62.0;
         Finding v = s.verdict();
-        assertThat(v.code()).isEqualTo("cpu-oversubscribed");
+        assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.CPU_OVERSUBSCRIBED);
         assertThat(v.text()).isEqualTo("CPU oversubscribed: 24 runnable on 16 CPUs, PSI cpu some 62%");
         s.runnable = 17.0;
         s.psiCpuSome = 49.0;
-        assertThat(s.verdict().code()).as("16 besides the reader: not more than the CPUs").isEqualTo("healthy");
+        assertThat(Verdicts.Code.of(s.verdict())).as("16 besides the reader: not more than the CPUs").isEqualTo(Verdicts.Code.HEALTHY);
     }
 
     @Test
@@ -248,7 +248,7 @@ class VerdictsTest {
         S s = new S();
         s.processCpu = 2.0;
         s.gpus = new ArrayList<>(List.of(S.gpu(0.0)));
-        assertThat(s.verdict().code()).isEqualTo("waiting");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.WAITING);
         assertThat(s.verdict().text()).isEqualTo("waiting: the process used 2% of a CPU and the GPU 0%: blocked on something outside "
                 + "(the network, a peer, a lock, a read)");
         s.noGpu("no NVIDIA driver");
@@ -259,7 +259,7 @@ class VerdictsTest {
     void anUnderusedGpuWithNoHostCause() {
         S s = new S();
         s.gpus = new ArrayList<>(List.of(S.gpu(55.0)));
-        assertThat(s.verdict().code()).isEqualTo("gpu-underused");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.GPU_UNDERUSED);
         assertThat(s.verdict().text()).startsWith("GPU at 55% and no host bottleneck seen");
     }
 
@@ -267,7 +267,7 @@ class VerdictsTest {
     void nothingToNameWithoutAGpu() {
         S s = new S().noGpu("no NVIDIA driver (libnvidia-ml.so.1 not found)");
         s.processCpu = 35.0;
-        assertThat(s.verdict().code()).isEqualTo("no-bottleneck");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.NO_BOTTLENECK);
         assertThat(s.verdict().text()).isEqualTo("no host bottleneck seen: the process used 35% of a CPU; GPUs not read "
                 + "(no NVIDIA driver (libnvidia-ml.so.1 not found))");
     }
@@ -280,9 +280,9 @@ class VerdictsTest {
         s.busy = new ArrayList<>();
         s.disks = new ArrayList<>();
         s.noGpu("a recorded machine");
-        assertThat(s.verdict().code()).isEqualTo("snapshot");
+        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.SNAPSHOT);
         s.psiMemoryFull = 30.0;
-        assertThat(s.verdict().code()).as("PSI's own averages are a fact of the moment").isEqualTo("memory-pressure");
+        assertThat(Verdicts.Code.of(s.verdict())).as("PSI's own averages are a fact of the moment").isEqualTo(Verdicts.Code.MEMORY_PRESSURE);
     }
 
     @Test
@@ -294,17 +294,27 @@ class VerdictsTest {
         s.iowait = 40.0;
         s.psiMemoryFull = 8.0;
         s.blocked = 1;
-        assertThat(s.verdicts()).extracting(Finding::code)
-                .containsExactly("memory-pressure", "io-bound", "cpu-bound-feeding", "throttled", "steal");
+        assertThat(s.verdicts()).extracting(Verdicts.Code::of)
+                .containsExactly(Verdicts.Code.MEMORY_PRESSURE, Verdicts.Code.IO_BOUND, Verdicts.Code.CPU_BOUND_FEEDING, Verdicts.Code.THROTTLED, Verdicts.Code.STEAL);
         s.blocked = 0;
-        assertThat(s.verdicts()).as("I/O this process does not wait on comes after its own trouble").extracting(Finding::code)
-                .containsExactly("memory-pressure", "cpu-bound-feeding", "throttled", "steal", "io-bound");
+        assertThat(s.verdicts()).as("I/O this process does not wait on comes after its own trouble").extracting(Verdicts.Code::of)
+                .containsExactly(Verdicts.Code.MEMORY_PRESSURE, Verdicts.Code.CPU_BOUND_FEEDING, Verdicts.Code.THROTTLED, Verdicts.Code.STEAL, Verdicts.Code.IO_BOUND);
         s.psiMemoryFull = 0.0;
         s.gpus = new ArrayList<>(List.of(S.gpu(35.0)));
         s.busy = new ArrayList<>();
         s.hung = 2;
         s.hungExample = "x (1)";
-        assertThat(s.verdicts()).extracting(Finding::code).containsExactly("hung-tasks", "steal", "io-bound");
+        assertThat(s.verdicts()).extracting(Verdicts.Code::of).containsExactly(Verdicts.Code.HUNG_TASKS, Verdicts.Code.STEAL, Verdicts.Code.IO_BOUND);
+    }
+
+    @Test
+    void theCodesAreTheNamesTheJsonHasAlwaysWritten() {
+        assertThat(java.util.Arrays.stream(Verdicts.Code.values()).map(Verdicts.Code::code)).containsExactly("memory-pressure", "gpu-fault",
+                "gpu-app-error", "hardware-errors", "process-crashed", "hung-tasks", "io-bound", "throttled", "cpu-bound-feeding", "gil-bound",
+                "cpu-oversubscribed", "steal", "snapshot", "healthy", "waiting", "gpu-underused", "no-bottleneck");
+        assertThat(Verdicts.Code.of(new Finding(hostside.core.Severity.INFO, "gpu", "x", "healthy"))).isEqualTo(Verdicts.Code.HEALTHY);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Verdicts.Code.of(Finding.info("gpu", "x")))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

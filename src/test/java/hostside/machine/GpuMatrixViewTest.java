@@ -51,21 +51,20 @@ class GpuMatrixViewTest {
 
     @Test
     void theTextPrintsTheMatrixAsNvidiaSmiDoes() {
-        String text = new MachineView(run(box(hgxPci(), nodes(2)), nvml(hgxNvml(3, 2, true))), Style.plain()).render();
-        assertThat(text).contains("GPU to GPU (nvidia-smi topo -m)\n"
+        String text = MachineDocumentTest.text(run(box(hgxPci(), nodes(2)), nvml(hgxNvml(3, 2, true))));
+        assertThat(text).contains("GPU to GPU\n  In nvidia-smi topo -m terms: NV# = # active NVLinks")
+                .contains("  host bridges of one NUMA node, SYS = across NUMA nodes.\n"
                         + "        GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7\n"
                         + "  GPU0  X     NV18  NV18  NV16  NV18  NV18  NV18  NV18\n")
                 .contains("  GPU7  NV18  NV18  NV18  NV16  NV18  NV18  NV18  X\n")
-                .contains("  Legend: NV# = # active NVLinks")
-                .contains("  GPU0, GPU1, GPU2, GPU4, GPU5, GPU6, GPU7: 18 NVLinks up (NVLink 4.0), 18 to NVSwitches\n")
-                .contains("  GPU3: 16 NVLinks up (NVLink 4.0), 16 to NVSwitches; 2 down\n")
+                .contains("  - GPU0, GPU1, GPU2, GPU4, GPU5, GPU6, GPU7: 18 NVLinks up (NVLink 4.0), 18 to NVSwitches\n")
+                .contains("  - GPU3: 16 NVLinks up (NVLink 4.0), 16 to NVSwitches; 2 down\n")
                 .contains("GPU3 has 2 of its 18 NVLinks down");
     }
 
     @Test
     void oneGpuShowsNoMatrix() {
-        String text = new MachineView(new MachineRun(h200, GpuDrill.GpuSection.notRun("recorded machine: nothing is measured under --root", null)),
-                Style.plain()).render();
+        String text = MachineDocumentTest.text(new MachineRun(h200, GpuDrill.GpuSection.notRun("recorded machine: nothing is measured under --root", null)));
         assertThat(text).doesNotContain("GPU to GPU");
     }
 
@@ -73,9 +72,9 @@ class GpuMatrixViewTest {
     void aRecordedMachineShowsPcieClassesAndWhyNvlinkIsUnknown() {
         MachineFacts facts = box(bridgedPairsPci(), nodes(2));
         MachineRun run = new MachineRun(facts, GpuDrill.GpuSection.notRun("recorded machine: nothing is measured under --root", null));
-        String text = new MachineView(run, Style.plain()).render();
+        String text = MachineDocumentTest.text(run);
         assertThat(text).contains("  GPU0  X     PHB   SYS   SYS\n")
-                .contains("  NVLink unknown: recorded machine: nothing is measured under --root\n")
+                .contains("  - NVLink unknown: recorded machine: nothing is measured under --root\n")
                 .doesNotContain("no NVLink:");
     }
 

@@ -3,7 +3,6 @@ package hostside.machine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,27 +11,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import hostside.Fixtures;
 import hostside.core.Json;
 import hostside.fs.FsRoot;
-import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
-import hostside.core.Stats;
 import hostside.report.MarkdownRenderer;
 import hostside.report.ReportBuilder;
 import hostside.core.Style;
 
 /** The GPU half as a user reads it: the text view, the JSON and the report, from one measured run. */
 class GpuViewTest {
-    static Result ok(String key, double median, String unit, Map<String, Object> detail) {
-        return hostside.harness.TestResults.of(key, key, "ok", "", unit, Stats.of(median - 0.1, median, median + 0.1), "nvbandwidth's", detail);
-    }
-
     final MachineFacts h200 = MachineReader.read(FsRoot.open(Fixtures.h200().toString()));
 
     MachineRun measured() {
-        List<Result> rs = List.of(ok("host_to_device_ce_pinned", 55.3, "GB/s", Map.of()), ok("host_to_device_ce_pageable", 6.5, "GB/s", Map.of()),
-                ok("host_to_device_sweep_pinned", 55.3, "GB/s", Map.of("halfPeakBytes", 262144L, "points",
-                        List.of(new Sweep.Point(4096, 256, Stats.of(1.5, 1.6, 1.7)), new Sweep.Point(262144, 256, Stats.of(35.1, 35.2, 35.3))))),
-                hostside.harness.TestResults.of("host_device_latency_sm", "", "failed", "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)", "", null, "", Map.of()));
+        List<Result> rs = List.of(GpuResults.copy(new hostside.gpu.bench.Copies.CePinned(true), 55.3),
+                GpuResults.copy(new hostside.gpu.bench.Copies.CePageable(true), 6.5), GpuResults.sweep(true),
+                Result.failed(new hostside.gpu.bench.SmAccess.Latency(), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"));
         CudaFacts cuda = new CudaFacts("13.0", List.of(new CudaFacts.CudaGpu(0, "NVIDIA H200", "GPU-01c09c09-09b4-ce9d-48d3-8841a624d4dd",
                 "0000:00:06.0", 132, 150754820096L, "9.0", "none", List.of(new CudaFacts.Attribute("pageableMemoryAccess", 88, 0, "")))));
         GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", "0000:00:06.0", rs,
@@ -42,10 +34,10 @@ class GpuViewTest {
 
     @Test
     void textShowsFiguresFailuresAndVerdicts() {
-        String text = new MachineView(measured(), Style.plain()).render();
-        assertThat(text).contains("GPUs    CUDA 13.0 driver").contains("pinned or managed memory only")
+        String text = MachineDocumentTest.text(measured());
+        assertThat(text).containsPattern("CUDA driver +13.0\n").contains("pinned or managed memory only")
                 .contains("host_to_device_ce_pinned").contains("55.30").contains("failed: cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)")
-                .contains("256 KiB").contains("link under copy load: Gen5 x16 of Gen5 x16")
+                .contains("256 KiB").containsPattern("link under copy load +Gen5 x16 of Gen5 x16\n")
                 .contains("pageable host-to-device copies run at 12% of pinned");
     }
 
@@ -62,6 +54,6 @@ class GpuViewTest {
     @Test
     void aMachineWithoutDriverSaysWhy() {
         MachineRun none = new MachineRun(h200, GpuDrill.GpuSection.notRun("no NVIDIA driver (libcuda.so.1 not found)", null));
-        assertThat(new MachineView(none, Style.plain()).render()).contains("not run: no NVIDIA driver (libcuda.so.1 not found)");
+        assertThat(MachineDocumentTest.text(none)).contains("not run: no NVIDIA driver (libcuda.so.1 not found)");
     }
 }

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,8 +29,7 @@ import hostside.core.Style;
 class PeerMatrixViewTest {
     final MachineFacts h200 = MachineReader.read(FsRoot.open(Fixtures.h200().toString()));
 
-    /** Two RTX 3090s with an NVLink bridge (NvlinkBoxes.twoBridgedPci): GPU0 at 0000:01:00.0, GPU1 at 0000:2d:00.0. */
-    static final List<String> TWO = List.of("0000:01:00.0", "0000:2d:00.0");
+    static final List<String> TWO = GpuResults.TWO;
 
     MachineFacts box(List<PciDevice> pci) {
         return new MachineFacts(h200.schema(), h200.host(), nodes(1), pci, Affinity.of(pci, nodes(1)), h200.iommu(),
@@ -47,52 +44,12 @@ class PeerMatrixViewTest {
         return new CudaFacts("13.0", gpus);
     }
 
-    /** A matrix as Pairs.run builds it: labels "ordinal name (address)", null on the diagonal. */
     static PeerMatrix matrix(List<String> addresses, String rows, String columns, Double[]... values) {
-        List<String> gpus = new ArrayList<>();
-        for (int i = 0; i < addresses.size(); i++) gpus.add(i + " NVIDIA GeForce RTX 3090 (" + addresses.get(i) + ")");
-        return new PeerMatrix(gpus, addresses, rows, columns, Arrays.stream(values).map(Arrays::asList).toList());
-    }
-
-    /** As Pairs.result fills the detail: the matrices by name, the SUM for GB/s, the pairs left out. */
-    static Map<String, Object> detail(Map<String, PeerMatrix> matrices, Double sum, List<hostside.gpu.peer.NotMeasured> notMeasured) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("value", "the median over the pairs");
-        d.putAll(matrices);
-        if (sum != null) d.put("sum", sum);
-        d.put("notMeasured", notMeasured);
-        d.put("samplesPerPair", 3);
-        return d;
-    }
-
-    static Map<String, PeerMatrix> named(String name, PeerMatrix m) {
-        return Map.of(name, m);
+        return GpuResults.matrix(addresses, rows, columns, values);
     }
 
     static List<Result> twoGpuResults() {
-        Map<String, Object> host = new LinkedHashMap<>();
-        host.put("perGpu", List.of(new AllGpus.PerGpu("NVIDIA GeForce RTX 3090", TWO.get(0), new Stats(12.31, 12.2, 12.4, 3)),
-                new AllGpus.PerGpu("NVIDIA GeForce RTX 3090", TWO.get(1), new Stats(11.87, 11.8, 11.9, 3))));
-        host.put("bufferBytes", 1L << 30);
-
-        Map<String, PeerMatrix> bidirectional = new LinkedHashMap<>();
-        bidirectional.put("total", matrix(TWO, "both directions at once, added", "the other GPU of the pair",
-                new Double[] {null, 96.42}, new Double[] {96.15, null}));
-        bidirectional.put("write1", matrix(TWO, "the GPU data flows into (write1)", "the GPU it comes from",
-                new Double[] {null, 48.2}, new Double[] {48.07, null}));
-        bidirectional.put("write2", matrix(TWO, "the GPU data flows out of (write2)", "the GPU it goes to",
-                new Double[] {null, 48.22}, new Double[] {48.08, null}));
-
-        return List.of(
-                Result.ok(new AllGpus(true), hostside.core.Unit.GB_PER_S, new Stats(24.18, 24.0, 24.3, 3), "nvbandwidth's", host),
-                Result.ok(new PeerCe.Unidirectional(true), hostside.core.Unit.GB_PER_S, Stats.of(47.92, 48.31), "nvbandwidth's",
-                        detail(named("matrix", matrix(TWO, "the GPU that issues the copy in its context and receives the data (it reads)",
-                                "the GPU read from", new Double[] {null, 48.31}, new Double[] {47.92, null})), 96.23, List.of())),
-                Result.ok(new PeerCe.Bidirectional(false), hostside.core.Unit.GB_PER_S, Stats.of(96.15, 96.42), "nvbandwidth's", detail(bidirectional, 192.57, List.of())),
-                Result.ok(new PeerSm.Latency(), hostside.core.Unit.NS, Stats.of(1318.2, 1321.7), "pointer chase",
-                        detail(named("matrix", matrix(TWO, "the GPU whose thread loads", "the GPU whose memory holds the chain",
-                                new Double[] {null, 1321.7}, new Double[] {1318.2, null})), null, List.of())),
-                Result.failed(new PeerCe.Staged(), "cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2)"));
+        return GpuResults.twoGpus();
     }
 
     MachineRun twoGpus() {
@@ -101,57 +58,58 @@ class PeerMatrixViewTest {
 
     @Test
     void theTextPrintsEachMatrixAsNvbandwidthDoes() {
-        String text = new MachineView(twoGpus(), Style.plain()).render();
+        String text = MachineDocumentTest.text(twoGpus());
         assertThat(text)
-                .contains("        device_to_device_memcpy_read_ce (GB/s), row: the GPU that issues the copy in its context and receives the data (it reads);"
-                        + " column: the GPU read from\n"
-                        + "                 GPU0   GPU1\n"
-                        + "          GPU0    N/A  48.31\n"
-                        + "          GPU1  47.92    N/A\n"
-                        + "          SUM device_to_device_memcpy_read_ce 96.23\n")
-                .contains("        device_to_device_latency_sm (ns), row: the GPU whose thread loads; column: the GPU whose memory holds the chain\n"
-                        + "                GPU0  GPU1\n"
-                        + "          GPU0   N/A  1322\n"
-                        + "          GPU1  1318   N/A\n\n");
+                .contains("    device_to_device_memcpy_read_ce (GB/s)\n")
+                .contains("             GPU0   GPU1\n"
+                        + "      GPU0    N/A  48.31\n"
+                        + "      GPU1  47.92    N/A\n"
+                        + "      SUM device_to_device_memcpy_read_ce 96.23\n")
+                .contains("    device_to_device_latency_sm (ns)\n")
+                .contains("            GPU0  GPU1\n"
+                        + "      GPU0   N/A  1322\n"
+                        + "      GPU1  1318   N/A\n");
+        assertThat(text.replaceAll("\\s+", " "))
+                .contains("Row: the GPU that issues the copy in its context and receives the data (it reads); column: the GPU read from.")
+                .contains("Row: the GPU whose thread loads; column: the GPU whose memory holds the chain.");
         // latency has no SUM: adding nanoseconds of different pairs means nothing
         assertThat(text).doesNotContain("SUM device_to_device_latency_sm");
     }
 
     @Test
     void bidirectionalShowsTheTotalAndPointsToTheDirections() {
-        String text = new MachineView(twoGpus(), Style.plain()).render();
+        String text = MachineDocumentTest.text(twoGpus());
         assertThat(text)
-                .contains("        device_to_device_bidirectional_memcpy_write_ce (GB/s), row: both directions at once, added; column: the other GPU of the pair\n"
-                        + "                 GPU0   GPU1\n"
-                        + "          GPU0    N/A  96.42\n"
-                        + "          GPU1  96.15    N/A\n"
-                        + "          SUM device_to_device_bidirectional_memcpy_write_ce 193\n"
-                        + "          one direction at a time (write1, write2): in --json\n")
+                .contains("    device_to_device_bidirectional_memcpy_write_ce (GB/s)\n")
+                .contains("      GPU0    N/A  96.42\n"
+                        + "      GPU1  96.15    N/A\n"
+                        + "      SUM device_to_device_bidirectional_memcpy_write_ce 193\n"
+                        + "      One direction at a time (write1, write2): in the JSON.\n")
                 .doesNotContain("48.07");
     }
 
     @Test
     void hostToAllShowsEachGpu() {
-        String text = new MachineView(twoGpus(), Style.plain()).render();
-        assertThat(text).contains("        host_to_all_memcpy_ce, each GPU while all copy (GB/s)\n"
-                + "          GPU   median    min    max  n\n"
-                + "          GPU0   12.31  12.20  12.40  3\n"
-                + "          GPU1   11.87  11.80  11.90  3\n");
+        String text = MachineDocumentTest.text(twoGpus());
+        assertThat(text).contains("    host_to_all_memcpy_ce, each GPU while all copy (GB/s)\n"
+                + "      GPU   median    min    max  n\n"
+                + "      GPU0   12.31  12.20  12.40  3\n"
+                + "      GPU1   11.87  11.80  11.90  3\n");
     }
 
     @Test
     void failedAndNotRunCasesKeepTheirSummaryLineAndNoMatrix() {
-        String text = new MachineView(twoGpus(), Style.plain()).render();
-        assertThat(text).contains("        failed: cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2):\n          device_to_device_memcpy_staged_ce\n")
+        String text = MachineDocumentTest.text(twoGpus());
+        assertThat(text).contains("    device_to_device_memcpy_staged_ce: failed: cuMemcpyAsync: CUDA_ERROR_OUT_OF_MEMORY (2)\n")
                 .doesNotContain("device_to_device_memcpy_staged_ce (");
 
-        List<Result> oneGpu = new ArrayList<>(List.of(Result.ok(new AllGpus(true), hostside.core.Unit.GB_PER_S, new Stats(55.3, 55.1, 55.5, 3), "nvbandwidth's",
-                Map.of("perGpu", List.of(new AllGpus.PerGpu("NVIDIA H200", "0000:00:06.0", new Stats(55.3, 55.1, 55.5, 3)))))));
+        List<Result> oneGpu = new ArrayList<>(List.of(GpuResults.allGpus(true,
+                List.of(new AllGpus.PerGpu("NVIDIA H200", "0000:00:06.0", new Stats(55.3, 55.1, 55.5, 3))))));
         oneGpu.add(Result.notRun(new PeerCe.Unidirectional(true), "one GPU in this machine"));
         MachineRun run = new MachineRun(h200, new GpuDrill.GpuSection("", cuda(List.of("0000:00:06.0")), null, List.of(), oneGpu, List.of()));
-        String one = new MachineView(run, Style.plain()).render();
-        assertThat(one).contains("        not run: one GPU in this machine:\n          device_to_device_memcpy_read_ce\n")
-                .containsPattern("host_to_all_memcpy_ce +55.30 +55.10 +55.50 +GB/s\n")
+        String one = MachineDocumentTest.text(run);
+        assertThat(one).contains("    device_to_device_memcpy_read_ce: not run: one GPU in this machine\n")
+                .containsPattern("host_to_all_memcpy_ce +55.30 +55.10 +55.50 +GB/s +3\n")
                 .as("one GPU's figure is the sum: no table of one row").doesNotContain("each GPU while all copy")
                 .doesNotContain("SUM ").doesNotContain("N/A");
     }
@@ -161,13 +119,14 @@ class PeerMatrixViewTest {
         List<String> three = List.of(TWO.get(0), TWO.get(1), "0000:c1:00.0");
         PeerMatrix m = matrix(three, "the GPU that issues the copy", "the GPU written to",
                 new Double[] {null, 48.5, 20.1}, new Double[] {48.4, null, null}, new Double[] {20.2, null, null});
-        Result r = Result.ok(new PeerCe.Unidirectional(false), hostside.core.Unit.GB_PER_S, Stats.of(20.1, 20.2, 48.4, 48.5), "nvbandwidth's",
-                detail(named("matrix", m), 137.2, List.of(new hostside.gpu.peer.NotMeasured(1, 2, "cuDeviceCanAccessPeer is 0"), new hostside.gpu.peer.NotMeasured(2, 1, "cuDeviceCanAccessPeer is 0"))));
+        Result r = GpuResults.oneWay(new PeerCe.Unidirectional(false), m,
+                List.of(new hostside.gpu.peer.NotMeasured(1, 2, "cuDeviceCanAccessPeer is 0"), new hostside.gpu.peer.NotMeasured(2, 1, "cuDeviceCanAccessPeer is 0")));
         MachineRun run = new MachineRun(box(twoBridgedPci()), new GpuDrill.GpuSection("", cuda(three), null, List.of(), List.of(r), List.of()));
-        String text = new MachineView(run, Style.plain()).render();
-        assertThat(text).contains("                  GPU0   GPU1  cuda2\n")
-                .contains("          cuda2  20.20    N/A    N/A\n")
-                .contains("          not measured: GPU1 to cuda2: cuDeviceCanAccessPeer is 0; cuda2 to GPU1: cuDeviceCanAccessPeer is 0\n");
+        String text = MachineDocumentTest.text(run);
+        assertThat(text).contains("              GPU0   GPU1  cuda2\n")
+                .contains("      cuda2  20.20    N/A    N/A\n");
+        assertThat(text.replaceAll("\\s+", " "))
+                .contains("Not measured: GPU1 to cuda2: cuDeviceCanAccessPeer is 0; cuda2 to GPU1: cuDeviceCanAccessPeer is 0.");
 
         var report = ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z"));
         String md = MarkdownRenderer.render(Json.MAPPER.readTree(Json.write(report)));
@@ -180,7 +139,7 @@ class PeerMatrixViewTest {
         JsonNode m = twoGpus().json().path("gpu").path("allGpus").get(1).path("detail").path("matrix");
         List<String> fields = new ArrayList<>();
         m.fieldNames().forEachRemaining(fields::add);
-        assertThat(fields).containsExactly("gpus", "addresses", "rows", "columns", "values");
+        assertThat(fields).containsExactly("gpus", "addresses", "rows", "columns", "values", "min", "max");
         assertThat(m.path("values").toString()).isEqualTo("[[null,48.31],[47.92,null]]");
     }
 
@@ -208,12 +167,16 @@ class PeerMatrixViewTest {
     }
 
     @Test
-    void longListsOfKeysWrapAtCommas() {
-        List<String> keys = List.of("device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce",
-                "device_to_device_bidirectional_memcpy_read_ce", "device_to_device_latency_sm");
-        assertThat(MachineView.wrap(keys, 70)).containsExactly("device_to_device_memcpy_read_ce, device_to_device_memcpy_write_ce,",
-                "device_to_device_bidirectional_memcpy_read_ce,", "device_to_device_latency_sm");
-        assertThat(MachineView.wrap(List.of("x".repeat(120)), 100)).as("an item longer than the width stands alone").hasSize(1);
-        assertThat(MachineView.wrap(List.of(), 100)).isEmpty();
+    void longListsOfKeysWrapAfterACommaWithinTheWidth() {
+        // one GPU: the eight peer cases share one reason, their keys listed in one note
+        List<Result> oneGpu = new ArrayList<>(List.of(GpuResults.allGpus(true,
+                List.of(new AllGpus.PerGpu("NVIDIA H200", "0000:00:06.0", new Stats(55.3, 55.1, 55.5, 3))))));
+        for (var t : hostside.gpu.peer.PeerCopies.all()) oneGpu.add(Result.notRun(t, "one GPU in this machine"));
+        String text = MachineDocumentTest.text(new MachineRun(h200, new GpuDrill.GpuSection("", cuda(List.of("0000:00:06.0")), null, List.of(), oneGpu, List.of())));
+        List<String> lines = text.lines().filter(l -> l.contains("device_to_device_")).toList();
+        assertThat(lines).as("the keys take several lines").hasSizeGreaterThan(2);
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+        assertThat(lines.subList(0, lines.size() - 1)).as("a key is never split: every line but the last ends after a comma").allSatisfy(l -> assertThat(l).endsWith(","));
+        assertThat(lines.getLast()).endsWith("device_to_device_memcpy_staged_ce: not run: one GPU in this machine");
     }
 }

@@ -54,7 +54,7 @@ class PeerVerdictsTest {
             values.add(Arrays.asList(row));
         }
         PeerMatrix m = new PeerMatrix(labels, addresses, "reader", "read from", values);
-        return Result.ok(t, hostside.core.Unit.GB_PER_S, Stats.of(m.measured()), "test", Map.of("matrix", m));
+        return GpuResults.oneWay(t, m, List.of());
     }
 
     static Result allAtOnce(boolean toDevice, List<PciDevice> pci, double... perGpu) {
@@ -65,13 +65,14 @@ class PeerVerdictsTest {
             each.add(new AllGpus.PerGpu("H100", gpus.get(i).address(), new Stats(perGpu[i], perGpu[i] - 1, perGpu[i] + 1, 5)));
             sum += perGpu[i];
         }
-        return Result.ok(new AllGpus(toDevice), hostside.core.Unit.GB_PER_S, new Stats(sum, sum, sum, 5), "test", Map.of("perGpu", each));
+        return Result.ok(new AllGpus(toDevice), hostside.core.Unit.GB_PER_S, new Stats(sum, sum, sum, 5), "test",
+                new AllGpus.AllGpusDetail(each, 1L << 29, 1L << 30, 8));
     }
 
     /** Each GPU alone: its pinned host-to-device copy. */
     static List<GpuDrill.GpuRun> alone(List<PciDevice> pci, double gbs) {
         return pci.stream().filter(PciDevice::isGpu).map(g -> new GpuDrill.GpuRun(g.label(), g.address(),
-                List.of(Result.ok(new Copies.CePinned(true), hostside.core.Unit.GB_PER_S, new Stats(gbs, gbs, gbs, 5), "test", Map.of())), List.of(), null)).toList();
+                List.of(GpuResults.ok(new Copies.CePinned(true), hostside.core.Unit.GB_PER_S, new Stats(gbs, gbs, gbs, 5))), List.of(), null)).toList();
     }
 
     static List<Finding> verdicts(List<PciDevice> pci, int nodes, List<hostside.gpu.nvml.NvmlGpu> nvml, List<GpuDrill.GpuRun> runs,

@@ -147,7 +147,7 @@ class TopologyRulesTest {
         MachineRun run = new MachineRun(f, GpuDrill.GpuSection.notRun("recorded machine", null));
         assertThat(run.json().path("topology").path("caches").findValues("sizeBytes"))
                 .anySatisfy(v -> assertThat(v.isNull()).isTrue());
-        assertThat(new MachineView(run, Style.plain()).render()).containsPattern("L3 +unknown +1 ");
+        assertThat(MachineDocumentTest.text(run)).containsPattern("L3 +unknown +1 ");
         // the report's Markdown, from the same JSON
         var report = Json.MAPPER.createObjectNode();
         report.putArray("modules").addObject().put("module", 1).put("status", "run").put("why", "test").set("data", run.json());

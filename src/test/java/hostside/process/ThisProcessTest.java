@@ -19,14 +19,18 @@ class ThisProcessTest {
     @TempDir
     Path root;
 
-    ThisProcess read(String status, String limits, List<String> unknowns) throws Exception {
+    final List<String> unknowns = new ArrayList<>();
+    FactReads reads;
+
+    ThisProcess read(String status, String limits) throws Exception {
         Path self = root.resolve("proc/self");
         Files.createDirectories(self);
         Files.createDirectories(root.resolve("sys"));
         if (status != null) Files.writeString(self.resolve("status"), status);
         if (limits != null) Files.writeString(self.resolve("limits"), limits);
         FsRoot fs = FsRoot.open(root.toString());
-        return ThisProcess.read(fs, new FactReads(fs, unknowns), unknowns);
+        reads = new FactReads(fs, unknowns);
+        return ThisProcess.read(fs);
     }
 
     static final String LIMITS = """
@@ -37,39 +41,42 @@ class ThisProcessTest {
 
     @Test
     void aContainerWithoutIpcLock() throws Exception {
-        List<String> unknowns = new ArrayList<>();
         ThisProcess p = read("Name:\tjava\nUid:\t1000\t1000\t1000\t1000\nCapEff:\t00000000a80425fb\nCpus_allowed_list:\t0-3,8\nMems_allowed_list:\t0\n",
-                LIMITS, unknowns);
-        assertThat(p.uid()).isEqualTo(1000);
-        assertThat(p.capability(ThisProcess.CAP_IPC_LOCK)).isFalse();
-        assertThat(p.capability(ThisProcess.CAP_SYS_NICE)).as("Docker's default set leaves it out").isFalse();
-        assertThat(p.capability(5)).as("CAP_KILL is in it").isTrue();
-        assertThat(p.cpusAllowed()).isEqualTo(CpuSet.parseList("0-3,8"));
-        assertThat(p.memsAllowed()).isEqualTo(CpuSet.of(0));
-        assertThat(p.limit(Limits.MEMLOCK, null, unknowns).soft()).isEqualTo(8388608L);
+                LIMITS);
+        assertThat(p.uid(reads, unknowns)).isEqualTo(1000);
+        assertThat(p.capability(ThisProcess.CAP_IPC_LOCK, reads, unknowns)).isFalse();
+        assertThat(p.capability(ThisProcess.CAP_SYS_NICE, reads, unknowns)).as("Docker's default set leaves it out").isFalse();
+        assertThat(p.capability(5, reads, unknowns)).as("CAP_KILL is in it").isTrue();
+        assertThat(p.cpusAllowed(reads, unknowns)).isEqualTo(CpuSet.parseList("0-3,8"));
+        assertThat(p.memsAllowed(reads, unknowns)).isEqualTo(CpuSet.of(0));
+        assertThat(p.limit(Limits.MEMLOCK, reads, unknowns).soft()).isEqualTo(8388608L);
         assertThat(unknowns).isEmpty();
     }
 
     @Test
-    void missingAndGarbledLinesAreSaidNotThrown() throws Exception {
-        List<String> unknowns = new ArrayList<>();
-        ThisProcess p = read("Name:\tjava\nCapEff:\tnot-hex\nCpus_allowed_list:\t0-x\n", null, unknowns);
-        assertThat(p.capEff()).isNull();
-        assertThat(p.capability(ThisProcess.CAP_IPC_LOCK)).isNull();
-        assertThat(p.uid()).isNull();
-        assertThat(p.cpusAllowed()).isNull();
-        assertThat(p.limits()).isNull();
-        assertThat(unknowns).anyMatch(u -> u.contains("no Uid line")).anyMatch(u -> u.contains("Mems_allowed_list"))
-                .anyMatch(u -> u.contains("/proc/self/limits")).anyMatch(u -> u.contains("CapEff")).anyMatch(u -> u.contains("Cpus_allowed_list"));
+    void onlyWhatADrillAsksForIsSaidMissingAndOnce() throws Exception {
+        ThisProcess p = read("Name:\tjava\nCapEff:\tnot-hex\nCpus_allowed_list:\t0-x\n", null);
+        assertThat(unknowns).as("nothing asked, nothing said").isEmpty();
+        for (int i = 0; i < 2; i++) {
+            assertThat(p.capability(ThisProcess.CAP_IPC_LOCK, reads, unknowns)).isNull();
+            assertThat(p.uid(reads, unknowns)).isNull();
+            assertThat(p.cpusAllowed(reads, unknowns)).isNull();
+            assertThat(p.limit(Limits.MEMLOCK, reads, unknowns)).isNull();
+        }
+        assertThat(unknowns).containsExactly("/proc/self/status: CapEff is not a capability mask: \"not-hex\"", "/proc/self/status: no Uid line",
+                "/proc/self/status: Cpus_allowed_list is not a list: \"0-x\"", "/proc/self/limits: missing");
+        assertThat(p.memsAllowed(reads, unknowns)).isNull();
+        assertThat(unknowns).last().isEqualTo("/proc/self/status: no Mems_allowed_list line");
     }
 
     @Test
     void thisJvm() {
-        List<String> unknowns = new ArrayList<>();
         FsRoot fs = FsRoot.live();
-        ThisProcess p = ThisProcess.read(fs, new FactReads(fs, unknowns), unknowns);
+        reads = new FactReads(fs, unknowns);
+        ThisProcess p = ThisProcess.read(fs);
         assertThat(p.pid()).isEqualTo((int) ProcessHandle.current().pid());
-        assertThat(p.cpusAllowed().size()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(p.cpusAllowed(reads, unknowns).size()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(p.limits().get(Limits.NOFILE)).isPresent();
+        assertThat(unknowns).isEmpty();
     }
 }

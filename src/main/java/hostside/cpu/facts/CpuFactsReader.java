@@ -285,39 +285,13 @@ public final class CpuFactsReader {
 
     // ---- this process and its cgroup ----
 
+    /** The CPUs and nodes this process may use: {@link hostside.process.ThisProcess}, the one reader of them. */
     private ProcessCpus process() {
-        String pid = fs.readLink("/proc/self").filter(s -> s.matches("\\d+")).orElse(null);
-        String cpus = null, mems = null;
-        Integer count = null;
-        Read r = fs.read("/proc/self/status");
-        if (r instanceof Read.Ok ok) {
-            Map<String, String> status = fields(ok.text());
-            Optional<CpuSet> c = statusList(status, "Cpus_allowed_list");
-            if (c.isPresent()) {
-                cpus = c.get().toList();
-                count = c.get().size();
-            }
-            mems = statusList(status, "Mems_allowed_list").map(CpuSet::toList).orElse(null);
-        } else {
-            unknowns.add(r.why());
-        }
-        return new ProcessCpus(pid, cpus, count, mems, guard("cgroup", this::cgroup, () -> null));
+        hostside.process.ThisProcess p = hostside.process.ThisProcess.read(fs);
+        CpuSet cpus = p.cpusAllowed(reads, unknowns), mems = p.memsAllowed(reads, unknowns);
+        return new ProcessCpus(p.pid() == null ? null : p.pid().toString(), cpus == null ? null : cpus.toList(),
+                cpus == null ? null : cpus.size(), mems == null ? null : mems.toList(), guard("cgroup", this::cgroup, () -> null));
     }
-
-    private Optional<CpuSet> statusList(Map<String, String> status, String key) {
-        String v = status.get(key);
-        if (v == null) {
-            unknowns.add("/proc/self/status: no " + key + " line");
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(CpuSet.parseList(v));
-        } catch (GarbageException e) {
-            garbage("/proc/self/status", key + " is not a list", v);
-            return Optional.empty();
-        }
-    }
-
 
     private Cgroup cgroup() {
         Topology.Whole w = machine.topology() == null ? null : machine.topology().whole();
@@ -736,17 +710,6 @@ public final class CpuFactsReader {
             garbage(path, "not a CPU list", t.get());
             return Optional.empty();
         }
-    }
-
-    /** "Key:\tvalue" lines (/proc/self/status). */
-    private static Map<String, String> fields(String text) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String line : text.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon <= 0) continue;
-            out.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
-        }
-        return out;
     }
 
     private void garbage(String path, String what, String text) {

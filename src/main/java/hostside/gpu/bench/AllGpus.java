@@ -1,14 +1,14 @@
 package hostside.gpu.bench;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.core.Stats;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
 import hostside.harness.Result;
-import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /**
@@ -24,6 +24,28 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
     /** One GPU's copy while the others copied too: the detail's "perGpu", joined to the PCIe tree by address. */
     public record PerGpu(String name, String pciAddress, Stats gbs) {}
 
+    /**
+     * Each GPU's copy while the others copied (its figure, nvbandwidth's matrix entry, a figure of
+     * its own about that GPU), and the buffers they copied.
+     *
+     * @param perGpu               in CUDA order
+     * @param bufferBytes          what the measured GPU copied per copy
+     * @param otherGpusBufferBytes what each other GPU copied meanwhile (twice as much)
+     * @param copiesPerSample      copies timed together in one sample
+     */
+    public record AllGpusDetail(List<PerGpu> perGpu, long bufferBytes, long otherGpusBufferBytes, int copiesPerSample) implements DetailFigures {
+        public AllGpusDetail {
+            perGpu = List.copyOf(perGpu);
+        }
+
+        /** One figure per GPU, about that GPU, under the case's key: the sum is the result's own figure, about the machine. */
+        @Override
+        public List<Figure> figures(Result r, Scope scope) {
+            return perGpu.stream().map(g -> new Figure(r.key(), Scope.gpu(g.pciAddress()), g.gbs().median(), r.unit(), r.better(),
+                    g.gbs().min(), g.gbs().max(), g.gbs().samples(), "this GPU's copy while every other GPU copied", r.anchor())).toList();
+        }
+    }
+
     public String key() {
         return toDevice ? "host_to_all_memcpy_ce" : "all_to_host_memcpy_ce";
     }
@@ -31,6 +53,16 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
     public String description() {
         return (toDevice ? "host to each GPU" : "each GPU to host")
                 + " while every other GPU copies too, copy engines, pinned (figure: the sum over GPUs)";
+    }
+
+    @Override
+    public String anchor() {
+        return "nvbandwidth " + key();
+    }
+
+    @Override
+    public Class<AllGpusDetail> detailType() {
+        return AllGpusDetail.class;
     }
 
     public Result run(List<Target> gpus) {
@@ -66,13 +98,9 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
                         }
                     }));
                 }
-                for (int i = -Copies.WARMUPS; i < Copies.SAMPLES; i++) {
-                    double ms = GpuBench.blockedTogether(lanes)[0];
-                    if (i >= 0) perGpu[d][i] = Copies.gbs(size * Copies.COPIES, ms);
-                }
+                perGpu[d] = Copies.SAMPLING.take(i -> Copies.gbs(size * Copies.COPIES, GpuBench.blockedTogether(lanes)[0]));
             }
         }
-        Map<String, Object> d = new LinkedHashMap<>();
         List<PerGpu> each = new ArrayList<>();
         double median = 0, min = 0, max = 0;
         for (int g = 0; g < n; g++) {
@@ -83,12 +111,9 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
             GpuBench b = gpus.get(g).bench();
             each.add(new PerGpu(b.name, b.pciAddress, s));
         }
-        d.put("perGpu", each);
-        d.put("bufferBytes", size);
-        d.put("otherGpusBufferBytes", 2 * size);
-        d.put("copiesPerSample", Copies.COPIES);
         return Result.ok(this, hostside.core.Unit.GB_PER_S, new Stats(median, min, max, Copies.SAMPLES),
                 "nvbandwidth's: each GPU timed while the others copy twice as much, all streams released by one host word;"
-                        + " the sum of the GPUs' medians (min and max: the sums of their minima and maxima)", d);
+                        + " the sum of the GPUs' medians (min and max: the sums of their minima and maxima)",
+                new AllGpusDetail(each, size, 2 * size, Copies.COPIES));
     }
 }

@@ -1,13 +1,15 @@
 package hostside.gpu.bench;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.core.Stats;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.Detail;
 import hostside.harness.Result;
-import hostside.core.Stats;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 
 /**
@@ -17,29 +19,51 @@ import hostside.harness.TestCase;
  */
 public final class Copies {
     static final int WARMUPS = 1, SAMPLES = 5, COPIES = 8;
+    /** One warm-up, then five samples: every copy of this class and of {@link SmAccess}. */
+    static final Sampling SAMPLING = new Sampling(WARMUPS, SAMPLES);
 
     private Copies() {}
 
     /** GB/s of each sample after the warm-ups, with {@code work} queued behind the spin kernel. */
     static double[] blockedGbs(GpuBench b, long bytesPerSample, java.util.function.Consumer<hostside.gpu.cuda.Stream> work) {
-        double[] s = new double[SAMPLES];
-        for (int i = -WARMUPS; i < SAMPLES; i++) {
-            double ms = b.blockedMs(b.stream, work);
-            if (i >= 0) s[i] = gbs(bytesPerSample, ms);
-        }
-        return s;
+        return SAMPLING.take(i -> gbs(bytesPerSample, b.blockedMs(b.stream, work)));
     }
 
     public static double gbs(long bytes, double ms) {
         return bytes / (ms / 1e3) / 1e9;
     }
 
-    static Map<String, Object> detail(Target t, long bytes, int copies) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("gpu", t.bench().name + " (" + t.bench().pciAddress + ")");
-        d.put("bufferBytes", bytes);
-        d.put("copiesPerSample", copies);
-        return d;
+    /** "NVIDIA H200 (0000:00:06.0)": the GPU a detail is about, as the details have always named it. */
+    static String gpuName(GpuBench b) {
+        return b.name + " (" + b.pciAddress + ")";
+    }
+
+    /**
+     * What a copy between host and GPU memory ran with: the detail of the one-way copies.
+     *
+     * @param gpu             the GPU's name and PCI address
+     * @param bufferBytes     the size of each copy
+     * @param copiesPerSample copies timed together in one sample
+     */
+    public record CopyDetail(String gpu, long bufferBytes, int copiesPerSample) implements Detail {
+        static CopyDetail of(Target t, long bytes, int copies) {
+            return new CopyDetail(gpuName(t.bench()), bytes, copies);
+        }
+    }
+
+    /**
+     * The bidirectional copy's conditions and its other direction, device to host, measured at
+     * the same time (nvbandwidth's device_to_host_bidirectional_memcpy_ce, a figure of its own).
+     */
+    public record BidirectionalDetail(String gpu, long bufferBytes, int copiesPerSample, Stats deviceToHostGBs) implements DetailFigures {
+        /** The key of the device-to-host half's figure. */
+        public static final String DEVICE_TO_HOST = "bidirectional_ce_pinned_device_to_host";
+
+        @Override
+        public List<Figure> figures(Result r, Scope scope) {
+            return List.of(new Figure(DEVICE_TO_HOST, scope, deviceToHostGBs.median(), r.unit(), r.better(), deviceToHostGBs.min(),
+                    deviceToHostGBs.max(), deviceToHostGBs.samples(), r.method(), "nvbandwidth device_to_host_bidirectional_memcpy_ce"));
+        }
     }
 
     /** Host to device or back through a copy engine, from pinned memory. */
@@ -50,6 +74,16 @@ public final class Copies {
 
         public String description() {
             return (toDevice ? "host to device" : "device to host") + " through a copy engine, pinned host memory";
+        }
+
+        @Override
+        public String anchor() {
+            return toDevice ? "nvbandwidth host_to_device_memcpy_ce" : "nvbandwidth device_to_host_memcpy_ce";
+        }
+
+        @Override
+        public Class<CopyDetail> detailType() {
+            return CopyDetail.class;
         }
 
         public Result run(Target t) {
@@ -64,7 +98,7 @@ public final class Copies {
                     }
                 });
                 return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's: copies queued behind a spin kernel, timed with CUDA events",
-                        detail(t, bytes, COPIES));
+                        CopyDetail.of(t, bytes, COPIES));
             }
         }
     }
@@ -79,27 +113,32 @@ public final class Copies {
             return "host to device while device to host runs, copy engines, pinned (figure: the host-to-device direction)";
         }
 
+        @Override
+        public String anchor() {
+            return "nvbandwidth host_to_device_bidirectional_memcpy_ce";
+        }
+
+        @Override
+        public Class<BidirectionalDetail> detailType() {
+            return BidirectionalDetail.class;
+        }
+
         public Result run(Target t) {
             long bytes = t.buffer(Target.DEFAULT_BUFFER);
             GpuBench b = t.bench();
             try (HostBuffer hIn = HostBuffer.pinned(b.cuda, bytes); HostBuffer hOut = HostBuffer.pinned(b.cuda, bytes);
                  DeviceBuffer dIn = b.gpu.alloc(bytes); DeviceBuffer dOut = b.gpu.alloc(bytes)) {
                 dOut.fill(0x5a5a5a5a);
-                double[] h2d = new double[SAMPLES], d2h = new double[SAMPLES];
-                for (int i = -WARMUPS; i < SAMPLES; i++) {
-                    double[] ms = b.blockedMs2(st -> {
-                        for (int c = 0; c < COPIES; c++) st.copyHostToDevice(dIn, hIn, bytes);
-                    }, st -> {
-                        for (int c = 0; c < COPIES; c++) st.copyDeviceToHost(hOut, dOut, bytes);
-                    });
-                    if (i >= 0) {
-                        h2d[i] = gbs(bytes * COPIES, ms[0]);
-                        d2h[i] = gbs(bytes * COPIES, ms[1]);
-                    }
-                }
-                Map<String, Object> d = detail(t, bytes, COPIES);
-                d.put("deviceToHostGBs", Stats.of(d2h));
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(h2d), "nvbandwidth's, two streams released together", d);
+                // each sample times both directions at once: milliseconds of the host-to-device stream, then the other
+                List<double[]> ms = SAMPLING.each(i -> b.blockedMs2(st -> {
+                    for (int c = 0; c < COPIES; c++) st.copyHostToDevice(dIn, hIn, bytes);
+                }, st -> {
+                    for (int c = 0; c < COPIES; c++) st.copyDeviceToHost(hOut, dOut, bytes);
+                }));
+                Stats h2d = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[0])).toArray());
+                Stats d2h = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[1])).toArray());
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, h2d, "nvbandwidth's, two streams released together",
+                        new BidirectionalDetail(gpuName(b), bytes, COPIES, d2h));
             }
         }
     }
@@ -119,25 +158,37 @@ public final class Copies {
             return (toDevice ? "host to device" : "device to host") + ", pageable host memory (staged by the driver)";
         }
 
+        /**
+         * nvbandwidth copies pinned memory only; the peers of a pageable copy are PyTorch's
+         * {@code tensor.copy_} (how training code issues it) and the CUDA samples' bandwidthTest.
+         */
+        @Override
+        public String anchor() {
+            return "PyTorch tensor.copy_ from pageable memory; CUDA samples bandwidthTest --memory=pageable " + (toDevice ? "--htod" : "--dtoh");
+        }
+
+        @Override
+        public Class<CopyDetail> detailType() {
+            return CopyDetail.class;
+        }
+
         public Result run(Target t) {
             long bytes = t.buffer(256L << 20);
             GpuBench b = t.bench();
             int copies = 4;
             try (HostBuffer host = HostBuffer.pageable(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
-                double[] s = new double[SAMPLES];
-                for (int i = -WARMUPS; i < SAMPLES; i++) {
+                Stats s = SAMPLING.stats(i -> {
                     long t0 = System.nanoTime();
                     for (int c = 0; c < copies; c++) {
                         if (toDevice) b.legacy.copyHostToDevice(dev, host, bytes);
                         else b.legacy.copyDeviceToHost(host, dev, bytes);
                     }
                     b.legacy.synchronize();
-                    double ms = (System.nanoTime() - t0) / 1e6;
-                    if (i >= 0) s[i] = gbs(bytes * copies, ms);
-                }
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "copies on the legacy default stream, host wall clock (PyTorch's copy_)",
-                        detail(t, bytes, copies));
+                    return gbs(bytes * copies, (System.nanoTime() - t0) / 1e6);
+                });
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, s, "copies on the legacy default stream, host wall clock (PyTorch's copy_)",
+                        CopyDetail.of(t, bytes, copies));
             }
         }
     }
@@ -152,6 +203,16 @@ public final class Copies {
             return "device to device inside one GPU's memory";
         }
 
+        @Override
+        public String anchor() {
+            return "nvbandwidth device_local_copy";
+        }
+
+        @Override
+        public Class<CopyDetail> detailType() {
+            return CopyDetail.class;
+        }
+
         public Result run(Target t) {
             long bytes = Math.max(4096, Math.min(Target.DEFAULT_BUFFER, t.gpuFreeBytes() / 4) & ~4095L);
             GpuBench b = t.bench();
@@ -160,7 +221,7 @@ public final class Copies {
                 double[] s = blockedGbs(b, bytes * COPIES, st -> {
                     for (int c = 0; c < COPIES; c++) st.copyDeviceToDevice(dst, src, bytes);
                 });
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", detail(t, bytes, COPIES));
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", CopyDetail.of(t, bytes, COPIES));
             }
         }
     }

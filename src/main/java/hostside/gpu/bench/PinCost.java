@@ -1,11 +1,9 @@
 package hostside.gpu.bench;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.Detail;
 import hostside.harness.Result;
-import hostside.core.Stats;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 
 /**
@@ -15,6 +13,10 @@ import hostside.harness.TestCase;
  */
 public record PinCost(boolean register) implements TestCase<Target> {
     static final int SAMPLES = 3;
+    static final Sampling SAMPLING = new Sampling(1, SAMPLES);
+
+    /** The GPU whose driver pinned, and how much each sample pinned. */
+    public record PinDetail(String gpu, long bufferBytes) implements Detail {}
 
     public String key() {
         return register ? "pin_cost_host_register" : "pin_cost_host_alloc";
@@ -25,12 +27,16 @@ public record PinCost(boolean register) implements TestCase<Target> {
                 : "cuMemHostAlloc of new pinned memory (allocation, fault-in, locking): ms per GiB";
     }
 
+    @Override
+    public Class<PinDetail> detailType() {
+        return PinDetail.class;
+    }
+
     public Result run(Target t) {
         long bytes = Math.min(1L << 30, t.hostAvailableBytes() / 4) & ~((1L << 20) - 1);
         GpuBench b = t.bench();
         double gib = bytes / (double) (1L << 30);
-        double[] s = new double[SAMPLES];
-        for (int i = -1; i < SAMPLES; i++) {
+        hostside.core.Stats s = SAMPLING.stats(i -> {
             double ms;
             if (register) {
                 try (HostBuffer plain = HostBuffer.pageable(b.cuda, bytes)) {
@@ -45,11 +51,8 @@ public record PinCost(boolean register) implements TestCase<Target> {
                     ms = (System.nanoTime() - t0) / 1e6;
                 }
             }
-            if (i >= 0) s[i] = ms / gib;
-        }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("gpu", b.name + " (" + b.pciAddress + ")");
-        d.put("bufferBytes", bytes);
-        return Result.ok(this, hostside.core.Unit.MS_PER_GIB, Stats.of(s), "host wall clock around the driver call", d);
+            return ms / gib;
+        });
+        return Result.ok(this, hostside.core.Unit.MS_PER_GIB, s, "host wall clock around the driver call", new PinDetail(Copies.gpuName(b), bytes));
     }
 }

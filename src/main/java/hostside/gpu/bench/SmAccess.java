@@ -2,15 +2,14 @@ package hostside.gpu.bench;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
+import hostside.core.Stats;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.Detail;
 import hostside.harness.Result;
-import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /**
@@ -25,6 +24,21 @@ public final class SmAccess {
 
     private SmAccess() {}
 
+    /**
+     * A copy kernel's conditions: those of a copy-engine copy, and its grid.
+     *
+     * @param grid blocks and threads, and what each thread moves per step
+     */
+    public record SmCopyDetail(String gpu, long bufferBytes, int copiesPerSample, String grid) implements Detail {}
+
+    /**
+     * The pointer chase's conditions.
+     *
+     * @param chain          how many pointers, how far apart, in what order
+     * @param stepsPerSample dependent loads timed in one sample
+     */
+    public record LatencyDetail(String gpu, String chain, int stepsPerSample) implements Detail {}
+
     /** A copy kernel whose one side is host memory. */
     public record SmCopy(boolean toDevice) implements TestCase<Target> {
         public String key() {
@@ -33,6 +47,16 @@ public final class SmAccess {
 
         public String description() {
             return toDevice ? "SMs read pinned host memory into GPU memory" : "SMs write GPU memory out to pinned host memory";
+        }
+
+        @Override
+        public String anchor() {
+            return toDevice ? "nvbandwidth host_to_device_memcpy_sm" : "nvbandwidth device_to_host_memcpy_sm";
+        }
+
+        @Override
+        public Class<SmCopyDetail> detailType() {
+            return SmCopyDetail.class;
         }
 
         public Result run(Target t) {
@@ -48,9 +72,8 @@ public final class SmAccess {
                 double[] s = Copies.blockedGbs(b, bytes * copies, st -> {
                     for (int c = 0; c < copies; c++) b.copy.launch(st, blocks, THREADS, dst, src, bytes / 16);
                 });
-                Map<String, Object> d2 = Copies.detail(t, bytes, copies);
-                d2.put("grid", blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step");
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)", d2);
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)",
+                        new SmCopyDetail(Copies.gpuName(b), bytes, copies, blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step"));
             }
         }
     }
@@ -67,6 +90,16 @@ public final class SmAccess {
             return "one GPU thread follows pointers through pinned host memory: the round trip of a load";
         }
 
+        @Override
+        public String anchor() {
+            return "nvbandwidth host_device_latency_sm";
+        }
+
+        @Override
+        public Class<LatencyDetail> detailType() {
+            return LatencyDetail.class;
+        }
+
         public Result run(Target t) {
             GpuBench b = t.bench();
             long bytes = (long) SLOTS * STRIDE;
@@ -78,18 +111,13 @@ public final class SmAccess {
                     chain.segment().set(JAVA_LONG, (long) from * STRIDE, base + (long) to * STRIDE);
                 }
                 long outPtr = out.devicePointer();
-                double[] s = new double[Copies.SAMPLES];
-                for (int i = -Copies.WARMUPS; i < s.length; i++) {
+                Stats s = Copies.SAMPLING.stats(i -> {
                     b.chase.launch(b.stream, 1, 1, base + (long) order[0] * STRIDE, STEPS, outPtr);
                     b.stream.synchronize();
-                    long ns = out.segment().get(JAVA_LONG, 0);
-                    if (i >= 0) s[i] = (double) ns / STEPS;
-                }
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("gpu", b.name + " (" + b.pciAddress + ")");
-                d.put("chain", SLOTS + " pointers " + STRIDE + " bytes apart, random order");
-                d.put("stepsPerSample", STEPS);
-                return Result.ok(this, hostside.core.Unit.NS, Stats.of(s), "pointer chase by one thread, timed by the GPU's global timer", d);
+                    return (double) out.segment().get(JAVA_LONG, 0) / STEPS;
+                });
+                return Result.ok(this, hostside.core.Unit.NS, s, "pointer chase by one thread, timed by the GPU's global timer",
+                        new LatencyDetail(Copies.gpuName(b), SLOTS + " pointers " + STRIDE + " bytes apart, random order", STEPS));
             }
         }
     }

@@ -27,10 +27,11 @@ public record NvmlFacts(
         List<NvmlP2p> p2p,
         List<String> unknowns) {
 
+    /** A list a document leaves out reads as empty: hostside/1 reports predate {@code p2p}. */
     public NvmlFacts {
-        gpus = List.copyOf(gpus);
-        p2p = List.copyOf(p2p);
-        unknowns = List.copyOf(unknowns);
+        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        p2p = p2p == null ? List.of() : List.copyOf(p2p);
+        unknowns = unknowns == null ? List.of() : List.copyOf(unknowns);
     }
 
     static NvmlFacts notRun(String library, String reason) {

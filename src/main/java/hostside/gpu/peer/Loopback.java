@@ -25,6 +25,18 @@ public record Loopback(TestCase<List<Target>> peerCase) implements TestCase<Targ
         return "self-check, only with --only: " + peerCase.key() + " with one GPU as both ends (its own memory, no link crossed)";
     }
 
+    /** The peer case's record: the matrix holds the GPU twice. */
+    @Override
+    public Class<? extends hostside.harness.Detail> detailType() {
+        return peerCase.detailType();
+    }
+
+    /** None: no established tool pairs a GPU with itself (nvbandwidth's device_local_copy is the figure to hold it against). */
+    @Override
+    public String anchor() {
+        return null;
+    }
+
     @Override
     public Optional<String> notApplicable(Target gpu) {
         return peerCase.notApplicable(List.of(gpu, gpu));
@@ -33,6 +45,6 @@ public record Loopback(TestCase<List<Target>> peerCase) implements TestCase<Targ
     public Result run(Target gpu) {
         Result r = peerCase.run(List.of(gpu, gpu));
         return new Result(key(), description(), r.status(), r.why(), r.unit(), r.value(), r.better(),
-                r.method() + "; both ends the same GPU", r.anchor(), r.detail());
+                r.method() + "; both ends the same GPU", anchor(), r.detail());
     }
 }

@@ -2,11 +2,10 @@ package hostside.gpu.peer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
@@ -14,8 +13,10 @@ import hostside.gpu.bench.Held;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.Stream;
-import hostside.harness.Result;
 import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 
 /**
@@ -30,6 +31,7 @@ final class Pairs {
      * memory is short); one warm-up before them, as hostside's other copies.
      */
     static final int WARMUPS = 1, SAMPLES = 3, COPIES = 16;
+    static final Sampling SAMPLING = new Sampling(WARMUPS, SAMPLES);
     static final String ONE_GPU = "one GPU in this machine";
     static final String NO_PEERS = "no GPU pair can reach its peer's memory (cuDeviceCanAccessPeer is 0 for every pair): "
             + "copies between them go through host memory, as device_to_device_memcpy_staged_ce measures";
@@ -44,9 +46,9 @@ final class Pairs {
         }
     }
 
-    /** One pair's figures, one per matrix the test case fills (medians of its samples). */
+    /** One pair's figures, one per matrix the test case fills (each the median, min and max of its samples). */
     interface Measure {
-        double[] run(Target row, Target column, Held held);
+        Stats[] run(Target row, Target column, Held held);
     }
 
     /** The matrices of one run, and the pairs left out with why. */
@@ -76,13 +78,13 @@ final class Pairs {
      */
     static Matrices run(List<Target> gpus, boolean peer, List<String[]> names, Measure m) {
         int n = gpus.size(), k = names.size();
-        Double[][][] v = new Double[k][n][n];
+        Double[][][] v = new Double[k][n][n], low = new Double[k][n][n], high = new Double[k][n][n];
         List<NotMeasured> notMeasured = new ArrayList<>();
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < n; c++) {
                 if (r == c) continue;
                 Target row = gpus.get(r), column = gpus.get(c);
-                double[] got;
+                Stats[] got;
                 try (Held held = new Held()) {
                     boolean sameGpu = row.bench() == column.bench(); // its own context maps its memory already
                     if (peer && !sameGpu) {
@@ -97,16 +99,24 @@ final class Pairs {
                     }
                     got = m.run(row, column, held);
                 }
-                for (int i = 0; i < k; i++) v[i][r][c] = got[i];
+                for (int i = 0; i < k; i++) {
+                    v[i][r][c] = got[i].median();
+                    low[i][r][c] = got[i].min();
+                    high[i][r][c] = got[i].max();
+                }
             }
         }
         List<String> labels = gpus.stream().map(t -> label(t.bench())).toList();
         List<PeerMatrix> out = new ArrayList<>();
         for (int i = 0; i < k; i++) {
             out.add(new PeerMatrix(labels, gpus.stream().map(t -> t.bench().pciAddress).toList(), names.get(i)[0], names.get(i)[1],
-                    Arrays.stream(v[i]).map(row -> Arrays.asList(row.clone())).toList()));
+                    lists(v[i]), lists(low[i]), lists(high[i])));
         }
         return new Matrices(out, notMeasured);
+    }
+
+    private static List<List<Double>> lists(Double[][] m) {
+        return Arrays.stream(m).map(row -> Arrays.asList(row.clone())).toList();
     }
 
     /**
@@ -119,16 +129,7 @@ final class Pairs {
     }
 
     /** A one-way test's matrix of GB/s, the buffer the last pair measured copied, and its copies per sample. */
-    record OneWay(Matrices matrices, long bytes, int copies) {
-        /** bufferBytes and copiesPerSample, then {@code more}. */
-        Map<String, Object> detail(Map<String, Object> more) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("bufferBytes", bytes);
-            d.put("copiesPerSample", copies);
-            d.putAll(more);
-            return d;
-        }
-    }
+    record OneWay(Matrices matrices, long bytes, int copies) {}
 
     /**
      * nvbandwidth's one-way copy on every ordered pair, peer access on: the row GPU, in its
@@ -153,7 +154,7 @@ final class Pairs {
             DeviceBuffer mine = alloc(held, r, bytes), theirs = alloc(held, column.bench(), bytes);
             r.gpu.makeCurrent();
             Consumer<Stream> sample = times(copies, copy.between(r, mine, theirs, bytes));
-            return new double[] {median(() -> Copies.gbs(bytes * copies, peer ? r.blockedMs(r.stream, sample) : r.unblockedMs(r.stream, sample)))};
+            return new Stats[] {stats(() -> Copies.gbs(bytes * copies, peer ? r.blockedMs(r.stream, sample) : r.unblockedMs(r.stream, sample)))};
         });
         return new OneWay(m, used[0], copies);
     }
@@ -184,32 +185,30 @@ final class Pairs {
         return x >= 1L << 20 ? x & ~((1L << 20) - 1) : Math.max(4096, x & ~4095L);
     }
 
-    /** The median of SAMPLES runs of {@code sample} after WARMUPS. */
-    static double median(java.util.function.DoubleSupplier sample) {
-        double[] s = new double[SAMPLES];
-        for (int i = -WARMUPS; i < SAMPLES; i++) {
-            double x = sample.getAsDouble();
-            if (i >= 0) s[i] = x;
-        }
-        return Stats.of(s).median();
+    /** The median, min and max of SAMPLES runs of {@code sample} after WARMUPS. */
+    static Stats stats(java.util.function.DoubleSupplier sample) {
+        return SAMPLING.stats(i -> sample.getAsDouble());
     }
+
+    /**
+     * What a matrix test's detail is made of: the words for what the summary is of, the matrices
+     * (the summarised one first), nvbandwidth's SUM line (null but for GB/s), the pairs left out,
+     * and the samples behind each pair's figure.
+     */
+    record Summary(String value, List<PeerMatrix> matrices, Double sum, List<NotMeasured> notMeasured, int samplesPerPair) {}
 
     /**
      * The result of a matrix test: its value is the median over the measured pairs (each pair's
      * figure itself the median of its samples), min and max the slowest and the fastest pair; the
-     * first matrix is the one summarised; for GB/s the detail adds nvbandwidth's SUM line.
+     * first matrix is the one summarised, named {@code mainName} in the words; for GB/s the detail
+     * holds nvbandwidth's SUM line. {@code detail} makes the case's own record of the summary.
      */
-    static Result result(TestCase<?> t, hostside.core.Unit unit, String method, Matrices m, List<String> matrixNames, Map<String, Object> extra) {
+    static Result result(TestCase<?> t, Unit unit, String method, Matrices m, String mainName, Function<Summary, PeerDetail> detail) {
         PeerMatrix main = m.matrices().getFirst();
         double[] pairs = main.measured();
         if (pairs.length == 0) throw new IllegalStateException("no pair of GPUs could be measured: " + String.join("; ", m.notMeasured().stream().map(n -> n.named(List.of())).toList()));
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("value", "the median over " + pairs.length + " pairs of " + matrixNames.getFirst() + "; min and max: the slowest and fastest pair");
-        for (int i = 0; i < m.matrices().size(); i++) d.put(matrixNames.get(i), m.matrices().get(i));
-        if (unit == hostside.core.Unit.GB_PER_S) d.put("sum", main.sum());
-        d.put("notMeasured", m.notMeasured());
-        d.put("samplesPerPair", SAMPLES);
-        d.putAll(extra);
-        return Result.ok(t, unit, Stats.of(pairs), method, d);
+        Summary s = new Summary("the median over " + pairs.length + " pairs of " + mainName + "; min and max: the slowest and fastest pair",
+                m.matrices(), unit == Unit.GB_PER_S ? main.sum() : null, m.notMeasured(), SAMPLES);
+        return Result.ok(t, unit, Stats.of(pairs), method, detail.apply(s));
     }
 }

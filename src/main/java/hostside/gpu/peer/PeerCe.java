@@ -1,13 +1,13 @@
 package hostside.gpu.peer;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
+import hostside.core.Stats;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 
@@ -22,6 +22,11 @@ public final class PeerCe {
 
     static final String[] READ = {"the GPU that issues the copy in its context and receives the data (it reads)", "the GPU read from"};
     static final String[] WRITE = {"the GPU that issues the copy in its context and sends the data (it writes)", "the GPU written to"};
+
+    /** The detail of a one-way copy: its matrix and what it copied. */
+    static java.util.function.Function<Pairs.Summary, PeerDetail> oneWay(Pairs.OneWay o) {
+        return s -> new PeerDetail.OneWay(s.value(), s.matrices().getFirst(), s.sum(), s.notMeasured(), s.samplesPerPair(), o.bytes(), o.copies());
+    }
 
     /**
      * device_to_device_memcpy_read_ce and _write_ce: one pair at a time, nothing else moving;
@@ -38,11 +43,21 @@ public final class PeerCe {
                     : "each GPU pushes its memory into another's through its copy engine (peer access on)";
         }
 
+        @Override
+        public String anchor() {
+            return "nvbandwidth " + key();
+        }
+
+        @Override
+        public Class<PeerDetail.OneWay> detailType() {
+            return PeerDetail.OneWay.class;
+        }
+
         public Result run(List<Target> gpus) {
             Pairs.OneWay o = Pairs.oneWay(gpus, read ? READ : WRITE,
                     (r, mine, theirs, bytes) -> read ? st -> st.copy(mine, theirs, bytes) : st -> st.copy(theirs, mine, bytes));
             return Pairs.result(this, hostside.core.Unit.GB_PER_S, "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
-                    o.matrices(), List.of("matrix"), o.detail(Map.of()));
+                    o.matrices(), "matrix", oneWay(o));
         }
     }
 
@@ -64,6 +79,16 @@ public final class PeerCe {
                     : "two GPUs push to each other at once through their copy engines (figure: both directions added)";
         }
 
+        @Override
+        public String anchor() {
+            return "nvbandwidth " + key();
+        }
+
+        @Override
+        public Class<? extends PeerDetail> detailType() {
+            return read ? PeerDetail.BidirectionalRead.class : PeerDetail.BidirectionalWrite.class;
+        }
+
         public Result run(List<Target> gpus) {
             String one = read ? "read1" : "write1", two = read ? "read2" : "write2";
             List<String[]> names = List.of(
@@ -80,18 +105,24 @@ public final class PeerCe {
                 // lane 1 moves column -> row, lane 2 row -> column; read issues each in the receiver's context, write in the sender's
                 GpuBench.Lane intoRow = new GpuBench.Lane(read ? r : c, Pairs.times(Pairs.COPIES, st -> st.copy(row1, col1, bytes)));
                 GpuBench.Lane intoColumn = new GpuBench.Lane(read ? c : r, Pairs.times(Pairs.COPIES, st -> st.copy(col2, row2, bytes)));
-                double[][] s = new double[2][Pairs.SAMPLES];
-                for (int i = -Pairs.WARMUPS; i < Pairs.SAMPLES; i++) {
-                    double[] ms = GpuBench.blockedTogether(List.of(intoRow, intoColumn));
-                    if (i < 0) continue;
-                    s[0][i] = Copies.gbs(bytes * Pairs.COPIES, ms[0]);
-                    s[1][i] = Copies.gbs(bytes * Pairs.COPIES, ms[1]);
-                }
-                double a = hostside.core.Stats.of(s[0]).median(), b = hostside.core.Stats.of(s[1]).median();
-                return new double[] {a + b, a, b};
+                // each sample: the milliseconds of the two lanes, run together
+                List<double[]> ms = Pairs.SAMPLING.each(i -> GpuBench.blockedTogether(List.of(intoRow, intoColumn)));
+                double[] a = ms.stream().mapToDouble(x -> Copies.gbs(bytes * Pairs.COPIES, x[0])).toArray();
+                double[] b = ms.stream().mapToDouble(x -> Copies.gbs(bytes * Pairs.COPIES, x[1])).toArray();
+                Stats sa = Stats.of(a), sb = Stats.of(b);
+                // the total as nvbandwidth gives it, the two medians added; its spread, the samples' sums
+                double[] both = new double[a.length];
+                for (int i = 0; i < a.length; i++) both[i] = a[i] + b[i];
+                Stats sums = Stats.of(both);
+                double total = sa.median() + sb.median();
+                return new Stats[] {new Stats(total, Math.min(total, sums.min()), Math.max(total, sums.max()), sums.samples()), sa, sb};
             });
             return Pairs.result(this, hostside.core.Unit.GB_PER_S, "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",
-                    m, List.of("total", one, two), Map.of("bufferBytes", used[0], "copiesPerSample", Pairs.COPIES));
+                    m, "total", s -> read
+                            ? new PeerDetail.BidirectionalRead(s.value(), s.matrices().get(0), s.matrices().get(1), s.matrices().get(2), s.sum(),
+                            s.notMeasured(), s.samplesPerPair(), used[0], Pairs.COPIES)
+                            : new PeerDetail.BidirectionalWrite(s.value(), s.matrices().get(0), s.matrices().get(1), s.matrices().get(2), s.sum(),
+                            s.notMeasured(), s.samplesPerPair(), used[0], Pairs.COPIES));
         }
     }
 
@@ -115,6 +146,11 @@ public final class PeerCe {
         }
 
         @Override
+        public Class<PeerDetail.OneWay> detailType() {
+            return PeerDetail.OneWay.class;
+        }
+
+        @Override
         public Optional<String> notApplicable(List<Target> gpus) {
             return gpus.size() < 2 ? Optional.of(Pairs.ONE_GPU) : Optional.empty();
         }
@@ -124,7 +160,7 @@ public final class PeerCe {
             Pairs.OneWay o = Pairs.oneWay(gpus, WRITE, false, 256L << 20, COPIES,
                     (r, mine, theirs, bytes) -> st -> st.copy(theirs, mine, bytes));
             return Pairs.result(this, hostside.core.Unit.GB_PER_S, "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
-                    o.matrices(), List.of("matrix"), o.detail(Map.of()));
+                    o.matrices(), "matrix", oneWay(o));
         }
     }
 }

@@ -3,7 +3,6 @@ package hostside.gpu.peer;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.util.List;
-import java.util.Map;
 
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.SmAccess;
@@ -36,6 +35,16 @@ public final class PeerSm {
                     : "each GPU's SMs write their memory into another GPU's (peer access on)";
         }
 
+        @Override
+        public String anchor() {
+            return "nvbandwidth " + key();
+        }
+
+        @Override
+        public Class<PeerDetail.SmCopy> detailType() {
+            return PeerDetail.SmCopy.class;
+        }
+
         public Result run(List<Target> gpus) {
             String[] names = read ? new String[] {"the GPU whose SMs read and receive the data", "the GPU read from"}
                     : new String[] {"the GPU whose SMs write its data", "the GPU written to"};
@@ -45,8 +54,8 @@ public final class PeerSm {
                 return st -> r.copy.launch(st, blocks, SmAccess.THREADS, dst, src, bytes / 16);
             });
             return Pairs.result(this, hostside.core.Unit.GB_PER_S, "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
-                    o.matrices(), List.of("matrix"), o.detail(Map.of("grid",
-                            SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step")));
+                    o.matrices(), "matrix", s -> new PeerDetail.SmCopy(s.value(), s.matrices().getFirst(), s.sum(), s.notMeasured(), s.samplesPerPair(),
+                            o.bytes(), o.copies(), SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step"));
         }
     }
 
@@ -70,6 +79,16 @@ public final class PeerSm {
 
         public String description() {
             return "one thread of a GPU follows pointers through another GPU's memory: the round trip of a load over the link";
+        }
+
+        @Override
+        public String anchor() {
+            return "nvbandwidth " + key();
+        }
+
+        @Override
+        public Class<PeerDetail.Latency> detailType() {
+            return PeerDetail.Latency.class;
         }
 
         public Result run(List<Target> gpus) {
@@ -100,7 +119,7 @@ public final class PeerSm {
                         // each sample walks on from where the last stopped: with slots to spare no line is
                         // loaded twice, so no sample finds the chain in the owner's L2 from the one before
                         long[] at = {0};
-                        return new double[] {Pairs.median(() -> {
+                        return new hostside.core.Stats[] {Pairs.stats(() -> {
                             long first = chain.address() + (long) order[(int) (at[0] % slots)] * STRIDE;
                             at[0] += steps;
                             r.chase.launch(r.stream, 1, 1, first, steps, outPtr);
@@ -109,7 +128,7 @@ public final class PeerSm {
                         })};
                     });
             return Pairs.result(this, hostside.core.Unit.NS, "pointer chase by one thread of the row GPU through the column GPU's memory, timed by the GPU's global timer",
-                    m, List.of("matrix"), Map.of("chainBytes", used[0], "strideBytes", STRIDE, "stepsPerSample", STEPS));
+                    m, "matrix", s -> new PeerDetail.Latency(s.value(), s.matrices().getFirst(), s.notMeasured(), s.samplesPerPair(), used[0], STRIDE, STEPS));
         }
 
         /**

@@ -1,6 +1,7 @@
 package hostside.vm.facts;
 
 import hostside.process.Limits;
+import hostside.process.ThisProcess;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -391,47 +392,11 @@ public final class VmFactsReader {
 
     // ---- the process: limits and privileges ----
 
+    /** This process's memlock and open-files limits, CAP_IPC_LOCK and user: {@link ThisProcess}, the one reader of them. */
     private ProcessLimits process() {
-        String pid = fs.readLink("/proc/self").filter(s -> s.matches("\\d+")).orElse(null);
-        Limits.Limit memlock = null, nofile = null;
-        Read lr = fs.read("/proc/self/limits");
-        if (lr instanceof Read.Ok ok) {
-            Limits limits = Limits.parse(ok.text());
-            memlock = limit(limits, Limits.MEMLOCK);
-            nofile = limit(limits, Limits.NOFILE);
-        } else {
-            unknowns.add(lr.why());
-        }
-        Boolean capIpcLock = null;
-        Integer uid = null;
-        Read sr = fs.read("/proc/self/status");
-        if (sr instanceof Read.Ok ok) {
-            Map<String, String> status = cpuinfoFields(ok.text());
-            String cap = status.get("CapEff");
-            if (cap == null) unknowns.add("/proc/self/status: no CapEff line");
-            else if (cap.matches("[0-9a-fA-F]{1,16}")) capIpcLock = (Long.parseUnsignedLong(cap, 16) >>> CAP_IPC_LOCK & 1) == 1;
-            else garbage("/proc/self/status", "CapEff is not a capability mask", cap);
-            String uids = status.get("Uid");
-            if (uids == null) unknowns.add("/proc/self/status: no Uid line");
-            else {
-                String[] f = uids.split("\\s+");
-                Long euid = f.length >= 2 ? parseNumber(f[1]) : null;
-                if (euid != null && euid <= Integer.MAX_VALUE) uid = euid.intValue();
-                else garbage("/proc/self/status", "Uid is not real, effective, saved and fs uids", uids);
-            }
-        } else {
-            unknowns.add(sr.why());
-        }
-        return new ProcessLimits(pid, memlock, nofile, capIpcLock, uid);
-    }
-
-    private Limits.Limit limit(Limits limits, String name) {
-        Optional<Limits.Limit> l = limits.get(name);
-        if (l.isPresent()) return l.get();
-        Optional<String> bad = limits.unparsed().stream().filter(u -> u.startsWith(name)).findFirst();
-        if (bad.isPresent()) garbage("/proc/self/limits", name + " is not soft, hard and unit", bad.get());
-        else unknowns.add("/proc/self/limits: no \"" + name + "\" line (a truncated file?)");
-        return null;
+        ThisProcess p = ThisProcess.read(fs);
+        return new ProcessLimits(p.pid() == null ? null : p.pid().toString(), p.limit(Limits.MEMLOCK, reads, unknowns),
+                p.limit(Limits.NOFILE, reads, unknowns), p.capability(ThisProcess.CAP_IPC_LOCK, reads, unknowns), p.uid(reads, unknowns));
     }
 
     // ---- typed reads (hostside.fs.FactReads) ----

@@ -52,11 +52,12 @@ class AllGpusOnFakeTest extends OnFakeDriver {
             // 8 copies of 64 MiB in 100 ms on each GPU
             double each = 8 * 64.0 * MiB / 0.1 / 1e9;
             assertThat(rs.getFirst().value().median()).isCloseTo(n * each, Offset.offset(1e-6));
-            @SuppressWarnings("unchecked")
-            List<AllGpus.PerGpu> perGpu = (List<AllGpus.PerGpu>) hostside.harness.MapDetail.of(rs.getFirst()).get("perGpu");
+            AllGpus.AllGpusDetail d = (AllGpus.AllGpusDetail) rs.getFirst().detail();
+            List<AllGpus.PerGpu> perGpu = d.perGpu();
             assertThat(perGpu).hasSize(n).extracting(AllGpus.PerGpu::pciAddress).doesNotHaveDuplicates();
             assertThat(perGpu).allSatisfy(g -> assertThat(g.gbs().median()).isCloseTo(each, Offset.offset(1e-6)));
-            assertThat(hostside.harness.MapDetail.of(rs.getFirst())).containsEntry("bufferBytes", 64 * MiB).containsEntry("otherGpusBufferBytes", 128 * MiB);
+            assertThat(d.bufferBytes()).isEqualTo(64 * MiB);
+            assertThat(d.otherGpusBufferBytes()).isEqualTo(128 * MiB);
             // per GPU measured: the spin kernel and a start event on every GPU's stream, the others waiting for the first's
             assertThat(fake.calls("cuStreamWaitEvent")).isEqualTo(2 * n * (n - 1) * (1 + 5));
         }

@@ -71,7 +71,17 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         assertThat(h2d.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
         assertThat(h2d.value().median()).isCloseTo(8 * 16 * MiB / 1e-3 / 1e9, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(h2d.value().samples()).isEqualTo(5);
-        assertThat(hostside.harness.MapDetail.of(h2d)).containsEntry("bufferBytes", 16 * MiB);
+        Copies.CopyDetail d = (Copies.CopyDetail) h2d.detail();
+        assertThat(d.gpu()).startsWith("NVIDIA H200 (");
+        assertThat(d.bufferBytes()).isEqualTo(16 * MiB);
+        assertThat(d.copiesPerSample()).isEqualTo(8);
+        assertThat(h2d.anchor()).isEqualTo("nvbandwidth host_to_device_memcpy_ce");
+        // every case keeps the record it declares
+        for (int i = 0; i < cases.size(); i++) assertThat(results.get(i).detail()).as(cases.get(i).key()).isInstanceOf(cases.get(i).detailType());
+        // the bidirectional copy's other direction is a figure of its own
+        Result bidir = results.get(2);
+        assertThat(hostside.gpu.bench.DetailFigures.of(bidir, hostside.core.Scope.gpu("x"))).extracting(hostside.core.Figure::key)
+                .containsExactly("bidirectional_ce_pinned", "bidirectional_ce_pinned_device_to_host");
     }
 
     @Test

@@ -37,11 +37,15 @@ class LoopbackOnFakeTest extends OnFakeDriver {
         assertThat(rs).allSatisfy(r -> {
             assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.method()).endsWith("; both ends the same GPU");
+            assertThat(r.anchor()).as("no tool pairs a GPU with itself").isNull();
+            // a GPU paired with itself is no pair: no figure per pair, only the summary
+            assertThat(hostside.gpu.bench.DetailFigures.of(r, hostside.core.Scope.gpu("0000:1a:00.0"))).extracting(hostside.core.Figure::key)
+                    .doesNotHaveDuplicates().allSatisfy(k -> assertThat(k).startsWith(r.key()));
             assertThat(r.value().samples()).as("the GPU twice: one figure each way").isEqualTo(2);
         });
         assertThat(fake.calls("cuCtxEnablePeerAccess")).as("a GPU is not its own peer").isZero();
         assertThat(fake.calls("cuDeviceCanAccessPeer")).as("nor asked whether it is").isZero();
-        PeerMatrix m = (PeerMatrix) hostside.harness.MapDetail.of(rs.getFirst()).get("matrix");
+        PeerMatrix m = ((PeerDetail) rs.getFirst().detail()).main();
         assertThat(m.addresses()).containsExactly("0000:1a:00.0", "0000:1a:00.0");
         assertThat(rs.getFirst().value().median()).isCloseTo(Pairs.COPIES * 16 * MiB / 2e-3 / 1e9, Offset.offset(1e-6));
     }

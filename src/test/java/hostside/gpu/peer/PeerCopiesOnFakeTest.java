@@ -46,8 +46,8 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         }
     }
 
-    private static List<List<Double>> matrix(Result r, String name) {
-        return ((PeerMatrix) hostside.harness.MapDetail.of(r).get(name)).values();
+    private static PeerDetail detail(Result r) {
+        return (PeerDetail) r.detail();
     }
 
     @Test
@@ -63,8 +63,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                     "device_to_device_memcpy_staged_ce");
             for (Result r : rs) {
                 assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
-                String main = r.key().contains("bidirectional") ? "total" : "matrix";
-                List<List<Double>> m = matrix(r, main);
+                List<List<Double>> m = detail(r).main().values();
                 assertThat(m).as(r.key()).hasSize(n).allSatisfy(row -> assertThat(row).hasSize(n));
                 for (int i = 0; i < n; i++) {
                     for (int j = 0; j < n; j++) {
@@ -73,23 +72,30 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                     }
                 }
                 assertThat(r.value().samples()).as("one figure per ordered pair").isEqualTo(n * (n - 1));
-                assertThat(((PeerMatrix) hostside.harness.MapDetail.of(r).get(main)).gpus()).hasSize(n);
+                assertThat(detail(r).main().gpus()).hasSize(n);
+                assertThat(r.detail()).as(r.key() + "'s declared record")
+                        .isInstanceOf(PeerCopies.all().stream().filter(t -> t.key().equals(r.key())).findFirst().orElseThrow().detailType());
             }
             // nvbandwidth's copies per sample (--loopCount) of 16 MiB in the 2 ms the fake's events report
             double one = Pairs.COPIES * 16 * MiB / 2e-3 / 1e9;
             Result write = rs.get(1);
             assertThat(write.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
-            assertThat(hostside.harness.MapDetail.of(write)).containsEntry("copiesPerSample", Pairs.COPIES).containsEntry("bufferBytes", 16 * MiB);
+            PeerDetail.OneWay w = (PeerDetail.OneWay) write.detail();
+            assertThat(w.copiesPerSample()).isEqualTo(Pairs.COPIES);
+            assertThat(w.bufferBytes()).isEqualTo(16 * MiB);
             assertThat(write.value().median()).isCloseTo(one, Offset.offset(1e-6));
-            assertThat((double) hostside.harness.MapDetail.of(write).get("sum")).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
+            assertThat(w.sum()).isCloseTo(one * n * (n - 1), Offset.offset(1e-6));
             // bidirectional: two buffers per GPU of 8 MiB, each direction its own figure, the total their sum
             Result bidir = rs.get(2);
             double half = Pairs.COPIES * 8 * MiB / 2e-3 / 1e9;
-            assertThat(matrix(bidir, "read1").get(0).get(1)).isCloseTo(half, Offset.offset(1e-6));
-            assertThat(matrix(bidir, "read2").get(1).get(0)).isCloseTo(half, Offset.offset(1e-6));
+            PeerDetail.BidirectionalRead b = (PeerDetail.BidirectionalRead) bidir.detail();
+            assertThat(b.read1().values().get(0).get(1)).isCloseTo(half, Offset.offset(1e-6));
+            assertThat(b.read2().values().get(1).get(0)).isCloseTo(half, Offset.offset(1e-6));
             assertThat(bidir.value().median()).isCloseTo(2 * half, Offset.offset(1e-6));
-            assertThat(hostside.harness.MapDetail.of(rs.get(3))).containsKeys("total", "write1", "write2");
+            assertThat(rs.get(3).detail()).isInstanceOf(PeerDetail.BidirectionalWrite.class);
+            assertThat(((PeerDetail) rs.get(3).detail()).others()).containsExactly("write1", "write2");
             assertThat(rs.get(6).unit()).isEqualTo(hostside.core.Unit.of("ns"));
+            assertThat(detail(rs.get(6)).sum()).as("no SUM of latencies").isNull();
             // the staged copies went between GPUs without peer access, the others with it
             assertThat(fake.copies("staged")).as("staged copies").isEqualTo((long) n * (n - 1) * (1 + Pairs.SAMPLES) * PeerCe.Staged.COPIES);
             assertThat(fake.copies("peer")).as("direct copies").isPositive();
@@ -105,14 +111,13 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         List<Result> rs = runOn(4, List.of(new PeerCe.Unidirectional(false), new PeerSm.Latency()));
         for (Result r : rs) {
             assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK);
-            List<List<Double>> m = matrix(r, "matrix");
+            List<List<Double>> m = detail(r).main().values();
             assertThat(m.get(0).get(3)).isNull();
             assertThat(m.get(3).get(0)).isNull();
             assertThat(m.get(1).get(2)).isNull();
             assertThat(m.get(2).get(1)).as("one way only").isNotNull();
             assertThat(r.value().samples()).isEqualTo(12 - 3);
-            @SuppressWarnings("unchecked")
-            List<NotMeasured> left = (List<NotMeasured>) hostside.harness.MapDetail.of(r).get("notMeasured");
+            List<NotMeasured> left = detail(r).notMeasured();
             assertThat(left).hasSize(3).contains(new NotMeasured(0, 3, "cuDeviceCanAccessPeer is 0"));
         }
     }
@@ -124,7 +129,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             List<Target> ts = List.of(new Target(a, 64 * MiB, 64 * MiB), new Target(b, 64 * MiB, 64 * MiB));
             // the last pair run is GPU1 chasing through GPU0's memory; without peer access that launch is an illegal address
             Result r = new PeerSm.Latency().run(ts);
-            assertThat(hostside.harness.MapDetail.of(r)).containsEntry("chainBytes", 16 * MiB);
+            assertThat(((PeerDetail.Latency) r.detail()).chainBytes()).isEqualTo(16 * MiB);
             assertThat(fake.lastLaunch("params")).isEqualTo(3);
             assertThat(fake.lastLaunchParam(1)).as("steps").isEqualTo(50_000L);
         }

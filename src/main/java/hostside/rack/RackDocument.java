@@ -1,0 +1,76 @@
+package hostside.rack;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import hostside.doc.Block;
+import hostside.doc.Block.Table.Align;
+import hostside.doc.Block.Table.Column;
+import hostside.doc.Document;
+import hostside.doc.Text;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.SmAccess;
+import hostside.gpu.cuda.CudaFacts;
+import hostside.harness.Result;
+import hostside.machine.GpuDrill;
+
+/**
+ * Module 5's first part said once: how each GPU sees host memory (its coherence class and the
+ * attributes behind it), and its copy engines against its SMs reading and writing pinned host
+ * memory, with the ratio that the module is about.
+ */
+public final class RackDocument {
+    private RackDocument() {}
+
+    public static Document of(GpuDrill.GpuSection gpu) {
+        String title = "hostside rack: coherence and copy engine vs SMs";
+        if (!gpu.notRun().isEmpty()) return new Document(title, List.of(Block.Note.of("Not run: " + gpu.notRun())));
+        List<Block> blocks = new ArrayList<>();
+        for (CudaFacts.CudaGpu g : gpu.cuda().gpus()) blocks.add(coherence(g));
+        for (GpuDrill.GpuRun r : gpu.runs()) blocks.add(copies(r));
+        return new Document(title, blocks);
+    }
+
+    private static Block coherence(CudaFacts.CudaGpu g) {
+        List<List<Text>> rows = new ArrayList<>();
+        for (CudaFacts.Attribute a : g.attributes()) {
+            rows.add(List.of(Text.of(a.name() + " (" + a.id() + ")"), Text.of(a.value() == null ? "unknown" : String.valueOf(a.value())), Text.of(a.meaning())));
+        }
+        String meaning = switch (g.coherence()) {
+            case "ATS" -> "the GPU walks the CPU's page tables: any host pointer works in a kernel, at link speed";
+            case "HMM" -> "the kernel mirrors page tables for the GPU: any host pointer works, pages migrate on fault";
+            case "none" -> "only pinned (or managed) memory reaches this GPU directly: pageable memory goes through staging copies";
+            default -> "coherence unknown: this driver does not report attribute 88";
+        };
+        return new Block.Section(g.name() + " (" + g.pciAddress() + ")", List.of(
+                new Block.Paragraph(Text.of("Coherence class ").andStrong(g.coherence()).plain(": " + meaning + ".")),
+                new Block.Table(List.of(new Column("attribute", Align.LEFT), new Column("value", Align.RIGHT), new Column("meaning", Align.LEFT)), rows)));
+    }
+
+    /** Each direction: the copy engine's GB/s, the SMs', and the SMs' share; what did not run, and the verdict on SMs. */
+    private static Block copies(GpuDrill.GpuRun r) {
+        List<List<Text>> rows = new ArrayList<>();
+        for (boolean in : new boolean[] {true, false}) {
+            Optional<Double> ce = Result.median(r.results(), new Copies.CePinned(in).key());
+            Optional<Double> sm = Result.median(r.results(), new SmAccess.SmCopy(in).key());
+            rows.add(List.of(Text.of(in ? "host to device" : "device to host"), Text.of(ce.map(RackDocument::gbs).orElse("-")),
+                    Text.of(sm.map(RackDocument::gbs).orElse("-")),
+                    Text.of(ce.isPresent() && sm.isPresent() ? String.format(Locale.ROOT, "%.0f%%", 100 * sm.get() / ce.get()) : "-")));
+        }
+        List<Block> b = new ArrayList<>();
+        b.add(Block.Note.of("Pinned host memory, nvbandwidth's timing."));
+        b.add(new Block.Table(List.of(new Column("direction", Align.LEFT), new Column("copy engine GB/s", Align.RIGHT), new Column("SMs GB/s", Align.RIGHT),
+                new Column("SMs / copy engine", Align.RIGHT)), rows));
+        for (Result x : r.results()) if (!x.isOk()) b.add(new Block.Note(Text.code(x.key()).plain(": " + x.status() + ": " + x.why())));
+        List<Text> sms = r.verdicts().stream().filter(v -> v.startsWith("SMs")).map(Text::of).toList();
+        if (!sms.isEmpty()) b.add(new Block.Bullets(sms));
+        return new Block.Section(r.gpu() + " (" + r.pciAddress() + ")", b);
+    }
+
+    /** Two decimals, as the copy tables of hostside machine write GB/s, so the two commands' figures read alike. */
+    private static String gbs(double v) {
+        return hostside.core.Units.figure(v);
+    }
+}
