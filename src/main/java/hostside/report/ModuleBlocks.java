@@ -1,14 +1,37 @@
 package hostside.report;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import hostside.doc.Block;
+import hostside.doc.Document;
 
-/** A module's own document, drawn inside the report: each drill describes what it shows once. */
+/**
+ * A module's own document, drawn inside the report: each drill describes what it shows once, and
+ * the report nests it under the module's heading (its subtitle, which names the machine the
+ * report's title already names, is left out).
+ */
 final class ModuleBlocks {
     private ModuleBlocks() {}
 
     static List<Block> of(Object data) {
-        return List.of();
+        return switch (data) {
+            case null -> List.of();
+            case hostside.machine.MachineRun m -> hostside.machine.MachineDocument.of(m).blocks();
+            case hostside.vm.VmRun v -> hostside.vm.VmDocument.of(v).blocks();
+            case hostside.cpu.CpuRun c -> hostside.cpu.CpuDocument.of(c).blocks();
+            case Report.Storage s -> storage(s);
+            default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
+        };
+    }
+
+    /** Module 4: storage and network, then the container's limits as a part of their own. */
+    private static List<Block> storage(Report.Storage s) {
+        List<Block> b = new ArrayList<>(hostside.io.IoDocument.of(s.io()).blocks());
+        if (s.container() != null) {
+            Document c = hostside.container.ContainerDocument.of(s.container());
+            b.add(new Block.Section(c.title().replaceFirst("^hostside container: ", "Container: "), c.blocks()));
+        }
+        return b;
     }
 }
