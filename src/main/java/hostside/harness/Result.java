@@ -67,6 +67,7 @@ public record Result(String key, String description, Status status, String why, 
         return new Result(key, description, status, why, unit, value, better, method, anchor, d);
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore // "status" says it; a getter's name is no property of the JSON
     public boolean isOk() {
         return status == Status.OK;
     }

@@ -19,7 +19,7 @@ import hostside.gpu.nvml.FakeNvml;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.nvml.NvmlReader;
-import hostside.report.MarkdownRenderer;
+import hostside.report.ReportMarkdown;
 import hostside.report.ReportBuilder;
 import hostside.core.Style;
 
@@ -93,7 +93,7 @@ class GpuMatrixViewTest {
         JsonNode r = Json.MAPPER.readTree(Json.write(report));
         assertThat(r.path("questions").get(2).path("answer").asText())
                 .isEqualTo("4 GPUs; GPU to GPU: NV12 for GPU0-GPU1, GPU2-GPU3 (direct, NVLink 3.1); SYS for 4 pairs");
-        String md = MarkdownRenderer.render(r);
+        String md = ReportMarkdown.render(r);
         assertThat(md).contains("### GPU to GPU").contains("| GPU0 | X | NV12 | SYS | SYS |")
                 .contains("| GPU0-GPU1, GPU2-GPU3 | 12 | direct | 3.1 |");
     }

@@ -13,7 +13,7 @@ import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
-import hostside.report.MarkdownRenderer;
+import hostside.report.ReportMarkdown;
 import hostside.report.ReportBuilder;
 import hostside.core.Style;
 
@@ -47,7 +47,7 @@ class GpuViewTest {
         JsonNode json = Json.MAPPER.readTree(Json.write(report));
         assertThat(json.path("questions").get(1).path("status").asText()).isEqualTo("measured");
         assertThat(json.path("questions").get(1).path("answer").asText()).contains("pinned 55.3 GB/s, pageable 6.5 GB/s").contains("0.18 s");
-        String md = MarkdownRenderer.render(json);
+        String md = ReportMarkdown.render(json);
         assertThat(md).contains("### GPUs and copies").contains("`host_to_device_ce_pinned`").contains("failed: cuLaunchKernel");
     }
 

@@ -21,7 +21,7 @@ import hostside.gpu.peer.PeerMatrix;
 import hostside.gpu.peer.PeerSm;
 import hostside.harness.Result;
 import hostside.core.Stats;
-import hostside.report.MarkdownRenderer;
+import hostside.report.ReportMarkdown;
 import hostside.report.ReportBuilder;
 import hostside.core.Style;
 
@@ -129,7 +129,7 @@ class PeerMatrixViewTest {
                 .contains("Not measured: GPU1 to cuda2: cuDeviceCanAccessPeer is 0; cuda2 to GPU1: cuDeviceCanAccessPeer is 0.");
 
         var report = ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z"));
-        String md = MarkdownRenderer.render(Json.MAPPER.readTree(Json.write(report)));
+        String md = ReportMarkdown.render(Json.MAPPER.readTree(Json.write(report)));
         assertThat(md).contains("|  | GPU0 | GPU1 | cuda2 |\n").contains("| cuda2 | 20.20 | N/A | N/A |\n")
                 .contains("Not measured: GPU1 to cuda2: cuDeviceCanAccessPeer is 0; cuda2 to GPU1: cuDeviceCanAccessPeer is 0.\n");
     }
@@ -146,7 +146,7 @@ class PeerMatrixViewTest {
     @Test
     void theReportHasTheMatricesAndThePerGpuTable() throws Exception {
         var report = ReportBuilder.build(twoGpus(), java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z"));
-        String md = MarkdownRenderer.render(Json.MAPPER.readTree(Json.write(report)));
+        String md = ReportMarkdown.render(Json.MAPPER.readTree(Json.write(report)));
         assertThat(md)
                 .contains("`device_to_device_memcpy_read_ce` (GB/s), row: the GPU that issues the copy in its context and receives the data (it reads);"
                         + " column: the GPU read from:\n\n"

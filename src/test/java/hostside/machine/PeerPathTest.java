@@ -199,7 +199,7 @@ class PeerPathTest {
                 live.iommu(), live.kernelCmdline(), List.of(), List.of());
         MachineRun run = new MachineRun(facts, GpuDrill.GpuSection.notRun("recorded machine", null), m);
         var report = hostside.report.ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T06:00:00Z"));
-        String md = hostside.report.MarkdownRenderer.render(hostside.core.Json.MAPPER.readTree(hostside.core.Json.write(report)));
+        String md = hostside.report.ReportMarkdown.render(hostside.core.Json.MAPPER.readTree(hostside.core.Json.write(report)));
         assertThat(md).contains("- P2P no peer access (copies staged through host memory): GPU3-GPU4\n")
                 .contains("- P2P peer access both ways, no native atomics (PCIe): GPU0-GPU1,");
         // a path as written before NVML's status and ACS were read: no such keys

@@ -151,7 +151,7 @@ class TopologyRulesTest {
         // the report's Markdown, from the same JSON
         var report = Json.MAPPER.createObjectNode();
         report.putArray("modules").addObject().put("module", 1).put("status", "run").put("why", "test").set("data", run.json());
-        assertThat(hostside.report.MarkdownRenderer.render(report)).containsPattern("\\| L3 +\\| unknown +\\|");
+        assertThat(hostside.report.ReportMarkdown.render(report)).containsPattern("\\| L3 +\\| unknown +\\|");
     }
 
     @Test

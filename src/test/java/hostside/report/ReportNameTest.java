@@ -80,7 +80,7 @@ class ReportNameTest {
         String nameA = report(a, out), nameB = report(b, out);
         assertThat(nameA).matches("vm-[0-9a-f]{4}");
         assertThat(nameB).matches("vm-[0-9a-f]{4}").isNotEqualTo(nameA);
-        assertThat(files(out)).containsExactlyInAnyOrder(nameA + ".json", nameA + ".md", nameB + ".json", nameB + ".md");
+        assertThat(files(out)).containsExactlyInAnyOrder(nameA + ".json", nameA + ".md", nameA + ".html", nameB + ".json", nameB + ".md", nameB + ".html");
         // the same machine again: the same name, its report replaced, no third pair
         assertThat(report(a, out)).isEqualTo(nameA);
         assertThat(report(h200("a-copied", Map.of("/etc/machine-id", ID_A)), out)).isEqualTo(nameA);

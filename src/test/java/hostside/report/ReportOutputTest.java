@@ -60,7 +60,7 @@ class ReportOutputTest {
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("run " + i + " finished").isTrue();
             assertThat(p.exitValue()).as(Files.readString(tmp.resolveSibling(tmp.getFileName() + "-run" + i + ".log"))).isZero();
         }
-        assertThat(names(tmp)).containsExactly("h200.json", "h200.md");
+        assertThat(names(tmp)).containsExactly("h200.html", "h200.json", "h200.md");
         var json = Json.MAPPER.readerFor(com.fasterxml.jackson.databind.JsonNode.class)
                 .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(tmp.resolve("h200.json").toFile());
         assertThat(((com.fasterxml.jackson.databind.JsonNode) json).path("kind").asText()).isEqualTo("report");
