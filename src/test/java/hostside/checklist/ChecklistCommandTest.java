@@ -61,7 +61,7 @@ class ChecklistCommandTest {
         Run r = run("checklist", "77", "--root", dir.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode j = Json.MAPPER.readTree(r.out());
-        assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(j.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(j.path("kind").asText()).isEqualTo("checklist");
         assertThat(j.path("window").path("mode").asText()).isEqualTo("snapshot");
         assertThat(j.path("verdict").path("code").asText()).isEqualTo("snapshot");

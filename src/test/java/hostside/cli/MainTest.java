@@ -45,7 +45,7 @@ class MainTest {
         assertThat(r.code()).isZero();
         assertThat(r.err()).isEmpty();
         JsonNode j = Json.MAPPER.readTree(r.out());
-        assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(j.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(j.path("topology").path("packages").asInt()).isEqualTo(1);
         assertThat(j.path("topology").path("cores").asInt()).isEqualTo(16);
         assertThat(j.path("topology").path("threads").asInt()).isEqualTo(16);
@@ -90,7 +90,7 @@ class MainTest {
         assertThat(r.code()).isZero();
         String md = Files.readString(tmp.resolve("h200.md"));
         JsonNode json = Json.MAPPER.readTree(tmp.resolve("h200.json").toFile());
-        assertThat(json.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(json.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(json.path("questions")).hasSize(4);
         assertThat(md).contains("## The four questions").contains("**CPU**").contains("**Link**").contains("**Fabric**")
                 .contains("**Beyond the box**").contains("NVIDIA H200").contains("## Module 1").contains("## Module 6");

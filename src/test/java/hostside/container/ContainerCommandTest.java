@@ -40,7 +40,7 @@ class ContainerCommandTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         JsonNode n = Json.MAPPER.readTree(r.out());
-        assertThat(n.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(n.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(n.path("kind").asText()).isEqualTo("container");
         assertThat(n.path("verdict").asText()).startsWith("in a container, docker");
         JsonNode f = n.path("facts");

@@ -50,7 +50,7 @@ class CpuCommandTest {
         CliRun r = run("cpu", "--root", H200, "--json");
         assertThat(r.code()).isZero();
         JsonNode j = json(r);
-        assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(j.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(j.path("kind").asText()).isEqualTo("cpu");
         assertThat(j.path("facts").path("kernel").path("scheduler").asText()).isEqualTo("EEVDF");
         assertThat(j.path("facts").path("irqs").path("devices")).isNotEmpty();

@@ -63,6 +63,6 @@ class GarbageTest {
         MachineFacts f = MachineReader.read(FsRoot.open(root.toString()));
         assertThat(f.topology().threads()).isZero();
         assertThat(f.pci()).isEmpty();
-        assertThat(f.schema()).isEqualTo("hostside/1");
+        assertThat(f.schema()).isEqualTo("hostside/2");
     }
 }

@@ -76,7 +76,7 @@ class VmCommandTest {
     void noMeasureGivesTheFactsAndFindingsUnderTheSchema() throws IOException {
         CliRun r = run("vm", "--no-measure", "--json");
         JsonNode j = json(r);
-        assertThat(j.path("schema").asText()).isEqualTo("hostside/1");
+        assertThat(j.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(j.path("kind").asText()).isEqualTo("vm");
         assertThat(j.path("facts").isObject()).isTrue();
         assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(hostside.libc.Libc.pageSize());
