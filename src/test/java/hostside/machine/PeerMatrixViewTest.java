@@ -131,7 +131,7 @@ class PeerMatrixViewTest {
         var report = ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z"));
         String md = ReportMarkdown.render(Json.MAPPER.readTree(Json.write(report)));
         assertThat(md).contains("|  | GPU0 | GPU1 | cuda2 |\n").contains("| cuda2 | 20.20 | N/A | N/A |\n")
-                .contains("Not measured: GPU1 to cuda2: cuDeviceCanAccessPeer is 0; cuda2 to GPU1: cuDeviceCanAccessPeer is 0.\n");
+                .contains("_Not measured: GPU1 to cuda2: cuDeviceCanAccessPeer is 0; cuda2 to GPU1: cuDeviceCanAccessPeer is 0._\n");
     }
 
     @Test
@@ -148,16 +148,16 @@ class PeerMatrixViewTest {
         var report = ReportBuilder.build(twoGpus(), java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z"));
         String md = ReportMarkdown.render(Json.MAPPER.readTree(Json.write(report)));
         assertThat(md)
-                .contains("`device_to_device_memcpy_read_ce` (GB/s), row: the GPU that issues the copy in its context and receives the data (it reads);"
-                        + " column: the GPU read from:\n\n"
-                        + "|  | GPU0 | GPU1 |\n|---|---|---|\n| GPU0 | N/A | 48.31 |\n| GPU1 | 47.92 | N/A |\n\n"
-                        + "SUM `device_to_device_memcpy_read_ce` 96.23\n")
-                .contains("| GPU0 | N/A | 96.42 |\n| GPU1 | 96.15 | N/A |\n\nSUM `device_to_device_bidirectional_memcpy_write_ce` 193\n\n"
-                        + "One direction at a time (write1, write2): in the JSON.\n")
+                .contains("##### device\\_to\\_device\\_memcpy\\_read\\_ce (GB/s)\n\n"
+                        + "Row: the GPU that issues the copy in its context and receives the data (it reads); column: the GPU read from.\n\n"
+                        + "|  | GPU0 | GPU1 |\n| --- | ---: | ---: |\n| GPU0 | N/A | 48.31 |\n| GPU1 | 47.92 | N/A |\n\n"
+                        + "SUM `device_to_device_memcpy_read_ce` **96.23**\n")
+                .contains("| GPU0 | N/A | 96.42 |\n| GPU1 | 96.15 | N/A |\n\nSUM `device_to_device_bidirectional_memcpy_write_ce` **193**\n\n"
+                        + "_One direction at a time (write1, write2): in the JSON._\n")
                 .contains("| GPU0 | N/A | 1322 |\n| GPU1 | 1318 | N/A |\n")
-                .contains("`host_to_all_memcpy_ce`, each GPU while all copy (GB/s):\n\n| GPU | median | min | max | samples |\n|---|---|---|---|---|\n"
+                .contains("##### host\\_to\\_all\\_memcpy\\_ce, each GPU while all copy (GB/s)\n\n| GPU | median | min | max | n |\n| --- | ---: | ---: | ---: | ---: |\n"
                         + "| GPU0 | 12.31 | 12.20 | 12.40 | 3 |\n| GPU1 | 11.87 | 11.80 | 11.90 | 3 |\n")
-                .contains("\n`device_to_device_memcpy_staged_ce`: failed: cuMemcpyAsync: CUDA\\_ERROR\\_OUT\\_OF\\_MEMORY (2).\n")
+                .contains("\n_`device_to_device_memcpy_staged_ce`: failed: cuMemcpyAsync: CUDA\\_ERROR\\_OUT\\_OF\\_MEMORY (2)_\n")
                 .doesNotContain("| `device_to_device_memcpy_staged_ce` |")
                 .doesNotContain("SUM `device_to_device_latency_sm`");
         // the Fabric answer carries what peer traffic got, besides what the wiring says

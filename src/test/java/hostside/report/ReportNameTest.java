@@ -84,7 +84,7 @@ class ReportNameTest {
         // the same machine again: the same name, its report replaced, no third pair
         assertThat(report(a, out)).isEqualTo(nameA);
         assertThat(report(h200("a-copied", Map.of("/etc/machine-id", ID_A)), out)).isEqualTo(nameA);
-        assertThat(files(out)).hasSize(4);
+        assertThat(files(out)).hasSize(6);
 
         String text = Files.readString(out.resolve(nameA + ".json"));
         JsonNode m = readJson(text).path("machine");
