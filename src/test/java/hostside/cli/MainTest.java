@@ -92,8 +92,8 @@ class MainTest {
         JsonNode json = Json.MAPPER.readTree(tmp.resolve("h200.json").toFile());
         assertThat(json.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(json.path("questions")).hasSize(4);
-        assertThat(md).contains("## The four questions").contains("**CPU**").contains("**Link**").contains("**Fabric**")
-                .contains("**Beyond the box**").contains("NVIDIA H200").contains("## Module 1").contains("## Module 6");
+        assertThat(md).contains("## The four questions").contains("**1. CPU:**").contains("**2. Link:**").contains("**3. Fabric:**")
+                .contains("**4. Beyond the box:**").contains("NVIDIA H200").contains("## Module 1").contains("## Module 6");
         assertThat(md).contains("10 GB moves in no less than 0.16 s");
 
         Path again = Files.createDirectory(tmp.resolve("again"));

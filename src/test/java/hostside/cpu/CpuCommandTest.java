@@ -87,7 +87,7 @@ class CpuCommandTest {
         String md = Files.readString(out.resolve("box.md"));
         String section = md.substring(md.indexOf("## Module 3"), md.indexOf("## Module 4"));
         assertThat(section).contains("### Scheduler, isolation, IRQs", "EEVDF scheduler", "| GPU0 | gpu |", "### Findings",
-                "Not run: recorded machine");
+                "not run: recorded machine");
         JsonNode report = Json.MAPPER.readTree(out.resolve("box.json").toFile());
         JsonNode m3 = report.path("modules").get(2);
         assertThat(m3.path("module").asInt()).isEqualTo(3);
