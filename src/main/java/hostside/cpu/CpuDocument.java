@@ -87,7 +87,7 @@ public final class CpuDocument {
                 new Column("routed to", Align.LEFT), new Column("landed on", Align.LEFT), new Column("interrupts", Align.RIGHT));
         List<List<Text>> rows = new ArrayList<>();
         for (CpuFacts.DeviceIrqs d : irqs.devices()) {
-            rows.add(cells(d.device(), d.kind(), Integer.toString(d.irqs().size()), n(d.routedTo()), n(d.landedOn()), Long.toString(d.total())));
+            rows.add(cells(d.device(), d.kind().toString(), Integer.toString(d.irqs().size()), n(d.routedTo()), n(d.landedOn()), Long.toString(d.total())));
         }
         return new Block.Table(cols, rows);
     }

@@ -118,7 +118,7 @@ public final class MachineDocument {
     static Block pcie(MachineFacts f) {
         List<PciDevice> shown = new ArrayList<>(f.gpus());
         shown.addAll(f.nics());
-        shown.addAll(f.pci().stream().filter(d -> d.kind().equals("nvme")).toList());
+        shown.addAll(f.pci().stream().filter(d -> d.kind() == hostside.machine.PciKind.NVME).toList());
         if (shown.isEmpty()) return new Block.Section("PCIe", List.of(Block.Paragraph.of("No GPU, NIC or NVMe drive found.")));
         List<List<Text>> rows = new ArrayList<>();
         for (PciDevice d : shown) {

@@ -32,7 +32,7 @@ public final class MachineReader {
         java.util.Map<String, PciDevice> byAddress = new java.util.HashMap<>();
         for (PciDevice d : pci) byAddress.put(d.address(), d);
         for (PciDevice d : pci) {
-            if (d.link() == null || !(d.isGpu() || d.isNic() || d.kind().equals("nvme"))) continue;
+            if (d.link() == null || !(d.isGpu() || d.isNic() || d.kind() == hostside.machine.PciKind.NVME)) continue;
             linkFinding(d, byAddress.get(d.upstream())).ifPresent(f::add);
         }
         long cpuNodes = topology.numaNodes().stream().filter(n -> !n.cpus().isEmpty()).count();

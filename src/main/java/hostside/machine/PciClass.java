@@ -26,20 +26,20 @@ public final class PciClass {
         }
     }
 
-    public static String kind(int classCode, int vendor, boolean gpuDriver) {
+    public static PciKind kind(int classCode, int vendor, boolean gpuDriver) {
         int base = classCode >> 16, sub = (classCode >> 8) & 0xff;
         if (base == 0x03) {
-            if (gpuDriver) return "gpu";
+            if (gpuDriver) return PciKind.GPU;
             boolean accelerator = sub == 0x02 || sub == 0x80; // 3D controller, "other display" (AMD Instinct)
             if (vendor == VENDOR_NVIDIA || (vendor == VENDOR_AMD && accelerator) || (vendor == VENDOR_INTEL && sub == 0x80)) {
-                return "gpu";
+                return PciKind.GPU;
             }
-            return sub == 0x02 && vendor < 0 ? "gpu" : "other";
+            return sub == 0x02 && vendor < 0 ? PciKind.GPU : PciKind.OTHER;
         }
-        if (base == 0x02) return "nic";
-        if (base == 0x01 && sub == 0x08 && (classCode & 0xff) == 0x02) return "nvme";
-        if (base == 0x06) return "bridge";
-        return "other";
+        if (base == 0x02) return PciKind.NIC;
+        if (base == 0x01 && sub == 0x08 && (classCode & 0xff) == 0x02) return PciKind.NVME;
+        if (base == 0x06) return PciKind.BRIDGE;
+        return PciKind.OTHER;
     }
 
     /** A short name for the class, from the PCI code and ID specification. */

@@ -22,7 +22,7 @@ import java.util.List;
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"gpu", "nic"}, allowGetters = true)
 public record PciDevice(
         String address,
-        String kind,
+        PciKind kind,
         String name,
         String classCode,
         String vendorId,
@@ -40,11 +40,11 @@ public record PciDevice(
         String iommuGroup) {
 
     public boolean isGpu() {
-        return kind.equals("gpu");
+        return kind == PciKind.GPU;
     }
 
     public boolean isNic() {
-        return kind.equals("nic");
+        return kind == PciKind.NIC;
     }
 
     /** The name if it has one, else its address. */

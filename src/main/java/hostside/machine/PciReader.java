@@ -54,7 +54,7 @@ public final class PciReader {
         String driver = fs.readLink(dir + "/driver").map(t -> t.substring(t.lastIndexOf('/') + 1)).orElse("");
         boolean nvidiaGpu = fs.isDirectory("/proc/driver/nvidia/gpus/" + address);
         boolean gpuDriver = nvidiaGpu || driver.equals("nvidia") || driver.equals("amdgpu") || driver.equals("xe");
-        String kind = PciClass.kind(classCode, vendor, gpuDriver && (classCode >> 16) == 0x03 || nvidiaGpu);
+        PciKind kind = PciClass.kind(classCode, vendor, gpuDriver && (classCode >> 16) == 0x03 || nvidiaGpu);
 
         // Where the device sits: the chain of bridges in its /sys/devices path.
         String upstream = null, hostBridge = null;
@@ -86,7 +86,7 @@ public final class PciReader {
         List<String> interfaces = interfaces(dir);
         boolean rdma = !fs.list(dir + "/infiniband").isEmpty();
         Integer netSpeed = null;
-        if (kind.equals("nic")) {
+        if (kind == PciKind.NIC) {
             for (String i : interfaces) {
                 Optional<Integer> s = fs.text("/sys/class/net/" + i + "/speed").flatMap(PciReader::integer).filter(x -> x > 0);
                 if (s.isPresent()) {

@@ -30,7 +30,7 @@ final class PcieTree {
         Set<String> keep = new HashSet<>();
         for (PciDevice d : pci) {
             children.computeIfAbsent(parent(d), x -> new ArrayList<>()).add(d);
-            if (d.isGpu() || d.isNic() || d.kind().equals("nvme")) {
+            if (d.isGpu() || d.isNic() || d.kind() == hostside.machine.PciKind.NVME) {
                 for (PciDevice x = d; x != null; x = x.upstream() == null ? null : byAddress.get(x.upstream())) keep.add(x.address());
             }
         }

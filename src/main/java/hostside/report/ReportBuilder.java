@@ -169,7 +169,7 @@ public final class ReportBuilder {
             nics.add(d.label() + " (" + d.description() + ", " + (d.netSpeedMbps() == null ? "speed unknown" : d.netSpeedMbps() / 1000.0 + " Gb/s")
                     + (d.rdma() ? ", RDMA" : ", no RDMA") + ")");
         }
-        long nvme = m.pci().stream().filter(d -> d.kind().equals("nvme")).count();
+        long nvme = m.pci().stream().filter(d -> d.kind() == hostside.machine.PciKind.NVME).count();
         a.add(new Report.Answer("Beyond the box", "What lies past that domain?", "answered",
                 (nics.isEmpty() ? "no PCI NIC" : String.join(", ", nics)) + "; " + nvme + " NVMe drive" + (nvme == 1 ? "" : "s")
                         + "; " + storage(io),

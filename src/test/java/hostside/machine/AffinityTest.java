@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** nvidia-smi topo -m levels, computed from a PCIe tree. */
 class AffinityTest {
     static PciDevice dev(String address, String kind, String name, String upstream, String hostBridge, Integer numa, PciLink link) {
-        return new PciDevice(address, kind, name, "", "", "", kind, "", numa, numa == null ? "" : numa == 0 ? "0-15" : "16-31",
+        return new PciDevice(address, PciKind.parse(kind), name, "", "", "", kind, "", numa, numa == null ? "" : numa == 0 ? "0-15" : "16-31",
                 link, upstream, hostBridge, name.startsWith("mlx") ? List.of(name) : List.of(), null, name.startsWith("mlx"), null);
     }
 

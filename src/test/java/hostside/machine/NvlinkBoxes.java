@@ -20,12 +20,12 @@ final class NvlinkBoxes {
     static final int HOPPER = 6, AMPERE = 5;
 
     static PciDevice gpu(String address, String name, String upstream, String hostBridge, int numa) {
-        return new PciDevice(address, "gpu", name, "0x030200", "0x10de", "", "NVIDIA 3D controller", "nvidia", numa,
+        return new PciDevice(address, hostside.machine.PciKind.GPU, name, "0x030200", "0x10de", "", "NVIDIA 3D controller", "nvidia", numa,
                 numa % 2 == 0 ? "0-15" : "16-31", null, upstream, hostBridge, List.of(), null, false, null);
     }
 
     static PciDevice bridge(String address, String upstream, String hostBridge, int numa) {
-        return new PciDevice(address, "bridge", "", "0x060400", "0x10b5", "", "PCI bridge", "pcieport", numa,
+        return new PciDevice(address, hostside.machine.PciKind.BRIDGE, "", "0x060400", "0x10b5", "", "PCI bridge", "pcieport", numa,
                 numa % 2 == 0 ? "0-15" : "16-31", null, upstream, hostBridge, List.of(), null, false, null);
     }
 

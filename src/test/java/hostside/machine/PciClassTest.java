@@ -16,21 +16,21 @@ class PciClassTest {
 
     @Test
     void onlyAcceleratorsAreGpus() {
-        assertThat(PciClass.kind(0x030200, 0x10de, false)).isEqualTo("gpu");     // NVIDIA 3D controller (H100, H200)
-        assertThat(PciClass.kind(0x030000, 0x10de, false)).isEqualTo("gpu");     // NVIDIA VGA (RTX 4090)
-        assertThat(PciClass.kind(0x038000, 0x1002, false)).isEqualTo("gpu");     // AMD Instinct
-        assertThat(PciClass.kind(0x030000, 0x1a03, false)).isEqualTo("other");   // ASPEED BMC VGA
-        assertThat(PciClass.kind(0x030000, 0x8086, false)).isEqualTo("other");   // Intel integrated graphics
-        assertThat(PciClass.kind(0x030000, -1, true)).isEqualTo("gpu");          // no vendor file, NVIDIA driver says GPU
+        assertThat(PciClass.kind(0x030200, 0x10de, false)).isEqualTo(PciKind.GPU);     // NVIDIA 3D controller (H100, H200)
+        assertThat(PciClass.kind(0x030000, 0x10de, false)).isEqualTo(PciKind.GPU);     // NVIDIA VGA (RTX 4090)
+        assertThat(PciClass.kind(0x038000, 0x1002, false)).isEqualTo(PciKind.GPU);     // AMD Instinct
+        assertThat(PciClass.kind(0x030000, 0x1a03, false)).isEqualTo(PciKind.OTHER);   // ASPEED BMC VGA
+        assertThat(PciClass.kind(0x030000, 0x8086, false)).isEqualTo(PciKind.OTHER);   // Intel integrated graphics
+        assertThat(PciClass.kind(0x030000, -1, true)).isEqualTo(PciKind.GPU);          // no vendor file, NVIDIA driver says GPU
     }
 
     @Test
     void nicsDrivesAndBridges() {
-        assertThat(PciClass.kind(0x020000, 0x15b3, false)).isEqualTo("nic");     // ConnectX Ethernet
-        assertThat(PciClass.kind(0x020700, 0x15b3, false)).isEqualTo("nic");     // ConnectX InfiniBand
-        assertThat(PciClass.kind(0x010802, 0x144d, false)).isEqualTo("nvme");
-        assertThat(PciClass.kind(0x010601, 0x8086, false)).isEqualTo("other");   // SATA AHCI
-        assertThat(PciClass.kind(0x060400, 0x10b5, false)).isEqualTo("bridge");  // PLX switch port
+        assertThat(PciClass.kind(0x020000, 0x15b3, false)).isEqualTo(PciKind.NIC);     // ConnectX Ethernet
+        assertThat(PciClass.kind(0x020700, 0x15b3, false)).isEqualTo(PciKind.NIC);     // ConnectX InfiniBand
+        assertThat(PciClass.kind(0x010802, 0x144d, false)).isEqualTo(PciKind.NVME);
+        assertThat(PciClass.kind(0x010601, 0x8086, false)).isEqualTo(PciKind.OTHER);   // SATA AHCI
+        assertThat(PciClass.kind(0x060400, 0x10b5, false)).isEqualTo(PciKind.BRIDGE);  // PLX switch port
         assertThat(PciClass.describe(0x020700)).isEqualTo("InfiniBand controller");
         assertThat(PciClass.describe(0x010802)).isEqualTo("NVMe drive");
         assertThat(PciClass.describe(-1)).isEqualTo("unknown class");

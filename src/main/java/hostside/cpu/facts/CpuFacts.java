@@ -184,7 +184,7 @@ public record CpuFacts(
      * @param landedOn  CPUs that have handled at least one of them since boot
      * @param total     interrupts handled since boot
      */
-    public record DeviceIrqs(String device, String address, String kind, Integer numaNode, String localCpus,
+    public record DeviceIrqs(String device, String address, hostside.machine.PciKind kind, Integer numaNode, String localCpus,
                              List<String> foundBy, List<Irq> irqs, String routedTo, String landedOn, long total) {}
 
     /**
@@ -226,5 +226,5 @@ public record CpuFacts(
      * @param cpus       the feeder CPUs they are routed to
      * @param total      their count since boot
      */
-    public record IrqsOnFeeders(String device, String kind, int irqs, int activeIrqs, String cpus, long total) {}
+    public record IrqsOnFeeders(String device, hostside.machine.PciKind kind, int irqs, int activeIrqs, String cpus, long total) {}
 }

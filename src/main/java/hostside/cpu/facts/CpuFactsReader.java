@@ -460,8 +460,8 @@ public final class CpuFactsReader {
         }
         Map<Integer, Interrupts.Row> rows = table.byNumber();
         List<PciDevice> devices = machine.pci() == null ? List.of() : machine.pci().stream()
-                .filter(d -> d.isGpu() || d.isNic() || d.kind().equals("nvme"))
-                .sorted(java.util.Comparator.comparingInt((PciDevice d) -> List.of("gpu", "nic", "nvme").indexOf(d.kind())))
+                .filter(d -> d.isGpu() || d.isNic() || d.kind() == hostside.machine.PciKind.NVME)
+                .sorted(java.util.Comparator.comparing(PciDevice::kind)) // GPUs, then NICs, then NVMe drives: the enum's order
                 .toList();
 
         Map<Integer, PciDevice> owner = new TreeMap<>();
@@ -644,7 +644,7 @@ public final class CpuFactsReader {
             List<IrqsOnFeeders> on = new ArrayList<>();
             if (irqs != null) {
                 for (DeviceIrqs d : irqs.devices()) {
-                    if (d.kind().equals("gpu")) continue;
+                    if (d.kind() == hostside.machine.PciKind.GPU) continue;
                     CpuSet cpus = CpuSet.EMPTY;
                     int count = 0, active = 0;
                     long total = 0;

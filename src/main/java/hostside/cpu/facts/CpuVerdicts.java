@@ -160,7 +160,7 @@ public final class CpuVerdicts {
                 CpuSet hit = set(d.cpus());
                 CpuSet rest = feeders.andNot(hit);
                 String irqs = d.irqs() == 1 ? "1 IRQ lands on " + cpus(hit) : d.irqs() + " IRQs land on " + cpus(hit);
-                String fix = d.kind().equals("nvme")
+                String fix = d.kind() == hostside.machine.PciKind.NVME
                         ? "NVMe queue interrupts are kernel-managed and stay where they are: pin the feeder threads to "
                         : "move them (smp_affinity_list, IRQBALANCE_BANNED_CPULIST) or pin the feeder threads to ";
                 boolean most = hit.size() * 2 >= feeders.size();
@@ -198,11 +198,11 @@ public final class CpuVerdicts {
             if (farIrqs.isEmpty()) continue;
             String node = d.numaNode() == null ? "" : " on NUMA node " + d.numaNode();
             String what = switch (d.kind()) {
-                case "gpu" -> "its completion interrupts (blocking synchronisation, events) are serviced across the CPU interconnect";
-                case "nic" -> "its packets are processed across the CPU interconnect, away from the buffers near it";
+                case GPU -> "its completion interrupts (blocking synchronisation, events) are serviced across the CPU interconnect";
+                case NIC -> "its packets are processed across the CPU interconnect, away from the buffers near it";
                 default -> "its I/O completions are serviced across the CPU interconnect";
             };
-            String fix = d.kind().equals("nvme") ? "" : "; set /proc/irq/N/smp_affinity_list to " + local
+            String fix = d.kind() == hostside.machine.PciKind.NVME ? "" : "; set /proc/irq/N/smp_affinity_list to " + local
                     + (farIrqs.size() <= 8 ? " for IRQs " + CpuSet.of(farIrqs.stream().mapToInt(x -> x).toArray()) : "")
                     + ", or ban those CPUs for them in irqbalance";
             out.add(Finding.warn(d.device(), d.device() + "'s " + (farIrqs.size() == 1 ? "1 IRQ is" : farIrqs.size() + " IRQs are")

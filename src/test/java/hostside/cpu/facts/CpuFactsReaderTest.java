@@ -366,7 +366,7 @@ class CpuFactsReaderTest {
         Box b = Box.healthy(root);
         for (int i = 0; i < 4; i++) b.affinity(110 + i, "0-7", String.valueOf(4 + i));
         CpuFacts.Feeder g = b.read().feeders().getFirst();
-        assertThat(g.irqsOnFeeders()).containsExactly(new CpuFacts.IrqsOnFeeders("eth0", "nic", 4, 4, "4-7", 20000));
+        assertThat(g.irqsOnFeeders()).containsExactly(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 4, 4, "4-7", 20000));
     }
 
     @Test

@@ -82,7 +82,7 @@ class H200CpuTest {
         assertThat(nic.total()).isEqualTo(27);
 
         assertThat(f.feeders()).containsExactly(new CpuFacts.Feeder("GPU0", "0000:00:06.0", null, "0-15", "", "0-15", "0-15",
-                List.of(new CpuFacts.IrqsOnFeeders("eth0", "nic", 2, 2, "7-8", 27))));
+                List.of(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 2, 2, "7-8", 27))));
     }
 
     @Test
