@@ -143,7 +143,7 @@ public final class CpuDrill {
     static List<Integer> feederCpus(MachineFacts machine, String pciAddress, List<Integer> allowed) {
         for (PciDevice d : machine.pci()) {
             if (!d.address().equals(pciAddress) || d.localCpus() == null || d.localCpus().isEmpty()) continue;
-            List<Integer> local = CpuSet.parseList(d.localCpus()).stream().boxed().filter(allowed::contains).toList();
+            List<Integer> local = d.localCpus().stream().boxed().filter(allowed::contains).toList();
             if (!local.isEmpty()) return local;
         }
         return allowed;

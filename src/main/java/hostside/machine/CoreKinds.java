@@ -95,7 +95,7 @@ final class CoreKinds {
 
     private static Topology.CoreKind kind(String name, CpuSet cpus, TreeSet<CpuSet> cores, String source, String detail) {
         int n = (int) cores.stream().filter(c -> c.intersects(cpus)).count();
-        return new Topology.CoreKind(name, cpus.toList(), n, cpus.size(), source, detail);
+        return new Topology.CoreKind(name, cpus, n, cpus.size(), source, detail);
     }
 
     private Optional<CpuSet> list(String path) {

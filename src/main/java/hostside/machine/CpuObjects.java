@@ -156,7 +156,7 @@ final class CpuObjects {
             if (rank < 0) continue;
             // A missing or unreadable size leaves the cache in place, its size unknown (hwloc: 0).
             Long size = fs.text(c + "size").flatMap(TopologyReader::sizeBytes).orElse(null);
-            Topology.Cache cache = new Topology.Cache(level.get(), type, size, set.toList(),
+            Topology.Cache cache = new Topology.Cache(level.get(), type, size, set,
                     facts.integer(c + "coherency_line_size").orElse(null),
                     facts.integer(c + "ways_of_associativity").orElse(null));
             insert(new Obj(Kind.CACHE, rank, set, cache), "L" + level.get() + " cache of cpu" + cpu + " (index" + j + ")");

@@ -70,7 +70,7 @@ public final class MachineDocument {
         List<Block> b = new ArrayList<>();
         String perCore = t.cores() > 0 && t.threads() % t.cores() == 0 ? ", " + t.threads() / t.cores() + " per core" : "";
         String counts = plural(t.packages(), "package") + ", " + plural(t.cores(), "core") + ", " + plural(t.threads(), "thread") + perCore;
-        if (!t.whole().allowedCpus().isEmpty() && t.threads() < CpuSet.parseList(t.whole().onlineCpus()).size()) {
+        if (!t.whole().allowedCpus().isEmpty() && t.threads() < t.whole().onlineCpus().size()) {
             counts += " (in this cpuset; online: " + t.whole().onlineCpus() + ")";
         }
         b.add(new Block.KeyValues(List.of(Entry.of("CPU", t.cpuModel().isEmpty() ? "model unknown" : t.cpuModel()), Entry.of("counts", counts))));
@@ -103,7 +103,7 @@ public final class MachineDocument {
             // null: the kernel gave no size (listed last, shown as "unknown")
             Map<Long, Integer> sizes = new TreeMap<>(Comparator.nullsLast(Comparator.naturalOrder()));
             for (Topology.Cache c : cs) sizes.merge(c.sizeBytes(), 1, Integer::sum);
-            int cpus = CpuSet.parseList(cs.getFirst().cpus()).size();
+            int cpus = cs.getFirst().cpus().size();
             rows.add(row(e.getKey(), String.join(" / ", sizes.keySet().stream().map(Units::bytes).toList()), cs.size(),
                     cpus == 1 ? "1 thread" : cpus + " threads"));
         }
@@ -154,7 +154,7 @@ public final class MachineDocument {
             List<Text> r = new ArrayList<>(row(a.devices().get(i)));
             for (String level : a.matrix().get(i)) r.add(Text.of(level));
             PciDevice d = i < devices.size() ? devices.get(i) : null;
-            r.add(Text.of(d == null || d.localCpus().isEmpty() ? "-" : d.localCpus()));
+            r.add(Text.of(d == null || d.localCpus().isEmpty() ? "-" : d.localCpus().toList()));
             r.add(Text.of(d == null || d.numaNode() == null ? "-" : String.valueOf(d.numaNode())));
             rows.add(r);
         }

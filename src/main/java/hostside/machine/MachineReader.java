@@ -55,7 +55,7 @@ public final class MachineReader {
         Topology.Whole w = topology.whole();
         long nodeMemory = topology.numaNodes().stream().filter(n -> !n.gpuMemory() && n.memTotalBytes() != null)
                 .mapToLong(Topology.NumaNode::memTotalBytes).sum();
-        boolean allNodes = topology.numaNodes().size() >= Math.max(1, CpuSet.parseList(w.nodes()).size());
+        boolean allNodes = topology.numaNodes().size() >= Math.max(1, w.nodes().size());
         if (w.memTotalBytes() != null && allNodes && nodeMemory > 0
                 && Math.abs(w.memTotalBytes() - nodeMemory) > w.memTotalBytes() / 20) {
             f.add(Finding.warn("NUMA", "the NUMA nodes add up to " + hostside.core.Units.bytes(nodeMemory) + " but /proc/meminfo has "
@@ -63,7 +63,7 @@ public final class MachineReader {
                     + ": per-node figures (numactl -H, node meminfo) understate this machine's memory"));
         }
         if (!w.allowedCpus().isEmpty()) {
-            int all = CpuSet.parseList(w.onlineCpus()).size();
+            int all = w.onlineCpus().size();
             if (topology.threads() < all) {
                 f.add(Finding.info("cpuset", "this process may use " + topology.threads() + " of " + all
                         + " online CPUs (" + w.cpusetSource() + "): size DataLoader workers and OpenMP threads to " + topology.threads()));

@@ -30,7 +30,7 @@ public record PciDevice(
         String description,
         String driver,
         Integer numaNode,
-        String localCpus,
+        hostside.core.CpuSet localCpus,
         PciLink link,
         String upstream,
         String hostBridge,

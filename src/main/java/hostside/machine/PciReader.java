@@ -72,8 +72,7 @@ public final class PciReader {
         }
 
         Integer numa = fs.text(dir + "/numa_node").flatMap(PciReader::integer).filter(n -> n >= 0).orElse(null);
-        String local = facts.cpuList(dir + "/local_cpulist").or(() -> facts.cpuMask(dir + "/local_cpus"))
-                .map(CpuSet::toList).orElse("");
+        CpuSet local = facts.cpuList(dir + "/local_cpulist").or(() -> facts.cpuMask(dir + "/local_cpus")).orElse(CpuSet.EMPTY);
         PciLink link = null;
         Optional<String> speed = fs.text(dir + "/current_link_speed");
         Optional<String> maxSpeed = fs.text(dir + "/max_link_speed");

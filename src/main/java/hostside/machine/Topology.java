@@ -1,5 +1,7 @@
 package hostside.machine;
 
+import hostside.core.CpuSet;
+
 import java.util.List;
 
 /**
@@ -28,13 +30,13 @@ public record Topology(
      *                  the node ids of {@link Topology#numaNodes}; empty when the kernel gives none
      * @param gpu       for a node holding a GPU's memory, that GPU's PCI address
      */
-    public record NumaNode(int id, String cpus, Long memTotalBytes, boolean gpuMemory, String gpu, List<Integer> distances) {}
+    public record NumaNode(int id, CpuSet cpus, Long memTotalBytes, boolean gpuMemory, String gpu, List<Integer> distances) {}
 
     /**
      * One cache instance. {@code type} is unified, data or instruction; {@code sizeBytes} is null
      * when the kernel gives no (readable) size: the cache is still there, as hwloc shows it.
      */
-    public record Cache(int level, String type, Long sizeBytes, String cpus, Integer lineSizeBytes, Integer ways) {}
+    public record Cache(int level, String type, Long sizeBytes, CpuSet cpus, Integer lineSizeBytes, Integer ways) {}
 
     /**
      * One kind of core on a hybrid machine (P-cores and E-cores, Cortex-X and Cortex-A parts).
@@ -43,7 +45,7 @@ public record Topology(
      * @param source  what told: "cpu_core/cpu_atom PMUs", "cpu_capacity", "MIDR", "base frequency"
      * @param detail  the numbers behind it (capacity, frequencies), for people
      */
-    public record CoreKind(String name, String cpus, int cores, int threads, String source, String detail) {}
+    public record CoreKind(String name, CpuSet cpus, int cores, int threads, String source, String detail) {}
 
     /**
      * @param onlineCpus   every online CPU, in or out of the cpuset
@@ -54,6 +56,6 @@ public record Topology(
      * @param memTotalBytes MemTotal of /proc/meminfo: all memory the kernel manages, null when unreadable
      * @param nodes        every NUMA node, in or out of the cpuset
      */
-    public record Whole(String onlineCpus, String offlineCpus, String allowedCpus, String allowedNodes, String cpusetSource,
-                        Long memTotalBytes, String nodes) {}
+    public record Whole(CpuSet onlineCpus, CpuSet offlineCpus, CpuSet allowedCpus, CpuSet allowedNodes, String cpusetSource,
+                        Long memTotalBytes, CpuSet nodes) {}
 }

@@ -72,7 +72,7 @@ public final class TopologyReader {
                 case CORE -> coreList.add(o.cpus().and(counted));
                 case CACHE -> {
                     Topology.Cache c = o.cache();
-                    cacheList.add(new Topology.Cache(c.level(), c.type(), c.sizeBytes(), o.cpus().and(counted).toList(),
+                    cacheList.add(new Topology.Cache(c.level(), c.type(), c.sizeBytes(), o.cpus().and(counted),
                             c.lineSizeBytes(), c.ways()));
                 }
                 default -> { }
@@ -80,13 +80,12 @@ public final class TopologyReader {
         }
         cacheList.sort((a, b) -> a.level() != b.level() ? Integer.compare(a.level(), b.level())
                 : !a.type().equals(b.type()) ? a.type().compareTo(b.type())
-                : CpuSet.parseList(a.cpus()).compareTo(CpuSet.parseList(b.cpus())));
+                : a.cpus().compareTo(b.cpus()));
         TreeSet<CpuSet> cores = new TreeSet<>();
         for (CpuSet c : coreList) if (!c.isEmpty()) cores.add(c);
 
-        Topology.Whole whole = new Topology.Whole(online.toList(), present.andNot(online).toList(),
-                cpuset.cpus().map(CpuSet::toList).orElse(""), cpuset.mems().map(CpuSet::toList).orElse(""),
-                cpuset.source(), machineMemory(), allNodeIds().stream().map(CpuSet::of).reduce(CpuSet.EMPTY, CpuSet::or).toList());
+        Topology.Whole whole = new Topology.Whole(online, present.andNot(online), cpuset.cpus().orElse(CpuSet.EMPTY),
+                cpuset.mems().orElse(CpuSet.EMPTY), cpuset.source(), machineMemory(), allNodeIds().stream().map(CpuSet::of).reduce(CpuSet.EMPTY, CpuSet::or));
         return new Topology(packages, coreList.size(), counted.size(), cpuinfo.model(), nodes, cacheList,
                 new CoreKinds(fs, cpuinfo).read(counted, cores), whole);
     }
@@ -210,7 +209,7 @@ public final class TopologyReader {
             Long mem = machineMemory();
             if (mem == null) unknowns.add("memory of node 0: /proc/meminfo has no MemTotal");
             maps.put(0, pus); // hwloc gives it every PU
-            nodes.add(new Topology.NumaNode(0, counted.toList(), mem, false, null, List.of()));
+            nodes.add(new Topology.NumaNode(0, counted, mem, false, null, List.of()));
             return nodes;
         }
         Map<Integer, List<Integer>> rows = new HashMap<>();
@@ -226,7 +225,7 @@ public final class TopologyReader {
             List<Integer> row = rows.get(id);
             List<Integer> keptRow = new ArrayList<>();
             if (!row.isEmpty()) for (int other : kept) keptRow.add(row.get(allNodeIds().indexOf(other)));
-            nodes.add(new Topology.NumaNode(id, maps.get(id).and(counted).toList(), mem,
+            nodes.add(new Topology.NumaNode(id, maps.get(id).and(counted), mem,
                     gpuOfNode.containsKey(id), gpuOfNode.get(id), keptRow));
         }
         return nodes;

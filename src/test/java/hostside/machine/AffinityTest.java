@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** nvidia-smi topo -m levels, computed from a PCIe tree. */
 class AffinityTest {
     static PciDevice dev(String address, String kind, String name, String upstream, String hostBridge, Integer numa, PciLink link) {
-        return new PciDevice(address, PciKind.parse(kind), name, "", "", "", kind, "", numa, numa == null ? "" : numa == 0 ? "0-15" : "16-31",
+        return new PciDevice(address, PciKind.parse(kind), name, "", "", "", kind, "", numa, hostside.core.CpuSet.parseList(numa == null ? "" : numa == 0 ? "0-15" : "16-31"),
                 link, upstream, hostBridge, name.startsWith("mlx") ? List.of(name) : List.of(), null, name.startsWith("mlx"), null);
     }
 
@@ -65,9 +65,9 @@ class AffinityTest {
     @Test
     void verdictsNameTheNearestNic() {
         Topology topo = new Topology(2, 0, 0, "", List.of(
-                new Topology.NumaNode(0, "0-15", 1L, false, null, List.of()),
-                new Topology.NumaNode(1, "16-31", 1L, false, null, List.of())), List.of(), List.of(),
-                new Topology.Whole("0-31", "", "", "", "", null, "0-1"));
+                new Topology.NumaNode(0, hostside.core.CpuSet.parseList("0-15"), 1L, false, null, List.of()),
+                new Topology.NumaNode(1, hostside.core.CpuSet.parseList("16-31"), 1L, false, null, List.of())), List.of(), List.of(),
+                new Topology.Whole(hostside.core.CpuSet.parseList("0-31"), hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, "", null, hostside.core.CpuSet.parseList("0-1")));
         Affinity a = Affinity.of(tree, topo);
         assertThat(a.devices()).containsExactly("GPU0", "GPU1", "GPU2", "GPU3", "mlx5_0", "mlx5_1");
         assertThat(a.verdicts().get(0)).startsWith("GPU0 and mlx5_0 share a PCIe switch (PIX): good for GPUDirect RDMA");

@@ -17,7 +17,7 @@ class H200FixtureTest {
         assertThat(f.topology().cores()).isEqualTo(16);
         assertThat(f.topology().threads()).isEqualTo(16);
         assertThat(f.topology().numaNodes()).extracting(Topology.NumaNode::id).containsExactly(0);
-        assertThat(f.topology().numaNodes().getFirst().cpus()).isEqualTo("0-15");
+        assertThat(f.topology().numaNodes().getFirst().cpus()).isEqualTo(hostside.core.CpuSet.parseList("0-15"));
     }
 
     @Test
@@ -30,7 +30,7 @@ class H200FixtureTest {
         assertThat(gpu.link()).isEqualTo(new PciLink(32.0, 16, 32.0, 16));
         assertThat(gpu.link().belowMaxSpeed()).isFalse();
         assertThat(gpu.numaNode()).isNull();
-        assertThat(gpu.localCpus()).isEqualTo("0-15");
+        assertThat(gpu.localCpus()).isEqualTo(hostside.core.CpuSet.parseList("0-15"));
         assertThat(gpu.hostBridge()).isEqualTo("pci0000:00");
         assertThat(gpu.upstream()).isNull();
     }

@@ -21,19 +21,20 @@ final class NvlinkBoxes {
 
     static PciDevice gpu(String address, String name, String upstream, String hostBridge, int numa) {
         return new PciDevice(address, hostside.machine.PciKind.GPU, name, "0x030200", "0x10de", "", "NVIDIA 3D controller", "nvidia", numa,
-                numa % 2 == 0 ? "0-15" : "16-31", null, upstream, hostBridge, List.of(), null, false, null);
+                hostside.core.CpuSet.parseList(numa % 2 == 0 ? "0-15" : "16-31"), null, upstream, hostBridge, List.of(), null, false, null);
     }
 
     static PciDevice bridge(String address, String upstream, String hostBridge, int numa) {
         return new PciDevice(address, hostside.machine.PciKind.BRIDGE, "", "0x060400", "0x10b5", "", "PCI bridge", "pcieport", numa,
-                numa % 2 == 0 ? "0-15" : "16-31", null, upstream, hostBridge, List.of(), null, false, null);
+                hostside.core.CpuSet.parseList(numa % 2 == 0 ? "0-15" : "16-31"), null, upstream, hostBridge, List.of(), null, false, null);
     }
 
     static Topology nodes(int n) {
         List<Topology.NumaNode> nodes = IntStream.range(0, n)
-                .mapToObj(i -> new Topology.NumaNode(i, i * 16 + "-" + (i * 16 + 15), 1L << 30, false, null, List.of())).toList();
+                .mapToObj(i -> new Topology.NumaNode(i, hostside.core.CpuSet.parseList(i * 16 + "-" + (i * 16 + 15)), 1L << 30, false, null, List.of())).toList();
         return new Topology(n, 16 * n, 16 * n, "", nodes, List.of(), List.of(),
-                new Topology.Whole("0-" + (16 * n - 1), "", "", "", "", null, "0-" + (n - 1)));
+                new Topology.Whole(hostside.core.CpuSet.parseList("0-" + (16 * n - 1)), hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, "", null,
+                        hostside.core.CpuSet.parseList("0-" + (n - 1))));
     }
 
     static NvmlGpu nvml(int index, String busId, List<NvmlGpu.NvLink> links) {

@@ -96,7 +96,7 @@ class TopologyRulesTest {
         assertThat(t.packages()).isEqualTo(1);
         assertThat(l3(t)).containsExactly(32L << 20);
         assertThat(t.numaNodes()).singleElement().satisfies(n -> {
-            assertThat(n.cpus()).isEqualTo("0-3");
+            assertThat(n.cpus()).isEqualTo(hostside.core.CpuSet.parseList("0-3"));
             assertThat(n.memTotalBytes()).isEqualTo(1L << 20);
         });
         assertThat(unknowns).isEmpty();
@@ -189,7 +189,7 @@ class TopologyRulesTest {
         assertThat(t.threads()).isEqualTo(4);
         assertThat(t.cores()).isEqualTo(4);
         assertThat(t.packages()).as("package 1 holds allowed node 1").isEqualTo(2);
-        assertThat(t.caches()).as("package 1's L3 and L1s hold no allowed CPU").extracting(Topology.Cache::cpus)
+        assertThat(t.caches()).as("package 1's L3 and L1s hold no allowed CPU").extracting(c -> c.cpus().toList())
                 .containsOnly("0", "1", "2", "3", "0-3");
         assertThat(l3(t)).hasSize(1);
         assertThat(t.numaNodes()).extracting(Topology.NumaNode::id).containsExactly(0, 1);
@@ -238,8 +238,8 @@ class TopologyRulesTest {
         Topology t = read();
         assertThat(t.packages()).isEqualTo(2);
         assertThat(t.cores()).isEqualTo(4);
-        assertThat(t.caches()).extracting(Topology.Cache::cpus).containsExactly("0-1", "2-3");
-        assertThat(t.numaNodes()).singleElement().satisfies(n -> assertThat(n.cpus()).isEqualTo("0-3"));
+        assertThat(t.caches()).extracting(c -> c.cpus().toList()).containsExactly("0-1", "2-3");
+        assertThat(t.numaNodes()).singleElement().satisfies(n -> assertThat(n.cpus()).isEqualTo(hostside.core.CpuSet.parseList("0-3")));
     }
 
     @Test
@@ -281,7 +281,7 @@ class TopologyRulesTest {
         put("/sys/fs/cgroup/cpuset.cpus.effective", "0-3\n").put("/sys/fs/cgroup/job/cpuset.cpus.effective", "1-2\n");
         Topology t = read();
         assertThat(t.threads()).isEqualTo(2);
-        assertThat(t.whole().allowedCpus()).isEqualTo("1-2");
+        assertThat(t.whole().allowedCpus()).isEqualTo(hostside.core.CpuSet.parseList("1-2"));
     }
 
     @Test
@@ -310,7 +310,7 @@ class TopologyRulesTest {
         List<String> unknowns = new ArrayList<>();
         Topology t = read(unknowns);
         assertThat(t.packages()).isEqualTo(2);
-        assertThat(t.caches()).extracting(Topology.Cache::cpus).containsExactly("0-1", "2-3");
+        assertThat(t.caches()).extracting(c -> c.cpus().toList()).containsExactly("0-1", "2-3");
         assertThat(unknowns).anySatisfy(u -> assertThat(u).contains("L3 cache of cpu1").contains("cuts across a package"));
     }
 }

@@ -60,7 +60,7 @@ class FleetTest {
     }
 
     static PciDevice nic(Integer mbps, boolean rdma) {
-        return new PciDevice("0000:01:00.0", hostside.machine.PciKind.NIC, "eth0", "0x020000", "0x15b3", "0x1021", "ConnectX-7", "mlx5_core", 0, "0-7", null, null,
+        return new PciDevice("0000:01:00.0", hostside.machine.PciKind.NIC, "eth0", "0x020000", "0x15b3", "0x1021", "ConnectX-7", "mlx5_core", 0, hostside.core.CpuSet.parseList("0-7"), null, null,
                 null, List.of("eth0"), mbps, rdma, null);
     }
 

@@ -111,7 +111,7 @@ public final class CpuFactsReader {
     private CpuSet online() {
         Topology t = machine.topology();
         if (t != null && t.whole() != null && !t.whole().onlineCpus().isEmpty()) {
-            return CpuSet.parseList(t.whole().onlineCpus());
+            return t.whole().onlineCpus();
         }
         return cpuList(CPU + "/online", true);
     }
@@ -295,7 +295,7 @@ public final class CpuFactsReader {
 
     private Cgroup cgroup() {
         Topology.Whole w = machine.topology() == null ? null : machine.topology().whole();
-        String cpuset = w == null || w.allowedCpus().isEmpty() ? null : w.allowedCpus();
+        String cpuset = w == null || w.allowedCpus().isEmpty() ? null : w.allowedCpus().toList();
         String cpusetSource = w == null ? "" : w.cpusetSource();
 
         Read cg = fs.read("/proc/self/cgroup");
@@ -541,7 +541,7 @@ public final class CpuFactsReader {
                 landed = landed.or(CpuSet.parseList(irq.landedOn()));
                 total += irq.total();
             }
-            out.add(new DeviceIrqs(d.label(), d.address(), d.kind(), d.numaNode(), d.localCpus(),
+            out.add(new DeviceIrqs(d.label(), d.address(), d.kind(), d.numaNode(), d.localCpus() == null ? null : d.localCpus().toList(),
                     List.copyOf(how.getOrDefault(d.address(), Set.of())), List.copyOf(irqs), routed.toList(), landed.toList(), total));
         }
         missingAffinity.forEach((why, irqs) -> unknowns.add(why + " for IRQs " + CpuSet.of(irqs.stream().mapToInt(i -> i).toArray())
@@ -634,7 +634,7 @@ public final class CpuFactsReader {
         for (PciDevice gpu : machine.gpus()) {
             CpuSet local = CpuSet.EMPTY;
             try {
-                local = CpuSet.parseList(gpu.localCpus());
+                local = gpu.localCpus();
             } catch (GarbageException e) {
                 // Module 1 keeps only parsed lists; nothing to add
             }
