@@ -32,11 +32,6 @@ public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan 
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside container --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
-        var n = hostside.core.Json.MAPPER.createObjectNode();
-        n.put("schema", hostside.core.Schema.CURRENT);
-        n.put("kind", "container");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
-        n.set("figures", hostside.core.Json.MAPPER.valueToTree(figures()));
-        return n;
+        return hostside.core.Json.document("container", this, figures());
     }
 }

@@ -40,11 +40,6 @@ public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDr
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside cpu --json} prints and the report embeds. */
     public ObjectNode json() {
-        ObjectNode n = Json.MAPPER.createObjectNode();
-        n.put("schema", hostside.core.Schema.CURRENT);
-        n.put("kind", "cpu");
-        n.setAll((ObjectNode) Json.MAPPER.valueToTree(this));
-        n.set("figures", Json.MAPPER.valueToTree(figures()));
-        return n;
+        return hostside.core.Json.document("cpu", this, figures());
     }
 }

@@ -65,11 +65,6 @@ public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts fac
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside io --json} prints and the report embeds. */
     public ObjectNode json() {
-        var n = Json.MAPPER.createObjectNode();
-        n.put("schema", hostside.core.Schema.CURRENT);
-        n.put("kind", "io");
-        n.setAll((ObjectNode) Json.MAPPER.valueToTree(this));
-        n.set("figures", Json.MAPPER.valueToTree(figures()));
-        return n;
+        return hostside.core.Json.document("io", this, figures());
     }
 }

@@ -31,12 +31,7 @@ public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> 
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
-        var n = hostside.core.Json.MAPPER.createObjectNode();
-        n.put("schema", hostside.core.Schema.CURRENT);
-        n.put("kind", "vm");
-        n.setAll((com.fasterxml.jackson.databind.node.ObjectNode) hostside.core.Json.MAPPER.valueToTree(this));
-        n.set("figures", hostside.core.Json.MAPPER.valueToTree(figures()));
-        return n;
+        return hostside.core.Json.document("vm", this, figures());
     }
 
     /**
