@@ -37,7 +37,9 @@ public final class RackCommand implements Callable<Integer> {
         if (options.json) {
             ObjectNode n = Json.MAPPER.createObjectNode();
             n.put("schema", hostside.machine.MachineFacts.SCHEMA);
+            n.put("kind", "rack");
             n.set("gpu", Json.MAPPER.valueToTree(run.gpu()));
+            n.set("figures", Json.MAPPER.valueToTree(run.figures())); // the copy engines' and SMs' figures, typed as machine's
             out.print(Json.write(n));
         } else {
             out.print(new TextRenderer(Style.forTerminal()).render(RackDocument.of(run.gpu())));

@@ -5,10 +5,10 @@ import java.util.Optional;
 
 /**
  * An option's value that hostside cut to fit the machine ({@code vm --anon-size 1T}, {@code cpu
- * --dataset-size 1T}): what was asked, what was used instead, and why. A drill puts it in its
- * result's detail under {@link #KEY}, so that --json carries {@code {"option", "asked", "used",
- * "why"}} and the views print {@link #text()}: a figure measured over less than was asked must
- * say so.
+ * --dataset-size 1T}): what was asked, what was used instead, and why. The detail record of a
+ * case whose size can be cut holds it ({@link Holder}, as "cut" in the JSON: {@code {"option",
+ * "asked", "used", "why"}}), and the documents print {@link #text()}: a figure measured over less
+ * than was asked must say so.
  *
  * @param option the option as typed ("--anon-size")
  * @param asked  bytes asked for
@@ -16,7 +16,6 @@ import java.util.Optional;
  * @param why    the bound, with its figure ("a quarter of available memory (5.8 GiB of 23.2 GiB)")
  */
 public record Cut(String option, long asked, long used, String why) {
-    public static final String KEY = "cut";
 
     /** A cut where {@code used} is below {@code asked}; empty where the value was used as asked. */
     public static Optional<Cut> of(String option, long asked, long used, String why) {
@@ -31,8 +30,7 @@ public record Cut(String option, long asked, long used, String why) {
 
     /** The cut a result's detail holds, if any. */
     public static Optional<Cut> in(Result r) {
-        if (r.detail() instanceof Holder h) return Optional.ofNullable(h.cut());
-        return MapDetail.of(r).get(KEY) instanceof Cut c ? Optional.of(c) : Optional.empty();
+        return r.detail() instanceof Holder h ? Optional.ofNullable(h.cut()) : Optional.empty();
     }
 
     /** "--anon-size 1.0 TiB asked, 5.8 GiB used: a quarter of available memory (...)" */

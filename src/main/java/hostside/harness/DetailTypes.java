@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Which detail record each test case's results hold, by the case's key: what reading a result's
  * JSON back needs to make the same record again. The drills declare it
  * ({@link TestCase#detailType()}); whoever reads documents back (the report's --from, the tests)
- * registers the drills' cases first. A key not registered reads as a {@link MapDetail}.
+ * registers the drills' cases first. A key not registered reads with no detail.
  */
 public final class DetailTypes {
     private static final Map<String, Class<? extends Detail>> BY_KEY = new ConcurrentHashMap<>();

@@ -2,7 +2,6 @@ package hostside.harness;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonParser;
@@ -34,11 +33,6 @@ public record Result(String key, String description, Status status, String why, 
 
     public static Result ok(TestCase<?> t, Unit unit, Stats value, String method, Detail detail) {
         return ok(t, unit, value, method, t.anchor(), detail);
-    }
-
-    /** A detail still kept as named values: {@link MapDetail}, until the case has its own record. */
-    public static Result ok(TestCase<?> t, Unit unit, Stats value, String method, Map<String, Object> detail) {
-        return ok(t, unit, value, method, t.anchor(), new MapDetail(detail));
     }
 
     /** ... with a peer that depends on the target (the fio job for this file's size). */
@@ -109,14 +103,9 @@ public record Result(String key, String description, Status status, String why, 
             Detail detail = null;
             JsonNode d = n.path("detail");
             if (d.isObject() && !d.isEmpty()) {
+                // a case this version does not know (a newer report's) keeps no detail: its figure still reads
                 Class<? extends Detail> type = DetailTypes.of(key);
-                if (type == null || type == MapDetail.class) {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> values = ctxt.readTreeAsValue(d, Map.class);
-                    detail = new MapDetail(values);
-                } else {
-                    detail = ctxt.readTreeAsValue(d, type);
-                }
+                if (type != null) detail = ctxt.readTreeAsValue(d, type);
             }
             return new Result(key, n.path("description").asText(""), status, n.path("why").asText(""), unit, value, better,
                     n.path("method").asText(""), n.path("anchor").isTextual() ? n.get("anchor").asText() : null, detail);

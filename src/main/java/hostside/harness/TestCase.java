@@ -36,6 +36,6 @@ public interface TestCase<C> {
 
     /** The record its results' detail holds; null for a case that keeps none. */
     default Class<? extends Detail> detailType() {
-        return MapDetail.class;
+        return null;
     }
 }

@@ -31,7 +31,7 @@ class ProgressTest {
 
         public Result run(String target) {
             if (key.equals("boom")) throw new IllegalStateException("no GPU");
-            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(1), "fake", Map.of());
+            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(1), "fake", (hostside.harness.Detail) null);
         }
     }
 

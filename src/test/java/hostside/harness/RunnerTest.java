@@ -17,7 +17,15 @@ import hostside.core.BadInputException;
 
 class RunnerTest {
     /** A test case of a string target: its result from a function, or not applicable with a reason. */
+    /** What a case ran against: its detail record. */
+    record Ran(String target) implements Detail {}
+
     record Case(String key, String skip, Function<String, Double> figure) implements TestCase<String> {
+        @Override
+        public Class<? extends Detail> detailType() {
+            return Ran.class;
+        }
+
         static Case ok(String key, double v) {
             return new Case(key, null, t -> v);
         }
@@ -31,7 +39,7 @@ class RunnerTest {
         }
 
         public Result run(String target) {
-            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(figure.apply(target)), "test", Map.of("target", target));
+            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(figure.apply(target)), "test", new Ran(target));
         }
     }
 
@@ -49,7 +57,7 @@ class RunnerTest {
         assertThat(r).extracting(Result::key).containsExactly("a", "b", "c");
         assertThat(r).allSatisfy(x -> assertThat(x.isOk()).isTrue());
         assertThat(r.get(1).value().median()).isEqualTo(2);
-        assertThat(MapDetail.of(r.get(1))).containsEntry("target", "gpu0");
+        assertThat(r.get(1).detail()).isEqualTo(new Ran("gpu0"));
         assertThat(r.get(1).description()).isEqualTo("case b");
         assertThat(progress).containsExactly("a", "b", "c");
     }

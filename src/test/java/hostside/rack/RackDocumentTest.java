@@ -69,4 +69,15 @@ class RackDocumentTest {
         assertThat(r.out()).startsWith("hostside rack: coherence and copy engine vs SMs\n")
                 .contains("Not run: recorded machine: nothing is measured under --root").doesNotContain("\u001b[");
     }
+
+    @Test
+    void theJsonCarriesTheTypedFiguresOfItsCopies() throws Exception {
+        CliRun r = CliRun.of("rack", "--root", hostside.Fixtures.h200().toString(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        var json = hostside.core.Json.MAPPER.readTree(r.out());
+        assertThat(json.path("schema").asText()).isEqualTo("hostside/2");
+        assertThat(json.path("kind").asText()).isEqualTo("rack");
+        assertThat(json.path("figures").isArray()).as("a recording measures nothing: an empty list, not a missing one").isTrue();
+        assertThat(json.path("figures")).isEmpty();
+    }
 }

@@ -51,11 +51,11 @@ class MeasuredVerdictsTest {
     }
 
     static Result failed(String key) {
-        return hostside.harness.TestResults.of(key, key, "failed", "it broke", "", null, "", Map.of());
+        return hostside.harness.TestResults.of(key, key, "failed", "it broke", "", null, "");
     }
 
     static Result notRun(String key) {
-        return hostside.harness.TestResults.of(key, key, "not run", "not here", "", null, "", Map.of());
+        return hostside.harness.TestResults.of(key, key, "not run", "not here", "", null, "");
     }
 
     static List<String> host(Result... rs) {
