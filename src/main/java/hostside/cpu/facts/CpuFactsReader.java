@@ -2,18 +2,13 @@ package hostside.cpu.facts;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import hostside.cpu.facts.CpuFacts.Cgroup;
 import hostside.cpu.facts.CpuFacts.CmdlineCpus;
 import hostside.cpu.facts.CpuFacts.CpuFreq;
 import hostside.cpu.facts.CpuFacts.DeviceIrqs;
@@ -33,10 +28,7 @@ import hostside.cpu.facts.CpuFacts.Tunables;
 import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
-import hostside.fs.Mounts;
-import hostside.fs.Mounts.Mount;
 import hostside.core.GarbageException;
-import hostside.fs.Read;
 import hostside.machine.KernelCmdline;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
@@ -88,7 +80,7 @@ public final class CpuFactsReader {
         ProcessCpus process = guard("process CPUs", this::process, () -> null);
         Frequency frequency = guard("cpufreq", this::frequency, () -> null);
         Idle idle = guard("cpuidle", this::idle, () -> null);
-        Irqs irqs = guard("interrupts", this::irqs, () -> null);
+        Irqs irqs = guard("interrupts", () -> new IrqReader(fs, machine, reads, unknowns).read(), () -> null);
         List<Feeder> feeders = guard("feeder CPUs", () -> feeders(isolation, process, irqs), List::of);
         Integer cores = machine.topology() != null && machine.topology().cores() > 0 ? machine.topology().cores() : null;
         return new CpuFacts(kernel, sched, isolation, process, frequency, idle, irqs, feeders, online.toList(), cores,
@@ -290,100 +282,7 @@ public final class CpuFactsReader {
         hostside.process.ThisProcess p = hostside.process.ThisProcess.read(fs);
         CpuSet cpus = p.cpusAllowed(reads, unknowns), mems = p.memsAllowed(reads, unknowns);
         return new ProcessCpus(p.pid() == null ? null : p.pid().toString(), cpus == null ? null : cpus.toList(),
-                cpus == null ? null : cpus.size(), mems == null ? null : mems.toList(), guard("cgroup", this::cgroup, () -> null));
-    }
-
-    private Cgroup cgroup() {
-        Topology.Whole w = machine.topology() == null ? null : machine.topology().whole();
-        String cpuset = w == null || w.allowedCpus().isEmpty() ? null : w.allowedCpus().toList();
-        String cpusetSource = w == null ? "" : w.cpusetSource();
-
-        Read cg = fs.read("/proc/self/cgroup");
-        if (!(cg instanceof Read.Ok cgOk)) {
-            unknowns.add(cg.why());
-            return new Cgroup(null, null, cpuset, cpusetSource, null, null, null, "unknown: " + cg.why());
-        }
-        String v1Path = null, v2Path = null;
-        for (String line : cgOk.text().split("\n")) {
-            String[] f = line.strip().split(":", 3);
-            if (f.length < 3) continue;
-            if (f[0].equals("0") && f[1].isEmpty()) v2Path = f[2];
-            else if (List.of(f[1].split(",")).contains("cpu")) v1Path = f[2];
-        }
-        List<Mount> mounts = Mounts.read(fs);
-        Mount v1 = mounts.stream().filter(m -> m.type().equals("cgroup") && m.options().contains("cpu")).findFirst().orElse(null);
-        Mount v2 = mounts.stream().filter(m -> m.type().equals("cgroup2")).findFirst().orElse(null);
-        String version, path;
-        Mount mount;
-        if (v1 != null && v1Path != null) {
-            version = "v1";
-            path = v1Path;
-            mount = v1;
-        } else if (v2 != null && v2Path != null) {
-            version = "v2";
-            path = v2Path;
-            mount = v2;
-        } else {
-            String why = mounts.isEmpty() ? "unknown: /proc/self/mounts unreadable" : "none: no cpu controller mounted for this process";
-            if (mounts.isEmpty()) unknowns.add("/proc/self/mounts: unreadable, the cgroup CPU quota is unknown");
-            return new Cgroup(null, v2Path != null ? v2Path : v1Path, cpuset, cpusetSource, null, null, null, why);
-        }
-        // Without its own cgroup namespace a container sees its cgroup's full path but has only
-        // that cgroup mounted: mountinfo's root says which part of the path the mount already is.
-        String rel = path;
-        if (!mount.root().equals("/") && (path.equals(mount.root()) || path.startsWith(mount.root() + "/"))) {
-            rel = path.substring(mount.root().length());
-        }
-        String top = mount.point().replaceAll("/+$", "");
-        if (top.isEmpty()) top = "/";
-        String leaf = (top + "/" + rel).replaceAll("/+", "/").replaceAll("(.)/$", "$1");
-        if (!fs.isDirectory(leaf)) {
-            String why = leaf + ": missing (this process's cgroup" + (fs.isLive() ? "" : ", not in this recording") + ")";
-            unknowns.add(why + ": its CPU quota is unknown");
-            return new Cgroup(version, path, cpuset, cpusetSource, null, null, null, "unknown: " + why);
-        }
-        Long bestQuota = null, bestPeriod = null;
-        String bestSource = null;
-        for (String dir = leaf; ; dir = dir.substring(0, Math.max(dir.lastIndexOf('/'), 1))) {
-            long[] qp = version.equals("v2") ? cpuMax(dir) : cfsQuota(dir);
-            if (qp != null && (bestQuota == null || (double) qp[0] / qp[1] < (double) bestQuota / bestPeriod)) {
-                bestQuota = qp[0];
-                bestPeriod = qp[1];
-                bestSource = version.equals("v2") ? dir + "/cpu.max" : dir + "/cpu.cfs_quota_us";
-            }
-            if (dir.equals(top) || !dir.startsWith(top) || dir.equals("/")) break;
-        }
-        if (bestQuota == null) {
-            return new Cgroup(version, path, cpuset, cpusetSource, null, null, null,
-                    "none: no quota in " + leaf + (leaf.equals(top) ? "" : " or above"));
-        }
-        return new Cgroup(version, path, cpuset, cpusetSource, bestQuota, bestPeriod,
-                Math.round(1000.0 * bestQuota / bestPeriod) / 1000.0, bestSource);
-    }
-
-    /** cgroup v2 cpu.max "quota period" or "max period": {quota, period}, null when unlimited or absent. */
-    private long[] cpuMax(String dir) {
-        Optional<String> t = text(dir + "/cpu.max", false);
-        if (t.isEmpty()) return null;
-        try {
-            return hostside.fs.CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
-        } catch (hostside.core.GarbageException e) {
-            garbage(dir + "/cpu.max", e.getMessage(), t.get());
-            return null;
-        }
-    }
-
-    /** cgroup v1 cpu.cfs_quota_us (-1: none) and cpu.cfs_period_us. */
-    private long[] cfsQuota(String dir) {
-        Long q = signed(dir + "/cpu.cfs_quota_us", false);
-        if (q == null || q < 0) return null;
-        Long p = signed(dir + "/cpu.cfs_period_us", false);
-        if (p == null || p <= 0) {
-            if (p != null) garbage(dir + "/cpu.cfs_period_us", "not a period", String.valueOf(p));
-            else unknowns.add(dir + "/cpu.cfs_period_us: missing beside a quota");
-            return null;
-        }
-        return new long[] {q, p};
+                cpus == null ? null : cpus.size(), mems == null ? null : mems.toList(), guard("cgroup", () -> new CgroupCpuReader(fs, machine, reads, unknowns).read(), () -> null));
     }
 
     // ---- frequency and idle ----
@@ -440,186 +339,6 @@ public final class CpuFactsReader {
                     disable == null ? null : disable != 0));
         }
         return new Idle(driver, governor, cpu, List.copyOf(states));
-    }
-
-    // ---- interrupts ----
-
-    private Irqs irqs() {
-        Read r = fs.read("/proc/interrupts");
-        Interrupts table;
-        if (r instanceof Read.Ok ok) {
-            table = Interrupts.parse(ok.text());
-            if (!table.header()) unknowns.add("/proc/interrupts: no \"CPU0 CPU1 ...\" header: columns taken as CPUs 0, 1, 2...");
-            if (!table.unparsed().isEmpty()) {
-                unknowns.add("/proc/interrupts: " + table.unparsed().size() + " line(s) not understood, first: \""
-                        + shown(table.unparsed().getFirst()) + "\"");
-            }
-        } else {
-            unknowns.add(r.why());
-            table = Interrupts.parse("");
-        }
-        Map<Integer, Interrupts.Row> rows = table.byNumber();
-        List<PciDevice> devices = machine.pci() == null ? List.of() : machine.pci().stream()
-                .filter(d -> d.isGpu() || d.isNic() || d.kind() == hostside.machine.PciKind.NVME)
-                .sorted(java.util.Comparator.comparing(PciDevice::kind)) // GPUs, then NICs, then NVMe drives: the enum's order
-                .toList();
-
-        Map<Integer, PciDevice> owner = new TreeMap<>();
-        Map<String, Set<String>> how = new LinkedHashMap<>();
-        java.util.function.BiConsumer<PciDevice, Integer> own = (d, n) -> owner.putIfAbsent(n, d);
-        // 1. the kernel's own list of the device's MSI and MSI-X vectors
-        for (PciDevice d : devices) {
-            for (String name : fs.list("/sys/bus/pci/devices/" + d.address() + "/msi_irqs")) {
-                if (!name.matches("\\d{1,9}")) continue;
-                int n = Integer.parseInt(name);
-                if (!owner.containsKey(n)) {
-                    own.accept(d, n);
-                    how.computeIfAbsent(d.address(), k -> new LinkedHashSet<>()).add("msi_irqs");
-                }
-            }
-        }
-        // 2. the device's address in the row (x86 6.2+ chips, mlx5 names, bus-wide PCI-MSI hwirqs)
-        Map<String, PciDevice> byAddress = new LinkedHashMap<>();
-        for (PciDevice d : devices) byAddress.put(d.address(), d);
-        for (var e : rows.entrySet()) {
-            if (owner.containsKey(e.getKey())) continue;
-            for (String a : Interrupts.addresses(e.getValue())) {
-                PciDevice d = byAddress.get(a);
-                if (d != null) {
-                    own.accept(d, e.getKey());
-                    how.computeIfAbsent(d.address(), k -> new LinkedHashSet<>()).add("address in /proc/interrupts");
-                    break;
-                }
-            }
-        }
-        // 3. the legacy interrupt line (or single MSI) in the device's irq file, when no other device's address is on the row
-        for (PciDevice d : devices) {
-            Integer n = integer("/sys/bus/pci/devices/" + d.address() + "/irq", false);
-            if (n == null || n <= 0 || owner.containsKey(n) || !rows.containsKey(n)) continue;
-            List<String> named = Interrupts.addresses(rows.get(n));
-            if (named.isEmpty() || named.contains(d.address())) {
-                own.accept(d, n);
-                how.computeIfAbsent(d.address(), k -> new LinkedHashSet<>()).add("irq file");
-            }
-        }
-        // 4. handler names: interface names (eth0-TxRx-3, nvme0q1, virtio2-input.0), "nvidia" with one NVIDIA GPU
-        List<PciDevice> nvidia = devices.stream().filter(d -> d.isGpu() && (d.driver().equals("nvidia") || d.vendorId().equals("0x10de"))).toList();
-        Map<PciDevice, List<Pattern>> aliases = new LinkedHashMap<>();
-        for (PciDevice d : devices) {
-            List<String> names = new ArrayList<>(d.interfaces());
-            for (String child : fs.list("/sys/bus/pci/devices/" + d.address())) if (child.matches("virtio\\d+")) names.add(child);
-            aliases.put(d, names.stream().filter(s -> !s.isEmpty())
-                    .map(s -> Pattern.compile("(^|[^A-Za-z0-9_])" + Pattern.quote(s) + "($|[^0-9])")).toList());
-        }
-        for (var e : rows.entrySet()) {
-            if (owner.containsKey(e.getKey()) || !Interrupts.addresses(e.getValue()).isEmpty()) continue;
-            PciDevice match = null;
-            for (String action : e.getValue().actions()) {
-                for (PciDevice d : devices) {
-                    if (aliases.get(d).stream().anyMatch(p -> p.matcher(action).find())) match = d;
-                }
-                if (match == null && action.startsWith("nvidia") && nvidia.size() == 1) match = nvidia.getFirst();
-                if (match != null) break;
-            }
-            if (match != null) {
-                own.accept(match, e.getKey());
-                how.computeIfAbsent(match.address(), k -> new LinkedHashSet<>()).add("name in /proc/interrupts");
-            }
-        }
-
-        Map<String, TreeSet<Integer>> missingAffinity = new LinkedHashMap<>();
-        List<DeviceIrqs> out = new ArrayList<>();
-        for (PciDevice d : devices) {
-            List<Irq> irqs = new ArrayList<>();
-            CpuSet routed = CpuSet.EMPTY, landed = CpuSet.EMPTY;
-            long total = 0;
-            for (var e : owner.entrySet()) {
-                if (e.getValue() != d) continue;
-                Irq irq = irq(e.getKey(), rows.get(e.getKey()), table, missingAffinity);
-                irqs.add(irq);
-                routed = routed.or(CpuSet.parseList(irq.routedTo()));
-                landed = landed.or(CpuSet.parseList(irq.landedOn()));
-                total += irq.total();
-            }
-            out.add(new DeviceIrqs(d.label(), d.address(), d.kind(), d.numaNode(), d.localCpus() == null ? null : d.localCpus().toList(),
-                    List.copyOf(how.getOrDefault(d.address(), Set.of())), List.copyOf(irqs), routed.toList(), landed.toList(), total));
-        }
-        missingAffinity.forEach((why, irqs) -> unknowns.add(why + " for IRQs " + CpuSet.of(irqs.stream().mapToInt(i -> i).toArray())
-                + ": where they may run is unknown (where they ran comes from /proc/interrupts)"));
-
-        String defaultAffinity = null;
-        Optional<String> def = fs.text("/proc/irq/default_smp_affinity");
-        if (def.isPresent()) {
-            try {
-                defaultAffinity = CpuSet.parseMask(def.get()).toList();
-            } catch (GarbageException e) {
-                garbage("/proc/irq/default_smp_affinity", "not a CPU mask", def.get());
-            }
-        }
-        Boolean irqbalance = null;
-        String irqbalanceSource;
-        if (fs.isLive()) {
-            irqbalance = false;
-            for (String p : fs.list("/proc")) {
-                if (p.matches("\\d+") && fs.text("/proc/" + p + "/comm").orElse("").equals("irqbalance")) {
-                    irqbalance = true;
-                    break;
-                }
-            }
-            irqbalanceSource = "/proc/*/comm";
-        } else {
-            irqbalanceSource = "unknown: a recording holds no process list";
-        }
-        return new Irqs(table.cpus().isEmpty() ? "" : CpuSet.of(table.cpus().stream().mapToInt(i -> i).toArray()).toList(),
-                defaultAffinity, irqbalance, irqbalanceSource, List.copyOf(out));
-    }
-
-    private Irq irq(int n, Interrupts.Row row, Interrupts table, Map<String, TreeSet<Integer>> missing) {
-        String base = "/proc/irq/" + n + "/";
-        String affinity = null, effective = null;
-        Read list = fs.read(base + "smp_affinity_list");
-        if (list instanceof Read.Ok ok) {
-            affinity = parseList(base + "smp_affinity_list", ok.text());
-        } else {
-            Read mask = fs.read(base + "smp_affinity");
-            if (mask instanceof Read.Ok ok) affinity = parseMask(base + "smp_affinity", ok.text());
-            else {
-                String why = fs.exists("/proc/irq") ? "/proc/irq/N/smp_affinity_list: " + ((Read.Failed) list).reason()
-                        : "/proc/irq: missing";
-                missing.computeIfAbsent(why, k -> new TreeSet<>()).add(n);
-            }
-        }
-        Read eff = fs.read(base + "effective_affinity_list");
-        if (eff instanceof Read.Ok ok) {
-            effective = parseList(base + "effective_affinity_list", ok.text());
-        } else {
-            Read mask = fs.read(base + "effective_affinity");
-            if (mask instanceof Read.Ok ok) effective = parseMask(base + "effective_affinity", ok.text());
-        }
-        Map<Integer, Long> perCpu = row == null ? Map.of() : table.perCpu(row);
-        String landed = CpuSet.of(perCpu.keySet().stream().mapToInt(i -> i).toArray()).toList();
-        String routed = effective != null && !effective.isEmpty() ? effective
-                : !landed.isEmpty() ? landed : affinity != null ? affinity : "";
-        return new Irq(n, row == null ? "" : row.name(), row == null ? "" : row.chip(), affinity, effective, landed, routed,
-                row == null ? 0 : row.total(), perCpu);
-    }
-
-    private String parseList(String path, String text) {
-        try {
-            return CpuSet.parseList(text).toList();
-        } catch (GarbageException e) {
-            garbage(path, "not a CPU list", text);
-            return null;
-        }
-    }
-
-    private String parseMask(String path, String text) {
-        try {
-            return CpuSet.parseMask(text).toList();
-        } catch (GarbageException e) {
-            garbage(path, "not a CPU mask", text);
-            return null;
-        }
     }
 
     // ---- per GPU: the CPUs that feed it ----
