@@ -17,6 +17,8 @@
  *       persistence mode NO_PERMISSION, MIG on, HMM, PCI domain 1 in upper case hex.
  * Memory: 512 MiB allocated and 616 MiB reserved; nvmlDeviceGetMemoryInfo's used counts both,
  *       nvmlDeviceGetMemoryInfo_v2's (not in the old variant) only the 512 MiB.
+ * Clocks: GPU 0's applications clocks are its defaults (SM 1980, memory 3201 MHz), power limit
+ *       700 W of a 700 W default; GPU 1 answers NOT_SUPPORTED for applications clocks (as GeForce).
  * Activity (hostside checklist): GPU 0 97% busy at 652 of 700 W, no clocks event reason, PCIe
  *       TX 1234 KB/s and RX 15728640 KB/s, one compute process (pid 4242, 70 GiB); GPU 1 35% busy,
  *       held by the software power cap, PCIe throughput NOT_SUPPORTED, its process list NO_PERMISSION.
@@ -32,6 +34,8 @@
  * Test hooks, called through FFM: fake_nvml_set_init_result(code) makes nvmlInit_v2 fail with
  * that code (0 restores success); fake_nvml_set_device_count(n) pretends n GPUs (n <= 2);
  * fake_nvml_init_count() says how many nvmlInit_v2 calls have no nvmlShutdown yet;
+ * fake_nvml_set_clock_policy(gpu, appSm, appMem, powerLimitMw, smClock) sets what an administrator
+ * would (applications clocks, 0 for the default; the power limit; the SM clock a lock holds);
  * fake_nvml_set_activity(gpu, util, reasons), fake_nvml_clear_processes(gpu) and
  * fake_nvml_add_process(gpu, pid, bytes) change what a GPU is doing;
  * fake_nvml_set_p2p(from, to, index, status) sets what nvmlDeviceGetP2PStatus answers for one
@@ -177,6 +181,9 @@ typedef struct fake_gpu {
     nvmlUtilization_t utilization;
     unsigned int powerMw, powerLimitMw;
     unsigned long long clocksEventReasons;
+    /* what an administrator set: applications clocks (-ac) and the power limit's default */
+    nvmlReturn_t appClocksResult;
+    unsigned int appSm, defaultAppSm, appMem, defaultAppMem, defaultPowerLimitMw;
     nvmlReturn_t pcieResult;
     unsigned int pcieTxKBs, pcieRxKBs;
     nvmlReturn_t processesResult;
@@ -206,6 +213,8 @@ static fake_gpu gpus[2] = {
         .utilization = {97, 41},
         .powerMw = 652000, .powerLimitMw = 700000,
         .clocksEventReasons = 0,
+        .appClocksResult = NVML_SUCCESS,
+        .appSm = 1980, .defaultAppSm = 1980, .appMem = 3201, .defaultAppMem = 3201, .defaultPowerLimitMw = 700000,
         .pcieResult = NVML_SUCCESS, .pcieTxKBs = 1234, .pcieRxKBs = 15728640,
         .processesResult = NVML_SUCCESS,
         .processCount = 1,
@@ -229,6 +238,7 @@ static fake_gpu gpus[2] = {
         .utilization = {35, 10},
         .powerMw = 699000, .powerLimitMw = 700000,
         .clocksEventReasons = nvmlClocksEventReasonSwPowerCap,
+        .appClocksResult = NVML_ERROR_NOT_SUPPORTED, .defaultPowerLimitMw = 700000,
         .pcieResult = NVML_ERROR_NOT_SUPPORTED,
         .processesResult = NVML_ERROR_NO_PERMISSION,
     },
@@ -257,6 +267,17 @@ EXPORT void fake_nvml_set_activity(unsigned int gpu, unsigned int util, unsigned
     if (gpu >= 2) return;
     gpus[gpu].utilization.gpu = util;
     gpus[gpu].clocksEventReasons = reasons;
+}
+/* an administrator's settings: applications clocks (0 restores the defaults), the enforced power
+   limit and the SM clock now, as nvidia-smi -ac, -pl and -lgc would leave them */
+EXPORT void fake_nvml_set_clock_policy(unsigned int gpu, unsigned int appSm, unsigned int appMem,
+                                       unsigned int powerLimitMw, unsigned int smClock) {
+    if (gpu >= 2) return;
+    fake_gpu *g = &gpus[gpu];
+    g->appSm = appSm == 0 ? g->defaultAppSm : appSm;
+    g->appMem = appMem == 0 ? g->defaultAppMem : appMem;
+    g->powerLimitMw = powerLimitMw;
+    g->smClock = smClock;
 }
 EXPORT void fake_nvml_clear_processes(unsigned int gpu) {
     if (gpu < 2) gpus[gpu].processCount = 0;
@@ -456,6 +477,21 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(fake_gpu *device, nvmlClockType_t 
     return NVML_SUCCESS;
 }
 
+static nvmlReturn_t appClock(fake_gpu *device, nvmlClockType_t type, unsigned int *clock, int byDefault) {
+    CHECK(device, clock);
+    if (device->appClocksResult != NVML_SUCCESS) return device->appClocksResult;
+    if (type == NVML_CLOCK_SM || type == NVML_CLOCK_GRAPHICS) *clock = byDefault ? device->defaultAppSm : device->appSm;
+    else if (type == NVML_CLOCK_MEM) *clock = byDefault ? device->defaultAppMem : device->appMem;
+    else return NVML_ERROR_INVALID_ARGUMENT;
+    return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetApplicationsClock(fake_gpu *device, nvmlClockType_t type, unsigned int *clock) {
+    return appClock(device, type, clock, 0);
+}
+EXPORT nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(fake_gpu *device, nvmlClockType_t type, unsigned int *clock) {
+    return appClock(device, type, clock, 1);
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetEccMode(fake_gpu *device, nvmlEnableState_t *current, nvmlEnableState_t *pending) {
     CHECK(device, current);
     if (pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
@@ -620,6 +656,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(fake_gpu *device, nvmlUtilizat
 
 UINT_GETTER(nvmlDeviceGetPowerUsage, device->powerMw)
 UINT_GETTER(nvmlDeviceGetEnforcedPowerLimit, device->powerLimitMw)
+UINT_GETTER(nvmlDeviceGetPowerManagementDefaultLimit, device->defaultPowerLimitMw)
 
 /* the pre-535 name stays in every variant, as it does in the 580 driver */
 EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(fake_gpu *device, unsigned long long *reasons) {

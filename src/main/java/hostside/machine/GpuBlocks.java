@@ -22,6 +22,7 @@ import hostside.gpu.bench.DetailFigures;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.nvml.NvmlFacts;
+import hostside.gpu.nvml.ClockLock;
 import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.peer.PeerDetail;
 import hostside.harness.Result;
@@ -71,14 +72,19 @@ final class GpuBlocks {
                     onOff(g.eccEnabled(), g.eccPendingEnabled()), onOff(g.persistenceMode(), null), onOff(g.migEnabled(), g.migPendingEnabled()),
                     g.nvLinks() == null ? "?" : g.nvLinks().stream().filter(NvmlGpu.NvLink::active).count() + "/" + g.nvLinks().size() + " active",
                     g.fabric() == null ? "?" : g.fabric().state() + (g.fabric().error() == null ? "" : " (" + g.fabric().error() + ")"),
-                    q(g.addressingMode()), g.numaNode() == null ? "-" : g.numaNode(), q(g.cpuAffinity())));
+                    q(g.addressingMode()), g.numaNode() == null ? "-" : g.numaNode(), q(g.cpuAffinity()), held(ClockLock.of(g))));
         }
         b.add(new Block.Table(List.of(left("NVML"), left("name"), left("PCI"), left("PCIe now (max)"), right("memory"), left("SM clock / max"),
                 left("memory clock / max"), left("ECC"), left("persistence"), left("MIG"), left("NVLinks"), left("fabric"), left("addressing"),
-                left("NUMA node"), left("ideal CPUs")), rows));
+                left("NUMA node"), left("ideal CPUs"), left("clocks held by a setting")), rows));
         List<Text> unknown = n.gpus().stream().flatMap(g -> g.unknowns().stream().map(u -> Text.of("GPU" + g.index() + " " + u))).toList();
         if (!unknown.isEmpty()) b.add(new Block.Note(Text.of("Not known: " + String.join("; ", unknown.stream().map(Text::plainText).toList()))));
         return b;
+    }
+
+    /** "no" means no sign NVML can show (it cannot read an nvidia-smi -lgc range): the report says so beside its confounder. */
+    private static String held(ClockLock lock) {
+        return lock.locked() == null ? "?" : lock.locked() ? String.join("; ", lock.signs()) : "no";
     }
 
     private static String q(Object o) {

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import hostside.gpu.cuda.CudaFacts;
+import hostside.gpu.nvml.ClockLock;
 import hostside.machine.GpuMatrix;
 import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
@@ -49,13 +50,20 @@ public final class Fleet {
      * What was true when the run started that moves figures: two figures taken under different
      * confounders are not a fair comparison.
      *
-     * @param clocksLocked  GPU clocks locked or capped by an administrator; null when not read (hostside does not read it yet)
+     * @param clocksLocked  GPU clocks locked or capped by an administrator ({@link ClockLock}: false means no
+     *                      sign of it, as NVML cannot read an {@code nvidia-smi -lgc} lock directly); null when
+     *                      not read (no GPU, no NVML, a recording)
      * @param numaBalancing kernel.numa_balancing: 0 off, 1 on, 2 tiering, 3 both; null when not read
      * @param thp           transparent huge pages' enabled setting ("always", "madvise", "never"); null when not read
      * @param loadAtStart   the 1-minute load average as the run started; null when not read
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart) {}
+
+    /** The GPUs' clock settings as NVML read them for Module 1; unknown where NVML was not asked. */
+    public static ClockLock clockLock(MachineRun run) {
+        return run.gpu() == null || run.gpu().nvml() == null ? ClockLock.of(List.of()) : ClockLock.of(run.gpu().nvml().gpus());
+    }
 
     public static HardwareClass hardwareClass(MachineRun run, Long pageSize) {
         List<PciDevice> gpus = run.facts().gpus();

@@ -85,7 +85,7 @@ public final class ReportBuilder {
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
         Long pageSize = vm == null || vm.facts().pageSize() == null ? null : vm.facts().pageSize().bytes();
-        Fleet.Confounders confounders = new Fleet.Confounders(null,
+        Fleet.Confounders confounders = new Fleet.Confounders(Fleet.clockLock(run).locked(),
                 vm == null || vm.facts().sysctl() == null ? null : vm.facts().sysctl().numaBalancing(),
                 vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
                 loadAtStart);

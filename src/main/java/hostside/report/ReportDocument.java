@@ -80,7 +80,11 @@ public final class ReportDocument {
         }
         Fleet.Confounders f = r.confounders();
         if (f != null) {
-            e.add(Entry.of("GPU clocks locked", f.clocksLocked() == null ? "not read" : f.clocksLocked() ? "yes" : "no"));
+            List<String> signs = r.modules().stream()
+                    .filter(m -> m.data() instanceof hostside.machine.MachineRun)
+                    .flatMap(m -> Fleet.clockLock((hostside.machine.MachineRun) m.data()).signs().stream())
+                    .toList();
+            e.add(Entry.of("GPU clocks locked", clocks(f.clocksLocked(), signs)));
             e.add(Entry.of("NUMA balancing", f.numaBalancing() == null ? "not read" : f.numaBalancing() == 0 ? "off" : "on (" + f.numaBalancing() + ")"));
             e.add(Entry.of("transparent huge pages", f.thp() == null ? "not read" : f.thp()));
             e.add(Entry.of("load at start", f.loadAtStart() == null ? "not read" : String.format(Locale.ROOT, "%.2f (1-minute average)", f.loadAtStart())));
@@ -88,6 +92,13 @@ public final class ReportDocument {
         return new Block.Section("The machine's class and the run's conditions", List.of(
                 Block.Paragraph.of("What a fleet compares this machine with (the same class), and what makes two runs' figures unfair to compare."),
                 new Block.KeyValues(e)));
+    }
+
+    /** The confounder with its signs (from Module 1's NVML facts, where the report carries them). */
+    static String clocks(Boolean locked, List<String> signs) {
+        if (locked == null) return "not read";
+        if (!locked) return "no (no applications clocks, power cap or clock-setting limit seen; NVML cannot read a lock at the maximum clock)";
+        return signs.isEmpty() ? "yes" : "yes: " + String.join("; ", signs);
     }
 
     static Block module(Report.Section s) {

@@ -149,7 +149,7 @@ class GpuMatrixTest {
         nvml.remove(3); // NVML did not list GPU3 (a container that sees three of four)
         NvmlGpu g2 = nvml.get(2);
         nvml.set(2, new NvmlGpu(2, g2.name(), g2.uuid(), g2.pciBusId(), null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null, null, null, null, null,
                 List.of("nvLinks: nvmlDeviceGetNvLinkState: Unknown Error (999)")));
         GpuMatrix m = GpuMatrix.of(bridgedPairsPci(), nodes(2), nvml, null);
         assertThat(row(m, 0)).containsExactly("X", "NV12", "SYS", "SYS");

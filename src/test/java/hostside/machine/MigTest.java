@@ -13,7 +13,7 @@ import hostside.gpu.nvml.NvmlGpu;
 class MigTest {
     static NvmlGpu gpu(String address, Boolean mig) {
         return new NvmlGpu(0, "NVIDIA H100", "GPU-x", address, 5, 16, 5, 16, 5, null, "0-15", true, 1000, 1980, 2619, 2619,
-                true, true, 80L << 30, List.of(), null, "none", mig, mig, List.of());
+                true, true, 80L << 30, List.of(), null, "none", mig, mig, null, List.of());
     }
 
     static NvmlFacts facts(NvmlGpu... gpus) {

@@ -45,7 +45,7 @@ final class NvlinkBoxes {
         NvmlGpu.Fabric fabric = clusterUuid == null ? new NvmlGpu.Fabric("not supported", null, null, null, null)
                 : new NvmlGpu.Fabric("completed", null, clusterUuid, 0L, "healthy");
         return new NvmlGpu(index, "NVIDIA H100 80GB HBM3", "GPU-" + index, busId, 5, 16, 5, 16, 5, null, "0-15", true,
-                1980, 1980, 2619, 2619, true, true, 85520809984L, links, fabric, "none", false, false, List.of());
+                1980, 1980, 2619, 2619, true, true, 85520809984L, links, fabric, "none", false, false, null, List.of());
     }
 
     static NvmlGpu.NvLink active(int link, String remote, String type, int versionCode) {

@@ -37,6 +37,32 @@ class FleetTest {
     }
 
     @Test
+    void clocksLockedComesFromModuleOnesNvmlFacts() {
+        MachineRun recorded = h200();
+        assertThat(Fleet.clockLock(recorded).locked()).as("a recording asks no NVML").isNull();
+        // the same machine with NVML read: the fake's two GPUs, one capped at 450 W
+        hostside.gpu.nvml.FakeNvml.setClockPolicy(hostside.gpu.nvml.FakeNvml.Variant.CURRENT, 1, 0, 0, 450000, 345);
+        try {
+            var nvml = hostside.gpu.nvml.NvmlReader.read(hostside.gpu.nvml.FakeNvml.library());
+            MachineRun live = new MachineRun(recorded.facts(), GpuDrill.GpuSection.notRun("no CUDA", nvml));
+            assertThat(Fleet.clockLock(live).locked()).isTrue();
+            assertThat(Fleet.clockLock(live).signs()).containsExactly("GPU1: power limit 450 W, default 700 W (nvidia-smi -pl, or the platform)");
+        } finally {
+            hostside.gpu.nvml.FakeNvml.resetClockPolicy(hostside.gpu.nvml.FakeNvml.Variant.CURRENT);
+        }
+        var unlocked = hostside.gpu.nvml.NvmlReader.read(hostside.gpu.nvml.FakeNvml.library());
+        assertThat(Fleet.clockLock(new MachineRun(recorded.facts(), GpuDrill.GpuSection.notRun("no CUDA", unlocked))).locked()).isFalse();
+    }
+
+    @Test
+    void theConfounderSaysWhatNoMeans() {
+        assertThat(ReportDocument.clocks(null, List.of())).isEqualTo("not read");
+        assertThat(ReportDocument.clocks(false, List.of())).startsWith("no (").contains("cannot read a lock at the maximum clock");
+        assertThat(ReportDocument.clocks(true, List.of("GPU1: power limit 450 W, default 700 W")))
+                .isEqualTo("yes: GPU1: power limit 450 W, default 700 W");
+    }
+
+    @Test
     void generationsFromTheTransferRate() {
         assertThat(List.of(2.5, 5.0, 8.0, 16.0, 32.0, 64.0).stream().map(Fleet::generation)).containsExactly("1", "2", "3", "4", "5", "6");
         assertThat(Fleet.generation(20.0)).isEqualTo("20.0gts");

@@ -109,7 +109,7 @@ public record NvmlActivity(
     }
 
     /** The 535+ name first; drivers before it export only the "Throttle" one, with the same bits. */
-    private static NvmlResult<Long> clocksEventReasons(Nvml nvml, MemorySegment dev) {
+    static NvmlResult<Long> clocksEventReasons(Nvml nvml, MemorySegment dev) {
         NvmlFunction f = nvml.has(DEVICE_GET_CURRENT_CLOCKS_EVENT_REASONS) || !nvml.has(DEVICE_GET_CURRENT_CLOCKS_THROTTLE_REASONS)
                 ? DEVICE_GET_CURRENT_CLOCKS_EVENT_REASONS : DEVICE_GET_CURRENT_CLOCKS_THROTTLE_REASONS;
         try (Arena arena = Arena.ofConfined()) {

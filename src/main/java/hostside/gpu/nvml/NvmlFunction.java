@@ -65,6 +65,15 @@ public enum NvmlFunction {
     DEVICE_GET_CLOCK_INFO("nvmlDeviceGetClockInfo", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, nvmlClockType_t, unsigned int *clockMHz) */
     DEVICE_GET_MAX_CLOCK_INFO("nvmlDeviceGetMaxClockInfo", ADDRESS, JAVA_INT, ADDRESS),
+    /**
+     * (nvmlDevice_t, nvmlClockType_t, unsigned int *clockMHz): the applications clock, the clock a
+     * running application is held to when set by {@code nvidia-smi -ac}; NOT_SUPPORTED on GeForce
+     */
+    DEVICE_GET_APPLICATIONS_CLOCK("nvmlDeviceGetApplicationsClock", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlClockType_t, unsigned int *clockMHz): the applications clock the board ships with */
+    DEVICE_GET_DEFAULT_APPLICATIONS_CLOCK("nvmlDeviceGetDefaultApplicationsClock", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *defaultLimit): milliwatts, the power limit the board ships with */
+    DEVICE_GET_POWER_MANAGEMENT_DEFAULT_LIMIT("nvmlDeviceGetPowerManagementDefaultLimit", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlEnableState_t *current, nvmlEnableState_t *pending) */
     DEVICE_GET_ECC_MODE("nvmlDeviceGetEccMode", ADDRESS, ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlMemory_t *) */

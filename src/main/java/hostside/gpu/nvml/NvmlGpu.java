@@ -27,6 +27,9 @@ import java.util.Locale;
  * @param addressingMode   "none", "HMM" or "ATS": whether the GPU can address pageable host memory,
  *                         and how (nvmlDeviceGetAddressingMode, driver 580+)
  * @param migEnabled       MIG mode now; a GPU in MIG mode runs work only in its instances
+ * @param clocks           what an administrator set that holds the clocks (applications clocks, the
+ *                         power limit) and the clock event reasons as the GPU was read; null in
+ *                         recordings older than this field
  */
 public record NvmlGpu(
         int index,
@@ -53,6 +56,7 @@ public record NvmlGpu(
         String addressingMode,
         Boolean migEnabled,
         Boolean migPendingEnabled,
+        ClockPolicy clocks,
         List<String> unknowns) {
 
     public NvmlGpu {
@@ -95,10 +99,30 @@ public record NvmlGpu(
      */
     public record Fabric(String state, String error, String clusterUuid, Long cliqueId, String health) {}
 
+    /**
+     * The settings that hold a GPU's clocks, read to tell whether two runs' figures are fair to
+     * compare (a fleet that locks clocks before measuring, as Azure's health checks do before
+     * nvbandwidth, gets steadier and sometimes lower figures). Each is null where NVML could not
+     * give it (GeForce boards answer NOT_SUPPORTED for applications clocks). NVML has no getter
+     * for {@code nvidia-smi -lgc}'s locked range; {@link ClockLock} says what can be concluded.
+     *
+     * @param appSmMhz            nvmlDeviceGetApplicationsClock(SM): the clock applications are held to
+     * @param defaultAppSmMhz     nvmlDeviceGetDefaultApplicationsClock(SM): what the board ships with
+     * @param appMemMhz           the applications clock of the memory
+     * @param defaultAppMemMhz    its default
+     * @param powerLimitMw        nvmlDeviceGetEnforcedPowerLimit: the limit obeyed now, whoever set it
+     * @param defaultPowerLimitMw nvmlDeviceGetPowerManagementDefaultLimit
+     * @param eventReasons        nvmlDeviceGetCurrentClocksEventReasons' bits as the GPU was read
+     *                            (nvmlClocksEventReason*: 0x1 idle, 0x2 applications/locked clocks,
+     *                            0x4 power cap...)
+     */
+    public record ClockPolicy(Integer appSmMhz, Integer defaultAppSmMhz, Integer appMemMhz, Integer defaultAppMemMhz,
+                              Integer powerLimitMw, Integer defaultPowerLimitMw, Long eventReasons) {}
+
     /** A GPU whose handle NVML would not give (e.g. no permission): only its index and why. */
     static NvmlGpu unreadable(int index, List<String> unknowns) {
         return new NvmlGpu(index, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, unknowns);
+                null, null, null, null, null, null, null, null, null, null, null, unknowns);
     }
 
     /**

@@ -112,6 +112,21 @@ public final class FakeNvml {
         call(v, "fake_nvml_set_activity", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_LONG), gpu, util, reasons);
     }
 
+    /**
+     * What an administrator would leave on GPU {@code gpu}: applications clocks (0 for the board's
+     * default), the enforced power limit in milliwatts and the SM clock now, in MHz.
+     */
+    public static void setClockPolicy(Variant v, int gpu, int appSm, int appMem, int powerLimitMw, int smClock) {
+        call(v, "fake_nvml_set_clock_policy", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                gpu, appSm, appMem, powerLimitMw, smClock);
+    }
+
+    /** GPU 0's and 1's clock settings of fake_nvml.c's header comment again. */
+    public static void resetClockPolicy(Variant v) {
+        setClockPolicy(v, 0, 0, 0, 700000, 1980);
+        setClockPolicy(v, 1, 0, 0, 700000, 345);
+    }
+
     /** GPU {@code gpu} runs no compute process from now on. */
     public static void clearProcesses(Variant v, int gpu) {
         call(v, "fake_nvml_clear_processes", FunctionDescriptor.ofVoid(JAVA_INT), gpu);

@@ -55,6 +55,7 @@ class NvmlReaderTest {
         assertThat(g.addressingMode()).isEqualTo("none");
         assertThat(g.migEnabled()).isFalse();
         assertThat(g.migPendingEnabled()).isFalse();
+        assertThat(g.clocks()).isEqualTo(new NvmlGpu.ClockPolicy(1980, 1980, 3201, 3201, 700000, 700000, 0L));
         // the one symbol the fake lacks, and nothing else
         assertThat(g.unknowns()).containsExactly(MISSING_MAX_GEN);
         assertThat(g.line()).isEqualTo("GPU0 NVIDIA H200 0000:00:06.0: PCIe Gen5 x16 (max Gen5 x16), 140.4 GiB, "
@@ -83,12 +84,15 @@ class NvmlReaderTest {
         assertThat(g.addressingMode()).isEqualTo("HMM");
         assertThat(g.migEnabled()).isTrue();
         assertThat(g.migPendingEnabled()).isTrue();
+        // no applications clocks (as GeForce): one line, and the other settings are still read
+        assertThat(g.clocks()).isEqualTo(new NvmlGpu.ClockPolicy(null, null, null, null, 700000, 700000, 0x4L));
         assertThat(g.unknowns()).containsExactly(
                 MISSING_MAX_GEN,
                 "numaNode: nvmlDeviceGetNumaNodeId: Not Supported (3)",
-                "persistenceMode: nvmlDeviceGetPersistenceMode: Insufficient Permissions (4)");
+                "persistenceMode: nvmlDeviceGetPersistenceMode: Insufficient Permissions (4)",
+                "applicationsClocks: nvmlDeviceGetApplicationsClock: Not Supported (3)");
         assertThat(g.line()).contains("ECC off (pending on)", "persistence ?", "MIG on", "no NVLink", "NUMA -",
-                "CPUs 0,64-79", "[3 unknown]");
+                "CPUs 0,64-79", "[4 unknown]");
     }
 
     @Test
@@ -275,7 +279,9 @@ class NvmlReaderTest {
         assertThat(names(g0)).containsExactly("index", "name", "uuid", "pciBusId", "pcieGen", "pcieWidth",
                 "pcieMaxGen", "pcieMaxWidth", "pcieGpuMaxGen", "numaNode", "cpuAffinity", "persistenceMode",
                 "smClockMhz", "smClockMaxMhz", "memClockMhz", "memClockMaxMhz", "eccEnabled", "eccPendingEnabled",
-                "memoryTotalBytes", "nvLinks", "fabric", "addressingMode", "migEnabled", "migPendingEnabled", "unknowns");
+                "memoryTotalBytes", "nvLinks", "fabric", "addressingMode", "migEnabled", "migPendingEnabled", "clocks", "unknowns");
+        assertThat(names(g0.get("clocks"))).containsExactly("appSmMhz", "defaultAppSmMhz", "appMemMhz", "defaultAppMemMhz",
+                "powerLimitMw", "defaultPowerLimitMw", "eventReasons");
         assertThat(g0.get("pcieGpuMaxGen").isNull()).isTrue();
         assertThat(g0.get("memoryTotalBytes").asLong()).isEqualTo(150754820096L);
         assertThat(g0.get("nvLinks").get(0).get("remotePciBusId").asText()).isEqualTo("0001:0a:00.0");
