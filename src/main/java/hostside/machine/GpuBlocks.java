@@ -72,7 +72,7 @@ final class GpuBlocks {
                     onOff(g.eccEnabled(), g.eccPendingEnabled()), onOff(g.persistenceMode(), null), onOff(g.migEnabled(), g.migPendingEnabled()),
                     g.nvLinks() == null ? "?" : g.nvLinks().stream().filter(NvmlGpu.NvLink::active).count() + "/" + g.nvLinks().size() + " active",
                     g.fabric() == null ? "?" : g.fabric().state() + (g.fabric().error() == null ? "" : " (" + g.fabric().error() + ")"),
-                    q(g.addressingMode()), g.numaNode() == null ? "-" : g.numaNode(), q(g.cpuAffinity()), held(ClockLock.of(g))));
+                    q(g.addressingMode()), g.numaNode() == null ? "-" : g.numaNode(), g.cpuAffinity() == null ? "?" : g.cpuAffinity().toList(), held(ClockLock.of(g))));
         }
         b.add(new Block.Table(List.of(left("NVML"), left("name"), left("PCI"), left("PCIe now (max)"), right("memory"), left("SM clock / max"),
                 left("memory clock / max"), left("ECC"), left("persistence"), left("MIG"), left("NVLinks"), left("fabric"), left("addressing"),

@@ -1,5 +1,6 @@
 package hostside.gpu.nvml;
 
+import hostside.core.CpuSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +19,7 @@ import java.util.Locale;
  *                         where GPU memory is a NUMA node (Grace Hopper/Blackwell); elsewhere NVML
  *                         says not supported. It is not the CPU-side node of the PCIe slot (that is
  *                         sysfs numa_node, or {@code cpuAffinity} below)
- * @param cpuAffinity      nvmlDeviceGetCpuAffinity, the CPUs NVML calls ideal, as a kernel cpulist "0-15"
+ * @param cpuAffinity      nvmlDeviceGetCpuAffinity, the CPUs NVML calls ideal (JSON: the kernel's cpulist "0-15")
  * @param eccEnabled       current ECC mode; {@code eccPendingEnabled} is the mode after the next reboot
  * @param memoryTotalBytes nvmlDeviceGetMemoryInfo's total
  * @param nvLinks          one entry per link NVML knows, active or not; empty when the GPU has none
@@ -42,7 +43,7 @@ public record NvmlGpu(
         Integer pcieMaxWidth,
         Integer pcieGpuMaxGen,
         Integer numaNode,
-        String cpuAffinity,
+        CpuSet cpuAffinity,
         Boolean persistenceMode,
         Integer smClockMhz,
         Integer smClockMaxMhz,
@@ -145,7 +146,7 @@ public record NvmlGpu(
         parts.add("fabric " + (fabric == null ? "?" : fabric.state() + (fabric.error() == null ? "" : " (" + fabric.error() + ")")));
         parts.add("addressing " + q(addressingMode));
         parts.add("NUMA " + (numaNode == null ? "-" : numaNode));
-        parts.add("CPUs " + q(cpuAffinity));
+        parts.add("CPUs " + (cpuAffinity == null ? "?" : cpuAffinity.toList()));
         String head = "GPU" + index + " " + q(name) + " " + q(pciBusId) + ": ";
         String tail = unknowns.isEmpty() ? "" : " [" + unknowns.size() + " unknown]";
         return head + String.join(", ", parts) + tail;

@@ -125,7 +125,7 @@ public final class NvmlReader {
         Integer maxWidth = u.get("pcieMaxWidth", () -> nvml.getInt(DEVICE_GET_MAX_PCIE_LINK_WIDTH, dev));
         Integer gpuMaxGen = u.get("pcieGpuMaxGen", () -> nvml.getInt(DEVICE_GET_GPU_MAX_PCIE_LINK_GENERATION, dev));
         Integer numa = u.get("numaNode", () -> nvml.getInt(DEVICE_GET_NUMA_NODE_ID, dev));
-        String cpus = u.get("cpuAffinity", () -> cpuAffinity(nvml, dev));
+        CpuSet cpus = u.get("cpuAffinity", () -> cpuAffinity(nvml, dev));
         Boolean persistence = u.get("persistenceMode",
                 () -> nvml.getInt(DEVICE_GET_PERSISTENCE_MODE, dev).map(v -> v == NVML_FEATURE_ENABLED));
         Integer sm = u.get("smClockMhz", () -> nvml.getInt(DEVICE_GET_CLOCK_INFO, dev, NVML_CLOCK_SM));
@@ -197,19 +197,19 @@ public final class NvmlReader {
         return String.format(Locale.ROOT, "%04x:%02x:%02x.0", Integer.toUnsignedLong(domain), bus & 0xff, device & 0xff);
     }
 
-    /** nvmlDeviceGetCpuAffinity's bitmask, 64 CPUs per unsigned long, as a cpulist. */
-    private static NvmlResult<String> cpuAffinity(Nvml nvml, MemorySegment dev) {
+    /** nvmlDeviceGetCpuAffinity's bitmask, 64 CPUs per unsigned long, as a CPU set. */
+    private static NvmlResult<CpuSet> cpuAffinity(Nvml nvml, MemorySegment dev) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment set = arena.allocate(JAVA_LONG, CPU_SET_LONGS);
             return nvml.query(DEVICE_GET_CPU_AFFINITY, () -> cpuList(set.toArray(JAVA_LONG)), dev, CPU_SET_LONGS, set);
         }
     }
 
-    static String cpuList(long[] words) {
+    static CpuSet cpuList(long[] words) {
         int[] cpus = IntStream.range(0, words.length * 64)
                 .filter(cpu -> (words[cpu / 64] >>> (cpu % 64) & 1) != 0)
                 .toArray();
-        return CpuSet.of(cpus).toList();
+        return CpuSet.of(cpus);
     }
 
     private static NvmlResult<Long> memoryTotal(Nvml nvml, MemorySegment dev) {

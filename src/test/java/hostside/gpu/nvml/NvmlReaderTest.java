@@ -39,7 +39,7 @@ class NvmlReaderTest {
         assertThat(List.of(g.pcieGen(), g.pcieWidth(), g.pcieMaxGen(), g.pcieMaxWidth())).containsExactly(5, 16, 5, 16);
         assertThat(g.pcieGpuMaxGen()).isNull();
         assertThat(g.numaNode()).isEqualTo(1);
-        assertThat(g.cpuAffinity()).isEqualTo("0-15");
+        assertThat(g.cpuAffinity()).isEqualTo(hostside.core.CpuSet.range(0, 15));
         assertThat(g.persistenceMode()).isTrue();
         assertThat(List.of(g.smClockMhz(), g.smClockMaxMhz(), g.memClockMhz(), g.memClockMaxMhz()))
                 .containsExactly(1980, 1980, 3201, 3201);
@@ -72,7 +72,7 @@ class NvmlReaderTest {
         assertThat(g.pciBusId()).isEqualTo("0001:0a:00.0"); // NVML: "00000001:0A:00.0"
         assertThat(List.of(g.pcieGen(), g.pcieWidth(), g.pcieMaxGen(), g.pcieMaxWidth())).containsExactly(1, 16, 5, 16);
         assertThat(g.numaNode()).isNull();
-        assertThat(g.cpuAffinity()).isEqualTo("0,64-79"); // across two unsigned longs
+        assertThat(g.cpuAffinity().toList()).isEqualTo("0,64-79"); // across two unsigned longs
         assertThat(g.persistenceMode()).isNull();
         assertThat(List.of(g.smClockMhz(), g.smClockMaxMhz(), g.memClockMhz(), g.memClockMaxMhz()))
                 .containsExactly(345, 1980, 2619, 2619);
@@ -315,11 +315,11 @@ class NvmlReaderTest {
 
     @Test
     void cpuMasksOf64BitWordsBecomeCpulists() {
-        assertThat(NvmlReader.cpuList(new long[] {0xffffL, 0})).isEqualTo("0-15");
-        assertThat(NvmlReader.cpuList(new long[] {0x1L, 0xffffL})).isEqualTo("0,64-79");
-        assertThat(NvmlReader.cpuList(new long[] {0x8000000000000000L})).isEqualTo("63");
-        assertThat(NvmlReader.cpuList(new long[] {-1L, -1L})).isEqualTo("0-127");
-        assertThat(NvmlReader.cpuList(new long[] {0, 0})).isEqualTo("");
+        assertThat(NvmlReader.cpuList(new long[] {0xffffL, 0}).toList()).isEqualTo("0-15");
+        assertThat(NvmlReader.cpuList(new long[] {0x1L, 0xffffL}).toList()).isEqualTo("0,64-79");
+        assertThat(NvmlReader.cpuList(new long[] {0x8000000000000000L}).toList()).isEqualTo("63");
+        assertThat(NvmlReader.cpuList(new long[] {-1L, -1L}).toList()).isEqualTo("0-127");
+        assertThat(NvmlReader.cpuList(new long[] {0, 0}).toList()).isEqualTo("");
     }
 
     @Test
