@@ -71,12 +71,9 @@ class CpuCleanupTest {
 
     /** Starts hostside, waits until a descendant matching {@code sign} runs, sends {@code signal}, and checks every descendant is gone. */
     private void killWhile(String signal, Predicate<ProcessHandle> sign, String what, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // its temporary files (strace's output, the scripts' folder) in this test's folder: a SIGKILLed JVM cannot delete them
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp, "-cp",
-                System.getProperty("java.class.path"), "hostside.cli.Main"));
-        cmd.addAll(List.of(args));
+        List<String> cmd = hostside.HostsideJvm.command(List.of("-Djava.io.tmpdir=" + tmp), args);
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(new File(dir.toFile(), "stderr.txt")).start();
         Set<Long> seen = new LinkedHashSet<>();

@@ -95,9 +95,8 @@ class IoCommandTest {
     @Test
     void ctrlCLeavesNoTestFile() throws Exception {
         Path disk = diskDir();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "hostside.cli.Main",
-                "io", "--dir", disk.toString(), "--size", "256M", "--sample-ms", "2000", "--json")
+        Process p = new ProcessBuilder(hostside.HostsideJvm.command(
+                "io", "--dir", disk.toString(), "--size", "256M", "--sample-ms", "2000", "--json"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(new File(dir.toFile(), "stderr.txt")).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

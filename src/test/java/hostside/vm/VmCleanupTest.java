@@ -22,11 +22,9 @@ class VmCleanupTest {
 
     @Test
     void interruptedRunRemovesItsTestFile() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // cold reads of a 512 MiB file several times over: seconds of work to interrupt
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                "hostside.cli.Main", "vm", "--only", "file_read_cold,file_mmap_cold,file_read_warm,file_mmap_warm",
-                "--size", "512M", "--dir", dir.toString(), "--json")
+        Process p = new ProcessBuilder(hostside.HostsideJvm.command("vm", "--only", "file_read_cold,file_mmap_cold,file_read_warm,file_mmap_warm",
+                "--size", "512M", "--dir", dir.toString(), "--json"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(new File(dir.toFile(), "stderr.txt")).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
