@@ -42,7 +42,7 @@ public final class CpuDocument {
     /** Which machine: its name, and whether it was measured live or read from a recording. */
     static String subtitle(Host h) {
         if (h == null) return "";
-        String where = "live".equals(h.source()) ? "live" : "recorded: " + h.source();
+        String where = h.live() ? "live" : "recorded: " + h.source();
         return (h.name() == null || h.name().isEmpty() ? "" : h.name() + ", ") + "kernel " + h.kernel() + ", " + where;
     }
 

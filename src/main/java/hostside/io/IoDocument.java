@@ -47,7 +47,7 @@ public final class IoDocument {
     private static String subtitle(hostside.machine.Host m) {
         if (m == null) return "";
         String s = (m.name().isEmpty() ? "unnamed host" : m.name()) + (m.kernel().isEmpty() ? "" : ", kernel " + m.kernel());
-        return m.source().equals("live") ? s : s + ", read from " + m.source();
+        return m.live() ? s : s + ", read from " + m.source();
     }
 
     private static Section measurements(IoRun run) {

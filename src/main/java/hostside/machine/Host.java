@@ -15,6 +15,15 @@ import hostside.fs.FsRoot;
 public record Host(String name, String kernel, String architecture, String virtualization, String nvidiaDriver,
                    String source) {
 
+    /** {@link #source()} of facts read from the machine this runs on. */
+    public static final String LIVE = "live";
+
+    /** True for facts read from this machine, false for a recording (where nothing is measured). */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean live() {
+        return LIVE.equals(source);
+    }
+
     /** The host as any drill names it (reads /proc/cpuinfo for the architecture and hypervisor flag). */
     public static Host read(FsRoot fs) {
         return read(fs, CpuInfo.read(fs));
@@ -26,7 +35,7 @@ public record Host(String name, String kernel, String architecture, String virtu
                 .or(() -> fs.text("/proc/version").map(v -> v.split("\\s+")).filter(v -> v.length > 2).map(v -> v[2]))
                 .orElse("");
         return new Host(name, kernel, architecture(fs, cpuinfo), virtualization(fs, cpuinfo), nvidiaDriver(fs),
-                fs.isLive() ? "live" : fs.describe());
+                fs.isLive() ? LIVE : fs.describe());
     }
 
     /** From "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ...". */

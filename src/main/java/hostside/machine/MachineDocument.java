@@ -30,7 +30,7 @@ public final class MachineDocument {
         MachineFacts f = run.facts();
         Host h = f.host();
         String subtitle = (h.kernel().isEmpty() ? "" : "Linux " + h.kernel() + ", ") + (h.architecture().isEmpty() ? "" : h.architecture() + ", ")
-                + "virtualization: " + h.virtualization() + (h.source().equals("live") ? "" : "; recorded machine: " + h.source());
+                + "virtualization: " + h.virtualization() + (h.live() ? "" : "; recorded machine: " + h.source());
         List<Block> blocks = new ArrayList<>();
         blocks.add(cpuAndMemory(f));
         blocks.add(pcie(f));

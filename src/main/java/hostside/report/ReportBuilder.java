@@ -56,21 +56,21 @@ public final class ReportBuilder {
                 m.host().source(), m.host().virtualization());
         List<Report.Section> modules = new ArrayList<>();
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", Report.SectionStatus.RUN,
-                m.host().source().equals("live") ? "facts read from this machine" : "facts read from a recording: nothing measured",
+                m.host().live() ? "facts read from this machine" : "facts read from a recording: nothing measured",
                 run));
         String later = "not in this version of hostside";
         if (vm == null) {
             modules.add(new Report.Section(2, "Virtual memory", "hostside vm", Report.SectionStatus.NOT_RUN, "not asked for", null));
         } else {
             modules.add(new Report.Section(2, "Virtual memory", "hostside vm", Report.SectionStatus.RUN,
-                    m.host().source().equals("live") ? "settings read from this machine, then measured" : "settings read from a recording: nothing measured",
+                    m.host().live() ? "settings read from this machine, then measured" : "settings read from a recording: nothing measured",
                     vm));
         }
         if (cpu == null) {
             modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", Report.SectionStatus.NOT_RUN, "not asked for", null));
         } else {
             modules.add(new Report.Section(3, "The CPU that feeds the GPU", "hostside cpu", Report.SectionStatus.RUN,
-                    m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured",
+                    m.host().live() ? "read from this machine, then measured" : "read from a recording: nothing measured",
                     cpu));
         }
         if (io == null) {
@@ -78,7 +78,7 @@ public final class ReportBuilder {
         } else {
             var data = new Report.Storage(io, container);
             modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io, hostside container", Report.SectionStatus.RUN,
-                    m.host().source().equals("live") ? "read from this machine, then measured" : "read from a recording: nothing measured", data));
+                    m.host().live() ? "read from this machine, then measured" : "read from a recording: nothing measured", data));
         }
         modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));

@@ -34,7 +34,7 @@ public final class ReportDocument {
                 Entry.of("virtualization", t.virtualization() == null ? "" : t.virtualization()),
                 Entry.of("date", t.date()),
                 Entry.of("hostside", t.hostsideVersion()),
-                Entry.of("read from", "live".equals(t.source()) ? "this machine, live" : "recording " + t.source()))));
+                Entry.of("read from", hostside.machine.Host.LIVE.equals(t.source()) ? "this machine, live" : "recording " + t.source()))));
         blocks.add(questions(r.questions()));
         blocks.add(headlines(r.headlines()));
         if (r.hardwareClass() != null) blocks.add(conditions(r));

@@ -54,7 +54,7 @@ public final class VmDocument {
         if (m == null) return "";
         String name = m.name().isEmpty() ? "unnamed host" : m.name();
         return name + ", kernel " + (m.kernel().isEmpty() ? "unknown" : m.kernel()) + ", " + m.virtualization()
-                + (m.source().equals("live") ? "" : ", read from " + m.source());
+                + (m.live() ? "" : ", read from " + m.source());
     }
 
     /** One part per GPU: coherence, CUDA VMM granularity and the unified-memory attributes, each a line. */

@@ -101,7 +101,7 @@ final class BlockReader {
     BlockDevice read(String name) {
         String dir = dir(name);
         String real = fs.realPath(dir).orElse(dir);
-        String kind = kind(name, dir, real);
+        BlockKind kind = kind(name, dir, real);
         Long sectors = reads.number(dir + "/size", true);
         Long size = sectors == null ? null : sectors * SECTOR;
         Long rot = reads.number(dir + "/queue/rotational", false);
@@ -115,46 +115,46 @@ final class BlockReader {
         return fs.isDirectory(BLOCK + "/" + name) ? BLOCK + "/" + name : CLASS + "/" + name;
     }
 
-    private String kind(String name, String dir, String real) {
-        if (name.startsWith("dm-") || fs.isDirectory(dir + "/dm")) return "dm";
-        if (name.matches("md\\d+") || fs.isDirectory(dir + "/md")) return "md";
-        if (name.startsWith("loop")) return "loop";
-        if (name.startsWith("zram")) return "zram";
-        if (name.matches("ram\\d+")) return "ram";
-        if (name.matches("nbd\\d+")) return "nbd";
-        if (name.matches("rbd\\d+")) return "rbd";
-        if (name.startsWith("nvme")) return "nvme";
-        if (real.contains("/virtio")) return "virtio";
-        if (name.startsWith("xvd")) return "xen";
-        if (name.startsWith("mmcblk")) return "mmc";
-        if (name.startsWith("pmem")) return "pmem";
-        if (real.matches(".*/host\\d+/.*") || name.matches("s[dr][a-z]+")) return "scsi";
-        return "other";
+    private BlockKind kind(String name, String dir, String real) {
+        if (name.startsWith("dm-") || fs.isDirectory(dir + "/dm")) return BlockKind.DM;
+        if (name.matches("md\\d+") || fs.isDirectory(dir + "/md")) return BlockKind.MD;
+        if (name.startsWith("loop")) return BlockKind.LOOP;
+        if (name.startsWith("zram")) return BlockKind.ZRAM;
+        if (name.matches("ram\\d+")) return BlockKind.RAM;
+        if (name.matches("nbd\\d+")) return BlockKind.NBD;
+        if (name.matches("rbd\\d+")) return BlockKind.RBD;
+        if (name.startsWith("nvme")) return BlockKind.NVME;
+        if (real.contains("/virtio")) return BlockKind.VIRTIO;
+        if (name.startsWith("xvd")) return BlockKind.XEN;
+        if (name.startsWith("mmcblk")) return BlockKind.MMC;
+        if (name.startsWith("pmem")) return BlockKind.PMEM;
+        if (real.matches(".*/host\\d+/.*") || name.matches("s[dr][a-z]+")) return BlockKind.SCSI;
+        return BlockKind.OTHER;
     }
 
     /** The model, or for dm and md what they are built as. */
-    private String model(String dir, String kind) {
-        if (kind.equals("dm")) {
+    private String model(String dir, BlockKind kind) {
+        if (kind == BlockKind.DM) {
             String dmName = fs.text(dir + "/dm/name").orElse("");
             String uuid = fs.text(dir + "/dm/uuid").orElse("");
             String target = uuid.startsWith("LVM-") ? "LVM" : uuid.startsWith("CRYPT-") ? "dm-crypt"
                     : uuid.startsWith("mpath-") ? "multipath" : "device-mapper";
             return (target + " " + dmName).strip();
         }
-        if (kind.equals("md")) return ("md " + fs.text(dir + "/md/level").orElse("")).strip();
+        if (kind == BlockKind.MD) return ("md " + fs.text(dir + "/md/level").orElse("")).strip();
         return fs.text(dir + "/device/model").filter(m -> !m.isEmpty()).orElse(null);
     }
 
-    private Controller controller(String dir, String real, String kind) {
+    private Controller controller(String dir, String real, BlockKind kind) {
         String path = real;
-        if (kind.equals("nvme")) {
+        if (kind == BlockKind.NVME) {
             // A multipath namespace hangs off the subsystem; its paths lead to the controllers.
             List<String> paths = fs.list(dir + "/multipath");
             if (!paths.isEmpty()) path = fs.realPath(dir + "/multipath/" + paths.getFirst()).orElse(path);
         }
         String address = SysPaths.pciAddress(path);
         String ctrl = null, transport = null;
-        if (kind.equals("nvme")) {
+        if (kind == BlockKind.NVME) {
             for (String part : path.split("/")) if (part.matches("nvme\\d+")) ctrl = part;
             if (ctrl != null) transport = fs.text("/sys/class/nvme/" + ctrl + "/transport").orElse(null);
         }
@@ -165,10 +165,10 @@ final class BlockReader {
     }
 
     /** What carries a disk that only looks local. */
-    private static String remote(String kind, String real, Controller c) {
-        if (kind.equals("rbd")) return "Ceph RBD";
-        if (kind.equals("nbd")) return "NBD";
-        if (kind.equals("nvme") && c != null && c.transport() != null) {
+    private static String remote(BlockKind kind, String real, Controller c) {
+        if (kind == BlockKind.RBD) return "Ceph RBD";
+        if (kind == BlockKind.NBD) return "NBD";
+        if (kind == BlockKind.NVME && c != null && c.transport() != null) {
             return switch (c.transport()) {
                 case "tcp" -> "NVMe over TCP";
                 case "rdma" -> "NVMe over RDMA";
@@ -176,7 +176,7 @@ final class BlockReader {
                 default -> null;
             };
         }
-        if (kind.equals("scsi") && real.matches(".*/session\\d+/.*")) return "iSCSI";
+        if (kind == BlockKind.SCSI && real.matches(".*/session\\d+/.*")) return "iSCSI";
         return null;
     }
 

@@ -77,7 +77,7 @@ public record IoFacts(
      * @param physical   the whole disks at the bottom of the stack (itself for a plain disk)
      * @param controller the controller and PCI function behind it; null for virtual devices
      */
-    public record BlockDevice(String name, String kind, String model, Long sizeBytes, Boolean rotational,
+    public record BlockDevice(String name, BlockKind kind, String model, Long sizeBytes, Boolean rotational,
                               String remote, Queue queue, List<String> slaves, List<String> physical,
                               Controller controller) {}
 

@@ -89,7 +89,7 @@ public final class IoFactsBlocks {
         List<List<Text>> rows = new ArrayList<>();
         for (BlockDevice b : f.blockDevices()) {
             Queue q = b.queue();
-            String kind = b.remote() == null ? b.kind() : b.kind() + " (" + b.remote() + ")";
+            String kind = b.remote() == null ? b.kind().toString() : b.kind() + " (" + b.remote() + ")";
             String blocks = q.logicalBlockBytes() == null ? "-" : q.logicalBlockBytes()
                     + (q.physicalBlockBytes() == null || q.physicalBlockBytes().equals(q.logicalBlockBytes()) ? "" : "/" + q.physicalBlockBytes());
             String built = b.slaves().isEmpty() ? "-" : String.join(", ", b.slaves())

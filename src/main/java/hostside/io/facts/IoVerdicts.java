@@ -47,7 +47,7 @@ public final class IoVerdicts {
     public static List<Finding> of(IoFacts f, List<Integer> gpuNumaNodes) {
         List<Finding> out = new ArrayList<>();
         List<BlockDevice> localNvme = f.blockDevices().stream()
-                .filter(b -> b.kind().equals("nvme") && b.remote() == null).toList();
+                .filter(b -> b.kind() == BlockKind.NVME && b.remote() == null).toList();
         Map<String, BlockDevice> byName = f.blockDevices().stream()
                 .collect(Collectors.toMap(BlockDevice::name, Function.identity(), (a, b) -> a));
         // Folders on one mount share its verdicts: one finding names them all.
@@ -137,7 +137,7 @@ public final class IoVerdicts {
             if (b == null || !Boolean.TRUE.equals(b.rotational())) return;
             String paths = paths(on);
             String lie = paths + (on.size() == 1 ? " lies" : " lie") + " on " + disk;
-            if (b.kind().equals("virtio")) {
+            if (b.kind() == BlockKind.VIRTIO) {
                 out.add(Finding.info(paths, lie + ", which the kernel marks rotational: virtio disks say so by default, "
                         + "whatever the host stores them on, so the flag says nothing here; the measured read speed does"));
             } else {
@@ -157,7 +157,7 @@ public final class IoVerdicts {
     // ---- block devices ----
 
     private static void nvmeLink(BlockDevice b, List<Finding> out) {
-        if (!b.kind().equals("nvme") || b.controller() == null || b.controller().link() == null) return;
+        if (b.kind() != BlockKind.NVME || b.controller() == null || b.controller().link() == null) return;
         PciLink l = b.controller().link();
         if (!l.belowMaxWidth() && !l.belowMaxSpeed()) return;
         String ctrl = b.controller().name() == null ? b.controller().pciAddress() : b.controller().name() + " at " + b.controller().pciAddress();
@@ -170,7 +170,7 @@ public final class IoVerdicts {
 
     private static void scheduler(BlockDevice b, List<Finding> out) {
         String s = b.queue() == null ? null : b.queue().scheduler();
-        if (!b.kind().equals("nvme") || s == null || NVME_SCHEDULERS.contains(s)) return;
+        if (b.kind() != BlockKind.NVME || s == null || NVME_SCHEDULERS.contains(s)) return;
         out.add(Finding.warn(b.name(), b.name() + " uses the " + s + " I/O scheduler: on NVMe it adds CPU time and locking "
                 + "to every request and caps IOPS well below the drive's; use none: echo none > /sys/block/" + b.name()
                 + "/queue/scheduler (a udev rule keeps it)"));

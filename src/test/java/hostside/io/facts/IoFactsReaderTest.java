@@ -45,7 +45,7 @@ class IoFactsReaderTest {
         assertThat(d.blockDevice()).isEqualTo("md0");
         assertThat(d.disks()).containsExactly("nvme1n1", "nvme2n1");
         BlockDevice md = device(f, "md0");
-        assertThat(md.kind()).isEqualTo("md");
+        assertThat(md.kind()).isEqualTo(BlockKind.MD);
         assertThat(md.model()).isEqualTo("md raid0");
         assertThat(md.slaves()).containsExactly("nvme1n1", "nvme2n1");
         assertThat(md.physical()).containsExactly("nvme1n1", "nvme2n1");
@@ -117,7 +117,7 @@ class IoFactsReaderTest {
         Rig r = new Rig(tmp);
         r.nvme("nvme3n1", "nvme3", "0000:af:00.0", 1, "8.0 GT/s PCIe", 2, "16.0 GT/s PCIe", 4);
         BlockDevice b = device(r.read("/"), "nvme3n1");
-        assertThat(b.kind()).isEqualTo("nvme");
+        assertThat(b.kind()).isEqualTo(BlockKind.NVME);
         assertThat(b.model()).isEqualTo("SAMSUNG MZQL23T8HCLS-00A07");
         assertThat(b.sizeBytes()).isEqualTo(1L << 40);
         assertThat(b.rotational()).isFalse();
@@ -149,7 +149,7 @@ class IoFactsReaderTest {
         r.mount("/mnt/img", "squashfs", "/dev/loop0", "7:0", "ro");
         IoFacts f = r.read("/mnt/img/x");
         assertThat(f.blockDevices()).extracting(BlockDevice::name).contains("loop0").doesNotContain("zram0", "nbd0");
-        assertThat(device(f, "loop0").kind()).isEqualTo("loop");
+        assertThat(device(f, "loop0").kind()).isEqualTo(BlockKind.LOOP);
     }
 
     @Test

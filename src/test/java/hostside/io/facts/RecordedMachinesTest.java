@@ -69,13 +69,13 @@ class RecordedMachinesTest {
         assertThat(f.dataDirs().get(2).filesystem().options()).contains("vers=3", "rsize=1024", "proto=udp");
 
         BlockDevice sda = f.blockDevices().stream().filter(b -> b.name().equals("sda")).findFirst().orElseThrow();
-        assertThat(sda.kind()).isEqualTo("scsi");
+        assertThat(sda.kind()).isEqualTo(BlockKind.SCSI);
         assertThat(sda.model()).isEqualTo("ST9250610NS");
         assertThat(sda.rotational()).isTrue();
         assertThat(sda.queue().scheduler()).isEqualTo("cfq");
         assertThat(sda.controller().pciAddress()).isEqualTo("0000:00:1f.2");
         assertThat(f.blockDevices()).extracting(BlockDevice::name).contains("nvme0n1", "pmem1").doesNotContain("ram0", "loop0", "sda1");
-        assertThat(f.blockDevices().stream().filter(b -> b.name().equals("nvme0n1")).findFirst().orElseThrow().kind()).isEqualTo("nvme");
+        assertThat(f.blockDevices().stream().filter(b -> b.name().equals("nvme0n1")).findFirst().orElseThrow().kind()).isEqualTo(BlockKind.NVME);
 
         assertThat(f.nics()).extracting(Nic::name).containsExactly("eth0", "eth1", "ib0");
         Nic ib0 = f.nics().get(2);
@@ -114,7 +114,7 @@ class RecordedMachinesTest {
         assertThat(f.dataDirs().getFirst().blockDevice()).isEqualTo("vda1");
         assertThat(f.dataDirs().get(1).filesystem().storage()).isEqualTo(FsKind.MEMORY);
         BlockDevice vda = f.blockDevices().stream().filter(b -> b.name().equals("vda")).findFirst().orElseThrow();
-        assertThat(vda.kind()).isEqualTo("virtio");
+        assertThat(vda.kind()).isEqualTo(BlockKind.VIRTIO);
         assertThat(vda.controller().pciAddress()).isEqualTo("10000:00:04.0");
         assertThat(f.nics()).singleElement().satisfies(n -> {
             assertThat(n.driver()).isEqualTo("virtio_net");
