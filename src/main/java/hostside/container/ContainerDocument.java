@@ -93,7 +93,8 @@ public final class ContainerDocument {
                 c.throttledPeriods() == null || c.periods() == null || c.periods() == 0 ? "" : c.throttledPeriods() + "/" + c.periods() + " throttled",
                 c.quotaSource()));
         rows.add(row("CPUs visible", c.visibleCpus() == null ? "unknown" : String.valueOf(c.visibleCpus()), "",
-                (c.visibleList() == null ? "" : c.visibleList() + " ") + "(Cpus_allowed_list)" + (c.cpusetCpus() != null ? "; cgroup cpuset " + c.cpusetCpus() : "")));
+                (c.visibleList() == null ? "" : c.visibleList().toList() + " ") + "(Cpus_allowed_list)"
+                        + (c.cpusetCpus() != null ? "; cgroup cpuset " + c.cpusetCpus().toList() : "")));
         if (c.weight() != null) rows.add(row("CPU weight", String.valueOf(c.weight()), "", "cpu.weight (default 100)"));
         if (c.shares() != null) rows.add(row("CPU shares", String.valueOf(c.shares()), "", "cpu.shares (default 1024)"));
         var p = f.pids();

@@ -3,12 +3,15 @@ package hostside.container;
 import java.util.List;
 import java.util.Map;
 
+import hostside.core.CpuSet;
 import hostside.process.Limits;
 
 /**
  * The limits a container (or a plain cgroup) puts on this process, as read through an FsRoot and,
  * for what only the running process can know, a {@link LiveProcess}. Facts only: what they mean
  * for training is {@link ContainerVerdicts}'. A null field is unknown and {@code unknowns} says why.
+ * CPU sets are {@link CpuSet}, parsed once where they are read; JSON writes them as the kernel's
+ * list spelling ("0-63").
  *
  * @param runtime      whether this is a container and which runtime made it, with the evidence
  * @param cgroup       the cgroup version and where this process's cgroup of each controller is
@@ -98,7 +101,7 @@ public record ContainerFacts(Detection runtime, Cgroups cgroup, Memory memory, C
      * @param quotaSource      the file, "none: ..." or "unknown: ..."
      * @param visibleCpus      CPUs this process may run on (sched_getaffinity, Cpus_allowed_list): what
      *                         PyTorch, OpenMP and os.sched_getaffinity size pools from
-     * @param visibleList      the same as a list ("0-63")
+     * @param visibleList      the same CPUs as a set (written "0-63"); null when unknown
      * @param cpusetCpus       the cgroup's cpuset as Module 1 reads it; null when unrestricted or unknown
      * @param weight           cgroup v2 cpu.weight (default 100); null on v1
      * @param shares           cgroup v1 cpu.shares (default 1024); null on v2
@@ -107,7 +110,7 @@ public record ContainerFacts(Detection runtime, Cgroups cgroup, Memory memory, C
      * @param throttledSeconds time the cgroup spent throttled (throttled_usec / throttled_time)
      */
     public record Cpu(Double quotaCpus, Long quotaUs, Long periodUs, String quotaSource, Integer visibleCpus,
-                      String visibleList, String cpusetCpus, Long weight, Long shares, Long periods,
+                      CpuSet visibleList, CpuSet cpusetCpus, Long weight, Long shares, Long periods,
                       Long throttledPeriods, Double throttledSeconds) {}
 
     /**

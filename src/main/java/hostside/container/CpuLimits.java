@@ -31,10 +31,9 @@ final class CpuLimits {
     Cpu read(Place p, Map<String, String> status) {
         CpuSet visible = visible(status);
         Integer visibleCount = visible == null ? null : visible.size();
-        String visibleList = visible == null ? null : visible.toList();
-        String cpuset = Cpuset.read(fs).cpus().map(CpuSet::toList).orElse(null);
+        CpuSet cpuset = Cpuset.read(fs).cpus().orElse(null);
         if (p == null || p.dir() == null) {
-            return new Cpu(null, null, null, "unknown: " + (p == null ? "no cpu controller" : p.why()), visibleCount, visibleList,
+            return new Cpu(null, null, null, "unknown: " + (p == null ? "no cpu controller" : p.why()), visibleCount, visible,
                     cpuset, null, null, null, null, null);
         }
         boolean v2 = p.version().equals("v2");
@@ -46,7 +45,7 @@ final class CpuLimits {
             long[] qp = v2 ? cpuMax(d) : cfsQuota(d);
             if (qp == null) continue;
             if (qp.length == 0) return new Cpu(null, null, null, "unknown: " + d + (v2 ? "/cpu.max" : "/cpu.cfs_quota_us") + " is garbled",
-                    visibleCount, visibleList, cpuset, weight, shares, null, null, null);
+                    visibleCount, visible, cpuset, weight, shares, null, null, null);
             if (best == null || (double) qp[0] / qp[1] < (double) best[0] / best[1]) {
                 best = qp;
                 source = d + (v2 ? "/cpu.max" : "/cpu.cfs_quota_us");
@@ -54,13 +53,13 @@ final class CpuLimits {
         }
         if (best == null) {
             String where = p.dir() + (p.dir().equals(p.top()) ? "" : " or above");
-            return new Cpu(null, null, null, "none: no quota in " + where, visibleCount, visibleList, cpuset, weight, shares,
+            return new Cpu(null, null, null, "none: no quota in " + where, visibleCount, visible, cpuset, weight, shares,
                     null, null, null);
         }
         // Throttling is counted where the quota is enforced, which may be an ancestor.
         Map<String, Long> stat = cgroups.keyed(source.substring(0, source.lastIndexOf('/')) + "/cpu.stat");
         Long throttledNs = v2 ? times(stat.get("throttled_usec"), 1000) : stat.get("throttled_time");
-        return new Cpu(Math.round(1000.0 * best[0] / best[1]) / 1000.0, best[0], best[1], source, visibleCount, visibleList, cpuset,
+        return new Cpu(Math.round(1000.0 * best[0] / best[1]) / 1000.0, best[0], best[1], source, visibleCount, visible, cpuset,
                 weight, shares, stat.get("nr_periods"), stat.get("nr_throttled"), throttledNs == null ? null : throttledNs / 1e9);
     }
 

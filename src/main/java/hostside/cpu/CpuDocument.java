@@ -56,7 +56,7 @@ public final class CpuDocument {
         if (f.isolation() != null) {
             CpuFacts.Isolation i = f.isolation();
             kv.add(KeyValues.Entry.of("isolation", "isolcpus " + cmd(i.isolcpus()) + ", nohz_full " + cmd(i.nohzFull()) + ", rcu_nocbs "
-                    + cmd(i.rcuNocbs()) + "; isolated now: " + (i.isolated() == null || i.isolated().isEmpty() ? "none" : i.isolated())));
+                    + cmd(i.rcuNocbs()) + "; isolated now: " + (i.isolated() == null || i.isolated().isEmpty() ? "none" : i.isolated().toList())));
         }
         if (f.process() != null) {
             CpuFacts.ProcessCpus p = f.process();
@@ -103,6 +103,6 @@ public final class CpuDocument {
     }
 
     private static String cmd(CpuFacts.CmdlineCpus c) {
-        return c == null || c.cpus() == null ? "-" : c.cpus();
+        return c == null || c.cpus() == null ? "-" : c.cpus().toList();
     }
 }

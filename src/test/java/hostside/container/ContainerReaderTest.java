@@ -32,6 +32,7 @@ class ContainerReaderTest {
         assertThat(f.cpu().quotaCpus()).isNull();
         assertThat(f.cpu().quotaSource()).startsWith("none: no quota in " + CG);
         assertThat(f.cpu().visibleCpus()).isEqualTo(64);
+        assertThat(f.cpu().visibleList()).isEqualTo(hostside.core.CpuSet.range(0, 63));
         assertThat(f.cpu().weight()).isEqualTo(100);
         assertThat(f.cpu().shares()).isNull();
         assertThat(f.pids().max().unlimited()).isTrue();
@@ -74,7 +75,7 @@ class ContainerReaderTest {
         assertThat(f.memory().limitHits()).isZero();
         assertThat(f.cpu().quotaCpus()).isNull();
         assertThat(f.cpu().shares()).isEqualTo(1024);
-        assertThat(f.cpu().cpusetCpus()).isEqualTo("0-63");
+        assertThat(f.cpu().cpusetCpus()).isEqualTo(hostside.core.CpuSet.range(0, 63));
         assertThat(f.runtime().runtime()).isEqualTo("docker");
         assertThat(f.runtime().evidence()).contains("/proc/self/cgroup: /docker/" + Rig.ID);
     }

@@ -60,6 +60,7 @@ class GarbageTest {
         assertThat(f.capabilities().ipcLock()).isNull();
         assertThat(f.capabilities().uid()).isNull();
         assertThat(f.cpu().visibleCpus()).isNull();
+        assertThat(f.cpu().visibleList()).isNull();
         assertThat(f.unknowns()).contains("/proc/self/limits: Max locked memory is not soft, hard and unit: \"Max locked memory   lots   lots   bytes\"",
                 "/proc/self/limits: no \"Max open files\" line (a truncated file?)", "/proc/self/status: CapEff is not a capability mask: \"not-hex\"",
                 "/proc/self/status: Uid is not real, effective, saved and fs uids: \"me\"",

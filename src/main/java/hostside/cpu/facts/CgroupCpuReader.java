@@ -1,5 +1,6 @@
 package hostside.cpu.facts;
 
+import hostside.core.CpuSet;
 import hostside.core.GarbageException;
 import hostside.cpu.facts.CpuFacts.Cgroup;
 import hostside.fs.FactReads;
@@ -33,7 +34,7 @@ final class CgroupCpuReader {
 
     Cgroup read() {
         Topology.Whole w = machine.topology() == null ? null : machine.topology().whole();
-        String cpuset = w == null || w.allowedCpus().isEmpty() ? null : w.allowedCpus().toList();
+        CpuSet cpuset = w == null || w.allowedCpus().isEmpty() ? null : w.allowedCpus();
         String cpusetSource = w == null ? "" : w.cpusetSource();
 
         Read cg = fs.read("/proc/self/cgroup");

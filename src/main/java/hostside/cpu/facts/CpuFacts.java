@@ -3,15 +3,18 @@ package hostside.cpu.facts;
 import java.util.List;
 import java.util.Map;
 
+import hostside.core.CpuSet;
+
 /**
  * The CPU side of feeding a GPU: which scheduler and preemption model the kernel runs, the
  * scheduler knobs, CPU isolation, where this process may run and how much CPU time its cgroup
  * grants, CPU frequency and idle policy, where the GPUs', NICs' and NVMe drives' interrupts
  * are handled, and per GPU the CPUs that feed it.
  *
- * <p>CPU sets are the kernel's list spelling ("0-7,16-23"); "" is the empty set. A value that
- * could not be read is null, and {@link #unknowns} says which file and why (a missing file of
- * an optional feature is simply null).
+ * <p>CPU sets are {@link CpuSet}, parsed once where /proc or /sys is read, never kept as text
+ * to be parsed again; JSON writes them as the kernel's list spelling ("0-7,16-23"), "" for
+ * {@link CpuSet#EMPTY} (known to be empty). A value that could not be read is null, and
+ * {@link #unknowns} says which file and why (a missing file of an optional feature is simply null).
  *
  * @param kernel     the kernel release, its scheduler and preemption model
  * @param sched      scheduler sysctls and, when debugfs is readable, its tunables
@@ -21,7 +24,7 @@ import java.util.Map;
  * @param idle       the cpuidle driver, governor and idle states
  * @param irqs       the interrupts of the GPUs, NICs and NVMe drives, and whether irqbalance runs
  * @param feeders    per GPU: its local CPUs, those free to feed it, and device interrupts landing there
- * @param onlineCpus the online CPUs ("" when unknown)
+ * @param onlineCpus the online CPUs (empty when unknown)
  * @param cores      physical cores this process may use (Module 1's count; torch's default
  *                   intra-op thread count); null when unknown
  * @param unknowns   what could not be read, with the path and why
@@ -35,7 +38,7 @@ public record CpuFacts(
         Idle idle,
         Irqs irqs,
         List<Feeder> feeders,
-        String onlineCpus,
+        CpuSet onlineCpus,
         Integer cores,
         List<String> unknowns) {
 
@@ -92,7 +95,7 @@ public record CpuFacts(
      * @param housekeeping      online CPUs that are neither isolated nor nohz_full
      */
     public record Isolation(CmdlineCpus isolcpus, CmdlineCpus nohzFull, CmdlineCpus rcuNocbs, CmdlineCpus irqaffinity,
-                            String isolated, String nohzFullEffective, String housekeeping) {}
+                            CpuSet isolated, CpuSet nohzFullEffective, CpuSet housekeeping) {}
 
     /**
      * One CPU-list parameter of the kernel command line.
@@ -101,7 +104,7 @@ public record CpuFacts(
      * @param flags the flags before the list (isolcpus: nohz, domain, managed_irq); empty when none
      * @param cpus  the CPUs; null when the list does not parse
      */
-    public record CmdlineCpus(String text, List<String> flags, String cpus) {}
+    public record CmdlineCpus(String text, List<String> flags, CpuSet cpus) {}
 
     /**
      * The process that read the facts (hostside live, the recorder in a recording).
@@ -109,10 +112,11 @@ public record CpuFacts(
      * @param pid              /proc/self's pid; null when unknown
      * @param cpusAllowed      Cpus_allowed_list: its scheduler affinity (taskset, numactl, cpuset)
      * @param cpusAllowedCount how many CPUs that is
-     * @param memsAllowed      Mems_allowed_list: NUMA nodes it may allocate from
+     * @param memsAllowed      Mems_allowed_list: NUMA nodes it may allocate from. A node set, not a CPU set: it
+     *                         is a CpuSet because the kernel spells both as the same bit list ("0-1")
      * @param cgroup           its cgroup's cpuset and CPU quota
      */
-    public record ProcessCpus(String pid, String cpusAllowed, Integer cpusAllowedCount, String memsAllowed,
+    public record ProcessCpus(String pid, CpuSet cpusAllowed, Integer cpusAllowedCount, CpuSet memsAllowed,
                               Cgroup cgroup) {}
 
     /**
@@ -125,7 +129,7 @@ public record CpuFacts(
      * @param quotaCpus    quota / period: how many CPUs' worth of time; null when there is no quota
      * @param quotaSource  the file the tightest quota comes from, "none: ..." or "unknown: ..."
      */
-    public record Cgroup(String version, String path, String cpusetCpus, String cpusetSource, Long quotaUs,
+    public record Cgroup(String version, String path, CpuSet cpusetCpus, String cpusetSource, Long quotaUs,
                          Long periodUs, Double quotaCpus, String quotaSource) {}
 
     /**
@@ -141,7 +145,7 @@ public record CpuFacts(
                             String turboSource, List<CpuFreq> cpus) {}
 
     /** A value and the CPUs that have it. */
-    public record Share(String value, String cpus, int count) {}
+    public record Share(String value, CpuSet cpus, int count) {}
 
     /** One CPU's cpufreq files; frequencies in kHz as the kernel gives them. */
     public record CpuFreq(int cpu, String governor, String driver, String epp, Long cpuinfoMaxKHz,
@@ -163,13 +167,13 @@ public record CpuFacts(
     public record IdleState(String name, Long latencyUs, Boolean disabled) {}
 
     /**
-     * @param cpuColumns       the CPUs /proc/interrupts has columns for
-     * @param defaultAffinity  /proc/irq/default_smp_affinity as a list
+     * @param cpuColumns       the CPUs /proc/interrupts has columns for (empty when it has none)
+     * @param defaultAffinity  /proc/irq/default_smp_affinity; null when unknown
      * @param irqbalance       whether an irqbalance process runs; null when not knowable (a recording)
      * @param irqbalanceSource how that was decided
      * @param devices          per GPU, NIC and NVMe drive, its interrupts
      */
-    public record Irqs(String cpuColumns, String defaultAffinity, Boolean irqbalance, String irqbalanceSource,
+    public record Irqs(CpuSet cpuColumns, CpuSet defaultAffinity, Boolean irqbalance, String irqbalanceSource,
                        List<DeviceIrqs> devices) {}
 
     /**
@@ -177,15 +181,15 @@ public record CpuFacts(
      * @param address   its PCI address
      * @param kind      gpu, nic or nvme
      * @param numaNode  its NUMA node; null when unknown
-     * @param localCpus the CPUs the kernel calls local to it ("" when unknown)
+     * @param localCpus the CPUs the kernel calls local to it (empty when the kernel gives none; null when unknown)
      * @param foundBy   how its interrupts were found: msi_irqs, address in /proc/interrupts, irq file, name
      * @param irqs      its interrupts, by number
      * @param routedTo  where they are handled now (union of each IRQ's {@link Irq#routedTo()})
      * @param landedOn  CPUs that have handled at least one of them since boot
      * @param total     interrupts handled since boot
      */
-    public record DeviceIrqs(String device, String address, hostside.machine.PciKind kind, Integer numaNode, String localCpus,
-                             List<String> foundBy, List<Irq> irqs, String routedTo, String landedOn, long total) {}
+    public record DeviceIrqs(String device, String address, hostside.machine.PciKind kind, Integer numaNode, CpuSet localCpus,
+                             List<String> foundBy, List<Irq> irqs, CpuSet routedTo, CpuSet landedOn, long total) {}
 
     /**
      * @param irq               the IRQ number
@@ -195,12 +199,12 @@ public record CpuFacts(
      * @param effectiveAffinity /proc/irq/N/effective_affinity_list: where it is handled; null when unknown
      * @param landedOn          CPUs with a non-zero count in /proc/interrupts
      * @param routedTo          the best knowledge of where it is handled: effective affinity, else
-     *                          where it landed, else its affinity ("" when none is known)
+     *                          where it landed, else its affinity (empty when none is known)
      * @param total             interrupts since boot (0 when not in /proc/interrupts)
      * @param perCpu            non-zero counts by CPU number
      */
-    public record Irq(int irq, String name, String chip, String affinity, String effectiveAffinity, String landedOn,
-                      String routedTo, long total, Map<Integer, Long> perCpu) {}
+    public record Irq(int irq, String name, String chip, CpuSet affinity, CpuSet effectiveAffinity, CpuSet landedOn,
+                      CpuSet routedTo, long total, Map<Integer, Long> perCpu) {}
 
     /**
      * The CPUs that feed one GPU: the threads that launch its kernels, copy to it and prepare its
@@ -215,8 +219,8 @@ public record CpuFacts(
      * @param allowedFeederCpus feeder CPUs this process may use; null when its affinity is unknown
      * @param irqsOnFeeders     NIC and NVMe interrupts routed to the feeder CPUs
      */
-    public record Feeder(String gpu, String address, Integer numaNode, String localCpus, String isolatedLocal,
-                         String feederCpus, String allowedFeederCpus, List<IrqsOnFeeders> irqsOnFeeders) {}
+    public record Feeder(String gpu, String address, Integer numaNode, CpuSet localCpus, CpuSet isolatedLocal,
+                         CpuSet feederCpus, CpuSet allowedFeederCpus, List<IrqsOnFeeders> irqsOnFeeders) {}
 
     /**
      * @param device     eth0, mlx5_0, nvme0...
@@ -226,5 +230,5 @@ public record CpuFacts(
      * @param cpus       the feeder CPUs they are routed to
      * @param total      their count since boot
      */
-    public record IrqsOnFeeders(String device, hostside.machine.PciKind kind, int irqs, int activeIrqs, String cpus, long total) {}
+    public record IrqsOnFeeders(String device, hostside.machine.PciKind kind, int irqs, int activeIrqs, CpuSet cpus, long total) {}
 }

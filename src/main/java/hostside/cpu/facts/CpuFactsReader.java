@@ -83,7 +83,7 @@ public final class CpuFactsReader {
         Irqs irqs = guard("interrupts", () -> new IrqReader(fs, machine, reads, unknowns).read(), () -> null);
         List<Feeder> feeders = guard("feeder CPUs", () -> feeders(isolation, process, irqs), List::of);
         Integer cores = machine.topology() != null && machine.topology().cores() > 0 ? machine.topology().cores() : null;
-        return new CpuFacts(kernel, sched, isolation, process, frequency, idle, irqs, feeders, online.toList(), cores,
+        return new CpuFacts(kernel, sched, isolation, process, frequency, idle, irqs, feeders, online, cores,
                 List.copyOf(unknowns));
     }
 
@@ -218,19 +218,19 @@ public final class CpuFactsReader {
         Optional<CpuSet> isolated = optionalCpuList(CPU + "/isolated");
         Optional<CpuSet> nohzEff = optionalCpuList(CPU + "/nohz_full");
         CpuSet off = isolated.orElse(domainIsolated(isolcpus)).or(nohzEff.orElse(cpus(nohz)));
-        return new Isolation(isolcpus, nohz, nocbs, irqaff, isolated.map(CpuSet::toList).orElse(null),
-                nohzEff.map(CpuSet::toList).orElse(null), online.isEmpty() ? null : online.andNot(off).toList());
+        return new Isolation(isolcpus, nohz, nocbs, irqaff, isolated.orElse(null), nohzEff.orElse(null),
+                online.isEmpty() ? null : online.andNot(off));
     }
 
     /** The CPUs isolcpus= takes out of the scheduler's domains: all of them unless only "nohz" or "managed_irq" was asked. */
     static CpuSet domainIsolated(CmdlineCpus isolcpus) {
         if (isolcpus == null || isolcpus.cpus() == null) return CpuSet.EMPTY;
         boolean domain = isolcpus.flags().isEmpty() || isolcpus.flags().contains("domain");
-        return domain ? CpuSet.parseList(isolcpus.cpus()) : CpuSet.EMPTY;
+        return domain ? isolcpus.cpus() : CpuSet.EMPTY;
     }
 
     private static CpuSet cpus(CmdlineCpus c) {
-        return c == null || c.cpus() == null ? CpuSet.EMPTY : CpuSet.parseList(c.cpus());
+        return c == null || c.cpus() == null ? CpuSet.EMPTY : c.cpus();
     }
 
     /** A CPU-list parameter as Module 1 found it on the command line (the last one wins, as in the kernel). */
@@ -266,9 +266,10 @@ public final class CpuFactsReader {
         if (lastCpu >= 0) {
             list = list.replaceAll("\\ball\\b", "0-" + lastCpu).replaceAll("(?<![\\w])N(?![\\w])", String.valueOf(lastCpu));
         }
-        String cpus;
+        CpuSet cpus;
         try {
-            cpus = CpuSet.parseList(list).toList();
+            // the command line's text, read here once: the one place its CPU list is parsed
+            cpus = CpuSet.parseList(list);
         } catch (GarbageException e) {
             cpus = null;
         }
@@ -281,8 +282,8 @@ public final class CpuFactsReader {
     private ProcessCpus process() {
         hostside.process.ThisProcess p = hostside.process.ThisProcess.read(fs);
         CpuSet cpus = p.cpusAllowed(reads, unknowns), mems = p.memsAllowed(reads, unknowns);
-        return new ProcessCpus(p.pid() == null ? null : p.pid().toString(), cpus == null ? null : cpus.toList(),
-                cpus == null ? null : cpus.size(), mems == null ? null : mems.toList(), guard("cgroup", () -> new CgroupCpuReader(fs, machine, reads, unknowns).read(), () -> null));
+        return new ProcessCpus(p.pid() == null ? null : p.pid().toString(), cpus,
+                cpus == null ? null : cpus.size(), mems, guard("cgroup", () -> new CgroupCpuReader(fs, machine, reads, unknowns).read(), () -> null));
     }
 
     // ---- frequency and idle ----
@@ -320,7 +321,7 @@ public final class CpuFactsReader {
             if (v != null) by.merge(v, CpuSet.of(c.cpu()), CpuSet::or);
         }
         return by.entrySet().stream().sorted(java.util.Map.Entry.comparingByValue())
-                .map(e -> new Share(e.getKey(), e.getValue().toList(), e.getValue().size())).toList();
+                .map(e -> new Share(e.getKey(), e.getValue(), e.getValue().size())).toList();
     }
 
     private Idle idle() {
@@ -347,9 +348,9 @@ public final class CpuFactsReader {
         List<Feeder> out = new ArrayList<>();
         CpuSet isolated = CpuSet.EMPTY;
         if (isolation != null) {
-            isolated = isolation.isolated() != null ? CpuSet.parseList(isolation.isolated()) : domainIsolated(isolation.isolcpus());
+            isolated = isolation.isolated() != null ? isolation.isolated() : domainIsolated(isolation.isolcpus());
         }
-        CpuSet allowed = process == null || process.cpusAllowed() == null ? null : CpuSet.parseList(process.cpusAllowed());
+        CpuSet allowed = process == null ? null : process.cpusAllowed();
         for (PciDevice gpu : machine.gpus()) {
             CpuSet local = CpuSet.EMPTY;
             try {
@@ -369,18 +370,18 @@ public final class CpuFactsReader {
                     long total = 0;
                     for (Irq i : d.irqs()) {
                         if (!placed(i)) continue;
-                        CpuSet hit = CpuSet.parseList(i.routedTo()).and(feeders);
+                        CpuSet hit = i.routedTo().and(feeders);
                         if (hit.isEmpty()) continue;
                         cpus = cpus.or(hit);
                         count++;
                         if (i.total() > 0) active++;
                         total += i.total();
                     }
-                    if (count > 0) on.add(new IrqsOnFeeders(d.device(), d.kind(), count, active, cpus.toList(), total));
+                    if (count > 0) on.add(new IrqsOnFeeders(d.device(), d.kind(), count, active, cpus, total));
                 }
             }
-            out.add(new Feeder(gpu.label(), gpu.address(), gpu.numaNode(), local.toList(), local.and(isolated).toList(),
-                    feeders.toList(), allowed == null ? null : feeders.and(allowed).toList(), List.copyOf(on)));
+            out.add(new Feeder(gpu.label(), gpu.address(), gpu.numaNode(), local, local.and(isolated),
+                    feeders, allowed == null ? null : feeders.and(allowed), List.copyOf(on)));
         }
         return List.copyOf(out);
     }

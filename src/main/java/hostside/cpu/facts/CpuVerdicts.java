@@ -41,13 +41,9 @@ public final class CpuVerdicts {
         return List.copyOf(out);
     }
 
-    private static CpuSet set(String list) {
-        if (list == null || list.isEmpty()) return CpuSet.EMPTY;
-        try {
-            return CpuSet.parseList(list);
-        } catch (RuntimeException e) {
-            return CpuSet.EMPTY;
-        }
+    /** An unknown set (null) counts as empty: unknown facts give no finding. */
+    private static CpuSet set(CpuSet s) {
+        return s == null ? CpuSet.EMPTY : s;
     }
 
     /** "CPU 6" or "CPUs 0-3". */
@@ -87,9 +83,9 @@ public final class CpuVerdicts {
         CpuSet allowed = set(f.process().cpusAllowed()), on = online(f);
         if (on.isEmpty()) return;
         if (allowed.and(on).size() < on.size()) {
-            String cpuset = f.process().cgroup() == null ? null : f.process().cgroup().cpusetCpus();
+            CpuSet cpuset = f.process().cgroup() == null ? null : f.process().cgroup().cpusetCpus();
             // a cgroup cpuset that says the same is Module 1's finding already
-            if (cpuset == null || !set(cpuset).and(on).equals(allowed.and(on))) {
+            if (cpuset == null || !cpuset.and(on).equals(allowed.and(on))) {
                 String who = cpuset == null ? "taskset, numactl, a launcher or a cpuset"
                         : "narrower than its cgroup's cpuset " + cpuset + ": taskset, numactl or a launcher set it";
                 out.add(Finding.info("affinity", "this process may run on CPUs " + allowed + " only (" + allowed.and(on).size()
@@ -115,17 +111,17 @@ public final class CpuVerdicts {
         CpuFacts.Isolation i = f.isolation();
         if (i == null) return;
         CpuSet asked = CpuFactsReader.domainIsolated(i.isolcpus());
-        boolean askedAny = i.isolcpus() != null && i.isolcpus().cpus() != null && !set(i.isolcpus().cpus()).isEmpty();
-        CpuSet isolated = i.isolated() != null ? set(i.isolated()) : asked;
+        boolean askedAny = i.isolcpus() != null && i.isolcpus().cpus() != null && !i.isolcpus().cpus().isEmpty();
+        CpuSet isolated = i.isolated() != null ? i.isolated() : asked;
         if (i.isolated() != null && i.isolcpus() != null && i.isolcpus().cpus() != null && !asked.isEmpty() && !asked.equals(isolated)) {
             out.add(Finding.warn("isolation", "the command line asks " + i.isolcpus().text() + " but the kernel isolated "
                     + (isolated.isEmpty() ? "no CPU" : "CPUs " + isolated) + " (" + CpuFactsReader.CPU + "/isolated)"));
         }
-        CpuSet isolatedAny = isolated.or(askedAny ? set(i.isolcpus().cpus()) : CpuSet.EMPTY);
+        CpuSet isolatedAny = isolated.or(askedAny ? i.isolcpus().cpus() : CpuSet.EMPTY);
         if (isolatedAny.isEmpty()) return;
-        CpuSet nohz = i.nohzFullEffective() != null ? set(i.nohzFullEffective())
-                : i.nohzFull() != null && i.nohzFull().cpus() != null ? set(i.nohzFull().cpus()) : CpuSet.EMPTY;
-        CpuSet nocbs = i.rcuNocbs() != null && i.rcuNocbs().cpus() != null ? set(i.rcuNocbs().cpus()) : CpuSet.EMPTY;
+        CpuSet nohz = i.nohzFullEffective() != null ? i.nohzFullEffective()
+                : i.nohzFull() != null && i.nohzFull().cpus() != null ? i.nohzFull().cpus() : CpuSet.EMPTY;
+        CpuSet nocbs = i.rcuNocbs() != null && i.rcuNocbs().cpus() != null ? i.rcuNocbs().cpus() : CpuSet.EMPTY;
         CpuSet ticking = isolatedAny.andNot(nohz);
         StringBuilder s = new StringBuilder("CPUs " + isolatedAny + " are isolated (isolcpus)");
         if (!isolated.isEmpty()) {
@@ -217,7 +213,7 @@ public final class CpuVerdicts {
         for (DeviceIrqs d : f.irqs().devices()) {
             for (Irq i : d.irqs()) {
                 if (i.routedTo().isEmpty()) continue;
-                if (!i.routedTo().equals("0")) return;
+                if (!i.routedTo().equals(CpuSet.of(0))) return;
                 n++;
                 if (!devices.contains(d.device())) devices.add(d.device());
             }

@@ -132,21 +132,21 @@ final class IrqReader {
                 if (e.getValue() != d) continue;
                 Irq irq = irq(e.getKey(), rows.get(e.getKey()), table, missingAffinity);
                 irqs.add(irq);
-                routed = routed.or(CpuSet.parseList(irq.routedTo()));
-                landed = landed.or(CpuSet.parseList(irq.landedOn()));
+                routed = routed.or(irq.routedTo());
+                landed = landed.or(irq.landedOn());
                 total += irq.total();
             }
-            out.add(new DeviceIrqs(d.label(), d.address(), d.kind(), d.numaNode(), d.localCpus() == null ? null : d.localCpus().toList(),
-                    List.copyOf(how.getOrDefault(d.address(), Set.of())), List.copyOf(irqs), routed.toList(), landed.toList(), total));
+            out.add(new DeviceIrqs(d.label(), d.address(), d.kind(), d.numaNode(), d.localCpus(),
+                    List.copyOf(how.getOrDefault(d.address(), Set.of())), List.copyOf(irqs), routed, landed, total));
         }
         missingAffinity.forEach((why, irqs) -> unknowns.add(why + " for IRQs " + CpuSet.of(irqs.stream().mapToInt(i -> i).toArray())
                 + ": where they may run is unknown (where they ran comes from /proc/interrupts)"));
 
-        String defaultAffinity = null;
+        CpuSet defaultAffinity = null;
         Optional<String> def = fs.text("/proc/irq/default_smp_affinity");
         if (def.isPresent()) {
             try {
-                defaultAffinity = CpuSet.parseMask(def.get()).toList();
+                defaultAffinity = CpuSet.parseMask(def.get());
             } catch (GarbageException e) {
                 reads.garbage("/proc/irq/default_smp_affinity", "not a CPU mask", def.get());
             }
@@ -165,13 +165,12 @@ final class IrqReader {
         } else {
             irqbalanceSource = "unknown: a recording holds no process list";
         }
-        return new Irqs(table.cpus().isEmpty() ? "" : CpuSet.of(table.cpus().stream().mapToInt(i -> i).toArray()).toList(),
-                defaultAffinity, irqbalance, irqbalanceSource, List.copyOf(out));
+        return new Irqs(CpuSet.of(table.cpus().stream().mapToInt(i -> i).toArray()), defaultAffinity, irqbalance, irqbalanceSource, List.copyOf(out));
     }
 
     private Irq irq(int n, Interrupts.Row row, Interrupts table, Map<String, TreeSet<Integer>> missing) {
         String base = "/proc/irq/" + n + "/";
-        String affinity = null, effective = null;
+        CpuSet affinity = null, effective = null;
         Read list = fs.read(base + "smp_affinity_list");
         if (list instanceof Read.Ok ok) {
             affinity = parseList(base + "smp_affinity_list", ok.text());
@@ -192,25 +191,26 @@ final class IrqReader {
             if (mask instanceof Read.Ok ok) effective = parseMask(base + "effective_affinity", ok.text());
         }
         Map<Integer, Long> perCpu = row == null ? Map.of() : table.perCpu(row);
-        String landed = CpuSet.of(perCpu.keySet().stream().mapToInt(i -> i).toArray()).toList();
-        String routed = effective != null && !effective.isEmpty() ? effective
-                : !landed.isEmpty() ? landed : affinity != null ? affinity : "";
+        CpuSet landed = CpuSet.of(perCpu.keySet().stream().mapToInt(i -> i).toArray());
+        CpuSet routed = effective != null && !effective.isEmpty() ? effective
+                : !landed.isEmpty() ? landed : affinity != null ? affinity : CpuSet.EMPTY;
         return new Irq(n, row == null ? "" : row.name(), row == null ? "" : row.chip(), affinity, effective, landed, routed,
                 row == null ? 0 : row.total(), perCpu);
     }
 
-    private String parseList(String path, String text) {
+    /** /proc/irq's text, parsed here once; garbage is an unknown and null. */
+    private CpuSet parseList(String path, String text) {
         try {
-            return CpuSet.parseList(text).toList();
+            return CpuSet.parseList(text);
         } catch (GarbageException e) {
             reads.garbage(path, "not a CPU list", text);
             return null;
         }
     }
 
-    private String parseMask(String path, String text) {
+    private CpuSet parseMask(String path, String text) {
         try {
-            return CpuSet.parseMask(text).toList();
+            return CpuSet.parseMask(text);
         } catch (GarbageException e) {
             reads.garbage(path, "not a CPU mask", text);
             return null;

@@ -22,7 +22,9 @@ public final class CpuLists extends StdDeserializer<CpuSet> {
     @Override
     public CpuSet deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
         JsonNode n = p.readValueAsTree();
-        if (n.isTextual()) return CpuSet.parseList(n.asText());
+        // the cpulist string reads as every CpuSet in JSON does, through its @JsonCreator (this
+        // deserializer is on the detail's field, not on the type, so this does not come back here)
+        if (n.isTextual()) return ctxt.readTreeAsValue(n, CpuSet.class);
         if (n.isArray()) {
             int[] cpus = new int[n.size()];
             for (int i = 0; i < cpus.length; i++) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import hostside.cpu.facts.CpuFacts.CmdlineCpus;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 
 class CpuFactsReaderTest {
@@ -23,11 +24,16 @@ class CpuFactsReaderTest {
     @TempDir
     Path root;
 
+    /** An expected CPU set, in the kernel's spelling. */
+    static CpuSet set(String list) {
+        return CpuSet.parseList(list);
+    }
+
     @Test
     void aHealthyBoxReadsCompletely() {
         CpuFacts f = Box.healthy(root).read();
         assertThat(f.unknowns()).isEmpty();
-        assertThat(f.onlineCpus()).isEqualTo("0-15");
+        assertThat(f.onlineCpus()).isEqualTo(set("0-15"));
         assertThat(f.cores()).isEqualTo(16);
         assertThat(f.kernel()).isEqualTo(new CpuFacts.Kernel("6.8.0-45-generic", 6, 8, "EEVDF", "dynamic",
                 "/proc/version: PREEMPT_DYNAMIC: the model is chosen at boot (preempt=); this build's default shows only in "
@@ -39,35 +45,35 @@ class CpuFactsReaderTest {
         assertThat(f.sched().energyAware()).isNull();
         assertThat(f.sched().numaBalancing()).isZero();
         assertThat(f.sched().tunables().source()).startsWith("not visible");
-        assertThat(f.isolation()).isEqualTo(new CpuFacts.Isolation(null, null, null, null, "", null, "0-15"));
-        assertThat(f.process()).isEqualTo(new CpuFacts.ProcessCpus("4242", "0-15", 16, "0-1",
-                new CpuFacts.Cgroup("v2", "/user.slice/job.scope", "0-15", "/sys/fs/cgroup/cpuset.cpus.effective", null, null, null,
+        assertThat(f.isolation()).isEqualTo(new CpuFacts.Isolation(null, null, null, null, CpuSet.EMPTY, null, set("0-15")));
+        assertThat(f.process()).isEqualTo(new CpuFacts.ProcessCpus("4242", set("0-15"), 16, set("0-1"),
+                new CpuFacts.Cgroup("v2", "/user.slice/job.scope", set("0-15"), "/sys/fs/cgroup/cpuset.cpus.effective", null, null, null,
                         "none: no quota in /sys/fs/cgroup/user.slice/job.scope or above")));
         assertThat(f.frequency().status()).isEqualTo("cpufreq");
-        assertThat(f.frequency().governors()).containsExactly(new CpuFacts.Share("performance", "0-15", 16));
-        assertThat(f.frequency().drivers()).containsExactly(new CpuFacts.Share("intel_pstate", "0-15", 16));
+        assertThat(f.frequency().governors()).containsExactly(new CpuFacts.Share("performance", set("0-15"), 16));
+        assertThat(f.frequency().drivers()).containsExactly(new CpuFacts.Share("intel_pstate", set("0-15"), 16));
         assertThat(f.frequency().turbo()).isTrue();
         assertThat(f.frequency().cpus()).hasSize(16).first()
                 .isEqualTo(new CpuFacts.CpuFreq(0, "performance", "intel_pstate", "performance", 3500000L, 3500000L, 3100000L));
         assertThat(f.idle()).isEqualTo(new CpuFacts.Idle("intel_idle", "menu", 0, List.of(new CpuFacts.IdleState("POLL", 0L, false),
                 new CpuFacts.IdleState("C1", 2L, false), new CpuFacts.IdleState("C1E", 10L, false))));
 
-        assertThat(f.irqs().cpuColumns()).isEqualTo("0-15");
-        assertThat(f.irqs().defaultAffinity()).isEqualTo("0-15");
+        assertThat(f.irqs().cpuColumns()).isEqualTo(set("0-15"));
+        assertThat(f.irqs().defaultAffinity()).isEqualTo(set("0-15"));
         assertThat(f.irqs().irqbalance()).isNull(); // a recording
         assertThat(f.irqs().devices()).extracting(CpuFacts.DeviceIrqs::device).containsExactly("GPU0", "eth0", "nvme0");
         CpuFacts.DeviceIrqs gpu = f.irqs().devices().getFirst();
         assertThat(gpu.foundBy()).containsExactly("msi_irqs");
         assertThat(gpu.irqs()).extracting(CpuFacts.Irq::irq).containsExactly(100, 101, 102, 103);
-        assertThat(gpu.irqs().get(1)).isEqualTo(new CpuFacts.Irq(101, "nvidia", "IR-PCI-MSIX-0000:3b:00.0", "0-7", "1", "1", "1",
+        assertThat(gpu.irqs().get(1)).isEqualTo(new CpuFacts.Irq(101, "nvidia", "IR-PCI-MSIX-0000:3b:00.0", set("0-7"), set("1"), set("1"), set("1"),
                 1001, Map.of(1, 1001L)));
-        assertThat(gpu.routedTo()).isEqualTo("0-3");
-        assertThat(gpu.landedOn()).isEqualTo("0-3");
+        assertThat(gpu.routedTo()).isEqualTo(set("0-3"));
+        assertThat(gpu.landedOn()).isEqualTo(set("0-3"));
         assertThat(gpu.total()).isEqualTo(4006);
-        assertThat(f.irqs().devices().get(1).routedTo()).isEqualTo("8-11");
-        assertThat(f.irqs().devices().get(2).routedTo()).isEqualTo("12-13");
+        assertThat(f.irqs().devices().get(1).routedTo()).isEqualTo(set("8-11"));
+        assertThat(f.irqs().devices().get(2).routedTo()).isEqualTo(set("12-13"));
 
-        assertThat(f.feeders()).containsExactly(new CpuFacts.Feeder("GPU0", Box.GPU, 0, "0-7", "", "0-7", "0-7", List.of()));
+        assertThat(f.feeders()).containsExactly(new CpuFacts.Feeder("GPU0", Box.GPU, 0, set("0-7"), CpuSet.EMPTY, set("0-7"), set("0-7"), List.of()));
     }
 
     // ---- kernel ----
@@ -158,7 +164,7 @@ class CpuFactsReaderTest {
         CmdlineCpus c = CpuFactsReader.parseCmdlineCpus(text, flags, 15);
         assertThat(c.text()).isEqualTo(text);
         assertThat(String.join(",", c.flags())).isEqualTo(expectedFlags);
-        assertThat(c.cpus()).isEqualTo(cpus);
+        assertThat(c.cpus()).isEqualTo(cpus == null ? null : set(cpus));
     }
 
     @Test
@@ -167,22 +173,22 @@ class CpuFactsReaderTest {
                 .put("/proc/cmdline", "ro quiet isolcpus=managed_irq,domain,2-7 nohz_full=2-7 rcu_nocbs=2-7 irqaffinity=0-1 -- isolcpus=9\n")
                 .put(CPU + "/isolated", "2-7\n").put(CPU + "/nohz_full", "2-7\n").read();
         CpuFacts.Isolation i = f.isolation();
-        assertThat(i.isolcpus()).isEqualTo(new CmdlineCpus("isolcpus=managed_irq,domain,2-7", List.of("managed_irq", "domain"), "2-7"));
-        assertThat(i.nohzFull().cpus()).isEqualTo("2-7");
-        assertThat(i.rcuNocbs().cpus()).isEqualTo("2-7");
-        assertThat(i.irqaffinity().cpus()).isEqualTo("0-1");
-        assertThat(i.isolated()).isEqualTo("2-7");
-        assertThat(i.nohzFullEffective()).isEqualTo("2-7");
-        assertThat(i.housekeeping()).isEqualTo("0-1,8-15");
-        assertThat(f.feeders().getFirst().isolatedLocal()).isEqualTo("2-7");
-        assertThat(f.feeders().getFirst().feederCpus()).isEqualTo("0-1");
+        assertThat(i.isolcpus()).isEqualTo(new CmdlineCpus("isolcpus=managed_irq,domain,2-7", List.of("managed_irq", "domain"), set("2-7")));
+        assertThat(i.nohzFull().cpus()).isEqualTo(set("2-7"));
+        assertThat(i.rcuNocbs().cpus()).isEqualTo(set("2-7"));
+        assertThat(i.irqaffinity().cpus()).isEqualTo(set("0-1"));
+        assertThat(i.isolated()).isEqualTo(set("2-7"));
+        assertThat(i.nohzFullEffective()).isEqualTo(set("2-7"));
+        assertThat(i.housekeeping()).isEqualTo(set("0-1,8-15"));
+        assertThat(f.feeders().getFirst().isolatedLocal()).isEqualTo(set("2-7"));
+        assertThat(f.feeders().getFirst().feederCpus()).isEqualTo(set("0-1"));
         assertThat(f.unknowns()).isEmpty();
     }
 
     @Test
     void noNohzMaskReadsAsEmptyAndABadListIsUnknown() {
         CpuFacts f = Box.healthy(root).put(CPU + "/nohz_full", "(null)\n").put("/proc/cmdline", "isolcpus=2-x\n").read();
-        assertThat(f.isolation().nohzFullEffective()).isEmpty();
+        assertThat(f.isolation().nohzFullEffective()).isEqualTo(CpuSet.EMPTY);
         assertThat(f.isolation().isolcpus().cpus()).isNull();
         assertThat(f.unknowns()).containsExactly("kernel command line isolcpus=2-x: not a CPU list");
     }
@@ -277,9 +283,9 @@ class CpuFactsReaderTest {
         }
         CpuFacts.Frequency q = b.put(CPU + "/cpu5/cpufreq/scaling_max_freq", "2000000\n").remove(CPU + "/intel_pstate")
                 .put(CPU + "/cpufreq/boost", "0\n").read().frequency();
-        assertThat(q.governors()).containsExactly(new CpuFacts.Share("powersave", "0-3,12-15", 8),
-                new CpuFacts.Share("schedutil", "4-11", 8));
-        assertThat(q.drivers()).containsExactly(new CpuFacts.Share("acpi-cpufreq", "0-15", 16));
+        assertThat(q.governors()).containsExactly(new CpuFacts.Share("powersave", set("0-3,12-15"), 8),
+                new CpuFacts.Share("schedutil", set("4-11"), 8));
+        assertThat(q.drivers()).containsExactly(new CpuFacts.Share("acpi-cpufreq", set("0-15"), 16));
         assertThat(q.epp()).isEmpty();
         assertThat(q.cpus().get(5).scalingMaxKHz()).isEqualTo(2000000L);
         assertThat(q.turbo()).isFalse();
@@ -318,7 +324,7 @@ class CpuFactsReaderTest {
         assertThat(by.get("GPU0").foundBy()).containsExactly("irq file");
         assertThat(by.get("GPU0").irqs()).extracting(CpuFacts.Irq::irq).containsExactly(16);
         assertThat(by.get("GPU0").irqs().getFirst().effectiveAffinity()).isNull();
-        assertThat(by.get("GPU0").irqs().getFirst().routedTo()).isEqualTo("0"); // where it landed
+        assertThat(by.get("GPU0").irqs().getFirst().routedTo()).isEqualTo(set("0")); // where it landed
         assertThat(by.get("eth0").foundBy()).containsExactly("name in /proc/interrupts");
         assertThat(by.get("eth0").irqs()).extracting(CpuFacts.Irq::irq).containsExactly(110, 111);
         assertThat(by.get("nvme0").foundBy()).containsExactly("address in /proc/interrupts");
@@ -346,8 +352,8 @@ class CpuFactsReaderTest {
         Box b = Box.healthy(root).remove("/proc/irq/100/smp_affinity_list").remove("/proc/irq/100/effective_affinity_list")
                 .put("/proc/irq/100/smp_affinity", "00000000,000000ff\n").put("/proc/irq/100/effective_affinity", "0001\n");
         CpuFacts.Irq irq = b.read().irqs().devices().getFirst().irqs().getFirst();
-        assertThat(irq.affinity()).isEqualTo("0-7");
-        assertThat(irq.effectiveAffinity()).isEqualTo("0");
+        assertThat(irq.affinity()).isEqualTo(set("0-7"));
+        assertThat(irq.effectiveAffinity()).isEqualTo(set("0"));
     }
 
     @Test
@@ -355,7 +361,7 @@ class CpuFactsReaderTest {
         CpuFacts f = Box.healthy(root).remove("/proc/irq").read();
         CpuFacts.DeviceIrqs nic = f.irqs().devices().get(1);
         assertThat(nic.irqs()).allSatisfy(i -> assertThat(i.affinity()).isNull());
-        assertThat(nic.routedTo()).isEqualTo("8-11");
+        assertThat(nic.routedTo()).isEqualTo(set("8-11"));
         assertThat(f.irqs().defaultAffinity()).isNull();
         assertThat(f.unknowns()).containsExactly("/proc/irq: missing for IRQs 100-103,110-113,120-121: where they may run is unknown "
                 + "(where they ran comes from /proc/interrupts)");
@@ -366,14 +372,14 @@ class CpuFactsReaderTest {
         Box b = Box.healthy(root);
         for (int i = 0; i < 4; i++) b.affinity(110 + i, "0-7", String.valueOf(4 + i));
         CpuFacts.Feeder g = b.read().feeders().getFirst();
-        assertThat(g.irqsOnFeeders()).containsExactly(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 4, 4, "4-7", 20000));
+        assertThat(g.irqsOnFeeders()).containsExactly(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 4, 4, set("4-7"), 20000));
     }
 
     @Test
     void aGpuWithoutLocalCpusIsFedByEveryOnlineCpu() {
         CpuFacts f = Box.healthy(root).put("/sys/devices/pci0000:3b/" + Box.GPU + "/local_cpulist", "\n")
                 .put("/sys/devices/pci0000:3b/" + Box.GPU + "/numa_node", "-1\n").read();
-        assertThat(f.feeders().getFirst().localCpus()).isEqualTo("0-15");
+        assertThat(f.feeders().getFirst().localCpus()).isEqualTo(set("0-15"));
         assertThat(f.feeders().getFirst().numaNode()).isNull();
         // the NIC and NVMe interrupts now land among GPU0's feeders
         assertThat(f.feeders().getFirst().irqsOnFeeders()).extracting(CpuFacts.IrqsOnFeeders::device).containsExactly("eth0", "nvme0");
@@ -412,7 +418,7 @@ class CpuFactsReaderTest {
     void anEmptyMachineStillReads() throws Exception {
         Files.createDirectories(root.resolve("proc"));
         CpuFacts f = CpuFactsReader.read(FsRoot.open(root.toString()));
-        assertThat(f.onlineCpus()).isEmpty();
+        assertThat(f.onlineCpus()).isEqualTo(CpuSet.EMPTY);
         assertThat(f.feeders()).isEmpty();
         assertThat(f.irqs().devices()).isEmpty();
         assertThat(f.frequency().status()).isEqualTo(CpuFactsReader.NO_CPUFREQ);

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.core.Finding;
 
@@ -19,6 +20,10 @@ import hostside.core.Finding;
  */
 class H200CpuTest {
     static final CpuFacts f = CpuFactsReader.read(FsRoot.open(Fixtures.h200().toString()));
+
+    static CpuSet set(String list) {
+        return CpuSet.parseList(list);
+    }
 
     @Test
     void kernelAndScheduler() {
@@ -33,17 +38,17 @@ class H200CpuTest {
 
     @Test
     void noIsolationAndEveryCpuAllowed() {
-        assertThat(f.onlineCpus()).isEqualTo("0-15");
+        assertThat(f.onlineCpus()).isEqualTo(set("0-15"));
         assertThat(f.cores()).isEqualTo(16);
-        assertThat(f.isolation()).isEqualTo(new CpuFacts.Isolation(null, null, null, null, "", null, "0-15"));
+        assertThat(f.isolation()).isEqualTo(new CpuFacts.Isolation(null, null, null, null, CpuSet.EMPTY, null, set("0-15")));
         CpuFacts.ProcessCpus p = f.process();
         assertThat(p.pid()).isEqualTo("603");
-        assertThat(p.cpusAllowed()).isEqualTo("0-15");
+        assertThat(p.cpusAllowed()).isEqualTo(set("0-15"));
         assertThat(p.cpusAllowedCount()).isEqualTo(16);
-        assertThat(p.memsAllowed()).isEqualTo("0");
+        assertThat(p.memsAllowed()).isEqualTo(set("0"));
         assertThat(p.cgroup().version()).isEqualTo("v2");
         assertThat(p.cgroup().path()).isEqualTo("/process_api/f87a78867b2da8c17f7b328f1c9ec11c");
-        assertThat(p.cgroup().cpusetCpus()).isEqualTo("0-15");
+        assertThat(p.cgroup().cpusetCpus()).isEqualTo(set("0-15"));
         assertThat(p.cgroup().quotaCpus()).isNull();
         assertThat(p.cgroup().quotaSource()).startsWith("unknown: /sys/fs/cgroup/process_api/f87a78867b2da8c17f7b328f1c9ec11c: missing");
     }
@@ -58,7 +63,7 @@ class H200CpuTest {
 
     @Test
     void theGpusAndNicsInterruptsFromProcInterrupts() {
-        assertThat(f.irqs().cpuColumns()).isEqualTo("0-15");
+        assertThat(f.irqs().cpuColumns()).isEqualTo(set("0-15"));
         assertThat(f.irqs().irqbalance()).isNull();
         assertThat(f.irqs().devices()).extracting(CpuFacts.DeviceIrqs::device).containsExactly("GPU0", "eth0");
 
@@ -72,17 +77,17 @@ class H200CpuTest {
             assertThat(i.affinity()).isNull(); // no /proc/irq in the recording
         });
         assertThat(gpu.irqs().get(2).perCpu()).isEqualTo(Map.of(0, 14L));
-        assertThat(gpu.landedOn()).isEqualTo("0");
+        assertThat(gpu.landedOn()).isEqualTo(set("0"));
         assertThat(gpu.total()).isEqualTo(14);
 
         CpuFacts.DeviceIrqs nic = f.irqs().devices().get(1);
         assertThat(nic.address()).isEqualTo("0000:00:03.0");
         assertThat(nic.irqs()).extracting(CpuFacts.Irq::name).containsExactly("virtio2-config", "virtio2-input.0", "virtio2-output.0");
-        assertThat(nic.landedOn()).isEqualTo("7-8");
+        assertThat(nic.landedOn()).isEqualTo(set("7-8"));
         assertThat(nic.total()).isEqualTo(27);
 
-        assertThat(f.feeders()).containsExactly(new CpuFacts.Feeder("GPU0", "0000:00:06.0", null, "0-15", "", "0-15", "0-15",
-                List.of(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 2, 2, "7-8", 27))));
+        assertThat(f.feeders()).containsExactly(new CpuFacts.Feeder("GPU0", "0000:00:06.0", null, set("0-15"), CpuSet.EMPTY, set("0-15"), set("0-15"),
+                List.of(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 2, 2, set("7-8"), 27))));
     }
 
     @Test
