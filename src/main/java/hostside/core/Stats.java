@@ -13,4 +13,9 @@ public record Stats(double median, double min, double max, int samples) {
         double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
         return new Stats(median, v[0], v[n - 1], n);
     }
+
+    /** max - min: how far the samples of this figure ran apart; what a difference must exceed to count ({@link Versus}). */
+    public double spread() {
+        return max - min;
+    }
 }
