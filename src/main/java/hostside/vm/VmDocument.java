@@ -141,7 +141,8 @@ public final class VmDocument {
 
     /**
      * The TLB curve: ns per load against the working set, base pages and huge pages, each point with
-     * its spread; then where the two part, as the ratio at each size both walked.
+     * its spread; then where the two part, as the ratio at each size both walked, marked where the
+     * two walks' samples overlap (a ratio the noise could make, {@link hostside.core.Versus}).
      */
     private static List<Block> tlb(List<Result> host) {
         List<hostside.core.Sweep.Point> base = points(host, "tlb_reach_base"), huge = points(host, "tlb_reach_huge");
@@ -155,7 +156,8 @@ public final class VmDocument {
         List<List<Text>> rows = new ArrayList<>();
         for (var b : base) {
             huge.stream().filter(h -> h.bytes() == b.bytes()).findFirst().ifPresent(h -> rows.add(List.of(Text.of(Units.bytes(b.bytes())),
-                    Text.of(String.format(Locale.ROOT, "%.2fx", b.value().median() / h.value().median())))));
+                    Text.of(String.format(Locale.ROOT, "%.2fx", b.value().median() / h.value().median())
+                            + (hostside.core.Versus.of(b.value(), h.value()) == hostside.core.Versus.EVEN ? " (even within noise)" : "")))));
         }
         if (!rows.isEmpty()) out.add(new Table(List.of(new Column("working set", Align.RIGHT), new Column("base / huge", Align.RIGHT)), rows));
         return out;

@@ -161,6 +161,16 @@ class VmDocumentTest {
     }
 
     @Test
+    void aRatioTheNoiseCouldMakeIsMarkedInTheTable() {
+        // +-5% either side: 1.05x at 64 KiB is inside the spread, 2.13x at 1 MiB is not
+        VmRun run = new VmRun(MEASURED.machine(), MEASURED.facts(), List.of(), List.of(Runs.tlb(false, 1.05, 1.0, 2.13), Runs.tlb(true, 1.0, 1.0, 1.0)),
+                MEASURED.gpu(), List.of());
+        String t = text(run);
+        assertThat(t).containsPattern("(?m)^\\s+64 KiB\\s+1\\.05x \\(even within noise\\)$").containsPattern("(?m)^\\s+256 KiB\\s+1\\.00x \\(even within noise\\)$")
+                .containsPattern("(?m)^\\s+1 MiB\\s+2\\.13x$");
+    }
+
+    @Test
     void aWalkWithoutItsPartnerIsOneSeriesAndNoRatio() {
         Block.LinePlot plot = find(VmDocument.of(Runs.someNotMeasured()).blocks(), Block.LinePlot.class);
         assertThat(plot.series()).extracting(Block.LinePlot.Series::name).containsExactly("base pages");
