@@ -27,6 +27,7 @@ import hostside.harness.Cut;
 import hostside.harness.Result;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
+import hostside.vm.measure.ManagedMigration;
 
 /**
  * What Module 2 shows, said once for the terminal, the report and the web page: the settings, the
@@ -91,7 +92,7 @@ public final class VmDocument {
         List<Text> how = new ArrayList<>();
         for (Result x : all) {
             if (!x.isOk()) continue;
-            Text line = Text.code(x.key()).plain(": " + x.method());
+            Text line = Text.code(x.key()).plain(": " + method(x));
             how.add(x.anchor() == null ? line : line.plain("; peer: ").andCode(x.anchor()));
         }
         out.add(new Section("How each was measured", List.of(new Bullets(how))));
@@ -124,11 +125,22 @@ public final class VmDocument {
         return new Table(columns, rows);
     }
 
-    /** Faults per MiB where the case counts them: what the kernel did for the figure. */
+    /** Faults per MiB where the case counts them: what the kernel did for the figure; "uncounted" where getrusage saw none of the CPU's managed-memory faults. */
     private static String faults(Result x) {
         if (x.detail() instanceof FileRead.FileDetail f) return String.format(Locale.ROOT, "%.1f", f.faultsPerMiB());
         if (x.detail() instanceof AnonTouch.TouchDetail a) return String.format(Locale.ROOT, "%.1f", a.faultsPerMiB());
+        if (x.detail() instanceof ManagedMigration.MigrationDetail m && m.cpuFaultsCounted() != null && m.cpuFaultsCounted() == 0) return "uncounted";
         return "";
+    }
+
+    /**
+     * How a case measured: its own line, except the CPU-fault migration's, which is said again from
+     * its count, so that a run recorded before the count was weighed (whose line said its faults came
+     * from getrusage while getrusage saw none) reads right too.
+     */
+    static String method(Result x) {
+        if (x.detail() instanceof ManagedMigration.MigrationDetail m && m.cpuFaultsCounted() != null) return ManagedMigration.cpuMethod(m.cpuFaultsCounted());
+        return x.method();
     }
 
     /** Where the file reads read: the test file's size and folder (the scope of their figures). */

@@ -20,6 +20,8 @@ import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
+import hostside.harness.Result;
+import hostside.vm.measure.ManagedMigration;
 
 /**
  * Module 2's one document: every figure in the text, the Markdown and the HTML alike; what the old
@@ -139,6 +141,34 @@ class VmDocumentTest {
                 .contains("file reads: a 1 GiB test file in /var/tmp (removed afterwards)")
                 .contains("note: anon_first_touch_base: --anon-size 1.0 TiB asked, 256.0 MiB used: a quarter of available memory (by hand)");
         assertThat(new MarkdownRenderer().render(VmDocument.of(MEASURED))).contains("`file_read_cold`: read by hand; peer: `fio --rw=read --size=1g`");
+    }
+
+    @Test
+    void cpuFaultsGetrusageDidNotSeeAreSaidUncountedNotCounted() {
+        // Runs' CPU-fault case counted 0, as the H200 does: its method line said "migrated by hand", the document says what 0 means
+        String t = text(MEASURED);
+        assertThat(textRow(t, "managed_cpu_faults_d2h")).last().isEqualTo("uncounted");
+        assertThat(t.replaceAll("\\s+", " ")).contains("- managed_cpu_faults_d2h: one CPU write per base page, host clock; getrusage(RUSAGE_THREAD) saw none"
+                + " of its faults (0 counted): nvidia-uvm resolves them outside the kernel's per-task fault accounting, so the figure is the migration's"
+                + " time alone and how many faults it took is unknown");
+        assertThat(textRow(t, "managed_prefetch_h2d")).as("a prefetch counts no faults at all: nothing to say").doesNotContain("uncounted");
+    }
+
+    @Test
+    void aRecordedRunsOldMethodLineIsSaidAgainFromItsCount() throws Exception {
+        // hostside/1 wrote "faults from getrusage(RUSAGE_THREAD)" beside a count of 0
+        Runs.registerDetails();
+        VmRun old = VmReadBackTest.readBack(VmReadBackTest.firstSchemaVm());
+        Result back = old.gpu().results().stream().filter(r -> r.key().equals("managed_cpu_faults_d2h")).findFirst().orElseThrow();
+        assertThat(back.method()).contains("faults from getrusage");
+        String line = text(old).lines().filter(l -> l.contains("- managed_cpu_faults_d2h:")).findFirst().orElseThrow();
+        assertThat(line).doesNotContain("faults from getrusage").contains("saw none of its faults (0 counted)");
+    }
+
+    @Test
+    void aCountTheCounterSawIsNamed() {
+        assertThat(ManagedMigration.cpuMethod(131072)).isEqualTo("one CPU write per base page, host clock; getrusage(RUSAGE_THREAD) counted 131072 faults a lap");
+        assertThat(ManagedMigration.cpuMethod(0)).doesNotContain("counted 0 faults").contains("saw none").contains("unknown");
     }
 
     @Test
