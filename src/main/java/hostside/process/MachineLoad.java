@@ -109,8 +109,12 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
      */
     public static MachineLoad before(String drill, FsRoot fs, java.util.function.Consumer<String> warn) {
         if (!fs.isLive()) return null;
-        MachineLoad load = read(fs, WINDOW, d -> Thread.sleep(d));
-        if (load.busy()) warn.accept(load.busyLine(drill));
+        return said(drill, read(fs, WINDOW, d -> Thread.sleep(d)), warn);
+    }
+
+    /** {@code load}, said on {@code warn} first when it is busy. */
+    public static MachineLoad said(String drill, MachineLoad load, java.util.function.Consumer<String> warn) {
+        if (load != null && load.busy()) warn.accept(load.busyLine(drill));
         return load;
     }
 
