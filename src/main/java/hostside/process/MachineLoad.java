@@ -24,7 +24,11 @@ import hostside.fs.FsRoot;
  * @param cpus          CPUs online (/proc/stat's cpuN lines)
  * @param othersCpus    CPU time used by everything but this process over the window, in CPUs
  *                      (1.0: one CPU kept busy the whole window): /proc/stat's busy time less this
- *                      process's utime + stime; null when either could not be read
+ *                      process's utime + stime; null when either could not be read. On a saturated
+ *                      machine it is what the others got, not what they wanted: this process's own
+ *                      start-up (the JIT) takes its share, and PSI says how much work waited
+ * @param selfCpus      the same for this process (every thread of it), so that others + self is the
+ *                      whole machine's busy time, what vmstat's us + sy show; null when not read
  * @param stealCpus     time the hypervisor ran something else while a vCPU wanted to run, in CPUs; null when not read
  * @param psiSomeWindow share of the window in which some runnable task waited for a CPU, in percent
  *                      (/proc/pressure/cpu's "some" total); null where the kernel has no PSI
@@ -35,7 +39,7 @@ import hostside.fs.FsRoot;
  * @param busy          others or the hypervisor took more than {@code busyAboveCpus}, or some task waited
  *                      for a CPU more than {@link #BUSY_PSI}% of the window
  */
-public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double stealCpus, Double psiSomeWindow, Double psiSomeAvg10,
+public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double selfCpus, Double stealCpus, Double psiSomeWindow, Double psiSomeAvg10,
                           Integer procsRunning, Double load1, double busyAboveCpus, boolean busy) {
 
     /** Long enough for a few USER_HZ ticks per CPU (10 ms each), short enough to read before each drill. */
@@ -69,8 +73,9 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
         int cpus = b.cpus();
         Double perCpuTicks = a.totalTicks() == null || b.totalTicks() == null || cpus <= 0 ? null : (b.totalTicks() - a.totalTicks()) / (double) cpus;
         boolean window = perCpuTicks != null && perCpuTicks > 0;
-        Double others = null, steal = null;
-        if (window && a.busyTicks() != null && b.busyTicks() != null && a.selfTicks() != null && b.selfTicks() != null) {
+        Double others = null, self = null, steal = null;
+        if (window && a.selfTicks() != null && b.selfTicks() != null) self = Math.max(0, b.selfTicks() - a.selfTicks()) / perCpuTicks;
+        if (self != null && a.busyTicks() != null && b.busyTicks() != null) {
             // per-task times are finer than /proc/stat's tick sampling: this process can show a tick more than the whole machine did
             others = Math.max(0, (b.busyTicks() - a.busyTicks()) - (b.selfTicks() - a.selfTicks())) / perCpuTicks;
         }
@@ -81,7 +86,7 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
         }
         double limit = busyCpus(cpus);
         boolean busy = others != null && others > limit || steal != null && steal > limit || psi != null && psi > BUSY_PSI;
-        return new MachineLoad(nanos / 1e6, cpus, others, steal, psi, b.psiSomeAvg10(), b.procsRunning(), b.load1(), limit, busy);
+        return new MachineLoad(nanos / 1e6, cpus, others, self, steal, psi, b.psiSomeAvg10(), b.procsRunning(), b.load1(), limit, busy);
     }
 
     /** How the window is waited out: a sleep, or in a test whatever changes the recorded counters. */
@@ -108,8 +113,12 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
      * it is busy; null on a recording, where nothing is measured and this machine's load is no one's.
      */
     public static MachineLoad before(String drill, FsRoot fs, java.util.function.Consumer<String> warn) {
-        if (!fs.isLive()) return null;
-        return said(drill, read(fs, WINDOW, d -> Thread.sleep(d)), warn);
+        return said(drill, live(fs), warn);
+    }
+
+    /** This machine's load now, over {@link #WINDOW}; null on a recording. */
+    public static MachineLoad live(FsRoot fs) {
+        return fs.isLive() ? read(fs, WINDOW, d -> Thread.sleep(d)) : null;
     }
 
     /** {@code load}, said on {@code warn} first when it is busy. */
@@ -144,6 +153,7 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
     public String summary() {
         List<String> f = new ArrayList<>();
         f.add(othersCpus == null ? "others' CPU time not read" : String.format(Locale.ROOT, "others %.2f CPUs", othersCpus));
+        if (selfCpus != null) f.add(String.format(Locale.ROOT, "hostside %.2f", selfCpus));
         if (stealCpus != null && stealCpus > 0) f.add(String.format(Locale.ROOT, "steal %.2f CPUs", stealCpus));
         if (psiSomeWindow != null) f.add(String.format(Locale.ROOT, "CPU pressure %.0f%%", psiSomeWindow));
         if (procsRunning != null) f.add(procsRunning + " runnable");

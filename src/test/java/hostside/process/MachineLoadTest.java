@@ -69,7 +69,8 @@ class MachineLoadTest {
                 "tasks waited for a CPU 91% of the time (PSI some, more than 10%)");
         assertThat(l.busyLine("vm")).isEqualTo("the machine was busy as the vm drill began: other processes used 1.96 CPUs (more than 0.25),"
                 + " tasks waited for a CPU 91% of the time (PSI some, more than 10%) over 230 ms; its figures may be slower and noisier than this machine's best");
-        assertThat(l.summary()).startsWith("busy: others 1.96 CPUs, CPU pressure 91%, ").endsWith(" (230 ms, 2 CPUs)");
+        assertThat(l.selfCpus()).isCloseTo(1 / 23.0, within(1e-9));
+        assertThat(l.summary()).startsWith("busy: others 1.96 CPUs, hostside 0.04, CPU pressure 91%, ").endsWith(" (230 ms, 2 CPUs)");
     }
 
     @Test
@@ -131,10 +132,11 @@ class MachineLoadTest {
         LoadCounters b = counters(machine("qb", "cpu  1010 0 502 8028 10 0 5 0 0 0", 2, self(309, 102), psi(0.4, 5_002_000)));
         MachineLoad l = MachineLoad.between(a, b, 200_000_000L);
         assertThat(l.othersCpus()).isCloseTo(1 / 20.0, within(1e-9));
+        assertThat(l.selfCpus()).as("others + self: the whole machine's 12 of 40 ticks").isCloseTo(11 / 20.0, within(1e-9));
         assertThat(l.psiSomeWindow()).isCloseTo(1.0, within(1e-9));
         assertThat(l.busy()).isFalse();
         assertThat(l.reasons()).isEmpty();
-        assertThat(l.summary()).isEqualTo("quiet: others 0.05 CPUs, CPU pressure 1%, 1 runnable, load 0.05 (200 ms, 2 CPUs)");
+        assertThat(l.summary()).isEqualTo("quiet: others 0.05 CPUs, hostside 0.55, CPU pressure 1%, 1 runnable, load 0.05 (200 ms, 2 CPUs)");
     }
 
     @Test
@@ -241,11 +243,11 @@ class MachineLoadTest {
     @Test
     void aBusyLoadIsSaidAtOnceAndAQuietOneIsNot() {
         List<String> said = new ArrayList<>();
-        MachineLoad busy = new MachineLoad(200, 2, 1.0, 0.0, 0.0, 0.0, 3, 1.0, 0.25, true);
+        MachineLoad busy = new MachineLoad(200, 2, 1.0, 0.1, 0.0, 0.0, 0.0, 3, 1.0, 0.25, true);
         assertThat(MachineLoad.said("cpu", busy, said::add)).isSameAs(busy);
         assertThat(said).containsExactly(busy.busyLine("cpu"));
         assertThat(said.getFirst()).startsWith("the machine was busy as the cpu drill began: other processes used 1.00 CPUs (more than 0.25) over 200 ms");
-        MachineLoad quiet = new MachineLoad(200, 2, 0.01, 0.0, 0.0, 0.0, 1, 0.1, 0.25, false);
+        MachineLoad quiet = new MachineLoad(200, 2, 0.01, 0.1, 0.0, 0.0, 0.0, 1, 0.1, 0.25, false);
         MachineLoad.said("cpu", quiet, said::add);
         assertThat(said).hasSize(1);
     }
