@@ -159,21 +159,30 @@ public final class MeasuredVerdicts {
         if (knee > 0) {
             s += String.format(Locale.ROOT, "; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
                     Units.bytes(knee));
+            return Optional.of(s);
+        }
+        // where the largest set's samples spread wider than a 25% gap, no gap there says nothing: no mechanism is offered for it
+        boolean told = TlbReach.resolves(lb, lh, 1.25);
+        String noise = String.format(Locale.ROOT, " (at %s: base pages %s, huge pages %s)", Units.bytes(lb.bytes()), range(lb.value(), "ns"), range(lh.value(), "ns"));
+        List<Sweep.Point> parted = b.stream().filter(p -> h.stream().anyMatch(x -> x.bytes() == p.bytes()
+                && TlbReach.apart(p, x, 1.25))).toList();
+        if (!parted.isEmpty()) {
+            double best = parted.stream().mapToDouble(p -> p.value().median() / h.stream().filter(x -> x.bytes() == p.bytes())
+                    .findFirst().orElseThrow().value().median()).max().orElse(1);
+            s += parted.size() == 1 ? String.format(Locale.ROOT, "; huge pages help at %s (%.1fx)", Units.bytes(parted.getFirst().bytes()), best)
+                    : String.format(Locale.ROOT, "; huge pages help from %s to %s (up to %.1fx)", Units.bytes(parted.getFirst().bytes()),
+                    Units.bytes(parted.getLast().bytes()), best);
+            if (!told) return Optional.of(s + "; at the largest sets the two walks are even within noise" + noise);
+            s += " but not at the largest sets"
+                    + (vm ? ": in a VM the TLB caches the guest and host translation together at the smaller of the two page sizes, so past"
+                    + " what the hypervisor backs with huge pages, guest huge pages widen nothing" : ": past them, page-walk cache misses cost both alike");
+        } else if (!told) {
+            s += "; the curves do not part by 25% beyond the noise at any size, but the walks' samples spread too wide to tell" + noise
+                    + ": measure again on a quiet machine";
         } else {
-            List<Sweep.Point> parted = b.stream().filter(p -> h.stream().anyMatch(x -> x.bytes() == p.bytes()
-                    && TlbReach.apart(p, x, 1.25))).toList();
-            if (!parted.isEmpty()) {
-                double best = parted.stream().mapToDouble(p -> p.value().median() / h.stream().filter(x -> x.bytes() == p.bytes())
-                        .findFirst().orElseThrow().value().median()).max().orElse(1);
-                s += String.format(Locale.ROOT, "; huge pages help from %s to %s (up to %.1fx) but not at the largest sets", Units.bytes(parted.getFirst().bytes()),
-                        Units.bytes(parted.getLast().bytes()), best)
-                        + (vm ? ": in a VM the TLB caches the guest and host translation together at the smaller of the two page sizes, so past"
-                        + " what the hypervisor backs with huge pages, guest huge pages widen nothing" : ": past them, page-walk cache misses cost both alike");
-            } else {
-                s += vm ? "; the curves do not part by 25% beyond the noise at any size: in a VM the TLB caches the guest and host translation together at the"
-                        + " smaller of the two page sizes, so guest huge pages widen nothing when the hypervisor backs guest memory with small pages"
-                        : "; the curves do not part by 25% beyond the noise at any size: the TLB and its page-walk caches keep up here";
-            }
+            s += vm ? "; the curves do not part by 25% beyond the noise at any size: in a VM the TLB caches the guest and host translation together at the"
+                    + " smaller of the two page sizes, so guest huge pages widen nothing when the hypervisor backs guest memory with small pages"
+                    : "; the curves do not part by 25% beyond the noise at any size: the TLB and its page-walk caches keep up here";
         }
         return Optional.of(s);
     }

@@ -307,10 +307,48 @@ class MeasuredVerdictsTest {
         // the same medians as aKneeSaysWhereBasePagesFallBehind, but each point's samples +-60%: no size is apart beyond the noise
         String noisy = only(host(tlb("tlb_reach_base", spread(0.6, 1, 1, 2, 4, 5)), tlb("tlb_reach_huge", spread(0.6, 1, 1, 1, 1.5, 2))));
         assertThat(noisy).contains("(2.5x, even within noise)").doesNotContain("fall behind").doesNotContain("help from")
-                .endsWith("; the curves do not part by 25% beyond the noise at any size: the TLB and its page-walk caches keep up here");
+                .endsWith("; the curves do not part by 25% beyond the noise at any size, but the walks' samples spread too wide to tell"
+                        + " (at " + Units.bytes(16 * MiB) + ": base pages 2.00-8.00 ns, huge pages 0.80-3.20 ns): measure again on a quiet machine")
+                .doesNotContain("keep up");
         // +-5%: the knee stands
         String tight = only(host(tlb("tlb_reach_base", spread(0.05, 1, 1, 2, 4, 5)), tlb("tlb_reach_huge", spread(0.05, 1, 1, 1, 1.5, 2))));
         assertThat(tight).contains("(2.5x)").contains("base pages fall behind from " + Units.bytes(MiB) + " on");
+    }
+
+    /** A curve from 64 KiB by fours, each point given as {median, min, max}. */
+    static List<Sweep.Point> ranged(double[]... points) {
+        List<Sweep.Point> p = new ArrayList<>();
+        long size = 64 * KiB;
+        for (double[] x : points) {
+            p.add(new Sweep.Point(size, new Stats(x[0], x[1], x[2], 3)));
+            size *= 4;
+        }
+        return p;
+    }
+
+    @Test
+    void curvesThatPartAndThenSpreadTooWideSayEvenWithinNoiseNotThatHugePagesStopHelping() {
+        // apart at 1 MiB and 4 MiB; at 16 MiB the base walk's samples ran 3 to 12 ns: no gap there says nothing (the dev VM under a hog)
+        List<Result> rs = List.of(tlb("tlb_reach_base", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 1.9, 2.1},
+                        new double[] {5, 4.9, 5.1}, new double[] {10, 3, 12})),
+                tlb("tlb_reach_huge", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 2, 2},
+                        new double[] {8, 7.9, 8.1})));
+        String vm = only(MeasuredVerdicts.of(VM, rs, List.of()));
+        assertThat(vm).contains("(1.3x, even within noise)").contains("huge pages help from " + Units.bytes(MiB) + " to " + Units.bytes(4 * MiB) + " (up to 2.5x)")
+                .endsWith("; at the largest sets the two walks are even within noise (at " + Units.bytes(16 * MiB) + ": base pages 3.00-12.00 ns, huge pages 7.90-8.10 ns)")
+                .doesNotContain("not at the largest sets").doesNotContain("widen nothing");
+        // the same medians with tight samples at 16 MiB: huge pages really stop helping there
+        List<Result> tight = List.of(tlb("tlb_reach_base", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 1.9, 2.1},
+                        new double[] {5, 4.9, 5.1}, new double[] {8.5, 8.4, 8.6})),
+                tlb("tlb_reach_huge", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 2, 2},
+                        new double[] {8, 7.9, 8.1})));
+        assertThat(only(MeasuredVerdicts.of(VM, tight, List.of()))).contains("but not at the largest sets: in a VM").doesNotContain("even within noise (at");
+    }
+
+    @Test
+    void aSingleSizeApartIsSaidAsOne() {
+        String line = only(host(tlb("tlb_reach_base", points(1, 1, 3, 1)), tlb("tlb_reach_huge", points(1, 1, 1, 1))));
+        assertThat(line).contains("; huge pages help at " + Units.bytes(MiB) + " (3.0x) but not at the largest sets");
     }
 
     @Test

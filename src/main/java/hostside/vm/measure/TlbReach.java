@@ -186,6 +186,16 @@ public record TlbReach(boolean huge) implements TestCase<HostTarget> {
     }
 
     /**
+     * Whether a difference of {@code ratio} between the two walks at one size would have shown
+     * beyond their noise: the wider spread is under ({@code ratio} - 1) of the huge-page median.
+     * Where it is not, the walks not being {@link #apart} says only that the samples spread too
+     * wide to tell, not that huge pages do nothing there.
+     */
+    public static boolean resolves(Sweep.Point base, Sweep.Point huge, double ratio) {
+        return Math.max(base.value().spread(), huge.value().spread()) < (ratio - 1) * huge.value().median();
+    }
+
+    /**
      * Whether the base-page walk at one size is slower than the huge-page walk by at least
      * {@code ratio} and by more than either's spread ({@link Versus}): the noise rule, with the
      * verdict's own threshold as a ratio of medians.
