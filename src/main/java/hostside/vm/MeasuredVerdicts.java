@@ -69,7 +69,7 @@ public final class MeasuredVerdicts {
         Versus v = Versus.of(r, m, SAME);
         if (v == Versus.EVEN) {
             String why = Versus.of(r, m) == Versus.EVEN
-                    ? "even within noise (read() " + range(r, "GB/s") + ", mmap " + range(m, "GB/s") + ")"
+                    ? "even within noise " + noise("read()", r, "mmap", m, "GB/s")
                     : String.format(Locale.ROOT, "within %.0f%% of each other", 100 * SAME);
             return Optional.of(figures + ": the two ways are " + why + "; choose by convenience (np.memmap vs np.fromfile)");
         }
@@ -81,6 +81,19 @@ public final class MeasuredVerdicts {
                             : "a cached file is cheaper to map than to copy: np.memmap / safetensors' mmap avoid the read() copy");
         return Optional.of(String.format(Locale.ROOT, "%s: %s %.1fx faster: %s", figures, readWins ? "read()" : "mmap",
                 Math.max(r.median(), m.median()) / Math.min(r.median(), m.median()), advice));
+    }
+
+    /**
+     * Why two figures are even within noise, by the rule's own numbers: how far apart the medians
+     * are, the wider spread they fall inside, and both ranges. Ranges that do not overlap can still
+     * be even: one figure's samples spread wider than the gap, so its next run may land anywhere there.
+     */
+    static String noise(String aName, Stats a, String bName, Stats b, String unit) {
+        boolean aWider = a.spread() >= b.spread();
+        String wider = aWider ? aName : bName;
+        return String.format(Locale.ROOT, "(medians %s %s apart, inside the %s %s spread of %s samples: %s %s, %s %s)",
+                Units.figure(Math.abs(a.median() - b.median())), unit, Units.figure(aWider ? a.spread() : b.spread()), unit,
+                wider + (wider.endsWith("s") ? "'" : "'s"), aName, range(a, unit), bName, range(b, unit));
     }
 
     /** A figure's samples as "min-max unit": what a reader needs to see why two figures are even within noise. */
@@ -129,7 +142,7 @@ public final class MeasuredVerdicts {
                 case EVEN -> "even within noise";
             };
             s.append(String.format(Locale.ROOT, "; first touch %s: %.0f vs %.0f ms per GiB", how, t.median(), b.median()));
-            if (v == Versus.EVEN) s.append(" (huge pages ").append(range(t, "ms per GiB")).append(", base pages ").append(range(b, "ms per GiB")).append(")");
+            if (v == Versus.EVEN) s.append(' ').append(noise("huge pages", t, "base pages", b, "ms per GiB"));
         }
         if (!Double.isNaN(pct) && pct < 50) s.append(": huge pages are not forming; check defrag and khugepaged");
         return Optional.of(s.toString());
@@ -198,7 +211,7 @@ public final class MeasuredVerdicts {
         if (Versus.of(ps, fs, PREFETCH_GAIN) == Versus.ABOVE) {
             s += String.format(Locale.ROOT, ": faults run at %.0f%% of prefetch; call cudaMemPrefetchAsync (or use explicit copies) before kernels touch managed tensors", 100 * f / p);
         } else if (Versus.of(ps, fs) == Versus.EVEN) {
-            s += ": faults and prefetch are even within noise (faults " + range(fs, "GB/s") + ", prefetch " + range(ps, "GB/s") + ")";
+            s += ": faults and prefetch are even within noise " + noise("faults", fs, "prefetch", ps, "GB/s");
         }
         return Optional.of(s);
     }
