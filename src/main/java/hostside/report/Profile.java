@@ -23,7 +23,7 @@ public final class Profile {
         progress.drill("vm", 2, n);
         hostside.machine.MachineFacts facts = run.facts();
         hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
-                new hostside.vm.VmDrill.FileOptions(null, null, null), progress);
+                new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
         progress.drill("cpu", 3, n);
         hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements(),
                 hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), progress);
@@ -33,6 +33,18 @@ public final class Profile {
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
         return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, load, ZonedDateTime.now());
+    }
+
+    /**
+     * Module 1's pin costs per GPU, which Module 2 explains: measured once (twice, they came out
+     * 13% apart on the H200 and the report carried both under one key and scope).
+     */
+    static hostside.vm.VmDrill.Reused pinCosts(hostside.machine.MachineRun run) {
+        java.util.Map<String, List<hostside.harness.Result>> byPci = new java.util.LinkedHashMap<>();
+        for (hostside.machine.GpuDrill.GpuRun g : run.gpu().runs()) {
+            byPci.put(g.pciAddress(), g.results().stream().filter(r -> r.key().startsWith("pin_cost_") && r.isOk()).toList());
+        }
+        return new hostside.vm.VmDrill.Reused(byPci);
     }
 
     static hostside.io.IoRun ioRun(FsRoot fs, hostside.machine.MachineFacts facts, hostside.io.IoDrill.Options shorter, ProgressSink progress) {
