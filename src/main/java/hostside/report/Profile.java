@@ -22,7 +22,7 @@ public final class Profile {
                 hostside.machine.GpuDrill.allGpuTests(), progress);
         progress.drill("vm", 2, n);
         hostside.machine.MachineFacts facts = run.facts();
-        hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(), hostside.vm.VmDrill.gpuTests(),
+        hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX), hostside.vm.VmDrill.gpuTests(),
                 new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
         progress.drill("cpu", 3, n);
         hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements(),

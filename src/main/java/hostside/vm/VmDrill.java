@@ -41,8 +41,13 @@ public final class VmDrill {
     private VmDrill() {}
 
     public static List<TestCase<HostTarget>> hostTests() {
+        return hostTests(TlbReach.DEFAULT_MAX);
+    }
+
+    /** The host cases with the TLB curve ending at {@code tlbMax} (the report's is shorter: its memory budget). */
+    public static List<TestCase<HostTarget>> hostTests(long tlbMax) {
         return List.of(new FileRead(false, true), new FileRead(true, true), new FileRead(false, false), new FileRead(true, false),
-                new AnonTouch(false), new AnonTouch(true), new TlbReach(false), new TlbReach(true));
+                new AnonTouch(false), new AnonTouch(true), new TlbReach(false, tlbMax), new TlbReach(true, tlbMax));
     }
 
     public static List<TestCase<Target>> gpuTests() {
