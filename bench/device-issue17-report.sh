@@ -20,7 +20,8 @@ torch() { python3 .peers/src/torch_copies.py 2>/dev/null | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
 for k in ("h2d_pinned", "d2h_pinned", "h2d_pageable", "d2h_pageable"):
-    print(f"  torch{sys.argv[1]:5s} {k:28s} {d[k][\"wall_median\"]:7.2f} GB/s wall, {d[k][\"events_median\"]:.2f} events")' "$1"; }
+    w, e = d[k]["wall_median"], d[k]["events_median"]
+    print("  torch%-5s %-28s %7.2f GB/s wall, %.2f events" % (sys.argv[1], k, w, e))' "$1"; }
 
 echo "== machine: $(nproc) cores, $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== copies alone, PyTorch, then the report, then alone and PyTorch again"
