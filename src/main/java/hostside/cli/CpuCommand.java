@@ -92,11 +92,13 @@ public final class CpuCommand implements Callable<Integer> {
         var loader = measure.pick(hostside.cpu.dataloader.DataLoaderTarget.tests(), everything);
         CpuRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !loader.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), progress);
+            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "cpu", load, spec.commandLine().getErr());
+            run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), sink);
         }
-        if (options.json) out.print(Json.write(run.json()));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(CpuDocument.of(run)));
+        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(CpuDocument.of(run), "cpu", load)));
         out.flush();
         return 0;
     }

@@ -56,11 +56,13 @@ public final class IoCommand implements Callable<Integer> {
         List<TestCase<IoTarget>> tests = measure.pick(IoDrill.tests(), List.copyOf(IoDrill.tests()));
         IoRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), progress);
+            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "io", load, spec.commandLine().getErr());
+            run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), sink);
         }
-        if (options.json) out.print(Json.write(run.json()));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(IoDocument.of(run)));
+        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(IoDocument.of(run), "io", load)));
         out.flush();
         return 0;
     }

@@ -48,11 +48,13 @@ public final class MachineCommand implements Callable<Integer> {
         List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
         MachineRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !together.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = MachineDrill.run(fs, tests, together, progress);
+            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "machine", load, spec.commandLine().getErr());
+            run = MachineDrill.run(fs, tests, together, sink);
         }
-        if (options.json) out.print(Json.write(run.json()));
-        else out.print(new TextRenderer(Style.forTerminal()).render(MachineDocument.of(run)));
+        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
+        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(MachineDocument.of(run), "machine", load)));
         out.flush();
         return 0;
     }

@@ -70,11 +70,13 @@ public final class VmCommand implements Callable<Integer> {
         List<TestCase<Target>> gpu = measure.pick(VmDrill.gpuTests(), everything);
         VmRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        hostside.process.MachineLoad load = DrillLoad.before(fs, !host.isEmpty() || !gpu.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), progress);
+            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "vm", load, spec.commandLine().getErr());
+            run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), sink);
         }
-        if (options.json) out.print(Json.write(run.json()));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(VmDocument.of(run)));
+        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
+        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(VmDocument.of(run), "vm", load)));
         out.flush();
         return 0;
     }

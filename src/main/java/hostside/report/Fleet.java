@@ -56,9 +56,30 @@ public final class Fleet {
      * @param numaBalancing kernel.numa_balancing: 0 off, 1 on, 2 tiering, 3 both; null when not read
      * @param thp           transparent huge pages' enabled setting ("always", "madvise", "never"); null when not read
      * @param loadAtStart   the 1-minute load average as the run started; null when not read
+     * @param drillLoads    how busy the machine was just before each drill measured, in the order they ran
+     *                      ({@link hostside.process.MachineLoad}); empty for a recording (nothing measured),
+     *                      null in a report written before they were read
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart) {}
+    public record Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart, List<DrillLoad> drillLoads) {
+        /** The contract's four, without the loads of the drills. */
+        public Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart) {
+            this(clocksLocked, numaBalancing, thp, loadAtStart, null);
+        }
+
+        /** The drills the machine was busy before, in order; none when their loads were not read. */
+        public List<String> busyDrills() {
+            return drillLoads == null ? List.of() : drillLoads.stream().filter(d -> d.load() != null && d.load().busy()).map(DrillLoad::drill).toList();
+        }
+    }
+
+    /**
+     * The load before one drill of the report.
+     *
+     * @param drill the drill, as its command names it: machine, vm, cpu, io
+     * @param load  what the window before it measured
+     */
+    public record DrillLoad(String drill, hostside.process.MachineLoad load) {}
 
     /** The GPUs' clock settings as NVML read them for Module 1; unknown where NVML was not asked. */
     public static ClockLock clockLock(MachineRun run) {

@@ -1,7 +1,9 @@
 package hostside.report;
 
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
@@ -10,29 +12,62 @@ import hostside.harness.ProgressSink;
 /**
  * The report's measuring: Modules 1 to 4 in turn on one machine, each drill reported to the
  * progress as drill i of n. Module 1's facts are read once and handed to the drills after it.
+ * Before each drill that measures, the machine's load ({@link hostside.process.MachineLoad}).
  */
 public final class Profile {
     private Profile() {}
 
     public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress) {
+        return measure(fs, machine, io, progress, line -> System.err.println("hostside: " + line));
+    }
+
+    /**
+     * ... saying on {@code warn}, as each drill begins, that the machine is busy when it is: the
+     * load is read before each drill that measures (the container drill reads files only), and goes
+     * into the report's confounders.
+     */
+    public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress,
+                                 Consumer<String> warn) {
         int n = 5;
         Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
+        Loads loads = new Loads(fs, warn);
         progress.drill("machine", 1, n);
+        loads.before("machine");
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, hostside.machine.GpuDrill.tests(),
                 hostside.machine.GpuDrill.allGpuTests(), progress);
         progress.drill("vm", 2, n);
+        loads.before("vm");
         hostside.machine.MachineFacts facts = run.facts();
         hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX), hostside.vm.VmDrill.gpuTests(),
                 new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
         progress.drill("cpu", 3, n);
+        loads.before("cpu");
         hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements(),
                 hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), progress);
         progress.drill("io", 4, n);
+        loads.before("io");
         hostside.io.IoRun ioRun = ioRun(fs, facts, io, progress);
         progress.drill("container", 5, n);
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-        return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, load, ZonedDateTime.now());
+        return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, load, loads.read, ZonedDateTime.now());
+    }
+
+    /** The loads read so far, one per drill; none on a recording, where nothing is measured. */
+    private static final class Loads {
+        final FsRoot fs;
+        final Consumer<String> warn;
+        final List<Fleet.DrillLoad> read = new ArrayList<>();
+
+        Loads(FsRoot fs, Consumer<String> warn) {
+            this.fs = fs;
+            this.warn = warn;
+        }
+
+        void before(String drill) {
+            hostside.process.MachineLoad l = hostside.process.MachineLoad.before(drill, fs, warn);
+            if (l != null) read.add(new Fleet.DrillLoad(drill, l));
+        }
     }
 
     /**

@@ -48,6 +48,13 @@ public final class ReportBuilder {
     /** ... with the 1-minute load as the drills began ({@link Fleet#loadAverage}), a confounder of every figure. */
     public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
                                hostside.container.ContainerRun container, Report.Machine machine, Double loadAtStart, ZonedDateTime now) {
+        return build(run, vm, cpu, io, container, machine, loadAtStart, null, now);
+    }
+
+    /** ... and the load just before each drill ({@link hostside.process.MachineLoad}); null when not read. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               hostside.container.ContainerRun container, Report.Machine machine, Double loadAtStart,
+                               List<Fleet.DrillLoad> drillLoads, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -88,7 +95,7 @@ public final class ReportBuilder {
         Fleet.Confounders confounders = new Fleet.Confounders(Fleet.clockLock(run).locked(),
                 vm == null || vm.facts().sysctl() == null ? null : vm.facts().sysctl().numaBalancing(),
                 vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
-                loadAtStart);
+                loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads));
         return new Report(MachineFacts.SCHEMA, "report", machine, Fleet.hardwareClass(run, pageSize), Fleet.software(run), confounders, title,
                 questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, Figures.of(run, vm, cpu, io), modules);
     }

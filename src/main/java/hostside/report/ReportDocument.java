@@ -38,7 +38,7 @@ public final class ReportDocument {
         blocks.add(questions(r.questions()));
         blocks.add(headlines(r.headlines()));
         if (r.hardwareClass() != null) blocks.add(conditions(r));
-        for (Report.Section s : r.modules()) blocks.add(module(s));
+        for (Report.Section s : r.modules()) blocks.add(module(s, r.confounders()));
         if (r.figures() != null && !r.figures().isEmpty()) blocks.add(figures(r.figures()));
         return new Document("hostside report: " + host, r.schema() + ", " + t.date(), blocks);
     }
@@ -88,10 +88,27 @@ public final class ReportDocument {
             e.add(Entry.of("NUMA balancing", f.numaBalancing() == null ? "not read" : f.numaBalancing() == 0 ? "off" : "on (" + f.numaBalancing() + ")"));
             e.add(Entry.of("transparent huge pages", f.thp() == null ? "not read" : f.thp()));
             e.add(Entry.of("load at start", f.loadAtStart() == null ? "not read" : String.format(Locale.ROOT, "%.2f (1-minute average)", f.loadAtStart())));
+            e.addAll(drillLoads(f));
         }
         return new Block.Section("The machine's class and the run's conditions", List.of(
                 Block.Paragraph.of("What a fleet compares this machine with (the same class), and what makes two runs' figures unfair to compare."),
                 new Block.KeyValues(e)));
+    }
+
+    /**
+     * The load before each drill, a line each, and whether any drill began on a busy machine: what
+     * a reader weighs the figures by. Nothing for a report written before the loads were read.
+     */
+    static List<Entry> drillLoads(Fleet.Confounders f) {
+        if (f.drillLoads() == null) return List.of();
+        if (f.drillLoads().isEmpty()) return List.of(Entry.of("load before each drill", "not read: a recording, nothing measured"));
+        List<Entry> e = new ArrayList<>();
+        List<String> busy = f.busyDrills();
+        e.add(Entry.of("busy while measuring", busy.isEmpty() ? "no: every drill began on a quiet machine"
+                : "yes, as the " + String.join(", ", busy) + " drill" + (busy.size() > 1 ? "s" : "") + " began: "
+                + (busy.size() > 1 ? "their" : "its") + " figures may be slower and noisier than this machine's best"));
+        for (Fleet.DrillLoad d : f.drillLoads()) e.add(Entry.of("load before " + d.drill(), d.load() == null ? "not read" : d.load().summary()));
+        return e;
     }
 
     /** The confounder with its signs (from Module 1's NVML facts, where the report carries them). */
@@ -101,16 +118,25 @@ public final class ReportDocument {
         return signs.isEmpty() ? "yes" : "yes: " + String.join("; ", signs);
     }
 
-    static Block module(Report.Section s) {
+    static Block module(Report.Section s, Fleet.Confounders f) {
         String title = "Module " + s.module() + ": " + s.title() + " (" + s.command() + ")";
         List<Block> b = new ArrayList<>();
         if (s.status() != Report.SectionStatus.RUN) {
             b.add(Block.Note.of(s.status() + ": " + s.why() + "."));
         } else {
             b.add(Block.Note.of(s.why() + "."));
+            busyBefore(s, f).ifPresent(b::add);
             b.addAll(ModuleBlocks.of(s.data()));
         }
         return new Block.Section(title, b);
+    }
+
+    /** The module's drill began on a busy machine: said at the top of its section. The drill is the section's first command ("hostside io, hostside container": io). */
+    static java.util.Optional<Block> busyBefore(Report.Section s, Fleet.Confounders f) {
+        if (f == null || f.drillLoads() == null || s.command() == null) return java.util.Optional.empty();
+        String command = s.command().split(",")[0].strip();
+        return f.drillLoads().stream().filter(d -> command.equals("hostside " + d.drill()) && d.load() != null && d.load().busy()).findFirst()
+                .map(d -> Block.Note.of("busy: " + d.load().busyLine(d.drill()) + "."));
     }
 
     /** Every typed figure, as CONTRACT.md lists them: what compare and scripts read. */

@@ -27,6 +27,7 @@ import hostside.harness.Cut;
 import hostside.harness.Result;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
+import hostside.vm.measure.ManagedMigration;
 
 /**
  * What Module 2 shows, said once for the terminal, the report and the web page: the settings, the
@@ -91,7 +92,7 @@ public final class VmDocument {
         List<Text> how = new ArrayList<>();
         for (Result x : all) {
             if (!x.isOk()) continue;
-            Text line = Text.code(x.key()).plain(": " + x.method());
+            Text line = Text.code(x.key()).plain(": " + method(x));
             how.add(x.anchor() == null ? line : line.plain("; peer: ").andCode(x.anchor()));
         }
         out.add(new Section("How each was measured", List.of(new Bullets(how))));
@@ -124,11 +125,22 @@ public final class VmDocument {
         return new Table(columns, rows);
     }
 
-    /** Faults per MiB where the case counts them: what the kernel did for the figure. */
+    /** Faults per MiB where the case counts them: what the kernel did for the figure; "uncounted" where getrusage saw none of the CPU's managed-memory faults. */
     private static String faults(Result x) {
         if (x.detail() instanceof FileRead.FileDetail f) return String.format(Locale.ROOT, "%.1f", f.faultsPerMiB());
         if (x.detail() instanceof AnonTouch.TouchDetail a) return String.format(Locale.ROOT, "%.1f", a.faultsPerMiB());
+        if (x.detail() instanceof ManagedMigration.MigrationDetail m && m.cpuFaultsCounted() != null && m.cpuFaultsCounted() == 0) return "uncounted";
         return "";
+    }
+
+    /**
+     * How a case measured: its own line, except the CPU-fault migration's, which is said again from
+     * its count, so that a run recorded before the count was weighed (whose line said its faults came
+     * from getrusage while getrusage saw none) reads right too.
+     */
+    static String method(Result x) {
+        if (x.detail() instanceof ManagedMigration.MigrationDetail m && m.cpuFaultsCounted() != null) return ManagedMigration.cpuMethod(m.cpuFaultsCounted());
+        return x.method();
     }
 
     /** Where the file reads read: the test file's size and folder (the scope of their figures). */
@@ -141,7 +153,8 @@ public final class VmDocument {
 
     /**
      * The TLB curve: ns per load against the working set, base pages and huge pages, each point with
-     * its spread; then where the two part, as the ratio at each size both walked.
+     * its spread; then where the two part, as the ratio at each size both walked, marked where the
+     * two walks' samples overlap (a ratio the noise could make, {@link hostside.core.Versus}).
      */
     private static List<Block> tlb(List<Result> host) {
         List<hostside.core.Sweep.Point> base = points(host, "tlb_reach_base"), huge = points(host, "tlb_reach_huge");
@@ -155,7 +168,8 @@ public final class VmDocument {
         List<List<Text>> rows = new ArrayList<>();
         for (var b : base) {
             huge.stream().filter(h -> h.bytes() == b.bytes()).findFirst().ifPresent(h -> rows.add(List.of(Text.of(Units.bytes(b.bytes())),
-                    Text.of(String.format(Locale.ROOT, "%.2fx", b.value().median() / h.value().median())))));
+                    Text.of(String.format(Locale.ROOT, "%.2fx", b.value().median() / h.value().median())
+                            + (hostside.core.Versus.of(b.value(), h.value()) == hostside.core.Versus.EVEN ? " (even within noise)" : "")))));
         }
         if (!rows.isEmpty()) out.add(new Table(List.of(new Column("working set", Align.RIGHT), new Column("base / huge", Align.RIGHT)), rows));
         return out;

@@ -33,7 +33,7 @@ class ProgressOnStderrTest {
         JsonNode j = oneDocument(r);
         assertThat(j.path("kind").asText()).isEqualTo("vm");
         assertThat(r.out()).doesNotContain("hostside: ").doesNotContain("started");
-        assertThat(r.err().lines().toList()).satisfiesExactly(
+        assertThat(r.errLinesBesideTheLoad()).satisfiesExactly(
                 l -> assertThat(l).startsWith("hostside: 1/2 file_read_warm: started (elapsed "),
                 l -> assertThat(l).startsWith("hostside: 1/2 file_read_warm: ok in ").contains(" left)"),
                 l -> assertThat(l).startsWith("hostside: 2/2 anon_first_touch_base: started"),

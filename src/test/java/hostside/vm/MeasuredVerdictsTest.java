@@ -29,7 +29,12 @@ class MeasuredVerdictsTest {
 
     /** A measured result with its case's detail record, as the drill's cases write them. */
     static Result ok(String key, double median, hostside.harness.Detail detail) {
-        return new Result(key, key, hostside.harness.Status.OK, "", hostside.core.Unit.MS, Stats.of(median), hostside.core.Better.LOWER,
+        return ok(key, Stats.of(median), detail);
+    }
+
+    /** ... with the samples' spread: what the noise rule weighs a difference against. */
+    static Result ok(String key, Stats value, hostside.harness.Detail detail) {
+        return new Result(key, key, hostside.harness.Status.OK, "", hostside.core.Unit.MS, value, hostside.core.Better.LOWER,
                 "by hand", null, detail);
     }
 
@@ -74,7 +79,31 @@ class MeasuredVerdictsTest {
         String line = only(host(ok("file_read_cold", 1.0), ok("file_mmap_cold", 1.1, file(16.0))));
         assertThat(line).startsWith("Cold file: read() " + Units.gbps(1.0) + ", mmap " + Units.gbps(1.1) + " (")
                 .containsPattern("\\((mmap took )?16(\\.0)? faults per MiB\\)")
-                .contains("the two ways are even here").doesNotContain("faster");
+                .contains("the two ways are within 15% of each other; choose by convenience").doesNotContain("faster").doesNotContain("noise");
+    }
+
+    @Test
+    void readAndMmapApartByLessThanTheirSpreadAreEvenWithinNoise() {
+        // 2.0 against 1.0 would be "read() 2.0x faster", but the read samples ran 0.9 to 2.2
+        String line = only(host(ok("file_read_cold", new Stats(2.0, 0.9, 2.2, 3), null), ok("file_mmap_cold", new Stats(1.0, 0.95, 1.05, 3), file(16.0))));
+        assertThat(line).startsWith("Cold file: read() " + Units.gbps(2.0) + ", mmap " + Units.gbps(1.0) + " (")
+                .endsWith(": the two ways are even within noise (read() 0.90-2.20 GB/s, mmap 0.95-1.05 GB/s); choose by convenience (np.memmap vs np.fromfile)")
+                .doesNotContain("faster");
+        // the mmap run's spread counts as much as the read run's
+        String wideMmap = only(host(ok("file_read_warm", new Stats(4.0, 3.9, 4.1, 5), null), ok("file_mmap_warm", new Stats(10.0, 3.0, 12.0, 5), file(1.0))));
+        assertThat(wideMmap).contains("even within noise").doesNotContain("faster");
+    }
+
+    @Test
+    void readAndMmapApartBeyondBothSpreadsCallAWinner() {
+        // the same medians, each run tight: 1.0 GB/s apart against spreads of 0.2 and 0.1
+        String line = only(host(ok("file_read_cold", new Stats(2.0, 1.9, 2.1, 3), null), ok("file_mmap_cold", new Stats(1.0, 0.95, 1.05, 3), file(256.0))));
+        assertThat(line).contains(": read() 2.0x faster: ").doesNotContain("noise");
+        // a difference just past the wider spread counts; at it, it does not
+        assertThat(only(host(ok("file_read_warm", new Stats(2.0, 1.5, 2.0, 5), null), ok("file_mmap_warm", new Stats(1.4, 1.4, 1.4, 5), file(1.0)))))
+                .contains(": read() 1.4x faster: ");
+        assertThat(only(host(ok("file_read_warm", new Stats(2.0, 1.4, 2.0, 5), null), ok("file_mmap_warm", new Stats(1.4, 1.4, 1.4, 5), file(1.0)))))
+                .contains("even within noise");
     }
 
     @Test
@@ -178,6 +207,19 @@ class MeasuredVerdictsTest {
     }
 
     @Test
+    void hugePagesInsideTheSpreadOfBasePagesAreEvenWithinNoise() {
+        // 50 against 200 ms per GiB, but the base run's samples ran from 40 to 260
+        List<String> lines = host(ok("anon_first_touch_base", new Stats(200.0, 40.0, 260.0, 5), base(0.8)),
+                ok("anon_first_touch_thp", new Stats(50.0, 45.0, 60.0, 5), thp(95.0, 0L)));
+        assertThat(lines.get(1)).isEqualTo("With MADV_HUGEPAGE 95% of the region got huge pages; first touch even within noise: 50 vs 200 ms per GiB"
+                + " (huge pages 45.00-60.00 ms per GiB, base pages 40.00-260 ms per GiB)");
+        // the same medians with tight runs: faster
+        List<String> tight = host(ok("anon_first_touch_base", new Stats(200.0, 190.0, 260.0, 5), base(0.8)),
+                ok("anon_first_touch_thp", new Stats(50.0, 45.0, 60.0, 5), thp(95.0, 0L)));
+        assertThat(tight.get(1)).contains("first touch 4.0x faster: 50 vs 200 ms per GiB").doesNotContain("noise");
+    }
+
+    @Test
     void thpWithoutTheSmapsFigureStillComparesOrSaysNothing() {
         // AnonTouch leaves hugePercent out when smaps could not be read; -1 is "no counter"
         assertThat(host(ok("anon_first_touch_thp", 100.0, thp(null, -1L)))).as("nothing left to say").isEmpty();
@@ -224,7 +266,7 @@ class MeasuredVerdictsTest {
     void noKneeInAVmExplainsNestedTranslation() {
         String line = only(MeasuredVerdicts.of(VM, List.of(tlb("tlb_reach_base", points(1, 1, 1.1)), tlb("tlb_reach_huge", points(1, 1, 1))),
                 List.of()));
-        assertThat(line).contains("do not part by 25%").contains("in a VM the TLB caches the guest and host translation together")
+        assertThat(line).contains("do not part by 25% beyond the noise").contains("in a VM the TLB caches the guest and host translation together")
                 .doesNotContain("keep up here");
     }
 
@@ -243,10 +285,70 @@ class MeasuredVerdictsTest {
         // 64K..16M: apart at 1M (2x) and 4M (2.5x), together again at 16M (this dev VM's shape)
         List<Result> rs = List.of(tlb("tlb_reach_base", points(1, 1, 2, 5, 10)), tlb("tlb_reach_huge", points(1, 1, 1, 2, 10)));
         String metal = only(MeasuredVerdicts.of(METAL, rs, List.of()));
-        assertThat(metal).contains("(1.0x)").contains("huge pages help from " + Units.bytes(MiB) + " to " + Units.bytes(4 * MiB)
+        assertThat(metal).contains("(1.0x, even within noise)").contains("huge pages help from " + Units.bytes(MiB) + " to " + Units.bytes(4 * MiB)
                 + " (up to 2.5x) but not at the largest sets").endsWith("page-walk cache misses cost both alike").doesNotContain("do not part");
         String vm = only(MeasuredVerdicts.of(VM, rs, List.of()));
         assertThat(vm).contains("(up to 2.5x)").contains("past what the hypervisor backs with huge pages, guest huge pages widen nothing");
+    }
+
+    /** A curve from 64 KiB by fours whose every point has samples {@code spread} either side of its median (a share of it). */
+    static List<Sweep.Point> spread(double spread, double... ns) {
+        List<Sweep.Point> p = new ArrayList<>();
+        long size = 64 * KiB;
+        for (double n : ns) {
+            p.add(new Sweep.Point(size, new Stats(n, n * (1 - spread), n * (1 + spread), 3)));
+            size *= 4;
+        }
+        return p;
+    }
+
+    @Test
+    void tlbCurvesApartByLessThanTheirSpreadHaveNoKnee() {
+        // the same medians as aKneeSaysWhereBasePagesFallBehind, but each point's samples +-60%: no size is apart beyond the noise
+        String noisy = only(host(tlb("tlb_reach_base", spread(0.6, 1, 1, 2, 4, 5)), tlb("tlb_reach_huge", spread(0.6, 1, 1, 1, 1.5, 2))));
+        assertThat(noisy).contains("(2.5x, even within noise)").doesNotContain("fall behind").doesNotContain("help from")
+                .endsWith("; the curves do not part by 25% beyond the noise at any size, but the walks' samples spread too wide to tell"
+                        + " (at " + Units.bytes(16 * MiB) + ": base pages 2.00-8.00 ns, huge pages 0.80-3.20 ns): measure again on a quiet machine")
+                .doesNotContain("keep up");
+        // +-5%: the knee stands
+        String tight = only(host(tlb("tlb_reach_base", spread(0.05, 1, 1, 2, 4, 5)), tlb("tlb_reach_huge", spread(0.05, 1, 1, 1, 1.5, 2))));
+        assertThat(tight).contains("(2.5x)").contains("base pages fall behind from " + Units.bytes(MiB) + " on");
+    }
+
+    /** A curve from 64 KiB by fours, each point given as {median, min, max}. */
+    static List<Sweep.Point> ranged(double[]... points) {
+        List<Sweep.Point> p = new ArrayList<>();
+        long size = 64 * KiB;
+        for (double[] x : points) {
+            p.add(new Sweep.Point(size, new Stats(x[0], x[1], x[2], 3)));
+            size *= 4;
+        }
+        return p;
+    }
+
+    @Test
+    void curvesThatPartAndThenSpreadTooWideSayEvenWithinNoiseNotThatHugePagesStopHelping() {
+        // apart at 1 MiB and 4 MiB; at 16 MiB the base walk's samples ran 3 to 12 ns: no gap there says nothing (the dev VM under a hog)
+        List<Result> rs = List.of(tlb("tlb_reach_base", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 1.9, 2.1},
+                        new double[] {5, 4.9, 5.1}, new double[] {10, 3, 12})),
+                tlb("tlb_reach_huge", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 2, 2},
+                        new double[] {8, 7.9, 8.1})));
+        String vm = only(MeasuredVerdicts.of(VM, rs, List.of()));
+        assertThat(vm).contains("(1.3x, even within noise)").contains("huge pages help from " + Units.bytes(MiB) + " to " + Units.bytes(4 * MiB) + " (up to 2.5x)")
+                .endsWith("; at the largest sets the two walks are even within noise (at " + Units.bytes(16 * MiB) + ": base pages 3.00-12.00 ns, huge pages 7.90-8.10 ns)")
+                .doesNotContain("not at the largest sets").doesNotContain("widen nothing");
+        // the same medians with tight samples at 16 MiB: huge pages really stop helping there
+        List<Result> tight = List.of(tlb("tlb_reach_base", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 1.9, 2.1},
+                        new double[] {5, 4.9, 5.1}, new double[] {8.5, 8.4, 8.6})),
+                tlb("tlb_reach_huge", ranged(new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {1, 1, 1}, new double[] {2, 2, 2},
+                        new double[] {8, 7.9, 8.1})));
+        assertThat(only(MeasuredVerdicts.of(VM, tight, List.of()))).contains("but not at the largest sets: in a VM").doesNotContain("even within noise (at");
+    }
+
+    @Test
+    void aSingleSizeApartIsSaidAsOne() {
+        String line = only(host(tlb("tlb_reach_base", points(1, 1, 3, 1)), tlb("tlb_reach_huge", points(1, 1, 1, 1))));
+        assertThat(line).contains("; huge pages help at " + Units.bytes(MiB) + " (3.0x) but not at the largest sets");
     }
 
     @Test
@@ -279,8 +381,23 @@ class MeasuredVerdictsTest {
 
     @Test
     void managedFaultsCloseToPrefetchGiveNoAdvice() {
+        // one sample each, no spread: 10% apart is a difference, too small for the advice
         String line = only(gpu(ok("managed_gpu_faults_h2d", 18.0), ok("managed_prefetch_h2d", 20.0)));
         assertThat(line).isEqualTo("Managed memory reaches the GPU at " + Units.gbps(18.0) + " by GPU page faults and " + Units.gbps(20.0) + " by prefetch");
+    }
+
+    @Test
+    void managedFaultsBehindPrefetchOnlyInsideTheSpreadAreEvenWithinNoise() {
+        // 25% of prefetch by the medians, but the prefetch samples ran from 4 to 22 GB/s
+        String line = only(gpu(ok("managed_gpu_faults_h2d", new Stats(5.0, 4.5, 5.5, 5), null), ok("managed_prefetch_h2d", new Stats(20.0, 4.0, 22.0, 5), null)));
+        assertThat(line).isEqualTo("Managed memory reaches the GPU at " + Units.gbps(5.0) + " by GPU page faults and " + Units.gbps(20.0) + " by prefetch"
+                + ": faults and prefetch are even within noise (faults 4.50-5.50 GB/s, prefetch 4.00-22.00 GB/s)");
+        // tight runs: the advice to prefetch
+        assertThat(only(gpu(ok("managed_gpu_faults_h2d", new Stats(5.0, 4.5, 5.5, 5), null), ok("managed_prefetch_h2d", new Stats(20.0, 19.0, 22.0, 5), null))))
+                .contains(": faults run at 25% of prefetch; call cudaMemPrefetchAsync");
+        // beyond the noise but under the 20% the advice needs: neither advice nor noise
+        assertThat(only(gpu(ok("managed_gpu_faults_h2d", new Stats(18.0, 17.9, 18.1, 5), null), ok("managed_prefetch_h2d", new Stats(20.0, 19.9, 20.1, 5), null))))
+                .endsWith(" by prefetch");
     }
 
     @Test

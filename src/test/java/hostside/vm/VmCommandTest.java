@@ -118,8 +118,8 @@ class VmCommandTest {
     void smallFileReadAndFirstTouchRunAndCountExactly() throws IOException {
         CliRun r = run("vm", "--only", "file_read_warm,anon_first_touch_base", "--size", "64M", "--anon-size", "8M",
                 "--dir", tmp.toString(), "--json");
-        // progress only (hostside.cli.ProgressOnStderrTest): one line per case as it starts and ends
-        assertThat(r.err().lines()).hasSize(4).allMatch(l -> l.startsWith("hostside: "));
+        // progress only (hostside.cli.ProgressOnStderrTest): one line per case as it starts and ends, beside the busy line of a busy machine
+        assertThat(r.errLinesBesideTheLoad()).hasSize(4).allMatch(l -> l.startsWith("hostside: "));
         JsonNode j = json(r);
         JsonNode host = j.path("host");
         assertThat(host).hasSize(2);

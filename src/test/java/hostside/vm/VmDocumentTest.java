@@ -20,6 +20,8 @@ import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
+import hostside.harness.Result;
+import hostside.vm.measure.ManagedMigration;
 
 /**
  * Module 2's one document: every figure in the text, the Markdown and the HTML alike; what the old
@@ -142,6 +144,34 @@ class VmDocumentTest {
     }
 
     @Test
+    void cpuFaultsGetrusageDidNotSeeAreSaidUncountedNotCounted() {
+        // Runs' CPU-fault case counted 0, as the H200 does: its method line said "migrated by hand", the document says what 0 means
+        String t = text(MEASURED);
+        assertThat(textRow(t, "managed_cpu_faults_d2h")).last().isEqualTo("uncounted");
+        assertThat(t.replaceAll("\\s+", " ")).contains("- managed_cpu_faults_d2h: one CPU write per base page, host clock; getrusage(RUSAGE_THREAD) saw none"
+                + " of its faults (0 counted): nvidia-uvm resolves them outside the kernel's per-task fault accounting, so the figure is the migration's"
+                + " time alone and how many faults it took is unknown");
+        assertThat(textRow(t, "managed_prefetch_h2d")).as("a prefetch counts no faults at all: nothing to say").doesNotContain("uncounted");
+    }
+
+    @Test
+    void aRecordedRunsOldMethodLineIsSaidAgainFromItsCount() throws Exception {
+        // hostside/1 wrote "faults from getrusage(RUSAGE_THREAD)" beside a count of 0
+        Runs.registerDetails();
+        VmRun old = VmReadBackTest.readBack(VmReadBackTest.firstSchemaVm());
+        Result back = old.gpu().results().stream().filter(r -> r.key().equals("managed_cpu_faults_d2h")).findFirst().orElseThrow();
+        assertThat(back.method()).contains("faults from getrusage");
+        String line = text(old).lines().filter(l -> l.contains("- managed_cpu_faults_d2h:")).findFirst().orElseThrow();
+        assertThat(line).doesNotContain("faults from getrusage").contains("saw none of its faults (0 counted)");
+    }
+
+    @Test
+    void aCountTheCounterSawIsNamed() {
+        assertThat(ManagedMigration.cpuMethod(131072)).isEqualTo("one CPU write per base page, host clock; getrusage(RUSAGE_THREAD) counted 131072 faults a lap");
+        assertThat(ManagedMigration.cpuMethod(0)).doesNotContain("counted 0 faults").contains("saw none").contains("unknown");
+    }
+
+    @Test
     void theTlbCurveIsAPlotOfTwoSeriesWithTheirSpread() {
         Block.LinePlot plot = find(VmDocument.of(MEASURED).blocks(), Block.LinePlot.class);
         assertThat(plot.x()).isEqualTo(new Block.Axis("working set", Block.AxisUnit.BYTES, true));
@@ -158,6 +188,16 @@ class VmDocumentTest {
         assertThat(t).containsPattern("4 GiB\\s+277 ns\\s+263\\.\\.291 ns\\s+131 ns\\s+124\\.\\.137 ns");
         assertThat(t).containsPattern("(?m)^\\s+1 MiB\\s+2\\.13x$").containsPattern("(?m)^\\s+4 GiB\\s+2\\.12x$");
         assertThat(new HtmlRenderer().render(VmDocument.of(MEASURED))).contains("<svg");
+    }
+
+    @Test
+    void aRatioTheNoiseCouldMakeIsMarkedInTheTable() {
+        // +-5% either side: 1.05x at 64 KiB is inside the spread, 2.13x at 1 MiB is not
+        VmRun run = new VmRun(MEASURED.machine(), MEASURED.facts(), List.of(), List.of(Runs.tlb(false, 1.05, 1.0, 2.13), Runs.tlb(true, 1.0, 1.0, 1.0)),
+                MEASURED.gpu(), List.of());
+        String t = text(run);
+        assertThat(t).containsPattern("(?m)^\\s+64 KiB\\s+1\\.05x \\(even within noise\\)$").containsPattern("(?m)^\\s+256 KiB\\s+1\\.00x \\(even within noise\\)$")
+                .containsPattern("(?m)^\\s+1 MiB\\s+2\\.13x$");
     }
 
     @Test

@@ -137,6 +137,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         Result back = results.get(1);
         assertThat(((ManagedMigration.MigrationDetail) back.detail()).cpuFaultsCounted()).isZero();
         assertThat(back.value().median()).isPositive();
+        // no fault counted is said as such: the counter did not see them, never "faults from getrusage"
+        assertThat(back.method()).isEqualTo(ManagedMigration.cpuMethod(0)).contains("saw none of its faults (0 counted)")
+                .doesNotContain("faults from getrusage");
         assertThat(fake.calls("cuMemAllocManaged")).isEqualTo(4);
         // six laps each (one warm-up): the CPU case and the h2d case prefetch once a lap, the d2h case twice
         assertThat(fake.calls("cuMemPrefetchAsync_v2")).isEqualTo(6 + 6 + 6 + 6);

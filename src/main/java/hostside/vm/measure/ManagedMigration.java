@@ -74,13 +74,32 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
      * @param cpuFaultsCounted the CPU-fault case only (null for the others): what getrusage counted while the
      *                         CPU pulled the pages back, median of the samples. On the H200 (driver 580) it is 0:
      *                         nvidia-uvm resolves these faults without the kernel's per-task fault accounting
-     *                         seeing them, so this is kept as a fact, not shown as faults per MiB.
+     *                         seeing them, so 0 means "not seen", never "no faults": it is kept as a fact, and the
+     *                         output says the faults went uncounted ({@link #uncounted()}).
      */
     public record MigrationDetail(String gpu, long bufferBytes, Long cpuFaultsCounted) implements hostside.harness.Detail {}
 
     @Override
     public Class<MigrationDetail> detailType() {
         return MigrationDetail.class;
+    }
+
+    /** What the CPU-fault case's figure is, by what getrusage counted in a lap: the count is only named where it saw the faults. */
+    public static String cpuMethod(long counted) {
+        String timed = "one CPU write per base page, host clock; ";
+        if (counted > 0) return timed + "getrusage(RUSAGE_THREAD) counted " + counted + " faults a lap";
+        return timed + uncounted();
+    }
+
+    /**
+     * Why the CPU-fault case has no count of faults where getrusage saw none: the pages came back
+     * (the time says so), but nvidia-uvm resolved the faults without the kernel's per-task fault
+     * accounting seeing them (the H200, driver 580). So nothing says how many faults the figure
+     * took, nor whether it took them at 4 KiB or in larger blocks.
+     */
+    public static String uncounted() {
+        return "getrusage(RUSAGE_THREAD) saw none of its faults (0 counted): nvidia-uvm resolves them outside the kernel's per-task fault"
+                + " accounting, so the figure is the migration's time alone and how many faults it took is unknown";
     }
 
     /** One lap: the time it took, and the faults the CPU case counted (0 for the others). */
@@ -123,9 +142,7 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
         double[] gbs = laps.stream().mapToDouble(l -> bytes / (l.ms() * 1e6)).toArray();
         Long counted = kind == Kind.CPU_FAULTS_TO_HOST ? FileRead.median(laps.stream().mapToLong(Lap::faults).toArray()) : null;
         MigrationDetail d = new MigrationDetail(b.name + " (" + b.pciAddress + ")", bytes, counted);
-        String method = kind == Kind.CPU_FAULTS_TO_HOST
-                ? "one CPU write per base page, host clock; faults from getrusage(RUSAGE_THREAD)"
-                : "queued behind a spin kernel, timed with CUDA events (nvbandwidth's way)";
+        String method = kind == Kind.CPU_FAULTS_TO_HOST ? cpuMethod(counted) : "queued behind a spin kernel, timed with CUDA events (nvbandwidth's way)";
         return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), method, d);
     }
 }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import hostside.core.Stats;
 import hostside.core.Sweep;
 import hostside.core.Unit;
+import hostside.core.Versus;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
@@ -187,17 +188,37 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
      * As {@link #knee(List, List, double)}, but once apart by {@code ratio} the curves may come
      * closer, down to {@code floor}, without ending the gap: page-walk caches and the L2 TLB make
      * the ratio dip between the L1 TLB's reach and the last level's (the H200 measured 2.2x at
-     * 1 MiB, 1.2x at 1 GiB, 1.9x at 4 GiB).
+     * 1 MiB, 1.2x at 1 GiB, 1.9x at 4 GiB). Every size must also be {@link #apart} beyond the
+     * noise: a size where the two walks' samples overlap ends the gap, since nothing there says
+     * base pages were slower.
      */
     public static long knee(List<Sweep.Point> base, List<Sweep.Point> huge, double ratio, double floor) {
         long knee = -1;
         for (Sweep.Point b : base) {
             Sweep.Point h = huge.stream().filter(x -> x.bytes() == b.bytes()).findFirst().orElse(null);
             if (h == null) continue;
-            double r = b.value().median() / h.value().median();
-            if (knee < 0 && r >= ratio) knee = b.bytes();
-            else if (knee >= 0 && r < floor) knee = -1;
+            if (knee < 0 && apart(b, h, ratio)) knee = b.bytes();
+            else if (knee >= 0 && !apart(b, h, floor)) knee = -1;
         }
         return knee;
+    }
+
+    /**
+     * Whether a difference of {@code ratio} between the two walks at one size would have shown
+     * beyond their noise: the wider spread is under ({@code ratio} - 1) of the huge-page median.
+     * Where it is not, the walks not being {@link #apart} says only that the samples spread too
+     * wide to tell, not that huge pages do nothing there.
+     */
+    public static boolean resolves(Sweep.Point base, Sweep.Point huge, double ratio) {
+        return Math.max(base.value().spread(), huge.value().spread()) < (ratio - 1) * huge.value().median();
+    }
+
+    /**
+     * Whether the base-page walk at one size is slower than the huge-page walk by at least
+     * {@code ratio} and by more than either's spread ({@link Versus}): the noise rule, with the
+     * verdict's own threshold as a ratio of medians.
+     */
+    public static boolean apart(Sweep.Point base, Sweep.Point huge, double ratio) {
+        return base.value().median() >= ratio * huge.value().median() && Versus.of(base.value(), huge.value()) == Versus.ABOVE;
     }
 }

@@ -129,6 +129,30 @@ class TlbReachTest {
         assertThat(TlbReach.knee(points(1, 2, 2, 1), points(1, 1, 1, 1), 1.25)).isEqualTo(-1);
     }
 
+    /** One point of a curve with its samples' range. */
+    static Sweep.Point at(long bytes, double median, double min, double max) {
+        return new Sweep.Point(bytes, new Stats(median, min, max, 3));
+    }
+
+    @Test
+    void aSizeIsApartOnlyBeyondBothSpreads() {
+        Sweep.Point huge = at(MiB, 1.0, 0.9, 1.1);
+        assertThat(TlbReach.apart(at(MiB, 2.0, 1.9, 2.1), huge, 1.25)).as("2x, tight").isTrue();
+        assertThat(TlbReach.apart(at(MiB, 2.0, 0.8, 2.2), huge, 1.25)).as("2x, but the base samples spread 1.4").isFalse();
+        assertThat(TlbReach.apart(at(MiB, 2.0, 1.9, 2.1), at(MiB, 1.0, 0.5, 1.6), 1.25)).as("the huge run's spread counts too").isFalse();
+        assertThat(TlbReach.apart(at(MiB, 1.2, 1.2, 1.2), at(MiB, 1.0, 1.0, 1.0), 1.25)).as("beyond the noise, under the ratio").isFalse();
+    }
+
+    @Test
+    void aNoisySizeInsideTheGapEndsIt() {
+        // apart at 1 MiB and 16 MiB, but at 4 MiB the base samples overlap the huge ones: the knee moves to 16 MiB
+        List<Sweep.Point> base = List.of(at(MiB, 2.0, 1.9, 2.1), at(4 * MiB, 3.0, 0.5, 3.5), at(16 * MiB, 3.0, 2.9, 3.1));
+        List<Sweep.Point> huge = List.of(at(MiB, 1.0, 1.0, 1.0), at(4 * MiB, 1.0, 1.0, 1.0), at(16 * MiB, 1.0, 1.0, 1.0));
+        assertThat(TlbReach.knee(base, huge, 1.25, 1.1)).isEqualTo(16 * MiB);
+        List<Sweep.Point> tight = List.of(at(MiB, 2.0, 1.9, 2.1), at(4 * MiB, 3.0, 2.5, 3.5), at(16 * MiB, 3.0, 2.9, 3.1));
+        assertThat(TlbReach.knee(tight, huge, 1.25, 1.1)).isEqualTo(MiB);
+    }
+
     @Test
     void sizesOnlyOneCurveHasAreSkipped() {
         List<Sweep.Point> base = points(1, 1, 2, 2, 1); // the largest together again, but huge lacks it
