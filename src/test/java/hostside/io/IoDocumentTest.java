@@ -55,6 +55,15 @@ class IoDocumentTest {
     }
 
     @Test
+    void theBuffersPhysicalPiecesAreSaidWhenKnown() {
+        ReadTest t = (ReadTest) IoResults.test("seq_read_direct_qd1");
+        Result known = Result.ok(t, hostside.core.Unit.GB_PER_S, Stats.of(2.3), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0));
+        assertThat(IoDocument.pieces(List.of(known))).get().asString().contains("seq_read_direct_qd1 17");
+        assertThat(IoDocument.pieces(List.of(IoResults.read("seq_read_direct_qd1", 2.3)))).as("not root: frame numbers hidden, nothing said").isEmpty();
+    }
+
+    @Test
     void aRecordingSaysOnceWhyNothingWasMeasuredBesideItsFacts() {
         IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null),
                 hostside.harness.ProgressSink.NONE);
