@@ -46,10 +46,13 @@ final class CpuFigures {
         };
     }
 
-    /** The syscall less the native call's own cost: what a C loop calling getppid measures. */
+    /**
+     * The syscall less the native call's own cost: the kernel's share. No peer measures it alone (a
+     * C loop's figure includes its call, as syscall_getppid does), so it names none.
+     */
     static Figure kernelShare(Result r, SchedCosts.Syscall.Detail d) {
         return one(r.key() + "_kernel", Unit.NS, d.kernelNs(), r.value().samples(),
-                "the syscall's median less that of a native call that stays in user space (labs(3)); " + r.method(), r.anchor());
+                "the syscall's median less that of a native call that stays in user space (labs(3)); " + r.method(), null);
     }
 
     static List<Figure> jitter(Result r, LaunchJitter.Detail d) {

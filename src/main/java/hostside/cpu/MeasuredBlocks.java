@@ -60,8 +60,8 @@ final class MeasuredBlocks {
             rows.add(List.of(Text.code(x.key()), Text.of(Units.figure(x.value().median())), Text.of(Units.figure(x.value().min())),
                     Text.of(Units.figure(x.value().max())), Text.of(x.unit().symbol()), Text.of(Integer.toString(x.value().samples())), Text.of(cpus(x))));
             if (x.detail() instanceof SchedCosts.Syscall.Detail d) {
-                notes.add(new Note(Text.code(x.key()).plain(": the kernel's own share is " + Units.figure(d.kernelNs()) + " ns; the native call itself (labs(3) through "
-                        + "java.lang.foreign) costs " + Units.figure(d.nativeCallNs()) + " ns, measured apart")));
+                notes.add(new Note(Text.code(x.key()).plain(": the whole call, as a C loop calling syscall(2) makes it; the kernel's own share is " + Units.figure(d.kernelNs())
+                        + " ns; a native call that stays in user space (labs(3), linked the same way) costs " + Units.figure(d.nativeCallNs()) + " ns, measured apart")));
             }
         }
         List<Block> b = new ArrayList<>();

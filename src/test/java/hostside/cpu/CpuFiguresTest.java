@@ -50,8 +50,9 @@ class CpuFiguresTest {
         Map<String, Figure> f = byKey(RUN);
         assertThat(f.get("syscall_getppid")).extracting(Figure::scope, Figure::unit, Figure::value, Figure::min, Figure::max, Figure::samples)
                 .containsExactly(Scope.MACHINE, Unit.NS, 150.8, 144.4, 156.6, 7);
+        assertThat(f.get("syscall_getppid").anchor()).as("the whole call, as the C loop makes it").isEqualTo("refs syscall (getppid by syscall(2) in a C loop)");
         assertThat(f.get("syscall_getppid_kernel")).extracting(Figure::unit, Figure::value, Figure::samples, Figure::anchor)
-                .containsExactly(Unit.NS, 139.2, 7, "C loop: getppid via syscall(2)");
+                .as("the kernel's share alone: no peer measures it").containsExactly(Unit.NS, 139.2, 7, null);
         assertThat(f.get("context_switch_same_core").scope()).as("pinned to one CPU").isEqualTo(Scope.parse("cpu:0"));
         assertThat(f.get("context_switch_cross_core").scope()).as("the pinned pair").isEqualTo(Scope.parse("cpu:0-1"));
         assertThat(f.get("futex_wakeup_cross_core").scope()).isEqualTo(Scope.parse("cpu:0-1"));
