@@ -206,7 +206,12 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             seen = h.pids().stream().map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
             assertThat(seen).as("one hog per CPU, running").hasSize(cpus.size()).allMatch(ProcessHandle::isAlive);
             for (ProcessHandle p : seen) {
-                String cmdline = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
+                // the pid is the wrapper's until setsid and setpriv have exec'd the shell: a moment, bounded
+                String cmdline = "";
+                for (long end = System.nanoTime() + 5_000_000_000L; System.nanoTime() < end; Thread.sleep(10)) {
+                    cmdline = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
+                    if (CpuHogs.isHog(cmdline)) break;
+                }
                 assertThat(CpuHogs.isHog(cmdline)).as(cmdline).isTrue();
                 assertThat(cmdline).contains("ulimit -t 60;").doesNotContain("$(").doesNotContain("date");
                 String status = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/status"));
