@@ -27,7 +27,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "cpu", mixinStandardHelpOptions = true,
         header = "The CPU that feeds the GPU: its scheduling, IRQs and jitter.",
         description = {"Module 3: the scheduler, isolation, the frequency governor and the IRQs of each GPU and NIC with the CPUs they land on.",
-                "Then what a syscall, a context switch, a wake-up and a migration cost, and launch jitter quiet, noisy, pinned and as a CUDA graph; with --trace, the syscall profile of a training step."})
+                "Then what a syscall, a context switch, a wake-up and a migration cost, timer jitter quiet and under CPU hogs (refs timer's loop), and on a GPU launch jitter quiet, noisy, pinned and as a CUDA graph; with --trace, the syscall profile of a training step."})
 public final class CpuCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;

@@ -30,7 +30,8 @@ import hostside.machine.PciDevice;
 
 /**
  * Module 3's measurements: what the scheduler charges (syscall, context switches, wake-up,
- * migration) and launch jitter in four conditions, on the first GPU when there is one.
+ * migration), timer jitter quiet and under hogs (refs timer's loop), and launch jitter in four
+ * conditions on the first GPU when there is one.
  */
 public final class CpuDrill {
     private CpuDrill() {}
@@ -86,7 +87,8 @@ public final class CpuDrill {
     public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs, ProgressSink progress) {
         if (tests.isEmpty()) return new Measured(List.of(), "", "");
         if (fs.isLive() && !Libc.available()) return new Measured(Runner.notRun(tests, "libc could not be called on this system"), "", "");
-        boolean needsGpu = tests.stream().anyMatch(x -> x instanceof LaunchJitter);
+        // the timer conditions need none: asked alone, they open no CUDA context
+        boolean needsGpu = tests.stream().anyMatch(x -> x instanceof LaunchJitter j && j.condition().launches());
         try (Feeder feeder = new Feeder(machine, needsGpu, launches, periodNs)) {
             // the cases say "on GPU0" once the target is made and has a GPU, as the target is made before the first case starts
             ProgressSink onGpu = progress.on("GPU0");
@@ -162,6 +164,9 @@ public final class CpuDrill {
         CpuFacts facts = CpuFactsReader.read(fs, machine);
         List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
         verdicts.addAll(DataLoaderVerdicts.of(dl));
-        return new CpuRun(machine.host(), facts, CpuVerdicts.of(facts), m, dl, verdicts);
+        // a disturbed jitter run is a finding of its own: the figures beside it are not the machine's
+        List<hostside.core.Finding> findings = new ArrayList<>(CpuVerdicts.of(facts));
+        findings.addAll(JitterNoise.findings(m.results()));
+        return new CpuRun(machine.host(), facts, findings, m, dl, verdicts);
     }
 }

@@ -17,8 +17,8 @@ import hostside.harness.Result;
 /**
  * Module 3's typed figures: each result that ran, about the machine or about the CPUs it was
  * pinned to, and the figures a fleet compares that live inside the details: the kernel's share of
- * a syscall, and per jitter condition the tail of its lateness (p99, p99.9), the share of ticks it
- * missed and, on a GPU, what a launch call costs.
+ * a syscall, and per jitter condition the tail of its lateness (p99, p99.9), the ticks it missed
+ * (as a share and as refs timer's count) and, on a GPU, what a launch call costs.
  */
 final class CpuFigures {
     private CpuFigures() {}
@@ -46,10 +46,13 @@ final class CpuFigures {
         };
     }
 
-    /** The syscall less the native call's own cost: what a C loop calling getppid measures. */
+    /**
+     * The syscall less the native call's own cost: the kernel's share. No peer measures it alone (a
+     * C loop's figure includes its call, as syscall_getppid does), so it names none.
+     */
     static Figure kernelShare(Result r, SchedCosts.Syscall.Detail d) {
         return one(r.key() + "_kernel", Unit.NS, d.kernelNs(), r.value().samples(),
-                "the syscall's median less that of a native call that stays in user space (labs(3)); " + r.method(), r.anchor());
+                "the syscall's median less that of a native call that stays in user space (labs(3)); " + r.method(), null);
     }
 
     static List<Figure> jitter(Result r, LaunchJitter.Detail d) {
@@ -57,8 +60,13 @@ final class CpuFigures {
         int wakes = r.value().samples();
         quantile(r, "_p99", d.lateNs(), Distribution::p99, "p99 of the wake-up lateness", wakes).ifPresent(out::add);
         quantile(r, "_p999", d.lateNs(), Distribution::p999, "p99.9 of the wake-up lateness", wakes).ifPresent(out::add);
-        out.add(one(r.key() + "_missed_ticks", Unit.PERCENT, 100 * d.missedShare(wakes), wakes + (int) Math.min(Integer.MAX_VALUE - wakes, d.missedTicks()),
+        int ticks = wakes + (int) Math.min(Integer.MAX_VALUE - wakes, d.missedTicks());
+        out.add(one(r.key() + "_missed_ticks", Unit.PERCENT, 100 * d.missedShare(wakes), ticks,
                 "ticks already passed when the feeder woke, skipped as cyclictest skips them, % of all ticks; " + r.method(), r.anchor()));
+        // the count refs timer prints ("missed ticks N"), for a run of the same length
+        out.add(one(r.key() + "_missed_count", Unit.COUNT, d.missedTicks(), ticks,
+                "ticks already passed when the feeder woke, skipped and counted as refs timer counts them, over " + wakes + " wake-ups; " + r.method(),
+                r.anchor()));
         quantile(r, "_launch_p50", d.launchNs(), Distribution::p50, "p50 of the launch call's time", wakes).ifPresent(out::add);
         quantile(r, "_launch_p99", d.launchNs(), Distribution::p99, "p99 of the launch call's time", wakes).ifPresent(out::add);
         return out;

@@ -68,7 +68,7 @@ public final class CpuTrace {
                 target = step.target().get();
             } else {
                 builtinNote = "no PyTorch step to trace (" + step.reason() + "): tracing hostside's own launch loop instead";
-                target = Target.command(ownLoop(mainClass), "hostside's launch loop (hostside cpu --only launch_jitter_quiet)");
+                target = Target.command(ownLoop(mainClass), "hostside's launch loop (hostside cpu --only launch_jitter_quiet,timer_jitter_quiet)");
             }
         }
         Tracer tracer = new Tracer(strace);
@@ -142,14 +142,18 @@ public final class CpuTrace {
         return 0;
     }
 
-    /** This JVM's java and class path running hostside's {@code mainClass} in the quiet launch condition: a loop of launches (or timer ticks) to trace. */
+    /**
+     * This JVM's java and class path running hostside's {@code mainClass} in the quiet launch
+     * condition (on a GPU) and the quiet timer one: a loop of launches and of timer ticks to trace
+     * (without a GPU the launch condition is not run, so the timer's alone).
+     */
     private static List<String> ownLoop(String mainClass) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.addAll(List.of(mainClass, "cpu", "--only", "launch_jitter_quiet", "--launches", "2000", "--json"));
+        cmd.addAll(List.of(mainClass, "cpu", "--only", "launch_jitter_quiet,timer_jitter_quiet", "--launches", "2000", "--json"));
         return cmd;
     }
 }

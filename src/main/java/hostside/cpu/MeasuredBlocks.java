@@ -26,13 +26,12 @@ import hostside.harness.Result;
 
 /**
  * The measured part of Module 3's document: what the scheduler charges, as a table of medians
- * with min and max; launch jitter, as a table of its quantiles per condition and a histogram of
- * each condition's lateness with p50, p99 and p99.9 marked.
+ * with min and max; timer and launch jitter, as a table of its quantiles per condition (the timer
+ * alone first: refs timer's figures) and a histogram of each condition's lateness with p50, p99
+ * and p99.9 marked.
  */
 final class MeasuredBlocks {
     private MeasuredBlocks() {}
-
-    static final String JITTER = "launch_jitter_";
 
     static List<Block> of(CpuDrill.Measured m) {
         if (m.results().isEmpty()) return List.of();
@@ -41,8 +40,8 @@ final class MeasuredBlocks {
         // one reason for every case (a recording, no libc): one line says it
         if (whys.size() == 1 && !whys.contains("")) return List.of(new Section("Measurements", List.of(Note.of("not run: " + whys.iterator().next()))));
         List<Block> out = new ArrayList<>();
-        List<Result> sched = m.results().stream().filter(x -> !x.key().startsWith(JITTER)).toList();
-        List<Result> jitter = m.results().stream().filter(x -> x.key().startsWith(JITTER)).toList();
+        List<Result> sched = m.results().stream().filter(x -> !LaunchJitter.isJitter(x.key())).toList();
+        List<Result> jitter = m.results().stream().filter(x -> LaunchJitter.isJitter(x.key())).toList();
         if (!sched.isEmpty()) out.add(scheduler(sched));
         if (!jitter.isEmpty()) out.add(jitter(m, jitter));
         return out;
@@ -61,8 +60,8 @@ final class MeasuredBlocks {
             rows.add(List.of(Text.code(x.key()), Text.of(Units.figure(x.value().median())), Text.of(Units.figure(x.value().min())),
                     Text.of(Units.figure(x.value().max())), Text.of(x.unit().symbol()), Text.of(Integer.toString(x.value().samples())), Text.of(cpus(x))));
             if (x.detail() instanceof SchedCosts.Syscall.Detail d) {
-                notes.add(new Note(Text.code(x.key()).plain(": the kernel's own share is " + Units.figure(d.kernelNs()) + " ns; the native call itself (labs(3) through "
-                        + "java.lang.foreign) costs " + Units.figure(d.nativeCallNs()) + " ns, measured apart")));
+                notes.add(new Note(Text.code(x.key()).plain(": the whole call, as a C loop calling syscall(2) makes it; the kernel's own share is " + Units.figure(d.kernelNs())
+                        + " ns; a native call that stays in user space (labs(3), linked the same way) costs " + Units.figure(d.nativeCallNs()) + " ns, measured apart")));
             }
         }
         List<Block> b = new ArrayList<>();
@@ -85,11 +84,16 @@ final class MeasuredBlocks {
 
     static Section jitter(CpuDrill.Measured m, List<Result> rs) {
         List<Block> b = new ArrayList<>();
-        String on = !m.gpu().isEmpty() ? "Empty kernels on " + m.gpu() + ", one per tick."
-                : "No GPU" + (m.noGpu().isEmpty() ? "" : " (" + m.noGpu() + ")") + ": a timer-driven feeder, cyclictest's method.";
-        b.add(Paragraph.of(on + " Lateness of each wake-up after its tick, time of each launch call and the gap from one launch to the next, us."));
+        String timer = "The timer conditions run refs timer's loop (cyclictest's, without SCHED_FIFO) in a JVM thread: sleep to each tick of a fixed"
+                + " cadence, lateness = wake time - tick, ticks already passed skipped and counted as missed; their p99, p99.9 and missed ticks are the"
+                + " C loop's figures.";
+        String launches = !m.gpu().isEmpty()
+                ? " The launch conditions add an empty kernel on " + m.gpu() + " each tick: their lateness less the timer's is the launch's own share."
+                : " No GPU" + (m.noGpu().isEmpty() ? "" : " (" + m.noGpu() + ")") + ": the launch conditions are not run.";
+        b.add(Paragraph.of(timer + launches + " Lateness of each wake-up after its tick, time of each launch call and the gap from one launch to the next, us."));
         b.add(table(rs));
-        b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped as cyclictest skips them"));
+        b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped and counted as refs timer and cyclictest do"));
+        b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), placed by the scheduler, as refs hog's"));
         for (Result x : rs) {
             if (!x.isOk() || !(x.detail() instanceof LaunchJitter.Detail d)) continue;
             if (d.lateNs().histogram().isEmpty()) {
@@ -98,7 +102,7 @@ final class MeasuredBlocks {
             }
             b.add(histogram(condition(x), d));
         }
-        return new Section("Launch jitter", b);
+        return new Section("Timer and launch jitter", b);
     }
 
     static Block.Table table(List<Result> rs) {
@@ -126,9 +130,9 @@ final class MeasuredBlocks {
         return new Block.Table(cols, rows);
     }
 
-    /** The condition's name: quiet, noisy, pinned, graph. */
+    /** The condition's name: timer quiet, timer noisy, quiet, noisy, pinned, graph. */
     static String condition(Result x) {
-        return x.key().startsWith(JITTER) ? x.key().substring(JITTER.length()) : x.key();
+        return LaunchJitter.Condition.of(x.key()).map(LaunchJitter.Condition::label).orElse(x.key());
     }
 
     /** Ticks skipped, with their share of all ticks, and a mark where the time bound cut the run. */

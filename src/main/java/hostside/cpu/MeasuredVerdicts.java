@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.core.Distribution;
+import hostside.core.Stats;
+import hostside.core.Versus;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.harness.Result;
 
@@ -21,6 +23,7 @@ public final class MeasuredVerdicts {
         syscall(results, machine.isVm()).ifPresent(v::add);
         switches(results).ifPresent(v::add);
         jitter(results, gpu).ifPresent(v::add);
+        launchShare(results).ifPresent(v::add);
         pinned(results).ifPresent(v::add);
         graph(results).ifPresent(v::add);
         return v;
@@ -69,28 +72,72 @@ public final class MeasuredVerdicts {
         return Optional.of(s.toString());
     }
 
+    /**
+     * The timer's tail, quiet and under hogs: from the timer conditions (refs timer's loop), or
+     * from the launch conditions where those alone ran (a report from before the timer ones).
+     * A quiet run noisier than the noisy one is a disturbed run: said, not interpreted.
+     */
     static Optional<String> jitter(List<Result> rs, boolean gpu) {
-        Optional<Result> quiet = jitterOk(rs, "launch_jitter_quiet"), noisy = jitterOk(rs, "launch_jitter_noisy");
+        boolean timer = jitterOk(rs, "timer_jitter_quiet").isPresent();
+        String qKey = timer ? "timer_jitter_quiet" : "launch_jitter_quiet", nKey = timer ? "timer_jitter_noisy" : "launch_jitter_noisy";
+        Optional<Result> quiet = jitterOk(rs, qKey), noisy = jitterOk(rs, nKey);
         if (quiet.isEmpty()) return Optional.empty();
+        Optional<String> disturbed = noisy.flatMap(n -> JitterNoise.disturbed(quiet.get(), n));
+        if (disturbed.isPresent()) {
+            return Optional.of(qKey + " came out noisier than " + nKey + " (" + disturbed.get() + "): a disturbed run, not interpreted (see the findings)");
+        }
         LaunchJitter.Detail q = d(quiet.get());
         double q99 = us(q.lateNs(), Distribution::p99);
-        String what = gpu ? "launches" : "timer wake-ups (no GPU)";
+        String what = timer ? "timer wake-ups" : gpu ? "launches" : "timer wake-ups (no GPU)";
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Quiet, the feeder's %s run %.0f us late at p99 (%.0f us at p50", what, q99,
                 us(q.lateNs(), Distribution::p50)));
         if (q.timerSlackNs() > 0) s.append(String.format(Locale.ROOT, ", of which up to %.0f us is the thread's timer slack", q.timerSlackNs() / 1e3));
         s.append(')');
         double quietMissed = missedShare(quiet.get());
         if (quietMissed >= 0.01) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
-        if (gpu && q.launchNs() != null) {
+        if (!timer && gpu && q.launchNs() != null) {
             s.append(String.format(Locale.ROOT, "; a launch call takes %.1f us at p50, %.1f us at p99", us(q.launchNs(), Distribution::p50), us(q.launchNs(), Distribution::p99)));
         }
         noisy.ifPresent(r -> {
-            double n99 = us(d(r).lateNs(), Distribution::p99), missed = missedShare(r);
-            s.append(String.format(Locale.ROOT, "; with a CPU hog on every core p99 becomes %.0f us (%.1fx)", n99, n99 / q99));
-            if (missed >= 0.01 && missed >= 2 * quietMissed) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks are missed outright", 100 * missed));
-            if (n99 > 2 * q99 || missed >= 0.01 && missed >= 2 * quietMissed) s.append(": the feeding thread competes with DataLoader workers and other processes for CPU time");
+            LaunchJitter.Detail n = d(r);
+            double n99 = us(n.lateNs(), Distribution::p99), n999 = us(n.lateNs(), Distribution::p999), missed = missedShare(r);
+            s.append(String.format(Locale.ROOT, "; with a CPU hog on every core p99 becomes %.0f us (%.1fx), p99.9 %.0f us (%.1fx)", n99, n99 / q99, n999,
+                    n999 / us(q.lateNs(), Distribution::p999)));
+            // twice the quiet figure and beyond both runs' spreads: what the hogs did, not noise
+            boolean tail = Versus.of(n.p99Us(), q.p99Us(), 1.0) == Versus.ABOVE || Versus.of(n.p999Us(), q.p999Us(), 1.0) == Versus.ABOVE;
+            boolean misses = missed >= 0.01 && Versus.of(n.missedPerSegment(), q.missedPerSegment(), 1.0) == Versus.ABOVE;
+            if (misses) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks are missed outright", 100 * missed));
+            s.append(tail || misses ? ": the feeding thread competes with DataLoader workers and other processes for CPU time"
+                    : ": even within noise of quiet (less than twice it, or inside either run's spread)");
         });
         return Optional.of(s.toString());
+    }
+
+    /**
+     * What the launch adds to the timer's lateness: each launch condition against the timer
+     * condition with the same company (quiet, hogs), by the noise rule; with the launch call's time.
+     */
+    static Optional<String> launchShare(List<Result> rs) {
+        Optional<Result> lq = jitterOk(rs, "launch_jitter_quiet").filter(r -> d(r).launchNs() != null), tq = jitterOk(rs, "timer_jitter_quiet");
+        if (lq.isEmpty() || tq.isEmpty()) return Optional.empty();
+        LaunchJitter.Detail l = d(lq.get());
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "A launch call takes %.1f us at p50, %.1f us at p99; ", us(l.launchNs(), Distribution::p50),
+                us(l.launchNs(), Distribution::p99)));
+        s.append("launching on each tick moves the p99 lateness ").append(share(tq.get(), lq.get(), "quiet"));
+        Optional<Result> ln = jitterOk(rs, "launch_jitter_noisy"), tn = jitterOk(rs, "timer_jitter_noisy");
+        if (ln.isPresent() && tn.isPresent()) s.append(", and ").append(share(tn.get(), ln.get(), "under hogs"));
+        return Optional.of(s.toString());
+    }
+
+    /** "from 60 us (timer alone) to 75 us quiet: the launch adds 15 us", or "...: even within noise". */
+    static String share(Result timer, Result launch, String when) {
+        Stats t = d(timer).p99Us(), l = d(launch).p99Us();
+        String s = String.format(Locale.ROOT, "from %.0f us (timer alone) to %.0f us %s", t.median(), l.median(), when);
+        return switch (Versus.of(l, t)) {
+            case ABOVE -> s + String.format(Locale.ROOT, ": the launch adds %.0f us", l.median() - t.median());
+            case BELOW -> s + ": lower than the timer alone beyond both runs' spreads, which a launch cannot make it: the machine changed between the two";
+            case EVEN -> s + ": even within noise, the launch adds nothing the timer does not";
+        };
     }
 
     /** Ticks skipped as a share of all ticks (woken or skipped); 0 where the run did not count them. */
@@ -110,10 +157,13 @@ public final class MeasuredVerdicts {
                 + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% of ticks missed,", 100 * pMissed) : "")
                 + String.format(Locale.ROOT, " against %.0f and %.0f us", n99, n999) + (nMissed > 0 || pMissed > 0 ? String.format(Locale.ROOT, ", %.1f%% missed,", 100 * nMissed) : "")
                 + " unpinned";
-        // a third off the tail, or half the missed ticks (where at least 1% were missed), is a difference a feeder feels
-        boolean helps = p99 < 0.67 * n99 || p999 < 0.67 * n999 || nMissed >= 0.01 && pMissed < 0.5 * nMissed;
+        // a third off the tail, or half the missed ticks (where at least 1% were missed), is a difference a feeder feels,
+        // and only beyond both runs' spreads
+        LaunchJitter.Detail nd = d(n), pd = d(pn);
+        boolean helps = Versus.of(nd.p99Us(), pd.p99Us(), 0.5) == Versus.ABOVE || Versus.of(nd.p999Us(), pd.p999Us(), 0.5) == Versus.ABOVE
+                || nMissed >= 0.01 && Versus.of(nd.missedPerSegment(), pd.missedPerSegment(), 1.0) == Versus.ABOVE;
         if (helps) s += ": pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core";
-        else s += ": pinning alone does not help here; the noise is not from threads on the same core";
+        else s += ": pinning alone does not help here (even within noise); the noise is not from threads on the same core";
         return Optional.of(s);
     }
 

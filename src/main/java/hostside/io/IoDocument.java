@@ -76,7 +76,25 @@ public final class IoDocument {
         run.results().stream().filter(r -> r.isOk() && r.key().equals("seq_read_warm_qd1")).findFirst()
                 .filter(r -> r.detail() instanceof ReadDetail d && d.pageCacheBytes() != null)
                 .ifPresent(r -> b.add(Paragraph.of("Page cache held by the file after the warm reads: " + Units.bytes(((ReadDetail) r.detail()).pageCacheBytes()) + ".")));
+        pieces(run.results()).ifPresent(b::add);
         return new Section("Reads and writes", b);
+    }
+
+    /**
+     * Where the O_DIRECT 1 MiB reads' buffers fell in physical memory, when known: on a VM each
+     * piece is a segment the virtual disk copies on its own, and the figure follows it.
+     */
+    static java.util.Optional<Block> pieces(List<Result> results) {
+        List<String> parts = new ArrayList<>();
+        for (Result r : results) {
+            if (r.isOk() && r.detail() instanceof ReadDetail d && d.bufferPieces() != null) {
+                parts.add(String.format(Locale.ROOT, "%s %.0f", r.key(), d.bufferPieces()));
+            }
+        }
+        if (parts.isEmpty()) return java.util.Optional.empty();
+        return java.util.Optional.of(Paragraph.of("Physically contiguous pieces per 1 MiB O_DIRECT buffer (1 to 256): " + String.join(", ", parts)
+                + ". Each is a DMA segment; a VM's virtual disk copies them one by one, so a scattered buffer reads slower than a contiguous one."
+                + " The page allocator decides, for fio's buffers too: compare runs by it."));
     }
 
     /** key, median, min, max, unit, the other unit or the fsync time, latency p50 and p99, fio job. */

@@ -74,7 +74,8 @@ public final class IoDrill {
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
             List<Result> results = Runner.run(fs, tests, live::target, progress);
-            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results));
+            boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
+            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results, inMemory));
         }
     }
 

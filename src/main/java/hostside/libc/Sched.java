@@ -17,6 +17,14 @@ import java.util.List;
  * futex wait and wake, a trivial syscall, an absolute-time sleep. These run inside timed loops,
  * so each is a handle called with invokeExact (no boxing, no per-call allocation), and only
  * setup calls check errno.
+ * <p>
+ * The timed calls are made to cost what the same call costs a C caller. Calls that cannot block
+ * (getppid, gettid, labs) are linked {@link Linker.Option#critical critical}: the thread stays in
+ * the Java state, so the downcall skips the two thread-state transitions (and the fence between
+ * them) that an ordinary downcall pays so that a safepoint need not wait for native code; a
+ * safepoint waits at most one such call. The futex calls take the word's address as a number:
+ * a segment argument makes every downcall acquire and release its arena (two compare-and-swaps
+ * on one counter, which the two threads of a ping-pong bounce between their CPUs).
  */
 public final class Sched {
     private static final Linker LINKER = Linker.nativeLinker();
@@ -28,12 +36,14 @@ public final class Sched {
     /** Room for 8192 CPUs in an affinity mask. */
     static final int MASK_BYTES = 1024;
 
-    private static final MethodHandle SYSCALL0 = handle("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle SYSCALL_FUTEX = LINKER.downcallHandle(LINKER.defaultLookup().find("syscall").orElseThrow(),
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT),
-            Linker.Option.firstVariadicArg(1));
+    /** syscall(2) with no argument: getppid and gettid, which never block. */
+    private static final MethodHandle SYSCALL0 = handle("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    /** futex(2) by syscall(2), the word's address as a number; not critical, as FUTEX_WAIT sleeps. */
+    private static final MethodHandle SYSCALL_FUTEX = handle("syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), Linker.Option.firstVariadicArg(1));
     private static final MethodHandle GETCPU = handle("sched_getcpu", FunctionDescriptor.of(JAVA_INT));
-    private static final MethodHandle ABS = handle("labs", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    /** Linked as getppid is, so that it costs what the call itself costs there. */
+    private static final MethodHandle ABS = handle("labs", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
     private static final MethodHandle NANOSLEEP = handle("clock_nanosleep", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle PRCTL = LINKER.downcallHandle(LINKER.defaultLookup().find("prctl").orElseThrow(),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
@@ -45,11 +55,11 @@ public final class Sched {
 
     private Sched() {}
 
-    private static MethodHandle handle(String name, FunctionDescriptor d) {
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(() -> new LibcException(name + ": not in this libc")), d);
+    private static MethodHandle handle(String name, FunctionDescriptor d, Linker.Option... options) {
+        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(() -> new LibcException(name + ": not in this libc")), d, options);
     }
 
-    /** getppid(2) by number: a syscall that does nothing (no vDSO, no cache), for the cost of entering the kernel. */
+    /** getppid(2) by number: a syscall that does nothing (no vDSO, no cache), for the cost of entering the kernel; the call is a C caller's (critical). */
     public static long getppid() {
         try {
             return (long) SYSCALL0.invokeExact(SYS_GETPPID);
@@ -152,10 +162,13 @@ public final class Sched {
         }
     }
 
-    /** Sleeps while the 32-bit word at {@code word} still holds {@code expected} (FUTEX_WAIT_PRIVATE). */
+    /**
+     * Sleeps while the 32-bit word at {@code word} still holds {@code expected} (FUTEX_WAIT_PRIVATE).
+     * The caller keeps the word's arena open until every thread that waits on it or wakes it is done.
+     */
     public static void futexWait(MemorySegment word, int expected) {
         try {
-            long ignored = (long) SYSCALL_FUTEX.invokeExact(SYS_FUTEX, word, FUTEX_WAIT_PRIVATE, expected, MemorySegment.NULL, MemorySegment.NULL, 0);
+            long ignored = (long) SYSCALL_FUTEX.invokeExact(SYS_FUTEX, address(word), FUTEX_WAIT_PRIVATE, expected, 0L, 0L, 0);
             // -1 with EAGAIN (the word changed) or EINTR is normal: the caller re-checks the word
         } catch (Throwable t) {
             throw new LibcException("futex wait: " + t);
@@ -165,10 +178,16 @@ public final class Sched {
     /** Wakes up to {@code n} waiters on {@code word}; returns how many woke. */
     public static int futexWake(MemorySegment word, int n) {
         try {
-            return (int) (long) SYSCALL_FUTEX.invokeExact(SYS_FUTEX, word, FUTEX_WAKE_PRIVATE, n, MemorySegment.NULL, MemorySegment.NULL, 0);
+            return (int) (long) SYSCALL_FUTEX.invokeExact(SYS_FUTEX, address(word), FUTEX_WAKE_PRIVATE, n, 0L, 0L, 0);
         } catch (Throwable t) {
             throw new LibcException("futex wake: " + t);
         }
+    }
+
+    /** A futex word's address; only off-heap memory has one the kernel can use. */
+    static long address(MemorySegment word) {
+        if (!word.isNative()) throw new IllegalArgumentException("a futex word must be off-heap memory");
+        return word.address();
     }
 
     /**

@@ -15,6 +15,12 @@ final class Figures {
         if (vm != null) all.addAll(vm.figures());
         if (cpu != null) all.addAll(cpu.figures());
         if (io != null) all.addAll(io.figures());
-        return all;
+        return distinct(all);
+    }
+
+    /** One figure per key and scope, the first: a result one drill reused from another (the pin costs) is listed once. */
+    static List<Figure> distinct(List<Figure> all) {
+        java.util.Set<List<Object>> seen = new java.util.HashSet<>();
+        return all.stream().filter(f -> seen.add(List.of(f.key(), f.scope()))).toList();
     }
 }

@@ -232,22 +232,30 @@ public final class ReportBuilder {
         return s.toString();
     }
 
-    /** How quiet the feeding CPU is, from Module 3's launch jitter. */
+    /** How quiet the feeding CPU is, from Module 3's launch jitter, or its timer jitter where no launch ran (no GPU). */
     static String jitter(hostside.cpu.CpuRun cpu) {
         if (cpu == null) return "jitter not measured (Module 3 not asked for)";
         List<Result> rs = cpu.measured().results();
-        Optional<Result> quiet = rs.stream().filter(r -> r.key().equals("launch_jitter_quiet") && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst();
+        boolean launched = jitterOk(rs, "launch_jitter_quiet").isPresent();
+        Optional<Result> quiet = jitterOk(rs, launched ? "launch_jitter_quiet" : "timer_jitter_quiet");
         if (quiet.isEmpty()) {
-            return "jitter not measured (" + rs.stream().filter(r -> r.key().equals("launch_jitter_quiet")).findFirst().map(Result::why).orElse("not selected") + ")";
+            return "jitter not measured (" + rs.stream().filter(r -> r.key().equals("timer_jitter_quiet") || r.key().equals("launch_jitter_quiet")).findFirst()
+                    .map(Result::why).orElse("not selected") + ")";
         }
-        String what = cpu.measured().gpu().isEmpty() ? "timer wake-ups" : "launches";
+        // a report from before the timer conditions ran launch_jitter_quiet on the timer alone without a GPU: no launch times then
+        String what = ((hostside.cpu.measure.LaunchJitter.Detail) quiet.get().detail()).launchNs() != null ? "launches" : "timer wake-ups";
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), hostside.core.Distribution::p99) / 1e3));
-        rs.stream().filter(r -> r.key().equals("launch_jitter_noisy") && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst().ifPresent(n -> {
+        jitterOk(rs, launched ? "launch_jitter_noisy" : "timer_jitter_noisy").ifPresent(n -> {
             hostside.cpu.measure.LaunchJitter.Detail d = (hostside.cpu.measure.LaunchJitter.Detail) n.detail();
             s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", d.lateNs().p99() / 1e3, d.lateNs().p999() / 1e3));
             if (n.value() != null) s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100 * d.missedShare(n.value().samples())));
         });
         return s.toString();
+    }
+
+    /** The jitter result of {@code key} that ran, with its detail. */
+    private static Optional<Result> jitterOk(List<Result> rs, String key) {
+        return rs.stream().filter(r -> r.key().equals(key) && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst();
     }
 
     /** The lateness of a jitter result in ns, at quantile {@code q}. */

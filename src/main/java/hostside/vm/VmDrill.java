@@ -41,8 +41,13 @@ public final class VmDrill {
     private VmDrill() {}
 
     public static List<TestCase<HostTarget>> hostTests() {
+        return hostTests(TlbReach.DEFAULT_MAX);
+    }
+
+    /** The host cases with the TLB curve ending at {@code tlbMax} (the report's is shorter: its memory budget). */
+    public static List<TestCase<HostTarget>> hostTests(long tlbMax) {
         return List.of(new FileRead(false, true), new FileRead(true, true), new FileRead(false, false), new FileRead(true, false),
-                new AnonTouch(false), new AnonTouch(true), new TlbReach(false), new TlbReach(true));
+                new AnonTouch(false), new AnonTouch(true), new TlbReach(false, tlbMax), new TlbReach(true, tlbMax));
     }
 
     public static List<TestCase<Target>> gpuTests() {
@@ -69,6 +74,28 @@ public final class VmDrill {
     /** ... with the host already read (the report reads Module 1's facts once for every drill). */
     public static VmRun run(FsRoot fs, hostside.machine.Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
                             FileOptions fileOptions, hostside.harness.ProgressSink progress) {
+        return run(fs, machine, hostTests, gpuTests, fileOptions, progress, Reused.NONE);
+    }
+
+    /**
+     * Results another drill of the same run already measured (the report's Module 1 measures the
+     * pin costs that Module 2 explains, on every GPU): used in place of measuring them again on the
+     * GPU this drill measures on, so that a report carries one figure per key and scope, and spends
+     * its time once.
+     *
+     * @param byPci each GPU's PCI address and the results measured on it, each under its test case's key
+     */
+    public record Reused(java.util.Map<String, List<Result>> byPci) {
+        public static final Reused NONE = new Reused(java.util.Map.of());
+
+        java.util.Optional<Result> of(String key, String onPci) {
+            return byPci.getOrDefault(onPci, List.of()).stream().filter(r -> r.key().equals(key)).findFirst();
+        }
+    }
+
+    /** ... taking {@code reused} results in place of measuring them again. */
+    public static VmRun run(FsRoot fs, hostside.machine.Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
+                            FileOptions fileOptions, hostside.harness.ProgressSink progress, Reused reused) {
         VmFacts facts = facts(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
@@ -82,7 +109,7 @@ public final class VmDrill {
                 if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
             }
         }
-        VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress) : VmGpu.notRun(Runner.RECORDED);
+        VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress, reused) : VmGpu.notRun(Runner.RECORDED);
         return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
     }
 
@@ -214,7 +241,7 @@ public final class VmDrill {
     }
 
     /** The GPU's side of virtual memory: facts for every GPU, measurements on the first. */
-    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, hostside.harness.ProgressSink progress) {
+    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, hostside.harness.ProgressSink progress, Reused reused) {
         Cuda.Open open = Cuda.open();
         if (open instanceof Cuda.Open.NotRun n) return VmGpu.notRun(n.why());
         Cuda cuda = ((Cuda.Open.Ready) open).cuda();
@@ -231,7 +258,11 @@ public final class VmDrill {
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
             Target target = new Target(bench, budget(fs) * 4, bench.memory()[0]);
-            List<Result> results = Runner.run(tests, target, progress.on(label));
+            List<TestCase<Target>> toRun = tests.stream().filter(t -> reused.of(t.key(), first.pciAddress()).isEmpty()).toList();
+            List<Result> measured = Runner.run(toRun, target, progress.on(label));
+            // in the test list's order, each case measured here or reused
+            List<Result> results = tests.stream().map(t -> reused.of(t.key(), first.pciAddress())
+                    .orElseGet(() -> measured.stream().filter(r -> r.key().equals(t.key())).findFirst().orElseThrow())).toList();
             return new VmGpu("", views, results, label + ": " + first.name() + " (" + first.pciAddress() + ")", first.pciAddress());
         } catch (CudaException e) {
             return new VmGpu("", views, Runner.notRun(tests, label + " could not be used: " + e.getMessage()), "", "");

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import hostside.cpu.measure.CpuHogs;
 import hostside.harness.ScratchFolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,9 +27,9 @@ class CpuCleanupTest {
     Path dir;
 
     @Test
-    void ctrlCDuringTheNoisyJitterStopsTheHogs() throws Exception {
-        interruptWhile(p -> cmdline(p).contains("while [ $(date +%s) -lt $end ]"), "the CPU hogs",
-                "cpu", "--only", "launch_jitter_noisy", "--launches", "1000000", "--period-us", "100");
+    void ctrlCDuringTheNoisyTimerJitterStopsTheHogs() throws Exception {
+        interruptWhile(p -> CpuHogs.isHog(cmdline(p)), "the CPU hogs",
+                "cpu", "--only", "timer_jitter_noisy", "--launches", "1000000", "--period-us", "100");
     }
 
     @Test
@@ -47,9 +48,9 @@ class CpuCleanupTest {
     // watchdog process (hostside.harness.Children) must end every helper all the same
 
     @Test
-    void sigkillDuringTheNoisyJitterStopsTheHogs() throws Exception {
-        killWhile("KILL", p -> cmdline(p).contains("while [ $(date +%s) -lt $end ]"), "the CPU hogs",
-                "cpu", "--only", "launch_jitter_noisy", "--launches", "1000000", "--period-us", "100");
+    void sigkillDuringTheNoisyTimerJitterStopsTheHogs() throws Exception {
+        killWhile("KILL", p -> CpuHogs.isHog(cmdline(p)), "the CPU hogs",
+                "cpu", "--only", "timer_jitter_noisy", "--launches", "1000000", "--period-us", "100");
     }
 
     @Test

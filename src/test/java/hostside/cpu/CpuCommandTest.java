@@ -30,7 +30,7 @@ class CpuCommandTest {
         CliRun r = run("cpu", "--list");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("syscall_getppid", "context_switch_same_core", "context_switch_cross_core", "futex_wakeup_cross_core",
-                "thread_migration", "launch_jitter_quiet", "launch_jitter_noisy", "launch_jitter_pinned", "launch_jitter_graph",
+                "thread_migration", "timer_jitter_quiet", "timer_jitter_noisy", "launch_jitter_quiet", "launch_jitter_noisy", "launch_jitter_pinned", "launch_jitter_graph",
                 "dataloader_cow_list", "dataloader_cow_array", "fork_vs_spawn_cuda");
     }
 
@@ -65,18 +65,26 @@ class CpuCommandTest {
 
     @Test
     void aShortLiveRunMeasuresTheJitterOnTheTimer() throws Exception {
-        CliRun r = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200", "--json");
+        CliRun r = run("cpu", "--only", "timer_jitter_quiet,launch_jitter_quiet", "--launches", "200", "--period-us", "200", "--json");
         assertThat(r.code()).isZero();
         JsonNode res = json(r).path("measured").path("results");
-        assertThat(res).hasSize(1);
-        assertThat(res.get(0).path("status").asText()).isEqualTo("ok");
-        assertThat(res.get(0).path("detail").path("lateNs").path("p99").asLong()).isPositive();
+        assertThat(res).hasSize(2);
+        JsonNode timer = res.get(0), launch = res.get(1);
+        assertThat(timer.path("key").asText()).isEqualTo("timer_jitter_quiet");
+        assertThat(timer.path("status").asText()).isEqualTo("ok");
+        assertThat(timer.path("anchor").asText()).isEqualTo("refs timer: cyclictest's loop without SCHED_FIFO");
+        assertThat(timer.path("detail").path("lateNs").path("p99").asLong()).isPositive();
+        assertThat(timer.path("detail").path("missedTicks").isIntegralNumber()).isTrue();
+        assertThat(timer.path("detail").path("segments")).hasSize(5);
         assertThat(json(r).path("dataloader")).as("--only picked none of them").isEmpty();
-        assertThat(res.get(0).path("detail").path("missedTicks").isIntegralNumber()).isTrue();
-        CliRun human = run("cpu", "--only", "launch_jitter_quiet", "--launches", "200", "--period-us", "200");
+        // the launch condition runs on a GPU only
+        boolean gpu = !json(r).path("measured").path("gpu").asText().isEmpty();
+        assertThat(launch.path("status").asText()).isEqualTo(gpu ? "ok" : "not run");
+        if (!gpu) assertThat(launch.path("why").asText()).startsWith("no GPU to launch on");
+        CliRun human = run("cpu", "--only", "timer_jitter_quiet", "--launches", "200", "--period-us", "200");
         assertThat(human.code()).isZero();
-        assertThat(human.out()).contains("Launch jitter").containsPattern("condition +late p50 +p99 +p99\\.9 +max +missed +launch p50")
-                .containsPattern("\\n +quiet +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+( \\(\\d+\\.\\d%\\))? +- ")
+        assertThat(human.out()).contains("Timer and launch jitter").containsPattern("condition +late p50 +p99 +p99\\.9 +max +missed +launch p50")
+                .containsPattern("\\n +timer quiet +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d +\\d+( \\(\\d+\\.\\d%\\))? +- ")
                 .contains("missed: ticks that had passed by the time the feeder woke");
     }
 

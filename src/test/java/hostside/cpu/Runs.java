@@ -63,6 +63,7 @@ public final class Runs {
         boolean cut;
         Distribution late = ns(55_000, 62_000, 89_000, 1_200_000), launch, gap = ns(100_000, 106_000, 135_000, 1_300_000);
         Integer kernels;
+        List<LaunchJitter.Segment> segments;
 
         /** Lateness p50 and p99 in us; p99.9 twice p99, max three times. */
         public static Jitter late(long p50Us, long p99Us) {
@@ -110,6 +111,13 @@ public final class Runs {
             return this;
         }
 
+        /** The recording's parts, each with its p99 and p99.9 in us and its missed ticks, {@code wakes / parts} wake-ups each. */
+        public Jitter segments(int wakes, long[]... p99p999Missed) {
+            segments = java.util.Arrays.stream(p99p999Missed).map(x -> new LaunchJitter.Segment(wakes / p99p999Missed.length, x[0] * 1000, x[1] * 1000, x[2]))
+                    .toList();
+            return this;
+        }
+
         public Jitter cutAtTimeBound() {
             cut = true;
             return this;
@@ -117,7 +125,7 @@ public final class Runs {
 
         public LaunchJitter.Detail build() {
             return new LaunchJitter.Detail(launches, periodNs, gpu, feederCpu, hogs, slackNs, missed, warmupTicks, warmupMs, true, cut, late, launch,
-                    gap, kernels);
+                    gap, kernels, segments);
         }
 
         /** The result of {@code key}: median lateness in us over {@code wakes} wake-ups. */
@@ -165,12 +173,17 @@ public final class Runs {
                 new Distribution.Bucket(40_000, 50_000, 310), new Distribution.Bucket(50_000, 60_000, 19_210),
                 new Distribution.Bucket(60_000, 80_000, 440), new Distribution.Bucket(80_000, 100_000, 38),
                 new Distribution.Bucket(1_200_000, 1_250_000, 2)));
+        Distribution timerQuiet = withHistogram(ns(54_303, 60_127, 79_103, 151_295), 20_000), timerNoisy = withHistogram(ns(54_911, 61_759, 76_031, 3_913_727), 20_000);
         return List.of(
                 ok("syscall_getppid", Unit.NS, new Stats(150.8, 144.4, 156.6, 7), new SchedCosts.Syscall.Detail(11.6, 139.2, 200_000)),
                 ok("context_switch_same_core", Unit.NS, new Stats(1462.8, 1302.0, 1802.9, 7), new SchedCosts.PingPong.Detail(CpuSet.of(0), 20_000)),
                 ok("context_switch_cross_core", Unit.NS, new Stats(6236.5, 5763.7, 6473.7, 7), new SchedCosts.PingPong.Detail(CpuSet.of(0, 1), 20_000)),
                 ok("futex_wakeup_cross_core", Unit.NS, new Stats(5341, 5152, 6464, 7), new SchedCosts.Wakeup.Detail(CpuSet.of(0, 1), 5_000)),
                 ok("thread_migration", Unit.NS, new Stats(11875.4, 11338.8, 12778.4, 7), new SchedCosts.Migration.Detail(CpuSet.of(0, 1), 10_000, 0)),
+                new Jitter().late(timerQuiet).missed(9).segments(20_000, new long[] {59, 78, 2}, new long[] {60, 80, 1}, new long[] {61, 79, 3},
+                        new long[] {58, 77, 0}, new long[] {60, 81, 3}).result("timer_jitter_quiet", 20_000),
+                new Jitter().late(timerNoisy).hogs(all).missed(38).segments(20_000, new long[] {61, 74, 9}, new long[] {62, 77, 6}, new long[] {61, 76, 8},
+                        new long[] {63, 75, 7}, new long[] {62, 79, 8}).result("timer_jitter_noisy", 20_000),
                 new Jitter().late(late).launch(ns(5_111, 16_959, 20_927, 52_415)).missed(27).result("launch_jitter_quiet", 20_000),
                 new Jitter().late(withHistogram(ns(55_071, 56_831, 96_319, 7_081_983), 20_000)).launch(ns(4_727, 7_075, 16_183, 34_783)).hogs(all).missed(451)
                         .result("launch_jitter_noisy", 20_000),

@@ -77,7 +77,7 @@ class IoReadBackTest {
         }
         return new IoRun(new hostside.machine.Host("node", "6.8", "x86_64", "none detected", "", "live"), facts,
                 hostside.io.facts.IoVerdicts.of(facts, List.of(0)), new IoRun.FileUsed(IoResults.FILE, 2L << 30, "xfs", true), results,
-                MeasuredVerdicts.of(results));
+                MeasuredVerdicts.of(results, false));
     }
 
     @Test

@@ -37,7 +37,7 @@ class ModuleFourTest {
     void theSectionTablesEveryFigureWithItsFioJob() {
         String s = md(measured());
         assertThat(s).contains("Of `/var/tmp/hostside-io-1.tmp` (2 GiB, ext4).");
-        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | 1,574 IOPS |  |  | `fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=1073741824` |");
+        assertThat(s).contains("| `seq_read_cold_qd1` | 1.65 | 1.59 | 1.76 | GB/s | 1,574 IOPS |  |  | `fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --io_size=1073741824` |");
         assertThat(s).contains("| `rand_read_direct_uring_qd32` | 99,382 | 87,400 | 108,118 | IOPS | 0.41 GB/s |");
         assertThat(s).contains("_`seq_read_direct_uring_qd32`: not run: io\\_uring is refused (EPERM)_");
         assertThat(s).contains("## What it means\n\n- Loading a checkpoint: fine\n");
@@ -90,12 +90,18 @@ class ModuleFourTest {
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(hostside.fs.FsRoot.open(
                 hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), hostside.harness.ProgressSink.NONE);
-        Result quiet = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(94, 1, 900, 20_000),
+        Result quiet = hostside.cpu.Runs.ok("timer_jitter_quiet", hostside.core.Unit.US, new Stats(94, 1, 900, 20_000),
                 new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(94_000L, 142_000L, 170_000L, 900_000L)).missed(10).build());
-        hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet), "", "no NVIDIA driver"),
+        Result noGpu = Result.notRun(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.QUIET), "no GPU to launch on");
+        hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noGpu), "", "no NVIDIA driver"),
                 List.of(), List.of());
         var answers = ReportBuilder.build(run, null, cpu, null, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z")).questions();
         assertThat(answers.getFirst().answer()).startsWith("no GPU found").endsWith("; timer wake-ups late by 142 us at p99 quiet");
+        // a report from before the timer conditions: launch_jitter_quiet ran on the timer alone, without launch times
+        Result old = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(94, 1, 900, 20_000),
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(94_000L, 142_000L, 170_000L, 900_000L)).missed(10).build());
+        assertThat(ReportBuilder.jitter(new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(old), "", "no NVIDIA driver"),
+                List.of(), List.of()))).isEqualTo("timer wake-ups late by 142 us at p99 quiet");
     }
 
     @Test
@@ -113,7 +119,7 @@ class ModuleFourTest {
     @Test
     void theCpuQuestionQuotesTheJitter() {
         Result quiet = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(54, 1, 200, 20_000),
-                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(54_000L, 60_000L, 90_000L, 200_000L)).missed(10).build());
+                new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(54_000L, 60_000L, 90_000L, 200_000L)).launch(5).missed(10).build());
         Result noisy = hostside.cpu.Runs.ok("launch_jitter_noisy", hostside.core.Unit.US, new Stats(55, 1, 5000, 19_600),
                 new hostside.cpu.Runs.Jitter().late(hostside.cpu.Runs.ns(55_000L, 61_000L, 133_000L, 5_700_000L)).missed(400).build());
         hostside.cpu.CpuRun run = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noisy), "GPU0: H200", ""),

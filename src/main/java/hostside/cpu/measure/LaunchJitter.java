@@ -15,54 +15,112 @@ import hostside.core.Distribution;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Graph;
 import hostside.gpu.cuda.Module;
-import hostside.harness.Child;
-import hostside.harness.Children;
 import hostside.harness.Result;
 import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Sched;
 
 /**
- * Launch jitter: a feeder thread issues an empty kernel at a fixed cadence, many thousand times,
- * the way a training loop's Python thread feeds the GPU. Each tick the feeder sleeps until an
- * absolute deadline (cyclictest's method), then launches; recorded are how late it woke, how
- * long the launch call took and the gap between launches, as distributions (HdrHistogram).
- * Four conditions: quiet; noisy (a CPU hog on every CPU); pinned (the feeder alone on one of
+ * Wake-up jitter of a thread that works at a fixed cadence, many thousand ticks, the way a
+ * training loop's Python thread feeds the GPU. Each tick the feeder sleeps until an absolute
+ * deadline, then (in the launch conditions) launches an empty kernel; recorded are how late it
+ * woke, how long the launch call took and the gap between launches, as distributions
+ * (HdrHistogram).
+ * <p>
+ * Two conditions time the timer alone, as {@code refs timer PERIOD_US TICKS} does (cyclictest's
+ * loop without SCHED_FIFO: clock_nanosleep TIMER_ABSTIME on a fixed cadence, lateness = wake time
+ * - deadline, ticks already passed skipped and counted as missed): quiet, and under a CPU hog for
+ * every CPU as {@code refs hog N SECONDS} makes them ({@link CpuHogs}). Their p99, p99.9 and
+ * missed ticks are the C loop's figures. Four conditions add a launch per tick, on a GPU only
+ * (without one they are not run): quiet; noisy (the hogs); pinned (the feeder alone on one of
  * the GPU's local CPUs, the hogs on the others); and a CUDA graph that replays
- * {@link #GRAPH_KERNELS} kernels per launch. Without a GPU the feeder drives the same timer and
- * does no launch (the graph condition then wakes once per {@link #GRAPH_KERNELS} ticks).
+ * {@link #GRAPH_KERNELS} kernels per launch. A launch condition's lateness less the timer's is
+ * the launch's own share.
  * <p>
  * A wake-up so late that later ticks have passed skips them ({@link Schedule}), as cyclictest
  * does: one stall is one late sample plus a count of missed ticks, not a run of back-to-back
  * "late" ticks that never slept. Recording the backlog instead made a 3.5 ms stall at a 100 us
  * period into 35 samples and p99 under load 12-34x cyclictest's (docs/measurements/2026-12-02-cpu.md).
+ * <p>
+ * The recording is cut into {@link #SEGMENTS} equal parts, each with its own p99, p99.9 and
+ * missed ticks: their range is the run's own spread, which a comparison of two conditions must
+ * exceed to count ({@link hostside.core.Versus}).
  */
 public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
     public static final int GRAPH_KERNELS = 10;
+    /** Parts of the recording with figures of their own (the spread of one run). */
+    public static final int SEGMENTS = 5;
     static final long MAX_NS = 10_000_000_000L;
+    /** What the timer conditions mirror. */
+    public static final String TIMER_ANCHOR = "refs timer: cyclictest's loop without SCHED_FIFO";
+
+    /** Which CPUs get a hog process each. */
+    enum HogPlacement { NONE, EVERY_CPU, OTHER_CPUS }
 
     public enum Condition {
-        QUIET("quiet", "nothing else running"),
-        NOISY("noisy", "a CPU hog process on every CPU"),
-        PINNED("pinned", "the feeder alone on a GPU-local CPU, hogs on the others"),
-        GRAPH("graph", "a CUDA graph of " + GRAPH_KERNELS + " kernels per launch, nothing else running");
+        TIMER_QUIET("timer_jitter_quiet", "timer quiet", false, HogPlacement.NONE, "the timer alone, nothing else running"),
+        TIMER_NOISY("timer_jitter_noisy", "timer noisy", false, HogPlacement.EVERY_CPU, "the timer alone, a CPU hog process for every CPU"),
+        QUIET("launch_jitter_quiet", "quiet", true, HogPlacement.NONE, "nothing else running"),
+        NOISY("launch_jitter_noisy", "noisy", true, HogPlacement.EVERY_CPU, "a CPU hog process for every CPU"),
+        PINNED("launch_jitter_pinned", "pinned", true, HogPlacement.OTHER_CPUS, "the feeder alone on a GPU-local CPU, hogs on the others"),
+        GRAPH("launch_jitter_graph", "graph", true, HogPlacement.NONE, "a CUDA graph of " + GRAPH_KERNELS + " kernels per launch, nothing else running");
 
-        final String key, what;
+        final String key, label, what;
+        final boolean launches;
+        final HogPlacement hogs;
 
-        Condition(String key, String what) {
+        Condition(String key, String label, boolean launches, HogPlacement hogs, String what) {
             this.key = key;
+            this.label = label;
+            this.launches = launches;
+            this.hogs = hogs;
             this.what = what;
         }
+
+        /** The case's key: timer_jitter_quiet, launch_jitter_noisy... */
+        public String key() {
+            return key;
+        }
+
+        /** Its name in a table: "timer quiet", "noisy"... */
+        public String label() {
+            return label;
+        }
+
+        /** Whether it launches on a GPU each tick (and is not run without one). */
+        public boolean launches() {
+            return launches;
+        }
+
+        /** The condition of {@code key}; empty for a key that is none. */
+        public static Optional<Condition> of(String key) {
+            return java.util.Arrays.stream(values()).filter(c -> c.key.equals(key)).findFirst();
+        }
     }
+
+    /** Whether {@code key} is a jitter case's, timer or launch. */
+    public static boolean isJitter(String key) {
+        return Condition.of(key).isPresent();
+    }
+
+    /**
+     * The figures of one part of a recording.
+     *
+     * @param wakes  wake-ups recorded in it
+     * @param p99Ns  p99 of their lateness, ns
+     * @param p999Ns p99.9 of their lateness, ns
+     * @param missed ticks skipped by its wake-ups
+     */
+    public record Segment(long wakes, long p99Ns, long p999Ns, long missed) {}
 
     /**
      * What one condition's run gives beside its figure (the median lateness).
      *
      * @param launches           launches (or timer ticks) asked for
      * @param periodNs           the cadence, ns
-     * @param gpu                the GPU launched on, "name (PCI address)"; null without one (a timer-driven feeder)
+     * @param gpu                the GPU launched on, "name (PCI address)"; null without one (the timer conditions)
      * @param feederCpu          the CPU the feeder was pinned to (pinned only); null when it was not pinned
-     * @param hogCpus            the CPUs a hog process busy-looped on (none when quiet)
+     * @param hogCpus            the CPUs with a hog process each (none when quiet); the scheduler places them there, as refs hog's
      * @param timerSlackNs       the feeder thread's timer slack: how late the kernel may wake it on purpose
      * @param missedTicks        ticks already passed when the feeder woke, skipped as cyclictest skips them
      * @param warmupTicks        ticks of warm-up before recording
@@ -70,20 +128,48 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      * @param jitSettledInWarmup whether the JIT had gone quiet by the end of the warm-up
      * @param stoppedAtTimeBound whether the run stalled so long that the time bound cut it short
      * @param lateNs             how late each wake-up was after its deadline
-     * @param launchNs           how long each launch call took; null without a GPU
+     * @param launchNs           how long each launch call took; null without a launch
      * @param gapNs              the time between one launch (or wake-up) and the next
      * @param kernelsPerLaunch   kernels in the CUDA graph (graph only); null for single launches
+     * @param segments           the recording in {@link #SEGMENTS} parts, in order; null in a report from before they were kept
      */
     public record Detail(int launches, long periodNs, String gpu, Integer feederCpu, @JsonDeserialize(using = CpuLists.class) CpuSet hogCpus,
                          long timerSlackNs, long missedTicks, long warmupTicks, long warmupMs, boolean jitSettledInWarmup, boolean stoppedAtTimeBound,
                          @JsonDeserialize(using = NsDistributions.Reader.class) Distribution lateNs,
                          @JsonDeserialize(using = NsDistributions.Reader.class) Distribution launchNs,
                          @JsonDeserialize(using = NsDistributions.Reader.class) Distribution gapNs,
-                         Integer kernelsPerLaunch) implements hostside.harness.Detail {
+                         Integer kernelsPerLaunch, List<Segment> segments) implements hostside.harness.Detail {
+        public Detail {
+            segments = segments == null ? null : List.copyOf(segments);
+        }
 
         /** Ticks skipped as a share of all ticks ({@code wakes} woken plus those skipped); 0 when none was skipped. */
         public double missedShare(long wakes) {
             return missedTicks <= 0 ? 0 : (double) missedTicks / (wakes + missedTicks);
+        }
+
+        /** The lateness p99 in us, with the lowest and highest of the segments' as its spread. */
+        public Stats p99Us() {
+            return spread(lateNs.p99() / 1e3, s -> s.p99Ns() / 1e3);
+        }
+
+        /** The lateness p99.9 in us, with the segments' range as its spread. */
+        public Stats p999Us() {
+            return spread(lateNs.p999() / 1e3, s -> s.p999Ns() / 1e3);
+        }
+
+        /** Ticks missed per segment: the median segment's, with the range over segments. */
+        public Stats missedPerSegment() {
+            if (segments == null || segments.isEmpty()) return Stats.of(missedTicks / (double) SEGMENTS);
+            return Stats.of(segments.stream().mapToDouble(Segment::missed).toArray());
+        }
+
+        /** {@code whole} with the range of {@code part} over the segments (none kept: no spread). */
+        private Stats spread(double whole, java.util.function.ToDoubleFunction<Segment> part) {
+            if (segments == null || segments.isEmpty()) return new Stats(whole, whole, whole, 1);
+            double[] v = segments.stream().mapToDouble(part).toArray();
+            double lo = Math.min(whole, java.util.Arrays.stream(v).min().orElse(whole)), hi = Math.max(whole, java.util.Arrays.stream(v).max().orElse(whole));
+            return new Stats(whole, lo, hi, v.length);
         }
     }
 
@@ -92,17 +178,22 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
     }
 
     public String key() {
-        return "launch_jitter_" + condition.key;
+        return condition.key;
     }
 
     public String description() {
-        return "empty-kernel launches (or timer ticks without a GPU) at a fixed cadence, " + condition.what + ": wake-up lateness, launch time, gaps";
+        return condition.launches
+                ? "empty-kernel launches at a fixed cadence, " + condition.what + ": wake-up lateness, launch time, gaps (not run without a GPU)"
+                : "timer ticks at a fixed cadence (refs timer's loop), " + condition.what + ": wake-up lateness, missed ticks";
     }
 
-    /** The timer method is cyclictest's: absolute deadlines, lateness on waking, passed ticks skipped. */
+    /**
+     * The timer conditions measure what {@code refs timer} does, the same way; the launch
+     * conditions measure that plus a launch, which no peer times: none.
+     */
     @Override
     public String anchor() {
-        return "cyclictest";
+        return condition.launches ? null : TIMER_ANCHOR;
     }
 
     @Override
@@ -111,18 +202,31 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
     }
 
     public Optional<String> notApplicable(CpuTarget t) {
+        if (condition.launches && t.gpu() == null) {
+            return Optional.of("no GPU to launch on; " + Condition.TIMER_QUIET.key + " and " + Condition.TIMER_NOISY.key + " time the same loop without a launch");
+        }
         if (condition == Condition.PINNED && !t.twoCpus()) return Optional.of("this process may run on one CPU only: nowhere to put the hogs");
         return Optional.empty();
     }
 
     /**
      * The distributions of one run, in ns, with the ticks skipped, whether the time bound cut it
-     * short, and the warm-up (ticks, ns; whether the JIT had gone quiet by its end).
+     * short, the warm-up (ticks, ns; whether the JIT had gone quiet by its end), and the
+     * segments closed so far with the open one's lateness and missed ticks.
      */
-    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled) {
+    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled,
+                  Histogram segmentLate, long[] segmentMissed, List<Segment> segments) {
         static Series create() {
             return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1],
-                    new long[2], new boolean[1]);
+                    new long[2], new boolean[1], new Histogram(MAX_NS, 3), new long[1], new ArrayList<>(SEGMENTS + 1));
+        }
+
+        /** Ends the open segment, if it holds a wake-up. */
+        void closeSegment() {
+            if (segmentLate.getTotalCount() == 0) return;
+            segments.add(new Segment(segmentLate.getTotalCount(), segmentLate.getValueAtPercentile(99), segmentLate.getValueAtPercentile(99.9), segmentMissed[0]));
+            segmentLate.reset();
+            segmentMissed[0] = 0;
         }
 
         /** Forgets the warm-up's figures. */
@@ -131,13 +235,18 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             launch.reset();
             gap.reset();
             missed[0] = 0;
+            segmentLate.reset();
+            segmentMissed[0] = 0;
+            segments.clear();
         }
     }
 
     /**
-     * cyclictest's tick schedule: absolute deadlines a period apart. After a wake-up the next
-     * deadline is the first one still ahead; those already passed are counted as missed rather
-     * than served at once.
+     * cyclictest's tick schedule as {@code refs timer} keeps it: absolute deadlines a period
+     * apart. After a wake-up the next deadline is the first one after the wake-up; those at or
+     * before it have passed and are counted as missed rather than served at once (cyclictest
+     * itself skips only those strictly before: the two differ on a wake-up at the very ns of a
+     * deadline).
      */
     static final class Schedule {
         private final long period;
@@ -160,8 +269,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         long advance(long woke) {
             long skipped = 0;
             deadline += period;
-            if (woke > deadline) {
-                skipped = (woke - deadline + period - 1) / period;
+            if (woke >= deadline) {
+                skipped = (woke - deadline) / period + 1;
                 deadline += skipped * period;
             }
             missed += skipped;
@@ -174,33 +283,49 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         return 3L * wakes * periodNs + 10_000_000_000L;
     }
 
+    /**
+     * The hogs' own CPU-time limit, s: the longest warm-up and the time bound of a run of
+     * {@code ticks} at {@code periodNs}, and half a minute more (they are stopped when the run
+     * ends; this is for when nothing else stops them).
+     */
+    static long hogLimitS(int ticks, long periodNs) {
+        return (MAX_WARMUP_NS + timeBoundNs(ticks, periodNs)) / 1_000_000_000L + 30;
+    }
+
     public Result run(CpuTarget t) {
         int feederCpu = t.feederCpus().isEmpty() ? t.cpus().getFirst() : t.feederCpus().getFirst();
-        List<Integer> hogCpus = switch (condition) {
-            case NOISY -> t.cpus();
-            case PINNED -> t.cpus().stream().filter(c -> c != feederCpu).toList();
-            default -> List.of();
+        List<Integer> hogCpus = switch (condition.hogs) {
+            case EVERY_CPU -> t.cpus();
+            case OTHER_CPUS -> t.cpus().stream().filter(c -> c != feederCpu).toList();
+            case NONE -> List.of();
         };
+        GpuBench gpu = condition.launches ? t.gpu() : null;
         Series s;
-        try (Hogs hogs = Hogs.start(hogCpus)) {
-            s = feed(t, condition == Condition.PINNED ? feederCpu : -1);
+        try (CpuHogs hogs = CpuHogs.start(hogCpus.size(), hogCpus, hogLimitS(t.launches(), t.periodNs()))) {
+            s = feed(t, gpu, condition == Condition.PINNED ? feederCpu : -1);
         }
-        Detail d = new Detail(t.launches(), t.periodNs(), t.gpu() == null ? null : t.gpu().name + " (" + t.gpu().pciAddress + ")",
+        Detail d = new Detail(t.launches(), t.periodNs(), gpu == null ? null : gpu.name + " (" + gpu.pciAddress + ")",
                 condition == Condition.PINNED ? feederCpu : null, CpuSet.of(hogCpus.stream().mapToInt(Integer::intValue).toArray()),
                 s.slackNs()[0], s.missed()[0], s.warmup()[0], s.warmup()[1] / 1_000_000, s.jitSettled()[0], s.cut()[0],
-                NsDistributions.of(s.late()), t.gpu() == null ? null : NsDistributions.of(s.launch()), NsDistributions.of(s.gap()),
-                condition == Condition.GRAPH ? GRAPH_KERNELS : null);
+                NsDistributions.of(s.late()), gpu == null ? null : NsDistributions.of(s.launch()), NsDistributions.of(s.gap()),
+                condition == Condition.GRAPH ? GRAPH_KERNELS : null, s.segments());
         Histogram late = s.late();
         Stats v = new Stats(late.getValueAtPercentile(50) / 1e3, late.getMinValue() / 1e3, late.getMaxValue() / 1e3, (int) late.getTotalCount());
-        String method = t.gpu() == null
-                ? "clock_nanosleep(TIMER_ABSTIME) to each tick, lateness on wake, ticks already passed skipped (cyclictest's method), no GPU: no launch"
-                : "clock_nanosleep(TIMER_ABSTIME) to each tick, then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
-                        + "; ticks already passed skipped (cyclictest's method); host clock; HdrHistogram";
-        return Result.ok(this, hostside.core.Unit.US, v, method, d);
+        return Result.ok(this, hostside.core.Unit.US, v, method(hogCpus.size()), d);
+    }
+
+    /** How the figure was taken, and how it differs from the C loop's. */
+    String method(int hogs) {
+        String timer = "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to each tick of a fixed cadence, lateness = wake time - tick,"
+                + " ticks at or before the wake time skipped and counted as missed";
+        String hogged = hogs == 0 ? "" : "; " + hogs + " hog processes spinning in user space, as refs hog's";
+        if (!condition.launches) return timer + ": refs timer's loop (cyclictest's, without SCHED_FIFO), in a JVM thread; HdrHistogram" + hogged;
+        return timer + ", then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
+                + ": the timer conditions' loop plus a launch (their lateness is the timer's share); host clock; HdrHistogram" + hogged;
     }
 
     /** The feeder loop on its own thread (pinned when {@code cpu} >= 0), so the caller's affinity is left alone. */
-    private Series feed(CpuTarget t, int cpu) {
+    private Series feed(CpuTarget t, GpuBench gpu, int cpu) {
         Series s = Series.create();
         RuntimeException[] failure = new RuntimeException[1];
         Thread feeder = Thread.ofPlatform().name("hostside-feeder").unstarted(() -> {
@@ -208,8 +333,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 s.slackNs()[0] = Sched.timerSlackNs();
                 if (cpu >= 0) Sched.pin(cpu);
                 // a CUDA context is current per thread: this new thread must make the GPU's current
-                if (t.gpu() != null) t.gpu().gpu.makeCurrent();
-                loop(t, s);
+                if (gpu != null) gpu.gpu.makeCurrent();
+                loop(t, gpu, s);
             } catch (RuntimeException e) {
                 failure[0] = e;
             }
@@ -226,27 +351,27 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         return s;
     }
 
-    private void loop(CpuTarget t, Series s) {
-        GpuBench b = t.gpu();
+    private void loop(CpuTarget t, GpuBench b, Series s) {
         boolean graph = condition == Condition.GRAPH;
-        int ticksPerWake = graph && b == null ? GRAPH_KERNELS : 1;
         try (Arena arena = Arena.ofConfined();
              Module.Prepared launch = b == null ? null : b.empty.prepare(b.stream, 1, 1);
              Graph g = b != null && graph ? Graph.capture(b.cuda, b.stream, () -> {
                  for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
              }) : null) {
             MemorySegment ts = arena.allocate(16);
-            long period = t.periodNs() * ticksPerWake;
-            int wakes = t.launches() / ticksPerWake;
+            long period = t.periodNs();
+            int wakes = t.launches();
             int warmupAtLeast = warmupTicks(wakes, period);
+            long perSegment = Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS);
             Schedule ticks = new Schedule(System.nanoTime() + 1_000_000, period);
             JitWatch jit = new JitWatch();
             // Warm-up runs the very loop that records, recording into the same histograms, which
             // are then cleared: a branch first taken after warm-up would be compiled then, and
             // each compilation's deoptimisation handshake makes the feeder wait for the VM thread,
-            // which CPU hogs starve for a whole slice (ms-long stalls on the H200 machine)
+            // which CPU hogs starve for a whole slice (ms-long stalls on the H200 machine).
+            // Segments close in the warm-up too (every perSegment ticks), for the same reason.
             boolean warming = true;
-            long previous = -1, recordingFrom = -1, warmStart = -1, bound = timeBoundNs(wakes, period);
+            long previous = -1, recordingFrom = -1, warmStart = -1, bound = timeBoundNs(wakes, period), inPhase = 0;
             int warmed = 0, recorded = 0;
             for (long i = 0; recorded < wakes; i++) {
                 long deadline = ticks.deadline();
@@ -260,11 +385,15 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                     t1 = System.nanoTime();
                 }
                 long skipped = ticks.advance(woke);
-                s.late().recordValue(Math.min(MAX_NS, Math.max(0, woke - deadline)));
+                long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
+                s.late().recordValue(late);
+                s.segmentLate().recordValue(late);
                 if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
                 if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
                 s.missed()[0] += skipped;
+                s.segmentMissed()[0] += skipped;
                 previous = t0;
+                if (++inPhase % perSegment == 0) s.closeSegment();
                 if (warming) {
                     if (warmStart < 0) warmStart = woke;
                     warmed++;
@@ -275,6 +404,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                         s.warmup()[1] = woke - warmStart;
                         s.jitSettled()[0] = quiet;
                         s.reset();
+                        inPhase = 0;
                         recordingFrom = woke;
                     }
                 } else {
@@ -287,6 +417,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
                 if (b != null && (i & 1023) == 1023) b.stream.synchronize();
             }
+            // the last part of a run cut short, or of one whose wake-ups do not divide evenly
+            s.closeSegment();
             if (b != null) b.stream.synchronize();
         }
     }
@@ -321,49 +453,5 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
     /** Ticks of warm-up at least: 5% of the run, at least 100, and at least one second's worth. */
     static int warmupTicks(int launches, long periodNs) {
         return (int) Math.max(Math.max(100, launches / 20), Math.min(100_000, 1_000_000_000L / periodNs));
-    }
-
-    /**
-     * CPU hogs: one busy-looping process per CPU, pinned there. Processes, not threads of this
-     * JVM, because what competes with a training loop's feeder is other processes (DataLoader
-     * workers, other jobs); they stop when closed, at a hard time limit of their own, and when
-     * this JVM exits.
-     */
-    static final class Hogs implements AutoCloseable {
-        static final long LIMIT_S = 120;
-        /** The busy loop: a shell loop that gives up by itself after LIMIT_S, should every other stop fail. */
-        static final String LOOP = "end=$(( $(date +%s) + " + LIMIT_S + " )); while [ $(date +%s) -lt $end ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done";
-        private final List<Child> processes = new ArrayList<>();
-
-        /** Each hog is a {@link Children} child: its own group, killed on close, with the JVM's hooks, and by the kernel if hostside is killed. */
-        static Hogs start(List<Integer> cpus) {
-            Hogs h = new Hogs();
-            try {
-                for (int cpu : cpus) {
-                    Child c = Children.start(new ProcessBuilder("/bin/sh", "-c", LOOP)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD));
-                    h.processes.add(c);
-                    try {
-                        Sched.pin(c.pid(), List.of(cpu));
-                    } catch (RuntimeException e) {
-                        // a CPU this process may not use: the hog runs unpinned
-                    }
-                }
-            } catch (java.io.IOException e) {
-                h.close();
-                throw new IllegalStateException("cannot start the CPU hogs (/bin/sh): " + e.getMessage());
-            }
-            return h;
-        }
-
-        /** The hogs' pids (tests). */
-        List<Long> pids() {
-            return processes.stream().map(Child::pid).toList();
-        }
-
-        @Override
-        public void close() {
-            for (Child c : processes) c.close();
-        }
     }
 }

@@ -18,15 +18,16 @@ import hostside.libc.Sched;
 
 /**
  * What the kernel charges the threads that feed a GPU: entering it (a syscall), handing the CPU
- * to another thread (a context switch, by futex ping-pong as lmbench's lat_ctx and the
- * perf bench sched pipe do, on one core and across two), waking a sleeping thread, and moving a
- * thread to another CPU. Every figure is a median over samples, each sample a loop of many
- * operations timed by the host clock.
+ * to another thread (a context switch, by futex ping-pong of two threads, on one core and across
+ * two), waking a sleeping thread, and moving a thread to another CPU. Every figure is a median
+ * over samples, each sample a loop of many operations timed by the host clock. The syscall and
+ * the ping-pongs do what the C references of issue 17 do ({@code refs syscall}, {@code refs
+ * pingpong futex}), call for call, so that their figures are the C loop's.
  */
 public final class SchedCosts {
     static final int SAMPLES = 7;
     private static final VarHandle WORD = JAVA_INT.varHandle();
-    /** One warm-up round, as lat_ctx and perf bench run one before timing. */
+    /** One warm-up round, as refs pingpong runs one before timing (and lat_ctx and perf bench do). */
     static final Sampling SAMPLING = new Sampling(1, SAMPLES);
     /** Where the syscall loop's results go, so that no compiler may drop the calls themselves. */
     static volatile long sink;
@@ -38,13 +39,18 @@ public final class SchedCosts {
                 new Wakeup(Wakeup.WAKEUPS), new Migration(Migration.MOVES));
     }
 
-    /** getppid(2): the round trip into the kernel and back. The FFM call itself is measured apart and reported beside. */
+    /**
+     * getppid(2): the round trip into the kernel and back, the whole call as a C loop calling
+     * syscall(2) makes it (the call is linked critical: no thread-state transition, which a C
+     * caller does not have either). A native call that stays in user space is timed apart, so
+     * that the kernel's own share can be given beside.
+     */
     public record Syscall(int calls) implements TestCase<CpuTarget> {
         static final int CALLS = 200_000;
 
         /**
-         * @param nativeCallNs   a native call that does not enter the kernel (labs), ns: what the FFM call itself costs
-         * @param kernelNs       the syscall's median less the native call's: the kernel's own share, comparable with a C loop
+         * @param nativeCallNs   a native call that does not enter the kernel (labs, linked as getppid is), ns: what the call itself costs
+         * @param kernelNs       the syscall's median less the native call's: the kernel's own share (the headline, like the C loop, includes the call)
          * @param callsPerSample calls timed together per sample
          */
         public record Detail(double nativeCallNs, double kernelNs, int callsPerSample) implements hostside.harness.Detail {}
@@ -57,13 +63,15 @@ public final class SchedCosts {
         }
 
         public String description() {
-            return "a trivial syscall (getppid), ns per call including the native call (measured apart too)";
+            return "a trivial syscall (getppid), ns per call: the whole call, as a C loop makes it (the kernel's share beside)";
         }
 
         @Override
         public String anchor() {
-            return "C loop: getppid via syscall(2)";
+            return ANCHOR;
         }
+
+        static final String ANCHOR = "refs syscall (getppid by syscall(2) in a C loop)";
 
         @Override
         public Class<Detail> detailType() {
@@ -74,25 +82,39 @@ public final class SchedCosts {
             List<Sample> samples = new Sampling(2, SAMPLES).each(i -> sample(calls));
             Stats sys = Stats.of(samples.stream().mapToDouble(Sample::syscallNs).toArray());
             Stats call = Stats.of(samples.stream().mapToDouble(Sample::callNs).toArray());
-            return Result.ok(this, hostside.core.Unit.NS, sys, "getppid by syscall(2) through java.lang.foreign, host clock; labs(3) the same way for the call's own cost",
-                    new Detail(call.median(), sys.median() - call.median(), calls));
+            return Result.ok(this, hostside.core.Unit.NS, sys, "getppid by syscall(2) through java.lang.foreign linked critical (no thread-state transition, as in C), "
+                    + "whole call, host clock; labs(3) linked the same way for the call's own cost", new Detail(call.median(), sys.median() - call.median(), calls));
         }
 
         static Sample sample(int calls) {
+            return new Sample(syscalls(calls), noops(calls));
+        }
+
+        /* Each loop in a method of its own: compiled on its own, so that the second loop's first run does not send the first's code back to the interpreter. */
+        static double syscalls(int calls) {
             long s = 0;
             long t0 = System.nanoTime();
             for (int k = 0; k < calls; k++) s += Sched.getppid();
             long t1 = System.nanoTime();
-            for (int k = 0; k < calls; k++) s += Sched.nativeNoop(k);
-            long t2 = System.nanoTime();
             sink += s;
-            return new Sample((t1 - t0) / (double) calls, (t2 - t1) / (double) calls);
+            return (t1 - t0) / (double) calls;
+        }
+
+        static double noops(int calls) {
+            long s = 0;
+            long t0 = System.nanoTime();
+            for (int k = 0; k < calls; k++) s += Sched.nativeNoop(k);
+            long t1 = System.nanoTime();
+            sink += s;
+            return (t1 - t0) / (double) calls;
         }
     }
 
     /**
      * Two threads hand a token back and forth through a futex: each hand-over is a wake and a
      * wait, so one round trip is two context switches (on one core) or two cross-CPU wake-ups.
+     * Call for call what {@code refs pingpong futex} does: one word, FUTEX_WAIT_PRIVATE and
+     * FUTEX_WAKE_PRIVATE by syscall(2), a sequentially consistent store between them.
      */
     public record PingPong(boolean sameCore, int rounds) implements TestCase<CpuTarget> {
         static final int ROUNDS = 20_000;
@@ -113,10 +135,14 @@ public final class SchedCosts {
                     : "futex ping-pong between two threads on two CPUs: ns per hand-over";
         }
 
-        /** lat_ctx switches between processes through pipes and perf bench sched pipe times a round trip: both pay what this pays per hand-over. */
+        /**
+         * The C reference that does the same, on the same CPUs. lmbench's lat_ctx and perf bench
+         * sched pipe hand over through pipes between processes: a pipe's read and write cost more
+         * than a futex's wait and wake, so they are not this figure's peers.
+         */
         @Override
         public String anchor() {
-            return sameCore ? "lmbench lat_ctx -s 0 2, on one CPU" : "perf bench sched pipe, two CPUs (half its usecs/op)";
+            return sameCore ? "refs pingpong futex A A (C, two threads on one CPU)" : "refs pingpong futex A B (C, two threads on two CPUs)";
         }
 
         @Override
@@ -131,7 +157,7 @@ public final class SchedCosts {
         public Result run(CpuTarget t) {
             int a = t.cpus().get(0), b = sameCore ? a : t.cpus().get(1);
             Stats ns = SAMPLING.stats(i -> pingPong(a, b, rounds) / (2.0 * rounds));
-            return Result.ok(this, hostside.core.Unit.NS, ns, "futex wait/wake ping-pong of two pinned threads (lat_ctx-style), host clock; half a round trip",
+            return Result.ok(this, hostside.core.Unit.NS, ns, "futex wait/wake ping-pong of two pinned threads, as refs pingpong futex, host clock; half a round trip",
                     new Detail(CpuSet.of(a, b), rounds));
         }
     }

@@ -22,8 +22,12 @@ public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long
         return Math.min(fileBytes, 1L << 30) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
     }
 
-    /** Files on these live in memory: nothing can be read cold, and O_DIRECT is refused. */
+    /** Files on these live in memory: nothing can be read cold, O_DIRECT is refused, and fsync has no disk to reach. */
     public boolean inMemory() {
-        return dirFilesystem.equals("tmpfs") || dirFilesystem.equals("ramfs");
+        return inMemory(dirFilesystem);
+    }
+
+    public static boolean inMemory(String filesystem) {
+        return filesystem.equals("tmpfs") || filesystem.equals("ramfs");
     }
 }

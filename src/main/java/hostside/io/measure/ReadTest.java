@@ -1,6 +1,5 @@
 package hostside.io.measure;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +22,7 @@ import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.io.uring.IoUring;
 import hostside.libc.FileIo;
+import hostside.libc.Libc;
 import hostside.libc.LibcException;
 
 /**
@@ -97,10 +97,14 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
      * @param residentBeforePercent cold reads: the largest share of the file still cached when a sample began
      *                              (0 for a true cold read); null for the others
      * @param pageCacheBytes        the file's bytes in the page cache after the samples; null with O_DIRECT
+     * @param bufferPieces          O_DIRECT reads of more than a page: into how many physically contiguous pieces each
+     *                              request's buffer fell, the mean over the requests in flight ({@link PhysicalPieces}: one
+     *                              DMA segment each, which a VM's virtual disk pays for one by one); null when not known
+     *                              (frame numbers are root's) or not an O_DIRECT read of more than a page
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ReadDetail(String file, long fileBytes, int blockBytes, int queueDepth, String engine, Distribution latencyUs,
-                             Double residentBeforePercent, Long pageCacheBytes) implements Detail {
+                             Double residentBeforePercent, Long pageCacheBytes, Double bufferPieces) implements Detail {
 
         /** The figure in the other unit: IOPS for a result in GB/s, GB/s for one in IOPS; the same samples, scaled. */
         public Stats otherUnit(Unit unit, Stats value) {
@@ -163,36 +167,50 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         Histogram latency = new Histogram(60_000_000_000L, 3);
         List<Sample> kept;
         long cachedAfter = -1;
-        try (Arena arena = Arena.ofConfined(); IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
-            MemorySegment buffers = arena.allocate((long) block() * depth, 4096);
-            buffers.fill((byte) 1); // touched here, not inside the timing
-            Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
-            kept = new Sampling(1, SAMPLES).each(i -> {
-                if (i < 0) { // warm-up: the JIT, the device's own caches, and for WARM the file into the page cache
-                    if (cache == Cache.WARM) sampler.readAll();
-                    else {
-                        if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
-                        sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
+        Double pieces = null;
+        String ringFlags = null;
+        MemorySegment mapping = null;
+        try {
+            mapping = Buffers.map(block(), depth, t.pageSize());
+            MemorySegment buffers = Buffers.of(mapping, block(), depth, t.pageSize());
+            try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
+                ringFlags = ring == null ? null : ring.setupFlags();
+                Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
+                kept = new Sampling(1, SAMPLES).each(i -> {
+                    if (i < 0) { // warm-up: the JIT, the buffers' pages, and for WARM the file into the page cache
+                        if (cache == Cache.WARM) sampler.readAll();
+                        else {
+                            if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
+                            sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
+                        }
+                        return null;
                     }
-                    return null;
-                }
-                double resident = cache == Cache.COLD ? PageCache.evict(path, t.fileBytes(), t.pageSize()) : 0;
-                return sampler.sample(latency, t.sampleNanos(), false).coldFrom(resident);
-            });
+                    double resident = cache == Cache.COLD ? PageCache.evict(path, t.fileBytes(), t.pageSize()) : 0;
+                    return sampler.sample(latency, t.sampleNanos(), false).coldFrom(resident);
+                });
+            }
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
+            if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers, block(), depth, t.pageSize());
         } finally {
             FileIo.close(fd);
+            if (mapping != null) Libc.munmap(mapping); // after the ring: nothing is in flight into it any more
         }
         double[] figures = kept.stream().mapToDouble(s -> pattern == Pattern.SEQUENTIAL ? s.bytes() / (double) s.nanos() : s.ops() * 1e9 / s.nanos()).toArray();
         ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
                 cache == Cache.COLD ? kept.stream().mapToDouble(Sample::residentBefore).max().orElse(0) * 100 : null,
-                cachedAfter >= 0 ? cachedAfter : null);
-        String method = (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight)" : "pread(2), one at a time")
-                + (cache == Cache.DIRECT ? ", O_DIRECT, 4 KiB-aligned buffers" : "")
+                cachedAfter >= 0 ? cachedAfter : null, pieces);
+        return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method(t, ringFlags), "fio " + fioOptions(t), d);
+    }
+
+    /** How the figure was made, in words: the engine (and the ring's setup flags), the cache, the buffers, the samples. */
+    String method(IoTarget t, String ringFlags) {
+        return (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight, setup " + ringFlags + ")" : "pread(2), one at a time")
+                + (cache == Cache.DIRECT ? ", O_DIRECT" : "")
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
+                + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
+                + "; buffers as fio's: one fresh anonymous mapping, page-aligned, first touched by the reads"
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
-        return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method, "fio " + fioOptions(t), d);
     }
 
     /** The recorded latencies (ns) as microseconds: the quantiles fio prints as clat percentiles. */
@@ -214,6 +232,9 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 .append(" --direct=").append(cache == Cache.DIRECT ? 1 : 0);
         // fio drops the file's cached pages before every job unless told not to (invalidate=1 is its default)
         s.append(" --invalidate=").append(cache == Cache.COLD ? 1 : 0);
+        // and by default tells the kernel the pattern (POSIX_FADV_SEQUENTIAL or _RANDOM), which changes readahead;
+        // hostside gives no hint, as torch.load, numpy and a Dataset's reads give none
+        if (cache != Cache.DIRECT) s.append(" --fadvise_hint=0");
         if (pattern == Pattern.SEQUENTIAL && cache == Cache.COLD) s.append(" --io_size=").append(t.sequentialSampleBytes());
         else s.append(" --time_based --runtime=").append(Math.max(1, t.sampleNanos() * SAMPLES / 1_000_000_000L));
         return s.toString();

@@ -3,6 +3,7 @@ package hostside.io.measure;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -39,6 +40,13 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
 
     public String description() {
         return "sequential 1 MiB writes of a new file" + (fsync ? ", then fsync: the bytes are on the disk" : ", no fsync: the page cache takes them");
+    }
+
+    public Optional<String> notApplicable(IoTarget t) {
+        if (fsync && t.inMemory()) {
+            return Optional.of("the file is on " + t.dirFilesystem() + ": it lives in memory, so fsync has no disk to reach (use --dir on a disk)");
+        }
+        return Optional.empty();
     }
 
     public Result run(IoTarget t) {

@@ -8,7 +8,8 @@ The parent initialises CUDA (a tensor on the GPU), then starts children through 
   spawn     a spawned child (a fresh interpreter) imports torch and touches CUDA: works; timed,
             --tries times, from Process.start() to the child having imported torch, and to its
             first CUDA result
-Results are JSON lines on stdout. --probe only says whether torch imports and sees a GPU.
+Results are JSON lines on stdout, the first saying whether torch imports and sees a GPU (the
+"probe" event; --probe says only that).
 Every child is bounded in time, dies with its parent (PR_SET_PDEATHSIG), and the whole run ends
 after --max-seconds.
 """
@@ -40,21 +41,21 @@ def error_text(e):
 
 
 def probe():
+    """Emits whether torch imports and sees a GPU (the "probe" event); returns torch when it does, else None."""
     try:
         import torch
     except Exception as e:
         emit("probe", torch=False, error=error_text(e))
-        return 0
+        return None
     try:
         available = bool(torch.cuda.is_available())
         count = torch.cuda.device_count() if available else 0
     except Exception as e:
-        available, count = False, 0
         emit("probe", torch=True, version=torch.__version__, cuda_build=torch.version.cuda, available=False, count=0,
              error=error_text(e))
-        return 0
+        return None
     emit("probe", torch=True, version=torch.__version__, cuda_build=torch.version.cuda, available=available, count=count)
-    return 0
+    return torch if available and count > 0 else None
 
 
 def child_cuda(conn, parent):
@@ -128,19 +129,16 @@ def main():
     args = ap.parse_args()
     die_with_hostside()
     if args.probe:
-        return probe()
+        probe()
+        return 0
 
     signal.signal(signal.SIGALRM, lambda *_: os._exit(124))
     signal.alarm(max(1, int(args.max_seconds)))  # the whole run, whatever happens
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # daemon children are killed at exit
     import multiprocessing as mp
-    try:
-        import torch
-    except Exception as e:
-        emit("error", reason="torch not installed (%s)" % error_text(e))
-        return 3
-    if not torch.cuda.is_available():
-        emit("error", reason="torch sees no CUDA device")
+    # the run says first what --probe says, so that hostside needs no second interpreter to ask
+    torch = probe()
+    if torch is None:
         return 3
     t0 = time.monotonic()
     x = torch.ones(16, device="cuda")

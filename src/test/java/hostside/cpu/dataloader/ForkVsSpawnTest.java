@@ -54,24 +54,31 @@ class ForkVsSpawnTest {
             Thread.currentThread().interrupt();
         }
         assumeThat(torch.ok()).as("torch is installed on this machine").isFalse();
-        assertThat(new ForkVsSpawn().notApplicable(target(python))).hasValue("torch not installed (pip install torch)");
+        Result r = new ForkVsSpawn().run(target(python));
+        assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(r.why()).isEqualTo("torch not installed (pip install torch)");
     }
 
     @Test
     void probeOutputs() {
-        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": false, \"error\": \"ModuleNotFoundError: No module named 'torch'\"}\n"), LIMIT))
+        assertThat(ForkVsSpawn.whyNot("{\"event\": \"probe\", \"torch\": false, \"error\": \"ModuleNotFoundError: No module named 'torch'\"}\n"))
                 .hasValue("torch not installed (pip install torch)");
-        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": false, \"error\": \"OSError: libcudart.so.12: cannot open shared object file\"}"), LIMIT))
+        assertThat(ForkVsSpawn.whyNot("{\"event\": \"probe\", \"torch\": false, \"error\": \"OSError: libcudart.so.12: cannot open shared object file\"}"))
                 .hasValue("torch does not import: OSError: libcudart.so.12: cannot open shared object file");
-        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.5.1+cpu\", \"cuda_build\": null, \"available\": false, \"count\": 0}"), LIMIT))
+        assertThat(ForkVsSpawn.whyNot("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.5.1+cpu\", \"cuda_build\": null, \"available\": false, \"count\": 0}"))
                 .hasValue("torch sees no CUDA device (a CPU-only build: torch 2.5.1+cpu)");
-        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}"), LIMIT))
+        assertThat(ForkVsSpawn.whyNot("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}"))
                 .hasValue("torch sees no CUDA device");
-        assertThat(ForkVsSpawn.whyNot(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": true, \"count\": 1}"), LIMIT))
+        assertThat(ForkVsSpawn.whyNot("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": true, \"count\": 1}"))
                 .isEmpty();
-        assertThat(ForkVsSpawn.whyNot(new Python.Outcome(-1, "", "", true), LIMIT)).get().asString().contains("did not finish in 60 s");
-        assertThat(ForkVsSpawn.whyNot(new Python.Outcome(1, "garbage\n", "Traceback...\nSyntaxError: bad\n", false), LIMIT))
-                .hasValue("the torch probe failed (exit 1): SyntaxError: bad");
+        assertThat(ForkVsSpawn.whyNot("garbage\n")).as("no probe line: the run says what went wrong").isEmpty();
+        // the run's result: a probe that says no is "not run", a run that died before it "failed"
+        Result none = new ForkVsSpawn().result(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}\n"), LIMIT);
+        assertThat(none.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(none.why()).isEqualTo("torch sees no CUDA device");
+        Result died = new ForkVsSpawn().result(new Python.Outcome(1, "garbage\n", "Traceback...\nSyntaxError: bad\n", false), LIMIT);
+        assertThat(died.status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(died.why()).isEqualTo("the script exited with 1 before CUDA was tried: SyntaxError: bad");
     }
 
     /** A "python3" that answers the probe as a machine whose torch sees no GPU would. */
@@ -81,7 +88,10 @@ class ForkVsSpawnTest {
         Files.writeString(fake, "#!/bin/sh\necho '{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}'\n");
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
         assertThat(Python.onPath("/nonexistent:" + dir)).hasValue(fake.toString());
-        assertThat(new ForkVsSpawn().notApplicable(target(fake.toString()))).hasValue("torch sees no CUDA device");
+        assertThat(new ForkVsSpawn().notApplicable(target(fake.toString()))).as("no second interpreter is asked").isEmpty();
+        Result r = new ForkVsSpawn().run(target(fake.toString()));
+        assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(r.why()).isEqualTo("torch sees no CUDA device");
     }
 
     @Test

@@ -26,17 +26,61 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     }
 
     @Test
-    void aLateWakeUpSkipsThePassedTicksAsCyclictestDoes() {
+    void aLateWakeUpSkipsThePassedTicksAsRefsTimerDoes() {
         LaunchJitter.Schedule s = new LaunchJitter.Schedule(1_000, 100);
         assertThat(s.advance(1_030)).as("on time: the next tick").isZero();
         assertThat(s.deadline()).isEqualTo(1_100);
-        assertThat(s.advance(1_100)).as("woke exactly on the next deadline: still ahead, not passed").isZero();
+        assertThat(s.advance(1_099)).as("woke 1 ns before the next deadline: still ahead").isZero();
         assertThat(s.deadline()).isEqualTo(1_200);
-        assertThat(s.advance(1_301)).as("woke for 1200 1 ns past the next tick, 1300").isEqualTo(1);
+        assertThat(s.advance(1_300)).as("woke for 1200 at the very ns of the next tick: refs timer's `while (dl <= t)` counts it passed").isEqualTo(1);
         assertThat(s.deadline()).isEqualTo(1_400);
-        assertThat(s.advance(1_400 + 3_550)).as("a 3.55 ms stall at a 100 us period (in ns here)").isEqualTo(35);
-        assertThat(s.deadline()).isEqualTo(5_000).isGreaterThan(1_400 + 3_550);
-        assertThat(s.missed()).isEqualTo(36);
+        assertThat(s.advance(1_501)).as("woke for 1400 1 ns past the next tick, 1500").isEqualTo(1);
+        assertThat(s.deadline()).isEqualTo(1_600);
+        assertThat(s.advance(1_600 + 3_550)).as("a 3.55 ms stall at a 100 us period (in ns here)").isEqualTo(35);
+        assertThat(s.deadline()).isEqualTo(5_200).isGreaterThan(1_600 + 3_550);
+        assertThat(s.missed()).isEqualTo(37);
+    }
+
+    /** refs.c's do_timer, its tick bookkeeping line for line: dl += period; while (dl <= t) { dl += period; missed++; }. */
+    static long[] refsTimer(long first, long period, long[] wakes) {
+        long dl = first, missed = 0;
+        for (long t : wakes) {
+            dl += period;
+            while (dl <= t) {
+                dl += period;
+                missed++;
+            }
+        }
+        return new long[] {dl, missed};
+    }
+
+    @Test
+    void theScheduleCountsAsRefsTimerOnAnyWakeUps() {
+        java.util.Random r = new java.util.Random(17);
+        for (int run = 0; run < 200; run++) {
+            long period = 1 + r.nextInt(1_000), t = 10_000;
+            long[] wakes = new long[50];
+            LaunchJitter.Schedule s = new LaunchJitter.Schedule(t, period);
+            for (int i = 0; i < wakes.length; i++) {
+                // each wake-up at or after the deadline it slept for, some of them ticks late, some exactly on a tick
+                t = s.deadline() + switch (r.nextInt(4)) {
+                    case 0 -> 0;
+                    case 1 -> r.nextInt((int) period);
+                    case 2 -> period * r.nextInt(5);
+                    default -> r.nextInt((int) period * 40);
+                };
+                wakes[i] = t;
+                s.advance(t);
+            }
+            long[] refs = refsTimer(10_000, period, wakes);
+            assertThat(new long[] {s.deadline(), s.missed()}).as("period %d", period).containsExactly(refs);
+        }
+    }
+
+    @Test
+    void theHogsOutliveTheLongestRunTheyServe() {
+        assertThat(LaunchJitter.hogLimitS(20_000, 100_000)).as("6 s of warm-up, 16 s of time bound, 30 s more").isEqualTo(52);
+        assertThat(LaunchJitter.hogLimitS(1_000_000, 100_000)).isEqualTo(6 + 310 + 30);
     }
 
     @Test
@@ -77,7 +121,11 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(d.timerSlackNs()).isNotNegative();
             assertThat(d.missedTicks()).isNotNegative();
             assertThat(d.gpu()).contains("(" + b.pciAddress + ")");
-            assertThat(r.anchor()).isEqualTo("cyclictest");
+            assertThat(r.anchor()).as("no peer times a launch").isNull();
+            assertThat(r.method()).contains("the timer conditions' loop plus a launch");
+            assertThat(d.segments()).as("the recording in equal parts").hasSize(LaunchJitter.SEGMENTS)
+                    .allSatisfy(x -> assertThat(x.wakes()).isEqualTo(LAUNCHES / LaunchJitter.SEGMENTS));
+            assertThat(d.segments().stream().mapToLong(LaunchJitter.Segment::missed).sum()).as("every missed tick in one segment").isEqualTo(d.missedTicks());
         }
         fake.assertNothingLive();
     }
@@ -114,48 +162,97 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     }
 
     @Test
-    void withoutAGpuTheTimerRunsEveryCondition() {
+    void withoutAGpuTheTimerConditionsRunAndTheLaunchOnesAreNotRun() {
+        CpuTarget t = target(null);
         for (LaunchJitter.Condition c : LaunchJitter.Condition.values()) {
-            CpuTarget t = target(null);
-            if (new LaunchJitter(c).notApplicable(t).isPresent()) continue;
-            Result r = new LaunchJitter(c).run(t);
+            LaunchJitter j = new LaunchJitter(c);
+            if (c.launches()) {
+                assertThat(j.notApplicable(t)).as(c.toString()).get().asString().startsWith("no GPU to launch on").contains("timer_jitter_quiet");
+                continue;
+            }
+            assertThat(j.notApplicable(t)).isEmpty();
+            Result r = j.run(t);
             assertThat(r.isOk()).as(c.toString()).isTrue();
+            assertThat(r.key()).startsWith("timer_jitter_");
+            assertThat(r.anchor()).isEqualTo("refs timer: cyclictest's loop without SCHED_FIFO");
             assertThat(detail(r).launchNs()).isNull();
             assertThat(detail(r).gpu()).isNull();
-            int wakes = c == LaunchJitter.Condition.GRAPH ? LAUNCHES / LaunchJitter.GRAPH_KERNELS : LAUNCHES;
-            assertThat(r.value().samples()).as(c + ": one lateness per wake-up").isEqualTo(wakes);
+            assertThat(r.value().samples()).as(c + ": one lateness per wake-up").isEqualTo(LAUNCHES);
+            assertThat(detail(r).segments()).hasSize(LaunchJitter.SEGMENTS);
+            assertThat(detail(r).hogCpus().size()).isEqualTo(c == LaunchJitter.Condition.TIMER_NOISY ? t.cpus().size() : 0);
         }
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList()).as("no hog process left running").isEmpty();
     }
 
     @Test
-    void hogsArePinnedProcessesThatStopWhenClosed() throws Exception {
+    void onAGpuTheTimerConditionsStillLaunchNothing() {
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            int before = fake.calls("cuLaunchKernel");
+            Result r = new LaunchJitter(LaunchJitter.Condition.TIMER_QUIET).run(target(b));
+            assertThat(r.isOk()).isTrue();
+            assertThat(fake.calls("cuLaunchKernel")).isEqualTo(before);
+            assertThat(detail(r).gpu()).isNull();
+            assertThat(detail(r).launchNs()).isNull();
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
+    void hogsAreSpinningProcessesOnTheirCpusThatStopWhenClosed() throws Exception {
         List<Integer> cpus = Sched.affinity();
         List<ProcessHandle> seen;
-        try (LaunchJitter.Hogs h = LaunchJitter.Hogs.start(cpus)) {
+        String allowed = hostside.core.CpuSet.of(cpus.stream().mapToInt(Integer::intValue).toArray()).toList();
+        try (CpuHogs h = CpuHogs.start(cpus.size(), cpus, 60)) {
             seen = h.pids().stream().map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
             assertThat(seen).as("one hog per CPU, running").hasSize(cpus.size()).allMatch(ProcessHandle::isAlive);
-            for (int i = 0; i < seen.size(); i++) {
-                String status = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + seen.get(i).pid() + "/status"));
-                assertThat(status).contains("Cpus_allowed_list:\t" + cpus.get(i) + "\n");
+            for (ProcessHandle p : seen) {
+                // the pid is the wrapper's until setsid and setpriv have exec'd the shell: a moment, bounded
+                String cmdline = "";
+                for (long end = System.nanoTime() + 5_000_000_000L; System.nanoTime() < end; Thread.sleep(10)) {
+                    cmdline = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
+                    if (CpuHogs.isHog(cmdline)) break;
+                }
+                assertThat(CpuHogs.isHog(cmdline)).as(cmdline).isTrue();
+                assertThat(cmdline).contains("ulimit -t 60;").doesNotContain("$(").doesNotContain("date");
+                String status = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/status"));
+                assertThat(status).as("left to the scheduler among these CPUs").contains("Cpus_allowed_list:\t" + allowed.replace(" ", "") + "\n");
             }
+            // a spinning hog starts no process (refs hog forks none either); the date loop started one several times a second
+            Thread.sleep(300);
+            for (ProcessHandle p : seen) assertThat(p.children().toList()).as("children of hog " + p.pid()).isEmpty();
         }
         for (ProcessHandle p : seen) assertThat(p.isAlive()).isFalse();
+        assertThat(CpuHogs.isHog("/bin/sh -c while :; do :; done")).as("not ours: no name").isFalse();
+    }
+
+    @Test
+    void aHogEndsItselfAtItsCpuTimeLimit() throws Exception {
+        // the backstop when nothing stops it: the kernel's RLIMIT_CPU, no clock read, no fork
+        Process p = new ProcessBuilder("/bin/sh", "-c", CpuHogs.script(1), CpuHogs.NAME).start();
+        try {
+            assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as("killed by the kernel (SIGKILL or SIGXCPU)").isIn(128 + 9, 128 + 24);
+        } finally {
+            p.destroyForcibly();
+        }
     }
 
     @Test
     void pinnedKeepsTheFeederOffTheHogs() {
         List<Integer> cpus = Sched.affinity();
-        CpuTarget t = new CpuTarget(cpus, List.of(cpus.getLast()), null, LAUNCHES, 20_000);
-        LaunchJitter pinned = new LaunchJitter(LaunchJitter.Condition.PINNED);
-        if (cpus.size() < 2) {
-            assertThat(pinned.notApplicable(t)).isPresent();
-            return;
+        try (GpuBench b = new GpuBench(cuda, 0)) {
+            CpuTarget t = new CpuTarget(cpus, List.of(cpus.getLast()), b, LAUNCHES, 20_000);
+            LaunchJitter pinned = new LaunchJitter(LaunchJitter.Condition.PINNED);
+            if (cpus.size() < 2) {
+                assertThat(pinned.notApplicable(t)).isPresent();
+                return;
+            }
+            Result r = pinned.run(t);
+            assertThat(detail(r).feederCpu()).isEqualTo(cpus.getLast());
+            hostside.core.CpuSet hogs = detail(r).hogCpus();
+            assertThat(hogs.contains(cpus.getLast())).isFalse();
+            assertThat(hogs.size()).isEqualTo(cpus.size() - 1);
         }
-        Result r = pinned.run(t);
-        assertThat(detail(r).feederCpu()).isEqualTo(cpus.getLast());
-        hostside.core.CpuSet hogs = detail(r).hogCpus();
-        assertThat(hogs.contains(cpus.getLast())).isFalse();
-        assertThat(hogs.size()).isEqualTo(cpus.size() - 1);
+        fake.assertNothingLive();
     }
 }

@@ -62,7 +62,21 @@ class SchedCostsTest {
         assertThat(d.kernelNs()).isEqualTo(r.value().median() - d.nativeCallNs());
         assertThat(d.callsPerSample()).isEqualTo(20_000);
         assertThat(r.value().samples()).as("the warm-ups are not kept").isEqualTo(SchedCosts.SAMPLES);
-        assertThat(r.anchor()).isEqualTo("C loop: getppid via syscall(2)");
+        assertThat(r.anchor()).as("the C loop it matches").isEqualTo("refs syscall (getppid by syscall(2) in a C loop)");
+        assertThat(r.method()).contains("critical");
+    }
+
+    @Test
+    void bothLoopsOfASyscallSampleRun() {
+        SchedCosts.Syscall.Sample s = SchedCosts.Syscall.sample(1000);
+        assertThat(s.syscallNs()).isPositive();
+        assertThat(s.callNs()).isPositive();
+    }
+
+    @Test
+    void thePingPongsNameTheCReferenceOnTheirCpus() {
+        assertThat(new SchedCosts.PingPong(true, 10).anchor()).startsWith("refs pingpong futex A A");
+        assertThat(new SchedCosts.PingPong(false, 10).anchor()).startsWith("refs pingpong futex A B");
     }
 
     @Test

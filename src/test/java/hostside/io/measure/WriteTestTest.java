@@ -38,6 +38,15 @@ class WriteTestTest {
     }
 
     @Test
+    void onTmpfsFsyncIsNotRunForItHasNoDiskToReach() {
+        IoTarget tmpfs = new IoTarget(dir, "tmpfs", () -> dir.resolve("f"), 64 * MiB, 64 * MiB, 4096, 1, null);
+        assertThat(new WriteTest(true).notApplicable(tmpfs)).get().asString().contains("tmpfs").contains("fsync has no disk to reach");
+        assertThat(new WriteTest(false).notApplicable(tmpfs)).as("how fast tmpfs takes the bytes is still worth knowing").isEmpty();
+        IoTarget disk = new IoTarget(dir, "ext4", () -> dir.resolve("f"), 64 * MiB, 64 * MiB, 4096, 1, null);
+        assertThat(new WriteTest(true).notApplicable(disk)).isEmpty();
+    }
+
+    @Test
     void aRunMeasuresAndLeavesNothing() throws IOException {
         for (WriteTest w : List.of(new WriteTest(false), new WriteTest(true))) {
             Result r = w.run(target(8 * MiB));

@@ -78,4 +78,34 @@ class IoUringTest {
             });
         }
     }
+
+    @Test
+    void refusedSetupFlagsAreDroppedInFiosOrderDownToNone() {
+        int all = IoUring.IORING_SETUP_CQSIZE | IoUring.IORING_SETUP_COOP_TASKRUN | IoUring.IORING_SETUP_SINGLE_ISSUER | IoUring.IORING_SETUP_DEFER_TASKRUN;
+        assertThat(IoUring.flagNames(all)).isEqualTo("CQSIZE|COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN");
+        int noDefer = IoUring.fewerFlags(all);
+        assertThat(IoUring.flagNames(noDefer)).as("DEFER_TASKRUN needs SINGLE_ISSUER: both go together").isEqualTo("CQSIZE|COOP_TASKRUN");
+        assertThat(IoUring.flagNames(IoUring.fewerFlags(noDefer))).isEqualTo("CQSIZE");
+        assertThat(IoUring.flagNames(IoUring.fewerFlags(IoUring.fewerFlags(noDefer)))).isEqualTo("none");
+    }
+
+    @Test
+    void aReadIsSeenWithoutWaitingForIt() throws Exception {
+        if (IoUring.unavailableReason() != null) throw new AssertionError(IoUring.unavailableReason());
+        Path f = dir.resolve("small");
+        Files.write(f, new byte[4096]);
+        int fd = FileIo.open(f.toString(), 0, 0);
+        try (Arena a = Arena.ofConfined(); IoUring ring = IoUring.open(4)) {
+            ring.queueRead(fd, a.allocate(4096, 4096), 4096, 0, 1);
+            List<IoUring.Completion> done = new ArrayList<>();
+            // under DEFER_TASKRUN a completion is posted only inside io_uring_enter: submit(0) must still post it
+            for (int i = 0; i < 100_000 && done.isEmpty(); i++) {
+                ring.submit(0);
+                ring.reap(done::add);
+            }
+            assertThat(done).singleElement().satisfies(c -> assertThat(c.result()).isEqualTo(4096));
+        } finally {
+            FileIo.close(fd);
+        }
+    }
 }

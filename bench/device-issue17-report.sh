@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 17 on the H200 VM: what the report costs (time per drill and per case, peak RSS and who
+# holds it) and whether its copies equal the same cases run alone, with PyTorch's copies beside.
+#   bash bench/device-issue17-report.sh OUTDIR
+# Needs .jre/, target/hostside.jar, .peers/bin/gnutime and .peers/src/torch_copies.py.
+set -uo pipefail
+out=${1:?OUTDIR}; mkdir -p "$out"
+JAVA=.jre/bin/java; [[ -x $JAVA ]] || JAVA=${JAVA_HOME:?}/bin/java
+hs() { $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hostside.jar "$@"; }
+copies=host_to_device_ce_pinned,device_to_host_ce_pinned,host_to_device_ce_pageable,device_to_host_ce_pageable
+fig() { python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); tag = sys.argv[2]
+for f in d.get("figures", []):
+    if f["key"] in sys.argv[3].split(","):
+        print(f"  {tag:10s} {f['key']:28s} {f['value']:7.2f} GB/s (min {f['min']:.2f}, max {f['max']:.2f}, n {f['samples']})")
+PY
+}
+torch() { python3 .peers/src/torch_copies.py 2>/dev/null | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+for k in ("h2d_pinned", "d2h_pinned", "h2d_pageable", "d2h_pageable"):
+    w, e = d[k]["wall_median"], d[k]["events_median"]
+    print("  torch%-5s %-28s %7.2f GB/s wall, %.2f events" % (sys.argv[1], k, w, e))' "$1"; }
+
+echo "== machine: $(nproc) cores, $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== copies alone, PyTorch, then the report, then alone and PyTorch again"
+hs machine --only $copies --json >"$out/alone-1.json" 2>/dev/null; fig "$out/alone-1.json" alone-1 $copies
+torch " -1"
+( .peers/bin/gnutime -v $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hostside.jar report --out "$out/report" --name h200 \
+    >/dev/null 2>"$out/report.err" ) &
+wrapper=$!
+sleep 1
+jpid=$(pgrep -f 'hostside.jar report --out' | while read p; do [[ $(cat /proc/$p/comm) == java ]] && echo $p; done | head -1)
+while kill -0 $wrapper 2>/dev/null; do
+  rss=$(awk '/VmRSS/ {print int($2/1024)}' /proc/$jpid/status 2>/dev/null)
+  at=$(tr '\r' '\n' <"$out/report.err" | grep -o 'drill [0-9] of 5: [a-z]*\|\[[a-z]* [0-9]/5\] [0-9]*/[0-9]* [a-z_0-9]*' | tail -1)
+  echo "${rss:-0} $at"
+  sleep 1
+done >"$out/rss.txt"
+wait $wrapper
+fig "$out/report/h200.json" report $copies
+hs machine --only $copies --json >"$out/alone-2.json" 2>/dev/null; fig "$out/alone-2.json" alone-2 $copies
+torch " -2"
+hs machine --only $copies --json >"$out/alone-3.json" 2>/dev/null; fig "$out/alone-3.json" alone-3 $copies
+torch " -3"
+echo "== the report: wall time and peak RSS (GNU time)"
+grep -E 'Elapsed|Maximum resident|Percent of CPU' "$out/report.err" | sed 's/^\s*/  /'
+echo "== peak RSS while in each case (MiB, sampled each second)"
+awk '{k=$2" "$3" "$4" "$5; if ($1>m[k]) m[k]=$1; if (!(k in o)) {o[k]=++n; order[n]=k}} END {for (i=1;i<=n;i++) printf "  %6d  %s\n", m[order[i]], order[i]}' "$out/rss.txt"
+echo "== each case's time inside the report"
+tr '\r' '\n' <"$out/report.err" | grep -E ': (ok|not run|failed).* in [0-9.]+ s' | sed -E 's/^hostside: //; s/^/  /'
+rm -rf "$out/report/h200.html" "$out/report/h200.md"

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Issue 17: every figure of `hostside io` beside the fio job it names, interleaved figure by
+# figure (fio, hostside, fio, hostside...), ROUNDS rounds (default 3), on one file system (DIR,
+# default /var/tmp), then a ratio table of medians. Each tool reads a 2 GiB file it wrote itself:
+# fio lays its file out once (as fio does for a read job), hostside writes its test file per run.
+#
+#   bench/issue17-io.sh OUTDIR [DIR]          ROUNDS=5 KEYS=seq_read_direct_qd1,write_fsync bench/issue17-io.sh OUTDIR /data
+#
+# Besides the figures it keeps the evidence of why two figures differ: per run the device's
+# /proc/diskstats delta (requests, sectors, ms), fio's JSON, hostside's JSON (its detail holds
+# bufferPieces: into how many physical pieces each O_DIRECT 1 MiB buffer fell), and for fio's
+# O_DIRECT 1 MiB jobs the same count read from fio's own buffer (root only). Two extra fio rows
+# run the cold jobs with fio's default fadvise hint, which hostside's named jobs turn off.
+#
+# Peers: .peers/ in the checkout, else /work/shared/tools/peers. Java: .jre/bin/java, else
+# $JAVA_HOME/bin/java, else java; the jar: target/hostside.jar (JAR=... another, e.g. an older build). Every file fio makes is removed on
+# every exit path; hostside removes its own.
+set -euo pipefail
+out=${1:?usage: bench/issue17-io.sh OUTDIR [DIR]}; dir=${2:-/var/tmp}; rounds=${ROUNDS:-3}
+root=$(cd "$(dirname "$0")/.." && pwd)
+peers=$root/.peers; [[ -x $peers/bin/fio ]] || peers=/work/shared/tools/peers
+fio=$peers/bin/fio; [[ -x $fio ]] || { echo "no fio at $root/.peers/bin or /work/shared/tools/peers/bin" >&2; exit 1; }
+java=$root/.jre/bin/java; [[ -x $java ]] || java=${JAVA_HOME:+$JAVA_HOME/bin/java}; [[ -n $java && -x $java ]] || java=java
+jar=${JAR:-$root/target/hostside.jar}; [[ -f $jar ]] || { echo "no $jar: ./mvnw -B -q -o package -DskipTests" >&2; exit 1; }
+[[ -d $dir && -w $dir ]] || { echo "$dir: not a writable folder" >&2; exit 1; }
+mkdir -p "$out"; out=$(cd "$out" && pwd)
+size=2147483648; half=1073741824
+file=$dir/issue17-fio-$$.dat; wfile=$dir/issue17-fio-$$-write.dat
+cleanup() { rm -f "$file" "$wfile"; }
+trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
+
+# the block device under DIR, for its /proc/diskstats line
+devno=$((16#$(stat -c %D "$dir")))
+dev=$(awk -F= '/^DEVNAME=/{print $2}' "/sys/dev/block/$(( devno >> 8 )):$(( devno & 255 ))/uevent" 2>/dev/null || true)
+disk() { if [[ -n $dev ]]; then awk -v d="$dev" '$3==d {print $4, $6, $7}' /proc/diskstats; else echo "0 0 0"; fi; }
+
+{
+  echo "date: $(date -u +%FT%TZ)  host: $(hostname)  kernel: $(uname -r)"
+  echo "dir: $dir ($(stat -f -c %T "$dir"), device ${dev:-unknown})  rounds: $rounds  fio: $("$fio" --version)  java: $java"
+  echo "hostside: $(git -C "$root" log --oneline -1 2>/dev/null || echo unknown)"
+  echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)  clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+  echo "loadavg before: $(cat /proc/loadavg)"
+} | tee "$out/env.txt"
+
+# fio's jobs, as hostside names them for a 2 GiB file with 1000 ms samples (each result's anchor says
+# the same; checked against it below): KEY then fio options. Time-based jobs run 5 s, the cold
+# sequential pass reads 1 GiB, the writes write 1 GiB to a new file.
+jobs=(
+  "seq_read_cold_qd1 --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --io_size=$half"
+  "seq_read_warm_qd1 --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --fadvise_hint=0 --time_based --runtime=5"
+  "seq_read_direct_qd1 --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=1 --invalidate=0 --time_based --runtime=5"
+  "seq_read_direct_uring_qd32 --rw=read --bs=1M --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"
+  "rand_read_cold_qd1 --rw=randread --bs=4k --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --time_based --runtime=5"
+  "rand_read_warm_qd1 --rw=randread --bs=4k --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --fadvise_hint=0 --time_based --runtime=5"
+  "rand_read_direct_qd1 --rw=randread --bs=4k --ioengine=psync --iodepth=1 --direct=1 --invalidate=0 --time_based --runtime=5"
+  "rand_read_direct_uring_qd1 --rw=randread --bs=4k --ioengine=io_uring --iodepth=1 --direct=1 --invalidate=0 --time_based --runtime=5"
+  "rand_read_direct_uring_qd32 --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"
+  "write_buffered --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=0"
+  "write_fsync --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=1"
+)
+# fio's own defaults for the cold jobs (POSIX_FADV_SEQUENTIAL / _RANDOM): not hostside's figure, shown beside it
+extra=(
+  "seq_read_cold_qd1:fio_default_hint --rw=read --bs=1M --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --io_size=$half"
+  "rand_read_cold_qd1:fio_default_hint --rw=randread --bs=4k --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --time_based --runtime=5"
+)
+
+# fio's O_DIRECT buffer, read from its job process mid-run (root only): the anonymous mapping of
+# bs*depth and a few pages (glibc's header, then fio's alignment up to the next page)
+fio_pieces() {  # FIO_PID BLOCK DEPTH -> mean physical pieces per block, or n/a
+  python3 - "$@" <<'PY' 2>/dev/null || echo n/a
+import os, struct, subprocess, sys
+parent, block, depth = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+page = os.sysconf("SC_PAGE_SIZE"); want = block * depth
+kids = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
+
+def pieces(pid, starts):  # None when a page is absent or frame numbers are hidden
+    total = 0
+    with open(f"/proc/{pid}/pagemap", "rb") as pm:
+        for start in starts:
+            pm.seek(start // page * 8); e = struct.unpack(f"{block // page}Q", pm.read(block // page * 8))
+            pfn = [x & ((1 << 55) - 1) for x in e]
+            if any(not x >> 63 for x in e) or not any(pfn): return None
+            total += 1 + sum(1 for a, b in zip(pfn, pfn[1:]) if b != a + 1)
+    return total / len(starts)
+
+for pid in kids + [str(parent)]:  # the job process first: the parent only watches
+    for line in open(f"/proc/{pid}/maps"):
+        f = line.split()
+        if len(f) != 5 or f[1] != "rw-p": continue
+        lo, hi = (int(x, 16) for x in f[0].split("-"))
+        if want + page <= hi - lo <= want + 4 * page:
+            n = pieces(pid, [lo + page + b * block for b in range(depth)])
+            if n is not None: print(f"{n:.1f}"); raise SystemExit(0)
+raise SystemExit(1)
+PY
+}
+
+run_fio() {  # ROUND KEY OPTIONS...
+  local r=$1 key=$2; shift 2
+  local tag=${key//:/-} target=$file extra_opts=(--size=$size) pieces=-
+  case "$key" in write_*) target=$wfile; extra_opts=(--size=$half); rm -f "$wfile";; esac
+  case " $* " in *" --direct=0 "*" --invalidate=0 "*) cat "$file" > /dev/null;; esac  # warm: the file cached first, as hostside's warm-up does
+  local a b; a=$(disk)
+  "$fio" --name="$tag" --filename="$target" "${extra_opts[@]}" --output-format=json "$@" > "$out/r$r-fio-$tag.json" 2> "$out/r$r-fio-$tag.err" &
+  local pid=$!
+  if [[ $key == seq_read_direct* ]]; then sleep 2; pieces=$(fio_pieces $pid $((1 << 20)) "$(sed -n 's/.*--iodepth=\([0-9]*\).*/\1/p' <<< "$*")"); fi
+  wait $pid || echo "fio $key failed: $(tail -2 "$out/r$r-fio-$tag.err")"
+  b=$(disk)
+  [[ $target == "$wfile" ]] && rm -f "$wfile"
+  echo "$r fio $key $a $b $pieces" >> "$out/disk.txt"
+}
+
+run_hostside() {  # ROUND KEY
+  local r=$1 key=$2 a b
+  a=$(disk)
+  "$java" --enable-native-access=ALL-UNNAMED -jar "$jar" io --only "$key" --dir "$dir" --size 2G --json > "$out/r$r-hs-$key.json" 2> "$out/r$r-hs-$key.err" \
+    || echo "hostside $key failed: $(tail -2 "$out/r$r-hs-$key.err")"
+  b=$(disk)
+  echo "$r hostside $key $a $b -" >> "$out/disk.txt"
+}
+
+: > "$out/disk.txt"
+# what each figure's anchor must name: its options, with the file's size (1 GiB for the writes)
+for j in "${jobs[@]}"; do set -- $j; key=$1; shift; case $key in write_*) echo "$j --size=$half";; *) echo "$j --size=$size";; esac; done > "$out/jobs.txt"
+# the file fio reads: laid out by fio as for any read job (fiojobs5.sh's "a 2 GiB file fio wrote")
+"$fio" --name=layout --filename="$file" --size=$size --rw=read --bs=1M --io_size=1M --output-format=json > "$out/fio-layout.json"
+filefrag "$file" > "$out/filefrag.txt" 2>&1 || true
+wanted() { [[ -z ${KEYS:-} || ,$KEYS, == *,${1%%:*},* ]]; }
+for r in $(seq 1 "$rounds"); do
+  for j in "${jobs[@]}"; do
+    set -- $j; key=$1; shift
+    wanted "$key" || continue
+    echo "round $r/$rounds: $key"
+    run_fio "$r" "$key" "$@"
+    run_hostside "$r" "$key"
+  done
+  for j in "${extra[@]}"; do set -- $j; key=$1; shift; wanted "$key" && run_fio "$r" "$key" "$@"; done
+done
+echo "loadavg after: $(cat /proc/loadavg)" | tee -a "$out/env.txt"
+
+python3 - "$out" "$rounds" <<'PY' | tee "$out/table.md"
+import json, os, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+def load(p):
+    try: return json.load(open(p))
+    except (OSError, ValueError): return None
+disk = {}
+for line in open(os.path.join(out, "disk.txt")):
+    f = line.split()
+    r, tool, key = f[0], f[1], f[2]
+    a, b = [int(x) for x in f[3:6]], [int(x) for x in f[6:9]]
+    reqs = b[0] - a[0]
+    disk[(r, tool, key)] = (reqs, (b[1] - a[1]) * 512 / max(reqs, 1), (b[2] - a[2]) / max(reqs, 1), f[9])
+def fio_value(key, unit, r):
+    j = load(os.path.join(out, f"r{r}-fio-{key.replace(':', '-')}.json"))
+    if not j: return None
+    side = j["jobs"][0]["write" if key.startswith("write") else "read"]
+    return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
+fmt = lambda unit: (lambda v: f"{v:.2f}") if unit == "GB/s" else (lambda v: f"{v:,.0f}")
+print(f"| figure | unit | hostside median | fio median | ratio | rounds (hostside / fio) | evidence (median per run: KiB per request, ms per request; buffer pieces hs / fio) |")
+print("|---|---|---:|---:|---:|---|---|")
+keys = []
+for r in range(1, rounds + 1):
+    for name in sorted(os.listdir(out)):
+        if name.startswith(f"r{r}-hs-") and name.endswith(".json"):
+            k = name[len(f"r{r}-hs-"):-5]
+            if k not in keys: keys.append(k)
+order = ["seq_read_cold_qd1", "seq_read_warm_qd1", "seq_read_direct_qd1", "seq_read_direct_uring_qd32", "rand_read_cold_qd1",
+         "rand_read_warm_qd1", "rand_read_direct_qd1", "rand_read_direct_uring_qd1", "rand_read_direct_uring_qd32", "write_buffered", "write_fsync"]
+mismatch = []
+jobs = {}
+for line in open(os.path.join(out, "jobs.txt")):
+    f = line.split()
+    jobs[f[0]] = set(f[1:])
+for key in [k for k in order if k in keys]:
+    hs, fv, unit, pieces = [], [], None, []
+    for r in range(1, rounds + 1):
+        j = load(os.path.join(out, f"r{r}-hs-{key}.json"))
+        res = j and next((x for x in j.get("results", []) if x["key"] == key), None)
+        if not res or res.get("status") != "ok":
+            print(f"| {key} | | {res.get('status') + ': ' + res.get('why', '') if res else 'no result'} | | | | |"); hs = []; break
+        unit = res["unit"]; hs.append(res["value"]["median"])
+        if res.get("detail", {}).get("bufferPieces") is not None: pieces.append(res["detail"]["bufferPieces"])
+        v = fio_value(key, unit, r)
+        if v is not None: fv.append(v)
+        named = set(res.get("anchor", "").split()[1:])
+        if named != jobs.get(key, set()) and key not in mismatch: mismatch.append(key)
+    if not hs or not fv: continue
+    g = fmt(unit); mh, mf = statistics.median(hs), statistics.median(fv)
+    ev = []
+    for tool in ("hostside", "fio"):
+        d = [disk[(str(r), tool, key)] for r in range(1, rounds + 1) if (str(r), tool, key) in disk]
+        if d and d[0][0] > 0:
+            ev.append(f"{tool} {statistics.median(x[1] for x in d) / 1024:.0f} KiB, {statistics.median(x[2] for x in d):.2f} ms")
+    fp = [x[3] for r in range(1, rounds + 1) for x in [disk.get((str(r), "fio", key))] if x and x[3] not in ("-", "n/a")]
+    if pieces or fp: ev.append("pieces " + "/".join(f"{p:.0f}" for p in pieces) + " / " + "/".join(fp))
+    print(f"| {key} | {unit} | {g(mh)} | {g(mf)} | {mh / mf:.2f} | {' '.join(g(x) for x in hs)} / {' '.join(g(x) for x in fv)} | {'; '.join(ev)} |")
+for key in ("seq_read_cold_qd1", "rand_read_cold_qd1"):
+    unit = "GB/s" if key.startswith("seq") else "IOPS"
+    v = [x for x in (fio_value(key + ":fio_default_hint", unit, r) for r in range(1, rounds + 1)) if x is not None]
+    if v: print(f"| {key} (fio's default fadvise hint) | {unit} | | {fmt(unit)(statistics.median(v))} | | - / {' '.join(fmt(unit)(x) for x in v)} | not hostside's job: fio's POSIX_FADV_{'SEQUENTIAL' if key.startswith('seq') else 'RANDOM'} |")
+print()
+print("every fio job run is the one hostside names" if not mismatch else "MISMATCH: hostside names another fio job for " + ", ".join(mismatch) + " (see the anchors in r1-hs-KEY.json)")
+PY

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Issue 17: hostside's scheduler costs beside the C references, in one run, interleaved
+# (peer, hostside, peer, hostside...), each round:
+#   refs syscall                        getppid by syscall(2) in a C loop, ns/call
+#   refs pingpong futex A A             futex ping-pong of two threads on CPU A, ns/hand-over
+#   refs pingpong futex A B             the same across CPUs A and B
+#   hostside cpu --only syscall_getppid,context_switch_same_core,context_switch_cross_core --json
+# A and B are the first two CPUs this process may use: the ones hostside pins to.
+#
+# Prints a ratio table (figure, hostside median over rounds, peer median over rounds, the median
+# of the rounds' ratios hostside/peer and their range) and keeps every run's output in OUTDIR.
+# Nothing else heavy may run meanwhile: /proc/loadavg is noted before each run.
+#
+# Usage, from the repository root or anywhere:
+#   bench/issue17-sched.sh OUTDIR [ROUNDS]          (ROUNDS default 3)
+#   JAR=/path/to/hostside.jar bench/issue17-sched.sh OUTDIR 5
+# Peers: $PEERS, else .peers/ in the checkout, else /work/shared/tools/peers. Java: .jre/bin/java
+# when it exists, else $JAVA_HOME/bin/java, else java; with the flags ./hostside gives `cpu`.
+set -uo pipefail
+out=${1:?usage: bench/issue17-sched.sh OUTDIR [ROUNDS]}
+rounds=${2:-3}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/.." || exit 1
+
+refs=
+for d in "${PEERS:-}" .peers /work/shared/tools/peers ../shared/tools/peers; do
+  if [[ -n $d && -x $d/bin/refs ]]; then refs=$d/bin/refs; break; fi
+done
+[[ -n $refs ]] || { echo "no refs binary: set PEERS, or copy the peers to .peers/" >&2; exit 1; }
+if [[ -x .jre/bin/java ]]; then java=.jre/bin/java
+elif [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then java=$JAVA_HOME/bin/java
+else java=java; fi
+jar=${JAR:-target/hostside.jar}
+[[ -f $jar ]] || { echo "no jar at $jar: ./mvnw -B -q -o package -DskipTests" >&2; exit 1; }
+# the launcher's flags for `cpu` (./hostside): serial GC, no periodic safepoints, no monitor-deflation thread
+J=("$java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
+   -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar "$jar")
+keys=syscall_getppid,context_switch_same_core,context_switch_cross_core
+
+# the CPUs hostside pins to: the first two of this process's affinity (Cpus_allowed_list)
+cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0))[:2])))')
+read -r cpu_a cpu_b <<<"$cpus"
+[[ -n $cpu_a ]] || { echo "cannot read this process's CPUs" >&2; exit 1; }
+
+# a run that is interrupted leaves no child behind
+child=
+trap '[[ -n $child ]] && kill "$child" 2>/dev/null; exit 130' INT TERM
+run() {  # $1: file; the rest: the command, its output into the file, the load before it beside
+  local f=$1; shift
+  cut -d' ' -f1-3 /proc/loadavg >"$out/$f.load"
+  "$@" >"$out/$f" 2>"$out/$f.err" & child=$!
+  wait "$child"; local rc=$?; child=
+  [[ $rc == 0 ]] || echo "$f: exit $rc ($(tail -1 "$out/$f.err"))" >&2
+}
+
+{
+  echo "# $(date -u +%FT%TZ) $(hostname) $(uname -r), $(nproc) CPUs; CPUs $cpu_a and ${cpu_b:-none}; rounds $rounds"
+  echo "# refs: $refs; java: $java ($("$java" -version 2>&1 | head -1)); jar: $jar"
+  echo "# load before: $(cat /proc/loadavg)"
+} | tee "$out/meta.txt"
+
+for r in $(seq "$rounds"); do
+  echo "round $r/$rounds" >&2
+  run "r$r-peer-syscall.txt" "$refs" syscall
+  run "r$r-hostside.json" "${J[@]}" cpu --only "$keys" --json
+  run "r$r-peer-same.txt" "$refs" pingpong futex "$cpu_a" "$cpu_a"
+  [[ -n ${cpu_b:-} ]] && run "r$r-peer-cross.txt" "$refs" pingpong futex "$cpu_a" "$cpu_b"
+done
+
+python3 - "$out" "$rounds" <<'PY' | tee "$out/table.md"
+import json, os, re, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+# hostside key -> the peer's file and the label of its line
+pairs = [("syscall_getppid", "peer-syscall", "refs syscall"),
+         ("context_switch_same_core", "peer-same", "refs pingpong futex A A"),
+         ("context_switch_cross_core", "peer-cross", "refs pingpong futex A B")]
+
+def peer(r, f):
+    p = os.path.join(out, f"r{r}-{f}.txt")
+    if not os.path.exists(p): return None
+    m = re.search(r"^\S+ median ([0-9.]+)", open(p).read(), re.M)
+    return float(m.group(1)) if m else None
+
+def ours(r):
+    try: d = json.load(open(os.path.join(out, f"r{r}-hostside.json")))
+    except (OSError, ValueError): return {}
+    return {x["key"]: x for x in d["measured"]["results"] if x["status"] == "ok"}
+
+runs = [ours(r) for r in range(1, rounds + 1)]
+loads = sorted(float(open(os.path.join(out, f)).read().split()[0]) for f in os.listdir(out) if f.endswith(".load"))
+def med(v): return statistics.median(v) if v else float("nan")
+print("| figure | hostside median | peer median | ratio (median of rounds) | ratio range | rounds | peer |")
+print("| --- | ---: | ---: | ---: | --- | ---: | --- |")
+for key, f, label in pairs:
+    hs, ps, ratios = [], [], []
+    for r in range(1, rounds + 1):
+        h, p = runs[r - 1].get(key), peer(r, f)
+        if h: hs.append(h["value"]["median"])
+        if p: ps.append(p)
+        if h and p: ratios.append(h["value"]["median"] / p)
+    rng = f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
+    print(f"| {key} (ns) | {med(hs):.0f} | {med(ps):.0f} | {med(ratios):.2f} | {rng} | {len(ratios)} | {label} |")
+if loads: print(f"\n1-minute load before the runs: {loads[0]:.2f} to {loads[-1]:.2f} (median {med(loads):.2f})")
+# beside the syscall: what the detail says the native call and the kernel took
+det = [x["syscall_getppid"]["detail"] for x in runs if "syscall_getppid" in x]
+if det:
+    print()
+    print("syscall_getppid detail, median over rounds: native call that stays in user space %.1f ns, kernel's share %.0f ns"
+          % (med([d["nativeCallNs"] for d in det]), med([d["kernelNs"] for d in det])))
+PY

@@ -1,0 +1,49 @@
+package hostside.io.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.MemorySegment;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.libc.Libc;
+
+/** Counting a buffer's physically contiguous pieces from pagemap entries, and the buffers made as fio makes them. */
+class PhysicalPiecesTest {
+    static final long P = 1L << 63;
+
+    @Test
+    void consecutiveFramesAreOnePieceAndEveryGapStartsAnother() {
+        assertThat(PhysicalPieces.pieces(new long[] {P | 100, P | 101, P | 102, P | 103})).isEqualTo(1);
+        assertThat(PhysicalPieces.pieces(new long[] {P | 100, P | 101, P | 500, P | 501})).isEqualTo(2);
+        assertThat(PhysicalPieces.pieces(new long[] {P | 103, P | 102, P | 101, P | 100})).as("descending frames are four segments").isEqualTo(4);
+        // the flag bits above the frame number (soft-dirty 55, exclusive 56) are not part of it
+        assertThat(PhysicalPieces.pieces(new long[] {P | (1L << 55) | 7, P | 8})).isEqualTo(1);
+    }
+
+    @Test
+    void hiddenOrAbsentPagesAreUnknown() {
+        assertThat(PhysicalPieces.pieces(new long[] {P, P, P})).as("frame numbers read 0 for a user without CAP_SYS_ADMIN").isEqualTo(-1);
+        assertThat(PhysicalPieces.pieces(new long[] {P | 5, 6})).as("a page not in memory").isEqualTo(-1);
+    }
+
+    @Test
+    void buffersLieFromTheMappingsSecondPageUntouched() {
+        long page = Libc.pageSize();
+        MemorySegment map = Buffers.map(1 << 20, 2, page);
+        try {
+            assertThat(map.byteSize()).isEqualTo((2L << 20) + 2 * page);
+            MemorySegment b = Buffers.of(map, 1 << 20, 2, page);
+            assertThat(b.address() % page).isZero();
+            assertThat(b.address() - map.address()).isEqualTo(page);
+            assertThat(b.byteSize()).isEqualTo(2L << 20);
+            assertThat(Libc.residentPages(map, page)).as("nothing touched it: the reads fault its pages in, as fio's").isZero();
+            b.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 1);
+            Double pieces = PhysicalPieces.perBlock(b, (int) page, 1, page);
+            // root reads the frame number of the one page touched (one piece); anyone else reads zeros: unknown
+            assertThat(pieces == null || pieces == 1.0).isTrue();
+        } finally {
+            Libc.munmap(map);
+        }
+    }
+}
