@@ -65,7 +65,7 @@ def call(line):
     rules = [
         (r"^Cold file", "cold read/mmap"), (r"^Warm file", "warm read/mmap"), (r"^With MADV_HUGEPAGE", "THP vs base first touch"),
         (r"^Random access", "TLB base vs huge"), (r"^Managed memory", "managed faults vs prefetch"),
-        (r"^First touch costs", "first-touch fault cost"), (r"^A trivial syscall", "syscall"), (r"^Handing work", "context switch"), (r"^Quiet, the feeder", "jitter quiet vs noisy"),
+        (r"^First touch costs", "first-touch fault cost"), (r"^A trivial syscall", "syscall"), (r"^Handing work", "context switch"), (r"^Quiet, the feeder", "jitter quiet vs noisy"), (r"^\w+_jitter_quiet came out noisier", "jitter quiet vs noisy"),
         (r"^Pinned alone", "pinned vs unpinned"), (r"^Python list", "DataLoader list vs numpy"),
     ]
     name = next((n for p, n in rules if re.search(p, line)), line[:30])
@@ -80,6 +80,7 @@ def call(line):
             ("too noisy to tell" if "spread too wide to tell" in line else "do not part")
     elif name == "syscall": c = "slow" if ": slow" in line else "cheap"
     elif name == "first-touch fault cost": c = "slow (against a constant)" if " is slow" in line else "not slow (against a constant)"
+    elif name == "jitter quiet vs noisy" and "a disturbed run, not interpreted" in line: c = "quiet noisier: disturbed, not interpreted"
     elif name == "jitter quiet vs noisy":
         m = re.search(r"p99 becomes [0-9]+ us \(([0-9.]+)x\)", line)
         c = ("noisy worse " + m.group(1) + "x" if "competes" in line else "noisy not worse " + m.group(1) + "x") if m else "quiet only"
