@@ -15,7 +15,7 @@ mkdir -p "$out"
 J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC
    -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar "$jar")
 export HOSTSIDE="${J[*]}" JAR="$jar"
-leftovers() { pgrep -a -f 'cow_workers|fork_vs_spawn|train_step|strace|while \[ \$\(date' || echo none; }
+leftovers() { pgrep -a -f 'cow_workers|fork_vs_spawn|train_step|strace|hostside-cpu-hog' || echo none; }
 {
   echo "== date: $(date -u +%FT%TZ)  host: $(hostname)  cpus: $(nproc)  kernel: $(uname -r)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
