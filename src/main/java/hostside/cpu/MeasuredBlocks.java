@@ -98,7 +98,7 @@ final class MeasuredBlocks {
         for (Result x : rs) if (x.status() == hostside.harness.Status.NOT_RUN) notRun.computeIfAbsent(x.why(), k -> new ArrayList<>()).add(condition(x));
         notRun.forEach((why, which) -> b.add(Note.of("not run: " + String.join(", ", which) + " (" + why + ")")));
         b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped and counted as refs timer and cyclictest do"));
-        b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), placed by the scheduler, as refs hog's"));
+        b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), in hostside's session, placed by the scheduler, as refs hog's"));
         for (Result x : rs) {
             if (!x.isOk() || !(x.detail() instanceof LaunchJitter.Detail d)) continue;
             if (d.lateNs().histogram().isEmpty()) {
