@@ -15,7 +15,7 @@ mkdir -p "$out"
 J=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC
    -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar "$jar")
 export HOSTSIDE="${J[*]}" JAR="$jar"
-leftovers() { pgrep -a -f 'cow_workers|fork_vs_spawn|train_step|strace|while \[ \$\(date' || echo none; }
+leftovers() { pgrep -a -f 'cow_workers|fork_vs_spawn|train_step|strace|hostside-cpu-hog' || echo none; }
 {
   echo "== date: $(date -u +%FT%TZ)  host: $(hostname)  cpus: $(nproc)  kernel: $(uname -r)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
@@ -32,7 +32,7 @@ leftovers() { pgrep -a -f 'cow_workers|fork_vs_spawn|train_step|strace|while \[ 
   echo "== Ctrl-C during the noisy jitter, then during the DataLoader"
   # job control on: a background job of a script otherwise starts with SIGINT ignored
   # the signal goes in once the hogs or the Python workers are there (main and two workers at least)
-  for only in launch_jitter_noisy:'while \[ \$\(date' dataloader_cow_list:cow_workers; do
+  for only in timer_jitter_noisy:hostside-cpu-hog dataloader_cow_list:cow_workers; do
     (set -m; "${J[@]}" cpu --only ${only%%:*} --launches 1000000 > /dev/null 2>&1 & pid=$!
      for i in $(seq 400); do [ "$(pgrep -fc "${only#*:}")" -ge 3 ] && break; sleep 0.05; done; sleep 0.3
      echo "${only%%:*}: running: $(pgrep -f "${only#*:}" | wc -l) processes"

@@ -91,9 +91,14 @@ final class MeasuredBlocks {
                 ? " The launch conditions add an empty kernel on " + m.gpu() + " each tick: their lateness less the timer's is the launch's own share."
                 : " No GPU" + (m.noGpu().isEmpty() ? "" : " (" + m.noGpu() + ")") + ": the launch conditions are not run.";
         b.add(Paragraph.of(timer + launches + " Lateness of each wake-up after its tick, time of each launch call and the gap from one launch to the next, us."));
-        b.add(table(rs));
+        // conditions not run (the launch ones without a GPU) are named once per reason under the table, not as rows as wide as the reason
+        List<Result> shown = rs.stream().filter(x -> x.status() != hostside.harness.Status.NOT_RUN).toList();
+        if (!shown.isEmpty()) b.add(table(shown));
+        java.util.Map<String, List<String>> notRun = new java.util.LinkedHashMap<>();
+        for (Result x : rs) if (x.status() == hostside.harness.Status.NOT_RUN) notRun.computeIfAbsent(x.why(), k -> new ArrayList<>()).add(condition(x));
+        notRun.forEach((why, which) -> b.add(Note.of("not run: " + String.join(", ", which) + " (" + why + ")")));
         b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped and counted as refs timer and cyclictest do"));
-        b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), placed by the scheduler, as refs hog's"));
+        b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), in hostside's session, placed by the scheduler, as refs hog's"));
         for (Result x : rs) {
             if (!x.isOk() || !(x.detail() instanceof LaunchJitter.Detail d)) continue;
             if (d.lateNs().histogram().isEmpty()) {

@@ -125,10 +125,31 @@ public final class Children {
      * attached to needs one; a CPU hog does not). The builder's command is left as it was.
      */
     public static Child start(ProcessBuilder pb, Duration grace) throws IOException {
+        return start(pb, grace, false);
+    }
+
+    /**
+     * Starts {@code pb}'s command in hostside's own session and process group instead of new ones:
+     * for a child that must compete for the CPU as a process the user starts beside their own
+     * does. Where autogroups are on (sched_autogroup_enabled, tasks in the root cpu cgroup), each
+     * session is a scheduling group of its own: a child in a new session competes with hostside
+     * as a group, not as one more thread beside hostside's. It is killed on close and by the
+     * hooks like any child (by its pid and the pids noted below it, no group), and by the
+     * kernel's parent-death signal if hostside is SIGKILLed, where setpriv works; the watchdog,
+     * which signals groups, does not reach it. So it must be one process that ends by itself in
+     * time (a CPU hog with a CPU-time limit), and it shares the terminal's Ctrl-C with hostside.
+     */
+    public static Child startInSession(ProcessBuilder pb) throws IOException {
+        return start(pb, Duration.ZERO, true);
+    }
+
+    private static Child start(ProcessBuilder pb, Duration grace, boolean inSession) throws IOException {
         Wrap w = wrap();
         List<String> original = pb.command();
-        if (w != Wrap.NONE) requireExecutable(original.getFirst(), pb.environment().get("PATH"), pb.directory());
-        List<String> cmd = new ArrayList<>(prefix);
+        // in hostside's session: setpriv alone, without the setsid before it
+        List<String> wrapper = !inSession ? prefix : w == Wrap.FULL ? prefix.subList(1, prefix.size()) : List.of();
+        if (!wrapper.isEmpty()) requireExecutable(original.getFirst(), pb.environment().get("PATH"), pb.directory());
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.addAll(original);
         pb.environment().put(PARENT_ENV, Long.toString(ProcessHandle.current().pid()));
         Process p;
@@ -138,7 +159,7 @@ public final class Children {
         } finally {
             pb.command(original);
         }
-        Child c = new Child(p, w != Wrap.NONE, grace);
+        Child c = new Child(p, !inSession && w != Wrap.NONE, grace);
         OPEN.add(c);
         if (c.ownGroup()) watch(c.pid());
         return c;

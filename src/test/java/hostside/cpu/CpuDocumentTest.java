@@ -125,7 +125,7 @@ class CpuDocumentTest {
         CpuRun some = new CpuRun(RUN.machine(), null, List.of(), new CpuDrill.Measured(List.of(quiet, noGpu, failed), "", "no NVIDIA driver"), List.of(), List.of());
         String s = new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(some));
         assertThat(s).contains("No GPU (no NVIDIA driver): the launch conditions are not run.").containsPattern("\\n +noisy +failed: boom\\n")
-                .containsPattern("\\n +quiet +not run: no GPU to launch on\\n").containsPattern("\\n +timer quiet +54\\.3 +60\\.1 ")
+                .contains("not run: quiet (no GPU to launch on)").doesNotContainPattern("\\n +quiet +not run").containsPattern("\\n +timer quiet +54\\.3 +60\\.1 ")
                 .contains("None.").doesNotContain("What the scheduler charges");
     }
 

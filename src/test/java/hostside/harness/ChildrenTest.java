@@ -111,6 +111,32 @@ class ChildrenTest {
         assertThat(line).as("HOSTSIDE_PARENT_PID and the shell's parent, the same: setsid and setpriv exec in place").isEqualTo(me + " " + me);
     }
 
+    /** Fields 5 and 6 of /proc/PID/stat: the process group and the session. */
+    private static List<String> groupAndSession(long pid) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return List.of(f[2], f[3]);
+    }
+
+    @Test
+    void aChildInHostsidesSessionSharesItsGroupAndIsKilledOnClose() throws Exception {
+        Child own = Children.start(new ProcessBuilder("sleep", "300"));
+        Child in = Children.startInSession(new ProcessBuilder("sleep", "300"));
+        try {
+            List<String> me = groupAndSession(ProcessHandle.current().pid());
+            assertThat(groupAndSession(in.pid())).as("hostside's group and session: one scheduling autogroup with it").isEqualTo(me);
+            assertThat(in.ownGroup()).isFalse();
+            assertThat(groupAndSession(own.pid())).as("a plain child leads a session of its own").containsExactly(Long.toString(own.pid()),
+                    Long.toString(own.pid()));
+            assertThat(Children.open()).contains(in, own);
+        } finally {
+            in.close();
+            own.close();
+        }
+        assertThat(in.process().isAlive()).isFalse();
+        assertThat(Children.open()).doesNotContain(in, own);
+    }
+
     @Test
     void sigkillOfHostsideKillsChildAndGrandchildren() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -19,10 +19,15 @@ import hostside.libc.Sched;
  * it. With such hogs the C timer loop itself was several times later at p99.9 than under
  * {@code refs hog} (docs/measurements/2026-12-03-issue17-jitter.md).
  * <p>
- * Each hog is a {@link Children} child (its own group, killed on close, by the JVM's hooks, and
- * by the kernel and the watchdog if hostside is killed). Should every stop fail, the kernel
- * ends it by its own CPU-time limit ({@code ulimit -t}, RLIMIT_CPU: SIGKILL), set to the run's
- * time bound, with no fork to check the clock.
+ * They run in hostside's own session, as {@code refs hog}'s children run in the session of the
+ * shell that also runs {@code refs timer}: where autogroups are on (sched_autogroup_enabled and
+ * the root cpu cgroup, as on the development VM), a hog in a session of its own would be a
+ * scheduling group of its own, competing with the feeder's whole JVM as one group rather than
+ * with the feeder thread as one thread, as a DataLoader worker does. Each is a {@link Children}
+ * child ({@link Children#startInSession}: killed on close, by the JVM's hooks, and by the
+ * kernel's parent-death signal if hostside is killed). Should every stop fail, the kernel ends
+ * it by its own CPU-time limit ({@code ulimit -t}, RLIMIT_CPU: SIGKILL), set to the run's time
+ * bound, with no fork to check the clock.
  */
 public final class CpuHogs implements AutoCloseable {
     /** The hogs' name on their command line ({@code $0} of the shell). */
@@ -44,7 +49,7 @@ public final class CpuHogs implements AutoCloseable {
         CpuHogs h = new CpuHogs();
         try {
             for (int i = 0; i < n; i++) {
-                Child c = Children.start(new ProcessBuilder("/bin/sh", "-c", script(limitS), NAME)
+                Child c = Children.startInSession(new ProcessBuilder("/bin/sh", "-c", script(limitS), NAME)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD));
                 h.processes.add(c);
                 try {

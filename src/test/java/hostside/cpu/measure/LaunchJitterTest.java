@@ -214,6 +214,10 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
                 }
                 assertThat(CpuHogs.isHog(cmdline)).as(cmdline).isTrue();
                 assertThat(cmdline).contains("ulimit -t 60;").doesNotContain("$(").doesNotContain("date");
+                String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/stat"));
+                String mine = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+                assertThat(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3]).as("in this process's session, as refs hog's in the shell's")
+                        .isEqualTo(mine.substring(mine.lastIndexOf(')') + 2).split(" ")[3]);
                 String status = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/status"));
                 assertThat(status).as("left to the scheduler among these CPUs").contains("Cpus_allowed_list:\t" + allowed.replace(" ", "") + "\n");
             }
