@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Issue 17: every figure of `hostside io` beside the fio job it names, interleaved figure by
 # figure (fio, hostside, fio, hostside...), ROUNDS rounds (default 3), on one file system (DIR,
-# default /var/tmp), then a ratio table of medians. Each tool reads a 2 GiB file it wrote itself:
-# fio lays its file out once (as fio does for a read job), hostside writes its test file per run.
+# default /var/tmp), then a ratio table of medians. Each tool reads a 2 GiB file it wrote just
+# before: fio lays its file out anew before each read job (as fio does for a read job), hostside
+# writes its test file at each run. On a VM the host caches what the guest wrote: a file read
+# long after it was written comes slower, for both.
 #
 #   bench/issue17-io.sh OUTDIR [DIR]          ROUNDS=5 KEYS=seq_read_direct_qd1,write_fsync bench/issue17-io.sh OUTDIR /data
 #
@@ -37,7 +39,7 @@ disk() { if [[ -n $dev ]]; then awk -v d="$dev" '$3==d {print $4, $6, $7}' /proc
 {
   echo "date: $(date -u +%FT%TZ)  host: $(hostname)  kernel: $(uname -r)"
   echo "dir: $dir ($(stat -f -c %T "$dir"), device ${dev:-unknown})  rounds: $rounds  fio: $("$fio" --version)  java: $java"
-  echo "hostside: $(git -C "$root" log --oneline -1 2>/dev/null || echo unknown)"
+  echo "hostside: $jar (built $(date -u -r "$jar" +%FT%TZ)); checkout: $(git -C "$root" log --oneline -1 2>/dev/null | cut -c1-70 || echo unknown)"
   echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)  clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
   echo "loadavg before: $(cat /proc/loadavg)"
 } | tee "$out/env.txt"
@@ -97,17 +99,29 @@ PY
 
 run_fio() {  # ROUND KEY OPTIONS...
   local r=$1 key=$2; shift 2
-  local tag=${key//:/-} target=$file extra_opts=(--size=$size) pieces=-
-  case "$key" in write_*) target=$wfile; extra_opts=(--size=$half); rm -f "$wfile";; esac
-  case " $* " in *" --direct=0 "*" --invalidate=0 "*) cat "$file" > /dev/null;; esac  # warm: the file cached first, as hostside's warm-up does
-  local a b; a=$(disk)
+  local tag=${key//:/-} target=$file extra_opts=(--size=$size) pieces=- a b pid
+  if [[ $key == write_* ]]; then
+    target=$wfile; extra_opts=(--size=$half); rm -f "$wfile"
+  else
+    layout  # a file as fresh below the guest as hostside's, which it writes just before its reads
+    if [[ " $* " == *" --direct=0 "* && " $* " == *" --invalidate=0 "* ]]; then cat "$file" > /dev/null; fi  # warm: cached first, as hostside's warm-up does
+  fi
+  a=$(disk)
   "$fio" --name="$tag" --filename="$target" "${extra_opts[@]}" --output-format=json "$@" > "$out/r$r-fio-$tag.json" 2> "$out/r$r-fio-$tag.err" &
-  local pid=$!
+  pid=$!
   if [[ $key == seq_read_direct* ]]; then sleep 2; pieces=$(fio_pieces $pid $((1 << 20)) "$(sed -n 's/.*--iodepth=\([0-9]*\).*/\1/p' <<< "$*")"); fi
   wait $pid || echo "fio $key failed: $(tail -2 "$out/r$r-fio-$tag.err")"
   b=$(disk)
-  [[ $target == "$wfile" ]] && rm -f "$wfile"
+  # hostside flushes each written file outside its timing; so the next run does not share the disk with this one's flush
+  if [[ $target == "$wfile" ]]; then sync "$wfile" 2>/dev/null || sync; rm -f "$wfile"; fi
   echo "$r fio $key $a $b $pieces" >> "$out/disk.txt"
+}
+
+# fio's read file, laid out anew by fio as for any read job (fiojobs5.sh's "a 2 GiB file fio wrote"):
+# on a VM the host caches what the guest just wrote, and hostside reads a test file it just wrote
+layout() {
+  rm -f "$file"
+  "$fio" --name=layout --filename="$file" --size=$size --rw=read --bs=1M --io_size=1M --output-format=json > /dev/null 2>> "$out/fio-layout.err"
 }
 
 run_hostside() {  # ROUND KEY
@@ -122,9 +136,7 @@ run_hostside() {  # ROUND KEY
 : > "$out/disk.txt"
 # what each figure's anchor must name: its options, with the file's size (1 GiB for the writes)
 for j in "${jobs[@]}"; do set -- $j; key=$1; shift; case $key in write_*) echo "$j --size=$half";; *) echo "$j --size=$size";; esac; done > "$out/jobs.txt"
-# the file fio reads: laid out by fio as for any read job (fiojobs5.sh's "a 2 GiB file fio wrote")
-"$fio" --name=layout --filename="$file" --size=$size --rw=read --bs=1M --io_size=1M --output-format=json > "$out/fio-layout.json"
-filefrag "$file" > "$out/filefrag.txt" 2>&1 || true
+layout; filefrag "$file" > "$out/filefrag.txt" 2>&1 || true
 wanted() { [[ -z ${KEYS:-} || ,$KEYS, == *,${1%%:*},* ]]; }
 for r in $(seq 1 "$rounds"); do
   for j in "${jobs[@]}"; do

@@ -77,7 +77,20 @@ public final class IoDocument {
                 .filter(r -> r.detail() instanceof ReadDetail d && d.pageCacheBytes() != null)
                 .ifPresent(r -> b.add(Paragraph.of("Page cache held by the file after the warm reads: " + Units.bytes(((ReadDetail) r.detail()).pageCacheBytes()) + ".")));
         pieces(run.results()).ifPresent(b::add);
+        coldInAVm(run).ifPresent(b::add);
         return new Section("Reads and writes", b);
+    }
+
+    /**
+     * In a VM "cold" reaches only as far as the guest: what the guest just wrote or read is still
+     * in the host's own cache, which the guest cannot drop (fio's cold jobs read from it as well).
+     */
+    static java.util.Optional<Block> coldInAVm(IoRun run) {
+        boolean vm = run.machine() != null && run.machine().virtualization().startsWith("VM");
+        boolean cold = run.results().stream().anyMatch(r -> r.isOk() && r.key().endsWith("_cold_qd1"));
+        if (!vm || !cold) return java.util.Optional.empty();
+        return java.util.Optional.of(Paragraph.of("In this VM the cold reads are cold in the guest only: the host may still cache the file's blocks"
+                + " (the test file was just written, and fio's files are too), so a checkpoint the host has not read lately can load several times slower."));
     }
 
     /**

@@ -64,6 +64,16 @@ class IoDocumentTest {
     }
 
     @Test
+    void coldReadsInAVmSayTheHostMayStillCacheTheFile() {
+        List<Result> cold = List.of(IoResults.read("seq_read_cold_qd1", 1.7));
+        Host vm = new Host("vm", "6.18", "x86_64", "VM (KVM)", "", "live"), metal = new Host("node", "6.8", "x86_64", "none detected", "", "live");
+        IoRun.FileUsed f = new IoRun.FileUsed(IoResults.FILE, 2L << 30, "ext4", true);
+        assertThat(IoDocument.coldInAVm(new IoRun(vm, null, List.of(), f, cold, List.of()))).get().asString().contains("cold in the guest only");
+        assertThat(IoDocument.coldInAVm(new IoRun(metal, null, List.of(), f, cold, List.of()))).isEmpty();
+        assertThat(IoDocument.coldInAVm(new IoRun(vm, null, List.of(), f, List.of(IoResults.read("seq_read_warm_qd1", 9.0)), List.of()))).as("no cold read").isEmpty();
+    }
+
+    @Test
     void aRecordingSaysOnceWhyNothingWasMeasuredBesideItsFacts() {
         IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null),
                 hostside.harness.ProgressSink.NONE);
