@@ -21,10 +21,13 @@ hs() { $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hos
 busy_cpus() { vmstat 1 2 | tail -n 1 | awk -v n="$(nproc)" '{ printf "%.3f\n", ($13 + $14) * n / 100 }'; }
 
 if (( ! table_only )); then
-# The hog in a session of its own: its group (refs and the child that spins) ends by its id on every exit path.
-setsid "$P/bin/refs" hog 1 1800 >/dev/null 2>&1 &
-hog=$!
-trap 'kill -- -"$hog" 2>/dev/null; wait "$hog" 2>/dev/null' EXIT
+# The hog in a session of its own: its group (refs and the child that spins) ends by its id on every
+# exit path. setsid forks when its caller leads a process group (a shell with job control), so the
+# session's id is the one the shell inside writes down before it becomes refs, not $!.
+setsid sh -c 'echo $$ >"$1"; exec "$2" hog 1 1800' hog "$out/hog.pid" "$P/bin/refs" >/dev/null 2>&1 &
+for _ in $(seq 50); do [[ -s $out/hog.pid ]] && break; sleep 0.1; done
+hog=$(cat "$out/hog.pid")
+trap 'kill -- -"$hog" 2>/dev/null; rm -f "$out/hog.pid"' EXIT
 trap 'exit 130' INT TERM
 sleep 1
 { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "machine: $(nproc) CPUs, kernel $(uname -r)"; echo "load before: $(cat /proc/loadavg)"; } >"$out/conditions.txt"
