@@ -21,7 +21,7 @@ import hostside.machine.Host;
  * @param dataloader copy-on-write growth of forked workers (list vs numpy) and fork vs spawn with CUDA
  * @param verdicts   what the measurements mean, one line each
  */
-@JsonIgnoreProperties({"schema", "kind", "figures"})
+@JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
 public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<Result> dataloader, List<String> verdicts) {
     public CpuRun {
         findings = List.copyOf(findings);

@@ -28,7 +28,7 @@ import hostside.io.measure.WriteTest;
  *
  * <p>Its JSON reads back into an equal run, a run of schema hostside/1 too ({@link Hostside1}).
  */
-@JsonIgnoreProperties({"schema", "kind", "figures", "container"}) // derived, or (container) set beside it by the report
+@JsonIgnoreProperties({"schema", "kind", "figures", "container", "load"}) // derived, or set beside it by the report (container) or the command line (load)
 public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file,
                     @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<String> verdicts) {
     /** The file the reads went to, and where it lives. */

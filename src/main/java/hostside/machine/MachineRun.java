@@ -63,7 +63,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static MachineRun read(ObjectNode n) throws JsonProcessingException {
         ObjectNode facts = n.deepCopy();
-        facts.remove(List.of("gpu", "gpuMatrix", "figures"));
+        facts.remove(List.of("gpu", "gpuMatrix", "figures", "load")); // load: set beside it by the command line
         MachineFacts f = Json.MAPPER.treeToValue(facts, MachineFacts.class);
         GpuDrill.GpuSection g = n.hasNonNull("gpu") ? Json.MAPPER.treeToValue(n.get("gpu"), GpuDrill.GpuSection.class) : null;
         GpuMatrix m = n.hasNonNull("gpuMatrix") ? Json.MAPPER.treeToValue(n.get("gpuMatrix"), GpuMatrix.class) : GpuMatrix.of(f, g);

@@ -26,7 +26,7 @@ import hostside.vm.measure.FileRead;
  * @param gpu       the GPU's view of host memory, and its measurements
  * @param verdicts  what the measurements mean, one line each
  */
-@JsonIgnoreProperties({"schema", "kind", "figures"})
+@JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
 public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<String> verdicts) {
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
