@@ -54,6 +54,14 @@ class VmReadBackTest {
     }
 
     @Test
+    void theCommandLinesLoadBesideTheRunIsSkipped() throws Exception {
+        VmRun run = Runs.measured(new Cut("--anon-size", 1L << 40, 256L << 20, "a quarter of available memory (by hand)"));
+        com.fasterxml.jackson.databind.node.ObjectNode json = run.json().deepCopy();
+        json.putObject("load").put("busy", true); // what `hostside vm --json` sets beside the run when it read the load
+        assertThat(readBack(json)).isEqualTo(run);
+    }
+
+    @Test
     void aRunWithEveryCaseMeasuredReadsBackEqualWithItsRecords() throws Exception {
         VmRun run = Runs.measured(new Cut("--anon-size", 1L << 40, 256L << 20, "a quarter of available memory (by hand)"));
         sameBothWays(run);
