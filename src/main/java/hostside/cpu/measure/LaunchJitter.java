@@ -211,22 +211,30 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
 
     /**
      * The distributions of one run, in ns, with the ticks skipped, whether the time bound cut it
-     * short, the warm-up (ticks, ns; whether the JIT had gone quiet by its end), and the
-     * segments closed so far with the open one's lateness and missed ticks.
+     * short, the warm-up (ticks, ns; whether the JIT had gone quiet by its end), and per segment
+     * its lateness (at 1% precision: it serves the spread) and its missed ticks. Each segment has
+     * its histogram from the start, so the loop only indexes: computing a segment's quantiles as
+     * it closed, in the loop, took the feeder 0.1-0.5 ms of walking counts five times a run
+     * (interpreted at first, then compiled mid-run), and under hogs each such stretch of CPU
+     * made it wait a whole scheduler slice: tens of missed ticks that the C loop never has.
      */
     record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled,
-                  Histogram segmentLate, long[] segmentMissed, List<Segment> segments) {
+                  Histogram[] segmentLate, long[] segmentMissed) {
         static Series create() {
+            Histogram[] parts = new Histogram[SEGMENTS];
+            for (int k = 0; k < SEGMENTS; k++) parts[k] = new Histogram(MAX_NS, 2);
             return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1],
-                    new long[2], new boolean[1], new Histogram(MAX_NS, 3), new long[1], new ArrayList<>(SEGMENTS + 1));
+                    new long[2], new boolean[1], parts, new long[SEGMENTS]);
         }
 
-        /** Ends the open segment, if it holds a wake-up. */
-        void closeSegment() {
-            if (segmentLate.getTotalCount() == 0) return;
-            segments.add(new Segment(segmentLate.getTotalCount(), segmentLate.getValueAtPercentile(99), segmentLate.getValueAtPercentile(99.9), segmentMissed[0]));
-            segmentLate.reset();
-            segmentMissed[0] = 0;
+        /** The segments that hold a wake-up, in order (after the run: this walks the histograms). */
+        List<Segment> segments() {
+            List<Segment> out = new ArrayList<>(SEGMENTS);
+            for (int k = 0; k < SEGMENTS; k++) {
+                Histogram h = segmentLate[k];
+                if (h.getTotalCount() > 0) out.add(new Segment(h.getTotalCount(), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), segmentMissed[k]));
+            }
+            return out;
         }
 
         /** Forgets the warm-up's figures. */
@@ -235,9 +243,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             launch.reset();
             gap.reset();
             missed[0] = 0;
-            segmentLate.reset();
-            segmentMissed[0] = 0;
-            segments.clear();
+            for (Histogram h : segmentLate) h.reset();
+            java.util.Arrays.fill(segmentMissed, 0);
         }
     }
 
@@ -369,7 +376,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             // are then cleared: a branch first taken after warm-up would be compiled then, and
             // each compilation's deoptimisation handshake makes the feeder wait for the VM thread,
             // which CPU hogs starve for a whole slice (ms-long stalls on the H200 machine).
-            // Segments close in the warm-up too (every perSegment ticks), for the same reason.
+            // The segment a tick falls in is one division: the same code in warm-up and recording.
             boolean warming = true;
             long previous = -1, recordingFrom = -1, warmStart = -1, bound = timeBoundNs(wakes, period), inPhase = 0;
             int warmed = 0, recorded = 0;
@@ -386,14 +393,15 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 }
                 long skipped = ticks.advance(woke);
                 long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
+                int part = (int) Math.min(SEGMENTS - 1, inPhase / perSegment);
                 s.late().recordValue(late);
-                s.segmentLate().recordValue(late);
+                s.segmentLate()[part].recordValue(late);
                 if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
                 if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
                 s.missed()[0] += skipped;
-                s.segmentMissed()[0] += skipped;
+                s.segmentMissed()[part] += skipped;
                 previous = t0;
-                if (++inPhase % perSegment == 0) s.closeSegment();
+                inPhase++;
                 if (warming) {
                     if (warmStart < 0) warmStart = woke;
                     warmed++;
@@ -405,7 +413,12 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                         s.jitSettled()[0] = quiet;
                         s.reset();
                         inPhase = 0;
-                        recordingFrom = woke;
+                        // the recording's own cadence from here, as refs timer's continues: clearing the warm-up's
+                        // histograms (some 0.7 MB) may take longer than a period, which is no wake-up's lateness
+                        long now = System.nanoTime();
+                        ticks = new Schedule(now + period, period);
+                        recordingFrom = now;
+                        previous = -1;
                     }
                 } else {
                     recorded++;
@@ -417,8 +430,6 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
                 if (b != null && (i & 1023) == 1023) b.stream.synchronize();
             }
-            // the last part of a run cut short, or of one whose wake-ups do not divide evenly
-            s.closeSegment();
             if (b != null) b.stream.synchronize();
         }
     }
