@@ -272,14 +272,17 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             return missed;
         }
 
-        /** Moves past a wake-up at {@code woke}; returns the ticks skipped by it. */
+        /**
+         * Moves past a wake-up at {@code woke} (at or after the deadline slept for); returns the
+         * ticks skipped by it. Without a branch: a branch the warm-up never took (no tick missed
+         * yet) would be compiled as a trap, and the first miss of the recording would send the
+         * feeder back to the interpreter and the method to be compiled again mid-run.
+         */
         long advance(long woke) {
-            long skipped = 0;
             deadline += period;
-            if (woke >= deadline) {
-                skipped = (woke - deadline) / period + 1;
-                deadline += skipped * period;
-            }
+            // woke >= deadline - period: the numerator is at least 0, and below period while woke < deadline
+            long skipped = Math.max(0, (woke - deadline + period) / period);
+            deadline += skipped * period;
             missed += skipped;
             return skipped;
         }
@@ -365,72 +368,109 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
              Graph g = b != null && graph ? Graph.capture(b.cuda, b.stream, () -> {
                  for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
              }) : null) {
-            MemorySegment ts = arena.allocate(16);
             long period = t.periodNs();
             int wakes = t.launches();
             int warmupAtLeast = warmupTicks(wakes, period);
-            long perSegment = Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS);
-            Schedule ticks = new Schedule(System.nanoTime() + 1_000_000, period);
+            Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
+            f.restart(System.nanoTime() + 1_000_000);
             JitWatch jit = new JitWatch();
-            // Warm-up runs the very loop that records, recording into the same histograms, which
-            // are then cleared: a branch first taken after warm-up would be compiled then, and
-            // each compilation's deoptimisation handshake makes the feeder wait for the VM thread,
-            // which CPU hogs starve for a whole slice (ms-long stalls on the H200 machine).
-            // The segment a tick falls in is one division: the same code in warm-up and recording.
-            boolean warming = true;
-            long previous = -1, recordingFrom = -1, warmStart = -1, bound = timeBoundNs(wakes, period), inPhase = 0;
-            int warmed = 0, recorded = 0;
-            for (long i = 0; recorded < wakes; i++) {
-                long deadline = ticks.deadline();
-                Sched.sleepUntil(deadline, ts);
-                long woke = System.nanoTime();
-                long t0 = woke, t1 = woke;
-                if (b != null) {
-                    t0 = System.nanoTime();
-                    if (g != null) g.launch(b.stream);
-                    else launch.launch();
-                    t1 = System.nanoTime();
+            // Warm-up runs the very code that records (Ticker.tick), recording into the same
+            // histograms, which are then cleared: a branch first taken after warm-up would be
+            // compiled then, and each compilation's deoptimisation handshake makes the feeder wait
+            // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
+            // H200 machine). One tick is one call, so it is compiled within the warm-up; a loop
+            // body was not (its back-edges reach C1's threshold, 60,000, after the run).
+            long warmStart = -1;
+            int warmed = 0;
+            while (true) {
+                long woke = f.tick();
+                if (warmStart < 0) warmStart = woke;
+                warmed++;
+                boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
+                if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
+                    s.warmup()[0] = warmed;
+                    s.warmup()[1] = woke - warmStart;
+                    s.jitSettled()[0] = quiet;
+                    break;
                 }
-                long skipped = ticks.advance(woke);
-                long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
-                int part = (int) Math.min(SEGMENTS - 1, inPhase / perSegment);
-                s.late().recordValue(late);
-                s.segmentLate()[part].recordValue(late);
-                if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
-                if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
-                s.missed()[0] += skipped;
-                s.segmentMissed()[part] += skipped;
-                previous = t0;
-                inPhase++;
-                if (warming) {
-                    if (warmStart < 0) warmStart = woke;
-                    warmed++;
-                    boolean quiet = warmed >= warmupAtLeast && (i & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
-                    if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
-                        warming = false;
-                        s.warmup()[0] = warmed;
-                        s.warmup()[1] = woke - warmStart;
-                        s.jitSettled()[0] = quiet;
-                        s.reset();
-                        inPhase = 0;
-                        // the recording's own cadence from here, as refs timer's continues: clearing the warm-up's
-                        // histograms (some 0.7 MB) may take longer than a period, which is no wake-up's lateness
-                        long now = System.nanoTime();
-                        ticks = new Schedule(now + period, period);
-                        recordingFrom = now;
-                        previous = -1;
-                    }
-                } else {
-                    recorded++;
-                    if (woke - recordingFrom > bound) {
-                        s.cut()[0] = true;
-                        break;
-                    }
+            }
+            s.reset();
+            // the recording's own cadence from here, as refs timer's continues: clearing the warm-up's
+            // histograms (some 0.7 MB) may take longer than a period, which is no wake-up's lateness
+            long recordingFrom = System.nanoTime(), bound = timeBoundNs(wakes, period);
+            f.restart(recordingFrom + period);
+            for (int recorded = 0; recorded < wakes; recorded++) {
+                if (f.tick() - recordingFrom > bound) {
+                    s.cut()[0] = true;
+                    break;
                 }
-                // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
-                if (b != null && (i & 1023) == 1023) b.stream.synchronize();
             }
             if (b != null) b.stream.synchronize();
+        }
+    }
+
+    /**
+     * One tick of the feeder: sleep to the deadline, note the wake-up, launch (on a GPU), and
+     * record lateness, launch time, gap and skipped ticks, in the part of the run it falls in.
+     */
+    static final class Ticker {
+        private final Series s;
+        private final MemorySegment ts;
+        private final long period, perSegment;
+        private final GpuBench b;
+        private final Module.Prepared launch;
+        private final Graph g;
+        private Schedule ticks;
+        private long previous, inPhase, count;
+
+        Ticker(Series s, MemorySegment ts, long period, long perSegment, GpuBench b, Module.Prepared launch, Graph g) {
+            this.s = s;
+            this.ts = ts;
+            this.period = period;
+            this.perSegment = perSegment;
+            this.b = b;
+            this.launch = launch;
+            this.g = g;
+        }
+
+        /**
+         * A fresh cadence whose first deadline is {@code first}, segments from the first tick. Its
+         * first gap is counted from the tick before {@code first}, as though that had been on time,
+         * not from a wake-up before the restart; so every tick records a gap and the code takes the
+         * same path in warm-up and recording.
+         */
+        void restart(long first) {
+            ticks = new Schedule(first, period);
+            previous = first - period;
+            inPhase = 0;
+        }
+
+        /** One tick; returns when it woke. */
+        long tick() {
+            long deadline = ticks.deadline();
+            Sched.sleepUntil(deadline, ts);
+            long woke = System.nanoTime();
+            long t0 = woke, t1 = woke;
+            if (b != null) {
+                t0 = System.nanoTime();
+                if (g != null) g.launch(b.stream);
+                else launch.launch();
+                t1 = System.nanoTime();
+            }
+            long skipped = ticks.advance(woke);
+            long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
+            int part = (int) Math.min(SEGMENTS - 1, inPhase / perSegment);
+            s.late().recordValue(late);
+            s.segmentLate()[part].recordValue(late);
+            if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
+            s.gap().recordValue(Math.min(MAX_NS, Math.max(0, t0 - previous)));
+            s.missed()[0] += skipped;
+            s.segmentMissed()[part] += skipped;
+            previous = t0;
+            inPhase++;
+            // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
+            if (b != null && (++count & 1023) == 0) b.stream.synchronize();
+            return woke;
         }
     }
 
