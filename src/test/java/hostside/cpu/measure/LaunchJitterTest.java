@@ -206,7 +206,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             seen = h.pids().stream().map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
             assertThat(seen).as("one hog per CPU, running").hasSize(cpus.size()).allMatch(ProcessHandle::isAlive);
             for (ProcessHandle p : seen) {
-                // the pid is the wrapper's until setsid and setpriv have exec'd the shell: a moment, bounded
+                // the pid is the wrapper's (setpriv) until it has exec'd the shell: a moment, bounded
                 String cmdline = "";
                 for (long end = System.nanoTime() + 5_000_000_000L; System.nanoTime() < end; Thread.sleep(10)) {
                     cmdline = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
