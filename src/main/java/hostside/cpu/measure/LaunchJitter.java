@@ -211,22 +211,30 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
 
     /**
      * The distributions of one run, in ns, with the ticks skipped, whether the time bound cut it
-     * short, the warm-up (ticks, ns; whether the JIT had gone quiet by its end), and the
-     * segments closed so far with the open one's lateness and missed ticks.
+     * short, the warm-up (ticks, ns; whether the JIT had gone quiet by its end), and per segment
+     * its lateness (at 1% precision: it serves the spread) and its missed ticks. Each segment has
+     * its histogram from the start, so the loop only indexes: computing a segment's quantiles as
+     * it closed, in the loop, took the feeder 0.1-0.5 ms of walking counts five times a run
+     * (interpreted at first, then compiled mid-run), and under hogs each such stretch of CPU
+     * made it wait a whole scheduler slice: tens of missed ticks that the C loop never has.
      */
     record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled,
-                  Histogram segmentLate, long[] segmentMissed, List<Segment> segments) {
+                  Histogram[] segmentLate, long[] segmentMissed) {
         static Series create() {
+            Histogram[] parts = new Histogram[SEGMENTS];
+            for (int k = 0; k < SEGMENTS; k++) parts[k] = new Histogram(MAX_NS, 2);
             return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1],
-                    new long[2], new boolean[1], new Histogram(MAX_NS, 3), new long[1], new ArrayList<>(SEGMENTS + 1));
+                    new long[2], new boolean[1], parts, new long[SEGMENTS]);
         }
 
-        /** Ends the open segment, if it holds a wake-up. */
-        void closeSegment() {
-            if (segmentLate.getTotalCount() == 0) return;
-            segments.add(new Segment(segmentLate.getTotalCount(), segmentLate.getValueAtPercentile(99), segmentLate.getValueAtPercentile(99.9), segmentMissed[0]));
-            segmentLate.reset();
-            segmentMissed[0] = 0;
+        /** The segments that hold a wake-up, in order (after the run: this walks the histograms). */
+        List<Segment> segments() {
+            List<Segment> out = new ArrayList<>(SEGMENTS);
+            for (int k = 0; k < SEGMENTS; k++) {
+                Histogram h = segmentLate[k];
+                if (h.getTotalCount() > 0) out.add(new Segment(h.getTotalCount(), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), segmentMissed[k]));
+            }
+            return out;
         }
 
         /** Forgets the warm-up's figures. */
@@ -235,9 +243,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             launch.reset();
             gap.reset();
             missed[0] = 0;
-            segmentLate.reset();
-            segmentMissed[0] = 0;
-            segments.clear();
+            for (Histogram h : segmentLate) h.reset();
+            java.util.Arrays.fill(segmentMissed, 0);
         }
     }
 
@@ -265,14 +272,17 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             return missed;
         }
 
-        /** Moves past a wake-up at {@code woke}; returns the ticks skipped by it. */
+        /**
+         * Moves past a wake-up at {@code woke} (at or after the deadline slept for); returns the
+         * ticks skipped by it. Without a branch: a branch the warm-up never took (no tick missed
+         * yet) would be compiled as a trap, and the first miss of the recording would send the
+         * feeder back to the interpreter and the method to be compiled again mid-run.
+         */
         long advance(long woke) {
-            long skipped = 0;
             deadline += period;
-            if (woke >= deadline) {
-                skipped = (woke - deadline) / period + 1;
-                deadline += skipped * period;
-            }
+            // woke >= deadline - period: the numerator is at least 0, and below period while woke < deadline
+            long skipped = Math.max(0, (woke - deadline + period) / period);
+            deadline += skipped * period;
             missed += skipped;
             return skipped;
         }
@@ -358,68 +368,109 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
              Graph g = b != null && graph ? Graph.capture(b.cuda, b.stream, () -> {
                  for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
              }) : null) {
-            MemorySegment ts = arena.allocate(16);
             long period = t.periodNs();
             int wakes = t.launches();
             int warmupAtLeast = warmupTicks(wakes, period);
-            long perSegment = Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS);
-            Schedule ticks = new Schedule(System.nanoTime() + 1_000_000, period);
+            Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
+            f.restart(System.nanoTime() + 1_000_000);
             JitWatch jit = new JitWatch();
-            // Warm-up runs the very loop that records, recording into the same histograms, which
-            // are then cleared: a branch first taken after warm-up would be compiled then, and
-            // each compilation's deoptimisation handshake makes the feeder wait for the VM thread,
-            // which CPU hogs starve for a whole slice (ms-long stalls on the H200 machine).
-            // Segments close in the warm-up too (every perSegment ticks), for the same reason.
-            boolean warming = true;
-            long previous = -1, recordingFrom = -1, warmStart = -1, bound = timeBoundNs(wakes, period), inPhase = 0;
-            int warmed = 0, recorded = 0;
-            for (long i = 0; recorded < wakes; i++) {
-                long deadline = ticks.deadline();
-                Sched.sleepUntil(deadline, ts);
-                long woke = System.nanoTime();
-                long t0 = woke, t1 = woke;
-                if (b != null) {
-                    t0 = System.nanoTime();
-                    if (g != null) g.launch(b.stream);
-                    else launch.launch();
-                    t1 = System.nanoTime();
+            // Warm-up runs the very code that records (Ticker.tick), recording into the same
+            // histograms, which are then cleared: a branch first taken after warm-up would be
+            // compiled then, and each compilation's deoptimisation handshake makes the feeder wait
+            // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
+            // H200 machine). One tick is one call, so it is compiled within the warm-up; a loop
+            // body was not (its back-edges reach C1's threshold, 60,000, after the run).
+            long warmStart = -1;
+            int warmed = 0;
+            while (true) {
+                long woke = f.tick();
+                if (warmStart < 0) warmStart = woke;
+                warmed++;
+                boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
+                if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
+                    s.warmup()[0] = warmed;
+                    s.warmup()[1] = woke - warmStart;
+                    s.jitSettled()[0] = quiet;
+                    break;
                 }
-                long skipped = ticks.advance(woke);
-                long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
-                s.late().recordValue(late);
-                s.segmentLate().recordValue(late);
-                if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
-                if (previous >= 0) s.gap().recordValue(Math.min(MAX_NS, t0 - previous));
-                s.missed()[0] += skipped;
-                s.segmentMissed()[0] += skipped;
-                previous = t0;
-                if (++inPhase % perSegment == 0) s.closeSegment();
-                if (warming) {
-                    if (warmStart < 0) warmStart = woke;
-                    warmed++;
-                    boolean quiet = warmed >= warmupAtLeast && (i & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
-                    if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
-                        warming = false;
-                        s.warmup()[0] = warmed;
-                        s.warmup()[1] = woke - warmStart;
-                        s.jitSettled()[0] = quiet;
-                        s.reset();
-                        inPhase = 0;
-                        recordingFrom = woke;
-                    }
-                } else {
-                    recorded++;
-                    if (woke - recordingFrom > bound) {
-                        s.cut()[0] = true;
-                        break;
-                    }
-                }
-                // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
-                if (b != null && (i & 1023) == 1023) b.stream.synchronize();
             }
-            // the last part of a run cut short, or of one whose wake-ups do not divide evenly
-            s.closeSegment();
+            s.reset();
+            // the recording's own cadence from here, as refs timer's continues: clearing the warm-up's
+            // histograms (some 0.7 MB) may take longer than a period, which is no wake-up's lateness
+            long recordingFrom = System.nanoTime(), bound = timeBoundNs(wakes, period);
+            f.restart(recordingFrom + period);
+            for (int recorded = 0; recorded < wakes; recorded++) {
+                if (f.tick() - recordingFrom > bound) {
+                    s.cut()[0] = true;
+                    break;
+                }
+            }
             if (b != null) b.stream.synchronize();
+        }
+    }
+
+    /**
+     * One tick of the feeder: sleep to the deadline, note the wake-up, launch (on a GPU), and
+     * record lateness, launch time, gap and skipped ticks, in the part of the run it falls in.
+     */
+    static final class Ticker {
+        private final Series s;
+        private final MemorySegment ts;
+        private final long period, perSegment;
+        private final GpuBench b;
+        private final Module.Prepared launch;
+        private final Graph g;
+        private Schedule ticks;
+        private long previous, inPhase, count;
+
+        Ticker(Series s, MemorySegment ts, long period, long perSegment, GpuBench b, Module.Prepared launch, Graph g) {
+            this.s = s;
+            this.ts = ts;
+            this.period = period;
+            this.perSegment = perSegment;
+            this.b = b;
+            this.launch = launch;
+            this.g = g;
+        }
+
+        /**
+         * A fresh cadence whose first deadline is {@code first}, segments from the first tick. Its
+         * first gap is counted from the tick before {@code first}, as though that had been on time,
+         * not from a wake-up before the restart; so every tick records a gap and the code takes the
+         * same path in warm-up and recording.
+         */
+        void restart(long first) {
+            ticks = new Schedule(first, period);
+            previous = first - period;
+            inPhase = 0;
+        }
+
+        /** One tick; returns when it woke. */
+        long tick() {
+            long deadline = ticks.deadline();
+            Sched.sleepUntil(deadline, ts);
+            long woke = System.nanoTime();
+            long t0 = woke, t1 = woke;
+            if (b != null) {
+                t0 = System.nanoTime();
+                if (g != null) g.launch(b.stream);
+                else launch.launch();
+                t1 = System.nanoTime();
+            }
+            long skipped = ticks.advance(woke);
+            long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
+            int part = (int) Math.min(SEGMENTS - 1, inPhase / perSegment);
+            s.late().recordValue(late);
+            s.segmentLate()[part].recordValue(late);
+            if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
+            s.gap().recordValue(Math.min(MAX_NS, Math.max(0, t0 - previous)));
+            s.missed()[0] += skipped;
+            s.segmentMissed()[part] += skipped;
+            previous = t0;
+            inPhase++;
+            // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
+            if (b != null && (++count & 1023) == 0) b.stream.synchronize();
+            return woke;
         }
     }
 

@@ -116,7 +116,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(d.lateNs().count()).isEqualTo(LAUNCHES);
             assertThat(d.lateNs().histogram().stream().mapToLong(hostside.core.Distribution.Bucket::count).sum())
                     .as("the histogram holds every wake-up").isEqualTo(LAUNCHES);
-            assertThat(d.gapNs().count()).as("a gap before each launch, the first from the warm-up's last").isEqualTo(LAUNCHES);
+            assertThat(d.gapNs().count()).as("a gap before each launch, the first from the tick before the recording's first").isEqualTo(LAUNCHES);
             assertThat(r.value().samples()).isEqualTo(LAUNCHES);
             assertThat(d.timerSlackNs()).isNotNegative();
             assertThat(d.missedTicks()).isNotNegative();
@@ -206,7 +206,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             seen = h.pids().stream().map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
             assertThat(seen).as("one hog per CPU, running").hasSize(cpus.size()).allMatch(ProcessHandle::isAlive);
             for (ProcessHandle p : seen) {
-                // the pid is the wrapper's until setsid and setpriv have exec'd the shell: a moment, bounded
+                // the pid is the wrapper's (setpriv) until it has exec'd the shell: a moment, bounded
                 String cmdline = "";
                 for (long end = System.nanoTime() + 5_000_000_000L; System.nanoTime() < end; Thread.sleep(10)) {
                     cmdline = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + p.pid() + "/cmdline")).replace('\0', ' ');
