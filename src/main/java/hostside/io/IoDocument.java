@@ -76,9 +76,33 @@ public final class IoDocument {
         run.results().stream().filter(r -> r.isOk() && r.key().equals("seq_read_warm_qd1")).findFirst()
                 .filter(r -> r.detail() instanceof ReadDetail d && d.pageCacheBytes() != null)
                 .ifPresent(r -> b.add(Paragraph.of("Page cache held by the file after the warm reads: " + Units.bytes(((ReadDetail) r.detail()).pageCacheBytes()) + ".")));
+        overall(run.results()).ifPresent(b::add);
         pieces(run.results()).ifPresent(b::add);
         coldInAVm(run).ifPresent(b::add);
         return new Section("Reads and writes", b);
+    }
+
+    /** A figure counted fio's way differs from the median by more than this share: then it is said. */
+    static final double OVERALL_SAID = 0.05;
+
+    /**
+     * fio divides every byte by the whole run's time, where the table shows the median of the
+     * samples: a few stalled samples pull fio's figure down and leave the median alone. Where the
+     * two counts differ by more than 5% both are said, so a reader beside fio sees why.
+     */
+    static java.util.Optional<Block> overall(List<Result> results) {
+        List<String> parts = new ArrayList<>();
+        for (Result r : results) {
+            if (!r.isOk()) continue;
+            Double o = r.detail() instanceof ReadDetail d ? d.overall() : r.detail() instanceof WriteDetail w ? w.overall() : null;
+            double m = r.value().median();
+            if (o == null || Math.abs(o - m) <= OVERALL_SAID * m) continue;
+            boolean iops = r.unit() == Unit.IOPS;
+            parts.add(r.key() + " " + figure(o, iops) + " " + r.unit().symbol() + " (median " + figure(m, iops) + ")");
+        }
+        if (parts.isEmpty()) return java.util.Optional.empty();
+        return java.util.Optional.of(Paragraph.of("Counted as fio counts, every byte over all the samples' time (a few slow samples weigh in): "
+                + String.join(", ", parts) + "."));
     }
 
     /**

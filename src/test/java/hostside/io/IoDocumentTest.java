@@ -58,7 +58,7 @@ class IoDocumentTest {
     void theBuffersPhysicalPiecesAreSaidWhenKnown() {
         ReadTest t = (ReadTest) IoResults.test("seq_read_direct_qd1");
         Result known = Result.ok(t, hostside.core.Unit.GB_PER_S, Stats.of(2.3), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0));
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0, null));
         assertThat(IoDocument.pieces(List.of(known))).get().asString().contains("seq_read_direct_qd1 17");
         assertThat(IoDocument.pieces(List.of(IoResults.read("seq_read_direct_qd1", 2.3)))).as("not root: frame numbers hidden, nothing said").isEmpty();
     }
@@ -71,6 +71,18 @@ class IoDocumentTest {
         assertThat(IoDocument.coldInAVm(new IoRun(vm, null, List.of(), f, cold, List.of()))).get().asString().contains("cold in the guest only");
         assertThat(IoDocument.coldInAVm(new IoRun(metal, null, List.of(), f, cold, List.of()))).isEmpty();
         assertThat(IoDocument.coldInAVm(new IoRun(vm, null, List.of(), f, List.of(IoResults.read("seq_read_warm_qd1", 9.0)), List.of()))).as("no cold read").isEmpty();
+    }
+
+    @Test
+    void aFigureCountedAsFioCountsItIsSaidWhereItDiffers() {
+        ReadTest t = (ReadTest) IoResults.test("seq_read_cold_qd1");
+        Result stalled = Result.ok(t, hostside.core.Unit.GB_PER_S, new Stats(3.63, 0.64, 4.66, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 2.41));
+        Result steady = Result.ok(t, hostside.core.Unit.GB_PER_S, new Stats(3.63, 3.5, 3.7, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 3.60));
+        assertThat(IoDocument.overall(List.of(stalled))).get().asString().contains("seq_read_cold_qd1 2.41 GB/s (median 3.63)");
+        assertThat(IoDocument.overall(List.of(steady))).as("within 5%: nothing to explain").isEmpty();
+        assertThat(IoDocument.overall(List.of(IoResults.read("seq_read_cold_qd1", 3.63)))).as("an old report kept no such count").isEmpty();
     }
 
     @Test

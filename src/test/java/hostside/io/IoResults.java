@@ -33,7 +33,7 @@ public final class IoResults {
     public static Result read(String key, Stats value, Distribution latency, Long pageCacheBytes) {
         ReadTest t = (ReadTest) test(key);
         ReadTest.ReadDetail d = new ReadTest.ReadDetail(FILE, TARGET.fileBytes(), t.block(), t.depth(),
-                t.engine() == ReadTest.Engine.IO_URING ? "io_uring" : "psync", latency, t.cache() == ReadTest.Cache.COLD ? 0.0 : null, pageCacheBytes, null);
+                t.engine() == ReadTest.Engine.IO_URING ? "io_uring" : "psync", latency, t.cache() == ReadTest.Cache.COLD ? 0.0 : null, pageCacheBytes, null, null);
         return Result.ok(t, t.pattern() == ReadTest.Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, value, "hand-built", "fio " + t.fioOptions(TARGET), d);
     }
 
@@ -44,7 +44,7 @@ public final class IoResults {
     /** A write in GB/s; {@code fsyncMs} null for the buffered one. */
     public static Result write(String key, Stats value, Stats fsyncMs) {
         WriteTest t = (WriteTest) test(key);
-        return Result.ok(t, Unit.GB_PER_S, value, "hand-built", t.fio(TARGET), new WriteTest.WriteDetail(TARGET.writeBytes(), 1 << 20, fsyncMs));
+        return Result.ok(t, Unit.GB_PER_S, value, "hand-built", t.fio(TARGET), new WriteTest.WriteDetail(TARGET.writeBytes(), 1 << 20, fsyncMs, null));
     }
 
     public static Result write(String key, double median) {

@@ -101,10 +101,13 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
      *                              request's buffer fell, the mean over the requests in flight ({@link PhysicalPieces}: one
      *                              DMA segment each, which a VM's virtual disk pays for one by one); null when not known
      *                              (frame numbers are root's) or not an O_DIRECT read of more than a page
+     * @param overall               the figure over all kept samples together (every byte or request over their summed
+     *                              time), as fio computes its own: below the median when a few samples stalled; null in
+     *                              a report that did not keep it
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ReadDetail(String file, long fileBytes, int blockBytes, int queueDepth, String engine, Distribution latencyUs,
-                             Double residentBeforePercent, Long pageCacheBytes, Double bufferPieces) implements Detail {
+                             Double residentBeforePercent, Long pageCacheBytes, Double bufferPieces, Double overall) implements Detail {
 
         /** The figure in the other unit: IOPS for a result in GB/s, GB/s for one in IOPS; the same samples, scaled. */
         public Stats otherUnit(Unit unit, Stats value) {
@@ -152,6 +155,17 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         Sample coldFrom(double resident) {
             return new Sample(bytes, ops, nanos, resident);
         }
+
+        /** The samples as one: their bytes, requests and time added up. */
+        static Sample sum(List<Sample> samples) {
+            return new Sample(samples.stream().mapToLong(Sample::bytes).sum(), samples.stream().mapToLong(Sample::ops).sum(),
+                    samples.stream().mapToLong(Sample::nanos).sum(), 0);
+        }
+    }
+
+    /** A sample's figure: GB/s for sequential reads, IOPS for random ones. */
+    double figure(Sample s) {
+        return pattern == Pattern.SEQUENTIAL ? s.bytes() / (double) s.nanos() : s.ops() * 1e9 / s.nanos();
     }
 
     public Result run(IoTarget t) {
@@ -195,10 +209,10 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             FileIo.close(fd);
             if (mapping != null) Libc.munmap(mapping); // after the ring: nothing is in flight into it any more
         }
-        double[] figures = kept.stream().mapToDouble(s -> pattern == Pattern.SEQUENTIAL ? s.bytes() / (double) s.nanos() : s.ops() * 1e9 / s.nanos()).toArray();
+        double[] figures = kept.stream().mapToDouble(this::figure).toArray();
         ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
                 cache == Cache.COLD ? kept.stream().mapToDouble(Sample::residentBefore).max().orElse(0) * 100 : null,
-                cachedAfter >= 0 ? cachedAfter : null, pieces);
+                cachedAfter >= 0 ? cachedAfter : null, pieces, figure(Sample.sum(kept)));
         return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method(t, ringFlags), "fio " + fioOptions(t), d);
     }
 

@@ -61,9 +61,11 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
      * @param bytes      bytes written per sample (one new file)
      * @param blockBytes bytes per pwrite(2) call
      * @param fsyncMs    with fsync: how long the fsync(2) at the end took, per sample, in ms; null without
+     * @param overall    GB/s over all samples together (every byte over the summed time), as fio computes its own;
+     *                   null in a report that did not keep it
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record WriteDetail(long bytes, int blockBytes, Stats fsyncMs) implements Detail {
+    public record WriteDetail(long bytes, int blockBytes, Stats fsyncMs, Double overall) implements Detail {
         /** The figure that lives here: the fsync's time ({@code <key>_fsync}, ms), when there was one. */
         public List<Figure> figures(Result r, Scope scope) {
             if (fsyncMs == null) return List.of();
@@ -96,8 +98,9 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
         }
         Stats gbs = Stats.of(kept.stream().mapToDouble(x -> t.writeBytes() / (double) x[0]).toArray());
         Stats syncMs = fsync ? Stats.of(kept.stream().mapToDouble(x -> x[1] / 1e6).toArray()) : null;
+        double overall = t.writeBytes() * (double) kept.size() / kept.stream().mapToLong(x -> x[0]).sum();
         return Result.ok(this, Unit.GB_PER_S, gbs, "pwrite(2) in 1 MiB calls" + (fsync ? ", then fsync(2), both timed" : ", timed without the flush")
-                + "; a new file per sample, every 4 KiB page different; host clock", fio(t), new WriteDetail(t.writeBytes(), BLOCK, syncMs));
+                + "; a new file per sample, every 4 KiB page different; host clock", fio(t), new WriteDetail(t.writeBytes(), BLOCK, syncMs, overall));
     }
 
     /**
