@@ -1,7 +1,6 @@
 package hostside.cpu.measure;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -248,45 +247,6 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         }
     }
 
-    /**
-     * cyclictest's tick schedule as {@code refs timer} keeps it: absolute deadlines a period
-     * apart. After a wake-up the next deadline is the first one after the wake-up; those at or
-     * before it have passed and are counted as missed rather than served at once (cyclictest
-     * itself skips only those strictly before: the two differ on a wake-up at the very ns of a
-     * deadline).
-     */
-    static final class Schedule {
-        private final long period;
-        private long deadline, missed;
-
-        Schedule(long first, long period) {
-            this.deadline = first;
-            this.period = period;
-        }
-
-        long deadline() {
-            return deadline;
-        }
-
-        long missed() {
-            return missed;
-        }
-
-        /**
-         * Moves past a wake-up at {@code woke} (at or after the deadline slept for); returns the
-         * ticks skipped by it. Without a branch: a branch the warm-up never took (no tick missed
-         * yet) would be compiled as a trap, and the first miss of the recording would send the
-         * feeder back to the interpreter and the method to be compiled again mid-run.
-         */
-        long advance(long woke) {
-            deadline += period;
-            // woke >= deadline - period: the numerator is at least 0, and below period while woke < deadline
-            long skipped = Math.max(0, (woke - deadline + period) / period);
-            deadline += skipped * period;
-            missed += skipped;
-            return skipped;
-        }
-    }
 
     /** A run that stalls far beyond its nominal length stops here: three times nominal plus ten seconds. */
     static long timeBoundNs(int wakes, long periodNs) {
@@ -409,97 +369,11 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         }
     }
 
-    /**
-     * One tick of the feeder: sleep to the deadline, note the wake-up, launch (on a GPU), and
-     * record lateness, launch time, gap and skipped ticks, in the part of the run it falls in.
-     */
-    static final class Ticker {
-        private final Series s;
-        private final MemorySegment ts;
-        private final long period, perSegment;
-        private final GpuBench b;
-        private final Module.Prepared launch;
-        private final Graph g;
-        private Schedule ticks;
-        private long previous, inPhase, count;
-
-        Ticker(Series s, MemorySegment ts, long period, long perSegment, GpuBench b, Module.Prepared launch, Graph g) {
-            this.s = s;
-            this.ts = ts;
-            this.period = period;
-            this.perSegment = perSegment;
-            this.b = b;
-            this.launch = launch;
-            this.g = g;
-        }
-
-        /**
-         * A fresh cadence whose first deadline is {@code first}, segments from the first tick. Its
-         * first gap is counted from the tick before {@code first}, as though that had been on time,
-         * not from a wake-up before the restart; so every tick records a gap and the code takes the
-         * same path in warm-up and recording.
-         */
-        void restart(long first) {
-            ticks = new Schedule(first, period);
-            previous = first - period;
-            inPhase = 0;
-        }
-
-        /** One tick; returns when it woke. */
-        long tick() {
-            long deadline = ticks.deadline();
-            Sched.sleepUntil(deadline, ts);
-            long woke = System.nanoTime();
-            long t0 = woke, t1 = woke;
-            if (b != null) {
-                t0 = System.nanoTime();
-                if (g != null) g.launch(b.stream);
-                else launch.launch();
-                t1 = System.nanoTime();
-            }
-            long skipped = ticks.advance(woke);
-            long late = Math.min(MAX_NS, Math.max(0, woke - deadline));
-            int part = (int) Math.min(SEGMENTS - 1, inPhase / perSegment);
-            s.late().recordValue(late);
-            s.segmentLate()[part].recordValue(late);
-            if (b != null) s.launch().recordValue(Math.min(MAX_NS, t1 - t0));
-            s.gap().recordValue(Math.min(MAX_NS, Math.max(0, t0 - previous)));
-            s.missed()[0] += skipped;
-            s.segmentMissed()[part] += skipped;
-            previous = t0;
-            inPhase++;
-            // A GPU that falls behind would turn launch time into queue-full waits: drain now and then.
-            if (b != null && (++count & 1023) == 0) b.stream.synchronize();
-            return woke;
-        }
-    }
 
     /** Warm-up ends once no compilation has finished for this long (or at {@link #MAX_WARMUP_NS}). */
     static final long JIT_QUIET_NS = 300_000_000L;
     static final long MAX_WARMUP_NS = 6_000_000_000L;
 
-    /**
-     * Whether the JIT has gone quiet: the JVM's total compilation time has not moved for a while.
-     * Read every 64 ticks of the warm-up only, never while recording.
-     */
-    static final class JitWatch {
-        private final java.lang.management.CompilationMXBean bean = java.lang.management.ManagementFactory.getCompilationMXBean();
-        private long lastTotal = -1, lastChange;
-
-        boolean quietFor(long now, long ns) {
-            if (bean == null || !bean.isCompilationTimeMonitoringSupported()) return true;
-            return settled(bean.getTotalCompilationTime(), now, ns);
-        }
-
-        /** The rule apart from the bean: a new total restarts the clock. */
-        boolean settled(long total, long now, long ns) {
-            if (total != lastTotal) {
-                lastTotal = total;
-                lastChange = now;
-            }
-            return now - lastChange >= ns;
-        }
-    }
 
     /** Ticks of warm-up at least: 5% of the run, at least 100, and at least one second's worth. */
     static int warmupTicks(int launches, long periodNs) {

@@ -27,7 +27,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
 
     @Test
     void aLateWakeUpSkipsThePassedTicksAsRefsTimerDoes() {
-        LaunchJitter.Schedule s = new LaunchJitter.Schedule(1_000, 100);
+        Schedule s = new Schedule(1_000, 100);
         assertThat(s.advance(1_030)).as("on time: the next tick").isZero();
         assertThat(s.deadline()).isEqualTo(1_100);
         assertThat(s.advance(1_099)).as("woke 1 ns before the next deadline: still ahead").isZero();
@@ -60,7 +60,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
         for (int run = 0; run < 200; run++) {
             long period = 1 + r.nextInt(1_000), t = 10_000;
             long[] wakes = new long[50];
-            LaunchJitter.Schedule s = new LaunchJitter.Schedule(t, period);
+            Schedule s = new Schedule(t, period);
             for (int i = 0; i < wakes.length; i++) {
                 // each wake-up at or after the deadline it slept for, some of them ticks late, some exactly on a tick
                 t = s.deadline() + switch (r.nextInt(4)) {
@@ -85,7 +85,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
 
     @Test
     void warmUpWaitsForTheJitToGoQuiet() {
-        LaunchJitter.JitWatch w = new LaunchJitter.JitWatch();
+        JitWatch w = new JitWatch();
         assertThat(w.settled(100, 0, 300)).as("first look starts the clock").isFalse();
         assertThat(w.settled(100, 299, 300)).isFalse();
         assertThat(w.settled(100, 300, 300)).as("unchanged for 300").isTrue();

@@ -1,0 +1,24 @@
+package hostside.cpu.measure;
+
+/**
+ * Whether the JIT has gone quiet: the JVM's total compilation time has not moved for a while.
+ * Read every 64 ticks of the warm-up only, never while recording.
+ */
+final class JitWatch {
+    private final java.lang.management.CompilationMXBean bean = java.lang.management.ManagementFactory.getCompilationMXBean();
+    private long lastTotal = -1, lastChange;
+
+    boolean quietFor(long now, long ns) {
+        if (bean == null || !bean.isCompilationTimeMonitoringSupported()) return true;
+        return settled(bean.getTotalCompilationTime(), now, ns);
+    }
+
+    /** The rule apart from the bean: a new total restarts the clock. */
+    boolean settled(long total, long now, long ns) {
+        if (total != lastTotal) {
+            lastTotal = total;
+            lastChange = now;
+        }
+        return now - lastChange >= ns;
+    }
+}
