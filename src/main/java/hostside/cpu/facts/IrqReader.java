@@ -168,22 +168,25 @@ final class IrqReader {
         return new Irqs(CpuSet.of(table.cpus().stream().mapToInt(i -> i).toArray()), defaultAffinity, irqbalance, irqbalanceSource, List.copyOf(out));
     }
 
-    /** {@code NAME_list} (the kernel's list), else {@code NAME} (its hex mask, older kernels); null when neither reads. */
-    private CpuSet listOrMask(String base, String name) {
-        if (fs.read(base + name + "_list") instanceof Read.Ok ok) return parseList(base + name + "_list", ok.text());
+    /**
+     * {@code NAME_list} as read ({@code list}: the kernel's list), else {@code NAME} (its hex mask,
+     * older kernels); null when neither reads or the text is garbage (said in the unknowns).
+     */
+    private CpuSet listOrMask(String base, String name, Read list) {
+        if (list instanceof Read.Ok ok) return parseList(base + name + "_list", ok.text());
         if (fs.read(base + name) instanceof Read.Ok ok) return parseMask(base + name, ok.text());
         return null;
     }
 
     private Irq irq(int n, Interrupts.Row row, Interrupts table, Map<String, TreeSet<Integer>> missing) {
         String base = "/proc/irq/" + n + "/";
-        CpuSet affinity = listOrMask(base, "smp_affinity");
-        if (affinity == null) {
-            String why = fs.exists("/proc/irq") ? "/proc/irq/N/smp_affinity_list: " + ((Read.Failed) fs.read(base + "smp_affinity_list")).reason()
-                    : "/proc/irq: missing";
+        Read list = fs.read(base + "smp_affinity_list");
+        CpuSet affinity = listOrMask(base, "smp_affinity", list);
+        if (affinity == null && list instanceof Read.Failed failed) {
+            String why = fs.exists("/proc/irq") ? "/proc/irq/N/smp_affinity_list: " + failed.reason() : "/proc/irq: missing";
             missing.computeIfAbsent(why, k -> new TreeSet<>()).add(n);
         }
-        CpuSet effective = listOrMask(base, "effective_affinity");
+        CpuSet effective = listOrMask(base, "effective_affinity", fs.read(base + "effective_affinity_list"));
         Map<Integer, Long> perCpu = row == null ? Map.of() : table.perCpu(row);
         CpuSet landed = CpuSet.of(perCpu.keySet().stream().mapToInt(i -> i).toArray());
         CpuSet routed = effective != null && !effective.isEmpty() ? effective
