@@ -139,7 +139,7 @@ public final class NvmlReader {
         NvmlGpu.Fabric fabric = u.get("fabric", () -> fabric(nvml, dev));
         String addressing = u.get("addressingMode", () -> addressingMode(nvml, dev));
         int[] mig = u.get("migEnabled", () -> nvml.getInts(DEVICE_GET_MIG_MODE, 2, dev));
-        NvmlGpu.ClockPolicy clocks = clockPolicy(nvml, dev, u);
+        NvmlGpu.ClockPolicy clocks = ClockPolicyReader.read(nvml, dev, u);
 
         return new NvmlGpu(index, name, uuid, busId, gen, width, maxGen, maxWidth, gpuMaxGen, numa, cpus, persistence,
                 sm, smMax, mem, memMax,
@@ -147,24 +147,6 @@ public final class NvmlReader {
                 memory, links, fabric, addressing,
                 mig == null ? null : mig[0] == NVML_DEVICE_MIG_ENABLE, mig == null ? null : mig[1] == NVML_DEVICE_MIG_ENABLE,
                 clocks, u.list);
-    }
-
-    /**
-     * The administrator's clock settings. A board without applications clocks (GeForce) answers
-     * NOT_SUPPORTED to all four calls: one unknown line says so, not four.
-     */
-    static NvmlGpu.ClockPolicy clockPolicy(Nvml nvml, MemorySegment dev, Unknowns u) {
-        Integer appSm = u.get("applicationsClocks", () -> nvml.getInt(DEVICE_GET_APPLICATIONS_CLOCK, dev, NVML_CLOCK_SM));
-        Integer defaultSm = null, appMem = null, defaultMem = null;
-        if (appSm != null) {
-            defaultSm = u.get("defaultApplicationsClocks", () -> nvml.getInt(DEVICE_GET_DEFAULT_APPLICATIONS_CLOCK, dev, NVML_CLOCK_SM));
-            appMem = u.get("applicationsClocks", () -> nvml.getInt(DEVICE_GET_APPLICATIONS_CLOCK, dev, NVML_CLOCK_MEM));
-            defaultMem = u.get("defaultApplicationsClocks", () -> nvml.getInt(DEVICE_GET_DEFAULT_APPLICATIONS_CLOCK, dev, NVML_CLOCK_MEM));
-        }
-        Integer power = u.get("powerLimitMw", () -> nvml.getInt(DEVICE_GET_ENFORCED_POWER_LIMIT, dev));
-        Integer defaultPower = u.get("defaultPowerLimitMw", () -> nvml.getInt(DEVICE_GET_POWER_MANAGEMENT_DEFAULT_LIMIT, dev));
-        Long reasons = u.get("clocksEventReasons", () -> NvmlActivity.clocksEventReasons(nvml, dev));
-        return new NvmlGpu.ClockPolicy(appSm, defaultSm, appMem, defaultMem, power, defaultPower, reasons);
     }
 
     /** f(device, nvmlPciInfo_t *), or with a link number between them, to the sysfs bus id. */
