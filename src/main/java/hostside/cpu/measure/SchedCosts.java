@@ -21,8 +21,8 @@ import hostside.libc.Sched;
  * to another thread (a context switch, by futex ping-pong of two threads, on one core and across
  * two), waking a sleeping thread, and moving a thread to another CPU. Every figure is a median
  * over samples, each sample a loop of many operations timed by the host clock. The syscall and
- * the ping-pongs do what the C references of issue 17 do ({@code refs syscall}, {@code refs
- * pingpong futex}), call for call, so that their figures are the C loop's.
+ * the ping-pongs do what the C references do ({@code refs syscall}, {@code refs pingpong
+ * futex}), call for call, so that their figures are the C loops'.
  */
 public final class SchedCosts {
     static final int SAMPLES = 7;
