@@ -21,14 +21,26 @@ import hostside.libc.Sched;
  * to another thread (a context switch, by futex ping-pong of two threads, on one core and across
  * two), waking a sleeping thread, and moving a thread to another CPU. Every figure is a median
  * over samples, each sample a loop of many operations timed by the host clock. The syscall and
- * the ping-pongs do what the C references of issue 17 do ({@code refs syscall}, {@code refs
- * pingpong futex}), call for call, so that their figures are the C loop's.
+ * the ping-pongs do what the C references do ({@code refs syscall}, {@code refs pingpong
+ * futex}), call for call, so that their figures are the C loops'.
  */
 public final class SchedCosts {
     static final int SAMPLES = 7;
     private static final VarHandle WORD = JAVA_INT.varHandle();
     /** One warm-up round, as refs pingpong runs one before timing (and lat_ctx and perf bench do). */
     static final Sampling SAMPLING = new Sampling(1, SAMPLES);
+    /**
+     * The ping-pong's: a second warm-up round, so that the C2 compilation of {@link #handOvers},
+     * started within the first, has finished on a machine whose compiler is still busy with start-up.
+     */
+    static final Sampling WARM_SAMPLING = new Sampling(2, SAMPLES);
+    /**
+     * Hand-overs per call of {@link #handOvers}. A loop entered once per sample runs in the
+     * interpreter and then in profiling code until on-stack replacement compiles it, some 100,000
+     * iterations in: five samples of 20,000 round trips, so the median was one of those. A method
+     * called thousands of times a sample is compiled whole within the first warm-up round.
+     */
+    static final int CHUNK = 10;
     /** Where the syscall loop's results go, so that no compiler may drop the calls themselves. */
     static volatile long sink;
 
@@ -156,7 +168,7 @@ public final class SchedCosts {
 
         public Result run(CpuTarget t) {
             int a = t.cpus().get(0), b = sameCore ? a : t.cpus().get(1);
-            Stats ns = SAMPLING.stats(i -> pingPong(a, b, rounds) / (2.0 * rounds));
+            Stats ns = WARM_SAMPLING.stats(i -> pingPong(a, b, rounds) / (2.0 * rounds));
             return Result.ok(this, hostside.core.Unit.NS, ns, "futex wait/wake ping-pong of two pinned threads, as refs pingpong futex, host clock; half a round trip",
                     new Detail(CpuSet.of(a, b), rounds));
         }
@@ -170,19 +182,26 @@ public final class SchedCosts {
             Runnable sideA = () -> {
                 Sched.pin(cpuA);
                 long t0 = System.nanoTime();
-                for (int r = 0; r < rounds; r++) {
-                    handOver(word, 0, 1);
-                }
+                side(word, 0, 1, rounds);
                 waitFor(word, 0);
                 elapsed[0] = System.nanoTime() - t0;
             };
             Runnable sideB = () -> {
                 Sched.pin(cpuB);
-                for (int r = 0; r < rounds; r++) handOver(word, 1, 0);
+                side(word, 1, 0, rounds);
             };
             runPair(sideA, sideB);
             return elapsed[0];
         }
+    }
+
+    /** {@code rounds} hand-overs, {@link #CHUNK} at a time. */
+    static void side(MemorySegment word, int mine, int theirs, int rounds) {
+        for (int done = 0; done < rounds; done += CHUNK) handOvers(word, mine, theirs, Math.min(CHUNK, rounds - done));
+    }
+
+    static void handOvers(MemorySegment word, int mine, int theirs, int n) {
+        for (int i = 0; i < n; i++) handOver(word, mine, theirs);
     }
 
     /** Waits for {@code mine}, then gives the turn to the other side and wakes it. */

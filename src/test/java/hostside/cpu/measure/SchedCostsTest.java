@@ -24,6 +24,14 @@ class SchedCostsTest {
     }
 
     @Test
+    void aRoundCountThatIsNoMultipleOfTheChunkStillPairsEveryHandOver() {
+        // a side that made one hand-over less would leave the other waiting: runPair would throw after its time-out
+        int cpu = Sched.affinity().getFirst();
+        assertThat(SchedCosts.pingPong(cpu, cpu, 3 * SchedCosts.CHUNK + 7)).isPositive();
+        assertThat(SchedCosts.pingPong(cpu, cpu, 1)).isPositive();
+    }
+
+    @Test
     void everyWakeupIsMeasured() {
         List<Integer> cpus = Sched.affinity();
         long[] lat = SchedCosts.wakeups(cpus.getFirst(), cpus.getLast(), 50);
