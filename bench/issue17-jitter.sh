@@ -18,6 +18,7 @@
 # Usage, from the repository root or anywhere:
 #   bench/issue17-jitter.sh OUTDIR [ROUNDS]        (ROUNDS default 3)
 #   JAR=/path/to/hostside.jar PERIOD_US=100 TICKS=20000 bench/issue17-jitter.sh OUTDIR 5
+#   EXTRA_JAVA="-XX:-UsePerfData" bench/issue17-jitter.sh OUTDIR   (JVM flags added to hostside's, to test one)
 # Peers: $PEERS, else .peers/ in the checkout, else /work/shared/tools/peers. Java: .jre/bin/java
 # when it exists, else $JAVA_HOME/bin/java, else java; with the flags ./hostside gives `cpu`.
 set -uo pipefail
@@ -41,7 +42,7 @@ jar=${JAR:-target/hostside.jar}
 [[ -f $jar ]] || { echo "no jar at $jar: ./mvnw -B -q -o package -DskipTests" >&2; exit 1; }
 # the launcher's flags for `cpu` (./hostside): no periodic safepoints, no monitor-deflation thread
 J=("$java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
-   -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar "$jar")
+   -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 ${EXTRA_JAVA:-} -jar "$jar")
 ncpu=$(nproc)
 # the hogs outlast the C loop: its 1 s warm-up, the ticks, and a margin; stopped when it ends
 hog_s=$(( ticks * period_us / 1000000 + 30 ))
@@ -74,7 +75,7 @@ ours() {  # $1: file name, $2: key
 
 {
   echo "# $(date -u +%FT%TZ) $(hostname) $(uname -r), $ncpu CPUs; $ticks ticks of $period_us us; rounds $rounds"
-  echo "# refs: $refs; java: $java ($("$java" -version 2>&1 | head -1)); jar: $jar; hostside keys: $quiet_key, $noisy_key"
+  echo "# refs: $refs; java: $java ($("$java" -version 2>&1 | head -1)); jar: $jar; hostside keys: $quiet_key, $noisy_key; extra JVM flags: ${EXTRA_JAVA:-none}"
   echo "# load before: $(cat /proc/loadavg)"
 } | tee "$out/meta.txt"
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 17's final comparison on the H200 VM, in parts that each fit one 10-minute device call:
+#   bash bench/device-issue17-final.sh PART        (on the device, from the checkout; $OUT set by it)
+# PART: io-direct  the five O_DIRECT io figures beside fio, 3 rounds
+#       io-cache   the cold, warm and write io figures beside fio, 3 rounds
+#       jitter     the timer jitter beside refs timer, 3 rounds as ./hostside runs it, 3 with -XX:-UsePerfData
+#       sched      syscall and futex ping-pongs beside refs, 5 rounds
+#       report     report time and peak RSS (bench/device-issue17-report.sh)
+# Needs .jre/, .peers/ and target/hostside.jar carried. Everything it writes goes into one
+# tarball under $OUT (the device tool brings back only a few files) and its tables to stdout.
+set -uo pipefail
+part=${1:?PART}
+cd "$(dirname "$0")/.." || exit 1
+res=${OUT:-/tmp}/issue17-$part; mkdir -p "$res"
+echo "== $part on $(hostname), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+case $part in
+  io-direct) KEYS=seq_read_direct_qd1,seq_read_direct_uring_qd32,rand_read_direct_qd1,rand_read_direct_uring_qd1,rand_read_direct_uring_qd32 \
+               bash bench/issue17-io.sh "$res" /var/tmp 2>&1 | tail -n 40 ;;
+  io-cache)  KEYS=seq_read_cold_qd1,seq_read_warm_qd1,rand_read_cold_qd1,rand_read_warm_qd1,write_buffered,write_fsync \
+               bash bench/issue17-io.sh "$res" /var/tmp 2>&1 | tail -n 40 ;;
+  jitter)    bash bench/issue17-jitter.sh "$res/default" 3 2>&1 | grep -E '^\||^#'
+             EXTRA_JAVA=-XX:-UsePerfData bash bench/issue17-jitter.sh "$res/noperfdata" 3 2>&1 | grep -E '^\||^#' ;;
+  sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
+  report)    bash bench/device-issue17-report.sh "$res" 2>&1 | tail -n 80 ;;
+  *) echo "unknown part $part" >&2; exit 2 ;;
+esac
+tar -czf "${OUT:-/tmp}/issue17-$part.tar.gz" -C "${OUT:-/tmp}" "issue17-$part" && rm -rf "$res"
+echo "== done $(date -u +%FT%TZ)"
