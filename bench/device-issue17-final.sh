@@ -4,6 +4,8 @@
 # PART: io-direct  the five O_DIRECT io figures beside fio, 3 rounds
 #       io-cache   the cold, warm and write io figures beside fio, 3 rounds
 #       jitter     the timer jitter beside refs timer, 3 rounds as ./hostside runs it, 3 with -XX:-UsePerfData
+#       jitter-long the same, 5 rounds of 40,000 ticks (the missed ticks are a few stalls a run: more ticks, more of them)
+#       uring      random 4 KiB O_DIRECT io_uring QD32: fio, fio with hostside's batching, fio with offsets drawn as hostside's, hostside, on one file
 #       sched      syscall and futex ping-pongs beside refs, 5 rounds
 #       report     report time and peak RSS (bench/device-issue17-report.sh)
 # Needs .jre/, .peers/ and target/hostside.jar carried. Everything it writes goes into one
@@ -20,6 +22,8 @@ case $part in
                bash bench/issue17-io.sh "$res" /var/tmp 2>&1 | tail -n 40 ;;
   jitter)    bash bench/issue17-jitter.sh "$res/default" 3 2>&1 | grep -E '^\||^#'
              EXTRA_JAVA=-XX:-UsePerfData bash bench/issue17-jitter.sh "$res/noperfdata" 3 2>&1 | grep -E '^\||^#' ;;
+  jitter-long) TICKS=40000 bash bench/issue17-jitter.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
+  uring)     bash bench/issue17-uring.sh "$res" /var/tmp 2>&1 | tail -n 12 ;;
   sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   report)    bash bench/device-issue17-report.sh "$res" 2>&1 | tail -n 80 ;;
   *) echo "unknown part $part" >&2; exit 2 ;;
