@@ -5,7 +5,7 @@
 set -uo pipefail
 out=${1:?OUTDIR}; mkdir -p "$out"
 if [[ -x .jre/bin/java ]]; then java=.jre/bin/java; else java=$(command -v java); fi
-timer=$(command -v gtime || echo /usr/bin/time)
+timer=${TIMER:-$(command -v gtime || echo /usr/bin/time)}  # TIMER=.peers/bin/gnutime where GNU time is not installed
 peakdisk() {  # prints the largest total size of hostside's files in /var/tmp and /tmp while $1 lives
   local pid=$1 max=0 now
   while kill -0 "$pid" 2>/dev/null; do

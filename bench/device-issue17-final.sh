@@ -8,6 +8,7 @@
 #       uring      random 4 KiB O_DIRECT io_uring QD32: fio, fio with hostside's batching, fio with offsets drawn as hostside's, hostside, on one file
 #       sched      syscall and futex ping-pongs beside refs, 5 rounds
 #       report     report time and peak RSS (bench/device-issue17-report.sh)
+#       costs      each command alone, wall time, peak RSS and test files (bench/device-costs.sh, the README's table)
 # Needs .jre/, .peers/ and target/hostside.jar carried. Everything it writes goes into one
 # tarball under $OUT (the device tool brings back only a few files) and its tables to stdout.
 set -uo pipefail
@@ -25,6 +26,8 @@ case $part in
   jitter-long) TICKS=40000 bash bench/issue17-jitter.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   uring)     bash bench/issue17-uring.sh "$res" /var/tmp 2>&1 | tail -n 12 ;;
   sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
+  costs)     TIMER=$PWD/.peers/bin/gnutime bash bench/device-costs.sh "$res" 2>&1 | tail -n 12
+             grep -E "ok in|elapsed" "$res/report.err" | tail -n 60 ;;
   report)    bash bench/device-issue17-report.sh "$res" 2>&1 | tail -n 80 ;;
   *) echo "unknown part $part" >&2; exit 2 ;;
 esac

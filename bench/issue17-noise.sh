@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 17, the noise rule: on a busy machine (one CPU hog of refs running throughout), do the
-# verdicts of `hostside vm` and `hostside cpu` that compare two figures hold from run to run? And
+# verdicts of `hostside vm`, `hostside cpu` and `hostside io` that compare two figures hold from run to run? And
 # does the load hostside reads before each drill agree with vmstat's, read just before it?
 #   bash bench/issue17-noise.sh OUTDIR [ROUNDS]      (ROUNDS defaults to 3)
 #   bash bench/issue17-noise.sh OUTDIR --table        (the tables again, from an earlier run's files)
 # Each round: vmstat, hostside vm (64 MiB file and region), vmstat, hostside cpu (2000 launches a
-# condition, 32 MiB dataset, 2 workers), each under a minute on the 2-core dev VM. Prints the load
+# condition, 32 MiB dataset, 2 workers), vmstat, hostside io (256 MiB file in /var/tmp, 300 ms
+# samples), each under a minute on the 2-core dev VM. Prints the load
 # as "| figure | hostside | peer | ratio |" and each verdict's call per run, with the
 # contradictions (one run calls A better, another B), then the verdict lines in full.
 # Peers from .peers/ (a copy of shared/tools/peers in the checkout) or /work/shared/tools/peers;
@@ -36,6 +37,8 @@ for r in $(seq 1 "$rounds"); do
   hs vm --size 64M --anon-size 64M --json >"$out/vm-$r.json" 2>"$out/vm-$r.err"
   busy_cpus >"$out/vmstat-cpu-$r.txt"
   hs cpu --launches 2000 --dataset-size 32M --workers 2 --json >"$out/cpu-$r.json" 2>"$out/cpu-$r.err"
+  busy_cpus >"$out/vmstat-io-$r.txt"
+  hs io --dir /var/tmp --size 256M --sample-ms 300 --json >"$out/io-$r.json" 2>"$out/io-$r.err"
 done
 echo "load after: $(cat /proc/loadavg)" >>"$out/conditions.txt"
 fi
@@ -43,14 +46,16 @@ cat "$out/conditions.txt"
 python3 - "$out" "$rounds" <<'PY'
 import json, re, statistics, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
-runs = {d: [json.load(open(f"{out}/{d}-{r}.json")) for r in range(1, rounds + 1)] for d in ("vm", "cpu")}
+import os
+drills = [d for d in ("vm", "cpu", "io") if os.path.exists(f"{out}/{d}-1.json")]  # runs from before io was added have none
+runs = {d: [json.load(open(f"{out}/{d}-{r}.json")) for r in range(1, rounds + 1)] for d in drills}
 
 print("\n| figure | hostside (median of runs, min-max) | peer | ratio | peer tool |")
 print("|---|---|---|---|---|")
 # vmstat just before the drill, while hostside does not run, sees everyone else: the peer of hostside's
 # othersCpus. On a saturated machine hostside's own start-up (the JIT) takes a share of the CPUs in
 # its window, so the others get less than vmstat saw, and the whole machine (others + self) is full.
-for d in ("vm", "cpu"):
+for d in drills:
     loads = [x["load"] for x in runs[d] if x.get("load") and x["load"].get("othersCpus") is not None]
     o = [l["othersCpus"] for l in loads]
     a = [l["othersCpus"] + l["selfCpus"] for l in loads]
@@ -70,8 +75,23 @@ def call(line):
         (r"^Random access", "TLB base vs huge"), (r"^Managed memory", "managed faults vs prefetch"),
         (r"^First touch costs", "first-touch fault cost"), (r"^A trivial syscall", "syscall"), (r"^Handing work", "context switch"), (r"^Quiet, the feeder", "jitter quiet vs noisy"), (r"^\w+_jitter_quiet came out noisier", "jitter quiet vs noisy"),
         (r"^Pinned alone", "pinned vs unpinned"), (r"^Python list", "DataLoader list vs numpy"),
+        (r"^Loading a checkpoint", "checkpoint read paths"), (r"^Read again while still cached", "warm vs cold read"),
+        (r"^Small random reads", "random reads QD32 vs QD1"), (r"^Saving a checkpoint", "checkpoint save"),
     ]
     name = next((n for p, n in rules if re.search(p, line)), line[:30])
+    if name == "checkpoint read paths":
+        if ": the paths are " in line: return name, "all even"
+        if m := re.search(r"GB/s [^:]*: (.+?) are (even within noise|within \d+% of each other), ahead of", line): return name, m.group(1) + " ahead together"
+        if ": keep many reads in flight" in line: return name, "32 in flight fastest"
+        if ": O_DIRECT alone is the fastest" in line: return name, "O_DIRECT one at a time fastest"
+        if ": the page cache's readahead keeps up" in line: return name, "the page cache fastest"
+        return name, line[:60]
+    if name == "warm vs cold read":
+        return name, "even" if "with the cold read" in line else "warm faster" if "x the cold read)" in line else "warm slower" if "slower than the cold read" in line else "(no cold read)"
+    if name == "random reads QD32 vs QD1":
+        return name, "depth helps" if ("needs many reads in flight" in line or "more from a deeper queue" in line) else "even" if "does not gain from a deeper queue" in line \
+            else "depth hurts" if "slower with 32 in flight" in line else "(QD1 only)"
+    if name == "checkpoint save": return name, "(no comparison)"
     if "even within noise" in line and name not in ("TLB base vs huge",): c = "even within noise"
     elif "within 15% of each other" in line: c = "within 15%"
     elif m := re.search(r": (read\(\)|mmap) [0-9.]+x faster", line): c = m.group(1) + " faster"
@@ -92,10 +112,13 @@ def call(line):
     else: c = "(no comparison)"
     return name, c
 
-opposite = {("read() faster", "mmap faster"), ("THP faster", "THP slower"), ("pinning helps", "pinning does not help")}
+opposite = {("read() faster", "mmap faster"), ("THP faster", "THP slower"), ("pinning helps", "pinning does not help"),
+            ("warm faster", "warm slower"), ("depth helps", "depth hurts")}
+# two runs that each name a different sole fastest checkpoint path contradict each other
+fastest = {"32 in flight fastest", "O_DIRECT one at a time fastest", "the page cache fastest"}
 print("\n| verdict | " + " | ".join(f"run {r}" for r in range(1, rounds + 1)) + " | contradiction |")
 print("|---|" + "---|" * rounds + "---|")
-for d in ("vm", "cpu"):
+for d in drills:
     table = {}
     for i, x in enumerate(runs[d]):
         for line in x.get("verdicts", []):
@@ -103,11 +126,11 @@ for d in ("vm", "cpu"):
             table.setdefault(n, [""] * rounds)[i] = c
     for n, cs in table.items():
         calls = set(c for c in cs if c)
-        bad = any((a, b) in opposite or (b, a) in opposite for a in calls for b in calls)
+        bad = any((a, b) in opposite or (b, a) in opposite for a in calls for b in calls) or len(calls & fastest) > 1
         if n == "jitter quiet vs noisy" and any(c.startswith("noisy worse") for c in calls) and any(c.startswith("noisy not worse") for c in calls): bad = True
         print(f"| {d}: {n} | " + " | ".join(cs) + f" | {'YES' if bad else 'no'} |")
 
-for d in ("vm", "cpu"):
+for d in drills:
     print(f"\n### hostside {d}: the verdict lines of each run\n")
     for i, x in enumerate(runs[d], 1):
         l = x.get("load") or {}
