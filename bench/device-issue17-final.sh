@@ -6,10 +6,11 @@
 #       jitter     the timer jitter beside refs timer, 3 rounds as ./hostside runs it, 3 with -XX:-UsePerfData
 #       jitter-long the same, 5 rounds of 40,000 ticks (the missed ticks are a few stalls a run: more ticks, more of them)
 #       uring      random 4 KiB O_DIRECT io_uring QD32: fio, fio with hostside's batching, fio with offsets drawn as hostside's, hostside, on one file
+#       uring2     the same QD32 job: fio, hostside, and bench/uring-probe's two loops (hostside's, fio's) with the device's in-flight count and the thread's cost
 #       sched      syscall and futex ping-pongs beside refs, 5 rounds
 #       report     report time and peak RSS (bench/device-issue17-report.sh)
 #       costs      each command alone, wall time, peak RSS and test files (bench/device-costs.sh, the README's table)
-# Needs .jre/, .peers/ and target/hostside.jar carried. Everything it writes goes into one
+# Needs .jre/, .peers/ and target/hostside.jar carried (uring2 also target/bench-classes). Everything it writes goes into one
 # tarball under $OUT (the device tool brings back only a few files) and its tables to stdout.
 set -uo pipefail
 part=${1:?PART}
@@ -25,6 +26,7 @@ case $part in
              EXTRA_JAVA=-XX:-UsePerfData bash bench/issue17-jitter.sh "$res/noperfdata" 3 2>&1 | grep -E '^\||^#' ;;
   jitter-long) TICKS=40000 bash bench/issue17-jitter.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   uring)     bash bench/issue17-uring.sh "$res" /var/tmp 2>&1 | tail -n 12 ;;
+  uring2)    bash bench/issue17-uring2.sh "$res" /var/tmp 2>&1 | tail -n 8 ;;
   sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   costs)     TIMER=$PWD/.peers/bin/gnutime bash bench/device-costs.sh "$res" 2>&1 | tail -n 12
              grep -E "ok in|elapsed" "$res/report.err" | tail -n 60 ;;

@@ -57,8 +57,8 @@ jobs=(
   "rand_read_direct_qd1 --rw=randread --bs=4k --ioengine=psync --iodepth=1 --direct=1 --invalidate=0 --time_based --runtime=5"
   "rand_read_direct_uring_qd1 --rw=randread --bs=4k --ioengine=io_uring --iodepth=1 --direct=1 --invalidate=0 --time_based --runtime=5"
   "rand_read_direct_uring_qd32 --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5"
-  "write_buffered --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=0"
-  "write_fsync --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=1"
+  "write_buffered --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --end_fsync=0"
+  "write_fsync --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --end_fsync=1"
 )
 # fio's own defaults for the cold jobs (POSIX_FADV_SEQUENTIAL / _RANDOM): not hostside's figure, shown beside it
 extra=(

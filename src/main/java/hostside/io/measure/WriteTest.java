@@ -79,9 +79,16 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
         return WriteDetail.class;
     }
 
-    /** The fio job that writes the same: 1 MiB buffered writes of a file of this size, with fsync at its end or not. */
+    /**
+     * The fio job that writes the same: 1 MiB buffered writes of a new file of this size, with
+     * fsync at its end or not. {@code --fallocate=none}: fio reserves a write job's blocks with
+     * posix_fallocate before it writes unless told not to, and a file whose blocks are reserved
+     * takes buffered writes faster (ext4 on the H200 VM: 5.5 against 4.4 GB/s) than a new file
+     * whose blocks are found as it grows, which is what hostside writes and what torch.save,
+     * safetensors and a distributed checkpoint write.
+     */
     public String fio(IoTarget t) {
-        return "fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --end_fsync=" + (fsync ? 1 : 0) + " --size=" + t.writeBytes();
+        return "fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --end_fsync=" + (fsync ? 1 : 0) + " --size=" + t.writeBytes();
     }
 
     /** The samples, each a new file made by {@code file} and removed after. */
