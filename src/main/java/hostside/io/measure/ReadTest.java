@@ -351,7 +351,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
          * default (iodepth_batch_submit=1), and apart from the wait for completions. Submitting
          * the refills together in the enter that also waits (one syscall a round) was measured
          * on the H200 VM at 0.82 of fio's IOPS with the device holding 32 reads all along: each
-         * read took longer there, not fewer were in flight (docs/measurements/2026-12-04-issue17.md).
+         * read took longer there, not fewer were in flight (docs/measurements/2026-12-04-issue17-final.md).
          */
         private void queue(int slot) {
             MemorySegment b = buffers.asSlice((long) slot * block(), block());
