@@ -1,24 +1,70 @@
 package hostside.io.measure;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import hostside.libc.Libc;
+import hostside.libc.LibcException;
 
 /**
- * The read buffers, made the way fio makes its own, because on a VM an O_DIRECT read's speed
- * depends on its buffer ({@link PhysicalPieces}). fio mallocs iodepth blocks plus a page for
- * alignment, which glibc serves with a fresh anonymous mapping and fio aligns up to the next page;
- * nothing touches it before the reads, so the kernel faults its pages in during the first reads
- * (for O_DIRECT, while pinning them for the DMA). Here: the same mapping, the buffers from its
- * second page, untouched. A buffer zeroed and filled by the JVM instead gets its pages in another
- * order and, with them, another layout in physical memory.
+ * The read buffers. On a VM an O_DIRECT read is as fast as the number of physically contiguous
+ * pieces its buffer falls into ({@link PhysicalPieces}: one DMA segment each, which the virtual
+ * disk hands to the host one by one), and left to the page allocator that number is an accident
+ * of the process's history: a fresh JVM's buffer fell into 5-9 pieces per MiB on the H200 VM, the
+ * same buffer inside {@code report} (after the machine and vm drills had freed gigabytes) into
+ * 256, and the 1 MiB reads ran at 1.7-2.2 against 0.9 GB/s. fio's malloc'd buffers mostly fall
+ * into 130-256. So the layout is made, not left: every page of the buffers apart from its
+ * neighbours, one piece per page, as a long-running process's buffers and fio's usually are. The
+ * figure is then the same alone and in the report, and the same as fio's at its usual layout; a
+ * loader whose buffers are contiguous (huge pages) reads faster on a VM, which the pieces figure
+ * beside the result explains.
+ *
+ * <p>How: the buffers' pages and a spacer's are first touched in turns (buffer page, spacer
+ * page, ...), so the page allocator, which hands out frames in order, puts a spacer frame between
+ * any two buffer frames; then the spacer is unmapped. Both without transparent huge pages, which
+ * would make a 2 MiB run contiguous whatever the order.
  */
 final class Buffers {
     private Buffers() {}
 
-    /** The mapping that holds {@code depth} blocks from its second page; the caller unmaps it. */
+    /**
+     * The mapping that holds {@code depth} blocks from its second page (the first is fio's
+     * alignment page), every page present and physically apart from its neighbours; the caller
+     * unmaps it.
+     */
     static MemorySegment map(int block, int depth, long pageSize) {
-        return Libc.mmap(bytes(block, depth, pageSize), Libc.PROT_READ | Libc.PROT_WRITE, Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS, -1, 0);
+        long bytes = bytes(block, depth, pageSize);
+        int rw = Libc.PROT_READ | Libc.PROT_WRITE, anon = Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS;
+        MemorySegment mapping = Libc.mmap(bytes, rw, anon, -1, 0);
+        MemorySegment spacer = null;
+        try {
+            spacer = Libc.mmap(bytes, rw, anon, -1, 0);
+            noHugePages(mapping);
+            noHugePages(spacer);
+            interleave(mapping, spacer, pageSize);
+            return mapping;
+        } catch (RuntimeException e) {
+            Libc.munmap(mapping);
+            throw e;
+        } finally {
+            if (spacer != null) Libc.munmap(spacer);
+        }
+    }
+
+    private static void noHugePages(MemorySegment region) {
+        try {
+            Libc.madvise(region, Libc.MADV_NOHUGEPAGE);
+        } catch (LibcException e) {
+            // EINVAL: a kernel without transparent huge pages, where there are none to turn off
+        }
+    }
+
+    /** First-touches {@code a}'s and {@code b}'s pages in turns, a's first: a write faults each page in. */
+    static void interleave(MemorySegment a, MemorySegment b, long pageSize) {
+        for (long off = 0; off < a.byteSize(); off += pageSize) {
+            a.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
+            if (off < b.byteSize()) b.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
+        }
     }
 
     /** The blocks and two pages: fio's alignment page, and glibc's chunk header rounded up to one. */

@@ -222,7 +222,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 + (cache == Cache.DIRECT ? ", O_DIRECT" : "")
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
                 + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
-                + "; buffers as fio's: one fresh anonymous mapping, page-aligned, first touched by the reads"
+                + "; buffers laid out page by page, each 4 KiB page physically apart from its neighbours (as fio's usually fall)"
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
     }
