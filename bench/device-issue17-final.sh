@@ -8,7 +8,7 @@
 #       uring      random 4 KiB O_DIRECT io_uring QD32: fio, fio with hostside's batching, fio with offsets drawn as hostside's, hostside, on one file
 #       uring2     the same QD32 job: fio, hostside, and bench/uring-probe's two loops (hostside's, fio's) with the device's in-flight count and the thread's cost
 #       sched      syscall and futex ping-pongs beside refs, 5 rounds
-#       report     report time and peak RSS (bench/device-issue17-report.sh)
+#       report     report time and peak RSS, its copies and io figures beside the same alone (bench/device-issue17-report.sh, about 6 min)
 #       costs      each command alone, wall time, peak RSS and test files (bench/device-costs.sh, the README's table)
 # Needs .jre/, .peers/ and target/hostside.jar carried (uring2 also target/bench-classes). Everything it writes goes into one
 # tarball under $OUT (the device tool brings back only a few files) and its tables to stdout.
@@ -30,7 +30,7 @@ case $part in
   sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   costs)     TIMER=$PWD/.peers/bin/gnutime bash bench/device-costs.sh "$res" 2>&1 | tail -n 12
              grep -E "ok in|elapsed" "$res/report.err" | tail -n 60 ;;
-  report)    bash bench/device-issue17-report.sh "$res" 2>&1 | tail -n 80 ;;
+  report)    bash bench/device-issue17-report.sh "$res" 2>&1 | tail -n 100 ;;
   *) echo "unknown part $part" >&2; exit 2 ;;
 esac
 tar -czf "${OUT:-/tmp}/issue17-$part.tar.gz" -C "${OUT:-/tmp}" "issue17-$part" && rm -rf "$res"

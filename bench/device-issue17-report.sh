@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Issue 17 on the H200 VM: what the report costs (time per drill and per case, peak RSS and who
-# holds it) and whether its copies equal the same cases run alone, with PyTorch's copies beside.
+# holds it) and whether its copies and io figures equal the same cases run alone (copies alone and
+# PyTorch's before and after; `hostside io` alone before and after, IO=0 to leave it out).
 #   bash bench/device-issue17-report.sh OUTDIR
+# Everything printed is kept in OUTDIR/summary.txt too (a device call brings back only its tail).
 # Needs .jre/, target/hostside.jar, .peers/bin/gnutime and .peers/src/torch_copies.py.
 set -uo pipefail
 out=${1:?OUTDIR}; mkdir -p "$out"
+exec > >(tee "$out/summary.txt") 2>&1
+io_keys=seq_read_cold_qd1,seq_read_warm_qd1,seq_read_direct_qd1,seq_read_direct_uring_qd32,rand_read_cold_qd1,rand_read_warm_qd1,rand_read_direct_qd1,rand_read_direct_uring_qd1,rand_read_direct_uring_qd32,write_buffered,write_fsync
 JAVA=.jre/bin/java; [[ -x $JAVA ]] || JAVA=${JAVA_HOME:?}/bin/java
 hs() { $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hostside.jar "$@"; }
 copies=host_to_device_ce_pinned,device_to_host_ce_pinned,host_to_device_ce_pageable,device_to_host_ce_pageable
@@ -16,7 +20,7 @@ for f in d.get("figures", []):
         print(f"  {tag:10s} {f['key']:28s} {f['value']:7.2f} GB/s (min {f['min']:.2f}, max {f['max']:.2f}, n {f['samples']})")
 PY
 }
-torch() { python3 .peers/src/torch_copies.py 2>/dev/null | python3 -c '
+torch() { python3 .peers/src/torch_copies.py 2>/dev/null | tee "$out/torch${1// /}.json" | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
 for k in ("h2d_pinned", "d2h_pinned", "h2d_pageable", "d2h_pageable"):
@@ -27,6 +31,7 @@ echo "== machine: $(nproc) cores, $(nvidia-smi --query-gpu=name,driver_version -
 echo "== copies alone, PyTorch, then the report, then alone and PyTorch again"
 hs machine --only $copies --json >"$out/alone-1.json" 2>/dev/null; fig "$out/alone-1.json" alone-1 $copies
 torch " -1"
+[[ ${IO:-1} == 1 ]] && hs io --dir /var/tmp --size 2G --json >"$out/io-alone-1.json" 2>"$out/io-alone-1.err"
 ( .peers/bin/gnutime -v $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hostside.jar report --out "$out/report" --name h200 \
     >/dev/null 2>"$out/report.err" ) &
 wrapper=$!
@@ -44,6 +49,35 @@ hs machine --only $copies --json >"$out/alone-2.json" 2>/dev/null; fig "$out/alo
 torch " -2"
 hs machine --only $copies --json >"$out/alone-3.json" 2>/dev/null; fig "$out/alone-3.json" alone-3 $copies
 torch " -3"
+if [[ ${IO:-1} == 1 ]]; then
+  hs io --dir /var/tmp --size 2G --json >"$out/io-alone-2.json" 2>"$out/io-alone-2.err"
+  echo "== io alone, inside the report, alone again (median, and the O_DIRECT buffers' pieces)"
+  python3 - "$out" "$io_keys" <<'PY'
+import json, sys
+out, keys = sys.argv[1], sys.argv[2].split(",")
+def figs(path):
+    try: d = json.load(open(path))
+    except Exception: return {}
+    got = {f["key"]: f["value"] for f in d.get("figures", [])}
+    pieces = {}
+    def walk(o):
+        if isinstance(o, dict):
+            if o.get("key") in keys and isinstance(o.get("detail"), dict) and o["detail"].get("bufferPieces") is not None:
+                pieces[o["key"]] = o["detail"]["bufferPieces"]
+            for v in o.values(): walk(v)
+        elif isinstance(o, list):
+            for v in o: walk(v)
+    walk(d)
+    return {k: (got.get(k), pieces.get(k)) for k in keys}
+a1, rp, a2 = figs(f"{out}/io-alone-1.json"), figs(f"{out}/report/h200.json"), figs(f"{out}/io-alone-2.json")
+def cell(v): return "-" if not v or v[0] is None else (f"{v[0]:,.0f}" if v[0] > 1000 else f"{v[0]:.2f}") + (f" ({v[1]:.0f} pieces)" if v[1] else "")
+print("| figure | alone before | inside report | alone after | report / mean of alone |\n|---|---:|---:|---:|---:|")
+for k in keys:
+    x = [v[k][0] for v in (a1, a2) if v.get(k) and v[k][0]]
+    r = rp.get(k, (None, None))[0]
+    print(f"| {k} | {cell(a1.get(k))} | {cell(rp.get(k))} | {cell(a2.get(k))} | {r / (sum(x) / len(x)):.2f} |" if r and x else f"| {k} | {cell(a1.get(k))} | {cell(rp.get(k))} | {cell(a2.get(k))} | - |")
+PY
+fi
 echo "== the report: wall time and peak RSS (GNU time)"
 grep -E 'Elapsed|Maximum resident|Percent of CPU' "$out/report.err" | sed 's/^\s*/  /'
 echo "== peak RSS while in each case (MiB, sampled each second)"
