@@ -47,7 +47,6 @@ public final class CpuFactsReader {
     public static final String NO_CPUFREQ = "no cpufreq (VM or firmware-controlled)";
 
     private static final Pattern RELEASE = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})(?:\\D.*)?");
-    private static final Pattern FLAG = Pattern.compile("[a-z_]+");
 
     private final FsRoot fs;
     private final MachineFacts machine;
@@ -139,8 +138,8 @@ public final class CpuFactsReader {
             }
         }
         String scheduler = major == null ? null : schedulerOf(major, minor);
-        String[] preemption = preemption(version.orElse(null), cmdline.get("preempt"), major, minor);
-        return new Kernel(release, major, minor, scheduler, preemption[0], preemption[1]);
+        PreemptionModel preemption = PreemptionModel.decide(fs.text(DEBUG_SCHED + "/preempt"), version.orElse(null), cmdline.get("preempt"), major, minor);
+        return new Kernel(release, major, minor, scheduler, preemption.model(), preemption.source());
     }
 
     /** "EEVDF" from 6.6 on, "CFS" before; null when the release does not parse. */
@@ -152,36 +151,6 @@ public final class CpuFactsReader {
 
     static String schedulerOf(int major, int minor) {
         return major > 6 || major == 6 && minor >= 6 ? "EEVDF" : "CFS";
-    }
-
-    /**
-     * The preemption model and how it was decided: debugfs names the current one ("none
-     * voluntary (full) lazy"); otherwise the build flags in /proc/version (PREEMPT_RT, then
-     * PREEMPT_DYNAMIC, then PREEMPT, as the kernel's build prints them) and, on a dynamic kernel,
-     * preempt= on the command line.
-     */
-    private String[] preemption(String version, String preemptArg, Integer major, Integer minor) {
-        Optional<String> debug = fs.text(DEBUG_SCHED + "/preempt");
-        if (debug.isPresent()) {
-            Matcher m = Pattern.compile("\\((\\w+)\\)").matcher(debug.get());
-            if (m.find()) return new String[] {m.group(1), DEBUG_SCHED + "/preempt"};
-        }
-        if (version == null) return new String[] {null, "unknown: no /proc/version"};
-        if (Pattern.compile("\\bPREEMPT_RT\\b").matcher(version).find()) {
-            return new String[] {"rt", "/proc/version: PREEMPT_RT"};
-        }
-        if (Pattern.compile("\\bPREEMPT_DYNAMIC\\b").matcher(version).find()) {
-            if (preemptArg != null && preemptArg.matches("none|voluntary|full|lazy")) {
-                return new String[] {preemptArg, "kernel command line preempt=" + preemptArg + " (a PREEMPT_DYNAMIC kernel)"};
-            }
-            return new String[] {"dynamic", "/proc/version: PREEMPT_DYNAMIC: the model is chosen at boot (preempt=); "
-                    + "this build's default shows only in " + DEBUG_SCHED + "/preempt (root, debugfs)"};
-        }
-        if (Pattern.compile("\\bPREEMPT\\b").matcher(version).find()) {
-            boolean lazy = major != null && (major > 6 || major == 6 && minor >= 13);
-            return new String[] {lazy ? "full or lazy" : "full", "/proc/version: PREEMPT"};
-        }
-        return new String[] {"none or voluntary", "/proc/version: no PREEMPT flag (CONFIG_PREEMPT_NONE or _VOLUNTARY)"};
     }
 
     private Sched sched() {
@@ -217,16 +186,9 @@ public final class CpuFactsReader {
         CmdlineCpus irqaff = cmdlineCpus("irqaffinity", false);
         Optional<CpuSet> isolated = optionalCpuList(CPU + "/isolated");
         Optional<CpuSet> nohzEff = optionalCpuList(CPU + "/nohz_full");
-        CpuSet off = isolated.orElse(domainIsolated(isolcpus)).or(nohzEff.orElse(cpus(nohz)));
+        CpuSet off = isolated.orElse(CmdlineCpuLists.domainIsolated(isolcpus)).or(nohzEff.orElse(cpus(nohz)));
         return new Isolation(isolcpus, nohz, nocbs, irqaff, isolated.orElse(null), nohzEff.orElse(null),
                 online.isEmpty() ? null : online.andNot(off));
-    }
-
-    /** The CPUs isolcpus= takes out of the scheduler's domains: all of them unless only "nohz" or "managed_irq" was asked. */
-    static CpuSet domainIsolated(CmdlineCpus isolcpus) {
-        if (isolcpus == null || isolcpus.cpus() == null) return CpuSet.EMPTY;
-        boolean domain = isolcpus.flags().isEmpty() || isolcpus.flags().contains("domain");
-        return domain ? isolcpus.cpus() : CpuSet.EMPTY;
     }
 
     private static CpuSet cpus(CmdlineCpus c) {
@@ -241,39 +203,9 @@ public final class CpuFactsReader {
             if (i.text().equals(key) || i.text().startsWith(key + "=")) text = i.text();
         }
         if (text == null) return null;
-        CmdlineCpus c = parseCmdlineCpus(text, flags, online.isEmpty() ? -1 : online.stream().max().orElse(0));
+        CmdlineCpus c = CmdlineCpuLists.parse(text, flags, online.isEmpty() ? -1 : online.stream().max().orElse(0));
         if (c.cpus() == null) unknowns.add("kernel command line " + shown(text) + ": not a CPU list");
         return c;
-    }
-
-    /**
-     * Parses "isolcpus=managed_irq,domain,2-7", "nohz_full=1-N", "rcu_nocbs" (bare) and the like.
-     *
-     * @param flags   whether lower-case words before the list are flags (isolcpus)
-     * @param lastCpu the highest CPU number, for "N" and "all"; -1 when unknown
-     */
-    public static CmdlineCpus parseCmdlineCpus(String text, boolean flags, int lastCpu) {
-        int eq = text.indexOf('=');
-        String value = eq < 0 ? "" : text.substring(eq + 1);
-        List<String> fl = new ArrayList<>();
-        List<String> parts = new ArrayList<>(List.of(value.split(",", -1)));
-        if (flags) {
-            while (!parts.isEmpty() && FLAG.matcher(parts.getFirst()).matches() && !parts.getFirst().equals("all")) {
-                fl.add(parts.removeFirst());
-            }
-        }
-        String list = String.join(",", parts);
-        if (lastCpu >= 0) {
-            list = list.replaceAll("\\ball\\b", "0-" + lastCpu).replaceAll("(?<![\\w])N(?![\\w])", String.valueOf(lastCpu));
-        }
-        CpuSet cpus;
-        try {
-            // the command line's text, read here once: the one place its CPU list is parsed
-            cpus = CpuSet.parseList(list);
-        } catch (GarbageException e) {
-            cpus = null;
-        }
-        return new CmdlineCpus(text, List.copyOf(fl), cpus);
     }
 
     // ---- this process and its cgroup ----
@@ -348,7 +280,7 @@ public final class CpuFactsReader {
         List<Feeder> out = new ArrayList<>();
         CpuSet isolated = CpuSet.EMPTY;
         if (isolation != null) {
-            isolated = isolation.isolated() != null ? isolation.isolated() : domainIsolated(isolation.isolcpus());
+            isolated = isolation.isolated() != null ? isolation.isolated() : CmdlineCpuLists.domainIsolated(isolation.isolcpus());
         }
         CpuSet allowed = process == null ? null : process.cpusAllowed();
         for (PciDevice gpu : machine.gpus()) {

@@ -110,7 +110,7 @@ public final class CpuVerdicts {
     private static void isolation(CpuFacts f, List<Finding> out) {
         CpuFacts.Isolation i = f.isolation();
         if (i == null) return;
-        CpuSet asked = CpuFactsReader.domainIsolated(i.isolcpus());
+        CpuSet asked = CmdlineCpuLists.domainIsolated(i.isolcpus());
         boolean askedAny = i.isolcpus() != null && i.isolcpus().cpus() != null && !i.isolcpus().cpus().isEmpty();
         CpuSet isolated = i.isolated() != null ? i.isolated() : asked;
         if (i.isolated() != null && i.isolcpus() != null && i.isolcpus().cpus() != null && !asked.isEmpty() && !asked.equals(isolated)) {

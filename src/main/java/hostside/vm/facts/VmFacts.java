@@ -2,6 +2,7 @@ package hostside.vm.facts;
 
 import hostside.process.Limits;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -59,6 +60,41 @@ public record VmFacts(
      * @param allowed  every value the kernel offers, in its order
      */
     public record Setting(String selected, List<String> allowed) {
+        /** "always [madvise] never" -> madvise of [always, madvise, never]; throws on anything else. */
+        public static Setting parse(String text) {
+            List<String> allowed = new ArrayList<>();
+            String selected = null;
+            int brackets = 0;
+            for (String tok : text.strip().split("\\s+")) {
+                if (tok.isEmpty()) continue;
+                boolean br = tok.startsWith("[") && tok.endsWith("]") && tok.length() > 2;
+                String v = br ? tok.substring(1, tok.length() - 1) : tok;
+                if (!v.matches("[A-Za-z0-9_+\\-]{1,32}")) throw new IllegalArgumentException("not a list of [chosen] values");
+                if (br) {
+                    brackets++;
+                    selected = v;
+                }
+                allowed.add(v);
+            }
+            if (brackets == 0) throw new IllegalArgumentException("no [selected] value");
+            if (brackets > 1) throw new IllegalArgumentException("more than one [selected] value");
+            return new Setting(selected, List.copyOf(allowed));
+        }
+
+        /** What can be kept of a setting that does not parse: its plain words, none of them selected. */
+        public static Setting garbled(String text) {
+            return new Setting(null, plainTokens(text));
+        }
+
+        private static List<String> plainTokens(String text) {
+            List<String> out = new ArrayList<>();
+            for (String tok : text.strip().split("\\s+")) {
+                String v = tok.replaceAll("^\\[|]$", "");
+                if (v.matches("[A-Za-z0-9_+\\-]{1,32}")) out.add(v);
+            }
+            return List.copyOf(out);
+        }
+
         public boolean is(String value) {
             return value.equals(selected);
         }

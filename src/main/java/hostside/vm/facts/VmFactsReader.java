@@ -233,41 +233,11 @@ public final class VmFactsReader {
         Optional<String> t = text(path, expected);
         if (t.isEmpty()) return null;
         try {
-            return parseSetting(t.get());
+            return Setting.parse(t.get());
         } catch (IllegalArgumentException e) {
             garbage(path, e.getMessage(), t.get());
-            return new Setting(null, plainTokens(t.get()));
+            return Setting.garbled(t.get());
         }
-    }
-
-    /** "always [madvise] never" -> madvise of [always, madvise, never]; throws on anything else. */
-    static Setting parseSetting(String text) {
-        List<String> allowed = new ArrayList<>();
-        String selected = null;
-        int brackets = 0;
-        for (String tok : text.strip().split("\\s+")) {
-            if (tok.isEmpty()) continue;
-            boolean br = tok.startsWith("[") && tok.endsWith("]") && tok.length() > 2;
-            String v = br ? tok.substring(1, tok.length() - 1) : tok;
-            if (!v.matches("[A-Za-z0-9_+\\-]{1,32}")) throw new IllegalArgumentException("not a list of [chosen] values");
-            if (br) {
-                brackets++;
-                selected = v;
-            }
-            allowed.add(v);
-        }
-        if (brackets == 0) throw new IllegalArgumentException("no [selected] value");
-        if (brackets > 1) throw new IllegalArgumentException("more than one [selected] value");
-        return new Setting(selected, List.copyOf(allowed));
-    }
-
-    private static List<String> plainTokens(String text) {
-        List<String> out = new ArrayList<>();
-        for (String tok : text.strip().split("\\s+")) {
-            String v = tok.replaceAll("^\\[|]$", "");
-            if (v.matches("[A-Za-z0-9_+\\-]{1,32}")) out.add(v);
-        }
-        return List.copyOf(out);
     }
 
     /** "hugepages-2048kB" -> 2 MiB; garbage leaves an unknown and gives null. */

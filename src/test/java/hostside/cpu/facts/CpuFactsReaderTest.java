@@ -161,7 +161,7 @@ class CpuFactsReaderTest {
             "isolcpus=2-x | true | '' | null",
             "nohz_full=domain | false | '' | null"})
     void cmdlineCpuLists(String text, boolean flags, String expectedFlags, String cpus) {
-        CmdlineCpus c = CpuFactsReader.parseCmdlineCpus(text, flags, 15);
+        CmdlineCpus c = CmdlineCpuLists.parse(text, flags, 15);
         assertThat(c.text()).isEqualTo(text);
         assertThat(String.join(",", c.flags())).isEqualTo(expectedFlags);
         assertThat(c.cpus()).isEqualTo(cpus == null ? null : set(cpus));
