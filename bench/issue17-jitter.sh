@@ -30,19 +30,10 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.." || exit 1
 
-refs=
-for d in "${PEERS:-}" .peers /work/shared/tools/peers ../shared/tools/peers; do
-  if [[ -n $d && -x $d/bin/refs ]]; then refs=$d/bin/refs; break; fi
-done
-[[ -n $refs ]] || { echo "no refs binary: set PEERS, or copy the peers to .peers/" >&2; exit 1; }
-if [[ -x .jre/bin/java ]]; then java=.jre/bin/java
-elif [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then java=$JAVA_HOME/bin/java
-else java=java; fi
-jar=${JAR:-target/hostside.jar}
-[[ -f $jar ]] || { echo "no jar at $jar: ./mvnw -B -q -o package -DskipTests" >&2; exit 1; }
-# the launcher's flags for `cpu` (./hostside): no periodic safepoints, no monitor-deflation thread
-J=("$java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
-   -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 ${EXTRA_JAVA:-} -jar "$jar")
+. bench/lib.sh
+bench_refs
+bench_java
+J=("${CPU_JAVA[@]}" ${EXTRA_JAVA:-} -jar "$jar")
 ncpu=$(nproc)
 # the hogs outlast the C loop: its 1 s warm-up, the ticks, and a margin; stopped when it ends
 hog_s=$(( ticks * period_us / 1000000 + 30 ))

@@ -30,19 +30,10 @@ out=$(cd "$out" && pwd)
 [[ -n ${BEFORE:-} ]] && BEFORE=$(realpath -- "$BEFORE")
 cd "$(dirname "$0")/.." || exit 1
 
-refs=
-for d in "${PEERS:-}" .peers /work/shared/tools/peers ../shared/tools/peers; do
-  if [[ -n $d && -x $d/bin/refs ]]; then refs=$d/bin/refs; break; fi
-done
-[[ -n $refs ]] || { echo "no refs binary: set PEERS, or copy the peers to .peers/" >&2; exit 1; }
-if [[ -x .jre/bin/java ]]; then java=.jre/bin/java
-elif [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then java=$JAVA_HOME/bin/java
-else java=java; fi
-jar=${JAR:-target/hostside.jar}
-[[ -f $jar ]] || { echo "no jar at $jar: ./mvnw -B -q -o package -DskipTests" >&2; exit 1; }
-# the launcher's flags for `cpu` (./hostside): serial GC, no periodic safepoints, no monitor-deflation thread
-J=("$java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
-   -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar)
+. bench/lib.sh
+bench_refs
+bench_java
+J=("${CPU_JAVA[@]}" -jar)
 before=${BEFORE:-}
 [[ -z $before || -f $before ]] || { echo "no jar at $before (BEFORE)" >&2; exit 1; }
 keys=syscall_getppid,context_switch_same_core,context_switch_cross_core
