@@ -7,6 +7,7 @@
 #       jitter-long the same, 5 rounds of 40,000 ticks (the missed ticks are a few stalls a run: more ticks, more of them)
 #       uring      random 4 KiB O_DIRECT io_uring QD32: fio, fio with hostside's batching, fio with offsets drawn as hostside's, hostside, on one file
 #       uring2     the same QD32 job: fio, hostside, and bench/uring-probe's two loops (hostside's, fio's) with the device's in-flight count and the thread's cost
+#       threads    which JVM threads run while the timer loop records under refs hog (bench/issue17-threads.sh), 3 runs
 #       sched      syscall and futex ping-pongs beside refs, 5 rounds
 #       report     report time and peak RSS, its copies and io figures beside the same alone (bench/device-issue17-report.sh, about 6 min)
 #       costs      each command alone, wall time, peak RSS and test files (bench/device-costs.sh, the README's table)
@@ -27,6 +28,7 @@ case $part in
   jitter-long) TICKS=40000 bash bench/issue17-jitter.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   uring)     bash bench/issue17-uring.sh "$res" /var/tmp 2>&1 | tail -n 12 ;;
   uring2)    bash bench/issue17-uring2.sh "$res" /var/tmp 2>&1 | tail -n 8 ;;
+  threads)   bash bench/issue17-threads.sh "$res" 3 2>&1 | tail -n 30 ;;
   sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   costs)     TIMER=$PWD/.peers/bin/gnutime bash bench/device-costs.sh "$res" 2>&1 | tail -n 12
              grep -E "ok in|elapsed" "$res/report.err" | tail -n 60 ;;
