@@ -20,10 +20,9 @@
 set -euo pipefail
 out=${1:?usage: bench/issue17-io.sh OUTDIR [DIR]}; dir=${2:-/var/tmp}; rounds=${ROUNDS:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
-peers=$root/.peers; [[ -x $peers/bin/fio ]] || peers=/work/shared/tools/peers
-fio=$peers/bin/fio; [[ -x $fio ]] || { echo "no fio at $root/.peers/bin or /work/shared/tools/peers/bin" >&2; exit 1; }
-java=$root/.jre/bin/java; [[ -x $java ]] || java=${JAVA_HOME:+$JAVA_HOME/bin/java}; [[ -n $java && -x $java ]] || java=java
-jar=${JAR:-$root/target/hostside.jar}; [[ -f $jar ]] || { echo "no $jar: ./mvnw -B -q -o package -DskipTests" >&2; exit 1; }
+. "$root/bench/lib.sh"
+bench_fio
+bench_java
 [[ -d $dir && -w $dir ]] || { echo "$dir: not a writable folder" >&2; exit 1; }
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 size=2147483648; half=1073741824

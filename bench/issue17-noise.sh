@@ -44,9 +44,8 @@ echo "load after: $(cat /proc/loadavg)" >>"$out/conditions.txt"
 fi
 cat "$out/conditions.txt"
 python3 - "$out" "$rounds" <<'PY'
-import json, re, statistics, sys
+import json, os, re, statistics, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
-import os
 drills = [d for d in ("vm", "cpu", "io") if os.path.exists(f"{out}/{d}-1.json")]  # runs from before io was added have none
 runs = {d: [json.load(open(f"{out}/{d}-{r}.json")) for r in range(1, rounds + 1)] for d in drills}
 

@@ -12,11 +12,9 @@
 #   bench/issue17-uring2.sh OUTDIR [DIR]      (needs target/bench-classes: see UringProbe.java)
 set -uo pipefail
 out=${1:?usage: bench/issue17-uring2.sh OUTDIR [DIR]}; dir=${2:-/var/tmp}; rounds=${ROUNDS:-3}; secs=${SECS:-5}
-root=$(cd "$(dirname "$0")/.." && pwd)
-peers=$root/.peers; [[ -x $peers/bin/fio ]] || peers=/work/shared/tools/peers
-fio=$peers/bin/fio
-java=$root/.jre/bin/java; [[ -x $java ]] || java=${JAVA_HOME:+$JAVA_HOME/bin/java}; [[ -n $java && -x $java ]] || java=java
-jar=$root/target/hostside.jar
+. "$(dirname "$0")/lib.sh"
+bench_fio
+bench_java
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 file=$dir/issue17-uring2-$$.dat
 trap 'rm -f "$file"' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
@@ -42,9 +40,9 @@ job=(--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalid
 for r in $(seq 1 "$rounds"); do
   run "r$r-fio" "$fio" --name=fio --filename="$file" "${job[@]}" --output-format=json
   run "r$r-hostside" "$java" --enable-native-access=ALL-UNNAMED -jar "$jar" io --only rand_read_direct_uring_qd32 --file "$file" --json
-  run "r$r-probe-hs" "$java" --enable-native-access=ALL-UNNAMED -cp "$jar:$root/target/bench-classes" UringProbe "$file" hs "$secs"
-  run "r$r-probe-fio" "$java" --enable-native-access=ALL-UNNAMED -cp "$jar:$root/target/bench-classes" UringProbe "$file" fio "$secs"
-  run "r$r-probe-split" "$java" --enable-native-access=ALL-UNNAMED -cp "$jar:$root/target/bench-classes" UringProbe "$file" split "$secs"
+  run "r$r-probe-hs" "$java" --enable-native-access=ALL-UNNAMED -cp "$jar:$bench_root/target/bench-classes" UringProbe "$file" hs "$secs"
+  run "r$r-probe-fio" "$java" --enable-native-access=ALL-UNNAMED -cp "$jar:$bench_root/target/bench-classes" UringProbe "$file" fio "$secs"
+  run "r$r-probe-split" "$java" --enable-native-access=ALL-UNNAMED -cp "$jar:$bench_root/target/bench-classes" UringProbe "$file" split "$secs"
 done
 python3 - "$out" "$rounds" <<'PY'
 import json, re, statistics as st, sys, os

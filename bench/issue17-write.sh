@@ -9,11 +9,9 @@
 #   bench/issue17-write.sh OUTDIR [DIR]
 set -uo pipefail
 out=${1:?usage: bench/issue17-write.sh OUTDIR [DIR]}; dir=${2:-/var/tmp}; rounds=${ROUNDS:-3}
-root=$(cd "$(dirname "$0")/.." && pwd)
-peers=$root/.peers; [[ -x $peers/bin/fio ]] || peers=/work/shared/tools/peers
-fio=$peers/bin/fio
-java=$root/.jre/bin/java; [[ -x $java ]] || java=${JAVA_HOME:+$JAVA_HOME/bin/java}; [[ -n $java && -x $java ]] || java=java
-jar=$root/target/hostside.jar
+. "$(dirname "$0")/lib.sh"
+bench_fio
+bench_java
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 file=$dir/issue17-write-$$.dat; wfile=$dir/issue17-write-$$-w.dat
 trap 'rm -f "$file" "$wfile"' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
