@@ -59,12 +59,11 @@ public class UringProbe {
                     long t = System.nanoTime();
                     now = t;
                     int[] got = {0};
-                    final int[] fr = free;
-                    final int base = nfree;
+                    int base = nfree;
                     ring.reap(c -> {
                         if (c.result() != block) throw new IllegalStateException("read: " + c.result());
                         if (nlat[0] < lat.length) lat[nlat[0]++] = t - submitted[(int) c.userData()];
-                        fr[base + got[0]++] = (int) c.userData();
+                        free[base + got[0]++] = (int) c.userData();
                     });
                     nfree += got[0];
                     ops += got[0];

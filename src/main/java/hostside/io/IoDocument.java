@@ -133,7 +133,7 @@ public final class IoDocument {
                 + ". Each is a DMA segment; a VM's virtual disk copies them one by one, so a scattered buffer reads slower than a contiguous one."
                 + " hostside lays its buffers out page by page, as a long-running process's usually fall, so that the figure does not follow"
                 + " the allocator's mood; fio's fall where its allocator puts them (often 130-256, fewer with 32 in flight): compare runs by it."
-                + " On a VM, O_DIRECT buffers in huge pages read faster."));
+                + " On a VM, O_DIRECT buffers in fewer pieces (huge pages: one per MiB) read faster."));
     }
 
     /** key, median, min, max, unit, the other unit or the fsync time, latency p50 and p99, fio job. */

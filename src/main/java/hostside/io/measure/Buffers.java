@@ -12,12 +12,13 @@ import hostside.libc.LibcException;
  * disk hands to the host one by one), and left to the page allocator that number is an accident
  * of the process's history: a fresh JVM's buffer fell into 5-9 pieces per MiB on the H200 VM, the
  * same buffer inside {@code report} (after the machine and vm drills had freed gigabytes) into
- * 256, and the 1 MiB reads ran at 1.7-2.2 against 0.9 GB/s. fio's malloc'd buffers mostly fall
- * into 130-256. So the layout is made, not left: every page of the buffers apart from its
- * neighbours, one piece per page, as a long-running process's buffers and fio's usually are. The
- * figure is then the same alone and in the report, and the same as fio's at its usual layout; a
- * loader whose buffers are contiguous (huge pages) reads faster on a VM, which the pieces figure
- * beside the result explains.
+ * 256, and the 1 MiB reads ran at 1.7-2.2 against 0.9 GB/s. fio's malloc'd buffers fell into
+ * 130-256 pieces with one read in flight, fewer (56-198) as one 32 MiB buffer for 32. So the layout
+ * is made, not left: every page of the buffers apart from its neighbours, one piece per page, as a
+ * long-running process's buffers usually are. The figure is then the same alone and in the report;
+ * on the dev VM it came out at 0.93 of fio's with one read in flight and 0.71 with 32, where fio's
+ * buffer was in fewer pieces. A loader whose buffers are in fewer pieces reads faster on a VM, which
+ * the pieces figure beside the result says.
  *
  * <p>How: the buffers' pages and a spacer's are first touched in turns (buffer page, spacer
  * page, ...), so the page allocator, which hands out frames in order, puts a spacer frame between
@@ -59,11 +60,11 @@ final class Buffers {
         }
     }
 
-    /** First-touches {@code a}'s and {@code b}'s pages in turns, a's first: a write faults each page in. */
+    /** First-touches the pages of {@code a} and of {@code b} (as large) in turns, a's first: a write faults each page in. */
     static void interleave(MemorySegment a, MemorySegment b, long pageSize) {
         for (long off = 0; off < a.byteSize(); off += pageSize) {
             a.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
-            if (off < b.byteSize()) b.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
+            b.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
         }
     }
 

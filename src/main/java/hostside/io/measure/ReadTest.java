@@ -218,11 +218,11 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
 
     /** How the figure was made, in words: the engine (and the ring's setup flags), the cache, the buffers, the samples. */
     String method(IoTarget t, String ringFlags) {
-        return (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight, each submitted as it is queued as fio's default iodepth_batch_submit=1, setup " + ringFlags + ")" : "pread(2), one at a time")
+        return (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight, each submitted as it is queued, as fio's default iodepth_batch_submit=1 does, setup " + ringFlags + ")" : "pread(2), one at a time")
                 + (cache == Cache.DIRECT ? ", O_DIRECT" : "")
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
                 + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
-                + "; buffers laid out page by page, each 4 KiB page physically apart from its neighbours (as fio's usually fall)"
+                + "; buffers laid out page by page, each page physically apart from its neighbours (as a long-running process's usually fall)"
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
     }
