@@ -3,7 +3,7 @@
 #   bash bench/device-issue17-final.sh PART        (on the device, from the checkout; $OUT set by it)
 # PART: io-direct  the five O_DIRECT io figures beside fio, 3 rounds
 #       io-cache   the cold, warm and write io figures beside fio, 3 rounds
-#       jitter     the timer jitter beside refs timer, 3 rounds as ./hostside runs it, 3 with -XX:-UsePerfData
+#       jitter     the timer jitter beside refs timer, 3 rounds as ./hostside runs it (-XX:-UsePerfData was tried on 2026-12-03: no help; EXTRA_JAVA= tries a flag)
 #       jitter-long the same, 5 rounds of 40,000 ticks (the missed ticks are a few stalls a run: more ticks, more of them)
 #       uring      random 4 KiB O_DIRECT io_uring QD32: fio, fio with hostside's batching, fio with offsets drawn as hostside's, hostside, on one file
 #       uring2     the same QD32 job: fio, hostside, and bench/uring-probe's two loops (hostside's, fio's) with the device's in-flight count and the thread's cost
@@ -23,8 +23,7 @@ case $part in
                bash bench/issue17-io.sh "$res" /var/tmp 2>&1 | tail -n 40 ;;
   io-cache)  KEYS=seq_read_cold_qd1,seq_read_warm_qd1,rand_read_cold_qd1,rand_read_warm_qd1,write_buffered,write_fsync \
                bash bench/issue17-io.sh "$res" /var/tmp 2>&1 | tail -n 40 ;;
-  jitter)    bash bench/issue17-jitter.sh "$res/default" 3 2>&1 | grep -E '^\||^#'
-             EXTRA_JAVA=-XX:-UsePerfData bash bench/issue17-jitter.sh "$res/noperfdata" 3 2>&1 | grep -E '^\||^#' ;;
+  jitter)    bash bench/issue17-jitter.sh "$res" 3 2>&1 | grep -E '^\||^#' ;;
   jitter-long) TICKS=40000 bash bench/issue17-jitter.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
   uring)     bash bench/issue17-uring.sh "$res" /var/tmp 2>&1 | tail -n 12 ;;
   uring2)    bash bench/issue17-uring2.sh "$res" /var/tmp 2>&1 | tail -n 8 ;;
