@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Issue 17 on the H200 VM: what the report costs (time per drill and per case, peak RSS and who
 # holds it) and whether its copies and io figures equal the same cases run alone (copies alone and
-# PyTorch's before and after; `hostside io` alone before and after, IO=0 to leave it out).
+# PyTorch's before and after; `hostside io` alone before and after, IO=0 to leave it out; fio's
+# random warm and QD32 jobs right before and right after the report, FIO=0 to leave them out: a
+# figure lower inside the report while fio's equal on both sides of it is the report's doing, not
+# the machine's drift).
 #   bash bench/device-issue17-report.sh OUTDIR
 # Everything printed is kept in OUTDIR/summary.txt too (a device call brings back only its tail).
 # Needs .jre/, target/hostside.jar, .peers/bin/gnutime and .peers/src/torch_copies.py.
@@ -20,6 +23,22 @@ for f in d.get("figures", []):
         print(f"  {tag:10s} {f['key']:28s} {f['value']:7.2f} GB/s (min {f['min']:.2f}, max {f['max']:.2f}, n {f['samples']})")
 PY
 }
+# fio's two jobs whose figures came lower inside the report on 2026-12-04, on a 2 GiB file of its own
+fio_bin=.peers/bin/fio
+trap 'rm -f /var/tmp/issue17-report-fio-$$.dat' EXIT
+fio_pair() {  # TAG
+  [[ ${FIO:-1} == 1 && -x $fio_bin ]] || return 0
+  local f=/var/tmp/issue17-report-fio-$$.dat k
+  for k in "rand_read_warm_qd1 --direct=0 --invalidate=0 --fadvise_hint=0 --ioengine=psync --iodepth=1" \
+           "rand_read_direct_uring_qd32 --direct=1 --invalidate=0 --ioengine=io_uring --iodepth=32"; do
+    set -- $k
+    $fio_bin --name=$1 --filename=$f --size=2147483648 --rw=randread --bs=4k --time_based --runtime=5 "${@:2}" \
+      --output-format=json >"$out/fio-$1-$TAG.json" 2>/dev/null
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]; print("  fio-%-6s %-28s %11.0f IOPS" % (sys.argv[2], sys.argv[3], j["iops"]))' \
+      "$out/fio-$1-$TAG.json" "$TAG" "$1" || echo "  fio $1 $TAG: no result"
+  done
+  rm -f "$f"
+}
 torch() { python3 .peers/src/torch_copies.py 2>/dev/null | tee "$out/torch${1// /}.json" | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
@@ -32,6 +51,7 @@ echo "== copies alone, PyTorch, then the report, then alone and PyTorch again"
 hs machine --only $copies --json >"$out/alone-1.json" 2>/dev/null; fig "$out/alone-1.json" alone-1 $copies
 torch " -1"
 [[ ${IO:-1} == 1 ]] && hs io --dir /var/tmp --size 2G --json >"$out/io-alone-1.json" 2>"$out/io-alone-1.err"
+TAG=before fio_pair
 ( .peers/bin/gnutime -v $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hostside.jar report --out "$out/report" --name h200 \
     >/dev/null 2>"$out/report.err" ) &
 wrapper=$!
@@ -44,6 +64,7 @@ while kill -0 $wrapper 2>/dev/null; do
   sleep 1
 done >"$out/rss.txt"
 wait $wrapper
+TAG=after fio_pair
 fig "$out/report/h200.json" report $copies
 hs machine --only $copies --json >"$out/alone-2.json" 2>/dev/null; fig "$out/alone-2.json" alone-2 $copies
 torch " -2"
@@ -76,6 +97,19 @@ for k in keys:
     x = [v[k][0] for v in (a1, a2) if v.get(k) and v[k][0]]
     r = rp.get(k, (None, None))[0]
     print(f"| {k} | {cell(a1.get(k))} | {cell(rp.get(k))} | {cell(a2.get(k))} | {r / (sum(x) / len(x)):.2f} |" if r and x else f"| {k} | {cell(a1.get(k))} | {cell(rp.get(k))} | {cell(a2.get(k))} | - |")
+PY
+fi
+if [[ ${SPAWN:-1} == 1 ]]; then
+  # where fork_vs_spawn_cuda's time goes (21 s of the report on 2026-12-04): each line of its script
+  # with the seconds since start, and the run's wall time
+  echo "== fork_vs_spawn.py alone, each event with seconds since start"
+  python3 -c 'import zipfile,sys; sys.stdout.buffer.write(zipfile.ZipFile("target/hostside.jar").read("hostside/cpu/dataloader/fork_vs_spawn.py"))' >"$out/fork_vs_spawn.py"
+  python3 - "$out/fork_vs_spawn.py" <<'PY' | tee "$out/spawn-timeline.txt"
+import subprocess, sys, time
+t0 = time.monotonic()
+p = subprocess.Popen([sys.executable, sys.argv[1], "--tries", "3", "--child-seconds", "60", "--max-seconds", "120"], stdout=subprocess.PIPE, text=True)
+for line in p.stdout: print("  %6.2f s  %s" % (time.monotonic() - t0, line.strip()[:150]))
+p.wait(); print("  %6.2f s  exit %d" % (time.monotonic() - t0, p.returncode))
 PY
 fi
 echo "== the report: wall time and peak RSS (GNU time)"
