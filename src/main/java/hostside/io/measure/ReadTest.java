@@ -38,7 +38,11 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
 
     public enum Pattern { SEQUENTIAL, RANDOM }
 
-    /** Through the page cache with its pages dropped first, through it once they are all cached, or around it. */
+    /**
+     * Through the page cache with its pages dropped first, through it once they are all cached (by
+     * one sequential pass over the file after its pages were dropped, so that earlier cases leave no
+     * trace in the figure), or around it.
+     */
     public enum Cache { COLD, WARM, DIRECT }
 
     public enum Engine { PSYNC, IO_URING }
@@ -192,8 +196,16 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
                 kept = new Sampling(1, SAMPLES).each(i -> {
                     if (i < 0) { // warm-up: the JIT, the buffers' pages, and for WARM the file into the page cache
-                        if (cache == Cache.WARM) sampler.readAll();
-                        else {
+                        if (cache == Cache.WARM) {
+                            // dropped first, then read once in order: the cache then holds the file as a
+                            // sequential read leaves it, in large folios, whatever ran before. After
+                            // rand_read_cold's random reads even a full sequential pass leaves nearly every
+                            // page a 4 KiB folio of its own (/proc/kpageflags, dev VM), and random warm reads
+                            // then came 0.6-0.8 of the same reads on a cache of large folios
+                            // (docs/measurements/2026-12-04-issue17-final.md, "Warm reads and what ran before")
+                            PageCache.evict(path, t.fileBytes(), t.pageSize());
+                            sampler.readAll();
+                        } else {
                             if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
                             sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
                         }
@@ -221,6 +233,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         return (engine == Engine.IO_URING ? "io_uring (IORING_OP_READ, " + depth + " in flight, each submitted as it is queued, as fio's default iodepth_batch_submit=1 does, setup " + ringFlags + ")" : "pread(2), one at a time")
                 + (cache == Cache.DIRECT ? ", O_DIRECT" : "")
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
+                + (cache == Cache.WARM ? ", the file's pages dropped then read once in order before the samples (the page cache as a sequential read leaves it)" : "")
                 + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
                 + "; buffers laid out page by page, each page physically apart from its neighbours (as a long-running process's usually fall)"
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
