@@ -30,7 +30,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "report", mixinStandardHelpOptions = true,
         header = "The one-page profile of this machine, written to results/.",
         description = {"Module 6: writes results/<host>.json, then results/<host>.md and results/<host>.html drawn from that JSON read back: the four questions, the headline numbers, the machine's class and the run's conditions, each module, and every figure typed.",
-                "It runs the drills of Modules 1 to 4 (2 min 15 s, 1.3 GiB of memory and 3 GiB of test files on the H200 VM) and checks --out, --dir and --size before it starts; under --root it reports facts only."})
+                "It runs the drills of Modules 1 to 4 (2 to 2 min 40 s, 1.3 GiB of memory and 3 GiB of test files on the H200 VM) and checks --out, --dir and --size before it starts; under --root it reports facts only."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
