@@ -10,6 +10,7 @@
 #       threads    which JVM threads run while the timer loop records under refs hog (bench/issue17-threads.sh), 3 runs
 #       sched      syscall and futex ping-pongs beside refs, 5 rounds
 #       report     report time and peak RSS, its copies and io figures beside the same alone (bench/device-issue17-report.sh, about 6 min)
+#       warm       the warm reads beside fio (seq and rand, 3 rounds), then whether they depend on the io cases before them (bench/issue17-warm-order.sh, 2 rounds)
 #       costs      each command alone, wall time, peak RSS and test files (bench/device-costs.sh, the README's table)
 # Needs .jre/, .peers/ and target/hostside.jar carried (uring2 also target/bench-classes). Everything it writes goes into one
 # tarball under $OUT (the device tool brings back only a few files) and its tables to stdout.
@@ -29,6 +30,8 @@ case $part in
   uring2)    bash bench/issue17-uring2.sh "$res" /var/tmp 2>&1 | tail -n 8 ;;
   threads)   bash bench/issue17-threads.sh "$res" 3 2>&1 | tail -n 30 ;;
   sched)     bash bench/issue17-sched.sh "$res" 5 2>&1 | grep -E '^\||^#' ;;
+  warm)      KEYS=seq_read_warm_qd1,rand_read_warm_qd1 bash bench/issue17-io.sh "$res/fio" /var/tmp 2>&1 | tail -n 6
+             bash bench/issue17-warm-order.sh "$res/order" 2 /var/tmp 2>&1 | tail -n 5 ;;
   costs)     TIMER=$PWD/.peers/bin/gnutime bash bench/device-costs.sh "$res" 2>&1 | tail -n 12
              grep -E "ok in|elapsed" "$res/report.err" | tail -n 60 ;;
   report)    bash bench/device-issue17-report.sh "$res" 2>&1 | tail -n 100 ;;

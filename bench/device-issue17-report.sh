@@ -29,7 +29,7 @@ trap 'rm -f /var/tmp/issue17-report-fio-$$.dat' EXIT
 fio_pair() {  # TAG
   [[ ${FIO:-1} == 1 && -x $fio_bin ]] || return 0
   local f=/var/tmp/issue17-report-fio-$$.dat k
-  for k in "rand_read_warm_qd1 --direct=0 --invalidate=0 --fadvise_hint=0 --ioengine=psync --iodepth=1" \
+  for k in "rand_read_warm_qd1 --direct=0 --invalidate=0 --fadvise_hint=0 --iomem_align=4096 --ioengine=psync --iodepth=1" \
            "rand_read_direct_uring_qd32 --direct=1 --invalidate=0 --ioengine=io_uring --iodepth=32"; do
     set -- $k
     $fio_bin --name=$1 --filename=$f --size=2147483648 --rw=randread --bs=4k --time_based --runtime=5 "${@:2}" \

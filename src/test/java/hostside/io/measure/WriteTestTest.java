@@ -53,7 +53,7 @@ class WriteTestTest {
             assertThat(r.status()).as(w.key()).isEqualTo(hostside.harness.Status.OK);
             assertThat(r.value().median()).as(w.key()).isPositive();
             assertThat(r.value().samples()).as(w.key()).isEqualTo(WriteTest.SAMPLES);
-            assertThat(r.anchor()).as(w.key()).isEqualTo("fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --end_fsync="
+            assertThat(r.anchor()).as(w.key()).isEqualTo("fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --iomem_align=4096 --end_fsync="
                     + (w.fsync() ? 1 : 0) + " --size=" + 8 * MiB);
             WriteTest.WriteDetail d = (WriteTest.WriteDetail) r.detail();
             assertThat(d.bytes()).isEqualTo(8 * MiB);
