@@ -29,12 +29,11 @@ final class Buffers {
     private Buffers() {}
 
     /**
-     * The mapping that holds {@code depth} blocks from its second page (the first is fio's
-     * alignment page), every page present and physically apart from its neighbours; the caller
-     * unmaps it.
+     * The {@code depth} blocks, one page-aligned mapping (as O_DIRECT needs), every page present
+     * and physically apart from its neighbours; the caller unmaps it.
      */
     static MemorySegment map(int block, int depth, long pageSize) {
-        long bytes = bytes(block, depth, pageSize);
+        long bytes = (long) block * depth;
         int rw = Libc.PROT_READ | Libc.PROT_WRITE, anon = Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS;
         MemorySegment mapping = Libc.mmap(bytes, rw, anon, -1, 0);
         MemorySegment spacer = null;
@@ -61,20 +60,11 @@ final class Buffers {
     }
 
     /** First-touches the pages of {@code a} and of {@code b} (as large) in turns, a's first: a write faults each page in. */
-    static void interleave(MemorySegment a, MemorySegment b, long pageSize) {
+    private static void interleave(MemorySegment a, MemorySegment b, long pageSize) {
         for (long off = 0; off < a.byteSize(); off += pageSize) {
             a.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
             b.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
         }
     }
 
-    /** The blocks and two pages: fio's alignment page, and glibc's chunk header rounded up to one. */
-    static long bytes(int block, int depth, long pageSize) {
-        return (long) block * depth + 2 * pageSize;
-    }
-
-    /** The {@code depth} blocks of {@code mapping}, from its second page, page-aligned for O_DIRECT. */
-    static MemorySegment of(MemorySegment mapping, int block, int depth, long pageSize) {
-        return mapping.asSlice(pageSize, (long) block * depth);
-    }
 }

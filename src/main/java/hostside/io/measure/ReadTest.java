@@ -187,28 +187,23 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         long cachedAfter = -1;
         Double pieces = null;
         String ringFlags = null;
-        MemorySegment mapping = null;
+        MemorySegment buffers = null;
         try {
-            mapping = Buffers.map(block(), depth, t.pageSize());
-            MemorySegment buffers = Buffers.of(mapping, block(), depth, t.pageSize());
+            buffers = Buffers.map(block(), depth, t.pageSize());
             try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
                 ringFlags = ring == null ? null : ring.setupFlags();
                 Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
                 kept = new Sampling(1, SAMPLES).each(i -> {
-                    if (i < 0) { // warm-up: the JIT, the buffers' pages, and for WARM the file into the page cache
-                        if (cache == Cache.WARM) {
-                            // dropped first, then read once in order: the cache then holds the file as a
-                            // sequential read leaves it, in large folios, whatever ran before. After
-                            // rand_read_cold's random reads even a full sequential pass leaves nearly every
-                            // page a 4 KiB folio of its own (/proc/kpageflags, dev VM), and random warm reads
-                            // then came 0.6-0.8 of the same reads on a cache of large folios
-                            // (docs/measurements/2026-12-04-issue17-final.md, "Warm reads and what ran before")
-                            PageCache.evict(path, t.fileBytes(), t.pageSize());
-                            sampler.readAll();
-                        } else {
-                            if (cache == Cache.COLD) PageCache.evict(path, t.fileBytes(), t.pageSize());
-                            sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
-                        }
+                    if (i < 0) { // warm-up: the JIT, and for WARM the file into the page cache
+                        // WARM drops the file's pages too, then reads it once in order: the cache then holds
+                        // it as a sequential read leaves it, in large folios, whatever ran before. After
+                        // rand_read_cold's random reads even a full sequential pass leaves nearly every page a
+                        // 4 KiB folio of its own (/proc/kpageflags, dev VM), and random warm reads then came
+                        // 0.6-0.8 of the same reads on a cache of large folios
+                        // (docs/measurements/2026-12-04-issue17-final.md, "Warm reads and what ran before")
+                        if (cache != Cache.DIRECT) PageCache.evict(path, t.fileBytes(), t.pageSize());
+                        if (cache == Cache.WARM) sampler.readAll();
+                        else sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
                         return null;
                     }
                     double resident = cache == Cache.COLD ? PageCache.evict(path, t.fileBytes(), t.pageSize()) : 0;
@@ -219,7 +214,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers, block(), depth, t.pageSize());
         } finally {
             FileIo.close(fd);
-            if (mapping != null) Libc.munmap(mapping); // after the ring: nothing is in flight into it any more
+            if (buffers != null) Libc.munmap(buffers); // after the ring: nothing is in flight into it any more
         }
         double[] figures = kept.stream().mapToDouble(this::figure).toArray();
         ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
