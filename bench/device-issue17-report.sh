@@ -23,21 +23,26 @@ for f in d.get("figures", []):
         print(f"  {tag:10s} {f['key']:28s} {f['value']:7.2f} GB/s (min {f['min']:.2f}, max {f['max']:.2f}, n {f['samples']})")
 PY
 }
-# fio's two jobs whose figures came lower inside the report on 2026-12-04, on a 2 GiB file of its own
-fio_bin=.peers/bin/fio
-trap 'rm -f /var/tmp/issue17-report-fio-$$.dat' EXIT
+# fio's two jobs whose figures came lower inside the report on 2026-12-04, on a 2 GiB file of its own,
+# laid out as bench/issue17-io.sh lays it and, for the warm job, read once first (so that it is warm)
+. bench/lib.sh
+fio_file=/var/tmp/issue17-report-fio-$$.dat
+bench_remove_on_exit "$fio_file"
 fio_pair() {  # TAG
-  [[ ${FIO:-1} == 1 && -x $fio_bin ]] || return 0
-  local f=/var/tmp/issue17-report-fio-$$.dat k
+  [[ ${FIO:-1} == 1 ]] || return 0
+  fio=$(bench_peer fio) || return 0
+  local k
+  bench_layout "$fio_file"
+  cat "$fio_file" > /dev/null
   for k in "rand_read_warm_qd1 --direct=0 --invalidate=0 --fadvise_hint=0 --iomem_align=4096 --ioengine=psync --iodepth=1" \
            "rand_read_direct_uring_qd32 --direct=1 --invalidate=0 --ioengine=io_uring --iodepth=32"; do
     set -- $k
-    $fio_bin --name=$1 --filename=$f --size=2147483648 --rw=randread --bs=4k --time_based --runtime=5 "${@:2}" \
+    "$fio" --name=$1 --filename="$fio_file" --size=2147483648 --rw=randread --bs=4k --time_based --runtime=5 "${@:2}" \
       --output-format=json >"$out/fio-$1-$TAG.json" 2>/dev/null
     python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]; print("  fio-%-6s %-28s %11.0f IOPS" % (sys.argv[2], sys.argv[3], j["iops"]))' \
       "$out/fio-$1-$TAG.json" "$TAG" "$1" || echo "  fio $1 $TAG: no result"
   done
-  rm -f "$f"
+  rm -f "$fio_file"
 }
 torch() { python3 .peers/src/torch_copies.py 2>/dev/null | tee "$out/torch${1// /}.json" | python3 -c '
 import json, sys

@@ -24,11 +24,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench_fio
 bench_java
 [[ -d $dir && -w $dir ]] || { echo "$dir: not a writable folder" >&2; exit 1; }
-mkdir -p "$out"; out=$(cd "$out" && pwd)
+out=$(bench_out "$out")
 size=2147483648; half=1073741824
 file=$dir/issue17-fio-$$.dat; wfile=$dir/issue17-fio-$$-write.dat
-cleanup() { rm -f "$file" "$wfile"; }
-trap cleanup EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
+bench_remove_on_exit "$file" "$wfile"
 
 # the block device under DIR, for its /proc/diskstats line
 devno=$((16#$(stat -c %D "$dir")))
@@ -121,7 +120,7 @@ run_fio() {  # ROUND KEY OPTIONS...
 # on a VM the host caches what the guest just wrote, and hostside reads a test file it just wrote
 layout() {
   rm -f "$file"
-  "$fio" --name=layout --filename="$file" --size=$size --rw=read --bs=1M --io_size=1M --output-format=json > /dev/null 2>> "$out/fio-layout.err"
+  bench_layout "$file" "$size" 2>> "$out/fio-layout.err"
 }
 
 run_hostside() {  # ROUND KEY

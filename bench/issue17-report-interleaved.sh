@@ -8,10 +8,9 @@
 #   bench/issue17-report-interleaved.sh OUTDIR [ROUNDS]
 set -uo pipefail
 out=${1:?usage: bench/issue17-report-interleaved.sh OUTDIR [ROUNDS]}; rounds=${2:-3}
-mkdir -p "$out"; out=$(cd "$out" && pwd)
-cd "$(dirname "$0")/.." || exit 1
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 bench_java
+out=$(bench_out "$out")
 gtime=$(bench_peer gnutime 2>/dev/null || command -v /usr/bin/time)
 copies=host_to_device_ce_pinned,device_to_host_ce_pinned,host_to_device_ce_pageable,device_to_host_ce_pageable
 warm=seq_read_warm_qd1,rand_read_warm_qd1

@@ -12,10 +12,10 @@ out=${1:?usage: bench/issue17-uring.sh OUTDIR [DIR]}; dir=${2:-/var/tmp}; rounds
 . "$(dirname "$0")/lib.sh"
 bench_fio
 bench_java
-mkdir -p "$out"; out=$(cd "$out" && pwd)
+out=$(bench_out "$out")
 file=$dir/issue17-uring-$$.dat
-trap 'rm -f "$file"' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
-"$fio" --name=layout --filename="$file" --size=2g --rw=read --bs=1M --io_size=1M --output-format=json > /dev/null
+bench_remove_on_exit "$file"
+bench_layout "$file"
 job=(--rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5 --size=2g)
 declare -A opts=([fio]="" [fio-batch]="--iodepth_batch_submit=32 --iodepth_batch_complete_min=1" [fio-norm]="--norandommap")
 echo "# $(date -u +%FT%TZ) $(hostname), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $file" | tee "$out/meta.txt"

@@ -15,10 +15,10 @@ out=${1:?usage: bench/issue17-uring2.sh OUTDIR [DIR]}; dir=${2:-/var/tmp}; round
 . "$(dirname "$0")/lib.sh"
 bench_fio
 bench_java
-mkdir -p "$out"; out=$(cd "$out" && pwd)
+out=$(bench_out "$out")
 file=$dir/issue17-uring2-$$.dat
-trap 'rm -f "$file"' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
-"$fio" --name=layout --filename="$file" --size=2g --rw=read --bs=1M --io_size=1M --output-format=json > /dev/null
+bench_remove_on_exit "$file"
+bench_layout "$file"
 dev=$(basename "$(findmnt -no SOURCE --target "$dir")")
 inflight=/sys/class/block/$dev/inflight
 echo "# $(date -u +%FT%TZ) $(hostname), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $file on $dev ($(cat /sys/class/block/${dev%%[0-9]*}/queue/nr_requests 2>/dev/null) requests, scheduler $(cat /sys/class/block/${dev%%[0-9]*}/queue/scheduler 2>/dev/null))" | tee "$out/meta.txt"

@@ -29,3 +29,18 @@ bench_java() {
   CPU_JAVA=("$java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
             -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0)
 }
+
+# OUTDIR made if need be, printed as an absolute path:   out=$(bench_out "$out")
+bench_out() { mkdir -p "$1" && (cd "$1" && pwd); }
+
+# FILE... removed on every exit path, interrupts included (call once per script: it sets the traps)
+bench_remove_on_exit() {
+  local q; q=$(printf ' %q' "$@")
+  trap "rm -f$q" EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
+}
+
+# FILE laid out by fio as for a read job of its own (written, then fio drops its pages), SIZE
+# bytes (default 2 GiB): a file as fresh below the guest as hostside's test file. Needs bench_fio.
+bench_layout() {
+  "$fio" --name=layout --filename="$1" --size="${2:-2147483648}" --rw=read --bs=1M --io_size=1M --output-format=json > /dev/null
+}
