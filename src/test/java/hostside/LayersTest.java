@@ -20,7 +20,7 @@ class LayersTest {
     static JavaClasses classes;
 
     /** The drills: each module's package, and the packages they are built of. */
-    static final String[] DRILLS = {"hostside.machine..", "hostside.vm..", "hostside.cpu..", "hostside.io..", "hostside.container..",
+    static final String[] DRILLS = {"hostside.machine..", "hostside.memory..", "hostside.vm..", "hostside.cpu..", "hostside.io..", "hostside.container..",
             "hostside.checklist..", "hostside.rack..", "hostside.gpu..", "hostside.harness..", "hostside.process..", "hostside.fs..",
             "hostside.libc..", "hostside.snapshot..", "hostside.doc..", "hostside.core.."};
 

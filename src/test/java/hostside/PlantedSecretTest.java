@@ -104,7 +104,7 @@ class PlantedSecretTest {
                 + "tr '\\0' '\\n' < /proc/1/cmdline | grep -qxF -- \"$1\" || exit 3; "
                 + "d=$2; shift 2; "
                 + "\"$@\" snapshot -o \"$d/s.tar.gz\" > \"$d/snapshot.out\"; "
-                + "\"$@\" machine --json > \"$d/machine.json\"; "
+                + "\"$@\" machine --json --no-measure > \"$d/machine.json\"; "
                 + "\"$@\" container --json > \"$d/container.json\"; "
                 + "\"$@\" report --root \"$d/s.tar.gz\" --out \"$d/report\" --name r > \"$d/report.out\"";
         List<String> cmd = new ArrayList<>(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child",

@@ -21,6 +21,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "machine", mixinStandardHelpOptions = true,
         header = "How the box is wired, and what copies to the GPUs cost.",
         description = {"Module 1: packages, cores, core kinds, caches, NUMA nodes and their distances, the PCIe tree with link speeds, GPU/NIC affinity (in nvidia-smi topo -m terms), the IOMMU and the kernel options that matter.",
+                "Then the CPU's memory: STREAM's bandwidth with every CPU, one thread and per NUMA node, the read bandwidth and idle latency of each (CPU node, memory node) pair, and one thread on each kind of core.",
                 "Then each GPU's view of host memory and the copy measurements: pinned against pageable memory, copy engine against SMs, latency and a size sweep."})
 public final class MachineCommand implements Callable<Integer> {
     @Mixin
@@ -29,29 +30,39 @@ public final class MachineCommand implements Callable<Integer> {
     @Mixin
     hostside.cli.MeasureOptions measure;
 
+    @picocli.CommandLine.Option(names = "--stream-array", paramLabel = "BYTES", converter = ByteSize.class,
+            description = "Each of STREAM's three arrays (e.g. 610M, to match a STREAM built with 80,000,000 elements). Default: four times the last-level caches, within a quarter of the available memory.")
+    Long streamArray;
+    static final long MIN_STREAM_ARRAY = 1L << 20;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        List<TestCase<?>> everything = new ArrayList<>(GpuDrill.tests());
+        List<TestCase<?>> everything = new ArrayList<>(hostside.machine.MemoryDrill.tests());
+        everything.addAll(GpuDrill.tests());
         everything.addAll(GpuDrill.allGpuTests());
         everything.addAll(hostside.gpu.peer.PeerCopies.loopbacks());
         if (measure.list) {
             hostside.cli.MeasureOptions.printList(out, everything);
             return 0;
         }
+        if (streamArray != null && streamArray < MIN_STREAM_ARRAY) {
+            throw new hostside.core.BadInputException("--stream-array: " + streamArray + " bytes is under 1 MiB: STREAM's arrays are there to outgrow the caches");
+        }
+        List<TestCase<hostside.memory.MemoryTarget>> memory = measure.pick(hostside.machine.MemoryDrill.tests(), everything);
         List<TestCase<Target>> tests = new ArrayList<>(measure.pick(GpuDrill.tests(), everything));
         // the self-checks run only by name: a plain run would spend minutes checking what needs no check
         if (!measure.only.isEmpty()) tests.addAll(measure.pick(hostside.gpu.peer.PeerCopies.loopbacks(), everything));
         List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
         MachineRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !together.isEmpty());
+        hostside.process.MachineLoad load = DrillLoad.before(fs, !memory.isEmpty() || !tests.isEmpty() || !together.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
             hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "machine", load, spec.commandLine().getErr());
-            run = MachineDrill.run(fs, tests, together, sink);
+            run = MachineDrill.run(fs, memory, streamArray, tests, together, sink);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
         else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(MachineDocument.of(run), "machine", load)));

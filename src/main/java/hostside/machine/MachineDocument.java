@@ -37,6 +37,7 @@ public final class MachineDocument {
         affinity(f).ifPresent(blocks::add);
         GpuMatrixBlocks.of(run.gpuMatrix()).ifPresent(blocks::add);
         blocks.add(iommu(f));
+        if (run.memory() != null) blocks.add(MemoryBlocks.of(run.memory()));
         if (run.gpu() != null) blocks.add(GpuBlocks.of(run));
         blocks.add(new Block.Section("Findings", List.of(new Block.Findings(f.findings(), "none"))));
         if (!f.unknowns().isEmpty()) {

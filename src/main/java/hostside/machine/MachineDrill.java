@@ -13,15 +13,32 @@ import hostside.harness.TestCase;
 public final class MachineDrill {
     private MachineDrill() {}
 
-    /** Facts, then the GPU drill, each case reported to {@code progress}. */
+    /** Facts, then the GPU drill, each case reported to {@code progress}; no memory measurement. */
     public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, List<TestCase<List<Target>>> together,
                                  hostside.harness.ProgressSink progress) {
+        return run(fs, List.of(), tests, together, progress);
+    }
+
+    /**
+     * Facts, the CPU memory measurements (before the GPU's: they load every CPU and its memory, and
+     * nothing else may run beside them), then the GPU drill, each case reported to {@code progress}.
+     */
+    public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
+        return run(fs, memoryTests, null, tests, together, progress);
+    }
+
+    /** ... with STREAM's arrays of {@code streamArrayBytes} each; null for STREAM's rule. */
+    public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
         MachineFacts facts = MachineReader.read(fs);
+        MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, streamArrayBytes, progress);
         GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         List<Finding> found = new ArrayList<>(matrix.findings());
         found.addAll(PeerVerdicts.of(facts, gpu, matrix));
-        return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix);
+        found.addAll(MemoryVerdicts.of(memory, gpu));
+        return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix, memory);
     }
 
     /** The facts with findings that needed more than sysfs (the GPU matrix's, from NVML). */

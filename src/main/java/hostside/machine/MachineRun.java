@@ -15,17 +15,23 @@ import hostside.gpu.bench.DetailFigures;
 import hostside.harness.Result;
 
 /**
- * One run of Module 1: the facts, what the GPU drill read and measured, and the GPU-to-GPU
- * matrix that joins the two (the PCIe tree from the facts, the NVLinks from the drill's NVML read).
+ * One run of Module 1: the facts, what the GPU drill read and measured, the GPU-to-GPU matrix that
+ * joins the two (the PCIe tree from the facts, the NVLinks from the drill's NVML read), and the CPU
+ * memory measurements (null in a document made before they existed, or when none was asked for).
  */
-public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix gpuMatrix) {
+public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix gpuMatrix, MemoryDrill.MemorySection memory) {
 
     public MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu) {
-        this(facts, gpu, GpuMatrix.of(facts, gpu));
+        this(facts, gpu, GpuMatrix.of(facts, gpu), null);
+    }
+
+    public MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix gpuMatrix) {
+        this(facts, gpu, gpuMatrix, null);
     }
 
     /**
-     * Every measured figure, typed (CONTRACT.md, Typed figures): each GPU's results about that GPU
+     * Every measured figure, typed (CONTRACT.md, Typed figures): the memory figures with their scopes
+     * (the machine, a node, a pair of nodes, a CPU), each GPU's results about that GPU
      * (by PCI address), the all-GPU results about the machine, and beside each the figures its
      * detail holds (the bidirectional copy's other direction, a sweep's peak and half-peak sizes,
      * each GPU's share of an all-at-once copy, one figure per ordered pair of GPUs). Facts are not
@@ -33,6 +39,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
      */
     public List<Figure> figures() {
         List<Figure> f = new ArrayList<>();
+        if (memory != null) f.addAll(memory.figures());
         if (gpu == null) return f;
         for (GpuDrill.GpuRun r : gpu.runs()) {
             for (Result x : r.results()) f.addAll(DetailFigures.of(x, Scope.gpu(r.pciAddress())));
@@ -43,13 +50,14 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
 
     /**
      * The facts JSON of CONTRACT.md with the GPU drill beside it under "gpu", the matrix under
-     * "gpuMatrix", and every figure, flat, under "figures".
+     * "gpuMatrix", the memory measurements under "memory", and every figure, flat, under "figures".
      */
     @JsonValue
     public ObjectNode json() {
         ObjectNode n = Json.MAPPER.valueToTree(facts);
         n.set("gpu", Json.MAPPER.valueToTree(gpu));
         n.set("gpuMatrix", Json.MAPPER.valueToTree(gpuMatrix));
+        if (memory != null) n.set("memory", Json.MAPPER.valueToTree(memory));
         n.set("figures", Json.MAPPER.valueToTree(figures()));
         return n;
     }
@@ -63,10 +71,11 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static MachineRun read(ObjectNode n) throws JsonProcessingException {
         ObjectNode facts = n.deepCopy();
-        facts.remove(List.of("gpu", "gpuMatrix", "figures", "load")); // load: set beside it by the command line
+        facts.remove(List.of("gpu", "gpuMatrix", "memory", "figures", "load")); // load: set beside it by the command line
         MachineFacts f = Json.MAPPER.treeToValue(facts, MachineFacts.class);
         GpuDrill.GpuSection g = n.hasNonNull("gpu") ? Json.MAPPER.treeToValue(n.get("gpu"), GpuDrill.GpuSection.class) : null;
         GpuMatrix m = n.hasNonNull("gpuMatrix") ? Json.MAPPER.treeToValue(n.get("gpuMatrix"), GpuMatrix.class) : GpuMatrix.of(f, g);
-        return new MachineRun(f, g, m);
+        MemoryDrill.MemorySection mem = n.hasNonNull("memory") ? Json.MAPPER.treeToValue(n.get("memory"), MemoryDrill.MemorySection.class) : null;
+        return new MachineRun(f, g, m, mem);
     }
 }

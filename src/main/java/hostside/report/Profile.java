@@ -33,7 +33,7 @@ public final class Profile {
         Loads loads = new Loads(fs, warn);
         progress.drill("machine", 1, n);
         loads.before("machine");
-        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, hostside.machine.GpuDrill.tests(),
+        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, hostside.machine.MemoryDrill.tests(), hostside.machine.GpuDrill.tests(),
                 hostside.machine.GpuDrill.allGpuTests(), progress);
         progress.drill("vm", 2, n);
         loads.before("vm");

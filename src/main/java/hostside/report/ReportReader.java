@@ -27,6 +27,7 @@ public final class ReportReader {
 
     static {
         // every drill's cases, so that each result's detail reads back as its own record
+        DetailTypes.register(hostside.machine.MemoryDrill.tests());
         DetailTypes.register(hostside.machine.GpuDrill.tests());
         DetailTypes.register(hostside.machine.GpuDrill.allGpuTests());
         DetailTypes.register(hostside.gpu.peer.PeerCopies.loopbacks());

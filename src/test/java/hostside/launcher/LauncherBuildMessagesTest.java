@@ -83,7 +83,7 @@ class LauncherBuildMessagesTest {
         setUp(false);
         Run r = launch(true);
         // the fake jar cannot be trained on: the launcher says so, names why, and runs without a cache
-        assertThat(r.err()).contains("hostside: training the start-up cache (one run of machine --json, about 5 s, once per build)...\n")
+        assertThat(r.err()).contains("hostside: training the start-up cache (one run of machine --json --no-measure, about 5 s, once per build)...\n")
                 .containsPattern("hostside: no start-up cache after \\d+ s; running without it, a little slower \\(why: \\S+/target/hostside\\.aot\\.log\\)\\n");
         assertThat(r.err().indexOf("built target/hostside.jar")).isLessThan(r.err().indexOf("training the start-up cache"));
     }

@@ -333,7 +333,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             int warmupAtLeast = warmupTicks(wakes, period);
             Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
             f.restart(System.nanoTime() + 1_000_000);
-            JitWatch jit = new JitWatch();
+            hostside.harness.JitWatch jit = new hostside.harness.JitWatch();
             // Warm-up runs the very code that records (Ticker.tick), recording into the same
             // histograms, which are then cleared: a branch first taken after warm-up would be
             // compiled then, and each compilation's deoptimisation handshake makes the feeder wait

@@ -85,7 +85,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
 
     @Test
     void warmUpWaitsForTheJitToGoQuiet() {
-        JitWatch w = new JitWatch();
+        hostside.harness.JitWatch w = new hostside.harness.JitWatch();
         assertThat(w.settled(100, 0, 300)).as("first look starts the clock").isFalse();
         assertThat(w.settled(100, 299, 300)).isFalse();
         assertThat(w.settled(100, 300, 300)).as("unchanged for 300").isTrue();

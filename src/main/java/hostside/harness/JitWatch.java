@@ -1,20 +1,21 @@
-package hostside.cpu.measure;
+package hostside.harness;
 
 /**
  * Whether the JIT has gone quiet: the JVM's total compilation time has not moved for a while.
- * Read every 64 ticks of the warm-up only, never while recording.
+ * Read during warm-ups only, never while recording: a warm-up ends when the code it runs is
+ * compiled (the launch-jitter feeder, the memory kernels).
  */
-final class JitWatch {
+public final class JitWatch {
     private final java.lang.management.CompilationMXBean bean = java.lang.management.ManagementFactory.getCompilationMXBean();
     private long lastTotal = -1, lastChange;
 
-    boolean quietFor(long now, long ns) {
+    public boolean quietFor(long now, long ns) {
         if (bean == null || !bean.isCompilationTimeMonitoringSupported()) return true;
         return settled(bean.getTotalCompilationTime(), now, ns);
     }
 
     /** The rule apart from the bean: a new total restarts the clock. */
-    boolean settled(long total, long now, long ns) {
+    public boolean settled(long total, long now, long ns) {
         if (total != lastTotal) {
             lastTotal = total;
             lastChange = now;

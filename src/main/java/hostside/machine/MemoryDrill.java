@@ -1,0 +1,135 @@
+package hostside.machine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import hostside.core.CpuSet;
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.fs.FsRoot;
+import hostside.gpu.bench.DetailFigures;
+import hostside.harness.ProgressSink;
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.TestCase;
+import hostside.memory.MemoryCases;
+import hostside.memory.MemoryTarget;
+
+/**
+ * The CPU memory half of Module 1: STREAM's bandwidth with every CPU and with one thread, per NUMA
+ * node, the (CPU node, memory node) matrices of read bandwidth and idle latency, and one thread on
+ * each kind of core of a hybrid CPU. Where each runs is the {@link MemoryPlan}'s; how much memory,
+ * STREAM's rule bounded by what the machine can spare.
+ */
+public final class MemoryDrill {
+    /** Each of STREAM's arrays at least this many times the last-level caches (STREAM's rule). */
+    static final int CACHE_MULTIPLE = 4;
+    static final long MIN_ARRAY = 64L << 20, MIN_READ = 1L << 30, MIN_CHASE = 256L << 20;
+
+    private MemoryDrill() {}
+
+    /** One result and what it is about. */
+    public record Measured(Scope scope, String label, Result result) {}
+
+    /**
+     * @param notRun  why nothing was measured ("" when it ran): a recording, or no memory to spare
+     * @param plan    where each measurement runs, from the topology (also on a recording)
+     * @param results in the order they ran
+     */
+    public record MemorySection(String notRun, MemoryPlan plan, List<Measured> results) {
+        public MemorySection {
+            results = List.copyOf(results);
+        }
+
+        /** Every figure, the detail's too (STREAM's other kernels), each with its scope. */
+        public List<Figure> figures() {
+            List<Figure> f = new ArrayList<>();
+            for (Measured m : results) f.addAll(DetailFigures.of(m.result(), m.scope()));
+            return f;
+        }
+    }
+
+    public static List<TestCase<MemoryTarget>> tests() {
+        return MemoryCases.all();
+    }
+
+    public static MemorySection run(FsRoot fs, Topology topology, List<TestCase<MemoryTarget>> tests, ProgressSink progress) {
+        return run(fs, topology, tests, null, progress);
+    }
+
+    /** ... with STREAM's arrays of {@code arrayBytes} each (the size of the STREAM build it is compared with); null for STREAM's rule. */
+    public static MemorySection run(FsRoot fs, Topology topology, List<TestCase<MemoryTarget>> tests, Long arrayBytes, ProgressSink progress) {
+        MemoryPlan plan = MemoryPlan.of(topology);
+        if (tests.isEmpty()) return new MemorySection("", plan, List.of());
+        if (!fs.isLive()) return new MemorySection(Runner.RECORDED, plan, List.of());
+        long available = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
+        boolean huge = thpAllows(fs.text("/sys/kernel/mm/transparent_hugepage/enabled").orElse(null));
+        long pageSize = hostside.libc.Libc.pageSize();
+        Sizes sizes = Sizes.of(plan.llcBytes(), available, pageSize, arrayBytes);
+        List<Measured> out = new ArrayList<>();
+        for (Run r : schedule(plan, tests)) {
+            MemoryTarget target = new MemoryTarget(r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, huge, pageSize, sizes.note);
+            for (Result x : Runner.run(r.cases, target, progress.on(r.label))) out.add(new Measured(r.scope, r.label, x));
+        }
+        return new MemorySection("", plan, out);
+    }
+
+    /** Which cases run against which CPUs and memory, in order. */
+    record Run(Scope scope, String label, CpuSet cpus, Integer node, List<TestCase<MemoryTarget>> cases) {}
+
+    static List<Run> schedule(MemoryPlan plan, List<TestCase<MemoryTarget>> tests) {
+        List<Run> runs = new ArrayList<>();
+        add(runs, Scope.MACHINE, "all CPUs", plan.cpus(), null, tests, Set.of(MemoryCases.TRIAD));
+        add(runs, Scope.MACHINE, "one thread", CpuSet.of(plan.oneThreadCpu()), null, tests, Set.of(MemoryCases.TRIAD_ONE_THREAD));
+        for (MemoryPlan.Node n : plan.nodes()) {
+            add(runs, Scope.node(n.id()), "node " + n.id(), n.cpus(), n.id(), tests, Set.of(MemoryCases.TRIAD));
+        }
+        boolean oneNode = plan.pairs().size() == 1;
+        for (MemoryPlan.Pair p : plan.pairs()) {
+            String label = oneNode ? "node " + p.cpuNode() : String.format(Locale.ROOT, "CPUs of node %d, memory of node %d", p.cpuNode(), p.memoryNode());
+            add(runs, Scope.nodes(p.cpuNode(), p.memoryNode()), label, p.cpus(), p.memoryNode(), tests, Set.of(MemoryCases.READ, MemoryCases.LATENCY));
+        }
+        for (MemoryPlan.Kind k : plan.kinds()) {
+            add(runs, Scope.cpus(CpuSet.of(k.cpu())), k.name() + " (CPU " + k.cpu() + ")", CpuSet.of(k.cpu()), null, tests,
+                    Set.of(MemoryCases.TRIAD_ONE_THREAD, MemoryCases.LATENCY));
+        }
+        return runs;
+    }
+
+    private static void add(List<Run> runs, Scope scope, String label, CpuSet cpus, Integer node, List<TestCase<MemoryTarget>> tests, Set<String> keys) {
+        List<TestCase<MemoryTarget>> picked = tests.stream().filter(t -> keys.contains(t.key())).toList();
+        if (!picked.isEmpty() && !cpus.isEmpty()) runs.add(new Run(scope, label, cpus, node, picked));
+    }
+
+    /** THP's mode allows madvise(MADV_HUGEPAGE) unless it is "never" (or unreadable: then asking costs nothing). */
+    static boolean thpAllows(String enabled) {
+        return enabled == null || !enabled.contains("[never]");
+    }
+
+    /**
+     * How much memory each measurement takes: STREAM's arrays at least four times the last-level
+     * caches, the read array and the chase's set likewise with floors of their own; all of it within
+     * a quarter of the memory available, as the issue asks, with a note when that cut them.
+     */
+    record Sizes(long array, long read, long chase, String note) {
+        static Sizes of(long llcBytes, long available, long pageSize, Long asked) {
+            long want = asked != null ? asked : Math.max(CACHE_MULTIPLE * llcBytes, MIN_ARRAY);
+            long room = available / 4;
+            long array = round(Math.min(want, room / 3), pageSize);
+            String note = array >= CACHE_MULTIPLE * llcBytes ? ""
+                    : asked != null && array == round(asked, pageSize) ? String.format(Locale.ROOT, "arrays of %s as asked, less than STREAM's four times the last-level caches (%s): "
+                    + "part of each pass may come from the cache", hostside.core.Units.bytes(array), hostside.core.Units.bytes(CACHE_MULTIPLE * llcBytes))
+                    : String.format(Locale.ROOT, "arrays of %s, less than STREAM's four times the last-level caches (%s): a quarter of the available memory is %s",
+                    hostside.core.Units.bytes(array), hostside.core.Units.bytes(CACHE_MULTIPLE * llcBytes), hostside.core.Units.bytes(room));
+            long read = round(Math.min(Math.max(CACHE_MULTIPLE * llcBytes, MIN_READ), room), pageSize);
+            long chase = round(Math.min(Math.max(CACHE_MULTIPLE * llcBytes, MIN_CHASE), room), 2L << 20);
+            return new Sizes(array, read, chase, note);
+        }
+
+        private static long round(long bytes, long unit) {
+            return Math.max(unit, bytes / unit * unit);
+        }
+    }
+}

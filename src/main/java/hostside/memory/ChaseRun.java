@@ -1,0 +1,116 @@
+package hostside.memory;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import hostside.core.CpuSet;
+import hostside.core.Stats;
+import hostside.harness.Sampling;
+
+/**
+ * Idle memory latency, as a dependent pointer chase measures it (Intel MLC's idle latency,
+ * lmbench's lat_mem_rd): a working set far beyond the caches, cut into 64-byte lines linked in
+ * one random cycle (Sattolo's shuffle), so that every load misses the caches and no prefetcher can
+ * guess the next; each line holds the offset of the next, so each load waits for the one before.
+ * Transparent huge pages are asked for (where THP allows madvise): with base pages a random line
+ * of a large set is also a TLB miss, and the figure would be page walks plus memory. The chain is
+ * built, and so first touched, by the measuring thread itself, pinned to its CPU.
+ */
+final class ChaseRun {
+    static final int LINE = 64;
+
+    /**
+     * @param ns        per load
+     * @param placement where the set's pages are
+     * @param hugeBytes how much of the set sits in transparent huge pages (AnonHugePages of its
+     *                  mapping); null when /proc/self/smaps could not say
+     */
+    record Outcome(Stats ns, Placement placement, Long hugeBytes, int warmups) {}
+
+    private ChaseRun() {}
+
+    static volatile long sink;
+
+    static Outcome run(int cpu, Integer node, long bytes, boolean huge, int loads, Sampling sampling, long pageSize) {
+        int lines = Math.toIntExact(bytes / LINE);
+        Outcome[] out = new Outcome[1];
+        try (Team one = new Team(CpuSet.of(cpu)); Region r = Region.map((long) lines * LINE, node, huge)) {
+            one.run(i -> {
+                link(r.segment, lines, new SplittableRandom(7));
+                Placement placement = Placement.of(r.segment, pageSize, node);
+                Long hugeBytes = anonHugeBytes(Path.of("/proc/self/smaps"), r.segment.address());
+                long[] at = {0};
+                int warmups = Warmup.untilCompiled(() -> at[0] = Kernels.chase(r.segment, at[0], loads), sampling.warmups(), StreamRun.MAX_WARMUPS);
+                Stats ns = new Sampling(0, sampling.samples()).stats(s -> {
+                    long t0 = System.nanoTime();
+                    at[0] = Kernels.chase(r.segment, at[0], loads);
+                    return (System.nanoTime() - t0) / (double) loads;
+                });
+                sink = at[0];
+                out[0] = new Outcome(ns, placement, hugeBytes, warmups);
+            });
+        }
+        return out[0];
+    }
+
+    /**
+     * Links every line of {@code set} into one cycle in random order: Sattolo's shuffle gives a
+     * permutation with a single cycle, so a chase from any line visits every line before it
+     * returns. Lines are written in address order: the first touch is sequential, which lets a
+     * huge page be allocated at each 2 MiB boundary.
+     */
+    static void link(MemorySegment set, int lines, SplittableRandom random) {
+        int[] next = cycle(lines, random);
+        for (int i = 0; i < lines; i++) set.set(ValueLayout.JAVA_LONG, (long) i * LINE, (long) next[i] * LINE);
+    }
+
+    /** A random cyclic permutation of 0..n-1 (Sattolo): next[i] is the element after i. */
+    static int[] cycle(int n, SplittableRandom random) {
+        int[] next = new int[n];
+        for (int i = 0; i < n; i++) next[i] = i;
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i); // j < i: Sattolo's, not Fisher-Yates' j <= i
+            int t = next[i];
+            next[i] = next[j];
+            next[j] = t;
+        }
+        return next;
+    }
+
+    /** AnonHugePages of the mapping that starts at {@code address}, in bytes; null when not found. */
+    static Long anonHugeBytes(Path smaps, long address) {
+        try {
+            return anonHugeBytes(Files.readAllLines(smaps), address);
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+    }
+
+    static Long anonHugeBytes(List<String> smaps, long address) {
+        boolean inside = false;
+        for (String l : smaps) {
+            int dash = l.indexOf('-');
+            if (dash > 0 && l.indexOf(' ') > dash && isHex(l, 0, dash)) {
+                inside = Long.parseUnsignedLong(l.substring(0, dash), 16) == address;
+                continue;
+            }
+            if (inside && l.startsWith("AnonHugePages:")) {
+                String[] f = l.substring("AnonHugePages:".length()).trim().split("\\s+");
+                return Long.parseLong(f[0]) * 1024;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isHex(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.digit(s.charAt(i), 16) < 0) return false;
+        }
+        return true;
+    }
+}

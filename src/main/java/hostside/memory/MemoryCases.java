@@ -1,0 +1,144 @@
+package hostside.memory;
+
+import java.util.List;
+import java.util.Locale;
+
+import hostside.core.CpuSet;
+import hostside.core.Unit;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
+import hostside.harness.TestCase;
+
+/**
+ * Module 1's memory measurements as test cases: STREAM's kernels with every CPU of a target and
+ * with one thread, read bandwidth and idle latency per (CPU node, memory node) pair. Each runs
+ * against a {@link MemoryTarget}; the drill decides which targets each case gets.
+ */
+public final class MemoryCases {
+    public static final String TRIAD = "memory_bandwidth_triad", TRIAD_ONE_THREAD = "memory_bandwidth_triad_one_thread",
+            READ = "memory_bandwidth_read", LATENCY = "memory_latency";
+    /** STREAM's NTIMES is 10 and it skips the first: one warm-up, nine samples. */
+    static final Sampling STREAM_SAMPLING = new Sampling(1, 9);
+    /**
+     * One thread moves a tenth of what every CPU moves through the same arrays: four samples keep
+     * the case within seconds on a machine with a large last-level cache (the H200 VM's 300 MiB L3
+     * makes each array 1.2 GiB).
+     */
+    static final Sampling ONE_THREAD_SAMPLING = new Sampling(1, 4);
+    static final Sampling READ_SAMPLING = new Sampling(1, 9);
+    static final Sampling CHASE_SAMPLING = new Sampling(1, 5);
+    /** Dependent loads per chase sample: some 0.4 s at 100 ns a load. */
+    static final int CHASE_LOADS = 1 << 22;
+
+    private MemoryCases() {}
+
+    public static List<TestCase<MemoryTarget>> all() {
+        return List.of(new Triad(false), new Triad(true), new Read(), new Latency());
+    }
+
+    /** STREAM's four kernels; the figure is Triad's, the other three are in the detail. */
+    static final class Triad implements TestCase<MemoryTarget> {
+        final boolean oneThread;
+
+        Triad(boolean oneThread) {
+            this.oneThread = oneThread;
+        }
+
+        public String key() {
+            return oneThread ? TRIAD_ONE_THREAD : TRIAD;
+        }
+
+        public String description() {
+            return oneThread ? "memory bandwidth of one thread, STREAM's Triad (a = b + 3c), with Copy, Scale and Add beside it: GB/s"
+                    : "memory bandwidth with a thread on every CPU, STREAM's Triad (a = b + 3c), with Copy, Scale and Add beside it: GB/s";
+        }
+
+        @Override
+        public String anchor() {
+            return oneThread ? "STREAM 5.10 Triad, OMP_NUM_THREADS=1" : "STREAM 5.10 Triad, one OpenMP thread per CPU";
+        }
+
+        @Override
+        public Class<MemoryDetails.Stream> detailType() {
+            return MemoryDetails.Stream.class;
+        }
+
+        public Result run(MemoryTarget t) {
+            CpuSet cpus = oneThread ? CpuSet.of(t.oneCpu()) : t.cpus();
+            Sampling sampling = oneThread ? ONE_THREAD_SAMPLING : STREAM_SAMPLING;
+            StreamRun.Outcome o = StreamRun.run(cpus, t.node(), t.arrayBytes(), sampling, t.pageSize());
+            if (!o.validated()) return Result.failed(this, "the arrays do not hold what STREAM's check expects after the run: a kernel did not run over every element");
+            String method = String.format(Locale.ROOT, "STREAM's kernels on three arrays of %s, %d thread%s pinned (%s), %s; each kernel timed over all threads; "
+                            + "%d samples after %d warm-up rounds (until the JIT was quiet), median (STREAM reports the max); bytes as STREAM counts them",
+                    hostside.core.Units.bytes(t.arrayBytes()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
+                    t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(),
+                    sampling.samples(), o.warmups());
+            StreamRun.Kernel[] k = StreamRun.Kernel.values();
+            return Result.ok(this, Unit.GB_PER_S, o.stats()[StreamRun.Kernel.TRIAD.ordinal()], method,
+                    new MemoryDetails.Stream(o.stats()[k[0].ordinal()], o.stats()[k[1].ordinal()], o.stats()[k[2].ordinal()], t.arrayBytes(), cpus,
+                            o.placement(), true, t.sizeNote()));
+        }
+    }
+
+    /** Read-only bandwidth, every CPU of the target reading memory of its node. */
+    static final class Read implements TestCase<MemoryTarget> {
+        public String key() {
+            return READ;
+        }
+
+        public String description() {
+            return "read bandwidth, every CPU of one node reading memory of one node (nothing written): GB/s";
+        }
+
+        @Override
+        public String anchor() {
+            return "Intel MLC --bandwidth_matrix (read-only traffic)";
+        }
+
+        @Override
+        public Class<MemoryDetails.Read> detailType() {
+            return MemoryDetails.Read.class;
+        }
+
+        public Result run(MemoryTarget t) {
+            ReadRun.Outcome o = ReadRun.run(t.cpus(), t.node(), t.readBytes(), READ_SAMPLING, t.pageSize());
+            String method = String.format(Locale.ROOT, "%d threads pinned (%s) each summing its slice of %s, %s; timed over all threads; %d samples after %d warm-up rounds (until the JIT was quiet)",
+                    t.cpus().size(), t.cpus(), hostside.core.Units.bytes(t.readBytes()),
+                    t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(), READ_SAMPLING.samples(), o.warmups());
+            return Result.ok(this, Unit.GB_PER_S, o.gbs(), method, new MemoryDetails.Read(t.readBytes(), t.cpus(), o.placement()));
+        }
+    }
+
+    /** Idle latency: one thread chasing pointers through memory of a node. */
+    static final class Latency implements TestCase<MemoryTarget> {
+        public String key() {
+            return LATENCY;
+        }
+
+        public String description() {
+            return "idle memory latency, one thread's dependent loads in random order over a set far beyond the caches: ns per load";
+        }
+
+        @Override
+        public String anchor() {
+            return "bench/c/memref.c chase (Intel MLC --idle_latency's method)";
+        }
+
+        @Override
+        public Class<MemoryDetails.Chase> detailType() {
+            return MemoryDetails.Chase.class;
+        }
+
+        public Result run(MemoryTarget t) {
+            int cpu = t.oneCpu();
+            ChaseRun.Outcome o = ChaseRun.run(cpu, t.node(), t.chaseBytes(), t.huge(), CHASE_LOADS, CHASE_SAMPLING, t.pageSize());
+            String method = String.format(Locale.ROOT, "one thread on CPU %d, %d dependent loads a sample over %s of 64-byte lines in one random cycle, %s, %s; "
+                            + "%d samples after %d warm-up rounds (until the JIT was quiet)",
+                    cpu, CHASE_LOADS, hostside.core.Units.bytes(t.chaseBytes()),
+                    t.huge() ? "transparent huge pages asked for" : "base pages (THP is off)",
+                    t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(), CHASE_SAMPLING.samples(), o.warmups());
+            return Result.ok(this, Unit.NS, o.ns(), method,
+                    new MemoryDetails.Chase(t.chaseBytes(), cpu, CHASE_LOADS, t.huge(), o.hugeBytes(), o.placement()));
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package hostside.memory;
+
+import java.util.List;
+
+import hostside.core.CpuSet;
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.gpu.bench.DetailFigures;
+import hostside.harness.Result;
+
+/** What the memory cases keep beside their figure. */
+public final class MemoryDetails {
+    private MemoryDetails() {}
+
+    /**
+     * STREAM's other three kernels beside Triad (the result's own figure), and the conditions.
+     *
+     * @param copy       GB/s, c = a
+     * @param scale      GB/s, b = 3c
+     * @param add        GB/s, c = a + b
+     * @param arrayBytes each of the three arrays
+     * @param cpus       one thread pinned to each
+     * @param placement  where the arrays' pages are
+     * @param validated  the arrays hold what STREAM's check expects after the run
+     * @param sizeNote   why the arrays are smaller than STREAM asks; "" when they are not
+     */
+    public record Stream(Stats copy, Stats scale, Stats add, long arrayBytes, CpuSet cpus, Placement placement, boolean validated,
+                         String sizeNote) implements DetailFigures {
+        @Override
+        public List<Figure> figures(Result r, Scope scope) {
+            String method = r.method();
+            return List.of(figure(r, "copy", copy, scope, method), figure(r, "scale", scale, scope, method), figure(r, "add", add, scope, method));
+        }
+
+        private static Figure figure(Result r, String kernel, Stats s, Scope scope, String method) {
+            String key = r.key().replace("triad", kernel);
+            return new Figure(key, scope, s.median(), Unit.GB_PER_S, r.better(), s.min(), s.max(), s.samples(), method,
+                    r.anchor() == null ? null : r.anchor().replace("Triad", Character.toUpperCase(kernel.charAt(0)) + kernel.substring(1)));
+        }
+    }
+
+    /**
+     * @param bytes     the array read
+     * @param cpus      one reading thread pinned to each
+     * @param placement where its pages are
+     */
+    public record Read(long bytes, CpuSet cpus, Placement placement) implements hostside.harness.Detail {}
+
+    /**
+     * @param bytes         the working set
+     * @param cpu           the chasing thread's CPU
+     * @param loadsPerSample dependent loads timed in each sample
+     * @param hugeAsked     whether transparent huge pages were asked for
+     * @param hugeBytes     how much of the set sits in huge pages; null when unknown
+     * @param placement     where its pages are
+     */
+    public record Chase(long bytes, int cpu, int loadsPerSample, boolean hugeAsked, Long hugeBytes, Placement placement)
+            implements hostside.harness.Detail {}
+}

@@ -1,0 +1,27 @@
+package hostside.memory;
+
+import hostside.core.CpuSet;
+import hostside.core.Scope;
+
+/**
+ * Where one memory measurement runs and on how much memory.
+ *
+ * @param scope      what its figures are about: the machine, a node, a (CPU node, memory node) pair, a CPU
+ * @param label      the same for people, in progress lines: "all CPUs", "node 1", "CPUs of node 0, memory of node 1"
+ * @param cpus       the threads' CPUs, one thread pinned to each
+ * @param node       the node every page is bound to; null leaves placement to first touch, as STREAM's
+ * @param arrayBytes each of STREAM's three arrays
+ * @param readBytes  the read-only kernel's array
+ * @param chaseBytes the pointer chase's working set
+ * @param huge       whether transparent huge pages may be asked for (THP not "never")
+ * @param pageSize   the base page size
+ * @param sizeNote   why an array is smaller than STREAM asks (memory too short); "" when it is not
+ */
+public record MemoryTarget(Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, boolean huge,
+                           long pageSize, String sizeNote) {
+
+    /** The CPU of a one-thread measurement: the set's lowest CPU other than CPU 0 when it has another (CPU 0 takes housekeeping interrupts). */
+    public int oneCpu() {
+        return cpus.stream().filter(c -> c != 0).findFirst().orElse(cpus.first());
+    }
+}

@@ -1,0 +1,150 @@
+package hostside.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.core.CpuSet;
+import hostside.harness.Sampling;
+import hostside.libc.Sched;
+
+/** The kernels compute what STREAM's do, the chase visits every line, the team runs every member: correctness, never timings. */
+class MemoryKernelsTest {
+
+    @Test
+    void sattoloGivesOneCycleThroughEveryLine() {
+        for (int n : new int[] {2, 3, 17, 4096}) {
+            int[] next = ChaseRun.cycle(n, new SplittableRandom(7));
+            boolean[] seen = new boolean[n];
+            int at = 0;
+            for (int k = 0; k < n; k++) {
+                assertThat(seen[at]).as("line %d visited twice before the cycle closed (n=%d)", at, n).isFalse();
+                seen[at] = true;
+                at = next[at];
+            }
+            assertThat(at).as("back at the start after n steps").isZero();
+        }
+    }
+
+    @Test
+    void theCycleIsNotTheLinesInOrder() {
+        int[] next = ChaseRun.cycle(4096, new SplittableRandom(7));
+        long inOrder = java.util.stream.IntStream.range(0, next.length).filter(i -> next[i] == i + 1).count();
+        assertThat(inOrder).as("a prefetcher would follow lines in order").isLessThan(10);
+    }
+
+    @Test
+    void linkedLinesHoldTheOffsetOfTheNext() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment set = a.allocate(64 * 64, 64);
+            ChaseRun.link(set, 64, new SplittableRandom(3));
+            long at = 0;
+            java.util.Set<Long> visited = new java.util.HashSet<>();
+            for (int k = 0; k < 64; k++) {
+                assertThat(at % 64).isZero();
+                visited.add(at);
+                at = set.get(ValueLayout.JAVA_LONG, at);
+            }
+            assertThat(visited).hasSize(64);
+            assertThat(Kernels.chase(set, 0, 64)).isZero();
+        }
+    }
+
+    @Test
+    void streamsCheckFollowsTheKernels() {
+        try (Arena arena = Arena.ofConfined()) {
+            int n = 1000;
+            MemorySegment a = arena.allocate(8L * n, 8), b = arena.allocate(8L * n, 8), c = arena.allocate(8L * n, 8);
+            Kernels.init(a, b, c);
+            for (int k = 0; k < 3; k++) {
+                Kernels.copy(a, c);
+                Kernels.scale(b, c);
+                Kernels.add(a, b, c);
+                Kernels.triad(a, b, c);
+            }
+            assertThat(StreamRun.validates(a, b, c, n, 3)).isTrue();
+            assertThat(StreamRun.validates(a, b, c, n, 2)).as("one round short").isFalse();
+            // a kernel that skipped the last element
+            c.setAtIndex(ValueLayout.JAVA_DOUBLE, n - 1, 0.0);
+            assertThat(StreamRun.validates(a, b, c, n, 3)).isFalse();
+        }
+    }
+
+    @Test
+    void theSumReadsEveryElement() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(8L * 1003, 8);
+            Kernels.fill(a);
+            assertThat(Kernels.sum(a)).isEqualTo(1003.0);
+        }
+    }
+
+    @Test
+    void smapsGivesTheHugePagesOfTheMappingAtAnAddress() {
+        List<String> smaps = List.of(
+                "7f0000000000-7f0010000000 rw-p 00000000 00:00 0 ",
+                "Size:             262144 kB",
+                "AnonHugePages:    260096 kB",
+                "7f0010000000-7f0010001000 rw-p 00000000 00:00 0 ",
+                "AnonHugePages:         0 kB");
+        assertThat(ChaseRun.anonHugeBytes(smaps, 0x7f0000000000L)).isEqualTo(260096L * 1024);
+        assertThat(ChaseRun.anonHugeBytes(smaps, 0x7f0010000000L)).isZero();
+        assertThat(ChaseRun.anonHugeBytes(smaps, 0x7f0020000000L)).isNull();
+    }
+
+    @Test
+    void theTeamRunsEveryMemberOnItsCpu() {
+        List<Integer> mine = Sched.affinity();
+        CpuSet two = mine.size() >= 2 ? CpuSet.of(mine.get(0), mine.get(1)) : CpuSet.of(mine.get(0));
+        try (Team team = new Team(two)) {
+            int[] ran = new int[team.size()];
+            int[] on = new int[team.size()];
+            for (int round = 0; round < 3; round++) team.run(i -> {
+                ran[i]++;
+                on[i] = Sched.cpu();
+            });
+            for (int i = 0; i < team.size(); i++) {
+                assertThat(ran[i]).isEqualTo(3);
+                assertThat(on[i]).isEqualTo(team.cpu(i));
+            }
+        }
+    }
+
+    @Test
+    void aFailingMemberFailsTheRun() {
+        try (Team team = new Team(CpuSet.of(Sched.affinity().get(0)))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> team.run(i -> {
+                throw new IllegalStateException("boom");
+            })).hasMessage("boom");
+        }
+    }
+
+    @Test
+    void streamRunsLiveOnSmallArraysAndValidates() {
+        CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
+        StreamRun.Outcome o = StreamRun.run(cpus, null, 1L << 20, new Sampling(1, 2), hostside.libc.Libc.pageSize());
+        assertThat(o.validated()).isTrue();
+        assertThat(o.stats()).hasSize(4).allSatisfy(s -> assertThat(s.median()).isPositive());
+    }
+
+    @Test
+    void aChaseRunsLiveAndSaysWhereItsPagesAre() {
+        ChaseRun.Outcome o = ChaseRun.run(Sched.affinity().get(0), null, 4L << 20, true, 1 << 12, new Sampling(0, 2), hostside.libc.Libc.pageSize());
+        assertThat(o.ns().median()).isPositive();
+        assertThat(o.placement().sampled()).isPositive();
+        assertThat(o.placement().byNode().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(o.placement().sampled());
+    }
+
+    @Test
+    void bindingToNodeZeroPutsThePagesThere() {
+        ReadRun.Outcome o = ReadRun.run(CpuSet.of(Sched.affinity().get(0)), 0, 4L << 20, new Sampling(0, 1), hostside.libc.Libc.pageSize());
+        assertThat(o.placement().asBound()).isTrue();
+        assertThat(o.placement().shareOn(0)).isEqualTo(1.0);
+    }
+}
