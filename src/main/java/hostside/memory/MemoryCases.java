@@ -101,9 +101,9 @@ public final class MemoryCases {
         }
 
         public Result run(MemoryTarget t) {
-            ReadRun.Outcome o = ReadRun.run(t.cpus(), t.node(), t.readBytes(), READ_SAMPLING, t.pageSize());
-            String method = String.format(Locale.ROOT, "%d threads pinned (%s) each summing its slice of %s, %s; timed over all threads; %d samples after %d warm-up rounds (until the JIT was quiet)",
-                    t.cpus().size(), t.cpus(), hostside.core.Units.bytes(t.readBytes()),
+            ReadRun.Outcome o = ReadRun.run(t.cpus(), t.node(), t.readBytes(), t.huge(), READ_SAMPLING, t.pageSize());
+            String method = String.format(Locale.ROOT, "%d threads pinned (%s) each summing its slice of %s, %s, %s; timed over all threads; %d samples after %d warm-up rounds (until the JIT was quiet)",
+                    t.cpus().size(), t.cpus(), hostside.core.Units.bytes(t.readBytes()), t.huge() ? "transparent huge pages asked for" : "base pages (THP is off)",
                     t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(), READ_SAMPLING.samples(), o.warmups());
             return Result.ok(this, Unit.GB_PER_S, o.gbs(), method, new MemoryDetails.Read(t.readBytes(), t.cpus(), o.placement()));
         }

@@ -143,7 +143,7 @@ class MemoryKernelsTest {
 
     @Test
     void bindingToNodeZeroPutsThePagesThere() {
-        ReadRun.Outcome o = ReadRun.run(CpuSet.of(Sched.affinity().get(0)), 0, 4L << 20, new Sampling(0, 1), hostside.libc.Libc.pageSize());
+        ReadRun.Outcome o = ReadRun.run(CpuSet.of(Sched.affinity().get(0)), 0, 4L << 20, true, new Sampling(0, 1), hostside.libc.Libc.pageSize());
         assertThat(o.placement().asBound()).isTrue();
         assertThat(o.placement().shareOn(0)).isEqualTo(1.0);
     }
