@@ -17,16 +17,16 @@ if [[ $l3 =~ ^[0-9]+$ ]]; then
   export CHASE_ARGS="--size $chase"
 fi
 echo "== L3 ${l3:-?} KiB; CHASE_ARGS=${CHASE_ARGS:-}"
-PEERS=$PWD/.peers bash bench/memory-vs-peers.sh "$res/peers" "${ROUNDS:-3}" 2>"$res/peers.err" | tail -n 30
+PEERS=${PEERS:-$PWD/.peers} bash bench/memory-vs-peers.sh "$res/peers" "${ROUNDS:-3}" 2>"$res/peers.err" | tail -n 30
 java=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
       -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar target/hostside.jar)
 echo "== machine $(date -u +%T)"
-.peers/bin/gnutime -v "${java[@]}" machine >"$res/machine.txt" 2>"$res/machine.err"
+"${PEERS:-.peers}"/bin/gnutime -v "${java[@]}" machine >"$res/machine.txt" 2>"$res/machine.err"
 grep -E "Elapsed|Maximum resident" "$res/machine.err"
 sed -n '/^Memory bandwidth/,/^GPUs and copies/p' "$res/machine.txt" | head -30
 grep -A40 '^Findings' "$res/machine.txt" | head -30
 echo "== report $(date -u +%T)"
-.peers/bin/gnutime -v "${java[@]}" report --out "$res/report" >"$res/report.out" 2>"$res/report.err"
+"${PEERS:-.peers}"/bin/gnutime -v "${java[@]}" report --out "$res/report" >"$res/report.out" 2>"$res/report.err"
 grep -E "Elapsed|Maximum resident" "$res/report.err"
 grep -E "ok in|drill [0-9]" "$res/report.err" | sed -n '1,20p'
 tar -czf "${OUT:-/tmp}/issue18.tar.gz" -C "${OUT:-/tmp}" issue18 && rm -rf "$res"

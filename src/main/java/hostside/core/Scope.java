@@ -5,13 +5,14 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * What a figure is about (CONTRACT.md, Typed figures): the machine, one GPU, a NUMA node, a
- * (CPU node, memory node) pair, an ordered pair of GPUs, a folder or a set of CPUs. Written as one string, "gpu:0000:00:06.0",
- * "pair:0000:00:06.0,0000:00:07.0", "dir:/var/tmp", so that a fleet can group by it.
+ * (CPU node, memory node) pair, a GPU fed from a NUMA node, an ordered pair of GPUs, a folder or a set of CPUs.
+ * Written as one string, "gpu:0000:00:06.0", "gpunode:0000:00:06.0,1", "pair:0000:00:06.0,0000:00:07.0",
+ * "dir:/var/tmp", so that a fleet can group by it.
  */
 public record Scope(Kind kind, String id) {
 
     public enum Kind {
-        MACHINE("machine"), GPU("gpu"), NODE("node"), NODES("nodes"), PAIR("pair"), DIR("dir"), CPU("cpu");
+        MACHINE("machine"), GPU("gpu"), NODE("node"), NODES("nodes"), GPU_NODE("gpunode"), PAIR("pair"), DIR("dir"), CPU("cpu");
 
         public final String prefix;
 
@@ -39,6 +40,11 @@ public record Scope(Kind kind, String id) {
     /** Threads on {@code cpuNode}'s CPUs, memory on {@code memoryNode}: a cell of a memory matrix, as Intel MLC prints them. */
     public static Scope nodes(int cpuNode, int memoryNode) {
         return new Scope(Kind.NODES, cpuNode + "," + memoryNode);
+    }
+
+    /** GPU {@code pci} fed from NUMA node {@code node}: its host buffer bound there, the feeding thread on the node's CPUs. */
+    public static Scope gpuNode(String pci, int node) {
+        return new Scope(Kind.GPU_NODE, pci + "," + node);
     }
 
     /** From {@code from} to {@code to}: the GPU that issues the copy first, as nvbandwidth's rows. */
@@ -69,6 +75,6 @@ public record Scope(Kind kind, String id) {
             String prefix = s.substring(0, colon), id = s.substring(colon + 1);
             for (Kind k : Kind.values()) if (k != Kind.MACHINE && k.prefix.equals(prefix) && !id.isEmpty()) return new Scope(k, id);
         }
-        throw new IllegalArgumentException("\"" + s + "\" is not a scope (machine, gpu:PCI, node:N, nodes:N,M, pair:PCI,PCI, dir:PATH, cpu:LIST)");
+        throw new IllegalArgumentException("\"" + s + "\" is not a scope (machine, gpu:PCI, node:N, nodes:N,M, gpunode:PCI,N, pair:PCI,PCI, dir:PATH, cpu:LIST)");
     }
 }

@@ -59,6 +59,7 @@ public final class CopyVerdicts {
         Result.median(rs, "pin_cost_host_alloc").ifPresent(ms -> v.add(String.format(
                 "pinning costs %.0f ms per GiB (cuMemHostAlloc)%s: pin once at start-up and reuse the buffers, as PyTorch's pinned allocator does",
                 ms, Result.median(rs, "pin_cost_host_register").map(r -> String.format(Locale.ROOT, ", %.0f ms to register memory already in use", r)).orElse(""))));
+        v.addAll(NodeVerdicts.of(gpu, rs));
         return v;
     }
 

@@ -7,6 +7,7 @@ import static hostside.machine.MachineDocument.row;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,6 +20,7 @@ import hostside.doc.Block.Table.Column;
 import hostside.doc.Text;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.DetailFigures;
+import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.nvml.NvmlFacts;
@@ -251,14 +253,57 @@ final class GpuBlocks {
         Scope scope = Scope.gpu(r.pciAddress());
         List<Block> b = new ArrayList<>();
         b.add(Block.Note.of("Median of the samples, with min and max."));
-        b.add(figures("measurement", r.results(), scope, false));
+        // the figures about this GPU; those per NUMA node are in their own table below
+        b.add(figures("measurement", r.results(), scope, true));
         how(r.results(), scope).ifPresent(b::add);
         SweepPlot.of(r).ifPresent(b::addAll);
+        nodeCopies(r).ifPresent(b::add);
         if (r.linkUnderLoad() != null) {
             b.add(new Block.KeyValues(List.of(Block.KeyValues.Entry.of("link under copy load", r.linkUnderLoad().current() + " of " + r.linkUnderLoad().max()))));
         }
         if (!r.verdicts().isEmpty()) b.add(new Block.Bullets(r.verdicts().stream().map(Text::of).toList()));
         return new Block.Section(r.gpu() + " (" + r.pciAddress() + ")", b);
+    }
+
+    /**
+     * The copies from each NUMA node: a row per node (the GPU's own marked), the four copies as
+     * median (min-max), and the pinned host-to-device copy as a share of the own node's (of the
+     * fastest node's where sysfs names none).
+     */
+    static Optional<Block> nodeCopies(GpuDrill.GpuRun r) {
+        Optional<NodeCopies.NodeDetail> found = r.results().stream().filter(x -> x.isOk() && x.detail() instanceof NodeCopies.NodeDetail)
+                .map(x -> (NodeCopies.NodeDetail) x.detail()).filter(d -> !d.rows().isEmpty()).findFirst();
+        if (found.isEmpty()) return Optional.empty();
+        NodeCopies.NodeDetail d = found.get();
+        List<List<Text>> rows = new ArrayList<>();
+        List<String> unbound = new ArrayList<>(), misplaced = new ArrayList<>();
+        for (NodeCopies.Row x : d.rows()) {
+            String node = "node " + x.node() + (d.ownNode() != null && x.node() == d.ownNode() ? " (GPU's own)" : "");
+            rows.add(row(node, x.cpus().toString(), cell(x.h2dPinned()), cell(x.d2hPinned()), cell(x.h2dPageable()), cell(x.d2hPageable()),
+                    String.format(Locale.ROOT, "%.0f%%", d.percentOf(x))));
+            if (!x.unbound().isEmpty()) unbound.add("node " + x.node() + ": " + x.unbound());
+            if (x.onNode() != null && x.onNode() < 1) misplaced.add(String.format(Locale.ROOT, "node %d: %.0f%%", x.node(), 100 * x.onNode()));
+        }
+        String against = d.own().isPresent() ? "share of own" : "share of fastest";
+        List<Block> b = new ArrayList<>();
+        b.add(Block.Paragraph.of(String.format(Locale.ROOT,
+                "GB/s, median (min-max) of the samples: the buffer bound to the node (pinned: %s, registered in place; pageable: %s), the feeding thread on its CPUs.%s",
+                Units.bytes(d.pinnedBufferBytes()), Units.bytes(d.pageableBufferBytes()),
+                d.ownNode() == null ? " sysfs does not name the GPU's own node: shares are of the fastest node's." : "")));
+        b.add(new Block.Table(List.of(left("node"), left("CPUs"), right("H2D pinned"), right("D2H pinned"), right("H2D pageable"),
+                right("D2H pageable"), right(against)), rows));
+        Text keys = Text.of("Figures per node: ");
+        List<String> each = List.of(NodeCopies.H2D_PINNED, NodeCopies.D2H_PINNED, NodeCopies.H2D_PAGEABLE, NodeCopies.D2H_PAGEABLE);
+        for (int i = 0; i < each.size(); i++) keys = keys.andCode(each.get(i)).plain(i < each.size() - 1 ? ", " : "");
+        b.add(new Block.Paragraph(keys.plain(", each about ").andCode("gpunode:" + r.pciAddress() + ",NODE").plain(".")));
+        if (!unbound.isEmpty()) b.add(Block.Note.of("Not bound (pages placed by first touch on the node's CPUs): " + String.join("; ", unbound) + "."));
+        if (!misplaced.isEmpty()) b.add(Block.Note.of("Sampled pages found on the node: " + String.join("; ", misplaced) + "; the rest lay elsewhere."));
+        return Optional.of(new Block.Section("Copies from each NUMA node", b));
+    }
+
+    /** "55.4 (55.0-55.6)": the median and the range of the samples. */
+    static String cell(hostside.core.Stats s) {
+        return Units.figure(s.median()) + " (" + Units.figure(s.min()) + "-" + Units.figure(s.max()) + ")";
     }
 
     /** The sweeps of one GPU: GB/s against copy size, pinned and pageable as two curves with their spread, and what each sweep ran with. */

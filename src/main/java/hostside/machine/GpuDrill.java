@@ -8,6 +8,7 @@ import hostside.fs.MemInfo;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
@@ -67,11 +68,37 @@ public final class GpuDrill {
      */
     public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts, PciLink linkUnderLoad) {}
 
-    /** Every GPU test case, in the order they run. */
+    /**
+     * Every GPU test case, in the order they run. The copies from each NUMA node come last and are
+     * named here without their nodes: {@link #forGpu} gives them the machine's nodes and the GPU's own.
+     */
     public static List<TestCase<Target>> tests() {
         List<TestCase<Target>> all = new ArrayList<>(Copies.all());
         all.addAll(SmAccess.all());
+        all.add(new NodeCopies());
         return all;
+    }
+
+    /**
+     * The nodes a GPU's host copies are measured from: each node with CPUs and memory (the memory
+     * plan's per-node runs); on a machine of one such node, that node (the plan's cell where CPUs and
+     * memory are the same node). Empty when no node with CPUs is known.
+     */
+    static List<NodeCopies.From> copyNodes(MemoryPlan plan) {
+        if (!plan.nodes().isEmpty()) return plan.nodes().stream().map(n -> new NodeCopies.From(n.id(), n.cpus())).toList();
+        return plan.pairs().stream().filter(p -> p.cpuNode() == p.memoryNode() && !p.cpus().isEmpty()).limit(1)
+                .map(p -> new NodeCopies.From(p.cpuNode(), p.cpus())).toList();
+    }
+
+    /**
+     * One GPU's cases: the copies from each node told the nodes and the GPU's own node, and moved
+     * after the others (whatever order --only named them in), so that they start from a GPU the
+     * other copies have already warmed and leave the usual figures as they always ran.
+     */
+    static List<TestCase<Target>> forGpu(List<TestCase<Target>> tests, List<NodeCopies.From> nodes, Integer ownNode) {
+        List<TestCase<Target>> mine = new ArrayList<>(tests.stream().filter(t -> !(t instanceof NodeCopies)).toList());
+        tests.stream().filter(t -> t instanceof NodeCopies).map(t -> ((NodeCopies) t).from(nodes, ownNode)).forEach(mine::add);
+        return mine;
     }
 
     /**
@@ -122,30 +149,31 @@ public final class GpuDrill {
         List<GpuRun> runs = new ArrayList<>();
         // pinned buffers are charged to this process's memory cgroup: its room bounds them, not only the host's
         long hostAvailable = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
+        List<NodeCopies.From> nodes = copyNodes(MemoryPlan.of(facts.topology()));
         for (CudaFacts.CudaGpu g : cf.gpus()) {
-            String label = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
-                    .map(PciDevice::label).orElse("cuda" + g.ordinal());
+            java.util.Optional<PciDevice> device = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst();
+            String label = device.map(PciDevice::label).orElse("cuda" + g.ordinal());
+            List<TestCase<Target>> mine = forGpu(tests, nodes, device.map(PciDevice::numaNode).orElse(null));
             if (tests.isEmpty()) {
                 runs.add(new GpuRun(label, g.pciAddress(), List.of(), List.of(), null));
                 continue;
             }
             java.util.Optional<String> mig = migReason(nvml, g.pciAddress());
             if (mig.isPresent()) {
-                runs.add(new GpuRun(label, g.pciAddress(), tests.stream().map(t -> Result.notRun(t, mig.get())).toList(),
+                runs.add(new GpuRun(label, g.pciAddress(), mine.stream().map(t -> Result.notRun(t, mig.get())).toList(),
                         List.of(), null));
                 continue;
             }
             try (GpuBench bench = new GpuBench(cuda, g.ordinal())) {
                 Target target = new Target(bench, hostAvailable, bench.memory()[0]);
-                List<Result> results = Runner.run(tests, target, progress.on(label));
-                PciLink link = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst()
-                        .map(PciDevice::link).orElse(null);
+                List<Result> results = Runner.run(mine, target, progress.on(label));
+                PciLink link = device.map(PciDevice::link).orElse(null);
                 runs.add(new GpuRun(label, g.pciAddress(), results, CopyVerdicts.of(label, results, link),
                         linkUnderLoad(fs, bench, g.pciAddress(), link)));
             } catch (CudaException e) {
                 // In use by another process with exclusive compute mode, or in MIG mode without a
                 // MIG device: a state of the machine, named as such.
-                List<Result> failed = tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
+                List<Result> failed = mine.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
                 runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage()), null));
             }
         }

@@ -119,7 +119,7 @@ class HelpAndOptionsTest {
                 assertThat(o.converters()[0]).as(e.getKey() + " " + o.longestName()).isInstanceOf(ByteSize.class);
             }
         }
-        assertThat(sizes).as("vm --size, --anon-size; cpu --dataset-size; io --size; report --size; container --batch-bytes").isEqualTo(6);
+        assertThat(sizes).as("vm --size, --anon-size; cpu --dataset-size; io --size; report --size; container --batch-bytes; machine --stream-array").isEqualTo(7);
     }
 
     @Test

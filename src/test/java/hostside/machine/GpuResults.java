@@ -3,10 +3,12 @@ package hostside.machine;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.CpuSet;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.PinCost;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Sweep;
@@ -75,7 +77,20 @@ public final class GpuResults {
                 sweep(true), sweep(false),
                 ok(new SmAccess.SmCopy(true), Unit.GB_PER_S, around(51.12), new SmAccess.SmCopyDetail(H200_GPU, 512 * MIB, 8, "528 blocks x 512 threads, 16 bytes per thread per step")),
                 ok(new SmAccess.SmCopy(false), Unit.GB_PER_S, around(53.08), new SmAccess.SmCopyDetail(H200_GPU, 512 * MIB, 8, "528 blocks x 512 threads, 16 bytes per thread per step")),
-                ok(new SmAccess.Latency(), Unit.NS, around(1205.3), new SmAccess.LatencyDetail(H200_GPU, "16384 pointers 64 bytes apart, random order", 20_000)));
+                ok(new SmAccess.Latency(), Unit.NS, around(1205.3), new SmAccess.LatencyDetail(H200_GPU, "16384 pointers 64 bytes apart, random order", 20_000)),
+                byNode(null, new NodeCopies.Row(0, CpuSet.range(0, 15), around(55.38), around(55.27), around(6.48), around(12.79), "", 1.0)));
+    }
+
+    /** The copies from each node: the case's figure is the slowest node's share of the own node's (of the fastest's without one). */
+    public static Result byNode(Integer ownNode, NodeCopies.Row... rows) {
+        NodeCopies.NodeDetail d = new NodeCopies.NodeDetail(H200_GPU, 512 * MIB, 256 * MIB, ownNode, List.of(rows));
+        double share = d.share();
+        return ok(new NodeCopies(), Unit.PERCENT, new Stats(share, share, share, 5), d);
+    }
+
+    /** A node's row with a spread of 1% either side on each copy, pageable copies a tenth of pinned ones. */
+    public static NodeCopies.Row node(int node, CpuSet cpus, double h2dPinned) {
+        return new NodeCopies.Row(node, cpus, around(h2dPinned), around(h2dPinned), around(h2dPinned / 10), around(h2dPinned / 5), "", 1.0);
     }
 
     /** Two RTX 3090s with an NVLink bridge (NvlinkBoxes.twoBridgedPci): GPU0 at 0000:01:00.0, GPU1 at 0000:2d:00.0. */

@@ -56,8 +56,12 @@ class MachineFiguresTest {
                 "device_local_copy", "pin_cost_host_alloc", "pin_cost_host_register",
                 "host_to_device_sweep_pinned", "host_to_device_sweep_pinned_peak_bytes", "host_to_device_sweep_pinned_half_peak_bytes",
                 "host_to_device_sweep_pageable", "host_to_device_sweep_pageable_peak_bytes", "host_to_device_sweep_pageable_half_peak_bytes",
-                "host_to_device_sm", "device_to_host_sm", "host_device_latency_sm", "host_to_all_memcpy_ce", "host_to_all_memcpy_ce");
-        assertThat(f.subList(0, 18)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(gpu));
+                "host_to_device_sm", "device_to_host_sm", "host_device_latency_sm",
+                "host_copies_by_node", "host_to_device_ce_pinned_node", "device_to_host_ce_pinned_node", "host_to_device_ce_pageable_node",
+                "device_to_host_ce_pageable_node", "host_to_all_memcpy_ce", "host_to_all_memcpy_ce");
+        assertThat(f.subList(0, 19)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(gpu));
+        // the copies from each node: the case's share about the GPU, each node's copies about the GPU fed from that node
+        assertThat(f.subList(19, 23)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.gpuNode(H200, 0)));
 
         Figure pinned = one(f, "host_to_device_ce_pinned", gpu);
         assertThat(pinned).isEqualTo(new Figure("host_to_device_ce_pinned", gpu, 55.46, Unit.GB_PER_S, Better.HIGHER, 55.46 * 0.99, 55.46 * 1.01, 5,

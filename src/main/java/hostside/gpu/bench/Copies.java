@@ -21,8 +21,40 @@ public final class Copies {
     static final int WARMUPS = 1, SAMPLES = 5, COPIES = 8;
     /** One warm-up, then five samples: every copy of this class and of {@link SmAccess}. */
     static final Sampling SAMPLING = new Sampling(WARMUPS, SAMPLES);
+    /** A pageable copy's buffer (at most) and the copies timed in one of its samples. */
+    static final long PAGEABLE_BUFFER = 256L << 20;
+    static final int PAGEABLE_COPIES = 4;
+    static final String PINNED_METHOD = "nvbandwidth's: copies queued behind a spin kernel, timed with CUDA events";
+    static final String PAGEABLE_METHOD = "copies on the legacy default stream, host wall clock (PyTorch's copy_)";
 
     private Copies() {}
+
+    /**
+     * A pinned copy's GB/s as nvbandwidth times it: {@link #COPIES} copies of {@code bytes} queued
+     * behind the spin kernel on the bench's stream, CUDA events around them. {@code host} is
+     * page-locked (cuMemHostAlloc, or registered); the calling thread has the GPU's context current.
+     */
+    static Stats pinnedGbs(GpuBench b, HostBuffer host, DeviceBuffer dev, long bytes, boolean toDevice) {
+        return Stats.of(blockedGbs(b, bytes * COPIES, st -> {
+            for (int c = 0; c < COPIES; c++) {
+                if (toDevice) st.copyHostToDevice(dev, host, bytes);
+                else st.copyDeviceToHost(host, dev, bytes);
+            }
+        }));
+    }
+
+    /** A pageable copy's GB/s as {@link CePageable} times it: {@link #PAGEABLE_COPIES} copies on the legacy stream, the host's clock. */
+    static Stats pageableGbs(GpuBench b, HostBuffer host, DeviceBuffer dev, long bytes, boolean toDevice) {
+        return SAMPLING.stats(i -> {
+            long t0 = System.nanoTime();
+            for (int c = 0; c < PAGEABLE_COPIES; c++) {
+                if (toDevice) b.legacy.copyHostToDevice(dev, host, bytes);
+                else b.legacy.copyDeviceToHost(host, dev, bytes);
+            }
+            b.legacy.synchronize();
+            return gbs(bytes * PAGEABLE_COPIES, (System.nanoTime() - t0) / 1e6);
+        });
+    }
 
     /** GB/s of each sample after the warm-ups, with {@code work} queued behind the spin kernel. */
     static double[] blockedGbs(GpuBench b, long bytesPerSample, java.util.function.Consumer<hostside.gpu.cuda.Stream> work) {
@@ -91,13 +123,7 @@ public final class Copies {
             GpuBench b = t.bench();
             try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
-                double[] s = blockedGbs(b, bytes * COPIES, st -> {
-                    for (int c = 0; c < COPIES; c++) {
-                        if (toDevice) st.copyHostToDevice(dev, host, bytes);
-                        else st.copyDeviceToHost(host, dev, bytes);
-                    }
-                });
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's: copies queued behind a spin kernel, timed with CUDA events",
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, pinnedGbs(b, host, dev, bytes, toDevice), PINNED_METHOD,
                         CopyDetail.of(t, bytes, COPIES));
             }
         }
@@ -173,22 +199,12 @@ public final class Copies {
         }
 
         public Result run(Target t) {
-            long bytes = t.buffer(256L << 20);
+            long bytes = t.buffer(PAGEABLE_BUFFER);
             GpuBench b = t.bench();
-            int copies = 4;
             try (HostBuffer host = HostBuffer.pageable(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
-                Stats s = SAMPLING.stats(i -> {
-                    long t0 = System.nanoTime();
-                    for (int c = 0; c < copies; c++) {
-                        if (toDevice) b.legacy.copyHostToDevice(dev, host, bytes);
-                        else b.legacy.copyDeviceToHost(host, dev, bytes);
-                    }
-                    b.legacy.synchronize();
-                    return gbs(bytes * copies, (System.nanoTime() - t0) / 1e6);
-                });
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, s, "copies on the legacy default stream, host wall clock (PyTorch's copy_)",
-                        CopyDetail.of(t, bytes, copies));
+                return Result.ok(this, hostside.core.Unit.GB_PER_S, pageableGbs(b, host, dev, bytes, toDevice), PAGEABLE_METHOD,
+                        CopyDetail.of(t, bytes, PAGEABLE_COPIES));
             }
         }
     }

@@ -5,6 +5,9 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import hostside.libc.Libc;
+import hostside.libc.Numa;
+
 /**
  * Host memory for copies, of the three kinds that behave differently:
  * <ul>
@@ -14,20 +17,30 @@ import java.lang.foreign.MemorySegment;
  * <li>pageable: ordinary memory; the driver copies it through a pinned staging buffer</li>
  * </ul>
  * All are touched once on creation, so that first-touch page faults are not in any timing.
+ * A pageable buffer may be bound to a NUMA node first ({@link #pageable(Cuda, long, Integer)}); one
+ * registered afterwards ({@link #register}) is pinned memory on that node.
  */
 public final class HostBuffer implements AutoCloseable {
     public enum Kind { PINNED, REGISTERED, PAGEABLE }
 
     private final Cuda cuda;
     private final Kind kind;
+    /** The memory of a registered or pageable buffer; null for cuMemHostAlloc's and for a mapping of its own. */
     private final Arena arena;
+    /** Mapped with mmap (a buffer bound to a node): unmapped on close. */
+    private final boolean mapped;
     final MemorySegment segment;
     private boolean closed;
 
     private HostBuffer(Cuda cuda, Kind kind, Arena arena, MemorySegment segment) {
+        this(cuda, kind, arena, false, segment);
+    }
+
+    private HostBuffer(Cuda cuda, Kind kind, Arena arena, boolean mapped, MemorySegment segment) {
         this.cuda = cuda;
         this.kind = kind;
         this.arena = arena;
+        this.mapped = mapped;
         this.segment = segment;
     }
 
@@ -50,6 +63,27 @@ public final class HostBuffer implements AutoCloseable {
         MemorySegment s = a.allocate(bytes, 4096);
         s.fill((byte) 1);
         return new HostBuffer(cuda, Kind.PAGEABLE, a, s);
+    }
+
+    /**
+     * Pageable memory whose pages all come from NUMA node {@code node} (null: as {@link #pageable(Cuda, long)}).
+     * It is mapped with mmap rather than taken from an arena, since an arena zeroes what it hands out
+     * and so places every page by first touch before a binding could apply; the mapping is bound
+     * (mbind, MPOL_BIND) while untouched, then touched. A node the kernel refuses is a
+     * {@link hostside.libc.LibcException}, with nothing left mapped.
+     */
+    public static HostBuffer pageable(Cuda cuda, long bytes, Integer node) {
+        if (node == null) return pageable(cuda, bytes);
+        MemorySegment s = Libc.mmap(bytes, Libc.PROT_READ | Libc.PROT_WRITE,
+                Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS, -1, 0);
+        try {
+            Numa.bind(s, node);
+            s.fill((byte) 1);
+        } catch (RuntimeException e) {
+            Libc.munmap(s);
+            throw e;
+        }
+        return new HostBuffer(cuda, Kind.PAGEABLE, null, true, s);
     }
 
     public static HostBuffer registered(Cuda cuda, long bytes) {
@@ -116,7 +150,8 @@ public final class HostBuffer implements AutoCloseable {
                 try {
                     unregister();
                 } finally {
-                    arena.close();
+                    if (mapped) Libc.munmap(segment);
+                    else arena.close();
                 }
             }
         }

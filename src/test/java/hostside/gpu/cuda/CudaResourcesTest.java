@@ -204,6 +204,35 @@ class CudaResourcesTest extends OnFakeDriver {
     }
 
     @Test
+    void aPageableBufferOnANodeIsBoundBeforeItsFirstTouchAndRegisteredInPlace() {
+        try (Gpu gpu = new Gpu(cuda, 0)) {
+            try (HostBuffer h = HostBuffer.pageable(cuda, 2 * MiB, 0)) {
+                assertThat(h.kind()).isEqualTo(HostBuffer.Kind.PAGEABLE);
+                assertThat(h.bytes()).isEqualTo(2 * MiB);
+                assertThat(h.segment().address() % hostside.libc.Libc.pageSize()).as("its own mapping: page-aligned").isZero();
+                assertThat(h.segment().get(JAVA_BYTE, 2 * MiB - 1)).as("touched on creation").isEqualTo((byte) 1);
+                try {
+                    assertThat(hostside.libc.Numa.nodesOf(h.segment(), hostside.libc.Libc.pageSize(), 16)).containsOnly(0);
+                } catch (hostside.libc.LibcException e) {
+                    // move_pages refused (a seccomp profile): where the pages are cannot be asked here
+                }
+                h.register();
+                assertThat(fake.live("registered")).isEqualTo(1);
+                assertThat(h.devicePointer()).isEqualTo(h.segment().address());
+            }
+            assertThat(fake.live("registered")).as("close unregisters before it unmaps").isZero();
+            // no node: the arena's memory, as before
+            try (HostBuffer h = HostBuffer.pageable(cuda, MiB, null)) {
+                assertThat(h.segment().get(JAVA_BYTE, 0)).isEqualTo((byte) 1);
+            }
+            // a node this machine lacks: mbind says why, and nothing is left registered or mapped
+            assertThatThrownBy(() -> HostBuffer.pageable(cuda, MiB, 1000)).isInstanceOf(hostside.libc.LibcException.class)
+                    .hasMessageStartingWith("mbind to node 1000: ");
+        }
+        fake.assertNothingLive();
+    }
+
+    @Test
     void aFailedRegistrationLeavesNothing() {
         try (Gpu gpu = new Gpu(cuda, 0)) {
             fake.failOnce("cuMemHostRegister_v2", 712, 0);
