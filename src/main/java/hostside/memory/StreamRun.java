@@ -34,24 +34,33 @@ final class StreamRun {
      */
     record Outcome(Stats[] stats, Placement placement, boolean validated, int warmups) {}
 
-    /** Warm-up rounds at most, however busy the JIT stays. */
-    static final int MAX_WARMUPS = 5;
+    /**
+     * Where each array starts in its mapping. Mappings of a power-of-two size line up: a[i], b[i]
+     * and c[i] then share their low address bits, so the loads of an iteration can wait on its
+     * store (4 KiB aliasing) and the three streams share cache sets. STREAM's source pads its
+     * arrays (OFFSET) for the same reason; these move b and c by a page and some cache lines.
+     * (On the 2-CPU VM arrays of 512 MiB or 1 GiB still ran one thread's Triad some 10% below
+     * arrays of STREAM's 80,000,000 doubles, offsets or not: docs/measurements, issue 18.)
+     */
+    static final long[] OFFSET = {0, 4096 + 64 * 5, 2 * 4096 + 64 * 11};
+
+    /** Warm-up rounds at most (and {@link Warmup#MAX_NS} of them), however busy the JIT stays. */
+    static final int MAX_WARMUPS = 50;
 
     private StreamRun() {}
 
     static Outcome run(CpuSet cpus, Integer node, long arrayBytes, Sampling sampling, long pageSize) {
         long elements = arrayBytes / 8;
         try (Team team = new Team(cpus);
-             Region ra = Region.map(elements * 8, node, false);
-             Region rb = Region.map(elements * 8, node, false);
-             Region rc = Region.map(elements * 8, node, false)) {
+             Region ra = Region.map(elements * 8 + OFFSET[0], node, false);
+             Region rb = Region.map(elements * 8 + OFFSET[1], node, false);
+             Region rc = Region.map(elements * 8 + OFFSET[2], node, false)) {
             int n = team.size();
             MemorySegment[][] slices = new MemorySegment[3][n];
+            Region[] regions = {ra, rb, rc};
             for (int i = 0; i < n; i++) {
                 long from = Team.from(elements, i, n), to = Team.from(elements, i + 1, n);
-                slices[0][i] = ra.segment.asSlice(from * 8, (to - from) * 8);
-                slices[1][i] = rb.segment.asSlice(from * 8, (to - from) * 8);
-                slices[2][i] = rc.segment.asSlice(from * 8, (to - from) * 8);
+                for (int k = 0; k < 3; k++) slices[k][i] = regions[k].segment.asSlice(OFFSET[k] + from * 8, (to - from) * 8);
             }
             MemorySegment[] a = slices[0], b = slices[1], c = slices[2];
             team.run(i -> Kernels.init(a[i], b[i], c[i]));
@@ -74,7 +83,7 @@ final class StreamRun {
             }
             Stats[] stats = new Stats[gbs.length];
             for (int k = 0; k < gbs.length; k++) stats[k] = Stats.of(gbs[k]);
-            return new Outcome(stats, placement, validates(ra.segment, rb.segment, rc.segment, elements, warmups + sampling.samples()), warmups);
+            return new Outcome(stats, placement, validates(ra.segment.asSlice(OFFSET[0], elements * 8), rb.segment.asSlice(OFFSET[1], elements * 8), rc.segment.asSlice(OFFSET[2], elements * 8), elements, warmups + sampling.samples()), warmups);
         }
     }
 

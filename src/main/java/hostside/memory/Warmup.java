@@ -3,26 +3,33 @@ package hostside.memory;
 import hostside.harness.JitWatch;
 
 /**
- * Warm-up rounds until the JIT has compiled what they run: at least {@code min}, then more while a
- * compilation finished during the last one, up to {@code max}. A kernel that is still interpreted,
- * or that a compiler thread is compiling beside the measuring threads (on a 2-CPU machine it takes
- * one of the two CPUs), is not the kernel the samples are about.
+ * Warm-up rounds until the JIT has compiled what they run: at least {@code min}, then more until
+ * no compilation has ended for {@link #QUIET_NS} and for a whole round, up to {@code max} rounds or
+ * {@link #MAX_NS}. A kernel that is still interpreted or in C1's code, or that a compiler thread is
+ * compiling beside the measuring threads (on a 2-CPU machine it takes one of the two CPUs), is not
+ * the kernel the samples are about. The quiet time has a floor because the JVM only says when a
+ * compilation ends: a round shorter than a C2 compilation would look quiet while C2 is still at
+ * work (on the 2-CPU VM, 128 MiB arrays: one thread's Triad came 13.6 GB/s after one round, 21.3
+ * once the warm-up waited for the JIT).
  */
 final class Warmup {
+    static final long QUIET_NS = 300_000_000L, MAX_NS = 10_000_000_000L;
+
     private Warmup() {}
 
     /** Runs {@code round} as described; returns how many rounds ran. */
     static int untilCompiled(Runnable round, int min, int max) {
         JitWatch jit = new JitWatch();
-        jit.quietFor(System.nanoTime(), 0);
+        long began = System.nanoTime();
+        jit.quietFor(began, 0);
         int n = 0;
         while (n < max) {
             long start = System.nanoTime();
             round.run();
             n++;
             long now = System.nanoTime();
-            // quiet for as long as the round took: no compilation ended during it
-            if (jit.quietFor(now, now - start) && n >= min) break;
+            boolean quiet = jit.quietFor(now, Math.max(now - start, QUIET_NS));
+            if (n >= min && (quiet || now - began > MAX_NS)) break;
         }
         return n;
     }
