@@ -147,4 +147,14 @@ class MemoryKernelsTest {
         assertThat(o.placement().asBound()).isTrue();
         assertThat(o.placement().shareOn(0)).isEqualTo(1.0);
     }
+
+    @Test
+    void theWarmUpRunsAtLeastItsMinimumAndNeverMoreThanItsMaximum() {
+        int[] ran = {0};
+        int n = Warmup.untilCompiled(() -> ran[0]++, 3, 5);
+        assertThat(n).isEqualTo(ran[0]).isBetween(3, 5);
+        // a round that takes no time cannot be quiet for 300 ms: the maximum ends it
+        int[] spun = {0};
+        assertThat(Warmup.untilCompiled(() -> spun[0]++, 1, 4)).isEqualTo(4);
+    }
 }
