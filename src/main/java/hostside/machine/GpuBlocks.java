@@ -20,6 +20,7 @@ import hostside.doc.Block.Table.Column;
 import hostside.doc.Text;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.DetailFigures;
+import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
@@ -258,6 +259,7 @@ final class GpuBlocks {
         how(r.results(), scope).ifPresent(b::add);
         SweepPlot.of(r).ifPresent(b::addAll);
         nodeCopies(r).ifPresent(b::add);
+        launchCosts(r).ifPresent(b::add);
         if (r.linkUnderLoad() != null) {
             b.add(new Block.KeyValues(List.of(Block.KeyValues.Entry.of("link under copy load", r.linkUnderLoad().current() + " of " + r.linkUnderLoad().max()))));
         }
@@ -299,6 +301,28 @@ final class GpuBlocks {
         if (!unbound.isEmpty()) b.add(Block.Note.of("Not bound (pages placed by first touch on the node's CPUs): " + String.join("; ", unbound) + "."));
         if (!misplaced.isEmpty()) b.add(Block.Note.of("Sampled pages found on the node: " + String.join("; ", misplaced) + "; the rest lay elsewhere."));
         return Optional.of(new Block.Section("Copies from each NUMA node", b));
+    }
+
+    /**
+     * The launch and copy submission costs from each kind of core: a row per core (kind, CPU), each
+     * call's host time as median (min-max). The figures per core are named under the table.
+     */
+    static Optional<Block> launchCosts(GpuDrill.GpuRun r) {
+        Optional<LaunchCost.LaunchDetail> found = r.results().stream().filter(x -> x.isOk() && x.detail() instanceof LaunchCost.LaunchDetail)
+                .map(x -> (LaunchCost.LaunchDetail) x.detail()).filter(d -> !d.rows().isEmpty()).findFirst();
+        if (found.isEmpty()) return Optional.empty();
+        LaunchCost.LaunchDetail d = found.get();
+        List<List<Text>> rows = new ArrayList<>();
+        for (LaunchCost.Row x : d.rows()) rows.add(row(x.kind(), x.cpu(), cell(x.launchNs()), cell(x.submitNs())));
+        List<Block> b = new ArrayList<>();
+        b.add(Block.Paragraph.of(String.format(Locale.ROOT,
+                "ns of host time per call, median (min-max) of the samples: an empty kernel's launch and a %s copy's submission from pinned memory,"
+                        + " %d calls a sample timed %d at a time on a thread pinned to the CPU, the stream synchronized between batches.",
+                Units.bytes(d.copyBytes()), d.callsPerSample(), d.batch())));
+        b.add(new Block.Table(List.of(left("kind"), right("CPU"), right("launch"), right("copy submission")), rows));
+        b.add(new Block.Paragraph(Text.of("Figures per core: ").andCode(LaunchCost.LAUNCH).plain(", ").andCode(LaunchCost.SUBMIT)
+                .plain(", each about ").andCode("cpu:CPU").plain(".")));
+        return Optional.of(new Block.Section("Launch and copy submission from each kind of core", b));
     }
 
     /** "55.4 (55.0-55.6)": the median and the range of the samples. */

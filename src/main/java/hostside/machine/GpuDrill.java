@@ -1,13 +1,17 @@
 package hostside.machine;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
+import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
@@ -69,14 +73,40 @@ public final class GpuDrill {
     public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts, PciLink linkUnderLoad) {}
 
     /**
-     * Every GPU test case, in the order they run. The copies from each NUMA node come last and are
-     * named here without their nodes: {@link #forGpu} gives them the machine's nodes and the GPU's own.
+     * Every GPU test case, in the order they run. The launch costs from each kind of core and the
+     * copies from each NUMA node come last and are named here without their cores and nodes:
+     * {@link #forGpu} gives them the machine's and the GPU's own.
      */
     public static List<TestCase<Target>> tests() {
         List<TestCase<Target>> all = new ArrayList<>(Copies.all());
         all.addAll(SmAccess.all());
+        all.add(new LaunchCost());
         all.add(new NodeCopies());
         return all;
+    }
+
+    /**
+     * The cores a launch's host cost is measured from: on a hybrid CPU one per kind (the memory
+     * plan's CPU of each), the big kind's first, since its cost is the case's figure; on a uniform
+     * CPU the plan's one-thread CPU, kind "uniform". Empty when no CPU is known.
+     */
+    static List<LaunchCost.Core> launchCores(MemoryPlan plan) {
+        if (plan.cpus().isEmpty()) return List.of();
+        if (plan.kinds().isEmpty()) return List.of(new LaunchCost.Core(LaunchCost.UNIFORM, plan.oneThreadCpu()));
+        List<LaunchCost.Core> cores = new ArrayList<>();
+        plan.kinds().stream().filter(k -> k.cpu() == plan.oneThreadCpu()).forEach(k -> cores.add(new LaunchCost.Core(k.name(), k.cpu())));
+        plan.kinds().stream().filter(k -> k.cpu() != plan.oneThreadCpu()).forEach(k -> cores.add(new LaunchCost.Core(k.name(), k.cpu())));
+        return cores;
+    }
+
+    /** Each core kind's CPUs among the plan's, for the taskset line of a verdict; by the kinds' names. */
+    static Map<String, CpuSet> kindCpus(Topology t, MemoryPlan plan) {
+        Map<String, CpuSet> by = new LinkedHashMap<>();
+        for (Topology.CoreKind k : t.coreKinds()) {
+            CpuSet mine = k.cpus().and(plan.cpus());
+            if (!mine.isEmpty()) by.put(k.name(), mine);
+        }
+        return by;
     }
 
     /**
@@ -91,12 +121,15 @@ public final class GpuDrill {
     }
 
     /**
-     * One GPU's cases: the copies from each node told the nodes and the GPU's own node, and moved
-     * after the others (whatever order --only named them in), so that they start from a GPU the
-     * other copies have already warmed and leave the usual figures as they always ran.
+     * One GPU's cases: the launch costs told the cores and whether this is the first GPU (the only one
+     * they run on), the copies from each node told the nodes and the GPU's own node, and moved after
+     * the others (whatever order --only named them in), so that they start from a GPU the other
+     * copies have already warmed and leave the usual figures as they always ran.
      */
-    static List<TestCase<Target>> forGpu(List<TestCase<Target>> tests, List<NodeCopies.From> nodes, Integer ownNode) {
-        List<TestCase<Target>> mine = new ArrayList<>(tests.stream().filter(t -> !(t instanceof NodeCopies)).toList());
+    static List<TestCase<Target>> forGpu(List<TestCase<Target>> tests, List<NodeCopies.From> nodes, Integer ownNode,
+                                         List<LaunchCost.Core> cores, boolean firstGpu) {
+        List<TestCase<Target>> mine = new ArrayList<>(tests.stream().filter(t -> !(t instanceof NodeCopies))
+                .map(t -> t instanceof LaunchCost l ? l.from(cores, firstGpu) : t).toList());
         tests.stream().filter(t -> t instanceof NodeCopies).map(t -> ((NodeCopies) t).from(nodes, ownNode)).forEach(mine::add);
         return mine;
     }
@@ -149,11 +182,15 @@ public final class GpuDrill {
         List<GpuRun> runs = new ArrayList<>();
         // pinned buffers are charged to this process's memory cgroup: its room bounds them, not only the host's
         long hostAvailable = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
-        List<NodeCopies.From> nodes = copyNodes(MemoryPlan.of(facts.topology()));
+        MemoryPlan plan = MemoryPlan.of(facts.topology());
+        List<NodeCopies.From> nodes = copyNodes(plan);
+        List<LaunchCost.Core> cores = launchCores(plan);
+        Map<String, CpuSet> kindCpus = kindCpus(facts.topology(), plan);
         for (CudaFacts.CudaGpu g : cf.gpus()) {
             java.util.Optional<PciDevice> device = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst();
             String label = device.map(PciDevice::label).orElse("cuda" + g.ordinal());
-            List<TestCase<Target>> mine = forGpu(tests, nodes, device.map(PciDevice::numaNode).orElse(null));
+            // a launch's host cost is the CPU's and the driver's, not the GPU's: measured from the first GPU only
+            List<TestCase<Target>> mine = forGpu(tests, nodes, device.map(PciDevice::numaNode).orElse(null), cores, g == cf.gpus().getFirst());
             if (tests.isEmpty()) {
                 runs.add(new GpuRun(label, g.pciAddress(), List.of(), List.of(), null));
                 continue;
@@ -168,8 +205,9 @@ public final class GpuDrill {
                 Target target = new Target(bench, hostAvailable, bench.memory()[0]);
                 List<Result> results = Runner.run(mine, target, progress.on(label));
                 PciLink link = device.map(PciDevice::link).orElse(null);
-                runs.add(new GpuRun(label, g.pciAddress(), results, CopyVerdicts.of(label, results, link),
-                        linkUnderLoad(fs, bench, g.pciAddress(), link)));
+                List<String> verdicts = new ArrayList<>(CopyVerdicts.of(label, results, link));
+                verdicts.addAll(LaunchVerdicts.of(results, kindCpus));
+                runs.add(new GpuRun(label, g.pciAddress(), results, verdicts, linkUnderLoad(fs, bench, g.pciAddress(), link)));
             } catch (CudaException e) {
                 // In use by another process with exclusive compute mode, or in MIG mode without a
                 // MIG device: a state of the machine, named as such.

@@ -69,8 +69,9 @@ public final class MemoryDrill {
         long pageSize = hostside.libc.Libc.pageSize();
         Sizes sizes = Sizes.of(plan.llcBytes(), available, pageSize, arrayBytes);
         List<Measured> out = new ArrayList<>();
+        int loads = chaseLoads(plan.pairs().size());
         for (Run r : schedule(plan, tests)) {
-            MemoryTarget target = new MemoryTarget(r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, huge, pageSize, sizes.note);
+            MemoryTarget target = new MemoryTarget(r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, loads, huge, pageSize, sizes.note);
             for (Result x : Runner.run(r.cases, target, progress.on(r.label))) out.add(new Measured(r.scope, r.label, x));
         }
         return new MemorySection("", plan, out);
@@ -101,6 +102,20 @@ public final class MemoryDrill {
     private static void add(List<Run> runs, Scope scope, String label, CpuSet cpus, Integer node, List<TestCase<MemoryTarget>> tests, Set<String> keys) {
         List<TestCase<MemoryTarget>> picked = tests.stream().filter(t -> keys.contains(t.key())).toList();
         if (!picked.isEmpty() && !cpus.isEmpty()) runs.add(new Run(scope, label, cpus, node, picked));
+    }
+
+    /** Pairs a matrix may have before its chases take fewer loads a sample. */
+    static final int FULL_CHASE_PAIRS = 4;
+    static final int MIN_CHASE_LOADS = 1 << 19;
+
+    /**
+     * Dependent loads per chase sample: {@link MemoryCases#CHASE_LOADS} (some 0.4 s at 100 ns a load)
+     * up to four pairs, then fewer in proportion, so that an 8-node machine's 64 cells take about
+     * what 16 would, never below 2^19 loads (50 ms at 100 ns: still thousands of timer ticks).
+     */
+    static int chaseLoads(int pairs) {
+        if (pairs <= FULL_CHASE_PAIRS) return MemoryCases.CHASE_LOADS;
+        return Math.max(MIN_CHASE_LOADS, (int) ((long) MemoryCases.CHASE_LOADS * FULL_CHASE_PAIRS / pairs));
     }
 
     /** THP's mode allows madvise(MADV_HUGEPAGE) unless it is "never" (or unreadable: then asking costs nothing). */

@@ -27,8 +27,8 @@ public final class MemoryCases {
     static final Sampling ONE_THREAD_SAMPLING = new Sampling(1, 4);
     static final Sampling READ_SAMPLING = new Sampling(1, 9);
     static final Sampling CHASE_SAMPLING = new Sampling(1, 5);
-    /** Dependent loads per chase sample: some 0.4 s at 100 ns a load. */
-    static final int CHASE_LOADS = 1 << 22;
+    /** Dependent loads per chase sample: some 0.4 s at 100 ns a load. A large matrix takes fewer ({@link MemoryTarget#chaseLoads}). */
+    public static final int CHASE_LOADS = 1 << 22;
 
     private MemoryCases() {}
 
@@ -131,14 +131,14 @@ public final class MemoryCases {
 
         public Result run(MemoryTarget t) {
             int cpu = t.oneCpu();
-            ChaseRun.Outcome o = ChaseRun.run(cpu, t.node(), t.chaseBytes(), t.huge(), CHASE_LOADS, CHASE_SAMPLING, t.pageSize());
+            ChaseRun.Outcome o = ChaseRun.run(cpu, t.node(), t.chaseBytes(), t.huge(), t.chaseLoads(), CHASE_SAMPLING, t.pageSize());
             String method = String.format(Locale.ROOT, "one thread on CPU %d, %d dependent loads a sample over %s of 64-byte lines in one random cycle, %s, %s; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet)",
-                    cpu, CHASE_LOADS, hostside.core.Units.bytes(t.chaseBytes()),
+                    cpu, t.chaseLoads(), hostside.core.Units.bytes(t.chaseBytes()),
                     t.huge() ? "transparent huge pages asked for" : "base pages (THP is off)",
                     t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(), CHASE_SAMPLING.samples(), o.warmups());
             return Result.ok(this, Unit.NS, o.ns(), method,
-                    new MemoryDetails.Chase(t.chaseBytes(), cpu, CHASE_LOADS, t.huge(), o.hugeBytes(), o.placement()));
+                    new MemoryDetails.Chase(t.chaseBytes(), cpu, t.chaseLoads(), t.huge(), o.hugeBytes(), o.placement()));
         }
     }
 }

@@ -13,11 +13,12 @@ import hostside.core.Scope;
  * @param arrayBytes each of STREAM's three arrays
  * @param readBytes  the read-only kernel's array
  * @param chaseBytes the pointer chase's working set
+ * @param chaseLoads dependent loads in each chase sample
  * @param huge       whether transparent huge pages may be asked for (THP not "never")
  * @param pageSize   the base page size
  * @param sizeNote   why an array is smaller than STREAM asks (memory too short); "" when it is not
  */
-public record MemoryTarget(Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, boolean huge,
+public record MemoryTarget(Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
                            long pageSize, String sizeNote) {
 
     /** The CPU of a one-thread measurement: the set's lowest CPU other than CPU 0 when it has another (CPU 0 takes housekeeping interrupts). */

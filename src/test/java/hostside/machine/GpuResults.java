@@ -8,6 +8,7 @@ import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.PinCost;
 import hostside.gpu.bench.SmAccess;
@@ -67,7 +68,10 @@ public final class GpuResults {
         return Result.ok(new Sweep(pinned), Unit.GB_PER_S, peak, "at each size", d);
     }
 
-    /** Every per-GPU case of the drill, measured: what a whole run of `hostside machine` gives on the H200. */
+    /**
+     * Every per-GPU case of the drill: what a whole run of `hostside machine` gives on the H200. Measured
+     * there, but for the two newest cases (launch cost by core kind, copies by node), marked below.
+     */
     public static List<Result> h200() {
         return List.of(copy(new Copies.CePinned(true), 55.46), copy(new Copies.CePinned(false), 55.31),
                 ok(new Copies.CeBidirectional(), Unit.GB_PER_S, around(51.35), new Copies.BidirectionalDetail(H200_GPU, 512 * MIB, 8, around(50.86))),
@@ -78,6 +82,8 @@ public final class GpuResults {
                 ok(new SmAccess.SmCopy(true), Unit.GB_PER_S, around(51.12), new SmAccess.SmCopyDetail(H200_GPU, 512 * MIB, 8, "528 blocks x 512 threads, 16 bytes per thread per step")),
                 ok(new SmAccess.SmCopy(false), Unit.GB_PER_S, around(53.08), new SmAccess.SmCopyDetail(H200_GPU, 512 * MIB, 8, "528 blocks x 512 threads, 16 bytes per thread per step")),
                 ok(new SmAccess.Latency(), Unit.NS, around(1205.3), new SmAccess.LatencyDetail(H200_GPU, "16384 pointers 64 bytes apart, random order", 20_000)),
+                // not measured yet on the H200 (issue 18): stand-ins of plausible size, for the shape of a whole run
+                launchCost(core(LaunchCost.UNIFORM, 1, 2310, 1840)),
                 byNode(null, new NodeCopies.Row(0, CpuSet.range(0, 15), around(55.38), around(55.27), around(6.48), around(12.79), "", 1.0)));
     }
 
@@ -86,6 +92,17 @@ public final class GpuResults {
         NodeCopies.NodeDetail d = new NodeCopies.NodeDetail(H200_GPU, 512 * MIB, 256 * MIB, ownNode, List.of(rows));
         double share = d.share();
         return ok(new NodeCopies(), Unit.PERCENT, new Stats(share, share, share, 5), d);
+    }
+
+    /** The launch costs from each kind of core: the case's figure is the first core's launch. */
+    public static Result launchCost(LaunchCost.Row... rows) {
+        LaunchCost.LaunchDetail d = new LaunchCost.LaunchDetail(H200_GPU, LaunchCost.CALLS, LaunchCost.BATCH, LaunchCost.COPY_BYTES, List.of(rows));
+        return Result.ok(new LaunchCost(), Unit.NS, rows[0].launchNs(), "the host time of one kernel launch", d);
+    }
+
+    /** A core's row, ns per launch and per copy submission, each with a spread of 1% either side. */
+    public static LaunchCost.Row core(String kind, int cpu, double launchNs, double submitNs) {
+        return new LaunchCost.Row(kind, cpu, around(launchNs), around(submitNs));
     }
 
     /** A node's row with a spread of 1% either side on each copy, pageable copies a tenth of pinned ones. */

@@ -57,11 +57,15 @@ class MachineFiguresTest {
                 "host_to_device_sweep_pinned", "host_to_device_sweep_pinned_peak_bytes", "host_to_device_sweep_pinned_half_peak_bytes",
                 "host_to_device_sweep_pageable", "host_to_device_sweep_pageable_peak_bytes", "host_to_device_sweep_pageable_half_peak_bytes",
                 "host_to_device_sm", "device_to_host_sm", "host_device_latency_sm",
+                "launch_cost_by_core_kind", "kernel_launch_cost", "copy_submit_cost",
                 "host_copies_by_node", "host_to_device_ce_pinned_node", "device_to_host_ce_pinned_node", "host_to_device_ce_pageable_node",
                 "device_to_host_ce_pageable_node", "host_to_all_memcpy_ce", "host_to_all_memcpy_ce");
         assertThat(f.subList(0, 19)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(gpu));
+        // the launch costs: the case's figure about the GPU, each core's costs about that CPU
+        assertThat(f.subList(19, 21)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.cpus(hostside.core.CpuSet.of(1))));
+        assertThat(f.get(21).scope()).isEqualTo(gpu);
         // the copies from each node: the case's share about the GPU, each node's copies about the GPU fed from that node
-        assertThat(f.subList(19, 23)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.gpuNode(H200, 0)));
+        assertThat(f.subList(22, 26)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.gpuNode(H200, 0)));
 
         Figure pinned = one(f, "host_to_device_ce_pinned", gpu);
         assertThat(pinned).isEqualTo(new Figure("host_to_device_ce_pinned", gpu, 55.46, Unit.GB_PER_S, Better.HIGHER, 55.46 * 0.99, 55.46 * 1.01, 5,

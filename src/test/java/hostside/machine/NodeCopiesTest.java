@@ -199,7 +199,7 @@ class NodeCopiesTest {
         List<NodeCopies.From> nodes = List.of(new NodeCopies.From(0, NODE0));
         // --only in another order: the node copies still run after the GPU's other cases
         List<TestCase<Target>> picked = new ArrayList<>(List.of(new NodeCopies(), new Copies.CePinned(true)));
-        List<TestCase<Target>> mine = GpuDrill.forGpu(picked, nodes, 1);
+        List<TestCase<Target>> mine = GpuDrill.forGpu(picked, nodes, 1, List.of(), true);
         assertThat(mine).extracting(TestCase::key).containsExactly("host_to_device_ce_pinned", NodeCopies.KEY);
         assertThat(mine.getLast()).isEqualTo(new NodeCopies(nodes, 1));
         assertThat(new NodeCopies().notApplicable(null)).get().asString().contains("NUMA node");

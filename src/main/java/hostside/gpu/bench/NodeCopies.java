@@ -236,9 +236,9 @@ public record NodeCopies(List<From> nodes, Integer ownNode) implements TestCase<
      * Runs {@code work} on a new platform thread (which pins itself to the node's CPUs and makes the
      * GPU's context current there: a context is current per thread), so that the caller's own
      * affinity is left alone. It waits for the thread even when interrupted: the thread copies into
-     * a device buffer the caller frees after this returns.
+     * a device buffer the caller frees after this returns. {@link LaunchCost} runs its cores the same way.
      */
-    private static <T> T onThread(String name, Supplier<T> work) {
+    static <T> T onThread(String name, Supplier<T> work) {
         Object[] out = new Object[1];
         RuntimeException[] failure = new RuntimeException[1];
         Thread t = Thread.ofPlatform().name(name).unstarted(() -> {
