@@ -37,12 +37,13 @@ final class StreamRun {
     /**
      * Where each array starts in its mapping. Mappings of a power-of-two size line up: a[i], b[i]
      * and c[i] then share their low address bits, so the loads of an iteration can wait on its
-     * store (4 KiB aliasing) and the three streams share cache sets. STREAM's source pads its
-     * arrays (OFFSET) for the same reason; these move b and c by a page and some cache lines.
-     * (On the 2-CPU VM arrays of 512 MiB or 1 GiB still ran one thread's Triad some 10% below
-     * arrays of STREAM's 80,000,000 doubles, offsets or not: docs/measurements, issue 18.)
+     * store (4 KiB aliasing) and the three streams share cache and TLB sets. STREAM's source pads
+     * its arrays (OFFSET) for the same reason; these move b and c by 7 and 13 pages and some cache
+     * lines. On the 2-CPU VM one thread's Triad over arrays of exactly 128 MiB or 640 MiB ran 10%
+     * below arrays a few pages longer with offsets of one and two pages, 0-7% below with these
+     * (docs/measurements/2026-12-04-issue18.md).
      */
-    static final long[] OFFSET = {0, 4096 + 64 * 5, 2 * 4096 + 64 * 11};
+    static final long[] OFFSET = {0, 7 * 4096 + 64 * 5, 13 * 4096 + 64 * 11};
 
     /** Warm-up rounds at most (and {@link Warmup#MAX_NS} of them), however busy the JIT stays. */
     static final int MAX_WARMUPS = 50;
