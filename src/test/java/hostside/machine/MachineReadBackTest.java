@@ -32,6 +32,7 @@ class MachineReadBackTest {
         List<TestCase<?>> all = new ArrayList<>(GpuDrill.tests());
         all.addAll(GpuDrill.allGpuTests());
         all.addAll(PeerCopies.loopbacks());
+        all.addAll(MemoryDrill.tests());
         DetailTypes.register(all);
     }
 
@@ -44,6 +45,23 @@ class MachineReadBackTest {
         // and through the text, as a report file is read
         assertThat(Json.MAPPER.readValue(Json.write(json), MachineRun.class)).isEqualTo(run);
         return back;
+    }
+
+    @Test
+    void aRunWithMemoryFiguresReadsBackEqualWithThemInItsFigures() throws Exception {
+        MachineRun recorded = MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), e -> { });
+        MemoryDrill.MemorySection memory = new MemoryDrill.MemorySection("", MemoryVerdictsTest.TWO_NODES, List.of(
+                MemoryVerdictsTest.stream(MemoryVerdictsTest.TRIAD, hostside.core.Scope.MACHINE, "all CPUs", 200, 195, 205, hostside.core.CpuSet.range(0, 7)),
+                MemoryVerdictsTest.read(0, 1, 61, 60, 62), MemoryVerdictsTest.latency(0, 1, 140)));
+        MachineRun run = new MachineRun(recorded.facts(), recorded.gpu(), recorded.gpuMatrix(), memory);
+        MachineRun back = roundTrip(run);
+        assertThat(back.memory()).isEqualTo(memory);
+        assertThat(back.figures()).extracting(f -> f.key() + "@" + f.scope()).startsWith("memory_bandwidth_triad@machine", "memory_bandwidth_copy@machine",
+                "memory_bandwidth_scale@machine", "memory_bandwidth_add@machine", "memory_bandwidth_read@nodes:0,1", "memory_latency@nodes:0,1");
+        // a document from before the memory measurements (no "memory") reads with none
+        ObjectNode old = run.json();
+        old.remove("memory");
+        assertThat(Json.MAPPER.treeToValue(old, MachineRun.class).memory()).isNull();
     }
 
     @Test
