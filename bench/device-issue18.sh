@@ -2,9 +2,12 @@
 # Issue 18 on the H200 VM, one device call (about 7 min): hostside's memory figures beside STREAM
 # and bench/c/memref.c, three interleaved rounds (bench/memory-vs-peers.sh), then `machine` and
 # `report` as a user runs them, each under GNU time (wall, peak RSS), their text and stderr kept.
-#   bash bench/device-issue18.sh           (on the device, from the checkout; $OUT set by it)
-# Needs .jre/, .peers/ (bin/stream, bin/gnutime) and target/hostside.jar carried; gcc on the device
-# builds memref. Everything it writes goes into one tarball under $OUT, its tables to stdout.
+#   PEERS=$PWD/.peers18 bash bench/device-issue18.sh     (on the device, from the checkout; $OUT set by it)
+# Needs .jre/, a peers folder with bin/stream and bin/gnutime (PEERS, default .peers) and
+# target/hostside.jar carried: .jre, the whole .peers and the jar with the tracked files pass the
+# device's 64 MiB, so carry a folder of just those two (mkdir -p .peers18/bin; cp the two from
+# ../shared/tools/peers/bin). gcc on the device builds memref. Everything it writes goes into one
+# tarball under $OUT, its tables to stdout.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 res=${OUT:-/tmp}/issue18; mkdir -p "$res"
