@@ -19,7 +19,7 @@ import hostside.doc.Block;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Text;
 import hostside.gpu.bench.AllGpus;
-import hostside.gpu.bench.DetailFigures;
+import hostside.harness.DetailFigures;
 import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.Sweep;

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import hostside.core.Figure;
 import hostside.core.Json;
 import hostside.core.Scope;
-import hostside.gpu.bench.DetailFigures;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 
 /**

@@ -9,7 +9,7 @@ import hostside.core.CpuSet;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.fs.FsRoot;
-import hostside.gpu.bench.DetailFigures;
+import hostside.harness.DetailFigures;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;

@@ -7,7 +7,7 @@ import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
-import hostside.gpu.bench.DetailFigures;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 
 /** What the memory cases keep beside their figure. */

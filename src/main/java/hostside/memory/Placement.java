@@ -24,7 +24,7 @@ public record Placement(Integer node, Map<Integer, Integer> byNode, int sampled,
         byNode = Map.copyOf(byNode);
     }
 
-    static Placement of(MemorySegment region, long pageSize, Integer node) {
+    public static Placement of(MemorySegment region, long pageSize, Integer node) {
         try {
             int[] status = Numa.nodesOf(region, pageSize, SAMPLED_PAGES);
             Map<Integer, Integer> by = new TreeMap<>();

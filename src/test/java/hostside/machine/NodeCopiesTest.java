@@ -20,7 +20,7 @@ import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.gpu.bench.Copies;
-import hostside.gpu.bench.DetailFigures;
+import hostside.harness.DetailFigures;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.Target;
 import hostside.harness.DetailTypes;

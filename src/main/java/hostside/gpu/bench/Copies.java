@@ -2,6 +2,7 @@ package hostside.gpu.bench;
 
 import java.util.List;
 
+import hostside.harness.DetailFigures;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;

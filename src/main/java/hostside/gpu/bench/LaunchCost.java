@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.harness.DetailFigures;
 import hostside.core.Better;
 import hostside.core.CpuSet;
 import hostside.core.Figure;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import hostside.harness.DetailFigures;
 import hostside.core.Better;
 import hostside.core.CpuSet;
 import hostside.core.Figure;
@@ -18,7 +19,6 @@ import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
-import hostside.libc.Numa;
 import hostside.libc.Sched;
 
 /**
@@ -45,8 +45,6 @@ public record NodeCopies(List<From> nodes, Integer ownNode) implements TestCase<
     public static final String KEY = "host_copies_by_node";
     public static final String H2D_PINNED = "host_to_device_ce_pinned_node", D2H_PINNED = "device_to_host_ce_pinned_node",
             H2D_PAGEABLE = "host_to_device_ce_pageable_node", D2H_PAGEABLE = "device_to_host_ce_pageable_node";
-    /** Pages asked about after the first touch, as the memory measurements check theirs. */
-    static final int SAMPLED_PAGES = 256;
 
     /** A node to copy from and the CPUs its feeding thread runs on. */
     public record From(int node, CpuSet cpus) {}
@@ -210,7 +208,8 @@ public record NodeCopies(List<From> nodes, Integer ownNode) implements TestCase<
             unbound = e.getMessage();
         }
         try (HostBuffer h = host) {
-            Double onNode = onNode(h, pageSize, n.node());
+            // where the pages went, as the memory measurements check theirs
+            Double onNode = hostside.memory.Placement.of(h.segment(), pageSize, n.node()).shareOn(n.node());
             // pageable first: once registered, the driver copies these pages as pinned ones
             Stats h2dPageable = Copies.pageableGbs(b, h, dev, pageableBytes, true);
             Stats d2hPageable = Copies.pageableGbs(b, h, dev, pageableBytes, false);
@@ -218,17 +217,6 @@ public record NodeCopies(List<From> nodes, Integer ownNode) implements TestCase<
             Stats h2dPinned = Copies.pinnedGbs(b, h, dev, pinnedBytes, true);
             Stats d2hPinned = Copies.pinnedGbs(b, h, dev, pinnedBytes, false);
             return new Row(n.node(), n.cpus(), h2dPinned, d2hPinned, h2dPageable, d2hPageable, unbound, onNode);
-        }
-    }
-
-    /** The share of {@link #SAMPLED_PAGES} pages spread over the buffer that move_pages finds on {@code node}; null when it cannot say. */
-    static Double onNode(HostBuffer h, long pageSize, int node) {
-        try {
-            int[] where = Numa.nodesOf(h.segment(), pageSize, SAMPLED_PAGES);
-            long there = java.util.Arrays.stream(where).filter(x -> x == node).count();
-            return where.length == 0 ? null : there / (double) where.length;
-        } catch (LibcException e) {
-            return null;
         }
     }
 

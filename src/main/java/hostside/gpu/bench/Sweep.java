@@ -6,6 +6,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import hostside.harness.DetailFigures;
 import hostside.core.Better;
 import hostside.core.Figure;
 import hostside.core.Scope;

@@ -5,7 +5,7 @@ import java.util.List;
 
 import hostside.core.Figure;
 import hostside.core.Scope;
-import hostside.gpu.bench.DetailFigures;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 
 /**

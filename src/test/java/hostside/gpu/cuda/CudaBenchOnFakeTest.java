@@ -80,7 +80,7 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         for (int i = 0; i < cases.size(); i++) assertThat(results.get(i).detail()).as(cases.get(i).key()).isInstanceOf(cases.get(i).detailType());
         // the bidirectional copy's other direction is a figure of its own
         Result bidir = results.get(2);
-        assertThat(hostside.gpu.bench.DetailFigures.of(bidir, hostside.core.Scope.gpu("x"))).extracting(hostside.core.Figure::key)
+        assertThat(hostside.harness.DetailFigures.of(bidir, hostside.core.Scope.gpu("x"))).extracting(hostside.core.Figure::key)
                 .containsExactly("bidirectional_ce_pinned", "bidirectional_ce_pinned_device_to_host");
     }
 

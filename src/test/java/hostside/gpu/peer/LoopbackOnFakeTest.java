@@ -39,7 +39,7 @@ class LoopbackOnFakeTest extends OnFakeDriver {
             assertThat(r.method()).endsWith("; both ends the same GPU");
             assertThat(r.anchor()).as("no tool pairs a GPU with itself").isNull();
             // a GPU paired with itself is no pair: no figure per pair, only the summary
-            assertThat(hostside.gpu.bench.DetailFigures.of(r, hostside.core.Scope.gpu("0000:1a:00.0"))).extracting(hostside.core.Figure::key)
+            assertThat(hostside.harness.DetailFigures.of(r, hostside.core.Scope.gpu("0000:1a:00.0"))).extracting(hostside.core.Figure::key)
                     .doesNotHaveDuplicates().allSatisfy(k -> assertThat(k).startsWith(r.key()));
             assertThat(r.value().samples()).as("the GPU twice: one figure each way").isEqualTo(2);
         });

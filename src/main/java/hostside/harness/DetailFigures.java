@@ -1,11 +1,9 @@
-package hostside.gpu.bench;
+package hostside.harness;
 
 import java.util.List;
 
 import hostside.core.Figure;
 import hostside.core.Scope;
-import hostside.harness.Detail;
-import hostside.harness.Result;
 
 /**
  * A detail that holds headline figures of its own beside its result's: the other direction of a
