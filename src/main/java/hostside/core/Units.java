@@ -25,6 +25,11 @@ public final class Units {
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
+    /** "55.4 (55.0-55.6)": a median and the range of the samples, each as {@link #figure}. */
+    public static String withRange(double median, double min, double max) {
+        return figure(median) + " (" + figure(min) + "-" + figure(max) + ")";
+    }
+
     public static String gbps(double gbPerSecond) {
         return String.format(Locale.ROOT, "%.1f GB/s", gbPerSecond);
     }

@@ -2,6 +2,7 @@ package hostside.machine;
 
 import static hostside.machine.MachineDocument.left;
 import static hostside.machine.MachineDocument.right;
+import static hostside.machine.MachineDocument.cell;
 import static hostside.machine.MachineDocument.row;
 
 import java.util.ArrayList;
@@ -325,10 +326,6 @@ final class GpuBlocks {
         return Optional.of(new Block.Section("Launch and copy submission from each kind of core", b));
     }
 
-    /** "55.4 (55.0-55.6)": the median and the range of the samples. */
-    static String cell(hostside.core.Stats s) {
-        return Units.figure(s.median()) + " (" + Units.figure(s.min()) + "-" + Units.figure(s.max()) + ")";
-    }
 
     /** The sweeps of one GPU: GB/s against copy size, pinned and pageable as two curves with their spread, and what each sweep ran with. */
     static final class SweepPlot {

@@ -61,6 +61,11 @@ public final class MachineDocument {
         return r;
     }
 
+    /** "55.4 (55.0-55.6)": the median and the range of the samples. */
+    static String cell(hostside.core.Stats s) {
+        return Units.withRange(s.median(), s.min(), s.max());
+    }
+
     static String plural(int n, String what) {
         return n + " " + what + (n == 1 ? "" : "s");
     }

@@ -2,6 +2,7 @@ package hostside.machine;
 
 import static hostside.machine.MachineDocument.left;
 import static hostside.machine.MachineDocument.right;
+import static hostside.machine.MachineDocument.cell;
 import static hostside.machine.MachineDocument.row;
 
 import java.util.ArrayList;
@@ -53,10 +54,6 @@ final class MemoryBlocks {
         if (!notes.isEmpty()) b.add(new Block.Note(Text.of(String.join("; ", notes))));
     }
 
-    /** "55.4 (55.0-55.6)": the median and the range of the samples. */
-    static String cell(Stats s) {
-        return Units.figure(s.median()) + " (" + Units.figure(s.min()) + "-" + Units.figure(s.max()) + ")";
-    }
 
     /** One row per place STREAM ran: the four kernels in GB/s, the threads and the memory. */
     static Optional<Block> stream(MemoryDrill.MemorySection m) {
@@ -94,7 +91,7 @@ final class MemoryBlocks {
             MemoryPlan.Pair p = plan.pairs().get(0);
             List<Block.KeyValues.Entry> e = new ArrayList<>();
             MemoryVerdicts.find(figures, MemoryCases.READ, Scope.nodes(p.cpuNode(), p.memoryNode()))
-                    .ifPresent(f -> e.add(Block.KeyValues.Entry.of("read bandwidth, " + p.cpus().size() + " threads", range(f) + " GB/s")));
+                    .ifPresent(f -> e.add(Block.KeyValues.Entry.of("read bandwidth, " + p.cpus().size() + " threads", Units.withRange(f.value(), f.min(), f.max()) + " GB/s")));
             for (MemoryDrill.Measured x : m.results()) {
                 if (x.result().isOk() && x.result().key().equals(MemoryCases.LATENCY) && x.result().detail() instanceof MemoryDetails.Chase c) {
                     e.add(Block.KeyValues.Entry.of("idle latency" + (x.scope().kind() == Scope.Kind.CPU ? ", " + x.label() : ", CPU " + c.cpu()),
@@ -106,10 +103,6 @@ final class MemoryBlocks {
         }
         matrix(plan, figures, MemoryCases.READ, "Read bandwidth, GB/s (every CPU of the row's node reading memory of the column's node)").ifPresent(b::add);
         matrix(plan, figures, MemoryCases.LATENCY, "Idle latency, ns a load (one thread of the row's node, memory of the column's node)").ifPresent(b::add);
-    }
-
-    private static String range(Figure f) {
-        return Units.figure(f.value()) + " (" + Units.figure(f.min()) + "-" + Units.figure(f.max()) + ")";
     }
 
     private static String cellNs(Result r) {

@@ -71,7 +71,7 @@ public final class MemoryDrill {
         List<Measured> out = new ArrayList<>();
         int loads = chaseLoads(plan.pairs().size());
         for (Run r : schedule(plan, tests)) {
-            MemoryTarget target = new MemoryTarget(r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, loads, huge, pageSize, sizes.note);
+            MemoryTarget target = new MemoryTarget(fs, r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, loads, huge, pageSize, sizes.note);
             for (Result x : Runner.run(r.cases, target, progress.on(r.label))) out.add(new Measured(r.scope, r.label, x));
         }
         return new MemorySection("", plan, out);

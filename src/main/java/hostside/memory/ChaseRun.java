@@ -1,11 +1,7 @@
 package hostside.memory;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.SplittableRandom;
 
 import hostside.core.CpuSet;
@@ -36,14 +32,15 @@ final class ChaseRun {
 
     static volatile long sink;
 
-    static Outcome run(int cpu, Integer node, long bytes, boolean huge, int loads, Sampling sampling, long pageSize) {
+    static Outcome run(hostside.fs.FsRoot fs, int cpu, Integer node, long bytes, boolean huge, int loads, Sampling sampling, long pageSize) {
         int lines = Math.toIntExact(bytes / LINE);
         Outcome[] out = new Outcome[1];
         try (Team one = new Team(CpuSet.of(cpu)); Region r = Region.map((long) lines * LINE, node, huge)) {
             one.run(i -> {
                 link(r.segment, lines, new SplittableRandom(7));
                 Placement placement = Placement.of(r.segment, pageSize, node);
-                Long hugeBytes = anonHugeBytes(Path.of("/proc/self/smaps"), r.segment.address());
+                java.util.OptionalLong h = hostside.fs.Smaps.anonHugeBytes(fs, r.segment.address());
+                Long hugeBytes = h.isPresent() ? h.getAsLong() : null;
                 long[] at = {0};
                 int warmups = Warmup.untilCompiled(() -> at[0] = Kernels.chase(r.segment, at[0], loads), sampling.warmups(), StreamRun.MAX_WARMUPS);
                 Stats ns = new Sampling(0, sampling.samples()).stats(s -> {
@@ -80,37 +77,5 @@ final class ChaseRun {
             next[j] = t;
         }
         return next;
-    }
-
-    /** AnonHugePages of the mapping that starts at {@code address}, in bytes; null when not found. */
-    static Long anonHugeBytes(Path smaps, long address) {
-        try {
-            return anonHugeBytes(Files.readAllLines(smaps), address);
-        } catch (IOException | SecurityException e) {
-            return null;
-        }
-    }
-
-    static Long anonHugeBytes(List<String> smaps, long address) {
-        boolean inside = false;
-        for (String l : smaps) {
-            int dash = l.indexOf('-');
-            if (dash > 0 && l.indexOf(' ') > dash && isHex(l, 0, dash)) {
-                inside = Long.parseUnsignedLong(l.substring(0, dash), 16) == address;
-                continue;
-            }
-            if (inside && l.startsWith("AnonHugePages:")) {
-                String[] f = l.substring("AnonHugePages:".length()).trim().split("\\s+");
-                return Long.parseLong(f[0]) * 1024;
-            }
-        }
-        return null;
-    }
-
-    private static boolean isHex(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (Character.digit(s.charAt(i), 16) < 0) return false;
-        }
-        return true;
     }
 }

@@ -73,10 +73,9 @@ public final class MemoryCases {
                     hostside.core.Units.bytes(t.arrayBytes()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
                     t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(),
                     sampling.samples(), o.warmups());
-            StreamRun.Kernel[] k = StreamRun.Kernel.values();
-            return Result.ok(this, Unit.GB_PER_S, o.stats()[StreamRun.Kernel.TRIAD.ordinal()], method,
-                    new MemoryDetails.Stream(o.stats()[k[0].ordinal()], o.stats()[k[1].ordinal()], o.stats()[k[2].ordinal()], t.arrayBytes(), cpus,
-                            o.placement(), true, t.sizeNote()));
+            return Result.ok(this, Unit.GB_PER_S, o.of(StreamRun.Kernel.TRIAD), method,
+                    new MemoryDetails.Stream(o.of(StreamRun.Kernel.COPY), o.of(StreamRun.Kernel.SCALE), o.of(StreamRun.Kernel.ADD), t.arrayBytes(), cpus,
+                            o.placement(), t.sizeNote()));
         }
     }
 
@@ -131,7 +130,7 @@ public final class MemoryCases {
 
         public Result run(MemoryTarget t) {
             int cpu = t.oneCpu();
-            ChaseRun.Outcome o = ChaseRun.run(cpu, t.node(), t.chaseBytes(), t.huge(), t.chaseLoads(), CHASE_SAMPLING, t.pageSize());
+            ChaseRun.Outcome o = ChaseRun.run(t.fs(), cpu, t.node(), t.chaseBytes(), t.huge(), t.chaseLoads(), CHASE_SAMPLING, t.pageSize());
             String method = String.format(Locale.ROOT, "one thread on CPU %d, %d dependent loads a sample over %s of 64-byte lines in one random cycle, %s, %s; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet)",
                     cpu, t.chaseLoads(), hostside.core.Units.bytes(t.chaseBytes()),

@@ -15,7 +15,8 @@ public final class MemoryDetails {
     private MemoryDetails() {}
 
     /**
-     * STREAM's other three kernels beside Triad (the result's own figure), and the conditions.
+     * STREAM's other three kernels beside Triad (the result's own figure), and the conditions. A run
+     * whose arrays fail STREAM's check after it is a failed result, so a detail means they passed.
      *
      * @param copy       GB/s, c = a
      * @param scale      GB/s, b = 3c
@@ -23,10 +24,9 @@ public final class MemoryDetails {
      * @param arrayBytes each of the three arrays
      * @param cpus       one thread pinned to each
      * @param placement  where the arrays' pages are
-     * @param validated  the arrays hold what STREAM's check expects after the run
      * @param sizeNote   why the arrays are smaller than STREAM asks; "" when they are not
      */
-    public record Stream(Stats copy, Stats scale, Stats add, long arrayBytes, CpuSet cpus, Placement placement, boolean validated,
+    public record Stream(Stats copy, Stats scale, Stats add, long arrayBytes, CpuSet cpus, Placement placement,
                          String sizeNote) implements DetailFigures {
         @Override
         public List<Figure> figures(Result r, Scope scope) {

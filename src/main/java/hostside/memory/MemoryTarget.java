@@ -6,6 +6,7 @@ import hostside.core.Scope;
 /**
  * Where one memory measurement runs and on how much memory.
  *
+ * @param fs         the live machine's files (a measurement reads its own mappings' smaps)
  * @param scope      what its figures are about: the machine, a node, a (CPU node, memory node) pair, a CPU
  * @param label      the same for people, in progress lines: "all CPUs", "node 1", "CPUs of node 0, memory of node 1"
  * @param cpus       the threads' CPUs, one thread pinned to each
@@ -18,7 +19,7 @@ import hostside.core.Scope;
  * @param pageSize   the base page size
  * @param sizeNote   why an array is smaller than STREAM asks (memory too short); "" when it is not
  */
-public record MemoryTarget(Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
+public record MemoryTarget(hostside.fs.FsRoot fs, Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
                            long pageSize, String sizeNote) {
 
     /** The CPU of a one-thread measurement: the set's lowest CPU other than CPU 0 when it has another (CPU 0 takes housekeeping interrupts). */

@@ -32,7 +32,11 @@ final class StreamRun {
      * @param validated whether the arrays hold what STREAM's checkSTREAMresults expects after the run
      * @param warmups   the rounds of the four kernels run before the samples ({@link Warmup})
      */
-    record Outcome(Stats[] stats, Placement placement, boolean validated, int warmups) {}
+    record Outcome(Stats[] stats, Placement placement, boolean validated, int warmups) {
+        Stats of(Kernel k) {
+            return stats[k.ordinal()];
+        }
+    }
 
     /**
      * Where each array starts in its mapping. Mappings of a power-of-two size line up: a[i], b[i]

@@ -86,19 +86,6 @@ class MemoryKernelsTest {
     }
 
     @Test
-    void smapsGivesTheHugePagesOfTheMappingAtAnAddress() {
-        List<String> smaps = List.of(
-                "7f0000000000-7f0010000000 rw-p 00000000 00:00 0 ",
-                "Size:             262144 kB",
-                "AnonHugePages:    260096 kB",
-                "7f0010000000-7f0010001000 rw-p 00000000 00:00 0 ",
-                "AnonHugePages:         0 kB");
-        assertThat(ChaseRun.anonHugeBytes(smaps, 0x7f0000000000L)).isEqualTo(260096L * 1024);
-        assertThat(ChaseRun.anonHugeBytes(smaps, 0x7f0010000000L)).isZero();
-        assertThat(ChaseRun.anonHugeBytes(smaps, 0x7f0020000000L)).isNull();
-    }
-
-    @Test
     void theTeamRunsEveryMemberOnItsCpu() {
         List<Integer> mine = Sched.affinity();
         CpuSet two = mine.size() >= 2 ? CpuSet.of(mine.get(0), mine.get(1)) : CpuSet.of(mine.get(0));
@@ -135,7 +122,7 @@ class MemoryKernelsTest {
 
     @Test
     void aChaseRunsLiveAndSaysWhereItsPagesAre() {
-        ChaseRun.Outcome o = ChaseRun.run(Sched.affinity().get(0), null, 4L << 20, true, 1 << 12, new Sampling(0, 2), hostside.libc.Libc.pageSize());
+        ChaseRun.Outcome o = ChaseRun.run(hostside.fs.FsRoot.live(), Sched.affinity().get(0), null, 4L << 20, true, 1 << 12, new Sampling(0, 2), hostside.libc.Libc.pageSize());
         assertThat(o.ns().median()).isPositive();
         assertThat(o.placement().sampled()).isPositive();
         assertThat(o.placement().byNode().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(o.placement().sampled());

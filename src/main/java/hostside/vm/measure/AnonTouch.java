@@ -108,7 +108,7 @@ public record AnonTouch(boolean huge) implements TestCase<HostTarget> {
             Map<String, Long> vmAfter = VmStatCounters.read(t.fs());
             return new Touch(ns, used.minorFaults() + used.majorFaults(), VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_alloc"),
                     VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_fallback"),
-                    huge ? Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L) : 0);
+                    huge ? hostside.fs.Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L) : 0);
         }
     }
 

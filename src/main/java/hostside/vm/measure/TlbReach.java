@@ -108,7 +108,7 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
             r.advise(huge ? hostside.libc.Libc.MADV_HUGEPAGE : hostside.libc.Libc.MADV_NOHUGEPAGE, t);
             AnonTouch.touch(r.segment(), t.pageSize());
             if (huge) {
-                long ah = Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L);
+                long ah = hostside.fs.Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L);
                 hugePercent = ah < 0 ? null : 100.0 * ah / largest;
             }
             SplittableRandom rnd = new SplittableRandom(7);

@@ -1,22 +1,20 @@
-package hostside.vm.measure;
+package hostside.fs;
 
 import java.util.OptionalLong;
 
-import hostside.fs.FsRoot;
-
 /** /proc/self/smaps: what the kernel says about one of our own mappings. */
-final class Smaps {
+public final class Smaps {
     private static final java.util.regex.Pattern HEADER = java.util.regex.Pattern.compile("[0-9a-f]+-[0-9a-f]+ ");
 
     private Smaps() {}
 
     /** AnonHugePages of the mapping that holds {@code address}, in bytes. */
-    static OptionalLong anonHugeBytes(FsRoot fs, long address) {
+    public static OptionalLong anonHugeBytes(FsRoot fs, long address) {
         return fs.text("/proc/self/smaps").map(s -> field(s, address, "AnonHugePages")).orElse(OptionalLong.empty());
     }
 
     /** A "Key: N kB" field of the mapping whose range holds {@code address}. */
-    static OptionalLong field(String smaps, long address, String key) {
+    public static OptionalLong field(String smaps, long address, String key) {
         boolean inside = false;
         for (String line : smaps.split("\n")) {
             int dash = line.indexOf('-');

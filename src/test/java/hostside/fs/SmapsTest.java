@@ -1,4 +1,4 @@
-package hostside.vm.measure;
+package hostside.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,6 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.fs.FsRoot;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
 
