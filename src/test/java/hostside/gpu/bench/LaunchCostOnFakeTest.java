@@ -10,9 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Json;
 import hostside.core.Unit;
-import hostside.gpu.cuda.OnFakeDriver;
 import hostside.harness.Result;
-import hostside.harness.Runner;
 import hostside.harness.Status;
 import hostside.libc.Sched;
 import hostside.testing.CliRun;
@@ -23,8 +21,7 @@ import hostside.testing.CliRun;
  * by the fake (none lost, the queue synchronized between batches), and the buffers and the prepared
  * launch released on every path. No figure here says anything about a host or a GPU.
  */
-class LaunchCostOnFakeTest extends OnFakeDriver {
-    static final long MiB = 1L << 20;
+class LaunchCostOnFakeTest extends OnFakeGpu {
     /** Calls of each kind per pass over a core: warm-ups and samples. */
     static final int PASS = (LaunchCost.SAMPLING.warmups() + LaunchCost.SAMPLING.samples()) * LaunchCost.CALLS;
 
@@ -33,20 +30,11 @@ class LaunchCostOnFakeTest extends OnFakeDriver {
         return mine.getLast();
     }
 
-    private Result run(LaunchCost c) {
-        try (GpuBench b = new GpuBench(cuda, 0)) {
-            Result r = Runner.run(List.of(c), new Target(b, 64 * MiB, 64 * MiB), k -> { }).getFirst();
-            assertThat(fake.live()).as("only the bench's own resources: " + fake.liveSummary()).isEqualTo(9);
-            return r;
-        } finally {
-            fake.assertNothingLive();
-        }
-    }
 
     @Test
     void eachCoreLaunchesAndSubmitsFromAThreadOfItsOwn() {
         int cpu = someCpu();
-        Result r = run(new LaunchCost().from(List.of(new LaunchCost.Core("P-core", cpu), new LaunchCost.Core("E-core", cpu)), true));
+        Result r = runOnGpu0(new LaunchCost().from(List.of(new LaunchCost.Core("P-core", cpu), new LaunchCost.Core("E-core", cpu)), true));
         assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
         assertThat(r.unit()).isEqualTo(Unit.NS);
         assertThat(r.better()).isEqualTo(hostside.core.Better.LOWER);
@@ -76,27 +64,27 @@ class LaunchCostOnFakeTest extends OnFakeDriver {
     void aDriverFailureMidwayIsAFailedResultAndLeavesNothingBehind() {
         // CUDA_ERROR_LAUNCH_FAILED inside the first core's launches
         fake.failOnce("cuLaunchKernel", 719, 5000);
-        Result r = run(new LaunchCost().from(List.of(new LaunchCost.Core("uniform", someCpu())), true));
+        Result r = runOnGpu0(new LaunchCost().from(List.of(new LaunchCost.Core("uniform", someCpu())), true));
         assertThat(r.status()).isEqualTo(Status.FAILED);
         assertThat(r.why()).isEqualTo("cuLaunchKernel: CUDA_ERROR_LAUNCH_FAILED (719)");
-        // it stopped there (the buffers and the prepared launch released, as run() checks)
+        // it stopped there (the buffers and the prepared launch released, as runOnGpu0 checks)
         assertThat(fake.calls("cuLaunchKernel")).isEqualTo(5001);
         assertThat(fake.calls("cuMemcpyHtoDAsync_v2")).isZero();
         // and inside the copy submissions, through the prepared call
         fake.reset();
         cuda = fake.ready();
         fake.failOnce("cuMemcpyHtoDAsync_v2", 719, 5000);
-        Result copy = run(new LaunchCost().from(List.of(new LaunchCost.Core("uniform", someCpu())), true));
+        Result copy = runOnGpu0(new LaunchCost().from(List.of(new LaunchCost.Core("uniform", someCpu())), true));
         assertThat(copy.status()).isEqualTo(Status.FAILED);
         assertThat(copy.why()).isEqualTo("cuMemcpyHtoDAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
     }
 
     @Test
     void withoutCoresOrOnAnotherGpuItDoesNotApply() {
-        Result none = run(new LaunchCost());
+        Result none = runOnGpu0(new LaunchCost());
         assertThat(none.status()).isEqualTo(Status.NOT_RUN);
         assertThat(none.why()).contains("no CPU");
-        Result other = run(new LaunchCost().from(List.of(new LaunchCost.Core("uniform", someCpu())), false));
+        Result other = runOnGpu0(new LaunchCost().from(List.of(new LaunchCost.Core("uniform", someCpu())), false));
         assertThat(other.status()).isEqualTo(Status.NOT_RUN);
         assertThat(other.why()).contains("first GPU only");
         assertThat(fake.calls("cuLaunchKernel")).isZero();

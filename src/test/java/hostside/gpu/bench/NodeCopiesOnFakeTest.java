@@ -12,9 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import hostside.core.CpuSet;
 import hostside.core.Json;
 import hostside.core.Unit;
-import hostside.gpu.cuda.OnFakeDriver;
 import hostside.harness.Result;
-import hostside.harness.Runner;
 import hostside.harness.Status;
 import hostside.libc.Sched;
 import hostside.testing.CliRun;
@@ -25,28 +23,17 @@ import hostside.testing.CliRun;
  * there, the pinned copies timed by the fake's events, the pageable ones by the host's clock, and
  * everything unregistered and unmapped after, on every path. No figure here says anything about a GPU.
  */
-class NodeCopiesOnFakeTest extends OnFakeDriver {
-    static final long MiB = 1L << 20;
+class NodeCopiesOnFakeTest extends OnFakeGpu {
 
     static CpuSet mine() {
         return CpuSet.of(Sched.affinity().stream().mapToInt(Integer::intValue).toArray());
     }
 
-    private Result run(NodeCopies c) {
-        try (GpuBench b = new GpuBench(cuda, 0)) {
-            // buffers of 16 MiB: a quarter of 64 MiB of host memory
-            Result r = Runner.run(List.of(c), new Target(b, 64 * MiB, 64 * MiB), k -> { }).getFirst();
-            assertThat(fake.live()).as("only the bench's own resources: " + fake.liveSummary()).isEqualTo(9);
-            return r;
-        } finally {
-            fake.assertNothingLive();
-        }
-    }
 
     @Test
     void nodeZeroIsMeasuredFromARegisteredBufferOnAThreadOfItsOwn() {
         fake.setElapsedMs(1f);
-        Result r = run(new NodeCopies().from(List.of(new NodeCopies.From(0, mine())), 0));
+        Result r = runOnGpu0(new NodeCopies().from(List.of(new NodeCopies.From(0, mine())), 0));
         assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
         assertThat(r.unit()).isEqualTo(Unit.PERCENT);
         assertThat(r.better()).isEqualTo(hostside.core.Better.HIGHER);
@@ -74,7 +61,7 @@ class NodeCopiesOnFakeTest extends OnFakeDriver {
     void aNodeTheKernelRefusesIsPlacedByFirstTouchAndSaysSo() {
         // this machine has no node 1000: mbind refuses it, the pages come from the touching CPU's node
         fake.setElapsedMs(1f);
-        Result r = run(new NodeCopies().from(List.of(new NodeCopies.From(1000, mine())), null));
+        Result r = runOnGpu0(new NodeCopies().from(List.of(new NodeCopies.From(1000, mine())), null));
         assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
         NodeCopies.Row row = ((NodeCopies.NodeDetail) r.detail()).rows().getFirst();
         assertThat(row.unbound()).startsWith("mbind to node 1000: ");
@@ -86,7 +73,7 @@ class NodeCopiesOnFakeTest extends OnFakeDriver {
         fake.setElapsedMs(1f);
         // CUDA_ERROR_LAUNCH_FAILED after the pageable copies (6 samples of 4 copies), inside the pinned ones
         fake.failOnce("cuMemcpyHtoDAsync_v2", 719, 30);
-        Result r = run(new NodeCopies().from(List.of(new NodeCopies.From(0, mine())), 0));
+        Result r = runOnGpu0(new NodeCopies().from(List.of(new NodeCopies.From(0, mine())), 0));
         assertThat(r.status()).isEqualTo(Status.FAILED);
         assertThat(r.why()).isEqualTo("cuMemcpyHtoDAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
         assertThat(fake.calls("cuMemHostRegister_v2")).as("it failed after the registration").isEqualTo(1);
@@ -95,7 +82,7 @@ class NodeCopiesOnFakeTest extends OnFakeDriver {
 
     @Test
     void withoutNodesItDoesNotApply() {
-        Result r = run(new NodeCopies());
+        Result r = runOnGpu0(new NodeCopies());
         assertThat(r.status()).isEqualTo(Status.NOT_RUN);
         assertThat(r.why()).contains("NUMA node");
     }
