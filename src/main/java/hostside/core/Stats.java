@@ -14,6 +14,11 @@ public record Stats(double median, double min, double max, int samples) {
         return new Stats(median, v[0], v[n - 1], n);
     }
 
+    /** Whether these samples and {@code other}'s do not overlap: only then may a verdict call a difference ({@link Figure#differsFrom}). */
+    public boolean differsFrom(Stats other) {
+        return max < other.min || other.max < min;
+    }
+
     /** max - min: how far the samples of this figure ran apart; what a difference must exceed to count ({@link Versus}). */
     public double spread() {
         return max - min;

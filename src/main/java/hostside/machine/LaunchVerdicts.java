@@ -39,11 +39,11 @@ final class LaunchVerdicts {
         List<String> v = new ArrayList<>();
         for (Row r : rows.subList(1, rows.size())) {
             String from = String.format(Locale.ROOT, "%s us from CPU %d vs %s us from CPU %d", us(r.launchNs()), r.cpu(), us(big.launchNs()), big.cpu());
-            if (!NodeVerdicts.differs(r.launchNs(), big.launchNs())) {
+            if (!r.launchNs().differsFrom(big.launchNs())) {
                 v.add(String.format(Locale.ROOT, "launches from %s and %s are even within noise (%s); pinned copy submissions %s vs %s us",
                         plural(r.kind()), plural(big.kind()), from, us(r.submitNs()), us(big.submitNs())));
             } else if (r.launchNs().median() > big.launchNs().median()) {
-                String submit = NodeVerdicts.differs(r.submitNs(), big.submitNs()) && r.submitNs().median() > big.submitNs().median()
+                String submit = r.submitNs().differsFrom(big.submitNs()) && r.submitNs().median() > big.submitNs().median()
                         ? String.format(Locale.ROOT, ", pinned copy submissions %.1fx (%s vs %s us)", ratio(r.submitNs(), big.submitNs()),
                         us(r.submitNs()), us(big.submitNs()))
                         : "";

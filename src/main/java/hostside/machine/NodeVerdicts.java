@@ -28,7 +28,7 @@ final class NodeVerdicts {
         // the own node is where the buffers belong, unless another node is faster beyond the spread (then that one is)
         Row best = d.fastest();
         Optional<Row> own = d.own();
-        Row home = own.filter(o -> !differs(best.h2dPinned(), o.h2dPinned())).orElse(best);
+        Row home = own.filter(o -> !best.h2dPinned().differsFrom(o.h2dPinned())).orElse(best);
         List<Row> slower = d.rows().stream().filter(r -> r != home && r.h2dPinned().max() < home.h2dPinned().min()).toList();
         if (slower.isEmpty()) {
             v.add(String.format(Locale.ROOT, "%s: copies from every node run alike within noise (pinned host to device %s to %s GB/s)", gpu,
@@ -77,7 +77,7 @@ final class NodeVerdicts {
         Optional<Stats> pinned = rs.stream().filter(x -> x.isOk() && x.key().equals("host_to_device_ce_pinned")).map(Result::value).findFirst();
         if (pinned.isEmpty()) return List.of();
         Stats p = pinned.get(), n = r.h2dPinned();
-        if (!differs(p, n)) {
+        if (!p.differsFrom(n)) {
             return List.of(String.format(Locale.ROOT, "%s: one NUMA node (%d): its copies from there equal host_to_device_ce_pinned within noise (%s vs %s GB/s)",
                     gpu, r.node(), gbs(n.median()), gbs(p.median())));
         }
@@ -86,10 +86,6 @@ final class NodeVerdicts {
                 gpu, r.node(), 100 * n.median() / p.median(), gbs(n.median()), gbs(p.median())));
     }
 
-    /** Whether two figures' ranges do not overlap (Figure.differsFrom's rule, for Stats). */
-    static boolean differs(Stats a, Stats b) {
-        return a.max() < b.min() || b.max() < a.min();
-    }
 
     private static String gbs(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
