@@ -2,7 +2,9 @@
 """The ratio table of bench/memory-vs-peers.sh, from its output folder: per figure hostside's
 median and best sample (max; min for a latency), each the median over rounds, beside its peer's
 figure (STREAM's best Triad rate, memref's median and best), the median of the rounds' ratios
-and their range, then every round's figures. A figure that is missing on either side gives "-"
+and their range, then every round's figures. Three ratios, since STREAM's figure is a best and
+hostside's a median: median / peer's figure, best / peer's best, and median / peer's typical
+sample (STREAM's rate at its average time, which it prints; memref's median). A figure that is missing on either side gives "-"
 and a note that says why (hostside: no figure, exit 2: ...).
 
     python3 bench/memory-table.py OUTDIR ROUNDS [NODE]     (NODE: the node memref ran on, "-" for none)
@@ -78,13 +80,16 @@ def stream(out, r, tag):
     """(Triad's best rate in GB/s, threads, array elements) or (None, why)"""
     f = f"r{r}-{tag}.txt"
     t = text(os.path.join(out, f))
-    m = re.search(r"^Triad:\s+([0-9.]+)", t or "", re.M)
+    m = re.search(r"^Triad:\s+([0-9.]+)\s+([0-9.]+)", t or "", re.M)
     if not m:
         return None, failed(out, f) or "no Triad line in its output"
     th = re.search(r"Number of Threads counted = (\d+)", t)
     n = re.search(r"Array size = (\d+)", t)
-    return {"main": float(m.group(1)) / 1000, "best": float(m.group(1)) / 1000,
-            "threads": th and int(th.group(1)), "elements": n and int(n.group(1))}, None
+    elements = n and int(n.group(1))
+    # Triad moves three arrays (two read, one written), as STREAM counts its bytes
+    typical = 3 * 8 * elements / float(m.group(2)) / 1e9 if elements and float(m.group(2)) > 0 else None
+    return {"main": float(m.group(1)) / 1000, "best": float(m.group(1)) / 1000, "typical": typical,
+            "threads": th and int(th.group(1)), "elements": elements}, None
 
 
 def memref(out, r, tag):
@@ -102,6 +107,7 @@ def memref(out, r, tag):
         except ValueError:
             d[k] = v
     d["main"] = d["median"]
+    d["typical"] = d["median"]
     d["best"] = d["min"] if d["unit"] == "latency_ns" else d["max"]
     return d, None
 
@@ -122,14 +128,14 @@ def g(v, unit):
 
 def main(out, rounds, node):
     n = node if node not in ("", "-") else "0"
-    print(f"| figure | scope | unit | hostside median | hostside best | peer | peer | peer best | median / peer | best / peer best | rounds | note |")
-    print("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print(f"| figure | scope | unit | hostside median | hostside best | peer | peer | peer best | median / peer | best / peer best | median / peer typical | rounds | note |")
+    print("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     per_round, notes, anchors = [], [], {}
     for key, scope, tag, ptag, label in ROWS:
         scope = scope.format(n=n) if scope else None
         unit = UNIT[tag]
         best_of = min if unit == "ns" else max  # hostside's best sample: the lowest latency, the highest rate
-        hm, hb, pm, pb, rm, rb, cells, hwhy, pwhy, scopes = [], [], [], [], [], [], [], [], [], set()
+        hm, hb, pm, pb, rm, rb, rt, cells, hwhy, pwhy, scopes = [], [], [], [], [], [], [], [], [], [], set()
         for r in range(1, rounds + 1):
             h, hw = hostside(out, r, tag, key, scope)
             p, pw = peer(out, r, ptag)
@@ -149,6 +155,8 @@ def main(out, rounds, node):
                 pwhy.append(pw)
             if h and p:
                 rm.append(hv / p["main"]); rb.append(hbest / p["best"])
+                if p.get("typical"):
+                    rt.append(hv / p["typical"])
             cells.append((g(hv, unit) if h else "-") + " / " + (g(p["main"], unit) if p else "-"))
         note = []
         if hwhy:
@@ -160,11 +168,11 @@ def main(out, rounds, node):
         rng = lambda v: f" ({min(v):.2f}-{max(v):.2f})" if len(v) > 1 else ""
         print(f"| {key} | {', '.join(sorted(scopes)) or scope or '-'} | {unit} | {g(med(hm), unit)} | {g(med(hb), unit)} | {label} | "
               f"{g(med(pm), unit)} | {g(med(pb), unit)} | {(f'{med(rm):.2f}' + rng(rm)) if rm else '-'} | "
-              f"{(f'{med(rb):.2f}' + rng(rb)) if rb else '-'} | {len(hm)}/{len(pm)} | {'; '.join(note)} |")
+              f"{(f'{med(rb):.2f}' + rng(rb)) if rb else '-'} | {(f'{med(rt):.2f}' + rng(rt)) if rt else '-'} | {len(hm)}/{len(pm)} | {'; '.join(note)} |")
         per_round.append((key, cells))
 
     print("\nhostside best: its max sample (min for ns), median over rounds; peer best: STREAM's best (its only figure),"
-          " memref's max (min for ns). Ratios: the median of the rounds' ratios, their range in brackets;"
+          " memref's max (min for ns); peer typical: STREAM's rate at its average time, memref's median. Ratios: the median of the rounds' ratios, their range in brackets;"
           " rounds: how many rounds had hostside's / the peer's figure.")
     print("\n| round | " + " | ".join(f"{k} hostside / peer" for k, _ in per_round) + " |")
     print("| ---: |" + " ---: |" * len(per_round))

@@ -77,11 +77,25 @@ class MemoryKernelsTest {
     }
 
     @Test
-    void theSumReadsEveryElement() {
+    void theReadPassCopiesEveryByteThroughTheBuffer() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(8L * 1003, 8);
+            // two whole chunks and a tail, each chunk's first double its own, so that a skipped
+            // chunk or a lost tail shows in what the buffer holds
+            long size = 2L * Kernels.READ_CHUNK + 8 * 13;
+            MemorySegment a = arena.allocate(size, 8);
+            MemorySegment buffer = arena.allocate(Kernels.READ_CHUNK, 4096);
             Kernels.fill(a);
-            assertThat(Kernels.sum(a)).isEqualTo(1003.0);
+            a.set(ValueLayout.JAVA_DOUBLE, 2L * Kernels.READ_CHUNK, 7.0);
+            a.set(ValueLayout.JAVA_DOUBLE, size - 8, 9.0);
+            a.set(ValueLayout.JAVA_DOUBLE, Kernels.READ_CHUNK + 8 * 13, 4.0);
+            assertThat(Kernels.read(a, buffer)).as("the tail is the last chunk").isEqualTo(7.0);
+            assertThat(buffer.get(ValueLayout.JAVA_DOUBLE, 8 * 12)).isEqualTo(9.0);
+            assertThat(buffer.get(ValueLayout.JAVA_DOUBLE, 8 * 13)).as("the second chunk's, beyond the tail").isEqualTo(4.0);
+
+            MemorySegment whole = a.asSlice(0, 2L * Kernels.READ_CHUNK);
+            whole.set(ValueLayout.JAVA_DOUBLE, Kernels.READ_CHUNK, 5.0);
+            buffer.fill((byte) 0);
+            assertThat(Kernels.read(whole, buffer)).as("whole chunks only: the second one last").isEqualTo(5.0);
         }
     }
 
