@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import hostside.core.Json;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
-import hostside.machine.MachineRun;
 import hostside.rack.Rack;
 import hostside.rack.RackDocument;
 import picocli.CommandLine.Command;
@@ -17,8 +16,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "rack", mixinStandardHelpOptions = true,
-        header = "How each GPU sees host memory, and its copy engines against SMs.",
-        description = {"Module 5 (first part): how each GPU sees host memory (its coherence class and the attributes behind it), and the copy engines against SMs reading and writing CPU memory."})
+        header = "The rack checklist, how each GPU sees host memory, and its copy engines against SMs.",
+        description = {"Module 5: coherent superchips and NVLink racks. The platform and its checklist (page size, THP, init_on_alloc, NUMA balancing, GPU memory as NUMA nodes or CDMM, node roles, a binding line per GPU, governor, power meter cap, IOMMU, PCI power, fabric manager, IMEX, GPUDirect and the items only a live machine answers), how each GPU sees host memory (its coherence class), and the copy engines against SMs reading and writing CPU memory.",
+                "With --root, every item a recording can answer is answered; the rest say \"not run: recorded machine\"."})
 public final class RackCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
@@ -29,20 +29,22 @@ public final class RackCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         hostside.fs.FsRoot fs = options.open();
-        MachineRun run;
+        Rack.RackRun run;
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            run = hostside.machine.MachineDrill.run(fs, Rack.tests(), List.of(), progress);
+            run = Rack.run(fs, progress);
         }
         var out = spec.commandLine().getOut();
         if (options.json) {
             ObjectNode n = Json.MAPPER.createObjectNode();
             n.put("schema", hostside.machine.MachineFacts.SCHEMA);
             n.put("kind", "rack");
-            n.set("gpu", Json.MAPPER.valueToTree(run.gpu()));
-            n.set("figures", Json.MAPPER.valueToTree(run.figures())); // the copy engines' and SMs' figures, typed as machine's
+            n.set("platform", Json.MAPPER.valueToTree(run.platform()));
+            n.set("checklist", Json.MAPPER.valueToTree(run.checklist()));
+            n.set("gpu", Json.MAPPER.valueToTree(run.machine().gpu()));
+            n.set("figures", Json.MAPPER.valueToTree(run.machine().figures())); // the copy engines' and SMs' figures, typed as machine's
             out.print(Json.write(n));
         } else {
-            out.print(new TextRenderer(Style.forTerminal()).render(RackDocument.of(run.gpu())));
+            out.print(new TextRenderer(Style.forTerminal()).render(RackDocument.of(run)));
         }
         out.flush();
         return 0;

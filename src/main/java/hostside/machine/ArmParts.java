@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Arm core names by MIDR implementer and part number (the ones found in servers and SoCs with GPUs). */
-final class ArmParts {
+public final class ArmParts {
     private static final Map<Integer, String> ARM = Map.ofEntries(
             Map.entry(0xc07, "Cortex-A7"), Map.entry(0xc09, "Cortex-A9"), Map.entry(0xc0f, "Cortex-A15"),
             Map.entry(0xd03, "Cortex-A53"), Map.entry(0xd04, "Cortex-A35"), Map.entry(0xd05, "Cortex-A55"),
@@ -20,7 +20,7 @@ final class ArmParts {
 
     private ArmParts() {}
 
-    static String name(int implementer, int part) {
+    public static String name(int implementer, int part) {
         if (implementer == 0x41) {
             String n = ARM.get(part);
             if (n != null) return n;

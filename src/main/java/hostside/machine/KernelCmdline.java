@@ -40,7 +40,8 @@ public final class KernelCmdline {
             new Known("numa_balancing", "memory", "automatic NUMA page migration: it moves pages under a running job"),
             new Known("init_on_alloc", "memory", "zeroes every page on allocation: slower first touch and pinning"),
             new Known("memhp_default_state", "memory", "how hot-added memory comes online (GPU memory as NUMA nodes uses it)"),
-            new Known("swiotlb", "memory", "software bounce buffers for DMA: forced bouncing halves copy bandwidth"));
+            new Known("swiotlb", "memory", "software bounce buffers for DMA: forced bouncing halves copy bandwidth"),
+            new Known("acpi_power_meter.force_cap_on", "power", "exposes the ACPI power meter's cap (NVIDIA's Grace benchmarking guide sets it on Grace servers)"));
 
     private KernelCmdline() {}
 

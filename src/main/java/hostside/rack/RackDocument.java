@@ -3,6 +3,7 @@ package hostside.rack;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 import hostside.doc.Block;
@@ -17,13 +18,29 @@ import hostside.harness.Result;
 import hostside.machine.GpuDrill;
 
 /**
- * Module 5's first part said once: how each GPU sees host memory (its coherence class and the
- * attributes behind it), and its copy engines against its SMs reading and writing pinned host
- * memory, with the ratio that the module is about.
+ * Module 5 said once: the platform and its rack checklist (value, verdict, and for each item that
+ * is not ok why and the fix), how each GPU sees host memory (its coherence class and the attributes
+ * behind it), and its copy engines against its SMs reading and writing pinned host memory.
  */
 public final class RackDocument {
     private RackDocument() {}
 
+    public static Document of(Rack.RackRun run) {
+        String title = "hostside rack: coherent superchips and NVLink racks";
+        List<Block> blocks = new ArrayList<>();
+        blocks.add(new Block.Paragraph(Text.of("Platform: ").andStrong(run.platform().kind().description()).plain(" (" + run.platform().evidence() + ").")));
+        blocks.add(checklist(run.checklist()));
+        GpuDrill.GpuSection gpu = run.machine().gpu();
+        if (!gpu.notRun().isEmpty()) {
+            blocks.add(Block.Note.of("Coherence and copies not run: " + gpu.notRun()));
+        } else {
+            for (CudaFacts.CudaGpu g : gpu.cuda().gpus()) blocks.add(coherence(g));
+            for (GpuDrill.GpuRun r : gpu.runs()) blocks.add(copies(r));
+        }
+        return new Document(title, blocks);
+    }
+
+    /** The GPU half alone, as before the checklist existed (the report's Module 5 uses it). */
     public static Document of(GpuDrill.GpuSection gpu) {
         String title = "hostside rack: coherence and copy engine vs SMs";
         if (!gpu.notRun().isEmpty()) return new Document(title, List.of(Block.Note.of("Not run: " + gpu.notRun())));
@@ -31,6 +48,38 @@ public final class RackDocument {
         for (CudaFacts.CudaGpu g : gpu.cuda().gpus()) blocks.add(coherence(g));
         for (GpuDrill.GpuRun r : gpu.runs()) blocks.add(copies(r));
         return new Document(title, blocks);
+    }
+
+    /**
+     * One row per item (item, verdict, value); then, for every item that is neither ok nor n/a, why
+     * and the fix, so that the table stays narrow and what needs reading is under it.
+     */
+    static Block checklist(List<RackCheck> checks) {
+        List<List<Text>> rows = new ArrayList<>();
+        List<Text> notes = new ArrayList<>();
+        for (RackCheck c : checks) {
+            rows.add(List.of(Text.code(c.item().id()), Text.of(c.verdict().toString()), Text.of(c.value())));
+            if (c.verdict() == RackVerdict.OK || c.verdict() == RackVerdict.NA || c.verdict() == RackVerdict.NOT_RUN) continue;
+            Text t = Text.code(c.item().id()).plain(" (" + c.verdict() + "): " + c.why());
+            if (!c.fix().isEmpty()) t = t.plain(". Fix: ").andStrong(c.fix());
+            notes.add(t);
+        }
+        List<Block> b = new ArrayList<>();
+        Map<RackVerdict, Integer> counts = RackChecklist.counts(checks);
+        List<String> parts = new ArrayList<>();
+        counts.forEach((v, n) -> parts.add(n + " " + v));
+        b.add(new Block.Paragraph(Text.of(checks.size() + " items: " + String.join(", ", parts) + ".")));
+        b.add(new Block.Table(List.of(new Column("item", Align.LEFT), new Column("verdict", Align.LEFT), new Column("value", Align.LEFT)), rows));
+        if (!notes.isEmpty()) b.add(new Block.Bullets(notes));
+        for (RackVerdict v : List.of(RackVerdict.NA, RackVerdict.NOT_RUN)) {
+            // grouped by reason: "n/a: imex, fabric_manager (no NVSwitch ...)"
+            Map<String, List<String>> byWhy = new java.util.LinkedHashMap<>();
+            for (RackCheck c : checks) if (c.verdict() == v) byWhy.computeIfAbsent(c.why(), k -> new ArrayList<>()).add(c.item().id());
+            List<Text> lines = new ArrayList<>();
+            byWhy.forEach((why, items) -> lines.add(Text.of(String.join(", ", items) + ": " + why)));
+            if (!lines.isEmpty()) b.add(new Block.Section(v == RackVerdict.NA ? "Not applicable here" : "Not run", List.of(new Block.Bullets(lines))));
+        }
+        return new Block.Section("Checklist", b);
     }
 
     private static Block coherence(CudaFacts.CudaGpu g) {

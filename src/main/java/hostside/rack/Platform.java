@@ -1,0 +1,99 @@
+package hostside.rack;
+
+import java.util.List;
+import java.util.Locale;
+
+import hostside.machine.MachineFacts;
+import hostside.machine.PciDevice;
+
+/**
+ * What kind of GPU machine this is, as far as the rack checklist's verdicts depend on it: 64K pages
+ * are recommended on Grace and 4K is normal on a DGX Spark; IMEX applies to NVLink racks only; the
+ * fabric manager runs on an HGX host but on the switch trays of a GB200 rack.
+ *
+ * @param evidence how it was decided, for people ("Neoverse-V2 cores and GPU 0x2342 with its memory a NUMA node")
+ */
+public record Platform(Kind kind, String evidence) {
+
+    public enum Kind {
+        GRACE_HOPPER("Grace Hopper superchip (GH200): coherent NVLink-C2C"),
+        GRACE_BLACKWELL("Grace Blackwell (GB200/GB300 tray): coherent NVLink-C2C, NVLink rack domain"),
+        /** Grace with a coherent GPU of a generation hostside does not know by its PCI id. */
+        GRACE_COHERENT("Grace with a coherent GPU: NVLink-C2C"),
+        GB10("GB10 (DGX Spark class): one pool of unified memory"),
+        NVSWITCH("GPUs on PCIe with NVSwitches (HGX or DGX board)"),
+        PCIE("GPUs on PCIe"),
+        NO_GPU("no NVIDIA GPU");
+
+        private final String description;
+
+        Kind(String description) {
+            this.description = description;
+        }
+
+        public String description() {
+            return description;
+        }
+    }
+
+    /** Grace CPUs: NVIDIA's Grace tuning and benchmarking guides apply. */
+    public boolean grace() {
+        return kind == Kind.GRACE_HOPPER || kind == Kind.GRACE_BLACKWELL || kind == Kind.GRACE_COHERENT;
+    }
+
+    /** The GPUs reach host memory over NVLink-C2C, coherently (GPU memory can be a NUMA node). */
+    public boolean coherent() {
+        return grace();
+    }
+
+    /** Part of a multi-node NVLink domain, where IMEX and fabric handles matter. */
+    public boolean nvlinkRack() {
+        return kind == Kind.GRACE_BLACKWELL;
+    }
+
+    static final String NVIDIA = "0x10de";
+    /**
+     * PCI device ids that only superchips' GPUs have (GH200 96 GB and 144 GB, GB200), so that a GH200
+     * in CDMM mode, with no GPU memory node and no mode parameter from an older driver, still reads as
+     * one. The other signs (a numa_status, CoherentGPUMemoryMode) cover the ids not listed.
+     */
+    static final List<String> SUPERCHIP_GPUS = List.of("0x2342", "0x2348", "0x2941");
+
+    public static Platform of(MachineFacts machine, RackFacts rack) {
+        List<PciDevice> gpus = machine.gpus().stream().filter(g -> NVIDIA.equalsIgnoreCase(g.vendorId())).toList();
+        List<String> arm = rack.armParts();
+        if (gpus.isEmpty()) {
+            return new Platform(Kind.NO_GPU, "no NVIDIA GPU among the PCI devices");
+        }
+        String ids = String.join(", ", gpus.stream().map(g -> String.valueOf(g.deviceId()).toLowerCase(Locale.ROOT)).distinct().toList());
+        if (arm.contains("Cortex-X925") && arm.contains("Cortex-A725")) {
+            return new Platform(Kind.GB10, "Cortex-X925 and Cortex-A725 cores beside NVIDIA GPU " + ids);
+        }
+        if (arm.contains("Neoverse-V2")) {
+            boolean numaNodes = rack.gpuNuma().stream().anyMatch(RackFacts.GpuNuma::present);
+            String mode = rack.driverParams() == null ? null : rack.driverParams().coherentGpuMemoryMode();
+            boolean superchipId = gpus.stream().anyMatch(g -> SUPERCHIP_GPUS.contains(String.valueOf(g.deviceId()).toLowerCase(Locale.ROOT)));
+            if (superchipId || numaNodes || (mode != null && !mode.isEmpty())) {
+                String why = "Neoverse-V2 (Grace) cores and NVIDIA GPU " + ids
+                        + (superchipId ? " (a superchip's GPU)" : numaNodes ? " with its memory a NUMA node" : " with CoherentGPUMemoryMode \"" + mode + "\"");
+                String gen = generation(gpus);
+                Kind k = "Hopper".equals(gen) ? Kind.GRACE_HOPPER : "Blackwell".equals(gen) ? Kind.GRACE_BLACKWELL : Kind.GRACE_COHERENT;
+                return new Platform(k, why);
+            }
+        }
+        if (!rack.fabricManager().nvswitches().isEmpty()) {
+            return new Platform(Kind.NVSWITCH, rack.fabricManager().nvswitches().size() + " NVSwitch functions (NVIDIA, class 0x0680) beside NVIDIA GPU " + ids);
+        }
+        return new Platform(Kind.PCIE, "NVIDIA GPU " + ids + " on PCIe" + (arm.isEmpty() ? "" : ", " + String.join("/", arm) + " cores"));
+    }
+
+    /** Hopper (GH100: PCI ids 0x23xx) or Blackwell (GB100/GB102: 0x29xx, 0x2bxx); null for others. */
+    static String generation(List<PciDevice> gpus) {
+        for (PciDevice g : gpus) {
+            String id = String.valueOf(g.deviceId()).toLowerCase(Locale.ROOT);
+            if (id.startsWith("0x23")) return "Hopper";
+            if (id.startsWith("0x29") || id.startsWith("0x2b")) return "Blackwell";
+        }
+        return null;
+    }
+}
