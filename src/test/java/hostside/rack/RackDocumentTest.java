@@ -66,8 +66,10 @@ class RackDocumentTest {
     void theCommandPrintsTheDocumentOnARecording() {
         CliRun r = CliRun.of("rack", "--root", hostside.Fixtures.h200().toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("hostside rack: coherence and copy engine vs SMs\n")
-                .contains("Not run: recorded machine: nothing is measured under --root").doesNotContain("\u001b[");
+        assertThat(r.out()).startsWith("hostside rack: coherent superchips and NVLink racks\n")
+                .contains("Platform: GPUs on PCIe (NVIDIA GPU 0x2335 on PCIe).")
+                .containsPattern("binding +ok +GPU0 \\(0000:00:06.0\\): numactl --cpunodebind=0 --membind=0 \\(or taskset -c 0-15\\)")
+                .contains("Coherence and copies not run: recorded machine: nothing is measured under --root").doesNotContain("\u001b[");
     }
 
     @Test
@@ -79,5 +81,18 @@ class RackDocumentTest {
         assertThat(json.path("kind").asText()).isEqualTo("rack");
         assertThat(json.path("figures").isArray()).as("a recording measures nothing: an empty list, not a missing one").isTrue();
         assertThat(json.path("figures")).isEmpty();
+        assertThat(json.path("platform").path("kind").asText()).isEqualTo("PCIE");
+        var items = new java.util.ArrayList<String>();
+        json.path("checklist").forEach(c -> items.add(c.path("item").asText()));
+        assertThat(items).containsExactly("base_page_size", "thp", "init_on_alloc", "numa_balancing", "gpu_memory_mode", "node_roles", "binding",
+                "process_placement", "cpu_governor", "power_meter_cap", "iommu", "pci_power", "persistence", "c2c_link", "fabric_state",
+                "fabric_manager", "imex", "fabric_readiness", "nvls", "gpudirect", "failure_domain", "memory_bandwidth");
+        for (var c : json.path("checklist")) {
+            assertThat(c.path("verdict").asText()).isIn("ok", "info", "warn", "bad", "unknown", "n/a", "not run");
+            assertThat(c.has("value") && c.has("why") && c.has("fix")).as(c.toString()).isTrue();
+        }
+        assertThat(json.path("checklist").get(0).path("value").asText()).isEqualTo("4 KiB");
+        assertThat(json.path("checklist").get(12).path("verdict").asText()).as("persistence: NVML's, not in a recording").isEqualTo("not run");
+        assertThat(json.path("checklist").get(12).path("why").asText()).contains("recorded machine");
     }
 }
