@@ -12,6 +12,9 @@ import hostside.harness.ProgressSink;
 import hostside.harness.TestCase;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
+import hostside.machine.MemoryDrill;
+import hostside.memory.MemoryCases;
+import hostside.memory.MemoryTarget;
 import hostside.vm.VmDrill;
 import hostside.vm.facts.VmFacts;
 
@@ -37,12 +40,14 @@ public final class Rack {
 
     /** Reads the facts, runs the copies where a GPU is, and judges the checklist. A recording runs nothing. */
     public static RackRun run(FsRoot fs, ProgressSink progress) {
-        MachineRun m = MachineDrill.run(fs, tests(), List.of(), progress);
+        // STREAM's Triad with every CPU and per node: the checklist's memory_bandwidth item
+        List<TestCase<MemoryTarget>> memory = MemoryDrill.tests().stream().filter(t -> t.key().equals(MemoryCases.TRIAD)).toList();
+        MachineRun m = MachineDrill.run(fs, memory, null, tests(), List.of(), progress);
         VmFacts vm = VmDrill.facts(fs);
         CpuFacts cpu = CpuFactsReader.read(fs, m.facts());
         RackFacts facts = RackFactsReader.read(fs, m.facts());
         Platform platform = Platform.of(m.facts(), facts);
-        List<RackCheck> checks = RackChecklist.of(new RackChecklist.Inputs(platform, m.facts(), vm, cpu, facts, null));
+        List<RackCheck> checks = RackChecklist.of(new RackChecklist.Inputs(platform, m.facts(), vm, cpu, facts, m.memory(), null));
         return new RackRun(platform, checks, m);
     }
 }

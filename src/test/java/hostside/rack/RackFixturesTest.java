@@ -1,0 +1,134 @@
+package hostside.rack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.cpu.facts.CpuFactsReader;
+import hostside.fs.FsRoot;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
+import hostside.vm.VmDrill;
+
+/**
+ * The checklist on the synthetic recordings of testdata/rack (made by its make-fixtures.py from
+ * the documented formats: README.md there cites each): every verdict that depends on the platform
+ * is checked on the platform it is about, and what only a live machine answers says so.
+ */
+class RackFixturesTest {
+    record Judged(Platform platform, Map<RackItem, RackCheck> checks) {
+        RackCheck get(RackItem i) {
+            return checks.get(i);
+        }
+    }
+
+    static Judged judge(String machine) {
+        FsRoot fs = FsRoot.open(hostside.Fixtures.testdata().resolve("rack/" + machine + ".tar.gz").toString());
+        MachineFacts m = MachineReader.read(fs);
+        RackFacts rf = RackFactsReader.read(fs, m);
+        Platform p = Platform.of(m, rf);
+        List<RackCheck> checks = RackChecklist.of(new RackChecklist.Inputs(p, m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), rf, null, null));
+        assertThat(checks).extracting(RackCheck::item).containsExactly(RackItem.values());
+        return new Judged(p, checks.stream().collect(Collectors.toMap(RackCheck::item, Function.identity())));
+    }
+
+    static void recordedOnly(Judged j, RackItem... items) {
+        for (RackItem i : items) {
+            assertThat(j.get(i).verdict()).as(i.id()).isEqualTo(RackVerdict.NOT_RUN);
+            assertThat(j.get(i).why()).as(i.id()).contains("recorded machine");
+        }
+    }
+
+    @Test
+    void gh200InNumaModeAsTheGuidesSetItUp() {
+        Judged j = judge("gh200-numa");
+        assertThat(j.platform().kind()).isEqualTo(Platform.Kind.GRACE_HOPPER);
+        assertThat(j.get(RackItem.BASE_PAGE_SIZE)).extracting(RackCheck::verdict, RackCheck::value).containsExactly(RackVerdict.OK, "64 KiB");
+        assertThat(j.get(RackItem.THP).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.THP).value()).isEqualTo("madvise, 512 MiB huge pages");
+        assertThat(j.get(RackItem.INIT_ON_ALLOC).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.NUMA_BALANCING).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).value()).startsWith("NUMA: 0009:01:00.0 = node 1");
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).why()).contains("MemTotal includes the GPUs' memory");
+        assertThat(j.get(RackItem.NODE_ROLES).value()).contains("0: CPUs 0-71 and").contains("1: GPU memory of 0009:01:00.0").contains("2-8: empty");
+        // the GPU's memory is node 1: its feeders' line names node 0, never node 1
+        assertThat(j.get(RackItem.BINDING).value()).contains("numactl --cpunodebind=0 --membind=0").doesNotContain("=1");
+        assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.PCI_POWER).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.FABRIC_MANAGER).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.IMEX).verdict()).as("a single superchip is not an NVLink rack").isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.GPUDIRECT).why()).contains("NCCL_NET_GDR_LEVEL=SYS");
+        recordedOnly(j, RackItem.PROCESS_PLACEMENT, RackItem.PERSISTENCE, RackItem.C2C_LINK, RackItem.FABRIC_STATE, RackItem.FABRIC_READINESS,
+                RackItem.NVLS, RackItem.FAILURE_DOMAIN, RackItem.MEMORY_BANDWIDTH);
+        assertThat(j.checks().values()).noneMatch(c -> c.verdict() == RackVerdict.BAD);
+    }
+
+    @Test
+    void gh200InCdmmModeWithADistributionsDefaults() {
+        Judged j = judge("gh200-cdmm");
+        assertThat(j.platform().kind()).as("CDMM hides the GPU memory node; the GPU's id still says superchip").isEqualTo(Platform.Kind.GRACE_HOPPER);
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).value()).startsWith("CDMM");
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).why()).contains("numactl and mbind cannot reach GPU memory");
+        assertThat(j.get(RackItem.BASE_PAGE_SIZE)).extracting(RackCheck::verdict, RackCheck::value).containsExactly(RackVerdict.INFO, "4 KiB");
+        assertThat(j.get(RackItem.BASE_PAGE_SIZE).fix()).contains("64K");
+        assertThat(j.get(RackItem.INIT_ON_ALLOC).verdict()).isEqualTo(RackVerdict.UNKNOWN);
+        assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).isEqualTo(RackVerdict.WARN);
+        assertThat(j.get(RackItem.CPU_GOVERNOR).fix()).contains("performance");
+        assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.INFO);
+        assertThat(j.get(RackItem.PCI_POWER).verdict()).isEqualTo(RackVerdict.WARN);
+        assertThat(j.get(RackItem.PCI_POWER).value()).contains("auto: GPU0");
+        // NUMA balancing is on, but one node holds all memory in CDMM mode: nothing to balance
+        assertThat(j.get(RackItem.NUMA_BALANCING)).extracting(RackCheck::verdict, RackCheck::value).containsExactly(RackVerdict.OK, "1 (on)");
+    }
+
+    @Test
+    void gb200TrayTwoGracesFourGpusAndImex() {
+        Judged j = judge("gb200-tray");
+        assertThat(j.platform().kind()).isEqualTo(Platform.Kind.GRACE_BLACKWELL);
+        String binding = j.get(RackItem.BINDING).value();
+        assertThat(binding).contains("GPU0 (0008:01:00.0), GPU1 (0009:01:00.0): numactl --cpunodebind=0 --membind=0")
+                .contains("GPU2 (0018:01:00.0), GPU3 (0019:01:00.0): numactl --cpunodebind=1 --membind=1");
+        // never a GPU-memory node in a binding line
+        for (int gpuNode : List.of(2, 10, 18, 26)) assertThat(binding).doesNotContain("=" + gpuNode + " ");
+        assertThat(j.get(RackItem.NODE_ROLES).value()).contains("empty").contains("GPU memory of 0019:01:00.0");
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).value()).startsWith("NUMA:").contains("0019:01:00.0 = node");
+        assertThat(j.get(RackItem.FABRIC_MANAGER).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.FABRIC_MANAGER).why()).contains("switch trays");
+        RackCheck imex = j.get(RackItem.IMEX);
+        assertThat(imex.verdict()).as("a recording cannot say whether the daemon runs: never bad").isEqualTo(RackVerdict.INFO);
+        assertThat(imex.value()).contains("channel0").contains("nodes_config.cfg").doesNotContain("192.0.2");
+        recordedOnly(j, RackItem.FABRIC_STATE, RackItem.FABRIC_READINESS, RackItem.NVLS, RackItem.FAILURE_DOMAIN);
+    }
+
+    @Test
+    void dgxSparkIsUnifiedMemoryWith4kPages() {
+        Judged j = judge("dgx-spark");
+        assertThat(j.platform().kind()).isEqualTo(Platform.Kind.GB10);
+        assertThat(j.get(RackItem.BASE_PAGE_SIZE)).extracting(RackCheck::verdict, RackCheck::value).containsExactly(RackVerdict.OK, "4 KiB");
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).value()).isEqualTo("unified");
+        assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.C2C_LINK).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.IMEX).verdict()).isEqualTo(RackVerdict.NA);
+    }
+
+    @Test
+    void hgxWithNvswitchesNeedsItsFabricManager() {
+        Judged j = judge("hgx-h100");
+        assertThat(j.platform().kind()).isEqualTo(Platform.Kind.NVSWITCH);
+        assertThat(j.get(RackItem.FABRIC_MANAGER)).extracting(RackCheck::verdict, RackCheck::value).containsExactly(RackVerdict.OK, "4 NVSwitches; unit enabled");
+        assertThat(j.get(RackItem.NUMA_BALANCING).verdict()).isEqualTo(RackVerdict.WARN);
+        assertThat(j.get(RackItem.NUMA_BALANCING).fix()).contains("kernel.numa_balancing=0");
+        assertThat(j.get(RackItem.BINDING).value()).contains("--cpunodebind=0").contains("--cpunodebind=1");
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.IMEX).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).as("intel_pstate powersave is not a Grace guide's failure").isEqualTo(RackVerdict.INFO);
+        assertThat(j.get(RackItem.GPUDIRECT).verdict()).isEqualTo(RackVerdict.OK);
+    }
+}
