@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "rack", mixinStandardHelpOptions = true,
-        header = "The rack checklist, how each GPU sees host memory, and its copy engines against SMs.",
+        header = "Coherent superchips and NVLink racks: the rack checklist.",
         description = {"Module 5: coherent superchips and NVLink racks. The platform and its checklist (page size, THP, init_on_alloc, NUMA balancing, GPU memory as NUMA nodes or CDMM, node roles, a binding line per GPU, governor, power meter cap, IOMMU, PCI power, fabric manager, IMEX, GPUDirect and the items only a live machine answers), how each GPU sees host memory (its coherence class), and the copy engines against SMs reading and writing CPU memory.",
                 "With --root, every item a recording can answer is answered; the rest say \"not run: recorded machine\"."})
 public final class RackCommand implements Callable<Integer> {

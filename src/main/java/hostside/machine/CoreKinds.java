@@ -55,6 +55,7 @@ final class CoreKinds {
     }
 
     private static String mhz(String khz) {
+        if (khz.contains("-")) return String.join("-", java.util.Arrays.stream(khz.split("-")).map(CoreKinds::mhz).toList());
         try {
             return String.format(Locale.ROOT, "%.1f GHz", Long.parseLong(khz) / 1e6);
         } catch (NumberFormatException e) {
@@ -63,8 +64,17 @@ final class CoreKinds {
     }
 
     /**
-     * Groups CPUs by a per-CPU value; with {@code numeric} the biggest value is the "big" kind.
-     * Returns one kind per value, or a single kind when the value is missing anywhere.
+     * Values within this fraction of a kind's largest are the same kind: the scheduler's
+     * cpu_capacity of identical cores differs by firmware's measurement (Grace: 996 to 1013 over its
+     * 72 Neoverse V2 cores, hwloc#634, which hwloc answers with a single kind), while real hybrids
+     * differ by a quarter or more (GB10: 997 and 718; Alder Lake: 1024 and about 600).
+     */
+    static final double SAME_KIND = 0.05;
+
+    /**
+     * Groups CPUs by a per-CPU value; with {@code numeric} the biggest value is the "big" kind, and
+     * values within {@link #SAME_KIND} of a kind's largest join it. Returns one kind per group, or a
+     * single kind when the value is missing anywhere.
      */
     private List<Topology.CoreKind> group(CpuSet counted, TreeSet<CpuSet> cores, String source,
                                           IntFunction<String> value, java.util.function.Function<String, String> detail,
@@ -75,12 +85,25 @@ final class CoreKinds {
             if (v == null || v.isEmpty()) return List.of();
             by.merge(v, CpuSet.of(cpu), CpuSet::or);
         }
-        List<Topology.CoreKind> kinds = new ArrayList<>();
-        int i = 0;
+        // each group: its values (largest first) and CPUs
+        List<List<String>> values = new ArrayList<>();
+        List<CpuSet> cpus = new ArrayList<>();
         for (var e : by.entrySet()) {
-            String name = numeric ? (i == 0 ? "big" : i == by.size() - 1 ? "small" : "medium") : e.getKey();
-            kinds.add(kind(name, e.getValue(), cores, source, detail.apply(e.getKey())));
-            i++;
+            int last = values.size() - 1;
+            if (numeric && last >= 0 && num(e.getKey()) >= num(values.get(last).get(0)) * (1 - SAME_KIND)) {
+                values.get(last).add(e.getKey());
+                cpus.set(last, cpus.get(last).or(e.getValue()));
+            } else {
+                values.add(new ArrayList<>(List.of(e.getKey())));
+                cpus.add(e.getValue());
+            }
+        }
+        List<Topology.CoreKind> kinds = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            List<String> v = values.get(i);
+            String name = numeric ? (i == 0 ? "big" : i == values.size() - 1 ? "small" : "medium") : v.get(0);
+            String shown = v.size() == 1 ? v.get(0) : v.get(v.size() - 1) + "-" + v.get(0);
+            kinds.add(kind(name, cpus.get(i), cores, source, detail.apply(shown)));
         }
         return kinds;
     }

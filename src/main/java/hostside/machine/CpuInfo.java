@@ -47,7 +47,26 @@ record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String>
             String v = global.get(key);
             if (v != null && !v.isEmpty()) return v;
         }
-        return "";
+        return armCores();
+    }
+
+    /**
+     * arm64's /proc/cpuinfo names no model: its cores by their MIDR part ("Neoverse-V2", or
+     * "Cortex-X925 + Cortex-A725" on a hybrid), "" when it has no part numbers either.
+     */
+    private String armCores() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (Map<String, String> p : new java.util.TreeMap<>(processors).values()) {
+            String part = p.get("CPU part");
+            if (part == null) continue;
+            try {
+                int implementer = p.containsKey("CPU implementer") ? Integer.decode(p.get("CPU implementer")) : 0x41;
+                names.add(ArmParts.name(implementer, Integer.decode(part)));
+            } catch (NumberFormatException e) {
+                // a part that is not a number names nothing
+            }
+        }
+        return String.join(" + ", names);
     }
 
     Optional<Integer> physicalId(int cpu) {

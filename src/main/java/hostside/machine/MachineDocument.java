@@ -88,7 +88,7 @@ public final class MachineDocument {
         List<List<Text>> nodes = new ArrayList<>();
         for (Topology.NumaNode n : t.numaNodes()) {
             nodes.add(row(n.id(), n.cpus().isEmpty() ? "none" : n.cpus(), Units.bytes(n.memTotalBytes()),
-                    n.gpuMemory() ? "GPU memory of " + gpuLabel(f, n.gpu()) : n.cpus().isEmpty() ? "memory only" : "CPUs and memory",
+                    holds(n, f),
                     String.join(" ", n.distances().stream().map(String::valueOf).toList())));
         }
         b.add(new Block.Table(List.of(right("NUMA node"), left("CPUs"), right("memory"), left("holds"), left("distances")), nodes));
@@ -114,6 +114,14 @@ public final class MachineDocument {
                     cpus == 1 ? "1 thread" : cpus + " threads"));
         }
         return java.util.Optional.of(new Block.Table(List.of(left("cache"), right("size"), right("count"), left("shared by")), rows));
+    }
+
+    /** What a node holds: GPU memory, CPUs and memory, one of them, or nothing (a placeholder the firmware declares). */
+    static String holds(Topology.NumaNode n, MachineFacts f) {
+        boolean mem = n.memTotalBytes() != null && n.memTotalBytes() > 0;
+        if (n.gpuMemory()) return "GPU memory of " + gpuLabel(f, n.gpu());
+        if (n.cpus().isEmpty()) return mem ? "memory only" : "nothing (empty)";
+        return mem ? "CPUs and memory" : "CPUs, no memory";
     }
 
     static String gpuLabel(MachineFacts f, String address) {

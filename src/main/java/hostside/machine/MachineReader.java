@@ -53,7 +53,9 @@ public final class MachineReader {
             f.add(Finding.info("NUMA", gpuNodes + " NUMA node(s) hold GPU memory and no CPUs: scripts that take 'NUMA node = socket' bind to the wrong nodes"));
         }
         Topology.Whole w = topology.whole();
-        long nodeMemory = topology.numaNodes().stream().filter(n -> !n.gpuMemory() && n.memTotalBytes() != null)
+        // GPU-memory nodes count too: memory the driver onlines as a node is in MemTotal (the POWER9
+        // of hwloc's nvidiagpunumanodes: its two sockets and six V100 nodes add up to MemTotal exactly)
+        long nodeMemory = topology.numaNodes().stream().filter(n -> n.memTotalBytes() != null)
                 .mapToLong(Topology.NumaNode::memTotalBytes).sum();
         boolean allNodes = topology.numaNodes().size() >= Math.max(1, w.nodes().size());
         if (w.memTotalBytes() != null && allNodes && nodeMemory > 0
