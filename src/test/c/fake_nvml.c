@@ -47,6 +47,16 @@
  * switches appear in nvidia-smi nvlink -R), version 6; fake_nvml_set_link_detail_result(code) makes
  * the remote type and version calls answer code (0: answer again); fake_nvml_reset_links() restores
  * the links above.
+ *
+ * Rack facts (hostside rack): GPU 0's fabric completes healthy with a healthy Blackwell health mask
+ * (each two-bit field FALSE, configuration NONE); both GPUs answer NOT_SUPPORTED to
+ * nvmlDeviceGetPlatformInfo (pre-Blackwell); GPU 0's C2C mode is disabled (as the H200 answers), GPU 1
+ * answers NOT_SUPPORTED. fake_nvml_set_fabric(gpu, state, status, healthMask, healthSummary),
+ * fake_nvml_set_platform(gpu, result, serial, slot, tray, host, peer, module),
+ * fake_nvml_set_c2c(gpu, result, enabled, links, activeMask, maxBwMBps, fieldResult) and
+ * fake_nvml_set_persistence(gpu, result, enabled) change them; fake_nvml_reset_rack() restores them.
+ * nvmlDeviceGetPlatformInfo and nvmlDeviceGetC2cModeInfoV are absent with -DFAKE_NVML_OLD;
+ * -DFAKE_NVML_FABRIC_V2 takes only nvmlPlatformInfo_v1 too (a driver before both v3 and v2).
  */
 #include <string.h>
 
@@ -128,6 +138,48 @@ typedef struct {
     unsigned int value;
 } nvmlDeviceAddressingMode_t;
 
+/* nvmlPlatformInfo_v1_t has the same bytes under older names (rackGuid, chassisPhysicalSlotNumber,
+   computeSlotIndex, nodeIndex), so one struct serves both versions here */
+typedef struct {
+    unsigned int version;
+    unsigned char ibGuid[16];
+    unsigned char chassisSerialNumber[16];
+    unsigned char slotNumber;
+    unsigned char trayIndex;
+    unsigned char hostId;
+    unsigned char peerType;
+    unsigned char moduleId;
+} nvmlPlatformInfo_v2_t;
+typedef struct {
+    unsigned int isC2cEnabled;
+} nvmlC2cModeInfo_v1_t;
+typedef enum {
+    NVML_VALUE_TYPE_DOUBLE = 0,
+    NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+    NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+    NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+    NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4
+} nvmlValueType_t;
+typedef union {
+    double dVal;
+    unsigned int uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    signed long long sllVal;
+} nvmlValue_t;
+typedef struct {
+    unsigned int fieldId;
+    unsigned int scopeId;
+    long long timestamp;
+    long long latencyUsec;
+    nvmlValueType_t valueType;
+    nvmlReturn_t nvmlReturn;
+    nvmlValue_t value;
+} nvmlFieldValue_t;
+#define NVML_FI_DEV_C2C_LINK_COUNT 170
+#define NVML_FI_DEV_C2C_LINK_GET_STATUS 171
+#define NVML_FI_DEV_C2C_LINK_GET_MAX_BW 172
+
 typedef struct {
     unsigned int gpu;
     unsigned int memory;
@@ -147,7 +199,10 @@ typedef enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 } nvmlPc
 #define FAKE_STRUCT_VERSION(type, ver) ((unsigned int) (sizeof(type) | ((ver) << 24U)))
 #define NVML_GPU_FABRIC_STATE_NOT_SUPPORTED 0
 #define NVML_GPU_FABRIC_STATE_COMPLETED 3
+#define NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED 0
 #define NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY 1
+/* a healthy Blackwell mask: each two-bit field FALSE (2), the configuration NONE (1) at bit 8 */
+#define FAKE_HEALTHY_MASK ((2u << 0) | (2u << 2) | (2u << 4) | (2u << 6) | (1u << 8))
 /* ---- end of nvml.h ---- */
 
 #define EXPORT __attribute__((visibility("default")))
@@ -175,6 +230,17 @@ typedef struct fake_gpu {
     nvmlIntNvLinkDeviceType_t nvlinkRemoteType[FAKE_MAX_LINKS];
     unsigned int nvlinkVersion;
     unsigned int fabricState;
+    nvmlReturn_t fabricStatus;
+    unsigned int fabricHealthMask;
+    unsigned char fabricHealthSummary;
+    /* nvmlDeviceGetPlatformInfo: NOT_SUPPORTED before Blackwell */
+    nvmlReturn_t platformResult;
+    char chassisSerial[17];
+    unsigned char slotNumber, trayIndex, hostId, peerType, moduleId;
+    /* nvmlDeviceGetC2cModeInfoV and fields 170-172; a link's bit in c2cActiveMask makes it active */
+    nvmlReturn_t c2cResult;
+    unsigned int c2cEnabled, c2cLinks, c2cActiveMask, c2cMaxBwMBps;
+    nvmlReturn_t c2cFieldResult;
     unsigned int addressingMode;
     unsigned int migCurrent, migPending;
     /* what the GPU is doing: the checklist's readings */
@@ -208,6 +274,10 @@ static fake_gpu gpus[2] = {
         .nvlinkRemoteType = {NVML_NVLINK_DEVICE_TYPE_GPU, NVML_NVLINK_DEVICE_TYPE_GPU},
         .nvlinkVersion = NVML_NVLINK_VERSION_4_0,
         .fabricState = NVML_GPU_FABRIC_STATE_COMPLETED,
+        .fabricStatus = NVML_SUCCESS, .fabricHealthMask = FAKE_HEALTHY_MASK,
+        .fabricHealthSummary = NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY,
+        .platformResult = NVML_ERROR_NOT_SUPPORTED,
+        .c2cResult = NVML_SUCCESS, .c2cEnabled = 0, /* as the H200 answers */
         .addressingMode = 0,
         .migCurrent = 0, .migPending = 0,
         .utilization = {97, 41},
@@ -233,6 +303,8 @@ static fake_gpu gpus[2] = {
         .memoryTotal = 85520809984ULL,
         .nvlinkResult = NVML_ERROR_NOT_SUPPORTED,
         .fabricState = NVML_GPU_FABRIC_STATE_NOT_SUPPORTED,
+        .platformResult = NVML_ERROR_NOT_SUPPORTED,
+        .c2cResult = NVML_ERROR_NOT_SUPPORTED,
         .addressingMode = 1,
         .migCurrent = 1, .migPending = 1,
         .utilization = {35, 10},
@@ -320,6 +392,60 @@ EXPORT void fake_nvml_reset_links(void) {
     gpus[0].nvlinkRemoteType[0] = gpus[0].nvlinkRemoteType[1] = NVML_NVLINK_DEVICE_TYPE_GPU;
     gpus[1].nvlinkResult = NVML_ERROR_NOT_SUPPORTED;
     gpus[1].nvlinks = 0;
+}
+
+/* what the fabric probe says: state, registration status, health mask and summary (v3 only) */
+EXPORT void fake_nvml_set_fabric(unsigned int gpu, unsigned int state, int status, unsigned int healthMask,
+                                 unsigned int healthSummary) {
+    if (gpu >= 2) return;
+    gpus[gpu].fabricState = state;
+    gpus[gpu].fabricStatus = (nvmlReturn_t) status;
+    gpus[gpu].fabricHealthMask = healthMask;
+    gpus[gpu].fabricHealthSummary = (unsigned char) healthSummary;
+}
+/* nvmlDeviceGetPlatformInfo answers result; on success these values (serial at most 16 bytes) */
+EXPORT void fake_nvml_set_platform(unsigned int gpu, int result, const char *serial, unsigned int slot, unsigned int tray,
+                                   unsigned int host, unsigned int peer, unsigned int module) {
+    if (gpu >= 2) return;
+    fake_gpu *g = &gpus[gpu];
+    g->platformResult = (nvmlReturn_t) result;
+    memset(g->chassisSerial, 0, sizeof g->chassisSerial);
+    strncpy(g->chassisSerial, serial, 16);
+    g->slotNumber = (unsigned char) slot;
+    g->trayIndex = (unsigned char) tray;
+    g->hostId = (unsigned char) host;
+    g->peerType = (unsigned char) peer;
+    g->moduleId = (unsigned char) module;
+}
+/* nvmlDeviceGetC2cModeInfoV answers result and enabled; fields 170-172 answer links, the links whose
+   bit is in activeMask as active with maxBwMBps each, or every field fieldResult when not 0 */
+EXPORT void fake_nvml_set_c2c(unsigned int gpu, int result, unsigned int enabled, unsigned int links, unsigned int activeMask,
+                              unsigned int maxBwMBps, int fieldResult) {
+    if (gpu >= 2) return;
+    fake_gpu *g = &gpus[gpu];
+    g->c2cResult = (nvmlReturn_t) result;
+    g->c2cEnabled = enabled;
+    g->c2cLinks = links;
+    g->c2cActiveMask = activeMask;
+    g->c2cMaxBwMBps = maxBwMBps;
+    g->c2cFieldResult = (nvmlReturn_t) fieldResult;
+}
+/* nvmlDeviceGetPersistenceMode answers result, and on success enabled (1) or disabled (0) */
+EXPORT void fake_nvml_set_persistence(unsigned int gpu, int result, unsigned int enabled) {
+    if (gpu >= 2) return;
+    gpus[gpu].persistenceResult = (nvmlReturn_t) result;
+    gpus[gpu].persistence = enabled ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+}
+/* the fabric, platform, C2C and persistence answers of the header comment again */
+EXPORT void fake_nvml_reset_rack(void) {
+    fake_nvml_set_fabric(0, NVML_GPU_FABRIC_STATE_COMPLETED, NVML_SUCCESS, FAKE_HEALTHY_MASK, NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY);
+    fake_nvml_set_fabric(1, NVML_GPU_FABRIC_STATE_NOT_SUPPORTED, NVML_SUCCESS, 0, NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED);
+    fake_nvml_set_platform(0, NVML_ERROR_NOT_SUPPORTED, "", 0, 0, 0, 0, 0);
+    fake_nvml_set_platform(1, NVML_ERROR_NOT_SUPPORTED, "", 0, 0, 0, 0, 0);
+    fake_nvml_set_c2c(0, NVML_SUCCESS, 0, 0, 0, 0, NVML_SUCCESS);
+    fake_nvml_set_c2c(1, NVML_ERROR_NOT_SUPPORTED, 0, 0, 0, 0, NVML_SUCCESS);
+    fake_nvml_set_persistence(0, NVML_SUCCESS, 1);
+    fake_nvml_set_persistence(1, NVML_ERROR_NO_PERMISSION, 0);
 }
 
 /* the real nvmlErrorString's words for these codes */
@@ -592,7 +718,7 @@ static void fillFabric(const fake_gpu *g, unsigned char uuid[16], nvmlReturn_t *
     *state = (nvmlGpuFabricState_t) g->fabricState;
     if (g->fabricState == NVML_GPU_FABRIC_STATE_COMPLETED) {
         for (int i = 0; i < 16; i++) uuid[i] = (unsigned char) (0x10 + i);
-        *status = NVML_SUCCESS;
+        *status = g->fabricStatus;
         *cliqueId = 7;
     }
 }
@@ -617,8 +743,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(fake_gpu *device, nvmlGpuFabricI
         memset(info, 0, sizeof *info);
         info->version = version;
         fillFabric(device, info->clusterUuid, &info->status, &info->cliqueId, &info->state);
-        info->healthMask = 0;
-        if (device->fabricState == NVML_GPU_FABRIC_STATE_COMPLETED) info->healthSummary = NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY;
+        info->healthMask = device->fabricHealthMask;
+        info->healthSummary = device->fabricHealthSummary;
         return NVML_SUCCESS;
     }
 #endif
@@ -627,6 +753,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(fake_gpu *device, nvmlGpuFabricI
         memset(v2, 0, sizeof *v2);
         v2->version = version;
         fillFabric(device, v2->clusterUuid, &v2->status, &v2->cliqueId, &v2->state);
+        v2->healthMask = device->fabricHealthMask;
         return NVML_SUCCESS;
     }
     return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
@@ -638,7 +765,65 @@ EXPORT nvmlReturn_t nvmlDeviceGetAddressingMode(fake_gpu *device, nvmlDeviceAddr
     mode->value = device->addressingMode;
     return NVML_SUCCESS;
 }
+
+/* v2 and v1 (the same bytes), as a 580 driver; v1 only with -DFAKE_NVML_FABRIC_V2, as an older one */
+EXPORT nvmlReturn_t nvmlDeviceGetPlatformInfo(fake_gpu *device, nvmlPlatformInfo_v2_t *info) {
+    CHECK(device, info);
+    unsigned int version = info->version;
+    int v2 = version == FAKE_STRUCT_VERSION(nvmlPlatformInfo_v2_t, 2);
+#ifdef FAKE_NVML_FABRIC_V2
+    v2 = 0;
 #endif
+    if (!v2 && version != FAKE_STRUCT_VERSION(nvmlPlatformInfo_v2_t, 1)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (device->platformResult != NVML_SUCCESS) return device->platformResult;
+    memset(info, 0, sizeof *info);
+    info->version = version;
+    memcpy(info->chassisSerialNumber, device->chassisSerial, 16);
+    info->slotNumber = device->slotNumber;
+    info->trayIndex = device->trayIndex;
+    info->hostId = device->hostId;
+    info->peerType = device->peerType;
+    info->moduleId = device->moduleId;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetC2cModeInfoV(fake_gpu *device, nvmlC2cModeInfo_v1_t *info) {
+    CHECK(device, info);
+    if (device->c2cResult != NVML_SUCCESS) return device->c2cResult;
+    info->isC2cEnabled = device->c2cEnabled;
+    return NVML_SUCCESS;
+}
+#endif
+
+/* as old as NVML 3xx, so in every variant; only the C2C fields are answered, each entry on its own */
+EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(fake_gpu *device, int valuesCount, nvmlFieldValue_t *values) {
+    CHECK(device, values);
+    if (valuesCount <= 0) return NVML_ERROR_INVALID_ARGUMENT;
+    for (int i = 0; i < valuesCount; i++) {
+        nvmlFieldValue_t *v = &values[i];
+        v->timestamp = 1700000000000000LL;
+        v->latencyUsec = 0;
+        v->valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+        v->value.ullVal = 0;
+        v->nvmlReturn = device->c2cFieldResult;
+        if (v->nvmlReturn != NVML_SUCCESS) continue;
+        if (v->fieldId == NVML_FI_DEV_C2C_LINK_COUNT) {
+            v->value.uiVal = device->c2cLinks;
+        } else if (v->fieldId == NVML_FI_DEV_C2C_LINK_GET_STATUS || v->fieldId == NVML_FI_DEV_C2C_LINK_GET_MAX_BW) {
+            if (v->scopeId >= device->c2cLinks) {
+                v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+                continue;
+            }
+            int active = (device->c2cActiveMask >> v->scopeId) & 1;
+            if (v->fieldId == NVML_FI_DEV_C2C_LINK_GET_STATUS) v->value.uiVal = (unsigned int) active;
+            else if (active) v->value.uiVal = device->c2cMaxBwMBps;
+            else v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED; /* nvml.h: the speed "for active links" */
+        } else {
+            v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+        }
+    }
+    return NVML_SUCCESS;
+}
 
 EXPORT nvmlReturn_t nvmlDeviceGetMigMode(fake_gpu *device, unsigned int *currentMode, unsigned int *pendingMode) {
     CHECK(device, currentMode);

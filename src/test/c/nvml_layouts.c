@@ -102,11 +102,46 @@ int main(void) {
     OFFSET(nvmlProcessInfo_v2_t, gpuInstanceId);
     OFFSET(nvmlProcessInfo_v2_t, computeInstanceId);
 
+    SIZE(nvmlPlatformInfo_v1_t);
+    OFFSET(nvmlPlatformInfo_v1_t, version);
+    OFFSET(nvmlPlatformInfo_v1_t, ibGuid);
+    OFFSET(nvmlPlatformInfo_v1_t, rackGuid);
+    OFFSET(nvmlPlatformInfo_v1_t, chassisPhysicalSlotNumber);
+    OFFSET(nvmlPlatformInfo_v1_t, computeSlotIndex);
+    OFFSET(nvmlPlatformInfo_v1_t, nodeIndex);
+    OFFSET(nvmlPlatformInfo_v1_t, peerType);
+    OFFSET(nvmlPlatformInfo_v1_t, moduleId);
+
+    SIZE(nvmlPlatformInfo_v2_t);
+    SIZE(nvmlPlatformInfo_t);
+    OFFSET(nvmlPlatformInfo_v2_t, version);
+    OFFSET(nvmlPlatformInfo_v2_t, ibGuid);
+    OFFSET(nvmlPlatformInfo_v2_t, chassisSerialNumber);
+    OFFSET(nvmlPlatformInfo_v2_t, slotNumber);
+    OFFSET(nvmlPlatformInfo_v2_t, trayIndex);
+    OFFSET(nvmlPlatformInfo_v2_t, hostId);
+    OFFSET(nvmlPlatformInfo_v2_t, peerType);
+    OFFSET(nvmlPlatformInfo_v2_t, moduleId);
+
+    SIZE(nvmlC2cModeInfo_v1_t);
+    OFFSET(nvmlC2cModeInfo_v1_t, isC2cEnabled);
+
+    SIZE(nvmlFieldValue_t);
+    OFFSET(nvmlFieldValue_t, fieldId);
+    OFFSET(nvmlFieldValue_t, scopeId);
+    OFFSET(nvmlFieldValue_t, timestamp);
+    OFFSET(nvmlFieldValue_t, latencyUsec);
+    OFFSET(nvmlFieldValue_t, valueType);
+    OFFSET(nvmlFieldValue_t, nvmlReturn);
+    OFFSET(nvmlFieldValue_t, value);
+
     /* the version words the versioned structs must carry */
     VALUE(nvmlGpuFabricInfo_v2);
     VALUE(nvmlGpuFabricInfo_v3);
     VALUE(nvmlDeviceAddressingMode_v1);
     VALUE(nvmlMemory_v2);
+    VALUE(nvmlPlatformInfo_v1);
+    VALUE(nvmlPlatformInfo_v2);
 
     VALUE(NVML_SUCCESS);
     VALUE(NVML_ERROR_UNINITIALIZED);
@@ -159,6 +194,44 @@ int main(void) {
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY);
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY);
     VALUE(NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW_TRUE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW_FALSE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_DEGRADED_BW);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_DEGRADED_BW);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_RECOVERY_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_RECOVERY_TRUE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_RECOVERY_FALSE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ROUTE_RECOVERY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_ROUTE_RECOVERY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_UNHEALTHY_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_UNHEALTHY_TRUE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_UNHEALTHY_FALSE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ROUTE_UNHEALTHY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_ROUTE_UNHEALTHY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ACCESS_TIMEOUT_RECOVERY_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ACCESS_TIMEOUT_RECOVERY_TRUE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_ACCESS_TIMEOUT_RECOVERY_FALSE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ACCESS_TIMEOUT_RECOVERY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_ACCESS_TIMEOUT_RECOVERY);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_NOT_SUPPORTED);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_NONE);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INCORRECT_SYSGUID);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INCORRECT_CHASSIS_SN);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_NO_PARTITION);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INSUFFICIENT_NVLINKS);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INCOMPATIBLE_GPU_FW);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INVALID_LOCATION);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_INCORRECT_CONFIGURATION);
+    VALUE(NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_INCORRECT_CONFIGURATION);
+    VALUE(NVML_FI_DEV_C2C_LINK_COUNT);
+    VALUE(NVML_FI_DEV_C2C_LINK_GET_STATUS);
+    VALUE(NVML_FI_DEV_C2C_LINK_GET_MAX_BW);
+    VALUE(NVML_VALUE_TYPE_DOUBLE);
+    VALUE(NVML_VALUE_TYPE_UNSIGNED_INT);
+    VALUE(NVML_VALUE_TYPE_UNSIGNED_LONG);
+    VALUE(NVML_VALUE_TYPE_UNSIGNED_LONG_LONG);
+    VALUE(NVML_VALUE_TYPE_SIGNED_LONG_LONG);
     VALUE(NVML_NVLINK_MAX_LINKS);
     VALUE(NVML_NVLINK_DEVICE_TYPE_GPU);
     VALUE(NVML_NVLINK_DEVICE_TYPE_IBMNPU);
@@ -239,6 +312,9 @@ int main(void) {
     FUNCTION(nvmlDeviceGetGpuFabricInfo, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfo_t *));
     FUNCTION(nvmlDeviceGetGpuFabricInfoV, nvmlReturn_t, (nvmlDevice_t, nvmlGpuFabricInfoV_t *));
     FUNCTION(nvmlDeviceGetAddressingMode, nvmlReturn_t, (nvmlDevice_t, nvmlDeviceAddressingMode_t *));
+    FUNCTION(nvmlDeviceGetPlatformInfo, nvmlReturn_t, (nvmlDevice_t, nvmlPlatformInfo_t *));
+    FUNCTION(nvmlDeviceGetC2cModeInfoV, nvmlReturn_t, (nvmlDevice_t, nvmlC2cModeInfo_v1_t *));
+    FUNCTION(nvmlDeviceGetFieldValues, nvmlReturn_t, (nvmlDevice_t, int, nvmlFieldValue_t *));
     FUNCTION(nvmlDeviceGetMigMode, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *));
     FUNCTION(nvmlDeviceGetUtilizationRates, nvmlReturn_t, (nvmlDevice_t, nvmlUtilization_t *));
     FUNCTION(nvmlDeviceGetPowerUsage, nvmlReturn_t, (nvmlDevice_t, unsigned int *));

@@ -42,8 +42,9 @@ final class NvlinkBoxes {
     }
 
     static NvmlGpu nvml(int index, String busId, List<NvmlGpu.NvLink> links, String clusterUuid) {
-        NvmlGpu.Fabric fabric = clusterUuid == null ? new NvmlGpu.Fabric("not supported", null, null, null, null)
-                : new NvmlGpu.Fabric("completed", null, clusterUuid, 0L, "healthy");
+        NvmlGpu.Fabric fabric = clusterUuid == null ? new NvmlGpu.Fabric(NvmlGpu.Fabric.State.NOT_SUPPORTED, null, null, null, null)
+                : new NvmlGpu.Fabric(NvmlGpu.Fabric.State.COMPLETED, null, clusterUuid, 0L,
+                        NvmlGpu.Fabric.HealthSummary.HEALTHY);
         return new NvmlGpu(index, "NVIDIA H100 80GB HBM3", "GPU-" + index, busId, 5, 16, 5, 16, 5, null, hostside.core.CpuSet.range(0, 15), true,
                 1980, 1980, 2619, 2619, true, true, 85520809984L, links, fabric, "none", false, false, null, List.of());
     }

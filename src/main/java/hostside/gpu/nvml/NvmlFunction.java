@@ -99,6 +99,15 @@ public enum NvmlFunction {
     DEVICE_GET_GPU_FABRIC_INFO_V("nvmlDeviceGetGpuFabricInfoV", ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlDeviceAddressingMode_t *): versioned struct, driver 580+ */
     DEVICE_GET_ADDRESSING_MODE("nvmlDeviceGetAddressingMode", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlPlatformInfo_t *): versioned struct (v2, v1 before it), Blackwell and newer */
+    DEVICE_GET_PLATFORM_INFO("nvmlDeviceGetPlatformInfo", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlC2cModeInfo_v1_t *): whether the GPU-CPU C2C link is enabled */
+    DEVICE_GET_C2C_MODE_INFO_V("nvmlDeviceGetC2cModeInfoV", ADDRESS, ADDRESS),
+    /**
+     * (nvmlDevice_t, int valuesCount, nvmlFieldValue_t *values): each entry carries its own
+     * nvmlReturn; the call's code says only whether the request as a whole was taken
+     */
+    DEVICE_GET_FIELD_VALUES("nvmlDeviceGetFieldValues", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int *currentMode, unsigned int *pendingMode) */
     DEVICE_GET_MIG_MODE("nvmlDeviceGetMigMode", ADDRESS, ADDRESS, ADDRESS),
     /** (nvmlDevice_t, nvmlUtilization_t *) */

@@ -77,6 +77,56 @@ public final class NvmlTypes {
     public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY = 2;
     public static final int NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY = 3;
 
+    // nvmlGpuFabricInfo_v2_t/_v3_t.healthMask: five fields, each read as (mask >> SHIFT) & WIDTH
+    // (nvml.h's NVML_GPU_FABRIC_HEALTH_GET). Copied from NVIDIA/DCGM sdk/nvidia/nvml/nvml.h
+    // (commit 2fc25addb176241cf43e9f7c83ba39cacbdc7639, "Fabric definitions"); layouts.txt holds what
+    // gcc says of them. The first four share the values NOT_SUPPORTED 0, TRUE 1, FALSE 2.
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW_TRUE = 1;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW_FALSE = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_DEGRADED_BW = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_DEGRADED_BW = 0x3;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_RECOVERY_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_RECOVERY_TRUE = 1;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_RECOVERY_FALSE = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ROUTE_RECOVERY = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_ROUTE_RECOVERY = 0x3;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_UNHEALTHY_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_UNHEALTHY_TRUE = 1;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ROUTE_UNHEALTHY_FALSE = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ROUTE_UNHEALTHY = 4;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_ROUTE_UNHEALTHY = 0x3;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ACCESS_TIMEOUT_RECOVERY_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ACCESS_TIMEOUT_RECOVERY_TRUE = 1;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_ACCESS_TIMEOUT_RECOVERY_FALSE = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ACCESS_TIMEOUT_RECOVERY = 6;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_ACCESS_TIMEOUT_RECOVERY = 0x3;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_NOT_SUPPORTED = 0;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_NONE = 1;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INCORRECT_SYSGUID = 2;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INCORRECT_CHASSIS_SN = 3;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_NO_PARTITION = 4;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INSUFFICIENT_NVLINKS = 5;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INCOMPATIBLE_GPU_FW = 6;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_INCORRECT_CONFIGURATION_INVALID_LOCATION = 7;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_INCORRECT_CONFIGURATION = 8;
+    public static final int NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_INCORRECT_CONFIGURATION = 0xf;
+
+    // field ids of nvmlDeviceGetFieldValues for the GPU-CPU C2C link (Grace Hopper / Grace
+    // Blackwell); 171 and 172 take the link number as scopeId. Status: 0 inactive, 1 active; max
+    // bandwidth in MB/s ("C2C Link Speed in MBps for active links", nvml.h)
+    public static final int NVML_FI_DEV_C2C_LINK_COUNT = 170;
+    public static final int NVML_FI_DEV_C2C_LINK_GET_STATUS = 171;
+    public static final int NVML_FI_DEV_C2C_LINK_GET_MAX_BW = 172;
+
+    // nvmlValueType_t: which member of nvmlFieldValue_t.value NVML filled. Newer headers add
+    // SIGNED_INT (5) and UNSIGNED_SHORT (6); this header's are the ones the reader decodes.
+    public static final int NVML_VALUE_TYPE_DOUBLE = 0;
+    public static final int NVML_VALUE_TYPE_UNSIGNED_INT = 1;
+    public static final int NVML_VALUE_TYPE_UNSIGNED_LONG = 2;
+    public static final int NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3;
+    public static final int NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4;
+
     // nvmlPcieUtilCounter_t; and the "no value" marker of counters such as usedGpuMemory (an
     // unsigned long long holding (unsigned long long) -1)
     public static final int NVML_PCIE_UTIL_TX_BYTES = 0;
@@ -230,8 +280,62 @@ public final class NvmlTypes {
             JAVA_INT.withName("computeInstanceId"))
             .withName("nvmlProcessInfo_v2_t");
 
+    /**
+     * nvmlPlatformInfo_v1_t: nvmlDeviceGetPlatformInfo on drivers that predate v2. The same bytes
+     * as v2 under older names (rackGuid, chassisPhysicalSlotNumber, computeSlotIndex, nodeIndex);
+     * the header writes its arrays as [16] with no named constant.
+     */
+    public static final StructLayout nvmlPlatformInfo_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            chars("ibGuid", 16),
+            chars("rackGuid", 16),
+            JAVA_BYTE.withName("chassisPhysicalSlotNumber"),
+            JAVA_BYTE.withName("computeSlotIndex"),
+            JAVA_BYTE.withName("nodeIndex"),
+            JAVA_BYTE.withName("peerType"),
+            JAVA_BYTE.withName("moduleId"),
+            MemoryLayout.paddingLayout(3))
+            .withName("nvmlPlatformInfo_v1_t");
+
+    /**
+     * nvmlPlatformInfo_v2_t (= nvmlPlatformInfo_t): where a GPU sits in an NVLink rack (Blackwell
+     * and newer). chassisSerialNumber identifies hardware: the reader keeps only a hash of it.
+     */
+    public static final StructLayout nvmlPlatformInfo_v2_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            chars("ibGuid", 16),
+            chars("chassisSerialNumber", 16),
+            JAVA_BYTE.withName("slotNumber"),
+            JAVA_BYTE.withName("trayIndex"),
+            JAVA_BYTE.withName("hostId"),
+            JAVA_BYTE.withName("peerType"),
+            JAVA_BYTE.withName("moduleId"),
+            MemoryLayout.paddingLayout(3))
+            .withName("nvmlPlatformInfo_v2_t");
+
+    /** nvmlC2cModeInfo_v1_t: nvmlDeviceGetC2cModeInfoV. The header gives it no version field. */
+    public static final StructLayout nvmlC2cModeInfo_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("isC2cEnabled"))
+            .withName("nvmlC2cModeInfo_v1_t");
+
+    /**
+     * nvmlFieldValue_t: one request and answer of nvmlDeviceGetFieldValues. {@code value} is the
+     * union nvmlValue_t (double, unsigned int, unsigned long, unsigned long long, signed long long:
+     * 8 bytes, 8-aligned), read by {@code valueType}.
+     */
+    public static final StructLayout nvmlFieldValue_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("fieldId"),
+            JAVA_INT.withName("scopeId"),
+            JAVA_LONG.withName("timestamp"),
+            JAVA_LONG.withName("latencyUsec"),
+            JAVA_INT.withName("valueType"),
+            JAVA_INT.withName("nvmlReturn"),
+            JAVA_LONG.withName("value"))
+            .withName("nvmlFieldValue_t");
+
     public static final List<StructLayout> STRUCTS = List.of(nvmlPciInfo_t, nvmlMemory_t, nvmlMemory_v2_t, nvmlGpuFabricInfo_t,
-            nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t, nvmlUtilization_t, nvmlProcessInfo_v2_t);
+            nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t, nvmlUtilization_t, nvmlProcessInfo_v2_t,
+            nvmlPlatformInfo_v1_t, nvmlPlatformInfo_v2_t, nvmlC2cModeInfo_v1_t, nvmlFieldValue_t);
 
     /**
      * The version word a versioned struct must carry (NVML_STRUCT_VERSION in nvml.h:

@@ -1,5 +1,6 @@
 package hostside.gpu.nvml;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -173,6 +174,41 @@ public final class FakeNvml {
     /** The canned P2P answers of fake_nvml.c's comment again. */
     public static void resetP2p(Variant v) {
         call(v, "fake_nvml_reset_p2p", FunctionDescriptor.ofVoid());
+    }
+
+    /** The fabric probe of GPU {@code gpu}: state, registration status (nvmlReturn_t), health mask and summary. */
+    public static void setFabric(Variant v, int gpu, int state, int status, int healthMask, int healthSummary) {
+        call(v, "fake_nvml_set_fabric", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                gpu, state, status, healthMask, healthSummary);
+    }
+
+    /** nvmlDeviceGetPlatformInfo answers {@code result} for GPU {@code gpu}, and on success these values. */
+    public static void setPlatform(Variant v, int gpu, int result, String serial, int slot, int tray, int host, int peer, int module) {
+        try (Arena arena = Arena.ofConfined()) {
+            call(v, "fake_nvml_set_platform",
+                    FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                    gpu, result, arena.allocateFrom(serial), slot, tray, host, peer, module);
+        }
+    }
+
+    /**
+     * nvmlDeviceGetC2cModeInfoV answers {@code result} and {@code enabled}; the C2C fields count
+     * {@code links}, those whose bit is in {@code activeMask} active at {@code maxBwMBps}, or every
+     * field answers {@code fieldResult} when it is not 0.
+     */
+    public static void setC2c(Variant v, int gpu, int result, boolean enabled, int links, int activeMask, int maxBwMBps, int fieldResult) {
+        call(v, "fake_nvml_set_c2c", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                gpu, result, enabled ? 1 : 0, links, activeMask, maxBwMBps, fieldResult);
+    }
+
+    /** nvmlDeviceGetPersistenceMode answers {@code result}, and on success {@code enabled}. */
+    public static void setPersistence(Variant v, int gpu, int result, boolean enabled) {
+        call(v, "fake_nvml_set_persistence", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT), gpu, result, enabled ? 1 : 0);
+    }
+
+    /** The fabric, platform, C2C and persistence answers of fake_nvml.c's header comment again. */
+    public static void resetRack(Variant v) {
+        call(v, "fake_nvml_reset_rack", FunctionDescriptor.ofVoid());
     }
 
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */

@@ -54,7 +54,8 @@ class NvmlLayoutsTest {
     static final Map<String, String> STRUCT_ALIASES = Map.of(
             "nvmlGpuFabricInfoV_t", "nvmlGpuFabricInfo_v3_t",
             "nvmlDeviceAddressingMode_t", "nvmlDeviceAddressingMode_v1_t",
-            "nvmlProcessInfo_t", "nvmlProcessInfo_v2_t");
+            "nvmlProcessInfo_t", "nvmlProcessInfo_v2_t",
+            "nvmlPlatformInfo_t", "nvmlPlatformInfo_v2_t");
 
     record Line(String kind, List<String> words) {}
 

@@ -4,7 +4,10 @@ import static hostside.gpu.nvml.FakeNvml.Variant.CURRENT;
 import static hostside.gpu.nvml.FakeNvml.Variant.OLD;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static hostside.gpu.nvml.NvmlGpu.Fabric.State.COMPLETED;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import hostside.gpu.nvml.NvmlGpu.Fabric.HealthSummary;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /** Every fact of the fake's two GPUs, through the reader, as the rest of hostside sees them. */
 class NvmlReaderTest {
+    /** fake_nvml.c's FAKE_HEALTHY_MASK: the four two-bit fields FALSE (2), the configuration NONE (1) at bit 8. */
+    static final long HEALTHY_MASK = 2 | 2 << 2 | 2 << 4 | 2 << 6 | 1 << 8;
     private static final String MISSING_MAX_GEN =
             "pcieGpuMaxGen: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetGpuMaxPcieLinkGeneration)";
 
@@ -50,8 +55,12 @@ class NvmlReaderTest {
         assertThat(g.nvLinks()).containsExactly(
                 new NvmlGpu.NvLink(0, true, "0001:0a:00.0", "GPU", 6, "4.0"),
                 new NvmlGpu.NvLink(1, false, null, null, null, null));
-        assertThat(g.fabric()).isEqualTo(
-                new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, "healthy"));
+        assertThat(g.fabric()).isEqualTo(new NvmlGpu.Fabric(COMPLETED, null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, HealthSummary.HEALTHY,
+                0, HEALTHY_MASK, FabricHealth.decode((int) HEALTHY_MASK)));
+        assertThat(g.fabric().healthDetail().anyProblem()).isFalse();
+        assertThat(g.persistenceMode()).isTrue();
+        assertThat(g.platform()).isEqualTo(NvmlGpu.Platform.NOT_SUPPORTED);
+        assertThat(g.c2c()).isEqualTo(new NvmlGpu.C2c(NvmlGpu.C2c.Mode.DISABLED, null, null));
         assertThat(g.addressingMode()).isEqualTo("none");
         assertThat(g.migEnabled()).isFalse();
         assertThat(g.migPendingEnabled()).isFalse();
@@ -80,7 +89,12 @@ class NvmlReaderTest {
         assertThat(g.eccPendingEnabled()).isTrue();
         assertThat(g.memoryTotalBytes()).isEqualTo(85520809984L);
         assertThat(g.nvLinks()).isEmpty(); // NvLinkState: not supported for link 0, so no NVLink
-        assertThat(g.fabric()).isEqualTo(new NvmlGpu.Fabric("not supported", null, null, null, "not supported"));
+        // the v3 struct's state and summary both say no fabric; the mask is all NOT_SUPPORTED
+        assertThat(g.fabric()).isEqualTo(new NvmlGpu.Fabric(NvmlGpu.Fabric.State.NOT_SUPPORTED, null, null, null,
+                HealthSummary.NOT_SUPPORTED, null, 0L, FabricHealth.decode(0)));
+        // pre-Blackwell and no C2C: answers, not unknowns
+        assertThat(g.platform()).isEqualTo(NvmlGpu.Platform.NOT_SUPPORTED);
+        assertThat(g.c2c()).isEqualTo(new NvmlGpu.C2c(NvmlGpu.C2c.Mode.NOT_SUPPORTED, null, null));
         assertThat(g.addressingMode()).isEqualTo("HMM");
         assertThat(g.migEnabled()).isTrue();
         assertThat(g.migPendingEnabled()).isTrue();
@@ -107,18 +121,21 @@ class NvmlReaderTest {
         assertThat(g.numaNode()).isNull();
         assertThat(g.addressingMode()).isNull();
         // the unversioned fabric call: same state, no health summary
-        assertThat(g.fabric()).isEqualTo(
-                new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null));
+        assertThat(g.fabric()).isEqualTo(new NvmlGpu.Fabric(COMPLETED, null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null, 0, null, null));
+        assertThat(g.platform()).isNull();
+        assertThat(g.c2c()).isNull();
         // the remote type is missing once for the GPU, not once per link; the version is still read
         assertThat(g.nvLinks().getFirst()).isEqualTo(new NvmlGpu.NvLink(0, true, "0001:0a:00.0", null, 6, "4.0"));
         assertThat(g.unknowns()).containsExactly(
                 MISSING_MAX_GEN,
                 "numaNode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetNumaNodeId)",
                 "nvLinks[].remoteType: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetNvLinkRemoteDeviceType)",
-                "addressingMode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetAddressingMode)");
+                "addressingMode: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetAddressingMode)",
+                "platform: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetPlatformInfo)",
+                "c2c: not supported by this driver (libnvidia-ml.so.1 has no nvmlDeviceGetC2cModeInfoV)");
         // there NOT_SUPPORTED comes as the call's code, not as a state: the same answer
         NvmlGpu g1 = f.gpus().get(1);
-        assertThat(g1.fabric()).isEqualTo(new NvmlGpu.Fabric("not supported", null, null, null, null));
+        assertThat(g1.fabric()).isEqualTo(NvmlGpu.Fabric.NOT_SUPPORTED);
         assertThat(g1.unknowns()).noneMatch(u -> u.startsWith("fabric"));
         assertThat(FakeNvml.initCount(OLD)).isZero();
     }
@@ -126,8 +143,9 @@ class NvmlReaderTest {
     @Test
     void aFabricCallThatRefusesV3IsAskedWithV2() {
         NvmlGpu g = NvmlReader.read(FakeNvml.library(FakeNvml.Variant.FABRIC_V2)).gpus().get(0);
-        assertThat(g.fabric()).isEqualTo(
-                new NvmlGpu.Fabric("completed", null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null));
+        // v2 has the mask but no summary
+        assertThat(g.fabric()).isEqualTo(new NvmlGpu.Fabric(COMPLETED, null, "10111213-1415-1617-1819-1a1b1c1d1e1f", 7L, null, 0, HEALTHY_MASK,
+                FabricHealth.decode((int) HEALTHY_MASK)));
         assertThat(g.unknowns()).containsExactly(MISSING_MAX_GEN);
     }
 
@@ -279,7 +297,8 @@ class NvmlReaderTest {
         assertThat(names(g0)).containsExactly("index", "name", "uuid", "pciBusId", "pcieGen", "pcieWidth",
                 "pcieMaxGen", "pcieMaxWidth", "pcieGpuMaxGen", "numaNode", "cpuAffinity", "persistenceMode",
                 "smClockMhz", "smClockMaxMhz", "memClockMhz", "memClockMaxMhz", "eccEnabled", "eccPendingEnabled",
-                "memoryTotalBytes", "nvLinks", "fabric", "addressingMode", "migEnabled", "migPendingEnabled", "clocks", "unknowns");
+                "memoryTotalBytes", "nvLinks", "fabric", "addressingMode", "migEnabled", "migPendingEnabled", "clocks",
+                "platform", "c2c", "unknowns");
         assertThat(names(g0.get("clocks"))).containsExactly("appSmMhz", "defaultAppSmMhz", "appMemMhz", "defaultAppMemMhz",
                 "powerLimitMw", "defaultPowerLimitMw", "eventReasons");
         assertThat(g0.get("pcieGpuMaxGen").isNull()).isTrue();
@@ -290,6 +309,11 @@ class NvmlReaderTest {
                 "versionCode", "version");
         assertThat(g0.get("nvLinks").get(0).get("version").asText()).isEqualTo("4.0");
         assertThat(g0.get("fabric").get("state").asText()).isEqualTo("completed");
+        assertThat(g0.get("fabric").get("health").asText()).isEqualTo("healthy");
+        assertThat(g0.get("fabric").get("healthMask").asLong()).isEqualTo(HEALTHY_MASK);
+        assertThat(g0.get("fabric").get("healthDetail").get("incorrectConfiguration").asText()).isEqualTo("none");
+        assertThat(g0.get("platform").get("supported").asBoolean()).isFalse();
+        assertThat(g0.get("c2c").get("mode").asText()).isEqualTo("disabled");
         assertThat(json.get("gpus").get(1).get("numaNode").isNull()).isTrue();
 
         JsonNode notRun = mapper.readTree(mapper.writeValueAsString(NvmlReader.read("/nonexistent/libnvidia-ml.so.1")));
