@@ -23,8 +23,9 @@
  * GPU 0 "NVIDIA H200", 0000:1A:00.0, GPU-4a1bd2f4-9e3c-5a17-8f0e-2b6c7d8e9f01, 150754820096 bytes.
  * GPU 1 "NVIDIA H100 80GB HBM3", 0001:AB:00.0, GPU-00000000-1111-2222-3333-444444444444, 85520809984.
  * Further GPUs (up to 8) repeat GPU 0 with bus 0x1A + n. Attributes: 16 (SM count) is 132,
- * 88 and 100 (pageable memory access, through host page tables) are 0, a few others as an H200
- * has them; any other id is CUDA_ERROR_INVALID_VALUE, as a driver older than the attribute says.
+ * 88 and 100 (pageable memory access, through host page tables) are 0, 128 (fabric handles) is 1
+ * and 132 (multicast) is 0, a few others as an H200 has them (the H200 VM answered 128 and 132
+ * so); any other id is CUDA_ERROR_INVALID_VALUE, as a driver older than the attribute says.
  *
  * Memory: cuMemAlloc_v2 takes from the current device's free memory (fake_cuda_set_free_memory)
  * and says CUDA_ERROR_OUT_OF_MEMORY past it; device pointers are addresses nothing backs (do not
@@ -36,6 +37,13 @@
  * ordinal, or type 2 for the host; anything else is CUDA_ERROR_INVALID_VALUE), and that the range
  * is managed; a GPU whose concurrentManagedAccess is 0 is CUDA_ERROR_INVALID_DEVICE, as cuda.h says.
  * cuMemGetAllocationGranularity says 2 MiB (minimum and recommended) for pinned memory on a device.
+ * cuMemCreate makes such memory (no mapping: nothing reads it); with CU_MEM_HANDLE_TYPE_FABRIC it
+ * says CUDA_ERROR_NOT_SUPPORTED where attribute 128 is 0 and CUDA_ERROR_NOT_PERMITTED without an
+ * IMEX channel (the default, as on the H200 VM). cuMemExportToShareableHandle writes a 64-byte
+ * fabric handle, cuMemImportFromShareableHandle turns it into a second handle to the same memory,
+ * and cuMemRelease frees the memory with its last handle. An IMEX daemon that refuses an export or
+ * import is fake_cuda_fail: what the real driver answers then is not known to this fake.
+ * The cuMulticast* functions are exported and always refuse: see MulticastGuardTest.
  * Contexts: primary contexts only, counted per device; the current one is per thread. When a
  * primary context is released to zero the real driver frees what is left in it; the fake keeps
  * counting those resources as live, so a test sees what the binding forgot to release, and any
@@ -52,12 +60,14 @@
  *                                          CUDA_ERROR_INVALID_VALUE, as an older driver says
  *   fake_cuda_fail(name, code, after)      the exported function name returns code once, after
  *                                          after more successful calls (0: the next call)
+ *   fake_cuda_set_imex_channel(present)    whether the process may use an IMEX channel (default 0)
  *   fake_cuda_live_resources()             retained contexts + device and pinned allocations +
  *                                          host registrations + streams + events + modules +
- *                                          managed allocations
+ *                                          managed allocations + VMM handles
  *   fake_cuda_live(kind)                   one of those, kind "contexts", "device", "pinned",
  *                                          "registered", "streams", "events", "modules", "managed",
- *                                          "graphs" (captured and instantiated)
+ *                                          "graphs" (captured and instantiated), "vmm" (handles
+ *                                          from cuMemCreate and imports, not yet released)
  *   fake_cuda_graph_kernels_run()          kernels run by cuGraphLaunch since the reset
  *   fake_cuda_calls(name)                  calls of an exported function since the reset
  *   fake_cuda_last_launch_param(i)         the i-th 64-bit argument of the last cuLaunchKernel
@@ -252,6 +262,8 @@ static const struct { int code; const char *name; } ERRORS[] = {
 #define ATTR_PAGEABLE_MEMORY_ACCESS 88
 #define ATTR_CONCURRENT_MANAGED_ACCESS 89
 #define ATTR_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES 100
+#define ATTR_HANDLE_TYPE_FABRIC_SUPPORTED 128
+#define ATTR_MULTICAST_SUPPORTED 132
 
 /* CUmemAttach_flags: cuMemAllocManaged takes GLOBAL or HOST */
 #define MEM_ATTACH_GLOBAL 0x1u
@@ -263,6 +275,9 @@ static const struct { int code; const char *name; } ERRORS[] = {
 #define MEM_ALLOC_GRANULARITY_MINIMUM 0
 #define MEM_ALLOC_GRANULARITY_RECOMMENDED 1
 #define MEM_HANDLE_TYPES 0x0f
+#define MEM_HANDLE_TYPE_FABRIC 0x8
+#define CUDA_ERROR_NOT_PERMITTED 800
+#define CUDA_ERROR_NOT_SUPPORTED 801
 
 typedef struct CUmemLocation_st {
     int type; /* CUmemLocationType */
@@ -281,6 +296,11 @@ typedef struct CUmemAllocationProp_st {
         unsigned char reserved[4];
     } allocFlags;
 } CUmemAllocationProp;
+typedef unsigned long long CUmemGenericAllocationHandle;
+/* CU_IPC_HANDLE_SIZE bytes, opaque: what cuMemExportToShareableHandle writes for CU_MEM_HANDLE_TYPE_FABRIC */
+typedef struct CUmemFabricHandle_st {
+    unsigned char data[64];
+} CUmemFabricHandle;
 _Static_assert(sizeof(CUmemLocation) == 8, "CUmemLocation is two ints");
 _Static_assert(sizeof(CUmemAllocationProp) == 32 && offsetof(CUmemAllocationProp, location) == 8,
                "CUmemAllocationProp as in cuda.h");
@@ -345,6 +365,14 @@ static fake_function functions[MAX_OBJECTS];
 static int functionCount;
 static CUdeviceptr nextDevicePointer;
 
+/* Generic allocation handles (cuMemCreate, cuMemImportFromShareableHandle): an import is a handle
+ * of its own to the memory of the allocation it came from (memory: that one's index), and the
+ * memory is freed when the last handle to it is released, as cuda.h says of cuMemRelease. */
+typedef struct { int live; int device; size_t size; int handleTypes; int memory; } fake_vmm_handle;
+static fake_vmm_handle vmmHandles[MAX_OBJECTS];
+/* whether this process may use an IMEX channel (/dev/nvidia-caps-imex-channels/channelN) */
+static int imexChannel;
+
 /* the link between two GPUs as the driver describes it, and peer access enabled from a to b */
 static struct { int can, atomics, array, rank; } peerLinks[MAX_GPUS][MAX_GPUS];
 static int peerEnabled[MAX_GPUS][MAX_GPUS];
@@ -371,7 +399,7 @@ static struct {
 static struct { int set, attrib, value; } overrides[MAX_OVERRIDES];
 
 /* ---- failures on request, and call counts ---- */
-#define MAX_NAMES 64
+#define MAX_NAMES 96
 static struct { char name[48]; int code; int after; } failures[8];
 static struct { char name[48]; int calls; } counts[MAX_NAMES];
 
@@ -459,6 +487,8 @@ EXPORT void fake_cuda_reset(void) {
     memset(&lastPrefetch, 0, sizeof lastPrefetch);
     memset(overrides, 0, sizeof overrides);
     memset(used, 0, sizeof used);
+    memset(vmmHandles, 0, sizeof vmmHandles);
+    imexChannel = 0;
     memset(peerEnabled, 0, sizeof peerEnabled);
     peerCopies = stagedCopies = 0;
     {
@@ -549,6 +579,7 @@ EXPORT int fake_cuda_live(const char *kind) {
         else if (strcmp(kind, "events") == 0) n += events[i].live;
         else if (strcmp(kind, "modules") == 0) n += modules[i].live;
         else if (strcmp(kind, "graphs") == 0) n += graphs[i].live + graphExecs[i].live;
+        else if (strcmp(kind, "vmm") == 0) n += vmmHandles[i].live;
         else if (strcmp(kind, "peers") == 0 && i < MAX_GPUS) {
             int j;
             for (j = 0; j < MAX_GPUS; j++) n += peerEnabled[i][j];
@@ -560,7 +591,7 @@ EXPORT int fake_cuda_live(const char *kind) {
 EXPORT int fake_cuda_live_resources(void) {
     return fake_cuda_live("contexts") + fake_cuda_live("device") + fake_cuda_live("pinned") + fake_cuda_live("registered")
            + fake_cuda_live("streams") + fake_cuda_live("events") + fake_cuda_live("modules") + fake_cuda_live("managed")
-           + fake_cuda_live("graphs") + fake_cuda_live("peers");
+           + fake_cuda_live("graphs") + fake_cuda_live("peers") + fake_cuda_live("vmm");
 }
 
 EXPORT unsigned long long fake_cuda_last_launch_param(int i) {
@@ -592,6 +623,10 @@ EXPORT void fake_cuda_set_peer(int a, int b, int canAccess, int atomics, int arr
     peerLinks[a][b].atomics = atomics;
     peerLinks[a][b].array = arrayAccess;
     peerLinks[a][b].rank = rank;
+}
+
+EXPORT void fake_cuda_set_imex_channel(int present) {
+    imexChannel = present != 0;
 }
 
 EXPORT unsigned long long fake_cuda_copies(const char *kind) {
@@ -722,6 +757,8 @@ static CUresult attribute(int attrib, int *pi) {
     case ATTR_PAGEABLE_MEMORY_ACCESS: *pi = 0; break;
     case ATTR_CONCURRENT_MANAGED_ACCESS: *pi = 1; break;
     case ATTR_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: *pi = 0; break;
+    case ATTR_HANDLE_TYPE_FABRIC_SUPPORTED: *pi = 1; break;
+    case ATTR_MULTICAST_SUPPORTED: *pi = 0; break;
     default: return CUDA_ERROR_INVALID_VALUE; /* an attribute this driver does not know */
     }
     return CUDA_SUCCESS;
@@ -1167,6 +1204,152 @@ EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAl
         return CUDA_ERROR_INVALID_VALUE;
     *granularity = 2ULL << 20;
     return CUDA_SUCCESS;
+}
+
+/* ---- VMM allocations with shareable handles (cuMemCreate and friends) ---- */
+
+/* Handles given out are index + this, so that a zero or made-up handle is told apart. */
+#define VMM_HANDLE_BASE 0xfab0000000ULL
+/* what a fabric handle of the fake holds: this tag, then the allocation's index */
+static const char FABRIC_TAG[] = "fake-cuda-fabric";
+
+static int vmmIndex(CUmemGenericAllocationHandle h) {
+    if (h < VMM_HANDLE_BASE || h >= VMM_HANDLE_BASE + MAX_OBJECTS) return -1;
+    int i = (int) (h - VMM_HANDLE_BASE);
+    return vmmHandles[i].live ? i : -1;
+}
+
+static int vmmNewHandle(int device, size_t size, int handleTypes, int memory) {
+    int i;
+    for (i = 0; i < MAX_OBJECTS && vmmHandles[i].live; i++) {}
+    if (i == MAX_OBJECTS) return -1;
+    vmmHandles[i].live = 1;
+    vmmHandles[i].device = device;
+    vmmHandles[i].size = size;
+    vmmHandles[i].handleTypes = handleTypes;
+    vmmHandles[i].memory = memory < 0 ? i : memory;
+    return i;
+}
+
+/* Pinned device memory, a multiple of the 2 MiB granularity. A fabric handle needs a GPU that
+ * supports them (attribute 128; else CUDA_ERROR_NOT_SUPPORTED) and an IMEX channel this process
+ * may use (fake_cuda_set_imex_channel; else CUDA_ERROR_NOT_PERMITTED, what the H200 with
+ * attribute 128 = 1 and no /dev/nvidia-caps-imex-channels answered). */
+EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
+                            unsigned long long flags) {
+    int fabric = 0;
+    ENTER();
+    NEED_INIT();
+    if (handle == NULL || prop == NULL || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (prop->type != MEM_ALLOCATION_TYPE_PINNED || prop->location.type != MEM_LOCATION_TYPE_DEVICE) return CUDA_ERROR_INVALID_VALUE;
+    if (prop->location.id < 0 || prop->location.id >= deviceCount) return CUDA_ERROR_INVALID_DEVICE;
+    /* "In all other cases [than CU_MEM_HANDLE_TYPE_WIN32], this field is required to be zero." */
+    if (prop->win32HandleMetaData != NULL || (prop->requestedHandleTypes & ~MEM_HANDLE_TYPES) != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (size == 0 || size % (2ULL << 20) != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (prop->requestedHandleTypes & MEM_HANDLE_TYPE_FABRIC) {
+        if (attribute(ATTR_HANDLE_TYPE_FABRIC_SUPPORTED, &fabric) != CUDA_SUCCESS || fabric == 0) return CUDA_ERROR_NOT_SUPPORTED;
+        if (!imexChannel) return CUDA_ERROR_NOT_PERMITTED;
+    }
+    int dev = prop->location.id;
+    if (used[dev] > freeMemory || size > freeMemory - used[dev]) return CUDA_ERROR_OUT_OF_MEMORY;
+    int i = vmmNewHandle(dev, size, prop->requestedHandleTypes, -1);
+    if (i < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+    used[dev] += size;
+    *handle = VMM_HANDLE_BASE + (CUmemGenericAllocationHandle) i;
+    return CUDA_SUCCESS;
+}
+
+/* The fake exports fabric handles only, and only of allocations created to have one. */
+EXPORT CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, int handleType,
+                                             unsigned long long flags) {
+    ENTER();
+    NEED_INIT();
+    int i = vmmIndex(handle);
+    if (shareableHandle == NULL || i < 0 || flags != 0 || handleType != MEM_HANDLE_TYPE_FABRIC) return CUDA_ERROR_INVALID_VALUE;
+    if ((vmmHandles[i].handleTypes & MEM_HANDLE_TYPE_FABRIC) == 0) return CUDA_ERROR_INVALID_VALUE;
+    CUmemFabricHandle out;
+    memset(&out, 0, sizeof out);
+    memcpy(out.data, FABRIC_TAG, sizeof FABRIC_TAG);
+    int memory = vmmHandles[i].memory;
+    memcpy(out.data + 32, &memory, sizeof memory);
+    memcpy(shareableHandle, &out, sizeof out);
+    return CUDA_SUCCESS;
+}
+
+/* A new handle to the memory the fabric handle names, which must still be held by some handle. */
+EXPORT CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, int shHandleType) {
+    int memory, i, j;
+    ENTER();
+    NEED_INIT();
+    if (handle == NULL || osHandle == NULL || shHandleType != MEM_HANDLE_TYPE_FABRIC) return CUDA_ERROR_INVALID_VALUE;
+    const CUmemFabricHandle *in = (const CUmemFabricHandle *) osHandle;
+    if (memcmp(in->data, FABRIC_TAG, sizeof FABRIC_TAG) != 0) return CUDA_ERROR_INVALID_VALUE;
+    memcpy(&memory, in->data + 32, sizeof memory);
+    if (memory < 0 || memory >= MAX_OBJECTS) return CUDA_ERROR_INVALID_VALUE;
+    for (j = 0; j < MAX_OBJECTS; j++)
+        if (vmmHandles[j].live && vmmHandles[j].memory == memory) break;
+    if (j == MAX_OBJECTS) return CUDA_ERROR_INVALID_VALUE;
+    i = vmmNewHandle(vmmHandles[j].device, vmmHandles[j].size, vmmHandles[j].handleTypes, memory);
+    if (i < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+    *handle = VMM_HANDLE_BASE + (CUmemGenericAllocationHandle) i;
+    return CUDA_SUCCESS;
+}
+
+/* cuda.h leaves a bad handle undefined; the fake says CUDA_ERROR_INVALID_VALUE, also for a second release */
+EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
+    int j;
+    ENTER();
+    NEED_INIT();
+    int i = vmmIndex(handle);
+    if (i < 0) return CUDA_ERROR_INVALID_VALUE;
+    vmmHandles[i].live = 0;
+    for (j = 0; j < MAX_OBJECTS; j++)
+        if (vmmHandles[j].live && vmmHandles[j].memory == vmmHandles[i].memory) return CUDA_SUCCESS;
+    used[vmmHandles[i].device] -= vmmHandles[i].size;
+    return CUDA_SUCCESS;
+}
+
+/* Multicast objects (NVLS), exported only so that a call would be counted (fake_cuda_calls):
+ * hostside never makes one, since creating them can take shared GPUs out of service, and
+ * MulticastGuardTest fails if it ever does. Each says CUDA_ERROR_NOT_PERMITTED. */
+EXPORT CUresult cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const void *prop) {
+    ENTER();
+    (void) mcHandle;
+    (void) prop;
+    return CUDA_ERROR_NOT_PERMITTED;
+}
+
+EXPORT CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev) {
+    ENTER();
+    (void) mcHandle;
+    (void) dev;
+    return CUDA_ERROR_NOT_PERMITTED;
+}
+
+EXPORT CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle,
+                                   size_t memOffset, size_t size, unsigned long long flags) {
+    ENTER();
+    (void) mcHandle, (void) mcOffset, (void) memHandle, (void) memOffset, (void) size, (void) flags;
+    return CUDA_ERROR_NOT_PERMITTED;
+}
+
+EXPORT CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size,
+                                    unsigned long long flags) {
+    ENTER();
+    (void) mcHandle, (void) mcOffset, (void) memptr, (void) size, (void) flags;
+    return CUDA_ERROR_NOT_PERMITTED;
+}
+
+EXPORT CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size) {
+    ENTER();
+    (void) mcHandle, (void) dev, (void) mcOffset, (void) size;
+    return CUDA_ERROR_NOT_PERMITTED;
+}
+
+EXPORT CUresult cuMulticastGetGranularity(size_t *granularity, const void *prop, int option) {
+    ENTER();
+    (void) granularity, (void) prop, (void) option;
+    return CUDA_ERROR_NOT_PERMITTED;
 }
 
 /* ---- streams and events ---- */

@@ -9,13 +9,18 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * The CUDA driver API (libcuda.so.1) through java.lang.foreign. Each function's descriptor is
@@ -38,6 +43,17 @@ public final class Cuda {
     public static final int ERROR_INVALID_DEVICE = 101;
     public static final int ERROR_PEER_ACCESS_UNSUPPORTED = 217;
     public static final int ERROR_PEER_ACCESS_ALREADY_ENABLED = 704, ERROR_PEER_ACCESS_NOT_ENABLED = 705;
+    public static final int ERROR_OUT_OF_MEMORY = 2;
+    /** What a fabric allocation says without an IMEX channel; NOT_SUPPORTED where the GPU or driver has no fabric handles. */
+    public static final int ERROR_NOT_PERMITTED = 800, ERROR_NOT_SUPPORTED = 801;
+
+    /** CUdevice_attribute ids (cuda.h): exportable as a fabric handle; NVLink switch multicast (NVLS). */
+    public static final int ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED = 128, ATTRIBUTE_MULTICAST_SUPPORTED = 132;
+    /** CUmemAllocationHandleType CU_MEM_HANDLE_TYPE_FABRIC: the handle is a CUmemFabricHandle. */
+    public static final int MEM_HANDLE_TYPE_FABRIC = 0x8;
+    public static final int MEM_ALLOCATION_TYPE_PINNED = 0x1;
+    /** sizeof(CUmemFabricHandle): unsigned char data[CU_IPC_HANDLE_SIZE], CU_IPC_HANDLE_SIZE 64. */
+    public static final int FABRIC_HANDLE_SIZE = 64;
 
     /** CUdevice_P2PAttribute (cuda.h). */
     public static final int P2P_PERFORMANCE_RANK = 1, P2P_ACCESS_SUPPORTED = 2, P2P_NATIVE_ATOMIC_SUPPORTED = 3,
@@ -116,6 +132,12 @@ public final class Cuda {
             // CUDA 12.2+: the destination is a CUmemLocation {int type; int id;} passed by value
             Map.entry("cuMemPrefetchAsync", sig(ret(JAVA_LONG, JAVA_LONG, MEM_LOCATION, JAVA_INT, ADDRESS), "cuMemPrefetchAsync_v2")),
             Map.entry("cuMemGetAllocationGranularity", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuMemGetAllocationGranularity")),
+            // The VMM calls of the fabric readiness test (CUDA 10.2+; FABRIC handles 12.3+). A
+            // CUmemGenericAllocationHandle is an unsigned long long; CUmemAllocationHandleType an enum (int).
+            Map.entry("cuMemCreate", sig(ret(ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG), "cuMemCreate")),
+            Map.entry("cuMemRelease", sig(ret(JAVA_LONG), "cuMemRelease")),
+            Map.entry("cuMemExportToShareableHandle", sig(ret(ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG), "cuMemExportToShareableHandle")),
+            Map.entry("cuMemImportFromShareableHandle", sig(ret(ADDRESS, ADDRESS, JAVA_INT), "cuMemImportFromShareableHandle")),
             Map.entry("cuStreamBeginCapture", sig(ret(ADDRESS, JAVA_INT), "cuStreamBeginCapture_v2")),
             Map.entry("cuStreamEndCapture", sig(ret(ADDRESS, ADDRESS), "cuStreamEndCapture")),
             // cuda.h maps cuGraphInstantiate to cuGraphInstantiateWithFlags (CUDA 11.4+)
@@ -139,13 +161,29 @@ public final class Cuda {
                     JAVA_INT, ADDRESS, ADDRESS, ADDRESS), "cuLaunchKernel")));
 
     private final SymbolLookup library;
+    /** Every exported name this binding has asked the library for: MulticastGuardTest reads it. */
+    private final Set<String> lookedUp = ConcurrentHashMap.newKeySet();
     private final Linker linker = Linker.nativeLinker();
     private final Map<String, MethodHandle> handles = new java.util.concurrent.ConcurrentHashMap<>();
     /** Native memory for call arguments and results; lives as long as this binding. */
     final Arena arena = Arena.ofAuto();
 
     private Cuda(SymbolLookup library) {
-        this.library = library;
+        // every lookup goes through here, has() and handle() alike, so the record is complete
+        this.library = name -> {
+            lookedUp.add(name);
+            return library.find(name);
+        };
+    }
+
+    /** The exported names looked up so far, in no order. */
+    Set<String> lookedUp() {
+        return Set.copyOf(lookedUp);
+    }
+
+    /** The exported names of every function this binding declares, for the tests that audit the table. */
+    static Set<String> declaredNames() {
+        return SIGNATURES.values().stream().flatMap(s -> s.names().stream()).collect(Collectors.toUnmodifiableSet());
     }
 
     /** The driver, initialised, or why there is none. */
@@ -359,14 +397,32 @@ public final class Cuda {
      */
     public long allocationGranularity(int device, boolean recommended) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment prop = a.allocate(MEM_ALLOCATION_PROP);
-            prop.set(JAVA_INT, 0, 1); // CU_MEM_ALLOCATION_TYPE_PINNED
-            prop.set(JAVA_INT, 8, MEM_LOCATION_TYPE_DEVICE);
-            prop.set(JAVA_INT, 12, device);
             MemorySegment out = a.allocate(JAVA_LONG);
-            call("cuMemGetAllocationGranularity", out, prop, recommended ? 1 : 0);
+            call("cuMemGetAllocationGranularity", out, pinnedOnDevice(a, device, 0), recommended ? 1 : 0);
             return out.get(JAVA_LONG, 0);
         }
+    }
+
+    private static final long PROP_TYPE = offset("type"), PROP_HANDLE_TYPES = offset("requestedHandleTypes"),
+            PROP_LOCATION_TYPE = offset("location", "type"), PROP_LOCATION_ID = offset("location", "id");
+
+    private static long offset(String... path) {
+        return MEM_ALLOCATION_PROP.byteOffset(Arrays.stream(path)
+                .map(MemoryLayout.PathElement::groupElement).toArray(MemoryLayout.PathElement[]::new));
+    }
+
+    /**
+     * A CUmemAllocationProp for pinned memory on {@code device}, exportable as {@code handleTypes}
+     * (a CU_MEM_HANDLE_TYPE_ mask, 0 for none); the rest zero, as cuda.h requires of
+     * win32HandleMetaData off Windows.
+     */
+    static MemorySegment pinnedOnDevice(Arena arena, int device, int handleTypes) {
+        MemorySegment prop = arena.allocate(MEM_ALLOCATION_PROP); // zeroed
+        prop.set(JAVA_INT, PROP_TYPE, MEM_ALLOCATION_TYPE_PINNED);
+        prop.set(JAVA_INT, PROP_HANDLE_TYPES, handleTypes);
+        prop.set(JAVA_INT, PROP_LOCATION_TYPE, MEM_LOCATION_TYPE_DEVICE);
+        prop.set(JAVA_INT, PROP_LOCATION_ID, device);
+        return prop;
     }
 
     /** A synchronous copy (cuMemcpyHtoD): returns when the data is on the GPU. */

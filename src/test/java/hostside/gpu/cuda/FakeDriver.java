@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FakeDriver {
     static final Path SOURCE = Path.of("src/test/c/fake_cuda.c");
-    static final String[] KINDS = {"contexts", "device", "managed", "pinned", "registered", "streams", "events", "modules", "peers"};
+    static final String[] KINDS = {"contexts", "device", "managed", "pinned", "registered", "streams", "events", "modules", "peers", "vmm"};
     /** fake_cuda_set_attribute's value for "this driver does not know the attribute". */
     public static final int UNKNOWN = Integer.MIN_VALUE;
     /** CUmemLocation as cuda.h declares it, for calls without the binding. */
@@ -164,7 +164,7 @@ public final class FakeDriver {
         }
     }
 
-    /** Retained contexts, device and pinned allocations, registrations, streams, events and modules. */
+    /** Retained contexts, device and pinned allocations, registrations, streams, events, modules and VMM handles. */
     public int live() {
         return invoke(liveResources);
     }
@@ -230,6 +230,11 @@ public final class FakeDriver {
         try (Arena a = Arena.ofConfined()) {
             return invoke(hook("fake_cuda_copies", FunctionDescriptor.of(JAVA_LONG, ADDRESS)), a.allocateFrom(kind));
         }
+    }
+
+    /** Whether this process may use an IMEX channel: without one (the default) cuMemCreate with a fabric handle is NOT_PERMITTED. */
+    public void setImexChannel(boolean present) {
+        invoke(hook("fake_cuda_set_imex_channel", FunctionDescriptor.ofVoid(JAVA_INT)), present ? 1 : 0);
     }
 
     /** Kernels run by cuGraphLaunch since the reset. */
