@@ -40,6 +40,7 @@ public final class RackCommand implements Callable<Integer> {
             n.put("kind", "rack");
             n.set("platform", Json.MAPPER.valueToTree(run.platform()));
             n.set("checklist", Json.MAPPER.valueToTree(run.checklist()));
+            n.set("fabricReadiness", Json.MAPPER.valueToTree(run.fabricReadiness())); // per GPU, every step with its time
             n.set("gpu", Json.MAPPER.valueToTree(run.machine().gpu()));
             n.set("figures", Json.MAPPER.valueToTree(run.machine().figures())); // the copy engines' and SMs' figures, typed as machine's
             out.print(Json.write(n));

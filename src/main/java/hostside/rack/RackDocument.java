@@ -14,6 +14,7 @@ import hostside.doc.Text;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.gpu.cuda.FabricReadiness;
 import hostside.harness.Result;
 import hostside.machine.GpuDrill;
 
@@ -27,9 +28,7 @@ public final class RackDocument {
 
     public static Document of(Rack.RackRun run) {
         String title = "hostside rack: coherent superchips and NVLink racks";
-        List<Block> blocks = new ArrayList<>();
-        blocks.add(new Block.Paragraph(Text.of("Platform: ").andStrong(run.platform().kind().description()).plain(" (" + run.platform().evidence() + ").")));
-        blocks.add(checklist(run.checklist()));
+        List<Block> blocks = new ArrayList<>(blocks(run.platform(), run.checklist(), run.fabricReadiness()));
         GpuDrill.GpuSection gpu = run.machine().gpu();
         if (!gpu.notRun().isEmpty()) {
             blocks.add(Block.Note.of("Coherence and copies not run: " + gpu.notRun()));
@@ -38,6 +37,41 @@ public final class RackDocument {
             for (GpuDrill.GpuRun r : gpu.runs()) blocks.add(copies(r));
         }
         return new Document(title, blocks);
+    }
+
+    /** The platform, the checklist and the readiness test: what the report's Module 5 shows. */
+    public static List<Block> blocks(Platform platform, List<RackCheck> checklist, List<FabricReadiness> readiness) {
+        List<Block> blocks = new ArrayList<>();
+        blocks.add(new Block.Paragraph(Text.of("Platform: ").andStrong(platform.kind().description()).plain(" (" + platform.evidence() + ").")));
+        blocks.add(checklist(checklist));
+        if (!readiness.isEmpty()) blocks.add(readiness(readiness));
+        return blocks;
+    }
+
+    /** NCCL's readiness test per GPU: each step, its outcome, the call that decided it, its error and its time. */
+    static Block readiness(List<FabricReadiness> rs) {
+        List<Block> b = new ArrayList<>();
+        for (FabricReadiness r : rs) {
+            List<List<Text>> rows = new ArrayList<>();
+            for (FabricReadiness.Step s : r.steps()) {
+                rows.add(List.of(Text.of(s.name()), Text.of(s.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ')),
+                        Text.of(s.call() == null ? "-" : s.call()), Text.of(s.error() == null ? "-" : s.error() + (s.errorCode() == null ? "" : " (" + s.errorCode() + ")")),
+                        Text.of(s.micros() == null ? "-" : s.micros() + " us")));
+            }
+            String outcome = switch (r.outcome()) {
+                case READY -> "ready";
+                case NOT_READY -> "not ready at \"" + r.failedStep() + "\"";
+                case NOT_APPLICABLE -> "n/a";
+            };
+            List<Block> g = new ArrayList<>();
+            g.add(new Block.Paragraph(Text.of("CUDA GPU " + r.ordinal() + ": ").andStrong(outcome).plain(": " + r.why() + ".")));
+            g.add(new Block.Table(List.of(new Column("step", Align.LEFT), new Column("outcome", Align.LEFT), new Column("call", Align.LEFT),
+                    new Column("error", Align.LEFT), new Column("time", Align.RIGHT)), rows));
+            if (r.fix() != null) g.add(new Block.Paragraph(Text.of("Fix: ").andStrong(r.fix())));
+            if (r.caveat() != null) g.add(Block.Note.of(r.caveat()));
+            b.add(new Block.Section("Fabric readiness, CUDA GPU " + r.ordinal(), g));
+        }
+        return new Block.Section("Fabric readiness (NCCL's check before multi-node NVLink)", b);
     }
 
     /** The GPU half alone, as before the checklist existed (the report's Module 5 uses it). */

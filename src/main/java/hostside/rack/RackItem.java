@@ -48,6 +48,7 @@ public enum RackItem {
         return title;
     }
 
+    @com.fasterxml.jackson.annotation.JsonCreator
     public static RackItem parse(String id) {
         for (RackItem i : values()) if (i.id.equals(id)) return i;
         throw new IllegalArgumentException("\"" + id + "\" is not a rack checklist item");

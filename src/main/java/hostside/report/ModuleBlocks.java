@@ -21,6 +21,7 @@ final class ModuleBlocks {
             case hostside.vm.VmRun v -> hostside.vm.VmDocument.of(v).blocks();
             case hostside.cpu.CpuRun c -> hostside.cpu.CpuDocument.of(c).blocks();
             case Report.Storage s -> storage(s);
+            case Report.Rack r -> hostside.rack.RackDocument.blocks(r.platform(), r.checklist(), r.fabricReadiness());
             default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
         };
     }

@@ -28,7 +28,7 @@ public final class Profile {
      */
     public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress,
                                  Consumer<String> warn) {
-        int n = 5;
+        int n = 6;
         Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
         Loads loads = new Loads(fs, warn);
         progress.drill("machine", 1, n);
@@ -50,7 +50,9 @@ public final class Profile {
         progress.drill("container", 5, n);
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
-        return ReportBuilder.build(run, vm, cpu, ioRun, container, machine, load, loads.read, ZonedDateTime.now());
+        progress.drill("rack", 6, n);
+        Report.Rack rack = Report.Rack.of(hostside.rack.Rack.judge(fs, run, vm.facts(), cpu.facts()));
+        return ReportBuilder.build(run, vm, cpu, ioRun, container, rack, machine, load, loads.read, ZonedDateTime.now());
     }
 
     /** The loads read so far, one per drill; none on a recording, where nothing is measured. */

@@ -85,4 +85,15 @@ public record Report(String schema, String kind, Machine machine,
 
     /** Module 4's two drills: storage and network, and the container's limits (in the JSON: the io drill's document with "container" inside). */
     public record Storage(hostside.io.IoRun io, hostside.container.ContainerRun container) {}
+
+    /**
+     * Module 5: the platform, the rack checklist and the fabric readiness test per GPU (the copies
+     * it judges are module 1's).
+     */
+    public record Rack(hostside.rack.Platform platform, List<hostside.rack.RackCheck> checklist,
+                       List<hostside.gpu.cuda.FabricReadiness> fabricReadiness) {
+        public static Rack of(hostside.rack.Rack.RackRun r) {
+            return new Rack(r.platform(), r.checklist(), r.fabricReadiness());
+        }
+    }
 }

@@ -55,6 +55,13 @@ public final class ReportBuilder {
     public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
                                hostside.container.ContainerRun container, Report.Machine machine, Double loadAtStart,
                                List<Fleet.DrillLoad> drillLoads, ZonedDateTime now) {
+        return build(run, vm, cpu, io, container, null, machine, loadAtStart, drillLoads, now);
+    }
+
+    /** ... and Module 5's rack checklist; null when it was not judged. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               hostside.container.ContainerRun container, Report.Rack rack, Report.Machine machine, Double loadAtStart,
+                               List<Fleet.DrillLoad> drillLoads, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -87,7 +94,13 @@ public final class ReportBuilder {
             modules.add(new Report.Section(4, "I/O, networks and containers", "hostside io, hostside container", Report.SectionStatus.RUN,
                     m.host().live() ? "read from this machine, then measured" : "read from a recording: nothing measured", data));
         }
-        modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));
+        if (rack == null) {
+            modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", Report.SectionStatus.NOT_RUN, "not asked for", null));
+        } else {
+            modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", Report.SectionStatus.RUN,
+                    m.host().live() ? "read from this machine; the fabric readiness test run where a GPU is" : "read from a recording: the items only a live machine answers say so",
+                    rack));
+        }
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
@@ -97,11 +110,48 @@ public final class ReportBuilder {
                 vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
                 loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads));
         return new Report(MachineFacts.SCHEMA, "report", machine, Fleet.hardwareClass(run, pageSize), Fleet.software(run), confounders, title,
-                questions(m, run.gpu(), run.gpuMatrix(), cpu, io), heads, Figures.of(run, vm, cpu, io), modules);
+                questions(m, run.gpu(), run.gpuMatrix(), cpu, io, rack), heads, Figures.of(run, vm, cpu, io), modules);
     }
 
     static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
                                          hostside.cpu.CpuRun cpu, hostside.io.IoRun io) {
+        return questions(m, gpu, matrix, cpu, io, null);
+    }
+
+    /**
+     * The Link and Fabric answers with what the rack checklist found: the platform's coherent link
+     * (C2C) beside the copies, the fabric's state and NCCL's readiness test beside the NVLink
+     * domain, each where it applies to this platform.
+     */
+    static List<Report.Answer> withRack(List<Report.Answer> a, Report.Rack rack) {
+        java.util.Map<hostside.rack.RackItem, hostside.rack.RackCheck> c = new java.util.EnumMap<>(hostside.rack.RackItem.class);
+        for (hostside.rack.RackCheck x : rack.checklist()) c.put(x.item(), x);
+        List<Report.Answer> out = new ArrayList<>();
+        for (Report.Answer x : a) {
+            List<String> more = new ArrayList<>();
+            if (x.axis().equals("Link")) {
+                more.add("platform: " + rack.platform().kind().description());
+                add(more, c.get(hostside.rack.RackItem.C2C_LINK), "C2C");
+                add(more, c.get(hostside.rack.RackItem.GPU_MEMORY_MODE), "GPU memory");
+            } else if (x.axis().equals("Fabric")) {
+                add(more, c.get(hostside.rack.RackItem.FABRIC_STATE), "fabric");
+                add(more, c.get(hostside.rack.RackItem.FABRIC_READINESS), "fabric readiness");
+                add(more, c.get(hostside.rack.RackItem.IMEX), "IMEX");
+            }
+            out.add(more.isEmpty() ? x : new Report.Answer(x.axis(), x.question(), x.status(), x.answer() + "; " + String.join("; ", more),
+                    x.evidence() + (x.evidence().isEmpty() ? "" : "; ") + "the rack checklist (Module 5)"));
+        }
+        return out;
+    }
+
+    /** An item's verdict and value, where it applies and was looked at. */
+    private static void add(List<String> more, hostside.rack.RackCheck c, String name) {
+        if (c == null || c.verdict() == hostside.rack.RackVerdict.NA || c.verdict() == hostside.rack.RackVerdict.NOT_RUN) return;
+        more.add(name + " " + c.verdict() + ": " + c.value());
+    }
+
+    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
+                                         hostside.cpu.CpuRun cpu, hostside.io.IoRun io, Report.Rack rack) {
         List<Report.Answer> a = new ArrayList<>();
         Topology t = m.topology();
         List<PciDevice> gpus = m.gpus();
@@ -133,7 +183,9 @@ public final class ReportBuilder {
             boolean measured = false;
             for (PciDevice g : gpus) {
                 PciLink l = g.link();
-                String link = l == null || l.maxGBs() == 0 ? "PCIe link unknown"
+                boolean c2c = rack != null && rack.platform().coherent();
+                String link = l == null || l.maxGBs() == 0 ? (c2c ? "NVLink-C2C" : "PCIe link unknown")
+                        : c2c ? "NVLink-C2C, coherent (the PCIe " + l.max() + " link sysfs shows for the GPU is not the copy path)"
                         : String.format(Locale.ROOT, "PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),
                         l.belowMaxWidth() ? l.currentGBs() : l.maxGBs());
                 Optional<hostside.machine.GpuDrill.GpuRun> run = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.address())).findFirst();
@@ -146,7 +198,7 @@ public final class ReportBuilder {
                     links.add(String.format(Locale.ROOT, "%s: %s; pinned %.1f GB/s%s, so 10 GB moves in %.2f s; %s", g.label(), link, pinned.get(),
                             pageable.map(p -> String.format(Locale.ROOT, ", pageable %.1f GB/s", p)).orElse(""), CopyVerdicts.OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
                 } else {
-                    double gbs = l == null ? 0 : l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
+                    double gbs = l == null || c2c ? 0 : l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
                     links.add(g.label() + ": " + link + (gbs > 0 ? String.format(Locale.ROOT, ", so 10 GB moves in no less than %.2f s", CopyVerdicts.OFFLOAD_BYTES / (gbs * 1e9)) : "")
                             + "; copies not measured (" + (gpu.notRun().isEmpty() ? "not selected" : gpu.notRun()) + "); " + coherence);
                 }
@@ -181,7 +233,7 @@ public final class ReportBuilder {
                 (nics.isEmpty() ? "no PCI NIC" : String.join(", ", nics)) + "; " + nvme + " NVMe drive" + (nvme == 1 ? "" : "s")
                         + "; " + storage(io),
                 "PCI devices and /sys/class/net"));
-        return a;
+        return rack == null ? a : withRack(a, rack);
     }
 
     /**

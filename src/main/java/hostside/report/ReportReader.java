@@ -77,6 +77,7 @@ public final class ReportReader {
                 yield new Report.Storage(ctxt.readTreeAsValue(io, hostside.io.IoRun.class),
                         container == null || container.isNull() ? null : ctxt.readTreeAsValue(container, hostside.container.ContainerRun.class));
             }
+            case 5 -> ctxt.readTreeAsValue(data, Report.Rack.class);
             default -> null;
         };
     }
@@ -93,6 +94,7 @@ public final class ReportReader {
                 if (s.container() != null) n.set("container", s.container().json());
                 yield n;
             }
+            case Report.Rack r -> Json.MAPPER.valueToTree(r);
             case JsonNode n -> n;
             default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
         };

@@ -27,8 +27,17 @@ class RackFixturesTest {
         }
     }
 
+    static FsRoot open(String machine) {
+        return FsRoot.open(hostside.Fixtures.testdata().resolve("rack/" + machine + ".tar.gz").toString());
+    }
+
+    /** The machine facts of one recording, for tests of rules that take them. */
+    static MachineFacts judgeFacts(String machine) {
+        return MachineReader.read(open(machine));
+    }
+
     static Judged judge(String machine) {
-        FsRoot fs = FsRoot.open(hostside.Fixtures.testdata().resolve("rack/" + machine + ".tar.gz").toString());
+        FsRoot fs = open(machine);
         MachineFacts m = MachineReader.read(fs);
         RackFacts rf = RackFactsReader.read(fs, m);
         Platform p = Platform.of(m, rf);
