@@ -21,6 +21,8 @@ public record Platform(Kind kind, String evidence) {
         /** Grace with a coherent GPU of a generation hostside does not know by its PCI id. */
         GRACE_COHERENT("Grace with a coherent GPU: NVLink-C2C"),
         GB10("GB10 (DGX Spark class): one pool of unified memory"),
+        /** GPU memory onlined as NUMA nodes over a coherent CPU link that is not Grace's: POWER9 with NVLink 2.0 V100s. */
+        COHERENT_OTHER("GPU memory as NUMA nodes over a coherent CPU-GPU link (not Grace: POWER9 with NVLink V100s, for one)"),
         NVSWITCH("GPUs on PCIe with NVSwitches (HGX or DGX board)"),
         PCIE("GPUs on PCIe"),
         NO_GPU("no NVIDIA GPU");
@@ -41,8 +43,13 @@ public record Platform(Kind kind, String evidence) {
         return kind == Kind.GRACE_HOPPER || kind == Kind.GRACE_BLACKWELL || kind == Kind.GRACE_COHERENT;
     }
 
-    /** The GPUs reach host memory over NVLink-C2C, coherently (GPU memory can be a NUMA node). */
+    /** The GPUs reach host memory coherently, and their memory can be a NUMA node. */
     public boolean coherent() {
+        return grace() || kind == Kind.COHERENT_OTHER;
+    }
+
+    /** The CPU-GPU link is NVLink-C2C (Grace's). */
+    public boolean c2c() {
         return grace();
     }
 
@@ -62,10 +69,12 @@ public record Platform(Kind kind, String evidence) {
     public static Platform of(MachineFacts machine, RackFacts rack) {
         List<PciDevice> gpus = machine.gpus().stream().filter(g -> NVIDIA.equalsIgnoreCase(g.vendorId())).toList();
         List<String> arm = rack.armParts();
-        if (gpus.isEmpty()) {
+        if (gpus.isEmpty() && rack.gpuNuma().isEmpty()) {
             return new Platform(Kind.NO_GPU, "no NVIDIA GPU among the PCI devices");
         }
-        String ids = String.join(", ", gpus.stream().map(g -> String.valueOf(g.deviceId()).toLowerCase(Locale.ROOT)).distinct().toList());
+        // a recording without PCI data still has the driver's own list of its GPUs
+        String ids = gpus.isEmpty() ? "at " + String.join(", ", rack.gpuNuma().stream().map(RackFacts.GpuNuma::address).toList()) + " (the driver's list: no PCI data)"
+                : String.join(", ", gpus.stream().map(g -> String.valueOf(g.deviceId()).toLowerCase(Locale.ROOT)).distinct().toList());
         if (arm.contains("Cortex-X925") && arm.contains("Cortex-A725")) {
             return new Platform(Kind.GB10, "Cortex-X925 and Cortex-A725 cores beside NVIDIA GPU " + ids);
         }
@@ -80,6 +89,10 @@ public record Platform(Kind kind, String evidence) {
                 Kind k = "Hopper".equals(gen) ? Kind.GRACE_HOPPER : "Blackwell".equals(gen) ? Kind.GRACE_BLACKWELL : Kind.GRACE_COHERENT;
                 return new Platform(k, why);
             }
+        }
+        if (rack.gpuNuma().stream().anyMatch(RackFacts.GpuNuma::present)) {
+            return new Platform(Kind.COHERENT_OTHER, "NVIDIA GPU " + ids + " with its memory a NUMA node (the driver's numa_status)"
+                    + (arm.isEmpty() ? "" : ", " + String.join("/", arm) + " cores"));
         }
         if (!rack.fabricManager().nvswitches().isEmpty()) {
             return new Platform(Kind.NVSWITCH, rack.fabricManager().nvswitches().size() + " NVSwitch functions (NVIDIA, class 0x0680) beside NVIDIA GPU " + ids);

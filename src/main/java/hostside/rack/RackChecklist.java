@@ -69,7 +69,8 @@ public final class RackChecklist {
             case FABRIC_MANAGER -> fabricManager(in);
             case IMEX -> imex(in);
             case GPUDIRECT -> gpuDirect(in);
-            case C2C_LINK -> in.platform().coherent() ? liveOnly(item, in) : RackCheck.na(item, "no NVLink-C2C: host memory reaches the GPUs over PCIe");
+            case C2C_LINK -> in.platform().c2c() ? liveOnly(item, in)
+                    : RackCheck.na(item, in.platform().coherent() ? "not NVLink-C2C: this platform's coherent CPU-GPU link is another" : "no NVLink-C2C: host memory reaches the GPUs over PCIe");
             case FABRIC_STATE, FABRIC_READINESS, NVLS -> noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU") : liveOnly(item, in);
             case MEMORY_BANDWIDTH -> memoryBandwidth(in);
             case PERSISTENCE, FAILURE_DOMAIN -> noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU") : liveOnly(item, in);
@@ -180,10 +181,11 @@ public final class RackChecklist {
         String mode = p == null ? null : p.coherentGpuMemoryMode();
         List<RackFacts.GpuNuma> online = in.rack().gpuNuma().stream().filter(RackFacts.GpuNuma::present).toList();
         if ("driver".equals(mode) || (online.isEmpty() && p != null)) {
+            // CDMM: by the driver's parameter, or a driver that onlined no GPU's memory
             return RackCheck.of(item, RackVerdict.INFO, "CDMM (driver-managed)" + ("driver".equals(mode) ? "" : ": no GPU's memory is a NUMA node"),
                     "MemTotal is the CPU's memory only; numactl and mbind cannot reach GPU memory, and the kernel never migrates pages into it: CUDA alone places GPU memory, as on PCIe machines (container and pod memory limits count CPU memory only)", "");
         }
-        if (p == null) return RackCheck.unknown(item, "/proc/driver/nvidia/params could not be read: the NVIDIA driver is not loaded", "");
+        if (online.isEmpty()) return RackCheck.unknown(item, "/proc/driver/nvidia/params could not be read: the NVIDIA driver is not loaded", "");
         List<String> parts = new ArrayList<>();
         List<String> offline = new ArrayList<>();
         for (RackFacts.GpuNuma g : online) {
@@ -243,7 +245,10 @@ public final class RackChecklist {
     static RackCheck binding(Inputs in) {
         RackItem item = RackItem.BINDING;
         List<PciDevice> gpus = nvidiaGpus(in);
-        if (gpus.isEmpty()) return RackCheck.na(item, "no NVIDIA GPU");
+        if (gpus.isEmpty()) {
+            return noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU")
+                    : RackCheck.unknown(item, "the GPUs are in the driver's list but not among the PCI devices read: no locality to bind by", "");
+        }
         List<Topology.NumaNode> nodes = in.machine().topology().numaNodes();
         // GPUs that share a node share a line: "GPU0, GPU1: numactl ..."
         Map<Integer, List<String>> byNode = new TreeMap<>();

@@ -47,10 +47,10 @@ public final class RackLiveChecks {
         if (nvml == null || !nvml.ran()) {
             String why = "NVML did not start: " + (nvml == null ? "not read" : nvml.notRun());
             for (RackItem i : List.of(RackItem.PERSISTENCE, RackItem.FABRIC_STATE, RackItem.FAILURE_DOMAIN)) out.add(RackCheck.notRun(i, why));
-            if (platform.coherent()) out.add(RackCheck.notRun(RackItem.C2C_LINK, why));
+            if (platform.c2c()) out.add(RackCheck.notRun(RackItem.C2C_LINK, why));
         } else {
             out.add(persistence(nvml.gpus()));
-            if (platform.coherent()) out.add(c2c(platform, nvml.gpus(), gpu));
+            if (platform.c2c()) out.add(c2c(platform, nvml.gpus(), gpu));
             out.add(fabricState(nvml.gpus()));
             out.add(failureDomain(machine, nvml.gpus()));
         }

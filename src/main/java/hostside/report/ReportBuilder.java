@@ -183,7 +183,7 @@ public final class ReportBuilder {
             boolean measured = false;
             for (PciDevice g : gpus) {
                 PciLink l = g.link();
-                boolean c2c = rack != null && rack.platform().coherent();
+                boolean c2c = rack != null && rack.platform().c2c();
                 String link = l == null || l.maxGBs() == 0 ? (c2c ? "NVLink-C2C" : "PCIe link unknown")
                         : c2c ? "NVLink-C2C, coherent (the PCIe " + l.max() + " link sysfs shows for the GPU is not the copy path)"
                         : String.format(Locale.ROOT, "PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),

@@ -28,7 +28,9 @@ class RackFixturesTest {
     }
 
     static FsRoot open(String machine) {
-        return FsRoot.open(hostside.Fixtures.testdata().resolve("rack/" + machine + ".tar.gz").toString());
+        // the rack's synthetic machines, or one of hwloc's real recordings by its path under testdata
+        String path = machine.contains("/") ? machine : "rack/" + machine + ".tar.gz";
+        return FsRoot.open(hostside.Fixtures.testdata().resolve(path).toString());
     }
 
     /** The machine facts of one recording, for tests of rules that take them. */
@@ -139,5 +141,21 @@ class RackFixturesTest {
         assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).as("intel_pstate powersave is not a Grace guide's failure").isEqualTo(RackVerdict.INFO);
         assertThat(j.get(RackItem.GPUDIRECT).verdict()).isEqualTo(RackVerdict.OK);
+    }
+
+    @Test
+    void power9WithNvlinkV100sHasRealGpuMemoryNodes() {
+        // hwloc's nvidiagpunumanodes: a real recording, its numa_status files as the driver wrote them
+        Judged j = judge("hwloc/nvidiagpunumanodes.tar.bz2");
+        assertThat(j.platform().kind()).isEqualTo(Platform.Kind.COHERENT_OTHER);
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).verdict()).isEqualTo(RackVerdict.INFO);
+        assertThat(j.get(RackItem.GPU_MEMORY_MODE).value()).startsWith("NUMA: ").contains("0035:05:00.0 = node 250 (15.8 GiB)");
+        assertThat(j.get(RackItem.NODE_ROLES).value()).contains("GPU memory of");
+        assertThat(j.get(RackItem.C2C_LINK).verdict()).isEqualTo(RackVerdict.NA);
+        assertThat(j.get(RackItem.C2C_LINK).why()).contains("not NVLink-C2C");
+        assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).as("a Grace setting").isEqualTo(RackVerdict.NA);
+        // the recording has no PCI data: the driver's list names the GPUs, nothing says where their feeders belong
+        assertThat(j.platform().evidence()).contains("0035:05:00.0").contains("no PCI data");
+        assertThat(j.get(RackItem.BINDING).verdict()).isEqualTo(RackVerdict.UNKNOWN);
     }
 }
