@@ -80,7 +80,16 @@ public final class RackFactsReader {
     }
 
     private static RackFacts.GpuNuma numaStatus(FsRoot fs, String bdf, List<String> unknowns) {
-        return numaStatus(bdf, fs.exists(GPUS + "/" + bdf + "/numa_status") ? fs.text(GPUS + "/" + bdf + "/numa_status") : Optional.empty(), unknowns);
+        return numaStatus(bdf, has(fs, GPUS + "/" + bdf, "numa_status") ? fs.text(GPUS + "/" + bdf + "/numa_status") : Optional.empty(), unknowns);
+    }
+
+    /**
+     * Whether a folder holds a name, through its listing: a snapshot records listings (a file seen
+     * but not read stays an empty placeholder), so a recording answers the same, and nothing of the
+     * file's content is read.
+     */
+    static boolean has(FsRoot fs, String dir, String name) {
+        return fs.list(dir).contains(name);
     }
 
     /** Distinct Arm core names, from each processor's "CPU implementer" and "CPU part". */
@@ -113,7 +122,7 @@ public final class RackFactsReader {
         // a recording holds /dev only when its maker put it there: without the folder, say nothing
         List<String> channels = fs.isLive() || fs.isDirectory("/dev") ? fs.list(IMEX_DEV) : null;
         Boolean daemon = fs.isLive() ? running(fs, "nvidia-imex") : null;
-        return new RackFacts.Imex(major, channels, fs.exists("/etc/nvidia-imex/config.cfg"), fs.exists("/etc/nvidia-imex/nodes_config.cfg"), daemon);
+        return new RackFacts.Imex(major, channels, has(fs, "/etc/nvidia-imex", "config.cfg"), has(fs, "/etc/nvidia-imex", "nodes_config.cfg"), daemon);
     }
 
     static RackFacts.FabricManager fabricManager(FsRoot fs, MachineFacts machine) {
@@ -122,14 +131,14 @@ public final class RackFactsReader {
                 .map(PciDevice::address).toList();
         String unit = "";
         for (String dir : UNIT_DIRS) {
-            if (fs.exists(dir + "/" + FM_UNIT)) {
+            if (has(fs, dir, FM_UNIT)) {
                 unit = dir + "/" + FM_UNIT;
                 break;
             }
         }
         boolean enabled = false;
         for (String wants : fs.list("/etc/systemd/system")) {
-            if (wants.endsWith(".wants") && fs.exists("/etc/systemd/system/" + wants + "/" + FM_UNIT)) enabled = true;
+            if (wants.endsWith(".wants") && has(fs, "/etc/systemd/system/" + wants, FM_UNIT)) enabled = true;
         }
         Boolean daemon = fs.isLive() ? running(fs, "nv-fabricmanager") : null;
         return new RackFacts.FabricManager(switches, unit, enabled, daemon);

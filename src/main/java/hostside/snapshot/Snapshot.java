@@ -19,6 +19,7 @@ public final class Snapshot {
         hostside.cpu.facts.CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
         hostside.io.IoDrill.facts(fs, new hostside.io.IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
         hostside.container.ContainerReader.read(fs, hostside.container.LiveProcess.recorded()); // Module 4's container: cgroup limits, limits, namespaces
+        hostside.rack.RackFactsReader.read(fs, facts); // Module 5's: the driver's params and numa_status, IMEX, the fabric manager's unit, PCI power
         hostside.machine.MachineIdentity.record(fs); // the report's name: a hash of the machine's identity, never the id itself
         return facts;
     }

@@ -158,4 +158,28 @@ class RackFixturesTest {
         assertThat(j.platform().evidence()).contains("0035:05:00.0").contains("no PCI data");
         assertThat(j.get(RackItem.BINDING).verdict()).isEqualTo(RackVerdict.UNKNOWN);
     }
+
+    /**
+     * A snapshot of a recorded rack machine, read back, judges the same: every file the rack reads
+     * is in it (listings stand for the files only tested for existence: IMEX's nodes_config.cfg and
+     * the fabric manager's unit), and nothing more of them.
+     */
+    @Test
+    void aSnapshotOfARackMachineJudgesTheSame(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws java.io.IOException {
+        for (String machine : List.of("gb200-tray", "hgx-h100", "gh200-cdmm")) {
+            FsRoot fs = open(machine);
+            hostside.fs.Recorder r = fs.record();
+            hostside.snapshot.Snapshot.readEverything(fs);
+            java.nio.file.Path out = tmp.resolve(machine + "-snapshot.tar.gz");
+            r.writeTarGz(out, "box");
+            Judged before = judge(machine);
+            FsRoot back = FsRoot.open(out.toString());
+            MachineFacts m = MachineReader.read(back);
+            RackFacts rf = RackFactsReader.read(back, m);
+            List<RackCheck> after = RackChecklist.of(new RackChecklist.Inputs(Platform.of(m, rf), m, VmDrill.facts(back), CpuFactsReader.read(back, m), rf, null, null));
+            assertThat(after).as(machine).containsExactlyElementsOf(List.of(RackItem.values()).stream().map(before::get).toList());
+            // the IMEX node list holds the domain's addresses: a snapshot keeps its name, never its content
+            assertThat(back.text("/etc/nvidia-imex/nodes_config.cfg").orElse("")).as(machine).doesNotContain("192.0.2");
+        }
+    }
 }
