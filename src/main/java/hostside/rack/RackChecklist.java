@@ -73,7 +73,9 @@ public final class RackChecklist {
                     : RackCheck.na(item, in.platform().coherent() ? "not NVLink-C2C: this platform's coherent CPU-GPU link is another" : "no NVLink-C2C: host memory reaches the GPUs over PCIe");
             case FABRIC_STATE, FABRIC_READINESS, NVLS -> noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU") : liveOnly(item, in);
             case MEMORY_BANDWIDTH -> memoryBandwidth(in);
-            case PERSISTENCE, FAILURE_DOMAIN -> noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU") : liveOnly(item, in);
+            case PERSISTENCE -> noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU") : liveOnly(item, in);
+            case FAILURE_DOMAIN -> noGpu(in) ? RackCheck.na(item, "no NVIDIA GPU")
+                    : failureDomain(in.machine(), List.of(), in.rack().live() ? "NVML did not give the rack position" : "tray and slot: " + RECORDED);
         };
     }
 
@@ -550,6 +552,63 @@ public final class RackChecklist {
         }
         if (!atFloor.isEmpty()) return RackCheck.of(item, RackVerdict.INFO, value, "the median is under " + String.join("; ", atFloor) + gb200 + ", the best sample above it: at the floor, within noise", "rerun on an idle machine");
         return RackCheck.ok(item, value, "at or above the lower bound of NVIDIA's Grace benchmarking guide for this memory capacity" + gb200);
+    }
+
+    // ---- 21. failure domain: what the GPUs of this host share; tray and slot come from NVML ----
+
+    static final String FAILURE_WHY = "GPUs that share a tray, a CPU node or a NIC fail, stall and are serviced together: a bad tray shrinks the NVLink clique, a busy Grace or NIC slows every GPU behind it";
+
+    /**
+     * @param positions one "GPU0: chassis ..., tray 3, slot 2" per GPU NVML placed; empty when none
+     * @param noPosition what to say when {@code positions} is empty
+     */
+    static RackCheck failureDomain(MachineFacts machine, List<String> positions, String noPosition) {
+        List<String> parts = new ArrayList<>(positions);
+        if (positions.isEmpty()) parts.add(noPosition);
+        parts.addAll(sharing(machine));
+        return RackCheck.of(RackItem.FAILURE_DOMAIN, RackVerdict.INFO, String.join("; ", parts), FAILURE_WHY
+                + (positions.isEmpty() ? "" : "; the chassis is shown by a hash of its serial number, never the number itself"), "");
+    }
+
+    /**
+     * Which GPUs share a CPU node and which share their nearest NIC (one PCIe switch or a few,
+     * nvidia-smi topo's PIX and PXB), from sysfs: a recording answers it.
+     */
+    static List<String> sharing(MachineFacts machine) {
+        List<PciDevice> gpus = machine.gpus().stream().filter(g -> Platform.NVIDIA.equalsIgnoreCase(g.vendorId())).toList();
+        List<Topology.NumaNode> nodes = machine.topology().numaNodes();
+        Map<String, List<String>> byNode = new java.util.TreeMap<>();
+        for (PciDevice g : gpus) {
+            Integer n = cpuNode(g, nodes);
+            if (n != null) byNode.computeIfAbsent("node " + n, k -> new ArrayList<>()).add(g.label());
+        }
+        Map<String, List<String>> byNic = new java.util.LinkedHashMap<>();
+        var a = machine.affinity();
+        if (a != null) {
+            int gpuCount = (int) machine.gpus().size();
+            for (int i = 0; i < Math.min(gpuCount, a.devices().size()); i++) {
+                String gpu = a.devices().get(i);
+                if (gpus.stream().noneMatch(g -> g.label().equals(gpu))) continue;
+                for (int j = gpuCount; j < a.devices().size(); j++) {
+                    String level = a.matrix().get(i).get(j);
+                    if (level.equals("PIX") || level.equals("PXB")) byNic.computeIfAbsent(a.devices().get(j), k -> new ArrayList<>()).add(gpu);
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        byNode.forEach((n, g) -> {
+            if (g.size() > 1) out.add(String.join(", ", g) + " share " + n);
+        });
+        // NICs with the same GPUs behind them say one thing: "GPU0, GPU1 share mlx5_0, mlx5_1"
+        Map<List<String>, List<String>> nicsByGpus = new java.util.LinkedHashMap<>();
+        byNic.forEach((nic, g) -> nicsByGpus.computeIfAbsent(g, k -> new ArrayList<>()).add(nic));
+        nicsByGpus.forEach((g, nics) -> {
+            if (g.size() > 1) out.add(String.join(", ", g) + " share " + String.join(", ", nics) + " next to them");
+        });
+        long own = nicsByGpus.keySet().stream().filter(g -> g.size() == 1).count();
+        if (own > 0 && own == gpus.size()) out.add("each GPU has a NIC of its own next to it");
+        if (out.isEmpty()) out.add(gpus.size() <= 1 ? "one GPU" : "no CPU node or NIC shared by several GPUs");
+        return out;
     }
 
     // ---- helpers ----

@@ -224,7 +224,6 @@ public final class RackLiveChecks {
     // ---- 21. failure domain: chassis, tray and slot where NVML has them; what the GPUs share ----
 
     static RackCheck failureDomain(MachineFacts machine, List<NvmlGpu> gpus) {
-        RackItem item = RackItem.FAILURE_DOMAIN;
         List<String> parts = new ArrayList<>();
         for (NvmlGpu g : gpus) {
             NvmlGpu.Platform p = g.platform();
@@ -233,17 +232,7 @@ public final class RackLiveChecks {
                     p.chassisSerialHash() == null ? "?" : p.chassisSerialHash().substring(0, Math.min(8, p.chassisSerialHash().length())),
                     p.trayIndex(), p.slotNumber(), p.hostId()));
         }
-        // what the GPUs of this host share, from sysfs: a CPU node, a NIC on the same PCIe switch
-        Map<String, List<String>> byNode = new LinkedHashMap<>();
-        for (PciDevice d : machine.gpus()) byNode.computeIfAbsent(d.numaNode() == null ? "?" : String.valueOf(d.numaNode()), k -> new ArrayList<>()).add(d.label());
-        List<String> shares = new ArrayList<>();
-        byNode.forEach((n, names) -> {
-            if (names.size() > 1) shares.add(String.join(", ", names) + " share node " + n);
-        });
-        String value = (parts.isEmpty() ? "no rack position from NVML (nvmlDeviceGetPlatformInfo: Blackwell and later)" : String.join("; ", parts))
-                + (shares.isEmpty() ? "" : "; " + String.join("; ", shares));
-        return RackCheck.of(item, RackVerdict.INFO, value,
-                "GPUs in one tray fail and are serviced together, and a bad tray shrinks the NVLink clique; the chassis is shown by a hash of its serial number, never the number itself", "");
+        return RackChecklist.failureDomain(machine, parts, "no rack position from NVML (nvmlDeviceGetPlatformInfo answers on Blackwell and later)");
     }
 
     private static String label(NvmlGpu g) {

@@ -76,7 +76,8 @@ class RackFixturesTest {
         assertThat(j.get(RackItem.IMEX).verdict()).as("a single superchip is not an NVLink rack").isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.GPUDIRECT).why()).contains("NCCL_NET_GDR_LEVEL=SYS");
         recordedOnly(j, RackItem.PROCESS_PLACEMENT, RackItem.PERSISTENCE, RackItem.C2C_LINK, RackItem.FABRIC_STATE, RackItem.FABRIC_READINESS,
-                RackItem.NVLS, RackItem.FAILURE_DOMAIN, RackItem.MEMORY_BANDWIDTH);
+                RackItem.NVLS, RackItem.MEMORY_BANDWIDTH);
+        assertThat(j.get(RackItem.FAILURE_DOMAIN).value()).startsWith("tray and slot: recorded machine").endsWith("one GPU");
         assertThat(j.checks().values()).noneMatch(c -> c.verdict() == RackVerdict.BAD);
     }
 
@@ -114,7 +115,10 @@ class RackFixturesTest {
         RackCheck imex = j.get(RackItem.IMEX);
         assertThat(imex.verdict()).as("a recording cannot say whether the daemon runs: never bad").isEqualTo(RackVerdict.INFO);
         assertThat(imex.value()).contains("channel0").contains("nodes_config.cfg").doesNotContain("192.0.2");
-        recordedOnly(j, RackItem.FABRIC_STATE, RackItem.FABRIC_READINESS, RackItem.NVLS, RackItem.FAILURE_DOMAIN);
+        recordedOnly(j, RackItem.FABRIC_STATE, RackItem.FABRIC_READINESS, RackItem.NVLS);
+        // what the GPUs share is sysfs's: a recording answers it; tray and slot are NVML's
+        assertThat(j.get(RackItem.FAILURE_DOMAIN)).extracting(RackCheck::verdict).isEqualTo(RackVerdict.INFO);
+        assertThat(j.get(RackItem.FAILURE_DOMAIN).value()).contains("GPU0, GPU1 share node 0").contains("GPU2, GPU3 share node 1");
     }
 
     @Test
@@ -141,6 +145,7 @@ class RackFixturesTest {
         assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).as("intel_pstate powersave is not a Grace guide's failure").isEqualTo(RackVerdict.INFO);
         assertThat(j.get(RackItem.GPUDIRECT).verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(j.get(RackItem.FAILURE_DOMAIN).value()).contains("GPU0, GPU1, GPU2, GPU3 share node 0").contains("each GPU has a NIC of its own next to it");
     }
 
     @Test

@@ -134,5 +134,6 @@ class RackLiveChecksTest {
         RackCheck c = RackLiveChecks.failureDomain(RackFixturesTest.judgeFacts("gb200-tray"), List.of(gpu(0, true, HEALTHY, p, null)));
         assertThat(c.verdict()).isEqualTo(RackVerdict.INFO);
         assertThat(c.value()).contains("GPU0: chassis 9f86d081, tray 7, slot 4, host 1").contains("GPU0, GPU1 share node 0").contains("GPU2, GPU3 share node 1");
+        assertThat(c.why()).contains("hash of its serial number");
     }
 }
