@@ -323,7 +323,10 @@ public final class RackChecklist {
             CpuSet local = nodes.stream().filter(n -> n.id() == node).findFirst().map(Topology.NumaNode::cpus).orElse(CpuSet.EMPTY);
             boolean cpusOk = p.cpusAllowed().intersects(local);
             boolean memOk = p.memsAllowed() == null || p.memsAllowed().contains(node);
-            if (!cpusOk || !memOk) far.add(g.label() + " (node " + node + (cpusOk ? "" : ": none of its CPUs") + (memOk ? "" : ": not its memory") + ")");
+            List<String> missing = new ArrayList<>();
+            if (!cpusOk) missing.add("none of its CPUs");
+            if (!memOk) missing.add("not its memory");
+            if (!missing.isEmpty()) far.add(g.label() + " (node " + node + ": " + String.join(" and ", missing) + ")");
         }
         String value = "CPUs " + p.cpusAllowed().toList() + (p.memsAllowed() == null ? "" : ", memory nodes " + p.memsAllowed().toList());
         if (far.isEmpty()) return RackCheck.ok(item, value, "this process may run next to every GPU it measures");

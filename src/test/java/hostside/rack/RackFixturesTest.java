@@ -187,4 +187,26 @@ class RackFixturesTest {
             assertThat(back.text("/etc/nvidia-imex/nodes_config.cfg").orElse("")).as(machine).doesNotContain("192.0.2");
         }
     }
+
+    @Test
+    void aProcessBoundAwayFromAGpusNodeIsWarnedOnALiveMachine() {
+        FsRoot fs = open("gb200-tray");
+        MachineFacts m = MachineReader.read(fs);
+        RackFacts recorded = RackFactsReader.read(fs, m);
+        // the same facts as if read live: the rule judges this process's own affinity
+        RackFacts live = new RackFacts(recorded.armParts(), recorded.driverParams(), recorded.gpuNuma(), recorded.imex(), recorded.fabricManager(),
+                recorded.peermem(), recorded.pciPower(), true, recorded.unknowns());
+        hostside.cpu.facts.CpuFacts c = CpuFactsReader.read(fs, m);
+        java.util.function.BiFunction<String, String, RackCheck> judged = (cpus, mems) -> {
+            var p = new hostside.cpu.facts.CpuFacts.ProcessCpus("4242", hostside.core.CpuSet.parseList(cpus), null, hostside.core.CpuSet.parseList(mems), null);
+            var cpu = new hostside.cpu.facts.CpuFacts(c.kernel(), c.sched(), c.isolation(), p, c.frequency(), c.idle(), c.irqs(), c.feeders(),
+                    c.onlineCpus(), c.cores(), c.unknowns());
+            return RackChecklist.processPlacement(new RackChecklist.Inputs(Platform.of(m, live), m, VmDrill.facts(fs), cpu, live, null, null));
+        };
+        RackCheck far = judged.apply("72-143", "1");
+        assertThat(far.verdict()).isEqualTo(RackVerdict.WARN);
+        assertThat(far.why()).contains("GPU0 (node 0: none of its CPUs and not its memory)").contains("GPU1").doesNotContain("GPU2");
+        assertThat(judged.apply("0-143", "0-1").verdict()).isEqualTo(RackVerdict.OK);
+        assertThat(judged.apply("0-143", "1").why()).contains("GPU0 (node 0: not its memory)");
+    }
 }
