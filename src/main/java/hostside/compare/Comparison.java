@@ -1,0 +1,222 @@
+package hostside.compare;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import hostside.core.Better;
+import hostside.core.Figure;
+import hostside.core.Unit;
+import hostside.report.Fleet;
+import hostside.report.Report;
+
+/**
+ * Reports of several machines compared as design/compare.md (3.2) says: grouped by hardware class
+ * only, each figure's centre and spread per group, outliers by the modified z-score and a relative
+ * deviation in the bad direction, small groups by their own rules, a probable cause only where
+ * exactly one fact of the machine differs from its group, and one fleet line.
+ *
+ * @param machines  the machines, in the order given
+ * @param classes   one group per hardware class, the largest first
+ * @param outliers  every outlier, the worst first
+ * @param pairs     in groups of two: the figures that differ by more than their tolerance and their spread
+ * @param fleet     one line: machines, classes, outliers per class, the figure with the widest spread
+ */
+public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<Outlier> outliers, List<PairDifference> pairs,
+                         String fleet) {
+
+    /** One report as compared: its name (unique among them), class, software and confounders. */
+    public record Machine(String name, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders) {}
+
+    /**
+     * @param label     the class in a line ("1x 0x2335, 16 cores, pcie-gen5-x16, ...")
+     * @param machines  its machines' names
+     * @param findings  software and confounder differences inside the class ("3 of 40 run driver 570.1, the rest 580.2")
+     * @param figures   per figure, its spread over the class's machines
+     */
+    public record ClassGroup(String label, Fleet.HardwareClass hardwareClass, List<String> machines, List<String> findings, List<FigureSpread> figures) {}
+
+    /** One figure's spread over a class: n, median, MAD, min and max, in its unit. */
+    public record FigureSpread(String key, String scope, Unit unit, Better better, int n, double median, double mad, double min, double max) {}
+
+    /**
+     * @param deviation how much worse than the group, as a fraction of its median (0.12: 12% worse)
+     * @param cause     "probable cause: ..." where exactly one fact differs from the group, "differs in: ..."
+     *                  where several do, "" where none does
+     */
+    public record Outlier(String machine, String key, String scope, double value, double median, double deviation, String cause) {}
+
+    /** In a class of two machines: {@code b} differs from {@code a} by {@code percent} (signed), beyond both runs' spread. */
+    public record PairDifference(String key, String scope, Unit unit, String a, double valueA, String b, double valueB, double percent) {}
+
+    /** One report to compare, under the name it is shown by. */
+    public record Input(String name, Report report) {}
+
+    public static Comparison of(List<Input> inputs) {
+        List<Machine> machines = inputs.stream()
+                .map(i -> new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders())).toList();
+        Map<Fleet.HardwareClass, List<Input>> byClass = new LinkedHashMap<>();
+        for (Input i : inputs) byClass.computeIfAbsent(i.report().hardwareClass(), k -> new ArrayList<>()).add(i);
+        List<ClassGroup> classes = new ArrayList<>();
+        List<Outlier> outliers = new ArrayList<>();
+        List<PairDifference> pairs = new ArrayList<>();
+        for (var e : byClass.entrySet()) {
+            List<Input> group = e.getValue();
+            List<FigureSpread> spreads = new ArrayList<>();
+            for (var row : rows(group).entrySet()) {
+                Map<String, Figure> values = row.getValue();
+                Figure any = values.values().iterator().next();
+                Spread s = Spread.of(values.values().stream().mapToDouble(Figure::value).toArray());
+                spreads.add(new FigureSpread(any.key(), any.scope().toString(), any.unit(), any.better(), s.n(), s.median(), s.mad(), s.min(), s.max()));
+                if (s.n() >= 5) outliers.addAll(large(group, values, s));
+                else if (s.n() >= 3) outliers.addAll(small(group, values));
+                else if (s.n() == 2) pair(values).ifPresent(pairs::add);
+            }
+            classes.add(new ClassGroup(label(e.getKey()), e.getKey(), group.stream().map(Input::name).toList(), findings(group), spreads));
+        }
+        classes.sort(Comparator.comparingInt((ClassGroup c) -> -c.machines().size()));
+        outliers.sort(Comparator.comparingDouble(Outlier::deviation).reversed());
+        return new Comparison(machines, classes, outliers, pairs, fleetLine(machines, classes, outliers));
+    }
+
+    /** Each figure (key and scope) of a group, with the figure of every machine that has it, in the group's order. */
+    static Map<String, Map<String, Figure>> rows(List<Input> group) {
+        Map<String, Map<String, Figure>> rows = new TreeMap<>();
+        for (Input i : group) {
+            if (i.report().figures() == null) continue;
+            for (Figure f : i.report().figures()) rows.computeIfAbsent(f.key() + " " + f.scope(), k -> new LinkedHashMap<>()).putIfAbsent(i.name(), f);
+        }
+        return rows;
+    }
+
+    /** Five or more: the modified z-score beyond 3.5 and a deviation beyond the tolerance, both. */
+    static List<Outlier> large(List<Input> group, Map<String, Figure> values, Spread s) {
+        List<Outlier> out = new ArrayList<>();
+        for (var v : values.entrySet()) {
+            Figure f = v.getValue();
+            double worse = Tolerance.worse(f.value(), s.median(), f.better());
+            if (s.z(f.value(), (f.max() - f.min()) / 2) > Spread.Z_CUT && worse > Tolerance.of(f).tau) {
+                out.add(new Outlier(v.getKey(), f.key(), f.scope().toString(), f.value(), s.median(), worse, cause(group, v.getKey())));
+            }
+        }
+        return out;
+    }
+
+    /** Three or four: too few for a spread; beyond twice the tolerance from the median of the others. */
+    static List<Outlier> small(List<Input> group, Map<String, Figure> values) {
+        List<Outlier> out = new ArrayList<>();
+        for (var v : values.entrySet()) {
+            Figure f = v.getValue();
+            double[] others = values.entrySet().stream().filter(o -> !o.getKey().equals(v.getKey())).mapToDouble(o -> o.getValue().value()).toArray();
+            double m = Spread.of(others).median();
+            double worse = Tolerance.worse(f.value(), m, f.better());
+            if (worse > 2 * Tolerance.of(f).tau) out.add(new Outlier(v.getKey(), f.key(), f.scope().toString(), f.value(), m, worse, cause(group, v.getKey())));
+        }
+        return out;
+    }
+
+    /** Two: the difference, where it exceeds the tolerance and the two runs' ranges do not overlap. */
+    static java.util.Optional<PairDifference> pair(Map<String, Figure> values) {
+        var it = values.entrySet().iterator();
+        var a = it.next();
+        var b = it.next();
+        Figure fa = a.getValue(), fb = b.getValue();
+        if (fa.value() == 0 || !fa.differsFrom(fb)) return java.util.Optional.empty();
+        double pct = 100 * (fb.value() - fa.value()) / Math.abs(fa.value());
+        if (Math.abs(pct) <= 100 * Tolerance.of(fa).tau) return java.util.Optional.empty();
+        return java.util.Optional.of(new PairDifference(fa.key(), fa.scope().toString(), fa.unit(), a.getKey(), fa.value(), b.getKey(), fb.value(), pct));
+    }
+
+    // ---- facts that differ inside a class: findings, and an outlier's probable cause ----
+
+    /** The facts a class's machines may differ in without being another class: software and confounders. */
+    static final Map<String, Function<Report, Object>> FACTS = facts();
+
+    private static Map<String, Function<Report, Object>> facts() {
+        Map<String, Function<Report, Object>> m = new LinkedHashMap<>();
+        m.put("driver", r -> r.software() == null ? null : r.software().driver());
+        m.put("CUDA", r -> r.software() == null ? null : r.software().cuda());
+        m.put("kernel", r -> r.software() == null ? null : r.software().kernel());
+        m.put("GPU clocks locked", r -> r.confounders() == null ? null : r.confounders().clocksLocked());
+        m.put("numa_balancing", r -> r.confounders() == null ? null : r.confounders().numaBalancing());
+        m.put("THP", r -> r.confounders() == null ? null : r.confounders().thp());
+        return m;
+    }
+
+    /** The most common value of a fact in a group (the first seen among equals). */
+    static Object mode(List<Input> group, Function<Report, Object> fact) {
+        Map<Object, Integer> counts = new LinkedHashMap<>();
+        for (Input i : group) counts.merge(String.valueOf(fact.apply(i.report())), 1, Integer::sum);
+        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** "3 of 40 run driver 570.86, the rest 580.95": one line per fact on which the class is not unanimous. */
+    static List<String> findings(List<Input> group) {
+        List<String> out = new ArrayList<>();
+        if (group.size() < 2) return out;
+        for (var f : FACTS.entrySet()) {
+            Object mode = mode(group, f.getValue());
+            Map<String, List<String>> others = new TreeMap<>();
+            for (Input i : group) {
+                String v = String.valueOf(f.getValue().apply(i.report()));
+                if (!v.equals(mode)) others.computeIfAbsent(v, k -> new ArrayList<>()).add(i.name());
+            }
+            others.forEach((v, names) -> out.add(String.format(Locale.ROOT, "%d of %d have %s %s (%s), the rest %s", names.size(), group.size(), f.getKey(), v,
+                    hostside.core.Finding.some(names), mode)));
+        }
+        return out;
+    }
+
+    /** What of this machine differs from its group's mode; a probable cause only when exactly one fact does. */
+    static String cause(List<Input> group, String machine) {
+        if (group.size() < 2) return "";
+        Report r = group.stream().filter(i -> i.name().equals(machine)).findFirst().orElseThrow().report();
+        List<String> differ = new ArrayList<>();
+        for (var f : FACTS.entrySet()) {
+            Object mode = mode(group, f.getValue());
+            String mine = String.valueOf(f.getValue().apply(r));
+            if (!mine.equals(mode)) differ.add(f.getKey() + " " + mine + " (the group: " + mode + ")");
+        }
+        if (differ.isEmpty()) return "";
+        return differ.size() == 1 ? "probable cause: " + differ.getFirst() : "differs in: " + String.join("; ", differ);
+    }
+
+    // ---- lines ----
+
+    static String label(Fleet.HardwareClass c) {
+        if (c == null) return "unknown class";
+        return String.format(Locale.ROOT, "%dx %s, %s, %d cores, %s, %s, NICs %s%s", c.gpuCount(), c.gpu(), c.cpuModel(), c.cores(), c.hostLink(), c.fabric(), c.nics(),
+                c.pageSize() == null ? "" : ", " + hostside.core.Units.bytes(c.pageSize()) + " pages");
+    }
+
+    /** N machines, K classes, outliers per class, and the figure that spreads most (MAD over median) where a class has three or more. */
+    static String fleetLine(List<Machine> machines, List<ClassGroup> classes, List<Outlier> outliers) {
+        List<String> per = new ArrayList<>();
+        for (int i = 0; i < classes.size(); i++) {
+            ClassGroup c = classes.get(i);
+            long n = outliers.stream().filter(o -> c.machines().contains(o.machine())).map(Outlier::machine).distinct().count();
+            per.add(String.format(Locale.ROOT, "class %d (%d machine%s): %d outlier machine%s", i + 1, c.machines().size(), c.machines().size() == 1 ? "" : "s", n, n == 1 ? "" : "s"));
+        }
+        FigureSpread widest = classes.stream().filter(c -> c.machines().size() >= 3).flatMap(c -> c.figures().stream())
+                .filter(f -> f.median() != 0 && f.n() >= 3).max(Comparator.comparingDouble(f -> f.mad() / Math.abs(f.median()))).orElse(null);
+        return String.format(Locale.ROOT, "%d machine%s, %d class%s; %s%s", machines.size(), machines.size() == 1 ? "" : "s", classes.size(),
+                classes.size() == 1 ? "" : "es", String.join("; ", per),
+                widest == null ? "" : String.format(Locale.ROOT, "; widest spread: %s %s (MAD %.1f%% of its median)", widest.key(), widest.scope(),
+                        100 * widest.mad() / Math.abs(widest.median())));
+    }
+
+    /** Machines ranked: most outlier figures first, then the worst deviation. */
+    public List<String> ranked() {
+        Map<String, List<Outlier>> by = new LinkedHashMap<>();
+        for (Outlier o : outliers) by.computeIfAbsent(o.machine(), k -> new ArrayList<>()).add(o);
+        return by.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<String, List<Outlier>> e) -> -e.getValue().size())
+                        .thenComparingDouble(e -> -e.getValue().stream().mapToDouble(Outlier::deviation).max().orElse(0)))
+                .map(Map.Entry::getKey).filter(Objects::nonNull).toList();
+    }
+}
