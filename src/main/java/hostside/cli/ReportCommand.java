@@ -121,7 +121,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
-    private static JsonNode readJson(Path p) {
+    static JsonNode readJson(Path p) {
         // a FIFO would block for ever, and no report is anywhere near this size
         if (!Files.isRegularFile(p)) throw new BadInputException(p + ": not a report (" + (Files.exists(p) ? "not a regular file" : "no such file") + ")");
         try {

@@ -109,7 +109,13 @@ public final class ReportBuilder {
                 vm == null || vm.facts().sysctl() == null ? null : vm.facts().sysctl().numaBalancing(),
                 vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
                 loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads));
-        return new Report(MachineFacts.SCHEMA, "report", machine, Fleet.hardwareClass(run, pageSize), Fleet.software(run), confounders, title,
+        Fleet.HardwareClass hw = Fleet.hardwareClass(run, pageSize);
+        // without CUDA's coherence attributes (a recording, no driver) the rack's platform still knows a C2C or unified box
+        if (rack != null && (hw.hostLink().startsWith("pcie") || hw.hostLink().equals("unknown"))) {
+            if (rack.platform().c2c()) hw = withHostLink(hw, "c2c");
+            else if (rack.platform().kind() == hostside.rack.Platform.Kind.GB10) hw = withHostLink(hw, "integrated");
+        }
+        return new Report(MachineFacts.SCHEMA, "report", machine, hw, Fleet.software(run), confounders, title,
                 questions(m, run.gpu(), run.gpuMatrix(), cpu, io, rack), heads, Figures.of(run, vm, cpu, io), modules);
     }
 
@@ -142,6 +148,10 @@ public final class ReportBuilder {
                     x.evidence() + (x.evidence().isEmpty() ? "" : "; ") + "the rack checklist (Module 5)"));
         }
         return out;
+    }
+
+    private static Fleet.HardwareClass withHostLink(Fleet.HardwareClass c, String link) {
+        return new Fleet.HardwareClass(c.gpu(), c.gpuCount(), c.cpuModel(), c.cores(), link, c.fabric(), c.nics(), c.pageSize());
     }
 
     /** An item's verdict and value, where it applies and was looked at. */

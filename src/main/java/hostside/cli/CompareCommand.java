@@ -1,0 +1,130 @@
+package hostside.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import hostside.compare.CompareDocument;
+import hostside.compare.Comparison;
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Style;
+import hostside.doc.TextRenderer;
+import hostside.report.Report;
+import hostside.report.ReportReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        header = "Reports of several machines side by side, and a fleet's outliers.",
+        description = {"Compares hostside reports (REPORT.json files, or a folder of them): grouped by hardware class only; up to 8 machines side by side "
+                + "(figures as rows, the difference to the first or to --baseline), more as per-figure statistics; outliers by the modified z-score "
+                + "and a tolerance in the bad direction (5% bandwidth, 10% latency, 25% jitter tails), with a probable cause where exactly one fact "
+                + "of the machine differs from its class. Two reports of one machine show the noise floor: start there.",
+                "Exit codes: 0 compared, 1 with --strict when any machine is an outlier, 2 bad input."})
+public final class CompareCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "REPORT.json|DIR", description = "Reports to compare, or one folder: every report JSON in it.")
+    List<Path> paths;
+
+    @Option(names = "--baseline", paramLabel = "NAME", description = "The machine the others are set against side by side (default: the first).")
+    String baseline;
+
+    @Option(names = "--json", description = "Print machine-readable JSON on stdout, nothing else there.")
+    boolean json;
+
+    @Option(names = "--strict", description = "Exit 1 when any machine is an outlier (for a Slurm epilog or CI).")
+    boolean strict;
+
+    @Spec
+    CommandSpec spec;
+
+    /** More reports than a fleet of ten thousand nodes: a folder that holds more is not a fleet's results. */
+    static final int MAX_REPORTS = 10_000;
+
+    @Override
+    public Integer call() {
+        List<Comparison.Input> inputs = read(files());
+        if (baseline != null && inputs.stream().noneMatch(i -> i.name().equals(baseline))) {
+            throw new BadInputException("--baseline: no report of a machine named \"" + baseline + "\" among " + inputs.size());
+        }
+        Comparison c = Comparison.of(inputs);
+        var out = spec.commandLine().getOut();
+        if (json) {
+            ObjectNode n = Json.MAPPER.createObjectNode();
+            n.put("schema", hostside.machine.MachineFacts.SCHEMA);
+            n.put("kind", "compare");
+            n.put("fleet", c.fleet());
+            n.set("machines", Json.MAPPER.valueToTree(c.machines()));
+            n.set("classes", Json.MAPPER.valueToTree(c.classes()));
+            n.set("outliers", Json.MAPPER.valueToTree(c.outliers()));
+            n.set("ranked", Json.MAPPER.valueToTree(c.ranked()));
+            n.set("pairs", Json.MAPPER.valueToTree(c.pairs()));
+            out.print(Json.write(n));
+        } else {
+            out.print(new TextRenderer(Style.forTerminal()).render(CompareDocument.of(c, inputs, baseline)));
+        }
+        out.flush();
+        return strict && !c.outliers().isEmpty() ? 1 : 0;
+    }
+
+    /** The files named, or every *.json in the one folder named (regular files only: a link is not followed). */
+    private List<Path> files() {
+        if (paths.size() == 1 && Files.isDirectory(paths.getFirst(), LinkOption.NOFOLLOW_LINKS)) {
+            Path dir = paths.getFirst();
+            try (Stream<Path> s = Files.list(dir)) {
+                List<Path> found = s.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                        .sorted().limit(MAX_REPORTS + 1L).toList();
+                if (found.isEmpty()) throw new BadInputException(dir + ": no .json file in it");
+                if (found.size() > MAX_REPORTS) throw new BadInputException(dir + ": more than " + MAX_REPORTS + " .json files");
+                return found;
+            } catch (IOException e) {
+                throw new BadInputException(dir + ": cannot list it (" + e.getMessage() + ")");
+            }
+        }
+        for (Path p : paths) if (Files.isDirectory(p)) throw new BadInputException(p + ": a folder, given with other paths; give one folder alone, or files");
+        return paths;
+    }
+
+    /**
+     * Every report, named by its machine; a name seen before gets its file's name beside it (two
+     * reports of one machine: the noise floor). In a folder, JSON that is no hostside report (a
+     * machine --json, a job's log) is passed over and said on stderr; a file named on the command
+     * line that is none is bad input.
+     */
+    private List<Comparison.Input> read(List<Path> files) {
+        boolean folder = paths.size() == 1 && Files.isDirectory(paths.getFirst(), LinkOption.NOFOLLOW_LINKS);
+        List<Comparison.Input> out = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        var err = spec.commandLine().getErr();
+        for (Path p : files) {
+            Report r;
+            try {
+                JsonNode n = ReportCommand.readJson(p);
+                r = ReportReader.read(n, p.toString());
+            } catch (BadInputException e) {
+                if (!folder) throw e;
+                err.println("hostside: passed over " + e.getMessage());
+                continue;
+            }
+            String name = r.machine() == null || r.machine().name() == null ? p.getFileName().toString().replaceFirst("\\.json$", "") : r.machine().name();
+            if (seen.merge(name, 1, Integer::sum) > 1) name = name + " (" + p.getFileName() + ")";
+            out.add(new Comparison.Input(name, r));
+        }
+        err.flush();
+        if (out.isEmpty()) throw new BadInputException(paths.getFirst() + ": no hostside report in it");
+        return out;
+    }
+}
