@@ -191,8 +191,9 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
 
     static String label(Fleet.HardwareClass c) {
         if (c == null) return "unknown class";
-        return String.format(Locale.ROOT, "%dx %s, %s, %d cores, %s, %s, NICs %s%s", c.gpuCount(), c.gpu(), c.cpuModel(), c.cores(), c.hostLink(), c.fabric(), c.nics(),
-                c.pageSize() == null ? "" : ", " + hostside.core.Units.bytes(c.pageSize()) + " pages");
+        String gpus = c.gpuCount() == 0 ? "no GPU" : c.gpuCount() + "x " + c.gpu() + ", host link " + c.hostLink() + ", fabric " + c.fabric();
+        return String.format(Locale.ROOT, "%s; %s, %d cores; NICs %s%s", gpus, c.cpuModel(), c.cores(), c.nics(),
+                c.pageSize() == null ? "" : "; " + hostside.core.Units.bytes(c.pageSize()) + " pages");
     }
 
     /** N machines, K classes, outliers per class, and the figure that spreads most (MAD over median) where a class has three or more. */
