@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import hostside.compare.CompareDocument;
-import hostside.compare.Comparison;
+import hostside.report.compare.CompareDocument;
+import hostside.report.compare.Comparison;
 import hostside.core.BadInputException;
 import hostside.core.Json;
 import hostside.core.Style;

@@ -1,4 +1,4 @@
-package hostside.compare;
+package hostside.report.compare;
 
 import hostside.core.Better;
 import hostside.core.Figure;

@@ -1,4 +1,4 @@
-package hostside.compare;
+package hostside.report.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

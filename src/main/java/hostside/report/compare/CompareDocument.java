@@ -1,4 +1,4 @@
-package hostside.compare;
+package hostside.report.compare;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

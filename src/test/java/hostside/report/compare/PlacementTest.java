@@ -1,0 +1,92 @@
+package hostside.report.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.core.Better;
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.core.Unit;
+import hostside.report.Fleet;
+import hostside.report.Report;
+import hostside.report.ReportReader;
+
+/** Placement among the reference platforms: link class first, then the GPU, the domain and the four axes. */
+class PlacementTest {
+    static Report report(Fleet.HardwareClass c, Figure... figures) {
+        return ComparisonTest.machine("m", c, "580.95", figures).report();
+    }
+
+    static Figure h2d(String gpu, double v) {
+        return new Figure("host_to_device_ce_pinned", Scope.gpu(gpu), v, Unit.GB_PER_S, Better.HIGHER, v - 0.1, v + 0.1, 5, "t", null);
+    }
+
+    @Test
+    void theH200VmIsOfTheHgxH200ClassWithOneGpuNotEight() throws Exception {
+        // the report the H200 VM wrote on 2026-12-04 (docs/measurements/2026-12-04-issue20-compare)
+        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/h200-report.json").toFile()), "h200");
+        Placement p = Placement.of(r);
+        assertThat(p.placed()).isTrue();
+        assertThat(p.closest().id()).isEqualTo("hgx-h200");
+        assertThat(p.because()).isEqualTo("a PCIe host link, the same GPU");
+        assertThat(p.differs()).contains("1 GPU in its domain, not 8")
+                .anySatisfy(d -> assertThat(d).startsWith("CPU cores per GPU 16.00 against 14.00 S").endsWith(": 1.14x"))
+                .anySatisfy(d -> assertThat(d).startsWith("host to device 55.33 GB/s = 100% of the class's 55.20 M"))
+                .anySatisfy(d -> assertThat(d).startsWith("no NIC speed known here, against 400 S"));
+        assertThat(p.hostToDeviceFloor()).isCloseTo(41.4, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void aMachineWithoutAGpuIsNotPlaced() throws Exception {
+        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/devvm-report.json").toFile()), "devvm");
+        Placement p = Placement.of(r);
+        assertThat(p.placed()).isFalse();
+        assertThat(p.why()).startsWith("no GPU");
+    }
+
+    @Test
+    void aCoherentBoxIsNeverRankedAgainstPcieOnes() {
+        Fleet.HardwareClass gh = new Fleet.HardwareClass("NVIDIA GH200 480GB", 1, "Neoverse-V2", 72, "c2c", "none", "none", 65536L);
+        Placement p = Placement.of(report(gh, h2d("0009:01:00.0", 120.0)));
+        // 120 GB/s is far nearer the PCIe boxes' 55 than GH200's 346, and still it is a GH200 at a third of its class
+        assertThat(p.closest().id()).isEqualTo("gh200");
+        assertThat(p.differs()).anySatisfy(d -> assertThat(d).startsWith("host to device 120 GB/s against 346 M (nvbandwidth#23): 0.35x"));
+        assertThat(p.hostToDeviceFloor()).isCloseTo(259.5, org.assertj.core.data.Offset.offset(1e-9));
+        // the H200 is a word of its own: "GH200" is not it
+        assertThat(Placement.matches(Platforms.get().platforms().stream().filter(x -> x.id().equals("hgx-h200")).findFirst().orElseThrow(), "NVIDIA GH200 480GB")).isFalse();
+    }
+
+    @Test
+    void anEightGpuNvswitchBoxByItsDomainAndAxes() {
+        Fleet.HardwareClass h100 = new Fleet.HardwareClass("NVIDIA H100 80GB HBM3", 8, "Intel Xeon Platinum 8480C", 112, "pcie-gen5-x16", "nvswitch-8", "8x400g-rdma,2x200g", 4096L);
+        Placement p = Placement.of(report(h100, h2d("0000:18:00.0", 55.0), h2d("0000:2a:00.0", 54.0)));
+        assertThat(p.closest().id()).isEqualTo("hgx-h100");
+        assertThat(p.because()).isEqualTo("a PCIe host link, the same GPU, the same NVLink domain (8 GPUs)");
+        assertThat(p.differs()).noneMatch(d -> d.contains("in its domain"))
+                .anySatisfy(d -> assertThat(d).startsWith("NIC 400 Gb/s per GPU = 100% of the class's 400 S"));
+        assertThat(Placement.nicPerGpu("8x400g-rdma,2x200g", 8)).as("the fastest group: the compute fabric").isEqualTo(400.0);
+    }
+
+    @Test
+    void anUnknownPcieGpuFallsToTheNearestDomainAndTheDataReadsBack() {
+        Fleet.HardwareClass l40s = new Fleet.HardwareClass("NVIDIA L40S", 1, "AMD EPYC", 32, "pcie-gen4-x16", "none", "1x100g", 4096L);
+        Placement p = Placement.of(report(l40s, h2d("0000:c1:00.0", 24.0)));
+        assertThat(p.closest().id()).isEqualTo("rtx4090");
+        assertThat(p.because()).isEqualTo("a PCIe host link, the same NVLink domain (1 GPU)");
+        // every platform has a link class hostside knows and its figures tagged
+        for (Platforms.Platform x : Platforms.get().platforms()) {
+            assertThat(x.link()).isIn("pcie", "c2c", "integrated");
+            for (Platforms.Tagged t : java.util.Arrays.asList(x.coresPerGpu(), x.hostToDevice(), x.gpuToGpu(), x.nicGbpsPerGpu())) {
+                if (t != null) assertThat(t.tag()).isIn("S", "M", "T");
+                if (t != null) assertThat(t.source()).isNotBlank();
+            }
+        }
+        assertThat(Platforms.get().platforms()).extracting(Platforms.Platform::id).doesNotHaveDuplicates();
+        assertThat(List.of("rtx4090", "dgx-spark", "hgx-h100", "hgx-h200", "gh200", "gb200-nvl72", "gb300-nvl72", "vr-nvl72"))
+                .containsExactlyElementsOf(Platforms.get().platforms().stream().map(Platforms.Platform::id).toList());
+    }
+}
