@@ -34,7 +34,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "(figures as rows, the difference to the first or to --baseline), more as per-figure statistics; outliers by the modified z-score "
                 + "and a tolerance in the bad direction (5% bandwidth, 10% latency, 25% jitter tails), with a probable cause where exactly one fact "
                 + "of the machine differs from its class. Two reports of one machine show the noise floor: start there.",
-                "Exit codes: 0 compared, 1 with --strict when any machine is an outlier, 2 bad input."})
+                "Exit codes: 0 compared, 1 with --strict when any machine is an outlier or below its class's floor, 2 bad input."})
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "REPORT.json|DIR", description = "Reports to compare, or one folder: every report JSON in it.")
     List<Path> paths;
@@ -45,7 +45,7 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print machine-readable JSON on stdout, nothing else there.")
     boolean json;
 
-    @Option(names = "--strict", description = "Exit 1 when any machine is an outlier (for a Slurm epilog or CI).")
+    @Option(names = "--strict", description = "Exit 1 when any machine is an outlier or below its reference class's floor (for a Slurm epilog or CI).")
     boolean strict;
 
     @Spec
@@ -72,12 +72,13 @@ public final class CompareCommand implements Callable<Integer> {
             n.set("outliers", Json.MAPPER.valueToTree(c.outliers()));
             n.set("ranked", Json.MAPPER.valueToTree(c.ranked()));
             n.set("pairs", Json.MAPPER.valueToTree(c.pairs()));
+            n.set("belowFloor", Json.MAPPER.valueToTree(c.belowFloor()));
             out.print(Json.write(n));
         } else {
             out.print(new TextRenderer(Style.forTerminal()).render(CompareDocument.of(c, inputs, baseline)));
         }
         out.flush();
-        return strict && !c.outliers().isEmpty() ? 1 : 0;
+        return strict && (!c.outliers().isEmpty() || !c.belowFloor().isEmpty()) ? 1 : 0;
     }
 
     /** The files named, or every *.json in the one folder named (regular files only: a link is not followed). */

@@ -49,6 +49,11 @@ public final class CompareDocument {
             in.add(sideBySide(inputs, baseline));
             b.add(new Block.Section("Side by side", in));
         }
+        if (!c.belowFloor().isEmpty()) {
+            List<Text> lines = c.belowFloor().stream().map(f -> Text.of(f.machine() + ": ").andCode(f.key()).plain(String.format(Locale.ROOT,
+                    " %s GB/s, under %s GB/s (0.75 of %s's)", Units.figure(f.value()), Units.figure(f.floor()), f.platform()))).toList();
+            b.add(new Block.Section("Below their reference class's floor", List.of(new Block.Bullets(lines))));
+        }
         b.add(outliers(c));
         if (!c.pairs().isEmpty()) {
             List<Text> lines = c.pairs().stream().map(p -> Text.code(p.key()).plain(String.format(Locale.ROOT, " (%s): %s %s, %s %s: %+.1f%%", p.scope(),

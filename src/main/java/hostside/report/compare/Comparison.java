@@ -29,10 +29,19 @@ import hostside.report.Report;
  * @param fleet     one line: machines, classes, outliers per class, the figure with the widest spread
  */
 public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<Outlier> outliers, List<PairDifference> pairs,
-                         String fleet) {
+                         List<BelowFloor> belowFloor, String fleet) {
 
-    /** One report as compared: its name (unique among them), class, software and confounders. */
-    public record Machine(String name, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders) {}
+    /**
+     * A machine whose host-to-device copy is under 0.75 of its reference class's (DCGM's rule): the
+     * fleet-wide regression that a group's median cannot see, since every machine of the group may be low.
+     */
+    public record BelowFloor(String machine, String key, double value, double floor, String platform) {}
+
+    /**
+     * One report as compared: its name (unique among them), class, software and confounders, and
+     * the reference platform it was placed next to ("" when it was not placed).
+     */
+    public record Machine(String name, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders, String closest) {}
 
     /**
      * @param label     the class in a line ("1x 0x2335, 16 cores, pcie-gen5-x16, ...")
@@ -59,8 +68,16 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     public record Input(String name, Report report) {}
 
     public static Comparison of(List<Input> inputs) {
-        List<Machine> machines = inputs.stream()
-                .map(i -> new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders())).toList();
+        List<Machine> machines = new ArrayList<>();
+        List<BelowFloor> below = new ArrayList<>();
+        for (Input i : inputs) {
+            Placement p = Placement.of(i.report());
+            machines.add(new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders(), p.placed() ? p.closest().name() : ""));
+            Double h2d = Placement.median(i.report(), Placement.HOST_TO_DEVICE);
+            if (p.hostToDeviceFloor() != null && h2d != null && h2d < p.hostToDeviceFloor()) {
+                below.add(new BelowFloor(i.name(), Placement.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name()));
+            }
+        }
         Map<Fleet.HardwareClass, List<Input>> byClass = new LinkedHashMap<>();
         for (Input i : inputs) byClass.computeIfAbsent(i.report().hardwareClass(), k -> new ArrayList<>()).add(i);
         List<ClassGroup> classes = new ArrayList<>();
@@ -82,7 +99,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         }
         classes.sort(Comparator.comparingInt((ClassGroup c) -> -c.machines().size()));
         outliers.sort(Comparator.comparingDouble(Outlier::deviation).reversed());
-        return new Comparison(machines, classes, outliers, pairs, fleetLine(machines, classes, outliers));
+        return new Comparison(machines, classes, outliers, pairs, below, fleetLine(machines, classes, outliers, below));
     }
 
     /** Each figure (key and scope) of a group, with the figure of every machine that has it, in the group's order. */
@@ -197,7 +214,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     }
 
     /** N machines, K classes, outliers per class, and the figure that spreads most (MAD over median) where a class has three or more. */
-    static String fleetLine(List<Machine> machines, List<ClassGroup> classes, List<Outlier> outliers) {
+    static String fleetLine(List<Machine> machines, List<ClassGroup> classes, List<Outlier> outliers, List<BelowFloor> below) {
         List<String> per = new ArrayList<>();
         for (int i = 0; i < classes.size(); i++) {
             ClassGroup c = classes.get(i);
@@ -206,8 +223,9 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         }
         FigureSpread widest = classes.stream().filter(c -> c.machines().size() >= 3).flatMap(c -> c.figures().stream())
                 .filter(f -> f.median() != 0 && f.n() >= 3).max(Comparator.comparingDouble(f -> f.mad() / Math.abs(f.median()))).orElse(null);
-        return String.format(Locale.ROOT, "%d machine%s, %d class%s; %s%s", machines.size(), machines.size() == 1 ? "" : "s", classes.size(),
+        return String.format(Locale.ROOT, "%d machine%s, %d class%s; %s%s%s", machines.size(), machines.size() == 1 ? "" : "s", classes.size(),
                 classes.size() == 1 ? "" : "es", String.join("; ", per),
+                below.isEmpty() ? "" : String.format(Locale.ROOT, "; %d below their reference class's floor", below.size()),
                 widest == null ? "" : String.format(Locale.ROOT, "; widest spread: %s %s (MAD %.1f%% of its median)", widest.key(), widest.scope(),
                         100 * widest.mad() / Math.abs(widest.median())));
     }

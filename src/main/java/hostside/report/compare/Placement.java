@@ -25,6 +25,9 @@ import hostside.report.Report;
  */
 public record Placement(boolean placed, String why, Platforms.Platform closest, String because, List<String> differs, Double hostToDeviceFloor) {
 
+    /** The figure the class floor is about: pinned host-to-device through the copy engine. */
+    public static final String HOST_TO_DEVICE = "host_to_device_ce_pinned";
+
     /** DCGM sets its per-SKU floors at this share of a measured value (diag-skus.yaml). */
     static final double FLOOR = 0.75;
 
@@ -96,7 +99,7 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
                 : c.hostLink().equals("integrated") ? "integrated" : null;
         int domain = c.fabric() != null && (c.fabric().startsWith("nvswitch") || c.fabric().startsWith("nvlink")) ? c.gpuCount() : 1;
         Double cores = c.gpuCount() > 0 ? (double) c.cores() / c.gpuCount() : null;
-        return new Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, "host_to_device_ce_pinned"), median(r, "device_to_device_memcpy_write_ce"),
+        return new Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, HOST_TO_DEVICE), median(r, "device_to_device_memcpy_write_ce"),
                 nicPerGpu(c.nics(), c.gpuCount()));
     }
 

@@ -159,4 +159,22 @@ class ComparisonTest {
         assertThat(Tolerance.worse(110, 100, Better.LOWER)).isCloseTo(0.10, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(Tolerance.worse(110, 100, Better.HIGHER)).isNegative();
     }
+
+    @Test
+    void aWholeFleetBelowItsClassFloorIsCaughtWhereTheMedianSeesNothing() {
+        // forty H200s all at 38 GB/s: no outlier among them, every one under 0.75 of HGX H200's 55.2
+        List<Comparison.Input> in = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            in.add(machine("node" + i, new Fleet.HardwareClass("NVIDIA H200", 1, "Intel Xeon", 16, "pcie-gen5-x16", "none", "none", 4096L), "580.95",
+                    new Figure("host_to_device_ce_pinned", Scope.gpu("0000:00:06.0"), 38.0 + 0.01 * (i % 3), Unit.GB_PER_S, Better.HIGHER, 37.9, 38.2, 5, "t", null)));
+        }
+        Comparison c = Comparison.of(in);
+        assertThat(c.outliers()).isEmpty();
+        assertThat(c.belowFloor()).hasSize(40).allSatisfy(b -> {
+            assertThat(b.floor()).isCloseTo(41.4, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(b.platform()).isEqualTo("HGX/DGX H200");
+        });
+        assertThat(c.fleet()).contains("40 below their reference class's floor");
+        assertThat(c.machines().getFirst().closest()).isEqualTo("HGX/DGX H200");
+    }
 }
