@@ -36,6 +36,9 @@ public final class ReportDocument {
                 Entry.of("hostside", t.hostsideVersion()),
                 Entry.of("read from", hostside.machine.Host.LIVE.equals(t.source()) ? "this machine, live" : "recording " + t.source()))));
         blocks.add(questions(r.questions()));
+        if (r.hardwareClass() != null) blocks.add(Offload.placement(r));
+        Block offload = Offload.of(r);
+        if (offload != null) blocks.add(offload);
         blocks.add(headlines(r.headlines()));
         if (r.hardwareClass() != null) blocks.add(conditions(r));
         for (Report.Section s : r.modules()) blocks.add(module(s, r.confounders()));

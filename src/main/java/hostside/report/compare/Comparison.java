@@ -71,11 +71,11 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         List<Machine> machines = new ArrayList<>();
         List<BelowFloor> below = new ArrayList<>();
         for (Input i : inputs) {
-            Placement p = Placement.of(i.report());
+            hostside.report.platforms.Placement p = hostside.report.Placements.of(i.report());
             machines.add(new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders(), p.placed() ? p.closest().name() : ""));
-            Double h2d = Placement.median(i.report(), Placement.HOST_TO_DEVICE);
+            Double h2d = hostside.report.Placements.median(i.report(), hostside.report.Placements.HOST_TO_DEVICE);
             if (p.hostToDeviceFloor() != null && h2d != null && h2d < p.hostToDeviceFloor()) {
-                below.add(new BelowFloor(i.name(), Placement.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name()));
+                below.add(new BelowFloor(i.name(), hostside.report.Placements.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name()));
             }
         }
         Map<Fleet.HardwareClass, List<Input>> byClass = new LinkedHashMap<>();

@@ -12,8 +12,11 @@ import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Unit;
 import hostside.report.Fleet;
+import hostside.report.Placements;
 import hostside.report.Report;
 import hostside.report.ReportReader;
+import hostside.report.platforms.Placement;
+import hostside.report.platforms.Platforms;
 
 /** Placement among the reference platforms: link class first, then the GPU, the domain and the four axes. */
 class PlacementTest {
@@ -29,21 +32,28 @@ class PlacementTest {
     void theH200VmIsOfTheHgxH200ClassWithOneGpuNotEight() throws Exception {
         // the report the H200 VM wrote on 2026-12-04 (docs/measurements/2026-12-04-issue20-compare)
         Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/h200-report.json").toFile()), "h200");
-        Placement p = Placement.of(r);
+        Placement p = Placements.of(r);
         assertThat(p.placed()).isTrue();
         assertThat(p.closest().id()).isEqualTo("hgx-h200");
         assertThat(p.because()).isEqualTo("a PCIe host link, the same GPU");
         assertThat(p.differs()).contains("1 GPU in its domain, not 8")
                 .anySatisfy(d -> assertThat(d).startsWith("CPU cores per GPU 16.00 against 14.00 S").endsWith(": 1.14x"))
                 .anySatisfy(d -> assertThat(d).startsWith("host to device 55.33 GB/s = 100% of the class's 55.20 M"))
-                .anySatisfy(d -> assertThat(d).startsWith("no NIC speed known here, against 400 S"));
+                .anySatisfy(d -> assertThat(d).startsWith("no NIC speed known here, against 400 Gb/s per GPU (S, "));
         assertThat(p.hostToDeviceFloor()).isCloseTo(41.4, org.assertj.core.data.Offset.offset(1e-9));
+
+        // the report's first page says it, with the offload math from its own copies beside the references
+        String md = new hostside.doc.MarkdownRenderer().render(hostside.report.ReportDocument.of(r));
+        assertThat(md).contains("Closest: **HGX/DGX H200** (PCIe Gen5 x16, not coherent), because a PCIe host link, the same GPU.")
+                .contains("| this machine, host to device | 55.33 | 1.81 s | 15.2 s | 168,839 |")
+                .contains("| GH200 | 346 | 0.29 s | 2.4 s | 1,055,908 | M: nvbandwidth#23 |");
+        assertThat(md.indexOf("## Among the reference platforms")).as("on page one: right after the four questions").isLessThan(md.indexOf("## Headline numbers"));
     }
 
     @Test
     void aMachineWithoutAGpuIsNotPlaced() throws Exception {
         Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/devvm-report.json").toFile()), "devvm");
-        Placement p = Placement.of(r);
+        Placement p = Placements.of(r);
         assertThat(p.placed()).isFalse();
         assertThat(p.why()).startsWith("no GPU");
     }
@@ -51,7 +61,7 @@ class PlacementTest {
     @Test
     void aCoherentBoxIsNeverRankedAgainstPcieOnes() {
         Fleet.HardwareClass gh = new Fleet.HardwareClass("NVIDIA GH200 480GB", 1, "Neoverse-V2", 72, "c2c", "none", "none", 65536L);
-        Placement p = Placement.of(report(gh, h2d("0009:01:00.0", 120.0)));
+        Placement p = Placements.of(report(gh, h2d("0009:01:00.0", 120.0)));
         // 120 GB/s is far nearer the PCIe boxes' 55 than GH200's 346, and still it is a GH200 at a third of its class
         assertThat(p.closest().id()).isEqualTo("gh200");
         assertThat(p.differs()).anySatisfy(d -> assertThat(d).startsWith("host to device 120 GB/s against 346 M (nvbandwidth#23): 0.35x"));
@@ -63,7 +73,7 @@ class PlacementTest {
     @Test
     void anEightGpuNvswitchBoxByItsDomainAndAxes() {
         Fleet.HardwareClass h100 = new Fleet.HardwareClass("NVIDIA H100 80GB HBM3", 8, "Intel Xeon Platinum 8480C", 112, "pcie-gen5-x16", "nvswitch-8", "8x400g-rdma,2x200g", 4096L);
-        Placement p = Placement.of(report(h100, h2d("0000:18:00.0", 55.0), h2d("0000:2a:00.0", 54.0)));
+        Placement p = Placements.of(report(h100, h2d("0000:18:00.0", 55.0), h2d("0000:2a:00.0", 54.0)));
         assertThat(p.closest().id()).isEqualTo("hgx-h100");
         assertThat(p.because()).isEqualTo("a PCIe host link, the same GPU, the same NVLink domain (8 GPUs)");
         assertThat(p.differs()).noneMatch(d -> d.contains("in its domain"))
@@ -74,7 +84,7 @@ class PlacementTest {
     @Test
     void anUnknownPcieGpuFallsToTheNearestDomainAndTheDataReadsBack() {
         Fleet.HardwareClass l40s = new Fleet.HardwareClass("NVIDIA L40S", 1, "AMD EPYC", 32, "pcie-gen4-x16", "none", "1x100g", 4096L);
-        Placement p = Placement.of(report(l40s, h2d("0000:c1:00.0", 24.0)));
+        Placement p = Placements.of(report(l40s, h2d("0000:c1:00.0", 24.0)));
         assertThat(p.closest().id()).isEqualTo("rtx4090");
         assertThat(p.because()).isEqualTo("a PCIe host link, the same NVLink domain (1 GPU)");
         // every platform has a link class hostside knows and its figures tagged

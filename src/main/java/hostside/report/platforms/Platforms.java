@@ -1,4 +1,4 @@
-package hostside.report.compare;
+package hostside.report.platforms;
 
 import java.io.IOException;
 import java.io.InputStream;

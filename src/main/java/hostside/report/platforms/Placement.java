@@ -1,4 +1,4 @@
-package hostside.report.compare;
+package hostside.report.platforms;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,9 +7,6 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import hostside.core.Figure;
-import hostside.report.Fleet;
-import hostside.report.Report;
 
 /**
  * A machine placed among the reference platforms as design/compare.md (2.1) says, after MLCommons'
@@ -25,17 +22,18 @@ import hostside.report.Report;
  */
 public record Placement(boolean placed, String why, Platforms.Platform closest, String because, List<String> differs, Double hostToDeviceFloor) {
 
-    /** The figure the class floor is about: pinned host-to-device through the copy engine. */
-    public static final String HOST_TO_DEVICE = "host_to_device_ce_pinned";
-
     /** DCGM sets its per-SKU floors at this share of a measured value (diag-skus.yaml). */
     static final double FLOOR = 0.75;
 
-    /** What of a report places it: its link class, GPU, domain and the four axes (null where unknown). */
-    record Axes(String link, String gpu, int gpus, int domain, Double coresPerGpu, Double hostToDevice, Double gpuToGpu, Double nicGbpsPerGpu) {}
+    /**
+     * What places a machine: its link class ("pcie", "c2c", "integrated", null when unknown), its
+     * GPU's name or PCI id, how many GPUs and how many share its NVLink domain, and the four axes
+     * (null where unknown).
+     */
+    public record Axes(String link, String gpu, int gpus, int domain, Double coresPerGpu, Double hostToDevice, Double gpuToGpu, Double nicGbpsPerGpu) {}
 
-    public static Placement of(Report r) {
-        return of(axes(r), Platforms.get().platforms());
+    public static Placement of(Axes m) {
+        return of(m, Platforms.get().platforms());
     }
 
     static Placement of(Axes m, List<Platforms.Platform> platforms) {
@@ -58,13 +56,16 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         axis(differs, "CPU cores per GPU", m.coresPerGpu(), best.coresPerGpu(), "");
         axis(differs, "host to device", m.hostToDevice(), best.hostToDevice(), " GB/s");
         axis(differs, "GPU to GPU", m.gpuToGpu(), best.gpuToGpu(), " GB/s per direction");
-        if (m.nicGbpsPerGpu() == null && best.nicGbpsPerGpu() != null) differs.add("no NIC speed known here, against " + best.nicGbpsPerGpu().shown() + " Gb/s per GPU");
+        if (m.nicGbpsPerGpu() == null && best.nicGbpsPerGpu() != null) {
+            differs.add("no NIC speed known here, against " + hostside.core.Units.figure(best.nicGbpsPerGpu().value()) + " Gb/s per GPU ("
+                    + best.nicGbpsPerGpu().tag() + ", " + best.nicGbpsPerGpu().source() + ")");
+        }
         else axis(differs, "NIC", m.nicGbpsPerGpu(), best.nicGbpsPerGpu(), " Gb/s per GPU");
         Double floor = best.hostToDevice() == null ? null : FLOOR * best.hostToDevice().value();
         return new Placement(true, "", best, String.join(", ", keys), differs, floor);
     }
 
-    static boolean matches(Platforms.Platform p, String gpu) {
+    public static boolean matches(Platforms.Platform p, String gpu) {
         if (gpu == null) return false;
         for (String id : p.gpus()) if (gpu.equalsIgnoreCase(id)) return true;
         for (String n : p.gpuNames()) if (Pattern.compile("\\b" + Pattern.quote(n) + "\\b", Pattern.CASE_INSENSITIVE).matcher(gpu).find()) return true;
@@ -91,30 +92,10 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         }
     }
 
-    /** The report's place on each axis, from its class and its figures. */
-    static Axes axes(Report r) {
-        Fleet.HardwareClass c = r.hardwareClass();
-        if (c == null) return new Axes(null, null, 0, 0, null, null, null, null);
-        String link = c.hostLink() == null ? null : c.hostLink().startsWith("pcie") ? "pcie" : c.hostLink().equals("c2c") ? "c2c"
-                : c.hostLink().equals("integrated") ? "integrated" : null;
-        int domain = c.fabric() != null && (c.fabric().startsWith("nvswitch") || c.fabric().startsWith("nvlink")) ? c.gpuCount() : 1;
-        Double cores = c.gpuCount() > 0 ? (double) c.cores() / c.gpuCount() : null;
-        return new Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, HOST_TO_DEVICE), median(r, "device_to_device_memcpy_write_ce"),
-                nicPerGpu(c.nics(), c.gpuCount()));
-    }
-
-    /** The median over GPUs of a figure's per-GPU values, null when the report has none. */
-    static Double median(Report r, String key) {
-        if (r.figures() == null) return null;
-        double[] v = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() != hostside.core.Scope.Kind.MACHINE)
-                .mapToDouble(Figure::value).toArray();
-        return v.length == 0 ? null : Spread.of(v).median();
-    }
-
     private static final Pattern NIC = Pattern.compile("(\\d+)x(\\d+)g");
 
     /** "8x400g-rdma,2x100g" over 8 GPUs: the fastest group's Gb/s per GPU; null when no speed is known. */
-    static Double nicPerGpu(String nics, int gpus) {
+    public static Double nicPerGpu(String nics, int gpus) {
         if (nics == null || gpus == 0) return null;
         // the fastest group is the compute fabric's; slower ones are storage and management
         double speed = 0, count = 0;

@@ -1,0 +1,76 @@
+package hostside.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import hostside.doc.Block;
+import hostside.doc.Block.Table.Align;
+import hostside.doc.Block.Table.Column;
+import hostside.doc.Text;
+import hostside.report.platforms.Placement;
+import hostside.report.platforms.Platforms;
+
+/**
+ * Offload math from this machine's own measured copies (design/compare.md, 2.2), beside the
+ * reference platforms' rows: seconds to move 100 GB one way, a 70B model's Adam state one way
+ * (12 bytes a parameter: 840 GB), and KV-cache reload in tokens a second for Llama-3-70B
+ * (2 x 80 layers x 8 KV heads x 128 dims x 2 bytes = 320 KiB a token).
+ */
+final class Offload {
+    private Offload() {}
+
+    static final double GB_100 = 100, ADAM_70B_GB = 840, KV_BYTES_PER_TOKEN = 2.0 * 80 * 8 * 128 * 2;
+
+    /** One row: what moves the bytes, at what rate, and the three figures that follow. */
+    record Row(String what, double gbs, String source) {
+        String seconds100() {
+            return String.format(Locale.ROOT, "%.2f s", GB_100 / gbs);
+        }
+
+        String adam() {
+            return String.format(Locale.ROOT, "%.1f s", ADAM_70B_GB / gbs);
+        }
+
+        String kvTokens() {
+            return String.format(Locale.ROOT, "%,.0f", gbs * 1e9 / KV_BYTES_PER_TOKEN);
+        }
+    }
+
+    /** The table, or null when this machine measured no copy (no GPU, a recording). */
+    static Block of(Report r) {
+        Double h2d = Placements.median(r, Placements.HOST_TO_DEVICE), d2h = Placements.median(r, "device_to_host_ce_pinned");
+        if (h2d == null && d2h == null) return null;
+        List<Row> rows = new ArrayList<>();
+        if (h2d != null) rows.add(new Row("this machine, host to device", h2d, "measured here, nvbandwidth's timing"));
+        if (d2h != null) rows.add(new Row("this machine, device to host", d2h, "measured here, nvbandwidth's timing"));
+        // the reference platforms with a host-to-device figure, platforms of one figure in one row
+        Map<Double, List<Platforms.Platform>> ref = new LinkedHashMap<>();
+        for (Platforms.Platform p : Platforms.get().platforms()) if (p.hostToDevice() != null) ref.computeIfAbsent(p.hostToDevice().value(), k -> new ArrayList<>()).add(p);
+        ref.forEach((gbs, ps) -> rows.add(new Row(String.join(", ", ps.stream().map(Platforms.Platform::name).toList()), gbs,
+                ps.getFirst().hostToDevice().tag() + ": " + ps.getFirst().hostToDevice().source())));
+        List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(hostside.core.Units.figure(x.gbs())), Text.of(x.seconds100()),
+                Text.of(x.adam()), Text.of(x.kvTokens()), Text.of(x.source()))).toList();
+        return new Block.Section("Offload math", List.of(
+                Block.Paragraph.of("What this machine's copies mean for offload, one way, beside the reference platforms: 100 GB; a 70B model's Adam state (12 bytes a parameter, 840 GB); KV-cache reload for Llama-3-70B (320 KiB a token)."),
+                new Block.Table(List.of(new Column("copy", Align.LEFT), new Column("GB/s", Align.RIGHT), new Column("100 GB", Align.RIGHT),
+                        new Column("Adam state, 70B", Align.RIGHT), new Column("KV reload, tokens/s", Align.RIGHT), new Column("source", Align.LEFT)), table)));
+    }
+
+    /** Where the machine sits among the reference platforms, or why it is not placed. */
+    static Block placement(Report r) {
+        Placement p = Placements.of(r);
+        List<Block> b = new ArrayList<>();
+        if (!p.placed()) {
+            b.add(Block.Paragraph.of("Not placed: " + p.why() + "."));
+        } else {
+            b.add(new Block.Paragraph(Text.of("Closest: ").andStrong(p.closest().name()).plain(" (" + p.closest().linkDetail() + (p.closest().coherent() ? ", coherent" : ", not coherent")
+                    + "), because " + p.because() + ".")));
+            if (!p.differs().isEmpty()) b.add(new Block.Bullets(p.differs().stream().map(d -> Text.of("Differs: " + d)).toList()));
+            b.add(Block.Note.of("Reference figures: S vendor spec, M measured (its source named), T one third-party source; classes of another host link are never ranked against this one."));
+        }
+        return new Block.Section("Among the reference platforms", b);
+    }
+}

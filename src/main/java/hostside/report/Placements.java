@@ -1,0 +1,37 @@
+package hostside.report;
+
+import hostside.core.Figure;
+import hostside.report.platforms.Placement;
+
+/** A report's place among the reference platforms: its axes read from its class and its figures. */
+public final class Placements {
+    private Placements() {}
+
+    /** The figure the class floor is about: pinned host-to-device through the copy engine. */
+    public static final String HOST_TO_DEVICE = "host_to_device_ce_pinned";
+
+    public static Placement of(Report r) {
+        return Placement.of(axes(r));
+    }
+
+    /** The report's place on each axis, from its class and its figures. */
+    public static Placement.Axes axes(Report r) {
+        Fleet.HardwareClass c = r.hardwareClass();
+        if (c == null) return new Placement.Axes(null, null, 0, 0, null, null, null, null);
+        String link = c.hostLink() == null ? null : c.hostLink().startsWith("pcie") ? "pcie" : c.hostLink().equals("c2c") ? "c2c"
+                : c.hostLink().equals("integrated") ? "integrated" : null;
+        int domain = c.fabric() != null && (c.fabric().startsWith("nvswitch") || c.fabric().startsWith("nvlink")) ? c.gpuCount() : 1;
+        Double cores = c.gpuCount() > 0 ? (double) c.cores() / c.gpuCount() : null;
+        return new Placement.Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, HOST_TO_DEVICE), median(r, "device_to_device_memcpy_write_ce"),
+                Placement.nicPerGpu(c.nics(), c.gpuCount()));
+    }
+
+    /** The median over GPUs of a figure's per-GPU values (the machine-wide ones left out), null when the report has none. */
+    public static Double median(Report r, String key) {
+        if (r.figures() == null) return null;
+        double[] v = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() != hostside.core.Scope.Kind.MACHINE)
+                .mapToDouble(Figure::value).sorted().toArray();
+        if (v.length == 0) return null;
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+}
