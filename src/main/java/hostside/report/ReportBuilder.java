@@ -72,7 +72,6 @@ public final class ReportBuilder {
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", Report.SectionStatus.RUN,
                 m.host().live() ? "facts read from this machine" : "facts read from a recording: nothing measured",
                 run));
-        String later = "not in this version of hostside";
         if (vm == null) {
             modules.add(new Report.Section(2, "Virtual memory", "hostside vm", Report.SectionStatus.NOT_RUN, "not asked for", null));
         } else {
@@ -101,7 +100,8 @@ public final class ReportBuilder {
                     m.host().live() ? "read from this machine; the fabric readiness test run where a GPU is" : "read from a recording: the items only a live machine answers say so",
                     rack));
         }
-        modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", Report.SectionStatus.NOT_IN_THIS_VERSION, later, null));
+        modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", Report.SectionStatus.NOT_RUN,
+                "a comparison needs other reports: page one places this machine among the reference platforms with its offload math, and hostside compare sets this report beside others", null));
         List<Report.Headline> heads = headlines(m, run.gpu());
         if (vm != null) heads.addAll(vmHeadlines(vm));
         Long pageSize = vm == null || vm.facts().pageSize() == null ? null : vm.facts().pageSize().bytes();
