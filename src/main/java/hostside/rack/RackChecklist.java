@@ -163,7 +163,11 @@ public final class RackChecklist {
         String value = v + (v == 0 ? " (off)" : v == 1 ? " (on)" : v == 2 ? " (memory tiering)" : "");
         long nodesWithMemory = in.machine().topology().numaNodes().stream().filter(n -> n.memTotalBytes() != null && n.memTotalBytes() > 0).count();
         if (v == 0) return RackCheck.ok(item, value, "pages stay where they were placed");
-        if (nodesWithMemory <= 1) return RackCheck.ok(item, value, "one node holds all memory: there is nothing to balance");
+        if (nodesWithMemory <= 1) {
+            // nothing migrates, but the scanner (task_numa_work) still unmaps pages to watch them: its stalls stay
+            return RackCheck.of(item, RackVerdict.INFO, value, "one node holds all memory, so no page migrates; the scanner still unmaps pages and takes hinting faults (task_numa_work's stalls, DeepEP#624) for nothing",
+                    "sysctl -w kernel.numa_balancing=0: off costs nothing here");
+        }
         boolean gpuNodes = in.machine().topology().numaNodes().stream().anyMatch(Topology.NumaNode::gpuMemory);
         return RackCheck.of(item, RackVerdict.WARN, value,
                 "the kernel unmaps pages to see who touches them and migrates them between nodes: stalls of 8-31 ms in a training step's hot path (task_numa_work, DeepEP#624)"

@@ -39,6 +39,7 @@ public final class ReportDocument {
         if (r.hardwareClass() != null) blocks.add(Offload.placement(r));
         Block offload = Offload.of(r);
         if (offload != null) blocks.add(offload);
+        blocks.add(ToFix.block(r));
         blocks.add(headlines(r.headlines()));
         if (r.hardwareClass() != null) blocks.add(conditions(r));
         for (Report.Section s : r.modules()) blocks.add(module(s, r.confounders()));

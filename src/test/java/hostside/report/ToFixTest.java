@@ -1,0 +1,44 @@
+package hostside.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.testing.CliRun;
+
+/** Page one's "what to fix here", from every module's findings and the rack checklist, on recorded machines. */
+class ToFixTest {
+    @TempDir
+    Path tmp;
+
+    String pageOne(String machine) throws Exception {
+        Path root = hostside.Fixtures.testdata().resolve("rack/" + machine + ".tar.gz");
+        CliRun r = CliRun.of("report", "--root", root.toString(), "--out", tmp.toString(), "--name", machine);
+        assertThat(r.code()).as(r.err()).isZero();
+        String md = Files.readString(tmp.resolve(machine + ".md"));
+        return md.substring(md.indexOf("## What to fix here"), md.indexOf("## Headline numbers"));
+    }
+
+    @Test
+    void aGraceBoxWithADistributionsDefaultsIsToldWhatToChange() throws Exception {
+        String fix = pageOne("gh200-cdmm");
+        assertThat(fix).contains("**warn** (Module 5, cpu\\_governor)").contains("Fix: **cpupower frequency-set -g performance**")
+                .contains("**warn** (Module 5, pci\\_power)");
+        assertThat(fix.indexOf("Module 2")).as("in the modules' order within a severity").isLessThan(fix.indexOf("Module 5"));
+    }
+
+    @Test
+    void whatAModuleFoundIsSaidOnceNotAgainByTheRack() throws Exception {
+        String fix = pageOne("hgx-h100");
+        assertThat(fix).contains("(Module 2, NUMA balancing)").doesNotContain("numa\\_balancing)");
+    }
+
+    @Test
+    void aHealthyBoxHasNothingToFix() throws Exception {
+        assertThat(pageOne("gh200-numa")).contains("Nothing bad or doubtful was found");
+    }
+}
