@@ -44,6 +44,7 @@ public final class ReportDocument {
         if (r.hardwareClass() != null) blocks.add(conditions(r));
         for (Report.Section s : r.modules()) blocks.add(module(s, r.confounders()));
         if (r.figures() != null && !r.figures().isEmpty()) blocks.add(figures(r.figures()));
+        blocks.add(DayOne.block(r));
         return new Document("hostside report: " + host, r.schema() + ", " + t.date(), blocks);
     }
 

@@ -1,0 +1,146 @@
+package hostside.report;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.doc.Block;
+import hostside.doc.Block.Table.Align;
+import hostside.doc.Block.Table.Column;
+import hostside.doc.Text;
+import hostside.rack.RackCheck;
+import hostside.rack.RackItem;
+import hostside.rack.RackVerdict;
+import hostside.report.platforms.Placement;
+
+/**
+ * The report's closing day-one checklist (design/compare.md, 2.3): ten lines, each one verdict, each
+ * drawn from what the modules already judged (the rack checklist, the modules' findings, the
+ * placement's floor, the run's conditions), so that it says nothing the modules do not.
+ */
+final class DayOne {
+    private DayOne() {}
+
+    /** One line: its verdict (the worst of its parts) and what decided it. */
+    record Line(int n, String topic, RackVerdict verdict, String detail) {}
+
+    /**
+     * Worst first where verdicts are combined: bad, warn, unknown; then "not run", so that a line
+     * whose parts were partly not looked at never reads ok; then info, ok; n/a only when nothing
+     * else applies.
+     */
+    static final List<RackVerdict> RANK = List.of(RackVerdict.BAD, RackVerdict.WARN, RackVerdict.UNKNOWN, RackVerdict.NOT_RUN, RackVerdict.INFO, RackVerdict.OK, RackVerdict.NA);
+
+    static List<Line> of(Report r) {
+        Map<RackItem, RackCheck> rack = new EnumMap<>(RackItem.class);
+        Report.Rack rk = r.module(Report.Rack.class);
+        if (rk != null) for (RackCheck c : rk.checklist()) rack.put(c.item(), c);
+        hostside.machine.MachineRun m = r.module(hostside.machine.MachineRun.class);
+        Report.Storage st = r.module(Report.Storage.class);
+        hostside.vm.VmRun vm = r.module(hostside.vm.VmRun.class);
+        List<Line> out = new ArrayList<>();
+        int gpus = r.hardwareClass() == null ? 0 : r.hardwareClass().gpuCount();
+        String driver = r.software() == null ? null : r.software().driver();
+
+        // 1. the driver, persistence, the GPUs counted
+        if (gpus == 0) {
+            out.add(new Line(1, "driver, persistence, GPUs counted", RackVerdict.NA, "no NVIDIA GPU on the PCI bus"));
+        } else {
+            List<Part> p = new ArrayList<>();
+            p.add(driver == null || driver.isEmpty() ? new Part(RackVerdict.BAD, "the NVIDIA driver is not loaded") : new Part(RackVerdict.OK, "driver " + driver));
+            p.add(part(rack.get(RackItem.PERSISTENCE), "persistence"));
+            p.add(new Part(RackVerdict.INFO, gpus + " GPU" + (gpus == 1 ? "" : "s") + " on the PCI bus"));
+            out.add(line(1, "driver, persistence, GPUs counted", p));
+        }
+        // 2. the fabric: fabric manager on HGX, fabric state and readiness on NVLink racks
+        out.add(line(2, "NVLink fabric", List.of(part(rack.get(RackItem.FABRIC_MANAGER), "fabric manager"), part(rack.get(RackItem.FABRIC_STATE), "fabric state"),
+                part(rack.get(RackItem.IMEX), "IMEX"), part(rack.get(RackItem.FABRIC_READINESS), "readiness"))));
+        // 3. the host link: at its maximum, copies at 0.75 of the class or better, C2C up
+        {
+            List<Part> p = new ArrayList<>();
+            if (m != null) {
+                List<Finding> link = m.facts().findings().stream().filter(f -> f.text().contains("link") && f.severity() != Severity.INFO).toList();
+                if (gpus > 0) p.add(link.isEmpty() ? new Part(RackVerdict.OK, "no link below its maximum") : new Part(RackVerdict.WARN, link.getFirst().text()));
+            }
+            Placement pl = Placements.of(r);
+            Double h2d = Placements.median(r, Placements.HOST_TO_DEVICE);
+            if (pl.placed() && pl.hostToDeviceFloor() != null && h2d != null) {
+                p.add(h2d >= pl.hostToDeviceFloor() ? new Part(RackVerdict.OK, String.format(Locale.ROOT, "host to device %.1f GB/s, above 0.75 of %s", h2d, pl.closest().name()))
+                        : new Part(RackVerdict.WARN, String.format(Locale.ROOT, "host to device %.1f GB/s, under 0.75 of %s's %.1f", h2d, pl.closest().name(), pl.hostToDeviceFloor() / 0.75)));
+            } else if (gpus > 0) {
+                p.add(new Part(RackVerdict.NOT_RUN, h2d == null ? "copies not measured" : "no reference figure for this class"));
+            }
+            p.add(part(rack.get(RackItem.C2C_LINK), "C2C"));
+            out.add(gpus == 0 ? new Line(3, "host link", RackVerdict.NA, "no GPU") : line(3, "host link", p));
+        }
+        // 4. NUMA: balancing off, page size, THP, NUMA or CDMM, a binding line per GPU
+        out.add(line(4, "NUMA, pages and binding", List.of(part(rack.get(RackItem.NUMA_BALANCING), "NUMA balancing"), part(rack.get(RackItem.BASE_PAGE_SIZE), "pages"),
+                part(rack.get(RackItem.THP), "THP"), part(rack.get(RackItem.GPU_MEMORY_MODE), "GPU memory"), part(rack.get(RackItem.BINDING), "binding"))));
+        // 5. CPU: governor, isolation and the feeder's jitter (Module 3)
+        {
+            List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.CPU_GOVERNOR), "governor")));
+            hostside.cpu.CpuRun cpu = r.module(hostside.cpu.CpuRun.class);
+            if (cpu != null) p.add(worst(cpu.findings(), "Module 3"));
+            Double p99 = r.figures() == null ? null : r.figures().stream().filter(f -> f.key().equals("launch_jitter_quiet_p99")).map(hostside.core.Figure::value).findFirst().orElse(null);
+            if (p99 != null) p.add(new Part(RackVerdict.INFO, String.format(Locale.ROOT, "launch jitter p99 %.1f us quiet", p99)));
+            out.add(line(5, "CPU feeding the GPUs", p));
+        }
+        // 6. memory: bandwidth against its floor, memlock
+        {
+            List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.MEMORY_BANDWIDTH), "memory bandwidth")));
+            if (vm != null && vm.facts().process() != null && vm.facts().process().memlock() != null) {
+                var ml = vm.facts().process().memlock();
+                boolean unlimited = ml.softUnlimited() || Boolean.TRUE.equals(vm.facts().process().capIpcLock());
+                p.add(new Part(unlimited ? RackVerdict.OK : RackVerdict.WARN, unlimited ? "memlock unlimited (or CAP_IPC_LOCK)" : "memlock limited: pinned buffers beyond it fail"));
+            }
+            out.add(line(6, "host memory", p));
+        }
+        // 7. beyond the box: NICs, GPUDirect
+        out.add(line(7, "beyond the box", List.of(part(rack.get(RackItem.GPUDIRECT), "GPUDirect RDMA"),
+                new Part(RackVerdict.INFO, "NICs " + (r.hardwareClass() == null ? "unknown" : r.hardwareClass().nics())))));
+        // 8. containers: shm, memlock, pids, CAP_IPC_LOCK (Module 4's preflight)
+        out.add(st == null || st.container() == null ? new Line(8, "container limits", RackVerdict.NOT_RUN, "Module 4 did not run")
+                : line(8, "container limits", List.of(worst(st.container().findings(), "Module 4's container preflight"))));
+        // 9. the clocks' state, so that comparisons are fair
+        Boolean locked = r.confounders() == null ? null : r.confounders().clocksLocked();
+        out.add(new Line(9, "GPU clocks recorded", locked == null ? (gpus == 0 ? RackVerdict.NA : RackVerdict.UNKNOWN) : RackVerdict.OK,
+                locked == null ? (gpus == 0 ? "no GPU" : "not read (no NVML)") : locked ? "locked or capped: compare only with runs locked alike" : "no sign of a lock: compare with unlocked runs"));
+        // 10. what to do next with this report
+        out.add(new Line(10, "compare", RackVerdict.INFO, "run hostside report on every node of the class, then hostside compare over the folder; two runs of one node first, for its noise floor"));
+        return out;
+    }
+
+    /** One part of a line: a verdict and what it is about. */
+    record Part(RackVerdict verdict, String text) {}
+
+    private static Part part(RackCheck c, String what) {
+        if (c == null) return new Part(RackVerdict.NOT_RUN, what + " not judged");
+        return new Part(c.verdict(), what + " " + (c.verdict() == RackVerdict.NA || c.verdict() == RackVerdict.NOT_RUN ? c.verdict().toString() : c.value()));
+    }
+
+    /** A module's findings as one part: its worst severity and that finding's subject. */
+    private static Part worst(List<Finding> findings, String module) {
+        Finding w = findings == null ? null : findings.stream().filter(f -> f.severity() != Severity.INFO).min(java.util.Comparator.comparing(Finding::severity)).orElse(null);
+        if (w == null) return new Part(RackVerdict.OK, module + ": nothing bad or doubtful");
+        return new Part(w.severity() == Severity.BAD ? RackVerdict.BAD : RackVerdict.WARN, module + ": " + w.subject());
+    }
+
+    private static Line line(int n, String topic, List<Part> parts) {
+        RackVerdict v = parts.stream().map(Part::verdict).min(java.util.Comparator.comparingInt(RANK::indexOf)).orElse(RackVerdict.NOT_RUN);
+        // a line of which nothing was judged says why, not "ok"
+        List<String> shown = parts.stream().filter(x -> x.verdict() != RackVerdict.NA || parts.stream().allMatch(y -> y.verdict() == RackVerdict.NA)).map(Part::text).toList();
+        return new Line(n, topic, v, String.join("; ", shown));
+    }
+
+    static Block block(Report r) {
+        List<List<Text>> rows = new ArrayList<>();
+        for (Line l : of(r)) rows.add(List.of(Text.of(String.valueOf(l.n())), Text.of(l.topic()), Text.strong(l.verdict().toString()), Text.of(l.detail())));
+        return new Block.Section("Day one", List.of(
+                Block.Paragraph.of("Ten checks for a new machine, each from what the modules above judged."),
+                new Block.Table(List.of(new Column("", Align.RIGHT), new Column("check", Align.LEFT), new Column("verdict", Align.LEFT), new Column("what decided it", Align.LEFT)), rows)));
+    }
+}
