@@ -26,10 +26,15 @@ class CompareCommandTest {
         return p;
     }
 
+    /** An H200's report of one figure, host-to-device at {@code gbs}, in {@code file}. */
+    Path h2d(String file, String machine, double gbs) throws IOException {
+        return write(file, ComparisonTest.machine(machine, ComparisonTest.H200, "580.95", ComparisonTest.gbs("host_to_device_ce_pinned", gbs)));
+    }
+
     @Test
     void twoReportsSideBySideWithTheDifferenceToTheBaseline() throws IOException {
-        Path a = write("a.json", ComparisonTest.machine("a", ComparisonTest.H200, "580.95", ComparisonTest.gbs("host_to_device_ce_pinned", 55.0)));
-        Path b = write("b.json", ComparisonTest.machine("b", ComparisonTest.H200, "580.95", ComparisonTest.gbs("host_to_device_ce_pinned", 44.0)));
+        Path a = h2d("a.json", "a", 55.0);
+        Path b = h2d("b.json", "b", 44.0);
         CliRun r = CliRun.of("compare", a.toString(), b.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("Fleet: 2 machines, 1 class").containsPattern("host_to_device_ce_pinned +machine +GB/s +55.00 +44.00 \\(-20%\\)")
@@ -40,8 +45,8 @@ class CompareCommandTest {
 
     @Test
     void twoReportsOfOneMachineKeepBothAndShowTheNoiseFloor() throws IOException {
-        Path a = write("run1.json", ComparisonTest.machine("h200", ComparisonTest.H200, "580.95", ComparisonTest.gbs("host_to_device_ce_pinned", 55.0)));
-        Path b = write("run2.json", ComparisonTest.machine("h200", ComparisonTest.H200, "580.95", ComparisonTest.gbs("host_to_device_ce_pinned", 55.1)));
+        Path a = h2d("run1.json", "h200", 55.0);
+        Path b = h2d("run2.json", "h200", 55.1);
         CliRun r = CliRun.of("compare", a.toString(), b.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("h200 (baseline)").contains("h200 (run2.json)").contains("within spread");
@@ -93,7 +98,7 @@ class CompareCommandTest {
         assertThat(none.code()).isEqualTo(2);
         assertThat(none.err()).contains("no .json file");
 
-        Path a = write("a.json", ComparisonTest.machine("a", ComparisonTest.H200, "580.95", ComparisonTest.gbs("host_to_device_ce_pinned", 55.0)));
+        Path a = h2d("a.json", "a", 55.0);
         CliRun base = CliRun.of("compare", "--baseline", "zz", a.toString());
         assertThat(base.code()).isEqualTo(2);
         assertThat(base.err()).contains("--baseline").contains("zz");
