@@ -53,8 +53,7 @@ final class Offload {
                 ps.getFirst().hostToDevice().tag() + ": " + ps.getFirst().hostToDevice().source())));
         List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(hostside.core.Units.figure(x.gbs())), Text.of(x.seconds100()),
                 Text.of(x.adam()), Text.of(x.kvTokens()), Text.of(x.source()))).toList();
-        return new Block.Section("Offload math", List.of(
-                Block.Paragraph.of("What this machine's copies mean for offload, one way, beside the reference platforms: 100 GB; a 70B model's Adam state (12 bytes a parameter, 840 GB); KV-cache reload for Llama-3-70B (320 KiB a token)."),
+        return new Block.Section("Offload math: 100 GB, a 70B model's Adam state (840 GB) and Llama-3-70B's KV cache (320 KiB a token), one way", List.of(
                 new Block.Table(List.of(new Column("copy", Align.LEFT), new Column("GB/s", Align.RIGHT), new Column("100 GB", Align.RIGHT),
                         new Column("Adam state, 70B", Align.RIGHT), new Column("KV reload, tokens/s", Align.RIGHT), new Column("source", Align.LEFT)), table)));
     }
@@ -68,8 +67,8 @@ final class Offload {
         } else {
             b.add(new Block.Paragraph(Text.of("Closest: ").andStrong(p.closest().name()).plain(" (" + p.closest().linkDetail() + (p.closest().coherent() ? ", coherent" : ", not coherent")
                     + "), because " + p.because() + ".")));
-            if (!p.differs().isEmpty()) b.add(new Block.Bullets(p.differs().stream().map(d -> Text.of("Differs: " + d)).toList()));
-            b.add(Block.Note.of("Reference figures: S vendor spec, M measured (its source named), T one third-party source; classes of another host link are never ranked against this one."));
+            b.add(new Block.Paragraph(Text.of((p.differs().isEmpty() ? "" : "Differs: " + String.join("; ", p.differs()) + ". ")
+                    + "(Reference figures: S vendor spec, M measured, its source named, T one third-party source; platforms of another host link are never ranked against this one.)")));
         }
         return new Block.Section("Among the reference platforms", b);
     }

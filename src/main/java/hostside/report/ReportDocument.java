@@ -26,15 +26,13 @@ public final class ReportDocument {
         Report.Title t = r.title();
         String host = t.host().isEmpty() ? "unnamed machine" : t.host();
         List<Block> blocks = new ArrayList<>();
+        // page one (at most PAGE_ONE lines of Markdown): who, the four answers, placement, offload, what to fix, headlines
+        String readFrom = hostside.machine.Host.LIVE.equals(t.source()) ? "this machine, live" : "recording " + t.source();
         blocks.add(new Block.KeyValues(List.of(
-                Entry.of("CPU", orUnknown(t.cpu())),
-                Entry.of("GPUs", t.gpus().isEmpty() ? "none found" : String.join("; ", t.gpus())),
-                Entry.of("NVIDIA driver", t.driver() == null || t.driver().isEmpty() ? "not loaded" : t.driver()),
-                Entry.of("kernel", orUnknown(t.kernel())),
-                Entry.of("virtualization", t.virtualization() == null ? "" : t.virtualization()),
-                Entry.of("date", t.date()),
-                Entry.of("hostside", t.hostsideVersion()),
-                Entry.of("read from", hostside.machine.Host.LIVE.equals(t.source()) ? "this machine, live" : "recording " + t.source()))));
+                Entry.of("machine", orUnknown(t.cpu()) + "; GPUs: " + (t.gpus().isEmpty() ? "none found" : String.join("; ", t.gpus()))),
+                Entry.of("software", "NVIDIA driver " + (t.driver() == null || t.driver().isEmpty() ? "not loaded" : t.driver()) + "; kernel " + orUnknown(t.kernel())
+                        + (t.virtualization() == null || t.virtualization().isEmpty() ? "" : "; " + t.virtualization())),
+                Entry.of("run", t.date() + "; hostside " + t.hostsideVersion() + "; read from " + readFrom))));
         blocks.add(questions(r.questions()));
         if (r.hardwareClass() != null) blocks.add(Offload.placement(r));
         Block offload = Offload.of(r);
@@ -48,23 +46,31 @@ public final class ReportDocument {
         return new Document("hostside report: " + host, r.schema() + ", " + t.date(), blocks);
     }
 
-    /** Each answer in a line, its evidence beneath; an answer not measured says so. */
+    /** Each answer in a paragraph with its evidence at its end; an answer not measured says so. */
     static Block questions(List<Report.Answer> answers) {
         List<Block> b = new ArrayList<>();
         int i = 1;
         for (Report.Answer a : answers) {
             Text answer = Text.strong(i++ + ". " + a.axis() + ": ").plain(a.question() + " ").plain(a.answer());
             if (!"answered".equals(a.status())) answer = answer.plain(" (" + a.status() + ")");
+            if (a.evidence() != null && !a.evidence().isEmpty()) answer = answer.plain(" (evidence: " + a.evidence() + ")");
             b.add(new Block.Paragraph(answer));
-            if (a.evidence() != null && !a.evidence().isEmpty()) b.add(Block.Note.of("Evidence: " + a.evidence()));
         }
         return new Block.Section("The four questions", b);
     }
 
+    /** Headline rows on page one; the rest are in "Every figure". */
+    static final int HEADLINES_SHOWN = 8;
+
+    /** Page one, everything before the machine's class and conditions, fits this many lines of Markdown (issue 20). */
+    static final int PAGE_ONE = 60;
+
     static Block headlines(List<Report.Headline> heads) {
-        List<List<Text>> rows = heads.stream().map(h -> List.of(Text.of(h.name()), Text.of(h.value()), Text.of(h.source()))).toList();
-        return new Block.Section("Headline numbers", List.of(new Block.Table(
+        List<List<Text>> rows = heads.stream().limit(HEADLINES_SHOWN).map(h -> List.of(Text.of(h.name()), Text.of(h.value()), Text.of(h.source()))).toList();
+        List<Block> b = new ArrayList<>(List.of(new Block.Table(
                 List.of(new Column("figure", Align.LEFT), new Column("value", Align.LEFT), new Column("from", Align.LEFT)), rows)));
+        if (heads.size() > HEADLINES_SHOWN) b.add(Block.Note.of((heads.size() - HEADLINES_SHOWN) + " more in the modules and under \"Every figure\"."));
+        return new Block.Section("Headline numbers", b);
     }
 
     /** The class a fleet groups this machine in, its software, and what may make its figures unfair to compare. */

@@ -12,12 +12,12 @@ import hostside.doc.Text;
 /**
  * Page one's "what to fix here": every finding of every module that is bad or may cost performance
  * (warn), and the rack checklist's bad and warn items with their fixes; the bad first, then in the
- * modules' order, at most {@link #SHOWN} lines on page one, the rest counted.
+ * modules' order, at most {@link #SHOWN} on page one, the rest counted.
  */
 final class ToFix {
     private ToFix() {}
 
-    static final int SHOWN = 10;
+    static final int SHOWN = 5;
 
     /** One thing to fix: how much it matters, where it was found, what, and how to fix it where the finding says. */
     record Item(Severity severity, int module, String subject, String text, String fix) {}
