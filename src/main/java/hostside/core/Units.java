@@ -20,6 +20,13 @@ public final class Units {
         return (n.endsWith(".0") ? n.substring(0, n.length() - 2) : n) + " " + units[u];
     }
 
+    /** Three significant figures, trailing zeros dropped: 55.33 as 55.3, 0.17304 as 0.173, 1189.1 as 1190. */
+    public static String sig3(double v) {
+        if (v == 0) return "0";
+        if (Double.isNaN(v) || Double.isInfinite(v)) return String.valueOf(v);
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
     /** A measured figure: whole numbers from 100 up, two decimals below. */
     public static String figure(double v) {
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);

@@ -125,6 +125,16 @@ public final class ReportBuilder {
     }
 
     /**
+     * A headline figure: three significant figures, one unit per kind (latencies in us, whatever
+     * unit they were measured in), the range of its samples beside it: "55.3 GB/s (54.9-55.4)".
+     */
+    static String headline(hostside.core.Stats v, hostside.core.Unit unit) {
+        double k = unit == hostside.core.Unit.NS ? 1e-3 : 1;
+        String shown = unit == hostside.core.Unit.NS ? hostside.core.Unit.US.toString() : unit.toString();
+        return Units.sig3(v.median() * k) + " " + shown + " (" + Units.sig3(v.min() * k) + "-" + Units.sig3(v.max() * k) + ")";
+    }
+
+    /**
      * The Link and Fabric answers with what the rack checklist found: the platform's coherent link
      * (C2C) beside the copies, the fabric's state and NCCL's readiness test beside the NVLink
      * domain, each where it applies to this platform.
@@ -386,8 +396,7 @@ public final class ReportBuilder {
             for (String key : List.of("host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable",
                     "device_to_host_ce_pageable", "host_to_device_sm", "host_device_latency_sm")) {
                 r.results().stream().filter(x -> x.key().equals(key) && x.isOk()).findFirst().ifPresent(x -> h.add(new Report.Headline(
-                        r.gpu() + " " + key.replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", x.value().median(), x.unit(),
-                        x.value().min(), x.value().max()), x.method())));
+                        r.gpu() + " " + key.replace('_', ' '), headline(x.value(), x.unit()), x.method())));
             }
         }
         h.add(new Report.Headline("IOMMU", m.iommu().state(), m.iommu().evidence()));
@@ -417,8 +426,7 @@ public final class ReportBuilder {
                         r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.hugePercent() != null
                                 ? String.format(Locale.ROOT, "%.0f%%", d.hugePercent()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d", "file_read_cold", "file_mmap_cold" ->
-                        h.add(new Report.Headline(r.key().replace('_', ' '), String.format(Locale.ROOT, "%.2f %s (min %.2f, max %.2f)", r.value().median(), r.unit(),
-                                r.value().min(), r.value().max()), r.method()));
+                        h.add(new Report.Headline(r.key().replace('_', ' '), headline(r.value(), r.unit()), r.method()));
                 default -> { }
             }
         }
