@@ -90,7 +90,7 @@ public final class Rack {
                 fabric = nvml.gpus().stream().filter(n -> g.pciAddress().equals(n.pciBusId()) && n.fabric() != null
                                 && n.fabric().state() != NvmlGpu.Fabric.State.UNDEFINED)
                         .findFirst().map(n -> new FabricReadiness.Fabric(FabricReadiness.Fabric.State.valueOf(n.fabric().state().name()),
-                                n.fabric().clusterUuid() != null && !n.fabric().clusterUuid().replace("-", "").chars().allMatch(c -> c == '0'), null))
+                                n.fabric().hasCluster(), null))
                         .orElse(null);
             }
             out.add(FabricReadiness.check(ready.cuda(), g.ordinal(), fabric));

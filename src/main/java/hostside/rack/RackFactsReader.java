@@ -38,7 +38,9 @@ public final class RackFactsReader {
             if (!d.isGpu() && !d.isNic()) continue;
             fs.text("/sys/bus/pci/devices/" + d.address() + "/power/control").ifPresent(v -> power.put(d.address(), v));
         }
-        return new RackFacts(armParts(fs), params, numa, imex(fs), fabricManager(fs, machine), peermem(fs), power, fs.isLive(), unknowns);
+        // the daemons' names, read once: null on a recording, which cannot say what runs
+        java.util.Set<String> running = fs.isLive() ? processNames(fs) : null;
+        return new RackFacts(armParts(fs), params, numa, imex(fs, running), fabricManager(fs, machine, running), peermem(fs), power, fs.isLive(), unknowns);
     }
 
     /** "Key: value" lines; strings come quoted. */
@@ -110,7 +112,7 @@ public final class RackFactsReader {
         return List.copyOf(names);
     }
 
-    static RackFacts.Imex imex(FsRoot fs) {
+    static RackFacts.Imex imex(FsRoot fs, java.util.Set<String> running) {
         Integer major = null;
         boolean inChar = false;
         for (String line : fs.text("/proc/devices").orElse("").split("\n")) {
@@ -121,11 +123,11 @@ public final class RackFactsReader {
         }
         // a recording holds /dev only when its maker put it there: without the folder, say nothing
         List<String> channels = fs.isLive() || fs.isDirectory("/dev") ? fs.list(IMEX_DEV) : null;
-        Boolean daemon = fs.isLive() ? running(fs, "nvidia-imex") : null;
+        Boolean daemon = running == null ? null : running.contains("nvidia-imex");
         return new RackFacts.Imex(major, channels, has(fs, "/etc/nvidia-imex", "config.cfg"), has(fs, "/etc/nvidia-imex", "nodes_config.cfg"), daemon);
     }
 
-    static RackFacts.FabricManager fabricManager(FsRoot fs, MachineFacts machine) {
+    static RackFacts.FabricManager fabricManager(FsRoot fs, MachineFacts machine, java.util.Set<String> running) {
         List<String> switches = machine.pci().stream()
                 .filter(d -> "0x10de".equalsIgnoreCase(d.vendorId()) && d.classCode() != null && d.classCode().toLowerCase(java.util.Locale.ROOT).startsWith("0x0680"))
                 .map(PciDevice::address).toList();
@@ -140,7 +142,7 @@ public final class RackFactsReader {
         for (String wants : fs.list("/etc/systemd/system")) {
             if (wants.endsWith(".wants") && has(fs, "/etc/systemd/system/" + wants, FM_UNIT)) enabled = true;
         }
-        Boolean daemon = fs.isLive() ? running(fs, "nv-fabricmanager") : null;
+        Boolean daemon = running == null ? null : running.contains("nv-fabricmanager");
         return new RackFacts.FabricManager(switches, unit, enabled, daemon);
     }
 
@@ -149,13 +151,13 @@ public final class RackFactsReader {
         return null;
     }
 
-    /** Whether a process of that name (its comm, as ps shows it) runs; only the names are read. */
-    private static boolean running(FsRoot fs, String comm) {
+    /** The names (comm, as ps shows them) of the processes that run; nothing else of them is read. */
+    private static java.util.Set<String> processNames(FsRoot fs) {
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (String pid : fs.list("/proc")) {
-            if (pid.isEmpty() || !Character.isDigit(pid.charAt(0))) continue;
-            if (fs.text("/proc/" + pid + "/comm").map(comm::equals).orElse(false)) return true;
+            if (!pid.isEmpty() && Character.isDigit(pid.charAt(0))) fs.text("/proc/" + pid + "/comm").ifPresent(names::add);
         }
-        return false;
+        return names;
     }
 
     private static Integer integer(String s) {

@@ -153,7 +153,7 @@ public final class RackLiveChecks {
                 }
                 case COMPLETED -> {
                     if (f.status() != null && f.status() != 0) problems.add(label(g) + " completed with " + (f.error() == null ? "status " + f.status() : f.error()));
-                    else if (f.clusterUuid() == null || f.clusterUuid().replace("-", "").chars().allMatch(c -> c == '0'))
+                    else if (!f.hasCluster())
                         problems.add(label(g) + " has no cluster UUID: NCCL turns multi-node NVLink off without a word");
                     if (f.health() == NvmlGpu.Fabric.HealthSummary.UNHEALTHY || f.health() == NvmlGpu.Fabric.HealthSummary.LIMITED_CAPACITY)
                         problems.add(label(g) + " " + f.health());
@@ -232,7 +232,7 @@ public final class RackLiveChecks {
                     p.chassisSerialHash() == null ? "?" : p.chassisSerialHash().substring(0, Math.min(8, p.chassisSerialHash().length())),
                     p.trayIndex(), p.slotNumber(), p.hostId()));
         }
-        return RackChecklist.failureDomain(machine, parts, "no rack position from NVML (nvmlDeviceGetPlatformInfo answers on Blackwell and later)");
+        return PlacementChecks.failureDomain(machine, parts, "no rack position from NVML (nvmlDeviceGetPlatformInfo answers on Blackwell and later)");
     }
 
     private static String label(NvmlGpu g) {

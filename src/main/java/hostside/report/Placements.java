@@ -30,8 +30,7 @@ public final class Placements {
     public static Double median(Report r, String key) {
         if (r.figures() == null) return null;
         double[] v = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() != hostside.core.Scope.Kind.MACHINE)
-                .mapToDouble(Figure::value).sorted().toArray();
-        if (v.length == 0) return null;
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+                .mapToDouble(Figure::value).toArray();
+        return v.length == 0 ? null : hostside.core.Stats.of(v).median();
     }
 }

@@ -109,12 +109,7 @@ public final class ReportBuilder {
                 vm == null || vm.facts().sysctl() == null ? null : vm.facts().sysctl().numaBalancing(),
                 vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
                 loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads));
-        Fleet.HardwareClass hw = Fleet.hardwareClass(run, pageSize);
-        // without CUDA's coherence attributes (a recording, no driver) the rack's platform still knows a C2C or unified box
-        if (rack != null && (hw.hostLink().startsWith("pcie") || hw.hostLink().equals("unknown"))) {
-            if (rack.platform().c2c()) hw = withHostLink(hw, "c2c");
-            else if (rack.platform().kind() == hostside.rack.Platform.Kind.GB10) hw = withHostLink(hw, "integrated");
-        }
+        Fleet.HardwareClass hw = RackAnswers.hostLink(Fleet.hardwareClass(run, pageSize), rack);
         return new Report(MachineFacts.SCHEMA, "report", machine, hw, Fleet.software(run), confounders, title,
                 questions(m, run.gpu(), run.gpuMatrix(), cpu, io, rack), heads, Figures.of(run, vm, cpu, io), modules);
     }
@@ -132,42 +127,6 @@ public final class ReportBuilder {
         double k = unit == hostside.core.Unit.NS ? 1e-3 : 1;
         String shown = unit == hostside.core.Unit.NS ? hostside.core.Unit.US.toString() : unit.toString();
         return Units.sig3(v.median() * k) + " " + shown + " (" + Units.sig3(v.min() * k) + "-" + Units.sig3(v.max() * k) + ")";
-    }
-
-    /**
-     * The Link and Fabric answers with what the rack checklist found: the platform's coherent link
-     * (C2C) beside the copies, the fabric's state and NCCL's readiness test beside the NVLink
-     * domain, each where it applies to this platform.
-     */
-    static List<Report.Answer> withRack(List<Report.Answer> a, Report.Rack rack) {
-        java.util.Map<hostside.rack.RackItem, hostside.rack.RackCheck> c = new java.util.EnumMap<>(hostside.rack.RackItem.class);
-        for (hostside.rack.RackCheck x : rack.checklist()) c.put(x.item(), x);
-        List<Report.Answer> out = new ArrayList<>();
-        for (Report.Answer x : a) {
-            List<String> more = new ArrayList<>();
-            if (x.axis().equals("Link")) {
-                more.add("platform: " + rack.platform().kind().description());
-                add(more, c.get(hostside.rack.RackItem.C2C_LINK), "C2C");
-                add(more, c.get(hostside.rack.RackItem.GPU_MEMORY_MODE), "GPU memory");
-            } else if (x.axis().equals("Fabric")) {
-                add(more, c.get(hostside.rack.RackItem.FABRIC_STATE), "fabric");
-                add(more, c.get(hostside.rack.RackItem.FABRIC_READINESS), "fabric readiness");
-                add(more, c.get(hostside.rack.RackItem.IMEX), "IMEX");
-            }
-            out.add(more.isEmpty() ? x : new Report.Answer(x.axis(), x.question(), x.status(), x.answer() + "; " + String.join("; ", more),
-                    x.evidence() + (x.evidence().isEmpty() ? "" : "; ") + "the rack checklist (Module 5)"));
-        }
-        return out;
-    }
-
-    private static Fleet.HardwareClass withHostLink(Fleet.HardwareClass c, String link) {
-        return new Fleet.HardwareClass(c.gpu(), c.gpuCount(), c.cpuModel(), c.cores(), link, c.fabric(), c.nics(), c.pageSize());
-    }
-
-    /** An item's verdict and value, where it applies and was looked at. */
-    private static void add(List<String> more, hostside.rack.RackCheck c, String name) {
-        if (c == null || c.verdict() == hostside.rack.RackVerdict.NA || c.verdict() == hostside.rack.RackVerdict.NOT_RUN) return;
-        more.add(name + " " + c.verdict() + ": " + c.value());
     }
 
     static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
@@ -253,7 +212,7 @@ public final class ReportBuilder {
                 (nics.isEmpty() ? "no PCI NIC" : String.join(", ", nics)) + "; " + nvme + " NVMe drive" + (nvme == 1 ? "" : "s")
                         + "; " + storage(io),
                 "PCI devices and /sys/class/net"));
-        return rack == null ? a : withRack(a, rack);
+        return rack == null ? a : RackAnswers.withRack(a, rack);
     }
 
     /**

@@ -202,7 +202,7 @@ class RackFixturesTest {
             var p = new hostside.cpu.facts.CpuFacts.ProcessCpus("4242", hostside.core.CpuSet.parseList(cpus), null, hostside.core.CpuSet.parseList(mems), null);
             var cpu = new hostside.cpu.facts.CpuFacts(c.kernel(), c.sched(), c.isolation(), p, c.frequency(), c.idle(), c.irqs(), c.feeders(),
                     c.onlineCpus(), c.cores(), c.unknowns());
-            return RackChecklist.processPlacement(new RackChecklist.Inputs(Platform.of(m, live), m, VmDrill.facts(fs), cpu, live, null, null));
+            return PlacementChecks.processPlacement(new RackChecklist.Inputs(Platform.of(m, live), m, VmDrill.facts(fs), cpu, live, null, null));
         };
         RackCheck far = judged.apply("72-143", "1");
         assertThat(far.verdict()).isEqualTo(RackVerdict.WARN);

@@ -30,36 +30,36 @@ class RackRulesTest {
     @Test
     void theFeedersNodeIsTheCpuNodeNeverTheGpuMemoryNode() {
         // the kernel puts the GPU's PCI function on its Grace's node
-        assertThat(RackChecklist.cpuNode(gpu("0009:01:00.0", 0, "0-71"), gh200)).isEqualTo(0);
+        assertThat(PlacementChecks.cpuNode(gpu("0009:01:00.0", 0, "0-71"), gh200)).isEqualTo(0);
         // NVML's NUMA id on a coherent platform is the GPU-memory node (vllm#39361): the local CPUs decide
-        assertThat(RackChecklist.cpuNode(gpu("0009:01:00.0", 1, "0-71"), gh200)).isEqualTo(0);
-        assertThat(RackChecklist.cpuNode(gpu("0009:01:00.0", 1, ""), gh200)).as("nothing names a CPU node").isNull();
+        assertThat(PlacementChecks.cpuNode(gpu("0009:01:00.0", 1, "0-71"), gh200)).isEqualTo(0);
+        assertThat(PlacementChecks.cpuNode(gpu("0009:01:00.0", 1, ""), gh200)).as("nothing names a CPU node").isNull();
         // two sockets: numa_node says it; without it, the local CPUs
-        assertThat(RackChecklist.cpuNode(gpu("0000:c1:00.0", 1, "56-111,168-223"), twoSockets)).isEqualTo(1);
-        assertThat(RackChecklist.cpuNode(gpu("0000:c1:00.0", null, "56-111,168-223"), twoSockets)).isEqualTo(1);
+        assertThat(PlacementChecks.cpuNode(gpu("0000:c1:00.0", 1, "56-111,168-223"), twoSockets)).isEqualTo(1);
+        assertThat(PlacementChecks.cpuNode(gpu("0000:c1:00.0", null, "56-111,168-223"), twoSockets)).isEqualTo(1);
         // a VM that calls every CPU local on a two-node machine says nothing
-        assertThat(RackChecklist.cpuNode(gpu("0000:c1:00.0", null, "0-223"), twoSockets)).isNull();
+        assertThat(PlacementChecks.cpuNode(gpu("0000:c1:00.0", null, "0-223"), twoSockets)).isNull();
     }
 
     @Test
     void everyNodeHasARole() {
-        assertThat(RackChecklist.role(gh200.get(0))).isEqualTo("CPUs 0-71 and 480 GiB");
-        assertThat(RackChecklist.role(gh200.get(1))).isEqualTo("GPU memory of 0009:01:00.0 (96 GiB)");
-        assertThat(RackChecklist.role(gh200.get(2))).isNull();
-        assertThat(RackChecklist.role(node(3, "", 64, false))).isEqualTo("64 GiB, no CPUs");
-        assertThat(RackChecklist.ids(List.of(2, 3, 4, 5, 6, 7, 8, 10))).isEqualTo("2-8,10");
+        assertThat(MemoryChecks.role(gh200.get(0))).isEqualTo("CPUs 0-71 and 480 GiB");
+        assertThat(MemoryChecks.role(gh200.get(1))).isEqualTo("GPU memory of 0009:01:00.0 (96 GiB)");
+        assertThat(MemoryChecks.role(gh200.get(2))).isNull();
+        assertThat(MemoryChecks.role(node(3, "", 64, false))).isEqualTo("64 GiB, no CPUs");
+        assertThat(MemoryChecks.ids(List.of(2, 3, 4, 5, 6, 7, 8, 10))).isEqualTo("2-8,10");
     }
 
     @Test
     void graceFloorsFollowTheGuidesTableByCapacity() {
         // Grace Hopper 120 GB: 410 GB/s; 480 GB: 288; a Grace CPU superchip's 120 or 240 GB a socket: 410 each
-        assertThat(RackChecklist.graceFloor(120_000_000_000L)).isEqualTo(410);
-        assertThat(RackChecklist.graceFloor(111L << 30)).as("MemTotal of a 120 GB part is less than 120 GB").isEqualTo(410);
-        assertThat(RackChecklist.graceFloor(240_000_000_000L)).isEqualTo(410);
-        assertThat(RackChecklist.graceFloor(480_000_000_000L)).isEqualTo(288);
-        assertThat(RackChecklist.graceFloor(440L << 30)).isEqualTo(288);
-        assertThat(RackChecklist.graceFloor(64L << 30)).as("no row for it").isZero();
-        assertThat(RackChecklist.graceFloor(1L << 40)).isZero();
+        assertThat(MemoryChecks.graceFloor(120_000_000_000L)).isEqualTo(410);
+        assertThat(MemoryChecks.graceFloor(111L << 30)).as("MemTotal of a 120 GB part is less than 120 GB").isEqualTo(410);
+        assertThat(MemoryChecks.graceFloor(240_000_000_000L)).isEqualTo(410);
+        assertThat(MemoryChecks.graceFloor(480_000_000_000L)).isEqualTo(288);
+        assertThat(MemoryChecks.graceFloor(440L << 30)).isEqualTo(288);
+        assertThat(MemoryChecks.graceFloor(64L << 30)).as("no row for it").isZero();
+        assertThat(MemoryChecks.graceFloor(1L << 40)).isZero();
     }
 
     @Test

@@ -13,7 +13,6 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,14 +64,6 @@ public final class Cuda {
     /** CUmemLocation: {CUmemLocationType type; int id;}. */
     static final java.lang.foreign.StructLayout MEM_LOCATION = java.lang.foreign.MemoryLayout.structLayout(
             JAVA_INT.withName("type"), JAVA_INT.withName("id"));
-
-    /**
-     * CUmemAllocationProp (32 bytes): type, requestedHandleTypes, location {type, id},
-     * win32HandleMetaData, allocFlags {compressionType, gpuDirectRDMACapable, usage, reserved[4]}.
-     */
-    static final java.lang.foreign.StructLayout MEM_ALLOCATION_PROP = java.lang.foreign.MemoryLayout.structLayout(
-            JAVA_INT.withName("type"), JAVA_INT.withName("requestedHandleTypes"), MEM_LOCATION.withName("location"),
-            ADDRESS.withName("win32HandleMetaData"), JAVA_LONG.withName("allocFlags"));
 
     /** The library to load; tests point it at a fake driver built with gcc. */
     static final String LIBRARY_PROPERTY = "hostside.cuda.library";
@@ -398,31 +389,9 @@ public final class Cuda {
     public long allocationGranularity(int device, boolean recommended) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            call("cuMemGetAllocationGranularity", out, pinnedOnDevice(a, device, 0), recommended ? 1 : 0);
+            call("cuMemGetAllocationGranularity", out, AllocationProp.pinnedOnDevice(a, device, 0), recommended ? 1 : 0);
             return out.get(JAVA_LONG, 0);
         }
-    }
-
-    private static final long PROP_TYPE = offset("type"), PROP_HANDLE_TYPES = offset("requestedHandleTypes"),
-            PROP_LOCATION_TYPE = offset("location", "type"), PROP_LOCATION_ID = offset("location", "id");
-
-    private static long offset(String... path) {
-        return MEM_ALLOCATION_PROP.byteOffset(Arrays.stream(path)
-                .map(MemoryLayout.PathElement::groupElement).toArray(MemoryLayout.PathElement[]::new));
-    }
-
-    /**
-     * A CUmemAllocationProp for pinned memory on {@code device}, exportable as {@code handleTypes}
-     * (a CU_MEM_HANDLE_TYPE_ mask, 0 for none); the rest zero, as cuda.h requires of
-     * win32HandleMetaData off Windows.
-     */
-    static MemorySegment pinnedOnDevice(Arena arena, int device, int handleTypes) {
-        MemorySegment prop = arena.allocate(MEM_ALLOCATION_PROP); // zeroed
-        prop.set(JAVA_INT, PROP_TYPE, MEM_ALLOCATION_TYPE_PINNED);
-        prop.set(JAVA_INT, PROP_HANDLE_TYPES, handleTypes);
-        prop.set(JAVA_INT, PROP_LOCATION_TYPE, MEM_LOCATION_TYPE_DEVICE);
-        prop.set(JAVA_INT, PROP_LOCATION_ID, device);
-        return prop;
     }
 
     /** A synchronous copy (cuMemcpyHtoD): returns when the data is on the GPU. */

@@ -216,7 +216,7 @@ public record FabricReadiness(int ordinal, Outcome outcome, String failedStep, S
         }
 
         private Verdict allocateExportImport(Arena a, int device, List<Long> handles) {
-            MemorySegment prop = Cuda.pinnedOnDevice(a, device, Cuda.MEM_HANDLE_TYPE_FABRIC);
+            MemorySegment prop = AllocationProp.pinnedOnDevice(a, device, Cuda.MEM_HANDLE_TYPE_FABRIC);
             long t = System.nanoTime();
             MemorySegment granularity = a.allocate(JAVA_LONG);
             int r = raw("cuMemGetAllocationGranularity", granularity, prop, 0);

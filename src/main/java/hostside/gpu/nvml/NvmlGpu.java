@@ -130,6 +130,11 @@ public record NvmlGpu(
             this(state, error, clusterUuid, cliqueId, health, null, null, null);
         }
 
+        /** Whether the fabric gave a cluster UUID other than all zeros: without one NCCL turns multi-node NVLink off. */
+        public boolean hasCluster() {
+            return clusterUuid != null && !clusterUuid.replace("-", "").chars().allMatch(c -> c == '0');
+        }
+
         /** What the call answering NOT_SUPPORTED means: no fabric, nothing else to say. */
         static final Fabric NOT_SUPPORTED = new Fabric(State.NOT_SUPPORTED, null, null, null, null);
 

@@ -1,6 +1,6 @@
 package hostside.report.compare;
 
-import java.util.Arrays;
+import hostside.core.Stats;
 
 /**
  * The centre and spread of one figure across the machines of a group, robust to the outliers it
@@ -23,18 +23,10 @@ public record Spread(int n, double median, double mad, double min, double max) {
 
     public static Spread of(double... values) {
         if (values.length == 0) throw new IllegalArgumentException("the spread of no value");
-        double[] v = values.clone();
-        Arrays.sort(v);
-        double m = median(v);
-        double[] dev = new double[v.length];
-        for (int i = 0; i < v.length; i++) dev[i] = Math.abs(v[i] - m);
-        Arrays.sort(dev);
-        return new Spread(v.length, m, median(dev), v[0], v[v.length - 1]);
-    }
-
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        Stats s = Stats.of(values);
+        double[] dev = new double[values.length];
+        for (int i = 0; i < values.length; i++) dev[i] = Math.abs(values[i] - s.median());
+        return new Spread(values.length, s.median(), Stats.of(dev).median(), s.min(), s.max());
     }
 
     /**

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class CudaLayoutsTest {
     @Test
     void memAllocationPropIsLaidOutAsCudaH() {
-        var l = Cuda.MEM_ALLOCATION_PROP;
+        var l = AllocationProp.LAYOUT;
         assertThat(l.byteSize()).isEqualTo(32);
         assertThat(l.byteOffset(PathElement.groupElement("type"))).isZero();
         assertThat(l.byteOffset(PathElement.groupElement("requestedHandleTypes"))).isEqualTo(4);
@@ -32,7 +32,7 @@ class CudaLayoutsTest {
     @Test
     void aPinnedFabricPropHasTheValuesWhereTheDriverReadsThem() {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = Cuda.pinnedOnDevice(a, 3, Cuda.MEM_HANDLE_TYPE_FABRIC);
+            MemorySegment p = AllocationProp.pinnedOnDevice(a, 3, Cuda.MEM_HANDLE_TYPE_FABRIC);
             assertThat(p.get(ValueLayout.JAVA_INT, 0)).isEqualTo(1);   // CU_MEM_ALLOCATION_TYPE_PINNED
             assertThat(p.get(ValueLayout.JAVA_INT, 4)).isEqualTo(0x8); // CU_MEM_HANDLE_TYPE_FABRIC
             assertThat(p.get(ValueLayout.JAVA_INT, 8)).isEqualTo(1);   // CU_MEM_LOCATION_TYPE_DEVICE

@@ -129,7 +129,7 @@ class NvmlRackTest {
         FakeNvml.setPlatform(CURRENT, 1, NVML_SUCCESS, SERIAL, 13, 6, 0, 2, 0);
         NvmlFacts facts = NvmlReader.read(FakeNvml.library());
         NvmlGpu.Platform p = facts.gpus().get(0).platform();
-        String hash = NvmlReader.chassisSerialHash(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        String hash = NvmlRackReader.chassisSerialHash(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         assertThat(p).isEqualTo(new NvmlGpu.Platform(true, 2, hash, 12, 5, 1, 2, 3));
         assertThat(hash).hasSize(16).matches("[0-9a-f]+").doesNotContain(SERIAL);
         // same chassis, same hash: that is what groups GPUs into a failure domain
@@ -146,10 +146,10 @@ class NvmlRackTest {
         byte[] a = new byte[16], b = new byte[16];
         System.arraycopy(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, a, 0, SERIAL.length());
         System.arraycopy("1821324000124".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, b, 0, 13);
-        assertThat(NvmlReader.chassisSerialHash(a)).isNotEqualTo(NvmlReader.chassisSerialHash(b));
+        assertThat(NvmlRackReader.chassisSerialHash(a)).isNotEqualTo(NvmlRackReader.chassisSerialHash(b));
         // the zero padding after the serial is not part of it
-        assertThat(NvmlReader.chassisSerialHash(a)).isEqualTo(NvmlReader.chassisSerialHash(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-        assertThat(NvmlReader.chassisSerialHash(new byte[16])).isNull();
+        assertThat(NvmlRackReader.chassisSerialHash(a)).isEqualTo(NvmlRackReader.chassisSerialHash(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        assertThat(NvmlRackReader.chassisSerialHash(new byte[16])).isNull();
     }
 
     @Test
@@ -166,7 +166,7 @@ class NvmlRackTest {
         FakeNvml.setPlatform(FABRIC_V2, 0, NVML_SUCCESS, SERIAL, 4, 2, 0, 1, 7);
         NvmlGpu g = NvmlReader.read(FakeNvml.library(FABRIC_V2)).gpus().get(0);
         assertThat(g.platform()).isEqualTo(new NvmlGpu.Platform(true, 1,
-                NvmlReader.chassisSerialHash(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII)), 4, 2, 0, 1, 7));
+                NvmlRackReader.chassisSerialHash(SERIAL.getBytes(java.nio.charset.StandardCharsets.US_ASCII)), 4, 2, 0, 1, 7));
     }
 
     // ---- C2C ----
@@ -210,7 +210,7 @@ class NvmlRackTest {
         FakeNvml.setC2c(CURRENT, 0, NVML_SUCCESS, true, 3, 0b111, 40000, NVML_SUCCESS);
         try (Nvml nvml = ((NvmlResult.Known<Nvml>) Nvml.open(FakeNvml.library())).value()) {
             var dev = nvml.device(0).orNull();
-            var r = NvmlReader.fieldValues(nvml, dev, new int[][] {{NVML_FI_DEV_C2C_LINK_COUNT, 0},
+            var r = NvmlRackReader.fieldValues(nvml, dev, new int[][] {{NVML_FI_DEV_C2C_LINK_COUNT, 0},
                     {NVML_FI_DEV_C2C_LINK_GET_MAX_BW, 2}, {NVML_FI_DEV_C2C_LINK_GET_STATUS, 3}, {1, 0}});
             assertThat(r.get(0)).isEqualTo(NvmlResult.of(3L));
             assertThat(r.get(1)).isEqualTo(NvmlResult.of(40000L));

@@ -350,6 +350,6 @@ class NvmlReaderTest {
     void fabricUuidsPrintAsUuids() {
         byte[] b = new byte[16];
         for (int i = 0; i < 16; i++) b[i] = (byte) (0xf0 + i);
-        assertThat(NvmlReader.uuidText(b)).isEqualTo("f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfeff");
+        assertThat(NvmlRackReader.uuidText(b)).isEqualTo("f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfeff");
     }
 }
