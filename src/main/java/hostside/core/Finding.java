@@ -12,6 +12,8 @@ package hostside.core;
 public record Finding(Severity severity, String subject, String text, String code) {
     /** An idle GPU's link below its maximum: settled by the reading under copy load. */
     public static final String IDLE_LINK_BELOW_MAX = "idle-link-below-max";
+    /** A PCIe link below its maximum width or speed for certain (under load, or not a GPU that downtrains when idle). */
+    public static final String LINK_BELOW_MAX = "link-below-max";
 
     public static Finding bad(String subject, String text) {
         return new Finding(Severity.BAD, subject, text, "");

@@ -62,8 +62,8 @@ public final class MachineDrill {
             boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.code().equals(Finding.IDLE_LINK_BELOW_MAX));
             if (!suspected) continue;
             if (load.belowMaxSpeed() || load.belowMaxWidth()) {
-                findings.add(Finding.bad(r.gpu(), String.format(Locale.ROOT, "%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
-                        r.gpu(), load.current(), load.max(), load.currentGBs(), load.maxGBs())));
+                findings.add(new Finding(hostside.core.Severity.BAD, r.gpu(), String.format(Locale.ROOT, "%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
+                        r.gpu(), load.current(), load.max(), load.currentGBs(), load.maxGBs()), Finding.LINK_BELOW_MAX));
             } else {
                 findings.add(Finding.info(r.gpu(), r.gpu() + "'s link idles below its maximum and runs at " + load.current()
                         + " under load: power saving, not a fault"));

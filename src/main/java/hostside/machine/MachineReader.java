@@ -94,7 +94,8 @@ public final class MachineReader {
         }
         String cost = String.format(Locale.ROOT, "at most %.1f GB/s per direction instead of %.1f", l.currentGBs(), l.maxGBs());
         if (l.belowMaxWidth()) {
-            return java.util.Optional.of(Finding.bad(d.label(), d.label() + " runs at " + l.current() + " of " + l.max() + ": " + cost + slot));
+            return java.util.Optional.of(new Finding(hostside.core.Severity.BAD, d.label(), d.label() + " runs at " + l.current() + " of " + l.max() + ": " + cost + slot,
+                    Finding.LINK_BELOW_MAX));
         }
         if (l.belowMaxSpeed()) {
             if (d.isGpu() && slot.isEmpty()) {
@@ -102,7 +103,8 @@ public final class MachineReader {
                         + " now; idle GPUs downtrain, so this is a fault only if it stays there during a copy (" + cost + ")",
                         Finding.IDLE_LINK_BELOW_MAX));
             }
-            return java.util.Optional.of(Finding.bad(d.label(), d.label() + " runs at " + l.current() + " of " + l.max() + ": " + cost + slot));
+            return java.util.Optional.of(new Finding(hostside.core.Severity.BAD, d.label(), d.label() + " runs at " + l.current() + " of " + l.max() + ": " + cost + slot,
+                    Finding.LINK_BELOW_MAX));
         }
         return java.util.Optional.empty();
     }
