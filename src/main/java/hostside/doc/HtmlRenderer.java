@@ -26,6 +26,7 @@ public final class HtmlRenderer {
             h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
             .subtitle { color: #555555; margin-top: 0; }
             table { border-collapse: collapse; margin: 0.5rem 0; }
+            div.wide { overflow-x: auto; }
             th, td { padding: 0.15rem 0.7rem; border-bottom: 1px solid #dddddd; text-align: left; vertical-align: top; }
             th { border-bottom: 2px solid #999999; }
             .num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -104,7 +105,7 @@ public final class HtmlRenderer {
 
     /** Figures right-aligned through a class, so the numbers' digits line up as in the terminal. */
     private static void table(StringBuilder h, Table t) {
-        h.append("<table>\n<thead><tr>");
+        h.append("<div class=\"wide\"><table>\n<thead><tr>");
         for (Table.Column c : t.columns()) h.append("<th").append(cls(c)).append('>').append(esc(c.header())).append("</th>");
         h.append("</tr></thead>\n<tbody>\n");
         for (List<Text> row : t.rows()) {
@@ -112,7 +113,7 @@ public final class HtmlRenderer {
             for (int i = 0; i < row.size(); i++) h.append("<td").append(cls(t.columns().get(i))).append('>').append(inline(row.get(i))).append("</td>");
             h.append("</tr>\n");
         }
-        h.append("</tbody>\n</table>\n");
+        h.append("</tbody>\n</table></div>\n");
     }
 
     private static String cls(Table.Column c) {
