@@ -26,16 +26,17 @@ final class Offload {
 
     /** One row: what moves the bytes, at what rate, and the three figures that follow. */
     record Row(String what, double gbs, String source) {
+        // three significant figures, as the headlines: the copies they follow from vary by more than that
         String seconds100() {
-            return String.format(Locale.ROOT, "%.2f s", GB_100 / gbs);
+            return hostside.core.Units.sig3(GB_100 / gbs) + " s";
         }
 
         String adam() {
-            return String.format(Locale.ROOT, "%.1f s", ADAM_70B_GB / gbs);
+            return hostside.core.Units.sig3(ADAM_70B_GB / gbs) + " s";
         }
 
         String kvTokens() {
-            return String.format(Locale.ROOT, "%,.0f", gbs * 1e9 / KV_BYTES_PER_TOKEN);
+            return String.format(Locale.ROOT, "%,.0f", new java.math.BigDecimal(gbs * 1e9 / KV_BYTES_PER_TOKEN).round(new java.math.MathContext(3)).doubleValue());
         }
     }
 
@@ -51,7 +52,7 @@ final class Offload {
         for (Platforms.Platform p : Platforms.get().platforms()) if (p.hostToDevice() != null) ref.computeIfAbsent(p.hostToDevice().value(), k -> new ArrayList<>()).add(p);
         ref.forEach((gbs, ps) -> rows.add(new Row(String.join(", ", ps.stream().map(Platforms.Platform::name).toList()), gbs,
                 ps.getFirst().hostToDevice().tag() + ": " + ps.getFirst().hostToDevice().source())));
-        List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(hostside.core.Units.figure(x.gbs())), Text.of(x.seconds100()),
+        List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(hostside.core.Units.sig3(x.gbs())), Text.of(x.seconds100()),
                 Text.of(x.adam()), Text.of(x.kvTokens()), Text.of(x.source()))).toList();
         return new Block.Section("Offload math: 100 GB, a 70B model's Adam state (840 GB) and Llama-3-70B's KV cache (320 KiB a token), one way", List.of(
                 new Block.Table(List.of(new Column("copy", Align.LEFT), new Column("GB/s", Align.RIGHT), new Column("100 GB", Align.RIGHT),

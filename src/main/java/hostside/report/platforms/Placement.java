@@ -57,7 +57,7 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         axis(differs, "host to device", m.hostToDevice(), best.hostToDevice(), " GB/s");
         axis(differs, "GPU to GPU", m.gpuToGpu(), best.gpuToGpu(), " GB/s per direction");
         if (m.nicGbpsPerGpu() == null && best.nicGbpsPerGpu() != null) {
-            differs.add("no NIC speed known here, against " + hostside.core.Units.figure(best.nicGbpsPerGpu().value()) + " Gb/s per GPU ("
+            differs.add("no NIC speed known here, against " + hostside.core.Units.sig3(best.nicGbpsPerGpu().value()) + " Gb/s per GPU ("
                     + best.nicGbpsPerGpu().tag() + ", " + best.nicGbpsPerGpu().source() + ")");
         }
         else axis(differs, "NIC", m.nicGbpsPerGpu(), best.nicGbpsPerGpu(), " Gb/s per GPU");
@@ -86,9 +86,9 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         if (mine == null || ref == null) return;
         double ratio = mine / ref.value();
         if (Math.abs(ratio - 1) < 0.05) {
-            out.add(String.format(Locale.ROOT, "%s %s%s = %.0f%% of the class's %s (%s)", what, hostside.core.Units.figure(mine), unit, 100 * ratio, ref.shown(), ref.source()));
+            out.add(String.format(Locale.ROOT, "%s %s%s = %.0f%% of the class's %s (%s)", what, hostside.core.Units.sig3(mine), unit, 100 * ratio, ref.shown(), ref.source()));
         } else {
-            out.add(String.format(Locale.ROOT, "%s %s%s against %s (%s): %.2fx", what, hostside.core.Units.figure(mine), unit, ref.shown(), ref.source(), ratio));
+            out.add(String.format(Locale.ROOT, "%s %s%s against %s (%s): %.2fx", what, hostside.core.Units.sig3(mine), unit, ref.shown(), ref.source(), ratio));
         }
     }
 

@@ -27,7 +27,7 @@ public record Platforms(String about, List<Platform> platforms) {
     /** A figure with where it comes from. */
     public record Tagged(double value, String tag, String source) {
         public String shown() {
-            return hostside.core.Units.figure(value) + " " + tag;
+            return hostside.core.Units.sig3(value) + " " + tag;
         }
     }
 

@@ -37,16 +37,16 @@ class PlacementTest {
         assertThat(p.closest().id()).isEqualTo("hgx-h200");
         assertThat(p.because()).isEqualTo("a PCIe host link, the same GPU");
         assertThat(p.differs()).contains("1 GPU in its domain, not 8")
-                .anySatisfy(d -> assertThat(d).startsWith("CPU cores per GPU 16.00 against 14.00 S").endsWith(": 1.14x"))
-                .anySatisfy(d -> assertThat(d).startsWith("host to device 55.33 GB/s = 100% of the class's 55.20 M"))
+                .anySatisfy(d -> assertThat(d).startsWith("CPU cores per GPU 16 against 14 S").endsWith(": 1.14x"))
+                .anySatisfy(d -> assertThat(d).startsWith("host to device 55.3 GB/s = 100% of the class's 55.2 M"))
                 .anySatisfy(d -> assertThat(d).startsWith("no NIC speed known here, against 400 Gb/s per GPU (S, "));
         assertThat(p.hostToDeviceFloor()).isCloseTo(41.4, org.assertj.core.data.Offset.offset(1e-9));
 
         // the report's first page says it, with the offload math from its own copies beside the references
         String md = new hostside.doc.MarkdownRenderer().render(hostside.report.ReportDocument.of(r));
         assertThat(md).contains("Closest: **HGX/DGX H200** (PCIe Gen5 x16, not coherent), because a PCIe host link, the same GPU.")
-                .contains("| this machine, host to device | 55.33 | 1.81 s | 15.2 s | 168,839 |")
-                .contains("| GH200 | 346 | 0.29 s | 2.4 s | 1,055,908 | M: nvbandwidth#23 |");
+                .contains("| this machine, host to device | 55.3 | 1.81 s | 15.2 s | 169,000 |")
+                .contains("| GH200 | 346 | 0.289 s | 2.43 s | 1,060,000 | M: nvbandwidth#23 |");
         assertThat(md.indexOf("## Among the reference platforms")).as("on page one: right after the four questions").isLessThan(md.indexOf("## Headline numbers"));
     }
 
