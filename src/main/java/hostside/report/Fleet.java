@@ -59,12 +59,24 @@ public final class Fleet {
      * @param drillLoads    how busy the machine was just before each drill measured, in the order they ran
      *                      ({@link hostside.process.MachineLoad}); empty for a recording (nothing measured),
      *                      null in a report written before they were read
+     * @param mode          "full", or "quick" for {@code report --quick} (the headline figures only, a smaller
+     *                      test file); null in a report written before the mode was recorded (a full one)
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart, List<DrillLoad> drillLoads) {
+    public record Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart, List<DrillLoad> drillLoads,
+                              String mode) {
         /** The contract's four, without the loads of the drills. */
         public Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart) {
-            this(clocksLocked, numaBalancing, thp, loadAtStart, null);
+            this(clocksLocked, numaBalancing, thp, loadAtStart, null, null);
+        }
+
+        public Confounders(Boolean clocksLocked, Integer numaBalancing, String thp, Double loadAtStart, List<DrillLoad> drillLoads) {
+            this(clocksLocked, numaBalancing, thp, loadAtStart, drillLoads, null);
+        }
+
+        /** The report's mode, a report from before it was recorded being a full one. */
+        public String modeOrFull() {
+            return mode == null ? "full" : mode;
         }
 
         /** The drills the machine was busy before, in order; none when their loads were not read. */

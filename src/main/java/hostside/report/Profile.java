@@ -17,8 +17,27 @@ import hostside.harness.ProgressSink;
 public final class Profile {
     private Profile() {}
 
+    /** How much a report measures: every case, or the headline figures for a sweep over a fleet ({@link Quick}). */
+    public enum Mode {
+        FULL("full"), QUICK("quick");
+
+        public final String word;
+
+        Mode(String word) {
+            this.word = word;
+        }
+
+        <C> List<hostside.harness.TestCase<C>> cases(List<hostside.harness.TestCase<C>> all) {
+            return this == QUICK ? Quick.of(all) : all;
+        }
+    }
+
     public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress) {
-        return measure(fs, machine, io, progress, line -> System.err.println("hostside: " + line));
+        return measure(fs, machine, io, Mode.FULL, progress, line -> System.err.println("hostside: " + line));
+    }
+
+    public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, Mode mode, ProgressSink progress) {
+        return measure(fs, machine, io, mode, progress, line -> System.err.println("hostside: " + line));
     }
 
     /**
@@ -26,33 +45,34 @@ public final class Profile {
      * load is read before each drill that measures (the container drill reads files only), and goes
      * into the report's confounders.
      */
-    public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress,
+    public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, Mode mode, ProgressSink progress,
                                  Consumer<String> warn) {
         int n = 6;
         Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
         Loads loads = new Loads(fs, warn);
         progress.drill("machine", 1, n);
         loads.before("machine");
-        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, hostside.machine.MemoryDrill.tests(), hostside.machine.GpuDrill.tests(),
-                hostside.machine.GpuDrill.allGpuTests(), progress);
+        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, mode.cases(hostside.machine.MemoryDrill.tests()),
+                mode.cases(hostside.machine.GpuDrill.tests()), mode.cases(hostside.machine.GpuDrill.allGpuTests()), progress);
         progress.drill("vm", 2, n);
         loads.before("vm");
         hostside.machine.MachineFacts facts = run.facts();
-        hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX), hostside.vm.VmDrill.gpuTests(),
+        hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), mode.cases(hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX)), mode.cases(hostside.vm.VmDrill.gpuTests()),
                 new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
         progress.drill("cpu", 3, n);
         loads.before("cpu");
-        hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements(),
-                hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), progress);
+        hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, mode.cases(hostside.cpu.CpuDrill.measurements()),
+                mode.cases(hostside.cpu.dataloader.DataLoaderTarget.tests()), hostside.cpu.CpuDrill.Settings.defaults(), progress);
         progress.drill("io", 4, n);
         loads.before("io");
-        hostside.io.IoRun ioRun = ioRun(fs, facts, io, progress);
+        hostside.io.IoRun ioRun = ioRun(fs, facts, mode == Mode.QUICK && io.size() == null && io.file() == null
+                ? new hostside.io.IoDrill.Options(io.dir(), Quick.IO_FILE, null, io.sampleMs()) : io, mode, progress);
         progress.drill("container", 5, n);
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
         progress.drill("rack", 6, n);
         Report.Rack rack = Report.Rack.of(hostside.rack.Rack.judge(fs, run, vm.facts(), cpu.facts()));
-        return ReportBuilder.build(run, vm, cpu, ioRun, container, rack, machine, load, loads.read, ZonedDateTime.now());
+        return ReportBuilder.build(run, vm, cpu, ioRun, container, rack, machine, load, loads.read, mode, ZonedDateTime.now());
     }
 
     /** The loads read so far, one per drill; none on a recording, where nothing is measured. */
@@ -84,9 +104,9 @@ public final class Profile {
         return new hostside.vm.VmDrill.Reused(byPci);
     }
 
-    static hostside.io.IoRun ioRun(FsRoot fs, hostside.machine.MachineFacts facts, hostside.io.IoDrill.Options shorter, ProgressSink progress) {
+    static hostside.io.IoRun ioRun(FsRoot fs, hostside.machine.MachineFacts facts, hostside.io.IoDrill.Options shorter, Mode mode, ProgressSink progress) {
         try {
-            return hostside.io.IoDrill.run(fs, facts, hostside.io.IoDrill.tests(), shorter, progress);
+            return hostside.io.IoDrill.run(fs, facts, mode.cases(hostside.io.IoDrill.tests()), shorter, progress);
         } catch (BadInputException e) {
             // no room for the test file (checked before, but a disk fills up): the report says so and goes on
             return new hostside.io.IoRun(facts.host(), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,

@@ -62,6 +62,13 @@ public final class ReportBuilder {
     public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
                                hostside.container.ContainerRun container, Report.Rack rack, Report.Machine machine, Double loadAtStart,
                                List<Fleet.DrillLoad> drillLoads, ZonedDateTime now) {
+        return build(run, vm, cpu, io, container, rack, machine, loadAtStart, drillLoads, Profile.Mode.FULL, now);
+    }
+
+    /** ... measured in {@code mode}, which the confounders record: a quick report skips most cases. */
+    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                               hostside.container.ContainerRun container, Report.Rack rack, Report.Machine machine, Double loadAtStart,
+                               List<Fleet.DrillLoad> drillLoads, Profile.Mode mode, ZonedDateTime now) {
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
@@ -108,7 +115,7 @@ public final class ReportBuilder {
         Fleet.Confounders confounders = new Fleet.Confounders(Fleet.clockLock(run).locked(),
                 vm == null || vm.facts().sysctl() == null ? null : vm.facts().sysctl().numaBalancing(),
                 vm == null || vm.facts().thp() == null || vm.facts().thp().enabled() == null ? null : vm.facts().thp().enabled().selected(),
-                loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads));
+                loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads), mode.word);
         Fleet.HardwareClass hw = RackAnswers.hostLink(Fleet.hardwareClass(run, pageSize), rack);
         return new Report(MachineFacts.SCHEMA, "report", machine, hw, Fleet.software(run), confounders, title,
                 questions(m, run.gpu(), run.gpuMatrix(), cpu, io, rack), heads, Figures.of(run, vm, cpu, io), modules);

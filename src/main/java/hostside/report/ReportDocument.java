@@ -43,7 +43,8 @@ public final class ReportDocument {
         for (Report.Section s : r.modules()) blocks.add(module(s, r.confounders()));
         if (r.figures() != null && !r.figures().isEmpty()) blocks.add(figures(r.figures()));
         blocks.add(DayOne.block(r));
-        return new Document("hostside report: " + host, r.schema() + ", " + t.date(), blocks);
+        boolean quick = r.confounders() != null && "quick".equals(r.confounders().mode());
+        return new Document("hostside report: " + host, r.schema() + ", " + t.date() + (quick ? ", quick (--quick: the headline figures only)" : ""), blocks);
     }
 
     /** Each answer in a paragraph with its evidence at its end; an answer not measured says so. */
@@ -98,6 +99,8 @@ public final class ReportDocument {
             e.add(Entry.of("GPU clocks locked", clocks(f.clocksLocked(), signs)));
             e.add(Entry.of("NUMA balancing", f.numaBalancing() == null ? "not read" : f.numaBalancing() == 0 ? "off" : "on (" + f.numaBalancing() + ")"));
             e.add(Entry.of("transparent huge pages", f.thp() == null ? "not read" : f.thp()));
+            e.add(Entry.of("report mode", "quick".equals(f.mode()) ? "quick: the headline figures only, each measured as in a full report; the other cases say not run"
+                    : "full"));
             e.add(Entry.of("load at start", f.loadAtStart() == null ? "not read" : String.format(Locale.ROOT, "%.2f (1-minute average)", f.loadAtStart())));
             e.addAll(drillLoads(f));
         }

@@ -177,6 +177,7 @@ class ReportNameTest {
         ReportOutputTest.oneLineError(run("report", "--out", out, "--dir", file.toString()), "not a folder");
         ReportOutputTest.oneLineError(run("report", "--out", out, "--dir", tmp.toString(), "--size", "1T"), "not enough free space");
         ReportOutputTest.oneLineError(run("report", "--from", file.toString(), "--out", out, "--dir", tmp.toString()), "--from");
+        ReportOutputTest.oneLineError(run("report", "--from", file.toString(), "--out", out, "--quick"), "--quick have no use");
         // --out is made when it is missing (checked first), but nothing is written into it
         assertThat(files(tmp.resolve("results"))).as("nothing written").isEmpty();
     }

@@ -135,6 +135,18 @@ class ComparisonTest {
     }
 
     @Test
+    void quickReportsInAFullFleetAreSaid() {
+        List<Comparison.Input> in = fleet(8);
+        Report r = in.get(5).report();
+        Report quick = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
+                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"), null, List.of(), List.of(), r.figures(), List.of());
+        in.set(5, new Comparison.Input("node5", quick));
+        assertThat(Comparison.of(in).classes().getFirst().findings()).containsExactly("1 of 8 have report mode quick (node5), the rest full");
+        // a report from before the mode was recorded is a full one, not a third mode
+        assertThat(new Fleet.Confounders(false, 0, "madvise", 0.1).modeOrFull()).isEqualTo("full");
+    }
+
+    @Test
     void severalDifferingFactsAreListedNotBlamed() {
         List<Comparison.Input> in = fleet(8);
         Report r = machine("node3", H200, "570.86", gbs("host_to_device_ce_pinned", 40.0)).report();

@@ -1,0 +1,46 @@
+package hostside.report;
+
+import java.util.List;
+import java.util.Set;
+
+import hostside.harness.Skipped;
+import hostside.harness.TestCase;
+
+/**
+ * What {@code report --quick} measures: the facts, and one pass of the figures the first page
+ * stands on (the four answers and the headlines), for sweeps over many nodes. Every other case
+ * keeps its row, "not run" with {@link #WHY}, so a quick report never looks like a full one
+ * with missing figures. The figures it keeps are measured exactly as the full report measures
+ * them (same sampling, same peer), so a quick report compares with a full one figure by figure;
+ * only Module 4's test file is smaller ({@link #IO_FILE}).
+ *
+ * Measured: under a minute on the 2-core dev VM (docs/measurements).
+ */
+public final class Quick {
+    private Quick() {}
+
+    public static final String WHY = "--quick measures the headline figures only (the full report measures this)";
+
+    /** Module 4's test file unless --size says otherwise: 1 GiB, half the full report's, still far past readahead. */
+    public static final long IO_FILE = 1L << 30;
+
+    /**
+     * The kept cases, by drill. Module 1: the triad and the latency (memory), the four copies the
+     * link answer and headlines quote (GPU), and the pairwise read copies, the one figure that
+     * finds a degraded NVLink. Module 2: the fault costs (no test file). Module 3: syscall, context
+     * switch, and the quiet jitter the CPU answer quotes. Module 4: the three figures of the
+     * "beyond the box" answer.
+     */
+    static final Set<String> KEEP = Set.of(
+            "memory_bandwidth_triad", "memory_latency",
+            "host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable", "device_to_host_ce_pageable",
+            "device_to_device_memcpy_read_ce",
+            "anon_first_touch_base", "anon_first_touch_thp",
+            "syscall_getppid", "context_switch_same_core", "timer_jitter_quiet", "launch_jitter_quiet",
+            "seq_read_cold_qd1", "seq_read_direct_uring_qd32", "write_fsync");
+
+    /** {@code all} as a quick run takes it: the kept cases as they are, every other one {@link Skipped}. */
+    public static <C> List<TestCase<C>> of(List<TestCase<C>> all) {
+        return all.stream().map(t -> KEEP.contains(t.key()) ? t : (TestCase<C>) new Skipped<>(t, WHY)).toList();
+    }
+}

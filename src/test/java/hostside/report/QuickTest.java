@@ -1,0 +1,80 @@
+package hostside.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.Skipped;
+import hostside.harness.Status;
+import hostside.harness.TestCase;
+
+/** report --quick: which cases it keeps, and how the others read. */
+class QuickTest {
+    static List<TestCase<?>> every() {
+        List<TestCase<?>> all = new ArrayList<>();
+        all.addAll(hostside.machine.MemoryDrill.tests());
+        all.addAll(hostside.machine.GpuDrill.tests());
+        all.addAll(hostside.machine.GpuDrill.allGpuTests());
+        all.addAll(hostside.vm.VmDrill.hostTests());
+        all.addAll(hostside.vm.VmDrill.gpuTests());
+        all.addAll(hostside.cpu.CpuDrill.measurements());
+        all.addAll(hostside.cpu.dataloader.DataLoaderTarget.tests());
+        all.addAll(hostside.io.IoDrill.tests());
+        return all;
+    }
+
+    @Test
+    void everyKeptKeyIsADrillsCase() {
+        // a renamed case would silently drop out of quick reports
+        Set<String> keys = every().stream().map(TestCase::key).collect(Collectors.toSet());
+        assertThat(keys).containsAll(Quick.KEEP);
+    }
+
+    @Test
+    void theFirstPagesFiguresAreKept() {
+        // the link answer and the headlines quote these four; the CPU answer the quiet jitter; "beyond the box" the three io figures
+        assertThat(Quick.KEEP).contains("host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable", "device_to_host_ce_pageable",
+                "launch_jitter_quiet", "timer_jitter_quiet", "seq_read_cold_qd1", "seq_read_direct_uring_qd32", "write_fsync", "memory_bandwidth_triad");
+        // the slow ones are not: hogs on every core, forked Python workers, sweeps
+        assertThat(Quick.KEEP).doesNotContain("launch_jitter_noisy", "timer_jitter_noisy", "dataloader_cow_list", "host_to_device_sweep_pinned",
+                "context_switch_cross_core", "tlb_reach_huge");
+    }
+
+    @Test
+    void aSkippedCaseKeepsItsRowAndSaysWhy() {
+        List<TestCase<Object>> quick = Quick.of(hostside.io.IoDrill.tests().stream().map(t -> (TestCase<Object>) (TestCase<?>) t).toList());
+        assertThat(quick).extracting(TestCase::key).containsExactlyElementsOf(hostside.io.IoDrill.tests().stream().map(TestCase::key).toList());
+        TestCase<Object> warm = quick.stream().filter(t -> t.key().equals("seq_read_warm_qd1")).findFirst().orElseThrow();
+        assertThat(warm).isInstanceOf(Skipped.class);
+        TestCase<Object> cold = quick.stream().filter(t -> t.key().equals("seq_read_cold_qd1")).findFirst().orElseThrow();
+        assertThat(cold).isNotInstanceOf(Skipped.class);
+        TestCase<?> original = hostside.io.IoDrill.tests().stream().filter(t -> t.key().equals("seq_read_warm_qd1")).findFirst().orElseThrow();
+        assertThat(warm.description()).isEqualTo(original.description());
+        assertThat(warm.anchor()).isEqualTo(original.anchor());
+        assertThat(warm.detailType()).isEqualTo(original.detailType());
+
+        // the harness never runs it: not run, with the reason
+        List<Result> rs = Runner.run(List.of(warm), new Object(), hostside.harness.ProgressSink.NONE);
+        assertThat(rs).singleElement().satisfies(r -> {
+            assertThat(r.status()).isEqualTo(Status.NOT_RUN);
+            assertThat(r.why()).isEqualTo(Quick.WHY);
+        });
+        assertThatThrownBy(() -> warm.run(new Object())).hasMessageContaining("skipped");
+    }
+
+    @Test
+    void aFullRunTakesEveryCaseAsItIs() {
+        var all = hostside.machine.MemoryDrill.tests();
+        assertThat(Profile.Mode.FULL.cases(all)).isSameAs(all);
+        assertThat(Profile.Mode.QUICK.cases(all)).filteredOn(t -> !(t instanceof Skipped)).extracting(TestCase::key)
+                .containsExactly("memory_bandwidth_triad", "memory_latency");
+    }
+}
