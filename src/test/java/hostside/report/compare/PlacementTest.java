@@ -58,6 +58,35 @@ class PlacementTest {
         assertThat(p.why()).startsWith("no GPU");
     }
 
+    /** A synthetic machine of each reference class, built from that class's own row, lands in it, and differs in nothing. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"rtx4090", "dgx-spark", "hgx-h100", "hgx-h200", "gh200", "gb200-nvl72", "gb300-nvl72", "vr-nvl72"})
+    void aMachineOfEachReferenceClassIsPlacedInIt(String id) {
+        Platforms.Platform ref = Platforms.get().platforms().stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
+        // Vera Rubin's GPU has no name in the data yet: found by its link, domain and axes alone
+        boolean named = !ref.gpuNames().isEmpty();
+        Placement.Axes axes = new Placement.Axes(ref.link(), named ? "NVIDIA " + ref.gpuNames().getFirst() : "NVIDIA Rubin", Math.min(ref.domain(), 8), ref.domain(),
+                value(ref.coresPerGpu()), value(ref.hostToDevice()), value(ref.gpuToGpu()), value(ref.nicGbpsPerGpu()));
+        Placement p = Placement.of(axes);
+        assertThat(p.placed()).as(p.why()).isTrue();
+        assertThat(p.closest().id()).isEqualTo(id);
+        assertThat(p.because()).contains("the same NVLink domain");
+        if (named) assertThat(p.because()).contains("the same GPU");
+        assertThat(p.differs()).as("a machine with its class's own figures").allSatisfy(d -> assertThat(d).contains("= 100% of the class's"));
+        // and one with its host link at half the class's figure is still of the class, said below its floor
+        if (ref.hostToDevice() != null) {
+            Placement slow = Placement.of(new Placement.Axes(axes.link(), axes.gpu(), axes.gpus(), axes.domain(), axes.coresPerGpu(),
+                    ref.hostToDevice().value() / 2, axes.gpuToGpu(), axes.nicGbpsPerGpu()));
+            assertThat(slow.closest().id()).isEqualTo(id);
+            assertThat(slow.differs()).anySatisfy(d -> assertThat(d).startsWith("host to device").endsWith(": 0.50x"));
+            assertThat(ref.hostToDevice().value() / 2).isLessThan(slow.hostToDeviceFloor());
+        }
+    }
+
+    private static Double value(Platforms.Tagged t) {
+        return t == null ? null : t.value();
+    }
+
     @Test
     void aCoherentBoxIsNeverRankedAgainstPcieOnes() {
         Fleet.HardwareClass gh = new Fleet.HardwareClass("NVIDIA GH200 480GB", 1, "Neoverse-V2", 72, "c2c", "none", "none", 65536L);
