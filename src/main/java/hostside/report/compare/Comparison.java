@@ -165,6 +165,10 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         m.put("THP", r -> r.confounders() == null ? null : r.confounders().thp());
         // a quick report measures the same figures the same way but skips most: a mixed group is said, not hidden
         m.put("report mode", r -> r.confounders() == null ? "full" : r.confounders().modeOrFull());
+        // a drill that began on a busy machine measured the load as much as the machine
+        m.put("load", r -> r.confounders() == null || r.confounders().drillLoads() == null ? "not read"
+                : r.confounders().busyDrills().isEmpty() ? "quiet" : "busy during the " + String.join(" and ", r.confounders().busyDrills()) + " drill"
+                + (r.confounders().busyDrills().size() > 1 ? "s" : ""));
         return m;
     }
 

@@ -147,6 +147,20 @@ class ComparisonTest {
     }
 
     @Test
+    void aNodeMeasuredBusyIsSaidAndIsTheProbableCause() {
+        List<Comparison.Input> in = fleet(8);
+        Report r = machine("node6", H200, "580.95", gbs("host_to_device_ce_pinned", 40.0)).report();
+        var busy = new hostside.process.MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
+        Report loaded = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
+                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(new Fleet.DrillLoad("machine", busy), new Fleet.DrillLoad("cpu", busy))),
+                null, List.of(), List.of(), r.figures(), List.of());
+        in.set(6, new Comparison.Input("node6", loaded));
+        Comparison c = Comparison.of(in);
+        assertThat(c.classes().getFirst().findings()).containsExactly("1 of 8 have load busy during the machine and cpu drills (node6), the rest quiet");
+        assertThat(c.outliers()).singleElement().satisfies(o -> assertThat(o.cause()).contains("load busy during the machine and cpu drills"));
+    }
+
+    @Test
     void severalDifferingFactsAreListedNotBlamed() {
         List<Comparison.Input> in = fleet(8);
         Report r = machine("node3", H200, "570.86", gbs("host_to_device_ce_pinned", 40.0)).report();
