@@ -47,8 +47,15 @@ class LayersTest {
 
     @Test
     void theReportIsNotImportedBelowTheCommandLine() {
-        noClasses().that().resideOutsideOfPackages("hostside.cli..", "hostside.report..").should().dependOnClassesThat()
+        // the learning mode sits beside the command line: it reads reports and draws them
+        noClasses().that().resideOutsideOfPackages("hostside.cli..", "hostside.report..", "hostside.learn..").should().dependOnClassesThat()
                 .resideInAPackage("hostside.report..").check(classes);
+    }
+
+    @Test
+    void onlyTheCommandLineKnowsTheLearningMode() {
+        noClasses().that().resideOutsideOfPackages("hostside.cli..", "hostside.learn..").should().dependOnClassesThat()
+                .resideInAPackage("hostside.learn..").check(classes);
     }
 
     @Test

@@ -1,0 +1,136 @@
+package hostside.learn;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.report.Report;
+
+/**
+ * What the steppers are told about the machine: its report's figures (by the report's own keys)
+ * and a few facts (page size, THP, host link, GPU, container limits). A stepper asks for a figure
+ * with a typical value beside it; what it gets says whether it is this machine's (measured or
+ * read here) or the typical one, and the frame says so. Without a report (a machine not yet
+ * measured) every figure is the typical one, and the facts are what could be read.
+ *
+ * @param machine where the figures come from: "vm-3f2a (report of 2026-12-04)", or "typical figures"
+ */
+public record Inputs(String machine, Map<String, Value> values, Map<String, Fact> facts) {
+    public Inputs {
+        values = Map.copyOf(values);
+        facts = Map.copyOf(facts);
+    }
+
+    /** Where a figure or fact came from. */
+    public enum Source {
+        MEASURED("measured here"), READ("read here"), TYPICAL("typical, not this machine");
+
+        public final String words;
+
+        Source(String words) {
+            this.words = words;
+        }
+    }
+
+    /** A figure with its unit and its source; {@code note} names the typical machine when it is one. */
+    public record Value(String key, double value, String unit, Source source, String note) {
+        /** "55.3 GB/s (measured here)". */
+        public String shown() {
+            return hostside.core.Units.sig3(value) + " " + unit + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
+        }
+
+        public boolean mine() {
+            return source != Source.TYPICAL;
+        }
+    }
+
+    /** A fact in words ("4 KiB", "madvise", "PCIe Gen5 x16"), with its source. */
+    public record Fact(String key, String value, Source source) {
+        public boolean mine() {
+            return source != Source.TYPICAL;
+        }
+    }
+
+    /**
+     * The machine's figure {@code key} (the report's figure keys: host_to_device_ce_pinned,
+     * syscall_getppid, ...), the machine-wide one first, else the first GPU's or folder's; else
+     * {@code typical} in {@code unit}, said to be typical of {@code typicalOf}.
+     */
+    public Value value(String key, double typical, String unit, String typicalOf) {
+        Value v = values.get(key);
+        return v != null ? v : new Value(key, typical, unit, Source.TYPICAL, typicalOf);
+    }
+
+    /** The fact {@code key}, else {@code typical}. */
+    public Fact fact(String key, String typical) {
+        Fact f = facts.get(key);
+        return f != null ? f : new Fact(key, typical, Source.TYPICAL);
+    }
+
+    /** No report: typical figures throughout, and the facts given. */
+    public static Inputs typical(Map<String, Fact> facts) {
+        return new Inputs("typical figures (no report)", Map.of(), facts);
+    }
+
+    /** A report's figures and facts. */
+    public static Inputs from(Report r) {
+        Map<String, Value> values = new LinkedHashMap<>();
+        for (Figure f : r.figures()) {
+            // the machine's own figure wins over a GPU's or a folder's of the same key; among those, the first
+            Value v = new Value(f.key(), f.value(), f.unit().toString(), Source.MEASURED, "");
+            if (f.scope().kind() == Scope.Kind.MACHINE) values.put(f.key(), v);
+            else values.putIfAbsent(f.key(), v);
+        }
+        Map<String, Fact> facts = new LinkedHashMap<>();
+        Report.Machine m = r.machine();
+        String name = m == null || m.name() == null ? "this machine" : m.name();
+        var c = r.hardwareClass();
+        if (c != null) {
+            put(facts, "gpu", c.gpuCount() == 0 ? "none" : c.gpuCount() + "x " + c.gpu());
+            put(facts, "gpu_count", String.valueOf(c.gpuCount()));
+            put(facts, "cpu", c.cpuModel() + ", " + c.cores() + " cores");
+            put(facts, "cores", String.valueOf(c.cores()));
+            put(facts, "host_link", c.hostLink());
+            put(facts, "fabric", c.fabric());
+            put(facts, "nics", c.nics());
+            if (c.pageSize() != null) put(facts, "page_size", hostside.core.Units.bytes(c.pageSize()));
+            if (c.pageSize() != null) put(facts, "page_size_bytes", String.valueOf(c.pageSize()));
+        }
+        var conf = r.confounders();
+        if (conf != null && conf.thp() != null) put(facts, "thp", conf.thp());
+        if (conf != null && conf.numaBalancing() != null) put(facts, "numa_balancing", String.valueOf(conf.numaBalancing()));
+        Report.Storage storage = r.module(Report.Storage.class);
+        if (storage != null && storage.container() != null) containerFacts(facts, storage.container().facts());
+        String date = r.title() == null || r.title().date() == null ? "" : " (report of " + r.title().date().substring(0, Math.min(10, r.title().date().length())) + ")";
+        return new Inputs(name + date, values, facts);
+    }
+
+    private static void containerFacts(Map<String, Fact> facts, hostside.container.ContainerFacts c) {
+        if (c == null) return;
+        if (c.runtime() != null) put(facts, "container", c.runtime().inContainer() ? (c.runtime().runtime() == null ? "a container" : c.runtime().runtime()) : "none");
+        if (c.shm() != null && c.shm().sizeBytes() != null) put(facts, "shm_bytes", String.valueOf(c.shm().sizeBytes()));
+        if (c.pids() != null && c.pids().max() != null) put(facts, "pids_max", c.pids().max().unlimited() ? "max" : String.valueOf(c.pids().max().value()));
+        if (c.limits() != null && c.limits().memlock() != null) {
+            var l = c.limits().memlock();
+            put(facts, "memlock_bytes", l.softUnlimited() ? "unlimited" : String.valueOf(l.soft()));
+        }
+        if (c.capabilities() != null && c.capabilities().ipcLock() != null) put(facts, "cap_ipc_lock", String.valueOf(c.capabilities().ipcLock()));
+    }
+
+    private static void put(Map<String, Fact> facts, String key, String value) {
+        if (value != null && !value.isEmpty()) facts.put(key, new Fact(key, value, Source.READ));
+    }
+
+    /** The figure keys a report holds, for a stepper's tests. */
+    public List<String> keys() {
+        return values.keySet().stream().sorted().toList();
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%s: %d figures, %d facts", machine, values.size(), facts.size());
+    }
+}
