@@ -28,7 +28,12 @@ public final class Profile {
         }
 
         <C> List<hostside.harness.TestCase<C>> cases(List<hostside.harness.TestCase<C>> all) {
-            return this == QUICK ? Quick.of(all) : all;
+            return cases(all, false);
+        }
+
+        /** ... on a machine with a GPU or without: a quick run keeps different jitter cases on each. */
+        <C> List<hostside.harness.TestCase<C>> cases(List<hostside.harness.TestCase<C>> all, boolean gpu) {
+            return this == QUICK ? Quick.of(all, gpu) : all;
         }
     }
 
@@ -61,7 +66,7 @@ public final class Profile {
                 new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
         progress.drill("cpu", 3, n);
         loads.before("cpu");
-        hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, mode.cases(hostside.cpu.CpuDrill.measurements()),
+        hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, mode.cases(hostside.cpu.CpuDrill.measurements(), !facts.gpus().isEmpty()),
                 mode.cases(hostside.cpu.dataloader.DataLoaderTarget.tests()), hostside.cpu.CpuDrill.Settings.defaults(), progress);
         progress.drill("io", 4, n);
         loads.before("io");

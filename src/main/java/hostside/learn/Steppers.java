@@ -1,0 +1,23 @@
+package hostside.learn;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Every stepper of the learning mode, in the course's order. */
+public final class Steppers {
+    private Steppers() {}
+
+    private static final List<Stepper> ALL = List.of();
+
+    public static List<Stepper> all() {
+        return ALL;
+    }
+
+    public static List<Stepper> of(int module) {
+        return ALL.stream().filter(s -> s.module() == module).toList();
+    }
+
+    public static Optional<Stepper> get(String key) {
+        return ALL.stream().filter(s -> s.key().equals(key)).findFirst();
+    }
+}
