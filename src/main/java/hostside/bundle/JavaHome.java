@@ -87,6 +87,16 @@ public record JavaHome(Path path, Map<String, String> release) {
         return release.getOrDefault("IMPLEMENTOR", "");
     }
 
+    /**
+     * The machines it runs on (x86_64, aarch64): its native code is built for one architecture,
+     * so a bundle made on an x86_64 machine does not run on a Grace node.
+     */
+    public String arch() {
+        String a = release.get("OS_ARCH");
+        if (a != null && !a.isBlank()) return a;
+        return isRunning() ? System.getProperty("os.arch", "unknown") : "unknown";
+    }
+
     /** Whether this is the runtime hostside runs on now. */
     public boolean isRunning() {
         try {

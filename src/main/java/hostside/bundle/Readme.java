@@ -11,7 +11,8 @@ final class Readme {
 
     static String of(String hostsideVersion, JavaHome from, boolean linked, List<String> modules, boolean startupCache) {
         String vendor = from.vendor().isBlank() ? "" : from.vendor() + ", ";
-        return wrap("hostside " + hostsideVersion + " with a Java runtime of its own, for machines without a JDK 25: run ./hostside COMMAND here,"
+        return wrap("hostside " + hostsideVersion + " with a Java runtime of its own, for Linux machines on " + from.arch()
+                + " without a JDK 25: run ./hostside COMMAND here,"
                 + " e.g. ./hostside report (this machine's one-page profile, written to results/ in the working directory),"
                 + " ./hostside machine --json or ./hostside --help; nothing needs installing."
                 + " hostside.jar runs on runtime/, Java " + from.version() + " (" + vendor + (linked ? "made with jlink" : "packed as it was")

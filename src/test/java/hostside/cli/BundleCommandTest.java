@@ -211,7 +211,7 @@ class BundleCommandTest {
     void theReadmeSaysWhatItIsHowToRunItAndWhatIsInside() throws IOException {
         String readme = Files.readString(unpacked.resolve("README"));
         String flat = readme.replace('\n', ' ');
-        assertThat(flat).startsWith("hostside " + VERSION + " with a Java runtime of its own").contains("./hostside report")
+        assertThat(flat).startsWith("hostside " + VERSION + " with a Java runtime of its own, for Linux machines on ").contains("./hostside report")
                 .contains("Java " + Runtime.version()).contains("java.base, java.management").contains("made with jlink").contains("hostside.aot");
         assertThat(readme.lines()).allMatch(l -> l.length() <= 78);
     }
