@@ -22,7 +22,7 @@ class LayersTest {
     /** The drills: each module's package, and the packages they are built of. */
     static final String[] DRILLS = {"hostside.machine..", "hostside.memory..", "hostside.vm..", "hostside.cpu..", "hostside.io..", "hostside.container..",
             "hostside.checklist..", "hostside.rack..", "hostside.gpu..", "hostside.harness..", "hostside.process..", "hostside.fs..",
-            "hostside.libc..", "hostside.snapshot..", "hostside.doc..", "hostside.core.."};
+            "hostside.libc..", "hostside.snapshot..", "hostside.doc..", "hostside.core..", "hostside.bundle.."};
 
     @BeforeAll
     static void load() {
