@@ -1,0 +1,429 @@
+package hostside.learn.m1;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import hostside.core.Units;
+import hostside.learn.Frame;
+import hostside.learn.Frames;
+import hostside.learn.Inputs;
+import hostside.learn.Stepper;
+import hostside.learn.Svg;
+import hostside.machine.CopyVerdicts;
+import hostside.machine.PciLink;
+
+/**
+ * Module 1: one host-to-device copy of 1 GiB, from pageable memory (the driver's CPU memcpy into a
+ * pinned staging buffer, then the copy engine's DMA over the link) and from pinned memory (the DMA
+ * engine reads the tensor itself), with this machine's copy figures, its link's limit and what
+ * pinning costs. Without a GPU or without measured copies it runs on typical figures of a PCIe
+ * Gen5 x16 H100/H200 box, and every caption says so.
+ */
+public final class H2dCopy implements Stepper {
+    static final long GIB = 1L << 30;
+    /** The batch in the "how long" frame: the report's offload example, 10 GB. */
+    static final double BATCH_BYTES = CopyVerdicts.OFFLOAD_BYTES;
+
+    static final String TYPICAL_BOX = "a PCIe Gen5 x16 H100/H200 box";
+    /** Pinned: the project's H200 VM measured 55.3 GB/s, platforms.json holds 55.2 for the class; pageable copies there run 8-20 GB/s. */
+    static final double TYPICAL_PINNED = 55, TYPICAL_PAGEABLE = 12;
+    static final String PIN_TYPICAL = "this project's H200 VM, report of 2026-12-04";
+    static final double TYPICAL_ALLOC_MS = 360, TYPICAL_REGISTER_MS = 35;
+    static final String TYPICAL_LINK = "pcie-gen5-x16";
+
+    /** PCIe transfer rates, Gen1 to Gen6, in GT/s (sysfs's current_link_speed). */
+    private static final double[] GTS = {2.5, 5, 8, 16, 32, 64};
+    private static final Pattern PCIE = Pattern.compile("pcie-gen(\\d)-x(\\d+)");
+
+    static final int W = 640, H = 260;
+
+    @Override
+    public String key() {
+        return "h2d-copy";
+    }
+
+    @Override
+    public int module() {
+        return 1;
+    }
+
+    @Override
+    public String title() {
+        return "A host-to-device copy, pageable against pinned";
+    }
+
+    /** The host link as this stepper uses it: its kind, its name and its limit per direction (null when there is no link to fill). */
+    record Link(String kind, String words, Inputs.Value max, boolean mine, String why) {
+        boolean pcie() {
+            return kind.equals("pcie");
+        }
+
+        boolean c2c() {
+            return kind.equals("c2c");
+        }
+
+        boolean integrated() {
+            return kind.equals("integrated");
+        }
+    }
+
+    /** The link named by the host_link fact; a typical PCIe Gen5 x16 one when the fact says none, unknown, or nothing. */
+    static Link link(Inputs in) {
+        Inputs.Fact f = in.facts().get("host_link");
+        if (f != null) {
+            Link l = parse(f.value(), f.source(), "");
+            if (l != null) return l;
+        }
+        String why = f == null ? "no host link in these inputs" : "the host link " + f.source().words + " is '" + f.value() + "'";
+        return parse(TYPICAL_LINK, Inputs.Source.TYPICAL, why);
+    }
+
+    static Link parse(String fact, Inputs.Source source, String why) {
+        boolean mine = source != Inputs.Source.TYPICAL;
+        if (fact == null) return null;
+        Matcher m = PCIE.matcher(fact.trim().toLowerCase(Locale.ROOT));
+        if (m.matches()) {
+            int gen = Integer.parseInt(m.group(1)), width = Integer.parseInt(m.group(2));
+            if (gen < 1 || gen > GTS.length || width < 1) return null;
+            double gts = GTS[gen - 1];
+            // the figure the machine drill shows for the link: line encoding counted, packet overhead not
+            double max = PciLink.gbPerSecond(gts, width);
+            String words = "PCIe Gen" + gen + " x" + width;
+            String enc = gen >= 6 ? "FLIT 236/256" : gen >= 3 ? "128b/130b" : "8b/10b";
+            String note = Units.sig3(gts) + " GT/s x " + width + " lanes, " + enc + " encoding";
+            return new Link("pcie", words, new Inputs.Value("host_link_max", max, "GB/s", source, note), mine, why);
+        }
+        return switch (fact.trim().toLowerCase(Locale.ROOT)) {
+            case "c2c" -> new Link("c2c", "NVLink-C2C", new Inputs.Value("host_link_max", 450, "GB/s", source,
+                    "NVLink-C2C's vendor spec, 900 GB/s both ways per superchip"), mine, why);
+            case "integrated" -> new Link("integrated", "one shared memory (integrated GPU)", null, mine, why);
+            default -> null;
+        };
+    }
+
+    @Override
+    public List<Frame> frames(Inputs in) {
+        Inputs.Value pinned = positive(in, "host_to_device_ce_pinned", TYPICAL_PINNED, "GB/s", TYPICAL_BOX);
+        Inputs.Value pageable = positive(in, "host_to_device_ce_pageable", TYPICAL_PAGEABLE, "GB/s", TYPICAL_BOX + ", where pageable copies run 8-20 GB/s");
+        Link link = link(in);
+        // typical copies are a PCIe box's: they are not put on this machine's C2C or integrated link
+        if (!pinned.mine() && !pageable.mine() && !link.pcie()) {
+            link = parse(TYPICAL_LINK, Inputs.Source.TYPICAL, "this machine's copies were not measured, and the typical ones are a PCIe box's");
+        }
+        Inputs.Value alloc = positive(in, "pin_cost_host_alloc", TYPICAL_ALLOC_MS, "ms/GiB", PIN_TYPICAL);
+        Inputs.Value register = positive(in, "pin_cost_host_register", TYPICAL_REGISTER_MS, "ms/GiB", PIN_TYPICAL);
+        String gpu = gpu(in, pinned.mine() || pageable.mine());
+        String basis = basis(in, pinned, pageable, link);
+        String node = node(in);
+
+        Frames f = new Frames();
+
+        // 1. the scene
+        String linkLimit = link.max() == null ? "no link to cross: CPU and GPU share one memory"
+                : "over " + link.words() + ", at most " + link.max().shown() + " per direction";
+        add(f, "1 GiB in pageable host memory, bound for the GPU",
+                "A 1 GiB tensor sits in ordinary, pageable host memory, as torch.empty or a NumPy array leave it, on NUMA node " + node + ". "
+                        + "It is going to " + gpu + ", " + linkLimit + ". " + basis,
+                null, scene(Step.START, link, gpu, node, pinned, pageable), link.max());
+
+        // 2. pageable: who touches the bytes first
+        Frame.Predict direct = new Frame.Predict("Can the GPU get at this pageable tensor where it lies, with no CPU copy first?",
+                List.of("Yes: DMA reads any host memory", "No: its pages can move, so the driver first copies it into a pinned staging buffer",
+                        "Yes, here: over coherent NVLink-C2C the GPU reads it through the CPU's page tables",
+                        "There is nothing to cross: CPU and GPU share one memory"),
+                link.integrated() ? 3 : link.c2c() ? 2 : 1,
+                link.integrated() ? "An integrated GPU reads the same DRAM as the CPU: there is no host link and no second copy of the tensor."
+                        : link.c2c() ? "NVLink-C2C is coherent: the GPU translates addresses through the CPU's page tables (ATS), so it can read pageable memory in place."
+                        : "A DMA engine works on physical pages, and the kernel may move or swap a pageable page at any moment; so over PCIe the driver stages the copy.");
+        if (link.pcie()) {
+            add(f, "Pageable: the CPU copies it into a pinned staging buffer",
+                    "cudaMemcpy, or tensor.to('cuda'), cannot hand a pageable tensor's pages to the DMA engine: the kernel may move them mid-copy. "
+                            + "So a CPU thread copies the tensor, chunk by chunk, into a small pinned buffer the driver owns: a plain memcpy at one core's speed. " + basis,
+                    direct, scene(Step.STAGE, link, gpu, node, pinned, pageable));
+        } else if (link.c2c()) {
+            add(f, "Pageable over coherent C2C: the GPU can read it in place",
+                    "Over NVLink-C2C the GPU walks the CPU's page tables (ATS), so a kernel can read a pageable tensor where it lies, with no staging copy. "
+                            + "cudaMemcpy from pageable memory still runs the driver's own path, and the measured figure says how fast it is. " + basis,
+                    direct, scene(Step.STAGE, link, gpu, node, pinned, pageable));
+        } else {
+            add(f, "Integrated: one memory, nothing to cross",
+                    "On an integrated GPU the CPU and the GPU share one DRAM: a host-to-device copy is a copy inside the same memory, not a trip over a link. "
+                            + "The figures below are copies all the same, and pinning still decides how the driver can reach the pages. " + basis,
+                    direct, scene(Step.STAGE, link, gpu, node, pinned, pageable));
+        }
+
+        // 3. pageable, end to end
+        double gibPageable = GIB / (pageable.value() * 1e9);
+        String sweep = sweep(in);
+        add(f, "Pageable, end to end",
+                (link.pcie() ? "Each chunk in the staging buffer goes over " + link.words() + " by the copy engine's DMA while the CPU fills the next one; "
+                        + "the two take turns, and the slower one, the CPU's memcpy, sets the pace. " : "")
+                        + "End to end, pageable host-to-device copies ran at " + pageable.shown() + ": 1 GiB in " + time(gibPageable) + ". " + sweep + basis,
+                null, scene(Step.DMA, link, gpu, node, pinned, pageable), pageable);
+
+        // 4. pinned
+        double ratio = pinned.value() / pageable.value();
+        Frame.Predict faster = new Frame.Predict("Which is faster here, pinned or pageable, and by how much?",
+                List.of("Pageable is as fast or faster", "Pinned, by less than 2x", "Pinned, by 2x to 5x", "Pinned, by more than 5x"),
+                ratio <= 1 ? 0 : ratio < 2 ? 1 : ratio <= 5 ? 2 : 3,
+                ratio <= 1 ? "Pageable " + gbs(pageable) + " against pinned " + gbs(pinned) + ": unusual; the pinned figure is below what the link allows, so look at the link's speed under load and the buffer's NUMA node."
+                        : "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ": " + x(ratio) + "; the pageable copy pays for the CPU's staging memcpy.");
+        add(f, "Pinned: the copy engine reads the tensor itself",
+                "Pinned (page-locked) memory cannot move, so the driver hands its physical pages to the copy engine, which reads the tensor directly: no staging buffer, no CPU memcpy, and the CPU is free meanwhile. "
+                        + "Pinned copies ran at " + pinned.shown() + ", pageable ones at " + pageable.shown() + ": "
+                        + (ratio >= 1 ? "pinned is " + x(ratio) + " faster." : "pageable is " + x(1 / ratio) + " faster, which is not the usual order.") + " " + basis,
+                faster, scene(Step.PINNED, link, gpu, node, pinned, pageable), pinned, pageable);
+
+        // 5. how close to the link's limit
+        if (link.max() != null) {
+            double share = pinned.value() / link.max().value();
+            Frame.Predict close = new Frame.Predict("Pinned copies here reach what share of the link's limit?",
+                    List.of("Under 50%", "50% to 80%", "80% to 95%", "Over 95%"),
+                    share < 0.5 ? 0 : share < 0.8 ? 1 : share <= 0.95 ? 2 : 3,
+                    gbs(pinned) + " of " + gbs(link.max()) + " is " + pct(share) + (link.pcie()
+                            ? (share >= 0.8 ? ": the usual ceiling, once packet headers and flow control take their share." : ": well below the usual 87-90%; check the link's speed under load (lspci LnkSta), the buffer's NUMA node and the IOMMU.")
+                            : ": C2C's limit is its vendor spec for both directions halved; GH200's copy engine measured 346 GB/s (nvbandwidth#23)."));
+            String limit = link.pcie()
+                    ? link.words() + " carries at most " + link.max().shown() + " per direction after line encoding; packet headers and flow control take their share, so copies reach about 87-90% of it. "
+                    : "NVLink-C2C carries " + link.max().shown() + " per direction; GH200's copy engine measured 346 GB/s over it (nvbandwidth#23). ";
+            add(f, "How close pinned comes to the link's limit",
+                    limit + "Pinned copies here reach " + pinned.shown() + ": " + pct(share) + " of it; pageable ones " + gbs(pageable) + ", " + pct(pageable.value() / link.max().value()) + ". " + basis,
+                    close, bars("Host to device, GB/s per direction", List.of(
+                            new Bar(link.words() + " limit", link.max().value(), gbs(link.max()), "dim"),
+                            new Bar("pinned", pinned.value(), gbs(pinned) + " = " + pct(share), "ok"),
+                            new Bar("pageable", pageable.value(), gbs(pageable) + " = " + pct(pageable.value() / link.max().value()), "bad")), basis),
+                    link.max(), pinned);
+        } else {
+            add(f, "No link to fill",
+                    "An integrated GPU has no host link whose limit a copy could approach: both copies are memory-to-memory inside one DRAM, pinned at " + pinned.shown()
+                            + " and pageable at " + pageable.shown() + ". " + basis,
+                    null, bars("Host to device, GB/s", List.of(new Bar("pinned", pinned.value(), gbs(pinned), "ok"),
+                            new Bar("pageable", pageable.value(), gbs(pageable), "bad")), basis), pinned, pageable);
+        }
+
+        // 6. 1 GiB and a 10 GB batch
+        double gibPinned = GIB / (pinned.value() * 1e9);
+        double batchPinned = BATCH_BYTES / (pinned.value() * 1e9), batchPageable = BATCH_BYTES / (pageable.value() * 1e9);
+        Frame.Predict howLong = new Frame.Predict("How long does a 10 GB batch take from pageable memory here?",
+                List.of("Under 0.25 s", "0.25 s to 0.5 s", "0.5 s to 1 s", "1 s to 2 s", "Over 2 s"),
+                batchPageable < 0.25 ? 0 : batchPageable < 0.5 ? 1 : batchPageable < 1 ? 2 : batchPageable <= 2 ? 3 : 4,
+                "10 GB at " + gbs(pageable) + " is " + time(batchPageable) + "; from pinned memory, at " + gbs(pinned) + ", " + time(batchPinned) + ".");
+        double lost = batchPageable - batchPinned;
+        add(f, "1 GiB, and a 10 GB batch",
+                "At " + pinned.shown() + " pinned and " + pageable.shown() + " pageable, 1 GiB takes " + time(gibPinned) + " pinned and " + time(gibPageable)
+                        + " pageable; a 10 GB batch, or 10 GB of offloaded optimizer state, takes "
+                        + time(batchPinned) + " pinned and " + time(batchPageable) + " pageable. "
+                        + (lost > 0 ? "A step that waits on that copy waits " + time(lost) + " longer when the batch is pageable. " : "Here pageable is not the slower one. ") + basis,
+                howLong, timeline(pinned, pageable, batchPinned, batchPageable, basis), pinned, pageable);
+
+        // 7. what pinning costs
+        double copies = alloc.value() / (gibPinned * 1e3);
+        Frame.Predict cost = new Frame.Predict("Pinning 1 GiB from scratch (cudaHostAlloc) takes as long as how many pinned copies of that 1 GiB?",
+                List.of("Less than 1", "1 to 5", "5 to 20", "More than 20"),
+                copies < 1 ? 0 : copies < 5 ? 1 : copies <= 20 ? 2 : 3,
+                Units.sig3(alloc.value()) + " ms to pin against " + time(gibPinned) + " a pinned copy: " + Units.sig3(copies) + " copies' worth. Pin once and reuse.");
+        add(f, "What pinning itself costs",
+                "Pinning is not free: cudaHostAlloc of fresh pinned memory cost " + alloc.shown() + ", and cudaHostRegister of memory already in use "
+                        + register.shown() + ": every page is faulted in, locked and mapped for the GPU. "
+                        + "Pinning 1 GiB from scratch takes as long as " + Units.sig3(copies) + " pinned copies of it at " + pinned.shown() + ", so pin buffers once and reuse them, as PyTorch's caching host allocator does. "
+                        + (alloc.mine() && register.mine() || !basis.isEmpty() ? "" : "A pinning cost marked typical was not measured here. ")
+                        + basis,
+                cost, bars("Cost per GiB, milliseconds", List.of(
+                        new Bar("cudaHostAlloc (pin new)", alloc.value(), Units.sig3(alloc.value()) + " ms", "hot"),
+                        new Bar("cudaHostRegister (pin in use)", register.value(), Units.sig3(register.value()) + " ms", "hot"),
+                        new Bar("one pinned copy of 1 GiB", gibPinned * 1e3, time(gibPinned), "ok")), alloc.mine() ? basis : "typical"),
+                alloc, register, pinned);
+
+        // 8. what to do
+        add(f, "What to do in PyTorch",
+                "Load batches with DataLoader(pin_memory=True): its pin-memory thread copies each batch into pinned memory in the background, off the training loop. "
+                        + "Then x.to('cuda', non_blocking=True) queues the copy on the copy engine and returns at once, so it overlaps compute; from pageable memory it could not. "
+                        + (lost > 0 ? "By the figures above, that turns " + time(batchPageable) + " per 10 GB into " + time(batchPinned) + " and frees a CPU core from the staging memcpy. " : "")
+                        + basis,
+                null, advice(batchPinned, batchPageable, basis));
+        return f.list();
+    }
+
+    // ---- the words
+
+    /** The machine's figure, or the typical one where it has none or a figure no rate can be made of (zero, negative, not a number). */
+    static Inputs.Value positive(Inputs in, String key, double typical, String unit, String typicalOf) {
+        Inputs.Value v = in.value(key, typical, unit, typicalOf);
+        return v.value() > 0 && Double.isFinite(v.value()) ? v : new Inputs.Value(key, typical, unit, Inputs.Source.TYPICAL, typicalOf);
+    }
+
+    /** "the NVIDIA H200" from the gpu fact "1x NVIDIA H200"; without one "the GPU" whose copies were measured, else "a typical H100". */
+    static String gpu(Inputs in, boolean measured) {
+        Inputs.Fact g = in.facts().get("gpu");
+        if (g == null || g.value().equals("none") || g.value().isBlank()) return measured ? "the GPU" : "a typical H100";
+        String name = g.value().replaceFirst("^\\d+x ", "");
+        return "the " + name;
+    }
+
+    /** The GPU's NUMA node when the inputs carry it; "unknown" when they do not, or when the kernel says -1. */
+    static String node(Inputs in) {
+        Inputs.Fact n = in.facts().get("gpu_numa_node");
+        if (n == null || !n.mine()) return "unknown (these inputs do not say which node the GPU hangs off)";
+        if (n.value().trim().equals("-1")) return "unknown (the kernel says -1, as VMs often do)";
+        return n.value().trim() + ", the GPU's own node (" + n.source().words + ")";
+    }
+
+    /** One sentence saying which figures are typical, or "" when they are all this machine's. */
+    static String basis(Inputs in, Inputs.Value pinned, Inputs.Value pageable, Link link) {
+        if (pinned.mine() && pageable.mine()) {
+            return link.mine() ? "" : "The link is typical (" + link.why() + "); the copy figures are this machine's.";
+        }
+        Inputs.Fact g = in.facts().get("gpu");
+        String why = g != null && g.mine() && g.value().equals("none") ? "this machine has no GPU (" + g.source().words + ")"
+                : in.values().isEmpty() ? "there is no report" : "its copies were not measured";
+        if (!pinned.mine() && !pageable.mine()) return "These are typical figures of " + TYPICAL_BOX + ", not this machine's: " + why + ".";
+        return (pinned.mine() ? "Pageable" : "Pinned") + " is a typical figure of " + TYPICAL_BOX + ", not this machine's: " + why + ".";
+    }
+
+    /** The size sweep's best pageable copy, when measured here: a pageable copy's speed depends on its size. */
+    static String sweep(Inputs in) {
+        Inputs.Value peak = in.values().get("host_to_device_sweep_pageable");
+        Inputs.Value at = in.values().get("host_to_device_sweep_pageable_peak_bytes");
+        if (peak == null || at == null || !peak.mine() || at.value() <= 0) return "";
+        return "In the size sweep pageable copies did best at " + Units.bytes((long) at.value()) + ", at " + peak.shown() + "; large copies run slower. ";
+    }
+
+    static String gbs(Inputs.Value v) {
+        return Units.sig3(v.value()) + " GB/s";
+    }
+
+    static String time(double seconds) {
+        return seconds < 1 ? Units.sig3(seconds * 1e3) + " ms" : Units.sig3(seconds) + " s";
+    }
+
+    static String pct(double share) {
+        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
+    }
+
+    static String x(double ratio) {
+        return Units.sig3(ratio) + "x";
+    }
+
+    /** A frame; its caption trimmed (the typical-figures sentence may be empty), its figures without the unknown ones. */
+    private static void add(Frames f, String title, String caption, Frame.Predict predict, String svg, Inputs.Value... figures) {
+        f.add(title, caption.trim(), predict, svg, figures(figures));
+    }
+
+    private static Inputs.Value[] figures(Inputs.Value... vs) {
+        return java.util.Arrays.stream(vs).filter(java.util.Objects::nonNull).toArray(Inputs.Value[]::new);
+    }
+
+    // ---- the drawings
+
+    enum Step { START, STAGE, DMA, PINNED }
+
+    /** The host (CPU, the tensor, the driver's staging buffer), the link and the GPU, lit for one step. */
+    static String scene(Step s, Link link, String gpu, String node, Inputs.Value pinned, Inputs.Value pageable) {
+        Svg g = new Svg(W, H);
+        boolean staged = link.pcie() && (s == Step.STAGE || s == Step.DMA);
+        boolean pinnedTensor = s == Step.PINNED;
+        boolean cpuBusy = s == Step.STAGE && link.pcie();
+        g.box(10, 30, 280, 190, "", "on");
+        g.text(20, 48, "Host: CPU and DRAM, NUMA node " + (node.startsWith("unknown") ? "unknown" : node.split(",")[0]), "start", "on");
+        g.box(20, 62, 130, 44, cpuBusy ? "CPU: memcpy\nchunk by chunk" : "CPU\nfree", cpuBusy ? "hot" : "dim");
+        g.box(20, 150, 130, 50, "1 GiB tensor\n" + (pinnedTensor ? "pinned" : "pageable"), pinnedTensor ? "ok" : "on");
+        // only a PCIe copy from pageable memory is staged: on C2C and integrated there is no staging buffer to draw
+        if (link.pcie()) g.box(165, 150, 115, 50, "staging buffer\npinned, driver's", staged ? "on" : "dim");
+        g.box(450, 30, 180, 190, "", "on");
+        g.text(460, 48, shortGpu(gpu), "start", "on");
+        g.box(460, 62, 160, 44, "copy engine (DMA)", s == Step.DMA || s == Step.PINNED ? "hot" : "dim");
+        g.box(460, 150, 160, 50, "GPU memory\n" + (s == Step.START ? "empty" : s == Step.STAGE ? "waiting" : "1 GiB arriving"), "on");
+        // the link between them, its name above the line and its limit below
+        g.line(290, 125, 450, 125, link.integrated() ? "dim" : "on");
+        g.text(370, 118, link.max() == null ? "one shared memory" : link.words(), "middle", "on");
+        if (link.max() != null) g.text(370, 140, Units.sig3(link.max().value()) + " GB/s max" + (link.mine() ? "" : " (typical)"), "middle", link.mine() ? "on" : "dim");
+        switch (s) {
+            case START -> g.text(320, 250, "pageable: " + Units.sig3(pageable.value()) + " GB/s, pinned: " + Units.sig3(pinned.value()) + " GB/s"
+                    + (pinned.mine() && pageable.mine() ? " (measured here)" : " (typical)"), "middle", "dim");
+            case STAGE -> {
+                if (link.pcie()) g.arrow(150, 175, 165, 175, "", "hot").text(150, 222, "memcpy by the CPU", "middle", "hot");
+                else g.arrow(150, 185, 460, 185, link.c2c() ? "the GPU reads in place (ATS)" : "same memory", "ok");
+            }
+            case DMA -> {
+                if (link.pcie()) g.arrow(280, 185, 460, 185, "DMA, each chunk", "hot");
+                else g.arrow(150, 185, 460, 185, "pageable copy", "hot");
+                g.text(320, 250, "pageable end to end: " + Units.sig3(pageable.value()) + " GB/s" + (pageable.mine() ? " (measured here)" : " (typical)"), "middle", "bad");
+            }
+            case PINNED -> {
+                g.line(85, 200, 85, 238, "hot").line(85, 238, 540, 238, "hot").arrow(540, 238, 540, 202, "", "hot");
+                g.text(310, 232, "DMA straight from the tensor: " + Units.sig3(pinned.value()) + " GB/s" + (pinned.mine() ? " (measured here)" : " (typical)"), "middle", "ok");
+            }
+        }
+        return g.render(title(s) + ": host memory, the " + (link.max() == null ? "shared memory" : link.words() + " link") + " and " + shortGpu(gpu));
+    }
+
+    private static String title(Step s) {
+        return switch (s) {
+            case START -> "A 1 GiB tensor in pageable host memory";
+            case STAGE -> "Pageable copy, first step";
+            case DMA -> "Pageable copy, the DMA";
+            case PINNED -> "Pinned copy";
+        };
+    }
+
+    private static String shortGpu(String gpu) {
+        String s = gpu.replaceFirst("^(the|a|an) ", "");
+        return s.length() > 26 ? s.substring(0, 26) : s;
+    }
+
+    /** A labelled horizontal bar. */
+    record Bar(String label, double value, String text, String cls) {}
+
+    static String bars(String heading, List<Bar> bars, String basis) {
+        Svg g = new Svg(W, H);
+        g.text(10, 22, heading, "start", "on");
+        double max = bars.stream().mapToDouble(Bar::value).max().orElse(1);
+        double y = 48;
+        for (Bar b : bars) {
+            double w = max <= 0 ? 0 : 300 * b.value() / max;
+            g.text(10, y + 16, b.label(), "start", "on");
+            g.bar(220, y, w, 24, b.cls());
+            g.text(226 + w, y + 16, b.text(), "start", b.cls());
+            y += 44;
+        }
+        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
+        return g.render(heading + ": " + String.join(", ", bars.stream().map(b -> b.label() + " " + b.text()).toList()));
+    }
+
+    static String timeline(Inputs.Value pinned, Inputs.Value pageable, double batchPinned, double batchPageable, String basis) {
+        Svg g = new Svg(W, H);
+        g.text(10, 22, "A 10 GB batch, host to device: time on the copy", "start", "on");
+        double max = Math.max(batchPinned, batchPageable), scale = 380 / max;
+        g.line(150, 60, 150, 180, "dim");
+        g.text(10, 86, "pinned, " + Units.sig3(pinned.value()) + " GB/s", "start", "on");
+        g.bar(150, 70, scale * batchPinned, 26, "ok");
+        g.text(156 + scale * batchPinned, 88, time(batchPinned), "start", "ok");
+        g.text(10, 146, "pageable, " + Units.sig3(pageable.value()) + " GB/s", "start", "on");
+        g.bar(150, 130, scale * batchPageable, 26, "bad");
+        g.text(156 + scale * batchPageable, 148, time(batchPageable), "start", "bad");
+        g.line(150, 180, 530, 180, "dim");
+        g.text(150, 198, "0 s", "middle", "dim");
+        g.text(530, 198, time(max), "middle", "dim");
+        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
+        return g.render("A 10 GB batch takes " + time(batchPinned) + " pinned and " + time(batchPageable) + " pageable");
+    }
+
+    static String advice(double batchPinned, double batchPageable, String basis) {
+        Svg g = new Svg(W, H);
+        g.box(10, 20, 620, 120, "", "on");
+        List<String> code = new ArrayList<>(List.of(
+                "loader = DataLoader(ds, batch_size=256, num_workers=8, pin_memory=True)",
+                "for x, y in loader:",
+                "    x = x.to('cuda', non_blocking=True)   # queued on the copy engine",
+                "    y = y.to('cuda', non_blocking=True)   # the step's kernels overlap it"));
+        // SVG folds runs of spaces: the indentation is kept with no-break spaces
+        for (int i = 0; i < code.size(); i++) g.text(24, 46 + 24 * i, code.get(i).replace(' ', '\u00a0'), "start", "on");
+        g.text(10, 170, "10 GB from pinned memory: " + time(batchPinned) + "; from pageable: " + time(batchPageable), "start", batchPinned <= batchPageable ? "ok" : "bad");
+        g.text(10, 196, "Pin once, reuse: pinning costs far more than one copy.", "start", "on");
+        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
+        return g.render("What to do: pin_memory=True in the DataLoader and non_blocking copies");
+    }
+}

@@ -1,0 +1,510 @@
+package hostside.learn.m6;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+import hostside.core.Units;
+import hostside.learn.Frame;
+import hostside.learn.Frames;
+import hostside.learn.Inputs;
+import hostside.learn.Stepper;
+import hostside.learn.Svg;
+import hostside.report.platforms.Placement;
+import hostside.report.platforms.Platforms;
+import hostside.report.platforms.Platforms.Platform;
+
+/**
+ * Module 6: this machine placed among the reference platforms the way the report places it
+ * ({@link Placement#of}): the link class first (never ranked across classes), then the same GPU,
+ * then the NVLink domain, then the nearest on the four axes (CPU cores per GPU, host to device,
+ * GPU to GPU, NIC per GPU), each a log scale; the closest platform, where it differs, and the
+ * class's host-to-device floor. The axes are read from the inputs' facts and figures, as
+ * {@code hostside.report.Placements} reads them from a report. A machine that cannot be placed
+ * (no GPU, no report, an unknown link) is replaced by a typical one, and every caption says so.
+ */
+public final class PlatformPlacement implements Stepper {
+    static final int W = 640, H = 260;
+
+    /** The figure the class floor is about, as the report's placement reads it. */
+    static final String HOST_TO_DEVICE = "host_to_device_ce_pinned";
+    /** GPU to GPU, one direction, as the report's placement reads it. */
+    static final String GPU_TO_GPU = "device_to_device_memcpy_write_ce";
+
+    /** The machine placed when this one cannot be: a one-GPU cloud VM, the commonest PCIe box. */
+    static final String TYPICAL = "a typical cloud VM: 1x NVIDIA H100 over PCIe Gen5 x16, 16 cores, one 100 Gb/s NIC";
+
+    @Override
+    public String key() {
+        return "placement";
+    }
+
+    @Override
+    public int module() {
+        return 6;
+    }
+
+    @Override
+    public String title() {
+        return "This machine among the reference platforms, on the four axes";
+    }
+
+    /**
+     * The machine as the placement reads it: its axes, and each axis's figure with its source
+     * (null where unknown, with {@code missing} saying why).
+     */
+    record Machine(String name, boolean typical, String why, Placement.Axes axes, String gpuWords, String linkWords, String fabric,
+                   Inputs.Value cores, Inputs.Value h2d, Inputs.Value g2g, Inputs.Value nic, Map<String, String> missing) {}
+
+    /** One of the four axes: its name, its unit, a platform's figure on it, and the machine's. */
+    record Axis(String name, String unit, Function<Platform, Platforms.Tagged> ref, Function<Machine, Inputs.Value> mine) {}
+
+    static final List<Axis> AXES = List.of(
+            new Axis("CPU cores per GPU", "cores per GPU", Platform::coresPerGpu, Machine::cores),
+            new Axis("host to device", "GB/s", Platform::hostToDevice, Machine::h2d),
+            new Axis("GPU to GPU", "GB/s per direction", Platform::gpuToGpu, Machine::g2g),
+            new Axis("NIC per GPU", "Gb/s per GPU", Platform::nicGbpsPerGpu, Machine::nic));
+
+    // ---- the machine from the inputs
+
+    static Machine machine(Inputs in) {
+        Machine mine = fromFacts(in);
+        if (mine != null) {
+            Placement p = Placement.of(mine.axes());
+            if (p.placed()) return mine;
+            return typical(p.why().startsWith("no GPU") ? "it has no GPU (read here), and the reference platforms are GPU machines" : "it cannot be placed (" + p.why() + ")");
+        }
+        return typical(in.facts().isEmpty() ? "there is no report: nothing about this machine was read" : "its report holds no GPU count");
+    }
+
+    /** This machine's axes from its facts and figures, as Placements reads them from a report; null without a GPU count. */
+    static Machine fromFacts(Inputs in) {
+        Map<String, Inputs.Fact> f = in.facts();
+        Integer gpus = integer(f.get("gpu_count"));
+        if (gpus == null) return null;
+        Inputs.Fact link = f.get("host_link"), gpu = f.get("gpu"), fabric = f.get("fabric"), nics = f.get("nics");
+        Integer cores = integer(f.get("cores"));
+        String linkClass = linkClass(link == null ? null : link.value());
+        String gpuName = gpu == null || gpu.value().equals("none") ? null : gpu.value().replaceFirst("^\\d+x ", "");
+        String fab = fabric == null ? "none" : fabric.value();
+        // the report's rule: an NVSwitch or NVLink fabric joins all the box's GPUs in one domain
+        int domain = fab.startsWith("nvswitch") || fab.startsWith("nvlink") ? gpus : 1;
+        Map<String, String> missing = new LinkedHashMap<>();
+        Inputs.Value c = null;
+        if (cores == null || gpus == 0) missing.put("CPU cores per GPU", gpus == 0 ? "no GPU" : "the core count was not read");
+        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, "cores per GPU", f.get("cores").source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        Inputs.Value h = measured(in, HOST_TO_DEVICE);
+        if (h == null) missing.put("host to device", "not measured here");
+        Inputs.Value g = measured(in, GPU_TO_GPU);
+        if (g == null) missing.put("GPU to GPU", gpus < 2 ? "one GPU: no peer to copy to" : "not measured here");
+        Double perGpu = nics == null ? null : Placement.nicPerGpu(nics.value(), gpus);
+        Inputs.Value n = perGpu == null ? null : new Inputs.Value("nic_per_gpu", perGpu, "Gb/s per GPU", nics.source(), "NICs " + nics.value() + " over " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        if (n == null) missing.put("NIC per GPU", nics == null ? "no NICs read" : nics.value().equals("none") ? "no NIC found" : "no NIC speed known, NICs " + nics.value());
+        Placement.Axes axes = new Placement.Axes(linkClass, gpuName, gpus, domain, c == null ? null : c.value(), h == null ? null : h.value(),
+                g == null ? null : g.value(), n == null ? null : n.value());
+        return new Machine(in.machine(), false, "", axes, gpu == null ? "no GPU read" : gpu.value(), linkWords(link == null ? null : link.value()), fab, c, h, g, n, missing);
+    }
+
+    /** The machine placed in this one's stead, its figures all typical. */
+    static Machine typical(String why) {
+        Inputs.Source t = Inputs.Source.TYPICAL;
+        Inputs.Value c = new Inputs.Value("cores_per_gpu", 16, "cores per GPU", t, "16 cores for 1 GPU");
+        Inputs.Value h = new Inputs.Value(HOST_TO_DEVICE, 55, "GB/s", t, "PCIe Gen5 x16 pinned copies");
+        Inputs.Value n = new Inputs.Value("nic_per_gpu", 100, "Gb/s per GPU", t, "one 100 Gb/s NIC for 1 GPU");
+        Map<String, String> missing = new LinkedHashMap<>();
+        missing.put("GPU to GPU", "one GPU: no peer to copy to");
+        Placement.Axes axes = new Placement.Axes("pcie", "NVIDIA H100 80GB HBM3", 1, 1, c.value(), h.value(), null, n.value());
+        return new Machine("a typical cloud VM", true, why, axes, "1x NVIDIA H100 80GB HBM3", "PCIe Gen5 x16", "none", c, h, null, n, missing);
+    }
+
+    private static Inputs.Value measured(Inputs in, String key) {
+        Inputs.Value v = in.values().get(key);
+        return v != null && v.mine() && v.value() > 0 ? v : null;
+    }
+
+    private static Integer integer(Inputs.Fact f) {
+        if (f == null || !f.mine()) return null;
+        try {
+            return Integer.parseInt(f.value().trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The report's classes: "pcie-gen5-x16" is PCIe; "c2c" coherent C2C; "integrated"; anything else unknown (null). */
+    static String linkClass(String hostLink) {
+        if (hostLink == null) return null;
+        return hostLink.startsWith("pcie") ? "pcie" : hostLink.equals("c2c") ? "c2c" : hostLink.equals("integrated") ? "integrated" : null;
+    }
+
+    static String linkWords(String hostLink) {
+        if (hostLink == null) return "unknown";
+        var m = java.util.regex.Pattern.compile("pcie-gen(\\w+)-x(\\d+)").matcher(hostLink);
+        if (m.matches()) return "PCIe Gen" + m.group(1) + " x" + m.group(2);
+        return switch (hostLink) {
+            case "c2c" -> "coherent NVLink-C2C";
+            case "integrated" -> "integrated, one memory";
+            default -> hostLink;
+        };
+    }
+
+    static String className(String link) {
+        return switch (link) {
+            case "pcie" -> "PCIe";
+            case "c2c" -> "coherent C2C";
+            case "integrated" -> "integrated";
+            default -> link;
+        };
+    }
+
+    // ---- the frames
+
+    @Override
+    public List<Frame> frames(Inputs in) {
+        Machine m = machine(in);
+        Placement p = Placement.of(m.axes());
+        // Placement.of decides; the steps below only show the candidates each key leaves, for the drawing
+        List<Platform> all = Platforms.get().platforms();
+        String link = m.axes().link();
+        List<Platform> inClass = all.stream().filter(x -> x.link().equals(link)).toList();
+        List<Platform> sameGpu = inClass.stream().filter(x -> Placement.matches(x, m.axes().gpu())).toList();
+        List<Platform> afterGpu = sameGpu.isEmpty() ? inClass : sameGpu;
+        int nearest = afterGpu.stream().mapToInt(x -> Math.abs(x.domain() - m.axes().domain())).min().orElse(0);
+        List<Platform> afterDomain = afterGpu.stream().filter(x -> Math.abs(x.domain() - m.axes().domain()) == nearest).toList();
+        Platform best = p.closest();
+        String basis = m.typical() ? "Not this machine: " + m.why() + "; these frames place " + TYPICAL + "." : "";
+        String who = m.typical() ? "The typical machine" : "This machine";
+
+        Frames f = new Frames();
+
+        // 1. the machine as the placement reads it
+        List<String> known = new ArrayList<>(), unknown = new ArrayList<>();
+        for (Axis a : AXES) {
+            Inputs.Value v = a.mine().apply(m);
+            if (v != null) known.add(a.name() + ": " + v.shown());
+            else unknown.add(a.name() + " (" + m.missing().get(a.name()) + ")");
+        }
+        add(f, "What the placement reads",
+                who + " has " + m.gpuWords() + " behind " + m.linkWords() + ", and " + m.axes().domain() + " GPU" + (m.axes().domain() == 1 ? "" : "s")
+                        + " in its NVLink domain (fabric " + m.fabric() + "). " + (known.isEmpty() ? "It has a figure on none of the four axes." : "On the four axes: " + String.join("; ", known) + ".")
+                        + (unknown.isEmpty() ? "" : " Not known: " + String.join("; ", unknown) + ": those axes are left out of the distance.") + " " + basis,
+                null, card(m, basis), values(m));
+
+        // 2. link class first
+        List<Platform> choices = new ArrayList<>(inClass);
+        // a class of one platform (integrated: DGX Spark) gets the coherent box it is most often taken for as the other choice
+        for (Platform x : all.stream().sorted(java.util.Comparator.comparing((Platform x) -> !x.coherent())).toList()) {
+            if (choices.size() < 2 && !choices.contains(x)) choices.add(x);
+        }
+        if (choices.size() > 5) choices = new ArrayList<>(choices.subList(0, 5));
+        if (!choices.contains(best)) choices.set(choices.size() - 1, best);
+        Frame.Predict closest = new Frame.Predict("Which reference platform is " + (m.typical() ? "the typical machine" : "this machine") + " closest to?",
+                choices.stream().map(Platform::name).toList(), choices.indexOf(best),
+                best.name() + ", because " + p.because() + "; the next frames take the rule one key at a time.");
+        add(f, "Link class first: " + className(link),
+                "The first key is the host link's class: PCIe, coherent C2C, or integrated (one memory). Platforms of another class are never ranked against this one: "
+                        + "a GH200 copying at a third of its class's speed is still a GH200, not a fast PCIe box. "
+                        + "Its host link (" + m.linkWords() + ") puts " + (m.typical() ? "it" : "this machine") + " among " + names(inClass) + ". " + basis,
+                closest, classes(all, inClass, List.of(), m, Step.CLASS, basis));
+
+        // 3. the same GPU
+        add(f, "Then the same GPU",
+                (sameGpu.isEmpty() ? "No platform of the class has " + m.gpuWords() + ", so all " + inClass.size() + " stay."
+                        : "In the class, " + names(sameGpu) + " " + (sameGpu.size() == 1 ? "has" : "have") + " the same GPU (" + m.gpuWords() + "), matched by PCI id or a whole word of its name, "
+                        + "so an H200 is never taken for a GH200.") + " " + basis,
+                null, classes(all, inClass, afterGpu, m, Step.GPU, basis));
+
+        // 4. the NVLink domain
+        add(f, "Then the NVLink domain",
+                "Next, the platforms whose NVLink domain is nearest in size: " + m.axes().domain() + " GPU" + (m.axes().domain() == 1 ? "" : "s") + " here, "
+                        + domains(afterGpu) + ". " + (nearest == 0 ? names(afterDomain) + (afterDomain.size() == 1 ? " matches." : " match.") : names(afterDomain) + " " + (afterDomain.size() == 1 ? "is" : "are")
+                        + " nearest, and the difference stays on the list of what differs.") + " " + basis,
+                null, classes(all, inClass, afterDomain, m, Step.DOMAIN, basis));
+
+        // 5-8. the four axes
+        for (Axis a : AXES) {
+            Inputs.Value v = a.mine().apply(m);
+            Platforms.Tagged r = a.ref().apply(best);
+            String term = v != null && r != null ? " Against " + best.name() + "'s " + tagged(r, a.unit()) + " that adds |ln(" + Units.sig3(v.value()) + " / "
+                    + Units.sig3(r.value()) + ")| = " + Units.sig3(Math.abs(Math.log(v.value() / r.value()))) + " to the distance."
+                    : v == null ? "" : " " + best.name() + " has no figure on this axis, so it adds nothing to the distance.";
+            add(f, "Axis: " + a.name(),
+                    capital(a.name()) + ", on a log scale: " + (v != null ? who.toLowerCase(Locale.ROOT) + " has " + v.shown() + "." + term
+                            : who.toLowerCase(Locale.ROOT) + " has no figure (" + m.missing().get(a.name()) + "), so the axis is left out of its distance.")
+                            + " " + range(a, all)
+                            + (a == AXES.getFirst() ? " Distances are ratios, not differences: 2x off counts the same at 14 cores as at 900 GB/s." : "") + " " + basis,
+                    null, axis(a, all, afterDomain, m, basis), v == null ? new Inputs.Value[0] : new Inputs.Value[] {v});
+        }
+
+        // 9. the closest, and where it differs
+        Map<Axis, Double> terms = new LinkedHashMap<>();
+        for (Axis a : AXES) {
+            Inputs.Value v = a.mine().apply(m);
+            Platforms.Tagged r = a.ref().apply(best);
+            if (v != null && r != null && v.value() > 0 && r.value() > 0) terms.put(a, Math.abs(Math.log(v.value() / r.value())));
+        }
+        Axis most = terms.entrySet().stream().max(Map.Entry.comparingByValue()).filter(e -> e.getValue() >= Math.log(1.05)).map(Map.Entry::getKey).orElse(null);
+        List<String> axisChoices = new ArrayList<>(AXES.stream().map(Axis::name).toList());
+        axisChoices.add("None: within 5% on every axis both have");
+        Frame.Predict differs = new Frame.Predict("On which axis is " + (m.typical() ? "the typical machine" : "this machine") + " farthest from " + best.name() + "?",
+                axisChoices, most == null ? 4 : AXES.indexOf(most),
+                (most == null ? "Every axis both have is within 5%" : most.name() + ": " + Units.sig3(Math.exp(terms.get(most))) + "x off")
+                        + (terms.isEmpty() ? ", and they share no axis." : "; axes only one side has are left out.")
+                        + (best.domain() != m.axes().domain() ? " The NVLink domain (" + m.axes().domain() + " against " + best.domain() + ") is a key, not an axis." : ""));
+        add(f, "Closest: " + best.name(),
+                "Closest: " + best.name() + " (" + best.linkDetail() + (best.coherent() ? ", coherent" : ", not coherent") + "), because " + p.because() + ". "
+                        + (p.differs().isEmpty() ? "It differs in nothing the data holds. " : "Where it differs: " + String.join("; ", p.differs()) + ". ")
+                        + "S is a vendor spec, M measured with its source, T one third-party source. "
+                        + (values(m).length == 0 ? "" : capital(who.toLowerCase(Locale.ROOT)) + "'s figures: "
+                        + String.join(", ", java.util.Arrays.stream(values(m)).map(Inputs.Value::shown).toList()) + ". ") + basis,
+                differs, closestCard(m, best, p, terms, basis), values(m));
+
+        // 10. the floor
+        Double floor = p.hostToDeviceFloor();
+        Inputs.Value h = m.h2d();
+        int floorAnswer = floor == null ? 2 : h == null ? 3 : h.value() >= floor ? 0 : 1;
+        Frame.Predict above = new Frame.Predict("Is " + (m.typical() ? "its" : "this machine's") + " host link above the class floor?",
+                List.of("Above the floor", "Below the floor", "No floor: the class has no host-to-device figure", "Not known: host to device was not measured"), floorAnswer,
+                switch (floorAnswer) {
+                    case 0 -> gbs(h.value()) + " against a floor of " + gbs(floor) + ": " + Units.sig3(h.value() / floor) + "x the floor.";
+                    case 1 -> gbs(h.value()) + " against a floor of " + gbs(floor) + ": below it; look at the link's speed under load, the buffer's NUMA node and the IOMMU.";
+                    case 2 -> best.name() + " has no host-to-device figure in the data, so there is nothing to take 0.75 of.";
+                    default -> "The floor is " + gbs(floor) + ", but no pinned host-to-device copy was measured here to hold against it.";
+                });
+        Platforms.Tagged ref = best.hostToDevice();
+        add(f, "The floor: 0.75x of the class's host to device",
+                (ref == null ? best.name() + " has no host-to-device figure in the data, so the class has no floor; DCGM's own diagnostics set no host-link floor on coherent hosts either. "
+                        : "DCGM sets its per-SKU floors at 0.75 of a measured value; " + best.name() + "'s host to device is " + tagged(ref, "GB/s") + ", so its floor is "
+                        + gbs(floor) + ". ")
+                        + (h == null ? who + "'s host to device was not measured. " : who + "'s " + h.shown() + (floor == null ? "" : h.value() >= floor ? " is above it." : " is below it: a finding to explain.") + " ")
+                        + basis,
+                above, floorDrawing(best, floor, h, basis), h == null ? new Inputs.Value[0] : new Inputs.Value[] {h});
+        return f.list();
+    }
+
+    private static void add(Frames f, String title, String caption, Frame.Predict predict, String svg, Inputs.Value... figures) {
+        f.add(title, caption.trim(), predict, svg, figures);
+    }
+
+    private static Inputs.Value[] values(Machine m) {
+        return java.util.stream.Stream.of(m.cores(), m.h2d(), m.g2g(), m.nic()).filter(java.util.Objects::nonNull).toArray(Inputs.Value[]::new);
+    }
+
+    static String names(List<Platform> ps) {
+        List<String> n = ps.stream().map(Platform::name).toList();
+        if (n.isEmpty()) return "no platform";
+        if (n.size() == 1) return n.getFirst();
+        return String.join(", ", n.subList(0, n.size() - 1)) + " and " + n.getLast();
+    }
+
+    static String domains(List<Platform> ps) {
+        Map<Integer, List<String>> by = new LinkedHashMap<>();
+        for (Platform x : ps) by.computeIfAbsent(x.domain(), k -> new ArrayList<>()).add(x.name());
+        List<String> parts = new ArrayList<>();
+        by.forEach((d, n) -> parts.add(d + " on " + String.join(" and ", n)));
+        return String.join(", ", parts);
+    }
+
+    /** "14 cores per GPU (S: 2x Xeon 8480C, 112 cores for 8 GPUs)": a reference figure with its unit, tag and source. */
+    static String tagged(Platforms.Tagged t, String unit) {
+        return Units.sig3(t.value()) + " " + unit + " (" + t.tag() + ": " + t.source() + ")";
+    }
+
+    /** Where the reference platforms lie on an axis. */
+    static String range(Axis a, List<Platform> all) {
+        var s = all.stream().map(a.ref()).filter(java.util.Objects::nonNull).mapToDouble(Platforms.Tagged::value).summaryStatistics();
+        List<String> none = all.stream().filter(p -> a.ref().apply(p) == null).map(PlatformPlacement::shortName).toList();
+        return (s.getCount() == 0 ? "No reference platform has a figure on it." : "The reference platforms run from " + Units.sig3(s.getMin()) + " to " + Units.sig3(s.getMax()) + " " + a.unit() + ".")
+                + (none.isEmpty() ? "" : " Without a figure on it: " + String.join(", ", none) + ".");
+    }
+
+    /** "HGX H200", "GB200", "DGX Spark": the names short enough for an axis's labels. */
+    static String shortName(Platform p) {
+        return p.name().replace(" workstation", "").replace("HGX/DGX ", "HGX ").replace(" (GB10)", "").replace(" NVL72", p.name().startsWith("Vera") ? " NVL72" : "");
+    }
+
+    static String capital(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    static String gbs(double v) {
+        return Units.sig3(v) + " GB/s";
+    }
+
+    // ---- the drawings
+
+    enum Step { CLASS, GPU, DOMAIN }
+
+    /** The machine's facts and axes, one line each. */
+    static String card(Machine m, String basis) {
+        Svg g = new Svg(W, H);
+        g.box(10, 10, 620, 36, (m.typical() ? "typical machine: " : "this machine: ") + m.gpuWords() + ", " + m.linkWords(), m.typical() ? "dim" : "hot");
+        double y = 72;
+        g.text(20, y, "class: " + className(m.axes().link()) + "; NVLink domain: " + m.axes().domain() + " GPU" + (m.axes().domain() == 1 ? "" : "s") + " (fabric " + m.fabric() + ")", "start", "on");
+        for (Axis a : AXES) {
+            y += 30;
+            Inputs.Value v = a.mine().apply(m);
+            g.text(20, y, a.name() + ":", "start", "on");
+            g.text(200, y, v == null ? "unknown: " + m.missing().get(a.name()) : Units.sig3(v.value()) + " " + a.unit() + " (" + v.source().words.replaceFirst(",.*", "") + ")",
+                    "start", v == null ? "dim" : v.mine() ? "hot" : "dim");
+        }
+        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
+        return g.render("What the placement reads: " + m.gpuWords() + ", " + m.linkWords());
+    }
+
+    /** The platforms in three columns, one per link class; the candidates still standing lit. */
+    static String classes(List<Platform> all, List<Platform> inClass, List<Platform> kept, Machine m, Step step, String basis) {
+        Svg g = new Svg(W, H);
+        List<String> order = List.of("pcie", "integrated", "c2c");
+        for (int c = 0; c < order.size(); c++) {
+            String cls = order.get(c);
+            double x = 10 + c * 210;
+            boolean mine = cls.equals(m.axes().link());
+            g.text(x + 100, 20, className(cls) + (mine ? (m.typical() ? " (the typical machine)" : " (this machine)") : ""), "middle", mine ? "hot" : "dim");
+            int i = 0;
+            for (Platform p : all) {
+                if (!p.link().equals(cls)) continue;
+                String second = switch (step) {
+                    case CLASS -> p.linkDetail().length() > 28 ? p.linkDetail().substring(0, p.linkDetail().indexOf(',') > 0 ? p.linkDetail().indexOf(',') : 28) : p.linkDetail();
+                    case GPU -> "GPU: " + (p.gpuNames().isEmpty() ? "no name in the data" : String.join(", ", p.gpuNames()));
+                    case DOMAIN -> p.domain() + " GPU" + (p.domain() == 1 ? "" : "s") + " in its NVLink domain";
+                };
+                String state = !inClass.contains(p) ? "dim" : step == Step.CLASS ? "on" : kept.contains(p) ? "ok" : "dim";
+                g.box(x, 30 + i * 52, 200, 46, p.name() + "\n" + second, state);
+                i++;
+            }
+        }
+        if (!basis.isEmpty()) g.text(10, 250, "a typical machine, not this one", "start", "dim");
+        String what = switch (step) {
+            case CLASS -> "the link class leaves " + names(inClass);
+            case GPU -> "the same GPU leaves " + names(kept);
+            case DOMAIN -> "the nearest NVLink domain leaves " + names(kept);
+        };
+        return g.render("The reference platforms by link class: " + what);
+    }
+
+    /** One axis on a log scale: every platform with a figure on it, the candidates lit, the machine hot. */
+    static String axis(Axis a, List<Platform> all, List<Platform> kept, Machine m, String basis) {
+        Svg g = new Svg(W, H);
+        g.text(10, 22, a.name() + (a.unit().startsWith("cores") ? "" : ", " + a.unit()) + ", log scale", "start", "on");
+        Inputs.Value v = a.mine().apply(m);
+        List<Double> xs = new ArrayList<>();
+        for (Platform p : all) if (a.ref().apply(p) != null) xs.add(a.ref().apply(p).value());
+        if (v != null) xs.add(v.value());
+        double lo = xs.stream().mapToDouble(d -> d).min().orElse(1) / 1.6, hi = xs.stream().mapToDouble(d -> d).max().orElse(10) * 1.6;
+        double x0 = 40, x1 = 600, y = 170;
+        Function<Double, Double> at = d -> x0 + (x1 - x0) * (Math.log(d) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+        g.line(x0, y, x1, y, "on");
+        // ticks at 1, 2 and 5 of each decade inside the range
+        for (double dec = Math.pow(10, Math.floor(Math.log10(lo))); dec <= hi; dec *= 10) {
+            for (double k : new double[] {1, 2, 5}) {
+                double t = dec * k;
+                if (t < lo || t > hi) continue;
+                g.line(at.apply(t), y - 4, at.apply(t), y + 4, "dim");
+                g.text(at.apply(t), y + 18, Units.sig3(t), "middle", "dim");
+            }
+        }
+        // platforms of one figure share a dot and a label
+        Map<Double, List<Platform>> by = new java.util.TreeMap<>();
+        List<String> none = new ArrayList<>();
+        for (Platform p : all) {
+            Platforms.Tagged t = a.ref().apply(p);
+            if (t == null) none.add(shortName(p));
+            else by.computeIfAbsent(t.value(), k -> new ArrayList<>()).add(p);
+        }
+        int i = 0;
+        for (var e : by.entrySet()) {
+            boolean lit = e.getValue().stream().anyMatch(kept::contains);
+            double x = at.apply(e.getKey()), ly = 140 - 22 * (i % 4);
+            g.line(x, ly + 4, x, y - 6, "dim");
+            g.dot(x, y, 6, lit ? "on" : "dim");
+            String label = String.join(", ", e.getValue().stream().map(PlatformPlacement::shortName).toList()) + ": " + Units.sig3(e.getKey());
+            g.text(x, ly, label, x < 160 ? "start" : x > 480 ? "end" : "middle", lit ? "on" : "dim");
+            i++;
+        }
+        if (v != null) {
+            double x = at.apply(v.value());
+            g.dot(x, y, 7, "hot");
+            g.text(x, y + 38, (m.typical() ? "typical machine: " : "this machine: ") + Units.sig3(v.value()) + " " + a.unit(), x < 160 ? "start" : x > 480 ? "end" : "middle", "hot");
+        } else {
+            g.text(320, y + 38, (m.typical() ? "the typical machine" : "this machine") + ": no figure (" + m.missing().get(a.name()) + ")", "middle", "hot");
+        }
+        if (!none.isEmpty()) g.text(10, 248, "no figure: " + String.join(", ", none), "start", "dim");
+        if (!basis.isEmpty()) g.text(630, 248, "a typical machine, not this one", "end", "dim");
+        return g.render(a.name() + " on a log scale: " + (v == null ? "no figure here" : "this machine at " + Units.sig3(v.value()) + " " + a.unit())
+                + (basis.isEmpty() ? "" : " (typical)"));
+    }
+
+    /** The closest platform beside the machine, axis by axis, with each axis's share of the distance. */
+    static String closestCard(Machine m, Platform best, Placement p, Map<Axis, Double> terms, String basis) {
+        Svg g = new Svg(W, H);
+        g.text(10, 22, "Closest: " + best.name() + " (" + best.linkDetail() + "); S spec, M measured, T third party", "start", "ok");
+        g.text(200, 50, m.typical() ? "typical machine" : "this machine", "middle", "hot");
+        g.text(340, 50, best.name(), "middle", "ok");
+        g.text(500, 50, "|ln ratio|", "middle", "on");
+        double y = 78;
+        g.text(10, y, "NVLink domain", "start", "on");
+        g.text(200, y, m.axes().domain() + " GPU" + (m.axes().domain() == 1 ? "" : "s"), "middle", "hot");
+        g.text(340, y, best.domain() + " GPU" + (best.domain() == 1 ? "" : "s"), "middle", "ok");
+        g.text(500, y, best.domain() == m.axes().domain() ? "same" : "a key, not an axis", "middle", "dim");
+        double total = 0;
+        for (Axis a : AXES) {
+            y += 28;
+            Inputs.Value v = a.mine().apply(m);
+            Platforms.Tagged r = a.ref().apply(best);
+            g.text(10, y, a.name() + ", " + a.unit().replace(" per GPU", "").replace(" per direction", ""), "start", "on");
+            g.text(200, y, v == null ? "unknown" : Units.sig3(v.value()), "middle", v == null ? "dim" : "hot");
+            g.text(340, y, r == null ? "no figure" : Units.sig3(r.value()) + " (" + r.tag() + ")", "middle", r == null ? "dim" : "ok");
+            Double t = terms.get(a);
+            if (t != null) {
+                total += t;
+                g.bar(450, y - 12, Math.min(120, 120 * t / Math.log(4)), 14, t >= Math.log(1.05) ? "hot" : "ok");
+                g.text(580, y, Units.sig3(t), "start", "on");
+            } else g.text(500, y, "left out", "middle", "dim");
+        }
+        y += 30;
+        g.line(10, y - 18, 630, y - 18, "dim");
+        g.text(10, y, "distance, summed over the axes both have", "start", "on");
+        g.text(580, y, Units.sig3(total), "start", "on");
+        if (!basis.isEmpty()) g.text(10, 250, "a typical machine, not this one", "start", "dim");
+        return g.render("Closest: " + best.name() + ", because " + p.because());
+    }
+
+    /** The class's host-to-device figure, its floor at 0.75, and the machine's figure. */
+    static String floorDrawing(Platform best, Double floor, Inputs.Value h, String basis) {
+        Svg g = new Svg(W, H);
+        g.text(10, 22, "Host to device, GB/s: " + best.name() + "'s figure and its floor", "start", "on");
+        Platforms.Tagged ref = best.hostToDevice();
+        double max = Math.max(ref == null ? 0 : ref.value(), h == null ? 0 : h.value());
+        if (max <= 0) {
+            g.text(320, 130, "no figure on either side: no floor to hold against", "middle", "dim");
+        } else {
+            double scale = 300 / max;
+            if (ref != null) {
+                g.text(10, 76, best.name(), "start", "on");
+                g.bar(180, 60, scale * ref.value(), 24, "dim");
+                g.text(186 + scale * ref.value(), 77, gbs(ref.value()) + " (" + ref.tag() + ")", "start", "on");
+            }
+            if (h != null) {
+                boolean ok = floor == null || h.value() >= floor;
+                g.text(10, 136, basis.isEmpty() ? "this machine" : "typical machine", "start", "on");
+                g.bar(180, 120, scale * h.value(), 24, ok ? "ok" : "bad");
+                g.text(186 + scale * h.value(), 137, gbs(h.value()), "start", ok ? "ok" : "bad");
+            } else {
+                g.text(10, 136, "this machine: not measured", "start", "dim");
+            }
+            if (floor != null) {
+                double x = 180 + scale * floor;
+                g.line(x, 48, x, 160, "hot");
+                g.text(x, 180, "floor 0.75 x " + Units.sig3(ref.value()) + " = " + gbs(floor), "middle", "hot");
+            } else {
+                g.text(10, 200, "no floor: " + best.name() + " has no host-to-device figure", "start", "dim");
+            }
+        }
+        if (!basis.isEmpty()) g.text(10, 250, "a typical machine, not this one", "start", "dim");
+        return g.render("Host to device against the class floor" + (floor == null ? ": no floor" : " of " + gbs(floor)));
+    }
+}
