@@ -15,12 +15,13 @@ final class Jlink {
     /**
      * What hostside needs of the JDK. {@code jdeps --print-module-deps} on hostside's own classes
      * says java.base and java.management (the JIT watch of the timing drills reads the
-     * CompilationMXBean). On the shaded jar it adds java.desktop and java.sql: Jackson's optional
+     * CompilationMXBean), and jdk.httpserver since the learning mode serves its pages with the
+     * JDK's own HTTP server (a few hundred KiB). On the shaded jar it adds java.desktop and java.sql: Jackson's optional
      * java.beans and java.sql types, commons-compress's pack200 and commons-lang3's concurrent
      * package, none of which hostside reaches; Jackson looks for each of them before using it.
      * java.desktop alone would add 12 MiB. BundleModulesTest holds hostside's own classes to this list.
      */
-    static final List<String> MODULES = List.of("java.base", "java.management");
+    static final List<String> MODULES = List.of("java.base", "java.management", "jdk.httpserver");
 
     /**
      * No --compress: the bundle is gzipped as a whole, which compresses lib/modules better than

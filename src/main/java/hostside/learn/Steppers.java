@@ -7,7 +7,11 @@ import java.util.Optional;
 public final class Steppers {
     private Steppers() {}
 
-    private static final List<Stepper> ALL = List.of();
+    private static final List<Stepper> ALL = List.of(
+            new hostside.learn.m1.H2dCopy(),
+            new hostside.learn.m3.FeederStep(),
+            new hostside.learn.m4.ReadPaths(), new hostside.learn.m4.ContainerLimits(),
+            new hostside.learn.m6.PlatformPlacement());
 
     public static List<Stepper> all() {
         return ALL;

@@ -1,18 +1,19 @@
 package hostside.learn.m3;
 
-import static hostside.learn.m3.Figs.count;
-import static hostside.learn.m3.Figs.f;
-import static hostside.learn.m3.Figs.in;
-import static hostside.learn.m3.Figs.n;
-import static hostside.learn.m3.Figs.pct;
-import static hostside.learn.m3.Figs.ratio;
-import static hostside.learn.m3.Figs.x;
+import static hostside.learn.Figs.count;
+import static hostside.learn.Figs.f;
+import static hostside.learn.Figs.in;
+import static hostside.learn.Figs.n;
+import static hostside.learn.Figs.pct;
+import static hostside.learn.Figs.ratio;
+import static hostside.learn.Figs.x;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
+import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;

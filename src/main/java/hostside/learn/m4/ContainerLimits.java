@@ -1,11 +1,12 @@
 package hostside.learn.m4;
 
-import static hostside.learn.m4.Figs.f;
+import static hostside.learn.Figs.f;
 
 import java.util.List;
 
 import hostside.container.DataLoaderPlan;
 import hostside.core.Units;
+import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;

@@ -1,13 +1,14 @@
 package hostside.learn.m4;
 
-import static hostside.learn.m4.Figs.f;
-import static hostside.learn.m4.Figs.in;
-import static hostside.learn.m4.Figs.n;
-import static hostside.learn.m4.Figs.ratio;
-import static hostside.learn.m4.Figs.x;
+import static hostside.learn.Figs.f;
+import static hostside.learn.Figs.in;
+import static hostside.learn.Figs.n;
+import static hostside.learn.Figs.ratio;
+import static hostside.learn.Figs.x;
 
 import java.util.List;
 
+import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;

@@ -1,16 +1,15 @@
-package hostside.learn.m3;
+package hostside.learn;
 
 import java.util.Locale;
 
 import hostside.core.Units;
-import hostside.learn.Inputs;
 
 /** A figure in the unit a frame quotes it in (a report's ns shown as us), and plain numbers, three significant figures. */
-final class Figs {
+public final class Figs {
     private Figs() {}
 
     /** {@code v} converted to {@code unit} where both are times (ns, us, ms, s) or sizes (bytes, KiB, MiB, GiB); else as it is. */
-    static Inputs.Value in(Inputs.Value v, String unit) {
+    public static Inputs.Value in(Inputs.Value v, String unit) {
         if (v.unit().equals(unit)) return v;
         double from = factor(v.unit()), to = factor(unit);
         if (from == 0 || to == 0 || family(v.unit()) != family(unit)) return v;
@@ -39,41 +38,41 @@ final class Figs {
     }
 
     /** Three significant figures. */
-    static String n(double v) {
+    public static String n(double v) {
         return Units.sig3(v);
     }
 
     /** A ratio as "1.01x". */
-    static String x(double ratio) {
+    public static String x(double ratio) {
         return Units.sig3(ratio) + "x";
     }
 
     /** A share in percent, "1.36%"; a share below 0.001% as "under 0.001%". */
-    static String pct(double percent) {
+    public static String pct(double percent) {
         return percent > 0 && percent < 0.001 ? "under 0.001%" : Units.sig3(percent) + "%";
     }
 
     /** A share figure as "1.36% (measured here)", the source as {@link Inputs.Value#shown()} writes it. */
-    static String pct(Inputs.Value v) {
+    public static String pct(Inputs.Value v) {
         return pct(v.value()) + " " + source(v);
     }
 
     /** "(measured here)", "(typical, not this machine: NOTE)": the source part of {@link Inputs.Value#shown()}. */
-    static String source(Inputs.Value v) {
+    public static String source(Inputs.Value v) {
         return "(" + v.source().words + (v.note() == null || v.note().isEmpty() ? "" : ": " + v.note()) + ")";
     }
 
     /** A rate as "10,000". */
-    static String count(double v) {
+    public static String count(double v) {
         return String.format(Locale.ROOT, "%,d", Math.round(v));
     }
 
     /** b / a, or 1 where a is not a positive number (no division by zero reaches a frame). */
-    static double ratio(double b, double a) {
+    public static double ratio(double b, double a) {
         return a > 0 ? b / a : 1;
     }
 
-    static String f(String format, Object... args) {
+    public static String f(String format, Object... args) {
         return String.format(Locale.ROOT, format, args);
     }
 }
