@@ -114,11 +114,11 @@ class BundleCommandTest {
         assertThat(j.path("bytes").asLong()).isEqualTo(Files.size(bundle));
         assertThat(j.path("sha256").asText()).isEqualTo(sha256(bundle));
         assertThat(j.path("jdk").asText()).isEqualTo(Runtime.version().toString());
-        assertThat(j.path("modules").toString()).isEqualTo("[\"java.base\",\"java.management\"]");
+        assertThat(j.path("modules").toString()).isEqualTo("[\"java.base\",\"java.management\",\"jdk.httpserver\"]");
         assertThat(j.path("hostside").asText()).isEqualTo(VERSION);
         assertThat(j.path("startupCache").asBoolean()).isTrue();
         assertThat(made.err().lines()).allMatch(l -> l.startsWith("hostside: "));
-        assertThat(made.err()).contains("hostside: linking a Java " + Runtime.version() + " runtime (java.base, java.management) with ")
+        assertThat(made.err()).contains("hostside: linking a Java " + Runtime.version() + " runtime (java.base, java.management, jdk.httpserver) with ")
                 .containsPattern("hostside: linked in \\d+\\.\\d s: \\d+(\\.\\d)? MiB in \\d+ files\\n")
                 .containsPattern("hostside: start-up cache ready in \\d+\\.\\d s").containsPattern("hostside: written in \\d+\\.\\d s");
         // the folder holds the bundle and nothing else: no .part, no staging folder
@@ -212,7 +212,7 @@ class BundleCommandTest {
         String readme = Files.readString(unpacked.resolve("README"));
         String flat = readme.replace('\n', ' ');
         assertThat(flat).startsWith("hostside " + VERSION + " with a Java runtime of its own, for Linux machines on ").contains("./hostside report")
-                .contains("Java " + Runtime.version()).contains("java.base, java.management").contains("made with jlink").contains("hostside.aot");
+                .contains("Java " + Runtime.version()).contains("java.base, java.management, jdk.httpserver").contains("made with jlink").contains("hostside.aot");
         assertThat(readme.lines()).allMatch(l -> l.length() <= 78);
     }
 
@@ -226,7 +226,7 @@ class BundleCommandTest {
         List<String> out = r.out().lines().toList();
         assertThat(out).hasSize(3);
         assertThat(out.get(0)).matches("wrote " + java.util.regex.Pattern.quote(again.toString()) + " \\(\\d+(\\.\\d)? MiB\\): hostside " + VERSION + ", Java "
-                + java.util.regex.Pattern.quote(Runtime.version().toString()) + " \\(java\\.base, java\\.management\\), start-up cache");
+                + java.util.regex.Pattern.quote(Runtime.version().toString()) + " \\(java\\.base, java\\.management, jdk\\.httpserver\\), start-up cache");
         // sha256sum's own format, so that a copy can be checked with sha256sum -c
         assertThat(out.get(1)).isEqualTo(sha256(again) + "  " + again);
         assertThat(out.get(2)).isEqualTo("run it anywhere: tar xzf " + again + " && ./hostside/hostside report");

@@ -113,7 +113,7 @@ class BundleFailuresTest {
 
     @Test
     void theRuntimeMustBeJava25() throws IOException {
-        Path old = fakeJava("jdk21", "21.0.5", "java.base java.management", "exit 0\n");
+        Path old = fakeJava("jdk21", "21.0.5", "java.base java.management jdk.httpserver", "exit 0\n");
         oneLineError(run("bundle", "-o", bundle("b.tar.gz"), "--jar", jar.toString(), "--java-home", old.toString()), "Java 21; hostside needs Java 25 or newer");
         oneLineError(run("bundle", "-o", bundle("b.tar.gz"), "--jar", jar.toString(), "--java-home", tmp.toString()), "no bin/java there");
         assertThat(left()).isEmpty();
@@ -121,11 +121,11 @@ class BundleFailuresTest {
 
     @Test
     void aFailedJlinkIsSaidWithItsErrorAndLeavesNothing() throws IOException {
-        Path jdk = fakeJava("jdk", "25.0.3", "java.base java.management",
+        Path jdk = fakeJava("jdk", "25.0.3", "java.base java.management jdk.httpserver",
                 "mkdir -p \"$out/bin\" && echo partial > \"$out/bin/java\"\necho 'Error: module not found: java.management' >&2\nexit 3\n");
         Result r = run("bundle", "-o", bundle("b.tar.gz"), "--jar", jar.toString(), "--java-home", jdk.toString());
         assertThat(r.code()).isEqualTo(1);
-        assertThat(r.err()).contains("hostside: linking a Java 25.0.3 runtime (java.base, java.management) with " + jdk.resolve("bin/jlink") + "...\n")
+        assertThat(r.err()).contains("hostside: linking a Java 25.0.3 runtime (java.base, java.management, jdk.httpserver) with " + jdk.resolve("bin/jlink") + "...\n")
                 .endsWith("hostside: failed: " + jdk.resolve("bin/jlink") + " failed (exit 3): module not found: java.management (HOSTSIDE_DEBUG=1 shows where)\n");
         assertThat(r.out()).isEmpty();
         assertThat(left()).as("no staging folder, no .part").isEmpty();
@@ -134,7 +134,7 @@ class BundleFailuresTest {
     @Test
     void ctrlCWhileLinkingStopsJlinkAndLeavesNothing() throws Exception {
         Path pidFile = tmp.resolve("jlink.pid");
-        Path jdk = fakeJava("jdk", "25.0.3", "java.base java.management",
+        Path jdk = fakeJava("jdk", "25.0.3", "java.base java.management jdk.httpserver",
                 "mkdir -p \"$out/lib\" && echo partial > \"$out/lib/modules\"\necho $$ > '" + pidFile + "'\nexec sleep 60\n");
         Process p = new ProcessBuilder(HostsideJvm.command("bundle", "-o", bundle("b.tar.gz"), "--jar", jar.toString(), "--java-home", jdk.toString()))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(tmp.resolve("stderr.txt").toFile()).start();
@@ -161,7 +161,7 @@ class BundleFailuresTest {
 
     @Test
     void aRuntimeWithoutJlinkThatCannotRunElsewhereIsRefused() throws IOException {
-        Path jre = fakeJava("jre", "25.0.3", "java.base java.management", null);
+        Path jre = fakeJava("jre", "25.0.3", "java.base java.management jdk.httpserver", null);
         Files.createDirectories(jre.resolve("lib/security"));
         Files.createSymbolicLink(jre.resolve("lib/security/cacerts"), Path.of("/etc/ssl/certs/java/cacerts"));
         oneLineError(run("bundle", "-o", bundle("b.tar.gz"), "--jar", jar.toString(), "--java-home", jre.toString()),
@@ -175,7 +175,7 @@ class BundleFailuresTest {
 
     @Test
     void aRuntimeWithoutJlinkIsPackedAsItIsAndAFailedTrainingOnlyCostsTheCache() throws IOException {
-        Path jre = fakeJava("jre", "25.0.3", "java.base java.management", null);
+        Path jre = fakeJava("jre", "25.0.3", "java.base java.management jdk.httpserver", null);
         Files.createDirectories(jre.resolve("legal/java.base"));
         Files.writeString(jre.resolve("legal/java.base/LICENSE"), "license\n");
         Files.createDirectories(jre.resolve("legal/java.management"));
