@@ -1,0 +1,150 @@
+package hostside.learn.m5;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import hostside.core.Units;
+import hostside.learn.Inputs;
+import hostside.learn.Svg;
+import hostside.report.platforms.Platforms;
+
+/**
+ * What Module 5's steppers know besides the machine: the reference platforms' figures (hostside's
+ * platforms.json, each with its tag and source), the host link in words, and drawing helpers.
+ * platforms.json is read once, when hostside first needs it, and never changes: the frames stay a
+ * pure function of the inputs.
+ */
+final class Reference {
+    private Reference() {}
+
+    static final int W = 640, H = 260;
+
+    /** How host memory reaches the GPU, as hostside's hardware class names it (Fleet.HardwareClass.hostLink). */
+    enum Link { C2C, INTEGRATED, PCIE, NONE, UNKNOWN }
+
+    static Link link(Inputs in) {
+        Inputs.Fact f = in.fact("host_link", "pcie-gen5-x16");
+        if ("0".equals(in.fact("gpu_count", "").value().trim())) return Link.NONE;
+        String v = f.value().trim().toLowerCase(Locale.ROOT);
+        if (v.equals("c2c")) return Link.C2C;
+        if (v.equals("integrated")) return Link.INTEGRATED;
+        if (v.startsWith("pcie")) return Link.PCIE;
+        if (v.equals("none")) return Link.NONE;
+        return Link.UNKNOWN;
+    }
+
+    private static final Pattern PCIE = Pattern.compile("pcie-gen(\\w+)-x(\\d+)");
+
+    /** "PCIe Gen5 x16 (read here)", "NVLink-C2C (typical, not this machine)". */
+    static String linkWords(Inputs in) {
+        Inputs.Fact f = in.fact("host_link", "pcie-gen5-x16");
+        String v = f.value().trim().toLowerCase(Locale.ROOT);
+        Matcher m = PCIE.matcher(v);
+        String words = m.matches() ? "PCIe Gen" + m.group(1) + " x" + m.group(2)
+                : switch (v) {
+                    case "c2c" -> "NVLink-C2C";
+                    case "integrated" -> "one memory (integrated GPU)";
+                    case "none" -> "no GPU";
+                    default -> "not known (" + v + ")";
+                };
+        return words + " (" + f.source().words + ")";
+    }
+
+    /** The base page in bytes: this machine's, else 4 KiB. */
+    static long pageBytes(Inputs in) {
+        try {
+            long b = Long.parseLong(in.fact("page_size_bytes", "4096").value().trim());
+            return b > 0 && Long.bitCount(b) == 1 ? b : 4096;
+        } catch (NumberFormatException e) {
+            return 4096;
+        }
+    }
+
+    static boolean pageMine(Inputs in) {
+        Inputs.Fact f = in.fact("page_size_bytes", "");
+        return f.mine() && pageBytes(in) == parse(f.value());
+    }
+
+    private static long parse(String s) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    // ---- the reference platforms
+
+    static Platforms.Platform platform(String id) {
+        return Platforms.get().platforms().stream().filter(p -> p.id().equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("platforms.json has no platform " + id));
+    }
+
+    private static String tag(String t) {
+        return switch (t) {
+            case "S" -> "vendor spec";
+            case "M" -> "measured";
+            case "T" -> "one third-party source";
+            default -> t;
+        };
+    }
+
+    /** A platform's figure as a reference value: never this machine's, and said to be which platform's, with its source. */
+    static Inputs.Value figure(String id, String key, Platforms.Tagged t, String unit) {
+        if (t == null) throw new IllegalStateException("platforms.json gives no " + key + " for " + id);
+        return new Inputs.Value(key, t.value(), unit, Inputs.Source.TYPICAL,
+                "reference " + platform(id).name() + ", platforms.json: " + tag(t.tag()) + ", " + t.source());
+    }
+
+    /** GH200's copy-engine host-to-device copy: 346 GB/s measured (nvbandwidth#23). */
+    static Inputs.Value gh200HostToDevice() {
+        return figure("gh200", "host_to_device_ce_pinned", platform("gh200").hostToDevice(), "GB/s");
+    }
+
+    /** GH200's NVLink-C2C per direction: half of platforms.json's "900 GB/s both ways" (spec). */
+    static Inputs.Value gh200C2cPerDirection() {
+        Platforms.Platform p = platform("gh200");
+        double both = bothWays(p.linkDetail());
+        return new Inputs.Value("c2c_per_direction", both / 2, "GB/s", Inputs.Source.TYPICAL,
+                "reference " + p.name() + ", platforms.json: vendor spec, " + p.linkDetail() + ", half each way");
+    }
+
+    /** An HGX H200's host-to-device copy over PCIe Gen5 x16: 55.2 GB/s measured. */
+    static Inputs.Value pcieHostToDevice() {
+        return figure("hgx-h200", "host_to_device_ce_pinned", platform("hgx-h200").hostToDevice(), "GB/s");
+    }
+
+    /** GB200 NVL72's GPU-to-GPU NVLink per direction: 900 GB/s spec. */
+    static Inputs.Value nvl72GpuToGpu() {
+        return figure("gb200-nvl72", "gpu_to_gpu", platform("gb200-nvl72").gpuToGpu(), "GB/s");
+    }
+
+    /** GPUs in one GB200 NVL72 NVLink domain: 72. */
+    static int nvl72Domain() {
+        return platform("gb200-nvl72").domain();
+    }
+
+    private static final Pattern BOTH = Pattern.compile("(\\d+(?:\\.\\d+)?) GB/s both ways");
+
+    static double bothWays(String linkDetail) {
+        Matcher m = BOTH.matcher(linkDetail == null ? "" : linkDetail);
+        if (!m.find()) throw new IllegalStateException("no 'N GB/s both ways' in " + linkDetail);
+        return Double.parseDouble(m.group(1));
+    }
+
+    // ---- words and drawing
+
+    /** "19.4 ms" to move {@code bytes} at {@code gbps} (10^9 bytes a second). */
+    static String millis(long bytes, double gbps) {
+        return Units.sig3(bytes / (gbps * 1e9) * 1e3) + " ms";
+    }
+
+    static double y(Svg svg, double x, double y, java.util.List<String> lines, String cls) {
+        for (String l : lines) {
+            svg.text(x, y, l, "start", cls);
+            y += 14;
+        }
+        return y;
+    }
+}

@@ -1,0 +1,88 @@
+package hostside.learn.m2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import hostside.learn.Frame;
+import hostside.learn.Inputs;
+import hostside.learn.StepperChecks;
+import hostside.vm.explain.PageWalk;
+
+class TlbReachStepperTest {
+    final TlbReachStepper stepper = new TlbReachStepper();
+
+    static Inputs thp(String mode) {
+        return Drawn.machine(Map.of("page_size_bytes", "4096", "thp", mode), Map.of());
+    }
+
+    @Test
+    void everyStepperCheckHoldsOnBothReportsAndWithoutOne() {
+        for (Inputs in : List.of(StepperChecks.h200(), StepperChecks.devVm(), Inputs.typical(Map.of()), thp("always"), thp("never"),
+                Drawn.machine(Map.of("page_size_bytes", "65536", "thp", "always [madvise] never"), Map.of()))) {
+            List<Frame> frames = StepperChecks.check(stepper, in, 6);
+            Drawn.readable(frames);
+            assertThat(Drawn.predictions(frames)).as(in.machine()).hasSizeGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void reachWithThisMachinesPagesAndTheTypicalTlb() {
+        List<Frame> frames = stepper.frames(StepperChecks.h200());
+        assertThat(frames).extracting(Frame::title).contains("With 4 KiB pages, 1536 entries reach 6 MiB", "With 2 MiB pages, the same entries reach 3 GiB",
+                "A 1 GiB embedding table is 262144 pages of 4 KiB", "THP here: madvise");
+        assertThat(frames.getFirst().caption()).contains("This machine's base page is 4 KiB (read here)", "typical figures");
+        // a count is never rounded: the reach is the figure, the 1536 entries its note
+        assertThat(frames.get(1).figures()).extracting(Inputs.Value::shown)
+                .contains("6 MiB (typical, not this machine: 1536 entries x 4 KiB; the count is typical of recent x86 server cores, hostside does not read the TLB's size)");
+        // the TLB size is the page walk's own, so the two steppers agree
+        assertThat(new PageWalkStepper().frames(StepperChecks.h200()).get(1).caption()).contains("about " + TlbReachStepper.L2_ENTRIES + " in the second-level TLB");
+
+        List<Frame> grace = stepper.frames(Drawn.machine(Map.of("page_size_bytes", "65536"), Map.of()));
+        assertThat(grace).extracting(Frame::title).contains("With 64 KiB pages, 1536 entries reach 96 MiB", "With 512 MiB pages, the same entries reach 768 GiB");
+    }
+
+    @Test
+    void theMeasuredWalkIsThisMachinesAndTheAnswerFlipsWithIt() {
+        List<Frame> frames = stepper.frames(StepperChecks.h200());
+        Frame walk = frames.stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow();
+        assertThat(walk.title()).isEqualTo("At 1 GiB: 173 ns per load in 4 KiB pages, 125 ns in huge pages");
+        assertThat(walk.caption()).contains("173 ns (measured here)", "125 ns (measured here)", "47.8 ns per load");
+        assertThat(Drawn.answer(walk.predict())).startsWith("Base pages");
+
+        Inputs flat = Drawn.machine(Map.of(), Map.of("tlb_reach_base", 120.0, "tlb_reach_huge", 118.0));
+        assertThat(Drawn.answer(Drawn.asking(stepper.frames(flat), "1 GiB: which"))).isEqualTo("About the same (within 10%)");
+        Inputs typical = Inputs.typical(Map.of());
+        Frame t = stepper.frames(typical).stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow();
+        assertThat(t.caption()).contains("typical, not this machine: the H200 VM's walk at 1 GiB");
+        assertThat(t.predict().question()).contains("typical figures");
+    }
+
+    @Test
+    void aPlainMallocsHugePagesFollowTheThpMode() {
+        assertThat(Drawn.answer(Drawn.asking(stepper.frames(StepperChecks.h200()), "plain malloc"))).isEqualTo("Only where the program calls madvise(MADV_HUGEPAGE)");
+        assertThat(Drawn.answer(Drawn.asking(stepper.frames(thp("always")), "plain malloc"))).isEqualTo("Yes, without asking");
+        assertThat(Drawn.answer(Drawn.asking(stepper.frames(thp("never")), "plain malloc"))).isEqualTo("No: THP is off");
+        // sysfs's own form, the mode in brackets
+        assertThat(Drawn.answer(Drawn.asking(stepper.frames(thp("[always] madvise never")), "plain malloc"))).isEqualTo("Yes, without asking");
+        assertThat(Drawn.boxes(stepper.frames(thp("never")).get(5).svg())).containsEntry("never (here) none: hugetlbfs only", "box on");
+    }
+
+    @Test
+    void aGibTableDoesNotFitInBasePageReach() {
+        Frame.Predict p = Drawn.asking(stepper.frames(StepperChecks.h200()), "1 GiB embedding table");
+        assertThat(Drawn.answer(p)).isEqualTo("No, but in 2 MiB huge pages it would");
+        assertThat(p.why()).isEqualTo("Base-page reach is 6 MiB and huge-page reach 3 GiB, against 1 GiB.");
+    }
+
+    @Test
+    void firstTouchQuotesTheMeasuredFaults() {
+        Frame touch = stepper.frames(StepperChecks.h200()).stream().filter(f -> f.title().startsWith("Huge pages also cut")).findFirst().orElseThrow();
+        assertThat(touch.title()).isEqualTo("Huge pages also cut first-touch faults: 262144 vs 512 per GiB");
+        assertThat(touch.caption()).contains("384 ms/GiB (measured here)", "140 ms/GiB (measured here)");
+        assertThat(PageWalk.Layout.X86_64_4LEVEL.basePageBytes()).isEqualTo(4096);
+    }
+}
