@@ -9,8 +9,10 @@ public final class Steppers {
 
     private static final List<Stepper> ALL = List.of(
             new hostside.learn.m1.H2dCopy(),
+            new hostside.learn.m2.PageWalkStepper(), new hostside.learn.m2.CowStepper(), new hostside.learn.m2.TlbReachStepper(),
             new hostside.learn.m3.FeederStep(),
             new hostside.learn.m4.ReadPaths(), new hostside.learn.m4.ContainerLimits(),
+            new hostside.learn.m5.CoherentAccessStepper(), new hostside.learn.m5.ImexHandleStepper(),
             new hostside.learn.m6.PlatformPlacement());
 
     public static List<Stepper> all() {

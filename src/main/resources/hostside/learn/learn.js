@@ -57,9 +57,9 @@
   };
   Player.prototype.say = function () {
     var f = this.frames[this.at];
-    var head = 'Step ' + (this.at + 1) + ' of ' + this.frames.length + ': ' + f.querySelector('h3').textContent + '. ';
+    var head = 'Step ' + (this.at + 1) + ' of ' + this.frames.length + ': ';
     this.live.textContent = this.asking(this.at) ? head + f.querySelector('.predict .q').textContent
-        : head + f.querySelector('.caption').textContent;
+        : head + f.querySelector('h3 .t').textContent + '. ' + f.querySelector('.caption').textContent;
   };
   Player.prototype.forward = function () {
     // on a question not yet answered, Next shows the step rather than skipping it

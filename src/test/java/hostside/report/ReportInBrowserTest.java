@@ -6,31 +6,22 @@ import static org.assertj.core.api.Assertions.fail;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 
 import hostside.core.Json;
 import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
-import hostside.testing.Tools;
+import hostside.testing.Browser;
 
 /**
  * The HTML report as a reader sees it: opened in a real browser (Debian's chromium, driven through
@@ -39,10 +30,9 @@ import hostside.testing.Tools;
  * recorded reports of the H200, the dev VM and a first-schema report.
  *
  * CI installs chromium and chromedriver, and there a missing browser fails this test; elsewhere
- * {@value #ALLOW}=1 skips it, and says so.
+ * {@value hostside.testing.Browser#ALLOW}=1 skips it, and says so.
  */
 class ReportInBrowserTest {
-    static final String ALLOW = "HOSTSIDE_ALLOW_NO_BROWSER_TEST";
     private static ChromeDriver browser;
 
     @TempDir
@@ -50,42 +40,12 @@ class ReportInBrowserTest {
 
     @BeforeAll
     static void startBrowser() {
-        Path chromium = firstOnPath("chromium", "chromium-browser", "google-chrome");
-        Path driver = firstOnPath("chromedriver");
-        if (chromium == null || driver == null) {
-            String why = "the browser test needs chromium and chromedriver on the PATH (apt-get install chromium chromium-driver; .ci/run does); set "
-                    + ALLOW + "=1 to skip it elsewhere";
-            if ("1".equals(System.getenv(ALLOW))) Assumptions.abort(why);
-            fail(why);
-        }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium.toFile());
-        // As root (CI) chromium needs --no-sandbox; the background flags keep it from calling out
-        // of a machine with a closed network at every start. A fresh profile each run.
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1280,900",
-                "--user-data-dir=" + tmp.resolve("profile"));
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability("goog:loggingPrefs", logs);
-        // The driver named here, so Selenium Manager never tries to download one.
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile()).usingAnyFreePort()
-                .withLogFile(tmp.resolve("chromedriver.log").toFile()).build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60)).scriptTimeout(Duration.ofSeconds(30));
+        browser = Browser.start(tmp.resolve("profile"));
     }
 
     @AfterAll
     static void stopBrowser() {
         if (browser != null) browser.quit();
-    }
-
-    private static Path firstOnPath(String... names) {
-        for (String n : names) {
-            Path p = Tools.onPath(n);
-            if (p != null) return p;
-        }
-        return null;
     }
 
     @ParameterizedTest
@@ -99,11 +59,7 @@ class ReportInBrowserTest {
         browser.get(page.toUri().toString());
         JavascriptExecutor js = browser;
 
-        List<String> problems = new ArrayList<>();
-        for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
-            if (e.getLevel().intValue() >= Level.WARNING.intValue()) problems.add(e.getLevel() + " " + e.getMessage());
-        }
-        assertThat(problems).as("console messages of " + json).isEmpty();
+        assertThat(Browser.problems(browser)).as("console messages of " + json).isEmpty();
 
         // Self-contained: nothing fetched, no script on the page.
         assertThat(((Number) js.executeScript("return performance.getEntriesByType('resource').length")).intValue()).as("resources fetched").isZero();

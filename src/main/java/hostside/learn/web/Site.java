@@ -98,7 +98,7 @@ public final class Site {
         b.append("<p class=\"live\" aria-live=\"polite\"></p>\n<ol class=\"frames\">\n");
         for (Frame f : frames) {
             b.append("<li class=\"frame\" id=\"").append(key).append("-step-").append(f.number()).append("\" data-step=\"").append(f.number()).append("\">\n<h3>")
-                    .append(f.number()).append(". ").append(esc(f.title())).append("</h3>\n");
+                    .append(f.number()).append(". <span class=\"t\">").append(esc(f.title())).append("</span></h3>\n");
             if (f.predict() != null) predict(b, f.predict());
             b.append("<div class=\"reveal\">\n").append(f.svg()).append("\n<p class=\"caption\">").append(esc(f.caption())).append("</p>\n");
             if (!f.figures().isEmpty()) {
