@@ -263,7 +263,7 @@ public final class TlbReachStepper implements Stepper {
         for (long b = lo; b <= hi; b *= 64) svg.text(x(b, lo, hi, x0, x1), 78, Units.bytes(b), "middle", "dim");
         svg.line(gx, 24, gx, 84, "on");
         svg.text(gx, 96, "1 GiB", "middle", "on");
-        double max = Math.max(base.value(), huge.value()) * 1.15, w = 380;
+        double max = Math.max(base.value(), huge.value()) * 1.15, w = 300; // room after the longest bar for its label
         double bw = w * base.value() / max, hw = w * huge.value() / max;
         svg.text(8, 128, p + " pages", "start", "");
         svg.bar(110, 110, Math.min(bw, hw), 26, "ok");
@@ -301,7 +301,7 @@ public final class TlbReachStepper implements Stepper {
     static String firstTouch(Inputs.Value base, Inputs.Value huge, long faultsBase, long faultsHuge, String p, String hp) {
         Svg svg = new Svg(Pages.W, Pages.H);
         svg.text(8, 16, "first touch of 1 GiB of anonymous memory: faults, and time per GiB", "start", "");
-        double max = Math.max(base.value(), huge.value()) * 1.15, w = 380;
+        double max = Math.max(base.value(), huge.value()) * 1.15, w = 300; // room after the longest bar for its label
         svg.text(8, 60, p + " pages", "start", "");
         svg.bar(130, 42, w * base.value() / max, 28, "hot");
         svg.text(136 + w * base.value() / max, 62, Units.sig3(base.value()) + " ms/GiB, " + faultsBase + " faults", "start", "");

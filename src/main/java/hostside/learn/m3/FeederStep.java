@@ -393,7 +393,7 @@ public final class FeederStep implements Stepper {
         double max = PERIOD_US;
         for (Cond c : conds) max = Math.max(max, c.p999().value());
         max = Math.min(max * 1.15, 20 * PERIOD_US);
-        double x0 = 150, w = 400, k = w / max;
+        double x0 = 150, w = 360, k = w / max; // room after the longest bar for "5910 (off scale)"
         s.text(8, 18, "lateness at p99 (upper bar) and p99.9 (lower bar), us", "start", "on");
         List<String> hot = new ArrayList<>();
         for (int r = 0; r < conds.size(); r++) {

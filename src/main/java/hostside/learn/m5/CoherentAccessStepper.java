@@ -301,7 +301,7 @@ public final class CoherentAccessStepper implements Stepper {
         Inputs.Value[] vs = {faults, prefetch, ce};
         double max = java.util.Arrays.stream(ms).max().orElse(1) * 1.1;
         for (int i = 0; i < ms.length; i++) {
-            double y = 34 + i * 44, w = 300 * ms[i] / max;
+            double y = 34 + i * 44, w = 220 * ms[i] / max; // room after the longest bar for its label
             svg.text(8, y + 18, labels[i], "start", "");
             svg.bar(150, y, w, 28, i == 0 ? "hot" : "ok");
             svg.text(156 + w, y + 18, Units.sig3(ms[i]) + " ms at " + Units.sig3(vs[i].value()) + " GB/s" + (vs[i].mine() ? " (measured here)" : " (typical)"), "start", "");

@@ -441,7 +441,8 @@ public final class PlatformPlacement implements Stepper {
     /** The closest platform beside the machine, axis by axis, with each axis's share of the distance. */
     static String closestCard(Machine m, Platform best, Placement p, Map<Axis, Double> terms, String basis) {
         Svg g = new Svg(W, H);
-        g.text(10, 22, "Closest: " + best.name() + " (" + best.linkDetail() + "); S spec, M measured, T third party", "start", "ok");
+        g.text(10, 22, "Closest: " + best.name() + " (" + best.linkDetail() + ")", "start", "ok");
+        g.text(630, 250, "S spec, M measured, T third party", "end", "dim");
         g.text(200, 50, m.typical() ? "typical machine" : "this machine", "middle", "hot");
         g.text(340, 50, best.name(), "middle", "ok");
         g.text(500, 50, "|ln ratio|", "middle", "on");
