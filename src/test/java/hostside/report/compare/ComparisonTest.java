@@ -142,6 +142,12 @@ class ComparisonTest {
                 new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"), null, List.of(), List.of(), r.figures(), List.of());
         in.set(5, new Comparison.Input("node5", quick));
         assertThat(Comparison.of(in).classes().getFirst().findings()).containsExactly("1 of 8 have report mode quick (node5), the rest full");
+        // slow, and quick: the mode is said, never blamed (a quick report measures each figure it keeps as a full one does)
+        Report slow = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
+                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"), null, List.of(), List.of(),
+                List.of(gbs("host_to_device_ce_pinned", 40.0), us("kernel_launch_cost", 3.0)), List.of());
+        in.set(5, new Comparison.Input("node5", slow));
+        assertThat(Comparison.of(in).outliers()).singleElement().satisfies(o -> assertThat(o.cause()).isEmpty());
         // a report from before the mode was recorded is a full one, not a third mode
         assertThat(new Fleet.Confounders(false, 0, "madvise", 0.1).modeOrFull()).isEqualTo("full");
     }
