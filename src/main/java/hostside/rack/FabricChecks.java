@@ -19,6 +19,12 @@ final class FabricChecks {
         RackFacts.FabricManager fm = in.rack().fabricManager();
         if (in.platform().nvlinkRack()) return RackCheck.na(item, "on GB200 and GB300 racks the fabric is managed from the NVLink switch trays (NVOS), not from compute trays: starting it here does nothing (gpu-operator#610)");
         if (fm.nvswitches().isEmpty()) return RackCheck.na(item, "no NVSwitch on this host's PCI bus: there is no NVLink fabric to manage");
+        if (in.rack().hostIsHidden()) {
+            // a pod sees the image's /etc and its own processes: "not installed" would be false
+            return RackCheck.of(item, RackVerdict.UNKNOWN, fm.nvswitches().size() + " NVSwitches; the fabric manager out of sight",
+                    in.rack().hostHidden() + "; the GPUs' fabric state (fabric_state) says whether the fabric came up",
+                    "run hostside rack on the host, or in a pod with hostPID and the host's /etc/systemd mounted");
+        }
         String value = fm.nvswitches().size() + " NVSwitches; unit " + (fm.unit().isEmpty() ? "not installed" : fm.enabled() ? "enabled" : "installed, not enabled")
                 + (fm.daemon() == null ? "" : fm.daemon() ? ", running" : ", not running");
         String fix = "install nvidia-fabricmanager of exactly the driver's version, then systemctl enable --now nvidia-fabricmanager";
@@ -63,7 +69,9 @@ final class FabricChecks {
                     "nvidia-modprobe -i 0:1 in the job's prolog, or NVreg_CreateImexChannel0=1 for single-tenant nodes");
         }
         return RackCheck.of(item, x.daemon() == null ? RackVerdict.INFO : RackVerdict.OK, value,
-                x.daemon() == null ? "whether the daemon runs and the domain is up needs a live machine (nvidia-imex-ctl -N)" : "a channel and a running daemon: fabric handles can be exported", "");
+                x.daemon() == null ? (in.rack().hostIsHidden() ? in.rack().hostHidden() + ": whether nvidia-imex runs is not known here (nvidia-imex-ctl -N on the host says)"
+                        : "whether the daemon runs and the domain is up needs a live machine (nvidia-imex-ctl -N)")
+                        : "a channel and a running daemon: fabric handles can be exported", "");
     }
 
     // ---- 20. GPUDirect RDMA: nvidia_peermem or dma-buf; NCCL_NET_GDR_LEVEL=SYS on Grace (nccl#1579) ----

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param pciPower      power/control of each GPU and NIC, by PCI address: "on" or "auto"; absent when
  *                      the file is not there
  * @param live          read from this machine, not a recording
+ * @param hostHidden    why the host's daemons and systemd units are out of sight (a PID namespace of its
+ *                      own: a container, a pod without hostPID); "" when they are seen or on a recording
  */
 public record RackFacts(
         List<String> armParts,
@@ -30,7 +32,19 @@ public record RackFacts(
         String peermem,
         Map<String, String> pciPower,
         boolean live,
-        List<String> unknowns) {
+        List<String> unknowns,
+        String hostHidden) {
+
+    /** The facts of a process that sees the host's processes and systemd units (no {@link #hostHidden}). */
+    public RackFacts(List<String> armParts, DriverParams driverParams, List<GpuNuma> gpuNuma, Imex imex, FabricManager fabricManager, String peermem,
+                     Map<String, String> pciPower, boolean live, List<String> unknowns) {
+        this(armParts, driverParams, gpuNuma, imex, fabricManager, peermem, pciPower, live, unknowns, "");
+    }
+
+    /** Whether the host's daemons and systemd units are out of this process's sight ({@link #hostHidden} says why). */
+    public boolean hostIsHidden() {
+        return hostHidden != null && !hostHidden.isEmpty();
+    }
 
     /**
      * The NVIDIA driver's parameters that the checklist reads (NVreg_* module options).

@@ -38,9 +38,24 @@ public final class RackFactsReader {
             if (!d.isGpu() && !d.isNic()) continue;
             fs.text("/sys/bus/pci/devices/" + d.address() + "/power/control").ifPresent(v -> power.put(d.address(), v));
         }
-        // the daemons' names, read once: null on a recording, which cannot say what runs
-        java.util.Set<String> running = fs.isLive() ? processNames(fs) : null;
-        return new RackFacts(armParts(fs), params, numa, imex(fs, running), fabricManager(fs, machine, running), peermem(fs), power, fs.isLive(), unknowns);
+        // the daemons' names, read once: null on a recording, which cannot say what runs, and in a
+        // PID namespace of its own (a pod, a container), whose /proc holds none of the host's daemons
+        String hidden = fs.isLive() ? hostHidden(fs) : "";
+        java.util.Set<String> running = fs.isLive() && hidden.isEmpty() ? processNames(fs) : null;
+        return new RackFacts(armParts(fs), params, numa, imex(fs, running), fabricManager(fs, machine, running), peermem(fs), power, fs.isLive(), unknowns,
+                hidden);
+    }
+
+    /**
+     * Why this process cannot see the host's daemons and systemd units, "" when it can: kernel
+     * threads show only in the host's PID namespace, so a PID 2 other than kthreadd means a
+     * namespace of its own, and with it, as a rule, a container's own /etc.
+     */
+    static String hostHidden(FsRoot fs) {
+        String pid2 = fs.text("/proc/2/comm").map(String::strip).orElse("");
+        if (pid2.equals("kthreadd")) return "";
+        return "this process runs in a PID namespace of its own (PID 2 is " + (pid2.isEmpty() ? "absent" : pid2)
+                + ", not kthreadd: a container or a pod without hostPID), so the host's daemons and systemd units are out of its sight";
     }
 
     /** "Key: value" lines; strings come quoted. */

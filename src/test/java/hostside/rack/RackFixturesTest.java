@@ -210,4 +210,39 @@ class RackFixturesTest {
         assertThat(judged.apply("0-143", "0-1").verdict()).isEqualTo(RackVerdict.OK);
         assertThat(judged.apply("0-143", "1").why()).contains("GPU0 (node 0: not its memory)");
     }
+
+    @Test
+    void inAPodWithoutHostPidTheFabricManagerIsOutOfSightNotMissing() {
+        FsRoot fs = open("hgx-h100");
+        MachineFacts m = MachineReader.read(fs);
+        RackFacts recorded = RackFactsReader.read(fs, m);
+        // as a pod reads it: its own /etc (no unit), its own processes (no daemon)
+        RackFacts.FabricManager none = new RackFacts.FabricManager(recorded.fabricManager().nvswitches(), "", false, false);
+        String why = "this process runs in a PID namespace of its own (PID 2 is sleep, not kthreadd: a container or a pod without hostPID), so the host's daemons and systemd units are out of its sight";
+        RackFacts pod = new RackFacts(recorded.armParts(), recorded.driverParams(), recorded.gpuNuma(), recorded.imex(), none,
+                recorded.peermem(), recorded.pciPower(), true, recorded.unknowns(), why);
+        RackChecklist.Inputs in = new RackChecklist.Inputs(Platform.of(m, pod), m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), pod, null, null);
+        RackCheck c = FabricChecks.fabricManager(in);
+        assertThat(c.verdict()).as("not a warning a pod cannot back").isEqualTo(RackVerdict.UNKNOWN);
+        assertThat(c.value()).isEqualTo("4 NVSwitches; the fabric manager out of sight");
+        assertThat(c.why()).startsWith(why).contains("fabric_state");
+        assertThat(c.fix()).contains("hostPID");
+        // seen from the host, the same missing unit and daemon is a warning
+        RackFacts host = new RackFacts(recorded.armParts(), recorded.driverParams(), recorded.gpuNuma(), recorded.imex(), none,
+                recorded.peermem(), recorded.pciPower(), true, recorded.unknowns());
+        assertThat(FabricChecks.fabricManager(new RackChecklist.Inputs(Platform.of(m, host), m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), host, null, null)).verdict())
+                .isEqualTo(RackVerdict.WARN);
+    }
+
+    @Test
+    void aPidNamespaceOfItsOwnIsToldByPid2(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Files.createDirectories(tmp.resolve("proc/2"));
+        java.nio.file.Files.createDirectories(tmp.resolve("sys"));
+        java.nio.file.Files.writeString(tmp.resolve("proc/2/comm"), "kthreadd\n");
+        assertThat(RackFactsReader.hostHidden(FsRoot.open(tmp.toString()))).isEmpty();
+        java.nio.file.Files.writeString(tmp.resolve("proc/2/comm"), "python3\n");
+        assertThat(RackFactsReader.hostHidden(FsRoot.open(tmp.toString()))).contains("PID 2 is python3, not kthreadd");
+        java.nio.file.Files.delete(tmp.resolve("proc/2/comm"));
+        assertThat(RackFactsReader.hostHidden(FsRoot.open(tmp.toString()))).contains("PID 2 is absent");
+    }
 }
