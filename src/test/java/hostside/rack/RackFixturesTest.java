@@ -245,4 +245,23 @@ class RackFixturesTest {
         java.nio.file.Files.delete(tmp.resolve("proc/2/comm"));
         assertThat(RackFactsReader.hostHidden(FsRoot.open(tmp.toString()))).contains("PID 2 is absent");
     }
+
+    @Test
+    void numaBalancingIsJudgedByTheNodesThatHoldMemoryNotByEveryNodeListed() {
+        // a GB200 tray lists many CPU-less, memory-less nodes beside its Graces and its GPUs' memory
+        var f = VmDrill.facts(open("gb200-tray"));
+        assertThat(f.memoryNodes()).isNotNull().isLessThan(f.numaNodes()).isGreaterThanOrEqualTo(2);
+        // balancing on: said with the nodes that hold memory
+        var s = f.sysctl();
+        var on = new hostside.vm.facts.VmFacts.Sysctl(s.overcommitMemory(), s.overcommitRatio(), s.swappiness(), s.maxMapCount(), s.zoneReclaimMode(),
+                s.minFreeBytes(), s.watermarkScaleFactor(), s.compactionProactiveness(), 1);
+        java.util.function.IntFunction<java.util.List<hostside.core.Finding>> with = memoryNodes -> hostside.vm.facts.VmVerdicts.of(
+                        new hostside.vm.facts.VmFacts(f.arch(), f.pageSize(), f.thp(), f.hugetlb(), f.memory(), on, f.numaNodes(), memoryNodes, f.rdmaDevices(),
+                                f.vmstat(), f.process(), f.unknowns()))
+                .stream().filter(x -> x.subject().equals("NUMA balancing")).toList();
+        assertThat(with.apply(f.memoryNodes())).singleElement().satisfies(x -> assertThat(x.text())
+                .contains("on with " + f.memoryNodes() + " NUMA nodes holding memory"));
+        // every node listed but one holding memory: nothing to balance, nothing said
+        assertThat(with.apply(1)).isEmpty();
+    }
 }

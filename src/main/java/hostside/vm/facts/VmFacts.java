@@ -21,6 +21,9 @@ import java.util.Map;
  * @param memory      the /proc/meminfo lines that matter here
  * @param sysctl      /proc/sys/vm and kernel.numa_balancing
  * @param numaNodes   NUMA nodes the kernel lists (node dirs under /sys/devices/system/node)
+ * @param memoryNodes those of them with memory (MemTotal above 0 in their meminfo): what NUMA balancing
+ *                    moves pages between; a GB200 lists many empty nodes beside its two Graces and four
+ *                    GPUs' memory. Null where no node's meminfo was read (and in earlier reports)
  * @param rdmaDevices RDMA devices (/sys/class/infiniband): InfiniBand and RoCE NICs
  * @param vmstat      the {@link VmStat#COUNTERS} this kernel has, since boot
  * @param process     limits and privileges of the process that read the facts (/proc/self)
@@ -34,6 +37,7 @@ public record VmFacts(
         Meminfo memory,
         Sysctl sysctl,
         Integer numaNodes,
+        Integer memoryNodes,
         List<String> rdmaDevices,
         Map<String, Long> vmstat,
         ProcessLimits process,

@@ -76,7 +76,7 @@ public final class VmFactsReader {
         List<String> rdma = List.copyOf(fs.list("/sys/class/infiniband"));
         Map<String, Long> vmstat = vmstat();
         ProcessLimits process = process();
-        return new VmFacts(arch, pageSize, thp, hugetlb, memory, sysctl, numaNodes, rdma, vmstat, process,
+        return new VmFacts(arch, pageSize, thp, hugetlb, memory, sysctl, numaNodes, memoryNodes(nodeIds), rdma, vmstat, process,
                 List.copyOf(unknowns));
     }
 
@@ -330,6 +330,21 @@ public final class VmFactsReader {
                 times(minFreeKb, 1024), integer(VM + "watermark_scale_factor", false),
                 integer(VM + "compaction_proactiveness", false), integer("/proc/sys/kernel/numa_balancing", false));
     }
+
+    /** The nodes whose meminfo says they hold memory; null when no node's meminfo could be read. */
+    private Integer memoryNodes(List<Integer> nodeIds) {
+        int read = 0, withMemory = 0;
+        for (int id : nodeIds) {
+            var text = fs.text(NODE + "/node" + id + "/meminfo");
+            if (text.isEmpty()) continue;
+            read++;
+            Matcher m = NODE_MEM_TOTAL.matcher(text.get());
+            if (m.find() && Long.parseLong(m.group(1)) > 0) withMemory++;
+        }
+        return read == 0 ? null : withMemory;
+    }
+
+    private static final Pattern NODE_MEM_TOTAL = Pattern.compile("MemTotal:\\s+(\\d+) kB");
 
     private Integer numaNodes(List<Integer> nodeIds) {
         if (!nodeIds.isEmpty()) return nodeIds.size();

@@ -180,13 +180,14 @@ public final class VmVerdicts {
     // ---- NUMA ----
 
     private static void numa(VmFacts f, List<Finding> out) {
-        Integer nodes = f.numaNodes();
+        // balancing moves pages between nodes that hold memory: empty nodes (a GB200 lists dozens) do not count
+        Integer nodes = f.memoryNodes() != null ? f.memoryNodes() : f.numaNodes();
         if (nodes == null || nodes < 2 || f.sysctl() == null) return;
         Integer nb = f.sysctl().numaBalancing();
         if (nb != null && (nb & 1) == 1) {
             Long hints = counter(f, "numa_hint_faults"), moved = counter(f, "numa_pages_migrated");
             String seen = hints != null ? " (since boot: " + hints + " hinting faults" + (moved != null ? ", " + moved + " pages migrated" : "") + ")" : "";
-            out.add(Finding.warn("NUMA balancing", "automatic NUMA balancing is on with " + nodes + " NUMA nodes: hinting faults "
+            out.add(Finding.warn("NUMA balancing", "automatic NUMA balancing is on with " + nodes + " NUMA nodes" + (f.memoryNodes() != null ? " holding memory" : "") + ": hinting faults "
                     + "and page migrations add jitter to the threads that feed the GPUs" + seen + "; disable it "
                     + "(sysctl kernel.numa_balancing=0) or bind each rank with numactl --cpunodebind/--membind"));
         }

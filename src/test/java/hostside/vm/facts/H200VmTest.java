@@ -52,6 +52,7 @@ class H200VmTest {
                 new VmFacts.HugetlbPool(2L << 20, 0L, 0L, 0L, 0L, 0L, 0L, List.of(new VmFacts.NodePool(0, 0L, 0L, 0L, 0L))),
                 new VmFacts.HugetlbPool(1L << 30, 0L, 0L, 0L, 0L, 0L, 0L, List.of(new VmFacts.NodePool(0, 0L, 0L, 0L, 0L))));
         assertThat(f.numaNodes()).isEqualTo(1);
+        assertThat(f.memoryNodes()).isEqualTo(1);
         assertThat(f.rdmaDevices()).isEmpty();
     }
 
