@@ -128,24 +128,19 @@ public final class LearnCommand implements Callable<Integer> {
         }
     }
 
-    /** What can be read without measuring: the page size and THP mode, said to be read here. */
+    /** What can be read without measuring: the page size and THP mode, as Module 2 reads them, said to be read here. */
     static Map<String, Inputs.Fact> liveFacts() {
         Map<String, Inputs.Fact> f = new LinkedHashMap<>();
-        FsRoot fs = FsRoot.live();
-        long page = hostside.libc.Libc.pageSize();
-        if (page > 0) {
+        var vm = hostside.vm.VmDrill.facts(FsRoot.live());
+        if (vm.pageSize() != null && vm.pageSize().bytes() != null && !vm.pageSize().assumed()) {
+            long page = vm.pageSize().bytes();
             f.put("page_size_bytes", new Inputs.Fact("page_size_bytes", String.valueOf(page), Inputs.Source.READ));
             f.put("page_size", new Inputs.Fact("page_size", hostside.core.Units.bytes(page), Inputs.Source.READ));
         }
-        fs.text("/sys/kernel/mm/transparent_hugepage/enabled").flatMap(LearnCommand::selected)
-                .ifPresent(t -> f.put("thp", new Inputs.Fact("thp", t, Inputs.Source.READ)));
+        if (vm.thp() != null && vm.thp().enabled() != null && vm.thp().enabled().selected() != null) {
+            f.put("thp", new Inputs.Fact("thp", vm.thp().enabled().selected(), Inputs.Source.READ));
+        }
         return f;
-    }
-
-    /** "always [madvise] never" → madvise. */
-    static java.util.Optional<String> selected(String line) {
-        var m = java.util.regex.Pattern.compile("\\[([a-z]+)]").matcher(line);
-        return m.find() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
     }
 
     /** The terminal's player: each frame, its question first, Enter to reveal and go on, q to stop. */

@@ -24,9 +24,9 @@ import hostside.process.Limits;
 public final class ContainerVerdicts {
     static final long MIB = 1L << 20, GIB = 1L << 30;
     /** Docker's /dev/shm when --shm-size is not given. */
-    static final long DOCKER_DEFAULT_SHM = 64 * MIB;
+    public static final long DOCKER_DEFAULT_SHM = 64 * MIB;
     /** Below this a memlock limit breaks RDMA registration of anything but toy buffers (as Module 2 judges it). */
-    static final long TINY_MEMLOCK = 64 * MIB;
+    public static final long TINY_MEMLOCK = 64 * MIB;
     /** Login shells' 1024 and the 4096 some images set are the defaults that break fd passing. */
     static final long FEW_FILES = 4096;
     /** A cgroup this full reclaims page cache hard and is one burst from the OOM killer. */

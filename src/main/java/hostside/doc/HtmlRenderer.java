@@ -152,7 +152,8 @@ public final class HtmlRenderer {
     }
 
     /** Escapes the five characters that could open markup or close an attribute, in text and attributes alike. */
-    static String esc(String s) {
+    /** Text and attribute values for HTML and SVG: the five characters markup gives meaning to. */
+    public static String esc(String s) {
         StringBuilder b = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -17,9 +17,9 @@ import hostside.io.measure.ReadTest.ReadDetail;
  * loader); otherwise it says they are even. On a file system that lives in memory (tmpfs) there
  * is no page cache to drop, no O_DIRECT and no disk for fsync to reach, and no line advises them.
  */
-final class MeasuredVerdicts {
+public final class MeasuredVerdicts {
     /** A gain below this share of the slower figure is not worth acting on, even when it is beyond the noise. */
-    static final double MATERIAL = 0.1;
+    public static final double MATERIAL = 0.1;
 
     private MeasuredVerdicts() {}
 

@@ -79,17 +79,7 @@ public final class Svg {
     }
 
     static String esc(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+        return hostside.doc.HtmlRenderer.esc(s);
     }
 
     private static String attr(String s) {

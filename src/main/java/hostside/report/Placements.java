@@ -18,9 +18,8 @@ public final class Placements {
     public static Placement.Axes axes(Report r) {
         Fleet.HardwareClass c = r.hardwareClass();
         if (c == null) return new Placement.Axes(null, null, 0, 0, null, null, null, null);
-        String link = c.hostLink() == null ? null : c.hostLink().startsWith("pcie") ? "pcie" : c.hostLink().equals("c2c") ? "c2c"
-                : c.hostLink().equals("integrated") ? "integrated" : null;
-        int domain = c.fabric() != null && (c.fabric().startsWith("nvswitch") || c.fabric().startsWith("nvlink")) ? c.gpuCount() : 1;
+        String link = Placement.linkClass(c.hostLink());
+        int domain = Placement.domain(c.fabric(), c.gpuCount());
         Double cores = c.gpuCount() > 0 ? (double) c.cores() / c.gpuCount() : null;
         return new Placement.Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, HOST_TO_DEVICE), median(r, "device_to_device_memcpy_write_ce"),
                 Placement.nicPerGpu(c.nics(), c.gpuCount()));

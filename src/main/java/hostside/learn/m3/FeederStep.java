@@ -42,14 +42,14 @@ public final class FeederStep implements Stepper {
      * docs/measurements/2026-12-04-issue20-compare), rounded; the run the drills were checked against.
      */
     static final String TYPICAL = "hostside's H200 reference run";
-    /** Above this a trivial syscall is slow, as hostside.cpu.MeasuredVerdicts judges it (bare metal pays 0.1-0.5 us). */
-    static final double SLOW_SYSCALL_NS = 800;
+    /** Above this a trivial syscall is slow, as the CPU drill judges it (bare metal pays 0.1-0.5 us). */
+    static final double SLOW_SYSCALL_NS = hostside.cpu.MeasuredVerdicts.SLOW_SYSCALL_NS;
     /** The drill's cadence: one launch every 100 us, 10,000 a second. */
     static final double PERIOD_US = CpuTarget.DEFAULT_PERIOD_NS / 1e3;
     /** Kernels in the drill's CUDA graph; a step of this many kernels is what the remedies are weighed on. */
     static final int KERNELS = LaunchJitter.GRAPH_KERNELS;
     /** A remedy that shortens a step by less than this share of it is no reason to change a loop (the I/O verdicts' rule). */
-    static final double MATERIAL = 0.1;
+    static final double MATERIAL = hostside.io.MeasuredVerdicts.MATERIAL;
     /** The kernel's default timer slack for a normal (SCHED_OTHER) thread, what the drill records as timerSlackNs. */
     static final double TIMER_SLACK_US = 50;
     /** Ticks drawn in a timeline, and which of them are drawn at p99 and p99.9 (the rest at p50). */

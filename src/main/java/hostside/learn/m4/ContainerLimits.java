@@ -25,10 +25,10 @@ import hostside.learn.Svg;
  */
 public final class ContainerLimits implements Stepper {
     static final long MIB = 1L << 20, GIB = 1L << 30;
-    /** Docker's /dev/shm without --shm-size (hostside.container.ContainerVerdicts.DOCKER_DEFAULT_SHM). */
-    static final long DOCKER_DEFAULT_SHM = 64 * MIB;
-    /** Below this a memlock limit breaks RDMA registration of anything but toy buffers (ContainerVerdicts.TINY_MEMLOCK). */
-    static final long TINY_MEMLOCK = 64 * MIB;
+    /** Docker's /dev/shm without --shm-size, as the container drill knows it. */
+    static final long DOCKER_DEFAULT_SHM = hostside.container.ContainerVerdicts.DOCKER_DEFAULT_SHM;
+    /** Below this a memlock limit breaks RDMA registration of anything but toy buffers (the container drill's rule). */
+    static final long TINY_MEMLOCK = hostside.container.ContainerVerdicts.TINY_MEMLOCK;
     /** The kernel's default RLIMIT_MEMLOCK since Linux 5.16, what a container without --ulimit memlock usually gets. */
     static final long DEFAULT_MEMLOCK = 8 * MIB;
     /** A pod PID limit some Kubernetes clusters set (podPidsLimit), the example where this machine has none. */

@@ -31,7 +31,7 @@ public final class ReadPaths implements Stepper {
     /** The checkpoint the times are given for, GB (10^9 bytes), as the I/O drill's saving verdict counts. */
     static final double CHECKPOINT_GB = 10;
     /** A gain below this share of the slower figure is no reason to change a loader (hostside.io.MeasuredVerdicts.MATERIAL). */
-    static final double MATERIAL = 0.1;
+    static final double MATERIAL = hostside.io.MeasuredVerdicts.MATERIAL;
     /** How much faster than cold a warm read must be for the prediction's "yes". */
     static final double WARM_TIMES = 10;
 

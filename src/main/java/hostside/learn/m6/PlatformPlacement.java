@@ -87,11 +87,10 @@ public final class PlatformPlacement implements Stepper {
         if (gpus == null) return null;
         Inputs.Fact link = f.get("host_link"), gpu = f.get("gpu"), fabric = f.get("fabric"), nics = f.get("nics");
         Integer cores = integer(f.get("cores"));
-        String linkClass = linkClass(link == null ? null : link.value());
+        String linkClass = Placement.linkClass(link == null ? null : link.value());
         String gpuName = gpu == null || gpu.value().equals("none") ? null : gpu.value().replaceFirst("^\\d+x ", "");
         String fab = fabric == null ? "none" : fabric.value();
-        // the report's rule: an NVSwitch or NVLink fabric joins all the box's GPUs in one domain
-        int domain = fab.startsWith("nvswitch") || fab.startsWith("nvlink") ? gpus : 1;
+        int domain = Placement.domain(fab, gpus);
         Map<String, String> missing = new LinkedHashMap<>();
         Inputs.Value c = null;
         if (cores == null || gpus == 0) missing.put("CPU cores per GPU", gpus == 0 ? "no GPU" : "the core count was not read");
@@ -135,11 +134,6 @@ public final class PlatformPlacement implements Stepper {
     }
 
     /** The report's classes: "pcie-gen5-x16" is PCIe; "c2c" coherent C2C; "integrated"; anything else unknown (null). */
-    static String linkClass(String hostLink) {
-        if (hostLink == null) return null;
-        return hostLink.startsWith("pcie") ? "pcie" : hostLink.equals("c2c") ? "c2c" : hostLink.equals("integrated") ? "integrated" : null;
-    }
-
     static String linkWords(String hostLink) {
         if (hostLink == null) return "unknown";
         var m = java.util.regex.Pattern.compile("pcie-gen(\\w+)-x(\\d+)").matcher(hostLink);

@@ -172,17 +172,6 @@ public final class Site {
     }
 
     static String esc(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 16);
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+        return hostside.doc.HtmlRenderer.esc(s);
     }
 }
