@@ -1,6 +1,5 @@
 package hostside.learn.m1;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -11,7 +10,6 @@ import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Stepper;
-import hostside.learn.Svg;
 import hostside.machine.CopyVerdicts;
 import hostside.machine.PciLink;
 
@@ -127,7 +125,7 @@ public final class H2dCopy implements Stepper {
         add(f, "1 GiB in pageable host memory, bound for the GPU",
                 "A 1 GiB tensor sits in ordinary, pageable host memory, as torch.empty or a NumPy array leave it, on NUMA node " + node + ". "
                         + "It is going to " + gpu + ", " + linkLimit + ". " + basis,
-                null, scene(Step.START, link, gpu, node, pinned, pageable), link.max());
+                null, CopyDrawings.scene(CopyDrawings.Step.START, link, gpu, node, pinned, pageable), link.max());
 
         // 2. pageable: who touches the bytes first
         Frame.Predict direct = new Frame.Predict("Can the GPU get at this pageable tensor where it lies, with no CPU copy first?",
@@ -142,17 +140,17 @@ public final class H2dCopy implements Stepper {
             add(f, "Pageable: the CPU copies it into a pinned staging buffer",
                     "cudaMemcpy, or tensor.to('cuda'), cannot hand a pageable tensor's pages to the DMA engine: the kernel may move them mid-copy. "
                             + "So a CPU thread copies the tensor, chunk by chunk, into a small pinned buffer the driver owns: a plain memcpy at one core's speed. " + basis,
-                    direct, scene(Step.STAGE, link, gpu, node, pinned, pageable));
+                    direct, CopyDrawings.scene(CopyDrawings.Step.STAGE, link, gpu, node, pinned, pageable));
         } else if (link.c2c()) {
             add(f, "Pageable over coherent C2C: the GPU can read it in place",
                     "Over NVLink-C2C the GPU walks the CPU's page tables (ATS), so a kernel can read a pageable tensor where it lies, with no staging copy. "
                             + "cudaMemcpy from pageable memory still runs the driver's own path, and the measured figure says how fast it is. " + basis,
-                    direct, scene(Step.STAGE, link, gpu, node, pinned, pageable));
+                    direct, CopyDrawings.scene(CopyDrawings.Step.STAGE, link, gpu, node, pinned, pageable));
         } else {
             add(f, "Integrated: one memory, nothing to cross",
                     "On an integrated GPU the CPU and the GPU share one DRAM: a host-to-device copy is a copy inside the same memory, not a trip over a link. "
                             + "The figures below are copies all the same, and pinning still decides how the driver can reach the pages. " + basis,
-                    direct, scene(Step.STAGE, link, gpu, node, pinned, pageable));
+                    direct, CopyDrawings.scene(CopyDrawings.Step.STAGE, link, gpu, node, pinned, pageable));
         }
 
         // 3. pageable, end to end
@@ -162,7 +160,7 @@ public final class H2dCopy implements Stepper {
                 (link.pcie() ? "Each chunk in the staging buffer goes over " + link.words() + " by the copy engine's DMA while the CPU fills the next one; "
                         + "the two take turns, and the slower one, the CPU's memcpy, sets the pace. " : "")
                         + "End to end, pageable host-to-device copies ran at " + pageable.shown() + ": 1 GiB in " + time(gibPageable) + ". " + sweep + basis,
-                null, scene(Step.DMA, link, gpu, node, pinned, pageable), pageable);
+                null, CopyDrawings.scene(CopyDrawings.Step.DMA, link, gpu, node, pinned, pageable), pageable);
 
         // 4. pinned
         double ratio = pinned.value() / pageable.value();
@@ -175,7 +173,7 @@ public final class H2dCopy implements Stepper {
                 "Pinned (page-locked) memory cannot move, so the driver hands its physical pages to the copy engine, which reads the tensor directly: no staging buffer, no CPU memcpy, and the CPU is free meanwhile. "
                         + "Pinned copies ran at " + pinned.shown() + ", pageable ones at " + pageable.shown() + ": "
                         + (ratio >= 1 ? "pinned is " + x(ratio) + " faster." : "pageable is " + x(1 / ratio) + " faster, which is not the usual order.") + " " + basis,
-                faster, scene(Step.PINNED, link, gpu, node, pinned, pageable), pinned, pageable);
+                faster, CopyDrawings.scene(CopyDrawings.Step.PINNED, link, gpu, node, pinned, pageable), pinned, pageable);
 
         // 5. how close to the link's limit
         if (link.max() != null) {
@@ -191,17 +189,17 @@ public final class H2dCopy implements Stepper {
                     : "NVLink-C2C carries " + link.max().shown() + " per direction; GH200's copy engine measured 346 GB/s over it (nvbandwidth#23). ";
             add(f, "How close pinned comes to the link's limit",
                     limit + "Pinned copies here reach " + pinned.shown() + ": " + pct(share) + " of it; pageable ones " + gbs(pageable) + ", " + pct(pageable.value() / link.max().value()) + ". " + basis,
-                    close, bars("Host to device, GB/s per direction", List.of(
-                            new Bar(link.words() + " limit", link.max().value(), gbs(link.max()), "dim"),
-                            new Bar("pinned", pinned.value(), gbs(pinned) + " = " + pct(share), "ok"),
-                            new Bar("pageable", pageable.value(), gbs(pageable) + " = " + pct(pageable.value() / link.max().value()), "bad")), basis),
+                    close, CopyDrawings.bars("Host to device, GB/s per direction", List.of(
+                            new CopyDrawings.Bar(link.words() + " limit", link.max().value(), gbs(link.max()), "dim"),
+                            new CopyDrawings.Bar("pinned", pinned.value(), gbs(pinned) + " = " + pct(share), "ok"),
+                            new CopyDrawings.Bar("pageable", pageable.value(), gbs(pageable) + " = " + pct(pageable.value() / link.max().value()), "bad")), basis),
                     link.max(), pinned);
         } else {
             add(f, "No link to fill",
                     "An integrated GPU has no host link whose limit a copy could approach: both copies are memory-to-memory inside one DRAM, pinned at " + pinned.shown()
                             + " and pageable at " + pageable.shown() + ". " + basis,
-                    null, bars("Host to device, GB/s", List.of(new Bar("pinned", pinned.value(), gbs(pinned), "ok"),
-                            new Bar("pageable", pageable.value(), gbs(pageable), "bad")), basis), pinned, pageable);
+                    null, CopyDrawings.bars("Host to device, GB/s", List.of(new CopyDrawings.Bar("pinned", pinned.value(), gbs(pinned), "ok"),
+                            new CopyDrawings.Bar("pageable", pageable.value(), gbs(pageable), "bad")), basis), pinned, pageable);
         }
 
         // 6. 1 GiB and a 10 GB batch
@@ -217,7 +215,7 @@ public final class H2dCopy implements Stepper {
                         + " pageable; a 10 GB batch, or 10 GB of offloaded optimizer state, takes "
                         + time(batchPinned) + " pinned and " + time(batchPageable) + " pageable. "
                         + (lost > 0 ? "A step that waits on that copy waits " + time(lost) + " longer when the batch is pageable. " : "Here pageable is not the slower one. ") + basis,
-                howLong, timeline(pinned, pageable, batchPinned, batchPageable, basis), pinned, pageable);
+                howLong, CopyDrawings.timeline(pinned, pageable, batchPinned, batchPageable, basis), pinned, pageable);
 
         // 7. what pinning costs
         double copies = alloc.value() / (gibPinned * 1e3);
@@ -231,10 +229,10 @@ public final class H2dCopy implements Stepper {
                         + "Pinning 1 GiB from scratch takes as long as " + Units.sig3(copies) + " pinned copies of it at " + pinned.shown() + ", so pin buffers once and reuse them, as PyTorch's caching host allocator does. "
                         + (alloc.mine() && register.mine() || !basis.isEmpty() ? "" : "A pinning cost marked typical was not measured here. ")
                         + basis,
-                cost, bars("Cost per GiB, milliseconds", List.of(
-                        new Bar("cudaHostAlloc (pin new)", alloc.value(), Units.sig3(alloc.value()) + " ms", "hot"),
-                        new Bar("cudaHostRegister (pin in use)", register.value(), Units.sig3(register.value()) + " ms", "hot"),
-                        new Bar("one pinned copy of 1 GiB", gibPinned * 1e3, time(gibPinned), "ok")), alloc.mine() ? basis : "typical"),
+                cost, CopyDrawings.bars("Cost per GiB, milliseconds", List.of(
+                        new CopyDrawings.Bar("cudaHostAlloc (pin new)", alloc.value(), Units.sig3(alloc.value()) + " ms", "hot"),
+                        new CopyDrawings.Bar("cudaHostRegister (pin in use)", register.value(), Units.sig3(register.value()) + " ms", "hot"),
+                        new CopyDrawings.Bar("one pinned copy of 1 GiB", gibPinned * 1e3, time(gibPinned), "ok")), alloc.mine() ? basis : "typical"),
                 alloc, register, pinned);
 
         // 8. what to do
@@ -243,7 +241,7 @@ public final class H2dCopy implements Stepper {
                         + "Then x.to('cuda', non_blocking=True) queues the copy on the copy engine and returns at once, so it overlaps compute; from pageable memory it could not. "
                         + (lost > 0 ? "By the figures above, that turns " + time(batchPageable) + " per 10 GB into " + time(batchPinned) + " and frees a CPU core from the staging memcpy. " : "")
                         + basis,
-                null, advice(batchPinned, batchPageable, basis));
+                null, CopyDrawings.advice(batchPinned, batchPageable, basis));
         return f.list();
     }
 
@@ -314,116 +312,5 @@ public final class H2dCopy implements Stepper {
 
     private static Inputs.Value[] figures(Inputs.Value... vs) {
         return java.util.Arrays.stream(vs).filter(java.util.Objects::nonNull).toArray(Inputs.Value[]::new);
-    }
-
-    // ---- the drawings
-
-    enum Step { START, STAGE, DMA, PINNED }
-
-    /** The host (CPU, the tensor, the driver's staging buffer), the link and the GPU, lit for one step. */
-    static String scene(Step s, Link link, String gpu, String node, Inputs.Value pinned, Inputs.Value pageable) {
-        Svg g = new Svg(W, H);
-        boolean staged = link.pcie() && (s == Step.STAGE || s == Step.DMA);
-        boolean pinnedTensor = s == Step.PINNED;
-        boolean cpuBusy = s == Step.STAGE && link.pcie();
-        g.box(10, 30, 280, 190, "", "on");
-        g.text(20, 48, "Host: CPU and DRAM, NUMA node " + (node.startsWith("unknown") ? "unknown" : node.split(",")[0]), "start", "on");
-        g.box(20, 62, 130, 44, cpuBusy ? "CPU: memcpy\nchunk by chunk" : "CPU\nfree", cpuBusy ? "hot" : "dim");
-        g.box(20, 150, 130, 50, "1 GiB tensor\n" + (pinnedTensor ? "pinned" : "pageable"), pinnedTensor ? "ok" : "on");
-        // only a PCIe copy from pageable memory is staged: on C2C and integrated there is no staging buffer to draw
-        if (link.pcie()) g.box(165, 150, 115, 50, "staging buffer\npinned, driver's", staged ? "on" : "dim");
-        g.box(450, 30, 180, 190, "", "on");
-        g.text(460, 48, shortGpu(gpu), "start", "on");
-        g.box(460, 62, 160, 44, "copy engine (DMA)", s == Step.DMA || s == Step.PINNED ? "hot" : "dim");
-        g.box(460, 150, 160, 50, "GPU memory\n" + (s == Step.START ? "empty" : s == Step.STAGE ? "waiting" : "1 GiB arriving"), "on");
-        // the link between them, its name above the line and its limit below
-        g.line(290, 125, 450, 125, link.integrated() ? "dim" : "on");
-        g.text(370, 118, link.max() == null ? "one shared memory" : link.words(), "middle", "on");
-        if (link.max() != null) g.text(370, 140, Units.sig3(link.max().value()) + " GB/s max" + (link.mine() ? "" : " (typical)"), "middle", link.mine() ? "on" : "dim");
-        switch (s) {
-            case START -> g.text(320, 250, "pageable: " + Units.sig3(pageable.value()) + " GB/s, pinned: " + Units.sig3(pinned.value()) + " GB/s"
-                    + (pinned.mine() && pageable.mine() ? " (measured here)" : " (typical)"), "middle", "dim");
-            case STAGE -> {
-                if (link.pcie()) g.arrow(150, 175, 165, 175, "", "hot").text(150, 222, "memcpy by the CPU", "middle", "hot");
-                else g.arrow(150, 185, 460, 185, link.c2c() ? "the GPU reads in place (ATS)" : "same memory", "ok");
-            }
-            case DMA -> {
-                if (link.pcie()) g.arrow(280, 185, 460, 185, "DMA, each chunk", "hot");
-                else g.arrow(150, 185, 460, 185, "pageable copy", "hot");
-                g.text(320, 250, "pageable end to end: " + Units.sig3(pageable.value()) + " GB/s" + (pageable.mine() ? " (measured here)" : " (typical)"), "middle", "bad");
-            }
-            case PINNED -> {
-                g.line(85, 200, 85, 238, "hot").line(85, 238, 540, 238, "hot").arrow(540, 238, 540, 202, "", "hot");
-                g.text(310, 232, "DMA straight from the tensor: " + Units.sig3(pinned.value()) + " GB/s" + (pinned.mine() ? " (measured here)" : " (typical)"), "middle", "ok");
-            }
-        }
-        return g.render(title(s) + ": host memory, the " + (link.max() == null ? "shared memory" : link.words() + " link") + " and " + shortGpu(gpu));
-    }
-
-    private static String title(Step s) {
-        return switch (s) {
-            case START -> "A 1 GiB tensor in pageable host memory";
-            case STAGE -> "Pageable copy, first step";
-            case DMA -> "Pageable copy, the DMA";
-            case PINNED -> "Pinned copy";
-        };
-    }
-
-    private static String shortGpu(String gpu) {
-        String s = gpu.replaceFirst("^(the|a|an) ", "");
-        return s.length() > 26 ? s.substring(0, 26) : s;
-    }
-
-    /** A labelled horizontal bar. */
-    record Bar(String label, double value, String text, String cls) {}
-
-    static String bars(String heading, List<Bar> bars, String basis) {
-        Svg g = new Svg(W, H);
-        g.text(10, 22, heading, "start", "on");
-        double max = bars.stream().mapToDouble(Bar::value).max().orElse(1);
-        double y = 48;
-        for (Bar b : bars) {
-            double w = max <= 0 ? 0 : 300 * b.value() / max;
-            g.text(10, y + 16, b.label(), "start", "on");
-            g.bar(220, y, w, 24, b.cls());
-            g.text(226 + w, y + 16, b.text(), "start", b.cls());
-            y += 44;
-        }
-        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
-        return g.render(heading + ": " + String.join(", ", bars.stream().map(b -> b.label() + " " + b.text()).toList()));
-    }
-
-    static String timeline(Inputs.Value pinned, Inputs.Value pageable, double batchPinned, double batchPageable, String basis) {
-        Svg g = new Svg(W, H);
-        g.text(10, 22, "A 10 GB batch, host to device: time on the copy", "start", "on");
-        double max = Math.max(batchPinned, batchPageable), scale = 380 / max;
-        g.line(150, 60, 150, 180, "dim");
-        g.text(10, 86, "pinned, " + Units.sig3(pinned.value()) + " GB/s", "start", "on");
-        g.bar(150, 70, scale * batchPinned, 26, "ok");
-        g.text(156 + scale * batchPinned, 88, time(batchPinned), "start", "ok");
-        g.text(10, 146, "pageable, " + Units.sig3(pageable.value()) + " GB/s", "start", "on");
-        g.bar(150, 130, scale * batchPageable, 26, "bad");
-        g.text(156 + scale * batchPageable, 148, time(batchPageable), "start", "bad");
-        g.line(150, 180, 530, 180, "dim");
-        g.text(150, 198, "0 s", "middle", "dim");
-        g.text(530, 198, time(max), "middle", "dim");
-        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
-        return g.render("A 10 GB batch takes " + time(batchPinned) + " pinned and " + time(batchPageable) + " pageable");
-    }
-
-    static String advice(double batchPinned, double batchPageable, String basis) {
-        Svg g = new Svg(W, H);
-        g.box(10, 20, 620, 120, "", "on");
-        List<String> code = new ArrayList<>(List.of(
-                "loader = DataLoader(ds, batch_size=256, num_workers=8, pin_memory=True)",
-                "for x, y in loader:",
-                "    x = x.to('cuda', non_blocking=True)   # queued on the copy engine",
-                "    y = y.to('cuda', non_blocking=True)   # the step's kernels overlap it"));
-        // SVG folds runs of spaces: the indentation is kept with no-break spaces
-        for (int i = 0; i < code.size(); i++) g.text(24, 46 + 24 * i, code.get(i).replace(' ', '\u00a0'), "start", "on");
-        g.text(10, 170, "10 GB from pinned memory: " + time(batchPinned) + "; from pageable: " + time(batchPageable), "start", batchPinned <= batchPageable ? "ok" : "bad");
-        g.text(10, 196, "Pin once, reuse: pinning costs far more than one copy.", "start", "on");
-        if (!basis.isEmpty()) g.text(10, 250, "typical figures, not this machine", "start", "dim");
-        return g.render("What to do: pin_memory=True in the DataLoader and non_blocking copies");
     }
 }
