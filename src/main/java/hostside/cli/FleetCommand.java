@@ -123,15 +123,17 @@ public final class FleetCommand implements Callable<Integer> {
      * when neither is found (a test run from classes).
      */
     static String hostsidePath() {
+        var source = FleetCommand.class.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) return NODE_PATH;
         try {
-            Path jar = Path.of(FleetCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path jar = Path.of(source.getLocation().toURI());
             Path dir = jar.getParent();
             if (dir != null && dir.getFileName() != null && dir.getFileName().toString().equals("target")) dir = dir.getParent();
             if (jar.toString().endsWith(".jar") && dir != null && java.nio.file.Files.isExecutable(dir.resolve("hostside"))) {
                 return dir.resolve("hostside").toString();
             }
-        } catch (java.net.URISyntaxException | SecurityException | NullPointerException e) {
-            // fall through: the install path the recipes use
+        } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+            // not a file location: the install path the recipes use
         }
         return NODE_PATH;
     }

@@ -1,7 +1,6 @@
 package hostside.learn;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -122,11 +121,6 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
     private static void put(Map<String, Fact> facts, String key, String value) {
         if (value != null && !value.isEmpty()) facts.put(key, new Fact(key, value, Source.READ));
-    }
-
-    /** The figure keys a report holds, for a stepper's tests. */
-    public List<String> keys() {
-        return values.keySet().stream().sorted().toList();
     }
 
     @Override

@@ -118,8 +118,11 @@ public final class SelfCheck {
         for (int i = 0; i < found.size(); i++) if (i != best) others.add(names.get(i) + " " + Units.sig3(found.get(i).value()) + " GB/s");
         if (!others.isEmpty()) a.append(", against ").append(String.join(", ", others));
         a.append(" (").append(scope(found.get(best))).append(").");
-        boolean close = found.stream().filter(f -> f != found.get(0)).allMatch(f -> Math.abs(f.value() - found.get(0).value()) <= Math.max(f.max() - f.min(), 0.05 * f.value()));
-        if (found.size() > 1 && close) a.append(" They are within their spread of each other: the path matters less here than the storage.");
+        // the I/O drill's rule: a gain under MATERIAL of the slower figure is no reason to change a loader
+        double top = found.get(best).value();
+        boolean close = found.stream().allMatch(f -> top <= (1 + hostside.io.MeasuredVerdicts.MATERIAL) * f.value());
+        if (found.size() > 1 && close) a.append(String.format(Locale.ROOT, " They are within %.0f%% of each other: the path matters less here than the storage.",
+                100 * hostside.io.MeasuredVerdicts.MATERIAL));
         return new Question(6, question, a.toString(), "seq_read_* beside fio's jobs; Module 4", true);
     }
 

@@ -44,12 +44,7 @@ public final class Quick {
     static final String TIMER = "timer_jitter_quiet";
     static final String WHY_GPU = "--quick on a GPU machine: launch_jitter_quiet answers for the feeder (the full report measures this)";
 
-    /** {@code all} as a quick run takes it: the kept cases as they are, every other one {@link Skipped}. */
-    public static <C> List<TestCase<C>> of(List<TestCase<C>> all) {
-        return of(all, false);
-    }
-
-    /** ... on a machine with a GPU ({@code gpu}) or without. */
+    /** {@code all} as a quick run takes it on a machine with a GPU or without: the kept cases as they are, every other one {@link Skipped}. */
     public static <C> List<TestCase<C>> of(List<TestCase<C>> all, boolean gpu) {
         return all.stream().map(t -> !KEEP.contains(t.key()) ? (TestCase<C>) new Skipped<>(t, WHY)
                 : gpu && t.key().equals(TIMER) ? (TestCase<C>) new Skipped<>(t, WHY_GPU) : t).toList();

@@ -62,7 +62,7 @@ class QuickTest {
 
     @Test
     void aSkippedCaseKeepsItsRowAndSaysWhy() {
-        List<TestCase<Object>> quick = Quick.of(hostside.io.IoDrill.tests().stream().map(t -> (TestCase<Object>) (TestCase<?>) t).toList());
+        List<TestCase<Object>> quick = Quick.of(hostside.io.IoDrill.tests().stream().map(t -> (TestCase<Object>) (TestCase<?>) t).toList(), false);
         assertThat(quick).extracting(TestCase::key).containsExactlyElementsOf(hostside.io.IoDrill.tests().stream().map(TestCase::key).toList());
         TestCase<Object> warm = quick.stream().filter(t -> t.key().equals("seq_read_warm_qd1")).findFirst().orElseThrow();
         assertThat(warm).isInstanceOf(Skipped.class);
