@@ -9,6 +9,9 @@ import java.util.Locale;
  * can read it as XML. Coordinates are in the canvas's own units; the page scales it to its width.
  */
 public final class Svg {
+    /** The steppers' canvas: wide enough for a label a line, short enough to sit beside its caption. */
+    public static final int WIDTH = 640, HEIGHT = 260;
+
     private final int width, height;
     private final StringBuilder body = new StringBuilder();
 

@@ -7,12 +7,19 @@ package hostside.machine;
  */
 public record PciLink(Double speedGTs, Integer width, Double maxSpeedGTs, Integer maxWidth) {
 
+    /** Each PCIe generation's transfer rate per lane, GT/s: Gen1 first. */
+    private static final double[] RATES = {2.5, 5, 8, 16, 32, 64, 128};
+
     /** PCIe generation for a transfer rate in GT/s; 0 when it is none of the standard ones. */
     public static int generation(Double gts) {
         if (gts == null) return 0;
-        double[] rates = {2.5, 5, 8, 16, 32, 64, 128};
-        for (int i = 0; i < rates.length; i++) if (Math.abs(gts - rates[i]) < 0.01) return i + 1;
+        for (int i = 0; i < RATES.length; i++) if (Math.abs(gts - RATES[i]) < 0.01) return i + 1;
         return 0;
+    }
+
+    /** A generation's transfer rate per lane in GT/s; null for a generation PCIe does not have. */
+    public static Double rate(int generation) {
+        return generation < 1 || generation > RATES.length ? null : RATES[generation - 1];
     }
 
     /** Payload bandwidth of one direction in GB/s (10^9 bytes), 0 when unknown. */

@@ -6,6 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import hostside.core.Units;
+import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
@@ -33,10 +34,9 @@ public final class H2dCopy implements Stepper {
     static final String TYPICAL_LINK = "pcie-gen5-x16";
 
     /** PCIe transfer rates, Gen1 to Gen6, in GT/s (sysfs's current_link_speed). */
-    private static final double[] GTS = {2.5, 5, 8, 16, 32, 64};
     private static final Pattern PCIE = Pattern.compile("pcie-gen(\\d)-x(\\d+)");
 
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
     @Override
     public String key() {
@@ -85,8 +85,8 @@ public final class H2dCopy implements Stepper {
         Matcher m = PCIE.matcher(fact.trim().toLowerCase(Locale.ROOT));
         if (m.matches()) {
             int gen = Integer.parseInt(m.group(1)), width = Integer.parseInt(m.group(2));
-            if (gen < 1 || gen > GTS.length || width < 1) return null;
-            double gts = GTS[gen - 1];
+            Double gts = PciLink.rate(gen);
+            if (gts == null || width < 1) return null;
             // the figure the machine drill shows for the link: line encoding counted, packet overhead not
             double max = PciLink.gbPerSecond(gts, width);
             String words = "PCIe Gen" + gen + " x" + width;

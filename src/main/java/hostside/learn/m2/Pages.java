@@ -106,5 +106,5 @@ final class Pages {
     }
 
     /** The drawings' canvas. */
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 }

@@ -12,6 +12,7 @@ import java.util.List;
 
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
+import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
@@ -52,7 +53,7 @@ public final class FeederStep implements Stepper {
     /** Ticks drawn in a timeline, and which of them are drawn at p99 and p99.9 (the rest at p50). */
     static final int TICKS = 10, AT_P99 = 3, AT_P999 = 6;
 
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
     @Override
     public String key() {

@@ -36,7 +36,7 @@ public final class ContainerLimits implements Stepper {
     /** What the typical facts stand for. */
     static final String TYPICAL = "a Docker container started with its defaults";
 
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
     @Override
     public String key() {

@@ -35,7 +35,7 @@ public final class ReadPaths implements Stepper {
     /** How much faster than cold a warm read must be for the prediction's "yes". */
     static final double WARM_TIMES = 10;
 
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
     @Override
     public String key() {

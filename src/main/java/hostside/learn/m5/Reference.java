@@ -18,7 +18,7 @@ import hostside.report.platforms.Platforms;
 final class Reference {
     private Reference() {}
 
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
     /** How host memory reaches the GPU, as hostside's hardware class names it (Fleet.HardwareClass.hostLink). */
     enum Link { C2C, INTEGRATED, PCIE, NONE, UNKNOWN }

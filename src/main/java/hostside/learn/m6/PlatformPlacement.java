@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import hostside.core.Units;
+import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
@@ -26,7 +27,7 @@ import hostside.report.platforms.Platforms.Platform;
  * (no GPU, no report, an unknown link) is replaced by a typical one, and every caption says so.
  */
 public final class PlatformPlacement implements Stepper {
-    static final int W = 640, H = 260;
+    static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
     /** The figure the class floor is about, as the report's placement reads it. */
     static final String HOST_TO_DEVICE = "host_to_device_ce_pinned";
