@@ -58,7 +58,15 @@ public final class LearnServer implements AutoCloseable {
             }
             URI uri = x.getRequestURI();
             // the raw path: a page's path has no dots, percent signs or doubled slashes to decode
-            Optional<String> page = site.page(uri.getRawPath());
+            Optional<String> page;
+            try {
+                page = site.page(uri.getRawPath());
+            } catch (RuntimeException e) {
+                // a stepper that cannot draw these figures: one line to the reader, no trace on the console
+                send(x, 500, "text/plain", "this page could not be drawn: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "\n",
+                        method.equals("HEAD"));
+                return;
+            }
             if (page.isEmpty()) {
                 send(x, 404, "text/plain", "no such page; the pages are /, /module/1 to /module/6 and /check\n", method.equals("HEAD"));
                 return;
