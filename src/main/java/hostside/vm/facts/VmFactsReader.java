@@ -5,7 +5,6 @@ import hostside.process.ThisProcess;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +64,7 @@ public final class VmFactsReader {
     }
 
     private VmFacts readAll(OptionalLong livePageSize) {
-        Arch arch = arch();
+        Arch arch = ArchReader.read(fs, reads);
         Thp thp = thp();
         PageSize pageSize = pageSize(livePageSize, thp.pmdSizeBytes(), arch);
         List<Integer> nodeIds = nodeIds();
@@ -78,63 +77,6 @@ public final class VmFactsReader {
         ProcessLimits process = process();
         return new VmFacts(arch, pageSize, thp, hugetlb, memory, sysctl, numaNodes, memoryNodes(nodeIds), rdma, vmstat, process,
                 List.copyOf(unknowns));
-    }
-
-    // ---- architecture ----
-
-    private Arch arch() {
-        Optional<String> k = text("/proc/sys/kernel/arch", false);
-        if (k.isPresent()) {
-            if (k.get().matches("[a-z][a-z0-9_]{1,15}")) return new Arch(k.get(), "/proc/sys/kernel/arch");
-            garbage("/proc/sys/kernel/arch", "not an architecture", k.get());
-        }
-        Map<String, String> cpu = cpuinfoFields(fs.text("/proc/cpuinfo").orElse(""));
-        String vendor = cpu.get("vendor_id");
-        if (vendor != null && vendor.startsWith("IBM/S390")) return new Arch("s390x", "/proc/cpuinfo: vendor_id " + vendor);
-        if (vendor != null) {
-            String flags = " " + cpu.getOrDefault("flags", "") + " ";
-            if (!cpu.containsKey("flags") || flags.contains(" lm ")) {
-                return new Arch("x86_64", "/proc/cpuinfo: vendor_id " + vendor + (cpu.containsKey("flags") ? " with the lm flag" : ""));
-            }
-            return new Arch("i686", "/proc/cpuinfo: vendor_id " + vendor + " without the lm (64-bit) flag");
-        }
-        String impl = cpu.get("CPU implementer");
-        if (impl != null) {
-            String v = cpu.getOrDefault("CPU architecture", "");
-            String features = " " + cpu.getOrDefault("Features", "") + " ";
-            boolean v8 = v.matches("\\d+") && Integer.parseInt(v) >= 8 || v.startsWith("AArch64") || features.contains(" asimd ");
-            return new Arch(v8 ? "aarch64" : "arm", "/proc/cpuinfo: CPU implementer " + impl
-                    + (v.isEmpty() ? "" : ", CPU architecture " + v));
-        }
-        String cpuName = cpu.getOrDefault("cpu", "");
-        if (cpuName.startsWith("POWER")) return new Arch("ppc64le", "/proc/cpuinfo: cpu " + cpuName + " (endianness not shown there)");
-        String isa = cpu.getOrDefault("isa", "");
-        if (isa.startsWith("rv64")) return new Arch("riscv64", "/proc/cpuinfo: isa " + isa);
-        String version = fs.text("/proc/version").orElse("");
-        if (version.contains("aarch64")) return new Arch("aarch64", "/proc/version names aarch64 (the kernel compiler's target)");
-        if (version.contains("x86_64") || version.contains("x86-64")) return new Arch("x86_64", "/proc/version names x86_64 (the kernel compiler's target)");
-        if (fs.isLive()) {
-            String os = System.getProperty("os.arch", "");
-            String name = switch (os) {
-                case "amd64", "x86_64" -> "x86_64";
-                case "aarch64", "arm64" -> "aarch64";
-                case "ppc64le", "s390x", "riscv64" -> os;
-                default -> null;
-            };
-            if (name != null) return new Arch(name, "the JVM's os.arch (" + os + ")");
-        }
-        return new Arch(null, "unknown (no /proc/sys/kernel/arch, and neither /proc/cpuinfo nor /proc/version names the architecture)");
-    }
-
-    /** The first value of each key in /proc/cpuinfo (the first processor's block wins). */
-    static Map<String, String> cpuinfoFields(String text) {
-        Map<String, String> out = new HashMap<>();
-        for (String line : text.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon <= 0) continue;
-            out.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
-        }
-        return out;
     }
 
     // ---- page size ----
