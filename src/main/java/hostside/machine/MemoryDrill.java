@@ -71,7 +71,8 @@ public final class MemoryDrill {
         List<Measured> out = new ArrayList<>();
         int loads = chaseLoads(plan.pairs().size());
         for (Run r : schedule(plan, tests)) {
-            MemoryTarget target = new MemoryTarget(fs, r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, loads, huge, pageSize, sizes.note);
+            MemoryTarget target = new MemoryTarget(fs, r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, loads, huge, pageSize, sizes.note,
+                    plan.nodeMates(MemoryTarget.oneCpu(r.cpus)));
             for (Result x : Runner.run(r.cases, target, progress.on(r.label))) out.add(new Measured(r.scope, r.label, x));
         }
         return new MemorySection("", plan, out);
@@ -109,7 +110,7 @@ public final class MemoryDrill {
     static final int MIN_CHASE_LOADS = 1 << 19;
 
     /**
-     * Dependent loads per chase sample: {@link MemoryCases#CHASE_LOADS} (some 0.4 s at 100 ns a load)
+     * Dependent loads per chase sample: {@link MemoryCases#CHASE_LOADS} (some 0.3 s at 140 ns a load)
      * up to four pairs, then fewer in proportion, so that an 8-node machine's 64 cells take about
      * what 16 would, never below 2^19 loads (50 ms at 100 ns: still thousands of timer ticks).
      */

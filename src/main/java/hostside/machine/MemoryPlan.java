@@ -73,6 +73,18 @@ public record MemoryPlan(CpuSet cpus, int oneThreadCpu, List<Node> nodes, List<P
         notes = List.copyOf(notes);
     }
 
+    /**
+     * The CPUs whose first touch puts a page where {@code cpu}'s own would: those of its NUMA node
+     * among {@link #cpus()} when the node has memory (the matrix pairs it with itself); the CPU
+     * alone otherwise (a node without memory sends its pages to a neighbour the kernel picks).
+     */
+    public CpuSet nodeMates(int cpu) {
+        for (Pair p : pairs) {
+            if (p.cpuNode() == p.memoryNode() && p.cpus().contains(cpu)) return p.cpus().and(cpus).or(CpuSet.of(cpu));
+        }
+        return CpuSet.of(cpu);
+    }
+
     public static MemoryPlan of(Topology t) {
         List<NumaNode> byId = byId(t.numaNodes());
         List<String> notes = new ArrayList<>();

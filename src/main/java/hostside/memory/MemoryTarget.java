@@ -18,12 +18,20 @@ import hostside.core.Scope;
  * @param huge       whether transparent huge pages may be asked for (THP not "never")
  * @param pageSize   the base page size
  * @param sizeNote   why an array is smaller than STREAM asks (memory too short); "" when it is not
+ * @param nodeMates  the CPUs whose first touch puts a page where {@link #oneCpu()}'s own would: its
+ *                   NUMA node's (with memory), or that CPU alone when the node is not known; a
+ *                   one-thread case lets them touch its arrays in its stead, in parallel
  */
 public record MemoryTarget(hostside.fs.FsRoot fs, Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
-                           long pageSize, String sizeNote) {
+                           long pageSize, String sizeNote, CpuSet nodeMates) {
 
     /** The CPU of a one-thread measurement: the set's lowest CPU other than CPU 0 when it has another (CPU 0 takes housekeeping interrupts). */
     public int oneCpu() {
+        return oneCpu(cpus);
+    }
+
+    /** {@link #oneCpu()} of a set. */
+    public static int oneCpu(CpuSet cpus) {
         return cpus.stream().filter(c -> c != 0).findFirst().orElse(cpus.first());
     }
 }

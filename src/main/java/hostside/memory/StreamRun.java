@@ -1,6 +1,7 @@
 package hostside.memory;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntConsumer;
 
 import hostside.core.CpuSet;
 import hostside.core.Stats;
@@ -54,41 +55,106 @@ final class StreamRun {
 
     private StreamRun() {}
 
-    static Outcome run(CpuSet cpus, Integer node, long arrayBytes, Sampling sampling, long pageSize) {
+    /**
+     * @param cpus       one thread pinned to each: the threads that run the kernels
+     * @param touchCpus  the threads that touch the arrays first, each its own slice: {@code cpus}
+     *                   itself (STREAM's parallel initialisation), or, for one thread, the CPUs of its
+     *                   NUMA node, whose first touch places every page where its own would (STREAM
+     *                   with OMP_NUM_THREADS=1 touches 3.6 GiB alone on the H200 VM: 2 s of faults at
+     *                   its 2 us a 4 KiB fault)
+     * @param node       the node every page is bound to; null leaves placement to first touch
+     */
+    static Outcome run(CpuSet cpus, CpuSet touchCpus, Integer node, long arrayBytes, Sampling sampling, long pageSize) {
         long elements = arrayBytes / 8;
         try (Team team = new Team(cpus);
              Region ra = Region.map(elements * 8 + OFFSET[0], node, false);
              Region rb = Region.map(elements * 8 + OFFSET[1], node, false);
              Region rc = Region.map(elements * 8 + OFFSET[2], node, false)) {
-            int n = team.size();
-            MemorySegment[][] slices = new MemorySegment[3][n];
             Region[] regions = {ra, rb, rc};
-            for (int i = 0; i < n; i++) {
-                long from = Team.from(elements, i, n), to = Team.from(elements, i + 1, n);
-                for (int k = 0; k < 3; k++) slices[k][i] = regions[k].segment.asSlice(OFFSET[k] + from * 8, (to - from) * 8);
-            }
-            MemorySegment[] a = slices[0], b = slices[1], c = slices[2];
-            team.run(i -> Kernels.init(a[i], b[i], c[i]));
+            touch(team, touchCpus, regions, elements);
             Placement placement = Placement.of(ra.segment, pageSize, node);
-            double[][] gbs = new double[Kernel.values().length][sampling.samples()];
+            MemorySegment[][] slices = slices(regions, elements, team.size());
+            MemorySegment[] a = slices[0], b = slices[1], c = slices[2];
+            // the kernels' calls made before the JIT warms up: making a lambda compiles JDK code,
+            // which would keep the JIT busy into the rounds
+            IntConsumer[] kernels = {
+                    i -> Kernels.copy(a[i], c[i]),
+                    i -> Kernels.scale(b[i], c[i]),
+                    i -> Kernels.add(a[i], b[i], c[i]),
+                    i -> Kernels.triad(a[i], b[i], c[i])};
+            long[] ns = new long[kernels.length];
             Runnable round = () -> {
-                team.run(i -> Kernels.copy(a[i], c[i]));
-                team.run(i -> Kernels.scale(b[i], c[i]));
-                team.run(i -> Kernels.add(a[i], b[i], c[i]));
-                team.run(i -> Kernels.triad(a[i], b[i], c[i]));
+                for (int k = 0; k < kernels.length; k++) ns[k] = team.run(kernels[k]);
             };
+            compileKernels(team);
             int warmups = Warmup.untilCompiled(round, sampling.warmups(), MAX_WARMUPS);
+            double[][] gbs = new double[Kernel.values().length][sampling.samples()];
             for (int s = 0; s < sampling.samples(); s++) {
-                double[] t = {
-                        team.run(i -> Kernels.copy(a[i], c[i])),
-                        team.run(i -> Kernels.scale(b[i], c[i])),
-                        team.run(i -> Kernels.add(a[i], b[i], c[i])),
-                        team.run(i -> Kernels.triad(a[i], b[i], c[i]))};
-                for (Kernel k : Kernel.values()) gbs[k.ordinal()][s] = k.arrays * 8.0 * elements / t[k.ordinal()];
+                round.run();
+                for (Kernel k : Kernel.values()) gbs[k.ordinal()][s] = k.arrays * 8.0 * elements / ns[k.ordinal()];
             }
             Stats[] stats = new Stats[gbs.length];
             for (int k = 0; k < gbs.length; k++) stats[k] = Stats.of(gbs[k]);
             return new Outcome(stats, placement, validates(ra.segment.asSlice(OFFSET[0], elements * 8), rb.segment.asSlice(OFFSET[1], elements * 8), rc.segment.asSlice(OFFSET[2], elements * 8), elements, warmups + sampling.samples()), warmups);
+        }
+    }
+
+    /** The three arrays cut into {@code n} slices each (OpenMP's static schedule), past their offsets: [array][member]. */
+    static MemorySegment[][] slices(Region[] regions, long elements, int n) {
+        MemorySegment[][] slices = new MemorySegment[3][n];
+        for (int i = 0; i < n; i++) {
+            long from = Team.from(elements, i, n), to = Team.from(elements, i + 1, n);
+            for (int k = 0; k < 3; k++) slices[k][i] = regions[k].segment.asSlice(OFFSET[k] + from * 8, (to - from) * 8);
+        }
+        return slices;
+    }
+
+    /** STREAM's initial values, written first by {@code touchCpus}: the kernels' own team when it is the same set. */
+    private static void touch(Team team, CpuSet touchCpus, Region[] regions, long elements) {
+        if (touchCpus.equals(team.cpus())) {
+            init(team, regions, elements);
+            return;
+        }
+        try (Team touchers = new Team(touchCpus)) {
+            init(touchers, regions, elements);
+        }
+    }
+
+    private static void init(Team team, Region[] regions, long elements) {
+        MemorySegment[][] s = slices(regions, elements, team.size());
+        team.run(i -> Kernels.init(s[0][i], s[1][i], s[2][i]));
+    }
+
+    /** Elements of each small array the kernels are compiled on: 4 KiB, in the L1 cache with the other two. */
+    static final int SMALL_ELEMENTS = 512;
+    /** Kernel rounds a small round repeats (from STREAM's initial values: 64 rounds grow them by 15^64, far from overflow). */
+    static final int SMALL_REPEATS = 64;
+    /** Small rounds at least: each kernel is called 25,600 times, past C2's thresholds. */
+    static final int SMALL_ROUNDS = 400;
+
+    /**
+     * The four kernels compiled on small arrays ({@link Warmup#compile}), by the team's first member
+     * while the others only take part in each run, so that the team's own synchronisation is
+     * compiled too. One member is enough: compiled code serves every thread, and the other CPUs stay
+     * free for the compiler threads (with a member busy on each CPU, C2 waited for a CPU and the
+     * phase took seconds on the 2-CPU VM). The small arrays are a mapping like the large ones:
+     * kernels compiled on an arena's segments met the mapping's with an uncommon trap and were
+     * compiled again during the rounds.
+     */
+    static void compileKernels(Team team) {
+        long bytes = SMALL_ELEMENTS * 8L;
+        try (Region small = Region.map(3 * bytes, null, false)) {
+            MemorySegment a = small.segment.asSlice(0, bytes), b = small.segment.asSlice(bytes, bytes), c = small.segment.asSlice(2 * bytes, bytes);
+            Warmup.compile(() -> team.run(i -> {
+                if (i != 0) return;
+                Kernels.init(a, b, c);
+                for (int r = 0; r < SMALL_REPEATS; r++) {
+                    Kernels.copy(a, c);
+                    Kernels.scale(b, c);
+                    Kernels.add(a, b, c);
+                    Kernels.triad(a, b, c);
+                }
+            }), SMALL_ROUNDS);
         }
     }
 

@@ -37,6 +37,11 @@ final class Team implements AutoCloseable {
         return cpus.length;
     }
 
+    /** The CPUs of the members. */
+    CpuSet cpus() {
+        return CpuSet.of(cpus);
+    }
+
     /** The CPU of member {@code i}. */
     int cpu(int i) {
         return cpus[i];

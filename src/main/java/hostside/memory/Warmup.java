@@ -17,6 +17,18 @@ final class Warmup {
 
     private Warmup() {}
 
+    /**
+     * Compiles what {@code smallRound} runs before the measurement meets its real data: rounds over
+     * a few KiB that stay in the caches, at least {@code minRounds} (enough calls for C2's
+     * thresholds), then until the JIT is quiet as {@link #untilCompiled} decides, within
+     * {@link #MAX_NS}. The same code compiled on GiB arrays costs seconds: its first rounds run in
+     * the interpreter and C1 at a fraction of memory's speed (the H200 VM: 11 rounds of STREAM's
+     * kernels over 1.2 GiB arrays before the JIT was quiet, 10 s for the whole case).
+     */
+    static int compile(Runnable smallRound, int minRounds) {
+        return untilCompiled(smallRound, minRounds, Integer.MAX_VALUE);
+    }
+
     /** Runs {@code round} as described; returns how many rounds ran. */
     static int untilCompiled(Runnable round, int min, int max) {
         JitWatch jit = new JitWatch();

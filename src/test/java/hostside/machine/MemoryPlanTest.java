@@ -183,6 +183,21 @@ class MemoryPlanTest {
     }
 
     @Test
+    void aOneThreadCaseIsTouchedFirstByTheCpusOfItsNodeOnlyWhereTheirPagesLandWithIts() {
+        assertThat(MemoryPlan.of(read(Fixtures.h200())).nodeMates(1)).as("one node: every CPU").isEqualTo(cpus("0-15"));
+        MemoryPlan opteron = MemoryPlan.of(hwloc("16amd64-8n2c"));
+        assertThat(opteron.nodeMates(1)).as("node 0's CPUs, not the machine's").isEqualTo(cpus("0-1"));
+        assertThat(opteron.nodeMates(11)).isEqualTo(cpus("10-11"));
+        // a node with CPUs and no memory: its pages go where the kernel picks, so the CPU touches alone
+        MemoryPlan memoryless = MemoryPlan.of(topology(List.of(node(0, "0-3", 8 * GIB), node(1, "4-7", 0L)), List.of(kind("uniform", "0-7")), List.of(), WHOLE));
+        assertThat(memoryless.nodeMates(5)).isEqualTo(cpus("5"));
+        assertThat(memoryless.nodeMates(2)).isEqualTo(cpus("0-3"));
+        // no NUMA nodes: the kernel's node 0 holds every measured CPU
+        MemoryPlan none = MemoryPlan.of(topology(List.of(), List.of(kind("uniform", "0-7")), List.of(), WHOLE));
+        assertThat(none.nodeMates(1)).isEqualTo(cpus("0-7"));
+    }
+
+    @Test
     void cpu0OnlyWhenItIsTheOnlyChoice() {
         assertThat(MemoryPlan.notCpu0(cpus("0"))).isEqualTo(0);
         assertThat(MemoryPlan.notCpu0(cpus("0,5"))).isEqualTo(5);

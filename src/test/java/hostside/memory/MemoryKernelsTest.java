@@ -129,9 +129,18 @@ class MemoryKernelsTest {
     @Test
     void streamRunsLiveOnSmallArraysAndValidates() {
         CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
-        StreamRun.Outcome o = StreamRun.run(cpus, null, 1L << 20, new Sampling(1, 2), hostside.libc.Libc.pageSize());
+        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), hostside.libc.Libc.pageSize());
         assertThat(o.validated()).isTrue();
         assertThat(o.stats()).hasSize(4).allSatisfy(s -> assertThat(s.median()).isPositive());
+    }
+
+    @Test
+    void oneThreadsArraysTouchedFirstByItsNodeMatesStillValidateAndLieOnItsNode() {
+        List<Integer> mine = Sched.affinity();
+        CpuSet one = CpuSet.of(mine.getLast()), touch = mine.size() >= 2 ? CpuSet.of(mine.get(0), mine.getLast()) : one;
+        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), hostside.libc.Libc.pageSize());
+        assertThat(o.validated()).isTrue();
+        assertThat(o.placement().sampled()).isPositive();
     }
 
     @Test
