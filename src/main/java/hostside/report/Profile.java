@@ -77,7 +77,8 @@ public final class Profile {
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
         progress.drill("rack", 6, n);
         Report.Rack rack = Report.Rack.of(hostside.rack.Rack.judge(fs, run, vm.facts(), cpu.facts()));
-        return ReportBuilder.build(run, vm, cpu, ioRun, container, rack, machine, load, loads.read, mode, ZonedDateTime.now());
+        return ReportBuilder.build(new ReportBuilder.Drills(run, vm, cpu, ioRun, container, rack),
+                new ReportBuilder.Circumstances(machine, load, loads.read, mode), ZonedDateTime.now());
     }
 
     /** The loads read so far, one per drill; none on a recording, where nothing is measured. */

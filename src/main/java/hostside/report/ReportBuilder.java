@@ -22,53 +22,54 @@ public final class ReportBuilder {
 
     private ReportBuilder() {}
 
+    /** What the drills found, one run per module; a null run is a module not asked for. */
+    public record Drills(hostside.machine.MachineRun machine, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
+                         hostside.container.ContainerRun container, Report.Rack rack) {
+        public Drills {
+            java.util.Objects.requireNonNull(machine, "Module 1's run: every report has it");
+        }
+
+        /** Module 1 alone. */
+        public static Drills machineOnly(hostside.machine.MachineRun machine) {
+            return new Drills(machine, null, null, null, null, null);
+        }
+    }
+
+    /**
+     * What surrounds the drills' figures: the machine's name and identity, the 1-minute load as the
+     * drills began ({@link Fleet#loadAverage}) and just before each ({@link hostside.process.MachineLoad}),
+     * null when not read, each a confounder of every figure; and the mode the report was measured in
+     * (a quick report skips most cases).
+     */
+    public record Circumstances(Report.Machine machine, Double loadAtStart, List<Fleet.DrillLoad> drillLoads, Profile.Mode mode) {
+        public Circumstances {
+            java.util.Objects.requireNonNull(machine, "machine");
+            java.util.Objects.requireNonNull(mode, "mode");
+        }
+
+        /** No machine identity read, the load unknown, a full report: what a test or a lone drill has. */
+        public static Circumstances unknown(hostside.machine.MachineRun run) {
+            String host = run.facts().host().name();
+            return new Circumstances(new Report.Machine(host, host, null, null, "machine identity not read"), null, null, Profile.Mode.FULL);
+        }
+    }
+
+    /** Module 1's report alone, in unknown circumstances. */
     public static Report build(hostside.machine.MachineRun run, ZonedDateTime now) {
-        return build(run, null, null, null, now);
+        return build(Drills.machineOnly(run), Circumstances.unknown(run), now);
     }
 
-    /** The report of Module 1 and of each later module that ran (a null run is "not asked for"). */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               ZonedDateTime now) {
-        return build(run, vm, cpu, io, null, now);
-    }
-
-    /** ... and Module 4's container limits beside its I/O, in the same section; no machine identity read. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               hostside.container.ContainerRun container, ZonedDateTime now) {
-        String host = run.facts().host().name();
-        return build(run, vm, cpu, io, container, new Report.Machine(host, host, null, null, "machine identity not read"), now);
-    }
-
-    /** The whole report, under the name and identity {@code machine} gives; the load is unknown. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               hostside.container.ContainerRun container, Report.Machine machine, ZonedDateTime now) {
-        return build(run, vm, cpu, io, container, machine, null, now);
-    }
-
-    /** ... with the 1-minute load as the drills began ({@link Fleet#loadAverage}), a confounder of every figure. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               hostside.container.ContainerRun container, Report.Machine machine, Double loadAtStart, ZonedDateTime now) {
-        return build(run, vm, cpu, io, container, machine, loadAtStart, null, now);
-    }
-
-    /** ... and the load just before each drill ({@link hostside.process.MachineLoad}); null when not read. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               hostside.container.ContainerRun container, Report.Machine machine, Double loadAtStart,
-                               List<Fleet.DrillLoad> drillLoads, ZonedDateTime now) {
-        return build(run, vm, cpu, io, container, null, machine, loadAtStart, drillLoads, now);
-    }
-
-    /** ... and Module 5's rack checklist; null when it was not judged. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               hostside.container.ContainerRun container, Report.Rack rack, Report.Machine machine, Double loadAtStart,
-                               List<Fleet.DrillLoad> drillLoads, ZonedDateTime now) {
-        return build(run, vm, cpu, io, container, rack, machine, loadAtStart, drillLoads, Profile.Mode.FULL, now);
-    }
-
-    /** ... measured in {@code mode}, which the confounders record: a quick report skips most cases. */
-    public static Report build(hostside.machine.MachineRun run, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                               hostside.container.ContainerRun container, Report.Rack rack, Report.Machine machine, Double loadAtStart,
-                               List<Fleet.DrillLoad> drillLoads, Profile.Mode mode, ZonedDateTime now) {
+    public static Report build(Drills drills, Circumstances around, ZonedDateTime now) {
+        hostside.machine.MachineRun run = drills.machine();
+        hostside.vm.VmRun vm = drills.vm();
+        hostside.cpu.CpuRun cpu = drills.cpu();
+        hostside.io.IoRun io = drills.io();
+        hostside.container.ContainerRun container = drills.container();
+        Report.Rack rack = drills.rack();
+        Report.Machine machine = around.machine();
+        Double loadAtStart = around.loadAtStart();
+        List<Fleet.DrillLoad> drillLoads = around.drillLoads();
+        Profile.Mode mode = around.mode();
         MachineFacts m = run.facts();
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),

@@ -95,7 +95,8 @@ class ModuleFourTest {
         Result noGpu = Result.notRun(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.QUIET), "no GPU to launch on");
         hostside.cpu.CpuRun cpu = new hostside.cpu.CpuRun(HOST, null, List.of(), new hostside.cpu.CpuDrill.Measured(List.of(quiet, noGpu), "", "no NVIDIA driver"),
                 List.of(), List.of());
-        var answers = ReportBuilder.build(run, null, cpu, null, java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z")).questions();
+        var answers = ReportBuilder.build(new ReportBuilder.Drills(run, null, cpu, null, null, null), ReportBuilder.Circumstances.unknown(run),
+                java.time.ZonedDateTime.parse("2026-12-02T12:00:00Z")).questions();
         assertThat(answers.getFirst().answer()).startsWith("no GPU found").endsWith("; timer wake-ups late by 142 us at p99 quiet");
         // a report from before the timer conditions: launch_jitter_quiet ran on the timer alone, without launch times
         Result old = hostside.cpu.Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, new Stats(94, 1, 900, 20_000),
