@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issues 18 and 21 on the H200 VM, one device call (about 5 min):
+# Issues 18 and 21 on the device VM (H200 or H100), one device call (about 5 min):
 #  1. issue 21: `report --quick` twice under GNU time (the fleet's quick profile; target < 30 s);
 #  2. issue 18: Module 1's memory and per-core/per-node cases alone (`machine --only ...`) under GNU
 #     time, with each case's time from the progress lines (target: the whole addition < 20 s);
@@ -17,7 +17,7 @@ java=(.jre/bin/java --enable-native-access=ALL-UNNAMED)
 echo "== on $(hostname), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 for i in 1 2; do
   echo "== report --quick $i $(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg)"
-  "$gnutime" -v "${java[@]}" -jar target/hostside.jar report --quick --out "$res" --name "h200-quick$i" >"$res/quick$i.out" 2>"$res/quick$i.err"
+  "$gnutime" -v "${java[@]}" -jar target/hostside.jar report --quick --out "$res" --name "device-quick$i" >"$res/quick$i.out" 2>"$res/quick$i.err"
   echo "exit $?"; grep -E "Elapsed|Maximum resident" "$res/quick$i.err"
 done
 only=memory_bandwidth_triad,memory_bandwidth_triad_one_thread,memory_bandwidth_read,memory_latency,launch_cost_by_core_kind,host_copies_by_node

@@ -6,7 +6,10 @@
 # Needs .jre/, a peers folder with bin/stream and bin/gnutime (PEERS, default .peers) and
 # target/hostside.jar carried: .jre, the whole .peers and the jar with the tracked files pass the
 # device's 64 MiB, so carry a folder of just those two (mkdir -p .peers18/bin; cp the two from
-# ../shared/tools/peers/bin). gcc on the device builds memref. Everything it writes goes into one
+# ../shared/tools/peers/bin). Once the tracked files grew past 15 MB that no longer fit: carry
+# .jre as one archive and unpack it first (tar -cJf .jre.tar.xz .jre here, ignored; carry
+# [".jre.tar.xz", ".peers18", "target/hostside.jar"] and run `tar -xJf .jre.tar.xz && ...`: 23 MB
+# instead of 45-50). gcc on the device builds memref. Everything it writes goes into one
 # tarball under $OUT, its tables to stdout.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1

@@ -70,7 +70,7 @@ final class MemoryBlocks {
         List<Block> b = new ArrayList<>();
         b.add(new Block.Paragraph(Text.of(String.format(Locale.ROOT,
                 "STREAM's kernels, GB/s, median (min-max) of the samples; STREAM itself reports the max. Arrays of %s each (STREAM asks four times the last-level caches, %s).",
-                Units.bytes(bytes), Units.bytes(m.plan().llcBytes())))));
+                Units.bytes(bytes), m.plan().llcBytes() > 0 ? Units.bytes(m.plan().llcBytes()) : "whose size this machine does not report"))));
         b.add(new Block.Table(List.of(left("where"), right("threads"), right("Copy"), right("Scale"), right("Add"), right("Triad"), left("memory")), rows));
         return Optional.of(new Block.Section("STREAM", b));
     }

@@ -27,6 +27,12 @@ public final class MemoryDrill {
     /** Each of STREAM's arrays at least this many times the last-level caches (STREAM's rule). */
     static final int CACHE_MULTIPLE = 4;
     static final long MIN_ARRAY = 64L << 20, MIN_READ = 1L << 30, MIN_CHASE = 256L << 20;
+    /**
+     * The last-level cache assumed where sysfs names none (some VMs hide their caches): 256 MiB
+     * covers a socket of most server CPUs (a 96-core EPYC Genoa has 384 MiB, an X3D part more), so
+     * STREAM's rule gives 1 GiB arrays; the note says the size was assumed, not read.
+     */
+    static final long UNKNOWN_LLC = 256L << 20;
 
     private MemoryDrill() {}
 
@@ -131,16 +137,22 @@ public final class MemoryDrill {
      */
     record Sizes(long array, long read, long chase, String note) {
         static Sizes of(long llcBytes, long available, long pageSize, Long asked) {
-            long want = asked != null ? asked : Math.max(CACHE_MULTIPLE * llcBytes, MIN_ARRAY);
+            boolean unknown = llcBytes <= 0;
+            long llc = unknown ? UNKNOWN_LLC : llcBytes;
+            long want = asked != null ? asked : Math.max(CACHE_MULTIPLE * llc, MIN_ARRAY);
             long room = available / 4;
             long array = round(Math.min(want, room / 3), pageSize);
-            String note = array >= CACHE_MULTIPLE * llcBytes ? ""
-                    : asked != null && array == round(asked, pageSize) ? String.format(Locale.ROOT, "arrays of %s as asked, less than STREAM's four times the last-level caches (%s): "
-                    + "part of each pass may come from the cache", hostside.core.Units.bytes(array), hostside.core.Units.bytes(CACHE_MULTIPLE * llcBytes))
-                    : String.format(Locale.ROOT, "arrays of %s, less than STREAM's four times the last-level caches (%s): a quarter of the available memory is %s",
-                    hostside.core.Units.bytes(array), hostside.core.Units.bytes(CACHE_MULTIPLE * llcBytes), hostside.core.Units.bytes(room));
-            long read = round(Math.min(Math.max(CACHE_MULTIPLE * llcBytes, MIN_READ), room), pageSize);
-            long chase = round(Math.min(Math.max(CACHE_MULTIPLE * llcBytes, MIN_CHASE), room), 2L << 20);
+            String caches = unknown ? "an assumed " + hostside.core.Units.bytes(llc) + " cache" : "the last-level caches";
+            String small = array >= CACHE_MULTIPLE * llc ? ""
+                    : asked != null && array == round(asked, pageSize) ? String.format(Locale.ROOT, "arrays of %s as asked, less than STREAM's four times %s (%s): "
+                    + "part of each pass may come from the cache", hostside.core.Units.bytes(array), caches, hostside.core.Units.bytes(CACHE_MULTIPLE * llc))
+                    : String.format(Locale.ROOT, "arrays of %s, less than STREAM's four times %s (%s): a quarter of the available memory is %s",
+                    hostside.core.Units.bytes(array), caches, hostside.core.Units.bytes(CACHE_MULTIPLE * llc), hostside.core.Units.bytes(room));
+            String note = !unknown ? small : String.join("; ", java.util.stream.Stream.of(String.format(Locale.ROOT,
+                    "sysfs names no last-level cache (as in some VMs), so the sizes assume %s; a larger cache would serve part of each pass",
+                    hostside.core.Units.bytes(llc)), small).filter(x -> !x.isEmpty()).toList());
+            long read = round(Math.min(Math.max(CACHE_MULTIPLE * llc, MIN_READ), room), pageSize);
+            long chase = round(Math.min(Math.max(CACHE_MULTIPLE * llc, MIN_CHASE), room), 2L << 20);
             return new Sizes(array, read, chase, note);
         }
 

@@ -154,6 +154,19 @@ class MemoryVerdictsTest {
     }
 
     @Test
+    void theStreamTableSaysWhenTheCacheSizeIsNotKnown() {
+        MemoryPlan hidden = new MemoryPlan(CpuSet.range(0, 1), 1, List.of(), List.of(new MemoryPlan.Pair(0, 0, CpuSet.range(0, 1), "CPUs and memory")), List.of(), 0, List.of());
+        var triad = MemoryDrill.tests().stream().filter(t -> t.key().equals(MemoryCases.TRIAD)).findFirst().orElseThrow();
+        String text = new TextRenderer(hostside.core.Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
+                section(hidden, stream(triad, Scope.MACHINE, "all CPUs", 60, 58, 62, CpuSet.range(0, 1)))))));
+        assertThat(text.replaceAll("\\s+", " ")).contains("STREAM asks four times the last-level caches, whose size this machine does not report");
+        assertThat(text).doesNotContain("0 B");
+        String known = new TextRenderer(hostside.core.Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
+                section(TWO_NODES, stream(triad, Scope.MACHINE, "all CPUs", 60, 58, 62, CpuSet.range(0, 7)))))));
+        assertThat(known.replaceAll("\\s+", " ")).contains("STREAM asks four times the last-level caches, 64 MiB");
+    }
+
+    @Test
     void aRecordingSaysNotRunAndKeepsThePlansNotes() {
         MemoryPlan p = new MemoryPlan(CpuSet.range(0, 1), 1, List.of(), List.of(new MemoryPlan.Pair(0, 0, CpuSet.range(0, 1), "CPUs and memory")), List.of(), 0,
                 List.of("nodes 3-9: no memory (left out)"));
