@@ -15,14 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 res=${OUT:-/tmp}/issue18; mkdir -p "$res"
 echo "== issue 18 on $(hostname), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
-# memref's chase and read at hostside's sizes: four times the last-level cache (one L3 instance
-# here; hostside adds up every instance), the chase at least 256 MiB, the read at least 1 GiB
-l3=$(cat /sys/devices/system/cpu/cpu0/cache/index3/size 2>/dev/null); l3=${l3%K}
-if [[ $l3 =~ ^[0-9]+$ ]]; then
-  four=$((4 * l3 * 1024)); chase=$(( four > (256 << 20) ? four : (256 << 20) ))
-  export CHASE_ARGS="--size $chase"
-fi
-echo "== L3 ${l3:-?} KiB; CHASE_ARGS=${CHASE_ARGS:-}"
+# memref's chase and read run at hostside's own sizes: memory-vs-peers.sh reads them off a hostside run
 PEERS=${PEERS:-$PWD/.peers} bash bench/memory-vs-peers.sh "$res/peers" "${ROUNDS:-3}" 2>"$res/peers.err" | tail -n 30
 java=(.jre/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions
       -XX:GuaranteedSafepointInterval=0 -XX:AsyncDeflationInterval=0 -jar target/hostside.jar)

@@ -86,11 +86,38 @@ PY
 )
 [[ -n ${cpu_a:-} ]] || { echo "cannot read this process's CPUs" >&2; exit 1; }
 node_opt=(); [[ $node == - ]] || node_opt=(--node "$node")
+hs=("$java" --enable-native-access=ALL-UNNAMED -jar "$jar" machine --json --only)
+# memref's chase and read at hostside's own sizes (its rule: four times the last-level caches, or
+# an assumed cache where sysfs names none), read off one hostside run before the rounds, so that
+# the two measure the same working set; CHASE_ARGS / READ_ARGS given on the command line win.
+if [[ -n $jar && ( -z ${CHASE_ARGS:-} || -z ${READ_ARGS:-} ) ]]; then
+  "${hs[@]}" memory_latency,memory_bandwidth_read > "$out/sizes.json" 2> "$out/sizes.err"
+  read -r chase_bytes read_bytes < <(python3 - "$out/sizes.json" <<'PY'
+import json, sys
+found = {}
+def walk(o):
+    if isinstance(o, dict):
+        r = o.get("result")
+        if isinstance(r, dict) and r.get("key") in ("memory_latency", "memory_bandwidth_read") and isinstance(r.get("detail"), dict):
+            found.setdefault(r["key"], r["detail"].get("bytes"))
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+try:
+    walk(json.load(open(sys.argv[1])))
+except Exception:
+    pass
+print(found.get("memory_latency") or "-", found.get("memory_bandwidth_read") or "-")
+PY
+  )
+  [[ -z ${CHASE_ARGS:-} && $chase_bytes =~ ^[0-9]+$ ]] && CHASE_ARGS="--size $chase_bytes"
+  [[ -z ${READ_ARGS:-} && $read_bytes =~ ^[0-9]+$ ]] && READ_ARGS="--size $read_bytes"
+  [[ $chase_bytes =~ ^[0-9]+$ && $read_bytes =~ ^[0-9]+$ ]] || echo "hostside's sizes not read ($out/sizes.err): memref at its own defaults" >&2
+fi
 # shellcheck disable=SC2206  # the extra options are words on purpose
 chase=("$memref" chase --cpu "$cpu_a" "${node_opt[@]}" ${CHASE_ARGS:-})
 # shellcheck disable=SC2206
 readbw=("$memref" read --cpus "$cpu_list" "${node_opt[@]}" ${READ_ARGS:-})
-hs=("$java" --enable-native-access=ALL-UNNAMED -jar "$jar" machine --json --only)
 # STREAM's arrays are fixed when it is built (80,000,000 doubles in the peers' build): hostside's
 # triad is run with arrays of the same size beside STREAM, and once per round at its own rule's
 # size (four times the last-level caches), which is what `hostside machine` reports.
