@@ -15,7 +15,7 @@ res=${OUT:-/tmp}/issue18-time; mkdir -p "$res"
 peers=${PEERS:-.peers}; gnutime=$peers/bin/gnutime; stream=$peers/bin/stream
 java=(.jre/bin/java --enable-native-access=ALL-UNNAMED)
 echo "== on $(hostname), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
-for i in 1 2; do
+for i in $(seq "${QUICK:-2}"); do   # QUICK=0 skips issue 21's part
   echo "== report --quick $i $(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg)"
   "$gnutime" -v "${java[@]}" -jar target/hostside.jar report --quick --out "$res" --name "device-quick$i" >"$res/quick$i.out" 2>"$res/quick$i.err"
   echo "exit $?"; grep -E "Elapsed|Maximum resident" "$res/quick$i.err"

@@ -1,6 +1,8 @@
 package hostside.memory;
 
-import java.util.concurrent.Phaser;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 import hostside.core.CpuSet;
@@ -10,14 +12,33 @@ import hostside.libc.Sched;
  * One platform thread pinned to each CPU of a set, running one piece of work each, all at once:
  * an OpenMP parallel region with a static schedule, as STREAM runs its kernels. The caller's own
  * thread is never pinned (its affinity is the caller's business); it releases the team and waits.
- * A run's time is the caller's, from release to the last member's end, as STREAM times the whole
- * parallel region.
+ * A run's time is from the release to the last member's end, as STREAM times the whole parallel
+ * region.
+ *
+ * <p>Members wait for the next run spinning, as libgomp's threads do at the end of a region
+ * (GOMP_SPINCOUNT), and park only after {@link #SPIN_NANOS} without one: a parked thread takes a
+ * futex wake-up and, in a VM, an interrupt to a halted vCPU before it starts, tens of microseconds
+ * each, handed out one member after another. With a Phaser (which parks) that start-up was part of
+ * every timed pass: on a 16-vCPU Xeon VM hostside's triad ran at 0.94 of STREAM's in every round.
+ * The end is timed by the last member to finish, not by the caller, which parks meanwhile (it is
+ * not pinned and would take a CPU from a member if it spun) and may wake late.
  */
 final class Team implements AutoCloseable {
+    /** How long an idle member spins for the next run before it parks. */
+    static final long SPIN_NANOS = 10_000_000L;
+
     private final int[] cpus;
     private final Thread[] members;
-    /** Two phases a run: start (the caller and every member arrive), end (the same). */
-    private final Phaser phaser;
+    /** Bumped by the caller to release a run (only the caller writes it). */
+    private volatile long generation;
+    /** Members still working on the current run; the one that brings it to 0 times the end. */
+    private final AtomicInteger remaining = new AtomicInteger();
+    /** 1 where a member has parked (or is about to): the caller unparks those after a release. */
+    private final AtomicIntegerArray parked;
+    private volatile long endNanos;
+    /** The generation whose run has ended: written by its last member after {@link #endNanos}. */
+    private volatile long ended;
+    private volatile Thread caller;
     private volatile IntConsumer work;
     private volatile boolean closing;
     private volatile Throwable failure;
@@ -25,7 +46,7 @@ final class Team implements AutoCloseable {
     Team(CpuSet set) {
         cpus = set.stream().toArray();
         if (cpus.length == 0) throw new IllegalArgumentException("a team of no CPU");
-        phaser = new Phaser(cpus.length + 1);
+        parked = new AtomicIntegerArray(cpus.length);
         members = new Thread[cpus.length];
         for (int i = 0; i < cpus.length; i++) {
             int member = i;
@@ -53,28 +74,62 @@ final class Team implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
+        long seen = 0;
         while (true) {
-            phaser.arriveAndAwaitAdvance();
-            if (closing) {
-                phaser.arriveAndDeregister();
-                return;
-            }
+            seen = awaitRelease(member, seen);
+            if (closing) return;
             try {
                 if (failure == null) work.accept(member);
             } catch (Throwable t) {
                 failure = t;
             }
-            phaser.arriveAndAwaitAdvance();
+            if (remaining.decrementAndGet() == 0) {
+                endNanos = System.nanoTime();
+                ended = seen;
+                LockSupport.unpark(caller);
+            }
         }
+    }
+
+    /** Spins until the generation moves past {@code seen}, parking after {@link #SPIN_NANOS}; the new generation. */
+    private long awaitRelease(int member, long seen) {
+        long g = generation;
+        if (g != seen) return g;
+        long start = System.nanoTime();
+        for (int spins = 1; (g = generation) == seen; spins++) {
+            Thread.onSpinWait();
+            if ((spins & 1023) == 0 && System.nanoTime() - start > SPIN_NANOS) {
+                // Dekker with run(): the flag is set before the generation is read again, and the
+                // caller reads the flags after it bumps the generation, so one of the two sees the other
+                parked.set(member, 1);
+                while ((g = generation) == seen) LockSupport.park(this);
+                parked.set(member, 0);
+                return g;
+            }
+        }
+        return g;
+    }
+
+    /** Releases the members into the next generation; that generation. */
+    private long release() {
+        long g = generation + 1;
+        generation = g;
+        for (int i = 0; i < members.length; i++) {
+            if (parked.get(i) == 1) LockSupport.unpark(members[i]);
+        }
+        return g;
     }
 
     /** Runs {@code w} on every member at once (member i gets i); the nanoseconds from release to the last end. */
     long run(IntConsumer w) {
+        if (closing) throw new IllegalStateException("the team is closed");
         work = w;
+        caller = Thread.currentThread();
+        remaining.set(members.length);
         long t0 = System.nanoTime();
-        phaser.arriveAndAwaitAdvance();
-        phaser.arriveAndAwaitAdvance();
-        long t1 = System.nanoTime();
+        long g = release();
+        while (ended != g) LockSupport.park(this);
+        long t1 = endNanos;
         Throwable f = failure;
         if (f != null) {
             if (f instanceof RuntimeException r) throw r;
@@ -92,8 +147,9 @@ final class Team implements AutoCloseable {
     public void close() {
         if (closing) return;
         closing = true;
-        phaser.arriveAndDeregister();
+        release();
         for (Thread t : members) {
+            LockSupport.unpark(t);
             try {
                 t.join(10_000);
             } catch (InterruptedException e) {

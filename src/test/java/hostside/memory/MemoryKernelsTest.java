@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -114,6 +115,42 @@ class MemoryKernelsTest {
                 assertThat(ran[i]).isEqualTo(3);
                 assertThat(on[i]).isEqualTo(team.cpu(i));
             }
+        }
+    }
+
+    @Test
+    void theTeamsBarrierLosesNoRunWhetherItsMembersSpinOrPark() throws Exception {
+        List<Integer> mine = Sched.affinity();
+        CpuSet set = CpuSet.of(mine.subList(0, Math.min(mine.size(), 4)).stream().mapToInt(Integer::intValue).toArray());
+        try (Team team = new Team(set)) {
+            long[] count = new long[team.size()];
+            long[] sum = new long[team.size()];
+            // back to back: the members spin between runs; each run's writes are seen by the next
+            for (int round = 1; round <= 5000; round++) {
+                int r = round;
+                long ns = team.run(i -> {
+                    count[i]++;
+                    sum[i] += r;
+                });
+                assertThat(ns).isPositive();
+            }
+            // idle past the spin: every member has parked, and a run still wakes them all
+            for (int round = 0; round < 3; round++) {
+                Thread.sleep(Team.SPIN_NANOS / 1_000_000 * 3);
+                team.run(i -> count[i]++);
+            }
+            for (int i = 0; i < team.size(); i++) {
+                assertThat(count[i]).isEqualTo(5003);
+                assertThat(sum[i]).isEqualTo(5000L * 5001 / 2);
+            }
+        }
+    }
+
+    @Test
+    void aRunIsTimedToItsSlowestMember() {
+        try (Team team = new Team(CpuSet.of(Sched.affinity().get(0)))) {
+            long ns = team.run(i -> LockSupport.parkNanos(20_000_000L));
+            assertThat(ns).isGreaterThanOrEqualTo(20_000_000L);
         }
     }
 
