@@ -4,13 +4,12 @@
 # `report` as a user runs them, each under GNU time (wall, peak RSS), their text and stderr kept.
 #   PEERS=$PWD/.peers18 bash bench/device-issue18.sh     (on the device, from the checkout; $OUT set by it)
 # Needs .jre/, a peers folder with bin/stream and bin/gnutime (PEERS, default .peers) and
-# target/hostside.jar carried: .jre, the whole .peers and the jar with the tracked files pass the
-# device's 64 MiB, so carry a folder of just those two (mkdir -p .peers18/bin; cp the two from
-# ../shared/tools/peers/bin). Once the tracked files grew past 15 MB that no longer fit: carry
-# .jre as one archive and unpack it first (tar -cJf .jre.tar.xz .jre here, ignored; carry
-# [".jre.tar.xz", ".peers18", "target/hostside.jar"] and run `tar -xJf .jre.tar.xz && ...`: 23 MB
-# instead of 45-50). gcc on the device builds memref. Everything it writes goes into one
-# tarball under $OUT, its tables to stdout.
+# target/hostside.jar. The device takes 64 MiB with the tracked files, so carry
+# [".jre.tar.xz", ".peers18", "target/hostside.jar"]: .jre as one archive (tar -cJf .jre.tar.xz .jre,
+# 23 MB instead of 45-50; the command starts with `tar -xJf .jre.tar.xz &&`) and a peers folder of
+# just those two binaries (mkdir -p .peers18/bin; cp them from ../shared/tools/peers/bin), both
+# ignored. gcc on the device builds memref. Everything it writes goes into one tarball under $OUT,
+# its tables to stdout.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 res=${OUT:-/tmp}/issue18; mkdir -p "$res"

@@ -23,35 +23,29 @@ for r in $(seq "${ROUNDS:-4}"); do
   else hs "$new" "$res/r$r-new.json"; hs "$old" "$res/r$r-old.json"; fi
 done
 python3 - "$res" "${ROUNDS:-4}" <<'PY'
-import json, re, sys, statistics
+# memory-table.py's parsers: STREAM's Triad line, hostside's typed figure
+import importlib.util, statistics, sys
+spec = importlib.util.spec_from_file_location("memory_table", "bench/memory-table.py")
+mt = importlib.util.module_from_spec(spec); spec.loader.exec_module(mt)
 res, rounds = sys.argv[1], int(sys.argv[2])
-def triad(f):
-    m = re.search(r"^Triad:\s+([\d.]+)\s+([\d.]+)", open(f).read(), re.M)
-    return float(m.group(1)) / 1000 if m else 0
-def hs(f):
-    out = {}
-    try:
-        for x in json.load(open(f))["memory"]["results"]:
-            v = x["result"].get("value")
-            if v: out[x["result"]["key"]] = v
-    except Exception as e: print(f, e)
-    return out
-K, K1 = "memory_bandwidth_triad", "memory_bandwidth_triad_one_thread"
-print("| round | STREAM | old median (max) | new median (max) | old/STREAM | new/STREAM | STREAM 1 | old 1 | new 1 | old1/S | new1/S |")
-print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-ratios = {"o": [], "n": [], "o1": [], "n1": []}
+def best(tag, r):
+    s, _ = mt.stream(res, r, tag)
+    return s["best"] if s else float("nan")
+def hs(tag, r, key):
+    f, _ = mt.hostside(res, r, tag, key, "machine")
+    return (f["value"], f["max"]) if f else (float("nan"), float("nan"))
+print("| round | threads | STREAM best | old median (max) | new median (max) | old / STREAM | new / STREAM |")
+print("|---:|---|---:|---:|---:|---:|---:|")
+ratios = {}
 for r in range(1, rounds + 1):
-    s, s1 = triad(f"{res}/r{r}-stream.txt"), triad(f"{res}/r{r}-stream1.txt")
-    o, n = hs(f"{res}/r{r}-old.json"), hs(f"{res}/r{r}-new.json")
-    om, nm = o.get(K, {}).get("median", 0), n.get(K, {}).get("median", 0)
-    o1, n1 = o.get(K1, {}).get("median", 0), n.get(K1, {}).get("median", 0)
-    ratios["o"].append(om / s if s else 0); ratios["n"].append(nm / s if s else 0)
-    ratios["o1"].append(o1 / s1 if s1 else 0); ratios["n1"].append(n1 / s1 if s1 else 0)
-    print(f"| {r} | {s:.1f} | {om:.1f} ({o.get(K, {}).get('max', 0):.1f}) | {nm:.1f} ({n.get(K, {}).get('max', 0):.1f}) | {om/s:.3f} | {nm/s:.3f} | {s1:.2f} | {o1:.2f} | {n1:.2f} | {o1/s1:.3f} | {n1/s1:.3f} |")
+    for threads, stag, key in (("all", "stream", "memory_bandwidth_triad"), ("one", "stream1", "memory_bandwidth_triad_one_thread")):
+        s, (om, ox), (nm, nx) = best(stag, r), hs("old", r, key), hs("new", r, key)
+        ratios.setdefault(f"old/{threads}", []).append(om / s); ratios.setdefault(f"new/{threads}", []).append(nm / s)
+        print(f"| {r} | {threads} | {s:.2f} | {om:.2f} ({ox:.2f}) | {nm:.2f} ({nx:.2f}) | {om / s:.3f} | {nm / s:.3f} |")
 print("median ratios: " + ", ".join(f"{k} {statistics.median(v):.3f} ({min(v):.3f}-{max(v):.3f})" for k, v in ratios.items()))
 PY
 echo "== memory-vs-peers with the new jar $(date -u +%T)"
-JAR=$new PEERS=${PEERS:-$PWD/.peers} bash bench/memory-vs-peers.sh "$res/peers" 3 2>"$res/peers.err" | sed -n '1,8p'
+JAR=$new PEERS=${PEERS:-$PWD/.peers} bash bench/memory-vs-peers.sh "$res/peers" 3 2>"$res/peers.err" | tail -n 25
 only=memory_bandwidth_triad,memory_bandwidth_triad_one_thread,memory_bandwidth_read,memory_latency,launch_cost_by_core_kind,host_copies_by_node
 echo "== Module 1's addition, new jar $(date -u +%T)"
 "$peers"/bin/gnutime -v "${java[@]}" -jar "$new" machine --json --only "$only" >"$res/addition.json" 2>"$res/addition.err"

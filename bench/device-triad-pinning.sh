@@ -26,24 +26,21 @@ for r in $(seq "${ROUNDS:-5}"); do
   order=("${order[@]:1}" "${order[0]}")
 done
 python3 - "$res" "${ROUNDS:-5}" <<'PY'
-import json, re, sys, statistics
+# memory-table.py's parsers: STREAM's Triad line, hostside's typed figure
+import importlib.util, statistics, sys
+spec = importlib.util.spec_from_file_location("memory_table", "bench/memory-table.py")
+mt = importlib.util.module_from_spec(spec); spec.loader.exec_module(mt)
 res, rounds = sys.argv[1], int(sys.argv[2])
-def stream(f):
-    m = re.search(r"^Triad:\s+([\d.]+)\s+([\d.]+)", open(f).read(), re.M)
-    return (float(m.group(1)) / 1000) if m else 0.0
-def hs(f):
-    try:
-        for x in json.load(open(f))["memory"]["results"]:
-            v = x["result"].get("value")
-            if v and x["result"]["key"] == "memory_bandwidth_triad": return v["median"], v["max"]
-    except Exception as e: print(f, e)
-    return 0.0, 0.0
+def best(tag, r):
+    s, _ = mt.stream(res, r, tag)
+    return s["best"] if s else float("nan")
 print("| round | STREAM unpinned best | STREAM bound best | hostside median (max) | bound / unpinned | hostside median / unpinned | / bound | hostside max / bound |")
 print("|---:|---:|---:|---:|---:|---:|---:|---:|")
 q = {"b/f": [], "h/f": [], "h/b": [], "hx/b": []}
 for r in range(1, rounds + 1):
-    f, b = stream(f"{res}/r{r}-free.txt"), stream(f"{res}/r{r}-bound.txt")
-    hm, hx = hs(f"{res}/r{r}-hs.json")
+    f, b = best("free", r), best("bound", r)
+    h, _ = mt.hostside(res, r, "hs", "memory_bandwidth_triad", "machine")
+    hm, hx = (h["value"], h["max"]) if h else (float("nan"), float("nan"))
     q["b/f"].append(b / f); q["h/f"].append(hm / f); q["h/b"].append(hm / b); q["hx/b"].append(hx / b)
     print(f"| {r} | {f:.1f} | {b:.1f} | {hm:.1f} ({hx:.1f}) | {b/f:.3f} | {hm/f:.3f} | {hm/b:.3f} | {hx/b:.3f} |")
 print("medians: " + ", ".join(f"{k} {statistics.median(v):.3f} ({min(v):.3f}-{max(v):.3f})" for k, v in q.items()))

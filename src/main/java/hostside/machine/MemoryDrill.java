@@ -8,6 +8,7 @@ import java.util.Set;
 import hostside.core.CpuSet;
 import hostside.core.Figure;
 import hostside.core.Scope;
+import hostside.core.Units;
 import hostside.fs.FsRoot;
 import hostside.harness.DetailFigures;
 import hostside.harness.ProgressSink;
@@ -142,15 +143,14 @@ public final class MemoryDrill {
             long want = asked != null ? asked : Math.max(CACHE_MULTIPLE * llc, MIN_ARRAY);
             long room = available / 4;
             long array = round(Math.min(want, room / 3), pageSize);
-            String caches = unknown ? "an assumed " + hostside.core.Units.bytes(llc) + " cache" : "the last-level caches";
+            String caches = unknown ? "an assumed " + Units.bytes(llc) + " cache" : "the last-level caches";
+            boolean asAsked = asked != null && array == round(asked, pageSize);
             String small = array >= CACHE_MULTIPLE * llc ? ""
-                    : asked != null && array == round(asked, pageSize) ? String.format(Locale.ROOT, "arrays of %s as asked, less than STREAM's four times %s (%s): "
-                    + "part of each pass may come from the cache", hostside.core.Units.bytes(array), caches, hostside.core.Units.bytes(CACHE_MULTIPLE * llc))
-                    : String.format(Locale.ROOT, "arrays of %s, less than STREAM's four times %s (%s): a quarter of the available memory is %s",
-                    hostside.core.Units.bytes(array), caches, hostside.core.Units.bytes(CACHE_MULTIPLE * llc), hostside.core.Units.bytes(room));
-            String note = !unknown ? small : String.join("; ", java.util.stream.Stream.of(String.format(Locale.ROOT,
-                    "sysfs names no last-level cache (as in some VMs), so the sizes assume %s; a larger cache would serve part of each pass",
-                    hostside.core.Units.bytes(llc)), small).filter(x -> !x.isEmpty()).toList());
+                    : String.format(Locale.ROOT, "arrays of %s%s, less than STREAM's four times %s (%s): %s", Units.bytes(array), asAsked ? " as asked" : "",
+                    caches, Units.bytes(CACHE_MULTIPLE * llc), asAsked ? "part of each pass may come from the cache" : "a quarter of the available memory is " + Units.bytes(room));
+            String assumed = unknown ? "sysfs names no last-level cache (as in some VMs), so the sizes assume " + Units.bytes(llc)
+                    + "; a larger cache would serve part of each pass" : "";
+            String note = assumed.isEmpty() || small.isEmpty() ? assumed + small : assumed + "; " + small;
             long read = round(Math.min(Math.max(CACHE_MULTIPLE * llc, MIN_READ), room), pageSize);
             long chase = round(Math.min(Math.max(CACHE_MULTIPLE * llc, MIN_CHASE), room), 2L << 20);
             return new Sizes(array, read, chase, note);

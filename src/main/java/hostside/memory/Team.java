@@ -150,7 +150,6 @@ final class Team implements AutoCloseable {
         closing = true;
         release();
         for (Thread t : members) {
-            LockSupport.unpark(t);
             try {
                 t.join(10_000);
             } catch (InterruptedException e) {
