@@ -4,51 +4,115 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
+import hostside.libc.PathAt;
 
-/** A tree on disk: "/" for the live machine, or a folder holding a recorded sys/ and proc/. */
+/**
+ * A tree on disk: "/" for the live machine, or a folder holding a recorded sys/ and proc/.
+ *
+ * <p>Every path is opened beneath one descriptor of the tree's folder, taken when the tree is
+ * made, and never by name from the top again: {@link FsRoot} has already resolved every link
+ * (lexically, inside the tree), so the path handed here must hold none, and none is followed at
+ * any depth. With openat2 (Linux 5.6) that is one call, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+ * where the kernel or a container's seccomp filter lacks it, each folder along the path is opened
+ * in turn with O_NOFOLLOW | O_DIRECTORY from the last. Either way a folder of a recording swapped
+ * for a link between FsRoot's resolution and the open (a race a hostile recording can run) makes
+ * the read fail; it never leads out of the recording. Swapping the recording's folder itself
+ * changes nothing either: the descriptor still names the folder first opened.
+ */
 final class DirectoryTree implements Tree {
-    private static final int ENOENT = 2, ENXIO = 6, EACCES = 13, ENOTDIR = 20, ELOOP = 40;
+    /** A folder with more entries than this is not a machine's (a live /proc holds one per task, tens of thousands). */
+    static final int MAX_ENTRIES = 1_000_000;
     /** The first read(2) asks for this much: a sysctl arrives whole in it (see {@link #read}). */
     private static final int CHUNK = 64 << 10;
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private final Path base;
+    private final int rootFd;
+    /** True where openat2 is missing: the path is opened a folder at a time. */
+    private final boolean walk;
 
     DirectoryTree(Path base) {
-        this.base = base;
+        this(base, !PathAt.hasOpenat2());
     }
 
-    private Path at(String path) {
-        return base.resolve(path.substring(1));
+    /** {@code walk}: open a folder at a time even where openat2 exists (tests run both ways). */
+    DirectoryTree(Path base, boolean walk) {
+        this.base = base;
+        this.walk = walk;
+        this.rootFd = PathAt.openat(PathAt.AT_FDCWD, base.toString(), PathAt.O_PATH | PathAt.O_DIRECTORY | PathAt.O_CLOEXEC);
+        int fd = rootFd;
+        CLEANER.register(this, () -> PathAt.closeQuietly(fd));
+    }
+
+    /**
+     * Opens {@code path} (absolute in the tree) beneath the tree's folder, following no link on the
+     * way nor at the end (a link at the end opens as itself with O_PATH | O_NOFOLLOW, else ELOOP).
+     */
+    private int openBeneath(String path, int flags) {
+        String rel = path.equals("/") ? "." : path.substring(1);
+        if (!walk) return PathAt.openat2(rootFd, rel, flags | PathAt.O_NOFOLLOW | PathAt.O_CLOEXEC, PathAt.RESOLVE_BENEATH | PathAt.RESOLVE_NO_SYMLINKS);
+        String[] parts = rel.split("/");
+        int dir = rootFd;
+        try {
+            for (int i = 0; i < parts.length - 1; i++) {
+                int next = PathAt.openat(dir, component(parts[i]), PathAt.O_PATH | PathAt.O_DIRECTORY | PathAt.O_NOFOLLOW | PathAt.O_CLOEXEC);
+                if (dir != rootFd) PathAt.closeQuietly(dir);
+                dir = next;
+            }
+            return PathAt.openat(dir, component(parts[parts.length - 1]), flags | PathAt.O_NOFOLLOW | PathAt.O_CLOEXEC);
+        } finally {
+            if (dir != rootFd) PathAt.closeQuietly(dir);
+        }
+    }
+
+    /** FsRoot hands over resolved paths: an empty or ".." component here would climb or mean nothing. */
+    private static String component(String part) {
+        if (part.isEmpty() || part.equals("..")) throw new LibcException("not a resolved path component: \"" + part + "\"", PathAt.ENOENT);
+        return part;
     }
 
     @Override
     public Kind kind(String path) {
+        int fd;
         try {
-            BasicFileAttributes a = Files.readAttributes(at(path), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (a.isSymbolicLink()) return Kind.LINK;
-            if (a.isDirectory()) return Kind.DIR;
-            if (a.isRegularFile()) return Kind.FILE;
-            return Kind.SPECIAL;
-        } catch (IOException e) {
+            fd = openBeneath(path, PathAt.O_PATH);
+        } catch (LibcException e) {
+            // ELOOP on the way: a folder swapped for a link after FsRoot resolved it; there is nothing beneath to see
             return Kind.MISSING;
+        }
+        try {
+            return switch (PathAt.statx(fd, "").type()) {
+                case LINK -> Kind.LINK;
+                case DIR -> Kind.DIR;
+                case FILE -> Kind.FILE;
+                default -> Kind.SPECIAL;
+            };
+        } catch (LibcException e) {
+            return Kind.MISSING;
+        } finally {
+            PathAt.closeQuietly(fd);
         }
     }
 
     @Override
     public String linkTarget(String path) throws IOException {
-        return Files.readSymbolicLink(at(path)).toString();
+        int fd = open(path, PathAt.O_PATH);
+        try {
+            return PathAt.readlinkat(fd, "");
+        } catch (LibcException e) {
+            throw new IOException(path + ": not a symbolic link (" + Libc.strerror(e.errno()) + ")");
+        } finally {
+            PathAt.closeQuietly(fd);
+        }
     }
 
     /**
@@ -71,47 +135,34 @@ final class DirectoryTree implements Tree {
      */
     @Override
     public byte[] read(String path) throws IOException {
-        Path file = at(path);
-        int fd = open(file);
+        int fd = open(path, PathAt.O_RDONLY | PathAt.O_NONBLOCK);
         try {
-            BasicFileAttributes a = attributesOf(fd, file);
-            if (a.isDirectory()) throw new IOException("is a directory");
-            if (!a.isRegularFile()) throw new IOException(FileCap.NOT_REGULAR);
+            PathAt.Stat a = PathAt.statx(fd, "");
+            if (a.type() == PathAt.Stat.Type.DIR) throw new IOException("is a directory");
+            if (a.type() != PathAt.Stat.Type.FILE) throw new IOException(FileCap.NOT_REGULAR);
             if (a.size() > FileCap.BYTES) throw new IOException(FileCap.tooLarge(a.size()));
             Libc.clearNonBlocking(fd);
             return readAtMostCap(fd);
         } catch (LibcException e) {
             throw new IOException(Libc.strerror(e.errno()));
         } finally {
-            Libc.close(fd);
+            PathAt.closeQuietly(fd);
         }
     }
 
-    private static int open(Path file) throws IOException {
+    /** {@link #openBeneath}, its failures as the IOExceptions {@link FsRoot} tells apart. */
+    private int open(String path, int flags) throws IOException {
         try {
-            return Libc.open(file.toString(), Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_NOFOLLOW | Libc.O_CLOEXEC);
+            return openBeneath(path, flags);
         } catch (LibcException e) {
             throw switch (e.errno()) {
-                case ENOENT, ENOTDIR -> new NoSuchFileException(file.toString());
-                case EACCES -> new AccessDeniedException(file.toString());
-                case ELOOP -> new IOException("a symbolic link that appeared after the path was resolved: not followed");
-                case ENXIO -> new IOException(FileCap.NOT_REGULAR); // a socket
+                case PathAt.ENOENT, PathAt.ENOTDIR -> new NoSuchFileException(path);
+                case PathAt.EACCES -> new AccessDeniedException(path);
+                case PathAt.ELOOP -> new IOException("a symbolic link that appeared after the path was resolved: not followed");
+                case PathAt.EXDEV -> new IOException("leads outside " + base + ": not followed");
+                case PathAt.ENXIO -> new IOException(FileCap.NOT_REGULAR); // a socket
                 default -> new IOException(Libc.strerror(e.errno()));
             };
-        }
-    }
-
-    /**
-     * The open file's attributes: stat(2) of /proc/self/fd/N is fstat(2) of the descriptor, the
-     * file actually opened, whatever the path names now (without a struct stat layout per
-     * architecture). Where /proc is not mounted, the path's own attributes (lstat) are used:
-     * O_NONBLOCK and O_NOFOLLOW still keep a swapped-in FIFO or link from hanging or leading out.
-     */
-    private static BasicFileAttributes attributesOf(int fd, Path file) throws IOException {
-        try {
-            return Files.readAttributes(Path.of("/proc/self/fd/" + fd), BasicFileAttributes.class);
-        } catch (IOException e) {
-            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         }
     }
 
@@ -136,11 +187,14 @@ final class DirectoryTree implements Tree {
 
     @Override
     public List<String> list(String path) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (var stream = Files.newDirectoryStream(at(path))) {
-            for (Path p : stream) names.add(p.getFileName().toString());
+        int fd = open(path, PathAt.O_RDONLY | PathAt.O_DIRECTORY);
+        try {
+            return PathAt.names(fd, MAX_ENTRIES);
+        } catch (LibcException e) {
+            throw new IOException(e.getMessage());
+        } finally {
+            PathAt.closeQuietly(fd);
         }
-        return names;
     }
 
     @Override

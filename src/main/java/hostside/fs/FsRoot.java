@@ -43,6 +43,11 @@ public final class FsRoot {
         this.live = live;
     }
 
+    /** A tree as a root (tests pick how a folder is opened). */
+    static FsRoot over(Tree tree, boolean live) {
+        return new FsRoot(tree, live);
+    }
+
     /** This machine. */
     public static FsRoot live() {
         return new FsRoot(new DirectoryTree(Path.of("/")), true);
@@ -62,7 +67,11 @@ public final class FsRoot {
                 if (only != null && looksLikeMachine(only)) base = only;
                 else throw new BadInputException(root + ": no sys/ or proc/ inside: not a recorded machine");
             }
-            return new FsRoot(new DirectoryTree(base.toAbsolutePath()), false);
+            try {
+                return new FsRoot(new DirectoryTree(base.toAbsolutePath()), false);
+            } catch (hostside.libc.LibcException e) {
+                throw new BadInputException(root + ": cannot open the folder (" + hostside.libc.Libc.strerror(e.errno()) + ")");
+            }
         }
         if (!Files.exists(p)) throw new BadInputException(root + ": no such file or folder");
         if (!Files.isReadable(p)) throw new BadInputException(root + ": permission denied");
