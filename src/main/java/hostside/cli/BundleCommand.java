@@ -57,8 +57,8 @@ public final class BundleCommand implements Callable<Integer> {
         Path dir = out.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new BadInputException("-o " + output + ": folder " + dir + " does not exist");
         if (Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) throw new BadInputException("-o " + output + ": is a folder; name the file, e.g. " + output.resolve(DEFAULT));
-        // A link there may be someone's pointer to a file elsewhere: hostside neither writes through a link it did not make nor replaces it unasked.
-        if (Files.isSymbolicLink(out)) throw new BadInputException("-o " + output + ": is a symbolic link (to " + Files.readSymbolicLink(out) + "); remove it or name another file");
+        // A link there may be someone's pointer to a file elsewhere, a device the system's: neither is written through nor replaced.
+        OutputFile.checkTarget(out, "-o");
         HostsideJar shipped = jar == null ? HostsideJar.running(Main.class) : HostsideJar.of(jar, "--jar");
         if (Files.exists(out) && Files.isSameFile(out, shipped.path())) throw new BadInputException("-o " + output + ": is the jar to be bundled; name another file");
         JavaHome java = javaHome == null ? JavaHome.running() : JavaHome.of(javaHome, "--java-home");

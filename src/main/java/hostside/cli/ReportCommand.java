@@ -81,18 +81,15 @@ public final class ReportCommand implements Callable<Integer> {
                 : identity.nameFor(hostName(fs, machine)));
         Path dir = out.toAbsolutePath();
         Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md"), htmlFile = dir.resolve(host + ".html");
-        for (Path p : List.of(jsonFile, mdFile, htmlFile)) {
-            if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(p + ": is a folder, in the way of the report");
-        }
+        for (Path p : List.of(jsonFile, mdFile, htmlFile)) OutputFile.checkTarget(p, "--out");
 
         JsonNode json = old != null ? old : Json.MAPPER.valueToTree(measure(fs, Report.Machine.of(host, machine.name(), identity)));
         String text = Json.write(json);
         // The pages are drawn from the JSON read back into the records, never from what is only in memory:
         // the .md and .html can show nothing the .json does not hold, and every run proves the JSON reads back.
         hostside.doc.Document page = ReportDocument.of(ReportReader.read(json, from != null ? from.toString() : "the report just measured"));
-        write(jsonFile, text);
-        write(mdFile, new hostside.doc.MarkdownRenderer().render(page));
-        write(htmlFile, new hostside.doc.HtmlRenderer().render(page));
+        write(List.of(part(jsonFile, text), part(mdFile, new hostside.doc.MarkdownRenderer().render(page)),
+                part(htmlFile, new hostside.doc.HtmlRenderer().render(page))));
         var w = spec.commandLine().getOut();
         if (options.json) w.print(text);
         else w.printf("wrote %s, %s and %s%n", mdFile, htmlFile, jsonFile);
@@ -141,12 +138,22 @@ public final class ReportCommand implements Callable<Integer> {
         }
     }
 
-    /** Through {@link OutputFile}: a failure never leaves half a report, and a planted symlink is never followed. */
-    private static void write(Path file, String text) {
+    private static OutputFile.Part part(Path file, String text) {
+        return new OutputFile.Part(file, out -> out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Through {@link OutputFile}, as one set: the three files are this run's, or the last run's
+     * where one could not be written (a full disk), never a mix; a planted symlink or a device at
+     * a name is refused, never followed or replaced.
+     */
+    private static void write(List<OutputFile.Part> parts) {
         try {
-            OutputFile.writeString(file, text);
+            OutputFile.writeSet(parts);
+        } catch (OutputFile.NotARegularFile e) {
+            throw new BadInputException(e.getFile() + ": " + e.getReason());
         } catch (IOException e) {
-            throw new BadInputException(file + ": cannot write (" + OutputFile.reason(e) + ")");
+            throw new BadInputException("--out " + parts.getFirst().target().getParent() + ": cannot write the report (" + OutputFile.reason(e) + ")");
         }
     }
 }

@@ -41,7 +41,7 @@ public final class SnapshotCommand implements Callable<Integer> {
         Path out = output.toAbsolutePath();
         Path dir = out.getParent();
         if (dir == null || !Files.isDirectory(dir)) throw new BadInputException(output + ": folder " + dir + " does not exist");
-        if (Files.isDirectory(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) throw new BadInputException(output + ": is a folder");
+        OutputFile.checkTarget(out, "-o");
         OutputFile.checkFolder(dir, "-o", ROOM);
 
         FsRoot fs = options.open();

@@ -41,13 +41,111 @@ class OutputFileTest {
     }
 
     @Test
-    void aSymlinkAtTheTargetIsReplacedNotWrittenThrough() throws IOException {
+    void aSymlinkAtTheTargetIsRefusedNeitherWrittenThroughNorReplaced() throws IOException {
         Path victim = Files.writeString(tmp.resolve("victim"), "precious");
         Path target = Files.createSymbolicLink(tmp.resolve("r.json"), victim);
-        OutputFile.writeString(target, "report");
+        assertThatThrownBy(() -> OutputFile.writeString(target, "report")).isInstanceOf(OutputFile.NotARegularFile.class)
+                .hasMessageContaining("is a symbolic link (to " + victim + "); hostside writes only to a regular file or a new name");
         assertThat(Files.readString(victim)).isEqualTo("precious");
-        assertThat(Files.isSymbolicLink(target)).isFalse();
-        assertThat(Files.readString(target)).isEqualTo("report");
+        assertThat(Files.readSymbolicLink(target)).isEqualTo(victim);
+        assertThat(names()).containsExactlyInAnyOrder("r.json", "victim");
+    }
+
+    /** As root, a rename over /dev/null replaces the system's device with a file: a device at the target is left as it is. */
+    @Test
+    void aDeviceAtTheTargetIsRefusedAndLeftAsItIs() throws Exception {
+        Path dev = SpecialFiles.charDevice(tmp.resolve("null"), 1, 3);
+        assertThatThrownBy(() -> OutputFile.writeString(dev, "snapshot")).isInstanceOf(OutputFile.NotARegularFile.class)
+                .hasMessageContaining("is a character device");
+        assertCharDevice(dev);
+        assertThat(names()).containsExactly("null");
+    }
+
+    @Test
+    void aFifoOrASocketAtTheTargetIsRefused() throws Exception {
+        Path fifo = SpecialFiles.fifo(tmp.resolve("fifo"));
+        assertThatThrownBy(() -> OutputFile.writeString(fifo, "x")).hasMessageContaining("is a FIFO");
+        try (var sock = SpecialFiles.socket(tmp.resolve("sock"))) {
+            assertThatThrownBy(() -> OutputFile.writeString(tmp.resolve("sock"), "x")).hasMessageContaining("is a socket");
+        }
+        assertThat(Files.isRegularFile(fifo, LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(names()).containsExactlyInAnyOrder("fifo", "sock");
+    }
+
+    /**
+     * The race the look before the write cannot close: the target is a regular file when checked
+     * and a device by the time the new file is moved in (swapped while the body writes). The
+     * device is swapped back and stays.
+     */
+    @Test
+    void aDeviceSwappedInWhileWritingIsPutBackNotReplaced() throws Exception {
+        Path target = Files.writeString(tmp.resolve("box.tar.gz"), "old");
+        assertThatThrownBy(() -> OutputFile.write(target, out -> {
+            out.write("new".getBytes());
+            Files.delete(target);
+            swapIn(target);
+        })).isInstanceOf(OutputFile.NotARegularFile.class).hasMessageContaining("is a character device");
+        assertCharDevice(target);
+        assertThat(names()).containsExactly("box.tar.gz");
+    }
+
+    private static void swapIn(Path target) throws IOException {
+        try {
+            SpecialFiles.charDevice(target, 1, 3);
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static void assertCharDevice(Path p) throws Exception {
+        Process stat = new ProcessBuilder("stat", "-c", "%F %t:%T", p.toString()).redirectErrorStream(true).start();
+        assertThat(new String(stat.getInputStream().readAllBytes()).strip()).isEqualTo("character special file 1:3");
+        stat.waitFor();
+    }
+
+    /** A set is this run's whole or the last run's whole: the third file failing (a full disk) leaves all three old ones. */
+    @Test
+    void aSetWhoseLastFileFailsLeavesEveryOldFile() throws IOException {
+        Path json = Files.writeString(tmp.resolve("r.json"), "old json"), md = Files.writeString(tmp.resolve("r.md"), "old md");
+        Path html = tmp.resolve("r.html");
+        assertThatThrownBy(() -> OutputFile.writeSet(List.of(
+                new OutputFile.Part(json, out -> out.write("new json".getBytes())),
+                new OutputFile.Part(md, out -> out.write("new md".getBytes())),
+                new OutputFile.Part(html, out -> {
+                    out.write("half".getBytes());
+                    throw new IOException("No space left on device");
+                })))).hasMessage("No space left on device");
+        assertThat(Files.readString(json)).isEqualTo("old json");
+        assertThat(Files.readString(md)).isEqualTo("old md");
+        assertThat(names()).containsExactly("r.json", "r.md");
+    }
+
+    /** A set whose second target turns out not to be a regular file only when it is moved in: the first is put back as it was. */
+    @Test
+    void aSetRefusedHalfWayPutsBackWhatItAlreadyReplaced() throws Exception {
+        Path json = Files.writeString(tmp.resolve("r.json"), "old json"), fresh = tmp.resolve("r.txt");
+        Path md = Files.writeString(tmp.resolve("r.md"), "old md");
+        assertThatThrownBy(() -> OutputFile.writeSet(List.of(
+                new OutputFile.Part(json, out -> out.write("new json".getBytes())),
+                new OutputFile.Part(fresh, out -> out.write("new txt".getBytes())),
+                new OutputFile.Part(md, out -> {
+                    Files.delete(md);
+                    swapIn(md);
+                })))).isInstanceOf(OutputFile.NotARegularFile.class);
+        assertThat(Files.readString(json)).isEqualTo("old json");
+        assertThat(fresh).doesNotExist();
+        assertCharDevice(md);
+        assertThat(names()).containsExactly("r.json", "r.md");
+    }
+
+    @Test
+    void aSetLandsWhole() throws IOException {
+        Path json = Files.writeString(tmp.resolve("r.json"), "old json"), md = tmp.resolve("r.md");
+        OutputFile.writeSet(List.of(new OutputFile.Part(json, out -> out.write("new json".getBytes())),
+                new OutputFile.Part(md, out -> out.write("new md".getBytes()))));
+        assertThat(Files.readString(json)).isEqualTo("new json");
+        assertThat(Files.readString(md)).isEqualTo("new md");
+        assertThat(names()).containsExactly("r.json", "r.md");
     }
 
     @Test

@@ -13,13 +13,13 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 
 /** Makes the files a recording should never hold: FIFOs, sockets, device nodes, sparse giants. */
-final class SpecialFiles {
+public final class SpecialFiles {
     /** Set to 1 to let the device-node cases skip where mknod is refused (not root); CI runs as root and must run them. */
     static final String ALLOW = "HOSTSIDE_ALLOW_NO_MKNOD_TEST";
 
     private SpecialFiles() {}
 
-    static Path fifo(Path p) throws Exception {
+    public static Path fifo(Path p) throws Exception {
         Files.createDirectories(p.getParent());
         Process mk = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
         String out = new String(mk.getInputStream().readAllBytes());
@@ -28,7 +28,7 @@ final class SpecialFiles {
     }
 
     /** A bound unix socket; the channel stays open for the test (closed with it). */
-    static ServerSocketChannel socket(Path p) throws IOException {
+    public static ServerSocketChannel socket(Path p) throws IOException {
         Files.createDirectories(p.getParent());
         ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         s.bind(UnixDomainSocketAddress.of(p));
@@ -36,7 +36,7 @@ final class SpecialFiles {
     }
 
     /** A character device node (mknod needs root, which CI has). */
-    static Path charDevice(Path p, int major, int minor) throws Exception {
+    public static Path charDevice(Path p, int major, int minor) throws Exception {
         Files.createDirectories(p.getParent());
         Process mk = new ProcessBuilder("mknod", p.toString(), "c", Integer.toString(major), Integer.toString(minor))
                 .redirectErrorStream(true).start();
@@ -50,7 +50,7 @@ final class SpecialFiles {
     }
 
     /** A file of {@code size} bytes that uses no disk: its size set, nothing written. */
-    static Path sparse(Path p, long size) throws IOException {
+    public static Path sparse(Path p, long size) throws IOException {
         Files.createDirectories(p.getParent());
         try (RandomAccessFile f = new RandomAccessFile(p.toFile(), "rw")) {
             f.setLength(size);
