@@ -37,7 +37,16 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        PrintWriter err = new PrintWriter(System.err, true);
+        // A thread of a drill's own (a progress ticker, the learn server's handlers, a reader of a
+        // child's output) that dies must not print Java's trace: one line, as for the main thread.
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            err.println("hostside: failed in " + t.getName() + ": " + inWords(e) + hint());
+            if (debug()) e.printStackTrace(err);
+            // out of memory anywhere leaves the run unable to finish: stop now, with the line said
+            if (e instanceof OutOfMemoryError) Runtime.getRuntime().halt(FAILED);
+        });
+        System.exit(run(args, new PrintWriter(System.out, true), err));
     }
 
     /** Runs a command line; the streams are parameters so tests can read what a user would see. */
@@ -53,11 +62,33 @@ public final class Main implements Runnable {
                 err.println("hostside: " + ex.getMessage());
                 return BAD_INPUT;
             }
-            err.println("hostside: failed: " + inWords(ex) + (debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)"));
-            if (debug()) ex.printStackTrace(err);
-            return FAILED;
+            return failed(ex, err);
         });
-        return cl.execute(args);
+        try {
+            return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // picocli hands only Exceptions to the handler above; an Error comes out of execute().
+            // By now the command's objects are unreachable, so there is heap again to say this.
+            err.println("hostside: out of memory: the Java heap's limit is " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB; give it more with HOSTSIDE_JAVA_OPTS=-Xmx<size>, or less to read (fewer or smaller reports)");
+            return FAILED;
+        } catch (StackOverflowError e) {
+            err.println("hostside: failed: an input nested too deeply to read, or an internal error" + hint());
+            if (debug()) e.printStackTrace(err);
+            return FAILED;
+        } catch (Error e) {
+            return failed(e, err);
+        }
+    }
+
+    private static int failed(Throwable ex, PrintWriter err) {
+        err.println("hostside: failed: " + inWords(ex) + hint());
+        if (debug()) ex.printStackTrace(err);
+        return FAILED;
+    }
+
+    private static String hint() {
+        return debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)";
     }
 
     /**
@@ -65,6 +96,10 @@ public final class Main implements Runnable {
      * A Java class name means nothing to the user; HOSTSIDE_DEBUG=1 prints the whole trace.
      */
     static String inWords(Throwable ex) {
+        // the JDK's own words for a bug ("Cannot invoke java.util.List.iterator() because ...") name Java, not the problem
+        if (ex instanceof NullPointerException || ex instanceof ClassCastException || ex instanceof IndexOutOfBoundsException) {
+            return "an internal error";
+        }
         for (Throwable t = ex; t != null; t = t.getCause()) {
             String m = t.getMessage();
             // new RuntimeException(cause) takes cause.toString() as its message: a class name, so read the cause
