@@ -77,7 +77,7 @@ public final class BundleCommand implements Callable<Integer> {
             w.printf(Locale.ROOT, "wrote %s (%s): hostside %s, Java %s%s%s%n", output, Units.bytes(b.bytes()), b.hostside(), b.jdk(),
                     b.modules().isEmpty() ? "" : " (" + String.join(", ", b.modules()) + ")", b.startupCache() ? ", start-up cache" : "");
             w.printf(Locale.ROOT, "%s  %s%n", b.sha256(), output);
-            w.printf(Locale.ROOT, "run it anywhere: tar xzf %s && ./hostside/hostside report%n", output);
+            w.printf(Locale.ROOT, "run it anywhere: tar xzf %s && ./hostside/hostside report%n", hostside.core.Shell.quote(output.toString()));
         }
         w.flush();
         return Main.OK;

@@ -77,8 +77,9 @@ public final class ReportCommand implements Callable<Integer> {
         FsRoot fs = from == null ? options.open() : null;
         hostside.machine.MachineIdentity identity = fs == null ? null : hostside.machine.MachineIdentity.read(fs);
         hostside.machine.Host machine = fs == null ? null : hostside.machine.Host.read(fs); // read once: it parses /proc/cpuinfo
-        String host = checkName(name != null ? name : from != null ? from.getFileName().toString().replaceFirst("\\.json$", "")
-                : identity.nameFor(hostName(fs, machine)));
+        String host = name != null ? checkName(name, "--name: ")
+                : from != null ? checkName(from.getFileName().toString().replaceFirst("\\.json$", ""), "--from " + from + ": its file name, ")
+                : checkName(identity.nameFor(hostName(fs, machine)), fs.isLive() ? "this machine's host name, " : "the recorded host name, ");
         Path dir = out.toAbsolutePath();
         Path jsonFile = dir.resolve(host + ".json"), mdFile = dir.resolve(host + ".md"), htmlFile = dir.resolve(host + ".html");
         for (Path p : List.of(jsonFile, mdFile, htmlFile)) OutputFile.checkTarget(p, "--out");
@@ -97,9 +98,16 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static String checkName(String host) {
-        if (!host.matches("[A-Za-z0-9._-]+") || host.startsWith(".")) throw new BadInputException("--name: \"" + host + "\" is not a usable file name");
-        return host;
+    /**
+     * The report's file name: letters, digits, '.', '_' and '-', so that it is one word in any
+     * shell and on any file system. The message names where the name came from ({@code whence}):
+     * --name, or the --from file or the host name it was made from, which --name replaces.
+     */
+    private static String checkName(String host, String whence) {
+        if (host.matches("[A-Za-z0-9._-]+") && !host.startsWith(".")) return host;
+        String usable = " (letters, digits, '.', '_' and '-', and no '.' first)";
+        if (whence.startsWith("--name")) throw new BadInputException(whence + "\"" + host + "\" is not a usable file name" + usable);
+        throw new BadInputException(whence + "\"" + host + "\", is not a usable file name for the report" + usable + "; give one with --name");
     }
 
     /**

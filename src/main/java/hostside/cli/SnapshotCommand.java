@@ -59,7 +59,7 @@ public final class SnapshotCommand implements Callable<Integer> {
                     "bytes", Files.size(out))));
         } else {
             w.printf(java.util.Locale.ROOT, "wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", output,
-                    recorder.size(), hostside.core.Units.bytes(Files.size(out)), output);
+                    recorder.size(), hostside.core.Units.bytes(Files.size(out)), hostside.core.Shell.quote(output.toString()));
         }
         w.flush();
         return 0;

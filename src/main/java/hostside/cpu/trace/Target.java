@@ -21,8 +21,7 @@ public sealed interface Target {
             for (String a : argv) {
                 if (!sb.isEmpty()) sb.append(' ');
                 String shown = a.length() > 80 ? a.substring(0, 77) + "..." : a;
-                sb.append(shown.isEmpty() || shown.chars().anyMatch(c -> " \t\n'\"$\\;&|<>()*?".indexOf(c) >= 0)
-                        ? "'" + shown.replace("'", "'\\''").replace("\n", "\\n") + "'" : shown);
+                sb.append(hostside.core.Shell.quote(shown.replace("\n", "\\n")));
             }
             return sb.toString();
         }
