@@ -45,15 +45,15 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out).setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("hostside: " + ex.getMessage() + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
+            err.println("hostside: " + hostside.core.Printable.of(ex.getMessage()) + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
             return BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof BadInputException) {
-                err.println("hostside: " + ex.getMessage());
+                err.println("hostside: " + hostside.core.Printable.of(ex.getMessage()));
                 return BAD_INPUT;
             }
-            err.println("hostside: failed: " + inWords(ex) + (debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)"));
+            err.println("hostside: failed: " + hostside.core.Printable.of(inWords(ex)) + (debug() ? "" : " (HOSTSIDE_DEBUG=1 shows where)"));
             if (debug()) ex.printStackTrace(err);
             return FAILED;
         });
