@@ -66,7 +66,7 @@ public final class BundleCommand implements Callable<Integer> {
 
         PrintWriter err = spec.commandLine().getErr();
         Bundle b = new Bundler(line -> {
-            err.println("hostside: " + line);
+            err.println("hostside: " + hostside.core.Printable.of(line));
             err.flush();
         }).make(output, shipped, java);
 

@@ -48,7 +48,7 @@ final class DrillLoad {
     /** A busy line on the command's stderr, as hostside's other warnings are said. */
     static java.util.function.Consumer<String> warn(PrintWriter err) {
         return line -> {
-            err.println("hostside: " + line);
+            err.println("hostside: " + hostside.core.Printable.of(line));
             err.flush();
         };
     }

@@ -63,10 +63,13 @@ public final class FleetCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** "1 GPU (NVIDIA H200)", "8 GPUs (...)", or "no GPU" where none was found. */
+    /**
+     * "1 GPU (NVIDIA H200)", "8 GPUs (...)", or "no GPU" where none was found. The models are the
+     * driver's words, or a recording's: printable, so a comment line of the script stays one line.
+     */
     static String gpus(List<PciDevice> gpus) {
         if (gpus.isEmpty()) return "no GPU";
-        String models = String.join(" + ", gpus.stream().map(g -> g.description().isEmpty() ? g.deviceId() : g.description()).distinct().toList());
+        String models = hostside.core.Printable.of(String.join(" + ", gpus.stream().map(g -> g.description().isEmpty() ? g.deviceId() : g.description()).distinct().toList()));
         return gpus.size() + (gpus.size() == 1 ? " GPU (" : " GPUs (") + models + ")";
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 
 import hostside.core.BadInputException;
 import hostside.core.Json;
+import hostside.core.Printable;
 import hostside.fs.FsRoot;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
@@ -90,7 +91,7 @@ public final class LearnCommand implements Callable<Integer> {
         if (json) throw new BadInputException("--json prints a stepper's frames: name one (hostside learn --list)");
         Site site = new Site(Steppers.all(), src.inputs(), src.report() == null ? List.of() : SelfCheck.of(src.report()), src.inputs().machine());
         try (LearnServer server = LearnServer.start(site, port)) {
-            out.printf("hostside learn: %s (figures: %s); Ctrl-C stops it%n", server.address(), src.inputs().machine());
+            say(out, "hostside learn: %s (figures: %s); Ctrl-C stops it%n", server.address(), src.inputs().machine());
             out.flush();
             if (!noOpen) open(server.address());
             CountDownLatch stop = new CountDownLatch(1);
@@ -147,20 +148,31 @@ public final class LearnCommand implements Callable<Integer> {
     private void play(Stepper s, List<Frame> frames, Source src, PrintWriter out) {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         boolean interactive = System.console() != null;
-        out.printf("%s (Module %d), figures: %s%n", s.title(), s.module(), src.inputs().machine());
+        say(out, "%s (Module %d), figures: %s%n", s.title(), s.module(), src.inputs().machine());
         for (Frame f : frames) {
-            out.printf("%nStep %d of %d: %s%n", f.number(), frames.size(), f.title());
+            say(out, "%nStep %d of %d: %s%n", f.number(), frames.size(), f.title());
             if (f.predict() != null) {
-                out.println("  " + f.predict().question());
-                for (int i = 0; i < f.predict().choices().size(); i++) out.printf("    %d. %s%n", i + 1, f.predict().choices().get(i));
+                say(out, "  %s%n", f.predict().question());
+                for (int i = 0; i < f.predict().choices().size(); i++) say(out, "    %d. %s%n", i + 1, f.predict().choices().get(i));
                 if (interactive && !waitFor(out, in, "  [your answer, then Enter to see; q: quit] ")) return;
-                out.printf("  Answer: %s. %s%n", f.predict().choices().get(f.predict().answer()), f.predict().why());
+                say(out, "  Answer: %s. %s%n", f.predict().choices().get(f.predict().answer()), f.predict().why());
             }
-            out.println("  " + f.caption());
-            for (Inputs.Value v : f.figures()) out.println("    " + v.key() + ": " + v.shown());
+            say(out, "  %s%n", f.caption());
+            for (Inputs.Value v : f.figures()) say(out, "    %s: %s%n", v.key(), v.shown());
             if (interactive && f.number() < frames.size() && !waitFor(out, in, "[Enter: next step, q: quit] ")) return;
         }
         out.flush();
+    }
+
+    /**
+     * A line of the terminal's side: the frames' words carry a report's names (its machine, its
+     * GPU), which may come from another machine, so each value is made printable; the format's own
+     * line breaks are kept.
+     */
+    private static void say(PrintWriter out, String format, Object... values) {
+        Object[] shown = new Object[values.length];
+        for (int i = 0; i < values.length; i++) shown[i] = values[i] instanceof String v ? Printable.of(v) : values[i];
+        out.printf(java.util.Locale.ROOT, format, shown);
     }
 
     private static boolean waitFor(PrintWriter out, BufferedReader in, String prompt) {

@@ -41,7 +41,7 @@ public final class Main implements Runnable {
         // A thread of a drill's own (a progress ticker, the learn server's handlers, a reader of a
         // child's output) that dies must not print Java's trace: one line, as for the main thread.
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
-            err.println("hostside: failed in " + t.getName() + ": " + inWords(e) + hint());
+            err.println("hostside: failed in " + hostside.core.Printable.of(t.getName()) + ": " + hostside.core.Printable.of(inWords(e)) + hint());
             if (debug()) e.printStackTrace(err);
             // out of memory anywhere leaves the run unable to finish: stop now, with the line said
             if (e instanceof OutOfMemoryError) Runtime.getRuntime().halt(FAILED);
@@ -54,12 +54,12 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out).setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("hostside: " + ex.getMessage() + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
+            err.println("hostside: " + hostside.core.Printable.of(ex.getMessage()) + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
             return BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof BadInputException) {
-                err.println("hostside: " + ex.getMessage());
+                err.println("hostside: " + hostside.core.Printable.of(ex.getMessage()));
                 return BAD_INPUT;
             }
             return failed(ex, err);
@@ -82,7 +82,7 @@ public final class Main implements Runnable {
     }
 
     private static int failed(Throwable ex, PrintWriter err) {
-        err.println("hostside: failed: " + inWords(ex) + hint());
+        err.println("hostside: failed: " + hostside.core.Printable.of(inWords(ex)) + hint());
         if (debug()) ex.printStackTrace(err);
         return FAILED;
     }

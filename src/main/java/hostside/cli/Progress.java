@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import hostside.core.Printable;
 import hostside.harness.ProgressSink;
 
 /**
@@ -224,7 +225,8 @@ public final class Progress implements ProgressSink, AutoCloseable {
         if (count > 0) b.append(String.format(Locale.ROOT, " (%d of %d)", index, count));
         b.append(", ").append(duration(sinceStart()));
         b.append(leftText(", about "));
-        String s = b.toString();
+        // what runs may name a recording's path or a GPU: shown, so the only control on the line is CLEAR
+        String s = Printable.of(b.toString());
         return s.length() < width ? s : s.substring(0, width - 4) + "...";
     }
 
@@ -286,7 +288,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
     }
 
     private void line(String s) {
-        out.println("hostside: " + s);
+        out.println("hostside: " + Printable.of(s));
         out.flush();
     }
 

@@ -3,16 +3,19 @@ package hostside.doc;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Printable;
 
 /**
  * The blocks a {@link Document} is made of. Each holds content, never layout: widths, colours,
- * escaping and numbering are the renderers' business.
+ * escaping and numbering are the renderers' business. Every string a block holds is made
+ * {@link Printable} as it is built, as {@link Text} is.
  */
 public sealed interface Block {
 
     /** A titled part; sections nest, and their depth sets the heading level. */
     record Section(String title, List<Block> blocks) implements Block {
         public Section {
+            title = Printable.of(title);
             blocks = List.copyOf(blocks);
         }
     }
@@ -38,6 +41,10 @@ public sealed interface Block {
         }
 
         public record Entry(String key, Text value) {
+            public Entry {
+                key = Printable.of(key);
+            }
+
             public static Entry of(String key, String value) {
                 return new Entry(key, Text.of(value));
             }
@@ -58,7 +65,11 @@ public sealed interface Block {
             }
         }
 
-        public record Column(String header, Align align) {}
+        public record Column(String header, Align align) {
+            public Column {
+                header = Printable.of(header);
+            }
+        }
 
         public enum Align { LEFT, RIGHT }
     }
@@ -76,7 +87,14 @@ public sealed interface Block {
      */
     record Findings(List<Finding> findings, String none) implements Block {
         public Findings {
-            findings = List.copyOf(findings);
+            // a Finding is also data (a run's JSON keeps its words as they were); only the block that shows it is made printable
+            findings = findings.stream().map(Findings::printable).toList();
+            none = Printable.of(none);
+        }
+
+        private static Finding printable(Finding f) {
+            String subject = Printable.of(f.subject()), text = Printable.of(f.text());
+            return subject == f.subject() && text == f.text() ? f : new Finding(f.severity(), subject, text, f.code());
         }
     }
 
@@ -87,11 +105,13 @@ public sealed interface Block {
      */
     record LinePlot(String title, Axis x, Axis y, List<Series> series) implements Block {
         public LinePlot {
+            title = Printable.of(title);
             series = List.copyOf(series);
         }
 
         public record Series(String name, List<Point> points) {
             public Series {
+                name = Printable.of(name);
                 points = List.copyOf(points);
             }
         }
@@ -106,6 +126,7 @@ public sealed interface Block {
      */
     record Histogram(String title, Axis x, List<Bar> bars, List<Mark> marks) implements Block {
         public Histogram {
+            title = Printable.of(title);
             bars = List.copyOf(bars);
             marks = List.copyOf(marks);
         }
@@ -113,14 +134,22 @@ public sealed interface Block {
         /** Samples with a value in [from, to). */
         public record Bar(double from, double to, long count) {}
 
-        public record Mark(String label, double x) {}
+        public record Mark(String label, double x) {
+            public Mark {
+                label = Printable.of(label);
+            }
+        }
     }
 
     /**
      * An axis: its label, its unit and how values are written (the drill's formatter, so the plot's
      * ticks read as its tables do), logarithmic when the values span decades (sizes, latencies).
      */
-    record Axis(String label, AxisUnit unit, boolean log) {}
+    record Axis(String label, AxisUnit unit, boolean log) {
+        public Axis {
+            label = Printable.of(label);
+        }
+    }
 
     /** How an axis writes its values. */
     enum AxisUnit {

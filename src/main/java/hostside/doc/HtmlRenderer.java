@@ -3,6 +3,7 @@ package hostside.doc;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Printable;
 import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.Histogram;
@@ -151,9 +152,13 @@ public final class HtmlRenderer {
         return s.toString();
     }
 
-    /** Escapes the five characters that could open markup or close an attribute, in text and attributes alike. */
-    /** Text and attribute values for HTML and SVG: the five characters markup gives meaning to. */
-    public static String esc(String s) {
+    /**
+     * Text and attribute values for HTML and SVG: the five characters markup gives meaning to, and
+     * no control ({@link Printable}): the learn pages and drawings show report values that never
+     * went through a {@link Document}, and a page read with cat or an editor is a terminal too.
+     */
+    public static String esc(String raw) {
+        String s = Printable.of(raw);
         StringBuilder b = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

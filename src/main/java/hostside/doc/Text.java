@@ -3,9 +3,14 @@ package hostside.doc;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Printable;
+
 /**
  * A run of inline text: plain words, code (a path, a flag, a command) and strong words. The
- * renderers escape plain text for their format; nothing in a {@code Text} is markup.
+ * renderers escape plain text for their format; nothing in a {@code Text} is markup. Nor is
+ * anything in it a control: each piece is made {@link Printable} as it is built, so a name from
+ * another machine reaches no terminal, Markdown or HTML file as an escape sequence, whichever
+ * renderer draws it.
  */
 public record Text(List<Inline> parts) {
     public Text {
@@ -17,13 +22,25 @@ public record Text(List<Inline> parts) {
         String text();
     }
 
-    public record Plain(String text) implements Inline {}
+    public record Plain(String text) implements Inline {
+        public Plain {
+            text = Printable.of(text);
+        }
+    }
 
     /** A command, a path, a kernel option: monospace in Markdown and HTML, as it is in text. */
-    public record Code(String text) implements Inline {}
+    public record Code(String text) implements Inline {
+        public Code {
+            text = Printable.of(text);
+        }
+    }
 
     /** What the eye should land on first: a verdict word, a headline figure. */
-    public record Strong(String text) implements Inline {}
+    public record Strong(String text) implements Inline {
+        public Strong {
+            text = Printable.of(text);
+        }
+    }
 
     public static Text of(String plain) {
         return new Text(plain.isEmpty() ? List.of() : List.of(new Plain(plain)));

@@ -36,7 +36,7 @@ public final class ScratchFolder implements AutoCloseable {
 
     /** A fresh folder in the JVM's temporary folder (java.io.tmpdir, /tmp by default). */
     public static ScratchFolder create(String drill) {
-        return create(Path.of(System.getProperty("java.io.tmpdir")), drill, line -> System.err.println("hostside: " + line));
+        return create(Path.of(System.getProperty("java.io.tmpdir")), drill, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
     }
 
     /**

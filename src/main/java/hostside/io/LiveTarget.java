@@ -98,7 +98,7 @@ final class LiveTarget implements AutoCloseable {
 
     /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr and kept among the findings. */
     private void sweep(Path dir) {
-        hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line))
+        hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)))
                 .ifPresent(note -> notes.add(Finding.info("test files", note)));
     }
 

@@ -38,11 +38,11 @@ public final class Profile {
     }
 
     public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, ProgressSink progress) {
-        return measure(fs, machine, io, Mode.FULL, progress, line -> System.err.println("hostside: " + line));
+        return measure(fs, machine, io, Mode.FULL, progress, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
     }
 
     public static Report measure(FsRoot fs, Report.Machine machine, hostside.io.IoDrill.Options io, Mode mode, ProgressSink progress) {
-        return measure(fs, machine, io, mode, progress, line -> System.err.println("hostside: " + line));
+        return measure(fs, machine, io, mode, progress, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
     }
 
     /**

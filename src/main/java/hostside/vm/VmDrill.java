@@ -163,7 +163,7 @@ public final class VmDrill {
 
     /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr; the note for the findings. */
     static java.util.Optional<String> sweepStale(Path dir) {
-        return hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + line));
+        return hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
     }
 
     /**

@@ -96,7 +96,7 @@ public final class Tracer {
         hostside.harness.ScratchFolder scratch;
         try {
             Files.createDirectories(tempDir);
-            scratch = hostside.harness.ScratchFolder.create(tempDir, "strace", line -> System.err.println("hostside: " + line));
+            scratch = hostside.harness.ScratchFolder.create(tempDir, "strace", line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
         } catch (IOException | UncheckedIOException e) {
             throw new BadInputException(tempDir + ": cannot write strace's output file there (" + e.getMessage() + ")");
         }
