@@ -74,10 +74,10 @@ public final class BundleCommand implements Callable<Integer> {
         if (json) {
             w.print(Json.write(b));
         } else {
-            w.printf(Locale.ROOT, "wrote %s (%s): hostside %s, Java %s%s%s%n", output, Units.bytes(b.bytes()), b.hostside(), b.jdk(),
+            w.printf(Locale.ROOT, "wrote %s (%s): hostside %s, Java %s%s%s%n", ReportCommand.shown(output), Units.bytes(b.bytes()), b.hostside(), b.jdk(),
                     b.modules().isEmpty() ? "" : " (" + String.join(", ", b.modules()) + ")", b.startupCache() ? ", start-up cache" : "");
-            w.printf(Locale.ROOT, "%s  %s%n", b.sha256(), output);
-            w.printf(Locale.ROOT, "run it anywhere: tar xzf %s && ./hostside/hostside report%n", hostside.core.Shell.quote(output.toString()));
+            w.printf(Locale.ROOT, "%s  %s%n", b.sha256(), ReportCommand.shown(output));
+            w.printf(Locale.ROOT, "run it anywhere: tar xzf %s && ./hostside/hostside report%n", hostside.core.Printable.of(hostside.core.Shell.quote(output.toString())));
         }
         w.flush();
         return Main.OK;

@@ -93,7 +93,7 @@ public final class ReportCommand implements Callable<Integer> {
                 part(htmlFile, new hostside.doc.HtmlRenderer().render(page))));
         var w = spec.commandLine().getOut();
         if (options.json) w.print(text);
-        else w.printf("wrote %s, %s and %s%n", mdFile, htmlFile, jsonFile);
+        else w.printf("wrote %s, %s and %s%n", shown(mdFile), shown(htmlFile), shown(jsonFile));
         w.flush();
         return 0;
     }
@@ -144,6 +144,11 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new BadInputException(p + ": cannot read a report (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
+    }
+
+    /** A path as the user may see it: their own, but shown without its controls as everything else is. */
+    static String shown(Path p) {
+        return hostside.core.Printable.of(p.toString());
     }
 
     private static OutputFile.Part part(Path file, String text) {

@@ -58,8 +58,8 @@ public final class SnapshotCommand implements Callable<Integer> {
             w.print(hostside.core.Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
                     "bytes", Files.size(out))));
         } else {
-            w.printf(java.util.Locale.ROOT, "wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", output,
-                    recorder.size(), hostside.core.Units.bytes(Files.size(out)), hostside.core.Shell.quote(output.toString()));
+            w.printf(java.util.Locale.ROOT, "wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", ReportCommand.shown(output),
+                    recorder.size(), hostside.core.Units.bytes(Files.size(out)), hostside.core.Printable.of(hostside.core.Shell.quote(output.toString())));
         }
         w.flush();
         return 0;
