@@ -15,23 +15,28 @@ import com.sun.net.httpserver.HttpServer;
  * The JDK's own HTTP server, bound to the loopback address only, serving {@link Site}'s pages.
  * GET and HEAD only; a path that is not a page is not found (no file is ever read by path, so
  * "../" leads nowhere); a request naming another host (a DNS-rebinding page that points its own
- * name at 127.0.0.1) is refused. Nothing it serves is cached or fetches anything.
+ * name at 127.0.0.1) is refused. Nothing it serves is cached or fetches anything. Exchanges run on
+ * {@link ExchangePool}'s few threads under deadlines, so a client that stalls (a request cut off,
+ * answers left unread) holds a thread for seconds and no other reader waits on it.
  */
 public final class LearnServer implements AutoCloseable {
     private final HttpServer server;
+    private final ExchangePool pool;
     private final Site site;
 
-    private LearnServer(HttpServer server, Site site) {
+    private LearnServer(HttpServer server, ExchangePool pool, Site site) {
         this.server = server;
+        this.pool = pool;
         this.site = site;
     }
 
     /** Started on 127.0.0.1:{@code port} (0: any free port). */
     public static LearnServer start(Site site, int port) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
-        LearnServer ls = new LearnServer(s, site);
-        s.createContext("/", ls::handle);
-        s.setExecutor(null); // one thread: the pages are small and a reader is one person
+        ExchangePool pool = new ExchangePool();
+        LearnServer ls = new LearnServer(s, pool, site);
+        s.createContext("/", ls::handle).getFilters().add(pool.responseDeadline());
+        s.setExecutor(pool);
         s.start();
         return ls;
     }
@@ -103,6 +108,7 @@ public final class LearnServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        server.stop(0); // closes every connection, which ends what the pool's threads were reading or writing
+        pool.close();
     }
 }
