@@ -105,7 +105,8 @@ class BundleLauncherTest {
             Run fromRepo = launch(repo, noCache, line), fromBundle = launch(bundled, noCache, line);
             assertThat(fromRepo.code()).as(fromRepo.err()).isZero();
             assertThat(fromBundle.code()).as(fromBundle.err()).isZero();
-            List<String> expected = named(fromRepo.args(), repo.getParent().toRealPath(), "target/hostside.jar");
+            // the repository's target/ holds what the bundle's folder holds: the jar, the cache, a crash report
+            List<String> expected = named(fromRepo.args(), repo.getParent().toRealPath().resolve("target"), "hostside.jar");
             assertThat(named(fromBundle.args(), bundled.getParent().toRealPath(), "hostside.jar")).as(String.join(" ", line)).isEqualTo(expected)
                     .endsWith(line);
             // the start-up cache is trained with the flags of the quick commands, and checked with both sets
