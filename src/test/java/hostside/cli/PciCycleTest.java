@@ -43,19 +43,9 @@ class PciCycleTest {
         }, () -> "hostside " + String.join(" ", args) + " did not end");
     }
 
-    /** The H200 recording unpacked, then changed by {@code script} run in its sys/ folder. */
+    /** The H200 recording changed by {@code script}, run in its sys/ folder with $D the host bridge's. */
     private Path recording(String script) throws IOException, InterruptedException {
-        Path root = tmp.resolve("rec");
-        Files.createDirectories(root);
-        sh(root, "tar xzf '" + Fixtures.h200() + "'");
-        sh(root.resolve("sys"), "set -e; D=devices/pci0000:00; " + script);
-        return root;
-    }
-
-    private static void sh(Path dir, String script) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("sh", "-c", script).directory(dir.toFile()).redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor()).as(said).isZero();
+        return PlantedRecording.of(tmp, "cd sys; D=devices/pci0000:00; " + script);
     }
 
     /** The GPU's folder inside a folder of its own name, and the bus's link pointing there: the GPU is its own bridge. */
