@@ -50,7 +50,8 @@ public record ProcStatus(Map<String, String> fields) {
         String[] p = v.strip().split("\\s+");
         Long n = FactReads.parseNumber(p[0]);
         if (n == null) return null;
-        return p.length > 1 && p[1].equalsIgnoreCase("kB") ? n * 1024 : n;
+        if (!(p.length > 1 && p[1].equalsIgnoreCase("kB"))) return n;
+        return n <= Long.MAX_VALUE / 1024 ? n * 1024 : null; // more KiB than 2^63 bytes: garbled
     }
 
     public Long voluntarySwitches() {

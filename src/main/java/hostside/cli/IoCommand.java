@@ -53,6 +53,8 @@ public final class IoCommand implements Callable<Integer> {
         }
         if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");
         if (file != null && storage.size != null) throw new BadInputException("--file and --size: the file has its own size");
+        // --size is the test file's: the room for it is checked before anything runs, as report checks it
+        if (storage.size != null) storage.check(options.root == null);
         List<TestCase<IoTarget>> tests = measure.pick(IoDrill.tests(), List.copyOf(IoDrill.tests()));
         IoRun run;
         hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line

@@ -40,7 +40,7 @@ public final class StorageOptions {
         TestFile.probeWritable(d);
         if (size != null) {
             long usable = TestFile.usableSpace(d);
-            if (size + TestFile.MARGIN > usable) {
+            if (!TestFile.fits(size, usable)) {
                 throw new BadInputException(String.format(Locale.ROOT, "--size %s: not enough free space in %s (%s free, %s kept free)",
                         hostside.core.Units.bytes(size), d, hostside.core.Units.bytes(usable), hostside.core.Units.bytes(TestFile.MARGIN)));
             }

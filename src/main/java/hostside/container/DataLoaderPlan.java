@@ -45,6 +45,7 @@ public record DataLoaderPlan(int workers, Integer threadsPerProcess, String thre
             source = "unknown: the visible CPUs are unknown";
         }
         Long total = t == null ? null : (long) (w + 1) * t;
-        return new DataLoaderPlan(w, t, source, total, b, PREFETCH_FACTOR, (long) w * PREFETCH_FACTOR * b);
+        // checked: --batch-bytes is at most Bounds.MEMORY_BYTES and the workers at most 64, so this never throws for the command line's values
+        return new DataLoaderPlan(w, t, source, total, b, PREFETCH_FACTOR, Math.multiplyExact((long) w * PREFETCH_FACTOR, b));
     }
 }

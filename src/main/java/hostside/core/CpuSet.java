@@ -65,7 +65,8 @@ public final class CpuSet implements Comparable<CpuSet> {
                 int lo = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
                 int hi = dash < 0 ? lo : Integer.parseInt(part.substring(dash + 1));
                 if (lo < 0 || hi < lo || hi > MAX_CPU || stride < 1) throw new NumberFormatException();
-                for (int c = lo; c <= hi; c += stride) b.set(c);
+                // long: a stride near 2^31 ("1-5:2147483647") wrapped an int past hi to a negative bit
+                for (long c = lo; c <= hi; c += stride) b.set((int) c);
             } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
                 throw new GarbageException("not a CPU list: \"" + abbreviate(s) + "\"");
             }

@@ -33,8 +33,8 @@ public final class Smaps {
                 String[] f = line.substring(key.length() + 1).strip().split("\\s+");
                 try {
                     long v = Long.parseLong(f[0]);
-                    return OptionalLong.of(f.length > 1 && f[1].equalsIgnoreCase("kB") ? v * 1024 : v);
-                } catch (NumberFormatException e) {
+                    return OptionalLong.of(f.length > 1 && f[1].equalsIgnoreCase("kB") ? Math.multiplyExact(v, 1024L) : v);
+                } catch (NumberFormatException | ArithmeticException e) {
                     return OptionalLong.empty();
                 }
             }

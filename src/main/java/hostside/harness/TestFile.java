@@ -74,7 +74,7 @@ public final class TestFile implements AutoCloseable {
     static TestFile create(Path dir, String drill, long bytes, long usableBytes, String id) {
         if (!Files.isDirectory(dir)) throw new BadInputException(dir + ": not a directory (--dir)");
         probeWritable(dir);
-        if (bytes + MARGIN > usableBytes) {
+        if (!fits(bytes, usableBytes)) {
             throw new BadInputException(String.format(Locale.ROOT, "%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
                     dir, hostside.core.Units.bytes(bytes), hostside.core.Units.bytes(usableBytes), hostside.core.Units.bytes(MARGIN)));
         }
@@ -87,6 +87,15 @@ public final class TestFile implements AutoCloseable {
             if (f != null) f.close();
             throw cannotWrite(dir, e);
         }
+    }
+
+    /**
+     * Whether a file of {@code bytes} leaves {@link #MARGIN} free of {@code usableBytes}. Not
+     * {@code bytes + MARGIN <= usableBytes}: a size near 2^63 (--size 9223372036854775807) wraps
+     * that sum negative, passes, and the file is written until the disk is full.
+     */
+    public static boolean fits(long bytes, long usableBytes) {
+        return bytes >= 0 && bytes <= usableBytes - MARGIN; // both non-negative: the difference cannot wrap
     }
 
     /**

@@ -78,13 +78,9 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<Str
         return "?";
     }
 
-    /** The addresses from the top bridge below the host bridge down to the device itself. */
+    /** The addresses from the top bridge below the host bridge down to the device itself (bounded: {@link UpstreamChain}). */
     static List<String> chain(PciDevice d, Map<String, PciDevice> byAddress) {
-        List<String> up = new ArrayList<>();
-        for (PciDevice x = d; x != null && up.size() < 64; x = x.upstream() == null ? null : byAddress.get(x.upstream())) {
-            up.addFirst(x.address());
-        }
-        return up;
+        return UpstreamChain.of(d, byAddress).addresses();
     }
 
     private static String verdict(PciDevice gpu, PciDevice nic, String level) {

@@ -25,4 +25,13 @@ public record MachineFacts(
     public List<PciDevice> nics() {
         return pci.stream().filter(PciDevice::isNic).toList();
     }
+
+    /**
+     * Why the PCIe tree is no tree: a cycle of upstream bridges, or more of them than PCIe allows
+     * ({@link UpstreamChain}); empty when every function's chain ends at a root bus, as it always
+     * does in facts hostside read (the reader cuts a recording's cycle and says so).
+     */
+    public java.util.Optional<String> pciTreeFault() {
+        return pci == null ? java.util.Optional.empty() : UpstreamChain.firstFault(pci);
+    }
 }

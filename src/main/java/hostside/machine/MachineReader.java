@@ -55,8 +55,9 @@ public final class MachineReader {
         Topology.Whole w = topology.whole();
         // GPU-memory nodes count too: memory the driver onlines as a node is in MemTotal (the POWER9
         // of hwloc's nvidiagpunumanodes: its two sockets and six V100 nodes add up to MemTotal exactly)
-        long nodeMemory = topology.numaNodes().stream().filter(n -> n.memTotalBytes() != null)
-                .mapToLong(Topology.NumaNode::memTotalBytes).sum();
+        // a recording's node sizes can add up past 2^63: then no comparison is made (-1), rather than one with a wrapped sum
+        long nodeMemory = hostside.core.Bounds.sum(topology.numaNodes().stream().filter(n -> n.memTotalBytes() != null)
+                .mapToLong(Topology.NumaNode::memTotalBytes).toArray()).orElse(-1);
         boolean allNodes = topology.numaNodes().size() >= Math.max(1, w.nodes().size());
         if (w.memTotalBytes() != null && allNodes && nodeMemory > 0
                 && Math.abs(w.memTotalBytes() - nodeMemory) > w.memTotalBytes() / 20) {

@@ -255,7 +255,9 @@ public record MemoryPlan(CpuSet cpus, int oneThreadCpu, List<Node> nodes, List<P
         int level = serving.stream().mapToInt(Cache::level).max().orElse(0);
         List<Cache> top = serving.stream().filter(c -> c.level() == level).toList();
         String type = top.stream().anyMatch(c -> c.type().equalsIgnoreCase("unified")) ? "unified" : "data";
-        return top.stream().filter(c -> c.type().equalsIgnoreCase(type) && c.sizeBytes() != null).mapToLong(Cache::sizeBytes).sum();
+        // each size is at most Bounds.MEMORY_BYTES (TopologyReader), but a report's can be anything: a total past 2^63 is unknown
+        return hostside.core.Bounds.sum(top.stream().filter(c -> c.type().equalsIgnoreCase(type) && c.sizeBytes() != null && c.sizeBytes() > 0)
+                .mapToLong(Cache::sizeBytes).toArray()).orElse(0);
     }
 
     private static List<NumaNode> byId(List<NumaNode> nodes) {

@@ -33,7 +33,31 @@ public final class PciReader {
             if (!BDF.matcher(address).matches()) continue;
             byAddress.put(address.toLowerCase(), device(address));
         }
-        return name(new ArrayList<>(byAddress.values()));
+        return cutWhereLooping(name(new ArrayList<>(byAddress.values())));
+    }
+
+    /**
+     * The tree with every chain of upstream bridges ending at a root bus. On a machine sysfs nests
+     * each function's folder in its bridge's, so the chain always ends; a recording's links can
+     * nest a function under itself or under a function below it, and every walk up the tree would
+     * go round for ever. Where a chain does not end ({@link UpstreamChain}), its topmost function
+     * loses its place (no upstream, host bridge unknown) and an unknown says where: one cut per
+     * cycle, and the facts, the report written from them and its read-back never hold one.
+     */
+    private List<PciDevice> cutWhereLooping(List<PciDevice> devices) {
+        Map<String, PciDevice> byAddress = new LinkedHashMap<>();
+        for (PciDevice d : devices) byAddress.put(d.address(), d);
+        for (PciDevice d : devices) {
+            UpstreamChain chain = UpstreamChain.of(byAddress.get(d.address()), byAddress);
+            if (chain.fault() == null) continue;
+            PciDevice top = byAddress.get(chain.addresses().getFirst());
+            byAddress.put(top.address(), new PciDevice(top.address(), top.kind(), top.name(), top.classCode(), top.vendorId(), top.deviceId(),
+                    top.description(), top.driver(), top.numaNode(), top.localCpus(), top.link(), null, null, top.interfaces(),
+                    top.netSpeedMbps(), top.rdma(), top.iommuGroup()));
+            unknowns.add("PCIe tree: " + chain.fault() + " in " + (fs.isLive() ? "" : "the recording's ") + "/sys/devices; "
+                    + top.address() + " is shown under an unknown host bridge");
+        }
+        return new ArrayList<>(byAddress.values());
     }
 
     /**

@@ -129,7 +129,11 @@ public final class TopologyReader {
         return id.isPresent() ? id : cpuinfo.physicalId(cpu);
     }
 
-    /** "32K", "1024K", "36864K", "2M" (K and M are binary units in sysfs). */
+    /**
+     * "32K", "1024K", "36864K", "2M" (K and M are binary units in sysfs). A size over
+     * {@link hostside.core.Bounds#MEMORY_BYTES}, or one whose bytes pass 2^63, is no cache's: unknown,
+     * not wrapped negative into the caches' total that sizes STREAM's arrays.
+     */
     static Optional<Long> sizeBytes(String s) {
         s = CpuSet.sysfsValue(s);
         if (s.isEmpty()) return Optional.empty();
@@ -141,8 +145,9 @@ public final class TopologyReader {
         };
         String digits = mult == 1 ? s : s.substring(0, s.length() - 1);
         try {
-            return Optional.of(Long.parseLong(digits.strip()) * mult);
-        } catch (NumberFormatException e) {
+            long bytes = Math.multiplyExact(Long.parseLong(digits.strip()), mult);
+            return bytes >= 0 && bytes <= hostside.core.Bounds.MEMORY_BYTES ? Optional.of(bytes) : Optional.empty();
+        } catch (NumberFormatException | ArithmeticException e) {
             return Optional.empty();
         }
     }
@@ -222,6 +227,12 @@ public final class TopologyReader {
             Long mem = mi.trimmed().map(MemInfo::parse).map(m -> m.get("MemTotal"))
                     .filter(OptionalLong::isPresent).map(OptionalLong::getAsLong).orElse(null);
             if (mem == null) unknowns.add("memory of NUMA node " + id + ": " + (mi.ok() ? d + "meminfo has no MemTotal" : mi.why()));
+            if (mem != null && mem > hostside.core.Bounds.MEMORY_BYTES) {
+                // a recording's number, not a node's: the nodes' total would wrap past 2^63
+                unknowns.add("memory of NUMA node " + id + ": " + d + "meminfo says " + hostside.core.Units.bytes(mem) + ", more than any machine addresses ("
+                        + hostside.core.Units.bytes(hostside.core.Bounds.MEMORY_BYTES) + ")");
+                mem = null;
+            }
             List<Integer> row = rows.get(id);
             List<Integer> keptRow = new ArrayList<>();
             if (!row.isEmpty()) for (int other : kept) keptRow.add(row.get(allNodeIds().indexOf(other)));

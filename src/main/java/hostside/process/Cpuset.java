@@ -73,10 +73,16 @@ public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source
         return null;
     }
 
-    /** Reads the sets, walking up to the nearest ancestor that has the files (v2 leaves may lack them). */
+    /**
+     * Reads the sets, walking up to the nearest ancestor that has the files (v2 leaves may lack
+     * them). The mount point and the path are a recording's text: a cgroup file system mounted at
+     * "/" left {@code top} empty, and "/" is its own parent, so the walk went round for ever there.
+     * Each turn now either ends or makes {@code dir} shorter.
+     */
     private static Cpuset at(FsRoot fs, String mount, String cgroup, String cpusFile, String cpusFallback,
                              String memsFile, String memsFallback) {
         String top = mount.replaceAll("/+$", "");
+        if (top.isEmpty()) top = "/";
         String dir = (top + "/" + cgroup).replaceAll("/+", "/").replaceAll("(.)/$", "$1");
         while (dir.startsWith(top)) {
             Optional<String> cpus = first(fs, dir, cpusFile, cpusFallback);
@@ -88,8 +94,9 @@ public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source
                     return NONE;
                 }
             }
-            if (dir.equals(top)) break;
-            dir = dir.substring(0, Math.max(dir.lastIndexOf('/'), 1));
+            String parent = dir.substring(0, Math.max(dir.lastIndexOf('/'), 1));
+            if (dir.equals(top) || parent.length() >= dir.length()) break;
+            dir = parent;
         }
         return NONE;
     }

@@ -50,9 +50,16 @@ public final class ReportReader {
         }
         try {
             Report r = Json.MAPPER.treeToValue(json, Report.class);
+            hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
+            // hostside reads a cycle out of a recording's PCIe tree, so a report holding one was changed after it was
+            // written: refused as any damaged report is, before the pages walk the tree
+            if (machine != null && machine.facts() != null) {
+                machine.facts().pciTreeFault().ifPresent(f -> {
+                    throw new BadInputException(what + ": module 1's PCIe tree has " + f + ", which hostside never writes: a damaged or edited report");
+                });
+            }
             if (r.figures() != null) return r;
             // a first-schema report has no figures list: its results are typed now, so the figures follow from them
-            hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
             if (machine == null) return r;
             Report.Storage storage = r.module(Report.Storage.class);
             return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(),

@@ -92,6 +92,13 @@ class TaskStatTest {
     }
 
     @Test
+    void moreKibThan2To63BytesIsUnknownNotWrappedNegative() {
+        ProcStatus s = ProcStatus.parse("Name:\tx\nVmRSS:\t9007199254740992 kB\nVmHWM:\t9007199254740991 kB\n");
+        assertThat(s.bytes("VmRSS")).isNull();
+        assertThat(s.bytes("VmHWM")).isEqualTo(9007199254740991L * 1024);
+    }
+
+    @Test
     void ioCounters() {
         ProcIo io = ProcIo.parse("rchar: 6976\nwchar: 10\nsyscr: 10\nsyscw: 1\nread_bytes: 4096\nwrite_bytes: 8192\ncancelled_write_bytes: 0\n");
         assertThat(io).isEqualTo(new ProcIo(6976, 10, 10, 1, 4096, 8192, 0));

@@ -21,6 +21,13 @@ class CpuSetTest {
     }
 
     @Test
+    void aStrideNear2To31IsOneStepNotAWrappedNegativeCpu() {
+        // issue 36: the loop's int passed hi, wrapped negative and BitSet threw (a trace for a recording's cpulist)
+        assertThat(CpuSet.parseList("1-5:2147483647").toList()).isEqualTo("1");
+        assertThat(CpuSet.parseList("0-1048576:2147483000").toList()).isEqualTo("0");
+    }
+
+    @Test
     void parsesMasksOf32BitWordsMostSignificantFirst() {
         assertThat(CpuSet.parseMask("ffff").toList()).isEqualTo("0-15");
         assertThat(CpuSet.parseMask("00000000,0000ff00").toList()).isEqualTo("8-15");

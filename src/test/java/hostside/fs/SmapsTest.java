@@ -42,6 +42,12 @@ class SmapsTest {
             """;
 
     @Test
+    void moreKibThan2To63BytesIsNoValueNotAWrappedOne() {
+        String smaps = "7f3a00000000-7f3a40000000 rw-p 00000000 00:00 0\nAnonHugePages: 9007199254740992 kB\n";
+        assertThat(Smaps.field(smaps, 0x7f3a00000000L, "AnonHugePages")).isEmpty();
+    }
+
+    @Test
     void findsTheFieldOfTheMappingHoldingTheAddressInBytes() {
         assertThat(Smaps.field(SMAPS, 0x7f3a00000000L, "AnonHugePages")).hasValue(1040384L * 1024);
         assertThat(Smaps.field(SMAPS, 0x7f3a3fffffffL, "AnonHugePages")).as("last byte of the range").hasValue(1040384L * 1024);

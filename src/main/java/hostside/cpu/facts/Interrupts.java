@@ -63,6 +63,8 @@ public record Interrupts(List<Integer> cpus, boolean header, List<Row> rows, Lis
     private static final Pattern ROW = Pattern.compile("^\\s*([A-Za-z0-9_]{1,32}):(.*)$");
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern COUNT = Pattern.compile("\\d{1,19}");
+    /** kstat_irqs and the arch counters are unsigned int, printed with %u. */
+    static final long MAX_COUNT = 0xFFFF_FFFFL;
     private static final Pattern CPU_COLUMN = Pattern.compile("CPU(\\d{1,7})");
     private static final Pattern HWIRQ = Pattern.compile("(\\d{1,20})(?:-(\\w+))?");
     private static final Pattern LEVEL = Pattern.compile("(?i)edge|level");
@@ -122,7 +124,11 @@ public record Interrupts(List<Integer> cpus, boolean header, List<Row> rows, Lis
         while (t.find()) {
             if ((columns < 0 || counts.size() < columns) && COUNT.matcher(t.group()).matches()) {
                 try {
-                    counts.add(Long.parseLong(t.group()));
+                    long c = Long.parseLong(t.group());
+                    // the kernel counts each CPU's interrupts in 32 bits: a larger count is a recording's garbage, and
+                    // rows' totals (summed over CPUs, then over a device's IRQs) could wrap past 2^63 with it
+                    if (c > MAX_COUNT) return null;
+                    counts.add(c);
                     continue;
                 } catch (NumberFormatException e) {
                     return null; // a count beyond a long: garbage

@@ -21,7 +21,7 @@ final class BlockReader {
     /** The kernel counts sizes in 512-byte sectors whatever the device's block size. */
     private static final long SECTOR = 512;
     /** dm on md on dm... goes a few levels at most; more means a loop in a broken recording. */
-    private static final int MAX_STACK = 64;
+    static final int MAX_STACK = 64;
 
     private final FsRoot fs;
     private final FactReads reads;
@@ -95,7 +95,16 @@ final class BlockReader {
 
     /** The size without leaving an unknown behind: to skip empty drives before reading them. */
     Long quietSize(String name) {
-        return fs.text(dir(name) + "/size").map(FactReads::parseNumber).map(s -> s * SECTOR).orElse(null);
+        return fs.text(dir(name) + "/size").map(FactReads::parseNumber).map(BlockReader::bytes).orElse(null);
+    }
+
+    /** Sectors in bytes; null past 2^63 bytes (8 EiB, more than any disk), which a recording can say and a product would wrap negative. */
+    private static Long bytes(long sectors) {
+        try {
+            return Math.multiplyExact(sectors, SECTOR);
+        } catch (ArithmeticException e) {
+            return null;
+        }
     }
 
     BlockDevice read(String name) {
@@ -103,7 +112,8 @@ final class BlockReader {
         String real = fs.realPath(dir).orElse(dir);
         BlockKind kind = kind(name, dir, real);
         Long sectors = reads.number(dir + "/size", true);
-        Long size = sectors == null ? null : sectors * SECTOR;
+        Long size = sectors == null ? null : bytes(sectors);
+        if (sectors != null && size == null) reads.garbage(dir + "/size", "more sectors than 8 EiB holds", String.valueOf(sectors));
         Long rot = reads.number(dir + "/queue/rotational", false);
         Boolean rotational = rot == null ? null : rot != 0;
         Controller controller = controller(dir, real, kind);

@@ -76,10 +76,22 @@ public final class IoFactsReader {
         return names;
     }
 
+    /**
+     * The disks below {@code disk}, level by level, as deep as {@link BlockReader#MAX_STACK}: a
+     * recording's slaves folders can chain thousands of devices (a recursion one level a device
+     * overflowed the stack) or go round; a real dm/md stack is a few levels.
+     */
     private static void stack(String disk, BlockReader block, Set<String> names) {
-        for (String s : block.slaves(disk)) {
-            String d = block.diskOf(s);
-            if (names.add(d)) stack(d, block, names);
+        List<String> level = List.of(disk);
+        for (int depth = 0; depth < BlockReader.MAX_STACK && !level.isEmpty(); depth++) {
+            List<String> below = new ArrayList<>();
+            for (String d : level) {
+                for (String s : block.slaves(d)) {
+                    String x = block.diskOf(s);
+                    if (names.add(x)) below.add(x);
+                }
+            }
+            level = below;
         }
     }
 }

@@ -61,6 +61,19 @@ class InterruptsTest {
     }
 
     @Test
+    void aCountPast32BitsIsGarbageNotASummand() {
+        // issue 36: two counts of 2^62 made a row total past 2^63, wrapped negative
+        Interrupts t = Interrupts.parse("""
+                           CPU0       CPU1
+                  7:          5 4294967295   IR-IO-APIC    7-fasteoi   pinctrl_amd
+                  8: 4611686018427387904 4611686018427387904   IR-IO-APIC    8-fasteoi   rtc0
+                """);
+        assertThat(t.byNumber().get(7).total()).isEqualTo(4294967300L);
+        assertThat(t.byNumber()).doesNotContainKey(8);
+        assertThat(t.unparsed()).hasSize(1);
+    }
+
+    @Test
     void onlineCpusWithGapsNameTheColumns() {
         Interrupts t = Interrupts.parse("""
                            CPU0       CPU2       CPU5
