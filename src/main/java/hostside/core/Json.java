@@ -1,12 +1,31 @@
 package hostside.core;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-/** The one JSON mapper: pretty, nulls kept (CONTRACT.md gives null a meaning), fields in record order. */
+/**
+ * The one JSON mapper: pretty, nulls kept (CONTRACT.md gives null a meaning), fields in record order,
+ * and reading within {@link #LIMITS}: what it reads are reports that any machine of a fleet wrote.
+ */
 public final class Json {
-    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * What a JSON document read may hold. Jackson 2.23's defaults allow 1000 levels of nesting
+     * (each a frame of every recursive reader of the tree), numbers of 1000 digits and strings of
+     * 20 million characters; the H200's report is 15 levels deep, its longest number 20 characters
+     * and its longest string (a kernel command line) 552. These leave four times the room and more.
+     */
+    public static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(64)
+            .maxNumberLength(100)
+            .maxStringLength(1 << 20)
+            .maxNameLength(1024)
+            .build();
+
+    public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build())
+            .enable(SerializationFeature.INDENT_OUTPUT);
 
     private Json() {}
 
