@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.report.compare.CompareDocument;
@@ -21,7 +20,7 @@ import hostside.core.Json;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
 import hostside.report.Report;
-import hostside.report.ReportReader;
+import hostside.report.ReportFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -111,10 +110,9 @@ public final class CompareCommand implements Callable<Integer> {
         Map<String, Integer> seen = new HashMap<>();
         var err = spec.commandLine().getErr();
         for (Path p : files) {
-            Report r;
+            Report.Head r;
             try {
-                JsonNode n = ReportCommand.readJson(p);
-                r = ReportReader.read(n, p.toString());
+                r = ReportFiles.head(p); // one at a time, its head alone: what compare holds grows with the figures, not the files
             } catch (BadInputException e) {
                 if (!folder) throw e;
                 err.println("hostside: passed over " + e.getMessage());

@@ -22,7 +22,7 @@ class CompareCommandTest {
 
     Path write(String file, Comparison.Input in) throws IOException {
         Path p = dir.resolve(file);
-        Files.writeString(p, Json.write(Json.MAPPER.valueToTree(in.report())));
+        Files.writeString(p, Json.write(Json.MAPPER.valueToTree(ComparisonTest.report(in.report()))));
         return p;
     }
 
