@@ -31,7 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
         header = "Reports of several machines side by side, and a fleet's outliers.",
         description = {"Compares hostside reports (REPORT.json files, or a folder of them): grouped by hardware class only; up to 8 machines side by side "
                 + "(figures as rows, the difference to the first or to --baseline), more as per-figure statistics; outliers by the modified z-score "
-                + "and a tolerance in the bad direction (5% bandwidth, 10% latency, 25% jitter tails), with a probable cause where exactly one fact "
+                + "and a tolerance in the bad direction (5%% bandwidth, 10%% latency, 25%% jitter tails), with a probable cause where exactly one fact "
                 + "of the machine differs from its class. Two reports of one machine show the noise floor: start there.",
                 "Exit codes: 0 compared, 1 with --strict when any machine is an outlier or below its class's floor, 2 bad input."})
 public final class CompareCommand implements Callable<Integer> {
@@ -94,8 +94,23 @@ public final class CompareCommand implements Callable<Integer> {
                 throw new BadInputException(dir + ": cannot list it (" + e.getMessage() + ")");
             }
         }
-        for (Path p : paths) if (Files.isDirectory(p)) throw new BadInputException(p + ": a folder, given with other paths; give one folder alone, or files");
+        for (Path p : paths) {
+            // a link is never followed (issue 36), not even one named here: its target is said, so the folder can be given itself
+            if (Files.isSymbolicLink(p) && Files.isDirectory(p)) {
+                throw new BadInputException(p + ": a symbolic link to a folder, which compare does not follow; give the folder itself (" + target(p) + ")");
+            }
+            if (Files.isDirectory(p)) throw new BadInputException(p + ": a folder, given with other paths; give one folder alone, or files");
+        }
         return paths;
+    }
+
+    /** Where the link {@code p} leads, for the user to give instead. */
+    private static String target(Path p) {
+        try {
+            return p.toRealPath().toString();
+        } catch (IOException e) {
+            return "its target cannot be read: " + e.getMessage();
+        }
     }
 
     /**

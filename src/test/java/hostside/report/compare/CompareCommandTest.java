@@ -83,6 +83,17 @@ class CompareCommandTest {
     }
 
     @Test
+    void aLinkToAFolderGivenAloneIsSaidToBeOneNotAFolderAmongOthers() throws IOException {
+        Path fleet = Files.createDirectory(dir.resolve("fleet"));
+        h2d("fleet/a.json", "a", 55.0);
+        Path link = Files.createSymbolicLink(dir.resolve("latest"), fleet);
+        CliRun r = CliRun.of("compare", link.toString());
+        r.assertOneLineError("hostside: " + link + ": a symbolic link to a folder, which compare does not follow; give the folder itself (" + fleet.toRealPath() + ")");
+        assertThat(r.err()).doesNotContain("other paths");
+        assertThat(CliRun.of("compare", fleet.toString()).code()).as("the folder itself").isZero();
+    }
+
+    @Test
     void badInputIsOneLineAndExitTwo() throws IOException {
         CliRun missing = CliRun.of("compare", dir.resolve("nope.json").toString());
         assertThat(missing.code()).isEqualTo(2);
