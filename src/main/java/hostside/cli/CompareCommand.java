@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.report.compare.CompareDocument;
@@ -21,7 +20,7 @@ import hostside.core.Json;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
 import hostside.report.Report;
-import hostside.report.ReportReader;
+import hostside.report.ReportFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,7 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
         header = "Reports of several machines side by side, and a fleet's outliers.",
         description = {"Compares hostside reports (REPORT.json files, or a folder of them): grouped by hardware class only; up to 8 machines side by side "
                 + "(figures as rows, the difference to the first or to --baseline), more as per-figure statistics; outliers by the modified z-score "
-                + "and a tolerance in the bad direction (5% bandwidth, 10% latency, 25% jitter tails), with a probable cause where exactly one fact "
+                + "and a tolerance in the bad direction (5%% bandwidth, 10%% latency, 25%% jitter tails), with a probable cause where exactly one fact "
                 + "of the machine differs from its class. Two reports of one machine show the noise floor: start there.",
                 "Exit codes: 0 compared, 1 with --strict when any machine is an outlier or below its class's floor, 2 bad input."})
 public final class CompareCommand implements Callable<Integer> {
@@ -95,8 +94,23 @@ public final class CompareCommand implements Callable<Integer> {
                 throw new BadInputException(dir + ": cannot list it (" + e.getMessage() + ")");
             }
         }
-        for (Path p : paths) if (Files.isDirectory(p)) throw new BadInputException(p + ": a folder, given with other paths; give one folder alone, or files");
+        for (Path p : paths) {
+            // a link is never followed (issue 36), not even one named here: its target is said, so the folder can be given itself
+            if (Files.isSymbolicLink(p) && Files.isDirectory(p)) {
+                throw new BadInputException(p + ": a symbolic link to a folder, which compare does not follow; give the folder itself (" + target(p) + ")");
+            }
+            if (Files.isDirectory(p)) throw new BadInputException(p + ": a folder, given with other paths; give one folder alone, or files");
+        }
         return paths;
+    }
+
+    /** Where the link {@code p} leads, for the user to give instead. */
+    private static String target(Path p) {
+        try {
+            return p.toRealPath().toString();
+        } catch (IOException e) {
+            return "its target cannot be read: " + e.getMessage();
+        }
     }
 
     /**
@@ -111,10 +125,9 @@ public final class CompareCommand implements Callable<Integer> {
         Map<String, Integer> seen = new HashMap<>();
         var err = spec.commandLine().getErr();
         for (Path p : files) {
-            Report r;
+            Report.Head r;
             try {
-                JsonNode n = ReportCommand.readJson(p);
-                r = ReportReader.read(n, p.toString());
+                r = ReportFiles.head(p); // one at a time, its head alone: what compare holds grows with the figures, not the files
             } catch (BadInputException e) {
                 if (!folder) throw e;
                 err.println("hostside: passed over " + e.getMessage());

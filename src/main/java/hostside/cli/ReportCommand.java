@@ -12,9 +12,7 @@ import java.util.List;
 import java.time.ZonedDateTime;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import hostside.core.Json;
 import hostside.cli.MachineOptions;
@@ -62,8 +60,6 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** Room a report needs: its JSON and Markdown are well under a MiB each; this leaves slack for a large box. */
     static final long ROOM = 8L << 20;
-    /** The largest report --from reads: 100 times a large box's. */
-    static final long MAX_REPORT = 64L << 20;
 
     @Override
     public Integer call() {
@@ -129,21 +125,9 @@ public final class ReportCommand implements Callable<Integer> {
         }
     }
 
-    /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
+    /** A report's JSON, whole ({@link hostside.report.ReportFiles#json}). */
     static JsonNode readJson(Path p) {
-        // a FIFO would block for ever, and no report is anywhere near this size
-        if (!Files.isRegularFile(p)) throw new BadInputException(p + ": not a report (" + (Files.exists(p) ? "not a regular file" : "no such file") + ")");
-        try {
-            if (Files.size(p) > MAX_REPORT) throw new BadInputException(String.format(java.util.Locale.ROOT, "%s: not a report (%d bytes; a report is well under %d MiB)", p, Files.size(p), MAX_REPORT >> 20));
-            JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(p.toFile());
-            if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
-            return n; // the schema and the records are checked by ReportReader, with a one-line reason
-        } catch (MismatchedInputException e) {
-            throw new BadInputException(p + ": not a report: " + (e.getMessage().contains("Trailing token")
-                    ? "data after the end of its JSON document (a damaged or concatenated file)" : e.getOriginalMessage().lines().findFirst().orElse("")));
-        } catch (IOException e) {
-            throw new BadInputException(p + ": cannot read a report (" + e.getMessage().lines().findFirst().orElse("") + ")");
-        }
+        return hostside.report.ReportFiles.json(p);
     }
 
     /** A path as the user may see it: their own, but shown without its controls as everything else is. */

@@ -2,21 +2,38 @@ package hostside.core;
 
 import java.util.Locale;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
- * The one JSON mapper: pretty, nulls kept (CONTRACT.md gives null a meaning), fields in record
- * order, and every character {@link Printable} hides written as a JSON &#92;u escape, so that --json on a
+ * The one JSON mapper: pretty, nulls kept (CONTRACT.md gives null a meaning), fields in record order,
+ * reading within {@link #LIMITS} (what it reads are reports that any machine of a fleet wrote), and
+ * every character {@link Printable} hides written as a JSON &#92;u escape, so that --json on a
  * terminal (or a report's .json read with cat) shows a planted escape sequence instead of running
  * it, while the string reads back exactly as it was.
  */
 public final class Json {
-    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * What a JSON document read may hold. Jackson 2.23's defaults allow 1000 levels of nesting
+     * (each a frame of every recursive reader of the tree), numbers of 1000 digits and strings of
+     * 20 million characters; the H200's report is 15 levels deep, its longest number 20 characters
+     * and its longest string (a kernel command line) 552. These leave four times the room and more.
+     */
+    public static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(64)
+            .maxNumberLength(100)
+            .maxStringLength(1 << 20)
+            .maxNameLength(1024)
+            .build();
+
+    public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build())
+            .enable(SerializationFeature.INDENT_OUTPUT);
 
     static {
         MAPPER.getFactory().setCharacterEscapes(new Escapes());

@@ -11,11 +11,15 @@ public final class Placements {
     public static final String HOST_TO_DEVICE = "host_to_device_ce_pinned";
 
     public static Placement of(Report r) {
+        return of(r.head());
+    }
+
+    public static Placement of(Report.Head r) {
         return Placement.of(axes(r));
     }
 
     /** The report's place on each axis, from its class and its figures. */
-    public static Placement.Axes axes(Report r) {
+    public static Placement.Axes axes(Report.Head r) {
         Fleet.HardwareClass c = r.hardwareClass();
         if (c == null) return new Placement.Axes(null, null, 0, 0, null, null, null, null);
         String link = Placement.linkClass(c.hostLink());
@@ -27,7 +31,10 @@ public final class Placements {
 
     /** The median over GPUs of a figure's per-GPU values (the machine-wide ones left out), null when the report has none. */
     public static Double median(Report r, String key) {
-        if (r.figures() == null) return null;
+        return median(r.head(), key);
+    }
+
+    public static Double median(Report.Head r, String key) {
         double[] v = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() != hostside.core.Scope.Kind.MACHINE)
                 .mapToDouble(Figure::value).toArray();
         return v.length == 0 ? null : hostside.core.Stats.of(v).median();

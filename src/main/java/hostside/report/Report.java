@@ -77,6 +77,22 @@ public record Report(String schema, String kind, Machine machine,
         }
     }
 
+    /**
+     * What a report says of its machine as a whole, without its pages: who it is, its class, its
+     * software and confounders, and its figures. All that compare reads of a report, and all it
+     * keeps of one ({@link ReportReader#head}).
+     */
+    public record Head(Machine machine, @com.fasterxml.jackson.annotation.JsonProperty("class") Fleet.HardwareClass hardwareClass,
+                       Fleet.Software software, Fleet.Confounders confounders, List<hostside.core.Figure> figures) {
+        public Head {
+            figures = figures == null ? List.of() : java.util.Collections.unmodifiableList(figures); // a null in it is ReportChecks' to name
+        }
+    }
+
+    public Head head() {
+        return new Head(machine, hardwareClass, software, confounders, figures);
+    }
+
     /** The data of the module whose run is a {@code type}; null when no module ran one. */
     public <T> T module(Class<T> type) {
         for (Section s : modules) if (type.isInstance(s.data())) return type.cast(s.data());

@@ -41,34 +41,81 @@ public final class ReportReader {
     /** The schemas this version reads. */
     static final List<String> SCHEMAS = List.of("hostside/1", "hostside/2");
 
-    /** The report in {@code json}, typed; bad input when it is no hostside report or one of a schema this version does not know. */
+    /**
+     * The report in {@code json}, typed; bad input when it is no hostside report, one of a schema
+     * this version does not know, or one that lacks a field its readers need or holds a figure no
+     * machine measures ({@link ReportChecks}). Its figures are never null.
+     */
     public static Report read(JsonNode json, String what) {
+        String schema = schema(json, what);
+        Report r = bind(json, Report.class, schema, what);
+        ReportChecks.check(r, what);
+        hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
+        // hostside reads a cycle out of a recording's PCIe tree, so a report holding one was changed after it was
+        // written: refused as any damaged report is, before the pages walk the tree
+        if (machine != null && machine.facts() != null) {
+            machine.facts().pciTreeFault().ifPresent(f -> {
+                throw new BadInputException(what + ": module 1's PCIe tree has " + f + ", which hostside never writes: a damaged or edited report");
+            });
+        }
+        if (r.figures() != null) return r;
+        // a first-schema report has no figures list: its results are typed now, so the figures follow from them
+        Report.Storage storage = r.module(Report.Storage.class);
+        List<hostside.core.Figure> figures;
+        try {
+            figures = machine == null ? List.of() : Figures.of(machine, r.module(hostside.vm.VmRun.class), r.module(hostside.cpu.CpuRun.class),
+                    storage == null ? null : storage.io());
+        } catch (IllegalArgumentException e) { // a result whose figure cannot be (a median outside its samples)
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + e.getMessage() + ")");
+        }
+        ReportChecks.figures(figures, what);
+        return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(),
+                r.headlines(), figures, r.modules());
+    }
+
+    /** The schema of the report in {@code json}; bad input when it is none or one this version does not read. */
+    static String schema(JsonNode json, String what) {
         if (!"report".equals(json.path("kind").asText())) throw new BadInputException(what + ": not a hostside report");
         String schema = json.path("schema").asText("");
         if (!SCHEMAS.contains(schema)) {
-            throw new BadInputException(what + ": a report of schema \"" + schema + "\"; this hostside reads " + String.join(" and ", SCHEMAS));
+            throw new BadInputException(what + ": a report of schema " + ReportChecks.quoted(schema) + "; this hostside reads " + String.join(" and ", SCHEMAS));
         }
+        return schema;
+    }
+
+    /** {@code json} as a {@code type}; bad input, in a line that says where in the report, when it does not read as one. */
+    static <T> T bind(JsonNode json, Class<T> type, String schema, String what) {
         try {
-            Report r = Json.MAPPER.treeToValue(json, Report.class);
-            hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
-            // hostside reads a cycle out of a recording's PCIe tree, so a report holding one was changed after it was
-            // written: refused as any damaged report is, before the pages walk the tree
-            if (machine != null && machine.facts() != null) {
-                machine.facts().pciTreeFault().ifPresent(f -> {
-                    throw new BadInputException(what + ": module 1's PCIe tree has " + f + ", which hostside never writes: a damaged or edited report");
-                });
-            }
-            if (r.figures() != null) return r;
-            // a first-schema report has no figures list: its results are typed now, so the figures follow from them
-            if (machine == null) return r;
-            Report.Storage storage = r.module(Report.Storage.class);
-            return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(),
-                    r.headlines(), Figures.of(machine, r.module(hostside.vm.VmRun.class), r.module(hostside.cpu.CpuRun.class),
-                    storage == null ? null : storage.io()), r.modules());
+            return Json.MAPPER.treeToValue(json, type);
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            // a record's constructor that refused what it was given: its own words, or, where it met a null, which object lacks a field
+            Throwable cause = e.getCause();
+            String m = cause instanceof NullPointerException ? "a field " + record(e) + " needs is missing or null"
+                    : cause != null && cause.getMessage() != null ? cause.getMessage() : e.getOriginalMessage();
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + where(e) + firstLine(m) + ")");
         } catch (IOException | IllegalArgumentException e) {
-            String m = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + m + ")");
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + firstLine(e.getMessage()) + ")");
         }
+    }
+
+    /** "its GpuSection", the record whose constructor met the null, where Jackson knows it; else "it". */
+    private static String record(com.fasterxml.jackson.databind.JsonMappingException e) {
+        return e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException v && v.getType() != null
+                ? "its " + v.getType().getRawClass().getSimpleName() : "it";
+    }
+
+    /** "modules[0].data.host: " from Jackson's path, or "" where it has none. */
+    private static String where(com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (var ref : e.getPath()) {
+            if (ref.getFieldName() != null) b.append(b.isEmpty() ? "" : ".").append(ref.getFieldName());
+            else if (ref.getIndex() >= 0) b.append('[').append(ref.getIndex()).append(']');
+        }
+        return b.isEmpty() ? "" : ReportChecks.visible(b.toString()) + ": ";
+    }
+
+    private static String firstLine(String m) {
+        return m == null ? "no reason given" : ReportChecks.visible(m.lines().findFirst().orElse(""));
     }
 
     /** Module n's data as its drill's record. */
@@ -129,8 +176,14 @@ public final class ReportReader {
         public Report.Section deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonNode n = p.readValueAsTree();
             int module = n.path("module").asInt();
+            Object data;
+            try {
+                data = data(module, n.get("data"), ctxt);
+            } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+                throw com.fasterxml.jackson.databind.JsonMappingException.wrapWithPath(e, n, "data"); // read apart from the report: its path starts here
+            }
             return new Report.Section(module, n.path("title").asText(""), n.path("command").asText(""),
-                    Report.SectionStatus.parse(n.path("status").asText("not run")), n.path("why").asText(""), data(module, n.get("data"), ctxt));
+                    Report.SectionStatus.parse(n.path("status").asText("not run")), n.path("why").asText(""), data);
         }
     }
 }

@@ -80,6 +80,27 @@ class HelpAndOptionsTest {
         assertThat(new CommandLine(new Main()).getCommandSpec().usageMessage().autoWidth()).isTrue();
     }
 
+    /**
+     * picocli formats every help text as a format string: a bare % ("5% bandwidth") printed a
+     * "[picocli WARN] Could not format" paragraph on stderr above compare's help.
+     */
+    @Test
+    void helpPrintsNoPicocliWarning() {
+        java.io.PrintStream was = System.err;
+        java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(stderr, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            for (String c : commands().keySet()) {
+                Result r = run(c, "--help");
+                assertThat(r.code()).as(c).isZero();
+                assertThat(r.err()).as(c).isEmpty();
+            }
+        } finally {
+            System.setErr(was);
+        }
+        assertThat(stderr.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN").isEmpty();
+    }
+
     @Test
     void everyCommandPrintsTheVersion() {
         for (String c : commands().keySet()) {

@@ -64,8 +64,12 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     /** In a class of two machines: {@code b} differs from {@code a} by {@code percent} (signed), beyond both runs' spread. */
     public record PairDifference(String key, String scope, Unit unit, String a, double valueA, String b, double valueB, double percent) {}
 
-    /** One report to compare, under the name it is shown by. */
-    public record Input(String name, Report report) {}
+    /**
+     * One report to compare, under the name it is shown by: its head alone (its class, software,
+     * confounders and figures), so that what compare holds grows with the figures, not with the
+     * reports' size.
+     */
+    public record Input(String name, Report.Head report) {}
 
     public static Comparison of(List<Input> inputs) {
         List<Machine> machines = new ArrayList<>();
@@ -106,7 +110,6 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     static Map<String, Map<String, Figure>> rows(List<Input> group) {
         Map<String, Map<String, Figure>> rows = new TreeMap<>();
         for (Input i : group) {
-            if (i.report().figures() == null) continue;
             for (Figure f : i.report().figures()) rows.computeIfAbsent(f.key() + " " + f.scope(), k -> new LinkedHashMap<>()).putIfAbsent(i.name(), f);
         }
         return rows;
@@ -153,10 +156,10 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     // ---- facts that differ inside a class: findings, and an outlier's probable cause ----
 
     /** The facts a class's machines may differ in without being another class: software and confounders. */
-    static final Map<String, Function<Report, Object>> FACTS = facts();
+    static final Map<String, Function<Report.Head, Object>> FACTS = facts();
 
-    private static Map<String, Function<Report, Object>> facts() {
-        Map<String, Function<Report, Object>> m = new LinkedHashMap<>();
+    private static Map<String, Function<Report.Head, Object>> facts() {
+        Map<String, Function<Report.Head, Object>> m = new LinkedHashMap<>();
         m.put("driver", r -> r.software() == null ? null : r.software().driver());
         m.put("CUDA", r -> r.software() == null ? null : r.software().cuda());
         m.put("kernel", r -> r.software() == null ? null : r.software().kernel());
@@ -173,7 +176,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     }
 
     /** The most common value of a fact in a group (the first seen among equals). */
-    static Object mode(List<Input> group, Function<Report, Object> fact) {
+    static Object mode(List<Input> group, Function<Report.Head, Object> fact) {
         Map<Object, Integer> counts = new LinkedHashMap<>();
         for (Input i : group) counts.merge(String.valueOf(fact.apply(i.report())), 1, Integer::sum);
         return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
@@ -207,7 +210,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
 
     static String cause(List<Input> group, String machine) {
         if (group.size() < 2) return "";
-        Report r = group.stream().filter(i -> i.name().equals(machine)).findFirst().orElseThrow().report();
+        Report.Head r = group.stream().filter(i -> i.name().equals(machine)).findFirst().orElseThrow().report();
         List<String> differ = new ArrayList<>();
         for (var f : FACTS.entrySet()) {
             if (NEVER_A_CAUSE.contains(f.getKey())) continue;

@@ -22,7 +22,7 @@ class CompareCommandTest {
 
     Path write(String file, Comparison.Input in) throws IOException {
         Path p = dir.resolve(file);
-        Files.writeString(p, Json.write(Json.MAPPER.valueToTree(in.report())));
+        Files.writeString(p, Json.write(Json.MAPPER.valueToTree(ComparisonTest.report(in.report()))));
         return p;
     }
 
@@ -80,6 +80,17 @@ class CompareCommandTest {
         assertThat(o.path("deviation").asDouble()).isBetween(0.27, 0.28);
         assertThat(o.has("cause")).isTrue();
         assertThat(n.path("ranked").get(0).asText()).isEqualTo("node9");
+    }
+
+    @Test
+    void aLinkToAFolderGivenAloneIsSaidToBeOneNotAFolderAmongOthers() throws IOException {
+        Path fleet = Files.createDirectory(dir.resolve("fleet"));
+        h2d("fleet/a.json", "a", 55.0);
+        Path link = Files.createSymbolicLink(dir.resolve("latest"), fleet);
+        CliRun r = CliRun.of("compare", link.toString());
+        r.assertOneLineError("hostside: " + link + ": a symbolic link to a folder, which compare does not follow; give the folder itself (" + fleet.toRealPath() + ")");
+        assertThat(r.err()).doesNotContain("other paths");
+        assertThat(CliRun.of("compare", fleet.toString()).code()).as("the folder itself").isZero();
     }
 
     @Test

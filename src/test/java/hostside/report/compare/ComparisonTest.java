@@ -28,9 +28,14 @@ class ComparisonTest {
     }
 
     static Comparison.Input machine(String name, Fleet.HardwareClass c, String driver, Figure... figures) {
-        Report r = new Report("hostside/2", "report", new Report.Machine(name, name, null, null, null), c, new Fleet.Software(driver, "13.0", "6.8.0"),
-                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of()), null, List.of(), List.of(), List.of(figures), List.of());
-        return new Comparison.Input(name, r);
+        return new Comparison.Input(name, new Report.Head(new Report.Machine(name, name, null, null, null), c, new Fleet.Software(driver, "13.0", "6.8.0"),
+                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of()), List.of(figures)));
+    }
+
+    /** The head as a report file holds it: what compare reads, and pages it passes over. */
+    static Report report(Report.Head h) {
+        return new Report("hostside/2", "report", h.machine(), h.hardwareClass(), h.software(), h.confounders(), null, List.of(), List.of(), h.figures(),
+                List.of());
     }
 
     /** n machines of one class, host_to_device at 55 GB/s give or take 0.3%, launch cost 3 us. */
@@ -137,15 +142,15 @@ class ComparisonTest {
     @Test
     void quickReportsInAFullFleetAreSaid() {
         List<Comparison.Input> in = fleet(8);
-        Report r = in.get(5).report();
-        Report quick = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
-                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"), null, List.of(), List.of(), r.figures(), List.of());
+        Report.Head r = in.get(5).report();
+        Report.Head quick = new Report.Head(r.machine(), r.hardwareClass(), r.software(),
+                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"), r.figures());
         in.set(5, new Comparison.Input("node5", quick));
         assertThat(Comparison.of(in).classes().getFirst().findings()).containsExactly("1 of 8 have report mode quick (node5), the rest full");
         // slow, and quick: the mode is said, never blamed (a quick report measures each figure it keeps as a full one does)
-        Report slow = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
-                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"), null, List.of(), List.of(),
-                List.of(gbs("host_to_device_ce_pinned", 40.0), us("kernel_launch_cost", 3.0)), List.of());
+        Report.Head slow = new Report.Head(r.machine(), r.hardwareClass(), r.software(),
+                new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(), "quick"),
+                List.of(gbs("host_to_device_ce_pinned", 40.0), us("kernel_launch_cost", 3.0)));
         in.set(5, new Comparison.Input("node5", slow));
         assertThat(Comparison.of(in).outliers()).singleElement().satisfies(o -> assertThat(o.cause()).isEmpty());
         // a report from before the mode was recorded is a full one, not a third mode
@@ -155,11 +160,11 @@ class ComparisonTest {
     @Test
     void aNodeMeasuredBusyIsSaidAndIsTheProbableCause() {
         List<Comparison.Input> in = fleet(8);
-        Report r = machine("node6", H200, "580.95", gbs("host_to_device_ce_pinned", 40.0)).report();
+        Report.Head r = machine("node6", H200, "580.95", gbs("host_to_device_ce_pinned", 40.0)).report();
         var busy = new hostside.process.MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
-        Report loaded = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
+        Report.Head loaded = new Report.Head(r.machine(), r.hardwareClass(), r.software(),
                 new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(new Fleet.DrillLoad("machine", busy), new Fleet.DrillLoad("cpu", busy))),
-                null, List.of(), List.of(), r.figures(), List.of());
+                r.figures());
         in.set(6, new Comparison.Input("node6", loaded));
         Comparison c = Comparison.of(in);
         assertThat(c.classes().getFirst().findings()).containsExactly("1 of 8 have load busy during the machine and cpu drills (node6), the rest quiet");
@@ -169,9 +174,9 @@ class ComparisonTest {
     @Test
     void severalDifferingFactsAreListedNotBlamed() {
         List<Comparison.Input> in = fleet(8);
-        Report r = machine("node3", H200, "570.86", gbs("host_to_device_ce_pinned", 40.0)).report();
-        Report odd = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), new Fleet.Confounders(true, 1, "madvise", 0.1, List.of()),
-                null, List.of(), List.of(), r.figures(), List.of());
+        Report.Head r = machine("node3", H200, "570.86", gbs("host_to_device_ce_pinned", 40.0)).report();
+        Report.Head odd = new Report.Head(r.machine(), r.hardwareClass(), r.software(), new Fleet.Confounders(true, 1, "madvise", 0.1, List.of()),
+                r.figures());
         in.set(3, new Comparison.Input("node3", odd));
         String cause = Comparison.of(in).outliers().getFirst().cause();
         assertThat(cause).startsWith("differs in: ").contains("driver 570.86").contains("GPU clocks locked true").contains("numa_balancing 1").doesNotContain("probable");

@@ -21,7 +21,7 @@ import hostside.report.platforms.Platforms;
 /** Placement among the reference platforms: link class first, then the GPU, the domain and the four axes. */
 class PlacementTest {
     static Report report(Fleet.HardwareClass c, Figure... figures) {
-        return ComparisonTest.machine("m", c, "580.95", figures).report();
+        return ComparisonTest.report(ComparisonTest.machine("m", c, "580.95", figures).report());
     }
 
     static Figure h2d(String gpu, double v) {

@@ -1,0 +1,324 @@
+package hostside.report;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import hostside.core.BadInputException;
+import hostside.core.Figure;
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Result;
+
+/**
+ * What a report read from a file must hold before anything draws or compares it (issue 36): a
+ * report comes from any machine of a fleet, and a broken or hostile one must be refused in one
+ * line that names the file, the field and the value, never reach a renderer as a null or an
+ * Infinity. These rules, over the records Jackson built, at any depth:
+ * <ul>
+ * <li>every field in {@link #REQUIRED} is there and not null: the fields the report's readers (the
+ * pages, compare, learn) dereference; every other field may be null, as the drills write null for
+ * "not read";</li>
+ * <li>no list or map holds a null: hostside writes none, and every reader walks them;</li>
+ * <li>every floating-point number is finite: JSON has no NaN or Infinity, but 1e400 reads as
+ * Infinity and the strings "NaN" and "Infinity" read as numbers;</li>
+ * <li>every typed figure, and every measured result it is derived from, lies within what its unit
+ * can measure ({@link #least}, {@link #FINEST}, {@link #MOST}), its median within its min and max,
+ * of one sample or more;</li>
+ * <li>what a record of a kind holds together: a result that measured has a unit and samples, a
+ * GPU section that ran has the driver's facts, an affinity matrix has a row and a column per device.</li>
+ * </ul>
+ * A report that breaks one is refused whole rather than drawn without the figure: a writer that
+ * got one figure wrong cannot be trusted with the others, and a fleet's median quietly missing a
+ * machine's figure misleads more than a line that names the machine's file.
+ */
+final class ReportChecks {
+    private ReportChecks() {}
+
+    /**
+     * The fields that must be there, by record: found by deleting and nulling every field of a
+     * real report and drawing it (ReportFieldsTest), so that a report that draws today is never
+     * refused. A field added to a record is optional until a reader needs it, and the test says
+     * which reader then.
+     */
+    static final Map<Class<? extends Record>, Set<String>> REQUIRED = Map.ofEntries(
+            need(Report.class, "title", "questions", "headlines", "modules"), // figures: derived where a first-schema report has none
+            need(Report.Title.class, "host", "gpus"),
+            need(Report.Answer.class, "answer"),
+            need(Report.Headline.class, "name", "value", "source"),
+            need(Report.Rack.class, "platform", "checklist", "fabricReadiness"),
+            need(Fleet.HardwareClass.class, "hostLink", "fabric", "nics"),
+            need(Figure.class, "key", "scope", "unit"),
+            need(hostside.core.Finding.class, "severity", "code", "text"),
+            need(hostside.core.Sweep.Point.class, "value"),
+            need(hostside.machine.MachineFacts.class, "host", "topology", "pci", "iommu", "kernelCmdline", "findings", "unknowns"),
+            need(hostside.machine.Host.class, "name", "kernel", "architecture", "virtualization"),
+            need(hostside.machine.Topology.class, "cpuModel", "whole", "numaNodes", "caches", "coreKinds"),
+            need(hostside.machine.Topology.Whole.class, "onlineCpus", "allowedCpus"),
+            need(hostside.machine.Topology.NumaNode.class, "cpus", "distances"),
+            need(hostside.machine.Topology.Cache.class, "type", "cpus"),
+            need(hostside.machine.Iommu.class, "state", "cmdline"),
+            need(hostside.machine.KernelCmdline.Item.class, "text"),
+            need(hostside.machine.Affinity.class, "devices", "matrix", "verdicts"),
+            need(hostside.machine.GpuDrill.GpuSection.class, "notRun"),
+            need(hostside.machine.GpuDrill.GpuRun.class, "pciAddress", "results", "verdicts"),
+            need(hostside.machine.MemoryDrill.MemorySection.class, "notRun", "plan"),
+            need(hostside.gpu.bench.AllGpus.PerGpu.class, "pciAddress", "gbs"),
+            need(hostside.gpu.bench.Copies.BidirectionalDetail.class, "deviceToHostGBs"),
+            need(hostside.gpu.cuda.CudaFacts.class, "cudaVersion", "gpus"),
+            need(hostside.gpu.cuda.CudaFacts.CudaGpu.class, "attributes", "coherence"),
+            need(hostside.gpu.cuda.CudaFacts.Attribute.class, "name"),
+            need(hostside.rack.Platform.class, "kind"),
+            need(hostside.vm.VmRun.class, "facts", "host", "verdicts"),
+            need(hostside.vm.facts.VmFacts.class, "hugetlb", "unknowns"),
+            need(hostside.vm.facts.VmFacts.Thp.class, "status", "mthp"),
+            need(hostside.vm.VmGpu.class, "gpus", "results", "measuredOn"),
+            need(hostside.vm.VmGpu.GpuView.class, "pciAddress", "coherence", "unifiedMemory"),
+            need(hostside.vm.measure.FileRead.FileDetail.class, "file"),
+            need(hostside.cpu.CpuDrill.Measured.class, "gpu"),
+            need(hostside.cpu.facts.CpuFacts.class, "feeders"),
+            need(hostside.cpu.facts.CpuFacts.Frequency.class, "governors"),
+            need(hostside.cpu.facts.CpuFacts.Irqs.class, "devices"),
+            need(hostside.cpu.facts.CpuFacts.DeviceIrqs.class, "device", "kind", "irqs"),
+            need(hostside.cpu.measure.SchedCosts.PingPong.Detail.class, "cpus"),
+            need(hostside.cpu.measure.SchedCosts.Wakeup.Detail.class, "cpus"),
+            need(hostside.cpu.measure.SchedCosts.Migration.Detail.class, "cpus"),
+            need(hostside.cpu.measure.LaunchJitter.Detail.class, "lateNs"),
+            need(hostside.cpu.dataloader.SpawnDetail.class, "fork", "forkCpu", "spawn"),
+            need(hostside.io.IoRun.class, "results"),
+            need(hostside.io.IoRun.FileUsed.class, "path"),
+            need(hostside.io.facts.IoFacts.class, "blockDevices", "dataDirs", "nics"),
+            need(hostside.io.facts.IoFacts.BlockDevice.class, "name", "kind", "queue", "slaves"),
+            need(hostside.io.facts.IoFacts.Queue.class, "schedulers"),
+            need(hostside.io.facts.IoFacts.DataDir.class, "realPath", "disks"),
+            need(hostside.io.facts.IoFacts.Filesystem.class, "source", "mountPoint", "type", "options"),
+            need(hostside.io.facts.IoFacts.Nic.class, "name", "rdmaDevices"),
+            need(hostside.io.facts.IoFacts.CuFile.class, "path"),
+            need(hostside.container.ContainerRun.class, "facts", "plan", "findings"),
+            need(hostside.container.ContainerFacts.class, "runtime", "cgroup", "memory", "cpu", "pids", "shm", "devices", "limits", "rootFs",
+                    "namespaces", "unknowns"),
+            need(hostside.container.ContainerFacts.Detection.class, "evidence"),
+            need(hostside.container.ContainerFacts.Cgroups.class, "places"),
+            need(hostside.container.ContainerFacts.Place.class, "why"),
+            need(hostside.container.ContainerFacts.Cpu.class, "quotaSource"),
+            need(hostside.container.ContainerFacts.Pids.class, "max"),
+            need(hostside.container.ContainerFacts.Bound.class, "source"),
+            need(hostside.container.ContainerFacts.Shm.class, "source"),
+            need(hostside.container.ContainerFacts.Namespaces.class, "list", "ownPidWhy"),
+            need(hostside.container.ContainerFacts.Ns.class, "name", "relation"));
+
+    /**
+     * Beyond anything one machine measures in any unit hostside writes (a petabyte, a PB/s, eleven
+     * days in ns): a figure past it is no measurement, and keeping figures under it keeps every
+     * difference and ratio that compare takes of them finite.
+     */
+    static final double MOST = 1e15;
+
+    /**
+     * Finer than anything measured in any of these units (a byte a second is 1e-9 GB/s, a
+     * nanosecond 1e-9 s): a figure that is not 0 is at least this far from it, which keeps every
+     * ratio compare takes of two figures (at most 10^24) finite.
+     */
+    static final double FINEST = 1e-9;
+
+    /**
+     * The least value a figure in {@code unit} can take: no bandwidth, rate, time, size or count
+     * is negative; a percentage is a share (0 to 100) or a growth, and nothing shrinks by more
+     * than all of it.
+     */
+    static double least(Unit unit) {
+        return unit == Unit.PERCENT ? -100 : 0;
+    }
+
+    /** Bad input naming {@code what} (the file) when {@code record}, read from it, breaks one of the rules. */
+    static void check(Object record, String what) {
+        new Walk(what).visit(record, "");
+    }
+
+    /** The typed figures alone: those a first-schema report's results gave after {@link #check}. */
+    static void figures(List<Figure> figures, String what) {
+        Walk w = new Walk(what);
+        for (int i = 0; i < figures.size(); i++) w.figure(figures.get(i), "figures[" + i + "]");
+    }
+
+    private static Map.Entry<Class<? extends Record>, Set<String>> need(Class<? extends Record> type, String... fields) {
+        Set<String> names = Set.of(fields);
+        for (String f : names) {
+            if (java.util.Arrays.stream(type.getRecordComponents()).noneMatch(c -> c.getName().equals(f))) {
+                throw new IllegalStateException(type.getName() + " has no field " + f); // a renamed field: caught when the class loads
+            }
+        }
+        return Map.entry(type, names);
+    }
+
+    /** One walk over one file's records; the path says where, as the JSON names it ("modules[0].data.host.kernel"). */
+    private record Walk(String what) {
+        void visit(Object o, String at) {
+            switch (o) {
+                case null -> {}
+                case Double d -> finite(d, at);
+                case Float f -> finite(f, at);
+                case double[] a -> {
+                    for (int i = 0; i < a.length; i++) finite(a[i], at + "[" + i + "]");
+                }
+                case List<?> l -> {
+                    for (int i = 0; i < l.size(); i++) element(l.get(i), at + "[" + i + "]");
+                }
+                case Map<?, ?> m -> m.forEach((k, v) -> element(v, at + "[" + quoted(String.valueOf(k)) + "]"));
+                case Record r -> record(r, at);
+                default -> {} // a string, an enum, a scope, a CPU list: whole values, nothing inside to check
+            }
+        }
+
+        private void element(Object o, String at) {
+            if (o == null) throw bad(at + " is null");
+            visit(o, at);
+        }
+
+        /** A record: its required fields first, then what its kind must satisfy, then each field in turn. */
+        private void record(Record r, String at) {
+            List<Field> fields = FIELDS.get(r.getClass());
+            Object[] values = new Object[fields.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = fields.get(i).of(r);
+                if (values[i] == null && fields.get(i).required()) throw bad(fields.get(i).under(at) + " is missing or null");
+            }
+            switch (r) {
+                case Figure f -> figure(f, at);
+                case Result res -> result(res, at);
+                case Stats s -> stats(s, at);
+                // the GPU half of Module 1 that ran ("" for why not) read the driver's facts, and its page draws them
+                case hostside.machine.GpuDrill.GpuSection g when g.notRun().isEmpty() && g.cuda() == null ->
+                        throw bad(at + ".cuda is missing or null in a GPU section that ran");
+                case hostside.machine.Affinity a -> square(a, at);
+                default -> {}
+            }
+            for (int i = 0; i < values.length; i++) visit(values[i], fields.get(i).under(at));
+        }
+
+        /** matrix[i][j] is the level between devices i and j: one row and one column per device. */
+        private void square(hostside.machine.Affinity a, String at) {
+            int n = a.devices().size();
+            if (a.matrix().size() != n) throw bad(at + ".matrix has " + a.matrix().size() + " rows for " + n + " devices");
+            for (int i = 0; i < n; i++) {
+                List<String> row = a.matrix().get(i);
+                if (row != null && row.size() != n) throw bad(at + ".matrix[" + i + "] has " + row.size() + " levels for " + n + " devices");
+            }
+        }
+
+        /** A result that says it measured has a unit and samples, and they lie within what the unit can measure. */
+        private void result(Result r, String at) {
+            if (!r.isOk()) return;
+            if (r.unit() == null) throw bad(at + ".unit is missing or null in a result that measured");
+            if (r.value() == null) throw bad(at + ".value is missing or null in a result that measured");
+            String which = at + " (" + quoted(r.key()) + ")";
+            Stats v = r.value();
+            finite(v.median(), which + ": its median");
+            finite(v.min(), which + ": its min");
+            finite(v.max(), which + ": its max");
+            within(r.unit(), v.median(), which, "median");
+            within(r.unit(), v.min(), which, "min");
+            within(r.unit(), v.max(), which, "max");
+        }
+
+        private void stats(Stats s, String at) {
+            // a median of no sample is none: Stats.of refuses it, and each Stats of a detail is drawn as a figure of its samples
+            if (s.samples() < 1) throw bad(at + ".samples is " + s.samples() + ", and a median is of one sample or more");
+            if (!(s.min() <= s.median() && s.median() <= s.max())) {
+                throw bad(at + ": the median " + number(s.median()) + " lies outside its min and max, " + number(s.min()) + " to " + number(s.max()));
+            }
+        }
+
+        /** One typed figure; its own constructor keeps its median within its min and max and its samples above 0. */
+        void figure(Figure f, String at) {
+            String which = at + " (" + quoted(f.key()) + " about " + quoted(f.scope().toString()) + ")";
+            finite(f.value(), which + ": its value");
+            finite(f.min(), which + ": its min");
+            finite(f.max(), which + ": its max");
+            within(f.unit(), f.value(), which, "value");
+            within(f.unit(), f.min(), which, "min");
+            within(f.unit(), f.max(), which, "max");
+        }
+
+        private void within(Unit unit, double v, String which, String end) {
+            if (v < least(unit)) {
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, and no figure in %s is below %s", which, end, number(v), unit, unit, number(least(unit))));
+            }
+            if (v != 0 && Math.abs(v) < FINEST) {
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, finer than anything measured (under 1e-9)", which, end, number(v), unit));
+            }
+            if (v > MOST) {
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, beyond anything one machine measures (over 1e15)", which, end, number(v), unit));
+            }
+        }
+
+        private void finite(double v, String at) {
+            if (!Double.isFinite(v)) throw bad(at + " is " + v + ", not a finite number");
+        }
+
+        private BadInputException bad(String why) {
+            return new BadInputException(what + ": " + why);
+        }
+    }
+
+    /**
+     * A record's field as the walk reads it: its accessor, its name in the JSON (its @JsonProperty
+     * where it has one; null for a record written {@link #FLAT}), whether it is required.
+     */
+    private record Field(Method accessor, String json, boolean required) {
+        /** Its path under the record's path {@code at}. */
+        String under(String at) {
+            return json == null ? at : at.isEmpty() ? json : at + "." + json;
+        }
+
+        Object of(Record r) {
+            try {
+                return accessor.invoke(r);
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                throw new IllegalStateException("cannot read " + accessor, e);
+            }
+        }
+    }
+
+    /** The records written flat into the object that holds them: Module 1's facts are its data's top level, Module 4's io run is its data. */
+    private static final Set<String> FLAT = Set.of(hostside.machine.MachineRun.class.getName() + ".facts", Report.Storage.class.getName() + ".io");
+
+    /** Each record class's fields, looked up once: a large report holds hundreds of thousands of samples of a few classes. */
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> type) {
+            Set<String> required = REQUIRED.getOrDefault(type, Set.of());
+            List<Field> out = new java.util.ArrayList<>();
+            for (RecordComponent c : type.getRecordComponents()) {
+                Method m = c.getAccessor();
+                m.setAccessible(true); // a drill's detail record may be package-private; Jackson built it the same way
+                JsonProperty p = m.getAnnotation(JsonProperty.class);
+                String json = FLAT.contains(type.getName() + "." + c.getName()) ? null : p != null && !p.value().isEmpty() ? p.value() : c.getName();
+                out.add(new Field(m, json, required.contains(c.getName())));
+            }
+            return List.copyOf(out);
+        }
+    };
+
+    /** A number as the report would write it: 55.2, not 55.2000000001 or 5.52E1. */
+    private static String number(double v) {
+        return hostside.core.Units.sig3(v);
+    }
+
+    /** A string from the report, quoted as {@link #visible}. */
+    static String quoted(String s) {
+        return "\"" + visible(s) + "\"";
+    }
+
+    /** A string from the report as a terminal may show it ({@link hostside.core.Printable}), cut at 200 characters: a message quotes, it does not reprint. */
+    static String visible(String s) {
+        String cut = s.length() > 200 ? s.substring(0, 200) + "..." : s;
+        return hostside.core.Printable.of(cut);
+    }
+}

@@ -1,0 +1,102 @@
+package hostside.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import hostside.core.BadInputException;
+import hostside.core.Json;
+
+/**
+ * Report files that another machine wrote: a regular file of a report's size, one JSON document,
+ * read whole ({@code report --from}, {@code learn --from}) or, for {@code compare}, only its head.
+ */
+public final class ReportFiles {
+    private ReportFiles() {}
+
+    /** The largest report read: 100 times a large box's. */
+    public static final long MAX_REPORT = 64L << 20;
+
+    /** The top-level fields of a report that {@link #head} passes over unread: its pages. */
+    static final Set<String> PAGES = Set.of("title", "questions", "headlines", "modules");
+
+    /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
+    public static JsonNode json(Path p) {
+        check(p);
+        try {
+            JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(p.toFile());
+            if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
+            return n; // the schema and the records are checked by ReportReader, with a one-line reason
+        } catch (MismatchedInputException e) {
+            throw new BadInputException(p + ": not a report: " + (e.getMessage().contains("Trailing token")
+                    ? "data after the end of its JSON document (a damaged or concatenated file)" : firstLine(e.getOriginalMessage())));
+        } catch (JsonProcessingException e) {
+            throw new BadInputException(p + ": not a report: " + firstLine(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw new BadInputException(p + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
+        }
+    }
+
+    /**
+     * What compare reads of the report in {@code p}: its machine, class, software, confounders and
+     * figures, checked as {@link ReportReader#read} checks them. The file is read as a stream and
+     * its pages ({@link #PAGES}) are passed over unread, so that a report costs what its head
+     * holds, not its size. A first-schema report has no figures of its own: it is read whole and
+     * its figures derived from its modules.
+     */
+    public static Report.Head head(Path p) {
+        check(p);
+        String what = p.toString();
+        ObjectNode top = Json.MAPPER.createObjectNode();
+        try (JsonParser in = Json.MAPPER.createParser(p.toFile())) {
+            if (in.nextToken() != JsonToken.START_OBJECT) throw new BadInputException(what + ": not a hostside report");
+            for (JsonToken t = in.nextToken(); t == JsonToken.FIELD_NAME; t = in.nextToken()) {
+                String field = in.currentName();
+                in.nextToken();
+                if (PAGES.contains(field)) in.skipChildren();
+                else top.set(field, Json.MAPPER.readTree(in));
+            }
+            if (in.nextToken() != null) {
+                throw new BadInputException(what + ": not a report: data after the end of its JSON document (a damaged or concatenated file)");
+            }
+        } catch (JsonProcessingException e) {
+            throw new BadInputException(what + ": not a report: " + firstLine(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw new BadInputException(what + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
+        }
+        if (!"report".equals(top.path("kind").asText())) throw new BadInputException(what + ": not a hostside report");
+        String schema = ReportReader.schema(top, what);
+        if (!top.hasNonNull("figures")) return ReportReader.read(json(p), what).head();
+        Report.Head head = ReportReader.bind(top, Report.class, schema, what).head();
+        ReportChecks.check(head, what);
+        return head;
+    }
+
+    /** A regular file no larger than a report: a FIFO would block for ever, and no report is anywhere near {@link #MAX_REPORT}. */
+    private static void check(Path p) {
+        if (!Files.isRegularFile(p)) throw new BadInputException(p + ": not a report (" + (Files.exists(p) ? "not a regular file" : "no such file") + ")");
+        try {
+            long size = Files.size(p);
+            if (size > MAX_REPORT) {
+                throw new BadInputException(String.format(Locale.ROOT, "%s: not a report (%d bytes; a report is well under %d MiB)", p, size, MAX_REPORT >> 20));
+            }
+        } catch (IOException e) {
+            throw new BadInputException(p + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
+        }
+    }
+
+    /** The first line of a parser's message, as a terminal may show it: it quotes the file's own bytes. */
+    private static String firstLine(String m) {
+        return m == null ? "no reason given" : ReportChecks.visible(m.lines().findFirst().orElse(""));
+    }
+}
