@@ -138,7 +138,7 @@ final class ReportChecks {
 
     /** Bad input naming {@code what} (the file) when {@code record}, read from it, breaks one of the rules. */
     static void check(Object record, String what) {
-        new Walk(what).visit(record, "");
+        new Walk(what).visit(record, "", record.getClass());
     }
 
     /** The typed figures alone: those a first-schema report's results gave after {@link #check}. */
@@ -159,7 +159,8 @@ final class ReportChecks {
 
     /** One walk over one file's records; the path says where, as the JSON names it ("modules[0].data.host.kernel"). */
     private record Walk(String what) {
-        void visit(Object o, String at) {
+        /** {@code type}: the declared type of where {@code o} sits, which says whether a list's elements may be null. */
+        void visit(Object o, String at, java.lang.reflect.Type type) {
             switch (o) {
                 case null -> {}
                 case Double d -> finite(d, at);
@@ -168,17 +169,34 @@ final class ReportChecks {
                     for (int i = 0; i < a.length; i++) finite(a[i], at + "[" + i + "]");
                 }
                 case List<?> l -> {
-                    for (int i = 0; i < l.size(); i++) element(l.get(i), at + "[" + i + "]");
+                    java.lang.reflect.Type e = argument(type, 0);
+                    for (int i = 0; i < l.size(); i++) element(l.get(i), at + "[" + i + "]", e);
                 }
-                case Map<?, ?> m -> m.forEach((k, v) -> element(v, at + "[" + quoted(String.valueOf(k)) + "]"));
+                case Map<?, ?> m -> {
+                    java.lang.reflect.Type e = argument(type, 1);
+                    m.forEach((k, v) -> element(v, at + "[" + quoted(String.valueOf(k)) + "]", e));
+                }
                 case Record r -> record(r, at);
                 default -> {} // a string, an enum, a scope, a CPU list: whole values, nothing inside to check
             }
         }
 
-        private void element(Object o, String at) {
-            if (o == null) throw bad(at + " is null");
-            visit(o, at);
+        /**
+         * A null element is refused where a reader would meet it as an object; a number's null is
+         * a value of its own ("not measured": a peer matrix's diagonal and left-out pairs).
+         */
+        private void element(Object o, String at, java.lang.reflect.Type type) {
+            if (o == null) {
+                if (type instanceof Class<?> c && Number.class.isAssignableFrom(c)) return;
+                throw bad(at + " is null");
+            }
+            visit(o, at, type);
+        }
+
+        /** The {@code i}th type argument of a declared List or Map ({@code Object} where it is not known). */
+        private static java.lang.reflect.Type argument(java.lang.reflect.Type type, int i) {
+            if (type instanceof java.lang.reflect.ParameterizedType p && p.getActualTypeArguments().length > i) return p.getActualTypeArguments()[i];
+            return Object.class;
         }
 
         /** A record: its required fields first, then what its kind must satisfy, then each field in turn. */
@@ -199,7 +217,7 @@ final class ReportChecks {
                 case hostside.machine.Affinity a -> square(a, at);
                 default -> {}
             }
-            for (int i = 0; i < values.length; i++) visit(values[i], fields.get(i).under(at));
+            for (int i = 0; i < values.length; i++) visit(values[i], fields.get(i).under(at), fields.get(i).accessor().getGenericReturnType());
         }
 
         /** matrix[i][j] is the level between devices i and j: one row and one column per device. */
