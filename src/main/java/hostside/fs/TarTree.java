@@ -6,7 +6,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,8 +85,13 @@ final class TarTree implements Tree {
     static TarTree load(Path file) {
         String name = file.toString();
         byte[] head;
-        try (InputStream in = Files.newInputStream(file)) {
+        // opened as InputFile opens (each time): a FIFO or device swapped in after FsRoot's look is refused, not read
+        try (InputStream in = InputFile.open(file, MAX_UNPACKED_BYTES)) {
             head = in.readNBytes(512);
+        } catch (InputFile.NotRegular e) {
+            throw new BadInputException(name + ": not a folder nor a tarball (" + e.getMessage() + ")");
+        } catch (InputFile.TooLarge e) {
+            throw new BadInputException(name + ": not a recorded machine (" + e.getMessage() + ")");
         } catch (NoSuchFileException e) {
             throw new BadInputException(name + ": no such file");
         } catch (AccessDeniedException e) {
@@ -96,7 +100,7 @@ final class TarTree implements Tree {
             throw new BadInputException(name + ": cannot read (" + e.getMessage() + ")");
         }
         TarTree tree = new TarTree(name);
-        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        try (InputStream raw = new BufferedInputStream(InputFile.open(file, MAX_UNPACKED_BYTES), 1 << 16);
              InputStream unpacked = isGzip(head) ? new GZIPInputStream(raw, 1 << 16)
                      : isBzip2(head) ? new BZip2CompressorInputStream(raw)
                      : raw;

@@ -1,9 +1,8 @@
 package hostside.report;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonParser;
@@ -16,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.BadInputException;
 import hostside.core.Json;
+import hostside.fs.InputFile;
 
 /**
  * Report files that another machine wrote: a regular file of a report's size, one JSON document,
@@ -32,9 +32,8 @@ public final class ReportFiles {
 
     /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
     public static JsonNode json(Path p) {
-        check(p);
-        try {
-            JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(p.toFile());
+        try (InputFile in = open(p)) {
+            JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(in);
             if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
             return n; // the schema and the records are checked by ReportReader, with a one-line reason
         } catch (MismatchedInputException e) {
@@ -55,10 +54,9 @@ public final class ReportFiles {
      * its figures derived from its modules.
      */
     public static Report.Head head(Path p) {
-        check(p);
         String what = p.toString();
         ObjectNode top = Json.MAPPER.createObjectNode();
-        try (JsonParser in = Json.MAPPER.createParser(p.toFile())) {
+        try (InputFile file = open(p); JsonParser in = Json.MAPPER.createParser(file)) {
             if (in.nextToken() != JsonToken.START_OBJECT) throw new BadInputException(what + ": not a hostside report");
             for (JsonToken t = in.nextToken(); t == JsonToken.FIELD_NAME; t = in.nextToken()) {
                 String field = in.currentName();
@@ -82,14 +80,20 @@ public final class ReportFiles {
         return head;
     }
 
-    /** A regular file no larger than a report: a FIFO would block for ever, and no report is anywhere near {@link #MAX_REPORT}. */
-    private static void check(Path p) {
-        if (!Files.isRegularFile(p)) throw new BadInputException(p + ": not a report (" + (Files.exists(p) ? "not a regular file" : "no such file") + ")");
+    /**
+     * The file, opened once and judged by what was opened ({@link InputFile}): a regular file no
+     * larger than a report. A FIFO swapped in after a look would block the open for ever, and no
+     * report is anywhere near {@link #MAX_REPORT}.
+     */
+    private static InputFile open(Path p) {
         try {
-            long size = Files.size(p);
-            if (size > MAX_REPORT) {
-                throw new BadInputException(String.format(Locale.ROOT, "%s: not a report (%d bytes; a report is well under %d MiB)", p, size, MAX_REPORT >> 20));
-            }
+            return InputFile.open(p, MAX_REPORT);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(p + ": not a report (no such file)");
+        } catch (InputFile.NotRegular e) {
+            throw new BadInputException(p + ": not a report (not a regular file: " + e.getMessage() + ")");
+        } catch (InputFile.TooLarge e) {
+            throw new BadInputException(p + ": not a report (" + e.getMessage() + "; a report is well under " + (MAX_REPORT >> 20) + " MiB)");
         } catch (IOException e) {
             throw new BadInputException(p + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
         }
