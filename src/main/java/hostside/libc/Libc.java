@@ -61,6 +61,7 @@ public final class Libc {
             // posix_fadvise returns the error number instead of setting errno
             Map.entry("posix_fadvise", new Fn("posix_fadvise", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), false, -1)),
             Map.entry("getrusage", new Fn("getrusage", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), true, -1)),
+            Map.entry("getrlimit", new Fn("getrlimit", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), true, -1)),
             Map.entry("sysconf", new Fn("sysconf", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), true, -1)),
             // open is variadic: the mode travels as a variadic int
             Map.entry("open", new Fn("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true, 2)),
@@ -201,6 +202,24 @@ public final class Libc {
             } catch (LibcException e) {
                 if (e.errno() != EINTR) throw e;
             }
+        }
+    }
+
+    /** RLIMIT_AS (asm-generic/resource.h, the same on x86-64 and arm64). */
+    static final int RLIMIT_AS = 9;
+
+    /**
+     * The soft address-space limit ({@code ulimit -v}) in bytes, empty when unlimited
+     * (RLIM_INFINITY, all ones) or when libc cannot say: struct rlimit is two unsigned longs.
+     */
+    public static java.util.OptionalLong addressSpaceLimit() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment r = a.allocate(16, 8);
+            checked("getrlimit", RLIMIT_AS, r);
+            long soft = r.get(JAVA_LONG, 0);
+            return soft == -1L ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(soft);
+        } catch (RuntimeException e) {
+            return java.util.OptionalLong.empty();
         }
     }
 

@@ -32,6 +32,8 @@ public final class Cuda {
     /** CUDA_ERROR_INVALID_VALUE: also what cuDeviceGetAttribute says for an attribute it does not know. */
     public static final int ERROR_INVALID_VALUE = 1;
     public static final int ERROR_NO_DEVICE = 100;
+    /** CUDA_ERROR_OUT_OF_MEMORY (cuda.h). */
+    static final int ERROR_OUT_OF_MEMORY = 2;
     public static final int MEMHOSTALLOC_PORTABLE = 0x01, MEMHOSTALLOC_DEVICEMAP = 0x02;
     public static final int MEMHOSTREGISTER_PORTABLE = 0x01, MEMHOSTREGISTER_DEVICEMAP = 0x02;
     public static final int STREAM_NON_BLOCKING = 0x1;
@@ -113,8 +115,21 @@ public final class Cuda {
             return new Open.Ready(cuda, n);
         } catch (CudaException e) {
             if (e.code() == ERROR_NO_DEVICE) return new Open.NotRun("the NVIDIA driver sees no GPU (" + e.getMessage() + ")");
-            return new Open.NotRun("the CUDA driver did not start: " + e.getMessage());
+            return new Open.NotRun("the CUDA driver did not start: " + e.getMessage() + underAddressLimit(e.code()));
         }
+    }
+
+    /**
+     * Why cuInit ran out of memory where an address-space limit is set: the driver reserves address
+     * space for unified memory at cuInit, and on the H100 VM a 4 GiB `ulimit -v` was too little
+     * (docs/measurements/2026-12-06-safety-h100.md); "" otherwise.
+     */
+    static String underAddressLimit(int code) {
+        if (code != ERROR_OUT_OF_MEMORY) return "";
+        java.util.OptionalLong limit = hostside.libc.Libc.addressSpaceLimit();
+        if (limit.isEmpty()) return "";
+        return String.format(Locale.ROOT, "; this process's address-space limit (ulimit -v) is %d MiB, and the driver reserves address space"
+                + " at start beyond it: lift it (ulimit -v unlimited) to measure the GPU", limit.getAsLong() >> 20);
     }
 
     /** Whether the driver exports a function (drivers older than it do not). */
