@@ -161,7 +161,7 @@ public final class OutputFile {
     private static PathAt.Stat statOrNull(Path p) {
         try {
             return PathAt.statx(PathAt.AT_FDCWD, p.toString());
-        } catch (LibcException | UnsupportedOperationException e) {
+        } catch (LibcException e) {
             return null;
         }
     }
@@ -260,8 +260,6 @@ public final class OutputFile {
                 if (!flagsUnsupported(e)) throw failed(s.target, e);
                 return placeByPlainRename(s);
             }
-        } catch (UnsupportedOperationException e) {
-            return placeByPlainRename(s);
         }
         try {
             PathAt.renameat2(PathAt.AT_FDCWD, tmp, PathAt.AT_FDCWD, target, PathAt.RENAME_EXCHANGE);

@@ -28,7 +28,7 @@ public final class FileIo {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
+    static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
 
     private static final MethodHandle OPEN = bind("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), 2);
     private static final MethodHandle PREAD = bind("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), -1);
@@ -43,7 +43,8 @@ public final class FileIo {
 
     private FileIo() {}
 
-    private static MethodHandle bind(String name, FunctionDescriptor d, int firstVariadic) {
+    /** A downcall handle capturing errno, or null where libc lacks the function; for {@link PathAt} too. */
+    static MethodHandle bind(String name, FunctionDescriptor d, int firstVariadic) {
         MemorySegment symbol = LINKER.defaultLookup().find(name).orElse(null);
         if (symbol == null) return null;
         Linker.Option errno = Linker.Option.captureCallState("errno");
@@ -51,12 +52,12 @@ public final class FileIo {
                 : LINKER.downcallHandle(symbol, d, errno, Linker.Option.firstVariadicArg(firstVariadic));
     }
 
-    private static LibcException failure(String call, MemorySegment state) {
+    static LibcException failure(String call, MemorySegment state) {
         int e = (int) ERRNO.get(state, 0L);
         return new LibcException(call + ": " + Errno.describe(e), e);
     }
 
-    private static LibcException broken(String call, Throwable t) {
+    static LibcException broken(String call, Throwable t) {
         return t instanceof LibcException l ? l : new LibcException(call + ": " + t);
     }
 

@@ -61,27 +61,14 @@ public final class PathAt {
     private static final int PATH_MAX = 4096;
     private static final int DIRENT_BUFFER = 32 << 10;
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final ThreadLocal<MemorySegment> STATE = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CALL_STATE));
+    private static final VarHandle ERRNO = Linker.Option.captureStateLayout().varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final ThreadLocal<MemorySegment> STATE = FileIo.STATE;
 
-    private static final MethodHandle OPENAT = bind("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), 3);
-    private static final MethodHandle READLINKAT = bind("readlinkat", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), -1);
-    private static final MethodHandle UNLINKAT = bind("unlinkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), -1);
-    private static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), -1);
-    private static final MethodHandle SYSCALL = bind("syscall",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), 1);
+    private static final MethodHandle OPENAT = FileIo.bind("openat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), 3);
+    private static final MethodHandle READLINKAT = FileIo.bind("readlinkat", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), -1);
+    private static final MethodHandle UNLINKAT = FileIo.bind("unlinkat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), -1);
 
     private PathAt() {}
-
-    private static MethodHandle bind(String name, FunctionDescriptor d, int firstVariadic) {
-        MemorySegment symbol = LINKER.defaultLookup().find(name).orElse(null);
-        if (symbol == null) return null;
-        Linker.Option errno = Linker.Option.captureCallState("errno");
-        return firstVariadic < 0 ? LINKER.downcallHandle(symbol, d, errno)
-                : LINKER.downcallHandle(symbol, d, errno, Linker.Option.firstVariadicArg(firstVariadic));
-    }
 
     /** What statx says of one file: its type and permission bits, size, and identity. */
     public record Stat(int mode, long size, long inode, long device) {
@@ -120,7 +107,7 @@ public final class PathAt {
             try {
                 close(openat2(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_NO_SYMLINKS));
                 return true;
-            } catch (LibcException | UnsupportedOperationException e) {
+            } catch (LibcException e) {
                 return false;
             }
         }
@@ -230,12 +217,7 @@ public final class PathAt {
     }
 
     public static void close(int fd) {
-        MemorySegment state = STATE.get();
-        try {
-            if ((int) CLOSE.invokeExact(state, fd) != 0) throw failure("close", state);
-        } catch (Throwable t) {
-            throw broken("close", t);
-        }
+        FileIo.close(fd);
     }
 
     /** Closes {@code fd} where a failure has nothing left to tell (a read-only descriptor, an error path). */
@@ -248,15 +230,7 @@ public final class PathAt {
     }
 
     private static long syscall(String name, long number, long a, long b, long c, long d, long e) {
-        if (SYSCALL == null) throw new UnsupportedOperationException("no syscall(2) in this C library");
-        MemorySegment state = STATE.get();
-        try {
-            long r = (long) SYSCALL.invokeExact(state, number, a, b, c, d, e);
-            if (r == -1) throw failure(name, state);
-            return r;
-        } catch (Throwable t) {
-            throw broken(name, t);
-        }
+        return FileIo.syscall(name, number, a, b, c, d, e, 0);
     }
 
     private static int errno(MemorySegment state) {
@@ -264,13 +238,10 @@ public final class PathAt {
     }
 
     private static LibcException failure(String call, MemorySegment state) {
-        int e = errno(state);
-        return new LibcException(call + ": " + Errno.describe(e), e);
+        return FileIo.failure(call, state);
     }
 
     private static LibcException broken(String call, Throwable t) {
-        if (t instanceof LibcException l) return l;
-        if (t instanceof UnsupportedOperationException u) throw u;
-        return new LibcException(call + ": " + t);
+        return FileIo.broken(call, t);
     }
 }

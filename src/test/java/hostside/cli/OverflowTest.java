@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.HostsideJvm;
+import hostside.testing.CliRun;
 import hostside.core.BadInputException;
 import hostside.core.Json;
 
@@ -35,12 +34,8 @@ class OverflowTest {
     @TempDir
     Path tmp;
 
-    record Result(int code, String out, String err) {}
-
-    static Result run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+    static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     /**
@@ -48,7 +43,7 @@ class OverflowTest {
      * check is passed by a wrapped sum, the write stops there with "File too large" instead of
      * filling the disk of whoever runs the tests.
      */
-    static Result runCapped(String... args) throws IOException, InterruptedException {
+    static CliRun runCapped(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("sh", "-c", "ulimit -f 65536; exec \"$@\"", "sh"));
         cmd.addAll(HostsideJvm.command(args));
         Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
@@ -66,13 +61,13 @@ class OverflowTest {
             p.destroyForcibly();
             throw new AssertionError("hostside " + String.join(" ", args) + " did not end");
         }
-        return new Result(p.exitValue(), out, err.join());
+        return new CliRun(p.exitValue(), out, err.join());
     }
 
     @Test
     void ioRefusesATestFileOf2To63BytesBeforeWritingAnything() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("data"));
-        Result r = runCapped("io", "--size", MAX, "--dir", dir.toString());
+        CliRun r = runCapped("io", "--size", MAX, "--dir", dir.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).startsWith("hostside: --size 8192 PiB: not enough free space in " + dir + " (").endsWith(" kept free)\n");
@@ -84,7 +79,7 @@ class OverflowTest {
     @Test
     void vmRefusesATestFileOf2To63BytesBeforeWritingAnything() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("data"));
-        Result r = runCapped("vm", "--only", "file_read_cold", "--size", MAX, "--dir", dir.toString());
+        CliRun r = runCapped("vm", "--only", "file_read_cold", "--size", MAX, "--dir", dir.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).startsWith("hostside: " + dir + ": not enough free space for the 8192 PiB test file (");
         try (var s = Files.list(dir)) {
@@ -104,11 +99,11 @@ class OverflowTest {
 
     @Test
     void containerRefusesABatchLargerThanAnyMachinesMemory() {
-        Result r = run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", MAX);
+        CliRun r = run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", MAX);
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).isEqualTo("hostside: --batch-bytes 8192 PiB: at most 4 PiB (a batch is collated in memory, and no machine addresses more)\n");
-        Result most = run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", "4P", "--workers", "64", "--json");
+        CliRun most = run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", "4P", "--workers", "64", "--json");
         assertThat(most.code()).as(most.err()).isZero();
         assertThat(most.out()).contains("\"shmBytes\" : " + (64L * 2 * (4L << 50)));
     }
@@ -117,7 +112,7 @@ class OverflowTest {
     void aRecordedCacheOf2To63BytesIsOfUnknownSize() throws Exception {
         Path rec = PlantedRecording.of(tmp, "cd sys/devices/system/cpu/cpu0/cache; printf '9007199254740992K\\n' > index3/size; "
                 + "printf '9007199254740991K\\n' > index2/size");
-        Result r = run("machine", "--root", rec.toString(), "--json");
+        CliRun r = run("machine", "--root", rec.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode caches = Json.MAPPER.readTree(r.out()).path("topology").path("caches");
         // cpu0's own L2 and the L3 all CPUs share are the planted ones
@@ -131,7 +126,7 @@ class OverflowTest {
     @Test
     void aRecordedDiskOf2To63BytesIsOfUnknownSizeAndSaidSo() throws Exception {
         Path rec = PlantedRecording.of(tmp, "mkdir -p sys/block/vda/queue; printf '18014398509481984\\n' > sys/block/vda/size");
-        Result r = run("io", "--root", rec.toString(), "--json");
+        CliRun r = run("io", "--root", rec.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode facts = Json.MAPPER.readTree(r.out()).path("facts");
         JsonNode vda = null;
@@ -149,7 +144,7 @@ class OverflowTest {
                 + "printf '00000000\\n' > " + node + "/node$n/cpumap; done; "
                 + "for n in 0 1 2; do printf 'Node %s MemTotal: 9007199254740991 kB\\n' $n > " + node + "/node$n/meminfo; done; "
                 + "printf '0-2\\n' > sys/fs/cgroup/cpuset.mems.effective");
-        Result r = run("machine", "--root", rec.toString(), "--json");
+        CliRun r = run("machine", "--root", rec.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode facts = Json.MAPPER.readTree(r.out());
         assertThat(facts.path("findings").toString()).doesNotContain("add up to");

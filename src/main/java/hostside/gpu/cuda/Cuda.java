@@ -32,8 +32,6 @@ public final class Cuda {
     /** CUDA_ERROR_INVALID_VALUE: also what cuDeviceGetAttribute says for an attribute it does not know. */
     public static final int ERROR_INVALID_VALUE = 1;
     public static final int ERROR_NO_DEVICE = 100;
-    /** CUDA_ERROR_OUT_OF_MEMORY (cuda.h). */
-    static final int ERROR_OUT_OF_MEMORY = 2;
     public static final int MEMHOSTALLOC_PORTABLE = 0x01, MEMHOSTALLOC_DEVICEMAP = 0x02;
     public static final int MEMHOSTREGISTER_PORTABLE = 0x01, MEMHOSTREGISTER_DEVICEMAP = 0x02;
     public static final int STREAM_NON_BLOCKING = 0x1;
