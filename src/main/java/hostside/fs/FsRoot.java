@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -84,14 +85,16 @@ public final class FsRoot {
         return new FsRoot(t, false);
     }
 
+    /** Looked at without following links: a recording's own links are FsRoot's to resolve, inside it. */
     private static boolean looksLikeMachine(Path dir) {
-        return Files.isDirectory(dir.resolve("sys")) || Files.isDirectory(dir.resolve("proc"));
+        return Files.isDirectory(dir.resolve("sys"), LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(dir.resolve("proc"), LinkOption.NOFOLLOW_LINKS);
     }
 
     private static Path onlySubfolder(Path dir) {
         try (var s = Files.list(dir)) {
             List<Path> all = s.toList();
-            return all.size() == 1 && Files.isDirectory(all.getFirst()) ? all.getFirst() : null;
+            // a link there (to "/", say) would make the machine that link's target, outside the recording
+            return all.size() == 1 && Files.isDirectory(all.getFirst(), LinkOption.NOFOLLOW_LINKS) ? all.getFirst() : null;
         } catch (IOException e) {
             return null;
         }

@@ -105,4 +105,17 @@ class BeneathTheRootTest {
         assertThat(live.list("/proc/self/task")).isNotEmpty();
         assertThat(live.exists("/proc/self")).isTrue();
     }
+
+    /** A recording folder whose only entry links to "/" is no recording: the live machine is not read as if it were one. */
+    @Test
+    void aLinkAsTheRecordingsOnlyFolderIsNotFollowed() throws Exception {
+        Path box = Files.createDirectories(tmp.resolve("box"));
+        Files.createSymbolicLink(box.resolve("machine"), Path.of("/"));
+        assertThatThrownBy(() -> FsRoot.open(box.toString())).isInstanceOf(hostside.core.BadInputException.class)
+                .hasMessageContaining("not a recorded machine");
+        Path box2 = Files.createDirectories(tmp.resolve("box2"));
+        Files.createSymbolicLink(box2.resolve("sys"), Path.of("/sys"));
+        Files.createSymbolicLink(box2.resolve("proc"), Path.of("/proc"));
+        assertThatThrownBy(() -> FsRoot.open(box2.toString())).isInstanceOf(hostside.core.BadInputException.class);
+    }
 }
