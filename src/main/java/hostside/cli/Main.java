@@ -41,12 +41,33 @@ public final class Main implements Runnable {
         // A thread of a drill's own (a progress ticker, the learn server's handlers, a reader of a
         // child's output) that dies must not print Java's trace: one line, as for the main thread.
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            if (e instanceof OutOfMemoryError) {
+                // out of memory anywhere leaves the run unable to finish: stop now, with the line said
+                err.println(OUT_OF_MEMORY + (Runtime.getRuntime().maxMemory() >> 20) + OUT_OF_MEMORY_ADVICE);
+                Runtime.getRuntime().halt(FAILED);
+            }
             err.println("hostside: failed in " + hostside.core.Printable.of(t.getName()) + ": " + hostside.core.Printable.of(inWords(e)) + hint());
             if (debug()) e.printStackTrace(err);
-            // out of memory anywhere leaves the run unable to finish: stop now, with the line said
-            if (e instanceof OutOfMemoryError) Runtime.getRuntime().halt(FAILED);
         });
-        System.exit(run(args, new PrintWriter(System.out, true), err));
+        StdoutGuard stdout = new StdoutGuard();
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, System.out.charset()), true);
+        int code = run(args, out, err);
+        out.flush();
+        System.exit(stdoutLost(stdout.failure(), err, code));
+    }
+
+    /** The out-of-memory line, in two halves around the heap's limit in MiB: built from constants, since there may be little heap left to build it. */
+    private static final String OUT_OF_MEMORY = "hostside: out of memory: the Java heap's limit is ";
+    private static final String OUT_OF_MEMORY_ADVICE = " MiB; give it more with HOSTSIDE_JAVA_OPTS=-Xmx<size>, or give it less to read";
+
+    /** The exit status where standard output could not be written: 1, with a line unless the reader left (EPIPE). */
+    static int stdoutLost(java.io.IOException failure, PrintWriter err, int code) {
+        if (failure == null) return code;
+        if (!StdoutGuard.readerLeft(failure)) {
+            err.println("hostside: could not write the output to standard output (" + hostside.core.Printable.of(String.valueOf(failure.getMessage()))
+                    + "): what was written there is incomplete");
+        }
+        return code == OK ? FAILED : code;
     }
 
     /** Runs a command line; the streams are parameters so tests can read what a user would see. */
@@ -69,8 +90,7 @@ public final class Main implements Runnable {
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler above; an Error comes out of execute().
             // By now the command's objects are unreachable, so there is heap again to say this.
-            err.println("hostside: out of memory: the Java heap's limit is " + (Runtime.getRuntime().maxMemory() >> 20)
-                    + " MiB; give it more with HOSTSIDE_JAVA_OPTS=-Xmx<size>, or less to read (fewer or smaller reports)");
+            err.println(OUT_OF_MEMORY + (Runtime.getRuntime().maxMemory() >> 20) + OUT_OF_MEMORY_ADVICE);
             return FAILED;
         } catch (StackOverflowError e) {
             err.println("hostside: failed: an input nested too deeply to read, or an internal error" + hint());
