@@ -85,10 +85,17 @@ public final class CompareCommand implements Callable<Integer> {
         if (paths.size() == 1 && Files.isDirectory(paths.getFirst(), LinkOption.NOFOLLOW_LINKS)) {
             Path dir = paths.getFirst();
             try (Stream<Path> s = Files.list(dir)) {
-                List<Path> found = s.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
-                        .sorted().limit(MAX_REPORTS + 1L).toList();
-                if (found.isEmpty()) throw new BadInputException(dir + ": no .json file in it");
-                if (found.size() > MAX_REPORTS) throw new BadInputException(dir + ": more than " + MAX_REPORTS + " .json files");
+                List<Path> named = s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().limit(MAX_REPORTS + 1L).toList();
+                if (named.size() > MAX_REPORTS) throw new BadInputException(dir + ": more than " + MAX_REPORTS + " .json files");
+                List<Path> found = new ArrayList<>();
+                var err = spec.commandLine().getErr();
+                for (Path p : named) {
+                    // what is not a regular file is never opened, and said, as a damaged report is: the count that follows adds up
+                    String what = notARegularFile(p);
+                    if (what == null) found.add(p);
+                    else err.println("hostside: passed over " + p + ": " + what);
+                }
+                if (found.isEmpty()) throw new BadInputException(dir + ": no .json file in it that is a regular file");
                 return found;
             } catch (IOException e) {
                 throw new BadInputException(dir + ": cannot list it (" + e.getMessage() + ")");
@@ -102,6 +109,19 @@ public final class CompareCommand implements Callable<Integer> {
             if (Files.isDirectory(p)) throw new BadInputException(p + ": a folder, given with other paths; give one folder alone, or files");
         }
         return paths;
+    }
+
+    /** Null for a regular file; else what it is ("a symbolic link, not followed", "a FIFO"), looked at without following a link. */
+    private static String notARegularFile(Path p) {
+        try {
+            var a = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isRegularFile()) return null;
+            if (a.isSymbolicLink()) return "a symbolic link, not followed";
+            if (a.isDirectory()) return "a folder";
+            return "not a regular file (a FIFO, socket or device is never opened)";
+        } catch (IOException e) {
+            return "cannot be read (" + e.getMessage() + ")";
+        }
     }
 
     /** Where the link {@code p} leads, for the user to give instead. */

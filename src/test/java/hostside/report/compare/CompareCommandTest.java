@@ -93,6 +93,23 @@ class CompareCommandTest {
         assertThat(CliRun.of("compare", fleet.toString()).code()).as("the folder itself").isZero();
     }
 
+    /** In a folder, what is named .json but is no regular file is passed over and said, not skipped in silence: the count must add up. */
+    @Test
+    void aFolderSaysWhatItPassedOverThatIsNoRegularFile() throws Exception {
+        h2d("a.json", "a", 55.0);
+        h2d("b.json", "b", 44.0);
+        hostside.fs.SpecialFiles.fifo(dir.resolve("fifo.json"));
+        Files.createSymbolicLink(dir.resolve("link.json"), dir.resolve("a.json"));
+        Files.createDirectory(dir.resolve("folder.json"));
+        CliRun r = CliRun.of("compare", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err().lines().toList()).containsExactly(
+                "hostside: passed over " + dir.resolve("fifo.json") + ": not a regular file (a FIFO, socket or device is never opened)",
+                "hostside: passed over " + dir.resolve("folder.json") + ": a folder",
+                "hostside: passed over " + dir.resolve("link.json") + ": a symbolic link, not followed");
+        assertThat(r.out()).contains("Fleet: 2 machines");
+    }
+
     @Test
     void badInputIsOneLineAndExitTwo() throws IOException {
         CliRun missing = CliRun.of("compare", dir.resolve("nope.json").toString());
