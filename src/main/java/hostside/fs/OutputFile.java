@@ -166,6 +166,29 @@ public final class OutputFile {
         }
     }
 
+    /**
+     * What stands at {@code p}, following a link (a folder given through one is a folder): "a
+     * regular file", "a character device", "a FIFO"..., or "missing"; for messages about a
+     * folder that is not one.
+     */
+    public static String kindOf(Path p) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+            if (a.isRegularFile()) return "a regular file";
+            if (a.isDirectory()) return "a folder";
+        } catch (IOException e) {
+            return Files.isSymbolicLink(p) ? "a symbolic link that leads nowhere" : "missing";
+        }
+        Path real;
+        try {
+            real = p.toRealPath();
+        } catch (IOException e) {
+            real = p;
+        }
+        PathAt.Stat s = statOrNull(real);
+        return whatIsAt(real, s == null ? PathAt.Stat.Type.UNKNOWN : s.type()).replaceFirst("^is ", "");
+    }
+
     /** A part written to its temporary file and synced, not yet in place. */
     private static final class Staged implements AutoCloseable {
         final Path target, tmp;
@@ -315,7 +338,7 @@ public final class OutputFile {
      */
     public static void checkFolder(Path dir, String option, long bytes) {
         Path abs = dir.toAbsolutePath();
-        if (Files.exists(abs) && !Files.isDirectory(abs)) throw new BadInputException(option + " " + dir + ": is a file, not a folder");
+        if (Files.exists(abs) && !Files.isDirectory(abs)) throw new BadInputException(option + " " + dir + ": is " + kindOf(abs) + ", not a folder");
         try {
             Files.createDirectories(abs);
         } catch (IOException e) {

@@ -82,4 +82,18 @@ class OutputTargetsTest {
         assertThat(Files.readString(victim)).isEqualTo("precious");
         assertThat(Files.exists(tmp.resolve("b.tar.gz"), LinkOption.NOFOLLOW_LINKS)).isTrue();
     }
+
+    /** A folder that is no folder is named for what it is, not "a file" or "does not exist". */
+    @Test
+    void aFolderThatIsNoFolderIsSaidToBeWhatItIs() throws Exception {
+        Path dev = SpecialFiles.charDevice(tmp.resolve("cdev"), 1, 3);
+        Path fifo = SpecialFiles.fifo(tmp.resolve("fifo"));
+        Path reg = Files.writeString(tmp.resolve("reg"), "x");
+        CliRun.of("report", "--from", REPORT, "--out", dev.toString()).assertOneLineError("hostside: --out " + dev + ": is a character device, not a folder");
+        CliRun.of("snapshot", "-o", fifo + "/.", "--root", Fixtures.h200().toString())
+                .assertOneLineError("hostside: -o " + fifo + "/.: " + fifo + " is a FIFO, not a folder");
+        CliRun.of("bundle", "-o", reg + "/x").assertOneLineError("hostside: -o " + reg + "/x: " + reg + " is a regular file, not a folder");
+        CliRun.of("snapshot", "-o", tmp.resolve("none/x").toString(), "--root", Fixtures.h200().toString())
+                .assertOneLineError("hostside: -o " + tmp.resolve("none/x") + ": folder " + tmp.resolve("none") + " does not exist");
+    }
 }

@@ -216,7 +216,7 @@ class OutputFileTest {
             assertThat(s.toList()).as("the probe file is removed").isEmpty();
         }
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
-        assertThatThrownBy(() -> OutputFile.checkFolder(file, "--out", 1)).isInstanceOf(BadInputException.class).hasMessageContaining("is a file");
+        assertThatThrownBy(() -> OutputFile.checkFolder(file, "--out", 1)).isInstanceOf(BadInputException.class).hasMessageContaining("is a regular file, not a folder");
         assertThatThrownBy(() -> OutputFile.checkFolder(file.resolve("sub"), "--out", 1)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("cannot create");
         assertThatThrownBy(() -> OutputFile.checkFolder(Path.of("/proc"), "--out", 1)).isInstanceOf(BadInputException.class)

@@ -116,7 +116,7 @@ class ReportOutputTest {
         // A bad --out and a bad --root: the --out is named, so it was checked first.
         oneLineError(run("report", "--root", tmp.resolve("missing").toString(), "--out", "/proc/hostside-cannot-write-here"), "--out");
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
-        oneLineError(run("report", "--root", tmp.resolve("missing").toString(), "--out", file.toString()), "is a file");
+        oneLineError(run("report", "--root", tmp.resolve("missing").toString(), "--out", file.toString()), "is a regular file, not a folder");
         // Live, no --root: exits at once with that one line, no progress from any measurement.
         oneLineError(run("report", "--out", "/proc/hostside-cannot-write-here"), "--out /proc/hostside-cannot-write-here");
         oneLineError(run("report", "--root", h200, "--out", tmp.toString(), "--name", ".hidden"), "--name");
