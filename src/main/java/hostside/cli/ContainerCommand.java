@@ -51,8 +51,9 @@ public final class ContainerCommand implements Callable<Integer> {
         if (threads != null && (threads < 1 || threads > MAX_THREADS)) throw new BadInputException("--threads " + threads + ": choose 1 to " + MAX_THREADS);
         // the plan multiplies the batch by the workers and the prefetch factor: a size near 2^63 wrapped to "-16 bytes"
         if (batchBytes != null && batchBytes > hostside.core.Bounds.MEMORY_BYTES) {
-            throw new BadInputException("--batch-bytes " + hostside.core.Units.bytes(batchBytes) + ": at most "
-                    + hostside.core.Units.bytes(hostside.core.Bounds.MEMORY_BYTES) + " (a batch is collated in memory, and no machine addresses more)");
+            // in bytes, both: rounded to PiB, 4097T and the bound both read "4 PiB", and the refusal would not say why
+            throw new BadInputException(String.format(java.util.Locale.ROOT, "--batch-bytes %d bytes: at most %d bytes (%s; a batch is collated in memory, and no machine addresses more)",
+                    batchBytes, hostside.core.Bounds.MEMORY_BYTES, hostside.core.Units.bytes(hostside.core.Bounds.MEMORY_BYTES)));
         }
         FsRoot fs = options.open();
         ContainerRun run = ContainerRun.read(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);

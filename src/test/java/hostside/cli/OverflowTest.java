@@ -102,7 +102,10 @@ class OverflowTest {
         CliRun r = run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", MAX);
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("hostside: --batch-bytes 8192 PiB: at most 4 PiB (a batch is collated in memory, and no machine addresses more)\n");
+        assertThat(r.err()).isEqualTo("hostside: --batch-bytes 9223372036854775807 bytes: at most 4503599627370496 bytes (4 PiB; a batch is collated in memory, and no machine addresses more)\n");
+        // just past the bound: in PiB both would read "4 PiB", and the refusal would not say why
+        assertThat(run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", "4097T").err())
+                .startsWith("hostside: --batch-bytes 4504699138998272 bytes: at most 4503599627370496 bytes");
         CliRun most = run("container", "--root", Fixtures.h200().toString(), "--batch-bytes", "4P", "--workers", "64", "--json");
         assertThat(most.code()).as(most.err()).isZero();
         assertThat(most.out()).contains("\"shmBytes\" : " + (64L * 2 * (4L << 50)));
