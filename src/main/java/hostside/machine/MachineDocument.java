@@ -120,6 +120,8 @@ public final class MachineDocument {
     static String holds(Topology.NumaNode n, MachineFacts f) {
         boolean mem = n.memTotalBytes() != null && n.memTotalBytes() > 0;
         if (n.gpuMemory()) return "GPU memory of " + gpuLabel(f, n.gpu());
+        // unread (a recording's size past any machine's, an unreadable meminfo): unknown is not "none"
+        if (n.memTotalBytes() == null) return n.cpus().isEmpty() ? "memory of unknown size" : "CPUs, memory of unknown size";
         if (n.cpus().isEmpty()) return mem ? "memory only" : "nothing (empty)";
         return mem ? "CPUs and memory" : "CPUs, no memory";
     }

@@ -165,6 +165,7 @@ final class MemoryChecks {
         boolean mem = n.memTotalBytes() != null && n.memTotalBytes() > 0;
         if (n.gpuMemory()) return "GPU memory of " + (n.gpu() == null ? "a GPU" : n.gpu()) + (mem ? " (" + Units.bytes(n.memTotalBytes()) + ")" : "");
         if (cpus && mem) return "CPUs " + n.cpus().toList() + " and " + Units.bytes(n.memTotalBytes());
+        if (n.memTotalBytes() == null) return (cpus ? "CPUs " + n.cpus().toList() + ", " : "") + "memory of unknown size";
         if (cpus) return "CPUs " + n.cpus().toList() + ", no memory";
         if (mem) return Units.bytes(n.memTotalBytes()) + ", no CPUs";
         return null;

@@ -53,6 +53,16 @@ class MachineDocumentTest {
         });
     }
 
+    /** A node's memory that could not be read is of unknown size, never "no memory": the reader would drop a node that has some. */
+    @Test
+    void aNodeWhoseMemoryIsUnknownIsNotSaidToHaveNone() {
+        MachineFacts f = MachineFiguresTest.H200_FACTS;
+        Topology.NumaNode unread = new Topology.NumaNode(0, hostside.core.CpuSet.parseList("0-15"), null, false, null, List.of());
+        assertThat(MachineDocument.holds(unread, f)).isEqualTo("CPUs, memory of unknown size");
+        Topology.NumaNode none = new Topology.NumaNode(1, hostside.core.CpuSet.parseList("0-15"), 0L, false, null, List.of());
+        assertThat(MachineDocument.holds(none, f)).isEqualTo("CPUs, no memory");
+    }
+
     @Test
     void everyFigureOfTheH200ShowsInAllThreeRenderings() {
         everyFigureInEveryRendering(MachineFiguresTest.h200());

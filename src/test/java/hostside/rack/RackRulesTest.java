@@ -47,6 +47,9 @@ class RackRulesTest {
         assertThat(MemoryChecks.role(gh200.get(1))).isEqualTo("GPU memory of 0009:01:00.0 (96 GiB)");
         assertThat(MemoryChecks.role(gh200.get(2))).isNull();
         assertThat(MemoryChecks.role(node(3, "", 64, false))).isEqualTo("64 GiB, no CPUs");
+        // a size that could not be read (a recording's past any machine's) is unknown, never "no memory"
+        Topology.NumaNode unread = new Topology.NumaNode(4, CpuSet.parseList("0-3"), null, false, null, List.of());
+        assertThat(MemoryChecks.role(unread)).isEqualTo("CPUs 0-3, memory of unknown size");
         assertThat(MemoryChecks.ids(List.of(2, 3, 4, 5, 6, 7, 8, 10))).isEqualTo("2-8,10");
     }
 
