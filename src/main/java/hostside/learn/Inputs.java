@@ -87,6 +87,9 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         Report.Machine m = r.machine();
         String name = m == null || m.name() == null ? "this machine" : m.name();
         var c = r.hardwareClass();
+        // a first-schema report has no class of its own: it follows from its Module 1 facts, as its figures do
+        hostside.machine.MachineRun machineRun = r.module(hostside.machine.MachineRun.class);
+        if (c == null && machineRun != null && machineRun.facts() != null) c = hostside.report.Fleet.hardwareClass(machineRun, null);
         if (c != null) {
             put(facts, "gpu", c.gpuCount() == 0 ? "none" : c.gpuCount() + "x " + c.gpu());
             put(facts, "gpu_count", String.valueOf(c.gpuCount()));

@@ -20,6 +20,14 @@ import hostside.report.ReportReader;
 class PlatformPlacementTest {
     static final PlatformPlacement S = new PlatformPlacement();
 
+    /** A first-schema report has no class of its own; its Module 1 facts give the GPU count, so it is placed, not called "typical". */
+    @Test
+    void aFirstSchemaReportIsPlacedFromItsOwnFacts() throws Exception {
+        List<Frame> frames = StepperChecks.check(S, StepperChecks.report("testdata/reports/h200-hostside1.json"), 6);
+        String all = captions(frames);
+        assertThat(all).contains("This machine has 1x NVIDIA H200").contains("Closest: HGX/DGX H200").doesNotContain("Not this machine");
+    }
+
     @Test
     void theH200VmIsAnHgxH200WithOneGpuNotEight() throws Exception {
         List<Frame> frames = StepperChecks.check(S, StepperChecks.h200(), 6);
