@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 
 import hostside.core.Better;
 import hostside.core.Figure;
+import hostside.core.Json;
 import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
@@ -95,17 +96,19 @@ public record Result(String key, String description, Status status, String why, 
         public Result deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonNode n = p.readValueAsTree();
             String key = n.path("key").asText("");
-            Status status = Status.parse(n.path("status").asText("failed"));
+            // each field read through Json.at, so that a failure names the field ("results[0].status"), not the result alone
+            Status status = Json.at(n, "status", () -> Status.parse(n.path("status").asText("failed")));
             String unitText = n.path("unit").asText("");
-            Unit unit = unitText.isEmpty() ? null : Unit.of(unitText);
-            Stats value = n.path("value").isObject() ? ctxt.readTreeAsValue(n.get("value"), Stats.class) : null;
-            Better better = n.path("better").isTextual() ? Better.parse(n.get("better").asText()) : unit == null || value == null ? null : unit.usually;
+            Unit unit = unitText.isEmpty() ? null : Json.at(n, "unit", () -> Unit.of(unitText));
+            Stats value = n.path("value").isObject() ? Json.at(n, "value", () -> ctxt.readTreeAsValue(n.get("value"), Stats.class)) : null;
+            Better better = n.path("better").isTextual() ? Json.at(n, "better", () -> Better.parse(n.get("better").asText()))
+                    : unit == null || value == null ? null : unit.usually;
             Detail detail = null;
             JsonNode d = n.path("detail");
             if (d.isObject() && !d.isEmpty()) {
                 // a case this version does not know (a newer report's) keeps no detail: its figure still reads
                 Class<? extends Detail> type = DetailTypes.of(key);
-                if (type != null) detail = ctxt.readTreeAsValue(d, type);
+                if (type != null) detail = Json.at(n, "detail", () -> ctxt.readTreeAsValue(d, type));
             }
             return new Result(key, n.path("description").asText(""), status, n.path("why").asText(""), unit, value, better,
                     n.path("method").asText(""), n.path("anchor").isTextual() ? n.get("anchor").asText() : null, detail);

@@ -1,11 +1,11 @@
 package hostside.machine;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Figure;
@@ -69,13 +69,15 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
      * Details read as their records once the drill's cases are registered ({@link hostside.harness.DetailTypes}).
      */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
-    static MachineRun read(ObjectNode n) throws JsonProcessingException {
+    static MachineRun read(ObjectNode n) throws IOException {
         ObjectNode facts = n.deepCopy();
         facts.remove(List.of("gpu", "gpuMatrix", "memory", "figures", "load")); // load: set beside it by the command line
-        MachineFacts f = Json.MAPPER.treeToValue(facts, MachineFacts.class);
-        GpuDrill.GpuSection g = n.hasNonNull("gpu") ? Json.MAPPER.treeToValue(n.get("gpu"), GpuDrill.GpuSection.class) : null;
-        GpuMatrix m = n.hasNonNull("gpuMatrix") ? Json.MAPPER.treeToValue(n.get("gpuMatrix"), GpuMatrix.class) : GpuMatrix.of(f, g);
-        MemoryDrill.MemorySection mem = n.hasNonNull("memory") ? Json.MAPPER.treeToValue(n.get("memory"), MemoryDrill.MemorySection.class) : null;
+        MachineFacts f = Json.MAPPER.treeToValue(facts, MachineFacts.class); // the top level: a failure's path is already the JSON's
+        // each part through Json.at, so that a failure names its part ("data.gpu.runs[0]", not "data.runs[0]")
+        GpuDrill.GpuSection g = n.hasNonNull("gpu") ? Json.at(n, "gpu", () -> Json.MAPPER.treeToValue(n.get("gpu"), GpuDrill.GpuSection.class)) : null;
+        GpuMatrix m = n.hasNonNull("gpuMatrix") ? Json.at(n, "gpuMatrix", () -> Json.MAPPER.treeToValue(n.get("gpuMatrix"), GpuMatrix.class)) : GpuMatrix.of(f, g);
+        MemoryDrill.MemorySection mem = n.hasNonNull("memory")
+                ? Json.at(n, "memory", () -> Json.MAPPER.treeToValue(n.get("memory"), MemoryDrill.MemorySection.class)) : null;
         return new MachineRun(f, g, m, mem);
     }
 }

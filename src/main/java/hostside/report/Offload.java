@@ -24,19 +24,35 @@ final class Offload {
 
     static final double GB_100 = 100, ADAM_70B_GB = 840, KV_BYTES_PER_TOKEN = 2.0 * 80 * 8 * 128 * 2;
 
-    /** One row: what moves the bytes, at what rate, and the three figures that follow. */
+    /**
+     * One row: what moves the bytes, at what rate, and the three figures that follow. A rate that
+     * is no rate (0, negative, not finite: a report's checks refuse them, a reference platform's
+     * table could hold one) gives no figure: each reads "unknown", never Infinity or NaN seconds.
+     */
     record Row(String what, double gbs, String source) {
+        static final String UNKNOWN = "unknown";
+
+        /** Whether the rate can be divided by: every figure of the row follows from it. */
+        boolean known() {
+            return gbs > 0 && Double.isFinite(gbs);
+        }
+
+        String rate() {
+            return known() ? hostside.core.Units.sig3(gbs) : UNKNOWN;
+        }
+
         // three significant figures, as the headlines: the copies they follow from vary by more than that
         String seconds100() {
-            return hostside.core.Units.sig3(GB_100 / gbs) + " s";
+            return known() ? hostside.core.Units.sig3(GB_100 / gbs) + " s" : UNKNOWN;
         }
 
         String adam() {
-            return hostside.core.Units.sig3(ADAM_70B_GB / gbs) + " s";
+            return known() ? hostside.core.Units.sig3(ADAM_70B_GB / gbs) + " s" : UNKNOWN;
         }
 
         String kvTokens() {
-            return String.format(Locale.ROOT, "%,.0f", new java.math.BigDecimal(gbs * 1e9 / KV_BYTES_PER_TOKEN).round(new java.math.MathContext(3)).doubleValue());
+            return known() ? String.format(Locale.ROOT, "%,.0f", new java.math.BigDecimal(gbs * 1e9 / KV_BYTES_PER_TOKEN).round(new java.math.MathContext(3)).doubleValue())
+                    : UNKNOWN;
         }
     }
 
@@ -52,7 +68,7 @@ final class Offload {
         for (Platforms.Platform p : Platforms.get().platforms()) if (p.hostToDevice() != null) ref.computeIfAbsent(p.hostToDevice().value(), k -> new ArrayList<>()).add(p);
         ref.forEach((gbs, ps) -> rows.add(new Row(String.join(", ", ps.stream().map(Platforms.Platform::name).toList()), gbs,
                 ps.getFirst().hostToDevice().tag() + ": " + ps.getFirst().hostToDevice().source())));
-        List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(hostside.core.Units.sig3(x.gbs())), Text.of(x.seconds100()),
+        List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(x.rate()), Text.of(x.seconds100()),
                 Text.of(x.adam()), Text.of(x.kvTokens()), Text.of(x.source()))).toList();
         return new Block.Section("Offload math: 100 GB, a 70B model's Adam state (840 GB) and Llama-3-70B's KV cache (320 KiB a token), one way", List.of(
                 new Block.Table(List.of(new Column("copy", Align.LEFT), new Column("GB/s", Align.RIGHT), new Column("100 GB", Align.RIGHT),

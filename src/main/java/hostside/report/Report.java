@@ -73,7 +73,7 @@ public record Report(String schema, String kind, Machine machine,
         @com.fasterxml.jackson.annotation.JsonCreator
         public static SectionStatus parse(String s) {
             for (SectionStatus v : values()) if (v.word.equals(s)) return v;
-            throw new IllegalArgumentException("\"" + s + "\" is not run, not run or not in this version");
+            throw new IllegalArgumentException("\"" + s + "\" is none of \"run\", \"not run\" and \"not in this version\"");
         }
     }
 

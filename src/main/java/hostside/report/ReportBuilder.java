@@ -173,8 +173,11 @@ public final class ReportBuilder {
                         .filter(c -> c.pciAddress().equals(g.address())).findFirst().map(c -> "coherence: " + c.coherence()).orElse("coherence not read");
                 if (pinned.isPresent()) {
                     measured = true;
-                    links.add(String.format(Locale.ROOT, "%s: %s; pinned %.1f GB/s%s, so 10 GB moves in %.2f s; %s", g.label(), link, pinned.get(),
-                            pageable.map(p -> String.format(Locale.ROOT, ", pageable %.1f GB/s", p)).orElse(""), CopyVerdicts.OFFLOAD_BYTES / (pinned.get() * 1e9), coherence));
+                    // the seconds divide by the copy's rate: none where it is no rate (a report's checks refuse a 0)
+                    double gbs = pinned.get();
+                    String moves = gbs > 0 && Double.isFinite(gbs) ? String.format(Locale.ROOT, ", so 10 GB moves in %.2f s", CopyVerdicts.OFFLOAD_BYTES / (gbs * 1e9)) : "";
+                    links.add(String.format(Locale.ROOT, "%s: %s; pinned %.1f GB/s%s%s; %s", g.label(), link, gbs,
+                            pageable.map(p -> String.format(Locale.ROOT, ", pageable %.1f GB/s", p)).orElse(""), moves, coherence));
                 } else {
                     double gbs = l == null || c2c ? 0 : l.belowMaxWidth() ? l.currentGBs() : l.maxGBs();
                     links.add(g.label() + ": " + link + (gbs > 0 ? String.format(Locale.ROOT, ", so 10 GB moves in no less than %.2f s", CopyVerdicts.OFFLOAD_BYTES / (gbs * 1e9)) : "")

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.BadInputException;
 import hostside.core.Figure;
@@ -29,8 +30,8 @@ import hostside.harness.Result;
  * <li>every floating-point number is finite: JSON has no NaN or Infinity, but 1e400 reads as
  * Infinity and the strings "NaN" and "Infinity" read as numbers;</li>
  * <li>every typed figure, and every measured result it is derived from, lies within what its unit
- * can measure ({@link #least}, {@link #FINEST}, {@link #MOST}), its median within its min and max,
- * of one sample or more;</li>
+ * can measure ({@link #least}, {@link #mayBeZero}, {@link #FINEST}, {@link #MOST}), its median
+ * within its min and max, of one sample or more;</li>
  * <li>what a record of a kind holds together: a result that measured has a unit and samples, a
  * GPU section that ran has the driver's facts, an affinity matrix has a row and a column per device.</li>
  * </ul>
@@ -136,9 +137,24 @@ final class ReportChecks {
         return unit == Unit.PERCENT ? -100 : 0;
     }
 
-    /** Bad input naming {@code what} (the file) when {@code record}, read from it, breaks one of the rules. */
-    static void check(Object record, String what) {
-        new Walk(what).visit(record, "", record.getClass());
+    /**
+     * Whether a figure in {@code unit} may be 0: all but a bandwidth and a rate may. A bandwidth or
+     * a rate is what moved over the time it took, and a case that moved nothing fails rather than
+     * writing 0; the pages divide by them (100 GB at 0 GB/s is Infinity seconds). A time may be 0:
+     * two reads of a coarse clock can agree (Ticker clamps a wake-up's lateness at 0, and a
+     * syscall's kernel share is one median less another), as a count, a share and a size may.
+     */
+    static boolean mayBeZero(Unit unit) {
+        return unit != Unit.GB_PER_S && unit != Unit.IOPS;
+    }
+
+    /**
+     * Bad input naming {@code what} (the file) when {@code record}, read from {@code json}, breaks
+     * one of the rules. The JSON says why a field is null where it held a value of another kind
+     * that its reader passed over ("value": [1, 2, 3] for a result's samples).
+     */
+    static void check(Object record, JsonNode json, String what) {
+        new Walk(what).visit(record, "", record.getClass(), json);
     }
 
     /** The typed figures alone: those a first-schema report's results gave after {@link #check}. */
@@ -157,10 +173,14 @@ final class ReportChecks {
         return Map.entry(type, names);
     }
 
-    /** One walk over one file's records; the path says where, as the JSON names it ("modules[0].data.host.kernel"). */
+    /**
+     * One walk over one file's records; the path says where, as the JSON names it
+     * ("modules[0].data.host.kernel"), and the JSON at that path goes beside it (null where there
+     * is none: figures derived, not read).
+     */
     private record Walk(String what) {
         /** {@code type}: the declared type of where {@code o} sits, which says whether a list's elements may be null. */
-        void visit(Object o, String at, java.lang.reflect.Type type) {
+        void visit(Object o, String at, java.lang.reflect.Type type, JsonNode json) {
             switch (o) {
                 case null -> {}
                 case Double d -> finite(d, at);
@@ -170,13 +190,13 @@ final class ReportChecks {
                 }
                 case List<?> l -> {
                     java.lang.reflect.Type e = argument(type, 0);
-                    for (int i = 0; i < l.size(); i++) element(l.get(i), at + "[" + i + "]", e);
+                    for (int i = 0; i < l.size(); i++) element(l.get(i), at + "[" + i + "]", e, json == null ? null : json.get(i));
                 }
                 case Map<?, ?> m -> {
                     java.lang.reflect.Type e = argument(type, 1);
-                    m.forEach((k, v) -> element(v, at + "[" + quoted(String.valueOf(k)) + "]", e));
+                    m.forEach((k, v) -> element(v, at + "[" + quoted(String.valueOf(k)) + "]", e, json == null ? null : json.get(String.valueOf(k))));
                 }
-                case Record r -> record(r, at);
+                case Record r -> record(r, at, json);
                 default -> {} // a string, an enum, a scope, a CPU list: whole values, nothing inside to check
             }
         }
@@ -185,12 +205,12 @@ final class ReportChecks {
          * A null element is refused where a reader would meet it as an object; a number's null is
          * a value of its own ("not measured": a peer matrix's diagonal and left-out pairs).
          */
-        private void element(Object o, String at, java.lang.reflect.Type type) {
+        private void element(Object o, String at, java.lang.reflect.Type type, JsonNode json) {
             if (o == null) {
                 if (type instanceof Class<?> c && Number.class.isAssignableFrom(c)) return;
                 throw bad(at + " is null");
             }
-            visit(o, at, type);
+            visit(o, at, type, json);
         }
 
         /** The {@code i}th type argument of a declared List or Map ({@code Object} where it is not known). */
@@ -200,24 +220,43 @@ final class ReportChecks {
         }
 
         /** A record: its required fields first, then what its kind must satisfy, then each field in turn. */
-        private void record(Record r, String at) {
+        private void record(Record r, String at, JsonNode json) {
             List<Field> fields = FIELDS.get(r.getClass());
             Object[] values = new Object[fields.size()];
             for (int i = 0; i < values.length; i++) {
                 values[i] = fields.get(i).of(r);
-                if (values[i] == null && fields.get(i).required()) throw bad(fields.get(i).under(at) + " is missing or null");
+                if (values[i] == null && fields.get(i).required()) throw absent(fields.get(i), at, json, "");
             }
             switch (r) {
                 case Figure f -> figure(f, at);
-                case Result res -> result(res, at);
+                case Result res -> result(res, at, json);
                 case Stats s -> stats(s, at);
                 // the GPU half of Module 1 that ran ("" for why not) read the driver's facts, and its page draws them
                 case hostside.machine.GpuDrill.GpuSection g when g.notRun().isEmpty() && g.cuda() == null ->
-                        throw bad(at + ".cuda is missing or null in a GPU section that ran");
+                        throw absent(field(r, "cuda"), at, json, " in a GPU section that ran");
                 case hostside.machine.Affinity a -> square(a, at);
                 default -> {}
             }
-            for (int i = 0; i < values.length; i++) visit(values[i], fields.get(i).under(at), fields.get(i).accessor().getGenericReturnType());
+            for (int i = 0; i < values.length; i++) {
+                Field f = fields.get(i);
+                visit(values[i], f.under(at), f.accessor().getGenericReturnType(), f.in(json));
+            }
+        }
+
+        /**
+         * A field its record needs is null: missing or null in the JSON ({@code context} says
+         * where it is needed), or, where its reader passed over a value of another kind, that
+         * kind: "value: an object expected, a list found".
+         */
+        private BadInputException absent(Field f, String at, JsonNode json, String context) {
+            JsonNode there = f.in(json);
+            JsonFaults.Kind found = JsonFaults.kind(there), wanted = JsonFaults.expected(f.accessor().getGenericReturnType());
+            if (found == JsonFaults.Kind.NULL || wanted.takes(found)) return bad(f.under(at) + " is missing or null" + context);
+            return bad(f.under(at) + ": " + wanted.words + " expected, " + JsonFaults.found(there) + " found");
+        }
+
+        private static Field field(Record r, String name) {
+            return FIELDS.get(r.getClass()).stream().filter(f -> f.accessor().getName().equals(name)).findFirst().orElseThrow();
         }
 
         /** matrix[i][j] is the level between devices i and j: one row and one column per device. */
@@ -231,10 +270,10 @@ final class ReportChecks {
         }
 
         /** A result that says it measured has a unit and samples, and they lie within what the unit can measure. */
-        private void result(Result r, String at) {
+        private void result(Result r, String at, JsonNode json) {
             if (!r.isOk()) return;
-            if (r.unit() == null) throw bad(at + ".unit is missing or null in a result that measured");
-            if (r.value() == null) throw bad(at + ".value is missing or null in a result that measured");
+            if (r.unit() == null) throw absent(field(r, "unit"), at, json, " in a result that measured");
+            if (r.value() == null) throw absent(field(r, "value"), at, json, " in a result that measured");
             String which = at + " (" + quoted(r.key()) + ")";
             Stats v = r.value();
             finite(v.median(), which + ": its median");
@@ -265,8 +304,16 @@ final class ReportChecks {
         }
 
         private void within(Unit unit, double v, String which, String end) {
-            if (v < least(unit)) {
+            // -0.0 is not below 0 and equals 0 to Java, yet 1 / -0.0 is -Infinity: here it is negative, as its sign says
+            boolean negativeZero = v == 0 && Math.copySign(1.0, v) < 0;
+            if (v < least(unit) || negativeZero && least(unit) == 0) {
                 throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, and no figure in %s is below %s", which, end, number(v), unit, unit, number(least(unit))));
+            }
+            if (negativeZero) { // a growth in percent may be below 0, but no writer negates a 0
+                throw bad(String.format(Locale.ROOT, "%s: its %s is -0 %s, a negative zero, which no measurement gives", which, end, unit));
+            }
+            if (v == 0 && !mayBeZero(unit)) {
+                throw bad(String.format(Locale.ROOT, "%s: its %s is 0 %s, and no figure in %s is measured as 0", which, end, unit, unit));
             }
             if (v != 0 && Math.abs(v) < FINEST) {
                 throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, finer than anything measured (under 1e-9)", which, end, number(v), unit));
@@ -293,6 +340,11 @@ final class ReportChecks {
         /** Its path under the record's path {@code at}. */
         String under(String at) {
             return json == null ? at : at.isEmpty() ? json : at + "." + json;
+        }
+
+        /** Its JSON in the record's JSON {@code record} (null where there is none). */
+        JsonNode in(JsonNode record) {
+            return record == null || json == null ? record : record.get(json);
         }
 
         Object of(Record r) {
@@ -324,9 +376,17 @@ final class ReportChecks {
         }
     };
 
-    /** A number as the report would write it: 55.2, not 55.2000000001 or 5.52E1. */
-    private static String number(double v) {
-        return hostside.core.Units.sig3(v);
+    /**
+     * A number from a report as a message shows it: the shortest that reads back as it (Java's,
+     * as the report was written), a whole one without ".0", a large or small one with its
+     * exponent: 55.2, -150, 1e-320, 1.2345678901234568e29, -0. Never a number padded to its
+     * hundreds of digits (1e300 in full), nor one rounded to look whole (1.23e29 as 123000...).
+     */
+    static String number(double v) {
+        if (v == 0) return Math.copySign(1.0, v) < 0 ? "-0" : "0";
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.valueOf((long) v);
+        String s = Double.toString(v); // 55.2, 1.0E-320, 1.2345678901234568E29, Infinity
+        return s.replace(".0E", "E").replace('E', 'e');
     }
 
     /** A string from the report, quoted as {@link #visible}. */

@@ -8,9 +8,7 @@ import java.util.Set;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.BadInputException;
@@ -32,18 +30,34 @@ public final class ReportFiles {
 
     /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
     public static JsonNode json(Path p) {
-        try (InputFile in = open(p)) {
-            JsonNode n = Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(in);
-            if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(p + ": not a hostside report");
+        String what = p.toString();
+        try (InputFile file = open(p); JsonParser in = Json.MAPPER.createParser(file)) {
+            start(in, what);
+            JsonNode n = Json.MAPPER.readTree(in);
+            end(in, what);
+            if (n == null || !"report".equals(n.path("kind").asText())) throw new BadInputException(what + ": not a hostside report");
             return n; // the schema and the records are checked by ReportReader, with a one-line reason
-        } catch (MismatchedInputException e) {
-            throw new BadInputException(p + ": not a report: " + (e.getMessage().contains("Trailing token")
-                    ? "data after the end of its JSON document (a damaged or concatenated file)" : firstLine(e.getOriginalMessage())));
         } catch (JsonProcessingException e) {
-            throw new BadInputException(p + ": not a report: " + firstLine(e.getOriginalMessage()));
+            throw new BadInputException(what + ": not a report: " + JsonFaults.syntax(e));
         } catch (IOException e) {
-            throw new BadInputException(p + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
+            throw new BadInputException(what + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
         }
+    }
+
+    /** The parser at the document's first token: bad input when the file holds none. */
+    private static void start(JsonParser in, String what) throws IOException {
+        if (in.nextToken() == null) throw new BadInputException(what + ": not a report: an empty file");
+    }
+
+    /** After the document: bad input when anything but white space follows it (a damaged or concatenated file). */
+    private static void end(JsonParser in, String what) throws IOException {
+        boolean more;
+        try {
+            more = in.nextToken() != null;
+        } catch (JsonProcessingException e) { // what follows is not even JSON: data after the end all the same
+            more = true;
+        }
+        if (more) throw new BadInputException(what + ": not a report: data after the end of its JSON document (a damaged or concatenated file)");
     }
 
     /**
@@ -57,18 +71,17 @@ public final class ReportFiles {
         String what = p.toString();
         ObjectNode top = Json.MAPPER.createObjectNode();
         try (InputFile file = open(p); JsonParser in = Json.MAPPER.createParser(file)) {
-            if (in.nextToken() != JsonToken.START_OBJECT) throw new BadInputException(what + ": not a hostside report");
+            start(in, what);
+            if (in.currentToken() != JsonToken.START_OBJECT) throw new BadInputException(what + ": not a hostside report");
             for (JsonToken t = in.nextToken(); t == JsonToken.FIELD_NAME; t = in.nextToken()) {
                 String field = in.currentName();
                 in.nextToken();
                 if (PAGES.contains(field)) in.skipChildren();
                 else top.set(field, Json.MAPPER.readTree(in));
             }
-            if (in.nextToken() != null) {
-                throw new BadInputException(what + ": not a report: data after the end of its JSON document (a damaged or concatenated file)");
-            }
+            end(in, what);
         } catch (JsonProcessingException e) {
-            throw new BadInputException(what + ": not a report: " + firstLine(e.getOriginalMessage()));
+            throw new BadInputException(what + ": not a report: " + JsonFaults.syntax(e));
         } catch (IOException e) {
             throw new BadInputException(what + ": cannot read a report (" + firstLine(e.getMessage()) + ")");
         }
@@ -76,7 +89,7 @@ public final class ReportFiles {
         String schema = ReportReader.schema(top, what);
         if (!top.hasNonNull("figures")) return ReportReader.read(json(p), what).head();
         Report.Head head = ReportReader.bind(top, Report.class, schema, what).head();
-        ReportChecks.check(head, what);
+        ReportChecks.check(head, top, what);
         return head;
     }
 
@@ -99,8 +112,8 @@ public final class ReportFiles {
         }
     }
 
-    /** The first line of a parser's message, as a terminal may show it: it quotes the file's own bytes. */
+    /** The first line of a system's message (an open or a read that failed), as a terminal may show it. */
     private static String firstLine(String m) {
-        return m == null ? "no reason given" : ReportChecks.visible(m.lines().findFirst().orElse(""));
+        return JsonFaults.firstLine(m);
     }
 }

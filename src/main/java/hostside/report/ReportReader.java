@@ -49,7 +49,7 @@ public final class ReportReader {
     public static Report read(JsonNode json, String what) {
         String schema = schema(json, what);
         Report r = bind(json, Report.class, schema, what);
-        ReportChecks.check(r, what);
+        ReportChecks.check(r, json, what);
         hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
         // hostside reads a cycle out of a recording's PCIe tree, so a report holding one was changed after it was
         // written: refused as any damaged report is, before the pages walk the tree
@@ -88,34 +88,11 @@ public final class ReportReader {
         try {
             return Json.MAPPER.treeToValue(json, type);
         } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
-            // a record's constructor that refused what it was given: its own words, or, where it met a null, which object lacks a field
-            Throwable cause = e.getCause();
-            String m = cause instanceof NullPointerException ? "a field " + record(e) + " needs is missing or null"
-                    : cause != null && cause.getMessage() != null ? cause.getMessage() : e.getOriginalMessage();
-            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + where(e) + firstLine(m) + ")");
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + JsonFaults.binding(e, json) + ")");
         } catch (IOException | IllegalArgumentException e) {
-            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + firstLine(e.getMessage()) + ")");
+            String m = JsonFaults.own(e.getMessage()) ? JsonFaults.firstLine(e.getMessage()) : "a value it cannot read";
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + m + ")");
         }
-    }
-
-    /** "its GpuSection", the record whose constructor met the null, where Jackson knows it; else "it". */
-    private static String record(com.fasterxml.jackson.databind.JsonMappingException e) {
-        return e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException v && v.getType() != null
-                ? "its " + v.getType().getRawClass().getSimpleName() : "it";
-    }
-
-    /** "modules[0].data.host: " from Jackson's path, or "" where it has none. */
-    private static String where(com.fasterxml.jackson.databind.JsonMappingException e) {
-        StringBuilder b = new StringBuilder();
-        for (var ref : e.getPath()) {
-            if (ref.getFieldName() != null) b.append(b.isEmpty() ? "" : ".").append(ref.getFieldName());
-            else if (ref.getIndex() >= 0) b.append('[').append(ref.getIndex()).append(']');
-        }
-        return b.isEmpty() ? "" : ReportChecks.visible(b.toString()) + ": ";
-    }
-
-    private static String firstLine(String m) {
-        return m == null ? "no reason given" : ReportChecks.visible(m.lines().findFirst().orElse(""));
     }
 
     /** Module n's data as its drill's record. */
@@ -128,8 +105,8 @@ public final class ReportReader {
             case 4 -> {
                 ObjectNode io = data.deepCopy();
                 JsonNode container = io.remove("container");
-                yield new Report.Storage(ctxt.readTreeAsValue(io, hostside.io.IoRun.class),
-                        container == null || container.isNull() ? null : ctxt.readTreeAsValue(container, hostside.container.ContainerRun.class));
+                yield new Report.Storage(ctxt.readTreeAsValue(io, hostside.io.IoRun.class), container == null || container.isNull() ? null
+                        : Json.at(data, "container", () -> ctxt.readTreeAsValue(container, hostside.container.ContainerRun.class)));
             }
             case 5 -> ctxt.readTreeAsValue(data, Report.Rack.class);
             default -> null;
@@ -182,8 +159,8 @@ public final class ReportReader {
             } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
                 throw com.fasterxml.jackson.databind.JsonMappingException.wrapWithPath(e, n, "data"); // read apart from the report: its path starts here
             }
-            return new Report.Section(module, n.path("title").asText(""), n.path("command").asText(""),
-                    Report.SectionStatus.parse(n.path("status").asText("not run")), n.path("why").asText(""), data);
+            Report.SectionStatus status = Json.at(n, "status", () -> Report.SectionStatus.parse(n.path("status").asText("not run")));
+            return new Report.Section(module, n.path("title").asText(""), n.path("command").asText(""), status, n.path("why").asText(""), data);
         }
     }
 }

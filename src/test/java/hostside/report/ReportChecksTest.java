@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,20 @@ class ReportChecksTest {
         Path p = tmp.resolve(name);
         Files.writeString(p, Json.write(n));
         return p;
+    }
+
+    /** The H200's first-schema report with {@code change} made to it, as {@code name}: its figures follow from its results. */
+    Path firstSchema(String name, Consumer<ObjectNode> change) throws Exception {
+        ObjectNode n = (ObjectNode) Json.MAPPER.readTree(Fixtures.testdata().resolve("reports/h200-hostside1.json").toFile());
+        change.accept(n);
+        Path p = tmp.resolve(name);
+        Files.writeString(p, Json.write(n));
+        return p;
+    }
+
+    /** The samples of modules[0].data.gpu.runs[0].results[0], host_to_device_ce_pinned, in either schema. */
+    static ObjectNode copySamples(ObjectNode n) {
+        return (ObjectNode) n.at("/modules/0/data/gpu/runs/0/results/0/value");
     }
 
     /** figures[i] of the report, the H200's own: 0 is host_to_device_ce_pinned (GB/s), 30 a share of huge pages (%), 47 a count. */
@@ -82,6 +97,73 @@ class ReportChecksTest {
         refusedEverywhere(report("huge.json", n -> figure(n, 0).put("max", 1e300)), "host_to_device_ce_pinned", "beyond anything one machine measures");
         // a denormal bandwidth: 100 * (55 - x) / x overflowed to Infinity in compare's percentages
         refusedEverywhere(report("tiny.json", n -> figure(n, 0).put("value", 1e-300).put("min", 1e-300)), "host_to_device_ce_pinned", "finer than anything measured");
+    }
+
+    /**
+     * The red team's: 0 GB/s passed the checks and the pages drew "Infinity s" for 100 GB (with
+     * -0.0, "-Infinity s", and compare "-0.00"): -0.0 slipped past "below 0". A bandwidth and a
+     * rate are never measured as 0, and a negative zero is negative.
+     */
+    @Test
+    void aZeroBandwidthIsRefusedAndANegativeZeroIsNegative() throws Exception {
+        String result = "modules[0].data.gpu.runs[0].results[0] (\"host_to_device_ce_pinned\"): ";
+        refusedEverywhere(firstSchema("zero.json", n -> copySamples(n).put("median", 0.0).put("min", 0.0).put("max", 0.0)),
+                result + "its median is 0 GB/s, and no figure in GB/s is measured as 0");
+        Path negative = firstSchema("negative-zero.json", n -> copySamples(n).put("median", -0.0).put("min", -0.0).put("max", -0.0));
+        assertThat(Files.readString(negative)).contains("-0.0");
+        refusedEverywhere(negative, result + "its median is -0 GB/s, and no figure in GB/s is below 0");
+        // the second schema's figures, of each unit that may not be 0: a bandwidth, a rate
+        refusedEverywhere(report("zero-figure.json", n -> figure(n, 0).put("value", 0.0).put("min", 0.0)),
+                "figures[0] (\"host_to_device_ce_pinned\" about \"gpu:0000:00:06.0\"): its value is 0 GB/s, and no figure in GB/s is measured as 0");
+        refusedEverywhere(report("zero-iops.json", n -> figure(n, 85).put("min", 0.0)), "seq_read_cold_qd1_iops", "its min is 0 IOPS");
+        refusedEverywhere(report("negative-zero-count.json", n -> figure(n, 47).put("value", -0.0).put("min", -0.0).put("max", 0.0)),
+                "timer_jitter_quiet_missed_count", "its value is -0 count, and no figure in count is below 0");
+        refusedEverywhere(report("negative-zero-percent.json", n -> figure(n, 30).put("value", -0.0).put("min", -0.0).put("max", 0.0)),
+                "anon_first_touch_thp_huge_percent", "its value is -0 %, a negative zero");
+    }
+
+    /**
+     * A count or a share of 0 is a finding (no missed tick, no huge page), and a time of 0 what a
+     * coarse clock reads (a wake-up on its deadline is 0 late): read and drawn as any other.
+     */
+    @Test
+    void aZeroCountShareOrTimeIsAFigure() throws Exception {
+        Path p = report("zeros.json", n -> {
+            figure(n, 47).put("value", 0.0).put("min", 0.0).put("max", 0.0);
+            figure(n, 30).put("value", 0.0).put("min", 0.0).put("max", 0.0);
+            figure(n, 17).put("value", 0.0).put("min", 0.0); // host_device_latency_sm, ns
+            figure(n, 43).put("min", 0.0); // timer_jitter_quiet, us
+        });
+        CliRun r = CliRun.of("report", "--from", p.toString(), "--out", tmp.resolve("out").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        CliRun c = CliRun.of("compare", report("good.json", n -> {}).toString(), p.toString());
+        assertThat(c.code()).as(c.err()).isZero();
+    }
+
+    /**
+     * The second line of defence: a zero rate that got past the checks (bound here without them)
+     * draws as unknown, never as Infinity or NaN: every division the pages take of a figure is
+     * guarded (the offload table's seconds and tokens, the link answer's seconds, the placement's ratios).
+     */
+    @Test
+    void aZeroRateDrawsAsUnknownNeverInfinity() throws Exception {
+        for (double zero : new double[] {0.0, -0.0}) {
+            ObjectNode n = (ObjectNode) Json.MAPPER.readTree(Fixtures.testdata().resolve("reports/h200-hostside2.json").toFile());
+            for (var f : n.get("figures")) {
+                if (f.path("key").asText().endsWith("_ce_pinned")) ((ObjectNode) f).put("value", zero).put("min", zero).put("max", zero);
+            }
+            copySamples(n).put("median", zero).put("min", zero).put("max", zero);
+            Report r = ReportReader.bind(n, Report.class, "hostside/2", "r.json"); // the checks left out
+            var page = ReportDocument.of(r);
+            String md = new hostside.doc.MarkdownRenderer().render(page), html = new hostside.doc.HtmlRenderer().render(page);
+            assertThat(md).contains("| this machine, host to device | unknown | unknown | unknown | unknown |");
+            for (String drawn : new String[] {md, html}) assertThat(drawn).doesNotContain("Infinity").doesNotContain("NaN");
+        }
+        for (double rate : new double[] {0, -0.0, -5, Double.NaN, Double.POSITIVE_INFINITY}) {
+            Offload.Row row = new Offload.Row("a copy", rate, "a source");
+            assertThat(List.of(row.rate(), row.seconds100(), row.adam(), row.kvTokens())).as("%s GB/s", rate).containsOnly("unknown");
+        }
+        assertThat(new Offload.Row("a copy", 50, "a source").seconds100()).isEqualTo("2 s");
     }
 
     /** The figure's own constructor refused these before; the line now says where, in the report's words, not Jackson's. */
@@ -141,7 +223,7 @@ class ReportChecksTest {
         Path p = report("long-string.json", n -> n.with("machine").put("note", big));
         CliRun r = CliRun.of("compare", p.toString());
         r.assertOneLineError("hostside: " + p + ": not a report: ");
-        assertThat(r.err()).contains("String value length").doesNotContain("xxxxxxxx");
+        assertThat(r.err()).contains("a string longer than 1048576 characters").doesNotContain("xxxxxxxx");
 
         ObjectNode deep = Json.MAPPER.createObjectNode();
         ObjectNode at = deep;
@@ -153,6 +235,6 @@ class ReportChecksTest {
         });
         CliRun d = CliRun.of("report", "--from", nested.toString(), "--out", tmp.resolve("out").toString());
         d.assertOneLineError("hostside: " + nested + ": not a report: ");
-        assertThat(d.err()).contains("nesting depth");
+        assertThat(d.err()).contains("nested deeper than 64 levels");
     }
 }

@@ -94,7 +94,8 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
     }
 
     private static void axis(List<String> out, String what, Double mine, Platforms.Tagged ref, String unit) {
-        if (mine == null || ref == null) return;
+        // a ratio of a figure that is no measurement (0: a report's checks refuse one) or over one says nothing: the axis is left out, as an unknown one is
+        if (mine == null || ref == null || !(mine > 0) || !(ref.value() > 0)) return;
         double ratio = mine / ref.value();
         if (Math.abs(ratio - 1) < 0.05) {
             out.add(String.format(Locale.ROOT, "%s %s%s = %.0f%% of the class's %s (%s)", what, hostside.core.Units.sig3(mine), unit, 100 * ratio, ref.shown(), ref.source()));
