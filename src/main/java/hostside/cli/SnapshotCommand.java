@@ -51,7 +51,7 @@ public final class SnapshotCommand implements Callable<Integer> {
         FsRoot fs = options.open();
         Recorder recorder = fs.record();
         MachineFacts facts = Snapshot.readEverything(fs);
-        String top = facts.host().name().isEmpty() ? "hostside-snapshot" : facts.host().name();
+        String top = Snapshot.topFolder(facts.host().name());
         try {
             recorder.writeTarGz(out, top);
         } catch (IOException e) {

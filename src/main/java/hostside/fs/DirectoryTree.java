@@ -34,6 +34,8 @@ final class DirectoryTree implements Tree {
     /** The first read(2) asks for this much: a sysctl arrives whole in it (see {@link #read}). */
     private static final int CHUNK = 64 << 10;
     private static final Cleaner CLEANER = Cleaner.create();
+    /** A link where FsRoot, which resolves every link itself, saw none. */
+    private static final String LINK_APPEARED = "a symbolic link that appeared after the path was resolved: not followed";
 
     private final Path base;
     private final int rootFd;
@@ -118,15 +120,12 @@ final class DirectoryTree implements Tree {
     /**
      * At most {@link FileCap#BYTES} of a regular file, or why not.
      *
-     * <p>The file is opened with {@code O_NOFOLLOW} ({@link FsRoot} has resolved every link, so a
-     * link at the last component was swapped in after that: it is refused, not followed) and
-     * {@code O_NONBLOCK}, so that a FIFO swapped in after {@link #kind} said FILE cannot hang
-     * the open. The opened file's own attributes then decide: anything but a regular file is
-     * closed unread (a FIFO's writer or a device's driver never sees a read), a regular file
-     * whose size is over the cap is closed unread, and only then is O_NONBLOCK cleared and the
-     * file read. /proc and /sys files say 0 or 4096 whatever they hold, so the cap is kept by
-     * reading, never by trusting the size: past the cap the read stops (within one 64 KiB
-     * chunk) and says "too large".
+     * <p>Nothing but a regular file is ever opened for reading ({@link #openRegular}): a FIFO
+     * opened even non-blocking lets a writer waiting in its open go on, and a device's open runs
+     * its driver, as root (a watchdog arms, a tape rewinds). A regular file whose size is over
+     * the cap is not read; /proc and /sys files say 0 or 4096 whatever they hold, so the cap is
+     * also kept by reading, never by trusting the size: past the cap the read stops (within one
+     * 64 KiB chunk) and says "too large".
      *
      * <p>Not Files.readAllBytes: for a file whose size reads as 0 (all of /proc) it reads one
      * byte first, then the rest from offset 1, and some kernels (this project's dev VM, 6.18)
@@ -135,18 +134,77 @@ final class DirectoryTree implements Tree {
      */
     @Override
     public byte[] read(String path) throws IOException {
-        int fd = open(path, PathAt.O_RDONLY | PathAt.O_NONBLOCK);
+        int fd = openRegular(path);
         try {
-            PathAt.Stat a = PathAt.statx(fd, "");
-            if (a.type() == PathAt.Stat.Type.DIR) throw new IOException("is a directory");
-            if (a.type() != PathAt.Stat.Type.FILE) throw new IOException(FileCap.NOT_REGULAR);
-            if (a.size() > FileCap.BYTES) throw new IOException(FileCap.tooLarge(a.size()));
             Libc.clearNonBlocking(fd);
             return readAtMostCap(fd);
         } catch (LibcException e) {
             throw new IOException(Libc.strerror(e.errno()));
         } finally {
             PathAt.closeQuietly(fd);
+        }
+    }
+
+    /**
+     * A descriptor open for reading (O_NONBLOCK, to be cleared) on the regular file at
+     * {@code path}, judged before it is opened. The path is opened beneath the tree with O_PATH,
+     * which runs no open of the file itself (no FIFO's, no driver's) and, with O_NOFOLLOW, opens
+     * a link as itself; statx of that descriptor decides. Only a regular file within the cap is
+     * then opened for reading, through /proc/self/fd/N of the O_PATH descriptor: a magic link to
+     * that very inode, with no second lookup of the path, so a FIFO or device swapped in under
+     * the name meanwhile is never reached. O_NONBLOCK stays as a belt, and the opened file must
+     * still be the one judged (device and inode).
+     *
+     * <p>Where /proc is not mounted (a bare chroot or container) the path is opened a second time,
+     * beneath the tree, O_NONBLOCK | O_NOFOLLOW, and refused unless it is the same file. There a
+     * FIFO or device swapped in between the two opens is refused only after its open has run: a
+     * FIFO's waiting writer goes on, a driver's open() runs once. /proc is mounted wherever
+     * hostside runs as a node's agent.
+     */
+    private int openRegular(String path) throws IOException {
+        int pathFd = open(path, PathAt.O_PATH);
+        try {
+            PathAt.Stat judged;
+            try {
+                judged = PathAt.statx(pathFd, "");
+            } catch (LibcException e) {
+                throw new IOException(Libc.strerror(e.errno()));
+            }
+            switch (judged.type()) {
+                case FILE -> { }
+                case DIR -> throw new IOException("is a directory");
+                case LINK -> throw new IOException(LINK_APPEARED);
+                default -> throw new IOException(FileCap.NOT_REGULAR);
+            }
+            if (judged.size() > FileCap.BYTES) throw new IOException(FileCap.tooLarge(judged.size()));
+            int fd = reopen(pathFd, path);
+            PathAt.Stat opened;
+            try {
+                opened = PathAt.statx(fd, "");
+            } catch (LibcException e) {
+                PathAt.closeQuietly(fd);
+                throw new IOException(Libc.strerror(e.errno()));
+            }
+            if (!judged.sameFile(opened)) {
+                PathAt.closeQuietly(fd);
+                throw new IOException("replaced while it was opened: not read");
+            }
+            return fd;
+        } finally {
+            PathAt.closeQuietly(pathFd);
+        }
+    }
+
+    /** The file of the O_PATH descriptor {@code pathFd}, opened for reading (see {@link #openRegular}). */
+    private int reopen(int pathFd, String path) throws IOException {
+        int flags = PathAt.O_RDONLY | PathAt.O_NONBLOCK | PathAt.O_CLOEXEC;
+        try {
+            return PathAt.openat(PathAt.AT_FDCWD, "/proc/self/fd/" + pathFd, flags);
+        } catch (LibcException e) {
+            if (e.errno() == PathAt.EACCES) throw new AccessDeniedException(path);
+            if (e.errno() != PathAt.ENOENT) throw new IOException(Libc.strerror(e.errno()));
+            // no /proc: by name again, beneath the tree; openRegular checks it is the same file
+            return open(path, PathAt.O_RDONLY | PathAt.O_NONBLOCK);
         }
     }
 
@@ -158,7 +216,7 @@ final class DirectoryTree implements Tree {
             throw switch (e.errno()) {
                 case PathAt.ENOENT, PathAt.ENOTDIR -> new NoSuchFileException(path);
                 case PathAt.EACCES -> new AccessDeniedException(path);
-                case PathAt.ELOOP -> new IOException("a symbolic link that appeared after the path was resolved: not followed");
+                case PathAt.ELOOP -> new IOException(LINK_APPEARED);
                 case PathAt.EXDEV -> new IOException("leads outside " + base + ": not followed");
                 case PathAt.ENXIO -> new IOException(FileCap.NOT_REGULAR); // a socket
                 default -> new IOException(Libc.strerror(e.errno()));

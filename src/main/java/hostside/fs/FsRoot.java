@@ -123,7 +123,7 @@ public final class FsRoot {
         if (real.isEmpty()) return new Read.Failed(path, "missing");
         String r = real.get();
         try {
-            byte[] bytes = tree.read(r);
+            byte[] bytes = readFile(r);
             if (recorder != null) recorder.file(r, bytes);
             return new Read.Ok(path, new String(bytes, StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
@@ -140,6 +140,16 @@ public final class FsRoot {
     }
 
     /**
+     * The tree's read of a resolved path; a FIFO, socket or device node is refused by its kind
+     * before the tree is asked. The tree refuses one again by what it finds when it opens the
+     * path (a name can change kind in between), and opens nothing but a regular file.
+     */
+    private byte[] readFile(String real) throws IOException {
+        if (tree.kind(real) == Tree.Kind.SPECIAL) throw new IOException(FileCap.NOT_REGULAR);
+        return tree.read(real);
+    }
+
+    /**
      * The file's bytes, for the binary files of /sys (a PCI function's config space); empty,
      * with nothing thrown, when it is missing or unreadable. Recorded like any other read.
      */
@@ -147,7 +157,7 @@ public final class FsRoot {
         Optional<String> real = resolve(path, true);
         if (real.isEmpty()) return Optional.empty();
         try {
-            byte[] b = tree.read(real.get());
+            byte[] b = readFile(real.get());
             if (recorder != null) recorder.file(real.get(), b);
             return Optional.of(b);
         } catch (IOException e) {
@@ -172,7 +182,7 @@ public final class FsRoot {
         if (real.isEmpty()) return Optional.empty();
         byte[] bytes;
         try {
-            bytes = tree.read(real.get());
+            bytes = readFile(real.get());
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -202,7 +212,7 @@ public final class FsRoot {
         if (real.isEmpty()) return Optional.empty();
         String value;
         try {
-            value = new String(tree.read(real.get()), StandardCharsets.UTF_8).strip();
+            value = new String(readFile(real.get()), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             return Optional.empty();
         }

@@ -30,12 +30,22 @@ public record Host(String name, String kernel, String architecture, String virtu
     }
 
     static Host read(FsRoot fs, CpuInfo cpuinfo) {
-        String name = fs.text("/proc/sys/kernel/hostname").map(h -> h.split("\\.")[0]).orElse("");
+        String name = fs.text("/proc/sys/kernel/hostname").map(Host::shortName).orElse("");
         String kernel = fs.text("/proc/sys/kernel/osrelease")
                 .or(() -> fs.text("/proc/version").map(v -> v.split("\\s+")).filter(v -> v.length > 2).map(v -> v[2]))
                 .orElse("");
         return new Host(name, kernel, architecture(fs, cpuinfo), virtualization(fs, cpuinfo), nvidiaDriver(fs),
                 fs.isLive() ? LIVE : fs.describe());
+    }
+
+    /**
+     * What comes before the first dot: "gpu17" of "gpu17.example.com". sethostname(2) takes any
+     * bytes, "." and ".." among them: a name of dots, or one that starts with a dot, has no short
+     * name ("", as a recording without the file).
+     */
+    static String shortName(String hostname) {
+        int dot = hostname.indexOf('.');
+        return dot < 0 ? hostname : hostname.substring(0, dot);
     }
 
     /** From "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ...". */

@@ -1,12 +1,33 @@
 package hostside.snapshot;
 
+import java.util.regex.Pattern;
+
 import hostside.fs.FsRoot;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
 
 /** What a snapshot records: the files every fact reader of hostside reads. */
 public final class Snapshot {
+    /** The top folder when the host name will not do (see {@link #topFolder}). */
+    public static final String UNNAMED = "hostside-snapshot";
+    /**
+     * A plain name: ASCII letters, digits, '.', '_' and '-', neither a dot first (a hidden
+     * folder, "." or "..") nor a '-' (an option to the tools it is typed to), at most 64
+     * characters (HOST_NAME_MAX: no host name is longer).
+     */
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,63}");
+
     private Snapshot() {}
+
+    /**
+     * The folder every file of a snapshot sits in: the machine's short host name when it is a
+     * plain name, else {@link #UNNAMED}. The host name is the read machine's own (a recording's
+     * may hold anything) and becomes part of every member's name, which tar lists on a terminal
+     * and unpacks where it is told: no escape, line break, '/' or ".." may reach either.
+     */
+    public static String topFolder(String hostName) {
+        return PLAIN.matcher(hostName).matches() ? hostName : UNNAMED;
+    }
 
     /**
      * Every fact reader hostside has; each drill that reads the machine adds its reader here. What a

@@ -11,14 +11,18 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A recorded folder (or live /proc) with files hostside must not read whole or at all: each
- * read returns, promptly, with why. The timeouts are hang checks (a FIFO read without a writer
- * blocks for ever), generous on purpose, not timings.
+ * read returns, promptly, with why, and nothing but a regular file is opened (a FIFO's waiting
+ * writer shows it). The timeouts are hang checks (a FIFO read without a writer blocks for ever),
+ * generous on purpose, not timings.
  */
 class FolderBoundsTest {
     private static final Duration HANG = Duration.ofSeconds(20);
@@ -34,7 +38,7 @@ class FolderBoundsTest {
     }
 
     @Test
-    void aFifoIsNeverOpened() throws Exception {
+    void aFifoReadsAsNotARegularFile() throws Exception {
         SpecialFiles.fifo(tmp.resolve("sys/fifo"));
         FsRoot fs = folder();
         Read r = assertTimeoutPreemptively(HANG, () -> fs.read("/sys/fifo"));
@@ -45,15 +49,20 @@ class FolderBoundsTest {
     }
 
     @Test
-    void aSocketIsNeverOpened() throws Exception {
+    void aSocketReadsAsNotARegularFile() throws Exception {
         try (ServerSocketChannel s = SpecialFiles.socket(tmp.resolve("sys/sock"))) {
             FsRoot fs = folder();
             assertThat(assertTimeoutPreemptively(HANG, () -> fs.read("/sys/sock")).why()).isEqualTo("/sys/sock: " + NOT_REGULAR);
         }
     }
 
+    /**
+     * What a device node reads as. That it is never opened cannot be watched here (an open of
+     * /dev/null's numbers leaves no trace): {@link #aFifoWithAWriterWaitingIsNeverOpened} is the
+     * case that shows it, through the same code.
+     */
     @Test
-    void aDeviceNodeIsNeverOpened() throws Exception {
+    void aDeviceNodeReadsAsNotARegularFile() throws Exception {
         SpecialFiles.charDevice(tmp.resolve("sys/null"), 1, 3); // /dev/null's numbers: opened, it would read as ""
         SpecialFiles.charDevice(tmp.resolve("proc/zero"), 1, 5); // /dev/zero's: read whole, it never ends
         FsRoot fs = folder();
@@ -61,22 +70,81 @@ class FolderBoundsTest {
         assertThat(assertTimeoutPreemptively(HANG, () -> fs.read("/proc/zero")).why()).isEqualTo("/proc/zero: " + NOT_REGULAR);
     }
 
-    /** The race: kind() said FILE, then a FIFO took the name before the open. The tree's read alone must refuse it. */
-    @Test
-    void aFifoSwappedInAfterTheKindCheckIsNotOpenedEither() throws Exception {
+    /** The race: kind() said FILE, then a FIFO or a device took the name before the open. The tree's read alone must refuse it. */
+    @ParameterizedTest(name = "walk={0}")
+    @ValueSource(booleans = {false, true})
+    void aFifoOrDeviceSwappedInAfterTheKindCheckIsRefusedByTheTreeAlone(boolean walk) throws Exception {
         SpecialFiles.fifo(tmp.resolve("sys/was-a-file"));
-        DirectoryTree tree = new DirectoryTree(tmp);
-        assertTimeoutPreemptively(HANG, () -> assertThatThrownBy(() -> tree.read("/sys/was-a-file"))
-                .isInstanceOf(IOException.class).hasMessage(NOT_REGULAR));
+        SpecialFiles.charDevice(tmp.resolve("sys/was-another"), 1, 5);
+        DirectoryTree tree = new DirectoryTree(tmp, walk);
+        for (String p : new String[] {"/sys/was-a-file", "/sys/was-another"}) {
+            assertTimeoutPreemptively(HANG, () -> assertThatThrownBy(() -> tree.read(p)).as(p).isInstanceOf(IOException.class).hasMessage(NOT_REGULAR));
+        }
+    }
+
+    /**
+     * The case that shows a FIFO is never opened: a writer waits in its open for a reader, and
+     * any open for reading, even non-blocking and closed at once, would let it go on. It still
+     * waits after FsRoot's reads and after the tree's own read (the race above, where FsRoot's
+     * look is passed by).
+     */
+    @ParameterizedTest(name = "walk={0}")
+    @ValueSource(booleans = {false, true})
+    void aFifoWithAWriterWaitingIsNeverOpened(boolean walk) throws Exception {
+        Path m = Files.createDirectories(tmp.resolve("m"));
+        Files.createDirectories(m.resolve("sys"));
+        Path fifo = SpecialFiles.fifo(m.resolve("proc/cpuinfo"));
+        try (SpecialFiles.BlockedWriter writer = SpecialFiles.blockedWriter(fifo)) {
+            DirectoryTree tree = new DirectoryTree(m, walk);
+            FsRoot fs = FsRoot.over(tree, false);
+            assertTimeoutPreemptively(HANG, () -> {
+                assertThat(fs.read("/proc/cpuinfo").why()).isEqualTo("/proc/cpuinfo: " + NOT_REGULAR);
+                assertThat(fs.bytes("/proc/cpuinfo")).isEmpty();
+                assertThat(fs.environVariable("/proc/cpuinfo", "PATH")).isEmpty();
+                assertThatThrownBy(() -> tree.read("/proc/cpuinfo")).isInstanceOf(IOException.class).hasMessage(NOT_REGULAR);
+            });
+            writer.assertStillBlocked();
+            writer.assertReleasedByAReader();
+        }
+    }
+
+    /**
+     * Where /proc/self/fd cannot be opened (here: a tmpfs mounted over this JVM's own, in a mount
+     * namespace of its own), a regular file is opened by name a second time and still reads, and
+     * a FIFO is still refused without an open: its waiting writer stays where it is.
+     */
+    @Test
+    void withoutProcSelfFdAFileStillReadsAndAFifoIsStillNeverOpened() throws Exception {
+        Path m = Files.createDirectories(tmp.resolve("m"));
+        Files.writeString(Files.createDirectories(m.resolve("sys")).resolve("x"), "inside\n");
+        Path fifo = SpecialFiles.fifo(m.resolve("proc/cpuinfo"));
+        try (SpecialFiles.BlockedWriter writer = SpecialFiles.blockedWriter(fifo)) {
+            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Path out = tmp.resolve("out.txt");
+            Process p = new ProcessBuilder("unshare", "--mount", "sh", "-c", "mount -t tmpfs none /proc/$$/fd && exec \"$@\"", "sh",
+                    javaBin, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), ReadRecording.class.getName(),
+                    m.toString(), "/sys/x", "/proc/cpuinfo")
+                    .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished").isTrue();
+            String said = Files.readString(out);
+            if (p.exitValue() != 0 && said.contains("mount") && "1".equals(System.getenv(SpecialFiles.ALLOW))) {
+                org.junit.jupiter.api.Assumptions.abort("unshare and mount refused (not root): " + said);
+            }
+            assertThat(p.exitValue()).as(said).isZero();
+            assertThat(said.lines()).containsExactly("/sys/x=inside", "/proc/cpuinfo: " + NOT_REGULAR);
+            writer.assertStillBlocked();
+            writer.assertReleasedByAReader();
+        }
     }
 
     /** FsRoot resolves every link itself; a link at the last component was swapped in after that, and is not followed. */
-    @Test
-    void aLinkSwappedInAtTheLastComponentIsNotFollowed() throws Exception {
+    @ParameterizedTest(name = "walk={0}")
+    @ValueSource(booleans = {false, true})
+    void aLinkSwappedInAtTheLastComponentIsNotFollowed(boolean walk) throws Exception {
         Path outside = Files.writeString(tmp.resolve("outside-the-recording"), "secret\n");
         Files.createDirectories(tmp.resolve("m/sys"));
         Files.createSymbolicLink(tmp.resolve("m/sys/was-a-file"), outside);
-        DirectoryTree tree = new DirectoryTree(tmp.resolve("m"));
+        DirectoryTree tree = new DirectoryTree(tmp.resolve("m"), walk);
         assertThatThrownBy(() -> tree.read("/sys/was-a-file")).isInstanceOf(IOException.class).hasMessageContaining("symbolic link");
     }
 

@@ -53,6 +53,27 @@ class FolderRecordingCliTest {
         assertThat(io.out()).contains("unknown (too large (3221225472 bytes, cap 33554432))"); // eth0's speed
     }
 
+    /**
+     * The red team's case: /proc/cpuinfo a FIFO with a writer waiting in its open. `machine --root`
+     * opened it for reading (non-blocking, as root), which let the writer go on; a device node's
+     * driver would have run its open the same way. Nothing but a regular file is opened now.
+     */
+    @Test
+    void machineNeverOpensAFifoThatAWriterWaitsOn() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("box"));
+        Process tar = new ProcessBuilder("tar", "xzf", Fixtures.h200().toString(), "-C", dir.toString()).inheritIO().start();
+        assertThat(tar.waitFor()).as("tar xzf").isZero();
+        Files.delete(dir.resolve("proc/cpuinfo"));
+        Path fifo = SpecialFiles.fifo(dir.resolve("proc/cpuinfo"));
+        try (SpecialFiles.BlockedWriter writer = SpecialFiles.blockedWriter(fifo)) {
+            CliRun run = assertTimeoutPreemptively(HANG, () -> CliRun.of("machine", "--root", dir.toString()));
+            assertThat(run.code()).as(run.err()).isZero();
+            assertThat(run.out()).contains("CPU     model unknown");
+            writer.assertStillBlocked();
+            writer.assertReleasedByAReader();
+        }
+    }
+
     @Test
     void aSnapshotOfItRecordsThemAsUnreadableNeverTheirBytes() throws Exception {
         Path dir = spoiledRecording();

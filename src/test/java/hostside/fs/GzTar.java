@@ -84,6 +84,24 @@ final class GzTar implements Closeable {
         return raw(rec);
     }
 
+    /**
+     * A small regular file whose path is in a pax record, as GNU tar writes a path past 100
+     * bytes: written by hand, as commons-compress takes seconds to encode a path of 100 KB.
+     */
+    GzTar paxFile(String path, String content) throws IOException {
+        byte[] value = (" path=" + path + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int length = value.length; // a record is "<its own length in digits> path=...\n"
+        while (length != value.length + Integer.toString(length).length()) length = value.length + Integer.toString(length).length();
+        byte[] record = (length + new String(value, java.nio.charset.StandardCharsets.UTF_8)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        TarArchiveEntry pax = new TarArchiveEntry("PaxHeaders/f", org.apache.commons.compress.archivers.tar.TarConstants.LF_PAX_EXTENDED_HEADER_LC);
+        pax.setSize(record.length);
+        byte[] rec = new byte[512 + (record.length + 511) / 512 * 512];
+        System.arraycopy(header(pax), 0, rec, 0, 512);
+        System.arraycopy(record, 0, rec, 512, record.length);
+        raw(rec);
+        return file("f", content);
+    }
+
     /** The end-of-archive records, and the file closed. */
     @Override
     public void close() throws IOException {
