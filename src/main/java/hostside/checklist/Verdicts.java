@@ -61,8 +61,8 @@ final class Verdicts {
 
         /** The rule behind a finding of the checklist. */
         static Code of(Finding f) {
-            for (Code c : values()) if (c.code().equals(f.code())) return c;
-            throw new IllegalArgumentException("\"" + f.code() + "\" is not a checklist verdict");
+            for (Code c : values()) if (c.code().equals(f.id())) return c;
+            throw new IllegalArgumentException("\"" + f.id() + "\" is not a checklist verdict");
         }
     }
 

@@ -1,19 +1,44 @@
 package hostside.core;
 
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonAlias;
+
 /**
- * Something about the machine worth acting on.
+ * A conclusion about the machine, with what it read and where its rule comes from (CONTRACT.md's
+ * findings: id, severity, subject, text, fix, evidence, source). Made by a {@link Rule}: a finding
+ * with an empty ID is one not yet drawn from the rulebook.
  *
- * @param severity bad (costs performance now), warn (may cost it, check), info
+ * @param id       the rule's ID ("M3-SYSCALL"); a report of an earlier version wrote it as "code"
+ * @param severity bad (costs performance now), warn (may cost it, check), unknown, info, ok
  * @param subject  what it is about: "GPU0", "NUMA", "IOMMU"
- * @param text     one line saying what and what it costs
- * @param code     a stable name for findings that a later step settles ("" for the rest), so
- *                 that nothing has to match the wording of {@code text}
+ * @param text     one line saying what was found and what it costs, with its figures
+ * @param fix      what to do ("" where nothing is to be done)
+ * @param evidence the figures and facts it read
+ * @param source   the rule's main source, as "kind: citation"
  */
-public record Finding(Severity severity, String subject, String text, String code) {
+public record Finding(@JsonAlias("code") String id, Severity severity, String subject, String text, String fix, List<Evidence> evidence, String source) {
     /** An idle GPU's link below its maximum: settled by the reading under copy load. */
     public static final String IDLE_LINK_BELOW_MAX = "idle-link-below-max";
     /** A PCIe link below its maximum width or speed for certain (under load, or not a GPU that downtrains when idle). */
     public static final String LINK_BELOW_MAX = "link-below-max";
+
+    public Finding {
+        if (id == null) id = "";
+        if (fix == null) fix = "";
+        evidence = evidence == null ? List.of() : List.copyOf(evidence);
+        if (source == null) source = "";
+    }
+
+    /** A finding not (yet) drawn from a rule, named by {@code code} where a later step settles it. */
+    public Finding(Severity severity, String subject, String text, String code) {
+        this(code, severity, subject, text, "", List.of(), "");
+    }
+
+    /** The same finding, its subject and text replaced (made printable, say). */
+    public Finding with(String subject, String text) {
+        return subject.equals(this.subject) && text.equals(this.text) ? this : new Finding(id, severity, subject, text, fix, evidence, source);
+    }
 
     public static Finding bad(String subject, String text) {
         return new Finding(Severity.BAD, subject, text, "");

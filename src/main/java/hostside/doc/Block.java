@@ -94,7 +94,7 @@ public sealed interface Block {
 
         private static Finding printable(Finding f) {
             String subject = Printable.of(f.subject()), text = Printable.of(f.text());
-            return subject == f.subject() && text == f.text() ? f : new Finding(f.severity(), subject, text, f.code());
+            return subject == f.subject() && text == f.text() ? f : f.with(subject, text);
         }
     }
 

@@ -38,6 +38,7 @@ public final class HtmlRenderer {
             ul.findings .mark { display: inline-block; width: 1.3em; font-weight: bold; }
             ul.findings .bad { color: #a4161a; }
             ul.findings .warn { color: #8a5300; }
+            ul.findings .unknown { color: #555555; }
             .note { color: #555555; font-style: italic; }
             code { font-family: ui-monospace, monospace; background: #f2f2f2; padding: 0 0.2em; border-radius: 3px; }
             figure.plot { margin: 1rem 0; }
@@ -132,6 +133,7 @@ public final class HtmlRenderer {
             String[] sm = switch (x.severity()) {
                 case BAD -> new String[] {"bad", "✗"};
                 case WARN -> new String[] {"warn", "!"};
+                case UNKNOWN -> new String[] {"unknown", "?"};
                 default -> new String[] {"info", "·"};
             };
             h.append("<li class=\"").append(sm[0]).append("\"><span class=\"mark\" title=\"").append(sm[0]).append("\">").append(sm[1])

@@ -111,6 +111,7 @@ public final class MarkdownRenderer {
             String mark = switch (x.severity()) {
                 case BAD -> "**✗** ";
                 case WARN -> "**!** ";
+                case UNKNOWN -> "**?** ";
                 default -> "";
             };
             String text = MarkdownEscape.plain(x.text().strip());

@@ -112,6 +112,7 @@ public final class TextRenderer {
             String mark = switch (x.severity()) {
                 case BAD -> "✗ ";
                 case WARN -> "! ";
+                case UNKNOWN -> "? ";
                 default -> "· ";
             };
             wrapMarked(sb, indent, colour.apply(mark), mark.length(), words(Text.of(x.text()), colour));

@@ -59,7 +59,7 @@ public final class MachineDrill {
         for (GpuDrill.GpuRun r : gpu.runs()) {
             PciLink load = r.linkUnderLoad();
             if (load == null || load.speedGTs() == null) continue;
-            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.code().equals(Finding.IDLE_LINK_BELOW_MAX));
+            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.id().equals(Finding.IDLE_LINK_BELOW_MAX));
             if (!suspected) continue;
             if (load.belowMaxSpeed() || load.belowMaxWidth()) {
                 findings.add(new Finding(hostside.core.Severity.BAD, r.gpu(), String.format(Locale.ROOT, "%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",

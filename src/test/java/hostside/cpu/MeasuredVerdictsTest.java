@@ -141,7 +141,7 @@ class MeasuredVerdictsTest {
         assertThat(line).startsWith("timer_jitter_quiet came out noisier than timer_jitter_noisy (p99 900 us (850-950) against 140 us (130-150);")
                 .endsWith("a disturbed run, not interpreted (see the findings)").doesNotContain("competes").doesNotContain("x)");
         assertThat(JitterNoise.findings(List.of(tq, tn))).singleElement().satisfies(f -> {
-            assertThat(f.code()).isEqualTo(JitterNoise.DISTURBED);
+            assertThat(f.id()).isEqualTo(JitterNoise.DISTURBED);
             assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(f.text()).startsWith("timer_jitter_quiet came out noisier than timer_jitter_noisy (p99 900 us (850-950) against 140 us (130-150); "
                     + "p99.9 1800 us (1800-2100) against 280 us (280-320); missed ticks per segment 800 (700-900) against 20)");

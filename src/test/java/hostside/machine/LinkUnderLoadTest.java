@@ -32,7 +32,7 @@ class LinkUnderLoadTest {
     @Test
     void fullSpeedUnderLoadWasPowerSaving() {
         MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(32.0, 16, 32.0, 16)));
-        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.code()).isEqualTo(Finding.IDLE_LINK_BELOW_MAX));
+        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.id()).isEqualTo(Finding.IDLE_LINK_BELOW_MAX));
         assertThat(f.findings()).anySatisfy(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).contains("runs at Gen5 x16 under load: power saving, not a fault");
@@ -46,7 +46,7 @@ class LinkUnderLoadTest {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
             assertThat(x.text()).isEqualTo("GPU0 stays at Gen4 x16 of Gen5 x16 under load: at most 31.5 GB/s per direction instead of 63.0");
             // the day-one checklist finds it by its code, not by its words
-            assertThat(x.code()).isEqualTo(Finding.LINK_BELOW_MAX);
+            assertThat(x.id()).isEqualTo(Finding.LINK_BELOW_MAX);
         });
     }
 

@@ -43,12 +43,12 @@ class ProfileVerdictsTest {
     }
 
     static Finding only(SyscallProfile p, String code) {
-        return ProfileVerdicts.of(p).stream().filter(f -> f.code().equals(code)).findFirst().orElseThrow(
+        return ProfileVerdicts.of(p).stream().filter(f -> f.id().equals(code)).findFirst().orElseThrow(
                 () -> new AssertionError("no " + code + " in " + ProfileVerdicts.lines(p)));
     }
 
     static boolean has(SyscallProfile p, String code) {
-        return ProfileVerdicts.of(p).stream().anyMatch(f -> f.code().equals(code));
+        return ProfileVerdicts.of(p).stream().anyMatch(f -> f.id().equals(code));
     }
 
     @Test
