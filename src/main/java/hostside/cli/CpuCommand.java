@@ -95,7 +95,7 @@ public final class CpuCommand implements Callable<Integer> {
         hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !loader.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
             hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "cpu", load, spec.commandLine().getErr());
-            run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), sink);
+            run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
         else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(CpuDocument.of(run), "cpu", load)));

@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
         description = "Each command answers one module's questions about this machine, or about one recorded with snapshot (--root). Run hostside COMMAND --help for what a command reads, measures and costs.",
         subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.cli.IoCommand.class, ContainerCommand.class,
                 hostside.cli.ChecklistCommand.class, RackCommand.class, ReportCommand.class, CompareCommand.class, FleetCommand.class, LearnCommand.class, SnapshotCommand.class,
-                BundleCommand.class,
+                BundleCommand.class, RulesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** CONTRACT.md's exit codes. */

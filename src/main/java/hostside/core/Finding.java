@@ -3,6 +3,7 @@ package hostside.core;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonCreator;
 
 /**
  * A conclusion about the machine, with what it read and where its rule comes from (CONTRACT.md's
@@ -28,6 +29,12 @@ public record Finding(@JsonAlias("code") String id, Severity severity, String su
         if (fix == null) fix = "";
         evidence = evidence == null ? List.of() : List.copyOf(evidence);
         if (source == null) source = "";
+    }
+
+    /** A line of a report from before findings were typed (a drill's "verdicts" were strings): what it said, severity unknown to it, so info. */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static Finding said(String text) {
+        return new Finding("", Severity.INFO, "", text, "", List.of(), "");
     }
 
     /** A finding not (yet) drawn from a rule, named by {@code code} where a later step settles it. */

@@ -29,7 +29,7 @@ public record Rule(String id, int module, String title, Set<Severity> severities
         if (id == null || !ID.matcher(id).matches()) throw new IllegalArgumentException("a rule's ID is M<module>-TOPIC: " + id);
         if (module != id.charAt(1) - '0') throw new IllegalArgumentException(id + " is not of module " + module);
         if (severities == null || severities.isEmpty()) throw new IllegalArgumentException(id + " gives no severity");
-        severities = Set.copyOf(EnumSet.copyOf(severities));
+        severities = java.util.Collections.unmodifiableSet(EnumSet.copyOf(severities)); // worst first, as listed
         if (sources == null || sources.isEmpty()) throw new IllegalArgumentException(id + " cites no source");
         sources = List.copyOf(sources);
         if (fix == null) fix = "";

@@ -35,7 +35,7 @@ public final class CpuDocument {
         blocks.add(new Section("Findings", List.of(new Findings(run.findings(), "None."))));
         if (run.measured() != null) blocks.addAll(MeasuredBlocks.of(run.measured()));
         if (!run.dataloader().isEmpty()) blocks.add(DataLoaderBlocks.of(run.dataloader()));
-        if (!run.verdicts().isEmpty()) blocks.add(new Section("What it means", List.of(new Bullets(run.verdicts().stream().map(Text::of).toList()))));
+        if (!run.verdicts().isEmpty()) blocks.add(new Section("What it means", List.of(new Findings(run.verdicts(), ""))));
         return new Document("The CPU that feeds the GPU", subtitle(run.machine()), blocks);
     }
 

@@ -20,6 +20,7 @@ import hostside.gpu.cuda.CudaException;
 import hostside.harness.Cut;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
+import hostside.process.MachineLoad;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
@@ -152,18 +153,23 @@ public final class CpuDrill {
     }
 
     /** Facts, then the measurements and the DataLoader cases, each reported to {@code progress}. */
-    public static CpuRun run(FsRoot fs, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader, Settings settings, ProgressSink progress) {
-        return run(fs, MachineReader.read(fs), tests, loader, settings, progress);
+    public static CpuRun run(FsRoot fs, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader, Settings settings, ProgressSink progress,
+                             MachineLoad load) {
+        return run(fs, MachineReader.read(fs), tests, loader, settings, progress, load);
     }
 
-    /** ... with Module 1's facts already read (the report reads them once for every drill). */
+    /**
+     * ... with Module 1's facts already read (the report reads them once for every drill). {@code
+     * load}: the machine's as the drill began (null where not read): a busy one makes the measured
+     * findings unknown.
+     */
     public static CpuRun run(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader,
-                             Settings settings, ProgressSink progress) {
+                             Settings settings, ProgressSink progress, MachineLoad load) {
         Measured m = measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
         List<Result> dl = dataloader(fs, loader, settings, progress);
         CpuFacts facts = CpuFactsReader.read(fs, machine);
-        List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty()));
-        verdicts.addAll(DataLoaderVerdicts.of(dl));
+        List<hostside.core.Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty(), load));
+        verdicts.addAll(DataLoaderVerdicts.of(dl, load));
         // a disturbed jitter run is a finding of its own: the figures beside it are not the machine's
         List<hostside.core.Finding> findings = new ArrayList<>(CpuVerdicts.of(facts));
         findings.addAll(JitterNoise.findings(m.results()));

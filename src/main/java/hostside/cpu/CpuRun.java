@@ -22,7 +22,7 @@ import hostside.machine.Host;
  * @param verdicts   what the measurements mean, one line each
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
-public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<Result> dataloader, List<String> verdicts) {
+public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<Result> dataloader, List<Finding> verdicts) {
     public CpuRun {
         findings = List.copyOf(findings);
         dataloader = List.copyOf(dataloader);

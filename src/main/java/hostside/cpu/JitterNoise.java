@@ -22,9 +22,6 @@ import hostside.harness.Result;
 final class JitterNoise {
     private JitterNoise() {}
 
-    /** The findings' code: a later step (or a test) need not match the wording. */
-    static final String DISTURBED = "jitter-disturbed";
-
     /** The quiet and noisy keys of each pair: the timer's, the launch's. */
     static final List<List<String>> PAIRS = List.of(List.of("timer_jitter_quiet", "timer_jitter_noisy"), List.of("launch_jitter_quiet", "launch_jitter_noisy"));
 
@@ -34,9 +31,11 @@ final class JitterNoise {
         for (List<String> pair : PAIRS) {
             Optional<Result> quiet = MeasuredVerdicts.jitterOk(rs, pair.get(0)), noisy = MeasuredVerdicts.jitterOk(rs, pair.get(1));
             if (quiet.isEmpty() || noisy.isEmpty()) continue;
-            disturbed(quiet.get(), noisy.get()).ifPresent(why -> out.add(new Finding(hostside.core.Severity.WARN, "jitter",
+            Result q = quiet.get(), n = noisy.get();
+            disturbed(q, n).ifPresent(why -> out.add(CpuRules.JITTER_DISTURBED.unknown("jitter",
                     pair.get(0) + " came out noisier than " + pair.get(1) + " (" + why + "): something else ran during the quiet run, so neither"
-                            + " is this machine's figure and the pair is not interpreted; run again with nothing else running", DISTURBED)));
+                            + " is this machine's figure and the pair is not interpreted; run again with nothing else running",
+                    List.of(MeasuredVerdicts.evidence(q), MeasuredVerdicts.evidence(n)))));
         }
         return out;
     }

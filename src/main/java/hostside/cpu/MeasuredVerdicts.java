@@ -4,22 +4,58 @@ import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import hostside.core.Distribution;
+import hostside.core.Evidence;
+import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.core.Versus;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.harness.Result;
+import hostside.process.MachineLoad;
 
-/** What Module 3's measurements mean for the threads that feed a GPU, one line each. */
+/**
+ * What Module 3's measurements mean for the threads that feed a GPU: a finding of one of
+ * {@link CpuRules}' rules each. On a machine that was busy as the drill began, each is unknown:
+ * its figures are said, never a fix drawn from them.
+ */
 public final class MeasuredVerdicts {
     /** Above this a trivial syscall is slow: bare metal with today's mitigations pays ~0.1-0.5 us. */
     public static final double SLOW_SYSCALL_NS = 800;
 
     private MeasuredVerdicts() {}
 
-    public static List<String> of(hostside.machine.Host machine, List<Result> results, boolean gpu) {
-        List<String> v = new ArrayList<>();
+    /** What one rule concluded, before the machine's load is weighed. */
+    record Judged(Rule rule, Severity severity, String text, List<Evidence> evidence) {
+        Judged(Rule rule, Severity severity, String text, Result... read) {
+            this(rule, severity, text, java.util.Arrays.stream(read).map(MeasuredVerdicts::evidence).toList());
+        }
+
+        /** As a finding: an unknown one, its figures said and no fix, where {@code load} was busy. */
+        Finding finding(MachineLoad load) {
+            if (load != null && load.busy()) {
+                return rule.unknown("CPU", "measured while the machine was busy (" + String.join(", ", load.reasons()) + "), so not judged: " + text
+                        + "; run again on a quiet machine", evidence);
+            }
+            return rule.finding(severity, "CPU", text, evidence);
+        }
+    }
+
+    /** A result's median as a finding's evidence. */
+    static Evidence evidence(Result r) {
+        return Evidence.of(r.key(), r.value().median(), r.unit());
+    }
+
+    /** Every rule's finding, on a machine whose load as the drill began was {@code load} (null: not read, a recording's). */
+    public static List<Finding> of(hostside.machine.Host machine, List<Result> results, boolean gpu, MachineLoad load) {
+        return judge(machine, results, gpu).stream().map(j -> j.finding(load)).toList();
+    }
+
+    static List<Judged> judge(hostside.machine.Host machine, List<Result> results, boolean gpu) {
+        List<Judged> v = new ArrayList<>();
         syscall(results, machine.isVm()).ifPresent(v::add);
         switches(results).ifPresent(v::add);
         jitter(results, gpu).ifPresent(v::add);
@@ -47,7 +83,7 @@ public final class MeasuredVerdicts {
         return series == null ? Double.NaN : quantile.applyAsDouble(series) / 1e3;
     }
 
-    static Optional<String> syscall(List<Result> rs, boolean vm) {
+    static Optional<Judged> syscall(List<Result> rs, boolean vm) {
         return ok(rs, "syscall_getppid").map(r -> {
             double ns = r.value().median();
             String s = String.format(Locale.ROOT, "A trivial syscall costs %.0f ns here", ns);
@@ -57,11 +93,11 @@ public final class MeasuredVerdicts {
             } else {
                 s += ": cheap enough that launches and syncs, not syscalls, set the pace";
             }
-            return s;
+            return new Judged(CpuRules.SYSCALL, ns > SLOW_SYSCALL_NS ? Severity.WARN : Severity.OK, s, r);
         });
     }
 
-    static Optional<String> switches(List<Result> rs) {
+    static Optional<Judged> switches(List<Result> rs) {
         Optional<Result> same = ok(rs, "context_switch_same_core"), cross = ok(rs, "context_switch_cross_core"), wake = ok(rs, "futex_wakeup_cross_core");
         if (same.isEmpty() && cross.isEmpty()) return Optional.empty();
         StringBuilder s = new StringBuilder("Handing work to another thread costs ");
@@ -69,7 +105,7 @@ public final class MeasuredVerdicts {
         cross.ifPresent(r -> s.append(same.isPresent() ? ", " : "").append(String.format(Locale.ROOT, "%.1f us across cores", r.value().median() / 1e3)));
         wake.ifPresent(r -> s.append(String.format(Locale.ROOT, " (a sleeping thread runs %.1f us after its wake-up)", r.value().median() / 1e3)));
         s.append(": each DataLoader batch handed through a queue, and each pin-memory hand-over, pays it; fewer, larger batches pay it less often");
-        return Optional.of(s.toString());
+        return Optional.of(new Judged(CpuRules.HANDOFF, Severity.INFO, s.toString(), Stream.of(same, cross, wake).flatMap(Optional::stream).toArray(Result[]::new)));
     }
 
     /**
@@ -77,14 +113,15 @@ public final class MeasuredVerdicts {
      * from the launch conditions where those alone ran (a report from before the timer ones).
      * A quiet run noisier than the noisy one is a disturbed run: said, not interpreted.
      */
-    static Optional<String> jitter(List<Result> rs, boolean gpu) {
+    static Optional<Judged> jitter(List<Result> rs, boolean gpu) {
         boolean timer = jitterOk(rs, "timer_jitter_quiet").isPresent();
         String qKey = timer ? "timer_jitter_quiet" : "launch_jitter_quiet", nKey = timer ? "timer_jitter_noisy" : "launch_jitter_noisy";
         Optional<Result> quiet = jitterOk(rs, qKey), noisy = jitterOk(rs, nKey);
         if (quiet.isEmpty()) return Optional.empty();
         Optional<String> disturbed = noisy.flatMap(n -> JitterNoise.disturbed(quiet.get(), n));
         if (disturbed.isPresent()) {
-            return Optional.of(qKey + " came out noisier than " + nKey + " (" + disturbed.get() + "): a disturbed run, not interpreted (see the findings)");
+            return Optional.of(new Judged(CpuRules.TIMER, Severity.UNKNOWN, qKey + " came out noisier than " + nKey + " (" + disturbed.get()
+                    + "): a disturbed run, not interpreted (see the findings)", quiet.get(), noisy.get()));
         }
         LaunchJitter.Detail q = d(quiet.get());
         double q99 = us(q.lateNs(), Distribution::p99);
@@ -94,10 +131,12 @@ public final class MeasuredVerdicts {
         if (q.timerSlackNs() > 0) s.append(String.format(Locale.ROOT, ", of which up to %.0f us is the thread's timer slack", q.timerSlackNs() / 1e3));
         s.append(')');
         double quietMissed = missedShare(quiet.get());
-        if (quietMissed >= 0.01) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
+        boolean late = quietMissed >= 0.01;
+        if (late) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks had passed before it woke: this machine's timer cannot hold that cadence", 100 * quietMissed));
         if (!timer && gpu && q.launchNs() != null) {
             s.append(String.format(Locale.ROOT, "; a launch call takes %.1f us at p50, %.1f us at p99", us(q.launchNs(), Distribution::p50), us(q.launchNs(), Distribution::p99)));
         }
+        boolean[] competes = {false};
         noisy.ifPresent(r -> {
             LaunchJitter.Detail n = d(r);
             double n99 = us(n.lateNs(), Distribution::p99), n999 = us(n.lateNs(), Distribution::p999), missed = missedShare(r);
@@ -107,26 +146,35 @@ public final class MeasuredVerdicts {
             boolean tail = Versus.of(n.p99Us(), q.p99Us(), 1.0) == Versus.ABOVE || Versus.of(n.p999Us(), q.p999Us(), 1.0) == Versus.ABOVE;
             boolean misses = missed >= 0.01 && Versus.of(n.missedPerSegment(), q.missedPerSegment(), 1.0) == Versus.ABOVE;
             if (misses) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks are missed outright", 100 * missed));
+            competes[0] = tail || misses;
             s.append(tail || misses ? ": the feeding thread competes with DataLoader workers and other processes for CPU time"
                     : ": even within noise of quiet (less than twice it, or inside either run's spread)");
         });
-        return Optional.of(s.toString());
+        Result[] read = noisy.map(n -> new Result[] {quiet.get(), n}).orElse(new Result[] {quiet.get()});
+        return Optional.of(new Judged(CpuRules.TIMER, late || competes[0] ? Severity.WARN : Severity.OK, s.toString(), read));
     }
 
     /**
      * What the launch adds to the timer's lateness: each launch condition against the timer
      * condition with the same company (quiet, hogs), by the noise rule; with the launch call's time.
      */
-    static Optional<String> launchShare(List<Result> rs) {
+    static Optional<Judged> launchShare(List<Result> rs) {
         Optional<Result> lq = jitterOk(rs, "launch_jitter_quiet").filter(r -> d(r).launchNs() != null), tq = jitterOk(rs, "timer_jitter_quiet");
         if (lq.isEmpty() || tq.isEmpty()) return Optional.empty();
         LaunchJitter.Detail l = d(lq.get());
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "A launch call takes %.1f us at p50, %.1f us at p99; ", us(l.launchNs(), Distribution::p50),
                 us(l.launchNs(), Distribution::p99)));
         s.append("launching on each tick moves the p99 lateness ").append(share(tq.get(), lq.get(), "quiet"));
+        boolean changed = Versus.of(d(lq.get()).p99Us(), d(tq.get()).p99Us()) == Versus.BELOW;
+        List<Result> read = new ArrayList<>(List.of(tq.get(), lq.get()));
         Optional<Result> ln = jitterOk(rs, "launch_jitter_noisy"), tn = jitterOk(rs, "timer_jitter_noisy");
-        if (ln.isPresent() && tn.isPresent()) s.append(", and ").append(share(tn.get(), ln.get(), "under hogs"));
-        return Optional.of(s.toString());
+        if (ln.isPresent() && tn.isPresent()) {
+            s.append(", and ").append(share(tn.get(), ln.get(), "under hogs"));
+            changed |= Versus.of(d(ln.get()).p99Us(), d(tn.get()).p99Us()) == Versus.BELOW;
+            read.addAll(List.of(tn.get(), ln.get()));
+        }
+        // below the timer alone beyond both spreads is the machine changing between the runs: not a figure to read
+        return Optional.of(new Judged(CpuRules.LAUNCH, changed ? Severity.UNKNOWN : Severity.INFO, s.toString(), read.toArray(Result[]::new)));
     }
 
     /** "from 60 us (timer alone) to 75 us quiet: the launch adds 15 us", or "...: even within noise". */
@@ -145,7 +193,7 @@ public final class MeasuredVerdicts {
         return d(r).missedShare(r.value().samples());
     }
 
-    static Optional<String> pinned(List<Result> rs) {
+    static Optional<Judged> pinned(List<Result> rs) {
         Optional<Result> noisy = jitterOk(rs, "launch_jitter_noisy"), pinned = jitterOk(rs, "launch_jitter_pinned");
         if (noisy.isEmpty() || pinned.isEmpty()) return Optional.empty();
         Result n = noisy.get(), pn = pinned.get();
@@ -164,10 +212,10 @@ public final class MeasuredVerdicts {
                 || nMissed >= 0.01 && Versus.of(nd.missedPerSegment(), pd.missedPerSegment(), 1.0) == Versus.ABOVE;
         if (helps) s += ": pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core";
         else s += ": pinning alone does not help here (even within noise); the noise is not from threads on the same core";
-        return Optional.of(s);
+        return Optional.of(new Judged(CpuRules.PIN, helps ? Severity.WARN : Severity.OK, s, n, pn));
     }
 
-    static Optional<String> graph(List<Result> rs) {
+    static Optional<Judged> graph(List<Result> rs) {
         Optional<Result> quiet = jitterOk(rs, "launch_jitter_quiet"), graph = jitterOk(rs, "launch_jitter_graph");
         if (quiet.isEmpty() || graph.isEmpty() || d(graph.get()).kernelsPerLaunch() == null || d(graph.get()).launchNs() == null
                 || d(quiet.get()).launchNs() == null) {
@@ -175,7 +223,9 @@ public final class MeasuredVerdicts {
         }
         double one = us(d(quiet.get()).launchNs(), Distribution::p50), g = us(d(graph.get()).launchNs(), Distribution::p50);
         int n = d(graph.get()).kernelsPerLaunch();
-        return Optional.of(String.format(Locale.ROOT, "A CUDA graph of %d kernels launches in %.1f us, against %.1f us for %d separate launches (%.1fx less CPU per kernel):"
-                + " capture steady steps with torch.cuda.graphs (CUDA graphs) when the CPU cannot keep up", n, g, one * n, n, one * n / g));
+        return Optional.of(new Judged(CpuRules.GRAPH, Severity.INFO, String.format(Locale.ROOT,
+                "A CUDA graph of %d kernels launches in %.1f us, against %.1f us for %d separate launches (%.1fx less CPU per kernel):"
+                + " capture steady steps with torch.cuda.graphs (CUDA graphs) when the CPU cannot keep up", n, g, one * n, n, one * n / g),
+                quiet.get(), graph.get()));
     }
 }

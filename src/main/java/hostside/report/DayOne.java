@@ -85,7 +85,11 @@ final class DayOne {
         {
             List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.CPU_GOVERNOR), "governor")));
             hostside.cpu.CpuRun cpu = r.module(hostside.cpu.CpuRun.class);
-            if (cpu != null) p.add(worst(cpu.findings(), "Module 3"));
+            if (cpu != null) {
+                List<Finding> all = new ArrayList<>(cpu.findings());
+                all.addAll(cpu.verdicts()); // the measured findings: a missed tick or a slow syscall is Module 3's as much as a governor
+                p.add(worst(all, "Module 3"));
+            }
             Double p99 = r.figures() == null ? null : r.figures().stream().filter(f -> f.key().equals("launch_jitter_quiet_p99")).map(hostside.core.Figure::value).findFirst().orElse(null);
             if (p99 != null) p.add(new Part(RackVerdict.INFO, String.format(Locale.ROOT, "launch jitter p99 %.1f us quiet", p99)));
             out.add(line(5, "CPU feeding the GPUs", p));
@@ -123,11 +127,18 @@ final class DayOne {
         return new Part(c.verdict(), what + " " + (c.verdict() == RackVerdict.NA || c.verdict() == RackVerdict.NOT_RUN ? c.verdict().toString() : c.value()));
     }
 
-    /** A module's findings as one part: its worst severity and that finding's subject. */
+    /** A module's findings as one part: its worst severity (bad, warn, unknown) and that finding's subject and rule. */
     private static Part worst(List<Finding> findings, String module) {
-        Finding w = findings == null ? null : findings.stream().filter(f -> f.severity() != Severity.INFO).min(java.util.Comparator.comparing(Finding::severity)).orElse(null);
+        Finding w = findings == null ? null : findings.stream().filter(f -> f.severity().toFix() || f.severity() == Severity.UNKNOWN)
+                .min(java.util.Comparator.comparing(Finding::severity)).orElse(null);
         if (w == null) return new Part(RackVerdict.OK, module + ": nothing bad or doubtful");
-        return new Part(w.severity() == Severity.BAD ? RackVerdict.BAD : RackVerdict.WARN, module + ": " + w.subject());
+        RackVerdict v = switch (w.severity()) {
+            case BAD -> RackVerdict.BAD;
+            case WARN -> RackVerdict.WARN;
+            default -> RackVerdict.UNKNOWN;
+        };
+        String rule = hostside.core.Rule.ID.matcher(w.id()).matches() ? " (" + w.id() + ")" : "";
+        return new Part(v, module + ": " + w.subject() + rule + (v == RackVerdict.UNKNOWN ? " not judged (busy or within noise)" : ""));
     }
 
     private static Line line(int n, String topic, List<Part> parts) {

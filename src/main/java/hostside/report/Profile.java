@@ -65,9 +65,9 @@ public final class Profile {
         hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), mode.cases(hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX)), mode.cases(hostside.vm.VmDrill.gpuTests()),
                 new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
         progress.drill("cpu", 3, n);
-        loads.before("cpu");
+        hostside.process.MachineLoad cpuLoad = loads.before("cpu");
         hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, mode.cases(hostside.cpu.CpuDrill.measurements(), !facts.gpus().isEmpty()),
-                mode.cases(hostside.cpu.dataloader.DataLoaderTarget.tests()), hostside.cpu.CpuDrill.Settings.defaults(), progress);
+                mode.cases(hostside.cpu.dataloader.DataLoaderTarget.tests()), hostside.cpu.CpuDrill.Settings.defaults(), progress, cpuLoad);
         progress.drill("io", 4, n);
         loads.before("io");
         hostside.io.IoRun ioRun = ioRun(fs, facts, mode == Mode.QUICK && io.size() == null && io.file() == null
@@ -92,9 +92,11 @@ public final class Profile {
             this.warn = warn;
         }
 
-        void before(String drill) {
+        /** The load as {@code drill} begins, kept for the report's conditions; null on a recording. */
+        hostside.process.MachineLoad before(String drill) {
             hostside.process.MachineLoad l = hostside.process.MachineLoad.before(drill, fs, warn);
             if (l != null) read.add(new Fleet.DrillLoad(drill, l));
+            return l;
         }
     }
 

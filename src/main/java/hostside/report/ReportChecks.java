@@ -56,7 +56,7 @@ final class ReportChecks {
             need(Report.Rack.class, "platform", "checklist", "fabricReadiness"),
             need(Fleet.HardwareClass.class, "hostLink", "fabric", "nics"),
             need(Figure.class, "key", "scope", "unit"),
-            need(hostside.core.Finding.class, "severity", "code", "text"),
+            need(hostside.core.Finding.class, "severity", "text"),
             need(hostside.core.Sweep.Point.class, "value"),
             need(hostside.machine.MachineFacts.class, "host", "topology", "pci", "iommu", "kernelCmdline", "findings", "unknowns"),
             need(hostside.machine.Host.class, "name", "kernel", "architecture", "virtualization"),

@@ -12,15 +12,17 @@ import hostside.doc.Text;
 /**
  * Page one's "what to fix here": every finding of every module that is bad or may cost performance
  * (warn), and the rack checklist's bad and warn items with their fixes; the bad first, then in the
- * modules' order, at most {@link #SHOWN} on page one, the rest counted.
+ * modules' order, at most {@link #SHOWN} on page one, the rest counted. Findings that could not be
+ * judged (unknown: measured on a busy machine, within noise) are counted beside them, so that page
+ * one never says nothing was found where a module could not tell.
  */
 final class ToFix {
     private ToFix() {}
 
     static final int SHOWN = 5;
 
-    /** One thing to fix: how much it matters, where it was found, what, and how to fix it where the finding says. */
-    record Item(Severity severity, int module, String subject, String text, String fix) {}
+    /** One thing to fix: how much it matters, where it was found, by which rule ("" for a finding not yet of one), what, and how to fix it. */
+    record Item(Severity severity, int module, String subject, String id, String text, String fix) {}
 
     static List<Item> of(Report r) {
         List<Item> out = new ArrayList<>();
@@ -29,7 +31,10 @@ final class ToFix {
                 case null -> { }
                 case hostside.machine.MachineRun m -> add(out, 1, m.facts().findings());
                 case hostside.vm.VmRun v -> add(out, 2, v.findings());
-                case hostside.cpu.CpuRun c -> add(out, 3, c.findings());
+                case hostside.cpu.CpuRun c -> {
+                    add(out, 3, c.findings());
+                    add(out, 3, c.verdicts());
+                }
                 case Report.Storage st -> {
                     add(out, 4, st.io().findings());
                     if (st.container() != null) add(out, 4, st.container().findings());
@@ -39,7 +44,7 @@ final class ToFix {
                         Severity sev = c.verdict() == hostside.rack.RackVerdict.BAD ? Severity.BAD : c.verdict() == hostside.rack.RackVerdict.WARN ? Severity.WARN : null;
                         // an item a module already found (NUMA balancing: Module 2's) is said once, there
                         boolean found = out.stream().anyMatch(i -> i.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(c.item().id()));
-                        if (sev != null && !found) out.add(new Item(sev, 5, c.item().id(), c.value() + ": " + c.why(), c.fix()));
+                        if (sev != null && !found) out.add(new Item(sev, 5, c.item().id(), "", c.value() + ": " + c.why(), c.fix()));
                     }
                 }
                 default -> { }
@@ -49,25 +54,37 @@ final class ToFix {
         return out;
     }
 
+    /** The bad, warn and unknown findings; unknown ones are counted on page one, not listed as things to fix. */
     private static void add(List<Item> out, int module, List<Finding> findings) {
         if (findings == null) return;
-        for (Finding f : findings) if (f.severity() != Severity.INFO) out.add(new Item(f.severity(), module, f.subject(), f.text(), ""));
+        for (Finding f : findings) {
+            if (f.severity().toFix() || f.severity() == Severity.UNKNOWN) out.add(new Item(f.severity(), module, f.subject(), f.id(), f.text(), f.fix()));
+        }
     }
 
     static Block block(Report r) {
-        List<Item> items = of(r);
+        List<Item> all = of(r);
+        List<Item> items = all.stream().filter(i -> i.severity().toFix()).toList();
+        List<Item> unknown = all.stream().filter(i -> i.severity() == Severity.UNKNOWN).toList();
         List<Block> b = new ArrayList<>();
         if (items.isEmpty()) {
-            b.add(Block.Paragraph.of("Nothing bad or doubtful was found; the modules below say what each figure means."));
+            b.add(Block.Paragraph.of(unknown.isEmpty() ? "Nothing bad or doubtful was found; the modules below say what each figure means."
+                    : "Nothing bad was found among what could be judged."));
         } else {
             List<Text> lines = new ArrayList<>();
             for (Item i : items.subList(0, Math.min(SHOWN, items.size()))) {
-                Text t = Text.strong(i.severity().toString()).plain(" (Module " + i.module() + ", " + i.subject() + "): " + i.text());
+                String where = "Module " + i.module() + ", " + i.subject() + (i.id().isEmpty() || !hostside.core.Rule.ID.matcher(i.id()).matches() ? "" : ", " + i.id());
+                Text t = Text.strong(i.severity().toString()).plain(" (" + where + "): " + i.text());
                 if (!i.fix().isEmpty()) t = t.plain(". Fix: ").andStrong(i.fix());
                 lines.add(t);
             }
             b.add(new Block.Bullets(lines));
             if (items.size() > SHOWN) b.add(Block.Note.of((items.size() - SHOWN) + " more in the modules below."));
+        }
+        if (!unknown.isEmpty()) {
+            List<String> modules = unknown.stream().map(i -> "Module " + i.module()).distinct().toList();
+            b.add(Block.Note.of(unknown.size() + (unknown.size() == 1 ? " finding" : " findings") + " could not be judged (measured on a busy machine, or"
+                    + " within the noise of what it compares): " + String.join(", ", modules) + " say which; run again on a quiet machine before acting on them."));
         }
         return new Block.Section("What to fix here", b);
     }

@@ -161,7 +161,7 @@ class CpuDocumentTest {
         INSTANCE;
 
         private final CpuRun run = CpuDrill.run(hostside.fs.FsRoot.open(CpuCommandTest.H200), CpuDrill.measurements(),
-                hostside.cpu.dataloader.DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), hostside.harness.ProgressSink.NONE);
+                hostside.cpu.dataloader.DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), hostside.harness.ProgressSink.NONE, null);
 
         CpuRun run() {
             return run;

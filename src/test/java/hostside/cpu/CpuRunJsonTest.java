@@ -93,7 +93,8 @@ class CpuRunJsonTest {
         assertThat(spawn.spawnTries()).extracting(SpawnDetail.SpawnTry::attempt).containsExactly(1, 2, 3);
 
         assertThat(run.figures()).as("an old report has figures too").isNotEmpty();
-        List<String> now = MeasuredVerdicts.of(run.machine(), run.measured().results(), true), then = run.verdicts().subList(0, 5);
+        List<String> now = MeasuredVerdictsTest.texts(run.machine(), run.measured().results(), true),
+                then = run.verdicts().subList(0, 5).stream().map(hostside.core.Finding::text).toList();
         assertThat(now).as("the verdicts read from the records say what the report said then").hasSize(5);
         assertThat(List.of(now.get(0), now.get(1), now.get(4))).containsExactly(then.get(0), then.get(1), then.get(4));
         // the jitter lines now also give p99.9 and say "within noise"; their figures are the same

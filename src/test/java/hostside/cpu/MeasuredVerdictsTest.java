@@ -15,6 +15,11 @@ class MeasuredVerdictsTest {
     static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", "live");
     static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", "live");
 
+    /** The findings' texts, judged as on a quiet machine. */
+    static List<String> texts(Host machine, List<Result> rs, boolean gpu) {
+        return MeasuredVerdicts.of(machine, rs, gpu, null).stream().map(hostside.core.Finding::text).toList();
+    }
+
     static Result ok(String key, double median) {
         return Runs.ok(key, median, null);
     }
@@ -32,9 +37,9 @@ class MeasuredVerdictsTest {
     @Test
     void aSlowSyscallIsNamedAndItsCauseDependsOnVm() {
         List<Result> rs = List.of(ok("syscall_getppid", 1200));
-        assertThat(MeasuredVerdicts.of(VM, rs, false)).singleElement().asString().startsWith("A trivial syscall costs 1200 ns here: slow, as in many VMs");
-        assertThat(MeasuredVerdicts.of(METAL, rs, false)).singleElement().asString().contains("mitigations");
-        assertThat(MeasuredVerdicts.of(METAL, List.of(ok("syscall_getppid", 150)), false)).singleElement().asString()
+        assertThat(texts(VM, rs, false)).singleElement().asString().startsWith("A trivial syscall costs 1200 ns here: slow, as in many VMs");
+        assertThat(texts(METAL, rs, false)).singleElement().asString().contains("mitigations");
+        assertThat(texts(METAL, List.of(ok("syscall_getppid", 150)), false)).singleElement().asString()
                 .contains("cheap enough");
     }
 
@@ -42,18 +47,18 @@ class MeasuredVerdictsTest {
     void switchesSayWhatAHandOverCosts() {
         List<Result> rs = List.of(ok("context_switch_same_core", 4100), ok("context_switch_cross_core", 12200),
                 ok("futex_wakeup_cross_core", 11000));
-        assertThat(MeasuredVerdicts.of(METAL, rs, false)).singleElement().asString()
+        assertThat(texts(METAL, rs, false)).singleElement().asString()
                 .startsWith("Handing work to another thread costs 4.1 us on one core, 12.2 us across cores (a sleeping thread runs 11.0 us after its wake-up)");
     }
 
     @Test
     void jitterComparesNoisyWithQuietAndNamesTheSlack() {
         List<Result> rs = List.of(ok("launch_jitter_quiet", jitter(90, 110, 4L)), ok("launch_jitter_noisy", jitter(95, 1540, 5L)));
-        String line = MeasuredVerdicts.of(METAL, rs, true).getFirst();
+        String line = texts(METAL, rs, true).getFirst();
         assertThat(line).startsWith("Quiet, the feeder's launches run 110 us late at p99 (90 us at p50, of which up to 50 us is the thread's timer slack)")
                 .contains("a launch call takes 4.0 us at p50, 8.0 us at p99").contains("p99 becomes 1540 us (14.0x), p99.9 3080 us (14.0x)")
                 .contains("competes with DataLoader workers");
-        assertThat(MeasuredVerdicts.of(METAL, rs, false).getFirst()).contains("timer wake-ups (no GPU)");
+        assertThat(texts(METAL, rs, false).getFirst()).contains("timer wake-ups (no GPU)");
     }
 
     static Result jitterRun(String key, int wakes, long missed, Jitter j) {
@@ -65,14 +70,14 @@ class MeasuredVerdictsTest {
         Result quiet = jitterRun("launch_jitter_quiet", 20_000, 0, jitter(90, 110, null));
         Result noisy = jitterRun("launch_jitter_noisy", 20_000, 5_000, jitter(95, 130, null));
         assertThat(MeasuredVerdicts.missedShare(noisy)).isEqualTo(0.2);
-        String line = MeasuredVerdicts.of(METAL, List.of(quiet, noisy), false).getFirst();
+        String line = texts(METAL, List.of(quiet, noisy), false).getFirst();
         assertThat(line).as("p99 alone barely moved; the missed ticks are the story")
                 .contains("p99 becomes 130 us (1.2x), p99.9 260 us (1.2x) and 20% of the ticks are missed outright: the feeding thread competes");
         assertThat(line).doesNotContain("cannot hold that cadence");
 
         Result slowTimer = jitterRun("launch_jitter_quiet", 20_000, 2_000, jitter(95, 140, null));
         Result sameNoisy = jitterRun("launch_jitter_noisy", 20_000, 2_500, jitter(95, 150, null));
-        line = MeasuredVerdicts.of(METAL, List.of(slowTimer, sameNoisy), false).getFirst();
+        line = texts(METAL, List.of(slowTimer, sameNoisy), false).getFirst();
         assertThat(line).contains("and 9% of the ticks had passed before it woke: this machine's timer cannot hold that cadence")
                 .as("as many missed as quiet: not the hogs' doing").doesNotContain("missed outright").doesNotContain("competes")
                 .endsWith(": even within noise of quiet (less than twice it, or inside either run's spread)");
@@ -82,10 +87,10 @@ class MeasuredVerdictsTest {
     @Test
     void pinningHelpsOrSaysItDoesNot() {
         Result noisy = ok("launch_jitter_noisy", jitter(95, 1500, null));
-        assertThat(MeasuredVerdicts.pinned(List.of(noisy, ok("launch_jitter_pinned", jitter(90, 200, null).pinnedTo(3, CpuSet.of(0, 1, 2)))))).get().asString()
+        assertThat(MeasuredVerdicts.pinned(List.of(noisy, ok("launch_jitter_pinned", jitter(90, 200, null).pinnedTo(3, CpuSet.of(0, 1, 2))))).map(MeasuredVerdicts.Judged::text)).get().asString()
                 .isEqualTo("Pinned alone on CPU 3 with the hogs elsewhere, p99 is 200 us and p99.9 400 us against 1500 and 3000 us unpinned:"
                         + " pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core");
-        assertThat(MeasuredVerdicts.pinned(List.of(noisy, ok("launch_jitter_pinned", jitter(90, 1400, null).pinnedTo(3, CpuSet.of(0, 1, 2)))))).get().asString()
+        assertThat(MeasuredVerdicts.pinned(List.of(noisy, ok("launch_jitter_pinned", jitter(90, 1400, null).pinnedTo(3, CpuSet.of(0, 1, 2))))).map(MeasuredVerdicts.Judged::text)).get().asString()
                 .endsWith("pinning alone does not help here (even within noise); the noise is not from threads on the same core");
     }
 
@@ -95,7 +100,7 @@ class MeasuredVerdictsTest {
         Result noisy = jitterRun("launch_jitter_noisy", 20_000, 0, jitter(95, 400, null)
                 .segments(20_000, new long[] {150, 300, 0}, new long[] {400, 800, 0}, new long[] {900, 1800, 0}));
         Result pinned = ok("launch_jitter_pinned", jitter(90, 200, null).pinnedTo(3, CpuSet.of(0, 1, 2)));
-        assertThat(MeasuredVerdicts.pinned(List.of(noisy, pinned))).get().asString().contains("pinning alone does not help here (even within noise)");
+        assertThat(MeasuredVerdicts.pinned(List.of(noisy, pinned)).map(MeasuredVerdicts.Judged::text)).get().asString().contains("pinning alone does not help here (even within noise)");
     }
 
     @Test
@@ -103,7 +108,7 @@ class MeasuredVerdictsTest {
         // the H200 machine at 17:31: p99 barely apart, but a tenth of the missed ticks and of the p99.9
         Result noisy = jitterRun("launch_jitter_noisy", 20_000, 875, jitter(56, 70, null));
         Result pinned = jitterRun("launch_jitter_pinned", 20_000, 85, jitter(56, 59, null).pinnedTo(0, CpuSet.range(1, 15)));
-        assertThat(MeasuredVerdicts.pinned(List.of(noisy, pinned))).get().asString()
+        assertThat(MeasuredVerdicts.pinned(List.of(noisy, pinned)).map(MeasuredVerdicts.Judged::text)).get().asString()
                 .startsWith("Pinned alone on CPU 0 with the hogs elsewhere, p99 is 59 us and p99.9 118 us, 0.4% of ticks missed, against 70 and 140 us, 4.2% missed, unpinned")
                 .endsWith("keep DataLoader workers off its core");
     }
@@ -124,7 +129,7 @@ class MeasuredVerdictsTest {
         Result tn = timer("timer_jitter_noisy", 55, 62, 2_000, seg(61, 300, 390), seg(62, 320, 410), seg(61, 280, 400), seg(63, 310, 380), seg(62, 330, 420));
         Result lq = jitterRun("launch_jitter_quiet", 20_000, 20, jitter(55, 75, 5L).segments(20_000, seg(72, 90, 4), seg(75, 95, 4), seg(78, 99, 4)));
         Result ln = jitterRun("launch_jitter_noisy", 20_000, 2_100, jitter(56, 63, 5L).segments(20_000, seg(60, 300, 700), seg(63, 320, 700), seg(66, 310, 700)));
-        List<String> v = MeasuredVerdicts.of(METAL, List.of(tq, tn, lq, ln), true);
+        List<String> v = texts(METAL, List.of(tq, tn, lq, ln), true);
         assertThat(v).hasSize(2);
         assertThat(v.get(0)).startsWith("Quiet, the feeder's timer wake-ups run 60 us late at p99 (54 us at p50")
                 .contains("with a CPU hog on every core p99 becomes 62 us (1.0x), p99.9 124 us (1.0x) and 9% of the ticks are missed outright: the feeding thread competes")
@@ -137,12 +142,12 @@ class MeasuredVerdictsTest {
     void aQuietRunNoisierThanTheNoisyOneIsDisturbedAndNotInterpreted() {
         Result tq = timer("timer_jitter_quiet", 90, 900, 4_000, seg(850, 2000, 700), seg(900, 2100, 800), seg(950, 1900, 900), seg(880, 2050, 800), seg(910, 2000, 800));
         Result tn = timer("timer_jitter_noisy", 90, 140, 100, seg(130, 300, 20), seg(140, 310, 20), seg(150, 320, 20), seg(135, 290, 20), seg(145, 305, 20));
-        String line = MeasuredVerdicts.jitter(List.of(tq, tn), false).orElseThrow();
+        String line = MeasuredVerdicts.jitter(List.of(tq, tn), false).orElseThrow().text();
         assertThat(line).startsWith("timer_jitter_quiet came out noisier than timer_jitter_noisy (p99 900 us (850-950) against 140 us (130-150);")
                 .endsWith("a disturbed run, not interpreted (see the findings)").doesNotContain("competes").doesNotContain("x)");
         assertThat(JitterNoise.findings(List.of(tq, tn))).singleElement().satisfies(f -> {
-            assertThat(f.id()).isEqualTo(JitterNoise.DISTURBED);
-            assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(f.id()).isEqualTo(CpuRules.JITTER_DISTURBED.id());
+            assertThat(f.severity()).isEqualTo(hostside.core.Severity.UNKNOWN);
             assertThat(f.text()).startsWith("timer_jitter_quiet came out noisier than timer_jitter_noisy (p99 900 us (850-950) against 140 us (130-150); "
                     + "p99.9 1800 us (1800-2100) against 280 us (280-320); missed ticks per segment 800 (700-900) against 20)");
         });
@@ -155,7 +160,7 @@ class MeasuredVerdictsTest {
         Result tn = timer("timer_jitter_noisy", 54, 61, 40, seg(58, 150, 8), seg(61, 160, 8), seg(70, 170, 8), seg(59, 140, 8), seg(60, 155, 8));
         assertThat(JitterNoise.disturbed(tq, tn)).isEmpty();
         assertThat(JitterNoise.findings(List.of(tq, tn))).isEmpty();
-        assertThat(MeasuredVerdicts.jitter(List.of(tq, tn), false).orElseThrow()).startsWith("Quiet, the feeder's timer wake-ups run 64 us late at p99");
+        assertThat(MeasuredVerdicts.jitter(List.of(tq, tn), false).orElseThrow().text()).startsWith("Quiet, the feeder's timer wake-ups run 64 us late at p99");
     }
 
     @Test
@@ -171,7 +176,7 @@ class MeasuredVerdictsTest {
     @Test
     void aGraphIsComparedWithSeparateLaunches() {
         List<Result> rs = List.of(ok("launch_jitter_quiet", jitter(90, 110, 4L)), ok("launch_jitter_graph", jitter(90, 110, 8L).kernels(10)));
-        assertThat(MeasuredVerdicts.graph(rs)).get().asString()
+        assertThat(MeasuredVerdicts.graph(rs).map(MeasuredVerdicts.Judged::text)).get().asString()
                 .startsWith("A CUDA graph of 10 kernels launches in 8.0 us, against 40.0 us for 10 separate launches (5.0x less CPU per kernel)");
         List<Result> timerOnly = List.of(ok("launch_jitter_quiet", jitter(90, 110, null)), ok("launch_jitter_graph", jitter(90, 110, null).kernels(10)));
         assertThat(MeasuredVerdicts.graph(timerOnly)).as("no launches, nothing to compare").isEmpty();
@@ -179,10 +184,10 @@ class MeasuredVerdictsTest {
 
     @Test
     void missingFiguresDropTheirLines() {
-        assertThat(MeasuredVerdicts.of(METAL, List.of(), true)).isEmpty();
+        assertThat(texts(METAL, List.of(), true)).isEmpty();
         Result failed = Result.failed(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.QUIET), "boom");
-        assertThat(MeasuredVerdicts.of(METAL, List.of(failed), true)).isEmpty();
+        assertThat(texts(METAL, List.of(failed), true)).isEmpty();
         Result bare = Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, hostside.core.Stats.of(1), null);
-        assertThat(MeasuredVerdicts.of(METAL, List.of(bare), true)).as("a result without its record says nothing rather than guess").isEmpty();
+        assertThat(texts(METAL, List.of(bare), true)).as("a result without its record says nothing rather than guess").isEmpty();
     }
 }

@@ -208,8 +208,8 @@ public final class Runs {
         var machine = hostside.machine.MachineReader.read(h200);
         var facts = hostside.cpu.facts.CpuFactsReader.read(h200, machine);
         List<Result> m = measured(), dl = dataloader();
-        List<String> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m, true));
-        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl));
+        List<hostside.core.Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m, true, null));
+        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl, null));
         return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), new CpuDrill.Measured(m, "GPU0: NVIDIA H200 (0000:00:06.0)", ""),
                 dl, verdicts);
     }

@@ -56,7 +56,7 @@ class CowLiveTest {
         }
         assertThat(array.status()).as(array.why()).isEqualTo(hostside.harness.Status.OK);
         assertThat(array.value().max()).as("array workers kept the dataset shared").isLessThan(10);
-        List<String> verdicts = DataLoaderVerdicts.of(rs);
+        List<String> verdicts = VerdictsTest.texts(rs);
         System.out.println(verdicts);
         assertThat(verdicts).singleElement().asString().startsWith("Python list: each worker's private memory grew by")
                 .contains("a numpy array stayed shared");

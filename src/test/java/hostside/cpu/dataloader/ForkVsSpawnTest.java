@@ -122,7 +122,7 @@ class ForkVsSpawnTest {
         assertThat(json.path("fork").asText()).as("written as before: the outcome in words")
                 .isEqualTo("failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method");
         assertThat(json.path("spawnTries").get(0).path("try").asInt()).isEqualTo(1);
-        assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
+        assertThat(VerdictsTest.texts(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
 
         Result none = new ForkVsSpawn().result(out("{\"event\": \"error\", \"reason\": \"torch sees no CUDA device\"}"), LIMIT);
         assertThat(none.status()).isEqualTo(hostside.harness.Status.FAILED);
@@ -234,7 +234,7 @@ class ForkVsSpawnTest {
         assertThat(d.forkCpu()).isEqualTo(SpawnDetail.Outcome.OK);
         assertThat(d.spawn()).isEqualTo(SpawnDetail.Outcome.OK);
         assertThat(d.device()).isEqualTo("Stand-in GPU");
-        assertThat(DataLoaderVerdicts.of(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
+        assertThat(VerdictsTest.texts(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
         assertThat(Leftovers.scriptsRunning()).isEmpty();
     }
 
