@@ -9,7 +9,9 @@
 #     stat'ed before and after;
 #  4. a snapshot of this machine read back with --root;
 #  5. the launcher under ulimit -v (1 GiB: facts; 4 GiB and unlimited: the GPU copy case), and below
-#     its floor.
+#     its floor;
+#  6. a recording folder whose /proc/cpuinfo is a FIFO with a writer waiting in its open, and whose
+#     /proc/meminfo is a character device: machine --root reads neither (the writer still waits).
 #   BUNDLE=.devbundle/hostside-bundle.tar.gz bash bench/device-safety.sh
 # Carry the folder holding the bundle. Writes into $OUT; its summary to stdout.
 set -uo pipefail
@@ -63,4 +65,16 @@ for lim in 4194304 unlimited; do
   python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print([ (f['key'], round(f['value'],1), f['unit']) for f in j['figures'] if f['key']=='host_to_device_ce_pinned'])" "$out/copy-$lim.json" 2>&1 | tail -1
   grep -m2 -iE "not run|cuda|hostside:" "$out/copy-$lim.err"
 done
+
+echo "== 6. FIFOs and devices in a recording are never opened"
+rec=$work/rec; mkdir -p "$rec" && tar xzf "$out/box.tar.gz" --warning=no-unknown-keyword -C "$rec" && top=$(ls "$rec") && rec=$rec/$top
+rm -f "$rec/proc/cpuinfo" "$rec/proc/meminfo" && mkfifo "$rec/proc/cpuinfo" && mknod "$rec/proc/meminfo" c 1 3
+( echo hello > "$rec/proc/cpuinfo" ) & writer=$!
+sleep 1
+"$hs" machine --root "$rec" --json >"$out/fifo.json" 2>"$out/fifo.err"; echo "machine --root with a FIFO and a device: exit $?"
+sleep 1
+if kill -0 "$writer" 2>/dev/null; then echo "the writer still waits in its open: the FIFO was never opened"; else echo "the writer returned: the FIFO was opened"; fi
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); t=j['topology']; print('threads', t['threads'], 'numa nodes', len(t['numaNodes']), 'memTotalBytes', [n.get('memTotalBytes') for n in t['numaNodes']])" "$out/fifo.json" 2>&1 | tail -1
+timeout 5 cat "$rec/proc/cpuinfo" >/dev/null; wait "$writer" 2>/dev/null
+
 ls "$PWD" | grep -c hs_err || true

@@ -51,8 +51,8 @@ class LearnServerStallTest {
     }
 
     @Test
-    void moreCutOffRequestsThanTheServerHasThreadsStillLeaveAReaderItsPage() throws Exception {
-        for (int i = 0; i < 2 * ExchangePool.THREADS + 1; i++) stalledClient("GET /module/" + (i % 6 + 1) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    void moreCutOffRequestsThanPagesDrawnAtOnceStillLeaveAReaderItsPage() throws Exception {
+        for (int i = 0; i < 2 * ExchangePool.DRAWING + 1; i++) stalledClient("GET /module/" + (i % 6 + 1) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
         stalledClient("GET / HT"); // cut in the request line itself
         assertThat(page("/")).startsWith("HTTP/1.1 200");
         for (Socket s : stalled) assertThat(closedByServer(s)).as("every cut-off request's connection closed by the server").isTrue();
@@ -60,7 +60,7 @@ class LearnServerStallTest {
 
     @Test
     void connectionsThatSendNothingHoldNoThreadAndAreClosed() throws Exception {
-        for (int i = 0; i < 2 * ExchangePool.THREADS + 1; i++) stalledClient("");
+        for (int i = 0; i < 2 * ExchangePool.DRAWING + 1; i++) stalledClient("");
         assertThat(page("/check")).startsWith("HTTP/1.1 200");
         for (Socket s : stalled) assertThat(closedByServer(s)).as("a silent connection closed by the server").isTrue();
     }
