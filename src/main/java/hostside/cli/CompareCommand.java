@@ -73,6 +73,10 @@ public final class CompareCommand implements Callable<Integer> {
             n.set("pairs", Json.MAPPER.valueToTree(c.pairs()));
             n.set("belowFloor", Json.MAPPER.valueToTree(c.belowFloor()));
             out.print(Json.write(n));
+        } else if (inputs.size() == 1) {
+            // one report is no fleet and no pair: a table of its figures beside nothing would read as a comparison
+            out.println("hostside compare: one report (" + hostside.core.Printable.of(inputs.getFirst().name()) + "): nothing to compare it with; give two"
+                    + " reports or more, or a folder of them (two runs of one machine give its noise floor)");
         } else {
             out.print(new TextRenderer(Style.forTerminal()).render(CompareDocument.of(c, inputs, baseline)));
         }

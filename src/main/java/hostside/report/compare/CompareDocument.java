@@ -47,6 +47,10 @@ public final class CompareDocument {
                 in.add(Block.Note.of("The machines are of " + c.classes().size() + " classes: their differences show what the hardware gives, not which machine is sick; outliers are judged within a class only."));
             }
             in.add(sideBySide(inputs, baseline));
+            if (inputs.stream().anyMatch(i -> i.report().confounders() != null && !i.report().confounders().busyDrills().isEmpty())) {
+                in.add(Block.Note.of("busy: a difference marked busy is not a fair one: one of the two machines, or both, was busy as the drill measuring that figure began"
+                        + " (the report's conditions say which), so it says nothing about either machine; run both again on quiet machines."));
+            }
             b.add(new Block.Section("Side by side", in));
         }
         if (!c.belowFloor().isEmpty()) {
@@ -57,7 +61,8 @@ public final class CompareDocument {
         b.add(outliers(c));
         if (!c.pairs().isEmpty()) {
             List<Text> lines = c.pairs().stream().map(p -> Text.code(p.key()).plain(String.format(Locale.ROOT, " (%s): %s %s, %s %s: %+.1f%%", p.scope(),
-                    p.a(), Units.figure(p.valueA()), p.b(), Units.figure(p.valueB()), p.percent()))).toList();
+                    p.a(), Units.figure(p.valueA()), p.b(), Units.figure(p.valueB()), p.percent())
+                    + (p.unfair().isEmpty() ? "" : "; not a fair comparison: " + p.unfair() + ", so the difference says nothing about either machine"))).toList();
             b.add(new Block.Section("Two machines of one class: the differences beyond tolerance and spread", List.of(new Block.Bullets(lines))));
         }
         String title = "hostside compare: " + c.machines().size() + " report" + (c.machines().size() == 1 ? "" : "s");
@@ -79,7 +84,8 @@ public final class CompareDocument {
                 Figure f = row.get(m.name());
                 String cell = f == null ? "-" : Units.figure(f.value());
                 if (f != null && ref != null && m != base && ref.value() != 0) {
-                    cell += String.format(Locale.ROOT, " (%+.0f%%%s)", 100 * (f.value() - ref.value()) / Math.abs(ref.value()), f.differsFrom(ref) ? "" : ", within spread");
+                    String why = !f.differsFrom(ref) ? ", within spread" : Comparison.unfair(f.key(), List.of(base, m)).isEmpty() ? "" : ", busy";
+                    cell += String.format(Locale.ROOT, " (%+.0f%%%s)", 100 * (f.value() - ref.value()) / Math.abs(ref.value()), why);
                 }
                 cells.add(Text.of(cell));
             }

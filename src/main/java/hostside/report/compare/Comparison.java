@@ -41,7 +41,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
      * One report as compared: its name (unique among them), class, software and confounders, and
      * the reference platform it was placed next to ("" when it was not placed).
      */
-    public record Machine(String name, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders, String closest) {}
+    public record Machine(String name, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders, String closest,
+                          @com.fasterxml.jackson.annotation.JsonIgnore String id) {}
 
     /**
      * @param label     the class in a line ("1x 0x2335, 16 cores, pcie-gen5-x16, ...")
@@ -61,8 +62,12 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
      */
     public record Outlier(String machine, String key, String scope, double value, double median, double deviation, String cause) {}
 
-    /** In a class of two machines: {@code b} differs from {@code a} by {@code percent} (signed), beyond both runs' spread. */
-    public record PairDifference(String key, String scope, Unit unit, String a, double valueA, String b, double valueB, double percent) {}
+    /**
+     * In a class of two machines: {@code b} differs from {@code a} by {@code percent} (signed), beyond both runs' spread.
+     *
+     * @param unfair why the difference is not a fair one ("h200 was busy during the io drill"), "" where it is
+     */
+    public record PairDifference(String key, String scope, Unit unit, String a, double valueA, String b, double valueB, double percent, String unfair) {}
 
     /**
      * One report to compare, under the name it is shown by: its head alone (its class, software,
@@ -76,7 +81,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         List<BelowFloor> below = new ArrayList<>();
         for (Input i : inputs) {
             hostside.report.platforms.Placement p = hostside.report.Placements.of(i.report());
-            machines.add(new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders(), p.placed() ? p.closest().name() : ""));
+            machines.add(new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders(), p.placed() ? p.closest().name() : "",
+                    i.report().machine() == null ? null : i.report().machine().id()));
             Double h2d = hostside.report.Placements.median(i.report(), hostside.report.Placements.HOST_TO_DEVICE);
             if (p.hostToDeviceFloor() != null && h2d != null && h2d < p.hostToDeviceFloor()) {
                 below.add(new BelowFloor(i.name(), hostside.report.Placements.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name()));
@@ -97,7 +103,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
                 spreads.add(new FigureSpread(any.key(), any.scope().toString(), any.unit(), any.better(), s.n(), s.median(), s.mad(), s.min(), s.max()));
                 if (s.n() >= 5) outliers.addAll(large(group, values, s));
                 else if (s.n() >= 3) outliers.addAll(small(group, values));
-                else if (s.n() == 2) pair(values).ifPresent(pairs::add);
+                else if (s.n() == 2) pair(values, group).ifPresent(pairs::add);
             }
             classes.add(new ClassGroup(label(e.getKey()), e.getKey(), group.stream().map(Input::name).toList(), findings(group), spreads));
         }
@@ -142,7 +148,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     }
 
     /** Two: the difference, where it exceeds the tolerance and the two runs' ranges do not overlap. */
-    static java.util.Optional<PairDifference> pair(Map<String, Figure> values) {
+    static java.util.Optional<PairDifference> pair(Map<String, Figure> values, List<Input> group) {
         var it = values.entrySet().iterator();
         var a = it.next();
         var b = it.next();
@@ -150,7 +156,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         if (fa.value() == 0 || !fa.differsFrom(fb)) return java.util.Optional.empty();
         double pct = 100 * (fb.value() - fa.value()) / Math.abs(fa.value());
         if (Math.abs(pct) <= 100 * Tolerance.of(fa).tau) return java.util.Optional.empty();
-        return java.util.Optional.of(new PairDifference(fa.key(), fa.scope().toString(), fa.unit(), a.getKey(), fa.value(), b.getKey(), fb.value(), pct));
+        return java.util.Optional.of(new PairDifference(fa.key(), fa.scope().toString(), fa.unit(), a.getKey(), fa.value(), b.getKey(), fb.value(), pct,
+                unfair(fa.key(), group.stream().filter(i -> i.name().equals(a.getKey()) || i.name().equals(b.getKey())).toList())));
     }
 
     // ---- facts that differ inside a class: findings, and an outlier's probable cause ----
@@ -222,6 +229,21 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         return differ.size() == 1 ? "probable cause: " + differ.getFirst() : "differs in: " + String.join("; ", differ);
     }
 
+    /**
+     * Why figure {@code key} of these machines is not a fair comparison: each of them that was busy
+     * as the drill measuring it began ("h200 was busy during the io drill"); "" where none was, or
+     * where no load was recorded. A busy run measured the load as much as the machine, so two busy
+     * runs are no fairer than one: a difference between them says nothing about either machine.
+     */
+    static String unfair(String key, List<Input> machines) {
+        String drill = hostside.report.MeasuredBy.drill(key).orElse(null);
+        if (drill == null) return "";
+        List<String> busy = machines.stream().filter(i -> i.report().confounders() != null && i.report().confounders().busyDrills().contains(drill))
+                .map(Input::name).toList();
+        if (busy.isEmpty()) return "";
+        return String.join(" and ", busy) + (busy.size() == 1 ? " was" : " were") + " busy during the " + drill + " drill";
+    }
+
     // ---- lines ----
 
     static String label(Fleet.HardwareClass c) {
@@ -237,15 +259,26 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         for (int i = 0; i < classes.size(); i++) {
             ClassGroup c = classes.get(i);
             long n = outliers.stream().filter(o -> c.machines().contains(o.machine())).map(Outlier::machine).distinct().count();
-            per.add(String.format(Locale.ROOT, "class %d (%d machine%s): %d outlier machine%s", i + 1, c.machines().size(), c.machines().size() == 1 ? "" : "s", n, n == 1 ? "" : "s"));
+            per.add(String.format(Locale.ROOT, "class %d (%s): %d outlier machine%s", i + 1,
+                    count(machines.stream().filter(m -> c.machines().contains(m.name())).toList()), n, n == 1 ? "" : "s"));
         }
         FigureSpread widest = classes.stream().filter(c -> c.machines().size() >= 3).flatMap(c -> c.figures().stream())
                 .filter(f -> f.median() != 0 && f.n() >= 3).max(Comparator.comparingDouble(f -> f.mad() / Math.abs(f.median()))).orElse(null);
-        return String.format(Locale.ROOT, "%d machine%s, %d class%s; %s%s%s", machines.size(), machines.size() == 1 ? "" : "s", classes.size(),
+        return String.format(Locale.ROOT, "%s, %d class%s; %s%s%s", count(machines), classes.size(),
                 classes.size() == 1 ? "" : "es", String.join("; ", per),
                 below.isEmpty() ? "" : String.format(Locale.ROOT, "; %d below their reference class's floor", below.size()),
                 widest == null ? "" : String.format(Locale.ROOT, "; widest spread: %s %s (MAD %.1f%% of its median)", widest.key(), widest.scope(),
                         100 * widest.mad() / Math.abs(widest.median())));
+    }
+
+    /**
+     * "3 machines", or "4 reports of 3 machines" where reports share a machine's identity (two runs
+     * of one node, or one report given twice): a fleet is counted in machines, not files.
+     */
+    static String count(List<Machine> machines) {
+        long distinct = machines.stream().map(m -> m.id() == null ? "report " + m.name() : m.id()).distinct().count();
+        String m = distinct + " machine" + (distinct == 1 ? "" : "s");
+        return distinct == machines.size() ? m : machines.size() + " reports of " + m;
     }
 
     /** Machines ranked: most outlier figures first, then the worst deviation. */

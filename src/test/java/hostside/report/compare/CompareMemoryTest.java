@@ -54,6 +54,6 @@ class CompareMemoryTest {
         assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("compare finished").isTrue();
         String said = Files.readString(out);
         assertThat(p.exitValue()).as(said).isZero();
-        assertThat(said).contains("Fleet: 4 machines, 1 class").contains("node3").doesNotContain("OutOfMemoryError");
+        assertThat(said).contains("Fleet: 4 reports of 1 machine, 1 class").contains("node3").doesNotContain("OutOfMemoryError");
     }
 }
