@@ -34,8 +34,25 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         }
     }
 
-    /** A figure with its unit and its source; {@code note} names the typical machine when it is one. */
-    public record Value(String key, double value, String unit, Source source, String note) {
+    /**
+     * A figure with its unit and its source; {@code note} names the typical machine when it is one;
+     * {@code min} and {@code max} its samples' range where it was measured (NaN for a typical figure).
+     */
+    public record Value(String key, double value, String unit, Source source, String note, double min, double max) {
+        public Value(String key, double value, String unit, Source source, String note) {
+            this(key, value, unit, source, note, Double.NaN, Double.NaN);
+        }
+
+        /**
+         * Whether this figure and {@code other}, both measured here, overlap in their samples'
+         * ranges: the report's rule (Figure.differsFrom) says they cannot be told apart, so no
+         * stepper may explain their difference by a cause.
+         */
+        public boolean withinSpreadOf(Value other) {
+            boolean ranges = !Double.isNaN(min) && !Double.isNaN(max) && !Double.isNaN(other.min) && !Double.isNaN(other.max);
+            return mine() && other.mine() && ranges && !(max < other.min || other.max < min);
+        }
+
         /** "55.3 GB/s (measured here)". */
         public String shown() {
             return hostside.core.Units.sig3(value) + " " + unit + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
@@ -79,7 +96,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         Map<String, Value> values = new LinkedHashMap<>();
         for (Figure f : r.figures()) {
             // the machine's own figure wins over a GPU's or a folder's of the same key; among those, the first
-            Value v = new Value(f.key(), f.value(), f.unit().toString(), Source.MEASURED, "");
+            Value v = new Value(f.key(), f.value(), f.unit().toString(), Source.MEASURED, "", f.min(), f.max());
             if (f.scope().kind() == Scope.Kind.MACHINE) values.put(f.key(), v);
             else values.putIfAbsent(f.key(), v);
         }

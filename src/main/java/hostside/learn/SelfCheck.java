@@ -38,7 +38,25 @@ public final class SelfCheck {
         q.add(jitter(r));
         q.add(ioPath(r));
         q.add(container(r));
-        return q;
+        return q.stream().map(x -> busy(r, x)).toList();
+    }
+
+    /** The drills whose figures each question's answer stands on, by its number (the container's limits are read, not measured). */
+    static final List<List<String>> MEASURED_BY = List.of(List.of("machine", "cpu"), List.of("machine"), List.of("machine"), List.of("vm"), List.of("cpu"),
+            List.of("io"), List.of());
+
+    /**
+     * The answer, said to rest on figures measured while the machine was busy where a drill it
+     * stands on began busy (the report's conditions): the report counts those findings as not
+     * judged, and the course must not teach from them as if they were the machine's.
+     */
+    static Question busy(Report r, Question x) {
+        if (!x.answered() || r.confounders() == null) return x;
+        List<String> busy = MEASURED_BY.get(x.number() - 1).stream().filter(r.confounders().busyDrills()::contains).toList();
+        if (busy.isEmpty()) return x;
+        return new Question(x.number(), x.question(), x.answer() + " Measured while the machine was busy (the " + String.join(" and ", busy) + " drill"
+                + (busy.size() == 1 ? "" : "s") + " began busy): these figures may be slower and noisier than this machine's best; run hostside report again on a"
+                + " quiet machine before acting on them.", x.evidence(), x.answered());
     }
 
     /** The report's own answer to one of its four questions. */
@@ -68,7 +86,7 @@ public final class SelfCheck {
         StringBuilder a = new StringBuilder("THP is set to " + mode + ": ");
         a.append(switch (mode) {
             case "always" -> "every large enough anonymous region is backed by 2 MiB pages where the kernel can find them.";
-            case "madvise" -> "only regions that ask with madvise(MADV_HUGEPAGE) get 2 MiB pages (PyTorch's allocator asks for its large blocks; a plain malloc does not).";
+            case "madvise" -> "only regions that ask with madvise(MADV_HUGEPAGE) get 2 MiB pages; a plain malloc does not ask, and neither does PyTorch's CPU allocator unless THP_MEM_ALLOC_ENABLE=1 is set (c10/core/alloc_cpu.cpp; off by default).";
             case "never" -> "no region gets 2 MiB pages; each 4 KiB page is its own fault and TLB entry.";
             default -> "a setting hostside does not know.";
         });

@@ -125,13 +125,17 @@ public final class TlbReachStepper implements Stepper {
 
         // 5. what this machine measured at 1 GiB
         double ratio = base.value() / Math.max(1e-9, hugeNs.value());
-        int slower = ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
+        // the report's rule: two figures whose samples' ranges overlap cannot be told apart, whatever their ratio
+        boolean noise = base.withinSpreadOf(hugeNs);
+        int slower = noise ? 2 : ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
         double walk = base.value() - hugeNs.value();
         String mix = base.mine() != hugeNs.mine() ? " One of the two is a typical figure, not this machine's, so the gap is only indicative." : "";
         f.add("At 1 GiB: " + Units.sig3(base.value()) + " ns per load in " + P + " pages, " + Units.sig3(hugeNs.value()) + " ns in huge pages",
                 "hostside vm walks a random cycle of dependent loads, one per page, over a working set up to 1 GiB (lat_mem_rd-style). At 1 GiB, beyond the base-page reach and inside the huge-page reach: "
                         + "base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ". "
-                        + (slower == 0 ? "The difference, " + Units.sig3(walk) + " ns per load, is the page walk that base pages add: every load misses the caches either way."
+                        + (noise ? "Their samples' ranges overlap, so this run cannot tell them apart: no cause can be read into the "
+                        + Units.sig3(Math.abs(walk)) + " ns between their medians. Measure again on a quiet machine (hostside vm) before reading a page walk into it."
+                        : slower == 0 ? "The difference, " + Units.sig3(walk) + " ns per load, is the page walk that base pages add: every load misses the caches either way."
                         : slower == 1 ? "Huge pages came out slower here: the walk cost nothing measurable, and something else (noise, a huge page split) dominated."
                         : "The two are within 10%: page-walk caches and L2/L3 hold the tables here, or in a VM the host's own pages decide.") + mix,
                 new Frame.Predict(base.mine() && hugeNs.mine() ? "Random loads over 1 GiB: which did this machine measure as slower per load?"

@@ -62,6 +62,23 @@ class TlbReachStepperTest {
     }
 
     @Test
+    void aDifferenceInsideTheSamplesSpreadIsNoPageWalk() {
+        // the medians 47.8 ns apart, but each run's samples spread across the other's: the report calls this noise, so must the course
+        Inputs noisy = new Inputs("a noisy machine", Map.of(
+                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 173, "ns", Inputs.Source.MEASURED, "", 110, 240),
+                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 125, "ns", Inputs.Source.MEASURED, "", 100, 190)), Map.of());
+        Frame walk = stepper.frames(noisy).stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow();
+        assertThat(walk.caption()).contains("cannot tell them apart").doesNotContain("is the page walk");
+        assertThat(Drawn.answer(walk.predict())).isEqualTo("About the same (within 10%)");
+        // the same medians with tight samples: the walk is read
+        Inputs tight = new Inputs("a quiet machine", Map.of(
+                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 173, "ns", Inputs.Source.MEASURED, "", 171, 175),
+                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 125, "ns", Inputs.Source.MEASURED, "", 124, 127)), Map.of());
+        assertThat(stepper.frames(tight).stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow().caption())
+                .contains("is the page walk that base pages add");
+    }
+
+    @Test
     void aPlainMallocsHugePagesFollowTheThpMode() {
         assertThat(Drawn.answer(Drawn.asking(stepper.frames(StepperChecks.h200()), "plain malloc"))).isEqualTo("Only where the program calls madvise(MADV_HUGEPAGE)");
         assertThat(Drawn.answer(Drawn.asking(stepper.frames(thp("always")), "plain malloc"))).isEqualTo("Yes, without asking");
