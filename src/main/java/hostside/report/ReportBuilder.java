@@ -119,7 +119,15 @@ public final class ReportBuilder {
                 loadAtStart, drillLoads == null ? null : List.copyOf(drillLoads), mode.word);
         Fleet.HardwareClass hw = RackAnswers.hostLink(Fleet.hardwareClass(run, pageSize), rack);
         return new Report(MachineFacts.SCHEMA, "report", machine, hw, Fleet.software(run), confounders, title,
-                questions(m, run.gpu(), run.gpuMatrix(), cpu, io, rack), heads, Figures.of(run, vm, cpu, io), modules);
+                withColdReads(questions(m, run.gpu(), run.gpuMatrix(), cpu, io, rack), vm, io), heads, Figures.of(run, vm, cpu, io), modules);
+    }
+
+    /** The "Beyond the box" answer, with what {@link ColdReads} says where Module 2's and Module 4's cold reads disagree. */
+    static List<Report.Answer> withColdReads(List<Report.Answer> answers, hostside.vm.VmRun vm, hostside.io.IoRun io) {
+        Optional<String> said = ColdReads.disagreement(vm, io);
+        if (said.isEmpty()) return answers;
+        return answers.stream().map(a -> a.axis().equals("Beyond the box")
+                ? new Report.Answer(a.axis(), a.question(), a.status(), a.answer() + said.get(), a.evidence()) : a).toList();
     }
 
     static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
@@ -320,7 +328,7 @@ public final class ReportBuilder {
         StringBuilder s = new StringBuilder("storage");
         if (io.file() != null) s.append(" under ").append(io.file().path().replaceFirst("/[^/]*$", "")).append(" (").append(io.file().filesystem()).append(")");
         s.append(":");
-        cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " a checkpoint reads at %.2f GB/s cold", c.value().median())));
+        cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " a checkpoint reads at %.2f GB/s cold (Module 4, %s)", c.value().median(), c.key())));
         io.results().stream().filter(r -> r.key().equals("seq_read_direct_uring_qd32") && r.isOk()).findFirst()
                 .ifPresent(u -> s.append(String.format(Locale.ROOT, ", %.2f GB/s with O_DIRECT and 32 in flight", u.value().median())));
         synced.ifPresent(w -> s.append(cold.isPresent() ? "," : "").append(String.format(Locale.ROOT, " writes %.2f GB/s with fsync", w.value().median())));

@@ -57,7 +57,7 @@ class ModuleFourTest {
 
     @Test
     void beyondTheBoxNamesTheStorageTier() {
-        assertThat(ReportBuilder.storage(measured())).isEqualTo("storage under /var/tmp (ext4): a checkpoint reads at 1.65 GB/s cold, writes 1.70 GB/s with fsync");
+        assertThat(ReportBuilder.storage(measured())).isEqualTo("storage under /var/tmp (ext4): a checkpoint reads at 1.65 GB/s cold (Module 4, seq_read_cold_qd1), writes 1.70 GB/s with fsync");
         assertThat(ReportBuilder.storage(null)).isEqualTo("storage not measured (Module 4 not asked for)");
         IoRun none = new IoRun(HOST, null, List.of(), null, hostside.io.IoDrill.notRun(hostside.io.IoDrill.tests(), "/var/tmp: no room"), List.of());
         assertThat(ReportBuilder.storage(none)).isEqualTo("storage not measured (/var/tmp: no room)");
