@@ -67,8 +67,15 @@ final class ToFix {
         List<Item> items = all.stream().filter(i -> i.severity().toFix()).toList();
         List<Item> unknown = all.stream().filter(i -> i.severity() == Severity.UNKNOWN).toList();
         List<Block> b = new ArrayList<>();
+        List<String> busy = r.confounders() == null ? List.of() : r.confounders().busyDrills();
+        if (!busy.isEmpty()) {
+            // said first: every figure of these drills, and every finding drawn from them, is weighed by it
+            b.add(new Block.Paragraph(Text.strong("busy").plain(": the machine was busy as the " + String.join(", ", busy) + " drill" + (busy.size() == 1 ? "" : "s")
+                    + " began, so " + (busy.size() == 1 ? "its" : "their") + " figures may be slower and noisier than this machine's best and are not judged here;"
+                    + " run hostside report again on a quiet machine before acting on them.")));
+        }
         if (items.isEmpty()) {
-            b.add(Block.Paragraph.of(unknown.isEmpty() ? "Nothing bad or doubtful was found; the modules below say what each figure means."
+            b.add(Block.Paragraph.of(unknown.isEmpty() && busy.isEmpty() ? "Nothing bad or doubtful was found; the modules below say what each figure means."
                     : "Nothing bad was found among what could be judged."));
         } else {
             List<Text> lines = new ArrayList<>();

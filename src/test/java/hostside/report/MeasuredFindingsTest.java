@@ -21,6 +21,7 @@ import hostside.cpu.measure.SchedCosts;
 import hostside.harness.Result;
 import hostside.machine.Host;
 import hostside.process.MachineLoad;
+import hostside.report.Fleet;
 
 /**
  * Module 3's measured findings on page one: a slow syscall measured on a quiet machine is a thing
@@ -80,6 +81,19 @@ class MeasuredFindingsTest {
         String page = pageOne(withModuleThree(v));
         assertThat(page).doesNotContain("Fix:").doesNotContain("Nothing bad or doubtful").contains("1 finding could not be judged")
                 .contains("Module 3 say which");
+    }
+
+    @Test
+    void aReportWhoseDrillsBeganBusySaysSoFirstAndNeverThatNothingWasFound() throws Exception {
+        Report r = withModuleThree(List.of());
+        var c = r.confounders();
+        Report busy = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
+                new Fleet.Confounders(c.clocksLocked(), c.numaBalancing(), c.thp(), c.loadAtStart(),
+                        List.of(new Fleet.DrillLoad("machine", BUSY), new Fleet.DrillLoad("io", BUSY)), c.mode()),
+                r.title(), r.questions(), r.headlines(), r.figures(), r.modules());
+        String page = pageOne(busy);
+        assertThat(page).contains("**busy**: the machine was busy as the machine, io drills began").doesNotContain("Nothing bad or doubtful");
+        assertThat(pageOne(withModuleThree(List.of()))).as("the same report, quiet").doesNotContain("**busy**");
     }
 
     @Test
