@@ -61,7 +61,7 @@ public final class IoCommand implements Callable<Integer> {
         hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
             hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "io", load, spec.commandLine().getErr());
-            run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), sink);
+            run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
         else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(IoDocument.of(run), "io", load)));

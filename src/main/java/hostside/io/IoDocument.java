@@ -10,7 +10,6 @@ import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.doc.Block;
-import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.Note;
 import hostside.doc.Block.Paragraph;
@@ -39,7 +38,7 @@ public final class IoDocument {
         if (run.facts() != null) blocks.addAll(IoFactsBlocks.of(run.facts()));
         blocks.add(new Section("Findings", List.of(new Findings(run.findings(), "none"))));
         if (!run.results().isEmpty()) blocks.add(measurements(run));
-        if (!run.verdicts().isEmpty()) blocks.add(new Section("What it means", List.of(new Bullets(run.verdicts().stream().map(Text::of).toList()))));
+        if (!run.verdicts().isEmpty()) blocks.add(new Section("What it means", List.of(new Findings(run.verdicts(), ""))));
         return new Document(TITLE, subtitle(run.machine()), blocks);
     }
 

@@ -17,6 +17,7 @@ import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
 import hostside.libc.Libc;
+import hostside.process.MachineLoad;
 
 /**
  * Module 4's I/O drill: a checkpoint-sized file read sequentially and at random, through the
@@ -60,13 +61,17 @@ public final class IoDrill {
         return nodes;
     }
 
-    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, hostside.harness.ProgressSink progress) {
-        return run(fs, hostside.machine.MachineReader.read(fs), tests, o, progress);
+    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, hostside.harness.ProgressSink progress, MachineLoad load) {
+        return run(fs, hostside.machine.MachineReader.read(fs), tests, o, progress, load);
     }
 
-    /** ... with Module 1's facts already read (the report reads them once for every drill). */
+    /**
+     * ... with Module 1's facts already read (the report reads them once for every drill). {@code
+     * load}: the machine's as the drill began (null where not read): a busy one makes the measured
+     * findings unknown.
+     */
     public static IoRun run(FsRoot fs, hostside.machine.MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
-                            hostside.harness.ProgressSink progress) {
+                            hostside.harness.ProgressSink progress, MachineLoad load) {
         hostside.machine.Host machine = machineFacts.host();
         IoFacts facts = facts(fs, o);
         List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
@@ -75,8 +80,15 @@ public final class IoDrill {
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
             List<Result> results = Runner.run(fs, tests, live::target, progress);
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
-            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results, inMemory));
+            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results, inMemory, where(live.used()), load));
         }
+    }
+
+    /** What the measured findings are about: the folder of the file read, where the writes went too and checkpoints live. */
+    static String where(IoRun.FileUsed f) {
+        if (f == null) return "storage";
+        Path parent = Path.of(f.path()).getParent();
+        return parent == null ? f.path() : parent.toString();
     }
 
     /**

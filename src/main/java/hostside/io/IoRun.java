@@ -24,13 +24,14 @@ import hostside.io.measure.WriteTest;
  * @param findings  what the storage and network facts mean for training
  * @param file      the file read: its path, size and file system; null when nothing was measured
  * @param results   the read and write measurements
- * @param verdicts  what the measurements mean, one line each
+ * @param verdicts  what the measurements mean: a finding of one of {@link IoRules}' rules each (a report from before
+ *                  findings were typed holds lines of text, read as info findings of no rule)
  *
  * <p>Its JSON reads back into an equal run, a run of schema hostside/1 too ({@link Hostside1}).
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "container", "load"}) // derived, or set beside it by the report (container) or the command line (load)
 public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file,
-                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<String> verdicts) {
+                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<Finding> verdicts) {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
 

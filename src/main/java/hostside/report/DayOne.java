@@ -104,9 +104,13 @@ final class DayOne {
             }
             out.add(line(6, "host memory", p));
         }
-        // 7. beyond the box: NICs, GPUDirect
-        out.add(line(7, "beyond the box", List.of(part(rack.get(RackItem.GPUDIRECT), "GPUDirect RDMA"),
-                new Part(RackVerdict.INFO, "NICs " + (r.hardwareClass() == null ? "unknown" : r.hardwareClass().nics())))));
+        // 7. beyond the box: NICs, GPUDirect, and what Module 4's reads and writes found (the checkpoint's path, saving)
+        {
+            List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.GPUDIRECT), "GPUDirect RDMA"),
+                    new Part(RackVerdict.INFO, "NICs " + (r.hardwareClass() == null ? "unknown" : r.hardwareClass().nics()))));
+            if (st != null && st.io() != null && !st.io().verdicts().isEmpty()) p.add(worst(st.io().verdicts(), "Module 4's reads and writes"));
+            out.add(line(7, "beyond the box", p));
+        }
         // 8. containers: shm, memlock, pids, CAP_IPC_LOCK (Module 4's preflight)
         out.add(st == null || st.container() == null ? new Line(8, "container limits", RackVerdict.NOT_RUN, "Module 4 did not run")
                 : line(8, "container limits", List.of(worst(st.container().findings(), "Module 4's container preflight"))));
@@ -138,7 +142,7 @@ final class DayOne {
             default -> RackVerdict.UNKNOWN;
         };
         String rule = hostside.core.Rule.ID.matcher(w.id()).matches() ? " (" + w.id() + ")" : "";
-        return new Part(v, module + ": " + w.subject() + rule + (v == RackVerdict.UNKNOWN ? " not judged (busy or within noise)" : ""));
+        return new Part(v, module + ": " + w.subject() + rule + (v == RackVerdict.UNKNOWN ? " not judged (busy, within noise, or figures in doubt)" : ""));
     }
 
     private static Line line(int n, String topic, List<Part> parts) {

@@ -69,9 +69,9 @@ public final class Profile {
         hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, mode.cases(hostside.cpu.CpuDrill.measurements(), !facts.gpus().isEmpty()),
                 mode.cases(hostside.cpu.dataloader.DataLoaderTarget.tests()), hostside.cpu.CpuDrill.Settings.defaults(), progress, cpuLoad);
         progress.drill("io", 4, n);
-        loads.before("io");
+        hostside.process.MachineLoad ioLoad = loads.before("io");
         hostside.io.IoRun ioRun = ioRun(fs, facts, mode == Mode.QUICK && io.size() == null && io.file() == null
-                ? new hostside.io.IoDrill.Options(io.dir(), Quick.IO_FILE, null, io.sampleMs()) : io, mode, progress);
+                ? new hostside.io.IoDrill.Options(io.dir(), Quick.IO_FILE, null, io.sampleMs()) : io, mode, progress, ioLoad);
         progress.drill("container", 5, n);
         hostside.container.ContainerRun container = hostside.container.ContainerRun.read(fs,
                 fs.isLive() ? hostside.container.LiveProcess.current() : hostside.container.LiveProcess.recorded(), null, null, null);
@@ -112,9 +112,10 @@ public final class Profile {
         return new hostside.vm.VmDrill.Reused(byPci);
     }
 
-    static hostside.io.IoRun ioRun(FsRoot fs, hostside.machine.MachineFacts facts, hostside.io.IoDrill.Options shorter, Mode mode, ProgressSink progress) {
+    static hostside.io.IoRun ioRun(FsRoot fs, hostside.machine.MachineFacts facts, hostside.io.IoDrill.Options shorter, Mode mode, ProgressSink progress,
+                                   hostside.process.MachineLoad load) {
         try {
-            return hostside.io.IoDrill.run(fs, facts, mode.cases(hostside.io.IoDrill.tests()), shorter, progress);
+            return hostside.io.IoDrill.run(fs, facts, mode.cases(hostside.io.IoDrill.tests()), shorter, progress, load);
         } catch (BadInputException e) {
             // no room for the test file (checked before, but a disk fills up): the report says so and goes on
             return new hostside.io.IoRun(facts.host(), hostside.io.IoDrill.facts(fs, shorter), List.of(), null,

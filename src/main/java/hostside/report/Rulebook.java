@@ -32,6 +32,7 @@ public final class Rulebook {
         List<Rule> all = new ArrayList<>();
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);
+        all.addAll(hostside.io.IoRules.all());
         Map<String, Rule> byId = new LinkedHashMap<>();
         for (Rule r : all) {
             if (byId.put(r.id(), r) != null) throw new IllegalStateException("two rules with the ID " + r.id());
@@ -59,7 +60,8 @@ public final class Rulebook {
         blocks.add(Block.Paragraph.of(String.format(java.util.Locale.ROOT,
                 "%d rules; %d cite a primary source first (a vendor's document, a source file at a version, a measurement in docs/measurements),"
                         + " the rest a thread or hostside's own reasoning, said in the rule. A finding carries its rule's ID, severity, evidence, fix and"
-                        + " source; a figure measured on a busy machine, or within the noise of what it compares, gives unknown, never a fix.",
+                        + " source; a figure measured on a busy machine, within the noise of what it compares, or in doubt (32 reads in flight slower than"
+                        + " one at a time) gives unknown, never a fix.",
                 ALL.size(), primary())));
         List<List<Text>> rows = ALL.stream().map(r -> List.of(Text.of(r.id()), Text.of(String.valueOf(r.module())), Text.of(r.severityRange()),
                 Text.of(r.title()))).toList();

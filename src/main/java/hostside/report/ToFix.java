@@ -37,6 +37,7 @@ final class ToFix {
                 }
                 case Report.Storage st -> {
                     add(out, 4, st.io().findings());
+                    add(out, 4, st.io().verdicts()); // the measured findings: a loader on the slower path is Module 4's as much as a network file system
                     if (st.container() != null) add(out, 4, st.container().findings());
                 }
                 case Report.Rack rack -> {
@@ -90,8 +91,9 @@ final class ToFix {
         }
         if (!unknown.isEmpty()) {
             List<String> modules = unknown.stream().map(i -> "Module " + i.module()).distinct().toList();
-            b.add(Block.Note.of(unknown.size() + (unknown.size() == 1 ? " finding" : " findings") + " could not be judged (measured on a busy machine, or"
-                    + " within the noise of what it compares): " + String.join(", ", modules) + " say which; run again on a quiet machine before acting on them."));
+            b.add(Block.Note.of(unknown.size() + (unknown.size() == 1 ? " finding" : " findings") + " could not be judged (measured on a busy machine,"
+                    + " within the noise of what it compares, or figures in doubt, such as 32 reads in flight slower than one at a time): "
+                    + String.join(", ", modules) + " say which; run again on a quiet machine before acting on them."));
         }
         return new Block.Section("What to fix here", b);
     }

@@ -39,7 +39,8 @@ class IoDocumentTest {
         Result rand = IoResults.read("rand_read_direct_uring_qd32", new Stats(131_868, 78_757, 138_369, 5), IoResults.latency(209.0, 931.0, 2000.0), null);
         Result sync = IoResults.write("write_fsync", new Stats(1.66, 1.6, 1.7, 3), new Stats(420, 400, 450, 3));
         Result no = Result.notRun(IoResults.test("seq_read_cold_qd1"), "the file is on tmpfs");
-        IoRun run = new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/data/f", 2L << 30, "xfs", true), List.of(no, seq, rand, sync), List.of("a verdict"));
+        IoRun run = new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/data/f", 2L << 30, "xfs", true), List.of(no, seq, rand, sync),
+                List.of(hostside.core.Finding.info("/data", "a verdict")));
         String s = text(run);
         assertThat(s).startsWith(IoDocument.TITLE + "\nbox, kernel 6.8\n");
         assertThat(flat(s)).contains("Of /data/f (2 GiB, xfs). Median of the samples, with min and max; each row names the fio job");
@@ -50,7 +51,7 @@ class IoDocumentTest {
         assertThat(s).contains("\n  seq_read_cold_qd1: not run: the file is on tmpfs\n");
         assertThat(s).containsPattern("measurement +median +min +max +unit +also +latency p50 +p99 +fio job\n"); // not stretched by the sentence
         assertThat(s).contains("Page cache held by the file after the warm reads: 256 MiB.");
-        assertThat(s).contains("What it means\n  - a verdict");
+        assertThat(s).contains("What it means\n  · a verdict");
         assertThat(s).contains("Findings\n  none\n");
     }
 
@@ -88,7 +89,7 @@ class IoDocumentTest {
     @Test
     void aRecordingSaysOnceWhyNothingWasMeasuredBesideItsFacts() {
         IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null),
-                hostside.harness.ProgressSink.NONE);
+                hostside.harness.ProgressSink.NONE, null);
         String s = text(run);
         assertThat(s).contains("Reads and writes\n  not run: " + hostside.harness.Runner.RECORDED + "\n");
         assertThat(s).contains("Data paths", "Network interfaces", "GPUDirect", "unknown: kernel modules: /proc/modules: missing");
@@ -129,9 +130,10 @@ class IoDocumentTest {
             assertThat(md).as("Markdown").contains(v);
             assertThat(html).as("HTML").contains(v);
         }
-        for (String verdict : run.verdicts()) {
-            assertThat(flat(text)).contains(verdict);
-            assertThat(flat(html)).contains(verdict);
+        assertThat(run.verdicts()).isNotEmpty();
+        for (var v : run.verdicts()) {
+            assertThat(flat(text)).contains(v.text());
+            assertThat(flat(html)).contains(v.text());
         }
         for (var f : run.findings()) assertThat(flat(html)).contains(f.text());
         assertThat(md).contains("## Reads and writes", "## Data paths", "## RDMA", "## What it means");

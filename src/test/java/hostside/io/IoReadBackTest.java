@@ -53,7 +53,7 @@ class IoReadBackTest {
 
     @Test
     void theH200RecordingAsTheDrillMakesIt() throws Exception {
-        IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null), ProgressSink.NONE);
+        IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null), ProgressSink.NONE, null);
         assertThat(readBack(run.json())).isEqualTo(run);
     }
 
@@ -77,7 +77,7 @@ class IoReadBackTest {
         }
         return new IoRun(new hostside.machine.Host("node", "6.8", "x86_64", "none detected", "", "live"), facts,
                 hostside.io.facts.IoVerdicts.of(facts, List.of(0)), new IoRun.FileUsed(IoResults.FILE, 2L << 30, "xfs", true), results,
-                MeasuredVerdicts.of(results, false));
+                MeasuredVerdicts.of(results, false, "/data", null));
     }
 
     @Test
@@ -93,6 +93,8 @@ class IoReadBackTest {
         assertThat(back.results().getFirst().detail()).isInstanceOf(ReadTest.ReadDetail.class);
         assertThat(back.results().getLast().detail()).isInstanceOf(WriteTest.WriteDetail.class);
         assertThat(back.figures()).isEqualTo(run.figures());
+        assertThat(back.verdicts()).as("the findings with their rules and evidence").isEqualTo(run.verdicts())
+                .extracting(hostside.core.Finding::id).containsExactly("M4-LOAD-PATH", "M4-PAGE-CACHE", "M4-RANDOM-DEPTH", "M4-SAVE");
     }
 
     @Test
@@ -118,6 +120,11 @@ class IoReadBackTest {
         assertThat(old.figures()).extracting(f -> f.key()).contains("seq_read_cold_qd1", "seq_read_cold_qd1_iops", "write_fsync_fsync")
                 .doesNotContain("seq_read_cold_qd1_p99");
         assertThat(old.figures()).extracting(f -> f.scope().toString()).containsOnly("dir:/var/tmp");
+        assertThat(old.verdicts()).as("its verdicts were lines: info findings of no rule").hasSize(4).allSatisfy(f -> {
+            assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(f.id()).isEmpty();
+        });
+        assertThat(old.verdicts().getFirst().text()).startsWith("Loading a checkpoint (sequential 1 MiB reads): 1.75 GB/s");
         assertThat(readBack(old.json())).as("and once read, as any run").isEqualTo(old);
     }
 }

@@ -22,7 +22,11 @@ public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long
         return Math.min(fileBytes, 1L << 30) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
     }
 
-    /** Files on these live in memory: nothing can be read cold, O_DIRECT is refused, and fsync has no disk to reach. */
+    /**
+     * Files on these live in memory: nothing can be read cold, O_DIRECT has no disk to read from
+     * (tmpfs accepts the flag since mm/shmem.c's shmem_file_open sets FMODE_CAN_ODIRECT, and reads
+     * the same pages), and fsync has no disk to reach.
+     */
     public boolean inMemory() {
         return inMemory(dirFilesystem);
     }

@@ -82,7 +82,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
     public Optional<String> notApplicable(IoTarget t) {
         if (engine == Engine.IO_URING && t.uringUnavailable() != null) return Optional.of(t.uringUnavailable());
         if (t.inMemory() && cache != Cache.WARM) {
-            return Optional.of("the file is on " + t.dirFilesystem() + ": it lives in memory, so there is no cold read and O_DIRECT is refused (use --dir on a disk)");
+            return Optional.of("the file is on " + t.dirFilesystem() + ": it lives in memory, so there is no cold read and no disk for O_DIRECT to read from (use --dir on a disk)");
         }
         return Optional.empty();
     }
