@@ -29,11 +29,13 @@ public final class RackLiveChecks {
     private RackLiveChecks() {}
 
     /**
-     * GH200's host-to-device copy through the copy engine over C2C, as nvbandwidth measured it
-     * (NVIDIA/nvbandwidth#23, in design/rack.md, item 14); its floor is 0.75 of it, DCGM's rule for
-     * per-SKU thresholds (diag-skus.yaml: 0.75 of a measured value). No GB200 figure is on record.
+     * GH200's host-to-device copy through the copy engine over C2C, as one user's nvbandwidth run
+     * measured it (NVIDIA/nvbandwidth#23, titled "Unexpected Low Host-to-Device Bandwidth", clocks
+     * unknown). One third-party figure is no floor: it is quoted beside this machine's, never judged
+     * against (design/platforms.md's corrections of 2026-12-05; DCGM's PCIe test sets no bandwidth
+     * floor on coherent hosts, min_pci_width 1). No GB200 figure is on record.
      */
-    static final double GH200_HOST_TO_DEVICE_GBS = 346, FLOOR = 0.75;
+    static final double GH200_HOST_TO_DEVICE_GBS = 346;
 
     /**
      * @param nvml      NVML's facts; its notRun says why when NVML did not start
@@ -104,10 +106,6 @@ public final class RackLiveChecks {
             Optional<Double> h2d = measured(section, g.pciBusId());
             if (h2d.isPresent()) {
                 p.append(String.format(Locale.ROOT, "; host to device %.1f GB/s", h2d.get()));
-                if (platform.kind() == Platform.Kind.GRACE_HOPPER && h2d.get() < FLOOR * GH200_HOST_TO_DEVICE_GBS) {
-                    problems.add(String.format(Locale.ROOT, "%s: host to device %.1f GB/s is under %.0f%% of GH200's %.0f GB/s", label(g), h2d.get(),
-                            100 * FLOOR, GH200_HOST_TO_DEVICE_GBS));
-                }
             }
             parts.add(p.toString());
         }
@@ -118,7 +116,8 @@ public final class RackLiveChecks {
                     "check nvidia-smi -q for the C2C section and the kernel log for link errors; a link that stays down is a hardware case (RMA)");
         }
         String floor = platform.kind() == Platform.Kind.GRACE_HOPPER
-                ? String.format(Locale.ROOT, "; the copies are within %.0f%% of GH200's %.0f GB/s", 100 * FLOOR, GH200_HOST_TO_DEVICE_GBS)
+                ? String.format(Locale.ROOT, "; the one public GH200 figure, %.0f GB/s, is a single user's run with unknown clocks (NVIDIA/nvbandwidth#23):"
+                        + " no floor, so the copies are not judged against it", GH200_HOST_TO_DEVICE_GBS)
                 : "; no reference figure for this platform's copies is on record, so none is judged";
         boolean measured = gpus.stream().anyMatch(g -> measured(section, g.pciBusId()).isPresent());
         return RackCheck.ok(item, value, "the coherent link is up" + (measured ? floor : ""));

@@ -114,7 +114,7 @@ class RackLiveChecksTest {
     }
 
     @Test
-    void c2cBelowGh200sFloorOrWithALinkDownIsAWarning() {
+    void c2cDisabledOrWithALinkDownIsAWarning() {
         NvmlGpu.C2c up = new NvmlGpu.C2c(NvmlGpu.C2c.Mode.ENABLED, 2, List.of(new NvmlGpu.C2cLink(0, true, 225_000L), new NvmlGpu.C2cLink(1, true, 225_000L)));
         NvmlGpu.C2c oneDown = new NvmlGpu.C2c(NvmlGpu.C2c.Mode.ENABLED, 2, List.of(new NvmlGpu.C2cLink(0, true, 225_000L), new NvmlGpu.C2cLink(1, false, 225_000L)));
         Platform gh200 = new Platform(Platform.Kind.GRACE_HOPPER, "test");
@@ -126,6 +126,21 @@ class RackLiveChecksTest {
         assertThat(down.why()).contains("1 C2C link(s) down");
         RackCheck disabled = RackLiveChecks.c2c(gh200, List.of(gpu(0, true, HEALTHY, null, new NvmlGpu.C2c(NvmlGpu.C2c.Mode.DISABLED, null, null))), null);
         assertThat(disabled.verdict()).isEqualTo(RackVerdict.WARN);
+    }
+
+    @Test
+    void aGh200sCopyIsNeverJudgedAgainstOneUsersFigure() {
+        // 346 GB/s is one user's nvbandwidth run with unknown clocks (nvbandwidth#23): quoted, never a floor (platforms.md's corrections)
+        NvmlGpu.C2c up = new NvmlGpu.C2c(NvmlGpu.C2c.Mode.ENABLED, 2, List.of(new NvmlGpu.C2cLink(0, true, 225_000L), new NvmlGpu.C2cLink(1, true, 225_000L)));
+        Platform gh200 = new Platform(Platform.Kind.GRACE_HOPPER, "test");
+        hostside.harness.Result h2d = hostside.cpu.Runs.ok(new hostside.gpu.bench.Copies.CePinned(true).key(), hostside.core.Unit.GB_PER_S,
+                hostside.core.Stats.of(120.0), null);
+        var section = new hostside.machine.GpuDrill.GpuSection("", null, null,
+                List.of(new hostside.machine.GpuDrill.GpuRun("GPU0", "0008:00:00.0", List.of(h2d), List.of(), null)), List.of(), List.of());
+        RackCheck c = RackLiveChecks.c2c(gh200, List.of(gpu(0, true, HEALTHY, null, up)), section);
+        assertThat(c.verdict()).as("120 GB/s is a third of 346, and still no warning rests on one user's figure").isEqualTo(RackVerdict.OK);
+        assertThat(c.value()).contains("host to device 120.0 GB/s");
+        assertThat(c.why()).contains("single user's run with unknown clocks").contains("not judged against it");
     }
 
     @Test

@@ -32,7 +32,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
                          List<BelowFloor> belowFloor, String fleet) {
 
     /**
-     * A machine whose host-to-device copy is under 0.75 of its reference class's (DCGM's rule): the
+     * A machine whose host-to-device copy is under 0.75 of its reference class's (hostside's own rule:
+     * DCGM's diag-skus.yaml takes 0.75 of its measured SM and memory figures, and sets no PCIe bandwidth floor): the
      * fleet-wide regression that a group's median cannot see, since every machine of the group may be low.
      */
     public record BelowFloor(String machine, String key, double value, double floor, String platform) {}

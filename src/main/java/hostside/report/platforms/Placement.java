@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * @param closest the platform, null when not placed
  * @param because the keys that chose it: link class, GPU, domain
  * @param differs one line per axis where the machine differs, with the ratio
- * @param hostToDeviceFloor 0.75 of the platform's host-to-device figure (DCGM's rule), null without one
+ * @param hostToDeviceFloor 0.75 of the platform's host-to-device figure (hostside's own rule, in DCGM's spirit: its diag-skus.yaml applies 0.75 to SM and memory figures, not to PCIe), null without one
  */
 public record Placement(boolean placed, String why, Platforms.Platform closest, String because, List<String> differs, Double hostToDeviceFloor) {
 
