@@ -73,7 +73,7 @@ public final class VmCommand implements Callable<Integer> {
         hostside.process.MachineLoad load = DrillLoad.before(fs, !host.isEmpty() || !gpu.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
             hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "vm", load, spec.commandLine().getErr());
-            run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), sink);
+            run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
         else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(VmDocument.of(run), "vm", load)));

@@ -86,7 +86,7 @@ public final class SelfCheck {
         StringBuilder a = new StringBuilder("THP is set to " + mode + ": ");
         a.append(switch (mode) {
             case "always" -> "every large enough anonymous region is backed by 2 MiB pages where the kernel can find them.";
-            case "madvise" -> "only regions that ask with madvise(MADV_HUGEPAGE) get 2 MiB pages; a plain malloc does not ask, and neither does PyTorch's CPU allocator unless THP_MEM_ALLOC_ENABLE=1 is set (c10/core/alloc_cpu.cpp; off by default).";
+            case "madvise" -> "only regions that ask with madvise(MADV_HUGEPAGE) get 2 MiB pages (PyTorch's CPU allocator asks only with THP_MEM_ALLOC_ENABLE=1, for blocks of 2 MiB or more; a plain malloc does not).";
             case "never" -> "no region gets 2 MiB pages; each 4 KiB page is its own fault and TLB entry.";
             default -> "a setting hostside does not know.";
         });

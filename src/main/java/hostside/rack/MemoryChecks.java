@@ -60,7 +60,7 @@ final class MemoryChecks {
             return RackCheck.ok(item, value, "no 512 MiB pages: the 64 KiB base pages already give the TLB its reach");
         }
         return switch (mode) {
-            case "always", "madvise" -> RackCheck.ok(item, value, mode.equals("always") ? "large buffers get huge pages without asking" : "huge pages for mappings that ask (PyTorch's pinned and caching allocators do not, by default)");
+            case "always", "madvise" -> RackCheck.ok(item, value, mode.equals("always") ? "large buffers get huge pages without asking" : "huge pages for mappings that ask (PyTorch's CPU allocator asks only with THP_MEM_ALLOC_ENABLE=1)");
             default -> RackCheck.of(item, RackVerdict.INFO, value, "no huge pages: a pinned or staged buffer faults and pins 4 KiB at a time", "transparent_hugepage=madvise");
         };
     }

@@ -78,9 +78,14 @@ final class DayOne {
             p.add(part(rack.get(RackItem.C2C_LINK), "C2C"));
             out.add(gpus == 0 ? new Line(3, "host link", RackVerdict.NA, "no GPU") : line(3, "host link", p));
         }
-        // 4. NUMA: balancing off, page size, THP, NUMA or CDMM, a binding line per GPU
-        out.add(line(4, "NUMA, pages and binding", List.of(part(rack.get(RackItem.NUMA_BALANCING), "NUMA balancing"), part(rack.get(RackItem.BASE_PAGE_SIZE), "pages"),
-                part(rack.get(RackItem.THP), "THP"), part(rack.get(RackItem.GPU_MEMORY_MODE), "GPU memory"), part(rack.get(RackItem.BINDING), "binding"))));
+        // 4. NUMA: balancing off, page size, THP, NUMA or CDMM, a binding line per GPU; and what Module 2 measured of pages
+        {
+            List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.NUMA_BALANCING), "NUMA balancing"), part(rack.get(RackItem.BASE_PAGE_SIZE), "pages"),
+                    part(rack.get(RackItem.THP), "THP"), part(rack.get(RackItem.GPU_MEMORY_MODE), "GPU memory"), part(rack.get(RackItem.BINDING), "binding")));
+            // the settings are the rack items' already; the measured findings (slow first touches, huge pages not forming) are Module 2's own
+            if (vm != null && !vm.verdicts().isEmpty()) p.add(worst(vm.verdicts(), "Module 2's measurements"));
+            out.add(line(4, "NUMA, pages and binding", p));
+        }
         // 5. CPU: governor, isolation and the feeder's jitter (Module 3)
         {
             List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.CPU_GOVERNOR), "governor")));
@@ -100,7 +105,7 @@ final class DayOne {
             if (vm != null && vm.facts().process() != null && vm.facts().process().memlock() != null) {
                 var ml = vm.facts().process().memlock();
                 boolean unlimited = ml.softUnlimited() || Boolean.TRUE.equals(vm.facts().process().capIpcLock());
-                p.add(new Part(unlimited ? RackVerdict.OK : RackVerdict.WARN, unlimited ? "memlock unlimited (or CAP_IPC_LOCK)" : "memlock limited: pinned buffers beyond it fail"));
+                p.add(new Part(unlimited ? RackVerdict.OK : RackVerdict.WARN, unlimited ? "memlock unlimited (or CAP_IPC_LOCK)" : "memlock limited: RDMA registrations beyond it fail (NCCL over InfiniBand stops at init)"));
             }
             out.add(line(6, "host memory", p));
         }

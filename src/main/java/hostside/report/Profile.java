@@ -60,10 +60,10 @@ public final class Profile {
         hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, mode.cases(hostside.machine.MemoryDrill.tests()),
                 mode.cases(hostside.machine.GpuDrill.tests()), mode.cases(hostside.machine.GpuDrill.allGpuTests()), progress);
         progress.drill("vm", 2, n);
-        loads.before("vm");
+        hostside.process.MachineLoad vmLoad = loads.before("vm");
         hostside.machine.MachineFacts facts = run.facts();
         hostside.vm.VmRun vm = hostside.vm.VmDrill.run(fs, facts.host(), mode.cases(hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX)), mode.cases(hostside.vm.VmDrill.gpuTests()),
-                new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run));
+                new hostside.vm.VmDrill.FileOptions(null, null, null), progress, pinCosts(run), vmLoad);
         progress.drill("cpu", 3, n);
         hostside.process.MachineLoad cpuLoad = loads.before("cpu");
         hostside.cpu.CpuRun cpu = hostside.cpu.CpuDrill.run(fs, facts, mode.cases(hostside.cpu.CpuDrill.measurements(), !facts.gpus().isEmpty()),

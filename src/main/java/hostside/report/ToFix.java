@@ -30,7 +30,10 @@ final class ToFix {
             switch (s.data()) {
                 case null -> { }
                 case hostside.machine.MachineRun m -> add(out, 1, m.facts().findings());
-                case hostside.vm.VmRun v -> add(out, 2, v.findings());
+                case hostside.vm.VmRun v -> {
+                    add(out, 2, v.findings());
+                    add(out, 2, v.verdicts()); // the measured findings: slow first touches, huge pages not forming
+                }
                 case hostside.cpu.CpuRun c -> {
                     add(out, 3, c.findings());
                     add(out, 3, c.verdicts());

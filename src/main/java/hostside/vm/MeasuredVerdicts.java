@@ -5,35 +5,66 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import hostside.harness.Result;
+import hostside.core.Evidence;
+import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.core.Stats;
-import hostside.core.Units;
 import hostside.core.Sweep;
+import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.core.Versus;
+import hostside.harness.Result;
+import hostside.process.MachineLoad;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.TlbReach;
 
 /**
- * What Module 2's measurements mean for training, one line each, from the figures of one run.
- * Comparisons are drawn only between figures measured together; a missing figure drops its line.
- * A line that compares two figures follows the noise rule ({@link Versus}): one is called faster
- * only when the medians differ by more than either figure's spread (max - min of its samples);
- * inside that the two are "even within noise", and the line says so with both ranges, since the
- * next run could order them the other way.
+ * What Module 2's measurements mean for training: a finding of one of {@link VmRules}' rules each,
+ * from the figures of one run. Comparisons are drawn only between figures measured together; a
+ * missing figure drops its finding. A finding that compares two figures follows the noise rule
+ * ({@link Versus}): one is called faster only when the medians differ by more than either figure's
+ * spread (max - min of its samples); inside that the two are "even within noise", and the finding
+ * says so with both ranges, since the next run could order them the other way. On a machine that
+ * was busy as the drill began, each finding is unknown: its figures are said, never a fix.
  */
 public final class MeasuredVerdicts {
-    /** Above this, a base-page fault is slow enough to name: bare metal pays well under 2 us. */
+    /** Above this, a base-page first touch is slow enough to name: the H200 VM paid 1.55 us, the dev VM 12.2 us (docs/measurements/2026-12-02-vm.md). */
     static final double SLOW_FAULT_US = 3.0;
     /** read() and mmap closer than this (a share of the slower one) are "the same" even beyond the noise: no advice turns on 15%. */
     static final double SAME = 0.15;
     /** Prefetch must beat GPU faults by this share of the faults' figure for the advice to prefetch. */
     static final double PREFETCH_GAIN = 0.2;
+    /** Under this share of a region that asked for huge pages in huge pages, they are not forming. */
+    static final double FEW_HUGE_PERCENT = 50;
 
     private MeasuredVerdicts() {}
 
-    public static List<String> of(hostside.machine.Host machine, List<Result> host, List<Result> gpu) {
-        List<String> v = new ArrayList<>();
+    /** What one rule concluded, before the machine's load is weighed. */
+    record Judged(Rule rule, Severity severity, String subject, String text, List<Evidence> evidence) {
+        /** As a finding: an unknown one, its figures said and no fix, where {@code load} was busy. */
+        Finding finding(MachineLoad load) {
+            if (load != null && load.busy()) {
+                return rule.unknown(subject, "measured while the machine was busy (" + String.join(", ", load.reasons()) + "), so not judged: " + text
+                        + "; run again on a quiet machine", evidence);
+            }
+            return severity == Severity.UNKNOWN ? rule.unknown(subject, text, evidence) : rule.finding(severity, subject, text, evidence);
+        }
+    }
+
+    /** A result's median as a finding's evidence. */
+    static Evidence evidence(Result r) {
+        return Evidence.of(r.key(), r.value().median(), r.unit());
+    }
+
+    /** Every rule's finding, on a machine whose load as the drill began was {@code load} (null: not read, a recording's). */
+    public static List<Finding> of(hostside.machine.Host machine, List<Result> host, List<Result> gpu, MachineLoad load) {
+        return judge(machine, host, gpu).stream().map(j -> j.finding(load)).toList();
+    }
+
+    static List<Judged> judge(hostside.machine.Host machine, List<Result> host, List<Result> gpu) {
+        List<Judged> v = new ArrayList<>();
         files(host, true).ifPresent(v::add);
         files(host, false).ifPresent(v::add);
         faults(host, machine.isVm()).ifPresent(v::add);
@@ -58,7 +89,7 @@ public final class MeasuredVerdicts {
         return n == null ? Double.NaN : n.doubleValue();
     }
 
-    static Optional<String> files(List<Result> host, boolean cold) {
+    static Optional<Judged> files(List<Result> host, boolean cold) {
         String t = cold ? "cold" : "warm";
         Optional<Result> read = ok(host, "file_read_" + t), mmap = ok(host, "file_mmap_" + t);
         if (read.isEmpty() || mmap.isEmpty()) return Optional.empty();
@@ -66,21 +97,24 @@ public final class MeasuredVerdicts {
         String figures = String.format(Locale.ROOT, "%s file: read() %s, mmap %s (mmap took %.1f faults per MiB)", cold ? "Cold" : "Warm",
                 Units.gbps(r.median()), Units.gbps(m.median()),
                 detail(mmap.get(), FileRead.FileDetail.class).map(FileRead.FileDetail::faultsPerMiB).orElse(Double.NaN));
+        List<Evidence> compared = List.of(evidence(read.get()), evidence(mmap.get()));
         Versus v = Versus.of(r, m, SAME);
         if (v == Versus.EVEN) {
             String why = Versus.of(r, m) == Versus.EVEN
                     ? "even within noise " + noise("read()", r, "mmap", m, "GB/s")
                     : String.format(Locale.ROOT, "within %.0f%% of each other", 100 * SAME);
-            return Optional.of(figures + ": the two ways are " + why + "; choose by convenience (np.memmap vs np.fromfile)");
+            return Optional.of(new Judged(VmRules.READ_VS_MMAP, Severity.INFO, "files", figures + ": the two ways are " + why
+                    + "; choose by convenience (np.memmap vs np.fromfile)", compared));
         }
         boolean readWins = v == Versus.ABOVE;
+        // what each outcome means, without a mechanism the run did not measure
         String advice = cold
                 ? (readWins ? "a dataset read once streams faster with read() (np.fromfile, torch.load) than through faults on a mapping"
-                            : "mmap's readahead on faults beats 1 MiB read() calls here; np.memmap suits a cold dataset")
+                            : "mapping the file beats 1 MiB read() calls here; np.memmap suits a cold dataset")
                 : (readWins ? "copying out of the page cache by read() beats faulting the mapping in; mmap pays off only when pages are reused"
-                            : "a cached file is cheaper to map than to copy: np.memmap / safetensors' mmap avoid the read() copy");
-        return Optional.of(String.format(Locale.ROOT, "%s: %s %.1fx faster: %s", figures, readWins ? "read()" : "mmap",
-                Math.max(r.median(), m.median()) / Math.min(r.median(), m.median()), advice));
+                            : "a cached file is cheaper to map than to copy: np.memmap and safetensors' mapped loading avoid the read() copy");
+        return Optional.of(new Judged(VmRules.READ_VS_MMAP, Severity.INFO, "files", String.format(Locale.ROOT, "%s: %s %.1fx faster: %s", figures,
+                readWins ? "read()" : "mmap", Math.max(r.median(), m.median()) / Math.min(r.median(), m.median()), advice), compared));
     }
 
     /**
@@ -101,23 +135,33 @@ public final class MeasuredVerdicts {
         return Units.figure(s.min()) + "-" + Units.figure(s.max()) + " " + unit;
     }
 
-    static Optional<String> faults(List<Result> host, boolean vm) {
+    /** The first touch's cost per fault, in us, as a finding's evidence: the figure VmRun#touchFigures gives it. */
+    static Evidence perFault(Result r, double us) {
+        return Evidence.of(r.key() + "_us_per_fault", us, Unit.US);
+    }
+
+    static Optional<Judged> faults(List<Result> host, boolean vm) {
         Optional<Result> base = ok(host, "anon_first_touch_base");
         if (base.isEmpty()) return Optional.empty();
         Optional<AnonTouch.TouchDetail> d = detail(base.get(), AnonTouch.TouchDetail.class);
         if (d.isEmpty() || d.get().usPerFault() == null) return Optional.empty();
         double us = d.get().usPerFault();
         long page = d.get().pageSize();
-        String s = String.format(Locale.ROOT, "First touch costs %.2f us per %s page (%.0f ms per GiB): allocate pinned and staging buffers once and reuse them",
-                us, Units.bytes(page), base.get().value().median());
-        if (us > SLOW_FAULT_US) {
-            s += String.format(Locale.ROOT, "; %.1f us is slow (bare metal pays well under 2 us)", us)
-                    + (vm ? ": this is a VM, where the first touch of guest memory can exit to the hypervisor to back it" : ": check memory cgroup pressure and compaction (compact_stall in /proc/vmstat)");
+        String s = String.format(Locale.ROOT, "First touch costs %.2f us per %s page (%.0f ms per GiB)", us, Units.bytes(page), base.get().value().median());
+        boolean slow = us > SLOW_FAULT_US;
+        if (slow) {
+            s += String.format(Locale.ROOT, ": %.1f us is slow (the H200 VM paid 1.55 us)", us)
+                    + (vm ? "; this is a VM, where the first touch of guest memory the hypervisor has not backed yet exits to it (a likely cause, which the guest cannot see)"
+                          : "; check memory cgroup pressure and compaction (compact_stall in /proc/vmstat)")
+                    + "; allocate pinned and staging buffers once and reuse them";
+        } else {
+            s += ": a buffer allocated once and reused pays it once, one allocated every step pays it every step";
         }
-        return Optional.of(s);
+        return Optional.of(new Judged(VmRules.FIRST_TOUCH, slow ? Severity.WARN : Severity.OK, "first touch", s,
+                List.of(perFault(base.get(), us), evidence(base.get()))));
     }
 
-    static Optional<String> thp(List<Result> host) {
+    static Optional<Judged> thp(List<Result> host) {
         Optional<Result> huge = ok(host, "anon_first_touch_thp");
         if (huge.isEmpty()) return Optional.empty();
         Result h = huge.get();
@@ -125,12 +169,19 @@ public final class MeasuredVerdicts {
         double pct = orNaN(d.map(AnonTouch.TouchDetail::hugePercent).orElse(null));
         double fallback = orNaN(d.map(AnonTouch.TouchDetail::thpFaultFallback).orElse(null));
         Optional<Result> base = ok(host, "anon_first_touch_base");
-        // without the share of huge pages, the fallbacks or the base run to compare, the line would say nothing
+        // without the share of huge pages, the fallbacks or the base run to compare, the finding would say nothing
         if (Double.isNaN(pct) && !(fallback > 0) && base.isEmpty()) return Optional.empty();
+        List<Evidence> read = new ArrayList<>(List.of(evidence(h)));
         StringBuilder s = new StringBuilder();
-        if (!Double.isNaN(pct)) s.append(String.format(Locale.ROOT, "With MADV_HUGEPAGE %.0f%% of the region got huge pages", pct));
-        else s.append("With MADV_HUGEPAGE");
-        if (fallback > 0) s.append(String.format(Locale.ROOT, " (%.0f huge-page faults fell back to base pages: memory is fragmented)", fallback));
+        if (!Double.isNaN(pct)) {
+            s.append(String.format(Locale.ROOT, "With MADV_HUGEPAGE %.0f%% of the region got huge pages", pct));
+            read.add(Evidence.of(h.key() + "_huge_percent", pct, Unit.PERCENT));
+        } else {
+            s.append("With MADV_HUGEPAGE");
+        }
+        // thp_fault_fallback counts a huge page the kernel could not allocate or could not charge to the memory cgroup
+        if (fallback > 0) s.append(String.format(Locale.ROOT, " (%.0f huge-page faults fell back to base pages: no free huge page could be allocated"
+                + " or charged to the memory cgroup)", fallback));
         if (base.isPresent()) {
             Stats b = base.get().value(), t = h.value();
             double ratio = b.median() / t.median();
@@ -143,9 +194,13 @@ public final class MeasuredVerdicts {
             };
             s.append(String.format(Locale.ROOT, "; first touch %s: %.0f vs %.0f ms per GiB", how, t.median(), b.median()));
             if (v == Versus.EVEN) s.append(' ').append(noise("huge pages", t, "base pages", b, "ms per GiB"));
+            read.add(evidence(base.get()));
         }
-        if (!Double.isNaN(pct) && pct < 50) s.append(": huge pages are not forming; check defrag and khugepaged");
-        return Optional.of(s.toString());
+        boolean few = !Double.isNaN(pct) && pct < FEW_HUGE_PERCENT;
+        if (few) s.append(": huge pages are not forming; check THP's defrag mode and free memory's fragmentation");
+        // the share is what the rule checks: without it the finding only compares
+        Severity sev = few ? Severity.WARN : Double.isNaN(pct) ? Severity.INFO : Severity.OK;
+        return Optional.of(new Judged(VmRules.HUGE_PAGES, sev, "huge pages", s.toString(), read));
     }
 
     /** The curve of a TLB walk: ns per load at each working set; empty when the result keeps none. */
@@ -153,14 +208,24 @@ public final class MeasuredVerdicts {
         return detail(r, TlbReach.TlbDetail.class).map(d -> d.sweep().points()).orElse(List.of());
     }
 
-    static Optional<String> tlb(List<Result> host, boolean vm) {
+    /**
+     * In a VM, what a guest huge page can and cannot do: widen the TLB's reach only where the
+     * hypervisor backs the same memory with a large page too. Said as the condition it is, never
+     * as the measured cause: the guest cannot read how its memory is backed.
+     */
+    static final String NESTED = "in a VM a guest huge page widens the TLB's reach only where the hypervisor backs the same memory with a large page too,"
+            + " which the guest cannot see";
+
+    static Optional<Judged> tlb(List<Result> host, boolean vm) {
         Optional<Result> base = ok(host, "tlb_reach_base"), huge = ok(host, "tlb_reach_huge");
         if (base.isEmpty()) return Optional.empty();
         List<Sweep.Point> b = points(base.get());
         if (huge.isEmpty() || b.isEmpty()) {
-            return Optional.of(String.format(Locale.ROOT, "Random access over %s in base pages: %.1f ns per access (no huge-page run to compare)",
-                    Units.bytes(b.isEmpty() ? 0 : b.getLast().bytes()), base.get().value().median()));
+            return Optional.of(new Judged(VmRules.TLB_REACH, Severity.INFO, "TLB", String.format(Locale.ROOT,
+                    "Random access over %s in base pages: %.1f ns per access (no huge-page run to compare)",
+                    Units.bytes(b.isEmpty() ? 0 : b.getLast().bytes()), base.get().value().median()), List.of(evidence(base.get()))));
         }
+        List<Evidence> read = List.of(evidence(base.get()), evidence(huge.get()));
         List<Sweep.Point> h = points(huge.get());
         long knee = TlbReach.knee(b, h, 1.25, 1.1);
         Sweep.Point lb = b.getLast();
@@ -170,9 +235,10 @@ public final class MeasuredVerdicts {
                 Units.bytes(lb.bytes()), lb.value().median(), lh.value().median(), ratio,
                 Versus.of(lb.value(), lh.value()) == Versus.EVEN ? ", even within noise" : "");
         if (knee > 0) {
+            // the two walks differ only in page size, and the gap is beyond both spreads: translation is what base pages pay more for
             s += String.format(Locale.ROOT, "; base pages fall behind from %s on, where the TLB runs out: large host-side tables (embeddings, KV-cache offload, pinned pools) want huge pages",
                     Units.bytes(knee));
-            return Optional.of(s);
+            return Optional.of(new Judged(VmRules.TLB_REACH, Severity.INFO, "TLB", s, read));
         }
         // where the largest set's samples spread wider than a 25% gap, no gap there says nothing: no mechanism is offered for it
         boolean told = TlbReach.resolves(lb, lh, 1.25);
@@ -185,43 +251,51 @@ public final class MeasuredVerdicts {
             s += parted.size() == 1 ? String.format(Locale.ROOT, "; huge pages help at %s (%.1fx)", Units.bytes(parted.getFirst().bytes()), best)
                     : String.format(Locale.ROOT, "; huge pages help from %s to %s (up to %.1fx)", Units.bytes(parted.getFirst().bytes()),
                     Units.bytes(parted.getLast().bytes()), best);
-            if (!told) return Optional.of(s + "; at the largest sets the two walks are even within noise" + noise);
-            s += " but not at the largest sets"
-                    + (vm ? ": in a VM the TLB caches the guest and host translation together at the smaller of the two page sizes, so past"
-                    + " what the hypervisor backs with huge pages, guest huge pages widen nothing" : ": past them, page-walk cache misses cost both alike");
+            if (!told) return Optional.of(new Judged(VmRules.TLB_REACH, Severity.INFO, "TLB", s + "; at the largest sets the two walks are even within noise" + noise, read));
+            // apart beyond the noise at smaller sets, together at the largest: what made them meet, this run does not measure
+            s += " but not at the largest sets" + (vm ? ": " + NESTED : ": past them the two walks cost about the same per load, for a reason this run does not measure");
         } else if (!told) {
-            s += "; the curves do not part by 25% beyond the noise at any size, but the walks' samples spread too wide to tell" + noise
-                    + ": measure again on a quiet machine";
+            return Optional.of(new Judged(VmRules.TLB_REACH, Severity.UNKNOWN, "TLB", s + "; the curves do not part by 25% beyond the noise at any size,"
+                    + " but the walks' samples spread too wide to tell" + noise + ": measure again on a quiet machine", read));
         } else {
-            s += vm ? "; the curves do not part by 25% beyond the noise at any size: in a VM the TLB caches the guest and host translation together at the"
-                    + " smaller of the two page sizes, so guest huge pages widen nothing when the hypervisor backs guest memory with small pages"
-                    : "; the curves do not part by 25% beyond the noise at any size: the TLB and its page-walk caches keep up here";
+            s += "; the curves do not part by 25% beyond the noise at any size: huge pages bought less than that at every size here"
+                    + (vm ? " (" + NESTED + ")" : "");
         }
-        return Optional.of(s);
+        return Optional.of(new Judged(VmRules.TLB_REACH, Severity.INFO, "TLB", s, read));
     }
 
-    static Optional<String> managed(List<Result> gpu) {
+    static Optional<Judged> managed(List<Result> gpu) {
         Optional<Result> faults = ok(gpu, "managed_gpu_faults_h2d"), prefetch = ok(gpu, "managed_prefetch_h2d");
         if (faults.isEmpty() || prefetch.isEmpty()) return Optional.empty();
         Stats fs = faults.get().value(), ps = prefetch.get().value();
         double f = fs.median(), p = ps.median();
+        List<Evidence> read = new ArrayList<>(List.of(evidence(faults.get()), evidence(prefetch.get())));
         String s = String.format(Locale.ROOT, "Managed memory reaches the GPU at %s by GPU page faults and %s by prefetch", Units.gbps(f), Units.gbps(p));
         Optional<Result> back = ok(gpu, "managed_cpu_faults_d2h");
-        if (back.isPresent()) s += String.format(Locale.ROOT, ", and comes back at %s when the CPU touches it", Units.gbps(back.get().value().median()));
+        if (back.isPresent()) {
+            s += String.format(Locale.ROOT, ", and comes back at %s when the CPU touches it", Units.gbps(back.get().value().median()));
+            read.add(evidence(back.get()));
+        }
         if (Versus.of(ps, fs, PREFETCH_GAIN) == Versus.ABOVE) {
             s += String.format(Locale.ROOT, ": faults run at %.0f%% of prefetch; call cudaMemPrefetchAsync (or use explicit copies) before kernels touch managed tensors", 100 * f / p);
         } else if (Versus.of(ps, fs) == Versus.EVEN) {
             s += ": faults and prefetch are even within noise " + noise("faults", fs, "prefetch", ps, "GB/s");
         }
-        return Optional.of(s);
+        return Optional.of(new Judged(VmRules.MANAGED_PREFETCH, Severity.INFO, "managed memory", s, read));
     }
 
-    static Optional<String> pinning(List<Result> gpu) {
+    static Optional<Judged> pinning(List<Result> gpu) {
         Optional<Result> alloc = ok(gpu, "pin_cost_host_alloc"), reg = ok(gpu, "pin_cost_host_register");
         if (alloc.isEmpty()) return Optional.empty();
+        List<Evidence> read = new ArrayList<>(List.of(evidence(alloc.get())));
         String s = String.format(Locale.ROOT, "Pinning costs %.0f ms per GiB by cudaHostAlloc", alloc.get().value().median());
-        if (reg.isPresent()) s += String.format(Locale.ROOT, " and %.0f ms per GiB by cudaHostRegister of touched memory", reg.get().value().median());
-        return Optional.of(s + ": pin once and reuse (PyTorch's caching host allocator does); pinning a fresh tensor every step pays this each time");
+        if (reg.isPresent()) {
+            s += String.format(Locale.ROOT, " and %.0f ms per GiB by cudaHostRegister of touched memory", reg.get().value().median());
+            read.add(evidence(reg.get()));
+        }
+        // PyTorch's pin_memory() draws on its caching host allocator: the cost is per new block, not per call
+        return Optional.of(new Judged(VmRules.PIN_COST, Severity.INFO, "pinning", s + ": paid once per pinned buffer; PyTorch's pin_memory() reuses"
+                + " the pinned blocks of its caching host allocator, while a buffer pinned anew every step (cudaHostRegister of a fresh tensor)"
+                + " pays it every step", read));
     }
-
 }

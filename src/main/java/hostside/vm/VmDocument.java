@@ -44,9 +44,7 @@ public final class VmDocument {
         blocks.add(new Section("The GPU's view of host memory", gpu(run.gpu())));
         blocks.add(new Section("Findings", List.of(new Findings(run.findings(), "None."))));
         blocks.add(new Section("Measurements", measurements(run)));
-        if (!run.verdicts().isEmpty()) {
-            blocks.add(new Section("What it means", List.of(new Bullets(run.verdicts().stream().map(Text::of).toList()))));
-        }
+        if (!run.verdicts().isEmpty()) blocks.add(new Section("What it means", List.of(new Findings(run.verdicts(), ""))));
         return new Document("Virtual memory", subtitle(run.machine()), blocks);
     }
 

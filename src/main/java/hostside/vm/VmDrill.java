@@ -18,6 +18,7 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
+import hostside.process.MachineLoad;
 import hostside.core.Finding;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.facts.VmFactsReader;
@@ -66,15 +67,14 @@ public final class VmDrill {
         return VmFactsReader.read(fs, live);
     }
 
+    /**
+     * The facts, then the host and GPU cases, each reported to {@code progress}. {@code load}: the
+     * machine's as the drill began (null where not read, as on a recording): a busy one makes the
+     * measured findings unknown.
+     */
     public static VmRun run(FsRoot fs, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, hostside.harness.ProgressSink progress) {
-        return run(fs, hostside.machine.Host.read(fs), hostTests, gpuTests, fileOptions, progress);
-    }
-
-    /** ... with the host already read (the report reads Module 1's facts once for every drill). */
-    public static VmRun run(FsRoot fs, hostside.machine.Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, hostside.harness.ProgressSink progress) {
-        return run(fs, machine, hostTests, gpuTests, fileOptions, progress, Reused.NONE);
+                            FileOptions fileOptions, hostside.harness.ProgressSink progress, MachineLoad load) {
+        return run(fs, hostside.machine.Host.read(fs), hostTests, gpuTests, fileOptions, progress, Reused.NONE, load);
     }
 
     /**
@@ -93,9 +93,12 @@ public final class VmDrill {
         }
     }
 
-    /** ... taking {@code reused} results in place of measuring them again. */
+    /**
+     * ... with the host already read (the report reads Module 1's facts once for every drill), taking
+     * {@code reused} results in place of measuring them again.
+     */
     public static VmRun run(FsRoot fs, hostside.machine.Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, hostside.harness.ProgressSink progress, Reused reused) {
+                            FileOptions fileOptions, hostside.harness.ProgressSink progress, Reused reused, MachineLoad load) {
         VmFacts facts = facts(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
@@ -110,7 +113,7 @@ public final class VmDrill {
             }
         }
         VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress, reused) : VmGpu.notRun(Runner.RECORDED);
-        return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results()));
+        return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results(), load));
     }
 
     /**

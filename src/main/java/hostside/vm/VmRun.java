@@ -24,10 +24,11 @@ import hostside.vm.measure.FileRead;
  * @param findings  what the facts mean for training (settings)
  * @param host      the host measurements
  * @param gpu       the GPU's view of host memory, and its measurements
- * @param verdicts  what the measurements mean, one line each
+ * @param verdicts  what the measurements mean: a finding of one of {@link VmRules}' each (a report of an earlier
+ *                  version wrote lines, read back as info findings of no rule)
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
-public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<String> verdicts) {
+public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<Finding> verdicts) {
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {

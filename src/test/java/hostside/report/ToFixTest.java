@@ -31,7 +31,8 @@ class ToFixTest {
     @Test
     void whatAModuleFoundIsSaidOnceNotAgainByTheRack() throws Exception {
         String fix = pageOne("hgx-h100");
-        assertThat(fix).contains("(Module 2, NUMA balancing)").doesNotContain("numa\\_balancing)");
+        assertThat(fix).contains("(Module 2, NUMA balancing, M2-NUMA-BALANCING)").contains("Fix: **sysctl kernel.numa\\_balancing=0")
+                .doesNotContain("numa\\_balancing)");
     }
 
     @Test

@@ -115,7 +115,7 @@ final class Runs {
         var facts = VmDrill.facts(h200);
         List<Finding> findings = new ArrayList<>(hostside.vm.facts.VmVerdicts.of(facts));
         findings.add(Finding.warn("test", "a warning made by hand"));
-        return new VmRun(host, facts, findings, hostResults, gpu, MeasuredVerdicts.of(host, hostResults, gpu.results()));
+        return new VmRun(host, facts, findings, hostResults, gpu, MeasuredVerdicts.of(host, hostResults, gpu.results(), null));
     }
 
     static VmRun measured() {
@@ -128,6 +128,6 @@ final class Runs {
         List<Result> host = new ArrayList<>(all.host());
         host.set(1, Result.notRun(new FileRead(true, true), "/tmp is on tmpfs: its files live in memory"));
         host.set(7, Result.failed(new TlbReach(true), "mmap: ENOMEM"));
-        return new VmRun(all.machine(), all.facts(), all.findings(), host, all.gpu(), MeasuredVerdicts.of(all.machine(), host, all.gpu().results()));
+        return new VmRun(all.machine(), all.facts(), all.findings(), host, all.gpu(), MeasuredVerdicts.of(all.machine(), host, all.gpu().results(), null));
     }
 }

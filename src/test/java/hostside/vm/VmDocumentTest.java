@@ -218,7 +218,7 @@ class VmDocumentTest {
     @Test
     void aRecordingSaysOnceThatNothingWasMeasured() {
         VmRun run = VmDrill.run(FsRoot.open(hostside.Fixtures.h200().toString()), VmDrill.hostTests(), VmDrill.gpuTests(),
-                new VmDrill.FileOptions(null, null, null), k -> { });
+                new VmDrill.FileOptions(null, null, null), k -> { }, null);
         String t = text(run);
         assertThat(t).contains("Measurements\n  not run: recorded machine: nothing is measured under --root\n")
                 .contains("The GPU's view of host memory\n  not run: recorded machine").doesNotContain("What it means")
@@ -231,7 +231,7 @@ class VmDocumentTest {
         String md = new MarkdownRenderer().render(VmDocument.of(MEASURED));
         assertThat(MEASURED.verdicts()).hasSize(7);
         assertThat(md).contains("What it means");
-        for (String v : MEASURED.verdicts()) assertThat(text(MEASURED).replaceAll("\\s+", " ")).contains(v);
+        for (var v : MEASURED.verdicts()) assertThat(text(MEASURED).replaceAll("\\s+", " ")).contains(v.text());
         assertThat(md).contains("First touch costs 1.65 us per 4 KiB page");
     }
 

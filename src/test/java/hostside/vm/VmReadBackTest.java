@@ -48,7 +48,7 @@ class VmReadBackTest {
     @Test
     void theH200RecordingReadsBackEqual() throws Exception {
         VmRun run = VmDrill.run(FsRoot.open(hostside.Fixtures.h200().toString()), VmDrill.hostTests(), VmDrill.gpuTests(),
-                new VmDrill.FileOptions(null, null, null), k -> { });
+                new VmDrill.FileOptions(null, null, null), k -> { }, null);
         assertThat(run.host()).isNotEmpty().allSatisfy(r -> assertThat(r.isOk()).isFalse());
         sameBothWays(run);
     }

@@ -20,8 +20,15 @@ import hostside.learn.Svg;
 public final class TlbReachStepper implements Stepper {
     public static final String KEY = "tlb-reach";
 
-    /** Entries of a recent x86 server core's second-level TLB: the page-walk stepper's figure (vm/explain/Walk). */
-    public static final int L2_ENTRIES = 1536;
+    /**
+     * Entries of the second-level TLB the frames count with: Ice Lake's and Sapphire Rapids' (the
+     * H200 VM's Xeon is of that family). Cores differ: Skylake-SP 1536, Zen 4 3072, Neoverse V2 about
+     * 2048; the frames call it typical and say the range. The page-walk stepper's figure too
+     * (vm/explain/Walk).
+     */
+    public static final int L2_ENTRIES = hostside.vm.explain.PageWalk.TLB_ENTRIES;
+    /** How the second-level TLB's size varies by core, said wherever the typical count is used. */
+    static final String L2_RANGE = hostside.vm.explain.PageWalk.TLB_RANGE;
     /** Entries of the first-level data TLB: "a few dozen", as the page walk says; 64 on recent x86 server cores. */
     public static final int L1_ENTRIES = 64;
     /** The table of the questions: an embedding table or a KV-cache offload pool of that size is common. */
@@ -59,7 +66,7 @@ public final class TlbReachStepper implements Stepper {
             u++;
         }
         return new Inputs.Value(key, v, units[u], Inputs.Source.TYPICAL,
-                entries + " entries x " + Units.bytes(page) + "; the count is typical of recent x86 server cores, hostside does not read the TLB's size");
+                entries + " entries x " + Units.bytes(page) + "; the count is typical, not this machine's (" + L2_RANGE + "): hostside does not read the TLB's size");
     }
 
     /** The second-level TLB's reach over base pages of {@code page} bytes. */
@@ -92,7 +99,7 @@ public final class TlbReachStepper implements Stepper {
         f.add("One TLB entry maps one page",
                 "The TLB caches translations, one entry per page: a load whose page has an entry skips the page walk. "
                         + capital(Pages.pageWords(in)) + ". The entry counts here are " + typicalTlb + ": " + L1_ENTRIES
-                        + " entries in the first-level data TLB and " + L2_ENTRIES + " in the second-level TLB of a recent x86 server core.",
+                        + " entries in the first-level data TLB and " + L2_ENTRIES + " in the second-level TLB (" + L2_RANGE + ").",
                 null, entryDrawing(page, "One TLB entry maps one page"), pageV);
 
         // 2. reach with base pages
@@ -133,11 +140,13 @@ public final class TlbReachStepper implements Stepper {
         f.add("At 1 GiB: " + Units.sig3(base.value()) + " ns per load in " + P + " pages, " + Units.sig3(hugeNs.value()) + " ns in huge pages",
                 "hostside vm walks a random cycle of dependent loads, one per page, over a working set up to 1 GiB (lat_mem_rd-style). At 1 GiB, beyond the base-page reach and inside the huge-page reach: "
                         + "base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ". "
+                        // two medians: whether their difference is beyond the samples' spread, and so a cost at all, is hostside vm's finding to say (M2-TLB-REACH)
                         + (noise ? "Their samples' ranges overlap, so this run cannot tell them apart: no cause can be read into the "
                         + Units.sig3(Math.abs(walk)) + " ns between their medians. Measure again on a quiet machine (hostside vm) before reading a page walk into it."
-                        : slower == 0 ? "The difference, " + Units.sig3(walk) + " ns per load, is the page walk that base pages add: every load misses the caches either way."
-                        : slower == 1 ? "Huge pages came out slower here: the walk cost nothing measurable, and something else (noise, a huge page split) dominated."
-                        : "The two are within 10%: page-walk caches and L2/L3 hold the tables here, or in a VM the host's own pages decide.") + mix,
+                        : slower == 0 ? "Base pages took " + Units.sig3(walk) + " ns more per load. Where that is beyond the samples' spread it is what translation costs"
+                        + " base pages at this size; hostside vm's TLB finding (M2-TLB-REACH) says whether it is, from the samples, which these two medians do not show."
+                        : slower == 1 ? "Huge pages came out slower here. Two medians cannot tell that from noise; hostside vm's TLB finding (M2-TLB-REACH) weighs the samples' spread."
+                        : "The two are within 10%: huge pages bought little at this size here. These two medians do not say why, nor whether the gap is beyond the noise.") + mix,
                 new Frame.Predict(base.mine() && hugeNs.mine() ? "Random loads over 1 GiB: which did this machine measure as slower per load?"
                         : "Random loads over 1 GiB: which is slower per load (typical figures: this machine has no measurement)?",
                         List.of("Base pages: each load may also walk the tables", "Huge pages", "About the same (within 10%)"),
@@ -155,7 +164,7 @@ public final class TlbReachStepper implements Stepper {
             case "always" -> "every anonymous mapping big enough gets " + HP + " pages where it is aligned, without asking, and khugepaged collapses the rest later; "
                     + "memory grows in " + HP + " steps, which is why " + (page == 65536 ? "the Grace tuning guide calls 512 MiB pages too large for most applications and 'always' balloons RSS (jemalloc#1803)." : "some services turn it down to madvise.");
             case "never" -> "no transparent huge pages at all: huge pages only come from a hugetlbfs pool reserved ahead (/sys/kernel/mm/hugepages), and hostside's huge-page walk cannot run.";
-            default -> "only regions that ask with madvise(MADV_HUGEPAGE) get " + HP + " pages; a plain malloc does not ask, and PyTorch's pinned and caching allocators do not by default. "
+            default -> "only regions that ask with madvise(MADV_HUGEPAGE) get " + HP + " pages; a plain malloc does not ask, and PyTorch's CPU allocator asks only with THP_MEM_ALLOC_ENABLE=1 (c10/core/impl/alloc_cpu.cpp). "
                     + (hugeNs.mine() ? "hostside's huge-page walk asks, which is how it measured huge pages here." : "hostside's huge-page walk asks for them.");
         };
         f.add(thp.mine() ? "THP here: " + thp.value() : "THP mode: " + thp.value() + " (typical, not this machine's)",

@@ -20,8 +20,8 @@ import hostside.vm.explain.PageWalk.PageSize;
 
 /** Builds the page-walk steps for one set of options. */
 final class Walk {
-    /** A second-level TLB of this size is typical of recent x86 server cores; it makes the reach figures concrete. */
-    static final int TLB_ENTRIES = 1536;
+    /** The second-level TLB's entries the reach figures are counted with (PageWalk#TLB_RANGE: cores differ). */
+    static final int TLB_ENTRIES = PageWalk.TLB_ENTRIES;
 
     private final Options o;
     private final Layout layout;
@@ -135,7 +135,7 @@ final class Walk {
     private void tlbMiss() {
         add("TLB lookup: miss, walk the tables",
                 "The core first looks the page up in its TLB, a small cache of recent translations (a few dozen entries in the L1 TLB, about "
-                        + TLB_ENTRIES + " in the second-level TLB). Nothing matches this page, so the hardware page walker reads the tables in memory, one level at a time, "
+                        + TLB_ENTRIES + " in the second-level TLB: " + PageWalk.TLB_RANGE + "). Nothing matches this page, so the hardware page walker reads the tables in memory, one level at a time, "
                         + layout.levels().size() + " reads at most.",
                 Maps.of("tlb", "miss", "virtualPage", hex(va & -pageBytes), "pageSizeBytes", pageBytes,
                         "tableReadsAtMost", layout.levels().size()));
@@ -245,9 +245,9 @@ final class Walk {
         long pa = frame + offset;
         long base = layout.basePageBytes();
         String reach = pageBytes == base
-                ? "One TLB entry covers " + Units.bytes(base) + " here: " + TLB_ENTRIES + " entries reach only " + Units.bytes(TLB_ENTRIES * base)
+                ? "One TLB entry covers " + Units.bytes(base) + " here: " + TLB_ENTRIES + " entries (a typical count) reach only " + Units.bytes(TLB_ENTRIES * base)
                         + ", so a process that sweeps gigabytes (a dataset, a pinned staging buffer) walks often."
-                : "One TLB entry now covers " + Units.bytes(pageBytes) + ": " + TLB_ENTRIES + " entries x " + Units.bytes(pageBytes) + " = "
+                : "One TLB entry now covers " + Units.bytes(pageBytes) + ": " + TLB_ENTRIES + " entries (a typical count) x " + Units.bytes(pageBytes) + " = "
                         + Units.bytes(TLB_ENTRIES * pageBytes) + " of reach instead of " + TLB_ENTRIES + " x " + Units.bytes(base) + " = "
                         + Units.bytes(TLB_ENTRIES * base) + (o.page() == PageSize.SIZE_1G ? " (cores keep fewer 1 GiB entries, but even 16 reach 16 GiB)" : "")
                         + ", which is why huge pages cut walks for big buffers.";

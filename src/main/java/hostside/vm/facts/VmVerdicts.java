@@ -3,16 +3,19 @@ package hostside.vm.facts;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.core.Units;
 import hostside.vm.facts.VmFacts.HugetlbPool;
 import hostside.vm.facts.VmFacts.NodePool;
 import hostside.vm.facts.VmFacts.Thp;
 
 /**
- * What the virtual-memory facts mean for training and inference: one finding per thing worth
- * acting on or knowing, none for healthy settings. Facts that are unknown give no finding
- * (VmFacts#unknowns says why they are unknown).
+ * What the virtual-memory facts mean for training and inference: one finding of one of
+ * {@link VmFactRules}' rules per thing worth acting on or knowing, none for healthy settings, each
+ * with the facts it read. Facts that are unknown give no finding (VmFacts#unknowns says why they
+ * are unknown).
  */
 public final class VmVerdicts {
     private VmVerdicts() {}
@@ -22,6 +25,10 @@ public final class VmVerdicts {
     static final long TINY_MEMLOCK = 64 * MIB;
     /** The kernel's default vm.max_map_count (DEFAULT_MAX_MAP_COUNT). */
     static final long DEFAULT_MAX_MAP_COUNT = 65530;
+    /** At least this many huge-page faults since boot fell back before their share is worth a note. */
+    static final long MANY_FALLBACKS = 1000;
+    /** Swappiness above this, with swap present, is worth a note. */
+    static final int LOW_SWAPPINESS = 10;
 
     public static List<Finding> of(VmFacts f) {
         List<Finding> out = new ArrayList<>();
@@ -45,34 +52,43 @@ public final class VmVerdicts {
                 ? Units.bytes(f.pageSize().bytes()) : "base";
         if (!t.available()) {
             if (t.status() != null && t.status().contains("not in this recording")) return;
-            out.add(Finding.info("THP", "transparent huge pages are " + t.status() + ": all anonymous host memory uses "
-                    + base + " pages; only hugetlbfs (MAP_HUGETLB) gives large pages"));
+            out.add(VmFactRules.THP.finding(Severity.INFO, "THP", "transparent huge pages are " + t.status() + ": all anonymous host memory uses "
+                    + base + " pages; only hugetlbfs (MAP_HUGETLB) gives large pages", Evidence.fact(VmFactsReader.THP, String.valueOf(t.status()))));
             return;
         }
         String ratio = ratio(t.pmdSizeBytes(), f.pageSize());
         String huge = t.pmdSizeBytes() == null ? "huge" : Units.bytes(t.pmdSizeBytes());
         if (t.enabled() != null && t.enabled().is("never")) {
-            out.add(Finding.warn("THP", "THP is off (enabled=never): DataLoader batches, CPU tensors and other pageable host buffers "
-                    + "(including memory later pinned with cudaHostRegister) get " + base + " pages instead of " + huge
-                    + ": more TLB misses and " + (ratio == null ? "many times" : ratio + "x") + " more page faults on first touch, "
-                    + "and madvise(MADV_HUGEPAGE) is ignored; set madvise (echo madvise > " + VmFactsReader.THP + "/enabled)"));
+            // what "never" takes away is what asks: under madvise a plain buffer gets base pages too (PyTorch's CPU allocator asks only with THP_MEM_ALLOC_ENABLE=1)
+            out.add(VmFactRules.THP.finding(Severity.WARN, "THP", "THP is off (enabled=never): anonymous host memory gets " + base + " pages instead of "
+                    + huge + " even where a program asks with madvise(MADV_HUGEPAGE) (PyTorch's CPU allocator with THP_MEM_ALLOC_ENABLE=1, hostside's"
+                    + " huge-page measurements): more TLB misses and " + (ratio == null ? "many times" : ratio + "x") + " more page faults on first"
+                    + " touch for it; set madvise (echo madvise > " + VmFactsReader.THP + "/enabled)", enabled(t)));
         } else if (t.enabled() != null && t.enabled().is("always") && t.defrag() != null && t.defrag().is("always")) {
-            out.add(Finding.warn("THP", "THP enabled=always with defrag=always: a fault that finds no free " + huge
+            out.add(VmFactRules.THP.finding(Severity.WARN, "THP", "THP enabled=always with defrag=always: a fault that finds no free " + huge
                     + " block stalls in direct compaction and reclaim, so allocations in inference servers and data-loading "
                     + "threads see latency spikes; set defrag to defer+madvise or madvise (echo defer+madvise > "
-                    + VmFactsReader.THP + "/defrag)"));
+                    + VmFactsReader.THP + "/defrag)", List.of(enabled(t), Evidence.fact(VmFactsReader.THP + "/defrag", t.defrag().selected()))));
         } else if (t.enabled() != null && t.enabled().is("madvise")) {
-            out.add(Finding.info("THP", "THP madvise: only regions that ask with madvise(MADV_HUGEPAGE) get " + huge
+            out.add(VmFactRules.THP.finding(Severity.INFO, "THP", "THP madvise: only regions that ask with madvise(MADV_HUGEPAGE) get " + huge
                     + " pages; PyTorch's CPU allocator asks only when THP_MEM_ALLOC_ENABLE=1, so by default its host tensors use "
-                    + base + " pages"));
+                    + base + " pages", enabled(t)));
         }
         Long alloc = counter(f, "thp_fault_alloc"), fallback = counter(f, "thp_fault_fallback");
-        if (alloc != null && fallback != null && fallback >= 1000 && fallback * 4 >= alloc + fallback) {
+        if (alloc != null && fallback != null && fallback >= MANY_FALLBACKS && fallback * 4 >= alloc + fallback) {
             long pct = Math.round(100.0 * fallback / (alloc + fallback));
-            out.add(Finding.info("THP", pct + "% of huge page faults since boot fell back to " + base
+            // the counter counts a huge page not allocated (fragmented memory) and one not charged (a memory cgroup at its limit) alike
+            out.add(VmFactRules.THP_FALLBACK.finding(Severity.INFO, "THP", pct + "% of huge page faults since boot fell back to " + base
                     + " pages (thp_fault_fallback " + fallback + ", thp_fault_alloc " + alloc
-                    + "): memory is fragmented, so even regions that ask for huge pages often do not get them"));
+                    + "): no free huge page could be allocated (fragmented memory) or charged (a memory cgroup at its limit), so even regions"
+                    + " that ask for huge pages often do not get them",
+                    List.of(Evidence.fact("/proc/vmstat thp_fault_fallback", String.valueOf(fallback)), Evidence.fact("/proc/vmstat thp_fault_alloc", String.valueOf(alloc)))));
         }
+    }
+
+    /** THP's enabled mode as a finding's evidence. */
+    private static Evidence enabled(Thp t) {
+        return Evidence.fact(VmFactsReader.THP + "/enabled", t.enabled().selected());
     }
 
     /** How many base pages one PMD huge page replaces, when both sizes are known. */
@@ -109,7 +125,7 @@ public final class VmVerdicts {
             s.append("; hugetlb pages or multi-size THP (kernel 6.8+) are the way to larger pages");
         }
         s.append("; software that assumes 4 KiB pages (alignment, mmap offsets) misbehaves");
-        out.add(Finding.info("page size", s.toString()));
+        out.add(VmFactRules.PAGE_SIZE.finding(Severity.INFO, "page size", s.toString(), Evidence.fact(p.source() == null || p.source().isEmpty() ? "page size" : p.source(), String.valueOf(page))));
     }
 
     // ---- memlock ----
@@ -132,14 +148,19 @@ public final class VmVerdicts {
         List<String> rdmaDevices = f.rdmaDevices() == null ? List.of() : f.rdmaDevices();
         String rdma = rdmaDevices.isEmpty() ? "" : " (RDMA devices here: " + String.join(", ", rdmaDevices) + ")";
         String share = !tiny ? ", under a quarter of the " + Units.bytes(ram) + " of RAM," : "";
+        // a low limit does not send NCCL to sockets: ibv_reg_mr fails and NCCL stops at init (nccl-tests#206)
         String text = "memlock soft limit " + Units.bytes(soft) + share + " (" + hard + ")" + who
-                + ": RDMA memory registration (NCCL over InfiniBand/RoCE, GPUDirect RDMA) fails with 'Cannot allocate memory' "
-                + "or leaves NCCL on its slower socket transport" + rdma
+                + ": RDMA memory registration (ibv_reg_mr: NCCL over InfiniBand/RoCE, GPUDirect RDMA) beyond it fails with 'Cannot allocate"
+                + " memory' and NCCL stops at init" + rdma
                 + "; raise it: ulimit -l unlimited, docker --ulimit memlock=-1. cudaHostAlloc (pin_memory()) pins through the "
                 + "NVIDIA driver and is not charged to this limit; mlock() and RDMA registrations are";
-        if (tiny && !rdmaDevices.isEmpty()) out.add(Finding.bad("memlock", text));
-        else if (tiny) out.add(Finding.warn("memlock", text + "; no RDMA device is visible here, so it bites once jobs use RDMA or mlock"));
-        else out.add(Finding.warn("memlock", text));
+        List<Evidence> read = new ArrayList<>(List.of(Evidence.fact("/proc/" + p.pid() + "/limits Max locked memory", soft + " " + (p.memlock().hardUnlimited()
+                ? "unlimited" : String.valueOf(p.memlock().hard())))));
+        if (ram != null && !tiny) read.add(Evidence.fact("/proc/meminfo MemTotal", String.valueOf(ram)));
+        if (!rdmaDevices.isEmpty()) read.add(Evidence.fact("/sys/class/infiniband", String.join(" ", rdmaDevices)));
+        if (tiny && !rdmaDevices.isEmpty()) out.add(VmFactRules.MEMLOCK.finding(Severity.BAD, "memlock", text, read));
+        else if (tiny) out.add(VmFactRules.MEMLOCK.finding(Severity.WARN, "memlock", text + "; no RDMA device is visible here, so it bites once jobs use RDMA or mlock", read));
+        else out.add(VmFactRules.MEMLOCK.finding(Severity.WARN, "memlock", text, read));
     }
 
     // ---- overcommit ----
@@ -153,13 +174,17 @@ public final class VmVerdicts {
                     ? " (CommitLimit " + Units.bytes(m.commitLimitBytes())
                         + (m.committedAsBytes() != null ? ", committed " + Units.bytes(m.committedAsBytes()) : "") + ")"
                     : "";
-            out.add(Finding.warn("overcommit", "overcommit_memory=2 (strict accounting" + limits + "): fork() of a large training "
+            out.add(VmFactRules.OVERCOMMIT.finding(Severity.WARN, "overcommit", "overcommit_memory=2 (strict accounting" + limits + "): fork() of a large training "
                     + "process (DataLoader workers started with fork) and large writable virtual reservations fail with ENOMEM "
-                    + "even while RAM is free; use 0 (heuristic) unless strict accounting is wanted, or raise overcommit_ratio"));
+                    + "even while RAM is free; use 0 (heuristic) unless strict accounting is wanted, or raise overcommit_ratio", mode(mode)));
         } else if (mode == 1) {
-            out.add(Finding.info("overcommit", "overcommit_memory=1: the kernel never refuses memory up front; a job that "
-                    + "outgrows RAM is killed by the OOM killer rather than getting ENOMEM"));
+            out.add(VmFactRules.OVERCOMMIT.finding(Severity.INFO, "overcommit", "overcommit_memory=1: the kernel never refuses memory up front; a job that "
+                    + "outgrows RAM is killed by the OOM killer rather than getting ENOMEM", mode(mode)));
         }
+    }
+
+    private static Evidence mode(int overcommit) {
+        return Evidence.fact("/proc/sys/vm/overcommit_memory", String.valueOf(overcommit));
     }
 
     // ---- swap ----
@@ -167,14 +192,16 @@ public final class VmVerdicts {
     private static void swap(VmFacts f, List<Finding> out) {
         VmFacts.Meminfo m = f.memory();
         Integer swappiness = f.sysctl() == null ? null : f.sysctl().swappiness();
-        if (m == null || m.swapTotalBytes() == null || m.swapTotalBytes() == 0 || swappiness == null || swappiness <= 10) return;
+        if (m == null || m.swapTotalBytes() == null || m.swapTotalBytes() == 0 || swappiness == null || swappiness <= LOW_SWAPPINESS) return;
         long used = m.swapFreeBytes() == null ? 0 : Math.max(0, m.swapTotalBytes() - m.swapFreeBytes());
         String text = Units.bytes(m.swapTotalBytes()) + " of swap with swappiness " + swappiness
                 + (used > 0 ? ", " + Units.bytes(used) + " in use" : "")
                 + ": under memory pressure the kernel swaps out the job's pageable host memory (DataLoader prefetch, "
                 + "CPU-offloaded optimizer state) and the step that touches it stalls on disk; pinned memory stays resident. "
                 + "Set vm.swappiness=1 to 10, or run without swap";
-        out.add(used > 0 ? Finding.warn("swap", text) : Finding.info("swap", text));
+        List<Evidence> read = List.of(Evidence.fact("/proc/meminfo SwapTotal", String.valueOf(m.swapTotalBytes())),
+                Evidence.fact("/proc/meminfo SwapFree", String.valueOf(m.swapFreeBytes())), Evidence.fact("/proc/sys/vm/swappiness", String.valueOf(swappiness)));
+        out.add(VmFactRules.SWAP.finding(used > 0 ? Severity.WARN : Severity.INFO, "swap", text, read));
     }
 
     // ---- NUMA ----
@@ -187,15 +214,17 @@ public final class VmVerdicts {
         if (nb != null && (nb & 1) == 1) {
             Long hints = counter(f, "numa_hint_faults"), moved = counter(f, "numa_pages_migrated");
             String seen = hints != null ? " (since boot: " + hints + " hinting faults" + (moved != null ? ", " + moved + " pages migrated" : "") + ")" : "";
-            out.add(Finding.warn("NUMA balancing", "automatic NUMA balancing is on with " + nodes + " NUMA nodes" + (f.memoryNodes() != null ? " holding memory" : "") + ": hinting faults "
+            out.add(VmFactRules.NUMA_BALANCING.finding(Severity.WARN, "NUMA balancing", "automatic NUMA balancing is on with " + nodes + " NUMA nodes" + (f.memoryNodes() != null ? " holding memory" : "") + ": hinting faults "
                     + "and page migrations add jitter to the threads that feed the GPUs" + seen + "; disable it "
-                    + "(sysctl kernel.numa_balancing=0) or bind each rank with numactl --cpunodebind/--membind"));
+                    + "(sysctl kernel.numa_balancing=0) or bind each rank with numactl --cpunodebind/--membind",
+                    List.of(Evidence.fact("/proc/sys/kernel/numa_balancing", String.valueOf(nb)), Evidence.fact("NUMA nodes with memory", String.valueOf(nodes)))));
         }
         Integer zr = f.sysctl().zoneReclaimMode();
         if (zr != null && zr != 0) {
-            out.add(Finding.warn("zone reclaim", "zone_reclaim_mode=" + zr + " with " + nodes + " NUMA nodes: when a node fills up "
+            out.add(VmFactRules.ZONE_RECLAIM.finding(Severity.WARN, "zone reclaim", "zone_reclaim_mode=" + zr + " with " + nodes + " NUMA nodes: when a node fills up "
                     + "the kernel reclaims its page cache (and may write back) instead of using the other nodes' free memory: "
-                    + "stalls, and dataset files read from disk again; set vm.zone_reclaim_mode=0"));
+                    + "stalls, and dataset files read from disk again; set vm.zone_reclaim_mode=0",
+                    List.of(Evidence.fact("/proc/sys/vm/zone_reclaim_mode", String.valueOf(zr)), Evidence.fact("NUMA nodes with memory", String.valueOf(nodes)))));
         }
     }
 
@@ -209,10 +238,13 @@ public final class VmVerdicts {
             if (p.free() != null) {
                 long unused = p.free() - (p.reserved() == null ? 0 : p.reserved());
                 if (unused * 2 > p.total()) {
-                    out.add(Finding.info("hugetlb", p.total() + " hugetlb pages of " + size + " (" + Units.bytes(p.poolBytes())
+                    String dir = "/sys/kernel/mm/hugepages/hugepages-" + p.pageBytes() / 1024 + "kB";
+                    out.add(VmFactRules.HUGETLB_POOL.finding(Severity.INFO, "hugetlb", p.total() + " hugetlb pages of " + size + " (" + Units.bytes(p.poolBytes())
                             + ") are set aside and " + unused + " of them unused: that memory is taken from everything else "
                             + "(page cache, pinned buffers, DataLoader workers) unless a program maps hugetlbfs or MAP_HUGETLB; "
-                            + "echo 0 > /sys/kernel/mm/hugepages/hugepages-" + p.pageBytes() / 1024 + "kB/nr_hugepages frees it"));
+                            + "echo 0 > " + dir + "/nr_hugepages frees it",
+                            List.of(Evidence.fact(dir + "/nr_hugepages", String.valueOf(p.total())), Evidence.fact(dir + "/free_hugepages", String.valueOf(p.free())),
+                                    Evidence.fact(dir + "/resv_hugepages", String.valueOf(p.reserved())))));
                 }
             }
             List<NodePool> nodes = p.nodes().stream().filter(n -> n.total() != null).toList();
@@ -221,8 +253,10 @@ public final class VmVerdicts {
                 long min = nodes.stream().mapToLong(NodePool::total).min().orElse(0);
                 if (max > 0 && min * 2 < max) {
                     String per = String.join(", ", nodes.stream().map(n -> "node" + n.node() + " " + n.total()).toList());
-                    out.add(Finding.info("hugetlb", "the " + size + " hugetlb pages are spread unevenly over the NUMA nodes ("
-                            + per + "): a process bound to a node with few gets remote huge pages or none"));
+                    out.add(VmFactRules.HUGETLB_POOL.finding(Severity.INFO, "hugetlb", "the " + size + " hugetlb pages are spread unevenly over the NUMA nodes ("
+                            + per + "): a process bound to a node with few gets remote huge pages or none",
+                            nodes.stream().map(n -> Evidence.fact("/sys/devices/system/node/node" + n.node() + "/hugepages/hugepages-" + p.pageBytes() / 1024
+                                    + "kB/nr_hugepages", String.valueOf(n.total()))).toList()));
                 }
             }
         }
@@ -237,8 +271,8 @@ public final class VmVerdicts {
     private static void maxMapCount(VmFacts f, List<Finding> out) {
         Long n = f.sysctl() == null ? null : f.sysctl().maxMapCount();
         if (n == null || n >= DEFAULT_MAX_MAP_COUNT) return;
-        out.add(Finding.warn("max_map_count", "vm.max_map_count is " + n + ", below the kernel default " + DEFAULT_MAX_MAP_COUNT
+        out.add(VmFactRules.MAX_MAP_COUNT.finding(Severity.WARN, "max_map_count", "vm.max_map_count is " + n + ", below the kernel default " + DEFAULT_MAX_MAP_COUNT
                 + ": memory-mapped datasets with many shards and many-threaded processes fail mmap with ENOMEM; raise it "
-                + "(sysctl vm.max_map_count=262144)"));
+                + "(sysctl vm.max_map_count=262144)", Evidence.fact("/proc/sys/vm/max_map_count", String.valueOf(n))));
     }
 }

@@ -120,6 +120,6 @@ class PageWalkStepperTest {
         // the TLB miss is where the cost starts; the last step fills it
         assertThat(Drawn.boxes(frames.get(1).svg())).containsEntry("TLB miss", "box hot");
         assertThat(Drawn.boxes(frames.get(7).svg())).containsEntry("TLB filled", "box ok").containsEntry("4 KiB page", "box ok");
-        assertThat(Drawn.texts(frames.get(7).svg())).contains("TLB reach: 1536 entries (typical) x 4 KiB = 6 MiB");
+        assertThat(Drawn.texts(frames.get(7).svg())).contains("TLB reach: 2048 entries (typical) x 4 KiB = 8 MiB");
     }
 }

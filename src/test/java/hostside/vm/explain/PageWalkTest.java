@@ -238,17 +238,17 @@ class PageWalkTest {
         Step last = steps.getLast();
         assertThat(hex(last.state().get("physical"))).isEqualTo(frame + (VA & (page.bytes(layout) - 1)));
         assertThat(last.narration()).contains(reach);
-        assertThat(last.state()).containsEntry("tlbReachBytes", 1536 * page.bytes(layout));
+        assertThat(last.state()).containsEntry("tlbReachBytes", PageWalk.TLB_ENTRIES * page.bytes(layout));
     }
 
     static Stream<Arguments> hugePages() {
         return Stream.of(
-                Arguments.of(Layout.X86_64_4LEVEL, PageSize.SIZE_2M, "PD", 21, "1536 entries x 2 MiB = 3 GiB of reach instead of 1536 x 4 KiB = 6 MiB"),
-                Arguments.of(Layout.X86_64_4LEVEL, PageSize.SIZE_1G, "PDPT", 30, "1536 entries x 1 GiB = 1.5 TiB"),
-                Arguments.of(Layout.X86_64_5LEVEL, PageSize.SIZE_2M, "PD", 21, "3 GiB"),
-                Arguments.of(Layout.ARM64_4K, PageSize.SIZE_2M, "L2", 21, "3 GiB"),
-                Arguments.of(Layout.ARM64_4K, PageSize.SIZE_1G, "L1", 30, "1.5 TiB"),
-                Arguments.of(Layout.ARM64_64K, PageSize.SIZE_512M, "L2", 29, "1536 entries x 512 MiB = 768 GiB of reach instead of 1536 x 64 KiB = 96 MiB"));
+                Arguments.of(Layout.X86_64_4LEVEL, PageSize.SIZE_2M, "PD", 21, "2048 entries (a typical count) x 2 MiB = 4 GiB of reach instead of 2048 x 4 KiB = 8 MiB"),
+                Arguments.of(Layout.X86_64_4LEVEL, PageSize.SIZE_1G, "PDPT", 30, "2048 entries (a typical count) x 1 GiB = 2 TiB"),
+                Arguments.of(Layout.X86_64_5LEVEL, PageSize.SIZE_2M, "PD", 21, "4 GiB"),
+                Arguments.of(Layout.ARM64_4K, PageSize.SIZE_2M, "L2", 21, "4 GiB"),
+                Arguments.of(Layout.ARM64_4K, PageSize.SIZE_1G, "L1", 30, "2 TiB"),
+                Arguments.of(Layout.ARM64_64K, PageSize.SIZE_512M, "L2", 29, "2048 entries (a typical count) x 512 MiB = 1 TiB of reach instead of 2048 x 64 KiB = 128 MiB"));
     }
 
     @Test

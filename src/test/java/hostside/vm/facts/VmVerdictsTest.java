@@ -24,6 +24,15 @@ class VmVerdictsTest {
         return all.stream().filter(f -> f.subject().equals(subject)).toList();
     }
 
+    /** A finding of {@code rule}: its ID and main source, its fix where it says to change something, and the facts it read. */
+    static void of(Finding f, hostside.core.Rule rule) {
+        assertThat(f.id()).isEqualTo(rule.id());
+        assertThat(rule.severities()).contains(f.severity());
+        assertThat(f.fix()).isEqualTo(f.severity().toFix() ? rule.fix() : "");
+        assertThat(f.source()).isEqualTo(rule.sources().getFirst().toString());
+        assertThat(f.evidence()).isNotEmpty().allSatisfy(e -> assertThat(e).isInstanceOf(hostside.core.Evidence.Fact.class));
+    }
+
     @Test
     void aHealthyMachineSaysOnlyTheThpMadviseNote() {
         List<Finding> f = findings(Machine.healthy(root));
@@ -31,7 +40,18 @@ class VmVerdictsTest {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.subject()).isEqualTo("THP");
             assertThat(x.text()).contains("madvise(MADV_HUGEPAGE)").contains("THP_MEM_ALLOC_ENABLE=1").contains("4 KiB pages");
+            of(x, VmFactRules.THP);
         });
+    }
+
+    @Test
+    void everyFindingOfTheSettingsIsOfARule() {
+        Machine m = memlock(65536, 65536).put(THP + "/enabled", "always madvise [never]\n").put("/proc/sys/vm/overcommit_memory", "2\n")
+                .put("/proc/sys/kernel/numa_balancing", "1\n").put("/proc/sys/vm/zone_reclaim_mode", "1\n").put("/proc/sys/vm/max_map_count", "16384\n")
+                .put("/proc/vmstat", "thp_fault_alloc 3000\nthp_fault_fallback 9000\n");
+        List<Finding> all = findings(m);
+        assertThat(all).hasSizeGreaterThanOrEqualTo(7).allSatisfy(f -> of(f, VmFactRules.all().stream().filter(r -> r.id().equals(f.id())).findFirst()
+                .orElseThrow(() -> new AssertionError("no rule for " + f))));
     }
 
     // ---- THP ----
@@ -43,6 +63,9 @@ class VmVerdictsTest {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("enabled=never").contains("4 KiB pages instead of 2 MiB").contains("512x more page faults")
                     .contains("set madvise");
+            // what never takes away is huge pages for what asks: PyTorch's CPU tensors ask only with THP_MEM_ALLOC_ENABLE=1
+            assertThat(x.text()).contains("even where a program asks").contains("THP_MEM_ALLOC_ENABLE=1").doesNotContain("DataLoader batches, CPU tensors");
+            of(x, VmFactRules.THP);
         });
     }
 
@@ -53,6 +76,7 @@ class VmVerdictsTest {
         assertThat(about(findings(m), "THP")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("direct compaction").contains("latency spikes").contains("defer+madvise");
+            of(x, VmFactRules.THP);
         });
     }
 
@@ -76,7 +100,19 @@ class VmVerdictsTest {
     @Test
     void frequentThpFallbacksAreNoted() {
         Machine m = Machine.healthy(root).put("/proc/vmstat", "thp_fault_alloc 3000\nthp_fault_fallback 9000\n");
-        assertThat(about(findings(m), "THP")).anySatisfy(x -> assertThat(x.text()).startsWith("75% of huge page faults"));
+        assertThat(about(findings(m), "THP")).filteredOn(x -> x.id().equals(VmFactRules.THP_FALLBACK.id())).singleElement().satisfies(x -> {
+            assertThat(x.text()).startsWith("75% of huge page faults").contains("allocated (fragmented memory) or charged (a memory cgroup at its limit)");
+            of(x, VmFactRules.THP_FALLBACK);
+        });
+    }
+
+    @Test
+    void fewOrRareThpFallbacksAreQuiet() {
+        // a fifth of the faults, or a quarter of too few to speak of
+        for (String vmstat : new String[] {"thp_fault_alloc 8000\nthp_fault_fallback 2000\n", "thp_fault_alloc 300\nthp_fault_fallback 900\n"}) {
+            assertThat(findings(Machine.healthy(root).put("/proc/vmstat", vmstat))).as(vmstat)
+                    .noneMatch(x -> x.id().equals(VmFactRules.THP_FALLBACK.id()));
+        }
     }
 
     // ---- memlock ----
@@ -96,6 +132,9 @@ class VmVerdictsTest {
             assertThat(x.text()).contains("memlock soft limit 64 KiB").contains("hard 64 KiB").contains("without CAP_IPC_LOCK")
                     .contains("NCCL").contains("ulimit -l unlimited").contains("--ulimit memlock=-1").contains("mlx5_0")
                     .contains("cudaHostAlloc (pin_memory()) pins through the NVIDIA driver and is not charged to this limit");
+            // a low limit stops NCCL at init (nccl-tests#206); it does not send it to sockets
+            assertThat(x.text()).contains("NCCL stops at init").doesNotContain("socket");
+            of(x, VmFactRules.MEMLOCK);
         });
     }
 
@@ -104,6 +143,7 @@ class VmVerdictsTest {
         assertThat(about(findings(memlock(8 << 20, 8 << 20)), "memlock")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("8 MiB").contains("no RDMA device is visible");
+            of(x, VmFactRules.MEMLOCK);
         });
     }
 
@@ -139,6 +179,7 @@ class VmVerdictsTest {
         assertThat(two).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("overcommit_memory=2").contains("CommitLimit 125.8 GiB").contains("fork()").contains("ENOMEM");
+            of(x, VmFactRules.OVERCOMMIT);
         });
         List<Finding> one = about(findings(Machine.healthy(root).put("/proc/sys/vm/overcommit_memory", "1\n")), "overcommit");
         assertThat(one).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO));
@@ -160,10 +201,12 @@ class VmVerdictsTest {
         assertThat(about(findings(swap(8388608, 8388608, 60)), "swap")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).startsWith("8 GiB of swap with swappiness 60:").contains("pinned memory stays resident");
+            of(x, VmFactRules.SWAP);
         });
         assertThat(about(findings(swap(8388608, 4194304, 60)), "swap")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("4 GiB in use");
+            of(x, VmFactRules.SWAP);
         });
         assertThat(about(findings(swap(8388608, 8388608, 10)), "swap")).isEmpty();
         assertThat(about(findings(swap(0, 0, 60)), "swap")).isEmpty();
@@ -179,6 +222,7 @@ class VmVerdictsTest {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("2 NUMA nodes").contains("4000 hinting faults, 250 pages migrated")
                     .contains("kernel.numa_balancing=0").contains("numactl");
+            of(x, VmFactRules.NUMA_BALANCING);
         });
         m.put("/proc/sys/kernel/numa_balancing", "2\n"); // memory tiering only
         assertThat(about(findings(m), "NUMA balancing")).isEmpty();
@@ -199,6 +243,7 @@ class VmVerdictsTest {
         assertThat(about(findings(m), "zone reclaim")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.text()).contains("zone_reclaim_mode=1").contains("vm.zone_reclaim_mode=0");
+            of(x, VmFactRules.ZONE_RECLAIM);
         });
     }
 
@@ -216,6 +261,7 @@ class VmVerdictsTest {
         assertThat(f.get(0).text()).startsWith("64 hugetlb pages of 1 GiB (64 GiB) are set aside and 64 of them unused")
                 .contains("hugepages-1048576kB/nr_hugepages");
         assertThat(f.get(1).text()).contains("unevenly").contains("node0 60, node1 4");
+        f.forEach(x -> of(x, VmFactRules.HUGETLB_POOL));
         // reserved pages count as used: a program has promised them to a mapping
         m.put(d + "resv_hugepages", "60\n").put(n.formatted(1) + "nr_hugepages", "60\n");
         assertThat(about(findings(m), "hugetlb")).isEmpty();
@@ -233,6 +279,7 @@ class VmVerdictsTest {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).startsWith("64 KiB base pages (aarch64 kernel, as on Grace): each TLB entry reaches 16x")
                     .contains("the THP size is 512 MiB, so THP rarely forms").contains("every multi-size THP size is off");
+            of(x, VmFactRules.PAGE_SIZE);
         });
         assertThat(about(all, "THP")).singleElement().satisfies(x -> assertThat(x.text()).contains("512 MiB pages").contains("64 KiB pages"));
         m.put(THP + "/hugepages-2048kB/enabled", "always [inherit] madvise never\n");
@@ -250,7 +297,10 @@ class VmVerdictsTest {
     @Test
     void aLowMaxMapCountWarnsAndTheDefaultIsQuiet() {
         assertThat(about(findings(Machine.healthy(root).put("/proc/sys/vm/max_map_count", "16384\n")), "max_map_count"))
-                .singleElement().satisfies(x -> assertThat(x.text()).contains("16384").contains("262144"));
+                .singleElement().satisfies(x -> {
+                    assertThat(x.text()).contains("16384").contains("262144");
+                    of(x, VmFactRules.MAX_MAP_COUNT);
+                });
         assertThat(about(findings(Machine.healthy(root)), "max_map_count")).isEmpty();
     }
 }
