@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "rules", mixinStandardHelpOptions = true,
-        header = "The rulebook: every rule hostside concludes by, with its ID, severities, fix and source.",
+        header = "The rulebook: each rule's ID, severities, fix and source.",
         description = {"Lists every rule (ID, module, the severities it gives, what it checks); with an ID, explains that rule: what a finding of it means"
                 + " for training, its fix and its sources. Every finding in a report names its rule's ID."})
 public final class RulesCommand implements Callable<Integer> {
