@@ -3,7 +3,6 @@ package hostside.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -38,18 +37,12 @@ class IoFindingsTest {
 
     /** The recorded H200 report with Module 4's results and measured findings replaced by these. */
     static Report withModuleFour(List<Result> results, MachineLoad load) throws Exception {
-        Report r = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200-hostside2.json");
-        List<Report.Section> modules = new ArrayList<>();
-        for (Report.Section s : r.modules()) {
-            if (s.data() instanceof Report.Storage st) {
-                IoRun io = st.io();
-                IoRun now = new IoRun(io.machine(), io.facts(), List.of(), io.file(), results, MeasuredVerdicts.of(results, false, "/var/tmp", load));
-                s = new Report.Section(s.module(), s.title(), s.command(), s.status(), s.why(), new Report.Storage(now, st.container()));
-            }
-            modules.add(s);
-        }
-        return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(), r.headlines(),
-                r.figures(), modules);
+        return RecordedReports.withRuns(RecordedReports.h200(), d -> {
+            if (!(d instanceof Report.Storage st)) return d;
+            IoRun io = st.io();
+            return new Report.Storage(new IoRun(io.machine(), io.facts(), List.of(), io.file(), results, MeasuredVerdicts.of(results, false, "/var/tmp", load)),
+                    st.container());
+        });
     }
 
     static DayOne.Line beyondTheBox(Report r) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -37,24 +36,14 @@ class MeasuredFindingsTest {
     static final Result SLOW_SYSCALL = new Result("syscall_getppid", "getppid", hostside.harness.Status.OK, "", Unit.NS, new Stats(1218, 1149, 1278, 7),
             Unit.NS.usually, "", null, new SchedCosts.Syscall.Detail(11.6, 1200, 200_000));
 
+    /** The recorded report, Module 3's facts kept and its measured findings replaced by these alone. */
     static Report withModuleThree(List<Finding> verdicts) throws Exception {
-        Report r = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200-hostside2.json");
-        List<Report.Section> modules = new ArrayList<>();
-        for (Report.Section s : r.modules()) {
-            if (s.data() instanceof CpuRun c) {
-                // the recorded run's facts, its measured findings replaced by these alone
-                s = new Report.Section(s.module(), s.title(), s.command(), s.status(), s.why(),
-                        new CpuRun(c.machine(), c.facts(), List.of(), c.measured(), c.dataloader(), verdicts));
-            }
-            modules.add(s);
-        }
-        return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(), r.headlines(),
-                r.figures(), modules);
+        return RecordedReports.withRuns(RecordedReports.h200(), d -> d instanceof CpuRun c
+                ? new CpuRun(c.machine(), c.facts(), List.of(), c.measured(), c.dataloader(), verdicts) : d);
     }
 
     static String pageOne(Report r) {
-        String md = new hostside.doc.MarkdownRenderer().render(ReportDocument.of(r));
-        return md.substring(md.indexOf("## What to fix here"), md.indexOf("## ", md.indexOf("## What to fix here") + 3));
+        return RecordedReports.pageOne(r);
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -38,24 +37,14 @@ class VmFindingsTest {
             new Stats(3193, 3097, 3266, 6), hostside.core.Better.LOWER, "", null,
             new AnonTouch.TouchDetail(256L << 20, 4096, 65536, 256.0, 12.18, null, 0, null, null, null, null));
 
+    /** The recorded run's facts and figures, its settings' findings left out and its measured findings replaced by these alone. */
     static Report withModuleTwo(List<Finding> verdicts) throws Exception {
-        Report r = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200-hostside2.json");
-        List<Report.Section> modules = new ArrayList<>();
-        for (Report.Section s : r.modules()) {
-            if (s.data() instanceof VmRun v) {
-                // the recorded run's facts and figures, its settings' findings left out and its measured findings replaced by these alone
-                s = new Report.Section(s.module(), s.title(), s.command(), s.status(), s.why(),
-                        new VmRun(v.machine(), v.facts(), List.of(), v.host(), v.gpu(), verdicts));
-            }
-            modules.add(s);
-        }
-        return new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(), r.confounders(), r.title(), r.questions(), r.headlines(),
-                r.figures(), modules);
+        return RecordedReports.withRuns(RecordedReports.h200(), d -> d instanceof VmRun v
+                ? new VmRun(v.machine(), v.facts(), List.of(), v.host(), v.gpu(), verdicts) : d);
     }
 
     static String pageOne(Report r) {
-        String md = new hostside.doc.MarkdownRenderer().render(ReportDocument.of(r));
-        return md.substring(md.indexOf("## What to fix here"), md.indexOf("## ", md.indexOf("## What to fix here") + 3));
+        return RecordedReports.pageOne(r);
     }
 
     static DayOne.Line pages(Report r) {
