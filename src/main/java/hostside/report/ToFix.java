@@ -96,7 +96,7 @@ final class ToFix {
             List<String> modules = unknown.stream().map(i -> "Module " + i.module()).distinct().toList();
             b.add(Block.Note.of(unknown.size() + (unknown.size() == 1 ? " finding" : " findings") + " could not be judged (measured on a busy machine,"
                     + " within the noise of what it compares, or figures in doubt, such as 32 reads in flight slower than one at a time): "
-                    + String.join(", ", modules) + " say which; run again on a quiet machine before acting on them."));
+                    + String.join(" and ", modules) + (modules.size() == 1 ? " says" : " say") + " which; run again on a quiet machine before acting on them."));
         }
         return new Block.Section("What to fix here", b);
     }

@@ -68,7 +68,7 @@ class IoFindingsTest {
             assertThat(f.fix()).isEmpty();
         });
         String page = MeasuredFindingsTest.pageOne(r);
-        assertThat(page).doesNotContain("M4-LOAD-PATH").doesNotContain("Nothing bad or doubtful").contains("could not be judged").contains("Module 4 say which");
+        assertThat(page).doesNotContain("M4-LOAD-PATH").doesNotContain("Nothing bad or doubtful").contains("could not be judged").contains("Module 4 says which");
         assertThat(beyondTheBox(r).detail()).contains("(M4-LOAD-PATH) not judged");
     }
 

@@ -69,7 +69,7 @@ class MeasuredFindingsTest {
         });
         String page = pageOne(withModuleThree(v));
         assertThat(page).doesNotContain("Fix:").doesNotContain("Nothing bad or doubtful").contains("1 finding could not be judged")
-                .contains("Module 3 say which");
+                .contains("Module 3 says which");
     }
 
     @Test
