@@ -33,7 +33,10 @@ public final class CpuRules {
     public static final Rule HANDOFF = Rule.of("M3-HANDOFF", "what handing work to another thread costs (context switch, futex wake-up)",
             EnumSet.of(INFO, UNKNOWN),
             "each DataLoader batch handed through a queue, and each pin-memory hand-over, pays it; fewer, larger batches pay it less often", "",
-            Source.reasoned("a cost to know, not a threshold: the figures are measured as lmbench's lat_ctx and the futex loop of bench/c measure them"));
+            Source.measurement("docs/measurements/2026-12-02-cpu.md: futex ping-pong between two threads, call for call as the C reference"
+                    + " (refs pingpong futex) does, 1.7 us on one core and 4.9-5.9 us across cores on the H200 VM; lmbench's lat_ctx and perf bench"
+                    + " sched pipe hand over through pipes, which cost more, so they are not its peers"),
+            Source.reasoned("a cost to know, not a threshold: no finding of it asks for a change"));
 
     public static final Rule TIMER = Rule.of("M3-TIMER", "how late the feeding thread's timer wake-ups run, quiet and with a CPU hog on every core",
             EnumSet.of(OK, WARN, UNKNOWN),
