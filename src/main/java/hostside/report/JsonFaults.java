@@ -87,7 +87,7 @@ final class JsonFaults {
         JsonStreamContext object = p.getParsingContext(); // the object the key was met twice in, its name the key
         if (object == null) return "a key twice in one object";
         String where = path(object);
-        return "the key " + ReportChecks.quoted(String.valueOf(object.getCurrentName())) + " twice in one object" + (where.isEmpty() ? "" : " (in " + where + ")");
+        return "the key " + Quoted.quoted(String.valueOf(object.getCurrentName())) + " twice in one object" + (where.isEmpty() ? "" : " (in " + where + ")");
     }
 
     /** "figures[3]", a parser's place as a path ("" at the top). */
@@ -98,7 +98,7 @@ final class JsonFaults {
             if (up != null && up.inArray()) b.insert(0, "[" + up.getCurrentIndex() + "]");
             else if (up != null && up.inObject() && up.getCurrentName() != null) b.insert(0, (up.getParent() != null && !up.getParent().inRoot() ? "." : "") + up.getCurrentName());
         }
-        return ReportChecks.visible(b.toString());
+        return Quoted.visible(b.toString());
     }
 
     /**
@@ -185,8 +185,8 @@ final class JsonFaults {
     /** {@code n} as a message shows it: a number or a string itself (short), any other value by its kind. */
     static String shown(JsonNode n) {
         return switch (kind(n)) {
-            case WHOLE, NUMBER -> ReportChecks.number(n.doubleValue());
-            case STRING -> ReportChecks.quoted(n.asText());
+            case WHOLE, NUMBER -> Quoted.number(n.doubleValue());
+            case STRING -> Quoted.quoted(n.asText());
             case BOOLEAN -> n.asText();
             default -> kind(n).words;
         };
@@ -199,7 +199,7 @@ final class JsonFaults {
             if (ref.getFieldName() != null) b.append(b.isEmpty() ? "" : ".").append(ref.getFieldName());
             else if (ref.getIndex() >= 0) b.append('[').append(ref.getIndex()).append(']');
         }
-        return ReportChecks.visible(b.toString());
+        return Quoted.visible(b.toString());
     }
 
     /** The value at a failure's path in {@code json}, or null where the path leads nowhere in it. */
@@ -226,6 +226,6 @@ final class JsonFaults {
 
     /** The first line of {@code m}, as a terminal may show it (a message quotes the report's own bytes). */
     static String firstLine(String m) {
-        return m == null ? "no reason given" : ReportChecks.visible(m.lines().findFirst().orElse(""));
+        return m == null ? "no reason given" : Quoted.visible(m.lines().findFirst().orElse(""));
     }
 }

@@ -194,7 +194,7 @@ final class ReportChecks {
                 }
                 case Map<?, ?> m -> {
                     java.lang.reflect.Type e = argument(type, 1);
-                    m.forEach((k, v) -> element(v, at + "[" + quoted(String.valueOf(k)) + "]", e, json == null ? null : json.get(String.valueOf(k))));
+                    m.forEach((k, v) -> element(v, at + "[" + Quoted.quoted(String.valueOf(k)) + "]", e, json == null ? null : json.get(String.valueOf(k))));
                 }
                 case Record r -> record(r, at, json);
                 default -> {} // a string, an enum, a scope, a CPU list: whole values, nothing inside to check
@@ -274,7 +274,7 @@ final class ReportChecks {
             if (!r.isOk()) return;
             if (r.unit() == null) throw absent(field(r, "unit"), at, json, " in a result that measured");
             if (r.value() == null) throw absent(field(r, "value"), at, json, " in a result that measured");
-            String which = at + " (" + quoted(r.key()) + ")";
+            String which = at + " (" + Quoted.quoted(r.key()) + ")";
             Stats v = r.value();
             finite(v.median(), which + ": its median");
             finite(v.min(), which + ": its min");
@@ -288,13 +288,13 @@ final class ReportChecks {
             // a median of no sample is none: Stats.of refuses it, and each Stats of a detail is drawn as a figure of its samples
             if (s.samples() < 1) throw bad(at + ".samples is " + s.samples() + ", and a median is of one sample or more");
             if (!(s.min() <= s.median() && s.median() <= s.max())) {
-                throw bad(at + ": the median " + number(s.median()) + " lies outside its min and max, " + number(s.min()) + " to " + number(s.max()));
+                throw bad(at + ": the median " + Quoted.number(s.median()) + " lies outside its min and max, " + Quoted.number(s.min()) + " to " + Quoted.number(s.max()));
             }
         }
 
         /** One typed figure; its own constructor keeps its median within its min and max and its samples above 0. */
         void figure(Figure f, String at) {
-            String which = at + " (" + quoted(f.key()) + " about " + quoted(f.scope().toString()) + ")";
+            String which = at + " (" + Quoted.quoted(f.key()) + " about " + Quoted.quoted(f.scope().toString()) + ")";
             finite(f.value(), which + ": its value");
             finite(f.min(), which + ": its min");
             finite(f.max(), which + ": its max");
@@ -307,7 +307,7 @@ final class ReportChecks {
             // -0.0 is not below 0 and equals 0 to Java, yet 1 / -0.0 is -Infinity: here it is negative, as its sign says
             boolean negativeZero = v == 0 && Math.copySign(1.0, v) < 0;
             if (v < least(unit) || negativeZero && least(unit) == 0) {
-                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, and no figure in %s is below %s", which, end, number(v), unit, unit, number(least(unit))));
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, and no figure in %s is below %s", which, end, Quoted.number(v), unit, unit, Quoted.number(least(unit))));
             }
             if (negativeZero) { // a growth in percent may be below 0, but no writer negates a 0
                 throw bad(String.format(Locale.ROOT, "%s: its %s is -0 %s, a negative zero, which no measurement gives", which, end, unit));
@@ -316,10 +316,10 @@ final class ReportChecks {
                 throw bad(String.format(Locale.ROOT, "%s: its %s is 0 %s, and no figure in %s is measured as 0", which, end, unit, unit));
             }
             if (v != 0 && Math.abs(v) < FINEST) {
-                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, finer than anything measured (under 1e-9)", which, end, number(v), unit));
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, finer than anything measured (under 1e-9)", which, end, Quoted.number(v), unit));
             }
             if (v > MOST) {
-                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, beyond anything one machine measures (over 1e15)", which, end, number(v), unit));
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, beyond anything one machine measures (over 1e15)", which, end, Quoted.number(v), unit));
             }
         }
 
@@ -375,28 +375,4 @@ final class ReportChecks {
             return List.copyOf(out);
         }
     };
-
-    /**
-     * A number from a report as a message shows it: the shortest that reads back as it (Java's,
-     * as the report was written), a whole one without ".0", a large or small one with its
-     * exponent: 55.2, -150, 1e-320, 1.2345678901234568e29, -0. Never a number padded to its
-     * hundreds of digits (1e300 in full), nor one rounded to look whole (1.23e29 as 123000...).
-     */
-    static String number(double v) {
-        if (v == 0) return Math.copySign(1.0, v) < 0 ? "-0" : "0";
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.valueOf((long) v);
-        String s = Double.toString(v); // 55.2, 1.0E-320, 1.2345678901234568E29, Infinity
-        return s.replace(".0E", "E").replace('E', 'e');
-    }
-
-    /** A string from the report, quoted as {@link #visible}. */
-    static String quoted(String s) {
-        return "\"" + visible(s) + "\"";
-    }
-
-    /** A string from the report as a terminal may show it ({@link hostside.core.Printable}), cut at 200 characters: a message quotes, it does not reprint. */
-    static String visible(String s) {
-        String cut = s.length() > 200 ? s.substring(0, 200) + "..." : s;
-        return hostside.core.Printable.of(cut);
-    }
 }

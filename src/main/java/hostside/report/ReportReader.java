@@ -78,7 +78,7 @@ public final class ReportReader {
         if (!"report".equals(json.path("kind").asText())) throw new BadInputException(what + ": not a hostside report");
         String schema = json.path("schema").asText("");
         if (!SCHEMAS.contains(schema)) {
-            throw new BadInputException(what + ": a report of schema " + ReportChecks.quoted(schema) + "; this hostside reads " + String.join(" and ", SCHEMAS));
+            throw new BadInputException(what + ": a report of schema " + Quoted.quoted(schema) + "; this hostside reads " + String.join(" and ", SCHEMAS));
         }
         return schema;
     }

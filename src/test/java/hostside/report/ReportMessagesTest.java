@@ -164,8 +164,8 @@ class ReportMessagesTest {
         refused(report("samples.json", n -> ReportChecksTest.figure(n, 0).set("samples", new DecimalNode(new BigDecimal("1e30")))),
                 "(figures[0].samples: a whole number from -2147483648 to 2147483647 expected, 1e30 found)");
         refused(report("fraction.json", n -> ReportChecksTest.figure(n, 0).put("value", -55.3).put("min", -55.4)), "its value is -55.3 GB/s");
-        assertThat(ReportChecks.number(-0.0)).isEqualTo("-0");
-        assertThat(ReportChecks.number(140)).isEqualTo("140");
+        assertThat(Quoted.number(-0.0)).isEqualTo("-0");
+        assertThat(Quoted.number(140)).isEqualTo("140");
     }
 
     /** The red team's: "value": [1, 2, 3] in a result (whose reader passes over a value that is no object) was "value is missing or null". */
