@@ -36,7 +36,7 @@ public record Rule(String id, int module, String title, Set<Severity> severities
         if (fix.isEmpty() && severities.stream().anyMatch(Severity::toFix)) throw new IllegalArgumentException(id + " can be bad or warn but says no fix");
     }
 
-    /** A rule of {@code module} with the severities given; its sources added with {@link #citing}. */
+    /** A rule of the module its ID names, with the severities given and its sources, the first the main one. */
     public static Rule of(String id, String title, Set<Severity> severities, String meaning, String fix, Source first, Source... more) {
         List<Source> s = new java.util.ArrayList<>();
         s.add(first);
@@ -61,6 +61,20 @@ public record Rule(String id, int module, String title, Set<Severity> severities
     public Finding unknown(String subject, String why, List<Evidence> evidence) {
         if (!severities.contains(Severity.UNKNOWN)) throw new IllegalStateException(id + " gives no unknown finding");
         return new Finding(id, Severity.UNKNOWN, subject, why, "", evidence, sources.getFirst().toString());
+    }
+
+    /**
+     * A finding drawn from measured figures: the one {@code severity} gives where the machine was
+     * quiet, else (where {@code busy} names what made it busy, as process.MachineLoad says it) an
+     * unknown finding that says {@code figures} and asks for a run on a quiet machine, never a fix.
+     * Every drill weighs its load by this one rule.
+     */
+    public Finding measured(Severity severity, String subject, String text, String figures, List<Evidence> evidence, List<String> busy) {
+        if (!busy.isEmpty()) {
+            return unknown(subject, "measured while the machine was busy (" + String.join(", ", busy) + "), so not judged: " + figures
+                    + "; run again on a quiet machine", evidence);
+        }
+        return severity == Severity.UNKNOWN ? unknown(subject, text, evidence) : finding(severity, subject, text, evidence);
     }
 
     /** What the rule's severities read as: "ok, warn, unknown", worst first. */

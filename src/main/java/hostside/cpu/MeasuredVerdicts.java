@@ -36,11 +36,7 @@ public final class MeasuredVerdicts {
 
         /** As a finding: an unknown one, its figures said and no fix, where {@code load} was busy. */
         Finding finding(MachineLoad load) {
-            if (load != null && load.busy()) {
-                return rule.unknown("CPU", "measured while the machine was busy (" + String.join(", ", load.reasons()) + "), so not judged: " + text
-                        + "; run again on a quiet machine", evidence);
-            }
-            return rule.finding(severity, "CPU", text, evidence);
+            return rule.measured(severity, "CPU", text, text, evidence, MachineLoad.busyReasons(load));
         }
     }
 
@@ -136,8 +132,9 @@ public final class MeasuredVerdicts {
         if (!timer && gpu && q.launchNs() != null) {
             s.append(String.format(Locale.ROOT, "; a launch call takes %.1f us at p50, %.1f us at p99", us(q.launchNs(), Distribution::p50), us(q.launchNs(), Distribution::p99)));
         }
-        boolean[] competes = {false};
-        noisy.ifPresent(r -> {
+        boolean competes = false;
+        if (noisy.isPresent()) {
+            Result r = noisy.get();
             LaunchJitter.Detail n = d(r);
             double n99 = us(n.lateNs(), Distribution::p99), n999 = us(n.lateNs(), Distribution::p999), missed = missedShare(r);
             s.append(String.format(Locale.ROOT, "; with a CPU hog on every core p99 becomes %.0f us (%.1fx), p99.9 %.0f us (%.1fx)", n99, n99 / q99, n999,
@@ -146,12 +143,12 @@ public final class MeasuredVerdicts {
             boolean tail = Versus.of(n.p99Us(), q.p99Us(), 1.0) == Versus.ABOVE || Versus.of(n.p999Us(), q.p999Us(), 1.0) == Versus.ABOVE;
             boolean misses = missed >= 0.01 && Versus.of(n.missedPerSegment(), q.missedPerSegment(), 1.0) == Versus.ABOVE;
             if (misses) s.append(String.format(Locale.ROOT, " and %.0f%% of the ticks are missed outright", 100 * missed));
-            competes[0] = tail || misses;
-            s.append(tail || misses ? ": the feeding thread competes with DataLoader workers and other processes for CPU time"
+            competes = tail || misses;
+            s.append(competes ? ": the feeding thread competes with DataLoader workers and other processes for CPU time"
                     : ": even within noise of quiet (less than twice it, or inside either run's spread)");
-        });
+        }
         Result[] read = noisy.map(n -> new Result[] {quiet.get(), n}).orElse(new Result[] {quiet.get()});
-        return Optional.of(new Judged(CpuRules.TIMER, late || competes[0] ? Severity.WARN : Severity.OK, s.toString(), read));
+        return Optional.of(new Judged(CpuRules.TIMER, late || competes ? Severity.WARN : Severity.OK, s.toString(), read));
     }
 
     /**

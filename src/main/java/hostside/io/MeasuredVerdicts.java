@@ -47,11 +47,7 @@ public final class MeasuredVerdicts {
     record Judged(Rule rule, Severity severity, String figures, String text, List<Evidence> evidence) {
         /** As a finding about {@code subject}: an unknown one, its figures said and no fix, where {@code load} was busy. */
         Finding finding(String subject, MachineLoad load) {
-            if (load != null && load.busy()) {
-                return rule.unknown(subject, "measured while the machine was busy (" + String.join(", ", load.reasons()) + "), so not judged: "
-                        + figures + "; run again on a quiet machine", evidence);
-            }
-            return rule.finding(severity, subject, text, evidence);
+            return rule.measured(severity, subject, text, figures, evidence, MachineLoad.busyReasons(load));
         }
     }
 

@@ -127,6 +127,11 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
         return load;
     }
 
+    /** What made {@code load}'s window busy, a phrase each; empty where it was quiet or not read (null). */
+    public static List<String> busyReasons(MachineLoad load) {
+        return load == null || !load.busy() ? List.of() : load.reasons();
+    }
+
     /** What made the window busy, a phrase each; empty when it was not. */
     @JsonIgnore
     public List<String> reasons() {

@@ -45,11 +45,7 @@ public final class MeasuredVerdicts {
     record Judged(Rule rule, Severity severity, String subject, String text, List<Evidence> evidence) {
         /** As a finding: an unknown one, its figures said and no fix, where {@code load} was busy. */
         Finding finding(MachineLoad load) {
-            if (load != null && load.busy()) {
-                return rule.unknown(subject, "measured while the machine was busy (" + String.join(", ", load.reasons()) + "), so not judged: " + text
-                        + "; run again on a quiet machine", evidence);
-            }
-            return severity == Severity.UNKNOWN ? rule.unknown(subject, text, evidence) : rule.finding(severity, subject, text, evidence);
+            return rule.measured(severity, subject, text, text, evidence, MachineLoad.busyReasons(load));
         }
     }
 

@@ -30,6 +30,17 @@ class RuleTest {
     }
 
     @Test
+    void aMeasuredFindingOnABusyMachineIsUnknownAndSaysItsFigures() {
+        Finding quiet = SLOW.measured(Severity.WARN, "CPU", "slow: fix it", "900 ns", List.of(), List.of());
+        assertThat(quiet.severity()).isEqualTo(Severity.WARN);
+        assertThat(quiet.fix()).isEqualTo("check the mitigations");
+        Finding busy = SLOW.measured(Severity.WARN, "CPU", "slow: fix it", "900 ns", List.of(), List.of("others 1.02 CPUs"));
+        assertThat(busy.severity()).isEqualTo(Severity.UNKNOWN);
+        assertThat(busy.fix()).isEmpty();
+        assertThat(busy.text()).isEqualTo("measured while the machine was busy (others 1.02 CPUs), so not judged: 900 ns; run again on a quiet machine");
+    }
+
+    @Test
     void aRuleGivesOnlyItsSeverities() {
         assertThatThrownBy(() -> SLOW.finding(Severity.BAD, "CPU", "x")).isInstanceOf(IllegalStateException.class).hasMessageContaining("M3-SYSCALL");
     }
