@@ -26,8 +26,22 @@ public final class SelfCheck {
      * @param answer   this machine's answer, in a sentence or two; what is missing where it is
      * @param evidence the figures and facts it stands on, and the module that explains them
      * @param answered false where the report lacks what the answer needs
+     * @param findings the report's findings of the rules this question is about ({@link #RULES}), as page one
+     *                 and compare read them: the course quotes the report's conclusions, it does not draw its own
      */
-    public record Question(int number, String question, String answer, String evidence, boolean answered) {}
+    public record Question(int number, String question, String answer, String evidence, boolean answered, List<Report.Concluded> findings) {
+        public Question {
+            findings = findings == null ? List.of() : List.copyOf(findings);
+        }
+
+        Question(int number, String question, String answer, String evidence, boolean answered) {
+            this(number, question, answer, evidence, answered, List.of());
+        }
+
+        Question with(String answer) {
+            return new Question(number, question, answer, evidence, answered, findings);
+        }
+    }
 
     public static List<Question> of(Report r) {
         List<Question> q = new ArrayList<>();
@@ -38,7 +52,28 @@ public final class SelfCheck {
         q.add(jitter(r));
         q.add(ioPath(r));
         q.add(container(r));
-        return q.stream().map(x -> busy(r, x)).toList();
+        return q.stream().map(x -> busy(r, quoting(r, x))).toList();
+    }
+
+    /**
+     * The rules each question is about, by its number: the self-check shows the report's findings
+     * of these beside its answer, with their IDs, so that what the course says of this machine is
+     * what page one and compare say of it.
+     */
+    public static final List<List<String>> RULES = List.of(
+            List.of("M3-LAUNCH", "M3-PIN"),
+            List.of(),
+            List.of(),
+            List.of("M2-THP", "M2-THP-FALLBACK", "M2-FIRST-TOUCH", "M2-HUGE-PAGES", "M2-TLB-REACH"),
+            List.of("M3-TIMER", "M3-LAUNCH", "M3-PIN", "M3-GRAPH", "M3-JITTER-DISTURBED"),
+            List.of("M4-LOAD-PATH", "M4-PAGE-CACHE", "M4-RANDOM-DEPTH"),
+            List.of());
+
+    /** The question with the report's findings of its rules, an answer the rules could not judge said to be so. */
+    static Question quoting(Report r, Question x) {
+        List<String> ids = RULES.get(x.number() - 1);
+        List<Report.Concluded> found = r.findings().stream().filter(c -> ids.contains(c.id()) && c.severity() != hostside.core.Severity.OK).toList();
+        return new Question(x.number(), x.question(), x.answer(), x.evidence(), x.answered(), found);
     }
 
     /** The drills whose figures each question's answer stands on, by its number (the container's limits are read, not measured). */
@@ -54,9 +89,9 @@ public final class SelfCheck {
         if (!x.answered() || r.confounders() == null) return x;
         List<String> busy = MEASURED_BY.get(x.number() - 1).stream().filter(r.confounders().busyDrills()::contains).toList();
         if (busy.isEmpty()) return x;
-        return new Question(x.number(), x.question(), x.answer() + " Measured while the machine was busy (the " + String.join(" and ", busy) + " drill"
+        return x.with(x.answer() + " Measured while the machine was busy (the " + String.join(" and ", busy) + " drill"
                 + (busy.size() == 1 ? "" : "s") + " began busy): these figures may be slower and noisier than this machine's best; run hostside report again on a"
-                + " quiet machine before acting on them.", x.evidence(), x.answered());
+                + " quiet machine before acting on them.");
     }
 
     /** The report's own answer to one of its four questions. */
@@ -129,6 +164,18 @@ public final class SelfCheck {
             }
         }
         if (found.isEmpty()) return missing(6, question, "no checkpoint reads were measured", "hostside io");
+        Optional<Report.Concluded> judged = r.findings().stream().filter(c -> c.id().equals(hostside.io.IoRules.LOAD_PATH.id())).findFirst();
+        if (judged.isPresent()) {
+            // the report's rule weighs the spreads and the load: the course says its conclusion, not one of its own from the medians
+            List<String> all = new ArrayList<>();
+            for (int i = 0; i < found.size(); i++) all.add(names.get(i) + " " + Units.sig3(found.get(i).value()) + " GB/s");
+            Report.Concluded c = judged.get();
+            String said = c.severity() == hostside.core.Severity.UNKNOWN
+                    ? "The report could not judge which is faster (" + c.id() + "): " + c.text() + "."
+                    : "The report (" + c.id() + ", " + c.severity() + "): " + c.text() + "." + (c.fix().isEmpty() ? "" : " Fix: " + c.fix() + ".");
+            return new Question(6, question, "Measured: " + String.join(", ", all) + " (" + scope(found.getFirst()) + "). " + said,
+                    "seq_read_* beside fio's jobs; Module 4", true);
+        }
         int best = 0;
         for (int i = 1; i < found.size(); i++) if (found.get(i).value() > found.get(best).value()) best = i;
         StringBuilder a = new StringBuilder(names.get(best) + ", at " + Units.sig3(found.get(best).value()) + " GB/s");
@@ -136,7 +183,7 @@ public final class SelfCheck {
         for (int i = 0; i < found.size(); i++) if (i != best) others.add(names.get(i) + " " + Units.sig3(found.get(i).value()) + " GB/s");
         if (!others.isEmpty()) a.append(", against ").append(String.join(", ", others));
         a.append(" (").append(scope(found.get(best))).append(").");
-        // the I/O drill's rule: a gain under MATERIAL of the slower figure is no reason to change a loader
+        // a report older than the rulebook: the I/O drill's threshold, a gain under MATERIAL of the slower figure being no reason to change a loader
         double top = found.get(best).value();
         boolean close = found.stream().allMatch(f -> top <= (1 + hostside.io.MeasuredVerdicts.MATERIAL) * f.value());
         if (found.size() > 1 && close) a.append(String.format(Locale.ROOT, " They are within %.0f%% of each other: the path matters less here than the storage.",

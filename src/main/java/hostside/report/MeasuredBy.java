@@ -36,6 +36,15 @@ public final class MeasuredBy {
         for (TestCase<?> c : cases) m.putIfAbsent(c.key(), drill);
     }
 
+    /** The keys of the test cases that run on a GPU: what a GPU's clocks can move. */
+    private static final List<String> ON_GPU = java.util.stream.Stream.of(hostside.machine.GpuDrill.tests(), hostside.machine.GpuDrill.allGpuTests(),
+            hostside.vm.VmDrill.gpuTests()).flatMap(List::stream).map(TestCase::key).sorted(Comparator.comparingInt(String::length).reversed()).toList();
+
+    /** Whether the figure {@code key} was measured on a GPU (a copy, a launch, managed memory): what locked GPU clocks change. */
+    public static boolean onGpu(String key) {
+        return ON_GPU.stream().anyMatch(k -> key.equals(k) || key.startsWith(k + "_"));
+    }
+
     /** The drill ("machine", "vm", "cpu", "io") that measured the figure {@code key}; empty for a key no drill of this version has. */
     public static Optional<String> drill(String key) {
         for (var e : KEYS) {

@@ -7,7 +7,8 @@ import java.util.List;
  * the Markdown is rendered from that JSON alone.
  */
 @com.fasterxml.jackson.annotation.JsonPropertyOrder({"schema", "kind", "machine", "class", "software", "confounders", "title", "questions",
-        "headlines", "figures", "modules"})
+        "headlines", "figures", "findings", "modules"})
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = "findings", allowGetters = true) // written, never read back: it follows from the modules
 public record Report(String schema, String kind, Machine machine,
                      @com.fasterxml.jackson.annotation.JsonProperty("class") Fleet.HardwareClass hardwareClass, Fleet.Software software,
                      Fleet.Confounders confounders, Title title, List<Answer> questions, List<Headline> headlines,
@@ -83,14 +84,45 @@ public record Report(String schema, String kind, Machine machine,
      * keeps of one ({@link ReportReader#head}).
      */
     public record Head(Machine machine, @com.fasterxml.jackson.annotation.JsonProperty("class") Fleet.HardwareClass hardwareClass,
-                       Fleet.Software software, Fleet.Confounders confounders, List<hostside.core.Figure> figures) {
+                       Fleet.Software software, Fleet.Confounders confounders, List<hostside.core.Figure> figures, List<Concluded> findings) {
         public Head {
             figures = figures == null ? List.of() : java.util.Collections.unmodifiableList(figures); // a null in it is ReportChecks' to name
+            findings = findings == null ? null : findings.stream().filter(java.util.Objects::nonNull).toList(); // a null in a hand-edited list concludes nothing
+        }
+
+        /** A head as a report written before its findings were recorded: compare says it cannot compare them. */
+        public Head(Machine machine, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders,
+                    List<hostside.core.Figure> figures) {
+            this(machine, hardwareClass, software, confounders, figures, null);
         }
     }
 
     public Head head() {
-        return new Head(machine, hardwareClass, software, confounders, figures);
+        return new Head(machine, hardwareClass, software, confounders, figures, findings());
+    }
+
+    /**
+     * One conclusion of the report: which module drew it, by which rule ("" for a finding of a
+     * report written before its rule had an ID), how bad, about what, and its fix.
+     */
+    public record Concluded(int module, String id, hostside.core.Severity severity, String subject, String text, String fix) {
+        public Concluded {
+            if (severity == null) throw new IllegalArgumentException("a finding needs its severity");
+            id = id == null ? "" : id;
+            subject = subject == null ? "" : subject;
+            text = text == null ? "" : text;
+            fix = fix == null ? "" : fix;
+        }
+    }
+
+    /**
+     * Every finding of every module ({@link Conclusions}), written into the report so that a reader
+     * of its head alone (compare, over a fleet) sees what its pages conclude; computed from the
+     * modules, never read back, so that it cannot disagree with them.
+     */
+    @com.fasterxml.jackson.annotation.JsonProperty("findings")
+    public List<Concluded> findings() {
+        return Conclusions.of(modules);
     }
 
     /** The data of the module whose run is a {@code type}; null when no module ran one. */

@@ -3,6 +3,7 @@ package hostside.report;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonParser;
@@ -26,6 +27,9 @@ public final class ReportFiles {
     public static final long MAX_REPORT = 64L << 20;
 
     /** The top-level fields of a report that {@link #head} passes over unread: its pages. */
+    /** A report's recorded findings, bound under their own name so that a fault in them is named by its path ("findings[0]"). */
+    private record Recorded(List<Report.Concluded> findings) {}
+
     static final Set<String> PAGES = Set.of("title", "questions", "headlines", "modules");
 
     /** A report's JSON, whole: one document and nothing after it (a file two writers interleaved is refused). */
@@ -88,7 +92,11 @@ public final class ReportFiles {
         if (!"report".equals(top.path("kind").asText())) throw new BadInputException(what + ": not a hostside report");
         String schema = ReportReader.schema(top, what);
         if (!top.hasNonNull("figures")) return ReportReader.read(json(p), what).head();
-        Report.Head head = ReportReader.bind(top, Report.class, schema, what).head();
+        Report.Head bound = ReportReader.bind(top, Report.class, schema, what).head();
+        // its pages were not read, so its findings are the ones it recorded; a report written before it recorded them has none to compare
+        Report.Head head = new Report.Head(bound.machine(), bound.hardwareClass(), bound.software(), bound.confounders(), bound.figures(),
+                top.hasNonNull("findings") ? ReportReader.bind(Json.MAPPER.createObjectNode().set("findings", top.get("findings")), Recorded.class, schema, what)
+                        .findings() : null);
         ReportChecks.check(head, top, what);
         return head;
     }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-import hostside.core.Finding;
 import hostside.core.Severity;
 import hostside.doc.Block;
 import hostside.doc.Text;
@@ -26,44 +25,15 @@ final class ToFix {
 
     static List<Item> of(Report r) {
         List<Item> out = new ArrayList<>();
-        for (Report.Section s : r.modules()) {
-            switch (s.data()) {
-                case null -> { }
-                case hostside.machine.MachineRun m -> add(out, 1, m.facts().findings());
-                case hostside.vm.VmRun v -> {
-                    add(out, 2, v.findings());
-                    add(out, 2, v.verdicts()); // the measured findings: slow first touches, huge pages not forming
-                }
-                case hostside.cpu.CpuRun c -> {
-                    add(out, 3, c.findings());
-                    add(out, 3, c.verdicts());
-                }
-                case Report.Storage st -> {
-                    add(out, 4, st.io().findings());
-                    add(out, 4, st.io().verdicts()); // the measured findings: a loader on the slower path is Module 4's as much as a network file system
-                    if (st.container() != null) add(out, 4, st.container().findings());
-                }
-                case Report.Rack rack -> {
-                    for (hostside.rack.RackCheck c : rack.checklist()) {
-                        Severity sev = c.verdict() == hostside.rack.RackVerdict.BAD ? Severity.BAD : c.verdict() == hostside.rack.RackVerdict.WARN ? Severity.WARN : null;
-                        // an item a module already found (NUMA balancing: Module 2's) is said once, there
-                        boolean found = out.stream().anyMatch(i -> i.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(c.item().id()));
-                        if (sev != null && !found) out.add(new Item(sev, 5, c.item().id(), "", c.value() + ": " + c.why(), c.fix()));
-                    }
-                }
-                default -> { }
-            }
+        for (Report.Concluded c : r.findings()) {
+            if (!c.severity().toFix() && c.severity() != Severity.UNKNOWN) continue; // unknown ones are counted on page one, not listed as things to fix
+            if (c.module() == 5 && !c.severity().toFix()) continue; // the rack checklist's unknown items are facts it could not read, not figures in doubt: its own table says them
+            // an item of the rack checklist that a module already found (NUMA balancing: Module 2's) is said once, there
+            if (c.module() == 5 && out.stream().anyMatch(i -> i.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(c.subject()))) continue;
+            out.add(new Item(c.severity(), c.module(), c.subject(), c.id(), c.text(), c.fix()));
         }
         out.sort(Comparator.comparing(Item::severity).thenComparingInt(Item::module)); // BAD before WARN: the enum's order
         return out;
-    }
-
-    /** The bad, warn and unknown findings; unknown ones are counted on page one, not listed as things to fix. */
-    private static void add(List<Item> out, int module, List<Finding> findings) {
-        if (findings == null) return;
-        for (Finding f : findings) {
-            if (f.severity().toFix() || f.severity() == Severity.UNKNOWN) out.add(new Item(f.severity(), module, f.subject(), f.id(), f.text(), f.fix()));
-        }
     }
 
     static Block block(Report r) {

@@ -138,6 +138,16 @@ public final class Site {
                     .append("<p><button type=\"button\" class=\"reveal-answer\">What this machine says</button></p>\n")
                     .append("<div class=\"answer\" tabindex=\"-1\" aria-live=\"polite\"><p>").append(esc(q.answer())).append("</p>");
             if (!q.evidence().isEmpty()) b.append("<p class=\"evidence\">Evidence: ").append(esc(q.evidence())).append("</p>");
+            if (!q.findings().isEmpty()) {
+                // the report's own conclusions on this question, by rule: what page one and compare say, never a second opinion
+                b.append("<p class=\"evidence\">The report's findings (hostside rules ID explains each):</p><ul class=\"findings\">");
+                for (hostside.report.Report.Concluded c : q.findings()) {
+                    b.append("<li><code>").append(esc(c.id())).append("</code> ").append(esc(c.severity().toString())).append(": ").append(esc(c.text()));
+                    if (!c.fix().isEmpty() && c.severity().toFix()) b.append(" Fix: ").append(esc(c.fix()));
+                    b.append("</li>");
+                }
+                b.append("</ul>");
+            }
             b.append("</div>\n<details><summary>What this machine says</summary><p>").append(esc(q.answer())).append("</p></details></li>\n");
         }
         b.append("</ol>\n</div>\n");

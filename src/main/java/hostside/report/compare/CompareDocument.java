@@ -33,6 +33,7 @@ public final class CompareDocument {
         List<Block> b = new ArrayList<>();
         b.add(new Block.Paragraph(Text.strong("Fleet: ").plain(c.fleet() + ".")));
         boolean few = inputs.size() <= SIDE_BY_SIDE;
+        b.add(findings(c.findings()));
         for (int i = 0; i < c.classes().size(); i++) {
             Comparison.ClassGroup g = c.classes().get(i);
             List<Block> in = new ArrayList<>();
@@ -47,15 +48,17 @@ public final class CompareDocument {
                 in.add(Block.Note.of("The machines are of " + c.classes().size() + " classes: their differences show what the hardware gives, not which machine is sick; outliers are judged within a class only."));
             }
             in.add(sideBySide(inputs, baseline));
-            if (inputs.stream().anyMatch(i -> i.report().confounders() != null && !i.report().confounders().busyDrills().isEmpty())) {
-                in.add(Block.Note.of("busy: a difference marked busy is not a fair one: one of the two machines, or both, was busy as the drill measuring that figure began"
-                        + " (the report's conditions say which), so it says nothing about either machine; run both again on quiet machines."));
+            if (inputs.stream().anyMatch(i -> i.report().confounders() != null && !i.report().confounders().busyDrills().isEmpty())
+                    || inputs.stream().map(i -> i.report().confounders() == null ? null : i.report().confounders().clocksLocked()).distinct().count() > 1) {
+                in.add(Block.Note.of("not fair: a difference so marked says nothing about either machine: one of the two, or both, was busy as the drill"
+                        + " measuring that figure began, or one had its GPU clocks locked or capped and the other not (the reports' conditions say which);"
+                        + " run both again on quiet machines with the same clock settings."));
             }
             b.add(new Block.Section("Side by side", in));
         }
         if (!c.belowFloor().isEmpty()) {
             List<Text> lines = c.belowFloor().stream().map(f -> Text.of(f.machine() + ": ").andCode(f.key()).plain(String.format(Locale.ROOT,
-                    " %s GB/s, under %s GB/s (0.75 of %s's)", Units.figure(f.value()), Units.figure(f.floor()), f.platform()))).toList();
+                    " %s GB/s, under %s GB/s (hostside's floor: 0.75 of %s's reference figure)", Units.figure(f.value()), Units.figure(f.floor()), f.platform()))).toList();
             b.add(new Block.Section("Below their reference class's floor", List.of(new Block.Bullets(lines))));
         }
         b.add(outliers(c));
@@ -67,6 +70,37 @@ public final class CompareDocument {
         }
         String title = "hostside compare: " + c.machines().size() + " report" + (c.machines().size() == 1 ? "" : "s");
         return new Document(title, b);
+    }
+
+    /**
+     * The findings grouped by rule: "3 of 64 machines: M2-THP warn ...", the worst first, with the
+     * machines named (a few, then a count); the reports that recorded none said in a line.
+     */
+    static Block findings(Comparison.FleetFindings f) {
+        List<Block> in = new ArrayList<>();
+        String of = f.recorded() + (f.recorded() == 1 ? " report" : " reports");
+        if (f.rules().isEmpty()) {
+            in.add(Block.Paragraph.of(f.recorded() == 0 ? "No report records its findings." : "No rule found anything bad, doubtful or unjudged on any of the " + of + "."));
+        } else {
+            List<Text> lines = new ArrayList<>();
+            for (Comparison.RuleCount r : f.rules()) {
+                Map<hostside.core.Severity, Long> bySeverity = new java.util.TreeMap<>();
+                for (hostside.core.Severity s : r.worst()) bySeverity.merge(s, 1L, Long::sum);
+                String split = bySeverity.size() == 1 ? r.severity().toString() : String.join(", ", bySeverity.entrySet().stream()
+                        .map(e -> e.getKey() + " on " + e.getValue()).toList());
+                lines.add(Text.strong(r.machines().size() + " of " + f.recorded()).plain(": ").andCode(r.id()).plain(" (" + split + ", Module " + r.module()
+                        + ") " + r.title() + ": " + hostside.core.Finding.some(r.machines())));
+            }
+            in.add(new Block.Bullets(lines));
+            in.add(Block.Note.of("Counted over the " + of + " that record their findings; hostside rules ID says what each rule checks, why, and its fix."
+                    + (f.rules().stream().anyMatch(r -> r.worst().contains(hostside.core.Severity.UNKNOWN))
+                    ? " Unknown: measured on a busy machine or within noise there; run it again before comparing." : "")));
+        }
+        if (!f.unrecorded().isEmpty()) {
+            in.add(Block.Note.of(f.unrecorded().size() + (f.unrecorded().size() == 1 ? " report records" : " reports record") + " no findings (written by a hostside"
+                    + " older than the rulebook): " + hostside.core.Finding.some(f.unrecorded()) + "; run hostside report there again to count them."));
+        }
+        return new Block.Section("Findings by rule", in);
     }
 
     /** Figures as rows, machines as columns; each value beside the baseline's, with its difference in percent. */
@@ -84,7 +118,7 @@ public final class CompareDocument {
                 Figure f = row.get(m.name());
                 String cell = f == null ? "-" : Units.figure(f.value());
                 if (f != null && ref != null && m != base && ref.value() != 0) {
-                    String why = !f.differsFrom(ref) ? ", within spread" : Comparison.unfair(f.key(), List.of(base, m)).isEmpty() ? "" : ", busy";
+                    String why = !f.differsFrom(ref) ? ", within spread" : Comparison.unfair(f.key(), List.of(base, m)).isEmpty() ? "" : ", not fair";
                     cell += String.format(Locale.ROOT, " (%+.0f%%%s)", 100 * (f.value() - ref.value()) / Math.abs(ref.value()), why);
                 }
                 cells.add(Text.of(cell));

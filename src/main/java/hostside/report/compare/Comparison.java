@@ -29,7 +29,28 @@ import hostside.report.Report;
  * @param fleet     one line: machines, classes, outliers per class, the figure with the widest spread
  */
 public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<Outlier> outliers, List<PairDifference> pairs,
-                         List<BelowFloor> belowFloor, String fleet) {
+                         List<BelowFloor> belowFloor, FleetFindings findings, String fleet) {
+
+    /**
+     * The reports' findings grouped by rule across the fleet, as kube-bench counts a check over
+     * nodes: each rule that finds something bad, doubtful or unjudged on at least one machine, with
+     * how many of the machines whose findings were recorded it fired on, the worst first.
+     *
+     * @param rules      per rule, the machines it fired on
+     * @param recorded   the reports whose findings are recorded (their count is the "of N")
+     * @param unrecorded the reports written before reports recorded their findings: not counted
+     */
+    public record FleetFindings(List<RuleCount> rules, int recorded, List<String> unrecorded) {}
+
+    /**
+     * One rule over the fleet.
+     *
+     * @param severity the worst it gave on any machine
+     * @param machines the reports it gave {@code severity} or any of bad, warn, unknown on, in the order given
+     * @param worst    per report in {@code machines}, the worst it gave there
+     */
+    public record RuleCount(String id, int module, hostside.core.Severity severity, String title, List<String> machines,
+                            List<hostside.core.Severity> worst) {}
 
     /**
      * A machine whose host-to-device copy is under 0.75 of its reference class's (hostside's own rule:
@@ -110,7 +131,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         }
         classes.sort(Comparator.comparingInt((ClassGroup c) -> -c.machines().size()));
         outliers.sort(Comparator.comparingDouble(Outlier::deviation).reversed());
-        return new Comparison(machines, classes, outliers, pairs, below, fleetLine(machines, classes, outliers, below));
+        return new Comparison(machines, classes, outliers, pairs, below, fleetFindings(inputs), fleetLine(machines, classes, outliers, below));
     }
 
     /** Each figure (key and scope) of a group, with the figure of every machine that has it, in the group's order. */
@@ -159,6 +180,40 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         if (Math.abs(pct) <= 100 * Tolerance.of(fa).tau) return java.util.Optional.empty();
         return java.util.Optional.of(new PairDifference(fa.key(), fa.scope().toString(), fa.unit(), a.getKey(), fa.value(), b.getKey(), fb.value(), pct,
                 unfair(fa.key(), group.stream().filter(i -> i.name().equals(a.getKey()) || i.name().equals(b.getKey())).toList())));
+    }
+
+    /**
+     * Each rule's bad, warn and unknown findings counted over the machines (a rule that fires on
+     * several GPUs of one machine counts that machine once, at its worst); findings without a
+     * rule's ID (from a report older than the rulebook) are not grouped.
+     */
+    static FleetFindings fleetFindings(List<Input> inputs) {
+        Map<String, Map<String, hostside.core.Severity>> byRule = new LinkedHashMap<>();
+        Map<String, Integer> module = new LinkedHashMap<>();
+        List<String> unrecorded = new ArrayList<>();
+        int recorded = 0;
+        for (Input i : inputs) {
+            List<Report.Concluded> found = i.report().findings();
+            if (found == null) {
+                unrecorded.add(i.name());
+                continue;
+            }
+            recorded++;
+            for (Report.Concluded c : found) {
+                if (c.id().isEmpty() || !(c.severity().toFix() || c.severity() == hostside.core.Severity.UNKNOWN)) continue;
+                module.putIfAbsent(c.id(), c.module());
+                // the enum's order is worst first: keep the smaller
+                byRule.computeIfAbsent(c.id(), k -> new LinkedHashMap<>()).merge(i.name(), c.severity(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            }
+        }
+        List<RuleCount> rules = new ArrayList<>();
+        byRule.forEach((id, on) -> {
+            hostside.core.Severity worst = on.values().stream().min(Comparator.naturalOrder()).orElseThrow();
+            String title = hostside.report.Rulebook.find(id).map(hostside.core.Rule::title).orElse("a rule this version does not have");
+            rules.add(new RuleCount(id, module.get(id), worst, title, List.copyOf(on.keySet()), List.copyOf(on.values())));
+        });
+        rules.sort(Comparator.comparing(RuleCount::severity).thenComparingInt(r -> -r.machines().size()).thenComparing(RuleCount::id));
+        return new FleetFindings(rules, recorded, unrecorded);
     }
 
     // ---- facts that differ inside a class: findings, and an outlier's probable cause ----
@@ -239,10 +294,20 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
     static String unfair(String key, List<Input> machines) {
         String drill = hostside.report.MeasuredBy.drill(key).orElse(null);
         if (drill == null) return "";
+        List<String> why = new ArrayList<>();
         List<String> busy = machines.stream().filter(i -> i.report().confounders() != null && i.report().confounders().busyDrills().contains(drill))
                 .map(Input::name).toList();
-        if (busy.isEmpty()) return "";
-        return String.join(" and ", busy) + (busy.size() == 1 ? " was" : " were") + " busy during the " + drill + " drill";
+        if (!busy.isEmpty()) why.add(String.join(" and ", busy) + (busy.size() == 1 ? " was" : " were") + " busy during the " + drill + " drill");
+        if (hostside.report.MeasuredBy.onGpu(key)) {
+            // a GPU held at a locked or capped clock copies and launches at that clock, not at the machine's
+            List<String> locked = machines.stream().filter(i -> i.report().confounders() != null && Boolean.TRUE.equals(i.report().confounders().clocksLocked()))
+                    .map(Input::name).toList();
+            boolean known = machines.stream().allMatch(i -> i.report().confounders() != null && i.report().confounders().clocksLocked() != null);
+            if (known && !locked.isEmpty() && locked.size() < machines.size()) {
+                why.add(String.join(" and ", locked) + (locked.size() == 1 ? " had its" : " had their") + " GPU clocks locked or capped, the other not");
+            }
+        }
+        return String.join("; ", why);
     }
 
     // ---- lines ----

@@ -1,0 +1,63 @@
+package hostside.report;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import hostside.core.Finding;
+import hostside.core.Severity;
+
+/**
+ * Every conclusion a report's modules drew, in the modules' order: the one list page one's "What
+ * to fix here", the report's own {@code findings} (what compare reads of a report without its
+ * pages) and the course's self-check are drawn from, so that none of them can say what the others
+ * do not.
+ */
+public final class Conclusions {
+    private Conclusions() {}
+
+    /** The findings of each module's run, its facts' first, then its measured ones. */
+    public static List<Report.Concluded> of(List<Report.Section> modules) {
+        List<Report.Concluded> out = new ArrayList<>();
+        if (modules == null) return out;
+        for (Report.Section s : modules) {
+            if (s == null) continue;
+            switch (s.data()) {
+                case null -> { }
+                case hostside.machine.MachineRun m -> add(out, 1, m.facts().findings());
+                case hostside.vm.VmRun v -> {
+                    add(out, 2, v.findings());
+                    add(out, 2, v.verdicts()); // the measured findings: slow first touches, huge pages not forming
+                }
+                case hostside.cpu.CpuRun c -> {
+                    add(out, 3, c.findings());
+                    add(out, 3, c.verdicts());
+                }
+                case Report.Storage st -> {
+                    add(out, 4, st.io().findings());
+                    add(out, 4, st.io().verdicts()); // a loader on the slower path is Module 4's as much as a network file system
+                    if (st.container() != null) add(out, 4, st.container().findings());
+                }
+                case Report.Rack rack -> {
+                    for (hostside.rack.RackCheck c : rack.checklist()) {
+                        Severity sev = switch (c.verdict()) {
+                            case BAD -> Severity.BAD;
+                            case WARN -> Severity.WARN;
+                            case UNKNOWN -> Severity.UNKNOWN;
+                            case INFO -> Severity.INFO;
+                            case OK -> Severity.OK;
+                            case NA, NOT_RUN -> null; // not a conclusion about this machine
+                        };
+                        if (sev != null) out.add(new Report.Concluded(5, "", sev, c.item().id(), c.value() + ": " + c.why(), c.fix()));
+                    }
+                }
+                default -> { }
+            }
+        }
+        return out;
+    }
+
+    private static void add(List<Report.Concluded> out, int module, List<Finding> findings) {
+        if (findings == null) return;
+        for (Finding f : findings) if (f != null) out.add(new Report.Concluded(module, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
+    }
+}
