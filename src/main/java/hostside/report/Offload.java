@@ -65,9 +65,16 @@ final class Offload {
         if (d2h != null) rows.add(new Row("this machine, device to host", d2h, "measured here, nvbandwidth's timing"));
         // the reference platforms with a host-to-device figure, platforms of one figure in one row
         Map<Double, List<Platforms.Platform>> ref = new LinkedHashMap<>();
-        for (Platforms.Platform p : Platforms.get().platforms()) if (p.hostToDevice() != null) ref.computeIfAbsent(p.hostToDevice().value(), k -> new ArrayList<>()).add(p);
+        List<String> unknown = new ArrayList<>();
+        for (Platforms.Platform p : Platforms.get().platforms()) {
+            if (p.hostToDevice().known()) ref.computeIfAbsent(p.hostToDevice().value(), k -> new ArrayList<>()).add(p);
+            else unknown.add(p.name());
+        }
         ref.forEach((gbs, ps) -> rows.add(new Row(String.join(", ", ps.stream().map(Platforms.Platform::name).toList()), gbs,
                 ps.getFirst().hostToDevice().tag() + ": " + ps.getFirst().hostToDevice().source())));
+        // the platforms whose copy is not known are said to be, not left out as if they had none to compare
+        if (!unknown.isEmpty()) rows.add(new Row(String.join(", ", unknown), Double.NaN,
+                "?: not known per GPU (a C2C link quoted per superchip of two GPUs, or no copy measured with a source); platforms.json says why for each"));
         List<List<Text>> table = rows.stream().map(x -> List.of(Text.of(x.what()), Text.of(x.rate()), Text.of(x.seconds100()),
                 Text.of(x.adam()), Text.of(x.kvTokens()), Text.of(x.source()))).toList();
         return new Block.Section("Offload math: 100 GB, a 70B model's Adam state (840 GB) and Llama-3-70B's KV cache (320 KiB a token), one way", List.of(
@@ -85,7 +92,7 @@ final class Offload {
             b.add(new Block.Paragraph(Text.of("Closest: ").andStrong(p.closest().name()).plain(" (" + p.closest().linkDetail() + (p.closest().coherent() ? ", coherent" : ", not coherent")
                     + "), because " + p.because() + ".")));
             b.add(new Block.Paragraph(Text.of((p.differs().isEmpty() ? "" : "Differs: " + String.join("; ", p.differs()) + ". ")
-                    + "(Reference figures: S vendor spec, M measured, its source named, T one third-party source; platforms of another host link are never ranked against this one.)")));
+                    + "(Reference figures: S vendor spec, M measured, its source named, T one third-party source, ? not known, left out; platforms of another host link are never ranked against this one.)")));
         }
         return new Block.Section("Among the reference platforms", b);
     }

@@ -33,8 +33,9 @@ final class CopyDrawings {
         g.box(460, 150, 160, 50, "GPU memory\n" + (s == Step.START ? "empty" : s == Step.STAGE ? "waiting" : "1 GiB arriving"), "on");
         // the link between them, its name above the line and its limit below
         g.line(290, 125, 450, 125, link.integrated() ? "dim" : "on");
-        g.text(370, 118, link.max() == null ? "one shared memory" : link.words(), "middle", "on");
+        g.text(370, 118, link.integrated() ? "one shared memory" : link.words(), "middle", "on");
         if (link.max() != null) g.text(370, 140, Units.sig3(link.max().value()) + " GB/s max" + (link.mine() ? "" : " (typical)"), "middle", link.mine() ? "on" : "dim");
+        else if (link.c2c()) g.text(370, 140, "per-GPU limit not known (?)", "middle", "dim");
         switch (s) {
             case START -> g.text(320, 250, "pageable: " + Units.sig3(pageable.value()) + " GB/s, pinned: " + Units.sig3(pinned.value()) + " GB/s"
                     + (pinned.mine() && pageable.mine() ? " (measured here)" : " (typical)"), "middle", "dim");
@@ -52,7 +53,7 @@ final class CopyDrawings {
                 g.text(310, 232, "DMA straight from the tensor: " + Units.sig3(pinned.value()) + " GB/s" + (pinned.mine() ? " (measured here)" : " (typical)"), "middle", "ok");
             }
         }
-        return g.render(title(s) + ": host memory, the " + (link.max() == null ? "shared memory" : link.words() + " link") + " and " + shortGpu(gpu));
+        return g.render(title(s) + ": host memory, the " + (link.integrated() ? "shared memory" : link.words() + " link") + " and " + shortGpu(gpu));
     }
 
     private static String title(Step s) {

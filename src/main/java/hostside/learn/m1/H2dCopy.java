@@ -13,6 +13,8 @@ import hostside.learn.Inputs;
 import hostside.learn.Stepper;
 import hostside.machine.CopyVerdicts;
 import hostside.machine.PciLink;
+import hostside.report.platforms.Placement;
+import hostside.report.platforms.Platforms;
 
 /**
  * Module 1: one host-to-device copy of 1 GiB, from pageable memory (the driver's CPU memcpy into a
@@ -53,8 +55,15 @@ public final class H2dCopy implements Stepper {
         return "A host-to-device copy, pageable against pinned";
     }
 
-    /** The host link as this stepper uses it: its kind, its name and its limit per direction (null when there is no link to fill). */
-    record Link(String kind, String words, Inputs.Value max, boolean mine, String why) {
+    /**
+     * The host link as this stepper uses it: its kind, its name and its limit for this GPU per direction (null when
+     * there is no link to fill, or when one GPU's share of it is not known, {@code unknown} saying why).
+     */
+    record Link(String kind, String words, Inputs.Value max, boolean mine, String why, String unknown) {
+        Link(String kind, String words, Inputs.Value max, boolean mine, String why) {
+            this(kind, words, max, mine, why, "");
+        }
+
         boolean pcie() {
             return kind.equals("pcie");
         }
@@ -72,7 +81,8 @@ public final class H2dCopy implements Stepper {
     static Link link(Inputs in) {
         Inputs.Fact f = in.facts().get("host_link");
         if (f != null) {
-            Link l = parse(f.value(), f.source(), "");
+            Inputs.Fact g = in.facts().get("gpu");
+            Link l = parse(f.value(), f.source(), "", g == null ? null : g.value().replaceFirst("^\\d+x ", ""));
             if (l != null) return l;
         }
         String why = f == null ? "no host link in these inputs" : "the host link " + f.source().words + " is '" + f.value() + "'";
@@ -80,6 +90,10 @@ public final class H2dCopy implements Stepper {
     }
 
     static Link parse(String fact, Inputs.Source source, String why) {
+        return parse(fact, source, why, null);
+    }
+
+    static Link parse(String fact, Inputs.Source source, String why, String gpu) {
         boolean mine = source != Inputs.Source.TYPICAL;
         if (fact == null) return null;
         Matcher m = PCIE.matcher(fact.trim().toLowerCase(Locale.ROOT));
@@ -95,11 +109,38 @@ public final class H2dCopy implements Stepper {
             return new Link("pcie", words, new Inputs.Value("host_link_max", max, "GB/s", source, note), mine, why);
         }
         return switch (fact.trim().toLowerCase(Locale.ROOT)) {
-            case "c2c" -> new Link("c2c", "NVLink-C2C", new Inputs.Value("host_link_max", 450, "GB/s", source,
-                    "NVLink-C2C's vendor spec, 900 GB/s both ways per superchip"), mine, why);
+            case "c2c" -> c2c(source, gpu, mine, why);
             case "integrated" -> new Link("integrated", "one shared memory (integrated GPU)", null, mine, why);
             default -> null;
         };
+    }
+
+    /**
+     * NVLink-C2C's limit for this GPU, one direction, from the reference platform its GPU matches: GH200 has one
+     * GPU per Grace, so its 900 GB/s both ways is the GPU's 450 each way. GB200's and GB300's C2C serve two GPUs
+     * and NVIDIA quotes them per superchip: one GPU's share is not known, so no limit is drawn, and a GPU no
+     * platform matches gets none either.
+     */
+    static Link c2c(Inputs.Source source, String gpu, boolean mine, String why) {
+        Platforms.Platform p = Platforms.get().platforms().stream().filter(x -> x.link().equals("c2c") && Placement.matches(x, gpu)).findFirst().orElse(null);
+        if (p != null && p.hostLinkPerGpu().known()) {
+            return new Link("c2c", "NVLink-C2C", new Inputs.Value("host_link_max", p.hostLinkPerGpu().value(), "GB/s", source,
+                    p.name() + "'s vendor spec: " + p.hostLinkPerGpu().source()), mine, why);
+        }
+        String unknown = p != null ? p.name() + "'s " + p.hostLinkPerGpu().source()
+                : "no reference platform has " + (gpu == null ? "this GPU" : gpu) + ", and a C2C link's figure is one GPU's only on GH200 (one GPU per Grace): "
+                        + "GB200's and GB300's are quoted per superchip of two GPUs";
+        return new Link("c2c", "NVLink-C2C", null, mine, why, unknown);
+    }
+
+    static Platforms.Platform gh200() {
+        return Platforms.get().platforms().stream().filter(p -> p.id().equals("gh200")).findFirst().orElseThrow();
+    }
+
+    /** GH200's copy-engine figure as the references quote it: one user's report, never a floor. */
+    static String gh200Copy() {
+        Platforms.Tagged t = gh200().hostToDevice();
+        return "one user's GH200 copied " + Units.sig3(t.value()) + " GB/s (" + t.source() + "; one third-party report, never a floor)";
     }
 
     @Override
@@ -120,8 +161,9 @@ public final class H2dCopy implements Stepper {
         Frames f = new Frames();
 
         // 1. the scene
-        String linkLimit = link.max() == null ? "no link to cross: CPU and GPU share one memory"
-                : "over " + link.words() + ", at most " + link.max().shown() + " per direction";
+        String linkLimit = link.max() != null ? "over " + link.words() + ", at most " + link.max().shown() + " per direction"
+                : link.c2c() ? "over " + link.words() + ", whose limit for one GPU is not known (" + link.unknown() + ")"
+                : "no link to cross: CPU and GPU share one memory";
         add(f, "1 GiB in pageable host memory, bound for the GPU",
                 "A 1 GiB tensor sits in ordinary, pageable host memory, as torch.empty or a NumPy array leave it, on NUMA node " + node + ". "
                         + "It is going to " + gpu + ", " + linkLimit + ". " + basis,
@@ -183,10 +225,10 @@ public final class H2dCopy implements Stepper {
                     share < 0.5 ? 0 : share < 0.8 ? 1 : share <= 0.95 ? 2 : 3,
                     gbs(pinned) + " of " + gbs(link.max()) + " is " + pct(share) + (link.pcie()
                             ? (share >= 0.8 ? ": the usual ceiling, once packet headers and flow control take their share." : ": well below the usual 87-90%; check the link's speed under load (lspci LnkSta), the buffer's NUMA node and the IOMMU.")
-                            : ": C2C's limit is its vendor spec for both directions halved; GH200's copy engine measured 346 GB/s (nvbandwidth#23)."));
+                            : ": C2C's limit here is its vendor spec for one GPU, both directions halved; " + gh200Copy() + "."));
             String limit = link.pcie()
                     ? link.words() + " carries at most " + link.max().shown() + " per direction after line encoding; packet headers and flow control take their share, so copies reach about 87-90% of it. "
-                    : "NVLink-C2C carries " + link.max().shown() + " per direction; GH200's copy engine measured 346 GB/s over it (nvbandwidth#23). ";
+                    : "NVLink-C2C carries " + link.max().shown() + " per direction for this GPU; " + gh200Copy() + ". ";
             add(f, "How close pinned comes to the link's limit",
                     limit + "Pinned copies here reach " + pinned.shown() + ": " + pct(share) + " of it; pageable ones " + gbs(pageable) + ", " + pct(pageable.value() / link.max().value()) + ". " + basis,
                     close, CopyDrawings.bars("Host to device, GB/s per direction", List.of(
@@ -194,6 +236,13 @@ public final class H2dCopy implements Stepper {
                             new CopyDrawings.Bar("pinned", pinned.value(), gbs(pinned) + " = " + pct(share), "ok"),
                             new CopyDrawings.Bar("pageable", pageable.value(), gbs(pageable) + " = " + pct(pageable.value() / link.max().value()), "bad")), basis),
                     link.max(), pinned);
+        } else if (link.c2c()) {
+            add(f, "Pinned over C2C: one GPU's share of the link is not known",
+                    "NVLink-C2C has no limit to hold these copies against: " + link.unknown() + ". "
+                            + "Pinned copies here reach " + pinned.shown() + " and pageable ones " + pageable.shown() + ": this machine's own figures are the measurement that settles it. "
+                            + "For scale, GH200's link serves one GPU, " + gh200().hostLinkPerGpu().withSource("GB/s") + ", and " + gh200Copy() + ". " + basis,
+                    null, CopyDrawings.bars("Host to device, GB/s", List.of(new CopyDrawings.Bar("pinned", pinned.value(), gbs(pinned), "ok"),
+                            new CopyDrawings.Bar("pageable", pageable.value(), gbs(pageable), "bad")), basis), pinned, pageable);
         } else {
             add(f, "No link to fill",
                     "An integrated GPU has no host link whose limit a copy could approach: both copies are memory-to-memory inside one DRAM, pinned at " + pinned.shown()

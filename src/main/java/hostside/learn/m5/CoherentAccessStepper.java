@@ -219,8 +219,8 @@ public final class CoherentAccessStepper implements Stepper {
         svg.text(8, 16, "GH200 (reference): the load itself, cache lines over NVLink-C2C", "start", "");
         machine(svg, "LPDDR5X\nthe array", "NVLink-C2C\ncoherent", "ok", "HBM");
         svg.arrow(178, 150, 462, 150, "64-byte lines, no copy, no pin", "ok");
-        svg.text(8, 206, "copy engine, host to device: " + Units.sig3(gh.value()) + " GB/s (measured, nvbandwidth#23)", "start", "");
-        svg.text(8, 224, "link spec: " + Units.sig3(c2c.value()) + " GB/s each way (900 GB/s both ways)", "start", "");
+        svg.text(8, 206, "copy engine, host to device: " + Units.sig3(gh.value()) + " GB/s (one user's report, nvbandwidth#23)", "start", "");
+        svg.text(8, 224, "link spec: " + Units.sig3(c2c.value()) + " GB/s each way for its one GPU (900 GB/s both ways)", "start", "");
         svg.text(8, 250, "reference figures from platforms.json, not this machine's", "start", "dim");
         return svg.render("A coherent read over NVLink-C2C");
     }
@@ -259,7 +259,7 @@ public final class CoherentAccessStepper implements Stepper {
         svg.text(8, 186, "pageable: the driver copies into its own pinned buffer first, then DMAs", "start", "");
         List<String> src = new ArrayList<>();
         if (!ce.mine() || !pageable.mine()) src.add("typical where not measured here: " + H200_VM);
-        src.add("GH200: platforms.json, measured (nvbandwidth#23)");
+        src.add("GH200: platforms.json, one user's report (nvbandwidth#23)");
         Reference.y(svg, 8, 236, src, "dim");
         return svg.render("Copying host memory to the GPU: pageable, pinned, and GH200");
     }

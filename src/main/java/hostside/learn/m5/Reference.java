@@ -90,24 +90,25 @@ final class Reference {
         };
     }
 
-    /** A platform's figure as a reference value: never this machine's, and said to be which platform's, with its source. */
+    /** A platform's figure as a reference value: never this machine's, and said to be which platform's, with its tag in words and its source. */
     static Inputs.Value figure(String id, String key, Platforms.Tagged t, String unit) {
-        if (t == null) throw new IllegalStateException("platforms.json gives no " + key + " for " + id);
+        // a figure the data does not know is no reference: a stepper that needs one fails here, in its tests, not on a page
+        if (!t.known()) throw new IllegalStateException("platforms.json does not know " + key + " for " + id + ": " + t.source());
         return new Inputs.Value(key, t.value(), unit, Inputs.Source.TYPICAL,
                 "reference " + platform(id).name() + ", platforms.json: " + tag(t.tag()) + ", " + t.source());
     }
 
-    /** GH200's copy-engine host-to-device copy: 346 GB/s measured (nvbandwidth#23). */
+    /** GH200's copy-engine host-to-device copy: 346 GB/s, one user's report (nvbandwidth#23), so tagged as one third-party source. */
     static Inputs.Value gh200HostToDevice() {
         return figure("gh200", "host_to_device_ce_pinned", platform("gh200").hostToDevice(), "GB/s");
     }
 
-    /** GH200's NVLink-C2C per direction: half of platforms.json's "900 GB/s both ways" (spec). */
+    /**
+     * GH200's NVLink-C2C for its one GPU, one direction: 450 GB/s (spec, 900 both ways). GH200 has one GPU per
+     * Grace, so the link's figure is the GPU's; GB200's and GB300's are quoted per superchip of two GPUs and are not.
+     */
     static Inputs.Value gh200C2cPerDirection() {
-        Platforms.Platform p = platform("gh200");
-        double both = bothWays(p.linkDetail());
-        return new Inputs.Value("c2c_per_direction", both / 2, "GB/s", Inputs.Source.TYPICAL,
-                "reference " + p.name() + ", platforms.json: vendor spec, " + p.linkDetail() + ", half each way");
+        return figure("gh200", "c2c_per_direction", platform("gh200").hostLinkPerGpu(), "GB/s");
     }
 
     /** An HGX H200's host-to-device copy over PCIe Gen5 x16: 55.2 GB/s measured. */
@@ -115,7 +116,7 @@ final class Reference {
         return figure("hgx-h200", "host_to_device_ce_pinned", platform("hgx-h200").hostToDevice(), "GB/s");
     }
 
-    /** GB200 NVL72's GPU-to-GPU NVLink per direction: 900 GB/s spec. */
+    /** GB200 NVL72's GPU-to-GPU NVLink per direction: 900 GB/s spec (1.8 TB/s both ways). */
     static Inputs.Value nvl72GpuToGpu() {
         return figure("gb200-nvl72", "gpu_to_gpu", platform("gb200-nvl72").gpuToGpu(), "GB/s");
     }
@@ -123,14 +124,6 @@ final class Reference {
     /** GPUs in one GB200 NVL72 NVLink domain: 72. */
     static int nvl72Domain() {
         return platform("gb200-nvl72").domain();
-    }
-
-    private static final Pattern BOTH = Pattern.compile("(\\d+(?:\\.\\d+)?) GB/s both ways");
-
-    static double bothWays(String linkDetail) {
-        Matcher m = BOTH.matcher(linkDetail == null ? "" : linkDetail);
-        if (!m.find()) throw new IllegalStateException("no 'N GB/s both ways' in " + linkDetail);
-        return Double.parseDouble(m.group(1));
     }
 
     // ---- words and drawing

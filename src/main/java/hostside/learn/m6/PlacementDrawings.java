@@ -74,7 +74,7 @@ final class PlacementDrawings {
         g.text(10, 22, a.name() + (a.unit().startsWith("cores") ? "" : ", " + a.unit()) + ", log scale", "start", "on");
         Inputs.Value v = a.mine().apply(m);
         List<Double> xs = new ArrayList<>();
-        for (Platform p : all) if (a.ref().apply(p) != null) xs.add(a.ref().apply(p).value());
+        for (Platform p : all) if (a.ref().apply(p).known()) xs.add(a.ref().apply(p).value());
         if (v != null) xs.add(v.value());
         double lo = xs.stream().mapToDouble(d -> d).min().orElse(1) / 1.6, hi = xs.stream().mapToDouble(d -> d).max().orElse(10) * 1.6;
         double x0 = 40, x1 = 600, y = 170;
@@ -94,7 +94,7 @@ final class PlacementDrawings {
         List<String> none = new ArrayList<>();
         for (Platform p : all) {
             Platforms.Tagged t = a.ref().apply(p);
-            if (t == null) none.add(shortName(p));
+            if (!t.known()) none.add(shortName(p));
             else by.computeIfAbsent(t.value(), k -> new ArrayList<>()).add(p);
         }
         int i = 0;
@@ -103,7 +103,8 @@ final class PlacementDrawings {
             double x = at.apply(e.getKey()), ly = 140 - 22 * (i % 4);
             g.line(x, ly + 4, x, y - 6, "dim");
             g.dot(x, y, 6, lit ? "on" : "dim");
-            String label = String.join(", ", e.getValue().stream().map(PlatformPlacement::shortName).toList()) + ": " + Units.sig3(e.getKey());
+            String label = String.join(", ", e.getValue().stream().map(PlatformPlacement::shortName).toList()) + ": " + Units.sig3(e.getKey())
+                    + " " + String.join("/", e.getValue().stream().map(p -> a.ref().apply(p).tag()).distinct().toList());
             g.text(x, ly, label, x < 160 ? "start" : x > 480 ? "end" : "middle", lit ? "on" : "dim");
             i++;
         }
@@ -114,7 +115,7 @@ final class PlacementDrawings {
         } else {
             g.text(320, y + 38, (m.typical() ? "the typical machine" : "this machine") + ": no figure (" + m.missing().get(a.name()) + ")", "middle", "hot");
         }
-        if (!none.isEmpty()) g.text(10, 248, "no figure: " + String.join(", ", none), "start", "dim");
+        if (!none.isEmpty()) g.text(10, 248, "not known (?): " + String.join(", ", none), "start", "dim");
         if (!basis.isEmpty()) g.text(630, 248, "a typical machine, not this one", "end", "dim");
         return g.render(a.name() + " on a log scale: " + (v == null ? "no figure here" : "this machine at " + Units.sig3(v.value()) + " " + a.unit())
                 + (basis.isEmpty() ? "" : " (typical)"));
@@ -124,7 +125,7 @@ final class PlacementDrawings {
     static String closestCard(Machine m, Platform best, Placement p, Map<Axis, Double> terms, String basis) {
         Svg g = new Svg(W, H);
         g.text(10, 22, "Closest: " + best.name() + " (" + best.linkDetail() + ")", "start", "ok");
-        g.text(630, 250, "S spec, M measured, T third party", "end", "dim");
+        g.text(630, 250, "S spec, M measured, T third party, ? not known", "end", "dim");
         g.text(200, 50, m.typical() ? "typical machine" : "this machine", "middle", "hot");
         g.text(340, 50, best.name(), "middle", "ok");
         g.text(500, 50, "|ln ratio|", "middle", "on");
@@ -140,7 +141,7 @@ final class PlacementDrawings {
             Platforms.Tagged r = a.ref().apply(best);
             g.text(10, y, a.name() + ", " + a.unit().replace(" per GPU", "").replace(" per direction", ""), "start", "on");
             g.text(200, y, v == null ? "unknown" : Units.sig3(v.value()), "middle", v == null ? "dim" : "hot");
-            g.text(340, y, r == null ? "no figure" : Units.sig3(r.value()) + " (" + r.tag() + ")", "middle", r == null ? "dim" : "ok");
+            g.text(340, y, r.known() ? Units.sig3(r.value()) + " (" + r.tag() + ")" : "not known (?)", "middle", r.known() ? "ok" : "dim");
             Double t = terms.get(a);
             if (t != null) {
                 total += t;
@@ -156,17 +157,17 @@ final class PlacementDrawings {
         return g.render("Closest: " + best.name() + ", because " + p.because());
     }
 
-    /** The class's host-to-device figure, its floor at 0.75, and the machine's figure. */
+    /** The class's host-to-device figure, its floor at 0.75 of a measured copy (hostside's own rule), and the machine's figure. */
     static String floorDrawing(Platform best, Double floor, Inputs.Value h, String basis) {
         Svg g = new Svg(W, H);
         g.text(10, 22, "Host to device, GB/s: " + best.name() + "'s figure and its floor", "start", "on");
         Platforms.Tagged ref = best.hostToDevice();
-        double max = Math.max(ref == null ? 0 : ref.value(), h == null ? 0 : h.value());
+        double max = Math.max(ref.known() ? ref.value() : 0, h == null ? 0 : h.value());
         if (max <= 0) {
             g.text(320, 130, "no figure on either side: no floor to hold against", "middle", "dim");
         } else {
             double scale = 300 / max;
-            if (ref != null) {
+            if (ref.known()) {
                 g.text(10, 76, best.name(), "start", "on");
                 g.bar(180, 60, scale * ref.value(), 24, "dim");
                 g.text(186 + scale * ref.value(), 77, gbs(ref.value()) + " (" + ref.tag() + ")", "start", "on");
@@ -184,7 +185,7 @@ final class PlacementDrawings {
                 g.line(x, 48, x, 160, "hot");
                 g.text(x, 180, "floor 0.75 x " + Units.sig3(ref.value()) + " = " + gbs(floor), "middle", "hot");
             } else {
-                g.text(10, 200, "no floor: " + best.name() + " has no host-to-device figure", "start", "dim");
+                g.text(10, 200, "no floor: " + best.name() + "'s host to device is " + (ref.known() ? "tagged " + ref.tag() + ", not a measured copy" : "not known (?)"), "start", "dim");
             }
         }
         if (!basis.isEmpty()) g.text(10, 250, "a typical machine, not this one", "start", "dim");

@@ -222,9 +222,9 @@ public final class PlatformPlacement implements Stepper {
         for (Axis a : AXES) {
             Inputs.Value v = a.mine().apply(m);
             Platforms.Tagged r = a.ref().apply(best);
-            String term = v != null && r != null ? " Against " + best.name() + "'s " + tagged(r, a.unit()) + " that adds |ln(" + Units.sig3(v.value()) + " / "
+            String term = v != null && r.known() ? " Against " + best.name() + "'s " + tagged(r, a.unit()) + " that adds |ln(" + Units.sig3(v.value()) + " / "
                     + Units.sig3(r.value()) + ")| = " + Units.sig3(Math.abs(Math.log(v.value() / r.value()))) + " to the distance."
-                    : v == null ? "" : " " + best.name() + " has no figure on this axis, so it adds nothing to the distance.";
+                    : v == null ? "" : " " + best.name() + "'s figure on this axis is " + tagged(r, a.unit()) + ", so it adds nothing to the distance.";
             add(f, "Axis: " + a.name(),
                     capital(a.name()) + ", on a log scale: " + (v != null ? who.toLowerCase(Locale.ROOT) + " has " + v.shown() + "." + term
                             : who.toLowerCase(Locale.ROOT) + " has no figure (" + m.missing().get(a.name()) + "), so the axis is left out of its distance.")
@@ -238,7 +238,7 @@ public final class PlatformPlacement implements Stepper {
         for (Axis a : AXES) {
             Inputs.Value v = a.mine().apply(m);
             Platforms.Tagged r = a.ref().apply(best);
-            if (v != null && r != null && v.value() > 0 && r.value() > 0) terms.put(a, Math.abs(Math.log(v.value() / r.value())));
+            if (v != null && r.known() && v.value() > 0) terms.put(a, Math.abs(Math.log(v.value() / r.value())));
         }
         Axis most = terms.entrySet().stream().max(Map.Entry.comparingByValue()).filter(e -> e.getValue() >= Math.log(1.05)).map(Map.Entry::getKey).orElse(null);
         List<String> axisChoices = new ArrayList<>(AXES.stream().map(Axis::name).toList());
@@ -251,7 +251,8 @@ public final class PlatformPlacement implements Stepper {
         add(f, "Closest: " + best.name(),
                 "Closest: " + best.name() + " (" + best.linkDetail() + (best.coherent() ? ", coherent" : ", not coherent") + "), because " + p.because() + ". "
                         + (p.differs().isEmpty() ? "It differs in nothing the data holds. " : "Where it differs: " + String.join("; ", p.differs()) + ". ")
-                        + "S is a vendor spec, M measured with its source, T one third-party source. "
+                        + best.name() + " has " + tagged(best.gpuMemoryGb(), "GB") + " of memory per GPU. "
+                        + "S is a vendor spec, M measured with its source, T one third-party source, ? not known and left out. "
                         + (values(m).length == 0 ? "" : capital(who.toLowerCase(Locale.ROOT)) + "'s figures: "
                         + String.join(", ", java.util.Arrays.stream(values(m)).map(Inputs.Value::shown).toList()) + ". ") + basis,
                 differs, PlacementDrawings.closestCard(m, best, p, terms, basis), values(m));
@@ -261,18 +262,19 @@ public final class PlatformPlacement implements Stepper {
         Inputs.Value h = m.h2d();
         int floorAnswer = floor == null ? 2 : h == null ? 3 : h.value() >= floor ? 0 : 1;
         Frame.Predict above = new Frame.Predict("Is " + (m.typical() ? "its" : "this machine's") + " host link above the class floor?",
-                List.of("Above the floor", "Below the floor", "No floor: the class has no host-to-device figure", "Not known: host to device was not measured"), floorAnswer,
+                List.of("Above the floor", "Below the floor", "No floor: the class has no measured host-to-device copy", "Not known: host to device was not measured"), floorAnswer,
                 switch (floorAnswer) {
                     case 0 -> gbs(h.value()) + " against a floor of " + gbs(floor) + ": " + Units.sig3(h.value() / floor) + "x the floor.";
                     case 1 -> gbs(h.value()) + " against a floor of " + gbs(floor) + ": below it; look at the link's speed under load, the buffer's NUMA node and the IOMMU.";
-                    case 2 -> best.name() + " has no host-to-device figure in the data, so there is nothing to take 0.75 of.";
+                    case 2 -> best.name() + "'s host to device is " + tagged(best.hostToDevice(), "GB/s") + ": no measured copy to take " + Placement.FLOOR_WORDS + " of.";
                     default -> "The floor is " + gbs(floor) + ", but no pinned host-to-device copy was measured here to hold against it.";
                 });
         Platforms.Tagged ref = best.hostToDevice();
         add(f, "The floor: 0.75x of the class's host to device",
-                (ref == null ? best.name() + " has no host-to-device figure in the data, so the class has no floor; DCGM's own diagnostics set no host-link floor on coherent hosts either. "
-                        : "DCGM sets its per-SKU floors at 0.75 of a measured value; " + best.name() + "'s host to device is " + tagged(ref, "GB/s") + ", so its floor is "
-                        + gbs(floor) + ". ")
+                (floor == null ? best.name() + "'s host to device is " + tagged(ref, "GB/s") + ": the floor is taken only of a measured copy (M), "
+                        + "since a spec is a link's rate no copy reaches and one third-party report may be a sick machine, so the class has no floor. "
+                        : "The floor is " + Placement.FLOOR_WORDS + " of the class's measured copy, " + Placement.FLOOR_RULE + ". "
+                        + best.name() + "'s host to device is " + tagged(ref, "GB/s") + ", so its floor is " + gbs(floor) + ". ")
                         + (h == null ? who + "'s host to device was not measured. " : who + "'s " + h.shown() + (floor == null ? "" : h.value() >= floor ? " is above it." : " is below it: a finding to explain.") + " ")
                         + basis,
                 above, PlacementDrawings.floorDrawing(best, floor, h, basis), h == null ? new Inputs.Value[0] : new Inputs.Value[] {h});
@@ -302,17 +304,17 @@ public final class PlatformPlacement implements Stepper {
         return String.join(", ", parts);
     }
 
-    /** "14 cores per GPU (S: 2x Xeon 8480C, 112 cores for 8 GPUs)": a reference figure with its unit, tag and source. */
+    /** "14 cores per GPU (S: 2x Xeon 8480C, 112 cores for 8 GPUs)", or "not known (?: why)": a reference figure with its unit, tag and source. */
     static String tagged(Platforms.Tagged t, String unit) {
-        return Units.sig3(t.value()) + " " + unit + " (" + t.tag() + ": " + t.source() + ")";
+        return t.withSource(unit);
     }
 
     /** Where the reference platforms lie on an axis. */
     static String range(Axis a, List<Platform> all) {
-        var s = all.stream().map(a.ref()).filter(java.util.Objects::nonNull).mapToDouble(Platforms.Tagged::value).summaryStatistics();
-        List<String> none = all.stream().filter(p -> a.ref().apply(p) == null).map(PlatformPlacement::shortName).toList();
+        var s = all.stream().map(a.ref()).filter(Platforms.Tagged::known).mapToDouble(Platforms.Tagged::value).summaryStatistics();
+        List<String> none = all.stream().filter(p -> !a.ref().apply(p).known()).map(PlatformPlacement::shortName).toList();
         return (s.getCount() == 0 ? "No reference platform has a figure on it." : "The reference platforms run from " + Units.sig3(s.getMin()) + " to " + Units.sig3(s.getMax()) + " " + a.unit() + ".")
-                + (none.isEmpty() ? "" : " Without a figure on it: " + String.join(", ", none) + ".");
+                + (none.isEmpty() ? "" : " Not known (?) on it: " + String.join(", ", none) + ".");
     }
 
     /** "HGX H200", "GB200", "DGX Spark": the names short enough for an axis's labels. */

@@ -18,12 +18,24 @@ import java.util.regex.Pattern;
  * @param closest the platform, null when not placed
  * @param because the keys that chose it: link class, GPU, domain
  * @param differs one line per axis where the machine differs, with the ratio
- * @param hostToDeviceFloor 0.75 of the platform's host-to-device figure (hostside's own rule, in DCGM's spirit: its diag-skus.yaml applies 0.75 to SM and memory figures, not to PCIe), null without one
+ * @param hostToDeviceFloor 0.75 of the platform's measured host-to-device copy (hostside's own rule, not DCGM's:
+ *                          DCGM's diag-skus.yaml takes 0.75 of its measured SM and memory figures, and its PCIe test
+ *                          sets only a minimum generation and width); null where the platform has no measured copy
+ *                          (a spec is no copy's speed, and one third-party report is not enough to warn on)
  */
 public record Placement(boolean placed, String why, Platforms.Platform closest, String because, List<String> differs, Double hostToDeviceFloor) {
 
-    /** DCGM sets its per-SKU floors at this share of a measured value (diag-skus.yaml). */
+    /**
+     * hostside's own share of the class's measured copy that a machine's copy should reach; the 0.75 is
+     * borrowed from DCGM's per-SKU floors for SM and memory (diag-skus.yaml), which set none for PCIe.
+     */
     static final double FLOOR = 0.75;
+
+    /** The share as the texts say it: "0.75". */
+    public static final String FLOOR_WORDS = "0.75";
+
+    /** Where the floor's rule comes from, for every text that applies it. */
+    public static final String FLOOR_RULE = "hostside's own rule, not DCGM's: DCGM's diag-skus.yaml takes 0.75 of its measured SM and memory figures, and its PCIe test sets only a minimum generation and width";
 
     /**
      * What places a machine: its link class ("pcie", "c2c", "integrated", null when unknown), its
@@ -67,13 +79,22 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         axis(differs, "CPU cores per GPU", m.coresPerGpu(), best.coresPerGpu(), "");
         axis(differs, "host to device", m.hostToDevice(), best.hostToDevice(), " GB/s");
         axis(differs, "GPU to GPU", m.gpuToGpu(), best.gpuToGpu(), " GB/s per direction");
-        if (m.nicGbpsPerGpu() == null && best.nicGbpsPerGpu() != null) {
+        if (m.nicGbpsPerGpu() == null && best.nicGbpsPerGpu().known()) {
             differs.add("no NIC speed known here, against " + hostside.core.Units.sig3(best.nicGbpsPerGpu().value()) + " Gb/s per GPU ("
                     + best.nicGbpsPerGpu().tag() + ", " + best.nicGbpsPerGpu().source() + ")");
         }
         else axis(differs, "NIC", m.nicGbpsPerGpu(), best.nicGbpsPerGpu(), " Gb/s per GPU");
-        Double floor = best.hostToDevice() == null ? null : FLOOR * best.hostToDevice().value();
-        return new Placement(true, "", best, String.join(", ", keys), differs, floor);
+        return new Placement(true, "", best, String.join(", ", keys), differs, floor(best));
+    }
+
+    /**
+     * The class's floor: 0.75 of its measured copy (M). A spec (S) is a link's rate, which no copy reaches;
+     * one third-party report (T) may be a sick machine (GH200's 346 GB/s came from an issue titled
+     * "Unexpected Low Host-to-Device Bandwidth"): neither is a figure to warn a machine against.
+     */
+    static Double floor(Platforms.Platform p) {
+        Platforms.Tagged t = p.hostToDevice();
+        return t.known() && t.tag().equals("M") ? FLOOR * t.value() : null;
     }
 
     public static boolean matches(Platforms.Platform p, String gpu) {
@@ -89,13 +110,18 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
                 + term(m.nicGbpsPerGpu(), p.nicGbpsPerGpu());
     }
 
+    /** One axis's share of the distance: none where either side is not known (a "?" figure is left out, never taken as 0). */
     private static double term(Double mine, Platforms.Tagged ref) {
-        return mine == null || ref == null || mine <= 0 || ref.value() <= 0 ? 0 : Math.abs(Math.log(mine / ref.value()));
+        return mine == null || !ref.known() || !(mine > 0) ? 0 : Math.abs(Math.log(mine / ref.value()));
     }
 
     private static void axis(List<String> out, String what, Double mine, Platforms.Tagged ref, String unit) {
         // a ratio of a figure that is no measurement (0: a report's checks refuse one) or over one says nothing: the axis is left out, as an unknown one is
-        if (mine == null || ref == null || !(mine > 0) || !(ref.value() > 0)) return;
+        if (mine == null || !(mine > 0)) return;
+        if (!ref.known()) {
+            out.add(String.format(Locale.ROOT, "%s %s%s here; the class's is not known (?: %s)", what, hostside.core.Units.sig3(mine), unit, ref.source()));
+            return;
+        }
         double ratio = mine / ref.value();
         if (Math.abs(ratio - 1) < 0.05) {
             out.add(String.format(Locale.ROOT, "%s %s%s = %.0f%% of the class's %s (%s)", what, hostside.core.Units.sig3(mine), unit, 100 * ratio, ref.shown(), ref.source()));

@@ -94,16 +94,30 @@ class H2dCopyTest {
     @Test
     void theLinkDecidesWhoTouchesThePageableBytes() {
         assertThat(predict(S.frames(synthetic("pcie-gen5-x16", 55, 8, 360)), "Can the GPU").answer()).isEqualTo(1);
-        List<Frame> c2c = StepperChecks.check(S, synthetic("c2c", 346, 100, 360), 6);
+        // GH200: one GPU per Grace, so C2C's 900 GB/s both ways is the GPU's 450 each way
+        List<Frame> c2c = StepperChecks.check(S, synthetic("c2c", 300, 100, 360, "NVIDIA GH200 480GB"), 6);
         common(c2c);
         assertThat(predict(c2c, "Can the GPU").answer()).isEqualTo(2);
         assertThat(c2c.get(1).title()).isEqualTo("Pageable over coherent C2C: the GPU can read it in place");
-        assertThat(captions(c2c)).contains("NVLink-C2C carries 450 GB/s (read here: NVLink-C2C's vendor spec, 900 GB/s both ways per superchip)")
+        assertThat(captions(c2c)).contains("NVLink-C2C carries 450 GB/s (read here: GH200's vendor spec: NVLink-C2C, 900 GB/s both ways, one GPU per Grace: 450 each way) per direction for this GPU")
+                .contains("one user's GH200 copied 346 GB/s (nvbandwidth#23").contains("one third-party report, never a floor")
                 .doesNotContain("staging buffer goes over");
-        assertThat(predict(c2c, "share of the link").answer()).as("346 of 450: 77%").isEqualTo(1);
+        assertThat(predict(c2c, "share of the link").answer()).as("300 of 450: 67%").isEqualTo(1);
         assertThat(c2c.get(6).caption()).as("measured copies, the register cost not measured").contains("35 ms/GiB (typical, not this machine")
                 .contains("A pinning cost marked typical was not measured here.");
-        assertThat(c2c.getFirst().caption()).contains("It is going to the NVIDIA Test GPU, over NVLink-C2C");
+        assertThat(c2c.getFirst().caption()).contains("It is going to the NVIDIA GH200 480GB, over NVLink-C2C, at most 450 GB/s");
+
+        // GB200: one Grace's C2C serves two GPUs and is quoted per superchip: no per-GPU limit, no share of it asked
+        for (String gpu : List.of("NVIDIA GB200", "NVIDIA Test GPU")) {
+            List<Frame> gb = StepperChecks.check(S, synthetic("c2c", 300, 100, 360, gpu), 6);
+            common(gb);
+            assertThat(gb.getFirst().caption()).as(gpu).contains("over NVLink-C2C, whose limit for one GPU is not known (")
+                    .doesNotContain("at most 450").doesNotContain("at most 900");
+            assertThat(gb).extracting(Frame::title).as(gpu).contains("Pinned over C2C: one GPU's share of the link is not known")
+                    .doesNotContain("How close pinned comes to the link's limit", "No link to fill");
+            assertThat(gb.stream().map(Frame::predict).filter(Objects::nonNull).map(Frame.Predict::question)).as(gpu).noneMatch(q -> q.contains("share of the link"));
+        }
+        assertThat(captions(S.frames(synthetic("c2c", 300, 100, 360, "NVIDIA GB200")))).contains("GB200 NVL72's NVLink-C2C's 900 GB/s both ways is quoted per superchip of one Grace and two GPUs");
 
         // a C2C machine whose copies were not measured: the typical copies are a PCIe box's, and so is the link they are drawn on
         Map<String, Inputs.Fact> c2cFacts = Map.of("host_link", new Inputs.Fact("host_link", "c2c", Inputs.Source.READ));
@@ -150,12 +164,16 @@ class H2dCopyTest {
     }
 
     static Inputs synthetic(String link, double pinned, double pageable, double allocMs) {
+        return synthetic(link, pinned, pageable, allocMs, "NVIDIA Test GPU");
+    }
+
+    static Inputs synthetic(String link, double pinned, double pageable, double allocMs, String gpu) {
         Map<String, Inputs.Value> v = Map.of(
                 "host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", pinned, "GB/s", Inputs.Source.MEASURED, ""),
                 "host_to_device_ce_pageable", new Inputs.Value("host_to_device_ce_pageable", pageable, "GB/s", Inputs.Source.MEASURED, ""),
                 "pin_cost_host_alloc", new Inputs.Value("pin_cost_host_alloc", allocMs, "ms/GiB", Inputs.Source.MEASURED, ""));
         Map<String, Inputs.Fact> f = Map.of(
-                "gpu", new Inputs.Fact("gpu", "1x NVIDIA Test GPU", Inputs.Source.READ),
+                "gpu", new Inputs.Fact("gpu", "1x " + gpu, Inputs.Source.READ),
                 "host_link", new Inputs.Fact("host_link", link, Inputs.Source.READ));
         return new Inputs("synthetic", v, f);
     }

@@ -47,8 +47,8 @@ class CoherentAccessStepperTest {
     void onPcieTheContrastIsGh200sReferenceFigures() {
         List<Frame> frames = stepper.frames(StepperChecks.h200());
         assertThat(frames.get(1).caption()).contains("This machine's link is not coherent: this frame shows a GH200.");
-        assertThat(frames.get(2).caption()).contains("346 GB/s (typical, not this machine: reference GH200, platforms.json: measured, nvbandwidth#23)",
-                "450 GB/s (typical, not this machine: reference GH200, platforms.json: vendor spec, NVLink-C2C, 900 GB/s both ways, half each way)");
+        assertThat(frames.get(2).caption()).contains("346 GB/s (typical, not this machine: reference GH200, platforms.json: one third-party source, nvbandwidth#23",
+                "450 GB/s (typical, not this machine: reference GH200, platforms.json: vendor spec, NVLink-C2C, 900 GB/s both ways, one GPU per Grace: 450 each way)");
         Frame copy = frames.get(4);
         assertThat(copy.caption()).contains("55.3 GB/s (measured here)", "7.96 GB/s (measured here)");
         Frame here = frames.get(5);
@@ -74,8 +74,12 @@ class CoherentAccessStepperTest {
     void theReferenceFiguresAreThePlatformsFiles() {
         Platforms.Platform gh = Platforms.get().platforms().stream().filter(p -> p.id().equals("gh200")).findFirst().orElseThrow();
         assertThat(Reference.gh200HostToDevice().value()).isEqualTo(gh.hostToDevice().value()).isEqualTo(346);
-        assertThat(gh.linkDetail()).contains("900 GB/s both ways");
-        assertThat(Reference.gh200C2cPerDirection().value()).isEqualTo(450);
+        assertThat(gh.linkDetail()).contains("900 GB/s both ways", "one GPU per Grace");
+        assertThat(Reference.gh200C2cPerDirection().value()).isEqualTo(gh.hostLinkPerGpu().value()).isEqualTo(450);
+        // a figure the data does not know is no reference: asking for one fails loudly, it is never drawn as 0
+        Platforms.Platform gb = Platforms.get().platforms().stream().filter(p -> p.id().equals("gb200-nvl72")).findFirst().orElseThrow();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Reference.figure("gb200-nvl72", "c2c_per_direction", gb.hostLinkPerGpu(), "GB/s"))
+                .hasMessageContaining("per superchip");
         assertThat(Reference.pcieHostToDevice().value()).isEqualTo(55.2);
         assertThat(Reference.nvl72GpuToGpu().value()).isEqualTo(900);
         assertThat(Reference.nvl72Domain()).isEqualTo(72);

@@ -48,10 +48,12 @@ class PlatformPlacementTest {
                 .contains("Closest: HGX/DGX H200 (PCIe Gen5 x16, not coherent), because a PCIe host link, the same GPU.")
                 .contains("1 GPU in its domain, not 8")
                 .contains("so its floor is 41.4 GB/s")
+                .contains("The floor is 0.75 of the class's measured copy, hostside's own rule, not DCGM's")
+                .doesNotContain("DCGM sets its per-SKU floors")
                 .contains("GPU to GPU (one GPU: no peer to copy to)")
                 .contains("NIC per GPU (no NIC speed known, NICs 1xunknown)")
                 .doesNotContain("typical");
-        assertThat(predict(frames, "closest to").choices()).containsExactly("RTX 4090 workstation", "HGX/DGX H100", "HGX/DGX H200");
+        assertThat(predict(frames, "closest to").choices()).containsExactly("RTX 4090 workstation", "HGX/DGX H100", "HGX/DGX H200", "HGX/DGX B200", "HGX/DGX B300");
         assertThat(answers(frames)).containsExactly("HGX/DGX H200", "CPU cores per GPU", "Above the floor");
 
         // the same place the report gives it, and the same lines of what differs
@@ -84,23 +86,25 @@ class PlatformPlacementTest {
         assertThat(predict(S.frames(machine("NVIDIA H100 80GB HBM3", 8, 112, "pcie-gen5-x16", "nvswitch-8", "8x400g-rdma,2x200g", 55.0)), "closest to").choices()
                 .get(predict(S.frames(machine("NVIDIA H100 80GB HBM3", 8, 112, "pcie-gen5-x16", "nvswitch-8", "8x400g-rdma,2x200g", 55.0)), "closest to").answer()))
                 .isEqualTo("HGX/DGX H100");
-        // a coherent box is among the coherent ones only, and at 120 GB/s still a GH200, below its floor
+        // a coherent box is among the coherent ones only, and at 120 GB/s still a GH200; GH200's 346 GB/s is one user's
+        // report (T), quoted but never a floor (it was "below its floor of 260" while the figure was tagged measured)
         List<Frame> gh = StepperChecks.check(S, machine("NVIDIA GH200 480GB", 1, 72, "c2c", "none", "none", 120.0), 6);
         common(gh);
         Frame.Predict closest = predict(gh, "closest to");
         assertThat(closest.choices()).containsExactly("GH200", "GB200 NVL72", "GB300 NVL72", "Vera Rubin NVL72");
         assertThat(closest.choices().get(closest.answer())).isEqualTo("GH200");
-        assertThat(answer(gh, "above the class floor")).isEqualTo("Below the floor");
-        assertThat(captions(gh)).contains("so its floor is 260 GB/s").contains("is below it");
-        // a GB200 tray: its class has no host-to-device figure, so no floor
+        assertThat(answer(gh, "above the class floor")).isEqualTo("No floor: the class has no measured host-to-device copy");
+        assertThat(captions(gh)).contains("346 GB/s (T: nvbandwidth#23").contains("the floor is taken only of a measured copy (M)").doesNotContain("is below it");
+        // a GB200 tray: its class's copy is not known per GPU, so no floor, and the page says not known rather than 0
         List<Frame> gb = S.frames(machine("NVIDIA GB200", 4, 144, "c2c", "nvswitch-4", "4x400g-rdma", 170.0));
         assertThat(answer(gb, "closest to")).isEqualTo("GB200 NVL72");
-        assertThat(answer(gb, "above the class floor")).isEqualTo("No floor: the class has no host-to-device figure");
+        assertThat(answer(gb, "above the class floor")).isEqualTo("No floor: the class has no measured host-to-device copy");
+        assertThat(captions(gb)).contains("host to device 170 GB/s here; the class's is not known (?: ").contains("not known (?: no per-GPU copy over C2C");
         // integrated: the class has one platform, and the other choice is the coherent box it is not
         List<Frame> spark = StepperChecks.check(S, machine("NVIDIA GB10", 1, 20, "integrated", "none", "2x200g", null), 6);
         assertThat(predict(spark, "closest to").choices()).containsExactly("DGX Spark (GB10)", "GH200");
         assertThat(answer(spark, "closest to")).isEqualTo("DGX Spark (GB10)");
-        assertThat(answer(spark, "above the class floor")).isEqualTo("No floor: the class has no host-to-device figure");
+        assertThat(answer(spark, "above the class floor")).isEqualTo("No floor: the class has no measured host-to-device copy");
     }
 
     @Test
