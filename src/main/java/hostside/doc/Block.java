@@ -92,6 +92,21 @@ public sealed interface Block {
             none = Printable.of(none);
         }
 
+        /**
+         * A finding as a page says it: its text, its fix where it is bad or may cost performance
+         * (an unknown or info finding has nothing to fix), and its rule's ID for hostside rules ID.
+         */
+        public static String said(Finding f) {
+            String text = f.text().strip();
+            StringBuilder s = new StringBuilder(text);
+            if (f.severity().toFix() && f.fix() != null && !f.fix().isBlank()) {
+                if (!text.isEmpty() && ".!?".indexOf(text.charAt(text.length() - 1)) < 0) s.append('.');
+                s.append(" Fix: ").append(Printable.of(f.fix().strip()));
+            }
+            if (f.id() != null && hostside.core.Rule.ID.matcher(f.id()).matches()) s.append(" [").append(f.id()).append(']');
+            return s.toString();
+        }
+
         private static Finding printable(Finding f) {
             String subject = Printable.of(f.subject()), text = Printable.of(f.text());
             return subject == f.subject() && text == f.text() ? f : f.with(subject, text);

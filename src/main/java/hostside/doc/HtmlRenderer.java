@@ -137,7 +137,7 @@ public final class HtmlRenderer {
                 default -> new String[] {"info", "·"};
             };
             h.append("<li class=\"").append(sm[0]).append("\"><span class=\"mark\" title=\"").append(sm[0]).append("\">").append(sm[1])
-                    .append("</span> ").append(esc(x.text())).append("</li>\n");
+                    .append("</span> ").append(esc(Findings.said(x))).append("</li>\n");
         }
         h.append("</ul>\n");
     }

@@ -114,7 +114,7 @@ public final class MarkdownRenderer {
                 case UNKNOWN -> "**?** ";
                 default -> "";
             };
-            String text = MarkdownEscape.plain(x.text().strip());
+            String text = MarkdownEscape.plain(Findings.said(x));
             md.append("- ").append(mark).append(mark.isEmpty() ? MarkdownEscape.lineStart(text) : text).append('\n');
         }
     }

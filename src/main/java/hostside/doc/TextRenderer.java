@@ -115,7 +115,7 @@ public final class TextRenderer {
                 case UNKNOWN -> "? ";
                 default -> "· ";
             };
-            wrapMarked(sb, indent, colour.apply(mark), mark.length(), words(Text.of(x.text()), colour));
+            wrapMarked(sb, indent, colour.apply(mark), mark.length(), words(Text.of(Findings.said(x)), colour));
         }
     }
 
