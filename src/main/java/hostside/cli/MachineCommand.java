@@ -62,7 +62,7 @@ public final class MachineCommand implements Callable<Integer> {
         hostside.process.MachineLoad load = DrillLoad.before(fs, !memory.isEmpty() || !tests.isEmpty() || !together.isEmpty());
         try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
             hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "machine", load, spec.commandLine().getErr());
-            run = MachineDrill.run(fs, memory, streamArray, tests, together, sink);
+            run = MachineDrill.run(fs, memory, streamArray, tests, together, sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
         else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(MachineDocument.of(run), "machine", load)));

@@ -264,7 +264,7 @@ final class GpuBlocks {
         if (r.linkUnderLoad() != null) {
             b.add(new Block.KeyValues(List.of(Block.KeyValues.Entry.of("link under copy load", r.linkUnderLoad().current() + " of " + r.linkUnderLoad().max()))));
         }
-        if (!r.verdicts().isEmpty()) b.add(new Block.Bullets(r.verdicts().stream().map(Text::of).toList()));
+        if (!r.verdicts().isEmpty()) b.add(new Block.Findings(r.verdicts(), ""));
         return new Block.Section(r.gpu() + " (" + r.pciAddress() + ")", b);
     }
 

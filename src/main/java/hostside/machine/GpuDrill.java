@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import hostside.core.CpuSet;
+import hostside.core.Finding;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.gpu.bench.AllGpus;
@@ -25,6 +26,7 @@ import hostside.gpu.peer.PeerAccessReader;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
+import hostside.process.MachineLoad;
 
 /**
  * The GPU half of Module 1 (and Module 5's copy engine vs SM comparison): what the CUDA driver
@@ -66,11 +68,18 @@ public final class GpuDrill {
     /**
      * One GPU's results and what they mean.
      *
+     * @param verdicts      what the results mean: a finding of one of {@link GpuRules}' rules each (a
+     *                      report from before findings were typed holds lines of text, read as info
+     *                      findings of no rule)
      * @param linkUnderLoad the PCIe link as sysfs reads while copies run (an idle GPU may have
      *                      downtrained it); null when the idle link was already at its maximum
      *                      or could not be read
      */
-    public record GpuRun(String gpu, String pciAddress, List<Result> results, List<String> verdicts, PciLink linkUnderLoad) {}
+    public record GpuRun(String gpu, String pciAddress, List<Result> results, List<Finding> verdicts, PciLink linkUnderLoad) {
+        public GpuRun {
+            verdicts = verdicts == null ? List.of() : List.copyOf(verdicts);
+        }
+    }
 
     /**
      * Every GPU test case, in the order they run. The launch costs from each kind of core and the
@@ -166,8 +175,12 @@ public final class GpuDrill {
         }
     }
 
+    /**
+     * Reads the driver's facts and runs the cases on each GPU. {@code load}: the machine's as the
+     * drill began (null where not read): a busy one makes the measured findings unknown.
+     */
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
+                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress, MachineLoad load) {
         if (!fs.isLive()) return GpuSection.notRun(hostside.harness.Runner.RECORDED, null);
         NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
@@ -186,6 +199,7 @@ public final class GpuDrill {
         List<NodeCopies.From> nodes = copyNodes(plan);
         List<LaunchCost.Core> cores = launchCores(plan);
         Map<String, CpuSet> kindCpus = kindCpus(facts.topology(), plan);
+        List<String> busy = MachineLoad.busyReasons(load);
         for (CudaFacts.CudaGpu g : cf.gpus()) {
             java.util.Optional<PciDevice> device = facts.pci().stream().filter(d -> d.address().equals(g.pciAddress())).findFirst();
             String label = device.map(PciDevice::label).orElse("cuda" + g.ordinal());
@@ -205,17 +219,22 @@ public final class GpuDrill {
                 Target target = new Target(bench, hostAvailable, bench.memory()[0]);
                 List<Result> results = Runner.run(mine, target, progress.on(label));
                 PciLink link = device.map(PciDevice::link).orElse(null);
-                List<String> verdicts = new ArrayList<>(CopyVerdicts.of(label, results, link));
-                verdicts.addAll(LaunchVerdicts.of(results, kindCpus));
+                List<Finding> verdicts = new ArrayList<>(CopyVerdicts.of(label, results, link, busy));
+                verdicts.addAll(LaunchVerdicts.of(results, kindCpus, busy));
                 runs.add(new GpuRun(label, g.pciAddress(), results, verdicts, linkUnderLoad(fs, bench, g.pciAddress(), link)));
             } catch (CudaException e) {
                 // In use by another process with exclusive compute mode, or in MIG mode without a
                 // MIG device: a state of the machine, named as such.
                 List<Result> failed = mine.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
-                runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(label + " could not be used: " + e.getMessage()), null));
+                runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(unusable(label, e.getMessage())), null));
             }
         }
         return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, together, progress), peers(cuda));
+    }
+
+    /** What a GPU the driver would not let the drill use says in place of its copies: nothing of them is judged. */
+    static Finding unusable(String label, String why) {
+        return GpuRules.GPU_UNUSED.unknown(label, label + " could not be used: " + why, List.of());
     }
 
     /** Each pair's peer facts; a driver that cannot even name its GPUs' addresses leaves them out (the pairs' matrix says so). */

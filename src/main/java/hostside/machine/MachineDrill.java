@@ -31,13 +31,19 @@ public final class MachineDrill {
     /** ... with STREAM's arrays of {@code streamArrayBytes} each; null for STREAM's rule. */
     public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
                                  List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
+        return run(fs, memoryTests, streamArrayBytes, tests, together, progress, null);
+    }
+
+    /** ... on a machine whose load as the drill began was {@code load} (null: not read): a busy one makes the measured findings unknown. */
+    public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress, hostside.process.MachineLoad load) {
         MachineFacts facts = MachineReader.read(fs);
         MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, streamArrayBytes, progress);
-        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress);
+        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress, load);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         List<Finding> found = new ArrayList<>(matrix.findings());
         found.addAll(PeerVerdicts.of(facts, gpu, matrix));
-        found.addAll(MemoryVerdicts.of(memory, gpu));
+        found.addAll(MemoryVerdicts.of(memory, gpu, load));
         return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix, memory);
     }
 

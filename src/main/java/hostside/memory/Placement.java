@@ -10,7 +10,8 @@ import hostside.libc.Numa;
 /**
  * Where a measured array's pages really are: pages sampled evenly over it and asked of the kernel
  * (move_pages(2) with no target node), after the first touch. A figure said to be "memory on node 1"
- * is checked, not assumed: a cpuset or a full node can put pages elsewhere without an error.
+ * is checked, not assumed: MPOL_BIND allocates on no other node (mbind(2)), so a page found
+ * elsewhere is one the binding did not hold (a cpuset whose memory nodes changed, pages placed before it).
  *
  * @param node    the node the pages were bound to; null when first touch placed them
  * @param byNode  sampled pages per node id

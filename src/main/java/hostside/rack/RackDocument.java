@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.core.Finding;
 import hostside.doc.Block;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
@@ -17,6 +18,7 @@ import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.cuda.FabricReadiness;
 import hostside.harness.Result;
 import hostside.machine.GpuDrill;
+import hostside.machine.GpuRules;
 
 /**
  * Module 5 said once: the platform and its rack checklist (value, verdict, and for each item that
@@ -147,8 +149,9 @@ public final class RackDocument {
         b.add(new Block.Table(List.of(new Column("direction", Align.LEFT), new Column("copy engine GB/s", Align.RIGHT), new Column("SMs GB/s", Align.RIGHT),
                 new Column("SMs / copy engine", Align.RIGHT)), rows));
         for (Result x : r.results()) if (!x.isOk()) b.add(new Block.Note(Text.code(x.key()).plain(": " + x.status() + ": " + x.why())));
-        List<Text> sms = r.verdicts().stream().filter(v -> v.startsWith("SMs")).map(Text::of).toList();
-        if (!sms.isEmpty()) b.add(new Block.Bullets(sms));
+        // the rule's finding; a run from before findings were typed said it in a line of its own, starting "SMs"
+        List<Finding> sms = r.verdicts().stream().filter(v -> v.id().equals(GpuRules.SM_COPY.id()) || v.id().isEmpty() && v.text().startsWith("SMs")).toList();
+        if (!sms.isEmpty()) b.add(new Block.Findings(sms, ""));
         return new Block.Section(r.gpu() + " (" + r.pciAddress() + ")", b);
     }
 

@@ -23,7 +23,10 @@ public final class Conclusions {
             if (s == null) continue;
             switch (s.data()) {
                 case null -> { }
-                case hostside.machine.MachineRun m -> add(out, 1, m.facts().findings());
+                case hostside.machine.MachineRun m -> {
+                    add(out, 1, m.facts().findings()); // the facts' findings, and the host memory's measured ones beside them
+                    if (m.gpu() != null) for (hostside.machine.GpuDrill.GpuRun g : m.gpu().runs()) add(out, 1, g.verdicts()); // each GPU's copies and launches
+                }
                 case hostside.vm.VmRun v -> {
                     add(out, 2, v.findings());
                     add(out, 2, v.verdicts()); // the measured findings: slow first touches, huge pages not forming

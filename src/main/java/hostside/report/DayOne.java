@@ -7,11 +7,14 @@ import java.util.Locale;
 import java.util.Map;
 
 import hostside.core.Finding;
+import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.doc.Block;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Text;
+import hostside.machine.GpuRules;
+import hostside.machine.MemoryRules;
 import hostside.rack.RackCheck;
 import hostside.rack.RackItem;
 import hostside.rack.RackVerdict;
@@ -76,6 +79,7 @@ final class DayOne {
                 p.add(new Part(RackVerdict.NOT_RUN, h2d == null ? "copies not measured" : "no reference figure for this class"));
             }
             p.add(part(rack.get(RackItem.C2C_LINK), "C2C"));
+            moduleOne(m, "Module 1's copies", GpuRules.LINK_SHARE, GpuRules.GPU_UNUSED).ifPresent(p::add);
             out.add(gpus == 0 ? new Line(3, "host link", RackVerdict.NA, "no GPU") : line(3, "host link", p));
         }
         // 4. NUMA: balancing off, page size, THP, NUMA or CDMM, a binding line per GPU; and what Module 2 measured of pages
@@ -84,6 +88,8 @@ final class DayOne {
                     part(rack.get(RackItem.THP), "THP"), part(rack.get(RackItem.GPU_MEMORY_MODE), "GPU memory"), part(rack.get(RackItem.BINDING), "binding")));
             // the settings are the rack items' already; the measured findings (slow first touches, huge pages not forming) are Module 2's own
             if (vm != null && !vm.verdicts().isEmpty()) p.add(worst(vm.verdicts(), "Module 2's measurements"));
+            // where each GPU's copies and each node's memory are fastest from is Module 1's measured placement
+            moduleOne(m, "Module 1's placement", GpuRules.COPY_NODE, MemoryRules.FAR_NODE, MemoryRules.PAGES_PLACED).ifPresent(p::add);
             out.add(line(4, "NUMA, pages and binding", p));
         }
         // 5. CPU: governor, isolation and the feeder's jitter (Module 3)
@@ -95,6 +101,7 @@ final class DayOne {
                 all.addAll(cpu.verdicts()); // the measured findings: a missed tick or a slow syscall is Module 3's as much as a governor
                 p.add(worst(all, "Module 3"));
             }
+            moduleOne(m, "Module 1's kinds of core", GpuRules.LAUNCH_CORES, MemoryRules.SMALL_CORE).ifPresent(p::add);
             Double p99 = r.figures() == null ? null : r.figures().stream().filter(f -> f.key().equals("launch_jitter_quiet_p99")).map(hostside.core.Figure::value).findFirst().orElse(null);
             if (p99 != null) p.add(new Part(RackVerdict.INFO, String.format(Locale.ROOT, "launch jitter p99 %.1f us quiet", p99)));
             out.add(line(5, "CPU feeding the GPUs", p));
@@ -102,6 +109,7 @@ final class DayOne {
         // 6. memory: bandwidth against its floor, memlock
         {
             List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.MEMORY_BANDWIDTH), "memory bandwidth")));
+            moduleOne(m, "Module 1's memory", MemoryRules.HOST_VS_COPIES, MemoryRules.ONE_THREAD).ifPresent(p::add);
             if (vm != null && vm.facts().process() != null && vm.facts().process().memlock() != null) {
                 var ml = vm.facts().process().memlock();
                 boolean unlimited = ml.softUnlimited() || Boolean.TRUE.equals(vm.facts().process().capIpcLock());
@@ -126,6 +134,20 @@ final class DayOne {
         // 10. what to do next with this report
         out.add(new Line(10, "compare", RackVerdict.INFO, "run hostside report on every node of the class, then hostside compare over the folder; two runs of one node first, for its noise floor"));
         return out;
+    }
+
+    /**
+     * Module 1's measured findings of {@code rules} as one part (the host memory's sit among the
+     * facts' findings, each GPU's in its run); none where no finding of them was drawn, so that a
+     * machine that measured nothing of them says nothing of them.
+     */
+    private static java.util.Optional<Part> moduleOne(hostside.machine.MachineRun m, String what, Rule... rules) {
+        if (m == null) return java.util.Optional.empty();
+        java.util.Set<String> ids = java.util.Arrays.stream(rules).map(Rule::id).collect(java.util.stream.Collectors.toSet());
+        List<Finding> all = new ArrayList<>(m.facts().findings());
+        if (m.gpu() != null) for (hostside.machine.GpuDrill.GpuRun g : m.gpu().runs()) all.addAll(g.verdicts());
+        List<Finding> mine = all.stream().filter(f -> ids.contains(f.id())).toList();
+        return mine.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(worst(mine, what));
     }
 
     /** One part of a line: a verdict and what it is about. */

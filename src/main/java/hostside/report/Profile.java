@@ -56,9 +56,9 @@ public final class Profile {
         Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
         Loads loads = new Loads(fs, warn);
         progress.drill("machine", 1, n);
-        loads.before("machine");
-        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, mode.cases(hostside.machine.MemoryDrill.tests()),
-                mode.cases(hostside.machine.GpuDrill.tests()), mode.cases(hostside.machine.GpuDrill.allGpuTests()), progress);
+        hostside.process.MachineLoad machineLoad = loads.before("machine");
+        hostside.machine.MachineRun run = hostside.machine.MachineDrill.run(fs, mode.cases(hostside.machine.MemoryDrill.tests()), null,
+                mode.cases(hostside.machine.GpuDrill.tests()), mode.cases(hostside.machine.GpuDrill.allGpuTests()), progress, machineLoad);
         progress.drill("vm", 2, n);
         hostside.process.MachineLoad vmLoad = loads.before("vm");
         hostside.machine.MachineFacts facts = run.facts();

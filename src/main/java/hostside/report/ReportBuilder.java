@@ -195,7 +195,7 @@ public final class ReportBuilder {
             a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", measured ? "measured" : "answered",
                     String.join("; ", links),
                     measured ? "host-to-device copies through the copy engine, timed as nvbandwidth does; link from sysfs"
-                            : "link speed and width from sysfs; GB/s after line encoding, before packet overhead (copies reach about 87-90% of it)"));
+                            : "link speed and width from sysfs; GB/s after line encoding, before packet overhead (" + hostside.machine.GpuRules.HEALTHY_SHARES + ")"));
         }
 
         if (n == 0) {

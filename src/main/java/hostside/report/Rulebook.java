@@ -30,6 +30,7 @@ public final class Rulebook {
 
     private static List<Rule> gather() {
         List<Rule> all = new ArrayList<>();
+        all.addAll(hostside.machine.GpuRules.all());
         all.addAll(hostside.vm.VmRules.all());
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);

@@ -28,7 +28,7 @@ class GpuViewTest {
         CudaFacts cuda = new CudaFacts("13.0", List.of(new CudaFacts.CudaGpu(0, "NVIDIA H200", "GPU-01c09c09-09b4-ce9d-48d3-8841a624d4dd",
                 "0000:00:06.0", 132, 150754820096L, "9.0", "none", List.of(new CudaFacts.Attribute("pageableMemoryAccess", 88, 0, "")))));
         GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", "0000:00:06.0", rs,
-                CopyVerdicts.of("GPU0", rs, h200.gpus().getFirst().link()), new PciLink(32.0, 16, 32.0, 16));
+                CopyVerdicts.of("GPU0", rs, h200.gpus().getFirst().link(), List.of()), new PciLink(32.0, 16, 32.0, 16));
         return new MachineRun(h200, new GpuDrill.GpuSection("", cuda, null, List.of(run), List.of(), List.of()));
     }
 

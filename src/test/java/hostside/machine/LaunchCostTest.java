@@ -49,7 +49,11 @@ class LaunchCostTest {
     }
 
     static List<String> verdicts(Result... rs) {
-        return LaunchVerdicts.of(List.of(rs), KINDS);
+        return texts(LaunchVerdicts.of(List.of(rs), KINDS, List.of()));
+    }
+
+    static List<String> texts(List<hostside.core.Finding> f) {
+        return f.stream().map(hostside.core.Finding::text).toList();
     }
 
     // ---- the figures ----
@@ -108,14 +112,14 @@ class LaunchCostTest {
 
     @Test
     void armKindsAreNamedAsTheyAreAndEachSmallerKindHasItsLine() {
-        List<String> v = LaunchVerdicts.of(List.of(launchCost(core("Cortex-X925", 10, 1000, 800), core("Cortex-A725", 1, 1800, 900),
-                core("big", 2, 1010, 800))), Map.of("Cortex-X925", CpuSet.range(10, 19)));
+        List<String> v = texts(LaunchVerdicts.of(List.of(launchCost(core("Cortex-X925", 10, 1000, 800), core("Cortex-A725", 1, 1800, 900),
+                core("big", 2, 1010, 800))), Map.of("Cortex-X925", CpuSet.range(10, 19)), List.of()));
         assertThat(v).hasSize(2);
         assertThat(v.get(0)).startsWith("the feeder should not run on Cortex-A725 cores: launches cost 1.8x (1.80 us from CPU 1 vs 1.00 us from CPU 10)")
                 .endsWith("keep the training loop's thread on Cortex-X925 cores (taskset -c 10-19)");
         assertThat(v.get(1)).startsWith("launches from big cores and Cortex-X925 cores are even within noise");
         // a kind missing from the map: the one CPU measured
-        assertThat(LaunchVerdicts.of(List.of(hybrid()), Map.of())).singleElement().asString().endsWith("(taskset -c 1)");
+        assertThat(texts(LaunchVerdicts.of(List.of(hybrid()), Map.of(), List.of()))).singleElement().asString().endsWith("(taskset -c 1)");
     }
 
     @Test
@@ -143,8 +147,8 @@ class LaunchCostTest {
     // ---- the view and the JSON ----
 
     static MachineRun run(Result... rs) {
-        List<String> v = new ArrayList<>(CopyVerdicts.of("GPU0", List.of(rs), null));
-        v.addAll(LaunchVerdicts.of(List.of(rs), KINDS));
+        List<hostside.core.Finding> v = new ArrayList<>(CopyVerdicts.of("GPU0", List.of(rs), null, List.of()));
+        v.addAll(LaunchVerdicts.of(List.of(rs), KINDS, List.of()));
         GpuDrill.GpuRun gpu = new GpuDrill.GpuRun("GPU0", H200, List.of(rs), v, null);
         return new MachineRun(MachineFiguresTest.H200_FACTS, new GpuDrill.GpuSection("", MachineFiguresTest.h200Cuda(), null, List.of(gpu), List.of(), List.of()));
     }

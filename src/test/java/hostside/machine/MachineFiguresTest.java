@@ -38,7 +38,7 @@ class MachineFiguresTest {
     /** The H200 with every per-GPU case measured, and host to all of its one GPU. */
     static MachineRun h200() {
         List<Result> rs = GpuResults.h200();
-        GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", H200, rs, CopyVerdicts.of("GPU0", rs, H200_FACTS.gpus().getFirst().link()), null);
+        GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", H200, rs, CopyVerdicts.of("GPU0", rs, H200_FACTS.gpus().getFirst().link(), List.of()), null);
         Result all = GpuResults.allGpus(true, List.of(new AllGpus.PerGpu("NVIDIA H200", H200, new Stats(55.47, 55.45, 55.48, 5))));
         return new MachineRun(H200_FACTS, new GpuDrill.GpuSection("", h200Cuda(), null, List.of(run), List.of(all), List.of()));
     }

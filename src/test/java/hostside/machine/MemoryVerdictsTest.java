@@ -72,7 +72,7 @@ class MemoryVerdictsTest {
 
     @Test
     void aFarNodeBeyondTheSpreadIsAWarningWithTheBindingLine() {
-        List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 1, 61, 60, 62), latency(0, 0, 90), latency(0, 1, 140)), null);
+        List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 1, 61, 60, 62), latency(0, 0, 90), latency(0, 1, 140)), null, null);
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("read node 1's memory (CPUs and memory) at 61% of their own node's (61.0 against 100.0 GB/s, 140 ns a load against 90)")
@@ -82,7 +82,7 @@ class MemoryVerdictsTest {
 
     @Test
     void overlappingRangesAreEvenWithinNoise() {
-        List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 90, 110), read(0, 1, 95, 85, 101)), null);
+        List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 90, 110), read(0, 1, 95, 85, 101)), null, null);
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).contains("as fast as their own within noise");
@@ -92,7 +92,7 @@ class MemoryVerdictsTest {
     @Test
     void aFarNodeFasterThanHomeIsLeftToTheMatrix() {
         // a Grace GPU's HBM read from the CPUs: faster than their LPDDR, nothing to fix
-        assertThat(MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 2, 300, 290, 310)), null)).isEmpty();
+        assertThat(MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 2, 300, 290, 310)), null, null)).isEmpty();
     }
 
     @Test
@@ -101,7 +101,7 @@ class MemoryVerdictsTest {
                 List.of(new MemoryPlan.Kind("P-core", 1, 0), new MemoryPlan.Kind("E-core", 13, 0)), 24L << 20, List.of());
         List<Finding> f = MemoryVerdicts.of(section(hybrid,
                 stream(ONE, Scope.cpus(CpuSet.of(1)), "P-core (CPU 1)", 20, 19, 21, CpuSet.of(1)),
-                stream(ONE, Scope.cpus(CpuSet.of(13)), "E-core (CPU 13)", 10, 9, 11, CpuSet.of(13))), null);
+                stream(ONE, Scope.cpus(CpuSet.of(13)), "E-core (CPU 13)", 10, 9, 11, CpuSet.of(13))), null, null);
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.subject()).isEqualTo("E-core");
@@ -112,7 +112,7 @@ class MemoryVerdictsTest {
     @Test
     void oneThreadsShareOfTheMachine() {
         List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7)),
-                stream(ONE, Scope.MACHINE, "one thread", 20, 19, 21, CpuSet.of(1))), null);
+                stream(ONE, Scope.MACHINE, "one thread", 20, 19, 21, CpuSet.of(1))), null, null);
         assertThat(f).singleElement().satisfies(x -> assertThat(x.text()).startsWith("one thread moves 20.0 GB/s, 10% of the 200.0 GB/s of every CPU together"));
     }
 
@@ -122,13 +122,13 @@ class MemoryVerdictsTest {
         List<GpuDrill.GpuRun> runs = new ArrayList<>();
         for (int g = 0; g < 8; g++) runs.add(new GpuDrill.GpuRun("GPU" + g, "0000:0" + g + ":00.0", List.of(h2d), List.of(), null));
         GpuDrill.GpuSection gpus = new GpuDrill.GpuSection("", null, null, runs, List.of(), List.of());
-        List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 400, 390, 410, CpuSet.range(0, 7))), gpus);
+        List<Finding> f = MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 400, 390, 410, CpuSet.range(0, 7))), gpus, null);
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(Severity.WARN);
-            assertThat(x.text()).contains("400.0 GB/s (STREAM Triad, every CPU), 50.0 GB/s per GPU; pinned host-to-device copies to 8 GPUs at once read 440.0 GB/s of it (110%)");
+            assertThat(x.text()).contains("400.0 GB/s (STREAM Triad, every CPU), 50.0 GB/s per GPU; pinned host-to-device copies to 8 GPUs at once, each at its own rate measured alone, would read 440.0 GB/s of it (110%)");
         });
         GpuDrill.GpuSection one = new GpuDrill.GpuSection("", null, null, runs.subList(0, 1), List.of(), List.of());
-        assertThat(MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 400, 390, 410, CpuSet.range(0, 7))), one))
+        assertThat(MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 400, 390, 410, CpuSet.range(0, 7))), one, null))
                 .singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(Severity.INFO));
     }
 

@@ -46,7 +46,7 @@ class NodeCopiesTest {
     }
 
     static List<String> verdicts(Result... rs) {
-        return NodeVerdicts.of("GPU0", List.of(rs));
+        return NodeVerdicts.of("GPU0", List.of(rs)).stream().map(GpuRules.Judged::text).toList();
     }
 
     // ---- the figures ----
@@ -98,7 +98,7 @@ class NodeCopiesTest {
     @Test
     void pageableCopiesFromAFarNodeAreNamedToo() {
         assertThat(verdicts(twoSockets())).contains("GPU0's pageable copies from node 0 run at 61% of node 1's (3.4 vs 5.5 GB/s):"
-                + " the driver stages them with a memcpy that reads the far node's memory");
+                + " keep pageable sources on node 1, or pin them");
     }
 
     @Test
@@ -137,14 +137,14 @@ class NodeCopiesTest {
 
     @Test
     void theVerdictsJoinTheGpusOtherLines() {
-        assertThat(CopyVerdicts.of("GPU0", List.of(twoSockets()), null)).anySatisfy(v -> assertThat(v).startsWith("GPU0's pinned buffers belong on node 1"));
-        assertThat(CopyVerdicts.of("GPU0", List.of(Result.notRun(new NodeCopies(), "no NUMA node")), null)).isEmpty();
+        assertThat(CopyVerdicts.of("GPU0", List.of(twoSockets()), null, List.of())).anySatisfy(v -> assertThat(v.text()).startsWith("GPU0's pinned buffers belong on node 1"));
+        assertThat(CopyVerdicts.of("GPU0", List.of(Result.notRun(new NodeCopies(), "no NUMA node")), null, List.of())).isEmpty();
     }
 
     // ---- the view and the JSON ----
 
     static MachineRun run(Result... rs) {
-        GpuDrill.GpuRun gpu = new GpuDrill.GpuRun("GPU0", H200, List.of(rs), CopyVerdicts.of("GPU0", List.of(rs), null), null);
+        GpuDrill.GpuRun gpu = new GpuDrill.GpuRun("GPU0", H200, List.of(rs), CopyVerdicts.of("GPU0", List.of(rs), null, List.of()), null);
         return new MachineRun(MachineFiguresTest.H200_FACTS, new GpuDrill.GpuSection("", MachineFiguresTest.h200Cuda(), null, List.of(gpu), List.of(), List.of()));
     }
 

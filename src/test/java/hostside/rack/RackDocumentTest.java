@@ -37,7 +37,9 @@ class RackDocumentTest {
         List<Result> rs = new ArrayList<>(List.of(ok(new Copies.CePinned(true), 55.46), ok(new Copies.CePinned(false), 55.31),
                 ok(new SmAccess.SmCopy(true), 51.12)));
         rs.add(Result.failed(new SmAccess.SmCopy(false), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"));
-        GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", H200, rs, List.of("SMs reading host memory reach 92% of the copy engine", "other verdict"), null);
+        GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", H200, rs, List.of(
+                hostside.machine.GpuRules.SM_COPY.finding(hostside.core.Severity.INFO, "GPU0", "SMs reading host memory reach 92% of the copy engine"),
+                hostside.machine.GpuRules.PAGEABLE.finding(hostside.core.Severity.INFO, "GPU0", "other verdict")), null);
         return new GpuDrill.GpuSection("", cuda, null, List.of(run), List.of(), List.of());
     }
 

@@ -12,6 +12,7 @@ import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Stepper;
 import hostside.machine.CopyVerdicts;
+import hostside.machine.GpuRules;
 import hostside.machine.PciLink;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms;
@@ -224,10 +225,12 @@ public final class H2dCopy implements Stepper {
                     List.of("Under 50%", "50% to 80%", "80% to 95%", "Over 95%"),
                     share < 0.5 ? 0 : share < 0.8 ? 1 : share <= 0.95 ? 2 : 3,
                     gbs(pinned) + " of " + gbs(link.max()) + " is " + pct(share) + (link.pcie()
-                            ? (share >= 0.8 ? ": the usual ceiling, once packet headers and flow control take their share." : ": well below the usual 87-90%; check the link's speed under load (lspci LnkSta), the buffer's NUMA node and the IOMMU.")
+                            ? (share >= GpuRules.LINK_SHARE_FLOOR ? ": about what a healthy link gives once packet headers and flow control take their share (" + GpuRules.HEALTHY_SHARES + ")."
+                                    : ": below " + pct(GpuRules.LINK_SHARE_FLOOR) + ", under every healthy link hostside knows of (" + GpuRules.LINK_SHARE.id() + "); check the link's speed under load (lspci LnkSta), the buffer's NUMA node and the IOMMU.")
                             : ": C2C's limit here is its vendor spec for one GPU, both directions halved; " + gh200Copy() + "."));
             String limit = link.pcie()
-                    ? link.words() + " carries at most " + link.max().shown() + " per direction after line encoding; packet headers and flow control take their share, so copies reach about 87-90% of it. "
+                    ? link.words() + " carries at most " + link.max().shown() + " per direction after line encoding; packet headers and flow control take their share: "
+                            + GpuRules.HEALTHY_SHARES + ". "
                     : "NVLink-C2C carries " + link.max().shown() + " per direction for this GPU; " + gh200Copy() + ". ";
             add(f, "How close pinned comes to the link's limit",
                     limit + "Pinned copies here reach " + pinned.shown() + ": " + pct(share) + " of it; pageable ones " + gbs(pageable) + ", " + pct(pageable.value() / link.max().value()) + ". " + basis,
