@@ -25,7 +25,10 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
     /** Where a figure or fact came from. */
     public enum Source {
-        MEASURED("measured here"), READ("read here"), TYPICAL("typical, not this machine");
+        MEASURED("measured here"),
+        /** Measured as a drill that began on a busy machine: the report judges none of its findings, and the course says so beside the figure. */
+        MEASURED_BUSY("measured here while the machine was busy: maybe slower and noisier than its best"),
+        READ("read here"), TYPICAL("typical, not this machine");
 
         public final String words;
 
@@ -94,9 +97,11 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
     /** A report's figures and facts. */
     public static Inputs from(Report r) {
         Map<String, Value> values = new LinkedHashMap<>();
+        java.util.List<String> busy = r.confounders() == null ? java.util.List.of() : r.confounders().busyDrills();
         for (Figure f : r.figures()) {
             // the machine's own figure wins over a GPU's or a folder's of the same key; among those, the first
-            Value v = new Value(f.key(), f.value(), f.unit().toString(), Source.MEASURED, "", f.min(), f.max());
+            boolean underLoad = hostside.report.MeasuredBy.drill(f.key()).map(busy::contains).orElse(false);
+            Value v = new Value(f.key(), f.value(), f.unit().toString(), underLoad ? Source.MEASURED_BUSY : Source.MEASURED, "", f.min(), f.max());
             if (f.scope().kind() == Scope.Kind.MACHINE) values.put(f.key(), v);
             else values.putIfAbsent(f.key(), v);
         }

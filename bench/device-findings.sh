@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The rulebook on the GPU VM, from a bundle (one device call, about 3 min): what each drill
+# concludes, by rule, on a quiet machine and on the same machine made busy.
+#  1. hostside rules: how many rules, how many cite a primary source first;
+#  2. machine (the GPU drill's copies and launches, host memory): its findings by rule ID;
+#  3. report --quick on the quiet machine: page one, and the findings the report records;
+#  4. report --quick with a hog on every CPU (yes > /dev/null): page one must say busy and put no fix
+#     of a measured rule on it; the measured rules give unknown;
+#  5. compare of the two: the findings counted by rule, the busy differences marked not fair.
+#   BUNDLE=.devbundle/hostside-bundle.tar.gz bash bench/device-findings.sh
+# Carry the folder holding the bundle. Writes into $OUT; its summary to stdout.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+out=${OUT:-/tmp}; work=$(mktemp -d)
+tar xzf "${BUNDLE:-.devbundle/hostside-bundle.tar.gz}" -C "$work" || exit 1
+hs=$work/hostside/hostside
+echo "== $(hostname), kernel $(uname -r), $(nproc) CPUs, $(id -un), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+"$hs" --version
+nvidia-smi --query-gpu=name,pci.bus_id,driver_version --format=csv,noheader 2>&1 | head -2
+
+findings() { # the findings of a report's JSON, one line each: module, ID, severity, subject
+  python3 - "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for f in j.get("findings", []):
+    print("  M%d %-22s %-8s %s" % (f["module"], f["id"] or "(no rule)", f["severity"], f["subject"][:50]))
+PY
+}
+
+echo "== 1. rules"
+"$hs" rules --json >"$out/rules.json"; echo "exit $?"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['rules']) if isinstance(r,dict) else len(r), 'rules')" "$out/rules.json"
+"$hs" rules | head -n 3
+
+echo "== 2. machine --json (the GPU drill and host memory)"
+"$hs" machine --json >"$out/machine.json" 2>"$out/machine.err"; echo "exit $?"
+python3 - "$out/machine.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for f in j.get("findings", []):
+    print("  facts %-22s %-8s %s" % (f.get("id") or "(no rule)", f["severity"], f["text"][:90]))
+for g in (j.get("gpu") or {}).get("runs", []):
+    for f in g.get("verdicts", []):
+        print("  %s %-22s %-8s %s" % (g["gpu"], f.get("id") or "(no rule)", f["severity"], f["text"][:90]))
+PY
+
+echo "== 3. report --quick, quiet"
+"$hs" report --quick --out "$out/quiet" --name quiet >"$out/quiet.out" 2>"$out/quiet.err"; echo "exit $?"
+sed -n '/## What to fix here/,/^## [^W]/p' "$out/quiet/quiet.md" | head -n 20
+findings "$out/quiet/quiet.json"
+
+echo "== 4. report --quick, a hog on every CPU"
+pids=(); for _ in $(seq "$(nproc)"); do yes >/dev/null & pids+=($!); done
+sleep 5
+"$hs" report --quick --out "$out/busy" --name busy >"$out/busy.out" 2>"$out/busy.err"; echo "exit $?"
+kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null
+sed -n '/## What to fix here/,/^## [^W]/p' "$out/busy/busy.md" | head -n 20
+findings "$out/busy/busy.json"
+
+echo "== 5. compare quiet busy"
+"$hs" compare "$out/quiet/quiet.json" "$out/busy/busy.json" >"$out/compare.md" 2>"$out/compare.err"; echo "exit $?"
+sed -n '/Findings by rule/,/^## /p' "$out/compare.md" | head -n 30
+grep -c "not fair" "$out/compare.md"
+
+echo "== 6. syscalls per CUDA launch, synchronize and copy (ptrace count, bench/cuda/syscalls_per_launch.cu)"
+if command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  "$nv" -O2 -o "$work/spl" bench/cuda/syscalls_per_launch.cu && "$work/spl" 10000 && "$work/spl" 10000
+else
+  echo "no nvcc"
+fi
