@@ -19,11 +19,6 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  * @param source   the rule's main source, as "kind: citation"
  */
 public record Finding(@JsonAlias("code") String id, Severity severity, String subject, String text, String fix, List<Evidence> evidence, String source) {
-    /** An idle GPU's link below its maximum: settled by the reading under copy load. */
-    public static final String IDLE_LINK_BELOW_MAX = "idle-link-below-max";
-    /** A PCIe link below its maximum width or speed for certain (under load, or not a GPU that downtrains when idle). */
-    public static final String LINK_BELOW_MAX = "link-below-max";
-
     public Finding {
         if (id == null) id = "";
         if (fix == null) fix = "";

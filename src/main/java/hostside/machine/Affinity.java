@@ -18,9 +18,10 @@ import java.util.Map;
  *
  * @param devices labels of the GPUs then the NICs, in matrix order
  * @param matrix  matrix[i][j] is the level between devices i and j; "X" on the diagonal, "?" unknown
- * @param verdicts one line per GPU on what its nearest NIC means for GPUDirect RDMA
+ * @param verdicts one finding per GPU of {@link TopologyRules#NIC_DISTANCE}: what its nearest NIC means for GPUDirect RDMA
+ *                 (a report of an earlier version wrote them as lines: each reads back as an info finding)
  */
-public record Affinity(List<String> devices, List<List<String>> matrix, List<String> verdicts) {
+public record Affinity(List<String> devices, List<List<String>> matrix, List<hostside.core.Finding> verdicts) {
 
     public static final List<String> LEVELS = List.of("X", "PIX", "PXB", "PHB", "NODE", "SYS", "?");
 
@@ -39,7 +40,7 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<Str
             for (PciDevice b : all) row.add(level(a, b, byAddress, cpuNodes));
             matrix.add(row);
         }
-        List<String> verdicts = new ArrayList<>();
+        List<hostside.core.Finding> verdicts = new ArrayList<>();
         for (int i = 0; i < gpus.size(); i++) {
             PciDevice gpu = gpus.get(i);
             PciDevice best = null;
@@ -51,7 +52,7 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<Str
                     bestLevel = l;
                 }
             }
-            verdicts.add(verdict(gpu, best, bestLevel));
+            verdicts.add(TopologyRules.nic(gpu, best, bestLevel));
         }
         return new Affinity(all.stream().map(PciDevice::label).toList(), matrix, verdicts);
     }
@@ -81,20 +82,5 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<Str
     /** The addresses from the top bridge below the host bridge down to the device itself (bounded: {@link UpstreamChain}). */
     static List<String> chain(PciDevice d, Map<String, PciDevice> byAddress) {
         return UpstreamChain.of(d, byAddress).addresses();
-    }
-
-    private static String verdict(PciDevice gpu, PciDevice nic, String level) {
-        String g = gpu.label();
-        if (nic == null) return g + " has no NIC in this box: all traffic to other machines needs a NIC elsewhere";
-        String n = nic.label();
-        String noRdma = nic.rdma() ? "" : "; " + n + " has no RDMA device: inter-node traffic goes over TCP through host memory";
-        return switch (level) {
-            case "PIX" -> g + " and " + n + " share a PCIe switch (PIX): good for GPUDirect RDMA" + noRdma;
-            case "PXB" -> g + " reaches " + n + " through several PCIe switches without the CPU (PXB): fine for GPUDirect RDMA, NCCL's default reach" + noRdma;
-            case "PHB" -> g + " and " + n + " meet only at the CPU's host bridge (PHB): GPUDirect RDMA crosses the root complex; NCCL uses it there only with NCCL_NET_GDR_LEVEL=PHB" + noRdma;
-            case "NODE" -> g + " and " + n + " hang off different host bridges of one NUMA node (NODE): NCCL stages NIC traffic through host memory" + noRdma;
-            case "SYS" -> g + " and " + n + " are on different NUMA nodes (SYS): traffic crosses the CPU interconnect; use a NIC on " + g + "'s node" + noRdma;
-            default -> g + " and " + n + ": distance unknown (no PCIe tree or NUMA data for them)" + noRdma;
-        };
     }
 }

@@ -270,34 +270,33 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
      */
     public List<Finding> findings() {
         List<Finding> f = new ArrayList<>();
-        for (String level : List.of("SYS", "PHB")) {
+        for (String level : List.of("SYS", "NODE", "PHB")) {
             List<String> crossing = pairs.stream().filter(p -> p.pcie().equals(level) && Integer.valueOf(0).equals(p.nvlinks()))
                     .map(Pair::key).toList();
             if (crossing.isEmpty()) continue;
             String which = crossing.size() <= 6 ? String.join(", ", crossing)
                     : String.join(", ", crossing.subList(0, 6)) + " and " + (crossing.size() - 6) + " more pairs";
-            f.add(Finding.warn("GPU peers", switch (level) {
-                case "SYS" -> which + ": no NVLink, and their PCIe path crosses the link between CPU sockets (SYS): peer copies"
-                        + " run at a fraction of PCIe speed or are staged through host memory, so an all-reduce ring through"
-                        + " them, or a tensor-parallel group spanning them, waits on the CPU interconnect; keep tensor"
-                        + " parallelism within one NUMA node's GPUs";
-                default -> which + ": no NVLink, and peer traffic goes up through the CPU's root complex (PHB), which"
-                        + " forwards peer-to-peer slowly or not at all (NCCL then stages through host memory): all-reduce"
-                        + " and tensor-parallel exchanges between them pay for a trip through the CPU; GPUs behind one"
-                        + " PCIe switch (PIX) are the better tensor-parallel group";
-            }));
+            List<hostside.core.Evidence> e = crossing.stream().map(k -> hostside.core.Evidence.fact("gpu_matrix." + k, level)).toList();
+            f.add(PeerRules.PCIE_PATH.finding(hostside.core.Severity.WARN, "GPU peers", switch (level) {
+                case "SYS" -> which + ": no NVLink, and their PCIe path crosses the link between CPU sockets (SYS): peer traffic"
+                        + " crosses both sockets' root complexes and the CPU interconnect, or NCCL stages it through host memory";
+                case "NODE" -> which + ": no NVLink, and their PCIe paths meet only between host bridges of one NUMA node (NODE):"
+                        + " peer traffic goes through the CPU, or NCCL stages it through host memory";
+                default -> which + ": no NVLink, and peer traffic goes up through the CPU's host bridge (PHB): NCCL uses P2P"
+                        + " through it only where the CPU allows it, else stages through host memory";
+            }, e));
         }
         for (GpuLinks l : links) {
             if (l.active() == null || l.active() == 0 || l.inactiveLinks().isEmpty()) continue;
             int all = l.active() + l.inactiveLinks().size();
-            f.add(Finding.warn(l.gpu(), String.format(Locale.ROOT,
-                    "%s has %d of its %d NVLinks down (link%s %s) while %d are up: it has %d%% of its NVLink bandwidth, and"
-                            + " an all-reduce ring or tensor-parallel group moves at the pace of its slowest GPU, so every GPU"
-                            + " in a group with %s slows to it; see nvidia-smi nvlink -s (a board that wires fewer links than"
-                            + " NVML lists looks the same)",
+            f.add(PeerRules.NVLINK_DOWN.finding(hostside.core.Severity.WARN, l.gpu(), String.format(Locale.ROOT,
+                    "%s has %d of its %d NVLinks down (link%s %s) while %d are up: it has %d%% of its NVLink bandwidth, and every GPU"
+                            + " in a ring or tensor-parallel group with it slows to that",
                     l.gpu(), l.inactiveLinks().size(), all, l.inactiveLinks().size() == 1 ? "" : "s",
                     l.inactiveLinks().stream().map(String::valueOf).collect(Collectors.joining(", ")), l.active(),
-                    Math.round(100.0 * l.active() / all), l.gpu())));
+                    Math.round(100.0 * l.active() / all)),
+                    hostside.core.Evidence.of("nvlink_active." + l.gpu(), l.active(), hostside.core.Unit.COUNT),
+                    hostside.core.Evidence.of("nvlink_inactive." + l.gpu(), l.inactiveLinks().size(), hostside.core.Unit.COUNT)));
         }
         f.addAll(PeerPath.findings(this, peers));
         return f;

@@ -178,7 +178,7 @@ public final class MachineDocument {
         b.add(new Block.Paragraph(Text.of("In ").andCode("nvidia-smi topo -m").plain(" terms: PIX one PCIe switch, PXB several, PHB the host bridge,"
                 + " NODE the same NUMA node, SYS across NUMA nodes.")));
         b.add(new Block.Table(columns, rows));
-        if (!a.verdicts().isEmpty()) b.add(new Block.Bullets(a.verdicts().stream().map(Text::of).toList()));
+        if (!a.verdicts().isEmpty()) b.add(new Block.Findings(a.verdicts(), ""));
         return java.util.Optional.of(new Block.Section("GPU and NIC affinity", b));
     }
 

@@ -2,7 +2,6 @@ package hostside.machine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import hostside.core.Finding;
 import hostside.fs.FsRoot;
@@ -42,7 +41,7 @@ public final class MachineDrill {
         GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress, load);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         List<Finding> found = new ArrayList<>(matrix.findings());
-        found.addAll(PeerVerdicts.of(facts, gpu, matrix));
+        found.addAll(PeerVerdicts.of(facts, gpu, matrix, hostside.process.MachineLoad.busyReasons(load)));
         found.addAll(MemoryVerdicts.of(memory, gpu, load));
         return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix, memory);
     }
@@ -65,15 +64,9 @@ public final class MachineDrill {
         for (GpuDrill.GpuRun r : gpu.runs()) {
             PciLink load = r.linkUnderLoad();
             if (load == null || load.speedGTs() == null) continue;
-            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.id().equals(Finding.IDLE_LINK_BELOW_MAX));
-            if (!suspected) continue;
-            if (load.belowMaxSpeed() || load.belowMaxWidth()) {
-                findings.add(new Finding(hostside.core.Severity.BAD, r.gpu(), String.format(Locale.ROOT, "%s stays at %s of %s under load: at most %.1f GB/s per direction instead of %.1f",
-                        r.gpu(), load.current(), load.max(), load.currentGBs(), load.maxGBs()), Finding.LINK_BELOW_MAX));
-            } else {
-                findings.add(Finding.info(r.gpu(), r.gpu() + "'s link idles below its maximum and runs at " + load.current()
-                        + " under load: power saving, not a fault"));
-            }
+            boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.id().equals(TopologyRules.LINK_IDLE.id())
+                    && f.severity() == hostside.core.Severity.WARN);
+            if (suspected) findings.add(TopologyRules.underLoad(r.gpu(), load));
         }
         return new MachineFacts(facts.schema(), facts.host(), facts.topology(), facts.pci(), facts.affinity(), facts.iommu(),
                 facts.kernelCmdline(), findings, facts.unknowns());

@@ -184,26 +184,23 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         Predicate<PeerPath> onNvlink = p -> pairs.containsKey(p.pair()) && pairs.get(p.pair()).nvlink();
         List<PeerPath> nvlinkBlocked = paths.stream().filter(p -> p.blocked() && onNvlink.test(p)).toList();
         if (!nvlinkBlocked.isEmpty()) {
-            f.add(Finding.bad("GPU peers", named(nvlinkBlocked) + ": NVLink joins them but peer access is refused (" + evidence(nvlinkBlocked)
-                    + "), so every copy between them is staged through host memory at PCIe speed and NCCL falls back to it too:"
-                    + " on an NVSwitch board the fabric manager (nvidia-fabricmanager) must be running and each GPU's fabric state"
-                    + " Completed; in a VM the hypervisor must pass the GPUs through as one P2P group" + reasons(nvlinkBlocked)));
+            f.add(PeerRules.NVLINK_REFUSED.finding(hostside.core.Severity.BAD, "GPU peers", named(nvlinkBlocked) + ": NVLink joins them but peer"
+                    + " access is refused (" + evidence(nvlinkBlocked) + "), so copies between them are staged through host memory at"
+                    + " PCIe speed" + reasons(nvlinkBlocked), facts(nvlinkBlocked)));
         }
         List<PeerPath> pcieBlocked = paths.stream().filter(p -> p.blocked() && !onNvlink.test(p)).toList();
         if (!pcieBlocked.isEmpty()) {
-            f.add(Finding.warn("GPU peers", named(pcieBlocked) + ": no peer access (" + evidence(pcieBlocked) + "), so copies between"
-                    + " them go through host memory, twice over PCIe and the CPU (device_to_device_memcpy_staged_ce measures it), and"
-                    + " NCCL uses shared host memory: all-reduce between them is bounded by the host; "
-                    + (pcieBlocked.stream().anyMatch(p -> p.nvmlBlock() != null) ? reasons(pcieBlocked).substring(2)
-                    : "the usual causes are consumer GPUs (the driver disables P2P), a VM without P2P pass-through, or ACS/IOMMU settings")));
+            f.add(PeerRules.PEER_NONE.finding(hostside.core.Severity.WARN, "GPU peers", named(pcieBlocked) + ": no peer access ("
+                    + evidence(pcieBlocked) + "), so copies between them go through host memory, twice over PCIe"
+                    + " (device_to_device_memcpy_staged_ce measures it)" + reasons(pcieBlocked), facts(pcieBlocked)));
         }
         List<PeerPath> redirected = paths.stream().filter(p -> !p.acsRedirecting().isEmpty()).toList();
         if (!redirected.isEmpty()) {
             List<String> ports = redirected.stream().flatMap(p -> p.acsRedirecting().stream()).distinct().toList();
-            f.add(Finding.warn("GPU peers", Finding.some(redirected.stream().map(PeerPath::pair).toList()) + " share a PCIe switch, but ACS"
-                    + " P2P Request Redirect is on at " + Finding.some(ports) + ": their peer traffic is sent up to the CPU's root complex"
-                    + " (and IOMMU) instead of across the switch, at a fraction of its bandwidth, and NCCL's P2P may hang: on bare"
-                    + " metal turn ACS off in the BIOS (or with setpci at boot); in a VM it isolates guests and is expected"));
+            f.add(PeerRules.ACS.finding(hostside.core.Severity.WARN, "GPU peers", Finding.some(redirected.stream().map(PeerPath::pair).toList())
+                    + " share a PCIe switch, but ACS P2P Request Redirect is on at " + Finding.some(ports) + ": their peer requests go up"
+                    + " to the CPU's root complex instead of across the switch",
+                    ports.stream().map(a -> (hostside.core.Evidence) hostside.core.Evidence.fact("pci." + a + ".acs_ctl", "ReqRedir+")).toList()));
         }
         return f;
     }
@@ -214,6 +211,18 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
                 .map(u -> List.of("ACS of the switch ports between GPUs not read (" + u + "): whether peer traffic under a"
                         + " switch is redirected to the CPU is unknown; run as root to read it"))
                 .orElse(List.of());
+    }
+
+    /** What each pair's driver and NVML said, by pair. */
+    private static List<hostside.core.Evidence> facts(List<PeerPath> paths) {
+        List<hostside.core.Evidence> e = new ArrayList<>();
+        for (PeerPath p : paths) {
+            if (p.aToB() != null || p.bToA() != null) {
+                e.add(hostside.core.Evidence.fact("cuDeviceCanAccessPeer." + p.pair(), p.aToB() + "/" + p.bToA()));
+            }
+            if (p.nvmlBlock() != null) e.add(hostside.core.Evidence.fact("nvmlDeviceGetP2PStatus." + p.pair(), p.nvmlBlock()));
+        }
+        return e;
     }
 
     /** The pairs, each with NVML's word where it has one: "GPU0-GPU1 (CNS)". */

@@ -1,6 +1,9 @@
 package hostside.machine;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.core.Unit;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,81 +26,70 @@ import hostside.harness.Result;
  * so they reach the report's findings and the fleet comparison.
  */
 final class PeerVerdicts {
-    /** A GPU getting less than this share of the best GPU's figure under all-at-once load is uneven. */
-    static final double UNEVEN = 0.8;
-    /** All GPUs at once below this share of the sum of each alone: the host is the limit. */
-    static final double SHARED = 0.8;
-    /** An NVLink pair below this share of its links' rate is degraded (copies reach 85-90% on healthy boards). */
-    static final double DEGRADED = 0.5;
     static final List<String> PEER_COPIES = List.of(new PeerCe.Unidirectional(true).key(), new PeerCe.Unidirectional(false).key());
     static final String STAGED = new PeerCe.Staged().key();
-    /** Direct peer copies within this factor of staged ones are not direct (healthy PCIe P2P beats staging about 2x). */
-    static final double VIA_HOST = 1.2;
-
     private PeerVerdicts() {}
 
     static List<Finding> of(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix matrix) {
+        return of(facts, gpu, matrix, List.of());
+    }
+
+    /** ... where {@code busy} names what made the machine busy (process.MachineLoad): then each finding is unknown, its figures said. */
+    static List<Finding> of(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix matrix, List<String> busy) {
         if (gpu == null || gpu.allGpus().isEmpty()) return List.of();
         Map<String, PciDevice> byAddress = new HashMap<>(), byLabel = new HashMap<>();
         for (PciDevice d : facts.pci()) {
             byAddress.put(d.address(), d);
             if (d.isGpu()) byLabel.put(d.label(), d);
         }
-        List<Finding> f = new ArrayList<>(nvlinkSpeed(gpu.allGpus(), matrix, byLabel));
-        f.addAll(switchPeersViaHost(gpu.allGpus(), matrix, byLabel));
+        List<Finding> f = new ArrayList<>(nvlinkSpeed(gpu.allGpus(), matrix, byLabel, busy));
+        f.addAll(switchPeersViaHost(gpu.allGpus(), matrix, byLabel, busy));
         for (Result r : gpu.allGpus()) {
             if (r.isOk() && r.detail() instanceof AllGpus.AllGpusDetail d) {
-                f.addAll(hostShare(r, d.perGpu(), gpu.runs(), matrix, byAddress));
+                f.addAll(hostShare(r, d.perGpu(), gpu.runs(), matrix, byAddress, busy));
             }
         }
         return f;
-    }
-
-    /** NVLink's rate per link and direction by version: 20 GB/s for 1.0, 25 for 2.x-4.0, 50 for 5.0. */
-    static Optional<Double> perLinkGBs(List<String> versions) {
-        if (versions.size() != 1) return Optional.empty(); // none known, or a mix: no single rate to expect
-        return switch (versions.getFirst().charAt(0)) {
-            case '1' -> Optional.of(20.0);
-            case '2', '3', '4' -> Optional.of(25.0);
-            case '5' -> Optional.of(50.0);
-            default -> Optional.empty();
-        };
     }
 
     /**
      * Each NVLink pair's best copy-engine figure (read or write, either way) against the slower of
      * its two PCIe links at their maximum, and against what its links carry.
      */
-    static List<Finding> nvlinkSpeed(List<Result> all, GpuMatrix matrix, Map<String, PciDevice> byLabel) {
+    static List<Finding> nvlinkSpeed(List<Result> all, GpuMatrix matrix, Map<String, PciDevice> byLabel, List<String> busy) {
         List<PeerMatrix> measured = matrices(all, PEER_COPIES);
         if (measured.isEmpty()) return List.of();
         List<String> atPcie = new ArrayList<>(), degraded = new ArrayList<>();
+        List<Evidence> atPcieE = new ArrayList<>(), degradedE = new ArrayList<>();
         for (GpuMatrix.Pair p : matrix.pairs()) {
             PciDevice a = byLabel.get(p.a()), b = byLabel.get(p.b());
             if (!p.nvlink() || a == null || b == null) continue;
             Double best = best(measured, a, b);
             if (best == null) continue;
             double pcie = a.link() == null || b.link() == null ? 0 : Math.min(a.link().maxGBs(), b.link().maxGBs());
-            Optional<Double> perLink = perLinkGBs(p.versions());
+            Optional<Double> perLink = PeerRules.perLinkGBs(p.versions(), a.description());
             if (pcie > 0 && best <= pcie) {
                 atPcie.add(String.format(Locale.ROOT, "%s (%s, %.0f GB/s; PCIe %.0f GB/s)", p.key(), p.link(), best, pcie));
-            } else if (perLink.isPresent() && best < DEGRADED * p.nvlinks() * perLink.get()) {
+                atPcieE.add(Evidence.of("peer_copy_best." + p.key(), best, Unit.GB_PER_S));
+                atPcieE.add(Evidence.of("pcie_max." + p.key(), pcie, Unit.GB_PER_S));
+            } else if (perLink.isPresent() && best < PeerRules.DEGRADED * p.nvlinks() * perLink.get()) {
                 double rate = p.nvlinks() * perLink.get();
                 degraded.add(String.format(Locale.ROOT, "%s (%.0f GB/s, %.0f%% of %s's %.0f GB/s)", p.key(), best, 100 * best / rate,
                         p.link(), rate));
+                degradedE.add(Evidence.of("peer_copy_best." + p.key(), best, Unit.GB_PER_S));
+                degradedE.add(Evidence.of("nvlink_rate." + p.key(), rate, Unit.GB_PER_S));
             }
         }
         List<Finding> f = new ArrayList<>();
         if (!atPcie.isEmpty()) {
-            f.add(Finding.bad("GPU peers", Finding.some(atPcie) + ": NVLink joins them, but their peer copies run no faster than"
-                    + " their PCIe links could: the traffic is not on NVLink (links down or untrained, the fabric manager not"
-                    + " running, P2P staged through the host); all-reduce and tensor-parallel exchanges between them run at PCIe"
-                    + " speed: check nvidia-smi nvlink -s and nvidia-smi -q's Fabric state"));
+            String figures = Finding.some(atPcie);
+            f.add(PeerRules.NVLINK_AT_PCIE.measured(Severity.BAD, "GPU peers", figures + ": NVLink joins them, but their peer copies run"
+                    + " no faster than their PCIe links could, so their exchanges run at PCIe speed", figures, atPcieE, busy));
         }
         if (!degraded.isEmpty()) {
-            f.add(Finding.warn("GPU peers", Finding.some(degraded) + ": peer copies reach less than half of what the pair's NVLinks carry"
-                    + " (healthy boards reach 85-90%): an all-reduce through them is that much slower; check for links running"
-                    + " at reduced width, errors in nvidia-smi nvlink -e, or another job on those GPUs"));
+            String figures = Finding.some(degraded);
+            f.add(PeerRules.NVLINK_DEGRADED.measured(Severity.WARN, "GPU peers", figures + ": peer copies reach less than half of what"
+                    + " the pair's NVLinks carry, so an all-reduce through them is that much slower", figures, degradedE, busy));
         }
         return f;
     }
@@ -108,23 +100,25 @@ final class PeerVerdicts {
      * (ACS redirect, an IOMMU in translation mode, a BIOS setting), which the switch exists to avoid.
      * The measured side of what {@link PeerPath} reads from ACS, for when that needs root.
      */
-    static List<Finding> switchPeersViaHost(List<Result> all, GpuMatrix matrix, Map<String, PciDevice> byLabel) {
+    static List<Finding> switchPeersViaHost(List<Result> all, GpuMatrix matrix, Map<String, PciDevice> byLabel, List<String> busy) {
         List<PeerMatrix> peer = matrices(all, PEER_COPIES), staged = matrices(all, List.of(STAGED));
         if (peer.isEmpty() || staged.isEmpty()) return List.of();
         List<String> slow = new ArrayList<>();
+        List<Evidence> e = new ArrayList<>();
         for (GpuMatrix.Pair p : matrix.pairs()) {
             PciDevice a = byLabel.get(p.a()), b = byLabel.get(p.b());
             if (p.nvlink() || a == null || b == null || !(p.pcie().equals("PIX") || p.pcie().equals("PXB"))) continue;
             Double direct = best(peer, a, b), host = best(staged, a, b);
-            if (direct != null && host != null && direct <= VIA_HOST * host) {
+            if (direct != null && host != null && direct <= PeerRules.VIA_HOST * host) {
+                e.add(Evidence.of("peer_copy_best." + p.key(), direct, Unit.GB_PER_S));
+                e.add(Evidence.of(STAGED + "." + p.key(), host, Unit.GB_PER_S));
                 slow.add(String.format(Locale.ROOT, "%s (%s: %.1f GB/s direct, %.1f staged through host memory)", p.key(), p.pcie(), direct, host));
             }
         }
         if (slow.isEmpty()) return List.of();
-        return List.of(Finding.warn("GPU peers", Finding.some(slow) + ": they share a PCIe switch, yet peer copies run no faster"
-                + " than staging through host memory, so their P2P traffic goes up through the CPU (ACS P2P redirect on the"
-                + " switch ports, the IOMMU translating peer addresses, or a BIOS setting): NCCL between them gets host-copy"
-                + " bandwidth; check ACS with lspci -vvv (ACSCtl) as root and the IOMMU mode"));
+        String figures = Finding.some(slow);
+        return List.of(PeerRules.VIA_HOST_RULE.measured(Severity.WARN, "GPU peers", figures + ": they share a PCIe switch, yet peer"
+                + " copies run no faster than staging through host memory, so their P2P traffic goes up through the CPU", figures, e, busy));
     }
 
     /** The first matrix of each measured result among {@code keys}. */
@@ -149,7 +143,7 @@ final class PeerVerdicts {
      * the host giving all GPUs together much less than each gets alone.
      */
     static List<Finding> hostShare(Result r, List<AllGpus.PerGpu> each, List<GpuDrill.GpuRun> runs, GpuMatrix matrix,
-                                   Map<String, PciDevice> byAddress) {
+                                   Map<String, PciDevice> byAddress, List<String> busy) {
         if (each.size() < 2) return List.of();
         boolean toDevice = r.key().equals(new AllGpus(true).key());
         String direction = toDevice ? "host to GPU" : "GPU to host";
@@ -165,26 +159,27 @@ final class PeerVerdicts {
             atOnce += g.gbs().median();
             if (solo == null) allAlone = false;
             else alone += solo;
-            if (g.gbs().median() < UNEVEN * best) {
+            if (g.gbs().median() < PeerRules.UNEVEN * best) {
                 slowLabels.add(label);
                 slow.add(String.format(Locale.ROOT, "%s %.1f GB/s%s", label, g.gbs().median(),
                         solo == null ? "" : String.format(Locale.ROOT, " (%.1f alone)", solo)));
             }
         }
         List<Finding> f = new ArrayList<>();
+        List<Evidence> e = new ArrayList<>();
+        for (AllGpus.PerGpu g : each) e.add(Evidence.of(r.key() + "." + g.pciAddress(), g.gbs().median(), Unit.GB_PER_S));
         if (!slow.isEmpty()) {
-            f.add(Finding.warn("GPU host links", String.format(Locale.ROOT,
-                    "%s copies with every GPU copying at once (%s): %s against %.1f GB/s for the best GPU; %s. Every rank's"
-                            + " input copy at the start of a step, or a checkpoint offload, waits for the slowest GPU, so the"
-                            + " whole job runs at its pace: spread the GPUs over root ports, or stagger the copies",
-                    direction, r.key(), Finding.some(slow), best, why(slowLabels, matrix))));
+            String figures = String.format(Locale.ROOT, "%s copies with every GPU copying at once (%s): %s against %.1f GB/s for the best GPU",
+                    direction, r.key(), Finding.some(slow), best);
+            f.add(PeerRules.HOST_UNEVEN.measured(Severity.WARN, "GPU host links", figures + "; " + why(slowLabels, matrix)
+                    + ", and every rank's copy waits for the slowest", figures, e, busy));
         }
-        if (allAlone && alone > 0 && atOnce < SHARED * alone) {
-            f.add(Finding.warn("GPU host links", String.format(Locale.ROOT,
-                    "%s copies: all %d GPUs at once move %.0f GB/s, %.0f%% of the %.0f GB/s they reach one at a time: the host"
-                            + " (shared PCIe switches, root complexes or memory bandwidth) is the limit, so data loading or"
-                            + " offload for all ranks together gets %.0f GB/s, not the sum of the GPUs' links",
-                    direction, each.size(), atOnce, 100 * atOnce / alone, alone, atOnce)));
+        if (allAlone && alone > 0 && atOnce < PeerRules.SHARED * alone) {
+            String figures = String.format(Locale.ROOT, "%s copies: all %d GPUs at once move %.0f GB/s, %.0f%% of the %.0f GB/s they reach"
+                    + " one at a time", direction, each.size(), atOnce, 100 * atOnce / alone, alone);
+            List<Evidence> sums = List.of(Evidence.of(r.key(), atOnce, Unit.GB_PER_S), Evidence.of("sum_alone." + aloneKey, alone, Unit.GB_PER_S));
+            f.add(PeerRules.HOST_SHARED.measured(Severity.WARN, "GPU host links", figures + ": the host is the limit, so all ranks"
+                    + String.format(Locale.ROOT, " together get %.0f GB/s, not the sum of their links", atOnce), figures, sums, busy));
         }
         return f;
     }

@@ -67,7 +67,8 @@ final class DayOne {
             List<Part> p = new ArrayList<>();
             if (m != null) {
                 List<Finding> link = m.facts().findings().stream()
-                        .filter(f -> f.id().equals(Finding.LINK_BELOW_MAX) || f.id().equals(Finding.IDLE_LINK_BELOW_MAX)).toList();
+                        .filter(f -> f.id().equals(hostside.machine.TopologyRules.LINK_BELOW_MAX.id())
+                                || f.id().equals(hostside.machine.TopologyRules.LINK_IDLE.id()) && f.severity() == hostside.core.Severity.WARN).toList();
                 if (gpus > 0) p.add(link.isEmpty() ? new Part(RackVerdict.OK, "no link below its maximum") : new Part(RackVerdict.WARN, link.getFirst().text()));
             }
             Placement pl = Placements.of(r);

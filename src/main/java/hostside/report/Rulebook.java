@@ -31,6 +31,8 @@ public final class Rulebook {
     private static List<Rule> gather() {
         List<Rule> all = new ArrayList<>();
         all.addAll(hostside.machine.GpuRules.all());
+        all.addAll(hostside.machine.TopologyRules.all());
+        all.addAll(hostside.machine.PeerRules.all());
         all.addAll(hostside.vm.VmRules.all());
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);

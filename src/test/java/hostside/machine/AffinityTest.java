@@ -70,7 +70,11 @@ class AffinityTest {
                 new Topology.Whole(hostside.core.CpuSet.parseList("0-31"), hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, "", null, hostside.core.CpuSet.parseList("0-1")));
         Affinity a = Affinity.of(tree, topo);
         assertThat(a.devices()).containsExactly("GPU0", "GPU1", "GPU2", "GPU3", "mlx5_0", "mlx5_1");
-        assertThat(a.verdicts().get(0)).startsWith("GPU0 and mlx5_0 share a PCIe switch (PIX): good for GPUDirect RDMA");
-        assertThat(a.verdicts().get(3)).contains("NODE");
+        assertThat(a.verdicts()).allSatisfy(f -> assertThat(f.id()).isEqualTo(TopologyRules.NIC_DISTANCE.id()));
+        assertThat(a.verdicts().get(0).text()).startsWith("GPU0 and mlx5_0 share a PCIe switch (PIX): NCCL uses GPUDirect RDMA between them");
+        assertThat(a.verdicts().get(0).severity()).isEqualTo(hostside.core.Severity.OK);
+        assertThat(a.verdicts().get(3).text()).contains("NODE");
+        assertThat(a.verdicts().get(3).severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(a.verdicts().get(3).fix()).isEqualTo(TopologyRules.NIC_DISTANCE.fix());
     }
 }

@@ -56,7 +56,7 @@ class GpuMatrixTest {
         assertThat(f).hasSize(1);
         assertThat(f.getFirst().subject()).isEqualTo("GPU3");
         assertThat(f.getFirst().text()).startsWith("GPU3 has 2 of its 18 NVLinks down (links 16, 17) while 16 are up: it has 89% of its NVLink bandwidth")
-                .contains("all-reduce", "tensor-parallel");
+                .contains("ring", "tensor-parallel");
     }
 
     @Test
@@ -104,7 +104,7 @@ class GpuMatrixTest {
         List<Finding> f = m.findings();
         assertThat(f).singleElement().satisfies(x -> assertThat(x.text())
                 .startsWith("GPU0-GPU2, GPU0-GPU3, GPU1-GPU2, GPU1-GPU3: no NVLink, and their PCIe path crosses the link between CPU sockets (SYS)")
-                .contains("tensor-parallel", "all-reduce"));
+                .contains("NCCL"));
     }
 
     @Test
@@ -125,9 +125,14 @@ class GpuMatrixTest {
         assertThat(row(m, 5)).containsExactly("SYS", "SYS", "SYS", "SYS", "SYS", "X");
         assertThat(m.pairs()).allSatisfy(p -> assertThat(p.nvlinks()).isZero());
         List<Finding> f = m.findings();
-        assertThat(f).hasSize(2);
+        // NCCL has no NODE level: nvidia-smi's NODE (host bridges of one NUMA node) is its PHB, through the CPU
+        assertThat(f).hasSize(3).allSatisfy(x -> {
+            assertThat(x.id()).isEqualTo(PeerRules.PCIE_PATH.id());
+            assertThat(x.fix()).isEqualTo(PeerRules.PCIE_PATH.fix());
+        });
         assertThat(f.get(0).text()).startsWith("GPU0-GPU5, GPU1-GPU5, GPU2-GPU5, GPU3-GPU5, GPU4-GPU5: no NVLink").contains("(SYS)");
-        assertThat(f.get(1).text()).startsWith("GPU0-GPU3, GPU1-GPU3, GPU2-GPU3: no NVLink, and peer traffic goes up through the CPU's root complex (PHB)");
+        assertThat(f.get(1).text()).contains(": no NVLink, and their PCIe paths meet only between host bridges of one NUMA node (NODE)");
+        assertThat(f.get(2).text()).startsWith("GPU0-GPU3, GPU1-GPU3, GPU2-GPU3: no NVLink, and peer traffic goes up through the CPU's host bridge (PHB)");
     }
 
     @Test

@@ -32,10 +32,12 @@ class LinkUnderLoadTest {
     @Test
     void fullSpeedUnderLoadWasPowerSaving() {
         MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(32.0, 16, 32.0, 16)));
-        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.id()).isEqualTo(Finding.IDLE_LINK_BELOW_MAX));
+        assertThat(f.findings()).noneMatch(x -> x.id().equals(TopologyRules.LINK_IDLE.id()) && x.severity() == hostside.core.Severity.WARN);
         assertThat(f.findings()).anySatisfy(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
             assertThat(x.text()).contains("runs at Gen5 x16 under load: power saving, not a fault");
+            assertThat(x.id()).isEqualTo(TopologyRules.LINK_IDLE.id());
+            assertThat(x.fix()).isEmpty();
         });
     }
 
@@ -46,7 +48,8 @@ class LinkUnderLoadTest {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
             assertThat(x.text()).isEqualTo("GPU0 stays at Gen4 x16 of Gen5 x16 under load: at most 31.5 GB/s per direction instead of 63.0");
             // the day-one checklist finds it by its code, not by its words
-            assertThat(x.id()).isEqualTo(Finding.LINK_BELOW_MAX);
+            assertThat(x.id()).isEqualTo(TopologyRules.LINK_BELOW_MAX.id());
+            assertThat(x.fix()).isEqualTo(TopologyRules.LINK_BELOW_MAX.fix());
         });
     }
 

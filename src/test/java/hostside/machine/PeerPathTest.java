@@ -77,7 +77,9 @@ class PeerPathTest {
         assertThat(p.nativeAtomics()).as("not both ways").isFalse();
         assertThat(m.findings()).singleElement().satisfies(f -> {
             assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
-            assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0)").contains("fabric manager");
+            assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0)");
+            assertThat(f.id()).isEqualTo(PeerRules.NVLINK_REFUSED.id());
+            assertThat(f.fix()).contains("fabric manager");
         });
         assertThat(PeerPath.lines(m.peers())).contains("P2P peer access one way only: GPU2-GPU5");
     }

@@ -96,7 +96,8 @@ class PeerVerdictsTest {
         assertThat(f).hasSize(2);
         assertThat(f.get(0).severity()).isEqualTo(hostside.core.Severity.BAD);
         assertThat(f.get(0).text()).startsWith("GPU0-GPU1 (NV18, 48 GB/s; PCIe 63 GB/s): NVLink joins them, but their peer copies run no faster")
-                .contains("nvidia-smi nvlink -s");
+                .doesNotContain("nvidia-smi");
+        assertThat(f.get(0).fix()).isEqualTo(PeerRules.NVLINK_AT_PCIE.fix()).contains("nvidia-smi nvlink -s");
         assertThat(f.get(1).severity()).isEqualTo(hostside.core.Severity.WARN);
         // NV18 of NVLink 4.0: 18 x 25 GB/s a direction
         assertThat(f.get(1).text()).startsWith("GPU2-GPU3 (150 GB/s, 33% of NV18's 450 GB/s): peer copies reach less than half");
@@ -118,7 +119,9 @@ class PeerVerdictsTest {
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.subject()).isEqualTo("GPU peers");
             assertThat(x.text()).startsWith("GPU0-GPU1 (PIX: 21.0 GB/s direct, 20.0 staged through host memory): they share a PCIe switch,"
-                    + " yet peer copies run no faster than staging").contains("ACSCtl");
+                    + " yet peer copies run no faster than staging");
+            assertThat(x.id()).isEqualTo(PeerRules.VIA_HOST_RULE.id());
+            assertThat(x.fix()).contains("ACSCtl");
         });
         // pairs through the CPU (PHB and beyond) are slow by wiring, which GpuMatrix's findings say; and nothing without the staged copy
         assertThat(verdicts(pci, 2, pcieOnlyNvml(), List.of(), direct)).isEmpty();
@@ -135,7 +138,8 @@ class PeerVerdictsTest {
         assertThat(f.get(0).text()).startsWith("host to GPU copies with every GPU copying at once (host_to_all_memcpy_ce):"
                         + " GPU0 27.0 GB/s (55.0 alone), GPU1 28.0 GB/s (55.0 alone) against 55.0 GB/s for the best GPU;"
                         + " they share a PCIe switch with another GPU (GPU0-GPU1)")
-                .contains("slowest GPU");
+                .contains("slowest");
+        assertThat(f.get(0).id()).isEqualTo(PeerRules.HOST_UNEVEN.id());
     }
 
     @Test
