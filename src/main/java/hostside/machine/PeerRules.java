@@ -47,8 +47,10 @@ public final class PeerRules {
             EnumSet.of(WARN),
             "the GPU has only its active links' share of its NVLink bandwidth, and an all-reduce ring or tensor-parallel group moves at"
                     + " the pace of its slowest member, so every GPU grouped with it slows to it",
-            "check nvidia-smi nvlink -s (each link's state and speed) and nvidia-smi nvlink -e (error counters); a link down that the"
-                    + " board wires is a hardware fault for the vendor (dcgmi diag -r 3 gives them the evidence)",
+            "check nvidia-smi nvlink -s (each link's state and speed) and nvidia-smi nvlink -e (error counters); then, as NVIDIA's health"
+                    + " checks recommend, drain the node, reset the GPU (nvidia-smi -r -i <gpu>), reboot, and call for service if the link stays down",
+            Source.document("NVIDIA Health Validation, NVLink checks, nvlink_active: any inactive NVLink (max_inactive_nvlinks 0) makes the GPU"
+                    + " failing; recommended action drain, then reset_gpu, restart_os, service_required"),
             Source.document("NVML API reference, nvmlDeviceGetNvLinkState: whether the link is active"),
             Source.reasoned("a share of the links is that share of the bandwidth; a board that wires fewer links than NVML lists looks the"
                     + " same, which the fix's nvidia-smi nvlink -s tells apart"));

@@ -56,8 +56,9 @@ public final class TopologyRules {
                     + " fault only if it stays there while data moves; the GPU drill reads the link during its copies and settles it",
             "read the link while a copy runs: nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current"
                     + " --format=csv (or run hostside's GPU drill, which reads it under load)",
-            Source.document("NVIDIA nvidia-smi(1), -q PCI section and --query-gpu pcie.link.gen.current: the current link generation, which"
-                    + " may be reduced when the GPU is not in use"),
+            Source.thread("NVIDIA/open-gpu-kernel-modules#731, NVIDIA's answer: the PCIe link speed follows the GPU's performance state"
+                    + " (pcie.link.gen.gpucurrent 1 at P8, 3 at P0 on a GPU of maximum 4), and the PMU changes the state with the load;"
+                    + " #1010: an RTX 5090 idles at 2.5 GT/s and retrains to 32 GT/s under load"),
             PCIE_RATES);
 
     public static final Rule GPU_NODE_UNKNOWN = Rule.of("M1-GPU-NODE-UNKNOWN", "a GPU whose NUMA node the kernel does not know (numa_node -1)",
@@ -78,8 +79,9 @@ public final class TopologyRules {
             "",
             Source.source("open-mpi/hwloc tests/hwloc/linux/nvidiagpunumanodes (a POWER9 with six V100 nodes of GPU memory and no CPUs)"
                     + " and hwloc's linux backend, which marks them as GPU memory"),
-            Source.document("NVIDIA Grace Hopper Superchip Architecture whitepaper: the GPU's HBM is exposed to the OS as a NUMA node"
-                    + " without CPUs"));
+            Source.source("open-mpi/hwloc commit 39fae7e3 (linux: don't hide the NVIDIA GPU node on non-POWER platforms): NVIDIA GPU"
+                    + " memory nodes, hidden on POWER because interleaved allocations spread over GPU memory, and on Grace Hopper one GPU"
+                    + " node per GPU beside a single CPU node"));
 
     public static final Rule NODE_MEMORY = Rule.of("M1-NODE-MEMORY", "NUMA nodes' memory against /proc/meminfo's MemTotal",
             EnumSet.of(WARN),
@@ -180,7 +182,7 @@ public final class TopologyRules {
         boolean allNodes = topology.numaNodes().size() >= Math.max(1, w.nodes().size());
         if (w.memTotalBytes() != null && allNodes && nodeMemory > 0
                 && Math.abs(w.memTotalBytes() - nodeMemory) > NODE_MEMORY_SLACK * w.memTotalBytes()) {
-            f.add(NODE_MEMORY.finding(WARN, "NUMA", String.format(Locale.ROOT, "the NUMA nodes add up to %s but /proc/meminfo has %s (%.0f%% apart)%s:"
+            f.add(NODE_MEMORY.finding(WARN, "NUMA", String.format(Locale.ROOT, "the NUMA nodes add up to %s but /proc/meminfo has %s, %.0f%% apart%s:"
                             + " per-node figures misstate this machine's memory by that much", Units.bytes(nodeMemory), Units.bytes(w.memTotalBytes()),
                     100.0 * Math.abs(w.memTotalBytes() - nodeMemory) / w.memTotalBytes(), vm ? " (memory the VM added outside the node view)" : ""),
                     Evidence.of("numa.node_mem_total", nodeMemory, Unit.BYTES), Evidence.of("meminfo.mem_total", w.memTotalBytes(), Unit.BYTES)));
