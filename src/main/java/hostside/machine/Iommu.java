@@ -9,7 +9,9 @@ import hostside.fs.FsRoot;
 /**
  * Whether device DMA is translated by an IOMMU: off (no IOMMU in use), passthrough (identity
  * domains: devices see physical addresses) or translating (DMA domains: every GPU and NIC DMA
- * is remapped, and pinning large buffers costs IOMMU mappings).
+ * is remapped, and pinning large buffers costs IOMMU mappings), as each group's type file says
+ * (Linux Documentation/ABI/testing/sysfs-kernel-iommu_groups: DMA and DMA-FQ translate, identity
+ * does not). {@link TopologyRules#IOMMU} says what it means.
  *
  * @param state     off, passthrough, translating or mixed
  * @param hardware  IOMMU units the kernel registered (/sys/class/iommu): dmar0, ivhd0...
@@ -30,7 +32,9 @@ public record Iommu(String state, List<String> hardware, int groups, Map<String,
             domains.merge(type, 1, Integer::sum);
         }
         List<String> cmd = cmdlineItems.stream().filter(i -> i.topic().equals("iommu")).map(KernelCmdline.Item::text).toList();
-        boolean ptOnCmdline = cmd.contains("iommu=pt") || cmd.contains("iommu.passthrough=1") || cmd.contains("amd_iommu=pt");
+        // iommu=pt and iommu.passthrough=1 are the kernel's (Documentation/admin-guide/kernel-parameters.txt); the
+        // "amd_iommu=pt" of many guides is not among amd_iommu='s documented values, so it is not taken as passthrough
+        boolean ptOnCmdline = cmd.contains("iommu=pt") || cmd.contains("iommu.passthrough=1");
         String state, evidence;
         if (groups.isEmpty() && hardware.isEmpty()) {
             state = "off";
