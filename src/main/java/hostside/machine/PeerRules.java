@@ -72,11 +72,14 @@ public final class PeerRules {
             "copies between them go through host memory, over each GPU's PCIe link and the CPU's memory, and NCCL moves their traffic"
                     + " through shared host memory: all-reduce between them is bounded by the host",
             "where the GPUs support P2P: in a VM, ask for P2P pass-through; on bare metal, turn ACS redirect off on the switch ports"
-                    + " (see M1-PEER-ACS) and check the IOMMU mode (iommu=pt); GeForce cards' driver does not allow P2P over PCIe",
+                    + " (see M1-PEER-ACS) and check the IOMMU mode (iommu=pt); GeForce RTX 4090 and 5090 cards get P2P over PCIe only from a"
+                    + " patched driver (tinygrad/open-gpu-kernel-modules)",
             Source.source("NVIDIA/nccl src/graph/paths.cc (commit 7aa1c46f), ncclTopoComputePaths: a pair without P2P is diverted through"
                     + " the CPU (addInterStep through the GPU's local CPU)"),
             Source.document("CUDA Driver API, cuDeviceCanAccessPeer; NVML nvmlDeviceGetP2PStatus and its nvmlGpuP2PStatus_t reasons"
-                    + " (chipset not supported, GPU not supported, IOH topology not supported, disabled by regkey)"));
+                    + " (chipset not supported, GPU not supported, IOH topology not supported, disabled by regkey)"),
+            Source.thread("tinygrad/open-gpu-kernel-modules#29 and #28: P2P between RTX 5090s and 4090s needs the driver modified"
+                    + " (the fork's P2P patch); with it, simpleP2P reports peer access and copies between the cards"));
 
     public static final Rule ACS = Rule.of("M1-PEER-ACS", "PCIe switch ports between GPUs that redirect peer requests upstream (ACS P2P Request Redirect)",
             EnumSet.of(WARN),
@@ -111,6 +114,10 @@ public final class PeerRules {
             NVLINK_RATES,
             Source.thread("NVIDIA/nccl#1264: p2pBandwidthLatencyTest on an HGX H100 (NV18), 380 GB/s of 450 one way, 749 of 900 both ways,"
                     + " about 84% of the links' rate"),
+            Source.source("NVIDIA/nccl src/graph/topo.h (commit f3d51667): NCCL's own per-link figures, SM80_NVLINK_BW 22.0 against"
+                    + " SM86_NVLINK_BW 12.0 GB/s: NVLink 3.0 on GA102 (sm_86) carries about half of A100's"),
+            Source.document("NVIDIA Health Validation, NVLink checks, nvlink_bandwidth_count_speed: expected per-link speed 26562 MB/s on"
+                    + " H100, 53125 on GB200 and GB300 (signalling rates; the 25 and 50 GB/s above are the whitepapers' data rates)"),
             Source.reasoned(Math.round(100 * DEGRADED) + "% of the links' rate: well below the 84% a healthy HGX H100 reached, so that"
                     + " copy-engine overheads are not named and a lost link or a shared GPU is; on NVLink 3.0 only A100/A800 (25 GB/s a link)"
                     + " and GA102 cards are judged, other 3.0 parts' rate is not known to hostside"));
@@ -143,8 +150,9 @@ public final class PeerRules {
                     + " link under load (nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.width.current --format=csv)",
             Source.source("NVIDIA/nvbandwidth testcases host_to_all_memcpy_ce and all_to_host_memcpy_ce: every GPU copies to or from the"
                     + " host at once, each GPU's figure reported"),
-            Source.reasoned(Math.round(100 * UNEVEN) + "% of the best GPU's figure: beyond run-to-run noise of pinned copies (a few"
-                    + " percent on the H200 VM), and a fifth less per step is worth a slot change"));
+            Source.measurement("docs/measurements/2026-12-02-h200-gpu.md: pinned copies on the H200 VM 55.3-55.5 GB/s run to run, under 1% apart"),
+            Source.reasoned(Math.round(100 * UNEVEN) + "% of the best GPU's figure: far beyond the run-to-run spread of pinned copies,"
+                    + " and a fifth less per step is worth a slot change"));
 
     public static final Rule HOST_SHARED = Rule.of("M1-HOST-SHARED", "all GPUs copying at once against the sum of each alone",
             EnumSet.of(WARN, UNKNOWN),

@@ -42,8 +42,8 @@ public final class TopologyRules {
     public static final Rule LINK_BELOW_MAX = Rule.of("M1-LINK-BELOW-MAX", "a GPU's, NIC's or NVMe drive's PCIe link below its maximum width or speed",
             EnumSet.of(BAD),
             "every copy over the link runs at most at the trained rate, not the device's: host-to-GPU batches, GPUDirect traffic"
-                    + " and checkpoint reads all slow to it; narrower width is never power saving, and a GPU that stays slow under"
-                    + " copy load is trained down, not idling",
+                    + " and checkpoint reads all slow to it; idle GPUs lower their link's speed, not its width, and a GPU that stays"
+                    + " slow under copy load is trained down, not idling",
             "reseat the card or its riser, move it to a slot wired for its full width (the motherboard manual), set the slot's PCIe"
                     + " generation to Auto or its maximum in the BIOS; lspci -vv -s <address> shows LnkCap against LnkSta",
             PCIE_RATES,
@@ -63,7 +63,7 @@ public final class TopologyRules {
 
     public static final Rule GPU_NODE_UNKNOWN = Rule.of("M1-GPU-NODE-UNKNOWN", "a GPU whose NUMA node the kernel does not know (numa_node -1)",
             EnumSet.of(WARN, INFO),
-            "on a machine of several nodes, hostside, numactl and NCCL's topology detection cannot place the GPU, so its feeding"
+            "on a machine of several nodes, hostside and scripts that bind by numa_node cannot place the GPU, so its feeding"
                     + " threads and pinned buffers land on whichever node runs them; with one node every CPU is equally near",
             "bind the GPU's feeding processes by its local CPUs (cat /sys/bus/pci/devices/<address>/local_cpulist; taskset -c or"
                     + " numactl --physcpubind); in a VM, ask for the host's NUMA topology to be passed through",
@@ -113,9 +113,9 @@ public final class TopologyRules {
 
     public static final Rule IOMMU = Rule.of("M1-IOMMU", "an IOMMU that translates device DMA",
             EnumSet.of(INFO),
-            "every DMA of a GPU or NIC goes through the IOMMU's page tables: pinning host memory for the GPU also maps it in the"
-                    + " IOMMU, and a translation missed in its cache costs a walk; passthrough (identity domains) leaves host devices"
-                    + " on physical addresses, at the cost of the isolation between them",
+            "every DMA of a GPU or NIC is translated through the IOMMU's page tables, so host memory pinned for the GPU is also"
+                    + " mapped in the IOMMU; passthrough (identity domains) leaves host devices on physical addresses, at the cost of"
+                    + " the isolation between them",
             "",
             Source.document("Linux Documentation/ABI/testing/sysfs-kernel-iommu_groups, /sys/kernel/iommu_groups/<grp_id>/type: DMA, all"
                     + " DMA transactions from the group's devices are translated by the IOMMU; DMA-FQ, the same with lazily batched"
