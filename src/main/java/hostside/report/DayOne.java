@@ -68,7 +68,9 @@ final class DayOne {
             if (m != null) {
                 List<Finding> link = m.facts().findings().stream()
                         .filter(f -> f.id().equals(hostside.machine.TopologyRules.LINK_BELOW_MAX.id())
-                                || f.id().equals(hostside.machine.TopologyRules.LINK_IDLE.id()) && f.severity() == hostside.core.Severity.WARN).toList();
+                                || f.id().equals(hostside.machine.TopologyRules.LINK_IDLE.id()) && f.severity() == hostside.core.Severity.WARN
+                                // a report of an earlier version named them by code
+                                || f.id().equals("link-below-max") || f.id().equals("idle-link-below-max")).toList();
                 if (gpus > 0) p.add(link.isEmpty() ? new Part(RackVerdict.OK, "no link below its maximum") : new Part(RackVerdict.WARN, link.getFirst().text()));
             }
             Placement pl = Placements.of(r);
