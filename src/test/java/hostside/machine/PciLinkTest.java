@@ -44,7 +44,9 @@ class PciLinkTest {
         PciDevice gpu = AffinityTest.dev("0000:03:00.0", "gpu", "GPU0", null, "pci0000:00", 0, new PciLink(2.5, 16, 32.0, 16));
         Finding f = MachineReader.linkFinding(gpu, null).orElseThrow();
         assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
-        assertThat(f.text()).contains("idle GPUs downtrain");
+        assertThat(f.id()).isEqualTo(TopologyRules.LINK_IDLE.id());
+        assertThat(f.text()).contains("while idle: a fault only if it stays there during a copy");
+        assertThat(f.fix()).contains("while a copy runs");
     }
 
     @Test
