@@ -37,6 +37,12 @@ class ContainerVerdictsTest {
         for (Rig r : List.of(Rig.v2(tmp.resolve("v2")).tight(), Rig.v1(tmp.resolve("v1")).tight())) {
             ContainerRun run = r.run();
             assertThat(run.findings()).extracting(Finding::subject).containsExactlyInAnyOrder("/dev/shm", "CPU quota", "pids", "memlock");
+            assertThat(run.findings()).extracting(Finding::id).containsExactlyInAnyOrder("M4-SHM-SIZE", "M3-CPU-QUOTA", "M4-PIDS", "M4-MEMLOCK");
+            assertThat(run.findings()).allSatisfy(f -> {
+                assertThat(f.fix()).as("a bad or warn finding carries its rule's fix").isNotEmpty();
+                assertThat(f.evidence()).isNotEmpty();
+                assertThat(f.source()).isNotEmpty();
+            });
             assertThat(run.verdict()).isEqualTo("in a container, docker (/.dockerenv exists): 2 limits break training (/dev/shm, pids); "
                     + "2 to check (CPU quota, memlock)");
         }
