@@ -177,9 +177,8 @@ public final class ContainerDocument {
     }
 
     private static Block plan(DataLoaderPlan p) {
-        return new Paragraph(Text.of(p.workers() + " workers + the main process, up to "
-                + (p.threadsPerProcess() == null ? "unknown" : String.valueOf(p.threadsPerProcess())) + " threads each (" + p.threadsSource() + ")"
-                + (p.threads() == null ? "" : " = " + p.threads() + " threads") + "; " + p.prefetchFactor() + " batches of " + Units.bytes(p.batchBytes())
+        return new Paragraph(Text.of(p.shape() + " (intra-op threads: " + p.threadsSource() + ")"
+                + (p.threads() == null ? "" : " = at least " + p.threads() + " threads") + "; " + p.prefetchFactor() + " batches of " + Units.bytes(p.batchBytes())
                 + " per worker = " + Units.bytes(p.shmBytes()) + " in /dev/shm (change with ").andCode("--workers").plain(", ").andCode("--threads")
                 .plain(", ").andCode("--batch-bytes").plain(")"));
     }

@@ -1,16 +1,23 @@
 package hostside.container;
 
 /**
- * The training job the limits are weighed against: a PyTorch DataLoader with some workers, each
- * process with its thread pools, and the batches in flight in /dev/shm. The command line sets
- * it; unset parts follow PyTorch's defaults and this process's view of the machine.
+ * The training job the limits are weighed against: a PyTorch DataLoader with some workers, the main
+ * process with its intra-op pool, and the batches in flight in /dev/shm. The command line sets it;
+ * unset parts follow PyTorch's defaults and this process's view of the machine.
+ *
+ * <p>Each worker process calls torch.set_num_threads(1) before it loads anything (pytorch/pytorch
+ * torch/utils/data/_utils/worker.py at 00a7ccaa, _base_worker_loop), so a worker counts as one
+ * thread, not as another intra-op pool; the main process's pool sizes itself from the visible CPUs
+ * (one per physical core, c10/core/thread_pool.cpp) or OMP_NUM_THREADS. With pin_memory=True the
+ * main process runs one pin-memory thread more (torch/utils/data/dataloader.py), and libraries a
+ * dataset calls (OpenCV, a BLAS) may start pools of their own: the count is a floor.
  *
  * @param workers           num_workers
- * @param threadsPerProcess threads each process may start: PyTorch's intra-op pool and the OpenMP
- *                          and BLAS pools of the libraries a worker uses size themselves from the
- *                          visible CPUs (or OMP_NUM_THREADS), not from a cgroup quota; null when unknown
+ * @param threadsPerProcess the main process's intra-op threads (the visible CPUs, OMP_NUM_THREADS or
+ *                          --threads); null when unknown (the JSON keeps the field's name)
  * @param threadsSource     where that figure comes from
- * @param threads           (workers + the main process) x threadsPerProcess: tasks for pids.max and RLIMIT_NPROC; null when unknown
+ * @param threads           the tasks the plan needs at least: the main process's intra-op threads and one thread per
+ *                          worker, for pids.max and RLIMIT_NPROC; null when unknown
  * @param batchBytes        one collated batch
  * @param prefetchFactor    batches each worker keeps ready (DataLoader's prefetch_factor)
  * @param shmBytes          workers x prefetchFactor x batchBytes: what sits in /dev/shm at once
@@ -26,7 +33,7 @@ public record DataLoaderPlan(int workers, Integer threadsPerProcess, String thre
 
     /**
      * @param workers    num_workers, or null for the default
-     * @param threads    threads per process, or null: OMP_NUM_THREADS when set, else the visible CPUs
+     * @param threads    the main process's intra-op threads, or null: OMP_NUM_THREADS when set, else the visible CPUs
      * @param batchBytes bytes per batch, or null for the default
      */
     public static DataLoaderPlan of(ContainerFacts f, LiveProcess live, Integer workers, Integer threads, Long batchBytes) {
@@ -44,8 +51,15 @@ public record DataLoaderPlan(int workers, Integer threadsPerProcess, String thre
         } else if (t == null) {
             source = "unknown: the visible CPUs are unknown";
         }
-        Long total = t == null ? null : (long) (w + 1) * t;
+        Long total = t == null ? null : (long) t + w; // each worker sets torch.set_num_threads(1): one thread, not a pool
         // checked: --batch-bytes is at most Bounds.MEMORY_BYTES and the workers at most 64, so this never throws for the command line's values
         return new DataLoaderPlan(w, t, source, total, b, PREFETCH_FACTOR, Math.multiplyExact((long) w * PREFETCH_FACTOR, b));
+    }
+
+    /** "the main process's 16 intra-op threads and 8 workers of one thread each": what {@link #threads} counts. */
+    public String shape() {
+        return "the main process's " + (threadsPerProcess == null ? "unknown number of" : String.valueOf(threadsPerProcess)) + " intra-op threads and "
+                + workers + (workers == 1 ? " worker" : " workers") + " of one thread each (each calls torch.set_num_threads(1)), a pin-memory"
+                + " thread more with pin_memory=True";
     }
 }

@@ -99,7 +99,8 @@ final class LiveTarget implements AutoCloseable {
     /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr and kept among the findings. */
     private void sweep(Path dir) {
         hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)))
-                .ifPresent(note -> notes.add(Finding.info("test files", note)));
+                .ifPresent(note -> notes.add(hostside.io.facts.IoFactRules.STALE_TEST_FILES.finding(hostside.core.Severity.INFO, "test files", note,
+                        hostside.core.Evidence.fact(dir.toString(), "test files of a killed run removed"))));
     }
 
     private static long size(Path f) {

@@ -61,6 +61,24 @@ public final class Conclusions {
 
     private static void add(List<Report.Concluded> out, int module, List<Finding> findings) {
         if (findings == null) return;
-        for (Finding f : findings) if (f != null) out.add(new Report.Concluded(module, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
+        for (Finding f : findings) {
+            if (f == null) continue;
+            say(out, new Report.Concluded(module, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
+        }
+    }
+
+    /**
+     * Adds {@code c}, except that one rule's finding about one subject that two modules drew
+     * (M3-CPU-QUOTA: the CPU facts and the container read the same cgroup) is said once, the worse of
+     * the two kept where the first stood.
+     */
+    static void say(List<Report.Concluded> out, Report.Concluded c) {
+        int same = -1;
+        for (int i = 0; i < out.size() && !c.id().isEmpty(); i++) {
+            Report.Concluded o = out.get(i);
+            if (o.module() != c.module() && o.id().equals(c.id()) && o.subject().equals(c.subject())) same = i;
+        }
+        if (same < 0) out.add(c);
+        else if (c.severity().compareTo(out.get(same).severity()) < 0) out.set(same, c);
     }
 }

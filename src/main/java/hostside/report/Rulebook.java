@@ -37,6 +37,10 @@ public final class Rulebook {
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);
         all.addAll(hostside.io.IoRules.all());
+        all.addAll(hostside.cpu.facts.CpuFactRules.all());
+        all.addAll(hostside.container.ContainerRules.all());
+        all.addAll(hostside.io.facts.IoFactRules.all());
+        all.addAll(hostside.cpu.trace.ProfileRules.all());
         Map<String, Rule> byId = new LinkedHashMap<>();
         for (Rule r : all) {
             if (byId.put(r.id(), r) != null) throw new IllegalStateException("two rules with the ID " + r.id());

@@ -154,7 +154,7 @@ public final class VmDrill {
         List<Finding> withStaleNote(List<Finding> findings) {
             if (staleNote.isEmpty()) return findings;
             List<Finding> all = new ArrayList<>(findings);
-            all.add(Finding.info("test files", staleNote.get()));
+            all.add(VmRules.STALE_TEST_FILES.finding(hostside.core.Severity.INFO, "test files", staleNote.get()));
             return all;
         }
 

@@ -87,6 +87,13 @@ public final class VmRules {
                     + " and kept on free lists for reuse; aten/src/ATen/cuda/PinnedMemoryAllocator.h: pin_memory() allocates from it"),
             VM_FIGURES);
 
+    /** The same note as Module 4's M4-STALE-TEST-FILES, for the VM drill's folder: each drill says what it removed. */
+    public static final Rule STALE_TEST_FILES = Rule.of("M2-STALE-TEST-FILES", "test files a killed run left in the VM drill's folder, removed",
+            EnumSet.of(INFO),
+            "the space they held is free again; a run killed mid-drill (SIGKILL, the OOM killer) leaves them, since nothing ran its cleanup", "",
+            Source.reasoned("a file is removed only when its name has hostside's shape, it and its lock file are this user's regular files,"
+                    + " and the lock's fcntl lock is free, so its owner is dead (harness.StaleTestFiles)"));
+
     /** The rules of the measurements, in the order the drill says them. */
     static List<Rule> measured() {
         return List.of(READ_VS_MMAP, FIRST_TOUCH, HUGE_PAGES, TLB_REACH, MANAGED_PREFETCH, PIN_COST);
@@ -96,6 +103,7 @@ public final class VmRules {
     public static List<Rule> all() {
         List<Rule> all = new ArrayList<>(VmFactRules.all());
         all.addAll(measured());
+        all.add(STALE_TEST_FILES);
         return List.copyOf(all);
     }
 

@@ -65,7 +65,7 @@ class ContainerCommandTest {
         Rig.v2(tmp).tight();
         CliRun r = run("container", "--json", "--root", tmp.toString(), "--workers", "2", "--threads", "4", "--batch-bytes", "8M");
         JsonNode p = Json.MAPPER.readTree(r.out()).path("plan");
-        assertThat(p.path("threads").asLong()).isEqualTo(12);
+        assertThat(p.path("threads").asLong()).as("4 intra-op threads and 2 workers of one thread each").isEqualTo(6);
         assertThat(p.path("shmBytes").asLong()).isEqualTo(32L << 20);
         assertThat(p.path("threadsSource").asText()).isEqualTo("--threads");
         assertThat(Json.MAPPER.readTree(r.out()).path("findings").findValuesAsText("subject")).containsExactlyInAnyOrder("CPU quota", "memlock");
@@ -118,12 +118,12 @@ class ContainerCommandTest {
         String md = flat(new MarkdownRenderer().render(d));
         String html = flat(org.jsoup.Jsoup.parse(new HtmlRenderer().render(d)).text());
         List<String> words = List.of(run.verdict(), "64 MiB", "8 GiB", "2.0 CPUs", "/sys/fs/cgroup/pids/pids.max; room for 52 more",
-                "64 KiB", "8 NVIDIA GPUs on the PCI bus", "8 workers + the main process", "--shm-size=");
+                "64 KiB", "8 NVIDIA GPUs on the PCI bus", "8 workers of one thread each", "--shm-size=");
         for (String w : words) {
             assertThat(text).as("text").contains(w);
             assertThat(html).as("HTML").contains(w);
         }
-        for (String w : List.of("64 MiB", "8 GiB", "2.0 CPUs", "room for 52 more", "8 workers + the main process")) assertThat(md).as("Markdown").contains(w);
+        for (String w : List.of("64 MiB", "8 GiB", "2.0 CPUs", "room for 52 more", "8 workers of one thread each")) assertThat(md).as("Markdown").contains(w);
         assertThat(run.findings()).hasSize(4);
         for (var f : run.findings()) {
             assertThat(text).contains(f.text());

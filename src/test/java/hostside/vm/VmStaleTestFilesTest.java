@@ -28,6 +28,7 @@ class VmStaleTestFilesTest {
         CliRun r = CliRun.of("vm", "--only", "file_read_warm", "--size", "64M", "--dir", dir.toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode j = Json.MAPPER.readTree(r.out());
+        assertThat(j.path("findings").findValuesAsText("id")).contains("M2-STALE-TEST-FILES");
         assertThat(j.path("findings").findValuesAsText("text")).anyMatch(t -> t.startsWith("removed 1 test file (1.0 MiB) that a killed hostside run left in " + dir)
                 && t.endsWith("hostside-vm-00000000deadbeef.tmp"));
         try (Stream<Path> s = Files.list(dir)) {

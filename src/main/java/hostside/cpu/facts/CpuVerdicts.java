@@ -12,12 +12,15 @@ import hostside.cpu.facts.CpuFacts.Irq;
 import hostside.cpu.facts.CpuFacts.IrqsOnFeeders;
 import hostside.cpu.facts.CpuFacts.Share;
 import hostside.core.CpuSet;
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
 
 /**
  * What the CPU facts mean for the threads that feed GPUs (data loading, kernel launches,
- * copies, NCCL's proxy threads): one finding per thing worth acting on or knowing, none for
- * healthy settings. Unknown facts give no finding ({@link CpuFacts#unknowns} says why).
+ * copies, NCCL's proxy threads): one finding of a {@link CpuFactRules} rule per thing worth acting
+ * on or knowing, none for healthy settings. Unknown facts give no finding ({@link CpuFacts#unknowns}
+ * says why).
  */
 public final class CpuVerdicts {
     private CpuVerdicts() {}
@@ -66,13 +69,16 @@ public final class CpuVerdicts {
         String cores = f.cores() == null ? "" : " (" + f.cores() + " physical cores here)";
         String file = c.version().equals("v2") ? "cpu.max " + c.quotaUs() + " " + c.periodUs()
                 : "cpu.cfs_quota_us " + c.quotaUs() + " per " + c.periodUs();
-        out.add(Finding.warn("cgroup", "the cgroup grants " + number(c.quotaCpus()) + " CPUs' worth of time (" + file + ", "
-                + c.quotaSource() + ") but this process sees " + visible + " CPUs: torch's default intra-op threads (one per "
-                + "physical core" + cores + "), OpenMP and DataLoader worker counts follow the CPUs, not the quota, so their "
-                + "threads exhaust it early in each " + c.periodUs() / 1000 + " ms period and are throttled; set "
-                + "OMP_NUM_THREADS / torch.set_num_threads(" + Math.max(1, (long) Math.floor(c.quotaCpus()))
-                + ") and size num_workers to the quota"));
+        out.add(CpuFactRules.CPU_QUOTA.finding(Severity.WARN, QUOTA_SUBJECT, "the cgroup grants " + number(c.quotaCpus()) + " CPUs' worth of time ("
+                + file + ") but this process sees " + visible + " CPUs: torch's default intra-op threads (one per physical core" + cores
+                + "), OpenMP and DataLoader worker counts follow the CPUs, not the quota, so their threads exhaust it early in each "
+                + c.periodUs() / 1000 + " ms period and are throttled until the next; " + Math.max(1, (long) Math.floor(c.quotaCpus()))
+                + " threads fit the quota",
+                Evidence.fact(c.quotaSource(), file), Evidence.fact("process.cpus_allowed", String.valueOf(visible))));
     }
+
+    /** The subject of a quota finding, the container's too: the report says it once (Conclusions). */
+    public static final String QUOTA_SUBJECT = "CPU quota";
 
     private static String number(double d) {
         return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
@@ -88,9 +94,10 @@ public final class CpuVerdicts {
             if (cpuset == null || !cpuset.and(on).equals(allowed.and(on))) {
                 String who = cpuset == null ? "taskset, numactl, a launcher or a cpuset"
                         : "narrower than its cgroup's cpuset " + cpuset + ": taskset, numactl or a launcher set it";
-                out.add(Finding.info("affinity", "this process may run on CPUs " + allowed + " only (" + allowed.and(on).size()
-                        + " of " + on.size() + " online; " + who + "): the threads it starts, DataLoader workers and OpenMP "
-                        + "threads included, inherit that set"));
+                out.add(CpuFactRules.AFFINITY.finding(Severity.INFO, "affinity", "this process may run on CPUs " + allowed + " only ("
+                        + allowed.and(on).size() + " of " + on.size() + " online; " + who + "): the threads it starts, DataLoader workers and "
+                        + "OpenMP threads included, inherit that set",
+                        Evidence.fact("/proc/self/status Cpus_allowed_list", allowed.toString()), Evidence.fact(CpuFactsReader.CPU + "/online", on.toString())));
             }
         }
         for (Feeder g : f.feeders()) {
@@ -98,9 +105,10 @@ public final class CpuVerdicts {
             if (local.isEmpty() || local.size() >= on.size() || g.allowedFeederCpus() == null) continue;
             if (set(g.allowedFeederCpus()).isEmpty() && local.andNot(set(g.isolatedLocal())).size() > 0) {
                 String node = g.numaNode() == null ? "" : ", NUMA node " + g.numaNode();
-                out.add(Finding.warn(g.gpu(), "this process may not run on any of " + g.gpu() + "'s local CPUs (" + local + node
-                        + "): its launch, copy and data-loading threads run across the CPU interconnect from the GPU"
-                        + (g.numaNode() == null ? "" : "; bind them with numactl --cpunodebind=" + g.numaNode())));
+                out.add(CpuFactRules.GPU_LOCAL_CPUS.finding(Severity.WARN, g.gpu(), "this process may not run on any of " + g.gpu()
+                        + "'s local CPUs (" + local + node + "): its launch, copy and data-loading threads run across the CPU interconnect"
+                        + " from the GPU", Evidence.fact(g.gpu() + ".local_cpulist", local.toString()),
+                        Evidence.fact("/proc/self/status Cpus_allowed_list", set(f.process().cpusAllowed()).toString())));
             }
         }
     }
@@ -114,8 +122,10 @@ public final class CpuVerdicts {
         boolean askedAny = i.isolcpus() != null && i.isolcpus().cpus() != null && !i.isolcpus().cpus().isEmpty();
         CpuSet isolated = i.isolated() != null ? i.isolated() : asked;
         if (i.isolated() != null && i.isolcpus() != null && i.isolcpus().cpus() != null && !asked.isEmpty() && !asked.equals(isolated)) {
-            out.add(Finding.warn("isolation", "the command line asks " + i.isolcpus().text() + " but the kernel isolated "
-                    + (isolated.isEmpty() ? "no CPU" : "CPUs " + isolated) + " (" + CpuFactsReader.CPU + "/isolated)"));
+            out.add(CpuFactRules.ISOLCPUS_MISMATCH.finding(Severity.WARN, "isolation", "the command line asks " + i.isolcpus().text()
+                    + " but the kernel isolated " + (isolated.isEmpty() ? "no CPU" : "CPUs " + isolated) + " (" + CpuFactsReader.CPU
+                    + "/isolated): pinned feeder threads meant for the CPUs asked for share them with other threads",
+                    Evidence.fact("/proc/cmdline isolcpus", i.isolcpus().text()), Evidence.fact(CpuFactsReader.CPU + "/isolated", isolated.toString())));
         }
         CpuSet isolatedAny = isolated.or(askedAny ? i.isolcpus().cpus() : CpuSet.EMPTY);
         if (isolatedAny.isEmpty()) return;
@@ -131,18 +141,17 @@ public final class CpuVerdicts {
         for (Feeder g : f.feeders()) if (!set(g.isolatedLocal()).isEmpty()) feeding.add(g.gpu());
         if (!feeding.isEmpty()) {
             s.append("; they are local to ").append(String.join(", ", feeding))
-                    .append(", so pin its launch or data-loading threads there deliberately or they never use them");
+                    .append(", whose launch or data-loading threads never use them unless pinned there");
         }
+        Evidence e = Evidence.fact(CpuFactsReader.CPU + "/isolated", isolatedAny.toString());
         if (!ticking.isEmpty()) {
             CpuSet noCallbacks = ticking.andNot(nocbs);
             s.append("; CPUs ").append(ticking).append(" still take the scheduler tick")
                     .append(noCallbacks.isEmpty() ? "" : " and run RCU callbacks")
-                    .append(": add nohz_full=").append(ticking)
-                    .append(noCallbacks.isEmpty() ? "" : " rcu_nocbs=" + noCallbacks)
-                    .append(" for a core that a pinned thread has to itself");
-            out.add(Finding.info("isolation", s.toString()));
+                    .append(" (no nohz_full=), which interrupts a thread pinned there");
+            out.add(CpuFactRules.ISOLCPUS.finding(Severity.INFO, "isolation", s.toString(), e, Evidence.fact("nohz_full", nohz.toString())));
         } else if (!feeding.isEmpty()) {
-            out.add(Finding.info("isolation", s.toString()));
+            out.add(CpuFactRules.ISOLCPUS.finding(Severity.INFO, "isolation", s.toString(), e, Evidence.fact("nohz_full", nohz.toString())));
         }
     }
 
@@ -156,19 +165,19 @@ public final class CpuVerdicts {
                 CpuSet hit = set(d.cpus());
                 CpuSet rest = feeders.andNot(hit);
                 String irqs = d.irqs() == 1 ? "1 IRQ lands on " + cpus(hit) : d.irqs() + " IRQs land on " + cpus(hit);
-                String fix = d.kind() == hostside.machine.PciKind.NVME
-                        ? "NVMe queue interrupts are kernel-managed and stay where they are: pin the feeder threads to "
-                        : "move them (smp_affinity_list, IRQBALANCE_BANNED_CPULIST) or pin the feeder threads to ";
+                String managed = d.kind() == hostside.machine.PciKind.NVME ? " (NVMe queue interrupts: kernel-managed, they stay there)" : "";
                 boolean most = hit.size() * 2 >= feeders.size();
+                List<Evidence> e = List.of(Evidence.fact(d.device() + ".irqs_on_feeders", String.valueOf(d.irqs())),
+                        Evidence.fact(g.gpu() + ".feeder_cpus", feeders.toString()), Evidence.fact(d.device() + ".irq_cpus", hit.toString()));
                 if (most) {
-                    out.add(Finding.warn(g.gpu(), d.device() + "'s " + irqs + ", the cores that feed "
+                    out.add(CpuFactRules.IRQ_FEEDERS.finding(Severity.WARN, g.gpu(), d.device() + "'s " + irqs + managed + ", the cores that feed "
                             + g.gpu() + (hit.equals(feeders) ? "" : " (" + feeders + ")") + ": interrupt and softirq work preempts "
-                            + "its launch and data-loading threads there; " + fix
-                            + (rest.isEmpty() ? "CPUs elsewhere" : "the rest (" + rest + ")")));
+                            + "its launch and data-loading threads there; "
+                            + (rest.isEmpty() ? "no local core is free of them" : "the rest (" + rest + ") are free of them"), e));
                 } else if (d.activeIrqs() > 0) {
-                    out.add(Finding.info(g.gpu(), d.device() + "'s " + irqs + ", among the " + feeders.size()
-                            + " that feed " + g.gpu() + " (" + feeders + "): pin latency-sensitive feeder threads to " + rest
-                            + " and the interrupts stay out of their way"));
+                    out.add(CpuFactRules.IRQ_FEEDERS.finding(Severity.INFO, g.gpu(), d.device() + "'s " + irqs + managed + ", among the "
+                            + feeders.size() + " that feed " + g.gpu() + " (" + feeders + "): latency-sensitive feeder threads pinned to " + rest
+                            + " stay out of their way", e));
                 }
             }
         }
@@ -198,11 +207,11 @@ public final class CpuVerdicts {
                 case NIC -> "its packets are processed across the CPU interconnect, away from the buffers near it";
                 default -> "its I/O completions are serviced across the CPU interconnect";
             };
-            String fix = d.kind() == hostside.machine.PciKind.NVME ? "" : "; set /proc/irq/N/smp_affinity_list to " + local
-                    + (farIrqs.size() <= 8 ? " for IRQs " + CpuSet.of(farIrqs.stream().mapToInt(x -> x).toArray()) : "")
-                    + ", or ban those CPUs for them in irqbalance";
-            out.add(Finding.warn(d.device(), d.device() + "'s " + (farIrqs.size() == 1 ? "1 IRQ is" : farIrqs.size() + " IRQs are")
-                    + " handled on " + cpus(far) + ", outside its local CPUs " + local + node + ": " + what + fix));
+            String which = farIrqs.size() <= 8 ? " (IRQ " + CpuSet.of(farIrqs.stream().mapToInt(x -> x).toArray()) + ")" : "";
+            String managed = d.kind() == hostside.machine.PciKind.NVME ? "; NVMe queue interrupts are kernel-managed and cannot be moved" : "";
+            out.add(CpuFactRules.IRQ_FAR.finding(Severity.WARN, d.device(), d.device() + "'s " + (farIrqs.size() == 1 ? "1 IRQ is" : farIrqs.size() + " IRQs are")
+                    + " handled on " + cpus(far) + which + ", outside its local CPUs " + local + node + ": " + what + managed,
+                    Evidence.fact(d.device() + ".local_cpulist", local.toString()), Evidence.fact("/proc/irq/N/effective_affinity_list", far.toString())));
         }
     }
 
@@ -220,9 +229,10 @@ public final class CpuVerdicts {
         }
         if (n < 2) return;
         String ib = Boolean.FALSE.equals(f.irqs().irqbalance()) ? " and irqbalance is not running" : "";
-        out.add(Finding.warn("IRQ", "all " + n + " interrupts of " + String.join(", ", devices) + " land on CPU0" + ib
-                + ": one core services every completion and packet and its threads are preempted for each; start irqbalance "
-                + "or spread them with /proc/irq/N/smp_affinity_list"));
+        out.add(CpuFactRules.IRQ_CPU0.finding(Severity.WARN, "IRQ", "all " + n + " interrupts of " + String.join(", ", devices) + " land on CPU0" + ib
+                + ": one core services every completion and packet and its threads are preempted for each",
+                Evidence.fact("/proc/interrupts device IRQs on CPU0", String.valueOf(n)),
+                Evidence.fact("irqbalance", String.valueOf(f.irqs().irqbalance()))));
     }
 
     // ---- frequency ----
@@ -245,28 +255,33 @@ public final class CpuVerdicts {
                         for (CpuFreq c : these) {
                             if ("power".equals(c.epp()) || "balance_power".equals(c.epp())) lowEpp.merge(c.epp(), CpuSet.of(c.cpu()), CpuSet::or);
                         }
-                        lowEpp.forEach((epp, set) -> out.add(Finding.warn("cpufreq", "CPUs " + set + " run " + driver
+                        lowEpp.forEach((epp, set) -> out.add(CpuFactRules.EPP.finding(Severity.WARN, "cpufreq", "CPUs " + set + " run " + driver
                                 + " powersave with energy_performance_preference=" + epp + ": the hardware favours energy and "
-                                + "ramps slowly for bursty feeder threads; set the preference to performance or "
-                                + "balance_performance, or the governor to performance")));
+                                + "ramps slowly for bursty feeder threads",
+                                Evidence.fact(CpuFactsReader.CPU + "/cpuN/cpufreq/energy_performance_preference", epp), governor(g))));
                     } else {
-                        out.add(Finding.bad("cpufreq", on + " use the powersave governor (" + driver + "), which holds them at "
-                                + "their lowest frequency: feeder threads run at minimum clock; set performance "
-                                + "(cpupower frequency-set -g performance)"));
+                        out.add(CpuFactRules.GOVERNOR.finding(Severity.BAD, "cpufreq", on + " use the generic powersave governor (" + driver
+                                + "), which holds them at their lowest frequency: feeder threads run at minimum clock", governor(g),
+                                Evidence.fact(CpuFactsReader.CPU + "/cpuN/cpufreq/scaling_driver", driver)));
                     }
                 }
-                case "ondemand", "conservative" -> out.add(Finding.warn("cpufreq", on + " use the " + g.value() + " governor ("
-                        + driver + "), which samples load and raises the clock only after a burst has begun: short feeder bursts "
-                        + "(batch collation, kernel launches) run at low clock; performance is the setting for latency-sensitive feeders"));
-                case "schedutil" -> out.add(Finding.info("cpufreq", on + " use schedutil (" + driver + "): the clock follows the "
-                        + "scheduler's utilisation estimate, which decays while a thread sleeps, so a feeder that waits between "
+                case "ondemand", "conservative" -> out.add(CpuFactRules.GOVERNOR.finding(Severity.WARN, "cpufreq", on + " use the " + g.value()
+                        + " governor (" + driver + "), which samples load and raises the clock only after a burst has begun: short feeder "
+                        + "bursts (batch collation, kernel launches) run at low clock", governor(g)));
+                case "schedutil" -> out.add(CpuFactRules.GOVERNOR.finding(Severity.INFO, "cpufreq", on + " use schedutil (" + driver + "): the clock "
+                        + "follows the scheduler's utilisation estimate, which decays while a thread sleeps, so a feeder that waits between "
                         + "batches may start each burst below full speed; the performance governor removes that ramp where "
-                        + "feeder latency matters"));
-                case "userspace" -> out.add(Finding.info("cpufreq", on + " use the userspace governor (" + driver + "): a daemon "
-                        + "or script sets their frequency (scaling_setspeed); check it keeps feeder CPUs at full speed"));
+                        + "feeder latency matters", governor(g)));
+                case "userspace" -> out.add(CpuFactRules.GOVERNOR.finding(Severity.INFO, "cpufreq", on + " use the userspace governor (" + driver
+                        + "): a daemon or script sets their frequency (scaling_setspeed), which decides whether feeder CPUs run at full speed",
+                        governor(g)));
                 default -> { }
             }
         }
+    }
+
+    private static Evidence governor(Share g) {
+        return Evidence.fact(CpuFactsReader.CPU + "/cpuN/cpufreq/scaling_governor", g.value() + " on CPUs " + g.cpus());
     }
 
     private static void caps(CpuFacts f, List<Finding> out) {
@@ -279,12 +294,12 @@ public final class CpuVerdicts {
                 capped.merge(ghz(c.scalingMaxKHz()) + " of " + ghz(c.cpuinfoMaxKHz()), CpuSet.of(c.cpu()), CpuSet::or);
             }
         }
-        capped.forEach((what, cpus) -> out.add(Finding.warn("cpufreq", "CPUs " + cpus + " are capped at " + what
-                + " (scaling_max_freq below cpuinfo_max_freq): feeder threads there cannot reach full clock; raise "
-                + "scaling_max_freq (cpupower frequency-set -u)")));
+        capped.forEach((what, cpus) -> out.add(CpuFactRules.FREQ_CAP.finding(Severity.WARN, "cpufreq", "CPUs " + cpus + " are capped at " + what
+                + " (scaling_max_freq below cpuinfo_max_freq): feeder threads there cannot reach full clock",
+                Evidence.fact(CpuFactsReader.CPU + "/cpuN/cpufreq/scaling_max_freq of cpuinfo_max_freq", what + " on CPUs " + cpus))));
         if (Boolean.FALSE.equals(q.turbo())) {
-            out.add(Finding.warn("cpufreq", "turbo is off (" + q.turboSource() + "): single-threaded feeder work (the Python "
-                    + "main loop, kernel launches, collation) runs at base clock"));
+            out.add(CpuFactRules.TURBO_OFF.finding(Severity.WARN, "cpufreq", "turbo is off (" + q.turboSource() + "): single-threaded feeder work "
+                    + "(the Python main loop, kernel launches, collation) runs at base clock", Evidence.fact(q.turboSource() == null ? "turbo" : q.turboSource(), "off")));
         }
     }
 
@@ -303,19 +318,20 @@ public final class CpuVerdicts {
             if (deepest == null || s.latencyUs() > deepest.latencyUs()) deepest = s;
         }
         if (deepest == null || deepest.latencyUs() < DEEP_IDLE_US) return;
-        out.add(Finding.info("cpuidle", "idle CPUs may enter " + deepest.name() + ", which takes up to " + deepest.latencyUs()
-                + " µs to leave (CPU" + i.cpu() + ", cpuidle " + (i.driver() == null ? "?" : i.driver()) + "/"
+        out.add(CpuFactRules.IDLE_DEEP.finding(Severity.INFO, "cpuidle", "idle CPUs may enter " + deepest.name() + ", which takes up to "
+                + deepest.latencyUs() + " µs to leave (CPU" + i.cpu() + ", cpuidle " + (i.driver() == null ? "?" : i.driver()) + "/"
                 + (i.governor() == null ? "?" : i.governor()) + "): a feeder thread that sleeps between batches can pay that "
-                + "on each wake-up; where that matters, hold /dev/cpu_dma_latency open with a low value or disable the state "
-                + "(cpupower idle-set -D), at a power cost"));
+                + "on each wake-up", Evidence.fact(CpuFactsReader.CPU + "/cpu" + i.cpu() + "/cpuidle/" + deepest.name() + "/latency",
+                String.valueOf(deepest.latencyUs()))));
     }
 
     // ---- scheduler ----
 
     private static void rtThrottling(CpuFacts f, List<Finding> out) {
         if (f.sched() == null || f.sched().rtRuntimeUs() == null || f.sched().rtRuntimeUs() != -1) return;
-        out.add(Finding.info("scheduler", "RT throttling is off (sched_rt_runtime_us=-1): a SCHED_FIFO thread that spins can "
-                + "starve everything else on its CPU, kernel threads included"));
+        out.add(CpuFactRules.RT_THROTTLING.finding(Severity.INFO, "scheduler", "RT throttling is off (sched_rt_runtime_us=-1): a SCHED_FIFO "
+                + "thread that spins can starve everything else on its CPU, kernel threads included",
+                Evidence.fact("/proc/sys/kernel/sched_rt_runtime_us", "-1")));
     }
 
     private static void scheduler(CpuFacts f, List<Finding> out) {
@@ -349,7 +365,8 @@ public final class CpuVerdicts {
                     + ", and sleepers are placed up to half a sched_latency behind; 6.6 replaced it with EEVDF (deadlines and "
                     + "a base slice)" + preempt;
         }
-        out.add(Finding.info("scheduler", text));
+        out.add(CpuFactRules.SCHEDULER.finding(Severity.INFO, "scheduler", text,
+                Evidence.fact("/proc/sys/kernel/osrelease", k.major() + "." + k.minor()), Evidence.fact("scheduler", k.scheduler())));
     }
 
     private static int log2(int n) {

@@ -1,7 +1,7 @@
 package hostside.cpu.trace;
 
-import java.util.Locale;
 import java.util.ArrayList;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +11,7 @@ import hostside.core.Finding;
 import hostside.core.Units;
 
 /**
- * What a syscall profile means for a training step, one line each. A line appears only when its
+ * What a syscall profile means for a training step, one finding of a {@link ProfileRules} rule each. A line appears only when its
  * figure stands out; the wording says what the calls are and where they usually come from, and
  * stays neutral where the trace cannot tell. A profile of marked steps
  * ({@link SyscallProfile#steps()} &gt; 0) gives figures per step; a whole run mixes start-up
@@ -54,7 +54,7 @@ public final class ProfileVerdicts {
         sockets(p).ifPresent(f::add);
         processes(p).ifPresent(f::add);
         if (f.isEmpty() && p.totalCalls() > 0) {
-            f.add(new Finding(hostside.core.Severity.INFO, SUBJECT, "no group of calls stands out: the largest is " + largest(p), "syscalls-even"));
+            f.add(ProfileRules.EVEN.finding(hostside.core.Severity.INFO, SUBJECT, "no group of calls stands out: the largest is " + largest(p), evidence(p)));
         }
         return f;
     }
@@ -99,10 +99,10 @@ public final class ProfileVerdicts {
         if (!p.timed()) {
             SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX);
             if (g.share() < FUTEX_SHARE) return Optional.empty();
-            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+            return Optional.of(ProfileRules.FUTEX.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                     "%s of the syscall time is futex (%,d calls; strace -c does not tell waits from wakes, but with -w the time is nearly all waiting): "
                             + "threads wait on each other (DataLoader queues, the pin-memory thread, thread pools between ops); "
-                            + "the timed trace says which threads wait", pct(g.share()), g.calls()), "syscalls-futex-wait"));
+                            + "the timed trace says which threads wait", pct(g.share()), g.calls()), evidence(p)));
         }
         SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX_WAIT);
         if (g.share() < FUTEX_SHARE) return Optional.empty();
@@ -132,7 +132,7 @@ public final class ProfileVerdicts {
         } else {
             sb.append("; look for a GPU-bound step or a starved loader");
         }
-        return Optional.of(new Finding(severity, SUBJECT, sb.toString(), "syscalls-futex-wait"));
+        return Optional.of(ProfileRules.FUTEX.finding(severity, SUBJECT, sb.toString(), evidence(p)));
     }
 
     static Optional<Finding> nvidia(SyscallProfile p) {
@@ -151,15 +151,14 @@ public final class ProfileVerdicts {
         if (p.steps() > 0) {
             tail = p.perStep(g.calls()) >= 1
                     ? ". About " + perStep(p, g.calls()) + " a step means something allocates, maps or synchronises through the driver every step "
-                            + "(a cudaMalloc or cudaHostAlloc the caching allocators would avoid, events, a blocking sync); CUDA graphs and "
-                            + "preallocated buffers take them out of the step"
+                            + "(a cudaMalloc or cudaHostAlloc the caching allocators would avoid, events, a blocking sync)"
                     : ". Fewer than one a step: the driver stays out of the steps";
         } else {
             tail = ". This run includes CUDA's start-up, which makes hundreds; a count that grows with the number of steps means allocation "
                     + "or synchronisation through the driver every step (the caching allocators and CUDA graphs avoid it)";
         }
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
-                what, tail), "syscalls-nvidia-ioctl"));
+        return Optional.of(ProfileRules.NVIDIA_IOCTL.finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
+                what, tail), evidence(p)));
     }
 
     static Optional<Finding> churn(SyscallProfile p) {
@@ -171,15 +170,14 @@ public final class ProfileVerdicts {
             return Optional.empty();
         }
         String cause = "memory goes back to the kernel and is mapped again, and each page mapped again faults on its first touch: large "
-                + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this; reuse buffers, "
-                + "use a caching host allocator (pin_memory's is one), or raise MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_";
+                + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this";
         if (p.steps() > 0) {
-            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
-                    mmap, returned, rateOf(p, returned), cause), "syscalls-mmap-churn"));
+            return Optional.of(ProfileRules.MMAP_CHURN.finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
+                    mmap, returned, rateOf(p, returned), cause), evidence(p)));
         }
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
+        return Optional.of(ProfileRules.MMAP_CHURN.finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
                 + "included (loading libraries and imports map and unmap); where they keep coming through the steps, %s", mmap, returned,
-                rateOf(p, returned), cause), "syscalls-mmap-churn"));
+                rateOf(p, returned), cause), evidence(p)));
     }
 
     static Optional<Finding> reads(SyscallProfile p) {
@@ -190,12 +188,11 @@ public final class ProfileVerdicts {
         String figures = String.format(Locale.ROOT, "file reads: %s in %,d calls of %s on average%s", Units.bytes(r.bytes()), r.calls(), Units.bytes(avg),
                 p.steps() > 0 ? String.format(Locale.ROOT, " (%s a step)", perStep(p, r.calls())) : "");
         if (avg < SMALL_READ) {
-            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes; "
-                    + "larger reads (1 MiB and up) or mapping the files (np.memmap, safetensors) cut the calls"
-                    + (p.steps() > 0 ? "" : " (start-up imports count here too)"), "syscalls-small-reads"));
+            return Optional.of(ProfileRules.READS.finding(hostside.core.Severity.INFO, SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes"
+                    + (p.steps() > 0 ? "" : " (start-up imports count here too)"), evidence(p)));
         }
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
-                "syscalls-file-reads"));
+        return Optional.of(ProfileRules.READS.finding(hostside.core.Severity.INFO, SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
+                evidence(p)));
     }
 
     static Optional<Finding> stats(SyscallProfile p) {
@@ -203,58 +200,67 @@ public final class ProfileVerdicts {
         long opens = p.calls("openat") + p.calls("open");
         if (p.steps() > 0) {
             if (p.perStep(stats + opens) < STATS_PER_STEP) return Optional.empty();
-            return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+            return Optional.of(ProfileRules.FILE_LOOKUPS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                     "%,d stat calls and %,d opens in the steps (%s a step): something looks files up every step (an import or "
-                            + "os.path check inside the loop, a dataset that opens a file per sample); open once, outside the loop",
-                    stats, opens, perStep(p, stats + opens)), "syscalls-file-lookups"));
+                            + "os.path check inside the loop, a dataset that opens a file per sample)",
+                    stats, opens, perStep(p, stats + opens)), evidence(p)));
         }
         if (stats < MANY_STATS) return Optional.empty();
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.FILE_LOOKUPS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%,d stat calls and %,d opens: Python's imports look for every module along sys.path, so most of these are start-up, "
-                        + "paid once per process (and once per DataLoader worker under spawn), not per step", stats, opens), "syscalls-imports"));
+                        + "paid once per process (and once per DataLoader worker under spawn), not per step", stats, opens), evidence(p)));
     }
 
     static Optional<Finding> polling(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.POLL);
         if (g.share() < POLL_SHARE) return Optional.empty();
         String top = g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.POLLING.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is polling and sleeping (%s): threads idle until work or a timeout arrives; time asleep, not CPU burnt",
-                pct(g.share()), whose(p), top), "syscalls-polling"));
+                pct(g.share()), whose(p), top), evidence(p)));
     }
 
     static Optional<Finding> yields(SyscallProfile p) {
         long y = p.calls("sched_yield");
         if (y < MANY_YIELDS) return Optional.empty();
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.YIELDS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%,d sched_yield calls (%s): threads spin while they wait and hand the CPU back each time (OpenMP, MKL and "
                         + "OpenBLAS workers between parallel regions; CUDA's synchronisation under cudaDeviceScheduleYield): a waiting thread "
-                        + "that keeps a core busy", y, rateOf(p, y)), "syscalls-sched-yield"));
+                        + "that keeps a core busy", y, rateOf(p, y)), evidence(p)));
     }
 
     static Optional<Finding> sockets(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.SOCKET);
         if (g.share() < SOCKET_SHARE) return Optional.empty();
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.SOCKETS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is sockets and pipes (%,d calls): DataLoader workers hand each batch to the main process over a "
                         + "pipe or Unix socket (the tensors stay in shared memory; the socket carries their handles), or the job talks to "
-                        + "other hosts (NCCL's socket transport, a data service)", pct(g.share()), whose(p), g.calls()), "syscalls-sockets"));
+                        + "other hosts (NCCL's socket transport, a data service)", pct(g.share()), whose(p), g.calls()), evidence(p)));
     }
 
     static Optional<Finding> processes(SyscallProfile p) {
         if (!p.timed()) return Optional.empty();
         if (p.steps() > 0) {
             if (p.processesStarted() == 0) return Optional.empty();
-            return Optional.of(new Finding(hostside.core.Severity.WARN, SUBJECT, String.format(
+            return Optional.of(ProfileRules.PROCESSES.finding(hostside.core.Severity.WARN, SUBJECT, String.format(
                     "%,d processes started during the steps: DataLoader workers start anew for every pass over the loader unless "
                             + "persistent_workers=True, and each start forks the whole training process", p.processesStarted()),
-                    "syscalls-processes"));
+                    evidence(p)));
         }
         if (p.processesStarted() < 2) return Optional.empty();
-        return Optional.of(new Finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.PROCESSES.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
                 "%,d processes and %,d threads started during the trace: DataLoader workers are processes, started anew for every "
                         + "pass over the loader unless persistent_workers=True (some may be helper commands; their execve shows which)",
-                p.processesStarted(), p.threadsStarted()), "syscalls-processes"));
+                p.processesStarted(), p.threadsStarted()), evidence(p)));
+    }
+
+    /** What every profile finding read: the trace's totals. */
+    static List<hostside.core.Evidence> evidence(SyscallProfile p) {
+        List<hostside.core.Evidence> e = new ArrayList<>();
+        e.add(hostside.core.Evidence.fact("strace calls", String.valueOf(p.totalCalls())));
+        e.add(hostside.core.Evidence.fact("strace wall seconds", String.format(Locale.ROOT, "%.3f", p.wallSeconds())));
+        if (p.steps() > 0) e.add(hostside.core.Evidence.fact("marked steps", String.valueOf(p.steps())));
+        return e;
     }
 
     static String pct(double share) {

@@ -15,13 +15,15 @@ import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
 import hostside.io.facts.IoFacts.RdmaDevice;
 import hostside.io.facts.IoFacts.RdmaPort;
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.machine.PciLink;
 import hostside.core.Units;
 
 /**
- * What the storage and network facts mean for training: one finding per thing worth acting on,
- * with the symptom and what to do; none for healthy settings. Facts that are unknown give no
+ * What the storage and network facts mean for training: one finding of an {@link IoFactRules} rule
+ * per thing worth acting on, with the symptom (the rule says what to do); none for healthy settings. Facts that are unknown give no
  * finding ({@link IoFacts#unknowns} says why they are unknown).
  */
 public final class IoVerdicts {
@@ -85,27 +87,26 @@ public final class IoVerdicts {
 
     private static void remote(IoFacts.Filesystem m, List<DataDir> dirs, Map<String, BlockDevice> byName,
                                List<BlockDevice> localNvme, List<Finding> out) {
-        String stage = localNvme.isEmpty()
-                ? "stage them to a local disk first (no local NVMe drive is visible here)"
-                : "stage them to local NVMe first (" + names(localNvme) + " here)";
+        String stage = localNvme.isEmpty() ? "no local NVMe drive is visible here to stage them to"
+                : "local NVMe to stage them to: " + names(localNvme);
+        Evidence mount = Evidence.fact("/proc/self/mountinfo " + m.mountPoint(), m.type() + " " + m.source());
         String paths = paths(dirs);
         String on = paths + (dirs.size() == 1 ? " is" : " are") + " on " + m.what() + " (" + m.source() + " at " + m.mountPoint() + ")";
         if (FsKind.NETWORK.equals(m.storage())) {
-            out.add(Finding.warn(paths, on + ": checkpoint loads and dataset reads go over the network, at the speed the "
-                    + "storage gives this client while every other node reads too, and a slow server stalls every rank; "
-                    + stage + ", or cache them there"));
+            out.add(IoFactRules.NETWORK_FS.finding(Severity.WARN, paths, on + ": checkpoint loads and dataset reads go over the network, at the "
+                    + "speed the storage gives this client while every other node reads too, and a slow server stalls every rank; " + stage, mount));
         } else if (FsKind.HOST_SHARE.equals(m.storage())) {
-            out.add(Finding.warn(paths, on + ": every read crosses the hypervisor to the VM host's file system, slower "
-                    + "than a disk of the VM's own; " + stage));
+            out.add(IoFactRules.NETWORK_FS.finding(Severity.WARN, paths, on + ": every read crosses the hypervisor to the VM host's file system, "
+                    + "slower than a disk of the VM's own; " + stage, mount));
         } else if (FsKind.FUSE.equals(m.storage())) {
-            out.add(Finding.info(paths, on + ": every read goes through a user-space daemon; if it fetches from a remote "
-                    + "store, checkpoint loads go over the network: " + stage));
+            out.add(IoFactRules.NETWORK_FS.finding(Severity.INFO, paths, on + ": every read goes through a user-space daemon; if it fetches from "
+                    + "a remote store, checkpoint loads go over the network; " + stage, mount));
         } else {
             List<String> carried = dirs.getFirst().disks().stream().map(byName::get).filter(Objects::nonNull)
                     .filter(b -> b.remote() != null).map(b -> b.name() + " (" + b.remote() + ")").toList();
             if (!carried.isEmpty()) {
-                out.add(Finding.warn(paths, on + ", which lies on " + String.join(", ", carried) + ": a disk that looks "
-                        + "local but is reached over the network, so checkpoint loads go over the network; " + stage));
+                out.add(IoFactRules.NETWORK_FS.finding(Severity.WARN, paths, on + ", which lies on " + String.join(", ", carried) + ": a disk that "
+                        + "looks local but is reached over the network, so checkpoint loads go over the network; " + stage, mount));
             }
         }
     }
@@ -113,18 +114,19 @@ public final class IoVerdicts {
     private static void readAhead(IoFacts.Filesystem m, List<DataDir> dirs, List<Finding> out) {
         DataDir d = dirs.getFirst();
         if (!FsKind.NETWORK.equals(m.storage()) || d.readAheadKb() == null || d.readAheadKb() >= SMALL_READ_AHEAD_KB) return;
-        out.add(Finding.warn(paths(dirs), "read-ahead on " + m.mountPoint() + " (" + m.what() + ", holding " + paths(dirs) + ") is "
-                + Units.bytes(d.readAheadKb() * 1024) + ": a sequential read (a checkpoint, a dataset shard) goes to the "
-                + "server in steps that small, each waiting its round trip, far below what the link carries; raise it to "
-                + "16 MiB or more: echo 16384 > " + d.readAheadSource() + " (it resets on the next mount: a udev rule keeps it)"));
+        out.add(IoFactRules.READ_AHEAD.finding(Severity.WARN, paths(dirs), "read-ahead on " + m.mountPoint() + " (" + m.what() + ", holding "
+                + paths(dirs) + ") is " + Units.bytes(d.readAheadKb() * 1024) + " (" + d.readAheadSource() + "): a sequential read (a checkpoint, "
+                + "a dataset shard) goes to the server in steps that small, each waiting its round trip, far below what the link carries",
+                Evidence.fact(String.valueOf(d.readAheadSource()), String.valueOf(d.readAheadKb()))));
     }
 
     private static void readOnly(IoFacts.Filesystem m, List<DataDir> dirs, List<Finding> out) {
         if (!m.options().contains("ro")) return;
         if (!FsKind.LOCAL.equals(m.storage()) && !FsKind.remote(m.storage()) && !FsKind.OVERLAY.equals(m.storage())) return;
         String paths = paths(dirs);
-        out.add(Finding.warn(paths, paths + (dirs.size() == 1 ? " is" : " are") + " on a read-only mount (" + m.mountPoint()
-                + "): fine for a dataset, but checkpoints and caches written there fail"));
+        out.add(IoFactRules.READ_ONLY.finding(Severity.WARN, paths, paths + (dirs.size() == 1 ? " is" : " are") + " on a read-only mount ("
+                + m.mountPoint() + "): fine for a dataset, but checkpoints and caches written there fail",
+                Evidence.fact("/proc/self/mountinfo " + m.mountPoint(), String.join(",", m.options()))));
     }
 
     private static void rotational(List<DataDir> dirs, Map<String, BlockDevice> byName, List<Finding> out) {
@@ -137,14 +139,14 @@ public final class IoVerdicts {
             if (b == null || !Boolean.TRUE.equals(b.rotational())) return;
             String paths = paths(on);
             String lie = paths + (on.size() == 1 ? " lies" : " lie") + " on " + disk;
+            Evidence e = Evidence.fact("/sys/block/" + disk + "/queue/rotational", "1");
             if (b.kind() == BlockKind.VIRTIO) {
-                out.add(Finding.info(paths, lie + ", which the kernel marks rotational: virtio disks say so by default, "
-                        + "whatever the host stores them on, so the flag says nothing here; the measured read speed does"));
+                out.add(IoFactRules.ROTATIONAL.finding(Severity.INFO, paths, lie + ", which the kernel marks rotational: virtio disks say so by "
+                        + "default, whatever the host stores them on, so the flag says nothing here; the measured read speed does", e));
             } else {
                 String model = b.model() == null ? "" : " (" + b.model() + ")";
-                out.add(Finding.warn(paths, lie + model + ", a rotational disk: every random read waits for a seek, so "
-                        + "DataLoader workers reading many small files starve the GPU and checkpoints save slowly; move data "
-                        + "and checkpoints to SSD or NVMe"));
+                out.add(IoFactRules.ROTATIONAL.finding(Severity.WARN, paths, lie + model + ", a rotational disk: every random read waits for a "
+                        + "seek, so DataLoader workers reading many small files starve the GPU and checkpoints save slowly", e));
             }
         });
     }
@@ -163,17 +165,18 @@ public final class IoVerdicts {
         String ctrl = b.controller().name() == null ? b.controller().pciAddress() : b.controller().name() + " at " + b.controller().pciAddress();
         String text = b.name() + " (" + ctrl + ") runs its PCIe link at " + l.current() + ", below the drive's " + l.max()
                 + ": at most " + Units.gbps(l.currentGBs()) + " instead of " + Units.gbps(l.maxGBs())
-                + " each way; check the slot it sits in (a x4 drive in a x2 slot or behind a riser, a slower generation), "
-                + "the BIOS's link settings and the seating";
-        out.add(l.belowMaxWidth() ? Finding.bad(b.name(), text) : Finding.warn(b.name(), text));
+                + " each way";
+        Evidence e = Evidence.fact("/sys/bus/pci/devices/" + b.controller().pciAddress() + "/current_link_width,current_link_speed", l.current()
+                + " of " + l.max());
+        out.add(IoFactRules.NVME_LINK.finding(l.belowMaxWidth() ? Severity.BAD : Severity.WARN, b.name(), text, e));
     }
 
     private static void scheduler(BlockDevice b, List<Finding> out) {
         String s = b.queue() == null ? null : b.queue().scheduler();
         if (b.kind() != BlockKind.NVME || s == null || NVME_SCHEDULERS.contains(s)) return;
-        out.add(Finding.warn(b.name(), b.name() + " uses the " + s + " I/O scheduler: on NVMe it adds CPU time and locking "
-                + "to every request and caps IOPS well below the drive's; use none: echo none > /sys/block/" + b.name()
-                + "/queue/scheduler (a udev rule keeps it)"));
+        out.add(IoFactRules.NVME_SCHEDULER.finding(Severity.WARN, b.name(), b.name() + " uses the " + s + " I/O scheduler: on NVMe it adds CPU "
+                + "time and locking to every request, where none (the kernel's default for a drive with several queues) adds none",
+                Evidence.fact("/sys/block/" + b.name() + "/queue/scheduler", s)));
     }
 
     // ---- network ----
@@ -183,10 +186,11 @@ public final class IoVerdicts {
         if (n.speedMbps() < FAST_LINK_MBPS || n.mtu() > 1500) return;
         String roce = n.rdmaDevices().isEmpty() ? ""
                 : ", and RoCE on " + String.join(", ", n.rdmaDevices()) + " runs with an RDMA MTU of 1024 instead of 4096";
-        out.add(Finding.warn(n.name(), n.name() + " runs at " + gbps(n.speedMbps()) + " with MTU " + n.mtu()
+        out.add(IoFactRules.MTU.finding(Severity.WARN, n.name(), n.name() + " runs at " + gbps(n.speedMbps()) + " with MTU " + n.mtu()
                 + ": TCP traffic (NCCL's socket transport, storage, checkpoint uploads) takes six times the packets and "
-                + "interrupts per byte of a 9000-byte MTU and leaves CPU cores busy" + roce
-                + "; set MTU 9000 on the interface and every switch port on the path"));
+                + "interrupts per byte of a 9000-byte MTU and leaves CPU cores busy" + roce,
+                Evidence.fact("/sys/class/net/" + n.name() + "/mtu", String.valueOf(n.mtu())),
+                Evidence.fact("/sys/class/net/" + n.name() + "/speed", String.valueOf(n.speedMbps()))));
     }
 
     private static void port(RdmaDevice r, RdmaPort p, List<Finding> out) {
@@ -195,28 +199,29 @@ public final class IoVerdicts {
         String where = subject + " (" + (p.linkLayer() == null ? "link layer unknown" : p.linkLayer())
                 + (r.netdevs().isEmpty() ? "" : ", " + String.join(", ", r.netdevs())) + ")";
         boolean cabled = "LinkUp".equals(p.physicalState());
+        Evidence e = Evidence.fact("/sys/class/infiniband/" + r.name() + "/ports/" + p.port() + "/state,phys_state", p.state() + ", "
+                + p.physicalState());
         if (cabled && "InfiniBand".equals(p.linkLayer())) {
-            out.add(Finding.bad(subject, where + " is " + p.state() + " with its link up: no subnet manager has brought it "
-                    + "to ACTIVE, so NCCL cannot use it and falls back to another HCA or to sockets; start opensm or check "
-                    + "the fabric's subnet manager (ibstat, sminfo)"));
+            out.add(IoFactRules.RDMA_PORT.finding(Severity.BAD, subject, where + " is " + p.state() + " with its link up: no subnet manager has "
+                    + "brought it to ACTIVE, so NCCL cannot use it and falls back to another HCA or to sockets", e));
         } else if (cabled) {
-            out.add(Finding.bad(subject, where + " is " + p.state() + " with its link up: RDMA traffic meant for it fails or "
-                    + "goes elsewhere; check the interface is up and configured (ibstat, rdma link)"));
+            out.add(IoFactRules.RDMA_PORT.finding(Severity.BAD, subject, where + " is " + p.state() + " with its link up: RDMA traffic meant for "
+                    + "it fails or goes elsewhere", e));
         } else {
             String phys = p.physicalState() == null ? "" : ", physical state " + p.physicalState();
-            out.add(Finding.warn(subject, where + " is " + p.state() + phys + ": if it is cabled, NCCL loses that rail "
-                    + "and its share of bandwidth; check the cable and the switch port (ibstat)"));
+            out.add(IoFactRules.RDMA_PORT.finding(Severity.WARN, subject, where + " is " + p.state() + phys + ": if it is cabled, NCCL loses "
+                    + "that rail and its share of bandwidth", e));
         }
     }
 
     private static void peermem(IoFacts f, int gpus, List<Finding> out) {
         List<RdmaDevice> rdma = hardware(f.rdmaDevices());
         if (gpus == 0 || rdma.isEmpty() || f.gpuDirect() == null || !Boolean.FALSE.equals(f.gpuDirect().peermem())) return;
-        out.add(Finding.warn("GPUDirect RDMA", "RDMA devices (" + rdma.stream().map(RdmaDevice::name).collect(Collectors.joining(", "))
-                + ") and GPUs, but neither nvidia_peermem nor nv_peer_mem is loaded (" + f.gpuDirect().modulesSource()
-                + "): GPUDirect RDMA is off unless NCCL uses DMA-BUF (kernel 5.12+ with NVIDIA's open kernel modules), "
-                + "so NCCL stages every inter-node transfer through host memory, an extra copy over PCIe each way; "
-                + "modprobe nvidia_peermem (NCCL_DEBUG=INFO shows 'GPU Direct RDMA Enabled' when it works)"));
+        out.add(IoFactRules.GPUDIRECT_RDMA.finding(Severity.WARN, "GPUDirect RDMA", "RDMA devices (" + rdma.stream().map(RdmaDevice::name)
+                .collect(Collectors.joining(", ")) + ") and GPUs, but neither nvidia_peermem nor nv_peer_mem is loaded (" + f.gpuDirect().modulesSource()
+                + "): GPUDirect RDMA then rests on DMA-BUF, which NVIDIA recommends but which needs its open kernel modules and a kernel with "
+                + "RDMA DMA-BUF support (5.12 or later); where neither path works, NCCL stages every inter-node transfer through host memory, "
+                + "an extra copy over PCIe each way", Evidence.fact(String.valueOf(f.gpuDirect().modulesSource()), "no nvidia_peermem, nv_peer_mem")));
     }
 
     /** A NIC that carries training traffic or an NVMe drive on no GPU's NUMA node. */
@@ -229,18 +234,17 @@ public final class IoVerdicts {
             if (n.virtual() || n.numaNode() == null || gpuNodes.contains(n.numaNode())) continue;
             boolean data = !n.rdmaDevices().isEmpty() || (n.speedMbps() != null && n.speedMbps() >= DATA_NIC_MBPS);
             if (!data) continue;
-            out.add(Finding.warn(n.name(), n.name() + " is on NUMA node " + n.numaNode() + ", not " + gpus
-                    + ": every GPUDirect RDMA transfer and every staged copy crosses the inter-socket link, which caps "
-                    + "bandwidth and adds latency; use a NIC on the GPUs' node (NCCL_IB_HCA, NCCL_SOCKET_IFNAME) or run the "
-                    + "ranks that use it on node " + n.numaNode() + "'s CPUs"));
+            out.add(IoFactRules.NUMA_NIC.finding(Severity.WARN, n.name(), n.name() + " is on NUMA node " + n.numaNode() + ", not " + gpus
+                    + ": every GPUDirect RDMA transfer and every staged copy crosses the inter-socket link, which caps bandwidth and adds latency",
+                    Evidence.fact("/sys/class/net/" + n.name() + "/device/numa_node", String.valueOf(n.numaNode()))));
         }
         for (BlockDevice b : localNvme) {
             Integer node = b.controller() == null ? null : b.controller().numaNode();
             if (node == null || gpuNodes.contains(node)) continue;
-            out.add(Finding.warn(b.name(), b.name() + " is on NUMA node " + node + ", not " + gpus
+            out.add(IoFactRules.NUMA_NVME.finding(Severity.WARN, b.name(), b.name() + " is on NUMA node " + node + ", not " + gpus
                     + ": data read from it lands in node " + node + "'s memory or crosses the inter-socket link on its way "
-                    + "to the GPUs (GPUDirect Storage too); keep the hot dataset on a drive on the GPUs' node, or bind the "
-                    + "DataLoader workers to node " + node));
+                    + "to the GPUs (GPUDirect Storage too)",
+                    Evidence.fact("/sys/bus/pci/devices/" + b.controller().pciAddress() + "/numa_node", String.valueOf(node))));
         }
     }
 
@@ -250,11 +254,12 @@ public final class IoVerdicts {
         String text = "GPUs and NVMe drives (" + names(localNvme) + ") but no nvidia_fs module: GPUDirect Storage is not "
                 + "available, so cuFile (and libraries built on it: kvikio, DALI's GDS reader, torch's GdsFile) falls back to "
                 + "compat mode: POSIX reads into a host bounce buffer, then a copy to the GPU";
+        Evidence e = Evidence.fact("/proc/modules", "no nvidia_fs");
         if (c != null && Boolean.FALSE.equals(c.allowCompatMode())) {
-            out.add(Finding.bad("GPUDirect Storage", text + "; and " + c.path() + " sets allow_compat_mode to false, so cuFile "
-                    + "calls fail instead of falling back; install nvidia-fs (modprobe nvidia_fs) or allow compat mode"));
+            out.add(IoFactRules.GDS.finding(Severity.BAD, "GPUDirect Storage", text + "; and " + c.path() + " sets allow_compat_mode to false, so "
+                    + "cuFile calls fail instead of falling back", e, Evidence.fact(c.path() + " allow_compat_mode", "false")));
         } else {
-            out.add(Finding.info("GPUDirect Storage", text + "; install and load nvidia-fs (modprobe nvidia_fs) where GDS is wanted"));
+            out.add(IoFactRules.GDS.finding(Severity.INFO, "GPUDirect Storage", text, e));
         }
     }
 

@@ -71,11 +71,13 @@ class CpuVerdictsTest {
         List<Finding> f = except(Box.healthy(root).put("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "400000 100000\n").findings(), "scheduler");
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
-            assertThat(x.subject()).isEqualTo("cgroup");
-            assertThat(x.text()).startsWith("the cgroup grants 4 CPUs' worth of time (cpu.max 400000 100000, "
-                    + "/sys/fs/cgroup/user.slice/job.scope/cpu.max) but this process sees 16 CPUs")
+            assertThat(x.id()).isEqualTo("M3-CPU-QUOTA");
+            assertThat(x.subject()).isEqualTo("CPU quota");
+            assertThat(x.text()).startsWith("the cgroup grants 4 CPUs' worth of time (cpu.max 400000 100000) but this process sees 16 CPUs")
                     .contains("16 physical cores here").contains("throttled").contains("100 ms period")
-                    .contains("torch.set_num_threads(4)");
+                    .endsWith("4 threads fit the quota");
+            assertThat(x.fix()).contains("OMP_NUM_THREADS");
+            assertThat(x.evidence()).contains(hostside.core.Evidence.fact("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "cpu.max 400000 100000"));
         });
     }
 
@@ -84,9 +86,9 @@ class CpuVerdictsTest {
         Finding x = about(Box.healthy(root)
                 .put("/proc/4242/mounts", "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n").put("/proc/4242/cgroup", "3:cpu:/job\n")
                 .put("/sys/fs/cgroup/cpu/job/cpu.cfs_quota_us", "250000\n").put("/sys/fs/cgroup/cpu/job/cpu.cfs_period_us", "100000\n")
-                .findings(), "cgroup").getFirst();
+                .findings(), "CPU quota").getFirst();
         assertThat(x.text()).startsWith("the cgroup grants 2.5 CPUs' worth of time (cpu.cfs_quota_us 250000 per 100000")
-                .contains("torch.set_num_threads(2)");
+                .contains("2 threads fit the quota");
     }
 
     @Test
@@ -113,8 +115,9 @@ class CpuVerdictsTest {
         List<Finding> f = about(Box.healthy(root).put("/proc/4242/status", "Cpus_allowed_list:\t8-15\nMems_allowed_list:\t1\n").findings(), "GPU0");
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
-            assertThat(x.text()).startsWith("this process may not run on any of GPU0's local CPUs (0-7, NUMA node 0)")
-                    .endsWith("numactl --cpunodebind=0");
+            assertThat(x.id()).isEqualTo("M3-GPU-LOCAL-CPUS");
+            assertThat(x.text()).startsWith("this process may not run on any of GPU0's local CPUs (0-7, NUMA node 0)");
+            assertThat(x.fix()).contains("numactl --cpunodebind");
         });
     }
 
@@ -125,9 +128,12 @@ class CpuVerdictsTest {
         List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15\n").put(CPU + "/isolated", "12-15\n").findings(), "isolation");
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.id()).isEqualTo("M3-ISOLCPUS");
             assertThat(x.text()).isEqualTo("CPUs 12-15 are isolated (isolcpus): the scheduler places no thread there unless it is "
-                    + "pinned (taskset -c 12-15); CPUs 12-15 still take the scheduler tick and run RCU callbacks: add "
-                    + "nohz_full=12-15 rcu_nocbs=12-15 for a core that a pinned thread has to itself");
+                    + "pinned (taskset -c 12-15); CPUs 12-15 still take the scheduler tick and run RCU callbacks (no nohz_full=), which "
+                    + "interrupts a thread pinned there");
+            // kernel-parameters.txt: nohz_full= offloads RCU callbacks as rcu_nocbs= would, so the rule asks for nohz_full= alone
+            assertThat(CpuFactRules.ISOLCPUS.fix()).contains("nohz_full=").doesNotContain("rcu_nocbs=");
         });
     }
 
@@ -143,7 +149,7 @@ class CpuVerdictsTest {
         List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=managed_irq,domain,4-7 nohz_full=4-7\n")
                 .put(CPU + "/isolated", "4-7\n").put(CPU + "/nohz_full", "4-7\n").findings(), "isolation");
         assertThat(f).singleElement().satisfies(x -> assertThat(x.text())
-                .contains("they are local to GPU0, so pin its launch or data-loading threads there deliberately").doesNotContain("tick"));
+                .contains("they are local to GPU0, whose launch or data-loading threads never use them unless pinned there").doesNotContain("tick"));
     }
 
     @Test
@@ -152,7 +158,8 @@ class CpuVerdictsTest {
                 .put(CPU + "/isolated", "\n").findings(), "isolation");
         assertThat(f).anySatisfy(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
-            assertThat(x.text()).isEqualTo("the command line asks isolcpus=12-15 but the kernel isolated no CPU (" + CPU + "/isolated)");
+            assertThat(x.id()).isEqualTo("M3-ISOLCPUS-MISMATCH");
+            assertThat(x.text()).startsWith("the command line asks isolcpus=12-15 but the kernel isolated no CPU (" + CPU + "/isolated)");
         });
     }
 
@@ -165,13 +172,14 @@ class CpuVerdictsTest {
         List<Finding> f = about(b.findings(), "GPU0");
         assertThat(f).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.id()).isEqualTo("M3-IRQ-FEEDERS");
             assertThat(x.text()).isEqualTo("eth0's 4 IRQs land on CPUs 0-3, the cores that feed GPU0 (0-7): interrupt and softirq work "
-                    + "preempts its launch and data-loading threads there; move them (smp_affinity_list, IRQBALANCE_BANNED_CPULIST) "
-                    + "or pin the feeder threads to the rest (4-7)");
+                    + "preempts its launch and data-loading threads there; the rest (4-7) are free of them");
+            assertThat(x.fix()).contains("smp_affinity_list").contains("IRQBALANCE_BANNED_CPULIST");
         });
         // the NIC is on node 1: its IRQs are also away from it
         assertThat(about(b.findings(), "eth0")).singleElement().satisfies(x -> assertThat(x.text())
-                .startsWith("eth0's 4 IRQs are handled on CPUs 0-3, outside its local CPUs 8-15 on NUMA node 1"));
+                .startsWith("eth0's 4 IRQs are handled on CPUs 0-3 (IRQ 110-113), outside its local CPUs 8-15 on NUMA node 1"));
     }
 
     @Test
@@ -179,8 +187,10 @@ class CpuVerdictsTest {
         Box b = Box.healthy(root).put("/sys/devices/pci0000:86/" + Box.NIC + "/local_cpulist", "0-15\n").affinity(110, "0-7", "6");
         assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
-            assertThat(x.text()).isEqualTo("eth0's 1 IRQ lands on CPU 6, among the 8 that feed GPU0 (0-7): pin latency-sensitive "
-                    + "feeder threads to 0-5,7 and the interrupts stay out of their way");
+            assertThat(x.id()).isEqualTo("M3-IRQ-FEEDERS");
+            assertThat(x.fix()).isEmpty();
+            assertThat(x.text()).isEqualTo("eth0's 1 IRQ lands on CPU 6, among the 8 that feed GPU0 (0-7): latency-sensitive "
+                    + "feeder threads pinned to 0-5,7 stay out of their way");
         });
     }
 
@@ -191,8 +201,8 @@ class CpuVerdictsTest {
         b.put("/sys/devices/pci0000:87/" + Box.NVME + "/msi_irqs/122", "msix\n").put("/sys/devices/pci0000:87/" + Box.NVME + "/msi_irqs/123", "msix\n")
                 .affinity(123, "0-7", "3");
         assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> assertThat(x.text())
-                .startsWith("nvme0's 4 IRQs land on CPUs 0-3, the cores that feed GPU0 (0-7)")
-                .contains("NVMe queue interrupts are kernel-managed and stay where they are: pin the feeder threads to the rest (4-7)"));
+                .startsWith("nvme0's 4 IRQs land on CPUs 0-3 (NVMe queue interrupts: kernel-managed, they stay there), the cores that feed GPU0 (0-7)")
+                .endsWith("the rest (4-7) are free of them"));
     }
 
     @Test
@@ -201,9 +211,10 @@ class CpuVerdictsTest {
         for (int i = 0; i < 4; i++) b.affinity(100 + i, "0-15", String.valueOf(8 + i));
         assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
-            assertThat(x.text()).isEqualTo("GPU0's 4 IRQs are handled on CPUs 8-11, outside its local CPUs 0-7 on NUMA node 0: its "
-                    + "completion interrupts (blocking synchronisation, events) are serviced across the CPU interconnect; set "
-                    + "/proc/irq/N/smp_affinity_list to 0-7 for IRQs 100-103, or ban those CPUs for them in irqbalance");
+            assertThat(x.id()).isEqualTo("M3-IRQ-FAR");
+            assertThat(x.text()).isEqualTo("GPU0's 4 IRQs are handled on CPUs 8-11 (IRQ 100-103), outside its local CPUs 0-7 on NUMA node 0: its "
+                    + "completion interrupts (blocking synchronisation, events) are serviced across the CPU interconnect");
+            assertThat(x.fix()).contains("smp_affinity_list");
         });
     }
 
@@ -248,7 +259,9 @@ class CpuVerdictsTest {
     void powersaveOnAPassiveDriverHoldsTheLowestClock() {
         assertThat(about(governor("powersave", "acpi-cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
-            assertThat(x.text()).startsWith("CPUs 0-15 use the powersave governor (acpi-cpufreq), which holds them at their lowest frequency");
+            assertThat(x.id()).isEqualTo("M3-GOVERNOR");
+            assertThat(x.text()).startsWith("CPUs 0-15 use the generic powersave governor (acpi-cpufreq), which holds them at their lowest frequency");
+            assertThat(x.fix()).contains("cpupower frequency-set -g performance");
         });
     }
 
@@ -257,6 +270,7 @@ class CpuVerdictsTest {
         assertThat(about(governor("powersave", "intel_pstate", "balance_performance").findings(), "cpufreq")).isEmpty();
         assertThat(about(governor("powersave", "amd-pstate-epp", "power").findings(), "cpufreq")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.id()).isEqualTo("M3-EPP");
             assertThat(x.text()).startsWith("CPUs 0-15 run amd-pstate-epp powersave with energy_performance_preference=power");
         });
     }
@@ -265,7 +279,9 @@ class CpuVerdictsTest {
     void ondemandLagsBursts() {
         assertThat(about(governor("ondemand", "acpi-cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
-            assertThat(x.text()).contains("raises the clock only after a burst has begun").contains("performance");
+            assertThat(x.id()).isEqualTo("M3-GOVERNOR");
+            assertThat(x.text()).contains("raises the clock only after a burst has begun");
+            assertThat(x.fix()).contains("performance");
         });
     }
 
@@ -283,9 +299,10 @@ class CpuVerdictsTest {
                 .put(CPU + "/intel_pstate/no_turbo", "1\n");
         assertThat(about(b.findings(), "cpufreq")).extracting(Finding::text).containsExactly(
                 "CPUs 3-4 are capped at 2.00 GHz of 3.50 GHz (scaling_max_freq below cpuinfo_max_freq): feeder threads there cannot "
-                        + "reach full clock; raise scaling_max_freq (cpupower frequency-set -u)",
+                        + "reach full clock",
                 "turbo is off (" + CPU + "/intel_pstate/no_turbo): single-threaded feeder work (the Python main loop, kernel "
                         + "launches, collation) runs at base clock");
+        assertThat(about(b.findings(), "cpufreq")).extracting(Finding::id).containsExactly("M3-FREQ-CAP", "M3-TURBO-OFF");
     }
 
     @Test

@@ -103,8 +103,9 @@ class H200CpuTest {
         List<Finding> v = CpuVerdicts.of(f);
         assertThat(v).extracting(Finding::severity, Finding::subject).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "GPU0"), org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "scheduler"));
-        assertThat(v.get(0).text()).isEqualTo("eth0's 2 IRQs land on CPUs 7-8, among the 16 that feed GPU0 (0-15): pin "
-                + "latency-sensitive feeder threads to 0-6,9-15 and the interrupts stay out of their way");
+        assertThat(v.get(0).text()).isEqualTo("eth0's 2 IRQs land on CPUs 7-8, among the 16 that feed GPU0 (0-15): "
+                + "latency-sensitive feeder threads pinned to 0-6,9-15 stay out of their way");
+        assertThat(v).extracting(hostside.core.Finding::id).containsExactly("M3-IRQ-FEEDERS", "M3-SCHEDULER");
         assertThat(v.get(1).text()).startsWith("kernel 6.18 schedules with EEVDF (6.6 and later)")
                 .contains("by default 3 ms with 16 CPUs").contains("sched_setattr (sched_runtime)")
                 .endsWith("the preemption model is chosen at boot (PREEMPT_DYNAMIC, preempt=)");

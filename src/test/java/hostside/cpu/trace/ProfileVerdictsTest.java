@@ -55,7 +55,7 @@ class ProfileVerdictsTest {
     void futexWaitsOfIdleHelpersAreHarmless() {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 76).call("read", FILE, 100, 24)
                 .thread(100, 10, FILE, 0.5).thread(101, 10, FUTEX_WAIT, 9.5).profile();
-        Finding f = only(p, "syscalls-futex-wait");
+        Finding f = only(p, "M3-TRACE-FUTEX");
         assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
         assertThat(f.text()).startsWith("76% of the run's syscall time is futex waits (2,000 calls, summed over 2 threads): threads wait on each other "
                 + "(DataLoader queues, the pin-memory thread").contains("CUDA's blocking sync")
@@ -66,7 +66,7 @@ class ProfileVerdictsTest {
     void aMainThreadThatWaitsIsAWarning() {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 80).call("read", FILE, 100, 20)
                 .thread(100, 10, FUTEX_WAIT, 6).thread(101, 10, FUTEX_WAIT, 9.5).profile();
-        Finding f = only(p, "syscalls-futex-wait");
+        Finding f = only(p, "M3-TRACE-FUTEX");
         assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).contains("the main thread (TID 100) spent 60% of its 10.00 s there, so the step itself waits")
                 .contains("a starved loader");
@@ -78,7 +78,7 @@ class ProfileVerdictsTest {
         fig.thread(100, 4, FUTEX_WAIT, 4);
         fig.threads.set(0, new TimedTrace.ThreadCount(100, 100, "java", 5, 4, 4, Map.of(FUTEX_WAIT, 4.0), Map.of(FUTEX_WAIT, 5L)));
         fig.threads.add(new TimedTrace.ThreadCount(101, 100, "java", 900, 0.5, 4, Map.of(FILE, 0.5), Map.of(FILE, 900L)));
-        Finding f = only(fig.profile(), "syscalls-futex-wait");
+        Finding f = only(fig.profile(), "M3-TRACE-FUTEX");
         assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
         assertThat(f.text()).contains("the first thread (TID 100) spent 100% of its 4.00 s there but made only 1% of its process's calls: a launcher")
                 .doesNotContain("starved");
@@ -87,14 +87,14 @@ class ProfileVerdictsTest {
     @Test
     void futexBelowHalfSaysNothing() {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 10, 4).call("read", FILE, 100, 6).profile();
-        assertThat(has(p, "syscalls-futex-wait")).isFalse();
+        assertThat(has(p, "M3-TRACE-FUTEX")).isFalse();
     }
 
     @Test
     void nvidiaIoctlsOfAWholeRunMentionStartUp() {
         Fig fig = new Fig().call("ioctl", IOCTL_NVIDIA, 4812, 1).call("read", FILE, 100, 1);
         fig.nvidia = Map.of("/dev/nvidiactl", 4000L, "/dev/nvidia-uvm", 612L, "/dev/nvidia0", 200L);
-        Finding f = only(fig.profile(), "syscalls-nvidia-ioctl");
+        Finding f = only(fig.profile(), "M3-TRACE-NVIDIA-IOCTL");
         assertThat(f.text()).startsWith("4,812 ioctls on /dev/nvidia* (481 a second: 4,000 on /dev/nvidiactl, 612 on /dev/nvidia-uvm, 200 on /dev/nvidia0): "
                 + "the CUDA driver calling the kernel driver").contains("kernel launches go through memory mapped into the process and make none")
                 .contains("start-up").contains("CUDA graphs");
@@ -105,22 +105,24 @@ class ProfileVerdictsTest {
         Fig fig = new Fig().call("ioctl", IOCTL_NVIDIA, 600, 0.1).call("read", FILE, 100, 1);
         fig.steps = 50;
         fig.nvidia = Map.of("/dev/nvidiactl", 600L);
-        Finding f = only(fig.profile(), "syscalls-nvidia-ioctl");
+        Finding f = only(fig.profile(), "M3-TRACE-NVIDIA-IOCTL");
         assertThat(f.text()).startsWith("600 ioctls on /dev/nvidia* (12 a step, all on /dev/nvidiactl)").contains("About 12 a step means something allocates");
         Fig quiet = new Fig().call("ioctl", IOCTL_NVIDIA, 3, 0.1).call("read", FILE, 100, 1);
         quiet.steps = 50;
-        assertThat(only(quiet.profile(), "syscalls-nvidia-ioctl").text()).contains("Fewer than one a step");
+        assertThat(only(quiet.profile(), "M3-TRACE-NVIDIA-IOCTL").text()).contains("Fewer than one a step");
     }
 
     @Test
     void mmapChurn() {
         SyscallProfile p = new Fig().call("mmap", MEMORY, 1203, 1).call("munmap", MEMORY, 1203, 1).call("read", FILE, 100, 1).profile();
-        assertThat(only(p, "syscalls-mmap-churn").text()).startsWith("mmap/munmap churn: 1,203 mmap and 1,203 munmap/madvise calls (120 a second), "
-                + "start-up included").contains("where they keep coming through the steps, memory goes back to the kernel").contains("MALLOC_MMAP_THRESHOLD_");
+        assertThat(only(p, "M3-TRACE-MMAP-CHURN").text()).startsWith("mmap/munmap churn: 1,203 mmap and 1,203 munmap/madvise calls (120 a second), "
+                + "start-up included").contains("where they keep coming through the steps, memory goes back to the kernel");
+        assertThat(only(p, "M3-TRACE-MMAP-CHURN").severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(ProfileRules.MMAP_CHURN.fix()).contains("MALLOC_MMAP_THRESHOLD_");
         Fig steps = new Fig().call("mmap", MEMORY, 100, 1).call("munmap", MEMORY, 100, 1).call("read", FILE, 100, 1);
         steps.steps = 50;
-        assertThat(only(steps.profile(), "syscalls-mmap-churn").text()).contains("in the steps (2.0 a step): memory goes back").doesNotContain("start-up");
-        assertThat(has(new Fig().call("munmap", MEMORY, 40, 1).profile(), "syscalls-mmap-churn")).isFalse();
+        assertThat(only(steps.profile(), "M3-TRACE-MMAP-CHURN").text()).contains("in the steps (2.0 a step): memory goes back").doesNotContain("start-up");
+        assertThat(has(new Fig().call("munmap", MEMORY, 40, 1).profile(), "M3-TRACE-MMAP-CHURN")).isFalse();
     }
 
     @Test
@@ -128,19 +130,20 @@ class ProfileVerdictsTest {
         Fig fig = new Fig().call("read", FILE, 30000, 5).call("futex", FUTEX_WAKE, 10, 1);
         fig.readCalls = 30000;
         fig.readBytes = 30000L * 70 * 1024;
-        assertThat(only(fig.profile(), "syscalls-small-reads").text()).startsWith("file reads: 2 GiB in 30,000 calls of 70 KiB on average: "
-                + "each read is a syscall").contains("larger reads (1 MiB and up)").contains("np.memmap");
+        assertThat(only(fig.profile(), "M3-TRACE-READS").text()).startsWith("file reads: 2 GiB in 30,000 calls of 70 KiB on average: "
+                + "each read is a syscall");
+        assertThat(ProfileRules.READS.fix()).contains("1 MiB and up").contains("np.memmap");
         fig.readBytes = 30000L * (4 << 20);
-        assertThat(only(fig.profile(), "syscalls-file-reads").text()).contains("of 4 MiB on average").contains("the bytes are");
+        assertThat(only(fig.profile(), "M3-TRACE-READS").text()).contains("of 4 MiB on average").contains("the bytes are");
     }
 
     @Test
     void importsAreStartUpUnlessInsideTheSteps() {
         SyscallProfile whole = new Fig().call("newfstatat", FILE, 26508, 0.4).call("openat", FILE, 4908, 0.1).profile();
-        assertThat(only(whole, "syscalls-imports").text()).startsWith("26,508 stat calls and 4,908 opens").contains("start-up");
+        assertThat(only(whole, "M3-TRACE-FILE-LOOKUPS").text()).startsWith("26,508 stat calls and 4,908 opens").contains("start-up");
         Fig steps = new Fig().call("newfstatat", FILE, 100, 0.1).call("futex", FUTEX_WAKE, 10, 1);
         steps.steps = 50;
-        assertThat(only(steps.profile(), "syscalls-file-lookups").text()).contains("2.0 a step").contains("every step");
+        assertThat(only(steps.profile(), "M3-TRACE-FILE-LOOKUPS").text()).contains("2.0 a step").contains("every step");
     }
 
     @Test
@@ -148,28 +151,34 @@ class ProfileVerdictsTest {
         Fig steps = new Fig().call("clone", PROCESS, 2, 0.1).call("read", FILE, 10, 1);
         steps.steps = 50;
         steps.processes = 2;
-        Finding f = only(steps.profile(), "syscalls-processes");
+        Finding f = only(steps.profile(), "M3-TRACE-PROCESSES");
         assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).contains("persistent_workers=True");
+        assertThat(f.fix()).isEqualTo("DataLoader(..., persistent_workers=True)");
         Fig whole = new Fig().call("clone", PROCESS, 2, 0.1).call("read", FILE, 10, 1);
         whole.processes = 2;
         whole.threadsStarted = 26;
-        assertThat(only(whole.profile(), "syscalls-processes").severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(only(whole.profile(), "M3-TRACE-PROCESSES").severity()).isEqualTo(hostside.core.Severity.INFO);
     }
 
     @Test
     void pollingYieldsAndSockets() {
         SyscallProfile p = new Fig().call("epoll_wait", POLL, 500, 6).call("sched_yield", POLL, 5000, 0.5).call("recvmsg", SOCKET, 100, 3)
                 .call("read", FILE, 10, 0.5).profile();
-        assertThat(only(p, "syscalls-polling").text()).startsWith("65% of the run's syscall time is polling and sleeping (epoll_wait 500, sched_yield 5,000)");
-        assertThat(only(p, "syscalls-sched-yield").text()).startsWith("5,000 sched_yield calls (500 a second)");
-        assertThat(only(p, "syscalls-sockets").text()).startsWith("30% of the run's syscall time is sockets and pipes (100 calls)");
+        assertThat(only(p, "M3-TRACE-POLLING").text()).startsWith("65% of the run's syscall time is polling and sleeping (epoll_wait 500, sched_yield 5,000)");
+        assertThat(only(p, "M3-TRACE-YIELD").text()).startsWith("5,000 sched_yield calls (500 a second)");
+        assertThat(only(p, "M3-TRACE-SOCKETS").text()).startsWith("30% of the run's syscall time is sockets and pipes (100 calls)");
     }
 
     @Test
     void nothingStandsOut() {
         SyscallProfile p = new Fig().call("read", FILE, 10, 0.4).call("futex", FUTEX_WAKE, 10, 0.3).call("getpid", OTHER, 10, 0.3).profile();
         assertThat(ProfileVerdicts.lines(p)).containsExactly("no group of calls stands out: the largest is file reads at 40% of the syscall time");
+        assertThat(ProfileVerdicts.of(p)).singleElement().satisfies(f -> {
+            assertThat(f.id()).isEqualTo("M3-TRACE-EVEN"); // every other rule of the profile stays quiet
+            assertThat(f.evidence()).isNotEmpty();
+            assertThat(f.source()).isEqualTo(ProfileRules.EVEN.sources().getFirst().toString());
+        });
         Fig empty = new Fig();
         assertThat(ProfileVerdicts.of(empty.profile())).isEmpty();
     }

@@ -37,7 +37,7 @@ class IoVerdictsTest {
         assertThat(f.getFirst().subject()).isEqualTo("/shared/ckpt and /shared/data");
         assertThat(f.getFirst().text()).startsWith("/shared/ckpt and /shared/data are on NFS v4 (storage:/export/shared at /shared)")
                 .contains("checkpoint loads and dataset reads go over the network")
-                .contains("stage them to local NVMe first (nvme0n1, nvme1n1, nvme2n1 here)");
+                .contains("local NVMe to stage them to: nvme0n1, nvme1n1, nvme2n1");
     }
 
     @Test
@@ -73,7 +73,12 @@ class IoVerdictsTest {
         List<Finding> f = r.findings(GPU_ON_0, "/shared/ckpt");
         assertThat(texts(f)).hasSize(2).anySatisfy(s -> assertThat(s)
                 .startsWith("warn /shared/ckpt: read-ahead on /shared (NFS v4, holding /shared/ckpt) is 128 KiB")
-                .contains("echo 16384 > /sys/class/bdi/0:53/read_ahead_kb"));
+                .contains("(/sys/class/bdi/0:53/read_ahead_kb)"));
+        assertThat(f).anySatisfy(x -> {
+            assertThat(x.id()).isEqualTo("M4-READ-AHEAD");
+            assertThat(x.fix()).contains("echo 16384 >");
+        });
+        assertThat(f).anySatisfy(x -> assertThat(x.id()).isEqualTo("M4-NETWORK-FS"));
         r.put("/sys/class/bdi/0:53/read_ahead_kb", "1024\n");
         assertThat(texts(r.findings(GPU_ON_0, "/shared/ckpt"))).noneMatch(s -> s.contains("read-ahead"));
     }
@@ -126,11 +131,13 @@ class IoVerdictsTest {
                 .nvme("nvme4n1", "nvme4", "0000:5f:00.0", 0, "8.0 GT/s PCIe", 4, "16.0 GT/s PCIe", 4);
         assertThat(texts(r.findings(GPU_ON_0, "/"))).containsExactly(
                 "bad nvme3n1: nvme3n1 (nvme3 at 0000:5e:00.0) runs its PCIe link at Gen4 x2, below the drive's Gen4 x4: "
-                        + "at most 3.9 GB/s instead of 7.9 GB/s each way; check the slot it sits in (a x4 drive in a x2 slot or "
-                        + "behind a riser, a slower generation), the BIOS's link settings and the seating",
+                        + "at most 3.9 GB/s instead of 7.9 GB/s each way",
                 "warn nvme4n1: nvme4n1 (nvme4 at 0000:5f:00.0) runs its PCIe link at Gen3 x4, below the drive's Gen4 x4: "
-                        + "at most 3.9 GB/s instead of 7.9 GB/s each way; check the slot it sits in (a x4 drive in a x2 slot or "
-                        + "behind a riser, a slower generation), the BIOS's link settings and the seating");
+                        + "at most 3.9 GB/s instead of 7.9 GB/s each way");
+        assertThat(r.findings(GPU_ON_0, "/")).allSatisfy(x -> {
+            assertThat(x.id()).isEqualTo("M4-NVME-LINK");
+            assertThat(x.fix()).contains("check the slot it sits in");
+        });
     }
 
     @Test
@@ -139,7 +146,11 @@ class IoVerdictsTest {
         String q = r.real("/sys/block/nvme1n1") + "/queue/scheduler";
         r.put(q, "none mq-deadline kyber [bfq]\n");
         assertThat(texts(r.findings(GPU_ON_0, "/"))).singleElement().asString()
-                .startsWith("warn nvme1n1: nvme1n1 uses the bfq I/O scheduler").contains("echo none > /sys/block/nvme1n1/queue/scheduler");
+                .startsWith("warn nvme1n1: nvme1n1 uses the bfq I/O scheduler");
+        assertThat(r.findings(GPU_ON_0, "/")).singleElement().satisfies(x -> {
+            assertThat(x.id()).isEqualTo("M4-NVME-SCHEDULER");
+            assertThat(x.fix()).contains("echo none > /sys/block/<drive>/queue/scheduler");
+        });
         r.put(q, "none [mq-deadline] kyber bfq\n");
         assertThat(r.findings(GPU_ON_0, "/")).isEmpty();
     }
@@ -191,7 +202,11 @@ class IoVerdictsTest {
         Rig r = new Rig(tmp).put("/proc/modules", "nvidia_fs 1 0 - Live 0x0\n");
         assertThat(texts(r.findings(GPU_ON_0, "/"))).singleElement().asString()
                 .startsWith("warn GPUDirect RDMA: RDMA devices (mlx5_0) and GPUs, but neither nvidia_peermem nor nv_peer_mem is "
-                        + "loaded (/proc/modules): GPUDirect RDMA is off unless NCCL uses DMA-BUF");
+                        + "loaded (/proc/modules): GPUDirect RDMA then rests on DMA-BUF, which NVIDIA recommends");
+        assertThat(r.findings(GPU_ON_0, "/")).singleElement().satisfies(x -> {
+            assertThat(x.id()).isEqualTo("M4-GPUDIRECT-RDMA");
+            assertThat(x.fix()).contains("modprobe nvidia_peermem").contains("NCCL_DEBUG=INFO");
+        });
         assertThat(r.findings(NO_GPU, "/")).isEmpty();
         r.remove("/proc/modules");
         assertThat(r.findings(GPU_ON_0, "/")).as("module state unknown").isEmpty();
