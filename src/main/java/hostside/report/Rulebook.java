@@ -35,6 +35,8 @@ public final class Rulebook {
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);
         all.addAll(hostside.io.IoRules.all());
+        all.addAll(hostside.checklist.ChecklistRules.all());
+        all.addAll(hostside.rack.RackRules.all());
         Map<String, Rule> byId = new LinkedHashMap<>();
         for (Rule r : all) {
             if (byId.put(r.id(), r) != null) throw new IllegalStateException("two rules with the ID " + r.id());
