@@ -17,7 +17,7 @@ final class FabricChecks {
     static RackCheck fabricManager(Inputs in) {
         RackItem item = RackItem.FABRIC_MANAGER;
         RackFacts.FabricManager fm = in.rack().fabricManager();
-        if (in.platform().nvlinkRack()) return RackCheck.na(item, "on GB200 and GB300 racks the fabric is managed from the NVLink switch trays (NVOS), not from the compute trays (NVIDIA's NVLink switch systems manual: the switch trays run NVOS and the fabric manager)");
+        if (in.platform().nvlinkRack()) return RackCheck.na(item, "on GB200 and GB300 racks the fabric is managed from the NVLink switch trays (NVOS), not from the compute trays (NVIDIA's NVOS user manual for NVLink switches: the switch trays run NVOS, reach the compute trays over the backplane, and provision the fabric)");
         if (fm.nvswitches().isEmpty()) return RackCheck.na(item, "no NVSwitch on this host's PCI bus: there is no NVLink fabric to manage (fourth-generation NVSwitches of HGX B200 boards are managed over the InfiniBand stack and a PCI scan can miss them: systemctl status nvidia-fabricmanager there)");
         if (in.rack().hostIsHidden()) {
             // a pod sees the image's /etc and its own processes: "not installed" would be false

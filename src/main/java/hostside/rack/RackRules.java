@@ -155,7 +155,9 @@ public final class RackRules {
                     + " bus for class 0x0680 can miss them",
             "install nvidia-fabricmanager of exactly the driver's version, then systemctl enable --now nvidia-fabricmanager (HGX B200: load ib_umad"
                     + " and install NVLSM as well)",
-            FABRIC_MANAGER_GUIDE, Source.thread("pytorch/pytorch#35710: cuInit 802 \"system not yet initialized\" on an NVSwitch machine without the fabric manager"));
+            FABRIC_MANAGER_GUIDE, Source.document("NVIDIA NVOS User Manual for NVLink Switches (v25.02), NVLink Interface: the NVLink switch tray runs NVOS,"
+                    + " its access ports reach the compute trays of the rack and its FNM ports carry the fabric's provisioning (subnet manager)"),
+            Source.thread("pytorch/pytorch#35710: cuInit 802 \"system not yet initialized\" on an NVSwitch machine without the fabric manager"));
     public static final Rule IMEX = rule(RackItem.IMEX, "IMEX on a multi-node NVLink rack: the channel device, channel0, the daemon",
             EnumSet.of(WARN, INFO, OK),
             "a job that allocates memory with a fabric handle needs an IMEX channel and a running IMEX daemon on every node of its domain: without a"
