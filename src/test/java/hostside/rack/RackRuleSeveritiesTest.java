@@ -74,4 +74,36 @@ class RackRuleSeveritiesTest {
         assertThat(RackFixturesTest.judge("gh200-numa").checks().values()).extracting(RackCheck::severity)
                 .doesNotContain(Severity.BAD, Severity.WARN);
     }
+
+    @Test
+    void aRecordedReportOfAnEarlierVersionReadsItsRowsAsRules() throws Exception {
+        // the H200's rack --json of 2026-12-05: rows as CONTRACT.md first had them, {item, value, verdict, why, fix}
+        var tree = hostside.core.Json.MAPPER.readTree(java.nio.file.Path.of("docs/measurements/2026-12-05-issue19-h200/rack.json").toFile());
+        List<RackCheck> rows = new ArrayList<>();
+        for (var n : tree.get("checklist")) {
+            assertThat(n.has("id")).isFalse();
+            rows.add(hostside.core.Json.MAPPER.treeToValue(n, RackCheck.class));
+        }
+        assertThat(rows).extracting(RackCheck::item).containsExactly(RackItem.values());
+        for (RackCheck c : rows) {
+            assertThat(c.id()).isEqualTo(RackRules.of(c.item()).id());
+            assertThat(c.source()).isNotEmpty();
+        }
+        // and a row written now reads back equal, its added fields included
+        for (RackCheck c : rows) {
+            var json = hostside.core.Json.MAPPER.valueToTree(c);
+            assertThat(json.has("id") && json.has("evidence") && json.has("source")).isTrue();
+            assertThat(hostside.core.Json.MAPPER.treeToValue(json, RackCheck.class)).isEqualTo(c);
+        }
+    }
+
+    @Test
+    void aRackRuleNamesTheModuleRuleThatJudgesTheSameSetting() {
+        assertThat(RackRules.judgedAlsoBy("M5-THP")).containsExactly("M2-THP");
+        assertThat(RackRules.judgedAlsoBy("M5-NUMA-BALANCING")).containsExactly("M2-NUMA-BALANCING");
+        assertThat(RackRules.judgedAlsoBy("M5-IMEX")).isEmpty();
+        for (String id : List.of("M5-THP", "M5-NUMA-BALANCING", "M5-BASE-PAGE-SIZE")) {
+            for (String other : RackRules.judgedAlsoBy(id)) assertThat(hostside.report.Rulebook.find(other)).as(other).isPresent();
+        }
+    }
 }
