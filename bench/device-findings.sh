@@ -65,7 +65,21 @@ grep -c "not fair" "$out/compare.md"
 echo "== 6. syscalls per CUDA launch, synchronize and copy (ptrace count, bench/cuda/syscalls_per_launch.cu)"
 if command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then
   nv=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  "$nv" -O2 -o "$work/spl" bench/cuda/syscalls_per_launch.cu && "$work/spl" 10000 && "$work/spl" 10000
+  "$nv" -O2 -o "$work/spl" bench/cuda/syscalls_per_launch.cu && "$work/spl" 10000 && "$work/spl" 10000 blocking && "$work/spl" 10000
 else
   echo "no nvcc"
+fi
+
+echo "== 7. is pin_memory() charged to RLIMIT_MEMLOCK? (without CAP_IPC_LOCK, memlock 64 KiB)"
+# Root holds CAP_IPC_LOCK, which lifts the limit: drop it from the bounding set so that the python
+# exec'd below has it in neither its permitted nor its effective set, then lower the limit.
+pin='import torch, ctypes
+print("CapEff", [l.split()[1] for l in open("/proc/self/status") if l.startswith("CapEff")][0], "memlock", open("/proc/self/limits").read().split("Max locked memory")[1].split()[0:2])
+t = torch.empty(256 << 20, dtype=torch.uint8).pin_memory(); print("pin_memory 256 MiB:", t.is_pinned())
+libc = ctypes.CDLL(None, use_errno=True); buf = ctypes.create_string_buffer(1 << 20)
+print("mlock 1 MiB:", libc.mlock(buf, 1 << 20), "errno", ctypes.get_errno())'
+if command -v setpriv >/dev/null; then
+  bash -c "ulimit -l 64; exec setpriv --bounding-set -ipc_lock --inh-caps -ipc_lock python3 -c '$pin'" 2>&1 | tail -n 4
+else
+  echo "no setpriv"
 fi

@@ -18,7 +18,7 @@ final class Readme {
                 + " hostside.jar runs on runtime/, Java " + from.version() + " (" + vendor + (linked ? "made with jlink" : "packed as it was")
                 + ")" + (modules.isEmpty() ? "" : " holding the modules " + String.join(", ", modules)) + "."
                 + (startupCache ? " hostside.aot is a start-up cache (a JDK AOT cache) trained on this jar when the bundle was made;"
-                        + " ./hostside uses it while it has hostside.jar's time stamp (HOSTSIDE_NO_AOT=1: never)." : "")
+                        + " ./hostside uses it for the commands that measure nothing, while it has hostside.jar's time stamp (HOSTSIDE_NO_AOT=1: never)." : "")
                 + " HOSTSIDE_JAVA_OPTS adds JVM options. Made by hostside bundle; the project's README and docs/commands.md say more.");
     }
 

@@ -14,7 +14,9 @@ import java.util.Optional;
  * bundle is made, as the repository launcher trains its own (docs/startup.md). It saves ~250 ms
  * of a ~650 ms start of {@code machine --json}. It is checked with {@code -XX:AOTMode=on}, which
  * refuses to start unless the cache maps, under both of the launcher's flag sets; a cache that
- * fails either is left out, and the bundle starts without one.
+ * fails either is left out, and the bundle starts without one. The launcher gives it only to the
+ * commands that measure nothing: the drills that time Java loops ran them 5-15x slower under C2 with
+ * this C1-trained cache (docs/measurements/2026-12-06-findings-h100.md).
  */
 final class StartupCache {
     /** The launcher's flags for a quick command; the cache is trained with these. */

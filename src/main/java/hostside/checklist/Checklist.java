@@ -28,9 +28,22 @@ public record Checklist(String schema, String kind, long pid, String comm, Windo
                         IoSection io, GpuSection gpus, List<String> unknowns) {
 
     public Checklist {
-        verdicts = List.copyOf(verdicts);
+        verdict = ofRule(verdict);
+        verdicts = verdicts.stream().map(Checklist::ofRule).toList();
         notes = List.copyOf(notes);
         unknowns = List.copyOf(unknowns);
+    }
+
+    /**
+     * A verdict of a report of an earlier version, named by its code ("memory-pressure"), as its
+     * rule's finding (M4-60S-MEMORY-PRESSURE, with the rule's fix and source); one already of a rule
+     * as it is.
+     */
+    static Finding ofRule(Finding f) {
+        if (f == null) return null;
+        hostside.core.Rule r = ChecklistRules.byCode(f.id());
+        if (r == null || r.id().equals(f.id()) || !r.severities().contains(f.severity())) return f;
+        return r.finding(f.severity(), f.subject(), f.text(), f.evidence());
     }
 
     /**

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.core.Unit;
 
 /**
  * The checklist's classification: from the window's figures to what an on-call engineer should
@@ -48,8 +51,9 @@ final class Verdicts {
     private Verdicts() {}
 
     /**
-     * What each rule concluded, the {@link Finding#code()} of its finding: the stable name a
-     * reader or a test compares, never the wording. Written as "memory-pressure", "healthy", ...
+     * What each rule concluded: its rule ({@link ChecklistRules#of}) is what a finding carries, the
+     * stable ID a reader or a test compares, never the wording. A report of an earlier version
+     * wrote the code ("memory-pressure", "healthy", ...) where the ID now is.
      */
     enum Code {
         MEMORY_PRESSURE, GPU_FAULT, GPU_APP_ERROR, HARDWARE_ERRORS, PROCESS_CRASHED, HUNG_TASKS, IO_BOUND, THROTTLED,
@@ -59,9 +63,9 @@ final class Verdicts {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
-        /** The rule behind a finding of the checklist. */
+        /** The rule behind a finding of the checklist, by its rule's ID or, in a report of an earlier version, its code. */
         static Code of(Finding f) {
-            for (Code c : values()) if (c.code().equals(f.id())) return c;
+            for (Code c : values()) if (c.code().equals(f.id()) || ChecklistRules.of(c).id().equals(f.id())) return c;
             throw new IllegalArgumentException("\"" + f.id() + "\" is not a checklist verdict");
         }
     }
@@ -71,18 +75,22 @@ final class Verdicts {
         memory(s, out);
         kernel(s, out);
         Finding io = io(s);
-        if (io != null && io.severity() == hostside.core.Severity.BAD) out.add(io);
+        if (io != null && io.severity() == Severity.BAD) out.add(io);
         throttled(s, out);
         cpu(s, out);
         // I/O the process does not wait on is the machine's trouble, told after the process's own
-        if (io != null && io.severity() != hostside.core.Severity.BAD) out.add(io);
+        if (io != null && io.severity() != Severity.BAD) out.add(io);
         if (out.isEmpty()) out.add(closing(s));
         out.sort(Comparator.comparing(Finding::severity)); // worst first: the enum's order
         return out;
     }
 
-    private static Finding finding(hostside.core.Severity severity, String subject, Code code, String text) {
-        return new Finding(severity, subject, text, code.code());
+    private static Finding finding(Severity severity, String subject, Code code, String text, List<Evidence> evidence) {
+        return ChecklistRules.of(code).finding(severity, subject, text, evidence);
+    }
+
+    private static void percent(List<Evidence> ev, String key, Double v) {
+        if (v != null) ev.add(Evidence.of(key, v, Unit.PERCENT));
     }
 
     private static void memory(Signals s, List<Finding> out) {
@@ -92,27 +100,34 @@ final class Verdicts {
         if (!s.oomVictims().isEmpty()) {
             why.add(plural(s.oomVictims().size(), "OOM kill") + " in the last hour (" + String.join(", ", first(s.oomVictims(), 3)) + ")");
         }
-        if (!why.isEmpty()) out.add(finding(hostside.core.Severity.BAD, "memory", Code.MEMORY_PRESSURE, "memory pressure: " + String.join(", ", why)));
+        List<Evidence> ev = new ArrayList<>();
+        percent(ev, "psi_memory_full", s.psiMemoryFull());
+        percent(ev, "psi_memory_some", s.psiMemorySome());
+        ev.add(Evidence.of("oom_kills", s.oomVictims().size(), Unit.COUNT));
+        if (!why.isEmpty()) out.add(finding(Severity.BAD, "memory", Code.MEMORY_PRESSURE, "memory pressure: " + String.join(", ", why), ev));
     }
 
     private static void kernel(Signals s, List<Finding> out) {
         List<KernelSection.EventUse> hw = s.xids().stream().filter(KernelSection.EventUse::hardware).toList();
-        if (!hw.isEmpty()) out.add(finding(hostside.core.Severity.BAD, "gpu", Code.GPU_FAULT, "GPU fault: " + xid(hw.getFirst()) + more(hw.size())));
+        if (!hw.isEmpty()) out.add(finding(Severity.BAD, "gpu", Code.GPU_FAULT, "GPU fault: " + xid(hw.getFirst()) + more(hw.size()), xids(hw)));
         List<KernelSection.EventUse> app = s.xids().stream().filter(x -> !x.hardware()).toList();
         if (!app.isEmpty()) {
             KernelSection.EventUse x = app.stream().filter(KernelSection.EventUse::thisProcess).findFirst().orElse(app.getFirst());
-            out.add(finding(hostside.core.Severity.WARN, "gpu", Code.GPU_APP_ERROR, "GPU error in " + (x.thisProcess() ? "this process" : "an application")
-                    + ": " + xid(x) + more(app.size())));
+            out.add(finding(Severity.WARN, "gpu", Code.GPU_APP_ERROR, "GPU error in " + (x.thisProcess() ? "this process" : "an application")
+                    + ": " + xid(x) + more(app.size()), xids(app)));
         }
         if (s.hardwareErrors() > 0) {
-            out.add(finding(hostside.core.Severity.BAD, "hardware", Code.HARDWARE_ERRORS, "hardware errors: " + plural(s.hardwareErrors(), "machine-check/EDAC report") + " in the last hour"));
+            out.add(finding(Severity.BAD, "hardware", Code.HARDWARE_ERRORS, "hardware errors: " + plural(s.hardwareErrors(), "machine-check/EDAC report") + " in the last hour",
+                    List.of(Evidence.of("hardware_errors", s.hardwareErrors(), Unit.COUNT))));
         }
         if (!s.crashes().isEmpty()) {
             KernelSection.EventUse c = s.crashes().getFirst();
-            out.add(finding(hostside.core.Severity.BAD, "process", Code.PROCESS_CRASHED, "crashed: " + c.process() + " (" + c.pid() + ") segfaulted " + age(c.ageSeconds())));
+            out.add(finding(Severity.BAD, "process", Code.PROCESS_CRASHED, "crashed: " + c.process() + " (" + c.pid() + ") segfaulted " + age(c.ageSeconds()),
+                    List.of(Evidence.fact("/dev/kmsg", "segfault: " + c.process() + " (" + c.pid() + ")"), Evidence.of("crashes", s.crashes().size(), Unit.COUNT))));
         }
         if (s.hungTasks() > 0) {
-            out.add(finding(hostside.core.Severity.WARN, "kernel", Code.HUNG_TASKS, "hung tasks: " + plural(s.hungTasks(), "report") + " in the last hour, " + s.hungExample() + " among them"));
+            out.add(finding(Severity.WARN, "kernel", Code.HUNG_TASKS, "hung tasks: " + plural(s.hungTasks(), "report") + " in the last hour, " + s.hungExample() + " among them",
+                    List.of(Evidence.of("hung_tasks", s.hungTasks(), Unit.COUNT), Evidence.fact("/dev/kmsg", "blocked for more than: " + s.hungExample()))));
         }
     }
 
@@ -134,7 +149,12 @@ final class Verdicts {
         String text = "I/O-bound: " + String.join(", ", why);
         if (waits) text += ", " + plural(s.blockedThreads(), "thread") + " of the process mostly in D state";
         else text += " (no thread of this process waits on it)";
-        return finding(waits ? hostside.core.Severity.BAD : hostside.core.Severity.WARN, "io", Code.IO_BOUND, text);
+        List<Evidence> ev = new ArrayList<>();
+        percent(ev, "iowait", s.iowait());
+        if (busiest != null) ev.add(Evidence.of("disk_util_" + busiest.name(), busiest.utilPercent(), Unit.PERCENT));
+        percent(ev, "psi_io_full", s.psiIoFull());
+        ev.add(Evidence.of("threads_in_d_state", s.blockedThreads(), Unit.COUNT));
+        return finding(waits ? Severity.BAD : Severity.WARN, "io", Code.IO_BOUND, text, ev);
     }
 
     private static void throttled(Signals s, List<Finding> out) {
@@ -145,8 +165,10 @@ final class Verdicts {
             List<String> detail = new ArrayList<>();
             if (g.powerWatts() != null && g.powerLimitWatts() != null) detail.add(fmt(g.powerWatts()) + " of " + fmt(g.powerLimitWatts()) + " W");
             if (g.smClockMhz() != null && g.smClockMaxMhz() != null) detail.add("SM " + fmt(g.smClockMhz()) + " of " + g.smClockMaxMhz() + " MHz");
-            out.add(finding(hostside.core.Severity.WARN, "gpu", Code.THROTTLED, "throttled: " + reasons + " on GPU" + g.index()
-                    + (detail.isEmpty() ? "" : " (" + String.join(", ", detail) + ")")));
+            List<Evidence> ev = new ArrayList<>();
+            for (Signals.Reason r : held) ev.add(Evidence.of("gpu" + g.index() + "_clocks_event_" + r.name().replace(' ', '_'), 100 * r.share(), Unit.PERCENT));
+            out.add(finding(Severity.WARN, "gpu", Code.THROTTLED, "throttled: " + reasons + " on GPU" + g.index()
+                    + (detail.isEmpty() ? "" : " (" + String.join(", ", detail) + ")"), ev));
         }
     }
 
@@ -162,11 +184,17 @@ final class Verdicts {
             String who = threads == 0 ? plural((int) workers, "worker process", "worker processes")
                     : workers == 0 ? plural((int) threads, "thread")
                     : plural((int) threads, "thread") + " and " + plural((int) workers, "worker process", "worker processes");
-            out.add(finding(gpu == null ? hostside.core.Severity.WARN : hostside.core.Severity.BAD, "cpu", Code.CPU_BOUND_FEEDING, (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
-                    + who + " at " + range + " on core" + (cores.contains(",") ? "s " : " ") + cores + gpuText(s, gpu)));
+            List<Evidence> ev = new ArrayList<>();
+            ev.add(Evidence.of("busiest_thread_cpu", hot.getFirst().cpuPercent(), Unit.PERCENT));
+            percent(ev, "gpu_util", gpu);
+            out.add(finding(gpu == null ? Severity.WARN : Severity.BAD, "cpu", Code.CPU_BOUND_FEEDING, (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
+                    + who + " at " + range + " on core" + (cores.contains(",") ? "s " : " ") + cores + gpuText(s, gpu), ev));
         } else if (s.gilShare() >= 2 && gpuLow) {
-            out.add(finding(gpu == null ? hostside.core.Severity.WARN : hostside.core.Severity.BAD, "cpu", Code.GIL_BOUND, (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
-                    + s.gilShare() + " threads share one CPU between them (the GIL?)" + gpuText(s, gpu)));
+            List<Evidence> ev = new ArrayList<>();
+            ev.add(Evidence.of("threads_sharing_one_cpu", s.gilShare(), Unit.COUNT));
+            percent(ev, "gpu_util", gpu);
+            out.add(finding(gpu == null ? Severity.WARN : Severity.BAD, "cpu", Code.GIL_BOUND, (gpu == null ? "CPU-bound: " : "CPU-bound feeding: ")
+                    + s.gilShare() + " threads share one CPU between them (the GIL?)" + gpuText(s, gpu), ev));
         }
         if (s.cpus() != null && s.runnable() != null && s.runnable() - 1 > s.cpus()
                 || s.psiCpuSome() != null && s.psiCpuSome() >= CPU_SOME_PERCENT) {
@@ -174,10 +202,15 @@ final class Verdicts {
             // procs_running counts the thread that reads it: one less is what competes for the CPUs
             if (s.runnable() != null && s.cpus() != null) why.add(fmt(Math.max(0, s.runnable() - 1)) + " runnable on " + s.cpus() + " CPUs");
             if (s.psiCpuSome() != null) why.add("PSI cpu some " + pct(s.psiCpuSome()));
-            out.add(finding(hostside.core.Severity.WARN, "cpu", Code.CPU_OVERSUBSCRIBED, "CPU oversubscribed: " + String.join(", ", why)));
+            List<Evidence> ev = new ArrayList<>();
+            if (s.runnable() != null) ev.add(Evidence.of("runnable", Math.max(0, s.runnable() - 1), Unit.COUNT));
+            if (s.cpus() != null) ev.add(Evidence.of("cpus", s.cpus(), Unit.COUNT));
+            percent(ev, "psi_cpu_some", s.psiCpuSome());
+            out.add(finding(Severity.WARN, "cpu", Code.CPU_OVERSUBSCRIBED, "CPU oversubscribed: " + String.join(", ", why), ev));
         }
         if (s.steal() != null && s.steal() >= STEAL_PERCENT) {
-            out.add(finding(hostside.core.Severity.WARN, "cpu", Code.STEAL, "CPU stolen by the hypervisor: " + pct(s.steal()) + " steal"));
+            out.add(finding(Severity.WARN, "cpu", Code.STEAL, "CPU stolen by the hypervisor: " + pct(s.steal()) + " steal",
+                    List.of(Evidence.of("steal", s.steal(), Unit.PERCENT))));
         }
     }
 
@@ -185,24 +218,35 @@ final class Verdicts {
     private static Finding closing(Signals s) {
         Double gpu = gpuUtil(s);
         if (s.snapshot()) {
-            return finding(hostside.core.Severity.INFO, "window", Code.SNAPSHOT, "one moment of a recorded machine: no rates, so no bottleneck is named");
+            return finding(Severity.INFO, "window", Code.SNAPSHOT, "one moment of a recorded machine: no rates, so no bottleneck is named", List.of());
         }
         if (gpu != null && gpu >= GPU_BUSY_PERCENT) {
             String host = s.hostBusy() == null ? "the host keeps up"
                     : s.hostBusy() < HOST_IDLE_PERCENT ? "the host is idle" : "the host keeps up (CPUs " + pct(s.hostBusy()) + " busy)";
-            return finding(hostside.core.Severity.INFO, "gpu", Code.HEALTHY, "the GPU is busy (" + pct(gpu) + ") and " + host + ": healthy");
+            List<Evidence> ev = new ArrayList<>();
+            percent(ev, "gpu_util", gpu);
+            percent(ev, "host_busy", s.hostBusy());
+            return finding(Severity.INFO, "gpu", Code.HEALTHY, "the GPU is busy (" + pct(gpu) + ") and " + host + ": healthy", ev);
         }
         boolean processIdle = s.processCpu() != null && s.processCpu() < PROCESS_IDLE_PERCENT;
         if (processIdle && (gpu == null || gpu < GPU_IDLE_PERCENT)) {
-            return finding(hostside.core.Severity.WARN, "process", Code.WAITING, "waiting: the process used " + pct(s.processCpu()) + " of a CPU"
-                    + (gpu == null ? "" : " and the GPU " + pct(gpu)) + ": blocked on something outside (the network, a peer, a lock, a read)");
+            List<Evidence> ev = new ArrayList<>();
+            percent(ev, "process_cpu", s.processCpu());
+            percent(ev, "gpu_util", gpu);
+            return finding(Severity.WARN, "process", Code.WAITING, "waiting: the process used " + pct(s.processCpu()) + " of a CPU"
+                    + (gpu == null ? "" : " and the GPU " + pct(gpu)) + ": blocked on something outside (the network, a peer, a lock, a read)", ev);
         }
         if (gpu != null) {
-            return finding(hostside.core.Severity.WARN, "gpu", Code.GPU_UNDERUSED, "GPU at " + pct(gpu) + " and no host bottleneck seen: look at the input pipeline and the gaps between kernels");
+            List<Evidence> ev = new ArrayList<>();
+            percent(ev, "gpu_util", gpu);
+            percent(ev, "process_cpu", s.processCpu());
+            return finding(Severity.WARN, "gpu", Code.GPU_UNDERUSED, "GPU at " + pct(gpu) + " and no host bottleneck seen: look at the input pipeline and the gaps between kernels", ev);
         }
-        return finding(hostside.core.Severity.INFO, "window", Code.NO_BOTTLENECK, "no host bottleneck seen"
+        List<Evidence> ev = new ArrayList<>();
+        percent(ev, "process_cpu", s.processCpu());
+        return finding(Severity.INFO, "window", Code.NO_BOTTLENECK, "no host bottleneck seen"
                 + (s.processCpu() == null ? "" : ": the process used " + pct(s.processCpu()) + " of a CPU")
-                + (s.gpusNotRead() == null ? "" : "; GPUs not read (" + s.gpusNotRead() + ")"));
+                + (s.gpusNotRead() == null ? "" : "; GPUs not read (" + s.gpusNotRead() + ")"), ev);
     }
 
     /** The mean utilisation of the process's GPUs; null when none was read. */
@@ -219,6 +263,11 @@ final class Verdicts {
     private static String xid(KernelSection.EventUse x) {
         return "Xid " + x.xid() + " on " + x.pci() + " " + age(x.ageSeconds()) + (x.count() > 1 ? " (" + x.count() + " times)" : "")
                 + ": " + x.meaning();
+    }
+
+    /** Each Xid as the fact the kernel log gave: "Xid 79 on 0000:3b:00, 2 times". */
+    private static List<Evidence> xids(List<KernelSection.EventUse> xs) {
+        return xs.stream().map(x -> (Evidence) Evidence.fact("/dev/kmsg", "Xid " + x.xid() + " on " + x.pci() + (x.count() > 1 ? ", " + x.count() + " times" : ""))).toList();
     }
 
     private static String more(int n) {

@@ -63,7 +63,8 @@ public final class ContainerRules {
             EnumSet.of(BAD, WARN),
             "RDMA memory registration is charged to it: NCCL over InfiniBand or RoCE fails to register its buffers (\"NCCL WARN Call to"
                     + " ibv_reg_mr... failed with error Cannot allocate memory\") and the job fails at start-up; bad where an RDMA device is"
-                    + " visible, a warning where none is",
+                    + " visible, a warning where none is. PyTorch's pin_memory() is not charged to it (the NVIDIA driver pins the pages):"
+                    + " a low limit leaves the copies to the GPU as they were",
             "run with --ulimit memlock=-1 (and --cap-add IPC_LOCK), or set memlock unlimited in /etc/security/limits.conf and check ulimit -l"
                     + " inside the launcher (mpirun, srun)",
             Source.thread("NVIDIA/nccl-tests#206 (2024-04): NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory with"
@@ -71,7 +72,9 @@ public final class ContainerRules {
             Source.document("getrlimit(2), RLIMIT_MEMLOCK: CAP_IPC_LOCK processes are not limited by it; NCCL User Guide, Troubleshooting,"
                     + " InfiniBand: raise the locked-memory limit"),
             Source.reasoned("64 MiB: hostside's own line, the one Module 2 judges memlock by; how much NCCL registers per connection is not known"
-                    + " here, so a limit above it may still be too small for a large job; an unlimited soft limit or CAP_IPC_LOCK is quiet"));
+                    + " here, so a limit above it may still be too small for a large job; an unlimited soft limit or CAP_IPC_LOCK is quiet"),
+            Source.measurement("docs/measurements/2026-12-06-findings-h100.md: on the H100 VM with CAP_IPC_LOCK dropped and memlock 64 KiB,"
+                    + " torch.empty(256 MiB).pin_memory() pinned (is_pinned True) while mlock() of 1 MiB failed with ENOMEM"));
 
     public static final Rule NOFILE = Rule.of("M4-NOFILE", "a small open-files limit (RLIMIT_NOFILE)", EnumSet.of(WARN),
             "DataLoader workers hand each tensor to the main process as a file descriptor (torch.multiprocessing's file_descriptor strategy),"

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 /**
  * A conclusion about the machine, with what it read and where its rule comes from (CONTRACT.md's
  * findings: id, severity, subject, text, fix, evidence, source). Made by a {@link Rule}: a finding
- * with an empty ID is one not yet drawn from the rulebook.
+ * with an empty ID is a line of a report from before findings were typed.
  *
  * @param id       the rule's ID ("M3-SYSCALL"); a report of an earlier version wrote it as "code"
  * @param severity bad (costs performance now), warn (may cost it, check), unknown, info, ok
@@ -32,26 +32,9 @@ public record Finding(@JsonAlias("code") String id, Severity severity, String su
         return new Finding("", Severity.INFO, "", text, "", List.of(), "");
     }
 
-    /** A finding not (yet) drawn from a rule, named by {@code code} where a later step settles it. */
-    public Finding(Severity severity, String subject, String text, String code) {
-        this(code, severity, subject, text, "", List.of(), "");
-    }
-
     /** The same finding, its subject and text replaced (made printable, say). */
     public Finding with(String subject, String text) {
         return subject.equals(this.subject) && text.equals(this.text) ? this : new Finding(id, severity, subject, text, fix, evidence, source);
-    }
-
-    public static Finding bad(String subject, String text) {
-        return new Finding(Severity.BAD, subject, text, "");
-    }
-
-    public static Finding warn(String subject, String text) {
-        return new Finding(Severity.WARN, subject, text, "");
-    }
-
-    public static Finding info(String subject, String text) {
-        return new Finding(Severity.INFO, subject, text, "");
     }
 
     /** Up to six names, then how many more: a finding names what it is about without running on. */

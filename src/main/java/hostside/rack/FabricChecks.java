@@ -12,13 +12,13 @@ import hostside.rack.RackChecklist.Inputs;
 final class FabricChecks {
     private FabricChecks() {}
 
-    // ---- 16. fabric manager: HGX boards with NVSwitches need it; GB200 trays do not run it ----
+    // ---- 16. fabric manager: HGX boards with NVSwitches need it (the fabric manager user guide); GB200 trays do not run it ----
 
     static RackCheck fabricManager(Inputs in) {
         RackItem item = RackItem.FABRIC_MANAGER;
         RackFacts.FabricManager fm = in.rack().fabricManager();
-        if (in.platform().nvlinkRack()) return RackCheck.na(item, "on GB200 and GB300 racks the fabric is managed from the NVLink switch trays (NVOS), not from compute trays: starting it here does nothing (gpu-operator#610)");
-        if (fm.nvswitches().isEmpty()) return RackCheck.na(item, "no NVSwitch on this host's PCI bus: there is no NVLink fabric to manage");
+        if (in.platform().nvlinkRack()) return RackCheck.na(item, "on GB200 and GB300 racks the fabric is managed from the NVLink switch trays (NVOS), not from the compute trays (NVIDIA's NVOS user manual for NVLink switches: the switch trays run NVOS, reach the compute trays over the backplane, and provision the fabric)");
+        if (fm.nvswitches().isEmpty()) return RackCheck.na(item, "no NVSwitch on this host's PCI bus: there is no NVLink fabric to manage (fourth-generation NVSwitches of HGX B200 boards are managed over the InfiniBand stack and a PCI scan can miss them: systemctl status nvidia-fabricmanager there)");
         if (in.rack().hostIsHidden()) {
             // a pod sees the image's /etc and its own processes: "not installed" would be false
             return RackCheck.of(item, RackVerdict.UNKNOWN, fm.nvswitches().size() + " NVSwitches; the fabric manager out of sight",
@@ -74,7 +74,7 @@ final class FabricChecks {
                         : "a channel and a running daemon: fabric handles can be exported", "");
     }
 
-    // ---- 20. GPUDirect RDMA: nvidia_peermem or dma-buf; NCCL_NET_GDR_LEVEL=SYS on Grace (nccl#1579) ----
+    // ---- 20. GPUDirect RDMA: dma-buf (recommended) or nvidia_peermem (legacy); NCCL_NET_GDR_C2C on Grace since 2.27 ----
 
     static RackCheck gpuDirect(Inputs in) {
         RackItem item = RackItem.GPUDIRECT;
@@ -84,8 +84,8 @@ final class FabricChecks {
         String names = hostside.core.Finding.some(rdma.stream().map(PciDevice::label).toList());
         String mod = in.rack().peermem();
         String value = rdma.size() + " RDMA NIC" + (rdma.size() == 1 ? "" : "s") + " (" + names + "); " + (mod == null ? "no nvidia_peermem" : mod + " loaded");
-        String grace = in.platform().grace() ? "; on Grace NCCL reaches the NIC through the CPU unless told: NCCL_NET_GDR_LEVEL=SYS gave 13-20% more (nccl#1579)" : "";
-        if (mod != null) return RackCheck.of(item, in.platform().grace() ? RackVerdict.INFO : RackVerdict.OK, value, "NICs can DMA straight into GPU memory" + grace, in.platform().grace() ? "export NCCL_NET_GDR_LEVEL=SYS for NCCL jobs" : "");
+        String grace = in.platform().grace() ? "; on Grace NCCL 2.27 and later use GPUDirect RDMA for NICs on the C2C-attached CPU by default (NCCL_NET_GDR_C2C=1, src/graph/paths.cc); before 2.26 NCCL reached the NIC through the CPU unless told (NCCL_NET_GDR_LEVEL=SYS gave 13-20% more, nccl#1579)" : "";
+        if (mod != null) return RackCheck.of(item, in.platform().grace() ? RackVerdict.INFO : RackVerdict.OK, value, "NICs can DMA straight into GPU memory" + grace, in.platform().grace() ? "NCCL before 2.26 only: export NCCL_NET_GDR_LEVEL=SYS for NCCL jobs" : "");
         return RackCheck.of(item, RackVerdict.INFO, value,
                 "without nvidia_peermem, GPUDirect RDMA needs the dma-buf path (open kernel modules, Linux 5.12 or later, a NCCL and NIC stack that use it); otherwise NCCL stages through host memory" + grace,
                 "modprobe nvidia_peermem, where the dma-buf path is not in use");

@@ -191,7 +191,9 @@ public final class RackLiveChecks {
             FabricReadiness f = failed.getFirst();
             String value = "not ready on " + failed.size() + " of " + rs.size() + " GPU" + (rs.size() == 1 ? "" : "s") + ": " + f.failedStep()
                     + step(f, f.failedStep());
-            return RackCheck.of(item, RackVerdict.BAD, value, f.why() + "; NCCL will not use multi-node NVLink here", f.fix());
+            // the row names the failed step's rule (M5-FABRIC-NO-CHANNEL, ...), with the first failed GPU's evidence
+            return new RackCheck(item, value, RackVerdict.BAD, f.why() + "; NCCL will not use multi-node NVLink here", f.fix(),
+                    f.finding().id(), f.finding().evidence(), f.finding().source());
         }
         if (rs.stream().allMatch(r -> r.outcome() == FabricReadiness.Outcome.NOT_APPLICABLE)) {
             return RackCheck.na(item, rs.getFirst().why());

@@ -23,6 +23,18 @@ public enum RackVerdict {
         return label;
     }
 
+    /** The severity a finding of this verdict has; null for n/a and not run, which conclude nothing about the machine. */
+    public hostside.core.Severity severity() {
+        return switch (this) {
+            case OK -> hostside.core.Severity.OK;
+            case INFO -> hostside.core.Severity.INFO;
+            case WARN -> hostside.core.Severity.WARN;
+            case BAD -> hostside.core.Severity.BAD;
+            case UNKNOWN -> hostside.core.Severity.UNKNOWN;
+            case NA, NOT_RUN -> null;
+        };
+    }
+
     @JsonCreator
     public static RackVerdict parse(String s) {
         for (RackVerdict v : values()) if (v.label.equals(s)) return v;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
-import hostside.core.Severity;
 
 /**
  * Every conclusion a report's modules drew, in the modules' order: the one list page one's "What
@@ -42,15 +41,8 @@ public final class Conclusions {
                 }
                 case Report.Rack rack -> {
                     for (hostside.rack.RackCheck c : rack.checklist()) {
-                        Severity sev = switch (c.verdict()) {
-                            case BAD -> Severity.BAD;
-                            case WARN -> Severity.WARN;
-                            case UNKNOWN -> Severity.UNKNOWN;
-                            case INFO -> Severity.INFO;
-                            case OK -> Severity.OK;
-                            case NA, NOT_RUN -> null; // not a conclusion about this machine
-                        };
-                        if (sev != null) out.add(new Report.Concluded(5, "", sev, c.item().id(), c.value() + ": " + c.why(), c.fix()));
+                        Finding f = c.finding(); // null for n/a and not run: not a conclusion about this machine
+                        if (f != null) out.add(new Report.Concluded(5, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
                     }
                 }
                 default -> { }

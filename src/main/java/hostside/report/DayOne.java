@@ -62,7 +62,7 @@ final class DayOne {
         // 2. the fabric: fabric manager on HGX, fabric state and readiness on NVLink racks
         out.add(line(2, "NVLink fabric", List.of(part(rack.get(RackItem.FABRIC_MANAGER), "fabric manager"), part(rack.get(RackItem.FABRIC_STATE), "fabric state"),
                 part(rack.get(RackItem.IMEX), "IMEX"), part(rack.get(RackItem.FABRIC_READINESS), "readiness"))));
-        // 3. the host link: at its maximum, copies at 0.75 of the class or better, C2C up
+        // 3. the host link: at its maximum, copies at 0.75 of the class or better (hostside's own floor, not DCGM's), C2C up
         {
             List<Part> p = new ArrayList<>();
             if (m != null) {
@@ -76,8 +76,8 @@ final class DayOne {
             Placement pl = Placements.of(r);
             Double h2d = Placements.median(r, Placements.HOST_TO_DEVICE);
             if (pl.placed() && pl.hostToDeviceFloor() != null && h2d != null) {
-                p.add(h2d >= pl.hostToDeviceFloor() ? new Part(RackVerdict.OK, String.format(Locale.ROOT, "host to device %.1f GB/s, above 0.75 of %s", h2d, pl.closest().name()))
-                        : new Part(RackVerdict.WARN, String.format(Locale.ROOT, "host to device %.1f GB/s, under 0.75 of %s's %.1f", h2d, pl.closest().name(), pl.hostToDeviceFloor() / 0.75)));
+                p.add(h2d >= pl.hostToDeviceFloor() ? new Part(RackVerdict.OK, String.format(Locale.ROOT, "host to device %.1f GB/s, above hostside's floor of 0.75 x %s's copy", h2d, pl.closest().name()))
+                        : new Part(RackVerdict.WARN, String.format(Locale.ROOT, "host to device %.1f GB/s, under hostside's floor of 0.75 x %s's copy of %.1f", h2d, pl.closest().name(), pl.hostToDeviceFloor() / 0.75)));
             } else if (gpus > 0) {
                 p.add(new Part(RackVerdict.NOT_RUN, h2d == null ? "copies not measured" : "no reference figure for this class"));
             }

@@ -41,6 +41,8 @@ public final class Rulebook {
         all.addAll(hostside.container.ContainerRules.all());
         all.addAll(hostside.io.facts.IoFactRules.all());
         all.addAll(hostside.cpu.trace.ProfileRules.all());
+        all.addAll(hostside.checklist.ChecklistRules.all());
+        all.addAll(hostside.rack.RackRules.all());
         Map<String, Rule> byId = new LinkedHashMap<>();
         for (Rule r : all) {
             if (byId.put(r.id(), r) != null) throw new IllegalStateException("two rules with the ID " + r.id());

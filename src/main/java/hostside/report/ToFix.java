@@ -28,12 +28,23 @@ final class ToFix {
         for (Report.Concluded c : r.findings()) {
             if (!c.severity().toFix() && c.severity() != Severity.UNKNOWN) continue; // unknown ones are counted on page one, not listed as things to fix
             if (c.module() == 5 && !c.severity().toFix()) continue; // the rack checklist's unknown items are facts it could not read, not figures in doubt: its own table says them
-            // an item of the rack checklist that a module already found (NUMA balancing: Module 2's) is said once, there
-            if (c.module() == 5 && out.stream().anyMatch(i -> i.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(c.subject()))) continue;
+            // an item of the rack checklist that a module already found (M5-NUMA-BALANCING: Module 2's M2-NUMA-BALANCING) is said once, there
+            if (c.module() == 5 && saidBefore(out, c)) continue;
             out.add(new Item(c.severity(), c.module(), c.subject(), c.id(), c.text(), c.fix()));
         }
         out.sort(Comparator.comparing(Item::severity).thenComparingInt(Item::module)); // BAD before WARN: the enum's order
         return out;
+    }
+
+    /**
+     * Whether a rack item's finding is one a module already listed: by the rules its rule names as
+     * judging the same setting ({@link hostside.rack.RackRules#judgedAlsoBy}); a report of an earlier
+     * version, whose findings have no rule IDs, by the subject.
+     */
+    static boolean saidBefore(List<Item> out, Report.Concluded c) {
+        List<String> also = hostside.rack.RackRules.judgedAlsoBy(c.id());
+        if (out.stream().anyMatch(i -> also.contains(i.id()))) return true;
+        return out.stream().anyMatch(i -> i.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(c.subject()));
     }
 
     static Block block(Report r) {

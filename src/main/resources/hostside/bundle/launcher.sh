@@ -131,9 +131,13 @@ fi
 
 # The start-up cache was trained on this jar when the bundle was made, and both carry the same
 # time stamp. JDK 25 would use a cache beside a replaced jar and run the old classes from it, so
-# a jar of another time runs without it.
+# a jar of another time runs without it. The drills that time Java loops run without it too: the
+# cache holds the profiles of a C1-only training run, and under C2 with it the STREAM kernels ran
+# 5-15x slower (one-thread Triad 1.0-2.4 GB/s against 11.4-16.4 without it on the busy dev VM, 2.7
+# against 14-16 GB/s on the H100 VM, 2026-12-06: docs/measurements/2026-12-06-findings-h100.md);
+# their start-up is noise beside their tens of seconds.
 cache=
-if [ "${HOSTSIDE_NO_AOT:-}" != 1 ] && [ -f "$aot" ] && [ ! "$aot" -nt "$jar" ] && [ ! "$jar" -nt "$aot" ]; then
+if [ -z "$c2" ] && [ "${HOSTSIDE_NO_AOT:-}" != 1 ] && [ -f "$aot" ] && [ ! "$aot" -nt "$jar" ] && [ ! "$jar" -nt "$aot" ]; then
   cache=1
 fi
 

@@ -64,7 +64,7 @@ class ChecklistCommandTest {
         assertThat(j.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(j.path("kind").asText()).isEqualTo("checklist");
         assertThat(j.path("window").path("mode").asText()).isEqualTo("snapshot");
-        assertThat(j.path("verdict").path("id").asText()).isEqualTo("snapshot");
+        assertThat(j.path("verdict").path("id").asText()).isEqualTo("M4-60S-SNAPSHOT");
         assertThat(j.path("process").path("threadList")).hasSize(2);
         assertThat(j.path("process").path("threadList").get(1).path("state").asText()).isEqualTo("D");
         assertThat(j.path("cpus").isNull()).isTrue();

@@ -45,7 +45,8 @@ class ChecklistDocumentTest {
         List<String> lines = text.lines().toList();
         assertThat(lines.getFirst()).isEqualTo("hostside checklist: PID 100 python3");
         assertThat(lines.get(1)).isEqualTo("2.0 s from 2026-12-02T12:00:00Z (5 samples, every 500 ms)");
-        assertThat(after(lines, "Verdict")).isEqualTo("  ! CPU-bound: 1 thread at 100% on core 2; GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found)");
+        assertThat(after(lines, "Verdict")).isEqualTo("  ! CPU-bound: 1 thread at 100% on core 2; GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found)."
+                + " Fix: " + ChecklistRules.CPU_BOUND_FEEDING.fix() + " [M4-60S-CPU-BOUND-FEEDING]");
         assertThat(text).doesNotContain("\u001b[");
         List<String> steps = lines.stream().filter(l -> l.matches("[1-6] \\S.*")).toList();
         assertThat(steps).containsExactly("1 Load", "2 Kernel", "3 CPUs", "4 Process", "5 I/O", "6 GPUs");
@@ -98,7 +99,7 @@ class ChecklistDocumentTest {
         Checklist c = ChecklistRun.gather(box.fs(), 77, 10, new FakeTicker(t -> {}), GpuFeed.none("unused"), i -> {});
         List<String> lines = text(c).lines().toList();
         assertThat(lines.get(1)).isEqualTo("one snapshot");
-        assertThat(after(lines, "Verdict")).isEqualTo("  · one moment of a recorded machine: no rates, so no bottleneck is named");
+        assertThat(after(lines, "Verdict")).isEqualTo("  · one moment of a recorded machine: no rates, so no bottleneck is named [M4-60S-SNAPSHOT]");
         assertThat(after(lines, "3 CPUs")).startsWith("  not measured: a recorded machine is one moment");
         assertThat(after(lines, "5 I/O")).startsWith("  not measured: a recorded machine is one moment");
         assertThat(after(lines, "6 GPUs")).startsWith("  not read: a recorded machine");

@@ -37,7 +37,7 @@ class ChecklistJsonTest {
         assertThat(events).extracting(e -> e.path("kind").asText()).containsExactly("hung-task", "xid", "oom-kill");
         JsonNode oom = events.get(2);
         assertThat(oom.path("cgroupLimit").asBoolean()).isTrue();
-        assertThat(j.path("verdict").path("id").asText()).isEqualTo("cpu-bound-feeding");
+        assertThat(j.path("verdict").path("id").asText()).isEqualTo("M4-60S-CPU-BOUND-FEEDING");
         assertThat(j.path("verdict").path("severity").asText()).isEqualTo("warn");
     }
 }

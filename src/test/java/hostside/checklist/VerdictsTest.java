@@ -312,8 +312,10 @@ class VerdictsTest {
         assertThat(java.util.Arrays.stream(Verdicts.Code.values()).map(Verdicts.Code::code)).containsExactly("memory-pressure", "gpu-fault",
                 "gpu-app-error", "hardware-errors", "process-crashed", "hung-tasks", "io-bound", "throttled", "cpu-bound-feeding", "gil-bound",
                 "cpu-oversubscribed", "steal", "snapshot", "healthy", "waiting", "gpu-underused", "no-bottleneck");
-        assertThat(Verdicts.Code.of(new Finding(hostside.core.Severity.INFO, "gpu", "x", "healthy"))).isEqualTo(Verdicts.Code.HEALTHY);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Verdicts.Code.of(Finding.info("gpu", "x")))
+        // a report of an earlier version wrote the code where the rule's ID now is: both read as the rule
+        assertThat(Verdicts.Code.of(new Finding("healthy", hostside.core.Severity.INFO, "gpu", "x", "", java.util.List.of(), ""))).isEqualTo(Verdicts.Code.HEALTHY);
+        assertThat(Verdicts.Code.of(new Finding("M4-60S-HEALTHY", hostside.core.Severity.INFO, "gpu", "x", "", java.util.List.of(), ""))).isEqualTo(Verdicts.Code.HEALTHY);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Verdicts.Code.of(new Finding("", hostside.core.Severity.INFO, "gpu", "x", "", java.util.List.of(), "")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

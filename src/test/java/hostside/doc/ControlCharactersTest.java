@@ -44,7 +44,7 @@ class ControlCharactersTest {
                 new KeyValues(List.of(KeyValues.Entry.of("key " + N, "value " + N))),
                 table,
                 new Bullets(List.of(Text.of("bullet " + N))),
-                new Findings(List.of(Finding.bad("GPU " + N, "finding " + N)), ""),
+                new Findings(List.of(hostside.core.Findings.bad("GPU " + N, "finding " + N)), ""),
                 new Findings(List.of(), "none " + N),
                 plot, histogram))));
     }
@@ -66,7 +66,7 @@ class ControlCharactersTest {
 
     @Test
     void theTextRenderersOwnColoursStillComeOutAroundAPlantedEscape() {
-        Document d = new Document("title " + N, List.of(new Findings(List.of(Finding.bad("GPU", "slow " + Hostile.ONE_LINE)), "")));
+        Document d = new Document("title " + N, List.of(new Findings(List.of(hostside.core.Findings.bad("GPU", "slow " + Hostile.ONE_LINE)), "")));
         String coloured = new TextRenderer(Style.colour(), 200).render(d);
         assertThat(coloured).startsWith("\u001b[1mtitle").contains("\u001b[31m✗ \u001b[0m").contains("\u001b[31m" + Hostile.SHOWN + "\u001b[0m");
         // the only escapes left are the renderer's own SGR colours

@@ -69,7 +69,7 @@ class MarkdownRendererTest {
     void aListItemThatLooksLikeAHeadingOrAListStaysText() {
         String out = new MarkdownRenderer().render(new Document("t", List.of(new Section("s", List.of(
                 new Bullets(List.of(Text.of("# not a heading"), Text.of("- not nested"), Text.of("1. not numbered"))),
-                new Findings(List.of(Finding.info("x", "2) neither")), ""))))));
+                new Findings(List.of(hostside.core.Findings.info("x", "2) neither")), ""))))));
         assertThat(out.lines().toList()).containsSubsequence("- \\# not a heading", "- \\- not nested", "- 1\\. not numbered", "- 2\\) neither");
     }
 

@@ -51,9 +51,9 @@ final class Samples {
                 new Section("Measurements", List.of(table, Note.of("fault_4k was cut to 1 GiB to fit the free memory"), deep))));
         Section findings = new Section("Findings", List.of(
                 new Findings(List.of(
-                        Finding.bad("GPU0", "the link runs at Gen3 under load, half its Gen4 maximum"),
-                        Finding.warn("NUMA", "the loader allocates on node 1, the GPU sits on node 0"),
-                        Finding.info("THP", "khugepaged scans 4096 pages every 10 s")), "none"),
+                        hostside.core.Findings.bad("GPU0", "the link runs at Gen3 under load, half its Gen4 maximum"),
+                        hostside.core.Findings.warn("NUMA", "the loader allocates on node 1, the GPU sits on node 0"),
+                        hostside.core.Findings.info("THP", "khugepaged scans 4096 pages every 10 s")), "none"),
                 new Bullets(List.of(Text.of("pin the loader to node 0"), Text.of("rerun with ").andCode("--size 1GiB").plain(" to confirm")))));
         return new Document("hostside machine: sample", "recorded on h200-vm, 2025-06-01",
                 List.of(vm, findings, new Section("Copies", List.of(sweep())), new Section("Launch jitter", List.of(jitter()))));
@@ -94,6 +94,6 @@ final class Samples {
                                 List.of(Text.of("cell " + NASTY), Text.of("1")),
                                 List.of(Text.code("code|pipe `tick`"), Text.of("2")))),
                         new Bullets(List.of(Text.of("bullet " + NASTY))),
-                        new Findings(List.of(Finding.bad("X", "finding " + NASTY)), "")))));
+                        new Findings(List.of(hostside.core.Findings.bad("X", "finding " + NASTY)), "")))));
     }
 }

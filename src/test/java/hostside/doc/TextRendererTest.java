@@ -118,8 +118,8 @@ class TextRendererTest {
 
     @Test
     void aColouredStyleMarksABadFindingInRedAndAWarningInYellow() throws ReflectiveOperationException {
-        Document d = new Document("t", List.of(new Findings(List.of(Finding.bad("GPU0", "slow link"), Finding.warn("NUMA", "far node"),
-                Finding.info("THP", "fine")), "")));
+        Document d = new Document("t", List.of(new Findings(List.of(hostside.core.Findings.bad("GPU0", "slow link"), hostside.core.Findings.warn("NUMA", "far node"),
+                hostside.core.Findings.info("THP", "fine")), "")));
         List<String> l = lines(new TextRenderer(colour()).render(d));
         assertThat(l.get(2)).contains("\u001b[31m✗ \u001b[0m").contains("\u001b[31mslow\u001b[0m");
         assertThat(l.get(3)).contains("\u001b[33m! \u001b[0m");

@@ -25,7 +25,7 @@ class ModuleFourTest {
         Result sync = hostside.io.IoResults.write("write_fsync", new Stats(1.70, 1.52, 1.75, 3), Stats.of(400));
         Result skipped = Result.notRun(hostside.io.IoResults.test("seq_read_direct_uring_qd32"), "io_uring is refused (EPERM)");
         return new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/var/tmp/hostside-io-1.tmp", 2L << 30, "ext4", true), List.of(cold, ring, sync, skipped),
-                List.of(hostside.core.Finding.info("/var/tmp", "Loading a checkpoint: fine")));
+                List.of(hostside.core.Findings.info("/var/tmp", "Loading a checkpoint: fine")));
     }
 
     /** Module 4's section of the report: the drill's own document, in Markdown. */

@@ -33,10 +33,23 @@ import java.util.Locale;
  * @param handleTypeFabricSupported attribute 128, null when the driver does not know it
  * @param multicastSupported        attribute 132 (NVLS), null when the driver does not know it; report only
  * @param caveat                    {@link #IN_PROCESS} when the import ran, else null
+ * @param finding                   the test's finding by its rule ({@link FabricRules}): the failed step's cause (bad),
+ *                                  ready (ok) or not applicable (info); made from the rest where a report of an earlier
+ *                                  version has none
  */
 public record FabricReadiness(int ordinal, Outcome outcome, String failedStep, String why, String fix, List<Step> steps,
                               long allocationBytes, Integer handleTypeFabricSupported, Integer multicastSupported,
-                              String caveat) {
+                              String caveat, hostside.core.Finding finding) {
+
+    public FabricReadiness {
+        if (finding == null && outcome != null) finding = FabricRules.finding(ordinal, outcome, failedStep, why, steps);
+    }
+
+    /** A result whose finding is drawn from its outcome by {@link FabricRules}. */
+    public FabricReadiness(int ordinal, Outcome outcome, String failedStep, String why, String fix, List<Step> steps,
+                           long allocationBytes, Integer handleTypeFabricSupported, Integer multicastSupported, String caveat) {
+        this(ordinal, outcome, failedStep, why, fix, steps, allocationBytes, handleTypeFabricSupported, multicastSupported, caveat, null);
+    }
 
     public enum Outcome { READY, NOT_READY, NOT_APPLICABLE }
 

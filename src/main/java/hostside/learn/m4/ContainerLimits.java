@@ -17,10 +17,10 @@ import hostside.learn.Svg;
 /**
  * Module 4's container limits: three limits a container sets and how each breaks training.
  * /dev/shm too small for the DataLoader's batches (workers die with a bus error); RLIMIT_MEMLOCK
- * too low without CAP_IPC_LOCK (RDMA registration fails and NCCL falls back to sockets, while
- * pin_memory() is not charged to it); pids.max too low for the job's threads (EAGAIN, "can't
+ * too low without CAP_IPC_LOCK (RDMA registration fails with ENOMEM and NCCL's InfiniBand transport
+ * fails to connect, nccl-tests#206, while pin_memory() is not charged to it); pids.max too low for the job's threads (EAGAIN, "can't
  * start new thread"). Each scene with this machine's fact, read here or typical, and the job of
- * hostside container's plan (its default workers, batches in flight and batch); thresholds,
+ * hostside container's plan (its default workers, batches in flight and batch, and its count of tasks); thresholds,
  * messages and fixes are hostside.container.ContainerVerdicts'.
  */
 public final class ContainerLimits implements Stepper {
@@ -59,9 +59,13 @@ public final class ContainerLimits implements Stepper {
             return (long) workers * prefetch * batchBytes;
         }
 
-        /** (workers + the main process) x threads each, as DataLoaderPlan counts tasks. */
+        /**
+         * The main process's intra-op threads and one thread per worker, as DataLoaderPlan counts tasks:
+         * each worker calls torch.set_num_threads(1) (worker.py's _base_worker_loop). A floor: a
+         * pin-memory thread and a dataset's own pools come on top.
+         */
         long tasks() {
-            return (workers + 1L) * threadsPerProcess;
+            return threadsPerProcess + workers;
         }
     }
 
@@ -120,17 +124,19 @@ public final class ContainerLimits implements Stepper {
         fr.add("memlock: what locked memory is charged to",
                 f("RLIMIT_MEMLOCK caps the memory a process may lock; here it is %s, and CAP_IPC_LOCK, which lifts it, is %s. RDMA memory "
                                 + "registration (NCCL over InfiniBand or RoCE, GPUDirect RDMA) and mlock() are charged to it, pin_memory() is not (it pins "
-                                + "through the NVIDIA driver). Below %s registration fails with \"Cannot allocate memory\" and NCCL quietly falls back to "
-                                + "sockets: run with --ulimit memlock=-1 and --cap-add IPC_LOCK.",
+                                + "through the NVIDIA driver). Below %s registration fails with \"Cannot allocate memory\" (NCCL WARN Call to "
+                                + "ibv_reg_mr failed, NVIDIA/nccl-tests#206) and the job stops at its first collective over the network, rather than run "
+                                + "slower: run with --ulimit memlock=-1 and --cap-add IPC_LOCK.",
                         memlockWords, ipcWords, Units.bytes(TINY_MEMLOCK)),
                 memlockPredict(memlockBytes, capIpcLock, memlockWords, ipcWords), memlock(memlockBytes, capIpcLock, rdmaFails, memlock.mine()));
 
         long limit = pidsMax == null ? EXAMPLE_PIDS : pidsMax;
         boolean taskFit = job.tasks() <= limit;
         fr.add("pids.max: every thread is a task",
-                f("The pids controller counts threads, not only processes. %d DataLoader workers and the main process each start a pool of "
-                                + "one thread per visible CPU (%s CPUs%s): %d tasks. pids.max is %s%s.%s",
-                        job.workers(), cores.value(), noneMine ? "" : ", " + cores.source().words, job.tasks(), pidsWords,
+                f("The pids controller counts threads, not only processes. The main process starts an intra-op pool of one thread per "
+                                + "visible CPU (%s CPUs%s) and each of %d DataLoader workers runs one (it calls torch.set_num_threads(1)): at least %d "
+                                + "tasks, a pin-memory thread and a dataset's own pools on top. pids.max is %s%s.%s",
+                        cores.value(), noneMine ? "" : ", " + cores.source().words, job.workers(), job.tasks(), pidsWords,
                         pidsMax == null ? f(", so they fit; under a pod limit of %d they would %s", EXAMPLE_PIDS, taskFit ? "fit too" : "not") : "",
                         pidsMax == null ? "" : taskFit ? " They fit." : " They do not fit."),
                 pidsPredict(job, pidsMax, pidsWords), pids(job, limit, pidsMax == null, pids.mine()));
@@ -186,16 +192,18 @@ public final class ContainerLimits implements Stepper {
                 : low ? "The limit is low, but CAP_IPC_LOCK lets this process lock past it."
                 : "The limit leaves room for RDMA registration; pin_memory() is never charged to it.");
         return new Frame.Predict("With this machine's memlock limit, what fails?",
-                List.of("pin_memory() / cudaHostAlloc", "RDMA registration: NCCL falls back to sockets", "nothing"), answer, why);
+                List.of("pin_memory() / cudaHostAlloc", "RDMA registration: NCCL fails to connect", "nothing"), answer, why);
     }
 
     static Frame.Predict pidsPredict(Job job, Long pidsMax, String pidsWords) {
         long limit = pidsMax == null ? EXAMPLE_PIDS : pidsMax;
         boolean fit = job.tasks() <= limit;
         String against = pidsMax == null ? "a pod limit of " + EXAMPLE_PIDS + " (this machine has none)" : "this machine's pids.max";
-        return new Frame.Predict(f("%d processes with %d threads each: will they fit under %s?", job.workers() + 1, job.threadsPerProcess(), against),
+        return new Frame.Predict(f("A main process of %d threads and %d workers of one thread each: will they fit under %s?", job.threadsPerProcess(),
+                job.workers(), against),
                 List.of("yes", "no: thread creation fails"), fit ? 0 : 1,
-                f("They need %d x %d = %d tasks against %s; pids.max here: %s.", job.workers() + 1, job.threadsPerProcess(), job.tasks(), n(limit), pidsWords));
+                f("They need %d + %d = %d tasks at least against %s; pids.max here: %s.", job.threadsPerProcess(), job.workers(), job.tasks(), n(limit),
+                        pidsWords));
     }
 
     static Frame.Predict symptomPredict() {
@@ -262,7 +270,7 @@ public final class ContainerLimits implements Stepper {
         s.box(250, 30, 170, 50, "NVIDIA driver\n(pin_memory, cudaHostAlloc)", "ok");
         s.box(250, 170, 170, 50, "RLIMIT_MEMLOCK check\n" + (memlockBytes == null ? "unlimited" : Units.bytes(memlockBytes)) + (mine ? "" : " (typical)"),
                 rdmaFails ? "bad" : "on");
-        s.box(490, 170, 130, 50, rdmaFails ? "fails: ENOMEM\nNCCL uses sockets" : "registered", rdmaFails ? "bad" : "ok");
+        s.box(490, 170, 130, 50, rdmaFails ? "fails: ENOMEM\nNCCL stops" : "registered", rdmaFails ? "bad" : "ok");
         s.box(490, 30, 130, 50, "pinned", "ok");
         s.arrow(170, 115, 250, 55, "pin_memory()", "on");
         s.arrow(420, 55, 490, 55, "", "ok");
@@ -288,13 +296,13 @@ public final class ContainerLimits implements Stepper {
             s.line(ex, 34, ex, 146, "on");
             s.text(ex > w - 80 ? ex - 6 : ex + 6, 66, "pids.max", ex > w - 80 ? "end" : "start", "on");
         }
-        int procs = job.workers() + 1;
-        double pw = job.threadsPerProcess() * k;
-        for (int i = 0; i < procs; i++) {
-            boolean in = (i + 1) * job.threadsPerProcess() <= limit;
-            s.bar(x0 + i * pw, 100, Math.max(1, pw - 2), 40, in ? "ok" : "bad");
+        // the main process's pool, then each worker's one thread
+        s.bar(x0, 100, Math.max(1, job.threadsPerProcess() * k - 2), 40, job.threadsPerProcess() <= limit ? "ok" : "bad");
+        for (int i = 0; i < job.workers(); i++) {
+            long upTo = job.threadsPerProcess() + i + 1L;
+            s.bar(x0 + (upTo - 1) * k, 100, Math.max(1, k - 1), 40, upTo <= limit ? "ok" : "bad");
         }
-        s.text(x0, 170, f("main + %d workers, %d threads each = %d tasks", job.workers(), job.threadsPerProcess(), job.tasks()), "start", "on");
+        s.text(x0, 170, f("main's %d threads + %d workers of 1 = %d tasks", job.threadsPerProcess(), job.workers(), job.tasks()), "start", "on");
         boolean fit = job.tasks() <= limit;
         s.text(x0, 236, fit ? "all threads fit" : "past the limit: clone() fails with EAGAIN", "start", fit ? "ok" : "bad");
         return s.render(f("%d tasks against a pids.max of %d: %s", job.tasks(), limit, fit ? "they fit" : "they do not fit"));

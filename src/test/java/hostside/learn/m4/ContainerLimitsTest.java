@@ -70,12 +70,14 @@ class ContainerLimitsTest {
 
     @Test
     void thePidsAnswerFollowsTheLimitAndTheCores() {
-        assertThat(predict(stepper.frames(facts(Map.of("pids_max", "100", "cores", "16"))), "every thread").answer()).isEqualTo(1);
+        assertThat(predict(stepper.frames(facts(Map.of("pids_max", "20", "cores", "16"))), "every thread").answer()).isEqualTo(1);
         assertThat(predict(stepper.frames(facts(Map.of("pids_max", "4096", "cores", "16"))), "every thread").answer()).isZero();
-        // no limit here: weighed against the example pod limit, which 224 CPUs' pools overrun
-        Frame.Predict big = predict(stepper.frames(facts(Map.of("pids_max", "max", "cores", "224"))), "every thread");
+        // the main process's pool and one thread per worker (each calls torch.set_num_threads(1)), not a pool per worker
+        assertThat(predict(stepper.frames(facts(Map.of("pids_max", "max", "cores", "224"))), "every thread").answer()).isZero();
+        // no limit here: weighed against the example pod limit, which a pool of 1020 threads and 8 workers overrun
+        Frame.Predict big = predict(stepper.frames(facts(Map.of("pids_max", "max", "cores", "1020"))), "every thread");
         assertThat(big.answer()).isEqualTo(1);
-        assertThat(big.why()).contains("2016 tasks");
+        assertThat(big.why()).contains("1020 + 8 = 1028 tasks");
     }
 
     static Inputs facts(Map<String, String> given) {
