@@ -23,11 +23,17 @@ public final class CpuRules {
             "docs/measurements/2026-12-02-cpu.md: getppid 125-137 ns on the H200 VM, 1218 ns on the dev VM, beside the C loops of bench/c");
 
     public static final Rule SYSCALL = Rule.of("M3-SYSCALL", "the cost of a trivial syscall (getppid)", EnumSet.of(OK, WARN, UNKNOWN),
-            "every kernel launch, stream sync and futex hand-over of the training loop pays a syscall or more; above "
-                    + (long) MeasuredVerdicts.SLOW_SYSCALL_NS + " ns the CPU side of a small-kernel step slows with it",
+            "every read of a batch, futex hand-over between the DataLoader's threads, mmap and blocking wait of the training loop pays a"
+                    + " syscall or more; above " + (long) MeasuredVerdicts.SLOW_SYSCALL_NS + " ns the CPU side of the loop slows with it. Kernel"
+                    + " launches and copies do not pay it: the CUDA driver submits them from user space and, with the default (spinning)"
+                    + " synchronization, made no syscall on the calling thread per launch, launch and synchronize, or 1 MiB copy",
             "on bare metal, check the CPU-vulnerability mitigations (grep . /sys/devices/system/cpu/vulnerabilities/*); in a VM, the"
                     + " hypervisor's exits set it: compare with the same drill on bare metal before tuning the loop",
-            CPU_FIGURES, Source.reasoned("800 ns: six times the H200 VM's 125-137 ns and below the dev VM's 1218 ns, so that a VM"
+            CPU_FIGURES,
+            Source.measurement("docs/measurements/2026-12-06-findings-h100.md: bench/cuda/syscalls_per_launch.cu, a ptrace count of the calling"
+                    + " thread's syscalls on the H100 VM (CUDA 13, driver 580): 0 per kernel launch, per launch and cudaStreamSynchronize, and per"
+                    + " synchronous pinned 1 MiB copy, over 10,000 of each"),
+            Source.reasoned("800 ns: six times the H200 VM's 125-137 ns and below the dev VM's 1218 ns, so that a VM"
                     + " whose syscalls trap to the hypervisor is named and a healthy one is not"));
 
     public static final Rule HANDOFF = Rule.of("M3-HANDOFF", "what handing work to another thread costs (context switch, futex wake-up)",

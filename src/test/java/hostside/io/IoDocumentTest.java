@@ -40,7 +40,7 @@ class IoDocumentTest {
         Result sync = IoResults.write("write_fsync", new Stats(1.66, 1.6, 1.7, 3), new Stats(420, 400, 450, 3));
         Result no = Result.notRun(IoResults.test("seq_read_cold_qd1"), "the file is on tmpfs");
         IoRun run = new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/data/f", 2L << 30, "xfs", true), List.of(no, seq, rand, sync),
-                List.of(hostside.core.Finding.info("/data", "a verdict")));
+                List.of(hostside.core.Findings.info("/data", "a verdict")));
         String s = text(run);
         assertThat(s).startsWith(IoDocument.TITLE + "\nbox, kernel 6.8\n");
         assertThat(flat(s)).contains("Of /data/f (2 GiB, xfs). Median of the samples, with min and max; each row names the fio job");

@@ -114,7 +114,7 @@ final class Runs {
         VmGpu gpu = new VmGpu("", List.of(h200View(), refusingView()), gpuResults(), "GPU0: NVIDIA H200 (" + PCI + ")", PCI);
         var facts = VmDrill.facts(h200);
         List<Finding> findings = new ArrayList<>(hostside.vm.facts.VmVerdicts.of(facts));
-        findings.add(Finding.warn("test", "a warning made by hand"));
+        findings.add(hostside.core.Findings.warn("test", "a warning made by hand"));
         return new VmRun(host, facts, findings, hostResults, gpu, MeasuredVerdicts.of(host, hostResults, gpu.results(), null));
     }
 

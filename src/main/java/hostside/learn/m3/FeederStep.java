@@ -127,8 +127,10 @@ public final class FeederStep implements Stepper {
         fr.add("A syscall: into the kernel and back",
                 f("A trivial syscall (getppid) costs %s. ", sys.shown())
                         + (sys.value() > SLOW_SYSCALL_NS
-                        ? "That is slow: bare metal with today's mitigations pays 0.1-0.5 us, a VM or heavy mitigations more; every syscall of the step pays it."
-                        : "That is cheap enough that launches and syncs, not syscalls, set the pace; the step's queue reads, sleeps and allocations each pay it."),
+                        ? "That is slow (the H200 VM's took 125-137 ns; a VM whose syscalls trap to the hypervisor pays more); the step's queue reads, sleeps "
+                        + "and allocations each pay it. Its kernel launches do not: the CUDA driver submits them from user space, without a syscall."
+                        : "That is cheap; the step's queue reads, sleeps and allocations each pay it. Its kernel launches do not: the CUDA driver "
+                        + "submits them from user space, without a syscall."),
                 syscallPredict(sys), FeederDrawings.syscall(sys), sys);
 
         fr.add("It blocks: a context switch",
