@@ -12,10 +12,29 @@ import hostside.core.Source;
 /**
  * Module 4's rules on the limits a container (or any cgroup and its rlimits) puts on a training job.
  * The conditions are {@link ContainerVerdicts}'; the cgroup's CPU quota is Module 3's rule
- * ({@link hostside.cpu.facts.CpuFactRules#CPU_QUOTA}), the same one the CPU facts give.
+ * ({@link #CPU_QUOTA}), the same one the CPU facts give.
  */
 public final class ContainerRules {
     private ContainerRules() {}
+
+    /** The subject both drills give a CPU-quota finding, so that page one keeps one of the two. */
+    public static final String QUOTA_SUBJECT = "CPU quota";
+
+    static final Source SCHED_BWC = Source.document("Linux Documentation/scheduler/sched-bwc.rst (CFS bandwidth control): a group may use"
+            + " quota microseconds of CPU time per period on all its CPUs together and is throttled until the next period once it has;"
+            + " cpu.stat's nr_throttled counts the periods it was");
+
+    public static final Rule CPU_QUOTA = Rule.of("M3-CPU-QUOTA", "a cgroup CPU quota below the CPUs the process sees",
+            EnumSet.of(BAD, WARN),
+            "PyTorch's intra-op pool (one thread per physical core by default), OpenMP and BLAS size themselves from the CPUs they see, not"
+                    + " from the quota; their threads use up the quota early in each period and then all wait for the next one, which shows as"
+                    + " slow, jittery steps and a starved GPU. Bad where the cgroup was already throttled in at least 10% of its periods",
+            "size the pools to the quota: OMP_NUM_THREADS=<quota, rounded down> (torch.set_num_threads the same) and num_workers at most that;"
+                    + " or make what the job sees match what it gets (docker run --cpus=N --cpuset-cpus=<N CPUs>)",
+            SCHED_BWC,
+            Source.source("pytorch/pytorch c10/core/thread_pool.cpp at 4f6f90c7: TaskThreadPoolBase::defaultNumThreads is cpuinfo's count of"
+                    + " physical cores, whatever the cgroup's quota"),
+            Source.reasoned("throttled in one period in ten or more: every thread of the job stalls that often, so the quota costs time now"));
 
     static final Source DATALOADER = Source.source("pytorch/pytorch torch/utils/data/dataloader.py and _utils/worker.py at 00a7ccaa: each"
             + " worker is a process that puts collated batches into shared memory, prefetch_factor (default 2) batches ahead; the worker"
@@ -119,7 +138,7 @@ public final class ContainerRules {
             "the kernel gives PID 1 no default signal actions, so SIGTERM (docker stop, an eviction) does nothing unless the program handles"
                     + " it and the container is SIGKILLed after the grace period, without a checkpoint; a shell does not pass SIGTERM on; orphans"
                     + " (a crashed DataLoader's workers) stay zombies unless PID 1 reaps them",
-            "run with --init (docker) or tini or dumb-init as the entrypoint; from a shell, exec the trainer (exec python train.py)",
+            "run with --init (docker) or tini or dumb-init as the entrypoint; from a shell script, exec the trainer so that it replaces the shell (exec python ...)",
             Source.document("pid_namespaces(7): the init process of a PID namespace gets only the signals it has handlers for; docker run"
                     + " reference, --init"));
 

@@ -16,13 +16,12 @@ import hostside.container.ContainerFacts.Shm;
 import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Severity;
-import hostside.cpu.facts.CpuFactRules;
 import hostside.core.Units;
 import hostside.process.Limits;
 
 /**
  * The limits that break training, each a finding of a {@link ContainerRules} rule (the CPU quota's
- * is {@link CpuFactRules#CPU_QUOTA}) with the symptom it causes; the rule says the flag that fixes
+ * is {@link ContainerRules#CPU_QUOTA}) with the symptom it causes; the rule says the flag that fixes
  * it. Nothing for healthy ones, nothing for unknown ones (the facts' unknowns say why).
  */
 public final class ContainerVerdicts {
@@ -152,7 +151,7 @@ public final class ContainerVerdicts {
         if (c.periods() != null && c.throttledPeriods() != null) {
             e.add(Evidence.fact("cpu.stat nr_throttled of nr_periods", c.throttledPeriods() + " of " + c.periods()));
         }
-        out.add(CpuFactRules.CPU_QUOTA.finding(throttled ? Severity.BAD : Severity.WARN, hostside.cpu.facts.CpuVerdicts.QUOTA_SUBJECT, text, e));
+        out.add(ContainerRules.CPU_QUOTA.finding(throttled ? Severity.BAD : Severity.WARN, ContainerRules.QUOTA_SUBJECT, text, e));
     }
 
     private static String number(double d) {

@@ -86,7 +86,8 @@ public final class MeasuredVerdicts {
             if (ns > SLOW_SYSCALL_NS) {
                 s += vm ? ": slow, as in VMs whose syscalls trap to the hypervisor (the H200 VM's took 125-137 ns); every read, futex hand-over and"
                         + " blocking wait of the training loop pays it, kernel launches do not (the driver submits them from user space)"
-                        : ": slow (the H200 VM's took 125-137 ns); every read, futex hand-over and blocking wait of the training loop pays it";
+                        : ": slow for a machine that is no VM (the H200 VM's took 125-137 ns), as CPU-vulnerability mitigations make it; every read,"
+                        + " futex hand-over and blocking wait of the training loop pays it";
             } else {
                 s += ": cheap enough that the loop's reads, hand-overs and waits cost little each (kernel launches make none)";
             }

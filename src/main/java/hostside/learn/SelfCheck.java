@@ -61,13 +61,13 @@ public final class SelfCheck {
      * what page one and compare say of it.
      */
     public static final List<List<String>> RULES = List.of(
-            List.of("M1-LAUNCH-CORES", "M1-SMALL-CORE", "M3-LAUNCH", "M3-PIN"),
-            List.of("M1-LINK-SHARE", "M1-COPY-NODE", "M1-HOST-VS-COPIES"),
+            List.of("M1-LAUNCH-CORES", "M1-SMALL-CORE", "M3-LAUNCH", "M3-PIN", "M3-CPU-QUOTA", "M3-GPU-LOCAL-CPUS"),
+            List.of("M1-LINK-SHARE", "M1-COPY-NODE", "M1-HOST-VS-COPIES", "M1-LINK-BELOW-MAX", "M1-IOMMU"),
             List.of("M1-PAGEABLE", "M1-PIN-COST"),
             List.of("M2-THP", "M2-THP-FALLBACK", "M2-FIRST-TOUCH", "M2-HUGE-PAGES", "M2-TLB-REACH"),
             List.of("M3-TIMER", "M3-LAUNCH", "M3-PIN", "M3-GRAPH", "M3-JITTER-DISTURBED"),
-            List.of("M4-LOAD-PATH", "M4-PAGE-CACHE", "M4-RANDOM-DEPTH"),
-            List.of());
+            List.of("M4-LOAD-PATH", "M4-PAGE-CACHE", "M4-RANDOM-DEPTH", "M4-NETWORK-FS"),
+            List.of("M4-SHM-SIZE", "M4-SHM-OVER-MEMORY", "M4-MEMLOCK", "M4-PIDS", "M4-NPROC", "M4-MEMORY-NEAR-LIMIT", "M4-OOM-KILLS"));
 
     /** The question with the report's findings of its rules, an answer the rules could not judge said to be so. */
     static Question quoting(Report r, Question x) {

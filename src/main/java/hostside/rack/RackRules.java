@@ -169,7 +169,7 @@ public final class RackRules {
             EnumSet.of(UNKNOWN, INFO),
             "where multicast is supported NCCL uses NVLink SHARP for all-reduce; hostside never creates a multicast object, since a failed bind can"
                     + " take GPUs shared with other jobs out of service, so it is reported, never tested",
-            "", Source.document("CUDA Driver API, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (132) and the cuMulticast* functions"));
+            "", Source.document("CUDA Driver API, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (132) and the multicast object API (Multicast Object Management)"));
     public static final Rule GPUDIRECT = rule(RackItem.GPUDIRECT, "GPUDirect RDMA with the RDMA NICs here: nvidia_peermem or dma-buf",
             EnumSet.of(INFO, OK),
             "without GPUDirect RDMA NCCL stages network traffic through host memory; NVIDIA recommends the dma-buf path (open kernel modules, Linux"

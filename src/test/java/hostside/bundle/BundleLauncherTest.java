@@ -156,10 +156,10 @@ class BundleLauncherTest {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("hostside"), launcher);
         Files.createSymbolicLink(bin.resolve("hs"), Path.of("hostside")); // a relative link to the link
-        Run r = launch(bin.resolve("hs"), Map.of(), "report", "--out", "a b");
+        Run r = launch(bin.resolve("hs"), Map.of(), "compare", "a b.json");
         assertThat(r.code()).as(r.err()).isZero();
         Path dir = launcher.getParent().toRealPath();
-        assertThat(r.args()).contains("-XX:AOTCache=" + dir.resolve("hostside.aot")).endsWith("-jar", dir.resolve("hostside.jar").toString(), "report", "--out", "a b");
+        assertThat(r.args()).contains("-XX:AOTCache=" + dir.resolve("hostside.aot")).endsWith("-jar", dir.resolve("hostside.jar").toString(), "compare", "a b.json");
     }
 
     @Test

@@ -143,14 +143,16 @@ class BundleCommandTest {
     }
 
     @Test
-    void theStartUpCacheMapsUnderBothOfTheLaunchersFlagSets() throws Exception {
+    void theStartUpCacheMapsForTheQuickCommandsAndTheDrillsRunWithoutIt() throws Exception {
         // AOTMode=on: the JVM refuses to start unless the cache maps
         Map<String, String> on = Map.of("HOSTSIDE_JAVA_OPTS", "-XX:AOTMode=on");
         Result quick = launch(unpacked.resolve("hostside"), on, "--version");
         assertThat(quick.code()).as(quick.err()).isZero();
-        Result drill = launch(unpacked.resolve("hostside"), on, "vm", "--json", "--root", Fixtures.h200().toString());
+        // a drill that times Java loops runs C2 without the C1-trained cache (which slowed STREAM's kernels 5-15x)
+        Result drill = launch(unpacked.resolve("hostside"), Map.of("HOSTSIDE_JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "vm", "--json", "--root",
+                Fixtures.h200().toString());
         assertThat(drill.code()).as(drill.err()).isZero();
-        assertThat(Json.MAPPER.readTree(drill.out()).path("kind").asText()).isEqualTo("vm");
+        assertThat(drill.out() + drill.err()).doesNotContain("AOTCache");
     }
 
     @Test

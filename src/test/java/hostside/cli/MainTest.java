@@ -73,7 +73,7 @@ class MainTest {
         Result r = run("machine", "--root", h200);
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("16 cores").contains("NVIDIA H200").contains("Gen5 x16").contains("PHB")
-                .contains("NCCL").doesNotContain("\u001b[");
+                .contains("[M1-NIC-DISTANCE]").doesNotContain("\u001b[");
     }
 
     @Test

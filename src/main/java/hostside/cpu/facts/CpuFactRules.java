@@ -18,26 +18,17 @@ import hostside.core.Source;
 public final class CpuFactRules {
     private CpuFactRules() {}
 
-    static final Source SCHED_BWC = Source.document("Linux Documentation/scheduler/sched-bwc.rst (CFS bandwidth control): a group may use"
-            + " quota microseconds of CPU time per period on all its CPUs together and is throttled until the next period once it has;"
-            + " cpu.stat's nr_throttled counts the periods it was");
-
     /**
      * The cgroup's CPU quota below the CPUs the job sees: one rule for the CPU facts and the container's
      * limits, so that the report says it once (the container's finding, where it has the throttling
      * counts, is the worse and is kept).
      */
-    public static final Rule CPU_QUOTA = Rule.of("M3-CPU-QUOTA", "a cgroup CPU quota below the CPUs the process sees",
-            EnumSet.of(BAD, WARN),
-            "PyTorch's intra-op pool (one thread per physical core by default), OpenMP and BLAS size themselves from the CPUs they see, not"
-                    + " from the quota; their threads use up the quota early in each period and then all wait for the next one, which shows as"
-                    + " slow, jittery steps and a starved GPU. Bad where the cgroup was already throttled in at least 10% of its periods",
-            "size the pools to the quota: OMP_NUM_THREADS=<quota, rounded down> (torch.set_num_threads the same) and num_workers at most that;"
-                    + " or make what the job sees match what it gets (docker run --cpus=N --cpuset-cpus=<N CPUs>)",
-            SCHED_BWC,
-            Source.source("pytorch/pytorch c10/core/thread_pool.cpp at 4f6f90c7: TaskThreadPoolBase::defaultNumThreads is cpuinfo's count of"
-                    + " physical cores, whatever the cgroup's quota"),
-            Source.reasoned("throttled in one period in ten or more: every thread of the job stalls that often, so the quota costs time now"));
+    /**
+     * A cgroup CPU quota below the CPUs the process sees: one rule that the CPU facts and the
+     * container's limits both give (page one says it once), declared with the container's rules,
+     * which the cpu package already reads.
+     */
+    public static final Rule CPU_QUOTA = hostside.container.ContainerRules.CPU_QUOTA;
 
     public static final Rule AFFINITY = Rule.of("M3-AFFINITY", "a process affinity narrower than the online CPUs", EnumSet.of(INFO),
             "the threads the process starts, DataLoader workers and OpenMP threads included, inherit its CPU set", "",

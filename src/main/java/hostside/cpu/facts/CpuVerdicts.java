@@ -78,7 +78,7 @@ public final class CpuVerdicts {
     }
 
     /** The subject of a quota finding, the container's too: the report says it once (Conclusions). */
-    public static final String QUOTA_SUBJECT = "CPU quota";
+    public static final String QUOTA_SUBJECT = hostside.container.ContainerRules.QUOTA_SUBJECT;
 
     private static String number(double d) {
         return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);

@@ -34,7 +34,7 @@ class ContainerLimitsTest {
         assertThat(predict(frames, "/dev/shm: where").answer()).isZero();
         assertThat(predict(frames, "memlock").answer()).isEqualTo(2);
         assertThat(predict(frames, "every thread").answer()).isZero();
-        assertThat(predict(frames, "every thread").why()).contains("9 x 16 = 144");
+        assertThat(predict(frames, "every thread").why()).contains("16 + 8 = 24 tasks at least");
         assertThat(predict(frames, "EAGAIN").choices().get(predict(frames, "EAGAIN").answer())).contains("can't start new thread");
     }
 
