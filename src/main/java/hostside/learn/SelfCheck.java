@@ -62,7 +62,7 @@ public final class SelfCheck {
      */
     public static final List<List<String>> RULES = List.of(
             List.of("M1-LAUNCH-CORES", "M1-SMALL-CORE", "M3-LAUNCH", "M3-PIN", "M3-CPU-QUOTA", "M3-GPU-LOCAL-CPUS"),
-            List.of("M1-LINK-SHARE", "M1-COPY-NODE", "M1-HOST-VS-COPIES", "M1-LINK-BELOW-MAX", "M1-IOMMU"),
+            List.of("M1-LINK-SHARE", "M1-COPY-NODE", "M1-HOST-VS-COPIES", "M1-LINK-BELOW-MAX", "M1-IOMMU", "M1-CLASS-FLOOR"),
             List.of("M1-PAGEABLE", "M1-PIN-COST"),
             List.of("M2-THP", "M2-THP-FALLBACK", "M2-FIRST-TOUCH", "M2-HUGE-PAGES", "M2-TLB-REACH"),
             List.of("M3-TIMER", "M3-LAUNCH", "M3-PIN", "M3-GRAPH", "M3-JITTER-DISTURBED"),

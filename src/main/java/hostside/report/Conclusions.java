@@ -51,6 +51,16 @@ public final class Conclusions {
         return out;
     }
 
+    /** M1-CLASS-FLOOR's finding for a report's head: its pinned copies against its reference platform's, unknown where the machine drill began busy. */
+    static java.util.Optional<Report.Concluded> classFloor(Report.Head head) {
+        // a malformed report draws nothing here: ReportChecks names what is wrong with it
+        if (head.figures() == null || head.figures().stream().anyMatch(f -> f == null || f.key() == null || f.scope() == null)) return java.util.Optional.empty();
+        List<String> busy = head.confounders() == null || head.confounders().drillLoads() == null ? List.of() : head.confounders().drillLoads().stream()
+                .filter(d -> d != null && "machine".equals(d.drill()) && d.load() != null).flatMap(d -> hostside.process.MachineLoad.busyReasons(d.load()).stream()).toList();
+        return Placements.of(head).hostToDevice(Placements.median(head, Placements.HOST_TO_DEVICE), busy)
+                .map(f -> new Report.Concluded(1, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
+    }
+
     private static void add(List<Report.Concluded> out, int module, List<Finding> findings) {
         if (findings == null) return;
         for (Finding f : findings) {

@@ -73,11 +73,15 @@ final class DayOne {
                                 || f.id().equals("link-below-max") || f.id().equals("idle-link-below-max")).toList();
                 if (gpus > 0) p.add(link.isEmpty() ? new Part(RackVerdict.OK, "no link below its maximum") : new Part(RackVerdict.WARN, link.getFirst().text()));
             }
-            Placement pl = Placements.of(r);
             Double h2d = Placements.median(r, Placements.HOST_TO_DEVICE);
-            if (pl.placed() && pl.hostToDeviceFloor() != null && h2d != null) {
-                p.add(h2d >= pl.hostToDeviceFloor() ? new Part(RackVerdict.OK, String.format(Locale.ROOT, "host to device %.1f GB/s, above hostside's floor of 0.75 x %s's copy", h2d, pl.closest().name()))
-                        : new Part(RackVerdict.WARN, String.format(Locale.ROOT, "host to device %.1f GB/s, under hostside's floor of 0.75 x %s's copy of %.1f", h2d, pl.closest().name(), pl.hostToDeviceFloor() / 0.75)));
+            java.util.Optional<Report.Concluded> floor = r.findings().stream().filter(c -> c.id().equals(Placement.CLASS_FLOOR.id())).findFirst();
+            if (floor.isPresent()) {
+                Report.Concluded c = floor.get();
+                p.add(new Part(switch (c.severity()) {
+                    case WARN, BAD -> RackVerdict.WARN;
+                    case UNKNOWN -> RackVerdict.UNKNOWN;
+                    default -> RackVerdict.OK;
+                }, c.text() + " [" + c.id() + "]"));
             } else if (gpus > 0) {
                 p.add(new Part(RackVerdict.NOT_RUN, h2d == null ? "copies not measured" : "no reference figure for this class"));
             }

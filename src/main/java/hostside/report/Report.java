@@ -122,7 +122,14 @@ public record Report(String schema, String kind, Machine machine,
      */
     @com.fasterxml.jackson.annotation.JsonProperty("findings")
     public List<Concluded> findings() {
-        return Conclusions.of(modules);
+        List<Concluded> out = Conclusions.of(modules);
+        // the copies against the class's reference: Module 1's, drawn from the head (its figures and class, not its findings)
+        Conclusions.classFloor(new Head(machine, hardwareClass, software, confounders, figures, List.of())).ifPresent(c -> {
+            int after = 0;
+            while (after < out.size() && out.get(after).module() <= 1) after++;
+            out.add(after, c);
+        });
+        return out;
     }
 
     /** The data of the module whose run is a {@code type}; null when no module ran one. */

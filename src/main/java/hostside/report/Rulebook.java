@@ -33,6 +33,7 @@ public final class Rulebook {
         all.addAll(hostside.machine.GpuRules.all());
         all.addAll(hostside.machine.TopologyRules.all());
         all.addAll(hostside.machine.PeerRules.all());
+        all.add(hostside.report.platforms.Placement.CLASS_FLOOR);
         all.addAll(hostside.vm.VmRules.all());
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);

@@ -37,6 +37,37 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
     /** Where the floor's rule comes from, for every text that applies it. */
     public static final String FLOOR_RULE = "hostside's own rule, not DCGM's: DCGM's diag-skus.yaml takes 0.75 of its measured SM and memory figures, and its PCIe test sets only a minimum generation and width";
 
+    /** Where a report's pinned host-to-device copies stand against hostside's floor for the closest reference platform. */
+    public static final hostside.core.Rule CLASS_FLOOR = hostside.core.Rule.of("M1-CLASS-FLOOR",
+            "pinned host-to-device copies against " + FLOOR_WORDS + " of the closest reference platform's measured copy",
+            java.util.EnumSet.of(hostside.core.Severity.OK, hostside.core.Severity.WARN, hostside.core.Severity.UNKNOWN),
+            "a machine of the same class (host link, GPU, NVLink domain) whose copies run well under the class's measured copy moves every"
+                    + " batch, checkpoint and offloaded tensor to the GPU that much slower than its peers; where the platform has no measured copy"
+                    + " (a spec is no copy's speed) nothing is judged",
+            "read the link while copies run (nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.width.current --format=csv): one below its"
+                    + " maximum under load is the slot's, the riser's or the BIOS's to settle; compare the copies from each NUMA node; check the IOMMU"
+                    + " (iommu.passthrough=1 maps host devices one to one)",
+            hostside.core.Source.reasoned(FLOOR_WORDS + " of the platform's measured copy: " + FLOOR_RULE),
+            hostside.core.Source.measurement("docs/measurements/2026-12-02-h200-gpu.md and 2026-12-05-issue18-h100*: the H200 and H100 VMs'"
+                    + " pinned copies, 54.7-55.5 GB/s on PCIe Gen5 x16, the reference for their class"));
+
+    /**
+     * The finding of {@link #CLASS_FLOOR} for a report's median pinned host-to-device copy {@code h2d}
+     * (GB/s); empty where the machine is not placed, the platform has no measured copy or the report
+     * none. {@code busy} names what made the machine busy as the copies' drill began.
+     */
+    public java.util.Optional<hostside.core.Finding> hostToDevice(Double h2d, List<String> busy) {
+        if (!placed || hostToDeviceFloor == null || h2d == null) return java.util.Optional.empty();
+        double reference = hostToDeviceFloor / FLOOR;
+        boolean under = h2d < hostToDeviceFloor;
+        String text = String.format(Locale.ROOT, "host to device %.1f GB/s, %s hostside's floor of %s x %s's copy of %.1f GB/s (%.0f%% of it)",
+                h2d, under ? "under" : "above", FLOOR_WORDS, closest.name(), reference, 100 * h2d / reference);
+        List<hostside.core.Evidence> e = List.of(new hostside.core.Evidence.Measured("host_to_device_ce_pinned", h2d, hostside.core.Unit.GB_PER_S),
+                new hostside.core.Evidence.Fact("reference platform " + closest.name() + ", host to device", String.format(Locale.ROOT, "%.1f GB/s", reference)));
+        return java.util.Optional.of(CLASS_FLOOR.measured(under ? hostside.core.Severity.WARN : hostside.core.Severity.OK, "host link", text,
+                String.format(Locale.ROOT, "host to device %.1f GB/s against %s's %.1f", h2d, closest.name(), reference), e, busy));
+    }
+
     /**
      * What places a machine: its link class ("pcie", "c2c", "integrated", null when unknown), its
      * GPU's name or PCI id, how many GPUs and how many share its NVLink domain, and the four axes
