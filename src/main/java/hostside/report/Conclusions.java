@@ -52,7 +52,7 @@ public final class Conclusions {
     }
 
     /** M1-CLASS-FLOOR's finding for a report's head: its pinned copies against its reference platform's, unknown where the machine drill began busy. */
-    static java.util.Optional<Report.Concluded> classFloor(Report.Head head) {
+    public static java.util.Optional<Report.Concluded> classFloor(Report.Head head) {
         // a malformed report draws nothing here: ReportChecks names what is wrong with it
         if (head.figures() == null || head.figures().stream().anyMatch(f -> f == null || f.key() == null || f.scope() == null)) return java.util.Optional.empty();
         List<String> busy = head.confounders() == null || head.confounders().drillLoads() == null ? List.of() : head.confounders().drillLoads().stream()

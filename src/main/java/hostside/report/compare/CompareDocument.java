@@ -58,7 +58,8 @@ public final class CompareDocument {
         }
         if (!c.belowFloor().isEmpty()) {
             List<Text> lines = c.belowFloor().stream().map(f -> Text.of(f.machine() + ": ").andCode(f.key()).plain(String.format(Locale.ROOT,
-                    " %s GB/s, under %s GB/s (hostside's floor: 0.75 of %s's reference figure)", Units.figure(f.value()), Units.figure(f.floor()), f.platform()))).toList();
+                    " %s GB/s, under %s GB/s (hostside's floor: 0.75 of %s's reference figure) [%s]", Units.figure(f.value()), Units.figure(f.floor()), f.platform(),
+                    f.id()))).toList();
             b.add(new Block.Section("Below their reference class's floor", List.of(new Block.Bullets(lines))));
         }
         b.add(outliers(c));

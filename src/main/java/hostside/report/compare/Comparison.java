@@ -57,7 +57,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
      * DCGM's diag-skus.yaml takes 0.75 of its measured SM and memory figures, and sets no PCIe bandwidth floor): the
      * fleet-wide regression that a group's median cannot see, since every machine of the group may be low.
      */
-    public record BelowFloor(String machine, String key, double value, double floor, String platform) {}
+    /** A machine whose copies its rule ({@code id}, M1-CLASS-FLOOR) found under its reference class's floor. */
+    public record BelowFloor(String machine, String key, double value, double floor, String platform, String id) {}
 
     /**
      * One report as compared: its name (unique among them), class, software and confounders, and
@@ -105,10 +106,11 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
             hostside.report.platforms.Placement p = hostside.report.Placements.of(i.report());
             machines.add(new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders(), p.placed() ? p.closest().name() : "",
                     i.report().machine() == null ? null : i.report().machine().id()));
+            // the report's M1-CLASS-FLOOR finding, by the rule page one reads: a copy measured busy is unknown, never below the floor
             Double h2d = hostside.report.Placements.median(i.report(), hostside.report.Placements.HOST_TO_DEVICE);
-            if (p.hostToDeviceFloor() != null && h2d != null && h2d < p.hostToDeviceFloor()) {
-                below.add(new BelowFloor(i.name(), hostside.report.Placements.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name()));
-            }
+            boolean under = hostside.report.Conclusions.classFloor(i.report()).filter(f -> f.severity() == hostside.core.Severity.WARN).isPresent();
+            if (under) below.add(new BelowFloor(i.name(), hostside.report.Placements.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name(),
+                    hostside.report.platforms.Placement.CLASS_FLOOR.id()));
         }
         Map<Fleet.HardwareClass, List<Input>> byClass = new LinkedHashMap<>();
         for (Input i : inputs) byClass.computeIfAbsent(i.report().hardwareClass(), k -> new ArrayList<>()).add(i);

@@ -210,6 +210,7 @@ class ComparisonTest {
         assertThat(c.belowFloor()).hasSize(40).allSatisfy(b -> {
             assertThat(b.floor()).isCloseTo(41.4, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(b.platform()).isEqualTo("HGX/DGX H200");
+            assertThat(b.id()).isEqualTo("M1-CLASS-FLOOR");
         });
         assertThat(c.fleet()).contains("40 below their reference class's floor");
         assertThat(c.machines().getFirst().closest()).isEqualTo("HGX/DGX H200");
