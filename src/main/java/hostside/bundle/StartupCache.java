@@ -13,15 +13,15 @@ import java.util.Optional;
  * {@code machine --json --no-measure} loads, trained on the bundle's own runtime and jar when the
  * bundle is made, as the repository launcher trains its own (docs/startup.md). It saves ~250 ms
  * of a ~650 ms start of {@code machine --json}. It is checked with {@code -XX:AOTMode=on}, which
- * refuses to start unless the cache maps, under both of the launcher's flag sets; a cache that
- * fails either is left out, and the bundle starts without one. The launcher gives it only to the
+ * refuses to start unless the cache maps, under the quick commands' flags; a cache that fails it
+ * is left out, and the bundle starts without one. The launcher gives it only to the
  * commands that measure nothing: the drills that time Java loops ran them 5-15x slower under C2 with
  * this C1-trained cache (docs/measurements/2026-12-06-findings-h100.md).
  */
 final class StartupCache {
     /** The launcher's flags for a quick command; the cache is trained with these. */
     static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    /** The launcher's flags for the drills that time Java loops (C2, no periodic housekeeping). */
+    /** The launcher's flags for the drills that time Java loops (C2, no periodic housekeeping); they run without the cache. */
     static final List<String> DRILL_FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:+UnlockDiagnosticVMOptions",
             "-XX:GuaranteedSafepointInterval=0", "-XX:AsyncDeflationInterval=0");
     /** Training reads this machine's facts and measures nothing: seconds. A run that hangs (a driver) must not hold the bundle. */
@@ -37,7 +37,7 @@ final class StartupCache {
 
     /**
      * Trains a cache at {@code cache} for {@code jar} on the runtime whose java is {@code java}.
-     * Returns why there is none, or empty when it is made and maps under both flag sets.
+     * Returns why there is none, or empty when it is made and maps under the quick commands' flags.
      */
     static Optional<String> train(Path java, Path jar, Path cache, Staging staging) throws IOException {
         Path log = staging.resolve("training.log");
@@ -52,15 +52,13 @@ final class StartupCache {
             Files.deleteIfExists(cache);
             return Optional.of(code == -1 ? "the training run took over " + TRAINING_LIMIT.toSeconds() + " s" : "the training run made none (" + lastLine(log) + ")");
         }
-        for (List<String> flags : List.of(FLAGS, DRILL_FLAGS)) {
-            List<String> check = new ArrayList<>();
-            check.add(java.toString());
-            check.addAll(flags);
-            check.addAll(List.of("-Xlog:disable", "-XX:AOTCache=" + cache, "-XX:AOTMode=on", "-cp", jar.toString(), "-version"));
-            if (staging.run(check, staging.resolve("check.log"), CHECK_LIMIT, UNSET) != 0) {
-                Files.deleteIfExists(cache);
-                return Optional.of("the cache does not map under " + String.join(" ", flags));
-            }
+        List<String> check = new ArrayList<>();
+        check.add(java.toString());
+        check.addAll(FLAGS);
+        check.addAll(List.of("-Xlog:disable", "-XX:AOTCache=" + cache, "-XX:AOTMode=on", "-cp", jar.toString(), "-version"));
+        if (staging.run(check, staging.resolve("check.log"), CHECK_LIMIT, UNSET) != 0) {
+            Files.deleteIfExists(cache);
+            return Optional.of("the cache does not map under " + String.join(" ", FLAGS));
         }
         return Optional.empty();
     }

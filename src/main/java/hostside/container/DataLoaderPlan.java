@@ -51,9 +51,14 @@ public record DataLoaderPlan(int workers, Integer threadsPerProcess, String thre
         } else if (t == null) {
             source = "unknown: the visible CPUs are unknown";
         }
-        Long total = t == null ? null : (long) t + w; // each worker sets torch.set_num_threads(1): one thread, not a pool
+        Long total = t == null ? null : tasks(t, w);
         // checked: --batch-bytes is at most Bounds.MEMORY_BYTES and the workers at most 64, so this never throws for the command line's values
         return new DataLoaderPlan(w, t, source, total, b, PREFETCH_FACTOR, Math.multiplyExact((long) w * PREFETCH_FACTOR, b));
+    }
+
+    /** The tasks a plan needs at least: the main process's intra-op threads and one per worker (each calls torch.set_num_threads(1)). */
+    public static long tasks(long mainThreads, int workers) {
+        return mainThreads + workers;
     }
 
     /** "the main process's 16 intra-op threads and 8 workers of one thread each": what {@link #threads} counts. */

@@ -37,6 +37,11 @@ public record Finding(@JsonAlias("code") String id, Severity severity, String su
         return subject.equals(this.subject) && text.equals(this.text) ? this : new Finding(id, severity, subject, text, fix, evidence, source);
     }
 
+    /** The same finding with the fix of this case in place of its rule's general one. */
+    public Finding withFix(String fix) {
+        return fix.equals(this.fix) ? this : new Finding(id, severity, subject, text, fix, evidence, source);
+    }
+
     /** Up to six names, then how many more: a finding names what it is about without running on. */
     public static String some(java.util.List<String> items) {
         return items.size() <= 6 ? String.join(", ", items)

@@ -65,7 +65,7 @@ public record RackCheck(RackItem item, String value, RackVerdict verdict, String
         if (s == Severity.UNKNOWN) return r.unknown(item.id(), text, evidence);
         Finding f = r.finding(s, item.id(), text, evidence);
         // the row's own fix names this machine's case; the rule's is the general one
-        return fix.isEmpty() || !s.toFix() ? f : new Finding(f.id(), f.severity(), f.subject(), f.text(), fix, f.evidence(), f.source());
+        return fix.isEmpty() || !s.toFix() ? f : f.withFix(fix);
     }
 
     static RackCheck of(RackItem item, RackVerdict verdict, String value, String why, String fix) {

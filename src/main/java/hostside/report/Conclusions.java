@@ -55,8 +55,7 @@ public final class Conclusions {
     public static java.util.Optional<Report.Concluded> classFloor(Report.Head head) {
         // a malformed report draws nothing here: ReportChecks names what is wrong with it
         if (head.figures() == null || head.figures().stream().anyMatch(f -> f == null || f.key() == null || f.scope() == null)) return java.util.Optional.empty();
-        List<String> busy = head.confounders() == null || head.confounders().drillLoads() == null ? List.of() : head.confounders().drillLoads().stream()
-                .filter(d -> d != null && "machine".equals(d.drill()) && d.load() != null).flatMap(d -> hostside.process.MachineLoad.busyReasons(d.load()).stream()).toList();
+        List<String> busy = head.confounders() == null ? List.of() : head.confounders().busyReasons("machine");
         return Placements.of(head).hostToDevice(Placements.median(head, Placements.HOST_TO_DEVICE), busy)
                 .map(f -> new Report.Concluded(1, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
     }

@@ -83,6 +83,12 @@ public final class Fleet {
         public List<String> busyDrills() {
             return drillLoads == null ? List.of() : drillLoads.stream().filter(d -> d.load() != null && d.load().busy()).map(DrillLoad::drill).toList();
         }
+
+        /** What made the machine busy as {@code drill} began, a phrase each; none where it was quiet or not read. */
+        public List<String> busyReasons(String drill) {
+            return drillLoads == null ? List.of() : drillLoads.stream().filter(d -> d != null && drill.equals(d.drill()))
+                    .flatMap(d -> hostside.process.MachineLoad.busyReasons(d.load()).stream()).toList();
+        }
     }
 
     /**

@@ -98,7 +98,11 @@ public record Report(String schema, String kind, Machine machine,
     }
 
     public Head head() {
-        return new Head(machine, hardwareClass, software, confounders, figures, findings());
+        return head(findings());
+    }
+
+    private Head head(List<Concluded> findings) {
+        return new Head(machine, hardwareClass, software, confounders, figures, findings);
     }
 
     /**
@@ -124,7 +128,7 @@ public record Report(String schema, String kind, Machine machine,
     public List<Concluded> findings() {
         List<Concluded> out = Conclusions.of(modules);
         // the copies against the class's reference: Module 1's, drawn from the head (its figures and class, not its findings)
-        Conclusions.classFloor(new Head(machine, hardwareClass, software, confounders, figures, List.of())).ifPresent(c -> {
+        Conclusions.classFloor(head(List.of())).ifPresent(c -> {
             int after = 0;
             while (after < out.size() && out.get(after).module() <= 1) after++;
             out.add(after, c);

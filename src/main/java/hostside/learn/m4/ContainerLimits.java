@@ -65,7 +65,7 @@ public final class ContainerLimits implements Stepper {
          * pin-memory thread and a dataset's own pools come on top.
          */
         long tasks() {
-            return threadsPerProcess + workers;
+            return hostside.container.DataLoaderPlan.tasks(threadsPerProcess, workers);
         }
     }
 

@@ -59,7 +59,8 @@ class ClassFloorTest {
         List<Report.Concluded> floor = r.findings().stream().filter(c -> c.id().equals("M1-CLASS-FLOOR")).toList();
         assertThat(floor).singleElement().satisfies(c -> {
             assertThat(c.module()).isEqualTo(1);
-            assertThat(c.severity()).isIn(Severity.OK, Severity.UNKNOWN);
+            assertThat(c.severity()).as(c.text()).isEqualTo(Severity.OK); // the recorded H200 against its own class, its machine drill quiet
+            assertThat(c.text()).contains("above hostside's floor");
         });
     }
 }
