@@ -8,6 +8,10 @@
 #     of a measured rule on it; the measured rules give unknown;
 #  5. compare of the two: the findings counted by rule, the busy differences marked not fair.
 #   BUNDLE=.devbundle/hostside-bundle.tar.gz bash bench/device-findings.sh
+#  6. syscalls per CUDA launch, synchronize and copy; 7. pin_memory against RLIMIT_MEMLOCK;
+#  8. the 60-second checklist on a running PyTorch job (a GPU loop fed by a DataLoader): its verdict by rule;
+#  9. rack on a machine that is no superchip: its rows by rule;
+# 10. the course from the quiet and the busy report: what the steppers say of busy figures, by rule.
 # Carry the folder holding the bundle. Writes into $OUT; its summary to stdout.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -83,3 +87,47 @@ if command -v setpriv >/dev/null; then
 else
   echo "no setpriv"
 fi
+
+echo "== 8. checklist of a running PyTorch job (GPU loop fed by 4 DataLoader workers), 10 s"
+job='import torch, time
+from torch.utils.data import DataLoader, TensorDataset
+ds = TensorDataset(torch.randn(20000, 1024)); dl = DataLoader(ds, batch_size=256, num_workers=4, pin_memory=True, persistent_workers=True)
+w = torch.randn(1024, 1024, device="cuda"); t0 = time.time()
+while time.time() - t0 < 40:
+    for (x,) in dl: (x.cuda(non_blocking=True) @ w).sum().item()'
+python3 -c "$job" >"$out/job.out" 2>&1 & jp=$!
+sleep 8
+"$hs" checklist "$jp" --seconds 10 --json >"$out/checklist.json" 2>"$out/checklist.err"; echo "exit $?"
+kill "$jp" 2>/dev/null; wait "$jp" 2>/dev/null
+python3 - "$out/checklist.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+v = j.get("verdict") or {}
+print("  verdict %-22s %-8s %s" % (v.get("id"), v.get("severity"), (v.get("text") or "")[:100]))
+for f in j.get("verdicts", []) or []:
+    print("  %-26s %-8s %s" % (f.get("id"), f.get("severity"), (f.get("text") or "")[:90]))
+PY
+
+echo "== 9. rack --json"
+"$hs" rack --json >"$out/rack.json" 2>"$out/rack.err"; echo "exit $?"
+python3 - "$out/rack.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+def walk(o):
+    if isinstance(o, dict):
+        if "id" in o and "severity" in o and str(o.get("id", "")).startswith("M5"):
+            print("  %-24s %-8s %s" % (o["id"], o["severity"], str(o.get("text") or o.get("detail") or "")[:90]))
+        else:
+            for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+walk(j)
+PY
+
+echo "== 10. the course from each report: lines that say busy, noise or a rule ID"
+for r in quiet busy; do
+  for s in h2d-copy tlb-reach feeder-step read-paths placement; do
+    "$hs" learn "$s" --from "$out/$r/$r.json" >"$out/learn-$r-$s.txt" 2>&1 || echo "  $r $s: exit $?"
+    grep -oE "[^.]*(busy|noise|M[1-6]-[A-Z0-9-]+)[^.]*\." "$out/learn-$r-$s.txt" | sort -u | head -n 4 | sed "s/^/  $r $s: /" | cut -c1-220
+  done
+done

@@ -3,6 +3,7 @@ package hostside.core;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -44,10 +45,27 @@ public record Rule(String id, int module, String title, Set<Severity> severities
         return new Rule(id, id.charAt(1) - '0', title, severities, meaning, fix, s);
     }
 
+    /** Where each finding a rule makes is handed as well; nowhere unless {@link #witness} was called. */
+    private static volatile Consumer<Finding> witness = f -> {};
+
+    /**
+     * Hands every finding any rule makes from now on to {@code w} as well ({@code null}: to no one).
+     * The test suite tallies by it which rules its tests made fire and which they saw quiet, since
+     * every rule needs both; hostside itself never calls it.
+     */
+    public static void witness(Consumer<Finding> w) {
+        witness = w == null ? f -> {} : w;
+    }
+
+    private static Finding made(Finding f) {
+        witness.accept(f);
+        return f;
+    }
+
     /** A finding of this rule; {@code severity} must be one the rule gives (a rule that gives another is a bug). */
     public Finding finding(Severity severity, String subject, String text, List<Evidence> evidence) {
         if (!severities.contains(severity)) throw new IllegalStateException(id + " gives no " + severity + " finding");
-        return new Finding(id, severity, subject, text, severity.toFix() ? fix : "", evidence, sources.getFirst().toString());
+        return made(new Finding(id, severity, subject, text, severity.toFix() ? fix : "", evidence, sources.getFirst().toString()));
     }
 
     public Finding finding(Severity severity, String subject, String text, Evidence... evidence) {
@@ -60,7 +78,7 @@ public record Rule(String id, int module, String title, Set<Severity> severities
      */
     public Finding unknown(String subject, String why, List<Evidence> evidence) {
         if (!severities.contains(Severity.UNKNOWN)) throw new IllegalStateException(id + " gives no unknown finding");
-        return new Finding(id, Severity.UNKNOWN, subject, why, "", evidence, sources.getFirst().toString());
+        return made(new Finding(id, Severity.UNKNOWN, subject, why, "", evidence, sources.getFirst().toString()));
     }
 
     /**

@@ -1,0 +1,80 @@
+package hostside.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+import hostside.core.Rule;
+import hostside.core.Severity;
+import hostside.testing.RuleTally;
+
+/**
+ * Every rule of the rulebook has a test that makes it fire and a test that sees it quiet, judged on
+ * what the whole suite's tests made (hostside.testing.RuleTally watches every finding a rule makes).
+ * It runs after every other test class; on a run of some classes only it says so and judges nothing.
+ * What it saw of each rule is written to target/rule-coverage.tsv.
+ */
+@Order(Integer.MAX_VALUE)
+class RuleCoverageTest {
+    /** The suite's test classes are named *Test (Surefire plans those and Test*, which here are helpers with no test). */
+    private static final Pattern TEST_CLASS = Pattern.compile("[^/$]*Test\\.class");
+
+    /** Fired: a finding of a severity the rule gives when its condition holds (unknown only for a rule that gives nothing else). */
+    static boolean fired(Rule r, Set<Severity> seen) {
+        Set<Severity> speaks = EnumSet.copyOf(r.severities());
+        speaks.remove(Severity.OK);
+        if (speaks.size() > 1) speaks.remove(Severity.UNKNOWN);
+        return seen.stream().anyMatch(speaks::contains);
+    }
+
+    static boolean quiet(Rule r, Set<Severity> seen) {
+        return seen.contains(Severity.OK) || RuleTally.assertedQuiet(r.id());
+    }
+
+    @Test
+    void everyRuleFiresInATestAndIsSeenQuietInAnother() throws IOException {
+        Set<String> all = suite(Path.of("target/test-classes"));
+        Set<String> planned = new TreeSet<>(RuleTally.plannedClasses());
+        Set<String> notRun = new TreeSet<>(all);
+        notRun.removeAll(planned);
+        Assumptions.assumeTrue(notRun.isEmpty(), () -> "not judged: this run planned " + planned.size() + " of the suite's " + all.size()
+                + " test classes; the rulebook's coverage is judged on a run of them all (./run-tests)");
+
+        List<String> rows = new ArrayList<>(List.of("id\tseverities seen\tfired\tquiet"));
+        List<String> missing = new ArrayList<>();
+        for (Rule r : Rulebook.all()) {
+            Set<Severity> seen = RuleTally.seen(r.id());
+            boolean fired = fired(r, seen), quiet = quiet(r, seen);
+            rows.add(r.id() + "\t" + seen + "\t" + fired + "\t" + quiet);
+            if (!fired) missing.add(r.id() + ": no test makes it fire (seen " + seen + ")");
+            if (!quiet) missing.add(r.id() + ": no test sees it quiet (an ok finding, or RuleTally.quiet)");
+        }
+        Files.write(Path.of("target/rule-coverage.tsv"), rows);
+        assertThat(missing).as("rules without a test that makes them fire or one that sees them quiet (target/rule-coverage.tsv)").isEmpty();
+    }
+
+    /** The top-level test classes under {@code classes}, by name. */
+    static Set<String> suite(Path classes) throws IOException {
+        Set<String> names = new TreeSet<>();
+        try (Stream<Path> s = Files.walk(classes)) {
+            s.filter(p -> TEST_CLASS.matcher(p.getFileName().toString()).matches()).forEach(p -> {
+                String rel = classes.relativize(p).toString();
+                names.add(rel.substring(0, rel.length() - ".class".length()).replace('/', '.'));
+            });
+        }
+        return names;
+    }
+}
