@@ -47,6 +47,17 @@ public record PciDevice(
         return kind == PciKind.NIC;
     }
 
+    /**
+     * PCI device IDs that only superchips' GPUs have (GH200 96 GB and 144 GB, GB200): GPUs attached
+     * to their Grace CPU by NVLink-C2C, whatever their PCIe function's place in the tree says.
+     */
+    public static final List<String> SUPERCHIP_GPUS = List.of("0x2342", "0x2348", "0x2941");
+
+    /** An NVIDIA GPU of a superchip ({@link #SUPERCHIP_GPUS}): its CPU is reached over NVLink-C2C. */
+    public boolean superchipGpu() {
+        return isGpu() && "0x10de".equalsIgnoreCase(vendorId) && deviceId != null && SUPERCHIP_GPUS.contains(deviceId.toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** The name if it has one, else its address. */
     public String label() {
         return name.isEmpty() ? address : name;

@@ -128,12 +128,16 @@ public final class TopologyRules {
             "NCCL reads and writes GPU memory straight from an RDMA NIC (GPUDirect RDMA) only where the two are at most its"
                     + " NCCL_NET_GDR_LEVEL apart, PXB unless set: a GPU and NIC that meet only at the CPU (PHB, NODE) or across"
                     + " sockets (SYS) get their inter-node traffic staged through host memory. A NIC without an RDMA device carries"
-                    + " NCCL's traffic over TCP through host memory wherever it sits",
+                    + " NCCL's traffic over TCP through host memory wherever it sits. A superchip's GPU (GH200, GB200) reaches a NIC on its own"
+                    + " Grace through NVLink-C2C, a path NCCL counts within reach while NCCL_NET_GDR_C2C is 1 (its default in current source)",
             "give each GPU's rank the NIC nearest it (NCCL_IB_HCA, or the job's rail mapping); across sockets, use a NIC on the GPU's"
                     + " node; where the GPU and NIC share the host bridge and GPUDirect RDMA through it is wanted, NCCL_NET_GDR_LEVEL=PHB",
             Source.source("NVIDIA/nccl src/graph/paths.cc (commit 7aa1c46f), ncclTopoCheckGdr: netGdrLevel = PATH_PXB unless"
                     + " NCCL_NET_GDR_LEVEL is set; a farther GPU-NIC path diverts the traffic through the CPU local to the GPU"),
             Source.document("NCCL User Guide, Environment Variables: NCCL_NET_GDR_LEVEL and NCCL_IB_HCA"),
+            Source.source("NVIDIA/nccl src/graph/paths.cc (commit 04cdb808): NCCL_PARAM(NetGdrC2c, \"NET_GDR_C2C\", 1), \"On C2C platforms use"
+                    + " GDRDMA on NICs which are connected to the CPUs\"; ncclTopoComputePaths makes a GPU's C2C path to its CPU plus that CPU's PHB"
+                    + " path to a NIC one P2C path, and ncclTopoCheckGdr's reach is P2C while NET_GDR_C2C is set"),
             Source.document("nvidia-smi topo -m legend: PIX, PXB, PHB, NODE (between host bridges within a NUMA node), SYS (across the"
                     + " SMP interconnect between NUMA nodes)"));
 
@@ -274,6 +278,12 @@ public final class TopologyRules {
         if (!nic.rdma()) {
             return NIC_DISTANCE.finding(INFO, g, g + " and " + n + " are " + level + " apart, but " + n + " has no RDMA device: inter-node"
                     + " traffic goes over TCP through host memory whatever the distance", e);
+        }
+        if (gpu.superchipGpu() && (level.equals("PHB") || level.equals("NODE"))) {
+            // NCCL's PATH_P2C: a NIC on the CPU the GPU is C2C-attached to is in GPUDirect RDMA's reach from 2.27 on
+            return NIC_DISTANCE.finding(INFO, g, g + " reaches its Grace over NVLink-C2C and " + n + " hangs off that CPU (" + level + "):"
+                    + " NCCL counts that path (P2C) within GPUDirect RDMA's reach while NCCL_NET_GDR_C2C is 1, its default in current NCCL;"
+                    + " a release without it, or with it 0, stages inter-node traffic through host memory", e);
         }
         return switch (level) {
             case "PIX" -> NIC_DISTANCE.finding(OK, g, g + " and " + n + " share a PCIe switch (PIX): NCCL uses GPUDirect RDMA between them", e);

@@ -59,12 +59,9 @@ public record Platform(Kind kind, String evidence) {
     }
 
     static final String NVIDIA = "0x10de";
-    /**
-     * PCI device ids that only superchips' GPUs have (GH200 96 GB and 144 GB, GB200), so that a GH200
-     * in CDMM mode, with no GPU memory node and no mode parameter from an older driver, still reads as
-     * one. The other signs (a numa_status, CoherentGPUMemoryMode) cover the ids not listed.
-     */
-    static final List<String> SUPERCHIP_GPUS = List.of("0x2342", "0x2348", "0x2941");
+    // A superchip's GPU ID (PciDevice.superchipGpu) makes a GH200 in CDMM mode, with no GPU memory
+    // node and no mode parameter from an older driver, read as one; the other signs (a numa_status,
+    // CoherentGPUMemoryMode) cover the IDs not listed.
 
     public static Platform of(MachineFacts machine, RackFacts rack) {
         List<PciDevice> gpus = machine.gpus().stream().filter(g -> NVIDIA.equalsIgnoreCase(g.vendorId())).toList();
@@ -81,7 +78,7 @@ public record Platform(Kind kind, String evidence) {
         if (arm.contains("Neoverse-V2")) {
             boolean numaNodes = rack.gpuNuma().stream().anyMatch(RackFacts.GpuNuma::present);
             String mode = rack.driverParams() == null ? null : rack.driverParams().coherentGpuMemoryMode();
-            boolean superchipId = gpus.stream().anyMatch(g -> SUPERCHIP_GPUS.contains(String.valueOf(g.deviceId()).toLowerCase(Locale.ROOT)));
+            boolean superchipId = gpus.stream().anyMatch(PciDevice::superchipGpu);
             if (superchipId || numaNodes || (mode != null && !mode.isEmpty())) {
                 String why = "Neoverse-V2 (Grace) cores and NVIDIA GPU " + ids
                         + (superchipId ? " (a superchip's GPU)" : numaNodes ? " with its memory a NUMA node" : " with CoherentGPUMemoryMode \"" + mode + "\"");

@@ -203,6 +203,7 @@ public final class RackRules {
         JUDGED_ALSO_BY.put(THP.id(), List.of("M2-THP"));
         JUDGED_ALSO_BY.put(NUMA_BALANCING.id(), List.of("M2-NUMA-BALANCING"));
         JUDGED_ALSO_BY.put(BASE_PAGE_SIZE.id(), List.of("M2-PAGE-SIZE"));
+        JUDGED_ALSO_BY.put(CPU_GOVERNOR.id(), List.of("M3-GOVERNOR"));
         for (RackItem i : RackItem.values()) if (!BY_ITEM.containsKey(i)) throw new IllegalStateException("no rule for the rack item " + i.id());
     }
 

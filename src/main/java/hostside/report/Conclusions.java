@@ -24,6 +24,7 @@ public final class Conclusions {
                 case null -> { }
                 case hostside.machine.MachineRun m -> {
                     add(out, 1, m.facts().findings()); // the facts' findings, and the host memory's measured ones beside them
+                    if (m.facts().affinity() != null) add(out, 1, m.facts().affinity().verdicts()); // each GPU's nearest NIC, for GPUDirect RDMA
                     if (m.gpu() != null) for (hostside.machine.GpuDrill.GpuRun g : m.gpu().runs()) add(out, 1, g.verdicts()); // each GPU's copies and launches
                 }
                 case hostside.vm.VmRun v -> {
@@ -42,7 +43,7 @@ public final class Conclusions {
                 case Report.Rack rack -> {
                     for (hostside.rack.RackCheck c : rack.checklist()) {
                         Finding f = c.finding(); // null for n/a and not run: not a conclusion about this machine
-                        if (f != null) out.add(new Report.Concluded(5, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
+                        if (f != null) sayOnce(out, new Report.Concluded(5, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
                     }
                 }
                 default -> { }
@@ -66,6 +67,28 @@ public final class Conclusions {
             if (f == null) continue;
             say(out, new Report.Concluded(module, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
         }
+    }
+
+    /**
+     * Adds a rack checklist item's finding {@code c}, except where a module already found something
+     * to fix, or could not judge, about the same setting (M5-NUMA-BALANCING: Module 2's
+     * M2-NUMA-BALANCING, by {@link hostside.rack.RackRules#judgedAlsoBy}; a report of an earlier
+     * version, whose findings have no rule IDs, by the subject): then the setting is said once, by
+     * the module (no rack rule is worse than the module's of its setting: they give warn at most). A
+     * module's ok finding does not hide the rack's item: on a superchip the rack may ask more of a
+     * setting than a module does.
+     */
+    static void sayOnce(List<Report.Concluded> out, Report.Concluded c) {
+        List<String> also = hostside.rack.RackRules.judgedAlsoBy(c.id());
+        String subject = c.subject().toLowerCase(java.util.Locale.ROOT);
+        for (int i = 0; i < out.size(); i++) {
+            Report.Concluded o = out.get(i);
+            if (o.module() == 5 || !(o.severity().toFix() || o.severity() == hostside.core.Severity.UNKNOWN)) continue;
+            boolean same = !c.id().isEmpty() ? also.contains(o.id())
+                    : o.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(subject);
+            if (same) return;
+        }
+        out.add(c);
     }
 
     /**

@@ -10,7 +10,8 @@ import hostside.doc.Text;
 
 /**
  * Page one's "what to fix here": every finding of every module that is bad or may cost performance
- * (warn), and the rack checklist's bad and warn items with their fixes; the bad first, then in the
+ * (warn), and the rack checklist's bad and warn items with their fixes (a setting a module already
+ * judged said once: {@link Conclusions}); the bad first, then in the
  * modules' order, at most {@link #SHOWN} on page one, the rest counted. Findings that could not be
  * judged (unknown: measured on a busy machine, within noise) are counted beside them, so that page
  * one never says nothing was found where a module could not tell.
@@ -28,23 +29,10 @@ final class ToFix {
         for (Report.Concluded c : r.findings()) {
             if (!c.severity().toFix() && c.severity() != Severity.UNKNOWN) continue; // unknown ones are counted on page one, not listed as things to fix
             if (c.module() == 5 && !c.severity().toFix()) continue; // the rack checklist's unknown items are facts it could not read, not figures in doubt: its own table says them
-            // an item of the rack checklist that a module already found (M5-NUMA-BALANCING: Module 2's M2-NUMA-BALANCING) is said once, there
-            if (c.module() == 5 && saidBefore(out, c)) continue;
             out.add(new Item(c.severity(), c.module(), c.subject(), c.id(), c.text(), c.fix()));
         }
         out.sort(Comparator.comparing(Item::severity).thenComparingInt(Item::module)); // BAD before WARN: the enum's order
         return out;
-    }
-
-    /**
-     * Whether a rack item's finding is one a module already listed: by the rules its rule names as
-     * judging the same setting ({@link hostside.rack.RackRules#judgedAlsoBy}); a report of an earlier
-     * version, whose findings have no rule IDs, by the subject.
-     */
-    static boolean saidBefore(List<Item> out, Report.Concluded c) {
-        List<String> also = hostside.rack.RackRules.judgedAlsoBy(c.id());
-        if (out.stream().anyMatch(i -> also.contains(i.id()))) return true;
-        return out.stream().anyMatch(i -> i.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(c.subject()));
     }
 
     static Block block(Report r) {

@@ -166,6 +166,27 @@ class TopologyFindingsTest {
     }
 
     @Test
+    void aSuperchipsGpuReachesANicOnItsOwnGraceThroughC2c() {
+        // GH200's GPU (10de:2342) and a ConnectX on another root port of the same Grace: NCCL's P2C path, within GPUDirect RDMA's reach
+        PciDevice gh200 = new PciDevice("0009:01:00.0", PciKind.parse("gpu"), "GPU0", "", "0x10de", "0x2342", "gpu", "nvidia", 0, CpuSet.parseList("0-71"),
+                GEN5_X16, null, "pci0009:00", List.of(), null, false, null);
+        assertThat(gh200.superchipGpu()).isTrue();
+        PciDevice rdma = nic("0002:01:00.0", true, GEN5_X16);
+        for (String near : List.of("PHB", "NODE")) {
+            Finding f = TopologyRules.nic(gh200, rdma, near);
+            is(f, TopologyRules.NIC_DISTANCE, Severity.INFO);
+            assertThat(f.text()).contains("NVLink-C2C").contains("NCCL_NET_GDR_C2C").contains("(" + near + ")");
+        }
+        // a NIC on the other Grace of a tray is across the CPUs' link: no C2C path to it
+        is(TopologyRules.nic(gh200, rdma, "SYS"), TopologyRules.NIC_DISTANCE, Severity.WARN);
+        // an H100 on PCIe (10de:2330) is no superchip
+        PciDevice h100 = new PciDevice("0000:01:00.0", PciKind.parse("gpu"), "GPU0", "", "0x10de", "0x2330", "gpu", "nvidia", 0, CpuSet.parseList("0-15"),
+                GEN5_X16, null, "pci0000:00", List.of(), null, false, null);
+        assertThat(h100.superchipGpu()).isFalse();
+        is(TopologyRules.nic(h100, rdma, "NODE"), TopologyRules.NIC_DISTANCE, Severity.WARN);
+    }
+
+    @Test
     void everyRuleIsInTheRulebook() {
         assertThat(hostside.report.Rulebook.all()).containsAll(TopologyRules.all()).containsAll(PeerRules.all());
     }

@@ -40,4 +40,48 @@ class ConclusionsOnceTest {
         Conclusions.say(out, new Report.Concluded(4, "", Severity.WARN, "x", "b", ""));
         assertThat(out).hasSize(4);
     }
+
+    static Report.Concluded c(int module, String id, Severity s, String subject) {
+        return new Report.Concluded(module, id, s, subject, id + " " + s, s.toFix() ? "fix " + id : "");
+    }
+
+    @Test
+    void aSettingAModuleFoundIsSaidOnceNotAgainByTheRack() {
+        List<Report.Concluded> out = new ArrayList<>();
+        Conclusions.say(out, c(2, "M2-NUMA-BALANCING", Severity.WARN, "NUMA balancing"));
+        Conclusions.sayOnce(out, c(5, "M5-NUMA-BALANCING", Severity.WARN, "numa_balancing"));
+        assertThat(out).extracting(Report.Concluded::id).containsExactly("M2-NUMA-BALANCING");
+
+        Conclusions.say(out, c(3, "M3-GOVERNOR", Severity.WARN, "cpufreq"));
+        Conclusions.sayOnce(out, c(5, "M5-CPU-GOVERNOR", Severity.WARN, "cpu_governor"));
+        assertThat(out).extracting(Report.Concluded::id).containsExactly("M2-NUMA-BALANCING", "M3-GOVERNOR");
+    }
+
+    @Test
+    void aModulesOkFindingOrAnotherSettingLeavesTheRacksItem() {
+        List<Report.Concluded> out = new ArrayList<>();
+        Conclusions.say(out, c(2, "M2-THP", Severity.OK, "THP"));
+        Conclusions.say(out, c(2, "M2-NUMA-BALANCING", Severity.WARN, "NUMA balancing"));
+        Conclusions.sayOnce(out, c(5, "M5-THP", Severity.WARN, "thp"));
+        Conclusions.sayOnce(out, c(5, "M5-IOMMU", Severity.INFO, "iommu"));
+        assertThat(out).extracting(Report.Concluded::id).containsExactly("M2-THP", "M2-NUMA-BALANCING", "M5-THP", "M5-IOMMU");
+    }
+
+    @Test
+    void aReportOfAnEarlierVersionIsMatchedByTheSubject() {
+        List<Report.Concluded> out = new ArrayList<>();
+        Conclusions.say(out, c(2, "", Severity.WARN, "NUMA balancing"));
+        Conclusions.sayOnce(out, c(5, "", Severity.WARN, "numa_balancing"));
+        Conclusions.sayOnce(out, c(5, "", Severity.WARN, "thp"));
+        assertThat(out).extracting(Report.Concluded::subject).containsExactly("NUMA balancing", "thp");
+    }
+
+    @Test
+    void noRackRuleOfASettingAModuleJudgesIsWorseThanWarn() {
+        // Conclusions keeps the module's finding of such a setting: it holds only while the rack's is never worse
+        for (hostside.core.Rule r : hostside.rack.RackRules.all()) {
+            if (!hostside.rack.RackRules.judgedAlsoBy(r.id()).isEmpty()) assertThat(r.severities()).as(r.id()).doesNotContain(Severity.BAD);
+        }
+        assertThat(hostside.rack.RackRules.judgedAlsoBy("M5-CPU-GOVERNOR")).containsExactly("M3-GOVERNOR");
+    }
 }

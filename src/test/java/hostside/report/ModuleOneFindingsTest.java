@@ -61,6 +61,17 @@ class ModuleOneFindingsTest {
         });
     }
 
+    /** The recorded report with its affinity's findings (each GPU's nearest NIC) replaced by {@code nic}. */
+    static Report withNic(Finding nic) throws Exception {
+        return RecordedReports.withRuns(RecordedReports.h200(), d -> {
+            if (!(d instanceof MachineRun m)) return d;
+            MachineFacts x = m.facts();
+            hostside.machine.Affinity a = x.affinity();
+            return new MachineRun(new MachineFacts(x.schema(), x.host(), x.topology(), x.pci(), new hostside.machine.Affinity(a.devices(), a.matrix(), List.of(nic)),
+                    x.iommu(), x.kernelCmdline(), x.findings(), x.unknowns()), m.gpu(), m.gpuMatrix(), m.memory());
+        });
+    }
+
     static DayOne.Line line(Report r, int n) {
         return DayOne.of(r).get(n - 1);
     }
@@ -98,6 +109,18 @@ class ModuleOneFindingsTest {
                 .contains("Fix: **bind each process's memory to its CPUs' node");
         assertThat(line(r, 4).verdict()).isEqualTo(RackVerdict.WARN);
         assertThat(line(r, 4).detail()).contains("Module 1's placement: node 0 (M1-FAR-NODE)");
+    }
+
+    @Test
+    void aGpuFarFromItsRdmaNicIsOnPageOneWithItsRule() throws Exception {
+        Finding far = hostside.machine.TopologyRules.NIC_DISTANCE.finding(Severity.WARN, "GPU0",
+                "GPU0 and mlx5_0 are on different NUMA nodes (SYS): inter-node traffic is staged through host memory",
+                hostside.core.Evidence.fact("affinity.GPU0.mlx5_0", "SYS"));
+        assertThat(RecordedReports.pageOne(withNic(far))).contains("**warn** (Module 1, GPU0, M1-NIC-DISTANCE): GPU0 and mlx5\\_0 are on different NUMA nodes");
+        Finding none = hostside.machine.TopologyRules.NIC_DISTANCE.finding(Severity.INFO, "GPU0", "GPU0 has no NIC in this box", hostside.core.Evidence.fact("pci.nics", "0"));
+        Report quiet = withNic(none);
+        assertThat(RecordedReports.pageOne(quiet)).doesNotContain("M1-NIC-DISTANCE");
+        assertThat(quiet.findings()).anyMatch(c -> c.id().equals("M1-NIC-DISTANCE") && c.severity() == Severity.INFO);
     }
 
     @Test
