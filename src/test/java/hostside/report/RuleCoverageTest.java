@@ -46,16 +46,22 @@ class RuleCoverageTest {
 
     @Test
     void everyRuleFiresInATestAndIsSeenQuietInAnother() throws IOException {
-        Set<String> all = suite(Path.of("target/test-classes"));
-        Set<String> planned = new TreeSet<>(RuleTally.plannedClasses());
-        Set<String> notRun = new TreeSet<>(all);
-        notRun.removeAll(planned);
-        Assumptions.assumeTrue(notRun.isEmpty(), () -> "not judged: this run planned " + planned.size() + " of the suite's " + all.size()
-                + " test classes; the rulebook's coverage is judged on a run of them all (./run-tests)");
+        // -Dhostside.rules.only=M1-,M4-60S- judges those rules' coverage on a run of some test classes (their package's, say)
+        String only = System.getProperty("hostside.rules.only", "");
+        List<String> prefixes = only.isBlank() ? List.of() : List.of(only.split(","));
+        if (prefixes.isEmpty()) {
+            Set<String> all = suite(Path.of("target/test-classes"));
+            Set<String> planned = new TreeSet<>(RuleTally.plannedClasses());
+            Set<String> notRun = new TreeSet<>(all);
+            notRun.removeAll(planned);
+            Assumptions.assumeTrue(notRun.isEmpty(), () -> "not judged: this run planned " + planned.size() + " of the suite's " + all.size()
+                    + " test classes; the rulebook's coverage is judged on a run of them all (./run-tests), or of some rules with -Dhostside.rules.only=M1-");
+        }
 
         List<String> rows = new ArrayList<>(List.of("id\tseverities seen\tfired\tquiet"));
         List<String> missing = new ArrayList<>();
         for (Rule r : Rulebook.all()) {
+            if (!prefixes.isEmpty() && prefixes.stream().noneMatch(p -> r.id().startsWith(p.trim()))) continue;
             Set<Severity> seen = RuleTally.seen(r.id());
             boolean fired = fired(r, seen), quiet = quiet(r, seen);
             rows.add(r.id() + "\t" + seen + "\t" + fired + "\t" + quiet);
