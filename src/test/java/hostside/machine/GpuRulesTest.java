@@ -21,6 +21,7 @@ import hostside.gpu.bench.NodeCopies;
 import hostside.harness.Result;
 import hostside.harness.Status;
 import hostside.process.MachineLoad;
+import hostside.testing.RuleTally;
 
 /**
  * Module 1's rules on the GPU drill's figures: each severity a rule gives, from figures made by
@@ -86,7 +87,7 @@ class GpuRulesTest {
         is(f, GpuRules.PAGEABLE, Severity.INFO);
         assertThat(f.text()).contains("even within noise").doesNotContain("pin_memory").doesNotContain("%");
         // without the pinned figure there is nothing to compare
-        assertThat(copies(null, QUIET, gbs("host_to_device_ce_pageable", 6.5))).isEmpty();
+        assertThat(RuleTally.quiet(copies(null, QUIET, gbs("host_to_device_ce_pageable", 6.5)), GpuRules.PAGEABLE)).isEmpty();
     }
 
     @Test
@@ -148,6 +149,27 @@ class GpuRulesTest {
     }
 
     @Test
+    void eachInformativeLineIsQuietWhereItsOwnFigureFailed() {
+        // the pinned copy failed: no offload time and no SM share against it, though pageable and SM copies ran
+        List<Finding> noPinned = copies(GEN5, QUIET, Result.failed(new hostside.gpu.bench.Copies.CePinned(true), "cuMemHostAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)"),
+                gbs("host_to_device_ce_pageable", 6.5), gbs("host_to_device_sm", 51.1));
+        RuleTally.quiet(noPinned, GpuRules.OFFLOAD_TIME);
+        RuleTally.quiet(noPinned, GpuRules.SM_COPY);
+        // the pinned copy ran (its offload time is said), the rest failed or ran alone: SMs writing with none reading,
+        // the chase and the sweep failed, registering without a cuMemHostAlloc figure
+        List<Finding> f = copies(GEN5, QUIET, gbs("host_to_device_ce_pinned", 55.3), gbs("device_to_host_sm", 52.6),
+                Result.failed(new hostside.gpu.bench.SmAccess.Latency(), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"),
+                Result.failed(new hostside.gpu.bench.Sweep(true), "cuMemcpyHtoDAsync: CUDA_ERROR_ILLEGAL_ADDRESS (700)"),
+                Result.failed(new hostside.gpu.bench.PinCost(false), "cuMemHostAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)"),
+                r("pin_cost_host_register", 53, 52, 54, Unit.MS_PER_GIB));
+        is(of(f, GpuRules.OFFLOAD_TIME), GpuRules.OFFLOAD_TIME, Severity.INFO);
+        RuleTally.quiet(f, GpuRules.SM_COPY);
+        RuleTally.quiet(f, GpuRules.HOST_LATENCY);
+        RuleTally.quiet(f, GpuRules.COPY_SIZE);
+        RuleTally.quiet(f, GpuRules.PIN_COST);
+    }
+
+    @Test
     void smCopiesWithinTheCopyEnginesNoiseAreNotAShare() {
         Finding f = of(copies(null, QUIET, r("host_to_device_ce_pinned", 55, 50, 60, Unit.GB_PER_S), r("host_to_device_sm", 53, 49, 57, Unit.GB_PER_S)),
                 GpuRules.SM_COPY);
@@ -193,7 +215,7 @@ class GpuRulesTest {
         is(of(copies(null, QUIET, gbs("host_to_device_ce_pinned", 55.46), byNode(null, node(0, NODE0, 55.38))), GpuRules.COPY_NODE),
                 GpuRules.COPY_NODE, Severity.INFO);
         // pageable copies from every node alike: no pageable finding
-        assertThat(copies(null, QUIET, byNode(1, node(0, NODE0, 54.9), node(1, NODE1, 55.4)))).noneMatch(x -> x.id().equals(GpuRules.COPY_NODE_PAGEABLE.id()));
+        RuleTally.quiet(copies(null, QUIET, byNode(1, node(0, NODE0, 54.9), node(1, NODE1, 55.4))), GpuRules.COPY_NODE_PAGEABLE);
     }
 
     @Test
@@ -226,7 +248,9 @@ class GpuRulesTest {
                 GpuRules.LAUNCH_CORES, Severity.INFO);
         is(LaunchVerdicts.of(List.of(launchCost(core(hostside.gpu.bench.LaunchCost.UNIFORM, 1, 2310, 1840))), KINDS, QUIET).getFirst(),
                 GpuRules.LAUNCH_CORES, Severity.INFO);
-        assertThat(LaunchVerdicts.of(List.of(Result.notRun(new hostside.gpu.bench.LaunchCost(), "no CPU")), KINDS, QUIET)).isEmpty();
+        // not measured (no CPU known): nothing said; every measured case says its costs, the rule gives no ok
+        assertThat(RuleTally.quiet(LaunchVerdicts.of(List.of(Result.notRun(new hostside.gpu.bench.LaunchCost(), "no CPU")), KINDS, QUIET),
+                GpuRules.LAUNCH_CORES)).isEmpty();
     }
 
     @Test
@@ -245,6 +269,14 @@ class GpuRulesTest {
         assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
         assertThat(f.fix()).isEmpty();
         assertThat(f.text()).isEqualTo("GPU3 could not be used: cuCtxCreate: CUDA_ERROR_DEVICE_BUSY (46)");
+    }
+
+    @Test
+    void aGpuTheDrillOpenedIsNotUnused() {
+        // what GpuDrill.run keeps of a GPU it opened: its copies' and launches' verdicts, the H200's whole run
+        List<Finding> verdicts = new java.util.ArrayList<>(CopyVerdicts.of("GPU0", GpuResults.h200(), GEN5, QUIET));
+        verdicts.addAll(LaunchVerdicts.of(GpuResults.h200(), KINDS, QUIET));
+        assertThat(RuleTally.quiet(verdicts, GpuRules.GPU_UNUSED)).extracting(Finding::id).contains(GpuRules.LINK_SHARE.id(), GpuRules.LAUNCH_CORES.id());
     }
 
     @Test
