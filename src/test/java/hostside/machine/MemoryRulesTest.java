@@ -29,6 +29,7 @@ import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.memory.MemoryDetails;
 import hostside.memory.Placement;
+import hostside.testing.RuleTally;
 
 /**
  * Module 1's rules on host memory: each severity a rule gives, from figures made by hand; what
@@ -55,8 +56,21 @@ class MemoryRulesTest {
         // within noise: even, no share
         assertThat(only(MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 90, 110), read(0, 1, 95, 85, 101)), null, null)).text())
                 .contains("as fast as their own within noise").doesNotContain("numactl");
-        // faster than home: nothing
-        assertThat(MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 2, 300, 290, 310)), null, null)).isEmpty();
+        // just over three quarters: information, not a warning
+        double justOver = 100 * MemoryRules.FAR_SHARE + 0.5;
+        is(only(MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 99.9, 100.1), read(0, 1, justOver, justOver - 0.1, justOver + 0.1)), null, null)),
+                MemoryRules.FAR_NODE, Severity.INFO);
+        // faster than home (a Grace GPU's HBM read from its CPUs): nothing
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 2, 300, 290, 310)), null, null),
+                MemoryRules.FAR_NODE)).isEmpty();
+    }
+
+    @Test
+    void oneNodeHasNoFarNode() {
+        // the H100 VM's one node: its CPUs read only their own memory, no pair to weigh
+        MemoryPlan one = new MemoryPlan(CpuSet.range(0, 15), 1, List.of(new MemoryPlan.Node(0, CpuSet.range(0, 15))),
+                List.of(new MemoryPlan.Pair(0, 0, CpuSet.range(0, 15), "CPUs and memory")), List.of(), 64L << 20, List.of());
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(section(one, read(0, 0, 119, 118, 120)), null, null), MemoryRules.FAR_NODE)).isEmpty();
     }
 
     @Test
@@ -83,6 +97,17 @@ class MemoryRulesTest {
         assertThat(close.text()).contains("moves 90% of what it moves on a P-core").doesNotContain("taskset");
         is(only(MemoryVerdicts.of(cores(20, 20.1), null, null)), MemoryRules.SMALL_CORE, Severity.INFO);
         busy(only(MemoryVerdicts.of(cores(20, 10), null, BUSY)), MemoryRules.SMALL_CORE);
+        // just over four fifths: information, not a warning
+        is(only(MemoryVerdicts.of(cores(20, 20 * MemoryRules.SMALL_SHARE + 0.1), null, null)), MemoryRules.SMALL_CORE, Severity.INFO);
+    }
+
+    @Test
+    void aSmallCoreThatMovesMoreOrAUniformCpuIsQuiet() {
+        // the E-core moves more beyond both spreads: the feeders lose nothing there
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(cores(20, 23), null, null), MemoryRules.SMALL_CORE)).isEmpty();
+        // one kind of core: no smaller kind to weigh
+        MemoryDrill.MemorySection uniform = section(TWO_NODES, stream(ONE, Scope.cpus(CpuSet.of(1)), "CPU 1", 20, 19.8, 20.2, CpuSet.of(1)));
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(uniform, null, null), MemoryRules.SMALL_CORE)).isEmpty();
     }
 
     // ---- M1-ONE-THREAD ----
@@ -94,7 +119,8 @@ class MemoryRulesTest {
         is(only(MemoryVerdicts.of(s, null, null)), MemoryRules.ONE_THREAD, Severity.INFO);
         busy(only(MemoryVerdicts.of(s, null, BUSY)), MemoryRules.ONE_THREAD);
         // every CPU's Triad alone: no share
-        assertThat(MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7))), null, null)).isEmpty();
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7))), null, null),
+                MemoryRules.ONE_THREAD)).isEmpty();
     }
 
     // ---- M1-HOST-VS-COPIES ----
@@ -119,8 +145,11 @@ class MemoryRulesTest {
         is(four, MemoryRules.HOST_VS_COPIES, Severity.INFO);
         assertThat(four.text()).contains("within what host memory delivers");
         busy(only(MemoryVerdicts.of(triad, gpus(8), BUSY)), MemoryRules.HOST_VS_COPIES);
+        // just within the Triad: information, not a warning (the copies' sum at the Triad itself is no more than it delivered)
+        MemoryDrill.MemorySection at = section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 440 / MemoryRules.COPIES_SHARE, 430, 450, CpuSet.range(0, 7)));
+        is(only(MemoryVerdicts.of(at, gpus(8), null)), MemoryRules.HOST_VS_COPIES, Severity.INFO);
         // no GPU copies measured: nothing to weigh
-        assertThat(MemoryVerdicts.of(triad, gpus(0), null)).isEmpty();
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(triad, gpus(0), null), MemoryRules.HOST_VS_COPIES)).isEmpty();
     }
 
     // ---- M1-PAGES-PLACED, M1-CHASE-PAGES ----
@@ -145,7 +174,7 @@ class MemoryRulesTest {
             assertThat(f.text()).contains("56 of 256 sampled pages are not on node 1").contains("not judged").doesNotContain("full node");
         }
         // every sampled page where it was bound: nothing
-        assertThat(MemoryVerdicts.misplaced(section(TWO_NODES, read(0, 1, 61, 60, 62)))).isEmpty();
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(section(TWO_NODES, read(0, 1, 61, 60, 62)), null, null), MemoryRules.PAGES_PLACED)).isEmpty();
     }
 
     @Test
@@ -155,6 +184,9 @@ class MemoryRulesTest {
             is(f, MemoryRules.CHASE_PAGES, Severity.INFO);
             assertThat(f.text()).contains("only 16 MiB of the 256 MiB set sat in huge pages");
         }
-        assertThat(MemoryVerdicts.of(section(TWO_NODES, chase(200L << 20)), null, null)).isEmpty();
+        // half the 256 MiB set in huge pages is enough; a huge page (2 MiB) less is not
+        long half = (long) (MemoryRules.HUGE_ENOUGH * (256L << 20));
+        assertThat(RuleTally.quiet(MemoryVerdicts.of(section(TWO_NODES, chase(half)), null, null), MemoryRules.CHASE_PAGES)).isEmpty();
+        is(only(MemoryVerdicts.of(section(TWO_NODES, chase(half - (2L << 20))), null, null)), MemoryRules.CHASE_PAGES, Severity.INFO);
     }
 }
