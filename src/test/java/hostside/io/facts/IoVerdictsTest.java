@@ -136,8 +136,8 @@ class IoVerdictsTest {
     }
 
     @Test
-    void aWritableMountIsQuietWhateverItsOtherOptionsEndIn() {
-        // ext4's errors=remount-ro ends in "ro" but is not the ro option
+    void aWritableMountIsQuiet() {
+        // as ext4 is mounted: rw, and errors=remount-ro, which names ro but is not the ro option
         Rig r = new Rig(tmp).mount("/models", "ext4", "/dev/nvme0n1p1", "259:1", "rw,relatime,errors=remount-ro");
         assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/models/llama"), IoFactRules.READ_ONLY)).isEmpty();
     }
