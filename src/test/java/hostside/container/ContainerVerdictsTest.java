@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.testing.RuleTally;
 
 /** Each verdict fires on the limit that breaks training and stays silent on a healthy one. */
 class ContainerVerdictsTest {
@@ -21,6 +23,11 @@ class ContainerVerdictsTest {
     static Finding only(List<Finding> fs) {
         assertThat(fs).hasSize(1);
         return fs.getFirst();
+    }
+
+    /** Every finding {@code r} gives, asserted to hold none of {@code rule}'s (RuleTally counts it quiet). */
+    static List<Finding> quiet(Rig r, Rule rule) {
+        return RuleTally.quiet(r.findings(), rule);
     }
 
     // ---- healthy machines say nothing ----
@@ -72,13 +79,27 @@ class ContainerVerdictsTest {
     }
 
     @Test
+    void workersWhoseBatchesFillExactlyTheFreeShmAreQuiet() {
+        // 64 MiB with 32 MiB in use leaves 32 MiB: just the 2 workers x 2 batches x 8 MiB
+        Rig r = Rig.v2(tmp).shm(64 * MIB);
+        r.liveShm = 64 * MIB;
+        r.liveShmUsed = 32 * MIB;
+        assertThat(RuleTally.quiet(ContainerRun.read(r.fs(), r.live(), 2, null, 8 * MIB).findings(), ContainerRules.SHM_SIZE)).isEmpty();
+    }
+
+    @Test
     void shmLargerThanTheMemoryLimitIsOomKilledFirst() {
         Finding f = only(Rig.v2(tmp).memory(8 * GIB, 1 * GIB).about("/dev/shm"));
         assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
         assertThat(f.text()).startsWith("/dev/shm (16 GiB) is larger than the memory limit (8 GiB)");
         assertThat(f.id()).isEqualTo("M4-SHM-OVER-MEMORY");
         assertThat(f.fix()).contains("--memory");
-        assertThat(Rig.v2(tmp.resolve("b")).memory(32 * GIB, 1 * GIB).about("/dev/shm")).isEmpty();
+    }
+
+    @Test
+    void shmAsLargeAsTheMemoryLimitIsQuiet() {
+        // /dev/shm is 16 GiB: a 16 GiB limit is the largest shm it holds without OOM-killing first
+        assertThat(quiet(Rig.v2(tmp).memory(16 * GIB, 1 * GIB), ContainerRules.SHM_OVER_MEMORY)).isEmpty();
     }
 
     // ---- memory ----
@@ -92,14 +113,21 @@ class ContainerVerdictsTest {
             assertThat(f.id()).isEqualTo("M4-OOM-KILLS");
             assertThat(f.fix()).contains("--memory");
         }
-        assertThat(Rig.v2(tmp.resolve("none")).oomKills(0).about("memory")).isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("none")).oomKills(0), ContainerRules.OOM_KILLS)).isEmpty();
+        assertThat(quiet(Rig.v1(tmp.resolve("none1")).oomKills(0), ContainerRules.OOM_KILLS)).isEmpty();
     }
 
     @Test
     void aCgroupNearItsLimitIsWarned() {
         Finding f = only(Rig.v2(tmp).memory(100 * GIB, 95 * GIB).about("memory"));
         assertThat(f.text()).startsWith("the cgroup uses 95 GiB of its 100 GiB limit (95%");
-        assertThat(Rig.v2(tmp.resolve("b")).memory(100 * GIB, 80 * GIB).about("memory")).isEmpty();
+    }
+
+    @Test
+    void aCgroupJustBelowNinetyPercentOfItsLimitIsQuiet() {
+        long limit = 100 * GIB, below = (long) Math.ceil(ContainerVerdicts.NEAR_LIMIT * limit) - 1;
+        assertThat(quiet(Rig.v2(tmp).memory(limit, below), ContainerRules.MEMORY_NEAR_LIMIT)).isEmpty();
+        assertThat(quiet(Rig.v1(tmp.resolve("v1")).memory(limit, below), ContainerRules.MEMORY_NEAR_LIMIT)).isEmpty();
     }
 
     @Test
@@ -107,7 +135,15 @@ class ContainerVerdictsTest {
         Rig r = Rig.v2(tmp).put(CG + "/memory.high", 64 * GIB + "\n").put(CG + "/memory.events", "low 0\nhigh 17\nmax 0\noom 0\noom_kill 0\n");
         Finding f = only(r.about("memory"));
         assertThat(f.text()).startsWith("memory.high is 64 GiB").contains("(17 times so far)");
-        assertThat(Rig.v2(tmp.resolve("b")).put(CG + "/memory.high", 256 * GIB + "\n").about("memory")).as("above memory.max it never binds").isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("b")).put(CG + "/memory.high", 256 * GIB + "\n"), ContainerRules.MEMORY_HIGH))
+                .as("above memory.max it never binds").isEmpty();
+    }
+
+    @Test
+    void aMemoryHighEqualToTheLimitIsQuiet() {
+        // Rig.v2's memory.max is 128 GiB: memory.high at the same figure never throttles before the limit does
+        assertThat(quiet(Rig.v2(tmp).put(CG + "/memory.high", 128 * GIB + "\n"), ContainerRules.MEMORY_HIGH)).isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("max")), ContainerRules.MEMORY_HIGH)).as("memory.high max").isEmpty();
     }
 
     // ---- CPU quota ----
@@ -143,7 +179,13 @@ class ContainerVerdictsTest {
         assertThat(f.text()).startsWith("pids.max is 64 with 12 tasks in use, room for 52 more, but the DataLoader plan needs at least 72 tasks")
                 .contains("8 workers of one thread each").contains("can't start new thread").contains("--pids-limit=1024");
         assertThat(f.id()).isEqualTo("M4-PIDS");
-        assertThat(Rig.v2(tmp.resolve("b")).pidsMax(4096).about("pids")).isEmpty();
+    }
+
+    @Test
+    void pidsMaxWithRoomForExactlyThePlansThreadsIsQuiet() {
+        // 12 tasks in use and the plan's 72 (64 intra-op threads, 8 workers): pids.max 84 leaves just enough room
+        assertThat(quiet(Rig.v2(tmp).pidsMax(12 + 72), ContainerRules.PIDS)).isEmpty();
+        assertThat(quiet(Rig.v1(tmp.resolve("v1")).pidsMax(12 + 72), ContainerRules.PIDS)).isEmpty();
     }
 
     @Test
@@ -167,8 +209,15 @@ class ContainerVerdictsTest {
                 .contains("fails with \"Cannot allocate memory\"").doesNotContain("falls back to sockets");
         assertThat(f.id()).isEqualTo("M4-MEMLOCK");
         assertThat(f.fix()).contains("--ulimit memlock=-1").contains("--cap-add IPC_LOCK");
-        assertThat(Rig.v2(tmp.resolve("cap")).memlock(64 * 1024).caps(Rig.ALL_CAPS).about("memlock")).as("IPC_LOCK ignores the limit").isEmpty();
-        assertThat(Rig.v2(tmp.resolve("big")).memlock(128 * MIB).about("memlock")).isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("cap")).memlock(64 * 1024).caps(Rig.ALL_CAPS), ContainerRules.MEMLOCK))
+                .as("IPC_LOCK ignores the limit").isEmpty();
+    }
+
+    @Test
+    void aMemlockLimitAtTheLineIsQuiet() {
+        assertThat(quiet(Rig.v2(tmp).memlock(ContainerVerdicts.TINY_MEMLOCK), ContainerRules.MEMLOCK)).isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("rdma")).memlock(ContainerVerdicts.TINY_MEMLOCK).dir("/sys/class/infiniband/mlx5_0"),
+                ContainerRules.MEMLOCK)).as("RDMA devices here too").isEmpty();
     }
 
     @Test
@@ -184,7 +233,11 @@ class ContainerVerdictsTest {
         assertThat(f.text()).contains("received 0 items of ancdata");
         assertThat(f.id()).isEqualTo("M4-NOFILE");
         assertThat(f.fix()).contains("--ulimit nofile=1048576:1048576").contains("set_sharing_strategy('file_system')");
-        assertThat(Rig.v2(tmp.resolve("b")).nofile(65536).about("nofile")).isEmpty();
+    }
+
+    @Test
+    void anOpenFilesLimitJustAboveTheLineIsQuiet() {
+        assertThat(quiet(Rig.v2(tmp).nofile(ContainerVerdicts.FEW_FILES + 1), ContainerRules.NOFILE)).isEmpty();
     }
 
     @Test
@@ -193,9 +246,14 @@ class ContainerVerdictsTest {
         assertThat(f.text()).startsWith("max user processes (RLIMIT_NPROC) is 50 for uid 1000, but the DataLoader plan needs at least 72 threads");
         assertThat(f.id()).isEqualTo("M4-NPROC");
         assertThat(f.fix()).contains("--ulimit nproc=-1");
-        assertThat(Rig.v2(tmp.resolve("root")).nproc(50).about("nproc")).as("root is exempt").isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("root")).nproc(50), ContainerRules.NPROC)).as("root is exempt").isEmpty();
         assertThat(Rig.v2(tmp.resolve("userns")).nproc(50).put("/proc/self/uid_map", "0 1000 1\n").about("nproc")).hasSize(1);
-        assertThat(Rig.v2(tmp.resolve("many")).nproc(100000).uid(1000).about("nproc")).isEmpty();
+    }
+
+    @Test
+    void anNprocLimitOfExactlyThePlansThreadsIsQuiet() {
+        // the plan's 72 threads: 64 intra-op threads of the main process and 8 workers of one thread each
+        assertThat(quiet(Rig.v2(tmp).nproc(72).uid(1000), ContainerRules.NPROC)).isEmpty();
     }
 
     // ---- GPUs ----
@@ -208,6 +266,13 @@ class ContainerVerdictsTest {
                 .contains("no CUDA-capable device is detected");
         assertThat(f.id()).isEqualTo("M4-GPU-NODES");
         assertThat(f.fix()).contains("--gpus all");
+    }
+
+    @Test
+    void aContainerWithItsGpusNodesAndUvmIsQuiet() {
+        // 8 GPUs on the bus, NVIDIA_VISIBLE_DEVICES=all, /dev/nvidia0-7 and /dev/nvidia-uvm passed in
+        List<Finding> fs = quiet(Rig.v2(tmp), ContainerRules.GPU_NODES);
+        assertThat(RuleTally.quiet(fs, ContainerRules.GPU_UVM)).isEmpty();
     }
 
     @Test
@@ -225,13 +290,22 @@ class ContainerVerdictsTest {
         assertThat(only(r.about("GPUs")).text()).startsWith("CUDA_VISIBLE_DEVICES=\"\" hides every GPU");
         r.env.put("CUDA_VISIBLE_DEVICES", "0,1,2,3,4,5,6,7,8,9");
         assertThat(only(r.about("GPUs")).text()).startsWith("CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7,8,9 names 10 GPUs but only 8");
+    }
+
+    @Test
+    void cudaVisibleDevicesNamingAsManyGpusAsNodesIsQuiet() {
+        Rig r = Rig.v2(tmp);
+        r.env.put("CUDA_VISIBLE_DEVICES", "0,1,2,3,4,5,6,7");
+        assertThat(quiet(r, ContainerRules.CUDA_VISIBLE)).isEmpty();
         r.env.put("CUDA_VISIBLE_DEVICES", "0,1");
-        assertThat(r.about("GPUs")).isEmpty();
+        assertThat(quiet(r, ContainerRules.CUDA_VISIBLE)).as("fewer than are here").isEmpty();
     }
 
     @Test
     void aHostWithoutGpusSaysNothingAboutThem() {
-        assertThat(Rig.host(tmp).about("GPUs")).isEmpty();
+        List<Finding> fs = quiet(Rig.host(tmp), ContainerRules.GPU_NODES);
+        RuleTally.quiet(RuleTally.quiet(fs, ContainerRules.GPU_UVM), ContainerRules.CUDA_VISIBLE);
+        assertThat(fs).extracting(Finding::subject).doesNotContain("GPUs");
     }
 
     // ---- PID 1 and the root ----
@@ -244,7 +318,7 @@ class ContainerVerdictsTest {
         assertThat(f.fix()).contains("--init");
         assertThat(only(Rig.v2(tmp.resolve("sh")).pid1("/bin/sh", "-c", "python train.py").about("PID 1")).text())
                 .startsWith("PID 1 is a shell (sh)").doesNotContain("-c python");
-        assertThat(Rig.v2(tmp.resolve("tini")).pid1("/usr/bin/tini", "--", "python").about("PID 1")).isEmpty();
+        assertThat(quiet(Rig.v2(tmp.resolve("tini")).pid1("/usr/bin/tini", "--", "python"), ContainerRules.PID1)).isEmpty();
     }
 
     @Test
@@ -253,6 +327,12 @@ class ContainerVerdictsTest {
         assertThat(only(r.about("root fs")).text()).contains("read-only (overlay)").contains("/tmp is not writable either");
         r.mount("/tmp", "/", "tmpfs", "rw,nosuid", "rw,size=1048576k");
         assertThat(only(r.about("root fs")).text()).contains("/tmp is writable");
+    }
+
+    @Test
+    void aWritableOverlayRootIsQuiet() {
+        // Docker's own: overlay mounted rw,relatime (Rig.v2)
+        assertThat(quiet(Rig.v2(tmp), ContainerRules.ROOT_FS_RO)).isEmpty();
     }
 
     @Test

@@ -15,6 +15,7 @@ import hostside.harness.Result;
 import hostside.io.MeasuredVerdicts.Judged;
 import hostside.io.measure.IoTarget;
 import hostside.process.MachineLoad;
+import hostside.testing.RuleTally;
 
 class MeasuredVerdictsTest {
     static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
@@ -85,7 +86,11 @@ class MeasuredVerdictsTest {
                 + " loaders that read through it (torch.load, safetensors) need no change");
         String direct = loader(gbs("seq_read_cold_qd1", 1.0), gbs("seq_read_direct_qd1", 2.0));
         assertThat(direct).endsWith("O_DIRECT alone is the fastest path here (2.0x the page cache)");
-        assertThat(MeasuredVerdicts.loader(List.of())).isEmpty();
+        // the sequential reads failed, the random ones were measured on a quiet machine: no path is drawn from nothing
+        List<Result> noSequential = List.of(Result.failed(IoResults.test("seq_read_cold_qd1"), "boom"),
+                Result.failed(IoResults.test("seq_read_direct_qd1"), "boom"), ONE);
+        assertThat(RuleTally.quiet(MeasuredVerdicts.of(noSequential, false, "/data", QUIET), IoRules.LOAD_PATH))
+                .extracting(Finding::id).containsExactly(IoRules.RANDOM_DEPTH.id());
         assertThat(loader(gbs("seq_read_cold_qd1", 1.7))).as("one path: nothing to compare").isEqualTo("Loading a checkpoint (sequential 1 MiB reads): 1.70 GB/s through the page cache cold");
     }
 
@@ -208,7 +213,8 @@ class MeasuredVerdictsTest {
         is(f, IoRules.PAGE_CACHE, Severity.UNKNOWN);
         assertThat(f.text()).contains("slower than the cold read's 2.00 beyond both runs' spreads").contains("(512 MiB of 2 GiB cached after the reads)")
                 .contains("compare with fio's job (fio --rw=read").doesNotContain("x the cold read").doesNotContain("POSIX_FADV_DONTNEED");
-        assertThat(MeasuredVerdicts.warm(List.of(gbs("seq_read_cold_qd1", 2.0)), false)).as("no warm read: nothing said").isEmpty();
+        assertThat(RuleTally.quiet(MeasuredVerdicts.of(List.of(gbs("seq_read_cold_qd1", 2.0)), false, "/data", QUIET), IoRules.PAGE_CACHE))
+                .as("no warm read: nothing said").extracting(Finding::id).containsExactly(IoRules.LOAD_PATH.id());
     }
 
     @Test
@@ -247,7 +253,8 @@ class MeasuredVerdictsTest {
         Result oneNoisy = noisy("rand_read_direct_qd1", 13_000, 9_000, 16_000);
         assertThat(text(MeasuredVerdicts.random(List.of(oneNoisy, IoResults.read("rand_read_direct_uring_qd32", 15_000)))))
                 .endsWith(": even within noise; this device does not gain from a deeper queue");
-        assertThat(MeasuredVerdicts.random(List.of(gbs("seq_read_cold_qd1", 1.0)))).as("no random read: nothing said").isEmpty();
+        assertThat(RuleTally.quiet(MeasuredVerdicts.of(List.of(gbs("seq_read_cold_qd1", 1.0)), false, "/data", QUIET), IoRules.RANDOM_DEPTH))
+                .as("no random read: nothing said").extracting(Finding::id).containsExactly(IoRules.LOAD_PATH.id());
     }
 
     @Test
@@ -279,7 +286,8 @@ class MeasuredVerdictsTest {
     void savingSaysHowLongTenGigabytesTake() {
         assertThat(text(MeasuredVerdicts.save(List.of(gbs("write_buffered", 4.75), gbs("write_fsync", 1.25)), false)))
                 .startsWith("Saving a checkpoint: 4.75 GB/s into the page cache, 1.25 GB/s with fsync, so 10 GB take 8 s to be safe on disk");
-        assertThat(MeasuredVerdicts.save(List.of(Result.failed(IoResults.test("write_fsync"), "boom")), false)).isEmpty();
+        assertThat(RuleTally.quiet(MeasuredVerdicts.of(List.of(Result.failed(IoResults.test("write_fsync"), "boom")), false, "/data", QUIET),
+                IoRules.SAVE)).as("a failed write: nothing said").isEmpty();
         Finding f = only(List.of(gbs("write_buffered", 4.75), gbs("write_fsync", 1.25)), QUIET);
         is(f, IoRules.SAVE, Severity.INFO);
         assertThat(f.evidence()).contains(hostside.core.Evidence.of("write_fsync_fsync", 400, hostside.core.Unit.MS));

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.Finding;
+import hostside.testing.RuleTally;
 
 /** Each verdict fires on the machine that earns it and stays silent on the healthy one. */
 class IoVerdictsTest {
@@ -38,6 +39,12 @@ class IoVerdictsTest {
         assertThat(f.getFirst().text()).startsWith("/shared/ckpt and /shared/data are on NFS v4 (storage:/export/shared at /shared)")
                 .contains("checkpoint loads and dataset reads go over the network")
                 .contains("local NVMe to stage them to: nvme0n1, nvme1n1, nvme2n1");
+    }
+
+    @Test
+    void foldersOnLocalNvmeAreQuiet() {
+        // / on nvme0n1p2, /data on md0 over nvme1n1 and nvme2n1: all PCIe, none reached over a network
+        assertThat(RuleTally.quiet(new Rig(tmp).findings(GPU_ON_0, "/", "/data/imagenet"), IoFactRules.NETWORK_FS)).isEmpty();
     }
 
     @Test
@@ -79,15 +86,20 @@ class IoVerdictsTest {
             assertThat(x.fix()).contains("echo 16384 >");
         });
         assertThat(f).anySatisfy(x -> assertThat(x.id()).isEqualTo("M4-NETWORK-FS"));
-        r.put("/sys/class/bdi/0:53/read_ahead_kb", "1024\n");
-        assertThat(texts(r.findings(GPU_ON_0, "/shared/ckpt"))).noneMatch(s -> s.contains("read-ahead"));
+    }
+
+    @Test
+    void readAheadAtTheLineOnANetworkFileSystemIsQuiet() {
+        Rig r = new Rig(tmp).put("/sys/class/bdi/0:53/read_ahead_kb", IoVerdicts.SMALL_READ_AHEAD_KB + "\n");
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/shared/ckpt"), IoFactRules.READ_AHEAD))
+                .singleElement().extracting(Finding::id).isEqualTo(IoFactRules.NETWORK_FS.id());
     }
 
     @Test
     void smallReadAheadOnALocalDiskIsNoFinding() {
         Rig r = new Rig(tmp);
         assertThat(r.read("/").dataDirs().getFirst().readAheadKb()).isEqualTo(128);
-        assertThat(r.findings(GPU_ON_0, "/")).isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.READ_AHEAD)).isEmpty();
     }
 
     @Test
@@ -106,7 +118,7 @@ class IoVerdictsTest {
                 .startsWith("info /vm: /vm lies on vdb, which the kernel marks rotational: virtio disks say so by default");
 
         r.put("/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda/queue/rotational", "0\n");
-        assertThat(r.findings(GPU_ON_0, "/archive")).isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/archive"), IoFactRules.ROTATIONAL)).isEmpty();
     }
 
     @Test
@@ -121,6 +133,13 @@ class IoVerdictsTest {
         Rig r = new Rig(tmp).mount("/models", "ext4", "/dev/nvme0n1p1", "259:1", "ro,relatime");
         assertThat(texts(r.findings(GPU_ON_0, "/models/llama"))).singleElement().asString()
                 .startsWith("warn /models/llama: /models/llama is on a read-only mount (/models)");
+    }
+
+    @Test
+    void aWritableMountIsQuiet() {
+        // as ext4 is mounted: rw, and errors=remount-ro, which names ro but is not the ro option
+        Rig r = new Rig(tmp).mount("/models", "ext4", "/dev/nvme0n1p1", "259:1", "rw,relatime,errors=remount-ro");
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/models/llama"), IoFactRules.READ_ONLY)).isEmpty();
     }
 
     // ---- NVMe drives ----
@@ -141,6 +160,14 @@ class IoVerdictsTest {
     }
 
     @Test
+    void nvmeLinksAtTheirMaximumAreQuiet() {
+        // Gen4 x4 of Gen4 x4, and a Gen5 drive's "32.0 GT/s PCIe" of the same
+        Rig r = new Rig(tmp).nvme("nvme3n1", "nvme3", "0000:5e:00.0", 0, "16.0 GT/s PCIe", 4, "16.0 GT/s PCIe", 4)
+                .nvme("nvme4n1", "nvme4", "0000:5f:00.0", 0, "32.0 GT/s PCIe", 4, "32.0 GT/s PCIe", 4);
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.NVME_LINK)).isEmpty();
+    }
+
+    @Test
     void nvmeSchedulerOtherThanNoneOrMqDeadline() {
         Rig r = new Rig(tmp);
         String q = r.real("/sys/block/nvme1n1") + "/queue/scheduler";
@@ -152,7 +179,14 @@ class IoVerdictsTest {
             assertThat(x.fix()).contains("echo none > /sys/block/<drive>/queue/scheduler");
         });
         r.put(q, "none [mq-deadline] kyber bfq\n");
-        assertThat(r.findings(GPU_ON_0, "/")).isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.NVME_SCHEDULER)).isEmpty();
+    }
+
+    @Test
+    void bfqOnARotationalSataDiskIsNoNvmeSchedulerFinding() {
+        Rig r = new Rig(tmp);
+        r.disk("sda", "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda", "8:0", "mq-deadline [bfq] none", 0);
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.NVME_SCHEDULER)).isEmpty();
     }
 
     // ---- network ----
@@ -165,12 +199,20 @@ class IoVerdictsTest {
         assertThat(texts(r.findings(GPU_ON_0, "/"))).singleElement().asString()
                 .startsWith("warn eth0: eth0 runs at 200 Gb/s with MTU 1500")
                 .contains("RoCE on mlx5_0 runs with an RDMA MTU of 1024 instead of 4096");
-        r.put(eth0 + "/speed", "25000\n");
-        assertThat(r.findings(GPU_ON_0, "/")).as("a 25 Gb/s link").isEmpty();
         r.put(eth0 + "/speed", "-1\n");
-        assertThat(r.findings(GPU_ON_0, "/")).as("speed unknown").isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.MTU)).as("speed unknown").isEmpty();
         r.put(eth0 + "/speed", "400000\n").put(eth0 + "/type", "32\n");
-        assertThat(r.findings(GPU_ON_0, "/")).as("IPoIB has its own MTUs").isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.MTU)).as("IPoIB has its own MTUs").isEmpty();
+    }
+
+    @Test
+    void mtu1500JustBelow100GbsOrJumboFramesAt100GbsAreQuiet() {
+        Rig r = new Rig(tmp);
+        String eth0 = r.real("/sys/class/net/eth0");
+        r.put(eth0 + "/mtu", "1500\n").put(eth0 + "/speed", (IoVerdicts.FAST_LINK_MBPS - 1) + "\n");
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.MTU)).as("just below 100 Gb/s").isEmpty();
+        r.put(eth0 + "/mtu", "9000\n").put(eth0 + "/speed", IoVerdicts.FAST_LINK_MBPS + "\n");
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.MTU)).as("100 GbE with jumbo frames").isEmpty();
     }
 
     @Test
@@ -190,11 +232,19 @@ class IoVerdictsTest {
     }
 
     @Test
+    void activeRdmaPortsAreQuiet() {
+        Rig r = new Rig(tmp);
+        String dev = r.real("/sys/class/infiniband/mlx5_0");
+        r.port("mlx5_0", dev, 2, "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)", "InfiniBand", null);
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.RDMA_PORT)).isEmpty();
+    }
+
+    @Test
     void softwareRdmaDevicesAreNotJudged() {
         Rig r = new Rig(tmp);
         String dir = "/sys/devices/virtual/infiniband/rxe0";
         r.link("/sys/class/infiniband/rxe0", dir).port("rxe0", dir, 1, "1: DOWN", "3: Disabled", "10 Gb/sec", "Ethernet", null);
-        assertThat(r.findings(GPU_ON_0, "/")).isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.RDMA_PORT)).isEmpty();
     }
 
     @Test
@@ -207,9 +257,14 @@ class IoVerdictsTest {
             assertThat(x.id()).isEqualTo("M4-GPUDIRECT-RDMA");
             assertThat(x.fix()).contains("modprobe nvidia_peermem").contains("NCCL_DEBUG=INFO");
         });
-        assertThat(r.findings(NO_GPU, "/")).isEmpty();
+        assertThat(RuleTally.quiet(r.findings(NO_GPU, "/"), IoFactRules.GPUDIRECT_RDMA)).isEmpty();
         r.remove("/proc/modules");
-        assertThat(r.findings(GPU_ON_0, "/")).as("module state unknown").isEmpty();
+        assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.GPUDIRECT_RDMA)).as("module state unknown").isEmpty();
+    }
+
+    @Test
+    void gpusAndRdmaWithNvidiaPeermemLoadedAreQuiet() {
+        assertThat(RuleTally.quiet(new Rig(tmp).findings(GPU_ON_0, "/"), IoFactRules.GPUDIRECT_RDMA)).isEmpty();
     }
 
     @Test
@@ -221,8 +276,20 @@ class IoVerdictsTest {
                 s -> assertThat(s).startsWith("warn eth1: eth1 is on NUMA node 1, not the GPUs' (node 0): every GPUDirect RDMA "
                         + "transfer and every staged copy crosses the inter-socket link"),
                 s -> assertThat(s).startsWith("warn nvme3n1: nvme3n1 is on NUMA node 1, not the GPUs' (node 0)"));
-        assertThat(r.findings(Rig.gpusOn(0, 1), "/")).as("GPUs on both nodes").isEmpty();
-        assertThat(r.findings(Rig.gpusOn((Integer) null), "/")).as("GPU node unknown (a VM)").isEmpty();
+        for (List<Integer> gpus : List.of(Rig.gpusOn(0, 1), Rig.gpusOn((Integer) null))) {
+            // GPUs on both nodes; the GPU's node unknown (a VM)
+            List<Finding> f = RuleTally.quiet(r.findings(gpus, "/"), IoFactRules.NUMA_NIC);
+            assertThat(RuleTally.quiet(f, IoFactRules.NUMA_NVME)).as(String.valueOf(gpus)).isEmpty();
+        }
+    }
+
+    @Test
+    void aSlowerThanDataNicAndDrivesOnTheGpusNodeAreQuiet() {
+        // eno1 just below a data NIC's speed, with no RDMA device, on node 1; the NVMe drive on the GPUs' node 0
+        Rig r = new Rig(tmp).nic("eno1", "0000:87:00.0", 1, "ixgbe", String.valueOf(IoVerdicts.DATA_NIC_MBPS - 1), 9000)
+                .nvme("nvme3n1", "nvme3", "0000:5e:00.0", 0, "16.0 GT/s PCIe", 4, "16.0 GT/s PCIe", 4);
+        List<Finding> f = RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.NUMA_NIC);
+        assertThat(RuleTally.quiet(f, IoFactRules.NUMA_NVME)).isEmpty();
     }
 
     // ---- GPUDirect Storage ----
@@ -236,6 +303,11 @@ class IoVerdictsTest {
         r.put("/etc/cufile.json", "{ \"properties\": { \"allow_compat_mode\": false } }");
         assertThat(texts(r.findings(GPU_ON_0, "/"))).singleElement().asString()
                 .startsWith("bad GPUDirect Storage:").contains("sets allow_compat_mode to false, so cuFile calls fail");
-        assertThat(r.findings(NO_GPU, "/")).isEmpty();
+        assertThat(RuleTally.quiet(r.findings(NO_GPU, "/"), IoFactRules.GDS)).isEmpty();
+    }
+
+    @Test
+    void gpusAndNvmeWithNvidiaFsLoadedAreQuiet() {
+        assertThat(RuleTally.quiet(new Rig(tmp).findings(GPU_ON_0, "/"), IoFactRules.GDS)).isEmpty();
     }
 }
