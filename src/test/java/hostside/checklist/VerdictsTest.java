@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Finding;
+import hostside.testing.RuleTally;
 
 /** Each outcome of the classification, from figures alone, and which comes first when several hold. */
 class VerdictsTest {
@@ -34,6 +37,18 @@ class VerdictsTest {
         S noGpu(String why) {
             gpusNotRead = why;
             gpus = new ArrayList<>();
+            return this;
+        }
+
+        /** The kernel log's events as the live checklist takes them (Signals.of: only those of the last hour count). */
+        S kernel(KernelSection k) {
+            Signals from = Signals.of(false, new LoadSection(null, cpus, null, null, Map.of()), k, null, null, null, new GpuSection(null, List.of()));
+            oom = new ArrayList<>(from.oomVictims());
+            xids = new ArrayList<>(from.xids());
+            hardware = from.hardwareErrors();
+            hung = from.hungTasks();
+            hungExample = from.hungExample();
+            crashes = new ArrayList<>(from.crashes());
             return this;
         }
 
@@ -87,8 +102,38 @@ class VerdictsTest {
         S s = new S();
         s.psiMemorySome = 25.0;
         assertThat(s.verdict().text()).isEqualTo("memory pressure: PSI memory some 25%");
-        s.psiMemorySome = 19.9;
-        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.HEALTHY);
+    }
+
+    @Test
+    void memoryStallsJustUnderTheirThresholdsAreQuiet() {
+        S s = new S();
+        s.psiMemoryFull = Verdicts.MEMORY_FULL_PERCENT - 0.1;
+        s.psiMemorySome = Verdicts.MEMORY_SOME_PERCENT - 0.1;
+        RuleTally.quiet(s.verdicts(), ChecklistRules.MEMORY_PRESSURE);
+    }
+
+    /** What the kernel logged {@code ago} seconds before now: an OOM kill, a hardware and an application Xid, EDAC, a hung task, a crash. */
+    static KernelSection kernelTrouble(double ago) {
+        return KernelSectionTest.section(Set.of(100L, 101L, 200L),
+                KernelSectionTest.record(1, ago, "Out of memory: Killed process 200 (pt_data_worker) total-vm:1kB, anon-rss:1kB"),
+                KernelSectionTest.record(2, ago, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
+                KernelSectionTest.record(3, ago, "NVRM: Xid (PCI:0000:5e:00): 31, pid=101, name=python3, Ch 00000008, MMU Fault"),
+                KernelSectionTest.record(4, ago, "EDAC MC0: 2 CE memory read error on DIMM_A1"),
+                KernelSectionTest.record(5, ago, "INFO: task python3:100 blocked for more than 122 seconds."),
+                KernelSectionTest.record(6, ago, "python3[101]: segfault at 0 ip 00007f3a sp 00007ffd error 4 in libc.so.6[7f3a+195000]"));
+    }
+
+    @Test
+    void kernelTroubleMoreThanAnHourOldIsQuiet() {
+        List<hostside.core.Rule> kernelRules = List.of(ChecklistRules.MEMORY_PRESSURE, ChecklistRules.GPU_FAULT, ChecklistRules.GPU_APP_ERROR,
+                ChecklistRules.HARDWARE_ERRORS, ChecklistRules.HUNG_TASKS, ChecklistRules.PROCESS_CRASHED);
+        // within the hour, every one of them speaks
+        assertThat(new S().kernel(kernelTrouble(KernelSection.RECENT_SECONDS)).verdicts()).extracting(Finding::id)
+                .containsAll(kernelRules.stream().map(hostside.core.Rule::id).toList());
+        KernelSection old = kernelTrouble(KernelSection.RECENT_SECONDS + 1);
+        assertThat(old.events()).hasSize(6);
+        List<Finding> f = new S().kernel(old).verdicts();
+        for (hostside.core.Rule r : kernelRules) RuleTally.quiet(f, r);
     }
 
     @Test
@@ -163,9 +208,20 @@ class VerdictsTest {
         S s = new S();
         s.disks.add(new Signals.Disk("sdb", 97.5, 0, 5e8));
         s.psiIoFull = 15.0;
-        assertThat(Verdicts.Code.of(s.verdict())).as("the machine's disk is busy, nobody of this process waits").isEqualTo(Verdicts.Code.HEALTHY);
+        RuleTally.quiet(s.verdicts(), ChecklistRules.IO_BOUND); // the machine's disk is busy, nobody of this process waits
         s.blocked = 2;
         assertThat(s.verdict().text()).isEqualTo("I/O-bound: 0.5% iowait, sdb at 98% util, PSI io full 15%, 2 threads of the process mostly in D state");
+    }
+
+    @Test
+    void ioJustUnderItsThresholdsIsQuiet() {
+        // iowait just under a fifth, and the disk the process's threads wait on just under 90% busy
+        S s = new S();
+        s.iowait = Verdicts.IOWAIT_PERCENT - 0.1;
+        s.blocked = 2;
+        s.disks.add(new Signals.Disk("nvme1n1", Verdicts.DISK_UTIL_PERCENT - 0.1, 3e9, 0));
+        s.psiIoFull = 15.0;
+        RuleTally.quiet(s.verdicts(), ChecklistRules.IO_BOUND);
     }
 
     @Test
@@ -175,8 +231,10 @@ class VerdictsTest {
         Finding v = s.verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.THROTTLED);
         assertThat(v.text()).isEqualTo("throttled: power cap on GPU0 (699 of 700 W, SM 1410 of 1980 MHz)");
-        s.gpus = new ArrayList<>(List.of(new Signals.Gpu(0, 99.0, List.of(new Signals.Reason("HW thermal slowdown", 0.3)), 699.0, 700.0, 1410.0, 1980)));
-        assertThat(Verdicts.Code.of(s.verdict())).as("set in under half the samples: a blip").isEqualTo(Verdicts.Code.HEALTHY);
+        // set in just under half the samples: a blip
+        s.gpus = new ArrayList<>(List.of(new Signals.Gpu(0, 99.0, List.of(new Signals.Reason("HW thermal slowdown", Verdicts.THROTTLE_SHARE - 0.01)),
+                699.0, 700.0, 1410.0, 1980)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.THROTTLED);
     }
 
     @Test
@@ -209,10 +267,19 @@ class VerdictsTest {
     }
 
     @Test
-    void aHotThreadBesideABusyGpuIsNoBottleneck() {
+    void aHotThreadBesideAGpuNotStarvedIsNoBottleneck() {
         S s = new S();
         s.busy.add(0, new Signals.Busy("python3", 100, 100, 3, false));
-        assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.HEALTHY);
+        s.gpus = new ArrayList<>(List.of(S.gpu(Verdicts.GPU_STARVED_PERCENT)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.CPU_BOUND_FEEDING);
+    }
+
+    @Test
+    void aThreadJustUnderOneCpuBesideAStarvedGpuIsNoBottleneck() {
+        S s = new S();
+        s.busy.add(0, new Signals.Busy("python3", 100, Verdicts.THREAD_BUSY_PERCENT - 0.1, 3, false));
+        s.gpus = new ArrayList<>(List.of(S.gpu(35.0)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.CPU_BOUND_FEEDING);
     }
 
     @Test
@@ -224,6 +291,14 @@ class VerdictsTest {
     }
 
     @Test
+    void threadsSharingOneCpuBesideAGpuNotStarvedAreQuiet() {
+        S s = new S();
+        s.gil = 3;
+        s.gpus = new ArrayList<>(List.of(S.gpu(Verdicts.GPU_STARVED_PERCENT)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.GIL_BOUND);
+    }
+
+    @Test
     void oversubscribedCpus() {
         S s = new S();
         s.runnable = 25.0;
@@ -231,9 +306,10 @@ class VerdictsTest {
         Finding v = s.verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.CPU_OVERSUBSCRIBED);
         assertThat(v.text()).isEqualTo("CPU oversubscribed: 24 runnable on 16 CPUs, PSI cpu some 62%");
+        // 16 besides the reader: not more than the CPUs; PSI cpu some just under half the time
         s.runnable = 17.0;
-        s.psiCpuSome = 49.0;
-        assertThat(Verdicts.Code.of(s.verdict())).as("16 besides the reader: not more than the CPUs").isEqualTo(Verdicts.Code.HEALTHY);
+        s.psiCpuSome = Verdicts.CPU_SOME_PERCENT - 0.1;
+        RuleTally.quiet(s.verdicts(), ChecklistRules.CPU_OVERSUBSCRIBED);
     }
 
     @Test
@@ -241,6 +317,8 @@ class VerdictsTest {
         S s = new S();
         s.steal = 15.0;
         assertThat(s.verdict().text()).isEqualTo("CPU stolen by the hypervisor: 15% steal");
+        s.steal = Verdicts.STEAL_PERCENT - 0.1;
+        RuleTally.quiet(s.verdicts(), ChecklistRules.STEAL);
     }
 
     @Test
@@ -256,11 +334,36 @@ class VerdictsTest {
     }
 
     @Test
+    void aProcessAtATenthOfACpuOrAGpuAtATenthIsNotWaiting() {
+        S s = new S();
+        s.processCpu = Verdicts.PROCESS_IDLE_PERCENT;
+        s.gpus = new ArrayList<>(List.of(S.gpu(0.0)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.WAITING);
+        s.processCpu = 2.0;
+        s.gpus = new ArrayList<>(List.of(S.gpu(Verdicts.GPU_IDLE_PERCENT)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.WAITING);
+    }
+
+    @Test
     void anUnderusedGpuWithNoHostCause() {
         S s = new S();
         s.gpus = new ArrayList<>(List.of(S.gpu(55.0)));
         assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.GPU_UNDERUSED);
         assertThat(s.verdict().text()).startsWith("GPU at 55% and no host bottleneck seen");
+    }
+
+    @Test
+    void aGpuJustUnderBusyIsNotHealthy() {
+        S s = new S();
+        s.gpus = new ArrayList<>(List.of(S.gpu(Verdicts.GPU_BUSY_PERCENT - 0.1)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.HEALTHY);
+    }
+
+    @Test
+    void aGpuBusyEnoughIsNotUnderused() {
+        S s = new S();
+        s.gpus = new ArrayList<>(List.of(S.gpu(Verdicts.GPU_BUSY_PERCENT)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.GPU_UNDERUSED);
     }
 
     @Test
@@ -270,6 +373,21 @@ class VerdictsTest {
         assertThat(Verdicts.Code.of(s.verdict())).isEqualTo(Verdicts.Code.NO_BOTTLENECK);
         assertThat(s.verdict().text()).isEqualTo("no host bottleneck seen: the process used 35% of a CPU; GPUs not read "
                 + "(no NVIDIA driver (libnvidia-ml.so.1 not found))");
+    }
+
+    @Test
+    void aWindowWithTheGpuReadSaysMoreThanNoBottleneck() {
+        S s = new S();
+        s.processCpu = 35.0;
+        s.gpus = new ArrayList<>(List.of(S.gpu(55.0)));
+        RuleTally.quiet(s.verdicts(), ChecklistRules.NO_BOTTLENECK);
+    }
+
+    @Test
+    void aLiveWindowIsNoSnapshot() {
+        S s = new S().noGpu("no NVIDIA driver (libnvidia-ml.so.1 not found)");
+        s.processCpu = 35.0;
+        RuleTally.quiet(s.verdicts(), ChecklistRules.SNAPSHOT);
     }
 
     @Test

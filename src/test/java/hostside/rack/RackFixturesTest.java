@@ -48,6 +48,11 @@ class RackFixturesTest {
         return new Judged(p, checks.stream().collect(Collectors.toMap(RackCheck::item, Function.identity())));
     }
 
+    /** The findings a machine's rows make: n/a and not run make none. */
+    static List<hostside.core.Finding> findings(Judged j) {
+        return j.checks().values().stream().map(RackCheck::finding).filter(java.util.Objects::nonNull).toList();
+    }
+
     static void recordedOnly(Judged j, RackItem... items) {
         for (RackItem i : items) {
             assertThat(j.get(i).verdict()).as(i.id()).isEqualTo(RackVerdict.NOT_RUN);
@@ -141,12 +146,23 @@ class RackFixturesTest {
         assertThat(j.get(RackItem.NUMA_BALANCING).verdict()).isEqualTo(RackVerdict.WARN);
         assertThat(j.get(RackItem.NUMA_BALANCING).fix()).contains("kernel.numa_balancing=0");
         assertThat(j.get(RackItem.BINDING).value()).contains("--cpunodebind=0").contains("--cpunodebind=1");
-        assertThat(j.get(RackItem.GPU_MEMORY_MODE).verdict()).isEqualTo(RackVerdict.NA);
+        // PCIe-attached GPUs: their memory is never system memory, so there is no mode to say
+        hostside.testing.RuleTally.quiet(findings(j), RackRules.GPU_MEMORY_MODE);
         assertThat(j.get(RackItem.IMEX).verdict()).isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).as("intel_pstate powersave is not a Grace guide's failure").isEqualTo(RackVerdict.INFO);
         assertThat(j.get(RackItem.GPUDIRECT).verdict()).isEqualTo(RackVerdict.OK);
         assertThat(j.get(RackItem.FAILURE_DOMAIN).value()).contains("GPU0, GPU1, GPU2, GPU3 share node 0").contains("each GPU has a NIC of its own next to it");
+    }
+
+    @Test
+    void aServerWithoutAnNvidiaGpuSaysNothingOfGpuMemoryOrFailureDomains() {
+        // hwloc's recording of a two-node Xeon with NVMe and a Xeon Phi: PCI devices, none of them an NVIDIA GPU
+        Judged j = judge("hwloc/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2");
+        assertThat(j.platform().kind()).isEqualTo(Platform.Kind.NO_GPU);
+        List<hostside.core.Finding> f = findings(j);
+        hostside.testing.RuleTally.quiet(f, RackRules.GPU_MEMORY_MODE);
+        hostside.testing.RuleTally.quiet(f, RackRules.FAILURE_DOMAIN);
     }
 
     @Test

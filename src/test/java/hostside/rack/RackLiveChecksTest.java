@@ -102,7 +102,17 @@ class RackLiveChecksTest {
         RackCheck n = RackLiveChecks.readiness(List.of(na));
         assertThat(n.verdict()).isEqualTo(RackVerdict.NA);
         assertThat(n.why()).contains("no NVLink fabric");
-        assertThat(RackLiveChecks.nvls(List.of(na)).verdict()).isEqualTo(RackVerdict.NA);
+    }
+
+    @Test
+    void nvlsIsQuietWhereNoGpuSupportsMulticast() {
+        // two GPUs whose fabric test passed, on a fabric without NVLink SHARP: attribute 132 is 0 on both
+        FabricReadiness a = ready(0), b = ready(1);
+        List<FabricReadiness> noMulticast = List.of(
+                new FabricReadiness(0, a.outcome(), null, a.why(), null, a.steps(), a.allocationBytes(), 1, 0, a.caveat()),
+                new FabricReadiness(1, b.outcome(), null, b.why(), null, b.steps(), b.allocationBytes(), 1, 0, b.caveat()));
+        RackCheck c = RackLiveChecks.nvls(noMulticast);
+        hostside.testing.RuleTally.quiet(c.finding() == null ? List.of() : List.of(c.finding()), RackRules.NVLS);
     }
 
     @Test

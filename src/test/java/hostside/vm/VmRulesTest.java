@@ -3,7 +3,9 @@ package hostside.vm;
 import static hostside.vm.MeasuredVerdictsTest.METAL;
 import static hostside.vm.MeasuredVerdictsTest.VM;
 import static hostside.vm.MeasuredVerdictsTest.base;
+import static hostside.vm.MeasuredVerdictsTest.failed;
 import static hostside.vm.MeasuredVerdictsTest.file;
+import static hostside.vm.MeasuredVerdictsTest.notRun;
 import static hostside.vm.MeasuredVerdictsTest.ok;
 import static hostside.vm.MeasuredVerdictsTest.points;
 import static hostside.vm.MeasuredVerdictsTest.spread;
@@ -24,6 +26,7 @@ import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.machine.Host;
 import hostside.process.MachineLoad;
+import hostside.testing.RuleTally;
 
 /**
  * Module 2's measured rules: each severity a rule gives, from figures made by hand; what keeps it
@@ -129,6 +132,40 @@ class VmRulesTest {
         Finding even = gpu(ok("managed_gpu_faults_h2d", new Stats(5.0, 4.5, 5.5, 5), null), ok("managed_prefetch_h2d", new Stats(20.0, 4.0, 22.0, 5), null));
         assertThat(even.text()).contains("even within noise").doesNotContain("cudaMemPrefetchAsync");
         is(gpu(ok("pin_cost_host_alloc", 300.0), ok("pin_cost_host_register", 120.0)), VmRules.PIN_COST, Severity.INFO);
+    }
+
+    // ---- quiet: the explanations (info) speak only where both their figures were measured ----
+
+    /** The findings of a quiet machine's run whose healthy first touch (ok) is judged beside what is tested. */
+    static List<Finding> quietRun(List<Result> host, List<Result> gpu) {
+        List<Result> all = new java.util.ArrayList<>(host);
+        all.add(ok("anon_first_touch_base", 700.0, base(1.55)));
+        List<Finding> f = MeasuredVerdicts.of(METAL, all, gpu, QUIET);
+        assertThat(f).extracting(Finding::id).contains(VmRules.FIRST_TOUCH.id());
+        return f;
+    }
+
+    @Test
+    void readAgainstMmapIsQuietWhereTheMappedReadDidNotRun() {
+        RuleTally.quiet(quietRun(List.of(ok("file_read_cold", 2.0), failed("file_mmap_cold"), ok("file_read_warm", 8.0), notRun("file_mmap_warm")),
+                List.of()), VmRules.READ_VS_MMAP);
+    }
+
+    @Test
+    void tlbReachIsQuietWhereTheBasePageWalkFailed() {
+        RuleTally.quiet(quietRun(List.of(failed("tlb_reach_base"), tlb("tlb_reach_huge", points(1, 1, 1, 1.5, 2))), List.of()), VmRules.TLB_REACH);
+    }
+
+    @Test
+    void managedPrefetchIsQuietWherePrefetchWasNotRun() {
+        // cudaMemPrefetchAsync needs concurrent managed access, which some GPUs and VMs lack
+        RuleTally.quiet(quietRun(List.of(), List.of(ok("managed_gpu_faults_h2d", 5.0), notRun("managed_prefetch_h2d"), ok("managed_cpu_faults_d2h", 4.0))),
+                VmRules.MANAGED_PREFETCH);
+    }
+
+    @Test
+    void pinCostIsQuietWhereCudaHostAllocFailed() {
+        RuleTally.quiet(quietRun(List.of(), List.of(failed("pin_cost_host_alloc"), ok("pin_cost_host_register", 120.0))), VmRules.PIN_COST);
     }
 
     // ---- busy ----

@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Severity;
+import hostside.testing.RuleTally;
 
 /**
  * The fabric readiness test's finding names the cause of a failure by its step (and, for the
@@ -61,6 +63,32 @@ public class FabricRulesTest {
         assertThat(noChannel.evidence()).extracting(Object::toString).anyMatch(e -> e.contains("CUDA_ERROR_NOT_PERMITTED (800)"));
         assertThat(cases().get(1).finding().fix()).isEqualTo(FabricReadiness.FIX_FABRIC);
         assertThat(cases().get(4).finding().fix()).isEqualTo(FabricReadiness.FIX_DAEMON);
+    }
+
+    /** The causes' rules: each speaks only where its step failed. */
+    static final List<hostside.core.Rule> CAUSES = List.of(FabricRules.ATTRIBUTE, FabricRules.NOT_INITIALISED, FabricRules.NO_CHANNEL,
+            FabricRules.ALLOCATE, FabricRules.IMEX, FabricRules.RELEASE);
+
+    @Test
+    void aGpuThatPassesOrIsOnNoFabricLeavesEveryCauseQuiet() {
+        for (FabricReadiness r : List.of(ready(), notApplicable())) {
+            for (hostside.core.Rule cause : CAUSES) RuleTally.quiet(List.of(r.finding()), cause);
+        }
+    }
+
+    @Test
+    void aGpuThatFailsItsLastStepLeavesTheEarlierStepsCausesQuiet() {
+        // the attribute read, the fabric completed, the allocation, the export and the import passed: only the release was refused
+        List<Finding> f = List.of(failed(FabricReadiness.STEP_RELEASE, "cuMemRelease", "CUDA_ERROR_INVALID_VALUE", Cuda.ERROR_INVALID_VALUE).finding());
+        for (hostside.core.Rule cause : CAUSES.subList(0, CAUSES.size() - 1)) RuleTally.quiet(f, cause);
+    }
+
+    @Test
+    void anAllocationRefusedForWantOfAChannelIsNoOtherRefusalAndTheOtherWayRound() {
+        RuleTally.quiet(List.of(failed(FabricReadiness.STEP_ALLOCATE, "cuMemCreate", "CUDA_ERROR_NOT_PERMITTED", Cuda.ERROR_NOT_PERMITTED).finding()),
+                FabricRules.ALLOCATE);
+        RuleTally.quiet(List.of(failed(FabricReadiness.STEP_ALLOCATE, "cuMemCreate", "CUDA_ERROR_OUT_OF_MEMORY", Cuda.ERROR_OUT_OF_MEMORY).finding()),
+                FabricRules.NO_CHANNEL);
     }
 
     @Test
