@@ -142,8 +142,8 @@ public final class GpuRules {
             Source.reasoned(LAUNCH_RATIO + " times, beyond both spreads: a fifth more per launch; less is no reason to constrain where the"
                     + " loop runs"));
 
-    public static final Rule GPU_UNUSED = Rule.of("M1-GPU-UNUSED", "a GPU the drill could not open (exclusive compute mode in use, MIG without"
-                    + " an instance, a driver error)", EnumSet.of(UNKNOWN),
+    public static final Rule GPU_UNUSED = Rule.of("M1-GPU-UNUSED", "a GPU the drill could not open (exclusive compute mode in use, a driver"
+                    + " error; a GPU in MIG mode is not run, its results say why)", EnumSet.of(UNKNOWN),
             "nothing was measured on it, so nothing about its copies is judged", "",
             Source.document("CUDA Driver API, CUcomputemode: CU_COMPUTEMODE_EXCLUSIVE_PROCESS, only one context used by a single process can be"
                     + " present on the device at a time; CU_COMPUTEMODE_PROHIBITED, no contexts can be created"));

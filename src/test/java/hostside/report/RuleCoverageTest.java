@@ -32,16 +32,30 @@ class RuleCoverageTest {
     /** The suite's test classes are named *Test (Surefire plans those and Test*, which here are helpers with no test). */
     private static final Pattern TEST_CLASS = Pattern.compile("[^/$]*Test\\.class");
 
-    /** Fired: a finding of a severity the rule gives when its condition holds (unknown only for a rule that gives nothing else). */
+    /** Bad and warn: what a rule that gives them says when its condition holds. */
+    private static final Set<Severity> PROBLEMS = EnumSet.of(Severity.BAD, Severity.WARN);
+
+    /**
+     * Fired: a finding of a problem (bad, warn) where the rule gives one; else, for a rule that only
+     * informs, an info finding (unknown for a rule that gives nothing else).
+     */
     static boolean fired(Rule r, Set<Severity> seen) {
         Set<Severity> speaks = EnumSet.copyOf(r.severities());
-        speaks.remove(Severity.OK);
-        if (speaks.size() > 1) speaks.remove(Severity.UNKNOWN);
+        if (speaks.stream().anyMatch(PROBLEMS::contains)) speaks.retainAll(PROBLEMS);
+        else {
+            speaks.remove(Severity.OK);
+            if (speaks.size() > 1) speaks.remove(Severity.UNKNOWN);
+        }
         return seen.stream().anyMatch(speaks::contains);
     }
 
+    /**
+     * Quiet: an ok finding, a test's {@link RuleTally#quiet} (none but ok findings of it), or, for a
+     * rule that gives problems, an info finding: its word where its condition does not hold.
+     */
     static boolean quiet(Rule r, Set<Severity> seen) {
-        return seen.contains(Severity.OK) || RuleTally.assertedQuiet(r.id());
+        boolean problems = r.severities().stream().anyMatch(PROBLEMS::contains);
+        return seen.contains(Severity.OK) || problems && seen.contains(Severity.INFO) || RuleTally.assertedQuiet(r.id());
     }
 
     @Test
@@ -70,6 +84,21 @@ class RuleCoverageTest {
         }
         Files.write(Path.of("target/rule-coverage.tsv"), rows);
         assertThat(missing).as("rules without a test that makes them fire or one that sees them quiet (target/rule-coverage.tsv)").isEmpty();
+    }
+
+    @Test
+    void firedIsAProblemWhereTheRuleGivesOneAndQuietItsOtherWord() {
+        Rule warns = Rule.of("M6-TEST-X", "x", EnumSet.of(Severity.WARN, Severity.UNKNOWN, Severity.INFO), "m", "f", hostside.core.Source.reasoned("r"));
+        assertThat(fired(warns, EnumSet.of(Severity.INFO, Severity.UNKNOWN))).isFalse();
+        assertThat(fired(warns, EnumSet.of(Severity.WARN))).isTrue();
+        assertThat(quiet(warns, EnumSet.of(Severity.INFO))).isTrue();
+        assertThat(quiet(warns, EnumSet.of(Severity.UNKNOWN, Severity.WARN))).isFalse();
+        Rule informs = Rule.of("M6-TEST-Y", "y", EnumSet.of(Severity.UNKNOWN, Severity.INFO), "m", "", hostside.core.Source.reasoned("r"));
+        assertThat(fired(informs, EnumSet.of(Severity.INFO))).isTrue();
+        assertThat(fired(informs, EnumSet.of(Severity.UNKNOWN))).isFalse();
+        assertThat(quiet(informs, EnumSet.of(Severity.INFO))).as("an informing rule's info is its firing, not its quiet").isFalse();
+        Rule unknownOnly = Rule.of("M6-TEST-Z", "z", EnumSet.of(Severity.UNKNOWN), "m", "", hostside.core.Source.reasoned("r"));
+        assertThat(fired(unknownOnly, EnumSet.of(Severity.UNKNOWN))).isTrue();
     }
 
     /** The top-level test classes under {@code classes}, by name. */

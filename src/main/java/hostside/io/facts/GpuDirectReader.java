@@ -53,7 +53,10 @@ final class GpuDirectReader {
         String peer = loaded("nvidia_peermem", listed) ? "nvidia_peermem" : loaded("nv_peer_mem", listed) ? "nv_peer_mem" : null;
         Boolean peermem = peer != null ? Boolean.TRUE : known ? Boolean.FALSE : null;
         Boolean nvidiaFs = loaded("nvidia_fs", listed) ? Boolean.TRUE : known ? Boolean.FALSE : null;
-        return new GpuDirect(peermem, peer, nvidiaFs, source, cufile());
+        // DMA-BUF registration needs the driver's open kernel modules: its version line names them
+        Boolean open = fs.text("/proc/driver/nvidia/version").map(v -> v.contains("Open Kernel Module")).orElse(null);
+        String release = fs.text("/proc/sys/kernel/osrelease").map(String::strip).filter(r -> !r.isEmpty()).orElse(null);
+        return new GpuDirect(peermem, peer, nvidiaFs, source, cufile(), open, release);
     }
 
     private boolean loaded(String module, Set<String> listed) {

@@ -81,7 +81,8 @@ public final class IoFactRules {
             Source.document("Linux Documentation/ABI/stable/sysfs-class-infiniband, ports/N/state and phys_state; InfiniBand Architecture"
                     + " Specification, port states (a port moves to ACTIVE once the subnet manager configures it)"));
 
-    public static final Rule GPUDIRECT_RDMA = Rule.of("M4-GPUDIRECT-RDMA", "GPUs and RDMA devices but no nvidia_peermem module", EnumSet.of(WARN),
+    public static final Rule GPUDIRECT_RDMA = Rule.of("M4-GPUDIRECT-RDMA", "GPUs and RDMA devices but no nvidia_peermem module: whether DMA-BUF,"
+                    + " the other path, is open (the open kernel modules on Linux 5.12 or later)", EnumSet.of(WARN, INFO),
             "GPUDirect RDMA registers GPU memory with the NIC through DMA-BUF (which NVIDIA recommends, with its open kernel modules on a kernel"
                     + " that has RDMA DMA-BUF support, 5.12 or later) or through the legacy nvidia-peermem module; where neither works NCCL"
                     + " stages every inter-node transfer through host memory, an extra copy over PCIe each way",

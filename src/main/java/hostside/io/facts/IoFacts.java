@@ -164,9 +164,36 @@ public record IoFacts(
      * @param modulesSource where module state was read ("/proc/modules", "/sys/module"), or why it is unknown
      *                      ("/proc/modules: missing, and no /sys/module")
      * @param cufile        /etc/cufile.json
+     * @param openKernelModules the NVIDIA driver's kernel modules are its open ones (/proc/driver/nvidia/version says "Open
+     *                      Kernel Module"), which DMA-BUF registration needs; null when no driver version was read
+     * @param kernelRelease /proc/sys/kernel/osrelease ("6.8.0-49-generic"); null when unread
      */
     public record GpuDirect(Boolean peermem, String peermemModule, Boolean nvidiaFs, String modulesSource,
-                            CuFile cufile) {}
+                            CuFile cufile, Boolean openKernelModules, String kernelRelease) {
+        /** What a report of an earlier version recorded: the driver's flavour and the kernel unread. */
+        public GpuDirect(Boolean peermem, String peermemModule, Boolean nvidiaFs, String modulesSource, CuFile cufile) {
+            this(peermem, peermemModule, nvidiaFs, modulesSource, cufile, null, null);
+        }
+
+        /**
+         * Whether GPUDirect RDMA can register GPU memory through DMA-BUF, as far as files tell: the
+         * open kernel modules on Linux 5.12 or later (RDMA DMA-BUF registration, umem_dmabuf.c);
+         * null when either is unknown. The NIC's driver and NCCL must use it too, which no file says.
+         */
+        public Boolean dmaBufPossible() {
+            if (Boolean.FALSE.equals(openKernelModules)) return false;
+            int[] v = kernelVersion(kernelRelease);
+            if (v != null && (v[0] < 5 || v[0] == 5 && v[1] < 12)) return false;
+            return openKernelModules == null || v == null ? null : true;
+        }
+
+        /** Major and minor of a kernel release ("6.8.0-49-generic": 6, 8); null when it does not start with them. */
+        static int[] kernelVersion(String release) {
+            if (release == null) return null;
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(release.strip());
+            return m.find() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+        }
+    }
 
     /**
      * cuFile's configuration.

@@ -216,12 +216,26 @@ public final class IoVerdicts {
 
     private static void peermem(IoFacts f, int gpus, List<Finding> out) {
         List<RdmaDevice> rdma = hardware(f.rdmaDevices());
-        if (gpus == 0 || rdma.isEmpty() || f.gpuDirect() == null || !Boolean.FALSE.equals(f.gpuDirect().peermem())) return;
-        out.add(IoFactRules.GPUDIRECT_RDMA.finding(Severity.WARN, "GPUDirect RDMA", "RDMA devices (" + rdma.stream().map(RdmaDevice::name)
-                .collect(Collectors.joining(", ")) + ") and GPUs, but neither nvidia_peermem nor nv_peer_mem is loaded (" + f.gpuDirect().modulesSource()
-                + "): GPUDirect RDMA then rests on DMA-BUF, which NVIDIA recommends but which needs its open kernel modules and a kernel with "
-                + "RDMA DMA-BUF support (5.12 or later); where neither path works, NCCL stages every inter-node transfer through host memory, "
-                + "an extra copy over PCIe each way", Evidence.fact(String.valueOf(f.gpuDirect().modulesSource()), "no nvidia_peermem, nv_peer_mem")));
+        IoFacts.GpuDirect g = f.gpuDirect();
+        if (gpus == 0 || rdma.isEmpty() || g == null || !Boolean.FALSE.equals(g.peermem())) return;
+        String devices = "RDMA devices (" + rdma.stream().map(RdmaDevice::name).collect(Collectors.joining(", ")) + ") and GPUs, but neither"
+                + " nvidia_peermem nor nv_peer_mem is loaded (" + g.modulesSource() + ")";
+        List<Evidence> e = new ArrayList<>(List.of(Evidence.fact(String.valueOf(g.modulesSource()), "no nvidia_peermem, nv_peer_mem")));
+        if (g.openKernelModules() != null) e.add(Evidence.fact("/proc/driver/nvidia/version", g.openKernelModules() ? "open kernel modules" : "proprietary kernel modules"));
+        if (g.kernelRelease() != null) e.add(Evidence.fact("/proc/sys/kernel/osrelease", g.kernelRelease()));
+        Boolean dmaBuf = g.dmaBufPossible();
+        if (Boolean.TRUE.equals(dmaBuf)) {
+            // the path NVIDIA recommends is open: no module is missing, only NCCL's log can say it is taken
+            out.add(IoFactRules.GPUDIRECT_RDMA.finding(Severity.INFO, "GPUDirect RDMA", devices + ": GPUDirect RDMA can register GPU memory"
+                    + " through DMA-BUF, which NVIDIA recommends (open kernel modules, Linux " + g.kernelRelease() + "), if the NIC's driver and"
+                    + " NCCL use it; NCCL_DEBUG=INFO says so", e));
+            return;
+        }
+        String why = dmaBuf == null ? "whether DMA-BUF can take its place is not known (" + (g.openKernelModules() == null ? "no NVIDIA driver version read" : "no kernel release read") + ")"
+                : Boolean.FALSE.equals(g.openKernelModules()) ? "and DMA-BUF, its other path, needs NVIDIA's open kernel modules, which are not the ones loaded"
+                : "and DMA-BUF, its other path, needs Linux 5.12 or later, not " + g.kernelRelease();
+        out.add(IoFactRules.GPUDIRECT_RDMA.finding(Severity.WARN, "GPUDirect RDMA", devices + ", " + why + ": where neither path works, NCCL stages"
+                + " every inter-node transfer through host memory, an extra copy over PCIe each way", e));
     }
 
     /** A NIC that carries training traffic or an NVMe drive on no GPU's NUMA node. */

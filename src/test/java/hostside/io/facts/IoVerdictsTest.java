@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
 /** Each verdict fires on the machine that earns it and stays silent on the healthy one. */
@@ -252,7 +253,7 @@ class IoVerdictsTest {
         Rig r = new Rig(tmp).put("/proc/modules", "nvidia_fs 1 0 - Live 0x0\n");
         assertThat(texts(r.findings(GPU_ON_0, "/"))).singleElement().asString()
                 .startsWith("warn GPUDirect RDMA: RDMA devices (mlx5_0) and GPUs, but neither nvidia_peermem nor nv_peer_mem is "
-                        + "loaded (/proc/modules): GPUDirect RDMA then rests on DMA-BUF, which NVIDIA recommends");
+                        + "loaded (/proc/modules), whether DMA-BUF can take its place is not known (no NVIDIA driver version read)");
         assertThat(r.findings(GPU_ON_0, "/")).singleElement().satisfies(x -> {
             assertThat(x.id()).isEqualTo("M4-GPUDIRECT-RDMA");
             assertThat(x.fix()).contains("modprobe nvidia_peermem").contains("NCCL_DEBUG=INFO");
@@ -260,6 +261,43 @@ class IoVerdictsTest {
         assertThat(RuleTally.quiet(r.findings(NO_GPU, "/"), IoFactRules.GPUDIRECT_RDMA)).isEmpty();
         r.remove("/proc/modules");
         assertThat(RuleTally.quiet(r.findings(GPU_ON_0, "/"), IoFactRules.GPUDIRECT_RDMA)).as("module state unknown").isEmpty();
+    }
+
+    static final String OPEN_DRIVER = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AF03-09-1)\n";
+    static final String PROPRIETARY_DRIVER = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue Sep 23 09:51:35 UTC 2025\n";
+
+    @Test
+    void withoutPeermemDmaBufIsThePathWhereTheOpenModulesRunOnLinux512OrLater() {
+        Rig r = new Rig(tmp).put("/proc/modules", "nvidia_fs 1 0 - Live 0x0\n")
+                .put("/proc/driver/nvidia/version", OPEN_DRIVER).put("/proc/sys/kernel/osrelease", "6.8.0-49-generic\n");
+        Finding open = r.findings(GPU_ON_0, "/").getFirst();
+        assertThat(open.id()).isEqualTo("M4-GPUDIRECT-RDMA");
+        assertThat(open.severity()).isEqualTo(Severity.INFO);
+        assertThat(open.fix()).isEmpty();
+        assertThat(open.text()).contains("through DMA-BUF, which NVIDIA recommends (open kernel modules, Linux 6.8.0-49-generic)");
+        assertThat(open.evidence()).contains(hostside.core.Evidence.fact("/proc/driver/nvidia/version", "open kernel modules"));
+
+        r.put("/proc/sys/kernel/osrelease", "5.11.22\n");
+        assertThat(r.findings(GPU_ON_0, "/").getFirst()).satisfies(x -> {
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
+            assertThat(x.text()).contains("needs Linux 5.12 or later, not 5.11.22");
+        });
+        r.put("/proc/sys/kernel/osrelease", "5.12.0\n").put("/proc/driver/nvidia/version", PROPRIETARY_DRIVER);
+        assertThat(r.findings(GPU_ON_0, "/").getFirst()).satisfies(x -> {
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
+            assertThat(x.text()).contains("needs NVIDIA's open kernel modules, which are not the ones loaded");
+        });
+    }
+
+    @Test
+    void aKernelReleaseReadsAsItsMajorAndMinor() {
+        assertThat(IoFacts.GpuDirect.kernelVersion("6.8.0-49-generic")).containsExactly(6, 8);
+        assertThat(IoFacts.GpuDirect.kernelVersion("5.12")).containsExactly(5, 12);
+        assertThat(IoFacts.GpuDirect.kernelVersion("rc-6.1")).isNull();
+        assertThat(IoFacts.GpuDirect.kernelVersion(null)).isNull();
+        assertThat(new IoFacts.GpuDirect(false, null, false, "/proc/modules", null, true, "4.18.0-553.el8").dmaBufPossible()).isFalse();
+        assertThat(new IoFacts.GpuDirect(false, null, false, "/proc/modules", null, null, "6.8.0").dmaBufPossible()).isNull();
+        assertThat(new IoFacts.GpuDirect(false, null, false, "/proc/modules", null, false, null).dmaBufPossible()).isFalse();
     }
 
     @Test
