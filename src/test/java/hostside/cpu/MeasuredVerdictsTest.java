@@ -7,9 +7,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
+import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.cpu.Runs.Jitter;
 import hostside.harness.Result;
 import hostside.machine.Host;
+import hostside.testing.RuleTally;
 
 class MeasuredVerdictsTest {
     static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", "live");
@@ -53,6 +56,14 @@ class MeasuredVerdictsTest {
     }
 
     @Test
+    void aWakeUpAloneIsNoHandOver() {
+        // the ping-pong conditions did not run: a wake-up's latency alone is not what a hand-over costs
+        List<Finding> f = MeasuredVerdicts.of(METAL, List.of(ok("syscall_getppid", 150), ok("futex_wakeup_cross_core", 5341)), false, null);
+        assertThat(f).extracting(Finding::id).containsExactly(CpuRules.SYSCALL.id());
+        RuleTally.quiet(f, CpuRules.HANDOFF);
+    }
+
+    @Test
     void jitterComparesNoisyWithQuietAndNamesTheSlack() {
         List<Result> rs = List.of(ok("launch_jitter_quiet", jitter(90, 110, 4L)), ok("launch_jitter_noisy", jitter(95, 1540, 5L)));
         String line = texts(METAL, rs, true).getFirst();
@@ -93,6 +104,29 @@ class MeasuredVerdictsTest {
                         + " pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core");
         assertThat(MeasuredVerdicts.pinned(List.of(noisy, ok("launch_jitter_pinned", jitter(90, 1400, null).pinnedTo(3, CpuSet.of(0, 1, 2))))).map(MeasuredVerdicts.Judged::text)).get().asString()
                 .endsWith("pinning alone does not help here (even within noise); the noise is not from threads on the same core");
+    }
+
+    /** The PIN finding of an unpinned run under hogs and a pinned one, judged as on a quiet machine. */
+    static Finding pin(Result noisy, Result pinned) {
+        return MeasuredVerdicts.of(METAL, List.of(noisy, pinned), true, null).stream().filter(f -> f.id().equals(CpuRules.PIN.id())).findFirst().orElseThrow();
+    }
+
+    @Test
+    void pinningThatTakesMoreThanAThirdOffTheTailIsAWarning() {
+        Result noisy = ok("launch_jitter_noisy", jitter(95, 1500, null));
+        Finding f = pin(noisy, ok("launch_jitter_pinned", jitter(90, 999, null).pinnedTo(3, CpuSet.of(0, 1, 2))));
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
+        assertThat(f.text()).endsWith("keep DataLoader workers off its core");
+        assertThat(f.fix()).contains("taskset -c");
+    }
+
+    @Test
+    void pinningThatTakesJustAThirdOffTheTailIsQuiet() {
+        // 1500 to 1000 us at p99 (3000 to 2000 at p99.9): a third off, not more, and no tick missed
+        Result noisy = ok("launch_jitter_noisy", jitter(95, 1500, null));
+        Finding f = pin(noisy, ok("launch_jitter_pinned", jitter(90, 1000, null).pinnedTo(3, CpuSet.of(0, 1, 2))));
+        RuleTally.quiet(List.of(f), CpuRules.PIN);
+        assertThat(f.text()).endsWith("pinning alone does not help here (even within noise); the noise is not from threads on the same core");
     }
 
     @Test
@@ -160,7 +194,7 @@ class MeasuredVerdictsTest {
         Result tq = timer("timer_jitter_quiet", 54, 64, 9, seg(60, 80, 2), seg(64, 85, 2), seg(66, 82, 2), seg(63, 79, 2), seg(62, 81, 1));
         Result tn = timer("timer_jitter_noisy", 54, 61, 40, seg(58, 150, 8), seg(61, 160, 8), seg(70, 170, 8), seg(59, 140, 8), seg(60, 155, 8));
         assertThat(JitterNoise.disturbed(tq, tn)).isEmpty();
-        assertThat(JitterNoise.findings(List.of(tq, tn))).isEmpty();
+        RuleTally.quiet(JitterNoise.findings(List.of(tq, tn)), CpuRules.JITTER_DISTURBED);
         assertThat(MeasuredVerdicts.jitter(List.of(tq, tn), false).orElseThrow().text()).startsWith("Quiet, the feeder's timer wake-ups run 64 us late at p99");
     }
 
@@ -175,12 +209,25 @@ class MeasuredVerdictsTest {
     }
 
     @Test
+    void withoutAGpuNoLaunchIsJudged() {
+        // the timer conditions ran, and the launch conditions as timer wake-ups alone (no GPU, no launch call)
+        Result tq = timer("timer_jitter_quiet", 54, 60, 0, seg(59, 78, 0), seg(61, 80, 0));
+        Result lq = jitterRun("launch_jitter_quiet", 20_000, 0, jitter(55, 62, null).segments(20_000, seg(60, 80, 0), seg(63, 82, 0)));
+        List<Finding> f = MeasuredVerdicts.of(METAL, List.of(tq, lq), false, null);
+        assertThat(f).extracting(Finding::id).containsExactly(CpuRules.TIMER.id());
+        RuleTally.quiet(f, CpuRules.LAUNCH);
+    }
+
+    @Test
     void aGraphIsComparedWithSeparateLaunches() {
         List<Result> rs = List.of(ok("launch_jitter_quiet", jitter(90, 110, 4L)), ok("launch_jitter_graph", jitter(90, 110, 8L).kernels(10)));
-        assertThat(MeasuredVerdicts.graph(rs).map(MeasuredVerdicts.Judged::text)).get().asString()
-                .startsWith("A CUDA graph of 10 kernels launches in 8.0 us, against 40.0 us for 10 separate launches (5.0x less CPU per kernel)");
+        assertThat(MeasuredVerdicts.of(METAL, rs, true, null)).filteredOn(f -> f.id().equals(CpuRules.GRAPH.id())).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.INFO);
+            assertThat(f.text()).startsWith("A CUDA graph of 10 kernels launches in 8.0 us, against 40.0 us for 10 separate launches (5.0x less CPU per kernel)");
+        });
         List<Result> timerOnly = List.of(ok("launch_jitter_quiet", jitter(90, 110, null)), ok("launch_jitter_graph", jitter(90, 110, null).kernels(10)));
         assertThat(MeasuredVerdicts.graph(timerOnly)).as("no launches, nothing to compare").isEmpty();
+        RuleTally.quiet(MeasuredVerdicts.of(METAL, timerOnly, false, null), CpuRules.GRAPH);
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.harness.Result;
+import hostside.testing.RuleTally;
 
 /** The verdict lines from hand-made results. */
 class VerdictsTest {
@@ -58,7 +59,12 @@ class VerdictsTest {
                 .containsExactly("a forked DataLoader worker cannot use CUDA: do GPU work in the main process, or use "
                         + "multiprocessing_context='spawn'/'forkserver' (spawn costs 2.2 s per worker start)");
         assertThat(texts(List.of(spawn("ok", 1.0, 1.0, 1.0)))).singleElement().asString().contains("unexpected");
+    }
+
+    @Test
+    void aForkDrillThatDidNotRunSaysNothing() {
+        // no torch (or no GPU): no worker was forked or spawned, so there is nothing to say of either
         Result notRun = Result.notRun(new ForkVsSpawn(), "torch not installed (pip install torch)");
-        assertThat(texts(List.of(notRun))).isEmpty();
+        assertThat(RuleTally.quiet(DataLoaderVerdicts.of(List.of(notRun), null), DataLoaderVerdicts.FORK_CUDA)).isEmpty();
     }
 }

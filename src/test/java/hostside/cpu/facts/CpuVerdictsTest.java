@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.Finding;
+import hostside.testing.RuleTally;
 
 class CpuVerdictsTest {
     static final String CPU = Box.CPU;
@@ -59,9 +60,25 @@ class CpuVerdictsTest {
     }
 
     @Test
+    void anUnknownKernelSaysNoSchedulerNote() {
+        // the note is about the kernel's scheduler; where the release cannot be read there is nothing to say
+        Box b = Box.healthy(root).remove("/proc/sys/kernel/osrelease").remove("/proc/version");
+        assertThat(b.read().kernel().scheduler()).isNull();
+        RuleTally.quiet(b.findings(), CpuFactRules.SCHEDULER);
+    }
+
+    @Test
     void rtThrottlingOff() {
         List<Finding> f = about(Box.healthy(root).put("/proc/sys/kernel/sched_rt_runtime_us", "-1\n").findings(), "scheduler");
         assertThat(f).hasSize(2).first().satisfies(x -> assertThat(x.text()).startsWith("RT throttling is off"));
+    }
+
+    @Test
+    void rtThrottlingAtItsDefaultIsQuiet() {
+        // 950000 of every 1000000 us, the kernel's default: real-time threads leave 5% to the rest
+        Box b = Box.healthy(root);
+        assertThat(b.read().sched().rtRuntimeUs()).isEqualTo(950_000L);
+        RuleTally.quiet(b.findings(), CpuFactRules.RT_THROTTLING);
     }
 
     // ---- cgroup quota and affinity ----
@@ -93,7 +110,10 @@ class CpuVerdictsTest {
 
     @Test
     void aQuotaOfEveryVisibleCpuIsQuiet() {
-        assertThat(about(Box.healthy(root).put("/sys/fs/cgroup/user.slice/cpu.max", "1600000 100000\n").findings(), "cgroup")).isEmpty();
+        // 16 CPUs' worth of time for the 16 CPUs the process sees: just not below them
+        Box b = Box.healthy(root).put("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "1600000 100000\n");
+        assertThat(b.read().process().cgroup().quotaCpus()).isEqualTo(16.0);
+        RuleTally.quiet(b.findings(), CpuFactRules.CPU_QUOTA);
     }
 
     @Test
@@ -107,7 +127,15 @@ class CpuVerdictsTest {
         });
         // the cgroup's cpuset says the same: Module 1 reports it already
         b.put("/sys/fs/cgroup/cpuset.cpus.effective", "0-3\n");
-        assertThat(about(b.findings(), "affinity")).isEmpty();
+        RuleTally.quiet(b.findings(), CpuFactRules.AFFINITY);
+    }
+
+    @Test
+    void anAffinityOfEveryOnlineCpuIsQuiet() {
+        // no cgroup cpuset to excuse it: the affinity itself covers the 16 online CPUs
+        Box b = Box.healthy(root).remove("/sys/fs/cgroup/cpuset.cpus.effective");
+        assertThat(b.read().process().cpusAllowed().size()).isEqualTo(16);
+        RuleTally.quiet(b.findings(), CpuFactRules.AFFINITY);
     }
 
     @Test
@@ -119,6 +147,13 @@ class CpuVerdictsTest {
             assertThat(x.text()).startsWith("this process may not run on any of GPU0's local CPUs (0-7, NUMA node 0)");
             assertThat(x.fix()).contains("numactl --cpunodebind");
         });
+    }
+
+    @Test
+    void aProcessWithOneOfTheGpusLocalCpusIsQuiet() {
+        // CPU 7 is the last of GPU0's local CPUs (0-7): its feeder threads have a core on the GPU's node
+        List<Finding> f = Box.healthy(root).put("/proc/4242/status", "Cpus_allowed_list:\t7-15\nMems_allowed_list:\t0-1\n").findings();
+        RuleTally.quiet(f, CpuFactRules.GPU_LOCAL_CPUS);
     }
 
     // ---- isolation ----
@@ -141,7 +176,16 @@ class CpuVerdictsTest {
     void fullIsolationAwayFromTheGpuIsQuiet() {
         List<Finding> f = Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15 nohz_full=12-15 rcu_nocbs=12-15\n")
                 .put(CPU + "/isolated", "12-15\n").put(CPU + "/nohz_full", "12-15\n").findings();
-        assertThat(about(f, "isolation")).isEmpty();
+        RuleTally.quiet(f, CpuFactRules.ISOLCPUS);
+        RuleTally.quiet(f, CpuFactRules.ISOLCPUS_MISMATCH); // the kernel isolated the CPUs asked for
+    }
+
+    @Test
+    void isolcpusWithoutTheDomainFlagAsksNoDomainIsolation() {
+        // isolcpus=nohz,12-15 stops the tick only: the kernel rightly lists no CPU in /sys/devices/system/cpu/isolated
+        List<Finding> f = Box.healthy(root).put("/proc/cmdline", "isolcpus=nohz,12-15 nohz_full=12-15\n").put(CPU + "/isolated", "\n")
+                .put(CPU + "/nohz_full", "12-15\n").findings();
+        RuleTally.quiet(f, CpuFactRules.ISOLCPUS_MISMATCH);
     }
 
     @Test
@@ -206,6 +250,32 @@ class CpuVerdictsTest {
     }
 
     @Test
+    void threeIdleNicIrqsOnEightFeederCoresAreQuiet() {
+        // fewer than half of GPU0's 8 feeder cores take them, and none has fired since boot
+        Box b = Box.healthy(root).put("/sys/devices/pci0000:86/" + Box.NIC + "/local_cpulist", "0-15\n");
+        for (int i = 0; i < 3; i++) b.affinity(110 + i, "0-7", String.valueOf(i));
+        StringBuilder s = new StringBuilder(Box.header());
+        for (int i = 0; i < 4; i++) s.append(Box.row(100 + i, i, 1000 + i, "IR-PCI-MSIX-" + Box.GPU + "    " + i + "-edge      nvidia"));
+        for (int i = 0; i < 4; i++) s.append(Box.row(110 + i, i < 3 ? i : 11, i < 3 ? 0 : 5000, "IR-PCI-MSIX-" + Box.NIC + "    " + i + "-edge      mlx5_comp" + i + "@pci:" + Box.NIC));
+        for (int i = 0; i < 2; i++) s.append(Box.row(120 + i, 12 + i, 700, "IR-PCI-MSIX-" + Box.NVME + "    " + i + "-edge      nvme0q" + i));
+        b.put("/proc/interrupts", s.toString());
+        assertThat(b.read().feeders().getFirst().irqsOnFeeders()).singleElement().satisfies(d -> {
+            assertThat(d.irqs()).isEqualTo(3);
+            assertThat(d.activeIrqs()).isZero();
+        });
+        RuleTally.quiet(b.findings(), CpuFactRules.IRQ_FEEDERS);
+    }
+
+    @Test
+    void irqsOnTheEdgeOfTheirNodeAreQuiet() {
+        // GPU0's on CPUs 4-7, the last of its node's 0-7; the NIC's and the drive's on node 1's 8-15
+        Box b = Box.healthy(root);
+        for (int i = 0; i < 4; i++) b.affinity(100 + i, "0-7", String.valueOf(4 + i));
+        b.affinity(113, "8-15", "15");
+        RuleTally.quiet(b.findings(), CpuFactRules.IRQ_FAR);
+    }
+
+    @Test
     void gpuIrqsAwayFromItsNode() {
         Box b = Box.healthy(root);
         for (int i = 0; i < 4; i++) b.affinity(100 + i, "0-15", String.valueOf(8 + i));
@@ -242,6 +312,15 @@ class CpuVerdictsTest {
         });
     }
 
+    @Test
+    void allButOneDeviceIrqOnCpu0IsQuiet() {
+        Box b = Box.healthy(root);
+        for (int irq : new int[] {100, 101, 102, 103, 110, 111, 112, 113, 120}) b.affinity(irq, "0-15", "0");
+        b.affinity(121, "0-15", "1");
+        for (String a : new String[] {Box.NIC, Box.NVME}) b.put("/sys/devices/pci0000:" + a.substring(5, 7) + "/" + a + "/local_cpulist", "0-15\n");
+        RuleTally.quiet(b.findings(), CpuFactRules.IRQ_CPU0);
+    }
+
     // ---- frequency and idle ----
 
     Box governor(String governor, String driver, String epp) {
@@ -267,12 +346,20 @@ class CpuVerdictsTest {
 
     @Test
     void intelPstatePowersaveIsJudgedByItsEnergyPreference() {
-        assertThat(about(governor("powersave", "intel_pstate", "balance_performance").findings(), "cpufreq")).isEmpty();
+        // balance_performance: the first preference that does not favour power
+        List<Finding> pstate = governor("powersave", "intel_pstate", "balance_performance").findings();
+        RuleTally.quiet(pstate, CpuFactRules.GOVERNOR);
+        RuleTally.quiet(pstate, CpuFactRules.EPP);
         assertThat(about(governor("powersave", "amd-pstate-epp", "power").findings(), "cpufreq")).singleElement().satisfies(x -> {
             assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-EPP");
             assertThat(x.text()).startsWith("CPUs 0-15 run amd-pstate-epp powersave with energy_performance_preference=power");
         });
+    }
+
+    @Test
+    void thePerformanceGovernorIsQuiet() {
+        RuleTally.quiet(governor("performance", "acpi-cpufreq", null).findings(), CpuFactRules.GOVERNOR);
     }
 
     @Test
@@ -306,6 +393,33 @@ class CpuVerdictsTest {
     }
 
     @Test
+    void aCapWithinTwoPercentOfTheMaximumIsQuiet() {
+        // 3.43 GHz of 3.50: 98%, within the drivers' rounding
+        Box b = Box.healthy(root).put(CPU + "/cpu3/cpufreq/scaling_max_freq", "3430000\n");
+        assertThat(b.read().frequency().cpus()).anySatisfy(c -> assertThat(c.scalingMaxKHz()).isEqualTo(3_430_000L));
+        RuleTally.quiet(b.findings(), CpuFactRules.FREQ_CAP);
+    }
+
+    @Test
+    void turboOnIsQuiet() {
+        Box b = Box.healthy(root);
+        assertThat(b.read().frequency().turbo()).isTrue(); // intel_pstate/no_turbo 0
+        RuleTally.quiet(b.findings(), CpuFactRules.TURBO_OFF);
+        // other drivers say it through cpufreq/boost
+        b.remove(CPU + "/intel_pstate/no_turbo").put(CPU + "/cpufreq/boost", "1\n");
+        assertThat(b.read().frequency().turboSource()).isEqualTo(CPU + "/cpufreq/boost");
+        RuleTally.quiet(b.findings(), CpuFactRules.TURBO_OFF);
+    }
+
+    @Test
+    void anIdleStateJustUnderTheDeepLineIsQuiet() {
+        Box b = Box.healthy(root).put(CPU + "/cpu0/cpuidle/state3/name", "C3\n")
+                .put(CPU + "/cpu0/cpuidle/state3/latency", (CpuVerdicts.DEEP_IDLE_US - 1) + "\n").put(CPU + "/cpu0/cpuidle/state3/disable", "0\n");
+        assertThat(b.read().idle().states()).hasSize(4);
+        RuleTally.quiet(b.findings(), CpuFactRules.IDLE_DEEP);
+    }
+
+    @Test
     void deepIdleStatesAreANoteUnlessDisabled() {
         Box b = Box.healthy(root).put(CPU + "/cpu0/cpuidle/state3/name", "C6\n").put(CPU + "/cpu0/cpuidle/state3/latency", "170\n")
                 .put(CPU + "/cpu0/cpuidle/state3/disable", "0\n");
@@ -314,7 +428,7 @@ class CpuVerdictsTest {
             assertThat(x.text()).startsWith("idle CPUs may enter C6, which takes up to 170 µs to leave (CPU0, cpuidle intel_idle/menu)");
         });
         b.put(CPU + "/cpu0/cpuidle/state3/disable", "1\n");
-        assertThat(about(b.findings(), "cpuidle")).isEmpty();
+        RuleTally.quiet(b.findings(), CpuFactRules.IDLE_DEEP);
     }
 
     @Test
