@@ -111,7 +111,7 @@ public final class ReadPaths implements Stepper {
                 f("io_uring keeps 32 O_DIRECT reads queued at the device, so it always has the next one. That gives %s, %s one at a time; "
                         + "each read now waits %s at p50, behind the others in the queue: what counts is the bytes per second. %s",
                         uring.shown(), x(deep), uringP50.shown(),
-                        Judgement.unjudged(load) ? "The report did not judge these reads (" + load.get().id() + ", unknown), so nothing is read into the depth here."
+                        Judgement.unjudged(load) ? Judgement.quote(load.get())
                                 : deep > 1 + MATERIAL ? "This device serves several requests at once: keep many in flight (parallel readers, io_uring, GPUDirect Storage's cuFile)."
                                 : deep * (1 + MATERIAL) >= 1 ? "More in flight adds nothing here: one request at a time already keeps this device busy."
                                 : "This device does worse with a deep queue: keep few reads in flight."),
@@ -202,7 +202,8 @@ public final class ReadPaths implements Stepper {
         return new Frame.Predict("Will 32 reads in flight beat one at a time on this machine?",
                 List.of("yes, by more than a tenth", "no: within a tenth", "no: slower", "cannot tell: the report did not judge these reads"), answer,
                 f("32 in flight %s against one at a time %s: %s. A device with many internal queues (NVMe) gains; one that already runs flat out "
-                        + "on one request (a virtual disk capped by its host, one spinning disk) does not.", uring.shown(), direct.shown(), x(r)));
+                        + "on one request (a virtual disk capped by its host, one spinning disk) does not.", uring.shown(), direct.shown(), x(r))
+                        + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
     }
 
     /** The loading verdict: the report's M4-LOAD-PATH where it drew one, else in hostside.io's words on these figures. */
