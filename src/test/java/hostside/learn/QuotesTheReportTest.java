@@ -52,6 +52,8 @@ class QuotesTheReportTest {
                     Map.of(Severity.OK, Set.of(1, 2), Severity.WARN, Set.of(0, 1, 2), Severity.UNKNOWN, Set.of(3))),
             new Verdict("tlb-reach", "At 1 GiB", "slower per load", VmRules.TLB_REACH,
                     Map.of(Severity.INFO, Set.of(0, 1, 2), Severity.UNKNOWN, Set.of(3))),
+            new Verdict("coherent-access", "Managed memory", "managed memory", VmRules.MANAGED_PREFETCH,
+                    Map.of(Severity.INFO, Set.of(0, 1, 2), Severity.UNKNOWN, Set.of(3))),
             new Verdict("read-paths", "read(), cold", "fastest", IoRules.LOAD_PATH,
                     Map.of(Severity.INFO, Set.of(0, 1, 2, 3), Severity.WARN, Set.of(1, 2), Severity.UNKNOWN, Set.of(4))),
             new Verdict("read-paths", "io_uring", "32 reads in flight", IoRules.LOAD_PATH,
@@ -114,6 +116,7 @@ class QuotesTheReportTest {
         assertThat(frame(in, "h2d-copy", "How close pinned comes").predict().why()).doesNotContain("healthy link gives").doesNotContain("check the link");
         assertThat(frame(in, "h2d-copy", "Pinned: the copy engine").predict().why()).doesNotContain("pays for the CPU's staging memcpy");
         assertThat(frame(in, "h2d-copy", "What to do in PyTorch").caption()).doesNotContain("By the figures above").contains("M1-PAGEABLE, unknown");
+        assertThat(frame(in, "h2d-copy", "What pinning itself costs").caption()).contains("(M1-PIN-COST, unknown)").doesNotContain("so pin buffers once");
         assertThat(frame(in, "placement", "The floor").caption()).doesNotContain("above it").doesNotContain("below it");
         assertThat(frame(in, "feeder-step", "A syscall").caption()).doesNotContain("That is cheap").doesNotContain("That is slow");
         assertThat(frame(in, "feeder-step", "A CPU hog").predict().why()).doesNotContain("competes with the hogs (in training");

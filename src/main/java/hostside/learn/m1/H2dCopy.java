@@ -286,6 +286,8 @@ public final class H2dCopy implements Stepper {
 
         // 7. what pinning costs
         double copies = alloc.value() / (gibPinned * 1e3);
+        // what pinning costs is M1-PIN-COST's finding; one measured busy is not turned into advice here
+        var pinCost = alloc.mine() && register.mine() ? in.finding(GpuRules.PIN_COST) : java.util.Optional.<hostside.report.Report.Concluded>empty();
         Frame.Predict cost = new Frame.Predict("Pinning 1 GiB from scratch (cudaHostAlloc) takes as long as how many pinned copies of that 1 GiB?",
                 List.of("Less than 1", "1 to 5", "5 to 20", "More than 20"),
                 copies < 1 ? 0 : copies < 5 ? 1 : copies <= 20 ? 2 : 3,
@@ -293,7 +295,9 @@ public final class H2dCopy implements Stepper {
         add(f, "What pinning itself costs",
                 "Pinning is not free: cudaHostAlloc of fresh pinned memory cost " + alloc.shown() + ", and cudaHostRegister of memory already in use "
                         + register.shown() + ": every page is faulted in, locked and mapped for the GPU. "
-                        + "Pinning 1 GiB from scratch takes as long as " + Units.sig3(copies) + " pinned copies of it at " + pinned.shown() + ", so pin buffers once and reuse them, as PyTorch's caching host allocator does. "
+                        + "Pinning 1 GiB from scratch takes as long as " + Units.sig3(copies) + " pinned copies of it at " + pinned.shown()
+                        + (Judgement.unjudged(pinCost) ? ". " : ", so pin buffers once and reuse them, as PyTorch's caching host allocator does. ")
+                        + pinCost.map(c -> Judgement.quote(c) + " ").orElse("")
                         + (alloc.mine() && register.mine() || !basis.isEmpty() ? "" : "A pinning cost marked typical was not measured here. ")
                         + basis,
                 cost, CopyDrawings.bars("Cost per GiB, milliseconds", List.of(
