@@ -285,7 +285,7 @@ public final class PlatformPlacement implements Stepper {
                         + (h == null ? who + "'s host to device was not measured. " : who + "'s host to device is " + h.shown()
                         + (floor == null ? "." : judged.map(c -> ". " + Judgement.quote(c)).orElse(h.value() >= floor ? ": above it." : ": below it, a finding to explain.")) + " ")
                         + basis,
-                above, PlacementDrawings.floorDrawing(best, floor, h, basis), h == null ? new Inputs.Value[0] : new Inputs.Value[] {h});
+                above, PlacementDrawings.floorDrawing(best, floor, h, basis, !Judgement.unjudged(judged)), h == null ? new Inputs.Value[0] : new Inputs.Value[] {h});
         return f.list();
     }
 
