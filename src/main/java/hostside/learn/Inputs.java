@@ -47,6 +47,15 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         return findings.stream().filter(c -> c.id().equals(rule.id())).min(java.util.Comparator.comparing(Report.Concluded::severity));
     }
 
+    /**
+     * The report's finding of {@code rule} where it is about the figures {@code about}: none where
+     * any of them is a typical figure, since the report judged this machine's, not the ones shown.
+     */
+    public Optional<Report.Concluded> finding(Rule rule, Value... about) {
+        for (Value v : about) if (v == null || !v.mine()) return Optional.empty();
+        return finding(rule);
+    }
+
     /** Where a figure or fact came from. */
     public enum Source {
         MEASURED("measured here"),

@@ -211,7 +211,7 @@ public final class H2dCopy implements Stepper {
         // 4. pinned
         double ratio = pinned.value() / pageable.value();
         // the report's M1-PAGEABLE weighs the copies' load; where it could not judge them, neither does the course
-        var pageableFinding = mine(pinned, pageable) ? in.finding(GpuRules.PAGEABLE) : java.util.Optional.<hostside.report.Report.Concluded>empty();
+        var pageableFinding = in.finding(GpuRules.PAGEABLE, pinned, pageable);
         boolean pageableUnjudged = Judgement.unjudged(pageableFinding);
         Frame.Predict faster = new Frame.Predict("Which is faster here, pinned or pageable, and by how much?",
                 List.of("Pageable is as fast or faster", "Pinned, by less than 2x", "Pinned, by 2x to 5x", "Pinned, by more than 5x",
@@ -232,7 +232,8 @@ public final class H2dCopy implements Stepper {
         if (link.max() != null) {
             double share = pinned.value() / link.max().value();
             // M1-LINK-SHARE judges a PCIe link's share: the report's finding, where it drew one, is the verdict here
-            var shareFinding = link.pcie() && pinned.mine() ? in.finding(GpuRules.LINK_SHARE) : java.util.Optional.<hostside.report.Report.Concluded>empty();
+            boolean pcie = link.pcie();
+            var shareFinding = in.finding(GpuRules.LINK_SHARE, pinned).filter(c -> pcie);
             boolean shareUnjudged = Judgement.unjudged(shareFinding);
             Frame.Predict close = new Frame.Predict("Pinned copies here reach what share of the link's limit?",
                     List.of("Under 50%", "50% to 80%", "80% to 95%", "Over 95%", "Cannot tell: the report did not judge these copies"),
@@ -287,7 +288,7 @@ public final class H2dCopy implements Stepper {
         // 7. what pinning costs
         double copies = alloc.value() / (gibPinned * 1e3);
         // what pinning costs is M1-PIN-COST's finding; one measured busy is not turned into advice here
-        var pinCost = alloc.mine() && register.mine() ? in.finding(GpuRules.PIN_COST) : java.util.Optional.<hostside.report.Report.Concluded>empty();
+        var pinCost = in.finding(GpuRules.PIN_COST, alloc, register);
         Frame.Predict cost = new Frame.Predict("Pinning 1 GiB from scratch (cudaHostAlloc) takes as long as how many pinned copies of that 1 GiB?",
                 List.of("Less than 1", "1 to 5", "5 to 20", "More than 20"),
                 copies < 1 ? 0 : copies < 5 ? 1 : copies <= 20 ? 2 : 3,
@@ -319,10 +320,6 @@ public final class H2dCopy implements Stepper {
 
     // ---- the words
 
-    /** Whether both copies are this machine's: only then is the report's finding of them about the figures shown. */
-    static boolean mine(Inputs.Value pinned, Inputs.Value pageable) {
-        return pinned.mine() && pageable.mine();
-    }
 
     /** The machine's figure, or the typical one where it has none or a figure no rate can be made of (zero, negative, not a number). */
     static Inputs.Value positive(Inputs in, String key, double typical, String unit, String typicalOf) {

@@ -137,7 +137,7 @@ public final class TlbReachStepper implements Stepper {
         double ratio = base.value() / Math.max(1e-9, hugeNs.value());
         // the report's rule: two figures whose samples' ranges overlap cannot be told apart, whatever their ratio
         boolean noise = base.withinSpreadOf(hugeNs);
-        var judged = base.mine() && hugeNs.mine() ? in.finding(hostside.vm.VmRules.TLB_REACH) : java.util.Optional.<hostside.report.Report.Concluded>empty();
+        var judged = in.finding(hostside.vm.VmRules.TLB_REACH, base, hugeNs);
         boolean unjudged = Judgement.unjudged(judged);
         int slower = unjudged ? 3 : noise ? 2 : ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
         double walk = base.value() - hugeNs.value();

@@ -131,7 +131,7 @@ public final class FeederStep implements Stepper {
                         + (report ? "the figures of " + in.machine() + "." : "typical figures: there is no report of this machine.") + noGpu,
                 null, FeederDrawings.overview(), sys, same, cross, wake);
 
-        Optional<Report.Concluded> syscall = sys.mine() ? in.finding(CpuRules.SYSCALL) : Optional.empty();
+        Optional<Report.Concluded> syscall = in.finding(CpuRules.SYSCALL, sys);
         fr.add("A syscall: into the kernel and back",
                 f("A trivial syscall (getppid) costs %s. ", sys.shown())
                         + Judgement.quoteOr(syscall, sys.value() > SLOW_SYSCALL_NS
@@ -167,9 +167,7 @@ public final class FeederStep implements Stepper {
                 null, FeederDrawings.timeline(conds, 1), quiet.p50(), quiet.p99(), quiet.p999(), quiet.missed());
 
         // the hogs' effect is M3-TIMER's to judge; a disturbed quiet run is M3-JITTER-DISTURBED's, the worse said first
-        boolean jitterMine = quiet.p99().mine() && noisy.p99().mine();
-        Optional<Report.Concluded> disturbedFinding = jitterMine ? in.finding(CpuRules.JITTER_DISTURBED) : Optional.empty();
-        Optional<Report.Concluded> timer = !jitterMine ? Optional.empty() : disturbedFinding.isPresent() ? disturbedFinding : in.finding(CpuRules.TIMER);
+        Optional<Report.Concluded> timer = in.finding(CpuRules.JITTER_DISTURBED, quiet.p99(), noisy.p99()).or(() -> in.finding(CpuRules.TIMER, quiet.p99(), noisy.p99()));
         fr.add("A CPU hog on every core",
                 f("With a hog process spinning on every core, p99 lateness is %s against %s quiet, %s as much; p99.9 is %s, %s quiet's. "
                                 + "And %s of the ticks are missed outright, against %s quiet.%s",
@@ -178,7 +176,7 @@ public final class FeederStep implements Stepper {
                         timer.map(c -> " " + Judgement.quote(c)).orElse(disturbed(quiet, noisy))),
                 hogPredict(quiet, noisy, timer), FeederDrawings.timeline(conds, 2), noisy.p99(), quiet.p99(), noisy.p999(), quiet.p999(), noisy.missed(), quiet.missed());
 
-        Optional<Report.Concluded> pin = pinned.p99().mine() && noisy.p99().mine() ? in.finding(CpuRules.PIN) : Optional.empty();
+        Optional<Report.Concluded> pin = in.finding(CpuRules.PIN, pinned.p99(), noisy.p99());
         fr.add("The feeder pinned away from the hogs",
                 f("Pinned alone on a GPU-local core with the hogs on the others, p99 is %s and p99.9 %s with %s of ticks missed, against %s, %s "
                         + "and %s unpinned. %s", pinned.p99().shown(), pinned.p999().shown(), pct(pinned.missed()), noisy.p99().shown(),

@@ -83,7 +83,7 @@ public final class ReadPaths implements Stepper {
                         : "Without a report of this machine the figures are typical ones, of " + TYPICAL + "."),
                 null, paths(Scene.OVERVIEW, null), cold, direct, uring);
 
-        Optional<Report.Concluded> load = cold.mine() && direct.mine() && uring.mine() ? in.finding(IoRules.LOAD_PATH) : Optional.empty();
+        Optional<Report.Concluded> load = in.finding(IoRules.LOAD_PATH, cold, direct, uring);
         fr.add("read(), cold: through the page cache",
                 f("Each read() finds the file's pages missing; the kernel reads them from the disk by DMA into the page cache, reading ahead of "
                         + "the request, then copies them into the process's buffer. Cold, that gives %s: a %s GB checkpoint in %s s. A 1 MiB "

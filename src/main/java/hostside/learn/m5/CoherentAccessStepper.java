@@ -150,7 +150,7 @@ public final class CoherentAccessStepper implements Stepper {
         double ratio = prefetch.value() / Math.max(1e-9, faults.value());
         boolean measured = faults.mine() && prefetch.mine();
         // faults against prefetch is M2-MANAGED-PREFETCH's to judge: where the report could not (measured busy), neither does the course
-        var judged = measured ? in.finding(hostside.vm.VmRules.MANAGED_PREFETCH) : java.util.Optional.<hostside.report.Report.Concluded>empty();
+        var judged = in.finding(hostside.vm.VmRules.MANAGED_PREFETCH, faults, prefetch);
         int faster = Judgement.unjudged(judged) ? 3 : ratio >= 1.1 ? 1 : ratio <= 1 / 1.1 ? 0 : 2;
         f.add("Managed memory: " + Reference.millis(GIB, faults.value()) + " by faults, " + Reference.millis(GIB, prefetch.value()) + " by prefetch, per GiB",
                 "cudaMallocManaged memory that sits in host memory reaches the GPU either by the GPU faulting it over page by page on first touch, or by a prefetch "

@@ -264,7 +264,7 @@ public final class PlatformPlacement implements Stepper {
         Double floor = p.hostToDeviceFloor();
         Inputs.Value h = m.h2d();
         // the report's M1-CLASS-FLOOR is the verdict where it drew one: it knows whether the copies were measured busy
-        var judged = m.typical() || floor == null || h == null ? java.util.Optional.<hostside.report.Report.Concluded>empty() : in.finding(Placement.CLASS_FLOOR);
+        var judged = in.finding(Placement.CLASS_FLOOR, h).filter(c -> !m.typical() && floor != null);
         int floorAnswer = floor == null ? 2 : h == null ? 3 : judged.isPresent() ? floorAnswer(judged.get().severity(), h.value() >= floor)
                 : h.value() >= floor ? 0 : 1;
         Frame.Predict above = new Frame.Predict("Is " + (m.typical() ? "its" : "this machine's") + " host link above the class floor?",
