@@ -25,6 +25,10 @@ import hostside.process.MachineLoad;
 public final class MeasuredVerdicts {
     /** Above this a trivial syscall is slow: bare metal with today's mitigations pays ~0.1-0.5 us. */
     public static final double SLOW_SYSCALL_NS = 800;
+    /** M3-PIN: pinning helps where it takes this share of the unpinned tail off (a third: unpinned 1.5x pinned), beyond both spreads. */
+    public static final double PIN_TAIL_GAIN = 0.5;
+    /** M3-PIN: or where at least this share of ticks was missed unpinned, and pinning halves them. */
+    public static final double PIN_MISSED_SHARE = 0.01;
 
     private MeasuredVerdicts() {}
 
@@ -207,8 +211,8 @@ public final class MeasuredVerdicts {
         // a third off the tail, or half the missed ticks (where at least 1% were missed), is a difference a feeder feels,
         // and only beyond both runs' spreads
         LaunchJitter.Detail nd = d(n), pd = d(pn);
-        boolean helps = Versus.of(nd.p99Us(), pd.p99Us(), 0.5) == Versus.ABOVE || Versus.of(nd.p999Us(), pd.p999Us(), 0.5) == Versus.ABOVE
-                || nMissed >= 0.01 && Versus.of(nd.missedPerSegment(), pd.missedPerSegment(), 1.0) == Versus.ABOVE;
+        boolean helps = Versus.of(nd.p99Us(), pd.p99Us(), PIN_TAIL_GAIN) == Versus.ABOVE || Versus.of(nd.p999Us(), pd.p999Us(), PIN_TAIL_GAIN) == Versus.ABOVE
+                || nMissed >= PIN_MISSED_SHARE && Versus.of(nd.missedPerSegment(), pd.missedPerSegment(), 1.0) == Versus.ABOVE;
         if (helps) s += ": pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core";
         else s += ": pinning alone does not help here (even within noise); the noise is not from threads on the same core";
         return Optional.of(new Judged(CpuRules.PIN, helps ? Severity.WARN : Severity.OK, s, n, pn));

@@ -2,9 +2,12 @@ package hostside.learn;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import hostside.core.Figure;
+import hostside.core.Rule;
 import hostside.core.Scope;
 import hostside.report.Report;
 
@@ -15,12 +18,42 @@ import hostside.report.Report;
  * read here) or the typical one, and the frame says so. Without a report (a machine not yet
  * measured) every figure is the typical one, and the facts are what could be read.
  *
- * @param machine where the figures come from: "vm-3f2a (report of 2026-12-04)", or "typical figures"
+ * @param machine  where the figures come from: "vm-3f2a (report of 2026-12-04)", or "typical figures"
+ * @param findings the report's findings ({@link Report#findings()}), as page one and compare read them;
+ *                 none without a report. A stepper that teaches what a rule judges quotes the report's
+ *                 finding of that rule ({@link #finding}) rather than judge the figures itself, so that
+ *                 the course never says what the report does not (a figure measured busy, or within
+ *                 noise, is one the report did not judge)
  */
-public record Inputs(String machine, Map<String, Value> values, Map<String, Fact> facts) {
+public record Inputs(String machine, Map<String, Value> values, Map<String, Fact> facts, List<Report.Concluded> findings) {
     public Inputs {
         values = Map.copyOf(values);
         facts = Map.copyOf(facts);
+        findings = findings == null ? List.of() : List.copyOf(findings);
+    }
+
+    /** Figures and facts without a report's findings: typical inputs, or a machine's edited for a lesson. */
+    public Inputs(String machine, Map<String, Value> values, Map<String, Fact> facts) {
+        this(machine, values, facts, List.of());
+    }
+
+    /**
+     * The report's finding of {@code rule}, the worst where it drew several (one per GPU, say: the
+     * course's frame is about the machine, and a bad GPU is what a reader must not miss); empty
+     * where the report drew none (no report, or one from before its findings were typed).
+     */
+    public Optional<Report.Concluded> finding(Rule rule) {
+        // Severity's order is worst first
+        return findings.stream().filter(c -> c.id().equals(rule.id())).min(java.util.Comparator.comparing(Report.Concluded::severity));
+    }
+
+    /**
+     * The report's finding of {@code rule} where it is about the figures {@code about}: none where
+     * any of them is a typical figure, since the report judged this machine's, not the ones shown.
+     */
+    public Optional<Report.Concluded> finding(Rule rule, Value... about) {
+        for (Value v : about) if (v == null || !v.mine()) return Optional.empty();
+        return finding(rule);
     }
 
     /** Where a figure or fact came from. */
@@ -129,7 +162,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         Report.Storage storage = r.module(Report.Storage.class);
         if (storage != null && storage.container() != null) containerFacts(facts, storage.container().facts());
         String date = r.title() == null || r.title().date() == null ? "" : " (report of " + r.title().date().substring(0, Math.min(10, r.title().date().length())) + ")";
-        return new Inputs(name + date, values, facts);
+        return new Inputs(name + date, values, facts, r.findings());
     }
 
     private static void containerFacts(Map<String, Fact> facts, hostside.container.ContainerFacts c) {

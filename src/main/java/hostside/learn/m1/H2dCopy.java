@@ -10,6 +10,7 @@ import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.machine.CopyVerdicts;
 import hostside.machine.GpuRules;
@@ -22,7 +23,9 @@ import hostside.report.platforms.Platforms;
  * pinned staging buffer, then the copy engine's DMA over the link) and from pinned memory (the DMA
  * engine reads the tensor itself), with this machine's copy figures, its link's limit and what
  * pinning costs. Without a GPU or without measured copies it runs on typical figures of a PCIe
- * Gen5 x16 H100/H200 box, and every caption says so.
+ * Gen5 x16 H100/H200 box, and every caption says so. Where the report judged the copies (M1-PAGEABLE,
+ * M1-LINK-SHARE) the frames quote its findings rather than judge the medians themselves, and a copy
+ * the report did not judge (measured busy) is not ordered or explained here either.
  */
 public final class H2dCopy implements Stepper {
     static final long GIB = 1L << 30;
@@ -207,25 +210,37 @@ public final class H2dCopy implements Stepper {
 
         // 4. pinned
         double ratio = pinned.value() / pageable.value();
+        // the report's M1-PAGEABLE weighs the copies' load; where it could not judge them, neither does the course
+        var pageableFinding = in.finding(GpuRules.PAGEABLE, pinned, pageable);
+        boolean pageableUnjudged = Judgement.unjudged(pageableFinding);
         Frame.Predict faster = new Frame.Predict("Which is faster here, pinned or pageable, and by how much?",
-                List.of("Pageable is as fast or faster", "Pinned, by less than 2x", "Pinned, by 2x to 5x", "Pinned, by more than 5x"),
-                ratio <= 1 ? 0 : ratio < 2 ? 1 : ratio <= 5 ? 2 : 3,
-                ratio <= 1 ? "Pageable " + gbs(pageable) + " against pinned " + gbs(pinned) + ": unusual; the pinned figure is below what the link allows, so look at the link's speed under load and the buffer's NUMA node."
-                        : "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ": " + x(ratio) + "; the pageable copy pays for the CPU's staging memcpy.");
+                List.of("Pageable is as fast or faster", "Pinned, by less than 2x", "Pinned, by 2x to 5x", "Pinned, by more than 5x",
+                        "Cannot tell: the report did not judge these copies"),
+                pageableUnjudged ? 4 : ratio <= 1 ? 0 : ratio < 2 ? 1 : ratio <= 5 ? 2 : 3,
+                pageableUnjudged ? "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ", but " + Judgement.quote(pageableFinding.get())
+                        : (ratio <= 1 ? "Pageable " + gbs(pageable) + " against pinned " + gbs(pinned) + ": unusual; the pinned figure is below what the link allows, so look at the link's speed under load and the buffer's NUMA node."
+                        : "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ": " + x(ratio) + "; the pageable copy pays for the CPU's staging memcpy.")
+                        + pageableFinding.map(c -> " " + Judgement.quote(c)).orElse(""));
         add(f, "Pinned: the copy engine reads the tensor itself",
                 "Pinned (page-locked) memory cannot move, so the driver hands its physical pages to the copy engine, which reads the tensor directly: no staging buffer, no CPU memcpy, and the CPU is free meanwhile. "
-                        + "Pinned copies ran at " + pinned.shown() + ", pageable ones at " + pageable.shown() + ": "
-                        + (ratio >= 1 ? "pinned is " + x(ratio) + " faster." : "pageable is " + x(1 / ratio) + " faster, which is not the usual order.") + " " + basis,
+                        + "Pinned copies ran at " + pinned.shown() + ", pageable ones at " + pageable.shown()
+                        + pageableFinding.map(c -> ". " + Judgement.quote(c)).orElse(": "
+                        + (ratio >= 1 ? "pinned is " + x(ratio) + " faster." : "pageable is " + x(1 / ratio) + " faster, which is not the usual order.")) + " " + basis,
                 faster, CopyDrawings.scene(CopyDrawings.Step.PINNED, link, gpu, node, pinned, pageable), pinned, pageable);
 
         // 5. how close to the link's limit
         if (link.max() != null) {
             double share = pinned.value() / link.max().value();
+            // M1-LINK-SHARE judges a PCIe link's share: the report's finding, where it drew one, is the verdict here
+            boolean pcie = link.pcie();
+            var shareFinding = in.finding(GpuRules.LINK_SHARE, pinned).filter(c -> pcie);
+            boolean shareUnjudged = Judgement.unjudged(shareFinding);
             Frame.Predict close = new Frame.Predict("Pinned copies here reach what share of the link's limit?",
-                    List.of("Under 50%", "50% to 80%", "80% to 95%", "Over 95%"),
-                    share < 0.5 ? 0 : share < 0.8 ? 1 : share <= 0.95 ? 2 : 3,
+                    List.of("Under 50%", "50% to 80%", "80% to 95%", "Over 95%", "Cannot tell: the report did not judge these copies"),
+                    shareUnjudged ? 4 : share < 0.5 ? 0 : share < 0.8 ? 1 : share <= 0.95 ? 2 : 3,
                     gbs(pinned) + " of " + gbs(link.max()) + " is " + pct(share) + (link.pcie()
-                            ? (share >= GpuRules.LINK_SHARE_FLOOR ? ": about what a healthy link gives once packet headers and flow control take their share (" + GpuRules.HEALTHY_SHARES + ")."
+                            ? shareFinding.map(c -> ". " + Judgement.quote(c)).orElse(share >= GpuRules.LINK_SHARE_FLOOR
+                                    ? ": about what a healthy link gives once packet headers and flow control take their share (" + GpuRules.HEALTHY_SHARES + ")."
                                     : ": below " + pct(GpuRules.LINK_SHARE_FLOOR) + ", under every healthy link hostside knows of (" + GpuRules.LINK_SHARE.id() + "); check the link's speed under load (lspci LnkSta), the buffer's NUMA node and the IOMMU.")
                             : ": C2C's limit here is its vendor spec for one GPU, both directions halved; " + gh200Copy() + "."));
             String limit = link.pcie()
@@ -233,7 +248,8 @@ public final class H2dCopy implements Stepper {
                             + GpuRules.HEALTHY_SHARES + ". "
                     : "NVLink-C2C carries " + link.max().shown() + " per direction for this GPU; " + gh200Copy() + ". ";
             add(f, "How close pinned comes to the link's limit",
-                    limit + "Pinned copies here reach " + pinned.shown() + ": " + pct(share) + " of it; pageable ones " + gbs(pageable) + ", " + pct(pageable.value() / link.max().value()) + ". " + basis,
+                    limit + "Pinned copies here reach " + pinned.shown() + ": " + pct(share) + " of it; pageable ones " + gbs(pageable) + ", " + pct(pageable.value() / link.max().value()) + ". "
+                            + shareFinding.map(c -> Judgement.quote(c) + " ").orElse("") + basis,
                     close, CopyDrawings.bars("Host to device, GB/s per direction", List.of(
                             new CopyDrawings.Bar(link.words() + " limit", link.max().value(), gbs(link.max()), "dim"),
                             new CopyDrawings.Bar("pinned", pinned.value(), gbs(pinned) + " = " + pct(share), "ok"),
@@ -271,6 +287,8 @@ public final class H2dCopy implements Stepper {
 
         // 7. what pinning costs
         double copies = alloc.value() / (gibPinned * 1e3);
+        // what pinning costs is M1-PIN-COST's finding; one measured busy is not turned into advice here
+        var pinCost = in.finding(GpuRules.PIN_COST, alloc, register);
         Frame.Predict cost = new Frame.Predict("Pinning 1 GiB from scratch (cudaHostAlloc) takes as long as how many pinned copies of that 1 GiB?",
                 List.of("Less than 1", "1 to 5", "5 to 20", "More than 20"),
                 copies < 1 ? 0 : copies < 5 ? 1 : copies <= 20 ? 2 : 3,
@@ -278,7 +296,9 @@ public final class H2dCopy implements Stepper {
         add(f, "What pinning itself costs",
                 "Pinning is not free: cudaHostAlloc of fresh pinned memory cost " + alloc.shown() + ", and cudaHostRegister of memory already in use "
                         + register.shown() + ": every page is faulted in, locked and mapped for the GPU. "
-                        + "Pinning 1 GiB from scratch takes as long as " + Units.sig3(copies) + " pinned copies of it at " + pinned.shown() + ", so pin buffers once and reuse them, as PyTorch's caching host allocator does. "
+                        + "Pinning 1 GiB from scratch takes as long as " + Units.sig3(copies) + " pinned copies of it at " + pinned.shown()
+                        + (Judgement.unjudged(pinCost) ? ". " : ", so pin buffers once and reuse them, as PyTorch's caching host allocator does. ")
+                        + pinCost.map(c -> Judgement.quote(c) + " ").orElse("")
                         + (alloc.mine() && register.mine() || !basis.isEmpty() ? "" : "A pinning cost marked typical was not measured here. ")
                         + basis,
                 cost, CopyDrawings.bars("Cost per GiB, milliseconds", List.of(
@@ -291,13 +311,15 @@ public final class H2dCopy implements Stepper {
         add(f, "What to do in PyTorch",
                 "Load batches with DataLoader(pin_memory=True): its pin-memory thread copies each batch into pinned memory in the background, off the training loop. "
                         + "Then x.to('cuda', non_blocking=True) queues the copy on the copy engine and returns at once, so it overlaps compute; from pageable memory it could not. "
-                        + (lost > 0 ? "By the figures above, that turns " + time(batchPageable) + " per 10 GB into " + time(batchPinned) + " and frees a CPU core from the staging memcpy. " : "")
+                        + (pageableUnjudged ? "The report did not judge this machine's copies (" + GpuRules.PAGEABLE.id() + ", unknown), so no gain is read from the figures above. "
+                        : lost > 0 ? "By the figures above, that turns " + time(batchPageable) + " per 10 GB into " + time(batchPinned) + " and frees a CPU core from the staging memcpy. " : "")
                         + basis,
                 null, CopyDrawings.advice(batchPinned, batchPageable, basis));
         return f.list();
     }
 
     // ---- the words
+
 
     /** The machine's figure, or the typical one where it has none or a figure no rate can be made of (zero, negative, not a number). */
     static Inputs.Value positive(Inputs in, String key, double typical, String unit, String typicalOf) {

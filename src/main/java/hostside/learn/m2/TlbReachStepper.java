@@ -7,6 +7,7 @@ import hostside.core.Units;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
 
@@ -15,7 +16,9 @@ import hostside.learn.Svg;
  * pages, a 1 GiB table against both, what the machine measured per access at 1 GiB in each
  * (hostside vm's tlb_reach_base and tlb_reach_huge), what its THP mode means for a plain malloc, and
  * what huge pages do to first-touch faults. hostside does not read the TLB's size: the entry counts
- * are typical ones, and every frame that uses them says so.
+ * are typical ones, and every frame that uses them says so. Whether base pages fall behind at 1 GiB
+ * is the report's finding of M2-TLB-REACH where it drew one (it weighs the whole curve's spread and
+ * the machine's load); a walk it did not judge is not explained here either.
  */
 public final class TlbReachStepper implements Stepper {
     public static final String KEY = "tlb-reach";
@@ -134,14 +137,16 @@ public final class TlbReachStepper implements Stepper {
         double ratio = base.value() / Math.max(1e-9, hugeNs.value());
         // the report's rule: two figures whose samples' ranges overlap cannot be told apart, whatever their ratio
         boolean noise = base.withinSpreadOf(hugeNs);
-        int slower = noise ? 2 : ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
+        var judged = in.finding(hostside.vm.VmRules.TLB_REACH, base, hugeNs);
+        boolean unjudged = Judgement.unjudged(judged);
+        int slower = unjudged ? 3 : noise ? 2 : ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
         double walk = base.value() - hugeNs.value();
         String mix = base.mine() != hugeNs.mine() ? " One of the two is a typical figure, not this machine's, so the gap is only indicative." : "";
         f.add("At 1 GiB: " + Units.sig3(base.value()) + " ns per load in " + P + " pages, " + Units.sig3(hugeNs.value()) + " ns in huge pages",
                 "hostside vm walks a random cycle of dependent loads, one per page, over a working set up to 1 GiB (lat_mem_rd-style). At 1 GiB, beyond the base-page reach and inside the huge-page reach: "
                         + "base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ". "
                         // two medians: whether their difference is beyond the samples' spread, and so a cost at all, is hostside vm's finding to say (M2-TLB-REACH)
-                        + (noise ? "Their samples' ranges overlap, so this run cannot tell them apart: no cause can be read into the "
+                        + judged.map(Judgement::quote).orElse(noise ? "Their samples' ranges overlap, so this run cannot tell them apart: no cause can be read into the "
                         + Units.sig3(Math.abs(walk)) + " ns between their medians. Measure again on a quiet machine (hostside vm) before reading a page walk into it."
                         : slower == 0 ? "Base pages took " + Units.sig3(walk) + " ns more per load. Where that is beyond the samples' spread it is what translation costs"
                         + " base pages at this size; hostside vm's TLB finding (M2-TLB-REACH) says whether it is, from the samples, which these two medians do not show."
@@ -149,9 +154,11 @@ public final class TlbReachStepper implements Stepper {
                         : "The two are within 10%: huge pages bought little at this size here. These two medians do not say why, nor whether the gap is beyond the noise.") + mix,
                 new Frame.Predict(base.mine() && hugeNs.mine() ? "Random loads over 1 GiB: which did this machine measure as slower per load?"
                         : "Random loads over 1 GiB: which is slower per load (typical figures: this machine has no measurement)?",
-                        List.of("Base pages: each load may also walk the tables", "Huge pages", "About the same (within 10%)"),
+                        List.of("Base pages: each load may also walk the tables", "Huge pages", "About the same (within 10%)",
+                                "Cannot tell: the report did not judge these walks"),
                         slower,
-                        "Base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ": a ratio of " + Units.sig3(ratio) + "."),
+                        "Base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ": a ratio of " + Units.sig3(ratio) + "."
+                                + judged.map(c -> " " + Judgement.quote(c)).orElse("")),
                 measured(base, hugeNs, page, baseReach, hugeReach), base, hugeNs, l2, l2h);
 
         // 6. THP here

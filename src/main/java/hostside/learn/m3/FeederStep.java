@@ -9,7 +9,9 @@ import static hostside.learn.Figs.ratio;
 import static hostside.learn.Figs.x;
 
 import java.util.List;
+import java.util.Optional;
 
+import hostside.cpu.CpuRules;
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.learn.Svg;
@@ -17,7 +19,9 @@ import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Inputs.Value;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
+import hostside.report.Report;
 
 /**
  * Module 3's feeder step: the CPU side of one training step as the thread that feeds the GPU
@@ -31,8 +35,11 @@ import hostside.learn.Stepper;
  * _cross_core, futex_wakeup_cross_core, launch_jitter_CONDITION with _p99, _p999, _missed_ticks,
  * _launch_p50 and _launch_p99. A machine without a GPU runs no launch condition: its quiet and
  * noisy rows are the timer conditions (timer_jitter_quiet, _noisy, the same loop without the
- * launch), and the launch figures are typical ones, said to be. The thresholds are the drill's
- * verdicts' (hostside.cpu.MeasuredVerdicts).
+ * launch), and the launch figures are typical ones, said to be. Whether a syscall is slow, what
+ * the hogs did and whether pinning helps are the report's findings of M3-SYSCALL, M3-TIMER (with
+ * M3-JITTER-DISTURBED) and M3-PIN where it drew them, which weigh the samples' spread and the
+ * machine's load; only without them does a frame judge the medians, by the drill's own thresholds
+ * (hostside.cpu.MeasuredVerdicts).
  */
 public final class FeederStep implements Stepper {
     /**
@@ -124,14 +131,14 @@ public final class FeederStep implements Stepper {
                         + (report ? "the figures of " + in.machine() + "." : "typical figures: there is no report of this machine.") + noGpu,
                 null, FeederDrawings.overview(), sys, same, cross, wake);
 
+        Optional<Report.Concluded> syscall = in.finding(CpuRules.SYSCALL, sys);
         fr.add("A syscall: into the kernel and back",
                 f("A trivial syscall (getppid) costs %s. ", sys.shown())
-                        + (sys.value() > SLOW_SYSCALL_NS
-                        ? "That is slow (the H200 VM's took 125-137 ns; a VM whose syscalls trap to the hypervisor pays more); the step's queue reads, sleeps "
-                        + "and allocations each pay it. Its kernel launches do not: the CUDA driver submits them from user space, without a syscall."
-                        : "That is cheap; the step's queue reads, sleeps and allocations each pay it. Its kernel launches do not: the CUDA driver "
-                        + "submits them from user space, without a syscall."),
-                syscallPredict(sys), FeederDrawings.syscall(sys), sys);
+                        + Judgement.quoteOr(syscall, sys.value() > SLOW_SYSCALL_NS
+                        ? "That is slow (the H200 VM's took 125-137 ns; a VM whose syscalls trap to the hypervisor pays more)."
+                        : "That is cheap.")
+                        + " The step's queue reads, sleeps and allocations each pay it. Its kernel launches do not: the CUDA driver submits them from user space, without a syscall.",
+                syscallPredict(sys, syscall), FeederDrawings.syscall(sys), sys);
 
         fr.add("It blocks: a context switch",
                 f("When the batch is not ready the feeder sleeps in the kernel and another thread runs. Handing work between two threads costs %s on "
@@ -159,20 +166,24 @@ public final class FeederStep implements Stepper {
                         quiet.p999().shown(), pct(quiet.missed()), n(TIMER_SLACK_US)),
                 null, FeederDrawings.timeline(conds, 1), quiet.p50(), quiet.p99(), quiet.p999(), quiet.missed());
 
+        // the hogs' effect is M3-TIMER's to judge; a disturbed quiet run is M3-JITTER-DISTURBED's, the worse said first
+        Optional<Report.Concluded> timer = in.finding(CpuRules.JITTER_DISTURBED, quiet.p99(), noisy.p99()).or(() -> in.finding(CpuRules.TIMER, quiet.p99(), noisy.p99()));
         fr.add("A CPU hog on every core",
                 f("With a hog process spinning on every core, p99 lateness is %s against %s quiet, %s as much; p99.9 is %s, %s quiet's. "
                                 + "And %s of the ticks are missed outright, against %s quiet.%s",
                         noisy.p99().shown(), quiet.p99().shown(), x(ratio(noisy.p99().value(), quiet.p99().value())), noisy.p999().shown(),
-                        x(ratio(noisy.p999().value(), quiet.p999().value())), pct(noisy.missed()), pct(quiet.missed()), disturbed(quiet, noisy)),
-                hogPredict(quiet, noisy), FeederDrawings.timeline(conds, 2), noisy.p99(), quiet.p99(), noisy.p999(), quiet.p999(), noisy.missed(), quiet.missed());
+                        x(ratio(noisy.p999().value(), quiet.p999().value())), pct(noisy.missed()), pct(quiet.missed()),
+                        timer.map(c -> " " + Judgement.quote(c)).orElse(disturbed(quiet, noisy))),
+                hogPredict(quiet, noisy, timer), FeederDrawings.timeline(conds, 2), noisy.p99(), quiet.p99(), noisy.p999(), quiet.p999(), noisy.missed(), quiet.missed());
 
+        Optional<Report.Concluded> pin = in.finding(CpuRules.PIN, pinned.p99(), noisy.p99());
         fr.add("The feeder pinned away from the hogs",
                 f("Pinned alone on a GPU-local core with the hogs on the others, p99 is %s and p99.9 %s with %s of ticks missed, against %s, %s "
                         + "and %s unpinned. %s", pinned.p99().shown(), pinned.p999().shown(), pct(pinned.missed()), noisy.p99().shown(),
-                        noisy.p999().shown(), pct(noisy.missed()), pinHelps(noisy, pinned)
+                        noisy.p999().shown(), pct(noisy.missed()), Judgement.quoteOr(pin, pinHelps(noisy, pinned)
                         ? "Pinning helps here: pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core."
-                        : "Pinning alone does not help here: the noise is not from threads on the same core."),
-                remedyPredict(quiet, noisy, pinned, graph), FeederDrawings.timeline(conds, 3), pinned.p99(), pinned.p999(), pinned.missed(), noisy.p99(), noisy.p999(), noisy.missed());
+                        : "Pinning alone does not help here: the noise is not from threads on the same core.")),
+                remedyPredict(quiet, noisy, pinned, graph, pin), FeederDrawings.timeline(conds, 3), pinned.p99(), pinned.p999(), pinned.missed(), noisy.p99(), noisy.p999(), noisy.missed());
 
         double separate = quiet.launchP50().value() * KERNELS;
         fr.add("A CUDA graph: " + KERNELS + " kernels, one launch",
@@ -195,23 +206,39 @@ public final class FeederStep implements Stepper {
     // ---- predictions ----
 
     static Frame.Predict syscallPredict(Value sys) {
+        return syscallPredict(sys, Optional.empty());
+    }
+
+    /** The syscall's band: a figure, not a verdict; whether it is slow is the report's M3-SYSCALL where it drew one. */
+    static Frame.Predict syscallPredict(Value sys, Optional<Report.Concluded> judged) {
         int answer = sys.value() < 100 ? 0 : sys.value() <= SLOW_SYSCALL_NS ? 1 : 2;
         return new Frame.Predict("How long does a trivial syscall (getppid) take on this machine?",
                 List.of("under 100 ns", "100 to 800 ns", "over 800 ns"), answer,
-                f("It took %s; bare metal with today's CPU-vulnerability mitigations pays 0.1-0.5 us, and above 0.8 us a syscall is slow (many VMs).", sys.shown()));
+                f("It took %s; bare metal with today's CPU-vulnerability mitigations pays 0.1-0.5 us", sys.shown())
+                        + judged.map(c -> ". " + Judgement.quote(c)).orElse(", and above 0.8 us a syscall is slow (many VMs)."));
     }
 
     /** Quiet against noisy p99, in three bands; a decrease is in the first. */
     static Frame.Predict hogPredict(Cond quiet, Cond noisy) {
+        return hogPredict(quiet, noisy, Optional.empty());
+    }
+
+    /**
+     * Quiet against noisy p99, in three bands; a decrease is in the first. Where the report did not
+     * judge the runs (busy, or a disturbed quiet run) the answer is that it cannot be told, and no
+     * cause is offered; where it did, its finding is the why.
+     */
+    static Frame.Predict hogPredict(Cond quiet, Cond noisy, Optional<Report.Concluded> judged) {
         double r = ratio(noisy.p99().value(), quiet.p99().value());
-        int answer = r < 2 ? 0 : r <= 10 ? 1 : 2;
+        boolean unjudged = Judgement.unjudged(judged);
+        int answer = unjudged ? 3 : r < 2 ? 0 : r <= 10 ? 1 : 2;
         String why = f("p99 went from %s quiet to %s with the hogs: %s.", quiet.p99().shown(), noisy.p99().shown(), x(r));
-        why += answer == 0
+        why += judged.isPresent() ? " " + Judgement.quote(judged.get()) : answer == 0
                 ? f(" The scheduler still wakes the feeder promptly; the hogs show in the missed ticks instead: %s against %s.", pct(noisy.missed()),
                         pct(quiet.missed()))
                 : " The feeding thread competes with the hogs (in training: DataLoader workers and other processes) for CPU time.";
         return new Frame.Predict("With a CPU hog on every core, how much does the p99 lateness grow here?",
-                List.of("less than 2x", "2x to 10x", "more than 10x"), answer, why);
+                List.of("less than 2x", "2x to 10x", "more than 10x", "cannot tell: the report did not judge these runs"), answer, why);
     }
 
     /**
@@ -220,23 +247,39 @@ public final class FeederStep implements Stepper {
      * less than {@link #MATERIAL} of the step they shorten.
      */
     static Frame.Predict remedyPredict(Cond quiet, Cond noisy, Cond pinned, Cond graph) {
+        return remedyPredict(quiet, noisy, pinned, graph, Optional.empty());
+    }
+
+    /**
+     * As above, where the report's M3-PIN (when it drew one) says whether pinning helps at all: a
+     * pinning the report found no help never wins here, and one it did not judge makes the answer
+     * "cannot tell".
+     */
+    static Frame.Predict remedyPredict(Cond quiet, Cond noisy, Cond pinned, Cond graph, Optional<Report.Concluded> judged) {
         double pinGain = noisy.stepUs() - pinned.stepUs(), graphGain = quiet.stepUs() - graph.stepUs();
-        boolean pin = pinGain > MATERIAL * noisy.stepUs(), gr = graphGain > MATERIAL * quiet.stepUs();
-        int answer = !pin && !gr ? 2 : pin && (!gr || pinGain >= graphGain) ? 0 : 1;
+        boolean pin = pinGain > MATERIAL * noisy.stepUs() && judged.map(c -> c.severity() == hostside.core.Severity.WARN).orElse(true);
+        boolean gr = graphGain > MATERIAL * quiet.stepUs();
+        int answer = Judgement.unjudged(judged) ? 3 : !pin && !gr ? 2 : pin && (!gr || pinGain >= graphGain) ? 0 : 1;
         String why = f("For a step of %d kernels at p99 (lateness plus launch calls): pinning takes it from %s us (hogs, unpinned) to %s us, a gain of %s us; "
                         + "a CUDA graph from %s us (quiet, %d launches) to %s us, a gain of %s us.", KERNELS, n(noisy.stepUs()), n(pinned.stepUs()), n(pinGain),
                 n(quiet.stepUs()), KERNELS, n(graph.stepUs()), n(graphGain));
         why += answer == 2 ? " Neither gains a tenth of the step here." : "";
+        why += judged.map(c -> " " + Judgement.quote(c)).orElse("");
         boolean mine = quiet.p99().mine() && noisy.p99().mine() && pinned.p99().mine() && graph.p99().mine() && graph.launchP50().mine();
         why += mine ? " All from launch figures measured here." : " These launch figures are typical, not this machine's (" + TYPICAL + ").";
         return new Frame.Predict("Which shortens a step of " + KERNELS + " kernels more on this machine: pinning the feeder, or a CUDA graph?",
-                List.of("pinning the feeder", "a CUDA graph", "neither, by a tenth of the step"), answer, why);
+                List.of("pinning the feeder", "a CUDA graph", "neither, by a tenth of the step", "cannot tell: the report did not judge pinning"), answer, why);
     }
 
-    /** As hostside.cpu.MeasuredVerdicts.pinned, on medians: a third off the p99 or p99.9, or half the missed ticks where at least 1% were missed. */
+    /**
+     * As hostside.cpu.MeasuredVerdicts.pinned, by its thresholds, on medians alone (figures without
+     * the report's M3-PIN: typical ones): a third off the p99 or p99.9, or half the missed ticks
+     * where at least 1% were missed.
+     */
     static boolean pinHelps(Cond noisy, Cond pinned) {
-        return noisy.p99().value() > 1.5 * pinned.p99().value() || noisy.p999().value() > 1.5 * pinned.p999().value()
-                || noisy.missed().value() >= 1 && noisy.missed().value() > 2 * pinned.missed().value();
+        double tail = 1 + hostside.cpu.MeasuredVerdicts.PIN_TAIL_GAIN, missedPct = 100 * hostside.cpu.MeasuredVerdicts.PIN_MISSED_SHARE;
+        return noisy.p99().value() > tail * pinned.p99().value() || noisy.p999().value() > tail * pinned.p999().value()
+                || noisy.missed().value() >= missedPct && noisy.missed().value() > 2 * pinned.missed().value();
     }
 
     /** Said when the run under hogs came out earlier than the quiet one, which hogs cannot cause. */

@@ -3,7 +3,9 @@ package hostside.learn.m4;
 import static hostside.learn.Figs.f;
 
 import java.util.List;
+import java.util.Optional;
 
+import hostside.container.ContainerRules;
 import hostside.container.DataLoaderPlan;
 import hostside.core.Units;
 import hostside.learn.Figs;
@@ -11,7 +13,9 @@ import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Inputs.Fact;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
+import hostside.report.Report;
 import hostside.learn.Svg;
 
 /**
@@ -21,7 +25,9 @@ import hostside.learn.Svg;
  * fails to connect, nccl-tests#206, while pin_memory() is not charged to it); pids.max too low for the job's threads (EAGAIN, "can't
  * start new thread"). Each scene with this machine's fact, read here or typical, and the job of
  * hostside container's plan (its default workers, batches in flight and batch, and its count of tasks); thresholds,
- * messages and fixes are hostside.container.ContainerVerdicts'.
+ * messages and fixes are hostside.container.ContainerVerdicts'. Where the report drew a finding of
+ * M4-SHM-SIZE, M4-MEMLOCK or M4-PIDS (its plan counts what is already in use, which this job does
+ * not), the frames quote it and their questions answer as it does.
  */
 public final class ContainerLimits implements Stepper {
     static final long MIB = 1L << 20, GIB = 1L << 30;
@@ -103,13 +109,17 @@ public final class ContainerLimits implements Stepper {
                         noneMine ? "With nothing read from this machine" : "On " + in.machine(), where, shmWords, memlockWords, ipcWords, pidsWords) + typicalNote,
                 null, limits(shmBytes, shm, memlockBytes, memlock, capIpcLock, pidsMax, pids));
 
-        boolean fits = job.shmBytes() <= shmBytes;
+        // the report's container findings judge the facts read here; typical facts have none
+        Optional<Report.Concluded> shmFinding = shm.mine() ? in.finding(ContainerRules.SHM_SIZE) : Optional.empty();
+        Optional<Report.Concluded> memlockFinding = memlock.mine() ? in.finding(ContainerRules.MEMLOCK) : Optional.empty();
+        Optional<Report.Concluded> pidsFinding = pids.mine() ? in.finding(ContainerRules.PIDS) : Optional.empty();
+        boolean fits = shmFinding.isEmpty() && job.shmBytes() <= shmBytes;
         fr.add("/dev/shm: where DataLoader batches wait",
                 f("Each DataLoader worker puts its finished batches in shared memory, files in /dev/shm (a tmpfs), for the main process to map. "
                                 + "%d workers keeping %d batches of %s each hold %s there at once; this /dev/shm is %s. %s",
                         job.workers(), job.prefetch(), Units.bytes(job.batchBytes()), Units.bytes(job.shmBytes()), shmWords,
-                        fits ? "They fit." : "They do not fit: the workers die once it fills (next frame)."),
-                shmPredict(job, shmBytes, shmWords), shm(job, shmBytes, shm.mine(), false));
+                        Judgement.quoteOr(shmFinding, fits ? "They fit." : "They do not fit: the workers die once it fills (next frame).")),
+                shmPredict(job, shmBytes, shmWords, shmFinding), shm(job, shmBytes, shm.mine(), false));
 
         long suggest = Math.max(1, (job.shmBytes() + GIB - 1) / GIB);
         fr.add("Past the end of /dev/shm: a bus error",
@@ -120,26 +130,26 @@ public final class ContainerLimits implements Stepper {
                                 + "mounted at /dev/shm.", Units.bytes(DOCKER_DEFAULT_SHM), Units.bytes(job.batchBytes()), suggest),
                 null, shm(job, DOCKER_DEFAULT_SHM, false, true));
 
-        boolean rdmaFails = memlockBytes != null && memlockBytes < TINY_MEMLOCK && !capIpcLock;
+        boolean rdmaFails = memlockFinding.isPresent() || memlockBytes != null && memlockBytes < TINY_MEMLOCK && !capIpcLock;
         fr.add("memlock: what locked memory is charged to",
                 f("RLIMIT_MEMLOCK caps the memory a process may lock; here it is %s, and CAP_IPC_LOCK, which lifts it, is %s. RDMA memory "
                                 + "registration (NCCL over InfiniBand or RoCE, GPUDirect RDMA) and mlock() are charged to it, pin_memory() is not (it pins "
                                 + "through the NVIDIA driver). Below %s registration fails with \"Cannot allocate memory\" (NCCL WARN Call to "
                                 + "ibv_reg_mr failed, NVIDIA/nccl-tests#206) and the job stops at its first collective over the network, rather than run "
                                 + "slower: run with --ulimit memlock=-1 and --cap-add IPC_LOCK.",
-                        memlockWords, ipcWords, Units.bytes(TINY_MEMLOCK)),
-                memlockPredict(memlockBytes, capIpcLock, memlockWords, ipcWords), memlock(memlockBytes, capIpcLock, rdmaFails, memlock.mine()));
+                        memlockWords, ipcWords, Units.bytes(TINY_MEMLOCK)) + memlockFinding.map(c -> " " + Judgement.quote(c)).orElse(""),
+                memlockPredict(memlockBytes, capIpcLock, memlockWords, ipcWords, memlockFinding), memlock(memlockBytes, capIpcLock, rdmaFails, memlock.mine()));
 
         long limit = pidsMax == null ? EXAMPLE_PIDS : pidsMax;
-        boolean taskFit = job.tasks() <= limit;
+        boolean taskFit = pidsFinding.isEmpty() && job.tasks() <= limit;
         fr.add("pids.max: every thread is a task",
                 f("The pids controller counts threads, not only processes. The main process starts an intra-op pool of one thread per "
                                 + "visible CPU (%s CPUs%s) and each of %d DataLoader workers runs one (it calls torch.set_num_threads(1)): at least %d "
                                 + "tasks, a pin-memory thread and a dataset's own pools on top. pids.max is %s%s.%s",
                         cores.value(), noneMine ? "" : ", " + cores.source().words, job.workers(), job.tasks(), pidsWords,
                         pidsMax == null ? f(", so they fit; under a pod limit of %d they would %s", EXAMPLE_PIDS, taskFit ? "fit too" : "not") : "",
-                        pidsMax == null ? "" : taskFit ? " They fit." : " They do not fit."),
-                pidsPredict(job, pidsMax, pidsWords), pids(job, limit, pidsMax == null, pids.mine()));
+                        pidsMax == null ? "" : " " + Judgement.quoteOr(pidsFinding, taskFit ? "They fit." : "They do not fit.")),
+                pidsPredict(job, pidsMax, pidsWords, pidsFinding), pids(job, limit, pidsMax == null, pids.mine()));
 
         long suggestPids = (job.tasks() / 1024 + 1) * 1024;
         fr.add("Past pids.max: EAGAIN",
@@ -151,9 +161,11 @@ public final class ContainerLimits implements Stepper {
 
         fr.add("This machine's three limits",
                 f("/dev/shm %s: %s. memlock %s with CAP_IPC_LOCK %s: %s. pids.max %s: %s.", shmWords,
-                        fits ? "the default job's batches fit" : "too small for the default job's batches, start with --shm-size=" + suggest + "g",
-                        memlockWords, ipcWords, rdmaFails ? "RDMA registration fails, add --ulimit memlock=-1 --cap-add IPC_LOCK" : "RDMA registration is not limited",
-                        pidsWords, pidsMax == null ? "no limit" : taskFit ? "room for the default job's threads" : "too few for its threads, --pids-limit=" + suggestPids)
+                        shmFinding.map(ContainerLimits::said).orElse(fits ? "the default job's batches fit" : "too small for the default job's batches, start with --shm-size=" + suggest + "g"),
+                        memlockWords, ipcWords, memlockFinding.map(ContainerLimits::said)
+                                .orElse(rdmaFails ? "RDMA registration fails, add --ulimit memlock=-1 --cap-add IPC_LOCK" : "RDMA registration is not limited"),
+                        pidsWords, pidsFinding.map(ContainerLimits::said)
+                                .orElse(pidsMax == null ? "no limit" : taskFit ? "room for the default job's threads" : "too few for its threads, --pids-limit=" + suggestPids))
                         + typicalNote,
                 null, summary(fits, !rdmaFails, pidsMax == null || taskFit, shmWords, memlockWords, pidsWords));
         return fr.list();
@@ -177,33 +189,55 @@ public final class ContainerLimits implements Stepper {
 
     // ---- predictions ----
 
+    /** "the report's finding M4-SHM-SIZE (bad), its text": a summary's clause. */
+    static String said(Report.Concluded c) {
+        return "the report's finding " + c.id() + " (" + c.severity() + "): " + c.text();
+    }
+
     static Frame.Predict shmPredict(Job job, long shmBytes, String shmWords) {
-        boolean fits = job.shmBytes() <= shmBytes;
+        return shmPredict(job, shmBytes, shmWords, Optional.empty());
+    }
+
+    /** Whether the job's batches fit; "no" where the report's M4-SHM-SIZE says /dev/shm is too small (it counts what is in use). */
+    static Frame.Predict shmPredict(Job job, long shmBytes, String shmWords, Optional<Report.Concluded> judged) {
+        boolean fits = judged.isEmpty() && job.shmBytes() <= shmBytes;
         return new Frame.Predict(f("%d workers each keep %d batches of %s in /dev/shm: will they fit in this machine's /dev/shm?", job.workers(),
                 job.prefetch(), Units.bytes(job.batchBytes())), List.of("yes", "no: the workers die with a bus error"), fits ? 0 : 1,
-                f("They need %d x %d x %s = %s; /dev/shm is %s.", job.workers(), job.prefetch(), Units.bytes(job.batchBytes()), Units.bytes(job.shmBytes()), shmWords));
+                f("They need %d x %d x %s = %s; /dev/shm is %s.", job.workers(), job.prefetch(), Units.bytes(job.batchBytes()), Units.bytes(job.shmBytes()), shmWords)
+                        + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
     }
 
     static Frame.Predict memlockPredict(Long memlockBytes, boolean capIpcLock, String memlockWords, String ipcWords) {
+        return memlockPredict(memlockBytes, capIpcLock, memlockWords, ipcWords, Optional.empty());
+    }
+
+    /** What fails under the memlock limit; RDMA registration where the report's M4-MEMLOCK found the limit too small. */
+    static Frame.Predict memlockPredict(Long memlockBytes, boolean capIpcLock, String memlockWords, String ipcWords, Optional<Report.Concluded> judged) {
         boolean low = memlockBytes != null && memlockBytes < TINY_MEMLOCK;
-        int answer = low && !capIpcLock ? 1 : 2;
+        int answer = judged.isPresent() || low && !capIpcLock ? 1 : 2;
         String why = f("memlock is %s and CAP_IPC_LOCK %s. ", memlockWords, ipcWords)
                 + (answer == 1 ? "RDMA registrations are charged to the limit and fail; pin_memory() goes through the NVIDIA driver, which does not charge it."
                 : low ? "The limit is low, but CAP_IPC_LOCK lets this process lock past it."
                 : "The limit leaves room for RDMA registration; pin_memory() is never charged to it.");
         return new Frame.Predict("With this machine's memlock limit, what fails?",
-                List.of("pin_memory() / cudaHostAlloc", "RDMA registration: NCCL fails to connect", "nothing"), answer, why);
+                List.of("pin_memory() / cudaHostAlloc", "RDMA registration: NCCL fails to connect", "nothing"), answer,
+                why + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
     }
 
     static Frame.Predict pidsPredict(Job job, Long pidsMax, String pidsWords) {
+        return pidsPredict(job, pidsMax, pidsWords, Optional.empty());
+    }
+
+    /** Whether the job's tasks fit under pids.max; "no" where the report's M4-PIDS found no room (it counts the tasks in use). */
+    static Frame.Predict pidsPredict(Job job, Long pidsMax, String pidsWords, Optional<Report.Concluded> judged) {
         long limit = pidsMax == null ? EXAMPLE_PIDS : pidsMax;
-        boolean fit = job.tasks() <= limit;
+        boolean fit = judged.isEmpty() && job.tasks() <= limit;
         String against = pidsMax == null ? "a pod limit of " + EXAMPLE_PIDS + " (this machine has none)" : "this machine's pids.max";
         return new Frame.Predict(f("A main process of %d threads and %d workers of one thread each: will they fit under %s?", job.threadsPerProcess(),
                 job.workers(), against),
                 List.of("yes", "no: thread creation fails"), fit ? 0 : 1,
                 f("They need %d + %d = %d tasks at least against %s; pids.max here: %s.", job.threadsPerProcess(), job.workers(), job.tasks(), n(limit),
-                        pidsWords));
+                        pidsWords) + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
     }
 
     static Frame.Predict symptomPredict() {

@@ -7,13 +7,19 @@ import static hostside.learn.Figs.ratio;
 import static hostside.learn.Figs.x;
 
 import java.util.List;
+import java.util.Optional;
 
+import hostside.core.Stats;
+import hostside.core.Versus;
+import hostside.io.IoRules;
 import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Inputs.Value;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
+import hostside.report.Report;
 import hostside.learn.Svg;
 
 /**
@@ -21,9 +27,11 @@ import hostside.learn.Svg;
  * with O_DIRECT one request at a time and with io_uring keeping 32 in flight, then a checkpoint
  * saved with fsync; each with this machine's figure from hostside io (seq_read_cold_qd1,
  * seq_read_warm_qd1, seq_read_direct_qd1, seq_read_direct_uring_qd32, write_fsync: sequential
- * 1 MiB requests, GB/s). Which path loads fastest is judged as hostside.io's verdicts judge it:
- * a path within a tenth of the fastest counts as even with it (the figures here carry no spread,
- * so only that share is applied).
+ * 1 MiB requests, GB/s). Which path loads fastest is the report's finding of M4-LOAD-PATH where it
+ * drew one, quoted; a load the report did not judge (measured busy, or 32 in flight doubted) is
+ * answered "cannot tell". Without it the paths are ordered as hostside.io's verdicts order them: a
+ * path within a tenth of the fastest, or within the samples' spread where the figures carry one
+ * (core.Versus, the rule's own comparison), counts as even with it.
  */
 public final class ReadPaths implements Stepper {
     /** What the typical figures are typical of. */
@@ -75,12 +83,13 @@ public final class ReadPaths implements Stepper {
                         : "Without a report of this machine the figures are typical ones, of " + TYPICAL + "."),
                 null, paths(Scene.OVERVIEW, null), cold, direct, uring);
 
+        Optional<Report.Concluded> load = in.finding(IoRules.LOAD_PATH, cold, direct, uring);
         fr.add("read(), cold: through the page cache",
                 f("Each read() finds the file's pages missing; the kernel reads them from the disk by DMA into the page cache, reading ahead of "
                         + "the request, then copies them into the process's buffer. Cold, that gives %s: a %s GB checkpoint in %s s. A 1 MiB "
                         + "read returned in %s at p50 and %s at p99: most find readahead's pages already there, a few wait for the disk.",
                         cold.shown(), n(CHECKPOINT_GB), n(seconds(cold)), coldP50.shown(), coldP99.shown()),
-                fastestPredict(cold, direct, uring), paths(Scene.COLD, cold), cold, coldP50, coldP99);
+                fastestPredict(cold, direct, uring, load), paths(Scene.COLD, cold), cold, coldP50, coldP99);
 
         double warmX = ratio(warm.value(), cold.value());
         fr.add("Read again, warm: from the page cache",
@@ -102,12 +111,13 @@ public final class ReadPaths implements Stepper {
                 f("io_uring keeps 32 O_DIRECT reads queued at the device, so it always has the next one. That gives %s, %s one at a time; "
                         + "each read now waits %s at p50, behind the others in the queue: what counts is the bytes per second. %s",
                         uring.shown(), x(deep), uringP50.shown(),
-                        deep > 1 + MATERIAL ? "This device serves several requests at once: keep many in flight (parallel readers, io_uring, GPUDirect Storage's cuFile)."
+                        Judgement.unjudged(load) ? Judgement.quote(load.get())
+                                : deep > 1 + MATERIAL ? "This device serves several requests at once: keep many in flight (parallel readers, io_uring, GPUDirect Storage's cuFile)."
                                 : deep * (1 + MATERIAL) >= 1 ? "More in flight adds nothing here: one request at a time already keeps this device busy."
                                 : "This device does worse with a deep queue: keep few reads in flight."),
-                deepPredict(direct, uring), paths(Scene.URING, uring), uring, direct, uringP50);
+                deepPredict(direct, uring, load), paths(Scene.URING, uring), uring, direct, uringP50);
 
-        fr.add("Which path, on this machine", loaderVerdict(cold, direct, uring)
+        fr.add("Which path, on this machine", loaderVerdict(cold, direct, uring, load)
                         + f(" Warm from the cache: %s, but only for a file read before and still cached.", warm.shown()),
                 null, comparison(cold, warm, direct, uring), cold, warm, direct, uring);
 
@@ -134,25 +144,43 @@ public final class ReadPaths implements Stepper {
 
     static final List<String> PATHS = List.of("read() through the page cache", "O_DIRECT, one read at a time", "O_DIRECT with io_uring, 32 in flight");
 
-    /** The fastest of the three load paths; "even" when the slowest is within {@link #MATERIAL} of the fastest. */
+    /**
+     * The fastest of the three load paths; "even" (3) when the slowest is even with the fastest by
+     * the I/O rule's comparison: within {@link #MATERIAL} of it, or within either figure's spread
+     * where both carry one (core.Versus, as hostside.io judges M4-LOAD-PATH).
+     */
     static int fastest(Value cold, Value direct, Value uring) {
-        double[] v = {cold.value(), direct.value(), uring.value()};
-        int best = 0;
-        double min = v[0];
+        List<Value> v = List.of(cold, direct, uring);
+        int best = 0, slowest = 0;
         for (int i = 1; i < 3; i++) {
-            if (v[i] > v[best]) best = i;
-            min = Math.min(min, v[i]);
+            if (v.get(i).value() > v.get(best).value()) best = i;
+            if (v.get(i).value() < v.get(slowest).value()) slowest = i;
         }
-        return v[best] <= (1 + MATERIAL) * min ? 3 : best;
+        return even(v.get(best), v.get(slowest)) ? 3 : best;
+    }
+
+    /** Whether two read speeds are even by the I/O rule's comparison; by {@link #MATERIAL} alone where either carries no spread. */
+    static boolean even(Value a, Value b) {
+        if (Double.isNaN(a.min()) || Double.isNaN(a.max()) || Double.isNaN(b.min()) || Double.isNaN(b.max())) {
+            return Math.max(a.value(), b.value()) <= (1 + MATERIAL) * Math.min(a.value(), b.value());
+        }
+        return Versus.of(new Stats(a.value(), a.min(), a.max(), 0), new Stats(b.value(), b.min(), b.max(), 0), MATERIAL) == Versus.EVEN;
     }
 
     static Frame.Predict fastestPredict(Value cold, Value direct, Value uring) {
-        int answer = fastest(cold, direct, uring);
+        return fastestPredict(cold, direct, uring, Optional.empty());
+    }
+
+    /** Which path is fastest; "cannot tell" where the report's M4-LOAD-PATH did not judge the reads, its finding the why where it drew one. */
+    static Frame.Predict fastestPredict(Value cold, Value direct, Value uring, Optional<Report.Concluded> judged) {
+        int answer = Judgement.unjudged(judged) ? 4 : fastest(cold, direct, uring);
         List<String> choices = new java.util.ArrayList<>(PATHS);
-        choices.add("all three within a tenth of each other");
+        choices.add("all three within a tenth of each other, or within noise");
+        choices.add("cannot tell: the report did not judge these reads");
         return new Frame.Predict("Which path loads a checkpoint fastest on this machine?", choices, answer,
                 f("Through the page cache %s, with O_DIRECT %s, with 32 in flight %s.", cold.shown(), direct.shown(), uring.shown())
-                        + (answer == 3 ? " Within a tenth of each other: choose by memory, not speed." : " The next frames show why."));
+                        + judged.map(c -> " " + Judgement.quote(c))
+                        .orElse(answer == 3 ? " Even with each other: choose by memory, not speed." : " The next frames show why."));
     }
 
     static Frame.Predict warmPredict(Value cold, Value warm) {
@@ -164,24 +192,31 @@ public final class ReadPaths implements Stepper {
     }
 
     static Frame.Predict deepPredict(Value direct, Value uring) {
-        double r = ratio(uring.value(), direct.value());
-        int answer = r > 1 + MATERIAL ? 0 : r * (1 + MATERIAL) >= 1 ? 1 : 2;
-        return new Frame.Predict("Will 32 reads in flight beat one at a time on this machine?",
-                List.of("yes, by more than a tenth", "no: within a tenth", "no: slower"), answer,
-                f("32 in flight %s against one at a time %s: %s. A device with many internal queues (NVMe) gains; one that already runs flat out "
-                        + "on one request (a virtual disk capped by its host, one spinning disk) does not.", uring.shown(), direct.shown(), x(r)));
+        return deepPredict(direct, uring, Optional.empty());
     }
 
-    /** The loading verdict in hostside.io's words, on medians only. */
-    static String loaderVerdict(Value cold, Value direct, Value uring) {
+    /** Whether 32 in flight beat one at a time, by a tenth; "cannot tell" where the report did not judge the reads (M4-LOAD-PATH unknown). */
+    static Frame.Predict deepPredict(Value direct, Value uring, Optional<Report.Concluded> judged) {
+        double r = ratio(uring.value(), direct.value());
+        int answer = Judgement.unjudged(judged) ? 3 : r > 1 + MATERIAL ? 0 : r * (1 + MATERIAL) >= 1 ? 1 : 2;
+        return new Frame.Predict("Will 32 reads in flight beat one at a time on this machine?",
+                List.of("yes, by more than a tenth", "no: within a tenth", "no: slower", "cannot tell: the report did not judge these reads"), answer,
+                f("32 in flight %s against one at a time %s: %s. A device with many internal queues (NVMe) gains; one that already runs flat out "
+                        + "on one request (a virtual disk capped by its host, one spinning disk) does not.", uring.shown(), direct.shown(), x(r))
+                        + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
+    }
+
+    /** The loading verdict: the report's M4-LOAD-PATH where it drew one, else in hostside.io's words on these figures. */
+    static String loaderVerdict(Value cold, Value direct, Value uring, Optional<Report.Concluded> judged) {
         int best = fastest(cold, direct, uring);
         String figures = f("Loading a %s GB checkpoint: %s s through the page cache, %s s with O_DIRECT, %s s with 32 in flight.", n(CHECKPOINT_GB),
                 n(seconds(cold)), n(seconds(direct)), n(seconds(uring)));
+        if (judged.isPresent()) return figures + " " + Judgement.quote(judged.get());
         return figures + switch (best) {
             case 0 -> " The page cache's readahead keeps up with the device here: plain buffered reads (torch.load, safetensors) are fine.";
             case 1 -> " O_DIRECT alone is the fastest path here; more reads in flight do not help this device.";
             case 2 -> " Keep many reads in flight and skip the page cache for a file read once: parallel readers, io_uring, or GPUDirect Storage's cuFile.";
-            default -> " The paths are within a tenth of each other: choose by memory, not speed (O_DIRECT keeps the checkpoint out of the page cache).";
+            default -> " The paths are even, within a tenth of each other or within their samples' spread: choose by memory, not speed (O_DIRECT keeps the checkpoint out of the page cache).";
         };
     }
 

@@ -7,6 +7,7 @@ import hostside.core.Units;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
 
@@ -147,18 +148,23 @@ public final class CoherentAccessStepper implements Stepper {
                 hereDrawing(r, linkWords, sm, latency), r == Reach.PINNED_ONLY ? new Inputs.Value[]{sm, latency} : new Inputs.Value[0]);
 
         double ratio = prefetch.value() / Math.max(1e-9, faults.value());
-        int faster = ratio >= 1.1 ? 1 : ratio <= 1 / 1.1 ? 0 : 2;
         boolean measured = faults.mine() && prefetch.mine();
+        // faults against prefetch is M2-MANAGED-PREFETCH's to judge: where the report could not (measured busy), neither does the course
+        var judged = in.finding(hostside.vm.VmRules.MANAGED_PREFETCH, faults, prefetch);
+        int faster = Judgement.unjudged(judged) ? 3 : ratio >= 1.1 ? 1 : ratio <= 1 / 1.1 ? 0 : 2;
         f.add("Managed memory: " + Reference.millis(GIB, faults.value()) + " by faults, " + Reference.millis(GIB, prefetch.value()) + " by prefetch, per GiB",
                 "cudaMallocManaged memory that sits in host memory reaches the GPU either by the GPU faulting it over page by page on first touch, or by a prefetch "
                         + "(cudaMemPrefetchAsync) that moves it in bulk first. For 1 GiB: faults at " + faults.shown() + " take " + Reference.millis(GIB, faults.value())
                         + ", a prefetch at " + prefetch.shown() + " " + Reference.millis(GIB, prefetch.value()) + ", a pinned copy at " + ce.shown() + " "
-                        + Reference.millis(GIB, ce.value()) + ". Every fault stops the faulting warps while the driver moves the page.",
+                        + Reference.millis(GIB, ce.value()) + ". Every fault stops the faulting warps while the driver moves the page."
+                        + judged.map(c -> " " + Judgement.quote(c)).orElse(""),
                 new Frame.Predict(measured ? "Moving 1 GiB of managed memory to this GPU: faster by letting the kernel fault it over, or by prefetching first?"
                         : "Moving 1 GiB of managed memory to a GPU over PCIe (typical figures, not this machine's): faster by faulting it over, or by prefetching first?",
-                        List.of("Faulting it over on first touch", "Prefetching first (cudaMemPrefetchAsync)", "About the same (within 10%)"),
+                        List.of("Faulting it over on first touch", "Prefetching first (cudaMemPrefetchAsync)", "About the same (within 10%)",
+                                "Cannot tell: the report did not judge these moves"),
                         faster,
-                        "Faults " + faults.shown() + ", prefetch " + prefetch.shown() + ": a ratio of " + Units.sig3(ratio) + "."),
+                        "Faults " + faults.shown() + ", prefetch " + prefetch.shown() + ": a ratio of " + Units.sig3(ratio) + "."
+                                + judged.map(c -> " " + Judgement.quote(c)).orElse("")),
                 managedDrawing(faults, prefetch, ce), faults, prefetch, ce);
 
         f.add("Which to use where",

@@ -157,8 +157,11 @@ final class PlacementDrawings {
         return g.render("Closest: " + best.name() + ", because " + p.because());
     }
 
-    /** The class's host-to-device figure, its floor at 0.75 of a measured copy (hostside's own rule), and the machine's figure. */
-    static String floorDrawing(Platform best, Double floor, Inputs.Value h, String basis) {
+    /**
+     * The class's host-to-device figure, its floor at 0.75 of a measured copy (hostside's own rule), and the machine's figure,
+     * coloured above or below only where it was judged ({@code judged} false: the report's M1-CLASS-FLOOR is unknown).
+     */
+    static String floorDrawing(Platform best, Double floor, Inputs.Value h, String basis, boolean judged) {
         Svg g = new Svg(W, H);
         g.text(10, 22, "Host to device, GB/s: " + best.name() + "'s figure and its floor", "start", "on");
         Platforms.Tagged ref = best.hostToDevice();
@@ -174,9 +177,11 @@ final class PlacementDrawings {
             }
             if (h != null) {
                 boolean ok = floor == null || h.value() >= floor;
+                String look = !judged ? "on" : ok ? "ok" : "bad";
                 g.text(10, 136, basis.isEmpty() ? "this machine" : "typical machine", "start", "on");
-                g.bar(180, 120, scale * h.value(), 24, ok ? "ok" : "bad");
-                g.text(186 + scale * h.value(), 137, gbs(h.value()), "start", ok ? "ok" : "bad");
+                g.bar(180, 120, scale * h.value(), 24, look);
+                g.text(186 + scale * h.value(), 137, gbs(h.value()), "start", look);
+                if (!judged) g.text(10, 225, "not judged: the report's " + Placement.CLASS_FLOOR.id() + " is unknown", "start", "dim");
             } else {
                 g.text(10, 136, "this machine: not measured", "start", "dim");
             }

@@ -12,6 +12,7 @@ import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
+import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms;
@@ -25,6 +26,8 @@ import hostside.report.platforms.Platforms.Platform;
  * class's host-to-device floor. The axes are read from the inputs' facts and figures, as
  * {@code hostside.report.Placements} reads them from a report. A machine that cannot be placed
  * (no GPU, no report, an unknown link) is replaced by a typical one, and every caption says so.
+ * Whether the copies are above the floor is the report's finding of {@link Placement#CLASS_FLOOR}
+ * where it drew one, never a comparison of the stepper's own: a copy measured busy is not judged.
  */
 public final class PlatformPlacement implements Stepper {
     static final int W = Svg.WIDTH, H = Svg.HEIGHT;
@@ -260,10 +263,14 @@ public final class PlatformPlacement implements Stepper {
         // 10. the floor
         Double floor = p.hostToDeviceFloor();
         Inputs.Value h = m.h2d();
-        int floorAnswer = floor == null ? 2 : h == null ? 3 : h.value() >= floor ? 0 : 1;
+        // the report's M1-CLASS-FLOOR is the verdict where it drew one: it knows whether the copies were measured busy
+        var judged = in.finding(Placement.CLASS_FLOOR, h).filter(c -> !m.typical() && floor != null);
+        int floorAnswer = floor == null ? 2 : h == null ? 3 : judged.isPresent() ? floorAnswer(judged.get().severity(), h.value() >= floor)
+                : h.value() >= floor ? 0 : 1;
         Frame.Predict above = new Frame.Predict("Is " + (m.typical() ? "its" : "this machine's") + " host link above the class floor?",
-                List.of("Above the floor", "Below the floor", "No floor: the class has no measured host-to-device copy", "Not known: host to device was not measured"), floorAnswer,
-                switch (floorAnswer) {
+                List.of("Above the floor", "Below the floor", "No floor: the class has no measured host-to-device copy", "Not known: host to device was not measured",
+                        "Cannot tell: the report did not judge the copies"), floorAnswer,
+                judged.isPresent() ? gbs(h.value()) + " against a floor of " + gbs(floor) + ". " + Judgement.quote(judged.get()) : switch (floorAnswer) {
                     case 0 -> gbs(h.value()) + " against a floor of " + gbs(floor) + ": " + Units.sig3(h.value() / floor) + "x the floor.";
                     case 1 -> gbs(h.value()) + " against a floor of " + gbs(floor) + ": below it; look at the link's speed under load, the buffer's NUMA node and the IOMMU.";
                     case 2 -> best.name() + "'s host to device is " + tagged(best.hostToDevice(), "GB/s") + ": no measured copy to take " + Placement.FLOOR_WORDS + " of.";
@@ -275,10 +282,24 @@ public final class PlatformPlacement implements Stepper {
                         + "since a spec is a link's rate no copy reaches and one third-party report may be a sick machine, so the class has no floor. "
                         : "The floor is " + Placement.FLOOR_WORDS + " of the class's measured copy, " + Placement.FLOOR_RULE + ". "
                         + best.name() + "'s host to device is " + tagged(ref, "GB/s") + ", so its floor is " + gbs(floor) + ". ")
-                        + (h == null ? who + "'s host to device was not measured. " : who + "'s " + h.shown() + (floor == null ? "" : h.value() >= floor ? " is above it." : " is below it: a finding to explain.") + " ")
+                        + (h == null ? who + "'s host to device was not measured. " : who + "'s host to device is " + h.shown()
+                        + (floor == null ? "." : judged.map(c -> ". " + Judgement.quote(c)).orElse(h.value() >= floor ? ": above it." : ": below it, a finding to explain.")) + " ")
                         + basis,
-                above, PlacementDrawings.floorDrawing(best, floor, h, basis), h == null ? new Inputs.Value[0] : new Inputs.Value[] {h});
+                above, PlacementDrawings.floorDrawing(best, floor, h, basis, !Judgement.unjudged(judged)), h == null ? new Inputs.Value[0] : new Inputs.Value[] {h});
         return f.list();
+    }
+
+    /**
+     * The floor question's answer from the report's finding: ok is above, warn below, unknown the
+     * "cannot tell" choice (4); a severity the rule does not give falls back on the figures.
+     */
+    static int floorAnswer(hostside.core.Severity judged, boolean atOrAbove) {
+        return switch (judged) {
+            case OK -> 0;
+            case WARN, BAD -> 1;
+            case UNKNOWN -> 4;
+            case INFO -> atOrAbove ? 0 : 1;
+        };
     }
 
     private static void add(Frames f, String title, String caption, Frame.Predict predict, String svg, Inputs.Value... figures) {

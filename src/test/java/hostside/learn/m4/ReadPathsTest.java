@@ -34,11 +34,13 @@ class ReadPathsTest {
         assertThat(frame(frames, "io_uring").caption()).contains("1.41 GB/s (measured here)");
         assertThat(frame(frames, "fsync").caption()).contains("2.02 GB/s (measured here)").contains("354 ms (measured here)");
         assertThat(frames.stream().flatMap(f -> f.figures().stream())).allMatch(Inputs.Value::mine);
-        // the page cache's readahead is ahead (1.72 against 1.47 and 1.41), warm is 4.3x cold, 32 in flight gains nothing
-        assertThat(predict(frames, "cold").answer()).isZero();
+        // 1.72 against 1.47 and 1.41 GB/s, but within their samples' spread: even, as the report's M4-LOAD-PATH says of the same figures;
+        // warm is 4.3x cold, 32 in flight gains nothing
+        assertThat(predict(frames, "cold").answer()).isEqualTo(3);
         assertThat(predict(frames, "warm").answer()).isEqualTo(1);
         assertThat(predict(frames, "io_uring").answer()).isEqualTo(1);
-        assertThat(frame(frames, "Which path").caption()).contains("5.8 s through the page cache").contains("plain buffered reads");
+        assertThat(frame(frames, "Which path").caption()).contains("5.8 s through the page cache").contains("choose by memory, not speed")
+                .doesNotContain("plain buffered reads");
     }
 
     @Test
