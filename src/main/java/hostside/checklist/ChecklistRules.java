@@ -112,8 +112,9 @@ public final class ChecklistRules {
     public static final Rule GPU_UNDERUSED = Rule.of("M4-60S-GPU-UNDERUSED", "the GPU under-used with no host bottleneck seen", EnumSet.of(WARN),
             "the GPU waits and the host is not the reason the checklist can see: the gaps are between kernels or in the input pipeline",
             "profile a few steps (torch.profiler or nsys) to see the gaps between kernels; CUDA graphs or larger batches close launch gaps",
-            Source.reasoned("GPU utilisation under " + pct(Verdicts.GPU_BUSY_PERCENT) + " and above " + pct(Verdicts.GPU_IDLE_PERCENT)
-                    + " with no rule above fired: hostside's own"));
+            Source.reasoned("GPU utilisation under " + pct(Verdicts.GPU_BUSY_PERCENT) + " with no rule above fired and the process not"
+                    + " waiting (a process under " + pct(Verdicts.PROCESS_IDLE_PERCENT) + " of a CPU beside a GPU under " + pct(Verdicts.GPU_IDLE_PERCENT)
+                    + " is M4-60S-WAITING): hostside's own"));
     public static final Rule NO_BOTTLENECK = Rule.of("M4-60S-NO-BOTTLENECK", "no host bottleneck seen and no GPU read", EnumSet.of(INFO),
             "nothing the checklist reads held the process back; without the GPU's utilisation it cannot say whether the GPU waited", "",
             Source.reasoned("no rule above fired"));

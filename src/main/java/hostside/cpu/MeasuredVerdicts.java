@@ -40,7 +40,8 @@ public final class MeasuredVerdicts {
 
         /** As a finding: an unknown one, its figures said and no fix, where {@code load} was busy. */
         Finding finding(MachineLoad load) {
-            return rule.measured(severity, "CPU", text, text, evidence, MachineLoad.busyReasons(load));
+            // busy, it says the figures it read and nothing drawn from them: no verdict, no advice
+            return rule.measured(severity, "CPU", text, Evidence.said(evidence), evidence, MachineLoad.busyReasons(load));
         }
     }
 

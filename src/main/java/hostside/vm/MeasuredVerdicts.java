@@ -45,7 +45,8 @@ public final class MeasuredVerdicts {
     record Judged(Rule rule, Severity severity, String subject, String text, List<Evidence> evidence) {
         /** As a finding: an unknown one, its figures said and no fix, where {@code load} was busy. */
         Finding finding(MachineLoad load) {
-            return rule.measured(severity, subject, text, text, evidence, MachineLoad.busyReasons(load));
+            // busy, it says the figures it read and nothing drawn from them: no verdict, no advice
+            return rule.measured(severity, subject, text, Evidence.said(evidence), evidence, MachineLoad.busyReasons(load));
         }
     }
 

@@ -66,6 +66,8 @@ class MeasuredFindingsTest {
             assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
             assertThat(f.fix()).as("a busy figure never carries a fix").isEmpty();
             assertThat(f.text()).startsWith("measured while the machine was busy (").endsWith("run again on a quiet machine");
+            // its figures, and nothing drawn from them: neither "slow" nor a cause nor advice
+            assertThat(f.text()).contains("so not judged: syscall_getppid 1218 ns; run again").doesNotContain("slow").doesNotContain("hypervisor");
         });
         String page = pageOne(withModuleThree(v));
         assertThat(page).doesNotContain("Fix:").doesNotContain("Nothing bad or doubtful").contains("1 finding could not be judged")

@@ -181,7 +181,10 @@ class VmRulesTest {
             assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
             assertThat(f.fix()).isEmpty();
             assertThat(f.text()).startsWith("measured while the machine was busy (other processes used 1.02 CPUs").endsWith("run again on a quiet machine");
+            // the figures it read, and nothing drawn from them
+            assertThat(f.text()).doesNotContainIgnoringCase("huge pages").doesNotContain("slow").doesNotContain("prefetch them");
         });
+        assertThat(busy).extracting(Finding::text).anySatisfy(t -> assertThat(t).contains("so not judged: anon_first_touch_base_us_per_fault 5.00 us, anon_first_touch_base 1300 ms;"));
         assertThat(busy).extracting(Finding::id).containsExactlyElementsOf(quiet.stream().map(Finding::id).toList());
         assertThat(busy).extracting(Finding::evidence).containsExactlyElementsOf(quiet.stream().map(Finding::evidence).toList());
         // a load not read (a recording's) judges as a quiet one
