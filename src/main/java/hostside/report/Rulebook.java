@@ -72,7 +72,8 @@ public final class Rulebook {
                 "%d rules; %d cite a primary source first (a vendor's document, a source file at a version, a measurement in docs/measurements),"
                         + " the rest a thread or hostside's own reasoning, said in the rule. A finding carries its rule's ID, severity, evidence, fix and"
                         + " source; a figure measured on a busy machine, within the noise of what it compares, or in doubt (32 reads in flight slower than"
-                        + " one at a time) gives unknown, never a fix.",
+                        + " one at a time) gives unknown, stating its figures and nothing drawn from them, never a fix. Each rule has a test that makes it"
+                        + " fire and one that sees it quiet (the test suite's RuleCoverageTest fails otherwise).",
                 ALL.size(), primary())));
         List<List<Text>> rows = ALL.stream().map(r -> List.of(Text.of(r.id()), Text.of(String.valueOf(r.module())), Text.of(r.severityRange()),
                 Text.of(r.title()))).toList();
