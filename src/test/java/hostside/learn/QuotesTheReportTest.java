@@ -97,7 +97,7 @@ class QuotesTheReportTest {
         assertThat(frame(in, "placement", "The floor").caption()).contains("The report's finding M1-CLASS-FLOOR (ok): host to device 55.3 GB/s, above");
         assertThat(frame(in, "feeder-step", "A syscall").caption()).contains("The report's finding M3-SYSCALL (ok): A trivial syscall costs 94 ns")
                 .doesNotContain("That is cheap");
-        assertThat(frame(in, "feeder-step", "The feeder pinned").caption()).contains("M3-PIN (ok)").doesNotContain("Pinning alone does not help here: the noise");
+        assertThat(frame(in, "feeder-step", "The feeder pinned").caption()).contains("M3-PIN (ok)").doesNotContain("pinning alone does not help: the noise");
         assertThat(frame(in, "read-paths", "Which path").caption()).contains("The report's finding M4-LOAD-PATH (info)").contains("even within noise");
     }
 

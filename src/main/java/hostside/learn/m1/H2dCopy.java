@@ -217,7 +217,7 @@ public final class H2dCopy implements Stepper {
                 List.of("Pageable is as fast or faster", "Pinned, by less than 2x", "Pinned, by 2x to 5x", "Pinned, by more than 5x",
                         "Cannot tell: the report did not judge these copies"),
                 pageableUnjudged ? 4 : ratio <= 1 ? 0 : ratio < 2 ? 1 : ratio <= 5 ? 2 : 3,
-                pageableUnjudged ? "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ", but " + Judgement.quote(pageableFinding.get())
+                pageableUnjudged ? "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ". " + Judgement.quote(pageableFinding.get())
                         : (ratio <= 1 ? "Pageable " + gbs(pageable) + " against pinned " + gbs(pinned) + ": unusual; the pinned figure is below what the link allows, so look at the link's speed under load and the buffer's NUMA node."
                         : "Pinned " + gbs(pinned) + " against pageable " + gbs(pageable) + ": " + x(ratio) + "; the pageable copy pays for the CPU's staging memcpy.")
                         + pageableFinding.map(c -> " " + Judgement.quote(c)).orElse(""));

@@ -180,9 +180,10 @@ public final class FeederStep implements Stepper {
         fr.add("The feeder pinned away from the hogs",
                 f("Pinned alone on a GPU-local core with the hogs on the others, p99 is %s and p99.9 %s with %s of ticks missed, against %s, %s "
                         + "and %s unpinned. %s", pinned.p99().shown(), pinned.p999().shown(), pct(pinned.missed()), noisy.p99().shown(),
-                        noisy.p999().shown(), pct(noisy.missed()), Judgement.quoteOr(pin, pinHelps(noisy, pinned)
-                        ? "Pinning helps here: pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core."
-                        : "Pinning alone does not help here: the noise is not from threads on the same core.")),
+                        noisy.p999().shown(), pct(noisy.missed()), Judgement.quoteOr(pin, (pinned.p99().mine() && noisy.p99().mine() ? "Here" : "In these typical figures")
+                        + (pinHelps(noisy, pinned)
+                        ? " pinning helps: pin the thread that feeds the GPU (os.sched_setaffinity, taskset) and keep DataLoader workers off its core."
+                        : " pinning alone does not help: the noise is not from threads on the same core."))),
                 remedyPredict(quiet, noisy, pinned, graph, pin), FeederDrawings.timeline(conds, 3), pinned.p99(), pinned.p999(), pinned.missed(), noisy.p99(), noisy.p999(), noisy.missed());
 
         double separate = quiet.launchP50().value() * KERNELS;

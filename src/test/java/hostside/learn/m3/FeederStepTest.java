@@ -68,6 +68,9 @@ class FeederStepTest {
     void withoutAReportEveryFigureIsTypical() {
         List<Frame> frames = stepper.frames(Inputs.typical(Map.of()));
         assertThat(frames.stream().flatMap(f -> f.figures().stream())).noneMatch(Inputs.Value::mine);
+        // what the typical figures show of pinning is said of them, never of "here"
+        assertThat(frames).filteredOn(f -> f.title().startsWith("The feeder pinned")).singleElement()
+                .satisfies(f -> assertThat(f.caption()).contains("In these typical figures pinning").doesNotContain("here"));
     }
 
     @Test
