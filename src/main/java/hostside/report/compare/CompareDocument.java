@@ -119,7 +119,8 @@ public final class CompareDocument {
                 Figure f = row.get(m.name());
                 String cell = f == null ? "-" : Units.figure(f.value());
                 if (f != null && ref != null && m != base && ref.value() != 0) {
-                    String why = !f.differsFrom(ref) ? ", within spread" : Comparison.unfair(f.key(), List.of(base, m)).isEmpty() ? "" : ", not fair";
+                    // not fair first: a figure measured busy says nothing, whatever its spread
+                    String why = !Comparison.unfair(f.key(), List.of(base, m)).isEmpty() ? ", not fair" : !f.differsFrom(ref) ? ", within spread" : "";
                     cell += String.format(Locale.ROOT, " (%+.0f%%%s)", 100 * (f.value() - ref.value()) / Math.abs(ref.value()), why);
                 }
                 cells.add(Text.of(cell));

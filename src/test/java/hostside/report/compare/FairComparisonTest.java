@@ -55,6 +55,18 @@ class FairComparisonTest {
     }
 
     @Test
+    void aBusyFigureWithinTheSpreadIsStillNoFairComparison() {
+        // 1.00 (0.99-1.01) against 1.009 (0.999-1.019): within the spread, but b was busy, which is what the cell says
+        String drill = MeasuredBy.drill("write_buffered").orElseThrow();
+        List<Comparison.Input> in = List.of(run("a", "1111", false, 1.0),
+                new Comparison.Input("b", withLoads(run("b", "2222", false, 1.009).report(), List.of(new Fleet.DrillLoad(drill, BUSY)))));
+        String md = new MarkdownRenderer().render(CompareDocument.of(Comparison.of(in), in, null));
+        assertThat(md).contains("(+1%, not fair)").doesNotContain("within spread");
+        List<Comparison.Input> quiet = List.of(run("a", "1111", false, 1.0), run("b", "2222", false, 1.009));
+        assertThat(new MarkdownRenderer().render(CompareDocument.of(Comparison.of(quiet), quiet, null))).contains("(+1%, within spread)");
+    }
+
+    @Test
     void twoQuietRunsAreCompared() {
         Comparison c = Comparison.of(List.of(run("a", "1111", false, 1.0), run("b", "2222", false, 4.46)));
         assertThat(c.pairs()).singleElement().satisfies(p -> assertThat(p.unfair()).isEmpty());
