@@ -22,7 +22,7 @@ class LearnCommandTest {
         return new Out(Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true)), out.toString(), err.toString());
     }
 
-    static final String H200 = "docs/measurements/2026-12-04-issue20-compare/h200-report.json";
+    static final String H200 = "testdata/reports/h200-hostside2.json";
 
     @Test
     void listNamesEveryStepperByModule() {

@@ -19,7 +19,7 @@ class SelfCheckTest {
 
     @Test
     void answersFromADrillThatBeganBusySaySo() throws Exception {
-        Report r = report("docs/measurements/2026-12-04-issue20-compare/h200-report.json");
+        Report r = report("testdata/reports/h200-hostside2.json");
         assertThat(SelfCheck.of(r)).as("a quiet report").noneMatch(q -> q.answer().contains("busy"));
         var busy = new hostside.process.MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
         var c = r.confounders();
@@ -34,7 +34,7 @@ class SelfCheckTest {
 
     @Test
     void theH200AnswersAllSevenFromItsFigures() throws Exception {
-        Report r = report("docs/measurements/2026-12-04-issue20-compare/h200-report.json");
+        Report r = report("testdata/reports/h200-hostside2.json");
         List<SelfCheck.Question> q = SelfCheck.of(r);
         assertThat(q).extracting(SelfCheck.Question::number).containsExactly(1, 2, 3, 4, 5, 6, 7);
         assertThat(q).allMatch(SelfCheck.Question::answered);
@@ -51,7 +51,7 @@ class SelfCheckTest {
 
     @Test
     void aMachineWithoutAGpuSaysWhatIsMissingAndWhichCommandMeasuresIt() throws Exception {
-        List<SelfCheck.Question> q = SelfCheck.of(report("docs/measurements/2026-12-04-issue20-compare/devvm-report.json"));
+        List<SelfCheck.Question> q = SelfCheck.of(report("testdata/reports/devvm-hostside2.json"));
         assertThat(q.get(2).answered()).isFalse();
         assertThat(q.get(2).answer()).isEqualTo("Not in this report: no host-to-device copies in this report (no GPU, or not measured). hostside machine on a GPU machine measures it.");
         // the timer's wake-ups stand in for the launches, and say so

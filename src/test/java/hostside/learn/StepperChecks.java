@@ -18,11 +18,11 @@ public final class StepperChecks {
 
     /** The H200 VM's report of 2026-12-04 and the dev VM's (a machine without a GPU). */
     public static Inputs h200() {
-        return report("docs/measurements/2026-12-04-issue20-compare/h200-report.json");
+        return report("testdata/reports/h200-hostside2.json");
     }
 
     public static Inputs devVm() {
-        return report("docs/measurements/2026-12-04-issue20-compare/devvm-report.json");
+        return report("testdata/reports/devvm-hostside2.json");
     }
 
     public static Inputs report(String path) {

@@ -32,13 +32,13 @@ class PageOneTest {
 
     @Test
     void realReportsFit() throws Exception {
-        for (String f : List.of("h200-report.json", "devvm-report.json")) {
-            String md = render(Path.of("docs/measurements/2026-12-04-issue20-compare", f));
+        for (String f : List.of("h200-hostside2.json", "devvm-hostside2.json")) {
+            String md = render(Path.of("testdata/reports", f));
             assertThat(pageOne(md)).as(f).isLessThanOrEqualTo(ReportDocument.PAGE_ONE);
             assertThat(md.substring(0, md.indexOf("## The machine's class"))).as(f).contains("## The four questions").contains("## What to fix here")
                     .contains("## Headline numbers").contains("(evidence: ");
         }
-        String h200 = render(Path.of("docs/measurements/2026-12-04-issue20-compare/h200-report.json"));
+        String h200 = render(Path.of("testdata/reports/h200-hostside2.json"));
         assertThat(h200).contains("## Among the reference platforms").contains("## Offload math").contains("more in the modules and under \"Every figure\"");
     }
 

@@ -49,7 +49,7 @@ class ReportInBrowserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"docs/measurements/2026-12-04-issue20-compare/h200-report.json", "docs/measurements/2026-12-04-issue20-compare/devvm-report.json",
+    @ValueSource(strings = {"testdata/reports/h200-hostside2.json", "testdata/reports/devvm-hostside2.json",
             "testdata/reports/h200-hostside1.json"})
     void theReportOpensCleanlyWithEveryPlotDrawn(String json) throws Exception {
         Document doc = ReportDocument.of(ReportReader.read(Json.MAPPER.readTree(new File(json)), json));

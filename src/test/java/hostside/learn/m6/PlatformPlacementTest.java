@@ -57,7 +57,7 @@ class PlatformPlacementTest {
         assertThat(answers(frames)).containsExactly("HGX/DGX H200", "CPU cores per GPU", "Above the floor");
 
         // the same place the report gives it, and the same lines of what differs
-        var report = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/h200-report.json").toFile()), "h200");
+        var report = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
         var placed = Placements.of(report);
         assertThat(frames.get(8).title()).isEqualTo("Closest: " + placed.closest().name());
         assertThat(frames.get(8).caption()).contains(String.join("; ", placed.differs()));

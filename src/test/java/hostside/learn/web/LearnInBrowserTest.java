@@ -39,7 +39,7 @@ import hostside.testing.Browser;
  * module goes to target/learn-screenshots (or to HOSTSIDE_LEARN_SCREENSHOTS, as for docs/learn/).
  */
 class LearnInBrowserTest {
-    static final String H200 = "docs/measurements/2026-12-04-issue20-compare/h200-report.json";
+    static final String H200 = "testdata/reports/h200-hostside2.json";
     private static ChromeDriver browser;
     private static LearnServer server;
     private static Report report;

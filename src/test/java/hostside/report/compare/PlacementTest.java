@@ -31,7 +31,7 @@ class PlacementTest {
     @Test
     void theH200VmIsOfTheHgxH200ClassWithOneGpuNotEight() throws Exception {
         // the report the H200 VM wrote on 2026-12-04 (docs/measurements/2026-12-04-issue20-compare)
-        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/h200-report.json").toFile()), "h200");
+        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
         Placement p = Placements.of(r);
         assertThat(p.placed()).isTrue();
         assertThat(p.closest().id()).isEqualTo("hgx-h200");
@@ -56,7 +56,7 @@ class PlacementTest {
 
     @Test
     void aMachineWithoutAGpuIsNotPlaced() throws Exception {
-        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("docs/measurements/2026-12-04-issue20-compare/devvm-report.json").toFile()), "devvm");
+        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("testdata/reports/devvm-hostside2.json").toFile()), "devvm");
         Placement p = Placements.of(r);
         assertThat(p.placed()).isFalse();
         assertThat(p.why()).startsWith("no GPU");
