@@ -10,6 +10,7 @@ import java.util.Map;
 
 import hostside.core.Rule;
 import hostside.core.Source;
+import hostside.core.Units;
 
 /**
  * Module 4's 60-second checklist as rules: one per verdict {@link Verdicts} can draw, in the order it
@@ -30,7 +31,7 @@ public final class ChecklistRules {
             + " thermal slowdown and the other reasons the clocks are held down");
 
     private static String pct(double v) {
-        return Verdicts.pct(v);
+        return Units.percent(v);
     }
 
     public static final Rule MEMORY_PRESSURE = Rule.of("M4-60S-MEMORY-PRESSURE", "memory pressure: PSI memory stalls, or OOM kills in the last hour",

@@ -10,6 +10,7 @@ import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Severity;
 import hostside.core.Unit;
+import hostside.core.Units;
 
 /**
  * The checklist's classification: from the window's figures to what an on-call engineer should
@@ -286,7 +287,7 @@ final class Verdicts {
     }
 
     static String pct(double v) {
-        return (v >= 10 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v)) + "%";
+        return Units.percent(v);
     }
 
     private static String fmt(double v) {
@@ -294,11 +295,11 @@ final class Verdicts {
     }
 
     private static String plural(int n, String what) {
-        return plural(n, what, what + "s");
+        return Units.plural(n, what);
     }
 
     private static String plural(int n, String one, String many) {
-        return n + " " + (n == 1 ? one : many);
+        return Units.plural(n, one, many);
     }
 
     private static List<String> first(List<String> l, int n) {

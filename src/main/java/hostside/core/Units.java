@@ -20,6 +20,26 @@ public final class Units {
         return (n.endsWith(".0") ? n.substring(0, n.length() - 2) : n) + " " + units[u];
     }
 
+    /** A share (0 to 1) as a whole percentage: 0.884 as "88%". */
+    public static String share(double share) {
+        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
+    }
+
+    /** A percentage as the field writes one: whole from 10 up and where whole ("98%", "5%"), one decimal below ("0.3%"). */
+    public static String percent(double percent) {
+        return (Math.abs(percent) >= 10 || percent == Math.rint(percent) ? String.format(Locale.ROOT, "%.0f", percent)
+                : String.format(Locale.ROOT, "%.1f", percent)) + "%";
+    }
+
+    /** "1 thread", "3 threads"; {@code many} where the plural is not the noun and an s. */
+    public static String plural(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    public static String plural(long n, String one) {
+        return plural(n, one, one + "s");
+    }
+
     /** Three significant figures, trailing zeros dropped: 55.33 as 55.3, 0.17304 as 0.173, 1189.1 as 1190. */
     public static String sig3(double v) {
         if (v == 0) return "0";

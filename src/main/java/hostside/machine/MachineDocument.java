@@ -67,7 +67,7 @@ public final class MachineDocument {
     }
 
     static String plural(int n, String what) {
-        return n + " " + what + (n == 1 ? "" : "s");
+        return Units.plural(n, what);
     }
 
     /** The CPU's model and counts, its core kinds, caches and NUMA nodes. */

@@ -339,7 +339,7 @@ public final class ReportBuilder {
     }
 
     static String plural(int n, String what) {
-        return n + " " + what + (n == 1 ? "" : "s");
+        return Units.plural(n, what);
     }
 
     private static String per(int total, int gpus) {

@@ -12,6 +12,7 @@ import java.util.List;
 import hostside.core.Rule;
 import hostside.core.Source;
 import hostside.vm.facts.VmFactRules;
+import hostside.core.Units;
 
 /**
  * Module 2's rules on what its measurements mean for the host memory a training job uses. The
@@ -108,6 +109,6 @@ public final class VmRules {
     }
 
     private static String pct(double share) {
-        return Math.round(100 * share) + "%";
+        return Units.share(share);
     }
 }

@@ -126,6 +126,6 @@ public final class DataLoaderVerdicts {
 
     /** 98% from 10 up, one decimal below (0.3%). */
     static String pct(double v) {
-        return Math.abs(v) >= 10 ? String.format(Locale.ROOT, "%.0f%%", v) : String.format(Locale.ROOT, "%.1f%%", v);
+        return Units.percent(v);
     }
 }

@@ -120,6 +120,6 @@ public final class ProfileTables {
     }
 
     static String pct(double share) {
-        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
+        return Units.share(share);
     }
 }

@@ -264,7 +264,7 @@ public final class ProfileVerdicts {
     }
 
     static String pct(double share) {
-        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
+        return Units.share(share);
     }
 
     static String rate(long calls, double seconds) {

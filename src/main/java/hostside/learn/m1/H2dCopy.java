@@ -372,7 +372,7 @@ public final class H2dCopy implements Stepper {
     }
 
     static String pct(double share) {
-        return String.format(Locale.ROOT, "%.0f%%", 100 * share);
+        return Units.share(share);
     }
 
     static String x(double ratio) {
