@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import hostside.process.LoadAvg;
+
 /**
  * Step 1 of the checklist, load and pressure: the load averages, the runnable threads against
  * the CPUs, and PSI for CPU, memory and I/O.

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import hostside.gpu.nvml.NvmlActivity;
+import hostside.process.LoadAvg;
 
 /**
  * What one tick of the sampler read. A part that could not be read is null (empty for the

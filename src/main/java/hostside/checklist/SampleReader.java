@@ -14,6 +14,7 @@ import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.core.GarbageException;
 import hostside.fs.Read;
+import hostside.process.LoadAvg;
 
 /**
  * Reads one tick from /proc through {@link FsRoot}: the machine's counters and the watched

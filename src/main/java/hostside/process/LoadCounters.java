@@ -30,7 +30,7 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
         return new LoadCounters(cpu == null ? null : cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6], cpu == null ? null : cpu[7],
                 cpu == null ? null : cpu[0] + cpu[1] + cpu[2] + cpu[3] + cpu[4] + cpu[5] + cpu[6] + cpu[7], cpus(stat),
                 procsRunning(stat), selfTicks(fs.text("/proc/self/stat").orElse("")),
-                psi == null ? null : longOrNull(psi[1]), psi == null ? null : doubleOrNull(psi[0]), load1(fs.text("/proc/loadavg").orElse("")));
+                psi == null ? null : longOrNull(psi[1]), psi == null ? null : doubleOrNull(psi[0]), LoadAvg.read(fs).map(LoadAvg::one).orElse(null));
     }
 
     /**
@@ -96,10 +96,6 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
         return null;
     }
 
-    static Double load1(String loadavg) {
-        String[] f = loadavg.strip().split("\\s+");
-        return doubleOrNull(f[0]);
-    }
 
     private static Long longOrNull(String s) {
         try {

@@ -16,6 +16,7 @@ import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
 import hostside.machine.PciLink;
 import hostside.machine.PeerPath;
+import hostside.process.LoadAvg;
 
 /**
  * What a fleet groups reports by, and what makes two reports' figures unfair to compare
@@ -166,14 +167,6 @@ public final class Fleet {
 
     /** The 1-minute load in /proc/loadavg ("0.30 0.25 0.20 1/345 6789"); null when unreadable or garbled. */
     public static Double loadAverage(hostside.fs.FsRoot fs) {
-        return fs.text("/proc/loadavg").map(t -> {
-            String[] f = t.strip().split("\\s+");
-            try {
-                double v = Double.parseDouble(f[0]);
-                return Double.isFinite(v) && v >= 0 ? v : null;
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }).orElse(null);
+        return LoadAvg.read(fs).map(LoadAvg::one).orElse(null);
     }
 }

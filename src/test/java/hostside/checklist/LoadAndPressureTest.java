@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
+import hostside.process.LoadAvg;
 
 /** /proc/loadavg and /proc/pressure/*, as this project's dev VM and older kernels write them, and garbage. */
 class LoadAndPressureTest {
