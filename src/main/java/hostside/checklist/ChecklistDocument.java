@@ -21,6 +21,7 @@ import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Document;
 import hostside.doc.Text;
+import hostside.process.Pressure;
 
 /**
  * The checklist, said once for the terminal, Markdown and HTML: the verdict and the notes on top,

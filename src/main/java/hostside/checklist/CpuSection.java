@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import hostside.process.ProcStat;
+import hostside.process.CpuTimes;
+
 /**
  * Step 3, per-CPU utilisation and the run queue: /proc/stat's growth over the window per CPU
  * (mpstat -P ALL's columns; user and nice include guest time, as the kernel counts it), context

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import hostside.process.LoadAvg;
+import hostside.process.Pressure;
 
 /**
  * Step 1 of the checklist, load and pressure: the load averages, the runnable threads against

@@ -5,6 +5,8 @@ import java.util.Map;
 
 import hostside.gpu.nvml.NvmlActivity;
 import hostside.process.LoadAvg;
+import hostside.process.ProcStat;
+import hostside.process.Pressure;
 
 /**
  * What one tick of the sampler read. A part that could not be read is null (empty for the

@@ -15,6 +15,8 @@ import hostside.fs.FsRoot;
 import hostside.core.GarbageException;
 import hostside.fs.Read;
 import hostside.process.LoadAvg;
+import hostside.process.ProcStat;
+import hostside.process.Pressure;
 
 /**
  * Reads one tick from /proc through {@link FsRoot}: the machine's counters and the watched

@@ -3,6 +3,8 @@ package hostside.checklist;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.process.Pressure;
+
 /**
  * What the verdict rules look at, taken from the sections: a flat record so that each rule can be
  * tested with a handful of figures. A figure the window could not give is null (a recorded

@@ -1,5 +1,6 @@
 package hostside.process;
 
+import hostside.core.GarbageException;
 import hostside.fs.FsRoot;
 
 /**
@@ -24,47 +25,26 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
                     Long psiSomeUs, Double psiSomeAvg10, Double load1) {
 
     static LoadCounters read(FsRoot fs) {
-        String stat = fs.read("/proc/stat") instanceof hostside.fs.Read.Ok ok ? ok.text() : "";
-        long[] cpu = cpuLine(stat);
-        String[] psi = psiSome(fs.text("/proc/pressure/cpu").orElse(""));
-        return new LoadCounters(cpu == null ? null : cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6], cpu == null ? null : cpu[7],
-                cpu == null ? null : cpu[0] + cpu[1] + cpu[2] + cpu[3] + cpu[4] + cpu[5] + cpu[6] + cpu[7], cpus(stat),
-                procsRunning(stat), selfTicks(fs.text("/proc/self/stat").orElse("")),
-                psi == null ? null : longOrNull(psi[1]), psi == null ? null : doubleOrNull(psi[0]), LoadAvg.read(fs).map(LoadAvg::one).orElse(null));
+        // the files' one readers, ProcStat, Pressure and LoadAvg, as the checklist reads them
+        ProcStat stat = parsed(fs, "/proc/stat", ProcStat::parse);
+        Pressure psi = parsed(fs, Pressure.Resource.CPU.path(), Pressure::parse);
+        CpuTimes all = stat == null ? null : stat.all();
+        Long running = stat == null ? null : stat.procsRunning();
+        return new LoadCounters(all == null ? null : all.user() + all.nice() + all.system() + all.irq() + all.softirq(),
+                all == null ? null : all.steal(), all == null ? null : all.total(), stat == null ? 0 : stat.cpus().size(),
+                running == null || running > Integer.MAX_VALUE ? null : running.intValue(), selfTicks(fs.text("/proc/self/stat").orElse("")),
+                psi == null ? null : psi.some().totalUs(), psi == null ? null : psi.some().avg10(), LoadAvg.read(fs).map(LoadAvg::one).orElse(null));
     }
 
-    /**
-     * The aggregate "cpu" line's first eight fields (user nice system idle iowait irq softirq
-     * steal); a kernel older than 2.6.11 printed fewer, and the missing ones read as 0. Null when
-     * the line is missing or garbled.
-     */
-    static long[] cpuLine(String stat) {
-        for (String line : stat.lines().toList()) {
-            String[] f = line.strip().split("\\s+");
-            if (!f[0].equals("cpu")) continue;
-            if (f.length < 5) return null;
-            long[] v = new long[8];
-            for (int i = 0; i < 8 && i + 1 < f.length; i++) {
-                Long n = longOrNull(f[i + 1]);
-                if (n == null) return null;
-                v[i] = n;
+    /** The file parsed, or null where it is missing or garbled: a count that cannot be read is not a zero. */
+    private static <T> T parsed(FsRoot fs, String path, java.util.function.Function<String, T> parse) {
+        return fs.text(path).map(t -> {
+            try {
+                return parse.apply(t);
+            } catch (GarbageException e) {
+                return null;
             }
-            return v;
-        }
-        return null;
-    }
-
-    static int cpus(String stat) {
-        return (int) stat.lines().filter(l -> l.matches("cpu\\d+\\s.*")).count();
-    }
-
-    static Integer procsRunning(String stat) {
-        for (String line : stat.lines().toList()) {
-            if (!line.startsWith("procs_running ")) continue;
-            Long n = longOrNull(line.substring("procs_running ".length()).strip());
-            return n == null || n > Integer.MAX_VALUE ? null : n.intValue();
-        }
-        return null;
+        }).orElse(null);
     }
 
     /**
@@ -82,34 +62,10 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
         return u == null || s == null ? null : u + s;
     }
 
-    /** "some avg10=1.23 avg60=... total=N": {avg10, total} as text; null when the line is missing or garbled. */
-    static String[] psiSome(String pressure) {
-        for (String line : pressure.lines().toList()) {
-            if (!line.startsWith("some ")) continue;
-            String avg10 = null, total = null;
-            for (String kv : line.substring(5).strip().split("\\s+")) {
-                if (kv.startsWith("avg10=")) avg10 = kv.substring(6);
-                if (kv.startsWith("total=")) total = kv.substring(6);
-            }
-            return avg10 == null || total == null || longOrNull(total) == null || doubleOrNull(avg10) == null ? null : new String[] {avg10, total};
-        }
-        return null;
-    }
-
-
     private static Long longOrNull(String s) {
         try {
             long v = Long.parseLong(s);
             return v >= 0 ? v : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static Double doubleOrNull(String s) {
-        try {
-            double v = Double.parseDouble(s);
-            return Double.isFinite(v) && v >= 0 ? v : null;
         } catch (NumberFormatException e) {
             return null;
         }

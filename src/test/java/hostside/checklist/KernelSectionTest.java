@@ -9,6 +9,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.process.Pressure;
+
 /** The kernel log folded into events with their age, and what the verdicts take from the sections. */
 class KernelSectionTest {
     static final double NOW = 10_000;

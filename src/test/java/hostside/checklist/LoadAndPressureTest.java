@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
 import hostside.process.LoadAvg;
+import hostside.process.Pressure;
 
 /** /proc/loadavg and /proc/pressure/*, as this project's dev VM and older kernels write them, and garbage. */
 class LoadAndPressureTest {

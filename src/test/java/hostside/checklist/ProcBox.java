@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 import hostside.fs.FsRoot;
+import hostside.process.Pressure;
 
 /**
  * A recorded /proc in a temp folder that a test rewrites between samples: the machine's counters

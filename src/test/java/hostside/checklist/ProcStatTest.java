@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
+import hostside.process.ProcStat;
+import hostside.process.CpuTimes;
 
 /** /proc/stat: per-CPU times in every column count kernels have had, the scheduler counters, garbage. */
 class ProcStatTest {

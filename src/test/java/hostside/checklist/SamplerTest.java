@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.BadInputException;
+import hostside.process.Pressure;
 
 /**
  * The sampler and the window's figures over a recorded /proc that the test rewrites between

@@ -229,8 +229,8 @@ class MachineLoadTest {
 
     @Test
     void anOldKernelsShortCpuLineReadsItsMissingFieldsAsZero() {
-        long[] v = LoadCounters.cpuLine("cpu  10 20 30 40\ncpu0 10 20 30 40\n");
-        assertThat(v).containsExactly(10, 20, 30, 40, 0, 0, 0, 0);
+        CpuTimes v = ProcStat.parse("cpu  10 20 30 40\ncpu0 10 20 30 40\n").all();
+        assertThat(v).isEqualTo(new CpuTimes(10, 20, 30, 40, 0, 0, 0, 0, 0, 0));
     }
 
     @Test

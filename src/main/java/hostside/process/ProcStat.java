@@ -1,4 +1,4 @@
-package hostside.checklist;
+package hostside.process;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

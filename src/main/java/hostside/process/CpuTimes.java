@@ -1,4 +1,4 @@
-package hostside.checklist;
+package hostside.process;
 
 /**
  * One "cpu" or "cpuN" line of /proc/stat, in clock ticks (USER_HZ) since boot. {@code user} and
