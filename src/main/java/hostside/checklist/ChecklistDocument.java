@@ -22,6 +22,7 @@ import hostside.doc.Block.Table.Column;
 import hostside.doc.Document;
 import hostside.doc.Text;
 import hostside.process.Pressure;
+import hostside.process.TaskState;
 
 /**
  * The checklist, said once for the terminal, Markdown and HTML: the verdict and the notes on top,

@@ -16,6 +16,7 @@ import hostside.core.GarbageException;
 import hostside.fs.Read;
 import hostside.core.Finding;
 import hostside.machine.MachineFacts;
+import hostside.process.TaskStat;
 
 /**
  * Gathers one checklist: checks the PID, samples the window, reads what is read once (memory,

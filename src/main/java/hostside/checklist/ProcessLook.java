@@ -2,6 +2,8 @@ package hostside.checklist;
 
 import java.util.Map;
 
+import hostside.process.TaskStat;
+
 /**
  * The watched process at one tick: its own stat and status, its I/O counters (or why not), each
  * thread, and each process below it (DataLoader workers and what they start).

@@ -8,6 +8,8 @@ import java.util.Map;
 import hostside.core.CpuSet;
 import hostside.core.GarbageException;
 import hostside.cpu.dataloader.ProcMemory;
+import hostside.process.TaskStat;
+import hostside.process.TaskState;
 
 /**
  * Step 4, the process: its CPU, memory, faults and I/O over the window, each thread (name, CPU,

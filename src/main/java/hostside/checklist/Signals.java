@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.process.Pressure;
+import hostside.process.TaskState;
 
 /**
  * What the verdict rules look at, taken from the sections: a flat record so that each rule can be

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 
+import hostside.process.TaskState;
+
 /**
  * A thread or process as the samples saw it: its first and last look and when, and the states
  * it was seen in. A task that started or ended inside the window is measured over the part of

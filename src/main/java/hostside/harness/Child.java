@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import hostside.fs.FsRoot;
 import hostside.libc.LibcException;
 import hostside.libc.Signals;
+import hostside.process.TaskStat;
 
 /**
  * A process hostside started through {@link Children}, and every process below it, so that none
@@ -89,11 +90,8 @@ public final class Child implements AutoCloseable {
      */
     static boolean running(ProcessHandle h) {
         if (!h.isAlive()) return false;
-        String stat = FsRoot.live().text("/proc/" + h.pid() + "/stat").orElse("");
-        int close = stat.lastIndexOf(')');
-        if (close < 0 || close + 2 >= stat.length()) return false; // gone between the two looks
-        char state = stat.charAt(close + 2);
-        return state != 'Z' && state != 'X';
+        // unreadable or cut short: gone between the two looks
+        return TaskStat.read(FsRoot.live(), h.pid()).map(t -> !t.exited()).orElse(false);
     }
 
     /** Sends SIGTERM to everything below the child, not the child itself (strace, which must live to write its summary). */

@@ -32,8 +32,13 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
         Long running = stat == null ? null : stat.procsRunning();
         return new LoadCounters(all == null ? null : all.user() + all.nice() + all.system() + all.irq() + all.softirq(),
                 all == null ? null : all.steal(), all == null ? null : all.total(), stat == null ? 0 : stat.cpus().size(),
-                running == null || running > Integer.MAX_VALUE ? null : running.intValue(), selfTicks(fs.text("/proc/self/stat").orElse("")),
+                running == null || running > Integer.MAX_VALUE ? null : running.intValue(), selfTicks(fs),
                 psi == null ? null : psi.some().totalUs(), psi == null ? null : psi.some().avg10(), LoadAvg.read(fs).map(LoadAvg::one).orElse(null));
+    }
+
+    /** utime + stime of this process (every thread of it), from /proc/self/stat; null where unreadable. */
+    static Long selfTicks(FsRoot fs) {
+        return parsed(fs, "/proc/self/stat", TaskStat::parse) instanceof TaskStat t ? t.cpuTicks() : null;
     }
 
     /** The file parsed, or null where it is missing or garbled: a count that cannot be read is not a zero. */
@@ -45,29 +50,5 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
                 return null;
             }
         }).orElse(null);
-    }
-
-    /**
-     * utime + stime of /proc/PID/stat (fields 14 and 15). The command name, field 2, is in
-     * parentheses and may hold spaces and parentheses itself: the fields are counted after the
-     * last ')'.
-     */
-    static Long selfTicks(String stat) {
-        int close = stat.lastIndexOf(')');
-        if (close < 0) return null;
-        String[] f = stat.substring(close + 1).strip().split("\\s+");
-        // f[0] is field 3 (state): utime is field 14, f[11]
-        if (f.length < 13) return null;
-        Long u = longOrNull(f[11]), s = longOrNull(f[12]);
-        return u == null || s == null ? null : u + s;
-    }
-
-    private static Long longOrNull(String s) {
-        try {
-            long v = Long.parseLong(s);
-            return v >= 0 ? v : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }

@@ -18,6 +18,7 @@ import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
+import hostside.process.TaskState;
 
 /**
  * The checklist's one document, drawn for the terminal from a window over a recorded /proc: the

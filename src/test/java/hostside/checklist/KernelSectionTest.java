@@ -10,6 +10,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import hostside.process.Pressure;
+import hostside.process.TaskState;
 
 /** The kernel log folded into events with their age, and what the verdicts take from the sections. */
 class KernelSectionTest {

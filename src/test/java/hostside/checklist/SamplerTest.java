@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.BadInputException;
 import hostside.process.Pressure;
+import hostside.process.TaskState;
 
 /**
  * The sampler and the window's figures over a recorded /proc that the test rewrites between

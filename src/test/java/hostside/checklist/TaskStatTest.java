@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
+import hostside.process.TaskStat;
+import hostside.process.TaskState;
 
 /** /proc/PID/stat and a thread's, comm with spaces and parentheses, old kernels, garbage; /proc/PID/status and /proc/PID/io. */
 class TaskStatTest {

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import hostside.fs.FsRoot;
+import hostside.process.TaskStat;
 
 /**
  * What it means when an attached process finished no system call in the window: not a
@@ -56,8 +57,6 @@ public final class QuietWindow {
 
     /** The state letter of /proc/PID/stat (after the command name, which may hold spaces and parentheses); 0 when unreadable. */
     static char state(FsRoot fs, long pid) {
-        String stat = fs.text("/proc/" + pid + "/stat").orElse("");
-        int close = stat.lastIndexOf(')');
-        return close < 0 || close + 2 >= stat.length() ? 0 : stat.charAt(close + 2);
+        return TaskStat.read(fs, pid).map(t -> t.state().letter).orElse((char) 0);
     }
 }

@@ -14,6 +14,9 @@ import hostside.fs.FsRoot;
 
 /** An attached process that finished no call in the window: a result with a note, from recorded strace output. */
 class QuietWindowTest {
+    /** The rest of a /proc/PID/stat line after its state, as Linux 6.x writes it (52 fields in all). */
+    static final String REST = "1 42 42 0 -1 4194304 100 0 0 0 250 30 0 0 20 0 3 0 12345 1000000 200 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 5 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+
     @TempDir
     Path tmp;
 
@@ -44,11 +47,11 @@ class QuietWindowTest {
     void noCallAtAllWhileRunningIsComputing() throws Exception {
         Files.createDirectories(tmp.resolve("proc/42"));
         Files.createDirectories(tmp.resolve("sys"));
-        Files.writeString(tmp.resolve("proc/42/stat"), "42 (python3 (x)) R 1 42 42 0 -1 4194304 100 0 0 0\n");
+        Files.writeString(tmp.resolve("proc/42/stat"), "42 (python3 (x)) R " + REST);
         FsRoot fs = FsRoot.open(tmp.toString());
         String note = QuietWindow.timed(attached(42, TraceRun.Ending.TIME_LIMIT), TraceParser.parse(""), fs).orElseThrow();
         assertThat(note).contains("was running: it computed in user space the whole time");
-        Files.writeString(tmp.resolve("proc/42/stat"), "42 (python3) T 1 42 42 0 -1 4194304 100 0 0 0\n");
+        Files.writeString(tmp.resolve("proc/42/stat"), "42 (python3) T " + REST);
         assertThat(QuietWindow.timed(attached(42, TraceRun.Ending.TIME_LIMIT), TraceParser.parse(""), FsRoot.open(tmp.toString())).orElseThrow())
                 .contains("(state T at the end)");
     }

@@ -1,4 +1,4 @@
-package hostside.checklist;
+package hostside.process;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,4 +1,4 @@
-package hostside.checklist;
+package hostside.process;
 
 import hostside.fs.FactReads;
 import hostside.core.GarbageException;
@@ -27,6 +27,17 @@ public record TaskStat(long pid, String comm, TaskState state, long ppid, long m
     /** Z (zombie) and X (dead): exited, only its entry is left. */
     public boolean exited() {
         return state.exited();
+    }
+
+    /** /proc/PID/stat of this machine or a recording; empty where it is missing (the task is gone) or garbled. */
+    public static java.util.Optional<TaskStat> read(hostside.fs.FsRoot fs, long pid) {
+        return fs.text("/proc/" + pid + "/stat").flatMap(t -> {
+            try {
+                return java.util.Optional.of(parse(t));
+            } catch (GarbageException e) {
+                return java.util.Optional.empty();
+            }
+        });
     }
 
     public static TaskStat parse(String text) {
