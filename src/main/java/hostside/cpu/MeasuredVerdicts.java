@@ -23,7 +23,10 @@ import hostside.process.MachineLoad;
  * its figures are said, never a fix drawn from them.
  */
 public final class MeasuredVerdicts {
-    /** Above this a trivial syscall is slow: bare metal with today's mitigations pays ~0.1-0.5 us. */
+    /**
+     * Above this a trivial syscall is slow: hostside's own line between the H200 VM's 125-137 ns and
+     * the dev VM's 1218 ns (docs/measurements/2026-12-02-cpu.md, CpuRules.CPU_FIGURES).
+     */
     public static final double SLOW_SYSCALL_NS = 800;
     /** M3-PIN: pinning helps where it takes this share of the unpinned tail off (a third: unpinned 1.5x pinned), beyond both spreads. */
     public static final double PIN_TAIL_GAIN = 0.5;

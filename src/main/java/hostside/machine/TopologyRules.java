@@ -156,7 +156,7 @@ public final class TopologyRules {
             link(d, byAddress.get(d.upstream())).ifPresent(f::add);
         }
         long cpuNodes = topology.numaNodes().stream().filter(n -> !n.cpus().isEmpty()).count();
-        boolean vm = host != null && host.virtualization().startsWith("VM");
+        boolean vm = host != null && host.isVm();
         for (PciDevice d : pci) {
             if (!d.isGpu() || d.numaNode() != null) continue;
             String why = "(the kernel says -1" + (vm ? ", as VMs often do" : "") + ")";
@@ -280,7 +280,7 @@ public final class TopologyRules {
                     + " traffic goes over TCP through host memory whatever the distance", e);
         }
         if (gpu.superchipGpu() && (level.equals("PHB") || level.equals("NODE"))) {
-            // NCCL's PATH_P2C: a NIC on the CPU the GPU is C2C-attached to is in GPUDirect RDMA's reach from 2.27 on
+            // NCCL's PATH_P2C (paths.cc at 04cdb808): a NIC on the CPU the GPU is C2C-attached to is in GPUDirect RDMA's reach
             return NIC_DISTANCE.finding(INFO, g, g + " reaches its Grace over NVLink-C2C and " + n + " hangs off that CPU (" + level + "):"
                     + " NCCL counts that path (P2C) within GPUDirect RDMA's reach while NCCL_NET_GDR_C2C is 1, its default in current NCCL;"
                     + " a release without it, or with it 0, stages inter-node traffic through host memory", e);

@@ -35,6 +35,17 @@ public enum RackVerdict {
         };
     }
 
+    /** The verdict a finding of this severity reads as on a checklist's line: {@link #severity()} the other way. */
+    public static RackVerdict of(hostside.core.Severity s) {
+        return switch (s) {
+            case OK -> OK;
+            case INFO -> INFO;
+            case WARN -> WARN;
+            case BAD -> BAD;
+            case UNKNOWN -> UNKNOWN;
+        };
+    }
+
     @JsonCreator
     public static RackVerdict parse(String s) {
         for (RackVerdict v : values()) if (v.label.equals(s)) return v;

@@ -77,11 +77,7 @@ final class DayOne {
             java.util.Optional<Report.Concluded> floor = r.findings().stream().filter(c -> c.id().equals(Placement.CLASS_FLOOR.id())).findFirst();
             if (floor.isPresent()) {
                 Report.Concluded c = floor.get();
-                p.add(new Part(switch (c.severity()) {
-                    case WARN, BAD -> RackVerdict.WARN;
-                    case UNKNOWN -> RackVerdict.UNKNOWN;
-                    default -> RackVerdict.OK;
-                }, c.text() + " [" + c.id() + "]"));
+                p.add(new Part(RackVerdict.of(c.severity()), c.text() + " [" + c.id() + "]"));
             } else if (gpus > 0) {
                 p.add(new Part(RackVerdict.NOT_RUN, h2d == null ? "copies not measured" : "no reference figure for this class"));
             }
@@ -170,11 +166,7 @@ final class DayOne {
         Finding w = findings == null ? null : findings.stream().filter(f -> f.severity().toFix() || f.severity() == Severity.UNKNOWN)
                 .min(java.util.Comparator.comparing(Finding::severity)).orElse(null);
         if (w == null) return new Part(RackVerdict.OK, module + ": nothing bad or doubtful");
-        RackVerdict v = switch (w.severity()) {
-            case BAD -> RackVerdict.BAD;
-            case WARN -> RackVerdict.WARN;
-            default -> RackVerdict.UNKNOWN;
-        };
+        RackVerdict v = RackVerdict.of(w.severity()); // bad, warn or unknown: the others were filtered out
         String rule = hostside.core.Rule.ID.matcher(w.id()).matches() ? " (" + w.id() + ")" : "";
         return new Part(v, module + ": " + w.subject() + rule + (v == RackVerdict.UNKNOWN ? " not judged (busy, within noise, or figures in doubt)" : ""));
     }

@@ -47,7 +47,7 @@ public final class FeederStep implements Stepper {
      * docs/measurements/2026-12-04-issue20-compare), rounded; the run the drills were checked against.
      */
     static final String TYPICAL = "hostside's H200 reference run";
-    /** Above this a trivial syscall is slow, as the CPU drill judges it (bare metal pays 0.1-0.5 us). */
+    /** Above this a trivial syscall is slow, as the CPU drill judges it. */
     static final double SLOW_SYSCALL_NS = hostside.cpu.MeasuredVerdicts.SLOW_SYSCALL_NS;
     /** The drill's cadence: one launch every 100 us, 10,000 a second. */
     static final double PERIOD_US = CpuTarget.DEFAULT_PERIOD_NS / 1e3;
@@ -206,22 +206,13 @@ public final class FeederStep implements Stepper {
 
     // ---- predictions ----
 
-    static Frame.Predict syscallPredict(Value sys) {
-        return syscallPredict(sys, Optional.empty());
-    }
-
     /** The syscall's band: a figure, not a verdict; whether it is slow is the report's M3-SYSCALL where it drew one. */
     static Frame.Predict syscallPredict(Value sys, Optional<Report.Concluded> judged) {
         int answer = sys.value() < 100 ? 0 : sys.value() <= SLOW_SYSCALL_NS ? 1 : 2;
         return new Frame.Predict("How long does a trivial syscall (getppid) take on this machine?",
                 List.of("under 100 ns", "100 to 800 ns", "over 800 ns"), answer,
-                f("It took %s; bare metal with today's CPU-vulnerability mitigations pays 0.1-0.5 us", sys.shown())
-                        + judged.map(c -> ". " + Judgement.quote(c)).orElse(", and above 0.8 us a syscall is slow (many VMs)."));
-    }
-
-    /** Quiet against noisy p99, in three bands; a decrease is in the first. */
-    static Frame.Predict hogPredict(Cond quiet, Cond noisy) {
-        return hogPredict(quiet, noisy, Optional.empty());
+                f("It took %s; the H200 VM's took 125-137 ns, this project's dev VM's 1218 ns", sys.shown())
+                        + judged.map(c -> ". " + Judgement.quote(c)).orElse(", and above 0.8 us hostside calls a syscall slow."));
     }
 
     /**
@@ -247,9 +238,6 @@ public final class FeederStep implements Stepper {
      * is measured beside) or a CUDA graph (against the quiet run, as it ran); neither when both gain
      * less than {@link #MATERIAL} of the step they shorten.
      */
-    static Frame.Predict remedyPredict(Cond quiet, Cond noisy, Cond pinned, Cond graph) {
-        return remedyPredict(quiet, noisy, pinned, graph, Optional.empty());
-    }
 
     /**
      * As above, where the report's M3-PIN (when it drew one) says whether pinning helps at all: a

@@ -194,10 +194,6 @@ public final class ContainerLimits implements Stepper {
         return "the report's finding " + c.id() + " (" + c.severity() + "): " + c.text();
     }
 
-    static Frame.Predict shmPredict(Job job, long shmBytes, String shmWords) {
-        return shmPredict(job, shmBytes, shmWords, Optional.empty());
-    }
-
     /** Whether the job's batches fit; "no" where the report's M4-SHM-SIZE says /dev/shm is too small (it counts what is in use). */
     static Frame.Predict shmPredict(Job job, long shmBytes, String shmWords, Optional<Report.Concluded> judged) {
         boolean fits = judged.isEmpty() && job.shmBytes() <= shmBytes;
@@ -205,10 +201,6 @@ public final class ContainerLimits implements Stepper {
                 job.prefetch(), Units.bytes(job.batchBytes())), List.of("yes", "no: the workers die with a bus error"), fits ? 0 : 1,
                 f("They need %d x %d x %s = %s; /dev/shm is %s.", job.workers(), job.prefetch(), Units.bytes(job.batchBytes()), Units.bytes(job.shmBytes()), shmWords)
                         + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
-    }
-
-    static Frame.Predict memlockPredict(Long memlockBytes, boolean capIpcLock, String memlockWords, String ipcWords) {
-        return memlockPredict(memlockBytes, capIpcLock, memlockWords, ipcWords, Optional.empty());
     }
 
     /** What fails under the memlock limit; RDMA registration where the report's M4-MEMLOCK found the limit too small. */
@@ -222,10 +214,6 @@ public final class ContainerLimits implements Stepper {
         return new Frame.Predict("With this machine's memlock limit, what fails?",
                 List.of("pin_memory() / cudaHostAlloc", "RDMA registration: NCCL fails to connect", "nothing"), answer,
                 why + judged.map(c -> " " + Judgement.quote(c)).orElse(""));
-    }
-
-    static Frame.Predict pidsPredict(Job job, Long pidsMax, String pidsWords) {
-        return pidsPredict(job, pidsMax, pidsWords, Optional.empty());
     }
 
     /** Whether the job's tasks fit under pids.max; "no" where the report's M4-PIDS found no room (it counts the tasks in use). */

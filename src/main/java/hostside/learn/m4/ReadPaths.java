@@ -167,10 +167,6 @@ public final class ReadPaths implements Stepper {
         return Versus.of(new Stats(a.value(), a.min(), a.max(), 0), new Stats(b.value(), b.min(), b.max(), 0), MATERIAL) == Versus.EVEN;
     }
 
-    static Frame.Predict fastestPredict(Value cold, Value direct, Value uring) {
-        return fastestPredict(cold, direct, uring, Optional.empty());
-    }
-
     /** Which path is fastest; "cannot tell" where the report's M4-LOAD-PATH did not judge the reads, its finding the why where it drew one. */
     static Frame.Predict fastestPredict(Value cold, Value direct, Value uring, Optional<Report.Concluded> judged) {
         int answer = Judgement.unjudged(judged) ? 4 : fastest(cold, direct, uring);
@@ -189,10 +185,6 @@ public final class ReadPaths implements Stepper {
                 List.of("yes, more than " + n(WARM_TIMES) + "x", "no, less than " + n(WARM_TIMES) + "x"), r > WARM_TIMES ? 0 : 1,
                 f("Warm %s against cold %s: %s. A warm read is bounded by one thread's copy from memory; a cold one by the device and readahead.",
                         warm.shown(), cold.shown(), x(r)));
-    }
-
-    static Frame.Predict deepPredict(Value direct, Value uring) {
-        return deepPredict(direct, uring, Optional.empty());
     }
 
     /** Whether 32 in flight beat one at a time, by a tenth; "cannot tell" where the report did not judge the reads (M4-LOAD-PATH unknown). */

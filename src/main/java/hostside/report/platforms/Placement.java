@@ -2,11 +2,20 @@ package hostside.report.platforms;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import hostside.core.Evidence;
+import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.core.Severity;
+import hostside.core.Source;
+import hostside.core.Unit;
+import hostside.core.Units;
 
 /**
  * A machine placed among the reference platforms as design/compare.md (2.1) says, after MLCommons'
@@ -38,17 +47,17 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
     public static final String FLOOR_RULE = "hostside's own rule, not DCGM's: DCGM's diag-skus.yaml takes 0.75 of its measured SM and memory figures, and its PCIe test sets only a minimum generation and width";
 
     /** Where a report's pinned host-to-device copies stand against hostside's floor for the closest reference platform. */
-    public static final hostside.core.Rule CLASS_FLOOR = hostside.core.Rule.of("M1-CLASS-FLOOR",
+    public static final Rule CLASS_FLOOR = Rule.of("M1-CLASS-FLOOR",
             "pinned host-to-device copies against " + FLOOR_WORDS + " of the closest reference platform's measured copy",
-            java.util.EnumSet.of(hostside.core.Severity.OK, hostside.core.Severity.WARN, hostside.core.Severity.UNKNOWN),
+            EnumSet.of(Severity.OK, Severity.WARN, Severity.UNKNOWN),
             "a machine of the same class (host link, GPU, NVLink domain) whose copies run well under the class's measured copy moves every"
                     + " batch, checkpoint and offloaded tensor to the GPU that much slower than its peers; where the platform has no measured copy"
                     + " (a spec is no copy's speed) nothing is judged",
             "read the link while copies run (nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.width.current --format=csv): one below its"
                     + " maximum under load is the slot's, the riser's or the BIOS's to settle; compare the copies from each NUMA node; check the IOMMU"
                     + " (iommu.passthrough=1 maps host devices one to one)",
-            hostside.core.Source.reasoned(FLOOR_WORDS + " of the platform's measured copy: " + FLOOR_RULE),
-            hostside.core.Source.measurement("docs/measurements/2026-12-02-h200-gpu.md and 2026-12-05-issue18-h100*: the H200 and H100 VMs'"
+            Source.reasoned(FLOOR_WORDS + " of the platform's measured copy: " + FLOOR_RULE),
+            Source.measurement("docs/measurements/2026-12-02-h200-gpu.md and 2026-12-05-issue18-h100*: the H200 and H100 VMs'"
                     + " pinned copies, 54.7-55.5 GB/s on PCIe Gen5 x16, the reference for their class"));
 
     /**
@@ -56,15 +65,15 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
      * (GB/s); empty where the machine is not placed, the platform has no measured copy or the report
      * none. {@code busy} names what made the machine busy as the copies' drill began.
      */
-    public java.util.Optional<hostside.core.Finding> hostToDevice(Double h2d, List<String> busy) {
-        if (!placed || hostToDeviceFloor == null || h2d == null) return java.util.Optional.empty();
+    public Optional<Finding> hostToDevice(Double h2d, List<String> busy) {
+        if (!placed || hostToDeviceFloor == null || h2d == null) return Optional.empty();
         double reference = hostToDeviceFloor / FLOOR;
         boolean under = h2d < hostToDeviceFloor;
         String text = String.format(Locale.ROOT, "host to device %.1f GB/s, %s hostside's floor of %s x %s's copy of %.1f GB/s (%.0f%% of it)",
                 h2d, under ? "under" : "above", FLOOR_WORDS, closest.name(), reference, 100 * h2d / reference);
-        List<hostside.core.Evidence> e = List.of(new hostside.core.Evidence.Measured("host_to_device_ce_pinned", h2d, hostside.core.Unit.GB_PER_S),
-                new hostside.core.Evidence.Fact("reference platform " + closest.name() + ", host to device", String.format(Locale.ROOT, "%.1f GB/s", reference)));
-        return java.util.Optional.of(CLASS_FLOOR.measured(under ? hostside.core.Severity.WARN : hostside.core.Severity.OK, "host link", text,
+        List<Evidence> e = List.of(new Evidence.Measured("host_to_device_ce_pinned", h2d, Unit.GB_PER_S),
+                new Evidence.Fact("reference platform " + closest.name() + ", host to device", String.format(Locale.ROOT, "%.1f GB/s", reference)));
+        return Optional.of(CLASS_FLOOR.measured(under ? Severity.WARN : Severity.OK, "host link", text,
                 String.format(Locale.ROOT, "host to device %.1f GB/s against %s's %.1f", h2d, closest.name(), reference), e, busy));
     }
 
@@ -111,7 +120,7 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         axis(differs, "host to device", m.hostToDevice(), best.hostToDevice(), " GB/s");
         axis(differs, "GPU to GPU", m.gpuToGpu(), best.gpuToGpu(), " GB/s per direction");
         if (m.nicGbpsPerGpu() == null && best.nicGbpsPerGpu().known()) {
-            differs.add("no NIC speed known here, against " + hostside.core.Units.sig3(best.nicGbpsPerGpu().value()) + " Gb/s per GPU ("
+            differs.add("no NIC speed known here, against " + Units.sig3(best.nicGbpsPerGpu().value()) + " Gb/s per GPU ("
                     + best.nicGbpsPerGpu().tag() + ", " + best.nicGbpsPerGpu().source() + ")");
         }
         else axis(differs, "NIC", m.nicGbpsPerGpu(), best.nicGbpsPerGpu(), " Gb/s per GPU");
@@ -150,14 +159,14 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         // a ratio of a figure that is no measurement (0: a report's checks refuse one) or over one says nothing: the axis is left out, as an unknown one is
         if (mine == null || !(mine > 0)) return;
         if (!ref.known()) {
-            out.add(String.format(Locale.ROOT, "%s %s%s here; the class's is not known (?: %s)", what, hostside.core.Units.sig3(mine), unit, ref.source()));
+            out.add(String.format(Locale.ROOT, "%s %s%s here; the class's is not known (?: %s)", what, Units.sig3(mine), unit, ref.source()));
             return;
         }
         double ratio = mine / ref.value();
         if (Math.abs(ratio - 1) < 0.05) {
-            out.add(String.format(Locale.ROOT, "%s %s%s = %.0f%% of the class's %s (%s)", what, hostside.core.Units.sig3(mine), unit, 100 * ratio, ref.shown(), ref.source()));
+            out.add(String.format(Locale.ROOT, "%s %s%s = %.0f%% of the class's %s (%s)", what, Units.sig3(mine), unit, 100 * ratio, ref.shown(), ref.source()));
         } else {
-            out.add(String.format(Locale.ROOT, "%s %s%s against %s (%s): %.2fx", what, hostside.core.Units.sig3(mine), unit, ref.shown(), ref.source(), ratio));
+            out.add(String.format(Locale.ROOT, "%s %s%s against %s (%s): %.2fx", what, Units.sig3(mine), unit, ref.shown(), ref.source(), ratio));
         }
     }
 
