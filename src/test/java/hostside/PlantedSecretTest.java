@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Json;
+import hostside.testing.Tools;
 
 /**
  * A secret planted where a training container keeps its secrets, in PID 1's environment and on
@@ -152,7 +153,7 @@ class PlantedSecretTest {
         String status = Files.readString(Path.of("/proc/self/status"));
         String uid = status.lines().filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[2]).findFirst().orElse("?");
         if (!uid.equals("0")) gaps.add("root (running as uid " + uid + "; a PID namespace needs it)");
-        for (String tool : List.of("unshare", "sh", "tr", "grep")) if (hostside.testing.Tools.onPath(tool) == null) gaps.add(tool);
+        for (String tool : List.of("unshare", "sh", "tr", "grep")) if (Tools.onPath(tool) == null) gaps.add(tool);
         return gaps.isEmpty() ? null : "missing " + String.join(", ", gaps);
     }
 

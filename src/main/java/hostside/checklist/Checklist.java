@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Rule;
 
 /**
  * One run of the 60-second checklist, in the order an on-call engineer reads it: the verdict,
@@ -41,7 +42,7 @@ public record Checklist(String schema, String kind, long pid, String comm, Windo
      */
     static Finding ofRule(Finding f) {
         if (f == null) return null;
-        hostside.core.Rule r = ChecklistRules.byCode(f.id());
+        Rule r = ChecklistRules.byCode(f.id());
         if (r == null || r.id().equals(f.id()) || !r.severities().contains(f.severity())) return f;
         return r.finding(f.severity(), f.subject(), f.text(), f.evidence());
     }

@@ -9,6 +9,7 @@ import java.util.function.IntConsumer;
 
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.NvmlActivity;
+import hostside.gpu.nvml.NvmlException;
 
 /**
  * Samples the machine and one process at a fixed cadence, on absolute ticks (a slow read makes
@@ -70,7 +71,7 @@ final class Sampler {
                 NvmlActivity a = gpus.read(g, pcie);
                 for (String u : a.unknowns()) unknowns.add("GPU" + g + " " + u);
                 out.add(a);
-            } catch (hostside.gpu.nvml.NvmlException e) {
+            } catch (NvmlException e) {
                 unknowns.add("GPU" + g + ": " + e.getMessage());
             }
         }

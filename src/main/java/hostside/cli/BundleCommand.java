@@ -14,6 +14,8 @@ import hostside.bundle.HostsideJar;
 import hostside.bundle.JavaHome;
 import hostside.core.BadInputException;
 import hostside.core.Json;
+import hostside.core.Printable;
+import hostside.core.Shell;
 import hostside.core.Units;
 import hostside.fs.OutputFile;
 import picocli.CommandLine.Command;
@@ -69,7 +71,7 @@ public final class BundleCommand implements Callable<Integer> {
 
         PrintWriter err = spec.commandLine().getErr();
         Bundle b = new Bundler(line -> {
-            err.println("hostside: " + hostside.core.Printable.of(line));
+            err.println("hostside: " + Printable.of(line));
             err.flush();
         }).make(output, shipped, java);
 
@@ -80,7 +82,7 @@ public final class BundleCommand implements Callable<Integer> {
             w.printf(Locale.ROOT, "wrote %s (%s): hostside %s, Java %s%s%s%n", ReportCommand.shown(output), Units.bytes(b.bytes()), b.hostside(), b.jdk(),
                     b.modules().isEmpty() ? "" : " (" + String.join(", ", b.modules()) + ")", b.startupCache() ? ", start-up cache" : "");
             w.printf(Locale.ROOT, "%s  %s%n", b.sha256(), ReportCommand.shown(output));
-            w.printf(Locale.ROOT, "run it anywhere: tar xzf %s && ./hostside/hostside report%n", hostside.core.Printable.of(hostside.core.Shell.quote(output.toString())));
+            w.printf(Locale.ROOT, "run it anywhere: tar xzf %s && ./hostside/hostside report%n", Printable.of(Shell.quote(output.toString())));
         }
         w.flush();
         return Main.OK;

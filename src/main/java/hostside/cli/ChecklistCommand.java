@@ -35,11 +35,11 @@ public final class ChecklistCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
 
-    @Parameters(index = "0", paramLabel = "PID", converter = hostside.cli.Counts.Pid.class, description = "The process to look at.")
+    @Parameters(index = "0", paramLabel = "PID", converter = Counts.Pid.class, description = "The process to look at.")
     long pid;
 
-    @Option(names = "--seconds", paramLabel = "N", converter = hostside.cli.Counts.Seconds.class,
-            description = "Sampling window, sampled twice a second, " + hostside.cli.Counts.MIN_SECONDS + " to " + hostside.cli.Counts.MAX_SECONDS + " (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", paramLabel = "N", converter = Counts.Seconds.class,
+            description = "Sampling window, sampled twice a second, " + Counts.MIN_SECONDS + " to " + Counts.MAX_SECONDS + " (default ${DEFAULT-VALUE}).")
     int seconds = 10;
 
     @Spec

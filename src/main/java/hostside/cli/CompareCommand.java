@@ -13,14 +13,16 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import hostside.report.compare.CompareDocument;
-import hostside.report.compare.Comparison;
 import hostside.core.BadInputException;
 import hostside.core.Json;
+import hostside.core.Printable;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
+import hostside.machine.MachineFacts;
 import hostside.report.Report;
 import hostside.report.ReportFiles;
+import hostside.report.compare.CompareDocument;
+import hostside.report.compare.Comparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -63,7 +65,7 @@ public final class CompareCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         if (json) {
             ObjectNode n = Json.MAPPER.createObjectNode();
-            n.put("schema", hostside.machine.MachineFacts.SCHEMA);
+            n.put("schema", MachineFacts.SCHEMA);
             n.put("kind", "compare");
             n.put("fleet", c.fleet());
             n.set("machines", Json.MAPPER.valueToTree(c.machines()));
@@ -75,7 +77,7 @@ public final class CompareCommand implements Callable<Integer> {
             out.print(Json.write(n));
         } else if (inputs.size() == 1) {
             // one report is no fleet and no pair: a table of its figures beside nothing would read as a comparison
-            out.println("hostside compare: one report (" + hostside.core.Printable.of(inputs.getFirst().name()) + "): nothing to compare it with; give two"
+            out.println("hostside compare: one report (" + Printable.of(inputs.getFirst().name()) + "): nothing to compare it with; give two"
                     + " reports or more, or a folder of them (two runs of one machine give its noise floor)");
         } else {
             out.print(new TextRenderer(Style.forTerminal()).render(CompareDocument.of(c, inputs, baseline)));

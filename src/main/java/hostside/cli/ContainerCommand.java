@@ -1,21 +1,24 @@
 package hostside.cli;
 
+import hostside.cli.ByteSize;
+import hostside.cli.MachineOptions;
 import hostside.container.ContainerDocument;
 import hostside.container.ContainerRun;
 import hostside.container.DataLoaderPlan;
 import hostside.container.LiveProcess;
+import hostside.core.BadInputException;
+import hostside.core.Bounds;
+import hostside.core.Json;
+import hostside.core.Style;
+import hostside.core.Units;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.machine.MachineFacts;
 
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import hostside.cli.ByteSize;
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.fs.FsRoot;
-import hostside.machine.MachineFacts;
-import hostside.core.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,8 +35,8 @@ public final class ContainerCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
 
-    @Option(names = "--workers", paramLabel = "N", converter = hostside.cli.Counts.Workers.class,
-            description = "DataLoader num_workers to weigh the limits against, " + hostside.cli.Counts.MIN_WORKERS + " to " + hostside.cli.Counts.MAX_WORKERS + " (default " + DataLoaderPlan.DEFAULT_WORKERS + ").")
+    @Option(names = "--workers", paramLabel = "N", converter = Counts.Workers.class,
+            description = "DataLoader num_workers to weigh the limits against, " + Counts.MIN_WORKERS + " to " + Counts.MAX_WORKERS + " (default " + DataLoaderPlan.DEFAULT_WORKERS + ").")
     Integer workers;
 
     @Option(names = "--threads", paramLabel = "N", description = "Threads each process may start (default: OMP_NUM_THREADS, else the CPUs this process sees).")
@@ -50,16 +53,16 @@ public final class ContainerCommand implements Callable<Integer> {
     public Integer call() {
         if (threads != null && (threads < 1 || threads > MAX_THREADS)) throw new BadInputException("--threads " + threads + ": choose 1 to " + MAX_THREADS);
         // the plan multiplies the batch by the workers and the prefetch factor: a size near 2^63 wrapped to "-16 bytes"
-        if (batchBytes != null && batchBytes > hostside.core.Bounds.MEMORY_BYTES) {
+        if (batchBytes != null && batchBytes > Bounds.MEMORY_BYTES) {
             // in bytes, both: rounded to PiB, 4097T and the bound both read "4 PiB", and the refusal would not say why
             throw new BadInputException(String.format(java.util.Locale.ROOT, "--batch-bytes %d bytes: at most %d bytes (%s; a batch is collated in memory, and no machine addresses more)",
-                    batchBytes, hostside.core.Bounds.MEMORY_BYTES, hostside.core.Units.bytes(hostside.core.Bounds.MEMORY_BYTES)));
+                    batchBytes, Bounds.MEMORY_BYTES, Units.bytes(Bounds.MEMORY_BYTES)));
         }
         FsRoot fs = options.open();
         ContainerRun run = ContainerRun.read(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);
         var out = spec.commandLine().getOut();
         if (options.json) out.print(Json.write(run.json()));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(ContainerDocument.of(run)));
+        else out.print(new TextRenderer(Style.forTerminal()).render(ContainerDocument.of(run)));
         out.flush();
         return 0;
     }

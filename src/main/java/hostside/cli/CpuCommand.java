@@ -1,23 +1,29 @@
 package hostside.cli;
 
+import hostside.cli.MachineOptions;
+import hostside.cli.MeasureOptions;
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.cpu.CpuDocument;
 import hostside.cpu.CpuDrill;
 import hostside.cpu.CpuRun;
 import hostside.cpu.CpuTrace;
-import hostside.cpu.CpuDocument;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.cpu.measure.CpuTarget;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
+import hostside.harness.TestCase;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
+import hostside.process.MachineLoad;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.cli.MeasureOptions;
-import hostside.cpu.measure.CpuTarget;
-import hostside.harness.TestCase;
-import hostside.machine.MachineFacts;
-import hostside.machine.MachineReader;
-import hostside.core.Style;
-import hostside.core.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,24 +47,24 @@ public final class CpuCommand implements Callable<Integer> {
     @Option(names = "--period-us", paramLabel = "US", description = "Cadence of the launches in microseconds (default ${DEFAULT-VALUE}).")
     long periodUs = CpuTarget.DEFAULT_PERIOD_NS / 1000;
 
-    @Option(names = "--dataset-size", paramLabel = "BYTES", converter = hostside.cli.ByteSize.class,
+    @Option(names = "--dataset-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Dataset of the DataLoader copy-on-write measurement (default 256M; at most a quarter of available memory over the workers and main: a cut is said in the output, detail.cut in --json).")
-    long datasetBytes = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_DATASET_BYTES;
+    long datasetBytes = DataLoaderTarget.DEFAULT_DATASET_BYTES;
 
-    @Option(names = "--workers", paramLabel = "N", converter = hostside.cli.Counts.Workers.class,
-            description = "DataLoader workers to fork, " + hostside.cli.Counts.MIN_WORKERS + " to " + hostside.cli.Counts.MAX_WORKERS + " (default ${DEFAULT-VALUE}).")
-    int workers = hostside.cpu.dataloader.DataLoaderTarget.DEFAULT_WORKERS;
+    @Option(names = "--workers", paramLabel = "N", converter = Counts.Workers.class,
+            description = "DataLoader workers to fork, " + Counts.MIN_WORKERS + " to " + Counts.MAX_WORKERS + " (default ${DEFAULT-VALUE}).")
+    int workers = DataLoaderTarget.DEFAULT_WORKERS;
 
     @Option(names = "--trace", description = "The syscall profile of a training step under strace: of the command after --, of --pid, or of the built-in PyTorch step. "
             + "The command's exit status is reported (text and --json commandExit); a command that fails is information, not a failure of "
             + "hostside, which exits 0 unless the trace itself failed.")
     boolean trace;
 
-    @Option(names = "--pid", paramLabel = "PID", converter = hostside.cli.Counts.Pid.class, description = "With --trace: attach to this running process.")
+    @Option(names = "--pid", paramLabel = "PID", converter = Counts.Pid.class, description = "With --trace: attach to this running process.")
     Long pid;
 
-    @Option(names = "--seconds", paramLabel = "N", converter = hostside.cli.Counts.Seconds.class,
-            description = "With --trace: how long to trace, " + hostside.cli.Counts.MIN_SECONDS + " to " + hostside.cli.Counts.MAX_SECONDS + " (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", paramLabel = "N", converter = Counts.Seconds.class,
+            description = "With --trace: how long to trace, " + Counts.MIN_SECONDS + " to " + Counts.MAX_SECONDS + " (default ${DEFAULT-VALUE}).")
     int seconds = 20;
 
     @picocli.CommandLine.Parameters(paramLabel = "CMD", arity = "0..*", description = "With --trace: the command to run under strace (after --).")
@@ -75,30 +81,30 @@ public final class CpuCommand implements Callable<Integer> {
                 return CpuTrace.run(command, pid, seconds, options.json, out, progress, Main.class.getName());
             }
         }
-        if (!command.isEmpty() || pid != null) throw new hostside.core.BadInputException("a command or --pid needs --trace");
-        if (launches < 100 || launches > 10_000_000) throw new hostside.core.BadInputException("--launches " + launches + ": choose 100 to 10000000");
-        if (periodUs < 10 || periodUs > 1_000_000) throw new hostside.core.BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
+        if (!command.isEmpty() || pid != null) throw new BadInputException("a command or --pid needs --trace");
+        if (launches < 100 || launches > 10_000_000) throw new BadInputException("--launches " + launches + ": choose 100 to 10000000");
+        if (periodUs < 10 || periodUs > 1_000_000) throw new BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
         if (measure.list) {
             Table t = new Table("key", "what it measures");
             for (TestCase<CpuTarget> c : CpuDrill.measurements()) t.row(c.key(), c.description());
-            for (var c : hostside.cpu.dataloader.DataLoaderTarget.tests()) t.row(c.key(), c.description());
+            for (var c : DataLoaderTarget.tests()) t.row(c.key(), c.description());
             out.print(t.render(""));
             out.flush();
             return 0;
         }
         List<TestCase<?>> everything = new ArrayList<>(CpuDrill.measurements());
-        everything.addAll(hostside.cpu.dataloader.DataLoaderTarget.tests());
+        everything.addAll(DataLoaderTarget.tests());
         List<TestCase<CpuTarget>> tests = measure.pick(CpuDrill.measurements(), everything);
-        var loader = measure.pick(hostside.cpu.dataloader.DataLoaderTarget.tests(), everything);
+        var loader = measure.pick(DataLoaderTarget.tests(), everything);
         CpuRun run;
-        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !loader.isEmpty());
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "cpu", load, spec.commandLine().getErr());
+        FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !loader.isEmpty());
+        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
+            ProgressSink sink = DrillLoad.sayingBusy(progress, "cpu", load, spec.commandLine().getErr());
             run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(CpuDocument.of(run), "cpu", load)));
+        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(CpuDocument.of(run), "cpu", load)));
         out.flush();
         return 0;
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Json;
+import hostside.core.Printable;
 import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.fs.FsRoot;
@@ -48,7 +49,7 @@ final class DrillLoad {
     /** A busy line on the command's stderr, as hostside's other warnings are said. */
     static java.util.function.Consumer<String> warn(PrintWriter err) {
         return line -> {
-            err.println("hostside: " + hostside.core.Printable.of(line));
+            err.println("hostside: " + Printable.of(line));
             err.flush();
         };
     }

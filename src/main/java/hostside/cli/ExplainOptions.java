@@ -46,8 +46,8 @@ public final class ExplainOptions {
     @Option(names = "--pages", paramLabel = "N", description = "Dataset pages for cow, 1 to " + CowScenarios.MAX_PAGES + " (default " + CowScenarios.DEFAULT_PAGES + ").")
     int pages = CowScenarios.DEFAULT_PAGES;
 
-    @Option(names = "--workers", paramLabel = "N", converter = hostside.cli.Counts.Workers.class,
-            description = "DataLoader workers for cow, " + hostside.cli.Counts.MIN_WORKERS + " to " + hostside.cli.Counts.MAX_WORKERS + " (default " + CowScenarios.DEFAULT_WORKERS + ").")
+    @Option(names = "--workers", paramLabel = "N", converter = Counts.Workers.class,
+            description = "DataLoader workers for cow, " + Counts.MIN_WORKERS + " to " + Counts.MAX_WORKERS + " (default " + CowScenarios.DEFAULT_WORKERS + ").")
     int workers = CowScenarios.DEFAULT_WORKERS;
 
     @Option(names = "--data", paramLabel = "list|array",

@@ -11,7 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import hostside.core.BadInputException;
+import hostside.core.Printable;
 import hostside.fs.FsRoot;
+import hostside.machine.MachineReader;
 import hostside.machine.PciDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +53,7 @@ public final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         FsRoot fs = root == null ? FsRoot.live() : FsRoot.open(root);
-        List<PciDevice> gpus = hostside.machine.MachineReader.read(fs).gpus();
+        List<PciDevice> gpus = MachineReader.read(fs).gpus();
         String text = switch (recipe) {
             case slurm -> slurm(resource(SBATCH), gpus);
             case k8s -> k8s(resource(JOB), gpus);
@@ -69,7 +71,7 @@ public final class FleetCommand implements Callable<Integer> {
      */
     static String gpus(List<PciDevice> gpus) {
         if (gpus.isEmpty()) return "no GPU";
-        String models = hostside.core.Printable.of(String.join(" + ", gpus.stream().map(g -> g.description().isEmpty() ? g.deviceId() : g.description()).distinct().toList()));
+        String models = Printable.of(String.join(" + ", gpus.stream().map(g -> g.description().isEmpty() ? g.deviceId() : g.description()).distinct().toList()));
         return gpus.size() + (gpus.size() == 1 ? " GPU (" : " GPUs (") + models + ")";
     }
 

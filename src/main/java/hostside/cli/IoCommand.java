@@ -1,19 +1,23 @@
 package hostside.cli;
 
-import hostside.io.IoDrill;
+import hostside.cli.MachineOptions;
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Style;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
+import hostside.harness.TestCase;
 import hostside.io.IoDocument;
+import hostside.io.IoDrill;
 import hostside.io.IoRun;
+import hostside.io.measure.IoTarget;
+import hostside.process.MachineLoad;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.harness.TestCase;
-import hostside.io.measure.IoTarget;
-import hostside.core.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +33,7 @@ public final class IoCommand implements Callable<Integer> {
     MachineOptions options;
 
     @Mixin
-    hostside.cli.MeasureOptions measure;
+    MeasureOptions measure;
 
     /** --dir and --size, shared with hostside report. */
     @Mixin
@@ -48,7 +52,7 @@ public final class IoCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         if (measure.list) {
-            hostside.cli.MeasureOptions.printList(out, IoDrill.tests());
+            MeasureOptions.printList(out, IoDrill.tests());
             return 0;
         }
         if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");
@@ -57,14 +61,14 @@ public final class IoCommand implements Callable<Integer> {
         if (storage.size != null) storage.check(options.root == null);
         List<TestCase<IoTarget>> tests = measure.pick(IoDrill.tests(), List.copyOf(IoDrill.tests()));
         IoRun run;
-        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        hostside.process.MachineLoad load = DrillLoad.before(fs, !tests.isEmpty());
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "io", load, spec.commandLine().getErr());
+        FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        MachineLoad load = DrillLoad.before(fs, !tests.isEmpty());
+        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
+            ProgressSink sink = DrillLoad.sayingBusy(progress, "io", load, spec.commandLine().getErr());
             run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(IoDocument.of(run), "io", load)));
+        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(IoDocument.of(run), "io", load)));
         out.flush();
         return 0;
     }

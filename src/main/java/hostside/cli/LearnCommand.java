@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import hostside.core.BadInputException;
 import hostside.core.Json;
 import hostside.core.Printable;
+import hostside.core.Units;
 import hostside.fs.FsRoot;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
@@ -23,8 +24,11 @@ import hostside.learn.Stepper;
 import hostside.learn.Steppers;
 import hostside.learn.web.LearnServer;
 import hostside.learn.web.Site;
+import hostside.machine.Host;
+import hostside.machine.MachineIdentity;
 import hostside.report.Report;
 import hostside.report.ReportReader;
+import hostside.vm.VmDrill;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -120,8 +124,8 @@ public final class LearnCommand implements Callable<Integer> {
     private Path ownReport() {
         try {
             FsRoot fs = FsRoot.live();
-            var machine = hostside.machine.Host.read(fs);
-            String name = hostside.machine.MachineIdentity.read(fs).nameFor(machine.name().isEmpty() ? "localhost" : machine.name());
+            var machine = Host.read(fs);
+            String name = MachineIdentity.read(fs).nameFor(machine.name().isEmpty() ? "localhost" : machine.name());
             Path p = results.resolve(name + ".json");
             return Files.isRegularFile(p) ? p : null;
         } catch (RuntimeException e) {
@@ -132,11 +136,11 @@ public final class LearnCommand implements Callable<Integer> {
     /** What can be read without measuring: the page size and THP mode, as Module 2 reads them, said to be read here. */
     static Map<String, Inputs.Fact> liveFacts() {
         Map<String, Inputs.Fact> f = new LinkedHashMap<>();
-        var vm = hostside.vm.VmDrill.facts(FsRoot.live());
+        var vm = VmDrill.facts(FsRoot.live());
         if (vm.pageSize() != null && vm.pageSize().bytes() != null && !vm.pageSize().assumed()) {
             long page = vm.pageSize().bytes();
             f.put("page_size_bytes", new Inputs.Fact("page_size_bytes", String.valueOf(page), Inputs.Source.READ));
-            f.put("page_size", new Inputs.Fact("page_size", hostside.core.Units.bytes(page), Inputs.Source.READ));
+            f.put("page_size", new Inputs.Fact("page_size", Units.bytes(page), Inputs.Source.READ));
         }
         if (vm.thp() != null && vm.thp().enabled() != null && vm.thp().enabled().selected() != null) {
             f.put("thp", new Inputs.Fact("thp", vm.thp().enabled().selected(), Inputs.Source.READ));

@@ -4,15 +4,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import hostside.core.BadInputException;
 import hostside.core.Json;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
 import hostside.gpu.bench.Target;
+import hostside.gpu.peer.PeerCopies;
+import hostside.harness.ProgressSink;
 import hostside.harness.TestCase;
 import hostside.machine.GpuDrill;
 import hostside.machine.MachineDocument;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
+import hostside.machine.MemoryDrill;
+import hostside.memory.MemoryTarget;
+import hostside.process.MachineLoad;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
@@ -28,7 +35,7 @@ public final class MachineCommand implements Callable<Integer> {
     MachineOptions options;
 
     @Mixin
-    hostside.cli.MeasureOptions measure;
+    MeasureOptions measure;
 
     @picocli.CommandLine.Option(names = "--stream-array", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Each of STREAM's three arrays (e.g. 610M, to match a STREAM built with 80,000,000 elements). Default: four times the last-level caches, within a quarter of the available memory.")
@@ -41,27 +48,27 @@ public final class MachineCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        List<TestCase<?>> everything = new ArrayList<>(hostside.machine.MemoryDrill.tests());
+        List<TestCase<?>> everything = new ArrayList<>(MemoryDrill.tests());
         everything.addAll(GpuDrill.tests());
         everything.addAll(GpuDrill.allGpuTests());
-        everything.addAll(hostside.gpu.peer.PeerCopies.loopbacks());
+        everything.addAll(PeerCopies.loopbacks());
         if (measure.list) {
-            hostside.cli.MeasureOptions.printList(out, everything);
+            MeasureOptions.printList(out, everything);
             return 0;
         }
         if (streamArray != null && streamArray < MIN_STREAM_ARRAY) {
-            throw new hostside.core.BadInputException("--stream-array: " + streamArray + " bytes is under 1 MiB: STREAM's arrays are there to outgrow the caches");
+            throw new BadInputException("--stream-array: " + streamArray + " bytes is under 1 MiB: STREAM's arrays are there to outgrow the caches");
         }
-        List<TestCase<hostside.memory.MemoryTarget>> memory = measure.pick(hostside.machine.MemoryDrill.tests(), everything);
+        List<TestCase<MemoryTarget>> memory = measure.pick(MemoryDrill.tests(), everything);
         List<TestCase<Target>> tests = new ArrayList<>(measure.pick(GpuDrill.tests(), everything));
         // the self-checks run only by name: a plain run would spend minutes checking what needs no check
-        if (!measure.only.isEmpty()) tests.addAll(measure.pick(hostside.gpu.peer.PeerCopies.loopbacks(), everything));
+        if (!measure.only.isEmpty()) tests.addAll(measure.pick(PeerCopies.loopbacks(), everything));
         List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
         MachineRun run;
-        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        hostside.process.MachineLoad load = DrillLoad.before(fs, !memory.isEmpty() || !tests.isEmpty() || !together.isEmpty());
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "machine", load, spec.commandLine().getErr());
+        FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        MachineLoad load = DrillLoad.before(fs, !memory.isEmpty() || !tests.isEmpty() || !together.isEmpty());
+        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
+            ProgressSink sink = DrillLoad.sayingBusy(progress, "machine", load, spec.commandLine().getErr());
             run = MachineDrill.run(fs, memory, streamArray, tests, together, sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));

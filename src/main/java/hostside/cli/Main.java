@@ -2,7 +2,6 @@ package hostside.cli;
 
 import java.io.PrintWriter;
 
-import hostside.core.BadInputException;
 import hostside.cli.ContainerCommand;
 import hostside.cli.CpuCommand;
 import hostside.cli.MachineCommand;
@@ -10,6 +9,8 @@ import hostside.cli.RackCommand;
 import hostside.cli.ReportCommand;
 import hostside.cli.SnapshotCommand;
 import hostside.cli.VmCommand;
+import hostside.core.BadInputException;
+import hostside.core.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,8 +22,8 @@ import picocli.CommandLine.Command;
         descriptionHeading = "%n", optionListHeading = "%nOptions:%n", commandListHeading = "%nCommands:%n",
         header = "The host side of a GPU machine: how it is wired, measured and explained.",
         description = "Each command answers one module's questions about this machine, or about one recorded with snapshot (--root). Run hostside COMMAND --help for what a command reads, measures and costs.",
-        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, hostside.cli.IoCommand.class, ContainerCommand.class,
-                hostside.cli.ChecklistCommand.class, RackCommand.class, ReportCommand.class, CompareCommand.class, FleetCommand.class, LearnCommand.class, SnapshotCommand.class,
+        subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, IoCommand.class, ContainerCommand.class,
+                ChecklistCommand.class, RackCommand.class, ReportCommand.class, CompareCommand.class, FleetCommand.class, LearnCommand.class, SnapshotCommand.class,
                 BundleCommand.class, RulesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
@@ -46,7 +47,7 @@ public final class Main implements Runnable {
                 err.println(OUT_OF_MEMORY + (Runtime.getRuntime().maxMemory() >> 20) + OUT_OF_MEMORY_ADVICE);
                 Runtime.getRuntime().halt(FAILED);
             }
-            err.println("hostside: failed in " + hostside.core.Printable.of(t.getName()) + ": " + hostside.core.Printable.of(inWords(e)) + hint());
+            err.println("hostside: failed in " + Printable.of(t.getName()) + ": " + Printable.of(inWords(e)) + hint());
             if (debug()) e.printStackTrace(err);
         });
         StdoutGuard stdout = new StdoutGuard();
@@ -64,7 +65,7 @@ public final class Main implements Runnable {
     static int stdoutLost(java.io.IOException failure, PrintWriter err, int code) {
         if (failure == null) return code;
         if (!StdoutGuard.readerLeft(failure)) {
-            err.println("hostside: could not write the output to standard output (" + hostside.core.Printable.of(String.valueOf(failure.getMessage()))
+            err.println("hostside: could not write the output to standard output (" + Printable.of(String.valueOf(failure.getMessage()))
                     + "): what was written there is incomplete");
         }
         return code == OK ? FAILED : code;
@@ -75,12 +76,12 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out).setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("hostside: " + hostside.core.Printable.of(ex.getMessage()) + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
+            err.println("hostside: " + Printable.of(ex.getMessage()) + " (try: hostside " + commandName(ex.getCommandLine()) + "--help)");
             return BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof BadInputException) {
-                err.println("hostside: " + hostside.core.Printable.of(ex.getMessage()));
+                err.println("hostside: " + Printable.of(ex.getMessage()));
                 return BAD_INPUT;
             }
             return failed(ex, err);
@@ -102,7 +103,7 @@ public final class Main implements Runnable {
     }
 
     private static int failed(Throwable ex, PrintWriter err) {
-        err.println("hostside: failed: " + hostside.core.Printable.of(inWords(ex)) + hint());
+        err.println("hostside: failed: " + Printable.of(inWords(ex)) + hint());
         if (debug()) ex.printStackTrace(err);
         return FAILED;
     }

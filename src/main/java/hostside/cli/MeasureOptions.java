@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.BadInputException;
+import hostside.core.Table;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import picocli.CommandLine.Option;
@@ -35,7 +36,7 @@ public final class MeasureOptions {
 
     /** --list: each measurement's key and what it measures, as an aligned table. */
     public static void printList(java.io.PrintWriter out, List<? extends TestCase<?>> tests) {
-        hostside.core.Table t = new hostside.core.Table("key", "what it measures");
+        Table t = new Table("key", "what it measures");
         for (TestCase<?> c : tests) t.row(c.key(), c.description());
         out.print(t.render(""));
         out.flush();

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 
 import hostside.core.Printable;
 import hostside.harness.ProgressSink;
+import hostside.harness.Status;
+import hostside.libc.Libc;
 
 /**
  * Progress of long work on stderr, never stdout (so --json stays one document). On a terminal,
@@ -73,7 +75,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
     /** Progress on {@code err}: a command's error stream, which is stderr but for tests that read it. */
     public static Progress forStderr(PrintWriter err) {
         PrintStream original = System.err;
-        boolean terminal = hostside.libc.Libc.isTerminal(2) && !"dumb".equals(System.getenv("TERM"));
+        boolean terminal = Libc.isTerminal(2) && !"dumb".equals(System.getenv("TERM"));
         Progress p = new Progress(err, terminal, System::nanoTime, columns());
         if (terminal) {
             System.setErr(new PrintStream(new Guard(original, p), true, original.charset()));
@@ -129,7 +131,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
                 index = d.index();
                 count = d.count();
                 caseRunning = false;
-                boolean didRun = d.status() != hostside.harness.Status.NOT_RUN;
+                boolean didRun = d.status() != Status.NOT_RUN;
                 if (didRun) {
                     ran++;
                     ranNanos += d.nanos();

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import hostside.core.Json;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.machine.MachineFacts;
 import hostside.rack.Rack;
 import hostside.rack.RackDocument;
 import picocli.CommandLine.Command;
@@ -28,15 +30,15 @@ public final class RackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        hostside.fs.FsRoot fs = options.open();
+        FsRoot fs = options.open();
         Rack.RackRun run;
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
+        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
             run = Rack.run(fs, progress);
         }
         var out = spec.commandLine().getOut();
         if (options.json) {
             ObjectNode n = Json.MAPPER.createObjectNode();
-            n.put("schema", hostside.machine.MachineFacts.SCHEMA);
+            n.put("schema", MachineFacts.SCHEMA);
             n.put("kind", "rack");
             n.set("platform", Json.MAPPER.valueToTree(run.platform()));
             n.set("checklist", Json.MAPPER.valueToTree(run.checklist()));

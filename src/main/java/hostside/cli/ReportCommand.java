@@ -1,9 +1,22 @@
 package hostside.cli;
 
-import hostside.report.ReportDocument;
-import hostside.report.ReportReader;
+import hostside.cli.MachineOptions;
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Printable;
+import hostside.doc.Document;
+import hostside.doc.HtmlRenderer;
+import hostside.doc.MarkdownRenderer;
+import hostside.fs.FsRoot;
+import hostside.fs.OutputFile;
+import hostside.io.IoDrill;
+import hostside.machine.Host;
+import hostside.machine.MachineIdentity;
 import hostside.report.Profile;
 import hostside.report.Report;
+import hostside.report.ReportDocument;
+import hostside.report.ReportFiles;
+import hostside.report.ReportReader;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,11 +27,6 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.fs.FsRoot;
-import hostside.fs.OutputFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,7 +49,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** The storage drill's --dir and --size, as hostside io takes them: where the checkpoints live. */
     @Mixin
-    hostside.cli.StorageOptions storage;
+    StorageOptions storage;
 
     @Option(names = "--quick", description = "Measure only the headline figures (the four answers and the headline table), each as the full report measures it, "
             + "for sweeps over a fleet: under a minute on a 2-core VM; the cases it skips say so, and the report records its mode.")
@@ -54,7 +62,7 @@ public final class ReportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** Module 4's reads and writes in --dir (else the default folder), with shorter random-read samples to keep the report short. */
-    public hostside.io.IoDrill.Options ioOptions() {
+    public IoDrill.Options ioOptions() {
         return storage.drill(null, 500L);
     }
 
@@ -71,8 +79,8 @@ public final class ReportCommand implements Callable<Integer> {
         storage.check(spec.findOption("--root").getValue() == null);
         JsonNode old = from == null ? null : readJson(from);
         FsRoot fs = from == null ? options.open() : null;
-        hostside.machine.MachineIdentity identity = fs == null ? null : hostside.machine.MachineIdentity.read(fs);
-        hostside.machine.Host machine = fs == null ? null : hostside.machine.Host.read(fs); // read once: it parses /proc/cpuinfo
+        MachineIdentity identity = fs == null ? null : MachineIdentity.read(fs);
+        Host machine = fs == null ? null : Host.read(fs); // read once: it parses /proc/cpuinfo
         String host = name != null ? checkName(name, "--name: ")
                 : from != null ? checkName(from.getFileName().toString().replaceFirst("\\.json$", ""), "--from " + from + ": its file name, ")
                 : checkName(identity.nameFor(hostName(fs, machine)), fs.isLive() ? "this machine's host name, " : "the recorded host name, ");
@@ -84,9 +92,9 @@ public final class ReportCommand implements Callable<Integer> {
         String text = Json.write(json);
         // The pages are drawn from the JSON read back into the records, never from what is only in memory:
         // the .md and .html can show nothing the .json does not hold, and every run proves the JSON reads back.
-        hostside.doc.Document page = ReportDocument.of(ReportReader.read(json, from != null ? from.toString() : "the report just measured"));
-        write(List.of(part(jsonFile, text), part(mdFile, new hostside.doc.MarkdownRenderer().render(page)),
-                part(htmlFile, new hostside.doc.HtmlRenderer().render(page))));
+        Document page = ReportDocument.of(ReportReader.read(json, from != null ? from.toString() : "the report just measured"));
+        write(List.of(part(jsonFile, text), part(mdFile, new MarkdownRenderer().render(page)),
+                part(htmlFile, new HtmlRenderer().render(page))));
         var w = spec.commandLine().getOut();
         if (options.json) w.print(text);
         else w.printf("wrote %s, %s and %s%n", shown(mdFile), shown(htmlFile), shown(jsonFile));
@@ -109,9 +117,9 @@ public final class ReportCommand implements Callable<Integer> {
     /**
      * The short host name, as the facts will give it, read before anything is measured; a
      * recording without one is named after its file. The default report name adds the hash of the
-     * machine's identity to it ({@link hostside.machine.MachineIdentity#nameFor}).
+     * machine's identity to it ({@link MachineIdentity#nameFor}).
      */
-    private static String hostName(FsRoot fs, hostside.machine.Host machine) {
+    private static String hostName(FsRoot fs, Host machine) {
         String n = machine.name();
         if (!n.isEmpty()) return n;
         return fs.isLive() ? "localhost" : Path.of(fs.describe()).getFileName().toString().replaceFirst("\\.tar(\\.gz|\\.bz2)?$|\\.tgz$", "");
@@ -120,19 +128,19 @@ public final class ReportCommand implements Callable<Integer> {
     /** The drills in turn, each case on stderr under the outer level: drill i of n. */
     private Report measure(FsRoot fs, Report.Machine machine) {
         // a recording measures nothing and takes a second: no drill lines for it
-        try (hostside.cli.Progress progress = fs.isLive() ? hostside.cli.Progress.forStderr() : hostside.cli.Progress.silent()) {
+        try (Progress progress = fs.isLive() ? Progress.forStderr() : Progress.silent()) {
             return Profile.measure(fs, machine, ioOptions(), quick ? Profile.Mode.QUICK : Profile.Mode.FULL, progress);
         }
     }
 
-    /** A report's JSON, whole ({@link hostside.report.ReportFiles#json}). */
+    /** A report's JSON, whole ({@link ReportFiles#json}). */
     static JsonNode readJson(Path p) {
-        return hostside.report.ReportFiles.json(p);
+        return ReportFiles.json(p);
     }
 
     /** A path as the user may see it: their own, but shown without its controls as everything else is. */
     static String shown(Path p) {
-        return hostside.core.Printable.of(p.toString());
+        return Printable.of(p.toString());
     }
 
     private static OutputFile.Part part(Path file, String text) {

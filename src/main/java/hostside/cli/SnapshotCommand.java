@@ -1,5 +1,16 @@
 package hostside.cli;
 
+import hostside.cli.MachineOptions;
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Printable;
+import hostside.core.Shell;
+import hostside.core.Units;
+import hostside.fs.FsRoot;
+import hostside.fs.OutputFile;
+import hostside.fs.Recorder;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
 import hostside.snapshot.Snapshot;
 
 import java.io.IOException;
@@ -8,13 +19,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.fs.FsRoot;
-import hostside.fs.OutputFile;
-import hostside.fs.Recorder;
-import hostside.machine.MachineFacts;
-import hostside.machine.MachineReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -59,11 +63,11 @@ public final class SnapshotCommand implements Callable<Integer> {
         }
         var w = spec.commandLine().getOut();
         if (options.json) {
-            w.print(hostside.core.Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
+            w.print(Json.write(java.util.Map.of("snapshot", out.toString(), "entries", recorder.size(),
                     "bytes", Files.size(out))));
         } else {
             w.printf(java.util.Locale.ROOT, "wrote %s: %d entries, %s; read it anywhere with: hostside machine --root %s%n", ReportCommand.shown(output),
-                    recorder.size(), hostside.core.Units.bytes(Files.size(out)), hostside.core.Printable.of(hostside.core.Shell.quote(output.toString())));
+                    recorder.size(), Units.bytes(Files.size(out)), Printable.of(Shell.quote(output.toString())));
         }
         w.flush();
         return 0;

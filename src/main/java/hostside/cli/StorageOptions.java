@@ -1,14 +1,15 @@
 package hostside.cli;
 
+import hostside.cli.ByteSize;
+import hostside.core.BadInputException;
+import hostside.core.Units;
+import hostside.harness.TestFile;
 import hostside.io.IoDrill;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
-import hostside.cli.ByteSize;
-import hostside.core.BadInputException;
-import hostside.harness.TestFile;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,7 +43,7 @@ public final class StorageOptions {
             long usable = TestFile.usableSpace(d);
             if (!TestFile.fits(size, usable)) {
                 throw new BadInputException(String.format(Locale.ROOT, "--size %s: not enough free space in %s (%s free, %s kept free)",
-                        hostside.core.Units.bytes(size), d, hostside.core.Units.bytes(usable), hostside.core.Units.bytes(TestFile.MARGIN)));
+                        Units.bytes(size), d, Units.bytes(usable), Units.bytes(TestFile.MARGIN)));
             }
         }
     }

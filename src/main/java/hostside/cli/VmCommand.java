@@ -1,22 +1,30 @@
 package hostside.cli;
 
+import hostside.cli.ByteSize;
+import hostside.cli.MachineOptions;
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Style;
+import hostside.core.Table;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.gpu.bench.Target;
+import hostside.harness.ProgressSink;
+import hostside.harness.TestCase;
+import hostside.process.MachineLoad;
+import hostside.vm.VmDocument;
 import hostside.vm.VmDrill;
 import hostside.vm.VmRun;
-import hostside.vm.VmDocument;
+import hostside.vm.explain.ExplainPlayer;
+import hostside.vm.explain.PageWalk;
+import hostside.vm.explain.Step;
+import hostside.vm.measure.HostTarget;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.cli.ByteSize;
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.gpu.bench.Target;
-import hostside.harness.TestCase;
-import hostside.core.Style;
-import hostside.core.Table;
-import hostside.vm.measure.HostTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,7 +41,7 @@ public final class VmCommand implements Callable<Integer> {
     MachineOptions options;
 
     @Mixin
-    hostside.cli.MeasureOptions measure;
+    MeasureOptions measure;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "Folder for the test file of the read/mmap measurements (default /var/tmp; use a disk, not tmpfs).")
     Path dir;
@@ -47,7 +55,7 @@ public final class VmCommand implements Callable<Integer> {
     Long anonSize;
 
     @Mixin
-    hostside.cli.ExplainOptions explain;
+    ExplainOptions explain;
 
     @Spec
     CommandSpec spec;
@@ -69,14 +77,14 @@ public final class VmCommand implements Callable<Integer> {
         List<TestCase<HostTarget>> host = measure.pick(VmDrill.hostTests(), everything);
         List<TestCase<Target>> gpu = measure.pick(VmDrill.gpuTests(), everything);
         VmRun run;
-        hostside.fs.FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        hostside.process.MachineLoad load = DrillLoad.before(fs, !host.isEmpty() || !gpu.isEmpty());
-        try (hostside.cli.Progress progress = hostside.cli.Progress.forStderr(spec.commandLine().getErr())) {
-            hostside.harness.ProgressSink sink = DrillLoad.sayingBusy(progress, "vm", load, spec.commandLine().getErr());
+        FsRoot fs = options.open(); // unpacking a recording has its own progress line
+        MachineLoad load = DrillLoad.before(fs, !host.isEmpty() || !gpu.isEmpty());
+        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
+            ProgressSink sink = DrillLoad.sayingBusy(progress, "vm", load, spec.commandLine().getErr());
             run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), sink, load);
         }
         if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(DrillLoad.document(VmDocument.of(run), "vm", load)));
+        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(VmDocument.of(run), "vm", load)));
         out.flush();
         return 0;
     }
@@ -86,17 +94,17 @@ public final class VmCommand implements Callable<Integer> {
      * whole. The page walk's default layout is this machine's (or the recording's).
      */
     private int explain(java.io.PrintWriter out) {
-        hostside.fs.FsRoot fs = options.open();
+        FsRoot fs = options.open();
         var facts = VmDrill.facts(fs);
         String arch = facts.arch() == null ? null : facts.arch().name();
         long page = facts.pageSize() == null || facts.pageSize().bytes() == null ? 4096 : facts.pageSize().bytes();
         // The kernel clears la57 from cpuinfo when it runs 4-level tables on a CPU that could do 5.
         boolean la57 = fs.text("/proc/cpuinfo").map(c -> c.contains(" la57")).orElse(false);
-        List<hostside.vm.explain.Step> steps;
+        List<Step> steps;
         try {
-            steps = explain.steps(hostside.vm.explain.PageWalk.Layout.forMachine(arch, la57, page));
+            steps = explain.steps(PageWalk.Layout.forMachine(arch, la57, page));
         } catch (IllegalArgumentException e) {
-            throw new hostside.core.BadInputException(e.getMessage());
+            throw new BadInputException(e.getMessage());
         }
         if (options.json) {
             out.print(Json.write(explain.json(steps)));
@@ -104,7 +112,7 @@ public final class VmCommand implements Callable<Integer> {
             return 0;
         }
         // Piped or redirected input has no one to press a key: every step prints; a terminal answers with single keys.
-        hostside.vm.explain.ExplainPlayer.play(steps, out, explain.all());
+        ExplainPlayer.play(steps, out, explain.all());
         out.flush();
         return 0;
     }

@@ -11,9 +11,10 @@ import hostside.container.ContainerFacts.RootFs;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
-import hostside.fs.Mounts;
 import hostside.fs.Mounts.Mount;
+import hostside.fs.Mounts;
 import hostside.fs.Read;
+import hostside.process.ThisProcess;
 
 /**
  * Reads {@link ContainerFacts}: every file through the {@link FsRoot} (so recordings work), the
@@ -42,7 +43,7 @@ public final class ContainerReader {
         }
         Namespaces ns = NamespaceReader.read(fs, unknowns);
         // this process's limits and capabilities, through the one reader of them
-        hostside.process.ThisProcess self = hostside.process.ThisProcess.read(fs);
+        ThisProcess self = ThisProcess.read(fs);
         return new ContainerFacts(RuntimeDetector.detect(fs, live, ns, mounts), cgroups, memory, cpu, pids,
                 ShmReader.read(mounts, live, memTotal), Privileges.limits(self, reads, unknowns),
                 Privileges.capabilities(self, status.isEmpty(), reads, unknowns), GpuNodes.read(fs, live), ns, rootFs(mounts),

@@ -2,7 +2,10 @@ package hostside.container;
 
 import java.util.List;
 
+import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Json;
+import hostside.fs.FsRoot;
 
 /**
  * One run of {@code hostside container}: what the report embeds.
@@ -20,18 +23,18 @@ public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan 
     }
 
     /** The facts, the plan and the findings; what the report calls. Null options take the defaults. */
-    public static ContainerRun read(hostside.fs.FsRoot fs, LiveProcess live, Integer workers, Integer threads, Long batchBytes) {
+    public static ContainerRun read(FsRoot fs, LiveProcess live, Integer workers, Integer threads, Long batchBytes) {
         ContainerFacts facts = ContainerReader.read(fs, live);
         return of(facts, DataLoaderPlan.of(facts, live, workers, threads, batchBytes));
     }
 
     /** None: the container's limits are facts, read, not measured; the list is there as every drill's is (CONTRACT.md, Typed figures). */
-    public List<hostside.core.Figure> figures() {
+    public List<Figure> figures() {
         return List.of();
     }
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside container --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
-        return hostside.core.Json.document("container", this, figures());
+        return Json.document("container", this, figures());
     }
 }

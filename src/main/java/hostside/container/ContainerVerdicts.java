@@ -60,8 +60,8 @@ public final class ContainerVerdicts {
                 + " (" + f.runtime().summary() + ")";
         Set<String> bad = new LinkedHashSet<>(), warn = new LinkedHashSet<>();
         for (Finding x : findings) {
-            if (x.severity() == hostside.core.Severity.BAD) bad.add(x.subject());
-            else if (x.severity() == hostside.core.Severity.WARN) warn.add(x.subject());
+            if (x.severity() == Severity.BAD) bad.add(x.subject());
+            else if (x.severity() == Severity.WARN) warn.add(x.subject());
         }
         warn.removeAll(bad);
         StringBuilder s = new StringBuilder(where).append(": ");

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.CpuSet;
+import hostside.core.Finding;
 import hostside.cpu.dataloader.CowDetail;
 import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.cpu.dataloader.DataLoaderVerdicts;
@@ -20,7 +21,6 @@ import hostside.gpu.cuda.CudaException;
 import hostside.harness.Cut;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
-import hostside.process.MachineLoad;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
@@ -28,6 +28,7 @@ import hostside.libc.Sched;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
 import hostside.machine.PciDevice;
+import hostside.process.MachineLoad;
 
 /**
  * Module 3's measurements: what the scheduler charges (syscall, context switches, wake-up,
@@ -168,10 +169,10 @@ public final class CpuDrill {
         Measured m = measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
         List<Result> dl = dataloader(fs, loader, settings, progress);
         CpuFacts facts = CpuFactsReader.read(fs, machine);
-        List<hostside.core.Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty(), load));
+        List<Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty(), load));
         verdicts.addAll(DataLoaderVerdicts.of(dl, load));
         // a disturbed jitter run is a finding of its own: the figures beside it are not the machine's
-        List<hostside.core.Finding> findings = new ArrayList<>(CpuVerdicts.of(facts));
+        List<Finding> findings = new ArrayList<>(CpuVerdicts.of(facts));
         findings.addAll(JitterNoise.findings(m.results()));
         return new CpuRun(machine.host(), facts, findings, m, dl, verdicts);
     }

@@ -40,6 +40,6 @@ public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDr
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside cpu --json} prints and the report embeds. */
     public ObjectNode json() {
-        return hostside.core.Json.document("cpu", this, figures());
+        return Json.document("cpu", this, figures());
     }
 }

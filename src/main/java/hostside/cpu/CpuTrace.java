@@ -7,7 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import hostside.core.BadInputException;
+import hostside.core.Finding;
 import hostside.core.Json;
+import hostside.core.Style;
 import hostside.cpu.trace.BuiltinStep;
 import hostside.cpu.trace.CrossCheck;
 import hostside.cpu.trace.ProfileVerdicts;
@@ -16,11 +19,14 @@ import hostside.cpu.trace.Strace;
 import hostside.cpu.trace.SyscallProfile;
 import hostside.cpu.trace.Target;
 import hostside.cpu.trace.TraceLimits;
+import hostside.cpu.trace.TraceRun;
 import hostside.cpu.trace.TraceUnavailableException;
 import hostside.cpu.trace.Tracer;
-import hostside.core.BadInputException;
-import hostside.core.Finding;
-import hostside.core.Style;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
+import hostside.harness.Status;
+import hostside.machine.MachineFacts;
 
 /**
  * {@code hostside cpu --trace}: the syscall profile of a training step, strace run twice over the
@@ -32,20 +38,20 @@ public final class CpuTrace {
     private CpuTrace() {}
 
     /** A pass of the trace, reported as the harness reports a case: started, then ended with its time. */
-    private static <T> T pass(hostside.harness.ProgressSink progress, String what, int i, java.util.function.Supplier<T> work) {
+    private static <T> T pass(ProgressSink progress, String what, int i, java.util.function.Supplier<T> work) {
         long start = System.nanoTime();
-        progress.accept(new hostside.harness.ProgressSink.CaseStarted(what, i, 2));
-        hostside.harness.Status status = hostside.harness.Status.FAILED;
+        progress.accept(new ProgressSink.CaseStarted(what, i, 2));
+        Status status = Status.FAILED;
         try {
             T r = work.get();
-            status = hostside.harness.Status.OK;
+            status = Status.OK;
             return r;
         } finally {
-            progress.accept(new hostside.harness.ProgressSink.CaseEnded(what, i, 2, status, System.nanoTime() - start));
+            progress.accept(new ProgressSink.CaseEnded(what, i, 2, status, System.nanoTime() - start));
         }
     }
 
-    public static int run(List<String> command, Long pid, int seconds, boolean json, PrintWriter out, hostside.harness.ProgressSink progress,
+    public static int run(List<String> command, Long pid, int seconds, boolean json, PrintWriter out, ProgressSink progress,
                           String mainClass) {
         if (pid != null && command != null && !command.isEmpty()) throw new BadInputException("--pid and a command: give one or the other");
         if (pid != null && ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) throw new BadInputException("--pid " + pid + ": no such process");
@@ -87,12 +93,12 @@ public final class CpuTrace {
         SyscallProfile summaryProfile = SyscallProfile.of(summary);
         CrossCheck.Result check = CrossCheck.compare(summary, timed);
         // an attached process that finished no call: the note says what that means, and no verdict on shares of nothing applies
-        java.util.Optional<String> quiet = QuietWindow.timed(timed.run(), timed.trace(), hostside.fs.FsRoot.live());
+        java.util.Optional<String> quiet = QuietWindow.timed(timed.run(), timed.trace(), FsRoot.live());
         List<Finding> findings = quiet.isPresent() ? List.of() : ProfileVerdicts.of(profile);
         String headline = quiet.orElseGet(() -> ProfileVerdicts.headline(profile));
         if (json) {
             Map<String, Object> j = new LinkedHashMap<>();
-            j.put("schema", hostside.machine.MachineFacts.SCHEMA);
+            j.put("schema", MachineFacts.SCHEMA);
             j.put("kind", "cpu-trace");
             j.put("target", target.describe());
             j.put("note", builtinNote);
@@ -118,7 +124,7 @@ public final class CpuTrace {
         TraceDocument.Trace t = new TraceDocument.Trace(target.describe(), builtinNote, strace.version(), headline,
                 exitLine(summary.run(), timed.run()).orElse(""), profile != whole, profile, summary.summary(), summaryProfile, check, findings, notes,
                 ProfileVerdicts.CAVEAT);
-        out.print(new hostside.doc.TextRenderer(Style.forTerminal()).render(TraceDocument.of(t)));
+        out.print(new TextRenderer(Style.forTerminal()).render(TraceDocument.of(t)));
         out.flush();
         return 0;
     }
@@ -127,7 +133,7 @@ public final class CpuTrace {
      * The command's exit, once where both runs ended alike, else per run: what the command did,
      * not how hostside did (its exit code stays 0).
      */
-    static java.util.Optional<String> exitLine(hostside.cpu.trace.TraceRun summary, hostside.cpu.trace.TraceRun timed) {
+    static java.util.Optional<String> exitLine(TraceRun summary, TraceRun timed) {
         var s = summary.commandExit();
         var t = timed.commandExit();
         if (t.isEmpty() || s.isEmpty()) return java.util.Optional.empty();
@@ -136,7 +142,7 @@ public final class CpuTrace {
     }
 
     private static int notRun(String why, boolean json, PrintWriter out) {
-        if (json) out.print(Json.write(Json.MAPPER.valueToTree(Map.of("schema", hostside.machine.MachineFacts.SCHEMA, "kind", "cpu-trace", "notRun", why))));
+        if (json) out.print(Json.write(Json.MAPPER.valueToTree(Map.of("schema", MachineFacts.SCHEMA, "kind", "cpu-trace", "notRun", why))));
         else out.println("hostside cpu --trace: not run: " + why);
         out.flush();
         return 0;

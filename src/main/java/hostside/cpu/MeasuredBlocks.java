@@ -12,7 +12,6 @@ import hostside.core.Distribution;
 import hostside.core.Units;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.cpu.measure.SchedCosts;
-import hostside.doc.Block;
 import hostside.doc.Block.Axis;
 import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Histogram;
@@ -21,8 +20,10 @@ import hostside.doc.Block.Paragraph;
 import hostside.doc.Block.Section;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Text;
 import hostside.harness.Result;
+import hostside.harness.Status;
 
 /**
  * The measured part of Module 3's document: what the scheduler charges, as a table of medians
@@ -92,10 +93,10 @@ final class MeasuredBlocks {
                 : " No GPU" + (m.noGpu().isEmpty() ? "" : " (" + m.noGpu() + ")") + ": the launch conditions are not run.";
         b.add(Paragraph.of(timer + launches + " Lateness of each wake-up after its tick, time of each launch call and the gap from one launch to the next, us."));
         // conditions not run (the launch ones without a GPU) are named once per reason under the table, not as rows as wide as the reason
-        List<Result> shown = rs.stream().filter(x -> x.status() != hostside.harness.Status.NOT_RUN).toList();
+        List<Result> shown = rs.stream().filter(x -> x.status() != Status.NOT_RUN).toList();
         if (!shown.isEmpty()) b.add(table(shown));
         java.util.Map<String, List<String>> notRun = new java.util.LinkedHashMap<>();
-        for (Result x : rs) if (x.status() == hostside.harness.Status.NOT_RUN) notRun.computeIfAbsent(x.why(), k -> new ArrayList<>()).add(condition(x));
+        for (Result x : rs) if (x.status() == Status.NOT_RUN) notRun.computeIfAbsent(x.why(), k -> new ArrayList<>()).add(condition(x));
         notRun.forEach((why, which) -> b.add(Note.of("not run: " + String.join(", ", which) + " (" + why + ")")));
         b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped and counted as refs timer and cyclictest do"));
         b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), in hostside's session, placed by the scheduler, as refs hog's"));

@@ -15,6 +15,7 @@ import hostside.core.Stats;
 import hostside.core.Versus;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.harness.Result;
+import hostside.machine.Host;
 import hostside.process.MachineLoad;
 
 /**
@@ -54,11 +55,11 @@ public final class MeasuredVerdicts {
     }
 
     /** Every rule's finding, on a machine whose load as the drill began was {@code load} (null: not read, a recording's). */
-    public static List<Finding> of(hostside.machine.Host machine, List<Result> results, boolean gpu, MachineLoad load) {
+    public static List<Finding> of(Host machine, List<Result> results, boolean gpu, MachineLoad load) {
         return judge(machine, results, gpu).stream().map(j -> j.finding(load)).toList();
     }
 
-    static List<Judged> judge(hostside.machine.Host machine, List<Result> results, boolean gpu) {
+    static List<Judged> judge(Host machine, List<Result> results, boolean gpu) {
         List<Judged> v = new ArrayList<>();
         syscall(results, machine.isVm()).ifPresent(v::add);
         switches(results).ifPresent(v::add);

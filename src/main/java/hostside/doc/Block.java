@@ -4,6 +4,7 @@ import java.util.List;
 
 import hostside.core.Finding;
 import hostside.core.Printable;
+import hostside.core.Rule;
 
 /**
  * The blocks a {@link Document} is made of. Each holds content, never layout: widths, colours,
@@ -103,7 +104,7 @@ public sealed interface Block {
                 if (!text.isEmpty() && ".!?".indexOf(text.charAt(text.length() - 1)) < 0) s.append('.');
                 s.append(" Fix: ").append(Printable.of(f.fix().strip()));
             }
-            if (f.id() != null && hostside.core.Rule.ID.matcher(f.id()).matches()) s.append(" [").append(f.id()).append(']');
+            if (f.id() != null && Rule.ID.matcher(f.id()).matches()) s.append(" [").append(f.id()).append(']');
             return s.toString();
         }
 

@@ -1,6 +1,8 @@
 package hostside.fs;
 
 import hostside.core.BadInputException;
+import hostside.libc.Libc;
+import hostside.libc.LibcException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,8 +72,8 @@ public final class FsRoot {
             }
             try {
                 return new FsRoot(new DirectoryTree(base.toAbsolutePath()), false);
-            } catch (hostside.libc.LibcException e) {
-                throw new BadInputException(root + ": cannot open the folder (" + hostside.libc.Libc.strerror(e.errno()) + ")");
+            } catch (LibcException e) {
+                throw new BadInputException(root + ": cannot open the folder (" + Libc.strerror(e.errno()) + ")");
             }
         }
         if (!Files.exists(p)) throw new BadInputException(root + ": no such file or folder");

@@ -2,8 +2,10 @@ package hostside.harness;
 
 import java.util.List;
 
+import hostside.core.Better;
 import hostside.core.Figure;
 import hostside.core.Scope;
+import hostside.core.Unit;
 
 /**
  * A detail that holds headline figures of its own beside its result's: the other direction of a
@@ -24,7 +26,7 @@ public interface DetailFigures extends Detail {
     }
 
     /** A figure derived from others (a size read off a sweep): one value, no spread of its own. */
-    static Figure exact(Result r, String key, Scope scope, double value, hostside.core.Unit unit, hostside.core.Better better, String method,
+    static Figure exact(Result r, String key, Scope scope, double value, Unit unit, Better better, String method,
                         String anchor) {
         return new Figure(key, scope, value, unit, better, value, value, r.value().samples(), method, anchor);
     }

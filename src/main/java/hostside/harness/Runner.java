@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.core.BadInputException;
+import hostside.fs.FsRoot;
+
 /**
  * Runs test cases in order, each guarded: one that does not apply says why, one that throws is a
  * failed row with the message; neither stops the others.
@@ -19,7 +22,7 @@ public final class Runner {
      * and the target is never made (a GPU never opened, a test file never written); live, as
      * {@link #run(List, Object, ProgressSink)}. The one place that keeps the rule.
      */
-    public static <C> List<Result> run(hostside.fs.FsRoot fs, List<? extends TestCase<C>> tests, java.util.function.Supplier<C> target,
+    public static <C> List<Result> run(FsRoot fs, List<? extends TestCase<C>> tests, java.util.function.Supplier<C> target,
                                        ProgressSink progress) {
         if (!fs.isLive()) return notRun(tests, RECORDED);
         return run(tests, target.get(), progress);
@@ -64,7 +67,7 @@ public final class Runner {
         List<T> chosen = new ArrayList<>();
         for (String k : keys) {
             T t = all.stream().filter(x -> x.key().equals(k)).findFirst()
-                    .orElseThrow(() -> new hostside.core.BadInputException("no test case \"" + k + "\"; see --list"));
+                    .orElseThrow(() -> new BadInputException("no test case \"" + k + "\"; see --list"));
             chosen.add(t);
         }
         return chosen;

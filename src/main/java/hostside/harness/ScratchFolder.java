@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import hostside.core.Printable;
+
 /**
  * A private folder for the temporary files a drill hands to other programs: strace's output,
  * the Python scripts and what they print. Named and locked like the test files
@@ -36,7 +38,7 @@ public final class ScratchFolder implements AutoCloseable {
 
     /** A fresh folder in the JVM's temporary folder (java.io.tmpdir, /tmp by default). */
     public static ScratchFolder create(String drill) {
-        return create(Path.of(System.getProperty("java.io.tmpdir")), drill, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
+        return create(Path.of(System.getProperty("java.io.tmpdir")), drill, line -> System.err.println("hostside: " + Printable.of(line)));
     }
 
     /**

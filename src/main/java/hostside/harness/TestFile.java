@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import hostside.core.BadInputException;
+import hostside.core.Units;
 import hostside.libc.FileIo;
 
 /**
@@ -76,7 +77,7 @@ public final class TestFile implements AutoCloseable {
         probeWritable(dir);
         if (!fits(bytes, usableBytes)) {
             throw new BadInputException(String.format(Locale.ROOT, "%s: not enough free space for the %s test file (%s free, %s kept free); use --size or --dir",
-                    dir, hostside.core.Units.bytes(bytes), hostside.core.Units.bytes(usableBytes), hostside.core.Units.bytes(MARGIN)));
+                    dir, Units.bytes(bytes), Units.bytes(usableBytes), Units.bytes(MARGIN)));
         }
         TestFile f = null;
         try {

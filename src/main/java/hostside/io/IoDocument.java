@@ -9,19 +9,20 @@ import java.util.Set;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.core.Units;
-import hostside.doc.Block;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.Note;
 import hostside.doc.Block.Paragraph;
 import hostside.doc.Block.Section;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
 import hostside.harness.Result;
 import hostside.io.facts.IoFactsBlocks;
 import hostside.io.measure.ReadTest.ReadDetail;
 import hostside.io.measure.WriteTest.WriteDetail;
+import hostside.machine.Host;
 
 /**
  * What {@code hostside io} shows, said once for the terminal, the report and HTML: the storage and
@@ -43,7 +44,7 @@ public final class IoDocument {
     }
 
     /** "vm, kernel 6.18.44" and, for a recording, where it was read from. */
-    private static String subtitle(hostside.machine.Host m) {
+    private static String subtitle(Host m) {
         if (m == null) return "";
         String s = (m.name().isEmpty() ? "unnamed host" : m.name()) + (m.kernel().isEmpty() ? "" : ", kernel " + m.kernel());
         return m.live() ? s : s + ", read from " + m.source();

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Finding;
 import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
@@ -17,6 +19,10 @@ import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
 import hostside.libc.Libc;
+import hostside.machine.Host;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
+import hostside.machine.PciDevice;
 import hostside.process.MachineLoad;
 
 /**
@@ -55,14 +61,14 @@ public final class IoDrill {
     }
 
     /** The NUMA node of each GPU (null where the kernel says -1), for the locality findings. */
-    static List<Integer> gpuNumaNodes(hostside.machine.MachineFacts machine) {
+    static List<Integer> gpuNumaNodes(MachineFacts machine) {
         List<Integer> nodes = new ArrayList<>();
-        for (hostside.machine.PciDevice g : machine.gpus()) nodes.add(g.numaNode());
+        for (PciDevice g : machine.gpus()) nodes.add(g.numaNode());
         return nodes;
     }
 
-    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, hostside.harness.ProgressSink progress, MachineLoad load) {
-        return run(fs, hostside.machine.MachineReader.read(fs), tests, o, progress, load);
+    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, ProgressSink progress, MachineLoad load) {
+        return run(fs, MachineReader.read(fs), tests, o, progress, load);
     }
 
     /**
@@ -70,11 +76,11 @@ public final class IoDrill {
      * load}: the machine's as the drill began (null where not read): a busy one makes the measured
      * findings unknown.
      */
-    public static IoRun run(FsRoot fs, hostside.machine.MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
-                            hostside.harness.ProgressSink progress, MachineLoad load) {
-        hostside.machine.Host machine = machineFacts.host();
+    public static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
+                            ProgressSink progress, MachineLoad load) {
+        Host machine = machineFacts.host();
         IoFacts facts = facts(fs, o);
-        List<hostside.core.Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
+        List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
         if (fs.isLive() && !Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
         if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {

@@ -13,8 +13,10 @@ import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Scope;
 import hostside.harness.Result;
+import hostside.io.facts.IoFacts;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
+import hostside.machine.Host;
 
 /**
  * One run of Module 4's I/O drill.
@@ -30,7 +32,7 @@ import hostside.io.measure.WriteTest;
  * <p>Its JSON reads back into an equal run, a run of schema hostside/1 too ({@link Hostside1}).
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "container", "load"}) // derived, or set beside it by the report (container) or the command line (load)
-public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts facts, List<Finding> findings, FileUsed file,
+public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUsed file,
                     @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<Finding> verdicts) {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
@@ -66,6 +68,6 @@ public record IoRun(hostside.machine.Host machine, hostside.io.facts.IoFacts fac
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside io --json} prints and the report embeds. */
     public ObjectNode json() {
-        return hostside.core.Json.document("io", this, figures());
+        return Json.document("io", this, figures());
     }
 }

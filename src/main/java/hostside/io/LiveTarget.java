@@ -7,13 +7,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import hostside.container.AvailableMemory;
 import hostside.core.BadInputException;
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Printable;
+import hostside.core.Severity;
 import hostside.core.Units;
 import hostside.fs.FsRoot;
 import hostside.harness.ProgressSink;
+import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.io.facts.IoFactRules;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.uring.IoUring;
@@ -55,7 +61,7 @@ final class LiveTarget implements AutoCloseable {
 
     IoTarget target() {
         // a container's memory cgroup, not the host's MemAvailable: the warm reads must fit in its page cache
-        long available = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
+        long available = AvailableMemory.read(fs).orElse(4L << 30);
         long sampleNanos = (o.sampleMs() == null ? IoDrill.DEFAULT_SAMPLE_MS : o.sampleMs()) * 1_000_000L;
         return o.file() != null ? usersFile(o.file(), available, sampleNanos) : testFile(available, sampleNanos);
     }
@@ -98,9 +104,9 @@ final class LiveTarget implements AutoCloseable {
 
     /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr and kept among the findings. */
     private void sweep(Path dir) {
-        hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)))
-                .ifPresent(note -> notes.add(hostside.io.facts.IoFactRules.STALE_TEST_FILES.finding(hostside.core.Severity.INFO, "test files", note,
-                        hostside.core.Evidence.fact(dir.toString(), "test files of a killed run removed"))));
+        StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + Printable.of(line)))
+                .ifPresent(note -> notes.add(IoFactRules.STALE_TEST_FILES.finding(Severity.INFO, "test files", note,
+                        Evidence.fact(dir.toString(), "test files of a killed run removed"))));
     }
 
     private static long size(Path f) {

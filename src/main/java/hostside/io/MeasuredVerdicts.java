@@ -12,6 +12,7 @@ import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.core.Versus;
 import hostside.harness.Result;
 import hostside.io.measure.ReadTest.ReadDetail;
@@ -202,23 +203,23 @@ public final class MeasuredVerdicts {
         if (held != null) read.add(Evidence.of(wr.key() + "_page_cache", held, Unit.BYTES));
         String figures = String.format(Locale.ROOT, "Read again while still cached, the same file comes at %.2f GB/s", w.median())
                 + cold.map(c -> String.format(Locale.ROOT, " (%.2f GB/s cold)", c.value().median())).orElse("")
-                + (held == null ? "" : "; " + hostside.core.Units.bytes(held) + " of it cached after the reads");
+                + (held == null ? "" : "; " + Units.bytes(held) + " of it cached after the reads");
         if (cold.isPresent() && versus(w, cold.get().value()) == Versus.BELOW) {
             // a read from memory slower than the same read from the disk: the pages were not all there, or something else ran
             Result c = cold.get();
-            String of = wr.detail() instanceof ReadDetail d ? " of " + hostside.core.Units.bytes(d.fileBytes()) : "";
+            String of = wr.detail() instanceof ReadDetail d ? " of " + Units.bytes(d.fileBytes()) : "";
             return Optional.of(new Judged(IoRules.PAGE_CACHE, Severity.UNKNOWN, figures, String.format(Locale.ROOT,
                     "Read again while still cached, the same file came at %.2f GB/s, slower than the cold read's %.2f beyond both runs' spreads,"
                             + " which a read from memory is not: the file's pages were not all held%s, or another load ran; run again, and"
                             + " compare with fio's job%s", w.median(), c.value().median(),
-                    held == null ? "" : " (" + hostside.core.Units.bytes(held) + of + " cached after the reads)", fio(wr)), read));
+                    held == null ? "" : " (" + Units.bytes(held) + of + " cached after the reads)", fio(wr)), read));
         }
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Read again while still cached, the same file comes at %.2f GB/s", w.median()));
         cold.ifPresent(c -> s.append(versus(w, c.value()) == Versus.ABOVE
                 ? String.format(Locale.ROOT, " (%.1fx the cold read)", w.median() / c.value().median())
                 : " (" + evenBecause(w, c.value()) + " with the cold read: the cache gains nothing here)"));
         if (held != null) {
-            String bytes = hostside.core.Units.bytes(held);
+            String bytes = Units.bytes(held);
             if (inMemory) {
                 s.append(" and holds ").append(bytes).append(" of memory: on tmpfs the file is its pages, kept for as long as the file exists"
                         + " (swapped out only where swap is on); there is no cache to drop and no disk for O_DIRECT to read from instead, so"

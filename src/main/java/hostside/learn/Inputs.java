@@ -6,9 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.container.ContainerFacts;
 import hostside.core.Figure;
 import hostside.core.Rule;
 import hostside.core.Scope;
+import hostside.core.Units;
+import hostside.machine.MachineRun;
+import hostside.report.Fleet;
+import hostside.report.MeasuredBy;
 import hostside.report.Report;
 
 /**
@@ -91,7 +96,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
         /** "55.3 GB/s (measured here)". */
         public String shown() {
-            return hostside.core.Units.sig3(value) + " " + unit + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
+            return Units.sig3(value) + " " + unit + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
         }
 
         public boolean mine() {
@@ -133,7 +138,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         java.util.List<String> busy = r.confounders() == null ? java.util.List.of() : r.confounders().busyDrills();
         for (Figure f : r.figures()) {
             // the machine's own figure wins over a GPU's or a folder's of the same key; among those, the first
-            boolean underLoad = hostside.report.MeasuredBy.drill(f.key()).map(busy::contains).orElse(false);
+            boolean underLoad = MeasuredBy.drill(f.key()).map(busy::contains).orElse(false);
             Value v = new Value(f.key(), f.value(), f.unit().toString(), underLoad ? Source.MEASURED_BUSY : Source.MEASURED, "", f.min(), f.max());
             if (f.scope().kind() == Scope.Kind.MACHINE) values.put(f.key(), v);
             else values.putIfAbsent(f.key(), v);
@@ -143,8 +148,8 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         String name = m == null || m.name() == null ? "this machine" : m.name();
         var c = r.hardwareClass();
         // a first-schema report has no class of its own: it follows from its Module 1 facts, as its figures do
-        hostside.machine.MachineRun machineRun = r.module(hostside.machine.MachineRun.class);
-        if (c == null && machineRun != null && machineRun.facts() != null) c = hostside.report.Fleet.hardwareClass(machineRun, null);
+        MachineRun machineRun = r.module(MachineRun.class);
+        if (c == null && machineRun != null && machineRun.facts() != null) c = Fleet.hardwareClass(machineRun, null);
         if (c != null) {
             put(facts, "gpu", c.gpuCount() == 0 ? "none" : c.gpuCount() + "x " + c.gpu());
             put(facts, "gpu_count", String.valueOf(c.gpuCount()));
@@ -153,7 +158,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
             put(facts, "host_link", c.hostLink());
             put(facts, "fabric", c.fabric());
             put(facts, "nics", c.nics());
-            if (c.pageSize() != null) put(facts, "page_size", hostside.core.Units.bytes(c.pageSize()));
+            if (c.pageSize() != null) put(facts, "page_size", Units.bytes(c.pageSize()));
             if (c.pageSize() != null) put(facts, "page_size_bytes", String.valueOf(c.pageSize()));
         }
         var conf = r.confounders();
@@ -165,7 +170,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         return new Inputs(name + date, values, facts, r.findings());
     }
 
-    private static void containerFacts(Map<String, Fact> facts, hostside.container.ContainerFacts c) {
+    private static void containerFacts(Map<String, Fact> facts, ContainerFacts c) {
         if (c == null) return;
         if (c.runtime() != null) put(facts, "container", c.runtime().inContainer() ? (c.runtime().runtime() == null ? "a container" : c.runtime().runtime()) : "none");
         if (c.shm() != null && c.shm().sizeBytes() != null) put(facts, "shm_bytes", String.valueOf(c.shm().sizeBytes()));

@@ -8,7 +8,11 @@ import java.util.Optional;
 
 import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Scope;
+import hostside.core.Severity;
 import hostside.core.Units;
+import hostside.io.IoRules;
+import hostside.io.MeasuredVerdicts;
 import hostside.report.Report;
 
 /**
@@ -72,7 +76,7 @@ public final class SelfCheck {
     /** The question with the report's findings of its rules, an answer the rules could not judge said to be so. */
     static Question quoting(Report r, Question x) {
         List<String> ids = RULES.get(x.number() - 1);
-        List<Report.Concluded> found = r.findings().stream().filter(c -> ids.contains(c.id()) && c.severity() != hostside.core.Severity.OK).toList();
+        List<Report.Concluded> found = r.findings().stream().filter(c -> ids.contains(c.id()) && c.severity() != Severity.OK).toList();
         return new Question(x.number(), x.question(), x.answer(), x.evidence(), x.answered(), found);
     }
 
@@ -164,13 +168,13 @@ public final class SelfCheck {
             }
         }
         if (found.isEmpty()) return missing(6, question, "no checkpoint reads were measured", "hostside io");
-        Optional<Report.Concluded> judged = r.findings().stream().filter(c -> c.id().equals(hostside.io.IoRules.LOAD_PATH.id())).findFirst();
+        Optional<Report.Concluded> judged = r.findings().stream().filter(c -> c.id().equals(IoRules.LOAD_PATH.id())).findFirst();
         if (judged.isPresent()) {
             // the report's rule weighs the spreads and the load: the course says its conclusion, not one of its own from the medians
             List<String> all = new ArrayList<>();
             for (int i = 0; i < found.size(); i++) all.add(names.get(i) + " " + Units.sig3(found.get(i).value()) + " GB/s");
             Report.Concluded c = judged.get();
-            String said = c.severity() == hostside.core.Severity.UNKNOWN
+            String said = c.severity() == Severity.UNKNOWN
                     ? "The report could not judge which is faster (" + c.id() + "): " + c.text() + "."
                     : "The report (" + c.id() + ", " + c.severity() + "): " + c.text() + "." + (c.fix().isEmpty() ? "" : " Fix: " + c.fix() + ".");
             return new Question(6, question, "Measured: " + String.join(", ", all) + " (" + scope(found.getFirst()) + "). " + said,
@@ -185,9 +189,9 @@ public final class SelfCheck {
         a.append(" (").append(scope(found.get(best))).append(").");
         // a report older than the rulebook: the I/O drill's threshold, a gain under MATERIAL of the slower figure being no reason to change a loader
         double top = found.get(best).value();
-        boolean close = found.stream().allMatch(f -> top <= (1 + hostside.io.MeasuredVerdicts.MATERIAL) * f.value());
+        boolean close = found.stream().allMatch(f -> top <= (1 + MeasuredVerdicts.MATERIAL) * f.value());
         if (found.size() > 1 && close) a.append(String.format(Locale.ROOT, " They are within %.0f%% of each other: the path matters less here than the storage.",
-                100 * hostside.io.MeasuredVerdicts.MATERIAL));
+                100 * MeasuredVerdicts.MATERIAL));
         return new Question(6, question, a.toString(), "seq_read_* beside fio's jobs; Module 4", true);
     }
 
@@ -195,7 +199,7 @@ public final class SelfCheck {
         String question = "Which container limit would break training here?";
         Report.Storage s = r.module(Report.Storage.class);
         if (s == null || s.container() == null) return missing(7, question, "the container's limits were not read", "hostside container");
-        List<Finding> bad = s.container().findings().stream().filter(f -> f.severity() == hostside.core.Severity.BAD || f.severity() == hostside.core.Severity.WARN)
+        List<Finding> bad = s.container().findings().stream().filter(f -> f.severity() == Severity.BAD || f.severity() == Severity.WARN)
                 .sorted(Comparator.comparing(Finding::severity)).toList();
         String answer = bad.isEmpty() ? s.container().verdict() + "."
                 : bad.stream().map(f -> f.subject() + ": " + f.text()).reduce((x, y) -> x + " " + y).orElse("");
@@ -209,7 +213,7 @@ public final class SelfCheck {
     /** The machine-wide figure, else the first of any scope. */
     private static Optional<Figure> figure(Report r, String key) {
         if (r.figures() == null) return Optional.empty();
-        Optional<Figure> machine = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() == hostside.core.Scope.Kind.MACHINE).findFirst();
+        Optional<Figure> machine = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() == Scope.Kind.MACHINE).findFirst();
         return machine.isPresent() ? machine : r.figures().stream().filter(f -> f.key().equals(key)).findFirst();
     }
 

@@ -2,6 +2,8 @@ package hostside.learn;
 
 import java.util.Locale;
 
+import hostside.doc.HtmlRenderer;
+
 /**
  * A small SVG writer for the steppers' drawings: boxes, arrows, lines and text on a fixed canvas,
  * each with a class the page's style colours ("on" lit, "dim" not involved, "hot" where the cost
@@ -82,7 +84,7 @@ public final class Svg {
     }
 
     static String esc(String s) {
-        return hostside.doc.HtmlRenderer.esc(s);
+        return HtmlRenderer.esc(s);
     }
 
     private static String attr(String s) {

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import hostside.core.Finding;
+
 /**
  * How far apart GPUs and NICs are, in the vocabulary of {@code nvidia-smi topo -m}, computed
  * from the PCIe tree and NUMA data alone (so it works without NVML and on a recorded machine):
@@ -21,7 +23,7 @@ import java.util.Map;
  * @param verdicts one finding per GPU of {@link TopologyRules#NIC_DISTANCE}: what its nearest NIC means for GPUDirect RDMA
  *                 (a report of an earlier version wrote them as lines: each reads back as an info finding)
  */
-public record Affinity(List<String> devices, List<List<String>> matrix, List<hostside.core.Finding> verdicts) {
+public record Affinity(List<String> devices, List<List<String>> matrix, List<Finding> verdicts) {
 
     public static final List<String> LEVELS = List.of("X", "PIX", "PXB", "PHB", "NODE", "SYS", "?");
 
@@ -40,7 +42,7 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<hos
             for (PciDevice b : all) row.add(level(a, b, byAddress, cpuNodes));
             matrix.add(row);
         }
-        List<hostside.core.Finding> verdicts = new ArrayList<>();
+        List<Finding> verdicts = new ArrayList<>();
         for (int i = 0; i < gpus.size(); i++) {
             PciDevice gpu = gpus.get(i);
             PciDevice best = null;

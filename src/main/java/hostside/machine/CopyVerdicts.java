@@ -11,6 +11,7 @@ import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.core.Units;
+import hostside.gpu.bench.Sweep;
 import hostside.harness.Result;
 
 /**
@@ -45,7 +46,7 @@ public final class CopyVerdicts {
                     + ": fine-grained host access (pointer chasing, small reads) stalls a GPU thread that long; move data in bulk", List.of(evidence(r))));
         });
         rs.stream().filter(r -> r.isOk() && r.key().startsWith("host_to_device_sweep_")).forEach(r -> {
-            if (r.detail() instanceof hostside.gpu.bench.Sweep.SweepDetail d && d.halfPeakBytes() >= 0) {
+            if (r.detail() instanceof Sweep.SweepDetail d && d.halfPeakBytes() >= 0) {
                 String figures = String.format(Locale.ROOT, "%s copies reach half their %.1f GB/s peak at %s",
                         r.key().endsWith("pinned") ? "pinned" : "pageable", r.value().median(), Units.bytes(d.halfPeakBytes()));
                 v.add(new GpuRules.Judged(GpuRules.COPY_SIZE, Severity.INFO, gpu, figures, figures

@@ -16,19 +16,20 @@ import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Unit;
 import hostside.core.Units;
-import hostside.doc.Block;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Text;
 import hostside.gpu.bench.AllGpus;
-import hostside.harness.DetailFigures;
 import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.cuda.CudaFacts;
-import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.ClockLock;
+import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.peer.PeerDetail;
+import hostside.gpu.peer.PeerMatrix;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 
 /**
@@ -217,7 +218,7 @@ final class GpuBlocks {
      * the JSON, so that an 8-GPU page is not three screens long.
      */
     private Block peerMatrix(Result x, PeerDetail d) {
-        hostside.gpu.peer.PeerMatrix m = d.main();
+        PeerMatrix m = d.main();
         List<String> labels = new ArrayList<>();
         for (int i = 0; i < m.addresses().size(); i++) labels.add(label(m.addresses().get(i), "cuda" + i));
         List<Column> columns = new ArrayList<>(List.of(left("")));

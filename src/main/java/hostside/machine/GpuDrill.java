@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import hostside.container.AvailableMemory;
 import hostside.core.CpuSet;
 import hostside.core.Finding;
 import hostside.fs.FsRoot;
@@ -19,10 +20,14 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.gpu.cuda.DeviceBuffer;
+import hostside.gpu.cuda.HostBuffer;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlReader;
 import hostside.gpu.peer.PeerAccess;
 import hostside.gpu.peer.PeerAccessReader;
+import hostside.gpu.peer.PeerCopies;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
@@ -61,7 +66,7 @@ public final class GpuDrill {
     /** The test cases that run on all GPUs together: the host copies of every GPU at once, then the peer-to-peer ones. */
     public static List<TestCase<List<Target>>> allGpuTests() {
         List<TestCase<List<Target>>> all = new ArrayList<>(List.of(new AllGpus(true), new AllGpus(false)));
-        all.addAll(hostside.gpu.peer.PeerCopies.all());
+        all.addAll(PeerCopies.all());
         return all;
     }
 
@@ -162,8 +167,8 @@ public final class GpuDrill {
         // Only a link below its maximum needs the second look (and the 64 MiB of pinned memory).
         if (idle == null || !(idle.belowMaxSpeed() || idle.belowMaxWidth())) return null;
         long bytes = 64L << 20;
-        try (hostside.gpu.cuda.HostBuffer host = hostside.gpu.cuda.HostBuffer.pinned(bench.cuda, bytes);
-             hostside.gpu.cuda.DeviceBuffer dev = bench.gpu.alloc(bytes)) {
+        try (HostBuffer host = HostBuffer.pinned(bench.cuda, bytes);
+             DeviceBuffer dev = bench.gpu.alloc(bytes)) {
             for (int i = 0; i < 32; i++) bench.stream.copyHostToDevice(dev, host, bytes); // about 40 ms at Gen5
             String dir = "/sys/bus/pci/devices/" + address;
             Double speed = PciLink.parseSpeed(fs.text(dir + "/current_link_speed").orElse(null));
@@ -180,8 +185,8 @@ public final class GpuDrill {
      * drill began (null where not read): a busy one makes the measured findings unknown.
      */
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress, MachineLoad load) {
-        if (!fs.isLive()) return GpuSection.notRun(hostside.harness.Runner.RECORDED, null);
+                                 List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
+        if (!fs.isLive()) return GpuSection.notRun(Runner.RECORDED, null);
         NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
         if (open instanceof Cuda.Open.NotRun n) return GpuSection.notRun(n.why(), nvml);
@@ -194,7 +199,7 @@ public final class GpuDrill {
         }
         List<GpuRun> runs = new ArrayList<>();
         // pinned buffers are charged to this process's memory cgroup: its room bounds them, not only the host's
-        long hostAvailable = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
+        long hostAvailable = AvailableMemory.read(fs).orElse(4L << 30);
         MemoryPlan plan = MemoryPlan.of(facts.topology());
         List<NodeCopies.From> nodes = copyNodes(plan);
         List<LaunchCost.Core> cores = launchCores(plan);
@@ -248,7 +253,7 @@ public final class GpuDrill {
 
     /** Runs the all-GPU cases when the selection includes them (or is everything). */
     private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, List<TestCase<List<Target>>> tests,
-                                        hostside.harness.ProgressSink progress) {
+                                        ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
         List<GpuBench> benches = new ArrayList<>();
         try {

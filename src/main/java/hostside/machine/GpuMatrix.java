@@ -1,6 +1,12 @@
 package hostside.machine;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.core.Unit;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlGpu;
+import hostside.gpu.nvml.NvmlP2p;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,7 +20,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import hostside.gpu.nvml.NvmlGpu;
 
 /**
  * GPU to GPU in {@code nvidia-smi topo -m}'s classes: "NV#" where # active NVLinks join the two,
@@ -110,9 +115,9 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
     }
 
     /** The matrix of a live run or a recording, with each pair's {@link PeerPath}: the driver's answers and the switch ports' ACS. */
-    public static GpuMatrix of(hostside.fs.FsRoot fs, MachineFacts facts, GpuDrill.GpuSection gpu) {
+    public static GpuMatrix of(FsRoot fs, MachineFacts facts, GpuDrill.GpuSection gpu) {
         GpuMatrix m = of(facts, gpu);
-        List<hostside.gpu.nvml.NvmlP2p> nvml = gpu == null || gpu.nvml() == null ? List.of() : gpu.nvml().p2p();
+        List<NvmlP2p> nvml = gpu == null || gpu.nvml() == null ? List.of() : gpu.nvml().p2p();
         return m.withPeers(PeerPath.of(fs, m, facts.pci(), gpu == null ? List.of() : gpu.peers(), nvml));
     }
 
@@ -276,8 +281,8 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
             if (crossing.isEmpty()) continue;
             String which = crossing.size() <= 6 ? String.join(", ", crossing)
                     : String.join(", ", crossing.subList(0, 6)) + " and " + (crossing.size() - 6) + " more pairs";
-            List<hostside.core.Evidence> e = crossing.stream().map(k -> hostside.core.Evidence.fact("gpu_matrix." + k, level)).toList();
-            f.add(PeerRules.PCIE_PATH.finding(hostside.core.Severity.WARN, "GPU peers", switch (level) {
+            List<Evidence> e = crossing.stream().map(k -> Evidence.fact("gpu_matrix." + k, level)).toList();
+            f.add(PeerRules.PCIE_PATH.finding(Severity.WARN, "GPU peers", switch (level) {
                 case "SYS" -> which + ": no NVLink, and their PCIe path crosses the link between CPU sockets (SYS): peer traffic"
                         + " crosses both sockets' root complexes and the CPU interconnect, or NCCL stages it through host memory";
                 case "NODE" -> which + ": no NVLink, and their PCIe paths meet only between host bridges of one NUMA node (NODE):"
@@ -289,14 +294,14 @@ public record GpuMatrix(List<String> gpus, List<List<String>> matrix, List<Pair>
         for (GpuLinks l : links) {
             if (l.active() == null || l.active() == 0 || l.inactiveLinks().isEmpty()) continue;
             int all = l.active() + l.inactiveLinks().size();
-            f.add(PeerRules.NVLINK_DOWN.finding(hostside.core.Severity.WARN, l.gpu(), String.format(Locale.ROOT,
+            f.add(PeerRules.NVLINK_DOWN.finding(Severity.WARN, l.gpu(), String.format(Locale.ROOT,
                     "%s has %d of its %d NVLinks down (link%s %s) while %d are up: it has %d%% of its NVLink bandwidth, and every GPU"
                             + " in a ring or tensor-parallel group with it slows to that",
                     l.gpu(), l.inactiveLinks().size(), all, l.inactiveLinks().size() == 1 ? "" : "s",
                     l.inactiveLinks().stream().map(String::valueOf).collect(Collectors.joining(", ")), l.active(),
                     Math.round(100.0 * l.active() / all)),
-                    hostside.core.Evidence.of("nvlink_active." + l.gpu(), l.active(), hostside.core.Unit.COUNT),
-                    hostside.core.Evidence.of("nvlink_inactive." + l.gpu(), l.inactiveLinks().size(), hostside.core.Unit.COUNT)));
+                    Evidence.of("nvlink_active." + l.gpu(), l.active(), Unit.COUNT),
+                    Evidence.of("nvlink_inactive." + l.gpu(), l.inactiveLinks().size(), Unit.COUNT)));
         }
         f.addAll(PeerPath.findings(this, peers));
         return f;

@@ -24,7 +24,7 @@ final class GpuMatrixBlocks {
         if (m == null || m.gpus().size() < 2) return Optional.empty();
         List<Block> b = new ArrayList<>();
         b.add(new Block.Paragraph(Text.of("In ").andCode("nvidia-smi topo -m").plain(" terms: " + GpuMatrix.LEGEND + ".")));
-        List<hostside.doc.Block.Table.Column> columns = new ArrayList<>(List.of(left("")));
+        List<Block.Table.Column> columns = new ArrayList<>(List.of(left("")));
         for (String g : m.gpus()) columns.add(left(g));
         List<List<Text>> rows = new ArrayList<>();
         for (int i = 0; i < m.gpus().size(); i++) {

@@ -9,11 +9,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import hostside.core.CpuSet;
+import hostside.core.Stats;
 import hostside.core.Units;
-import hostside.doc.Block;
 import hostside.doc.Block.KeyValues.Entry;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
 
@@ -62,7 +63,7 @@ public final class MachineDocument {
     }
 
     /** "55.4 (55.0-55.6)": the median and the range of the samples. */
-    static String cell(hostside.core.Stats s) {
+    static String cell(Stats s) {
         return Units.withRange(s.median(), s.min(), s.max());
     }
 
@@ -134,7 +135,7 @@ public final class MachineDocument {
     static Block pcie(MachineFacts f) {
         List<PciDevice> shown = new ArrayList<>(f.gpus());
         shown.addAll(f.nics());
-        shown.addAll(f.pci().stream().filter(d -> d.kind() == hostside.machine.PciKind.NVME).toList());
+        shown.addAll(f.pci().stream().filter(d -> d.kind() == PciKind.NVME).toList());
         if (shown.isEmpty()) return new Block.Section("PCIe", List.of(Block.Paragraph.of("No GPU, NIC or NVMe drive found.")));
         List<List<Text>> rows = new ArrayList<>();
         for (PciDevice d : shown) {

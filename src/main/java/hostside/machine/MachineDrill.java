@@ -4,9 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Target;
+import hostside.harness.ProgressSink;
 import hostside.harness.TestCase;
+import hostside.memory.MemoryTarget;
+import hostside.process.MachineLoad;
 
 /** Module 1 as one run: the facts, the GPU drill, and the GPU matrix that joins them. */
 public final class MachineDrill {
@@ -14,7 +18,7 @@ public final class MachineDrill {
 
     /** Facts, then the GPU drill, each case reported to {@code progress}; no memory measurement. */
     public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, List<TestCase<List<Target>>> together,
-                                 hostside.harness.ProgressSink progress) {
+                                 ProgressSink progress) {
         return run(fs, List.of(), tests, together, progress);
     }
 
@@ -22,26 +26,26 @@ public final class MachineDrill {
      * Facts, the CPU memory measurements (before the GPU's: they load every CPU and its memory, and
      * nothing else may run beside them), then the GPU drill, each case reported to {@code progress}.
      */
-    public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
+    public static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, ProgressSink progress) {
         return run(fs, memoryTests, null, tests, together, progress);
     }
 
     /** ... with STREAM's arrays of {@code streamArrayBytes} each; null for STREAM's rule. */
-    public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress) {
+    public static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, ProgressSink progress) {
         return run(fs, memoryTests, streamArrayBytes, tests, together, progress, null);
     }
 
     /** ... on a machine whose load as the drill began was {@code load} (null: not read): a busy one makes the measured findings unknown. */
-    public static MachineRun run(FsRoot fs, List<TestCase<hostside.memory.MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, hostside.harness.ProgressSink progress, hostside.process.MachineLoad load) {
+    public static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
+                                 List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
         MachineFacts facts = MachineReader.read(fs);
         MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, streamArrayBytes, progress);
         GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress, load);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         List<Finding> found = new ArrayList<>(matrix.findings());
-        found.addAll(PeerVerdicts.of(facts, gpu, matrix, hostside.process.MachineLoad.busyReasons(load)));
+        found.addAll(PeerVerdicts.of(facts, gpu, matrix, MachineLoad.busyReasons(load)));
         found.addAll(MemoryVerdicts.of(memory, gpu, load));
         return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix, memory);
     }
@@ -65,7 +69,7 @@ public final class MachineDrill {
             PciLink load = r.linkUnderLoad();
             if (load == null || load.speedGTs() == null) continue;
             boolean suspected = findings.removeIf(f -> f.subject().equals(r.gpu()) && f.id().equals(TopologyRules.LINK_IDLE.id())
-                    && f.severity() == hostside.core.Severity.WARN);
+                    && f.severity() == Severity.WARN);
             if (suspected) findings.add(TopologyRules.underLoad(r.gpu(), load));
         }
         return new MachineFacts(facts.schema(), facts.host(), facts.topology(), facts.pci(), facts.affinity(), facts.iommu(),

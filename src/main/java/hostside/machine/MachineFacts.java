@@ -1,6 +1,7 @@
 package hostside.machine;
 
 import hostside.core.Finding;
+import hostside.core.Schema;
 
 import java.util.List;
 
@@ -16,7 +17,7 @@ public record MachineFacts(
         List<Finding> findings,
         List<String> unknowns) {
 
-    public static final String SCHEMA = hostside.core.Schema.CURRENT;
+    public static final String SCHEMA = Schema.CURRENT;
 
     public List<PciDevice> gpus() {
         return pci.stream().filter(PciDevice::isGpu).toList();

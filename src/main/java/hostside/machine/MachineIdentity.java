@@ -5,6 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import hostside.fs.FsRoot;
+import hostside.fs.Recorder;
 
 /**
  * Which machine this is, as a stable hash, never the raw id (CONTRACT.md, Reports): cloud VMs
@@ -41,7 +42,7 @@ public record MachineIdentity(Source source, String sha256, boolean fromSnapshot
     /** Fixed, so the same machine always hashes the same; hostside's own, so the hash is not another tool's. */
     static final String PREFIX = "hostside machine identity\0";
     /** The hash a snapshot keeps instead of the raw id (docs/snapshot.md), in sha256sum's format: "HASH  PATH". */
-    public static final String RECORDED = hostside.fs.Recorder.OWN_FOLDER + "/machine-id.sha256";
+    public static final String RECORDED = Recorder.OWN_FOLDER + "/machine-id.sha256";
     /** Hex digits of the hash kept in the report's JSON: 64 bits, no two machines of a fleet alike. */
     static final int ID_DIGITS = 16;
     /** Hex digits of the hash in the report's file name. */

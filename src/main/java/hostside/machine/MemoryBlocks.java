@@ -16,12 +16,13 @@ import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Units;
-import hostside.doc.Block;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Text;
 import hostside.harness.Result;
 import hostside.memory.MemoryCases;
 import hostside.memory.MemoryDetails;
+import hostside.memory.Placement;
 
 /**
  * The CPU memory part of Module 1, said once: STREAM's kernels where they ran (every CPU, one
@@ -76,7 +77,7 @@ final class MemoryBlocks {
     }
 
     /** Where first touch put the pages, when more than one node holds them. */
-    private static String spread(hostside.memory.Placement p) {
+    private static String spread(Placement p) {
         if (p.sampled() == 0 || p.byNode().size() < 2) return p.byNode().size() == 1 ? " (node " + p.byNode().keySet().iterator().next() + ")" : "";
         List<String> parts = new ArrayList<>();
         p.byNode().forEach((node, n) -> parts.add(String.format(Locale.ROOT, "%d: %.0f%%", node, 100.0 * n / p.sampled())));

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import hostside.container.AvailableMemory;
 import hostside.core.CpuSet;
 import hostside.core.Figure;
 import hostside.core.Scope;
@@ -15,6 +16,7 @@ import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
+import hostside.libc.Libc;
 import hostside.memory.MemoryCases;
 import hostside.memory.MemoryTarget;
 
@@ -71,9 +73,9 @@ public final class MemoryDrill {
         MemoryPlan plan = MemoryPlan.of(topology);
         if (tests.isEmpty()) return new MemorySection("", plan, List.of());
         if (!fs.isLive()) return new MemorySection(Runner.RECORDED, plan, List.of());
-        long available = hostside.container.AvailableMemory.read(fs).orElse(4L << 30);
+        long available = AvailableMemory.read(fs).orElse(4L << 30);
         boolean huge = thpAllows(fs.text("/sys/kernel/mm/transparent_hugepage/enabled").orElse(null));
-        long pageSize = hostside.libc.Libc.pageSize();
+        long pageSize = Libc.pageSize();
         Sizes sizes = Sizes.of(plan.llcBytes(), available, pageSize, arrayBytes);
         List<Measured> out = new ArrayList<>();
         int loads = chaseLoads(plan.pairs().size());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import hostside.core.Bounds;
 import hostside.core.CpuSet;
 import hostside.machine.Topology.Cache;
 import hostside.machine.Topology.CoreKind;
@@ -256,7 +257,7 @@ public record MemoryPlan(CpuSet cpus, int oneThreadCpu, List<Node> nodes, List<P
         List<Cache> top = serving.stream().filter(c -> c.level() == level).toList();
         String type = top.stream().anyMatch(c -> c.type().equalsIgnoreCase("unified")) ? "unified" : "data";
         // each size is at most Bounds.MEMORY_BYTES (TopologyReader), but a report's can be anything: a total past 2^63 is unknown
-        return hostside.core.Bounds.sum(top.stream().filter(c -> c.type().equalsIgnoreCase(type) && c.sizeBytes() != null && c.sizeBytes() > 0)
+        return Bounds.sum(top.stream().filter(c -> c.type().equalsIgnoreCase(type) && c.sizeBytes() != null && c.sizeBytes() > 0)
                 .mapToLong(Cache::sizeBytes).toArray()).orElse(0);
     }
 

@@ -5,11 +5,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import hostside.core.CpuSet;
 import hostside.core.Evidence;
 import hostside.core.Figure;
 import hostside.core.Finding;
 import hostside.core.Scope;
 import hostside.core.Severity;
+import hostside.core.Units;
+import hostside.harness.Result;
 import hostside.memory.MemoryCases;
 import hostside.memory.MemoryDetails;
 import hostside.memory.Placement;
@@ -89,11 +92,11 @@ public final class MemoryVerdicts {
         List<GpuRules.Judged> out = new ArrayList<>();
         if (plan.kinds().size() < 2) return out;
         MemoryPlan.Kind big = plan.kinds().stream().filter(k -> k.cpu() == plan.oneThreadCpu()).findFirst().orElse(plan.kinds().get(0));
-        Optional<Figure> bigGbs = find(figures, MemoryCases.TRIAD_ONE_THREAD, Scope.cpus(hostside.core.CpuSet.of(big.cpu())));
+        Optional<Figure> bigGbs = find(figures, MemoryCases.TRIAD_ONE_THREAD, Scope.cpus(CpuSet.of(big.cpu())));
         if (bigGbs.isEmpty()) return out;
         for (MemoryPlan.Kind k : plan.kinds()) {
             if (k == big) continue;
-            Optional<Figure> gbs = find(figures, MemoryCases.TRIAD_ONE_THREAD, Scope.cpus(hostside.core.CpuSet.of(k.cpu())));
+            Optional<Figure> gbs = find(figures, MemoryCases.TRIAD_ONE_THREAD, Scope.cpus(CpuSet.of(k.cpu())));
             if (gbs.isEmpty()) continue;
             String subject = k.name();
             List<Evidence> read = List.of(evidence(gbs.get()), evidence(bigGbs.get()));
@@ -139,7 +142,7 @@ public final class MemoryVerdicts {
         int gpus = 0;
         List<Evidence> read = new ArrayList<>(List.of(evidence(all.get())));
         for (GpuDrill.GpuRun r : gpu.runs()) {
-            Optional<hostside.harness.Result> h2d = CopyVerdicts.ok(r.results(), "host_to_device_ce_pinned");
+            Optional<Result> h2d = CopyVerdicts.ok(r.results(), "host_to_device_ce_pinned");
             if (h2d.isEmpty()) continue;
             need += h2d.get().value().median();
             gpus++;
@@ -182,8 +185,8 @@ public final class MemoryVerdicts {
             if (m.result().detail() instanceof MemoryDetails.Chase c && c.hugeAsked() && c.hugeBytes() != null && c.hugeBytes() < MemoryRules.HUGE_ENOUGH * c.bytes()) {
                 out.add(MemoryRules.CHASE_PAGES.finding(Severity.INFO, "memory", String.format(Locale.ROOT, "%s, %s: only %s of the %s set sat in huge pages:"
                                 + " the latency includes TLB misses that huge pages would have spared", m.result().key(), m.label(),
-                        hostside.core.Units.bytes(c.hugeBytes()), hostside.core.Units.bytes(c.bytes())), figure,
-                        Evidence.fact("/proc/self/smaps AnonHugePages", hostside.core.Units.bytes(c.hugeBytes()))));
+                        Units.bytes(c.hugeBytes()), Units.bytes(c.bytes())), figure,
+                        Evidence.fact("/proc/self/smaps AnonHugePages", Units.bytes(c.hugeBytes()))));
             }
         }
         return out;

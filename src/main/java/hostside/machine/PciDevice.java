@@ -2,6 +2,8 @@ package hostside.machine;
 
 import java.util.List;
 
+import hostside.core.CpuSet;
+
 /**
  * One PCI function, placed in the PCIe tree.
  *
@@ -30,7 +32,7 @@ public record PciDevice(
         String description,
         String driver,
         Integer numaNode,
-        hostside.core.CpuSet localCpus,
+        CpuSet localCpus,
         PciLink link,
         String upstream,
         String hostBridge,

@@ -30,7 +30,7 @@ final class PcieTree {
         Set<String> keep = new HashSet<>();
         for (PciDevice d : pci) {
             children.computeIfAbsent(parent(d), x -> new ArrayList<>()).add(d);
-            if (d.isGpu() || d.isNic() || d.kind() == hostside.machine.PciKind.NVME) keep.addAll(UpstreamChain.of(d, byAddress).addresses());
+            if (d.isGpu() || d.isNic() || d.kind() == PciKind.NVME) keep.addAll(UpstreamChain.of(d, byAddress).addresses());
         }
         TreeSet<String> roots = new TreeSet<>();
         for (PciDevice d : pci) if (keep.contains(d.address()) && d.upstream() == null) roots.add(root(d));

@@ -1,6 +1,11 @@
 package hostside.machine;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlP2p;
+import hostside.gpu.peer.PeerAccess;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,9 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 
-import hostside.fs.FsRoot;
-import hostside.gpu.nvml.NvmlP2p;
-import hostside.gpu.peer.PeerAccess;
 
 /**
  * How peer traffic between two GPUs can flow, beside the wiring of {@link GpuMatrix}: what the
@@ -184,23 +186,23 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
         Predicate<PeerPath> onNvlink = p -> pairs.containsKey(p.pair()) && pairs.get(p.pair()).nvlink();
         List<PeerPath> nvlinkBlocked = paths.stream().filter(p -> p.blocked() && onNvlink.test(p)).toList();
         if (!nvlinkBlocked.isEmpty()) {
-            f.add(PeerRules.NVLINK_REFUSED.finding(hostside.core.Severity.BAD, "GPU peers", named(nvlinkBlocked) + ": NVLink joins them but peer"
+            f.add(PeerRules.NVLINK_REFUSED.finding(Severity.BAD, "GPU peers", named(nvlinkBlocked) + ": NVLink joins them but peer"
                     + " access is refused (" + evidence(nvlinkBlocked) + "), so copies between them are staged through host memory at"
                     + " PCIe speed" + reasons(nvlinkBlocked), facts(nvlinkBlocked)));
         }
         List<PeerPath> pcieBlocked = paths.stream().filter(p -> p.blocked() && !onNvlink.test(p)).toList();
         if (!pcieBlocked.isEmpty()) {
-            f.add(PeerRules.PEER_NONE.finding(hostside.core.Severity.WARN, "GPU peers", named(pcieBlocked) + ": no peer access ("
+            f.add(PeerRules.PEER_NONE.finding(Severity.WARN, "GPU peers", named(pcieBlocked) + ": no peer access ("
                     + evidence(pcieBlocked) + "), so copies between them go through host memory, twice over PCIe"
                     + " (device_to_device_memcpy_staged_ce measures it)" + reasons(pcieBlocked), facts(pcieBlocked)));
         }
         List<PeerPath> redirected = paths.stream().filter(p -> !p.acsRedirecting().isEmpty()).toList();
         if (!redirected.isEmpty()) {
             List<String> ports = redirected.stream().flatMap(p -> p.acsRedirecting().stream()).distinct().toList();
-            f.add(PeerRules.ACS.finding(hostside.core.Severity.WARN, "GPU peers", Finding.some(redirected.stream().map(PeerPath::pair).toList())
+            f.add(PeerRules.ACS.finding(Severity.WARN, "GPU peers", Finding.some(redirected.stream().map(PeerPath::pair).toList())
                     + " share a PCIe switch, but ACS P2P Request Redirect is on at " + Finding.some(ports) + ": their peer requests go up"
                     + " to the CPU's root complex instead of across the switch",
-                    ports.stream().map(a -> (hostside.core.Evidence) hostside.core.Evidence.fact("pci." + a + ".acs_ctl", "ReqRedir+")).toList()));
+                    ports.stream().map(a -> (Evidence) Evidence.fact("pci." + a + ".acs_ctl", "ReqRedir+")).toList()));
         }
         return f;
     }
@@ -214,13 +216,13 @@ public record PeerPath(String pair, Boolean aToB, Boolean bToA, Boolean nativeAt
     }
 
     /** What each pair's driver and NVML said, by pair. */
-    private static List<hostside.core.Evidence> facts(List<PeerPath> paths) {
-        List<hostside.core.Evidence> e = new ArrayList<>();
+    private static List<Evidence> facts(List<PeerPath> paths) {
+        List<Evidence> e = new ArrayList<>();
         for (PeerPath p : paths) {
             if (p.aToB() != null || p.bToA() != null) {
-                e.add(hostside.core.Evidence.fact("cuDeviceCanAccessPeer." + p.pair(), p.aToB() + "/" + p.bToA()));
+                e.add(Evidence.fact("cuDeviceCanAccessPeer." + p.pair(), p.aToB() + "/" + p.bToA()));
             }
-            if (p.nvmlBlock() != null) e.add(hostside.core.Evidence.fact("nvmlDeviceGetP2PStatus." + p.pair(), p.nvmlBlock()));
+            if (p.nvmlBlock() != null) e.add(Evidence.fact("nvmlDeviceGetP2PStatus." + p.pair(), p.nvmlBlock()));
         }
         return e;
     }

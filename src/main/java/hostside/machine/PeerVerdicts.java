@@ -4,6 +4,12 @@ import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Severity;
 import hostside.core.Unit;
+import hostside.gpu.bench.AllGpus;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.peer.PeerCe;
+import hostside.gpu.peer.PeerDetail;
+import hostside.gpu.peer.PeerMatrix;
+import hostside.harness.Result;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,11 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import hostside.gpu.bench.AllGpus;
-import hostside.gpu.bench.Copies;
-import hostside.gpu.peer.PeerCe;
-import hostside.gpu.peer.PeerMatrix;
-import hostside.harness.Result;
 
 /**
  * What the measurements between GPUs say about the wiring the matrix describes: NVLink pairs
@@ -123,8 +124,8 @@ final class PeerVerdicts {
 
     /** The first matrix of each measured result among {@code keys}. */
     private static List<PeerMatrix> matrices(List<Result> all, List<String> keys) {
-        return all.stream().filter(r -> r.isOk() && keys.contains(r.key()) && r.detail() instanceof hostside.gpu.peer.PeerDetail)
-                .map(r -> ((hostside.gpu.peer.PeerDetail) r.detail()).main()).toList();
+        return all.stream().filter(r -> r.isOk() && keys.contains(r.key()) && r.detail() instanceof PeerDetail)
+                .map(r -> ((PeerDetail) r.detail()).main()).toList();
     }
 
     /** The pair's best figure over the matrices, either way; null when none measured it. */

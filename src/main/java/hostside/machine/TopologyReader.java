@@ -1,5 +1,10 @@
 package hostside.machine;
 
+import hostside.core.Bounds;
+import hostside.core.CpuSet;
+import hostside.core.Units;
+import hostside.fs.FsRoot;
+import hostside.fs.MemInfo;
 import hostside.process.Cpuset;
 
 import java.util.ArrayList;
@@ -11,9 +16,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
-import hostside.core.CpuSet;
-import hostside.fs.FsRoot;
-import hostside.fs.MemInfo;
 
 /**
  * Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, with the rules of hwloc's
@@ -131,7 +133,7 @@ public final class TopologyReader {
 
     /**
      * "32K", "1024K", "36864K", "2M" (K and M are binary units in sysfs). A size over
-     * {@link hostside.core.Bounds#MEMORY_BYTES}, or one whose bytes pass 2^63, is no cache's: unknown,
+     * {@link Bounds#MEMORY_BYTES}, or one whose bytes pass 2^63, is no cache's: unknown,
      * not wrapped negative into the caches' total that sizes STREAM's arrays.
      */
     static Optional<Long> sizeBytes(String s) {
@@ -146,7 +148,7 @@ public final class TopologyReader {
         String digits = mult == 1 ? s : s.substring(0, s.length() - 1);
         try {
             long bytes = Math.multiplyExact(Long.parseLong(digits.strip()), mult);
-            return bytes >= 0 && bytes <= hostside.core.Bounds.MEMORY_BYTES ? Optional.of(bytes) : Optional.empty();
+            return bytes >= 0 && bytes <= Bounds.MEMORY_BYTES ? Optional.of(bytes) : Optional.empty();
         } catch (NumberFormatException | ArithmeticException e) {
             return Optional.empty();
         }
@@ -227,10 +229,10 @@ public final class TopologyReader {
             Long mem = mi.trimmed().map(MemInfo::parse).map(m -> m.get("MemTotal"))
                     .filter(OptionalLong::isPresent).map(OptionalLong::getAsLong).orElse(null);
             if (mem == null) unknowns.add("memory of NUMA node " + id + ": " + (mi.ok() ? d + "meminfo has no MemTotal" : mi.why()));
-            if (mem != null && mem > hostside.core.Bounds.MEMORY_BYTES) {
+            if (mem != null && mem > Bounds.MEMORY_BYTES) {
                 // a recording's number, not a node's: the nodes' total would wrap past 2^63
-                unknowns.add("memory of NUMA node " + id + ": " + d + "meminfo says " + hostside.core.Units.bytes(mem) + ", more than any machine addresses ("
-                        + hostside.core.Units.bytes(hostside.core.Bounds.MEMORY_BYTES) + ")");
+                unknowns.add("memory of NUMA node " + id + ": " + d + "meminfo says " + Units.bytes(mem) + ", more than any machine addresses ("
+                        + Units.bytes(Bounds.MEMORY_BYTES) + ")");
                 mem = null;
             }
             List<Integer> row = rows.get(id);

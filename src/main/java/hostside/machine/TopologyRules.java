@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.core.Bounds;
 import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Rule;
@@ -181,7 +182,7 @@ public final class TopologyRules {
         // GPU-memory nodes count too: memory the driver onlines as a node is in MemTotal (the POWER9
         // of hwloc's nvidiagpunumanodes: its two sockets and six V100 nodes add up to MemTotal exactly)
         // a recording's node sizes can add up past 2^63: then no comparison is made (-1), rather than one with a wrapped sum
-        long nodeMemory = hostside.core.Bounds.sum(topology.numaNodes().stream().filter(n -> n.memTotalBytes() != null)
+        long nodeMemory = Bounds.sum(topology.numaNodes().stream().filter(n -> n.memTotalBytes() != null)
                 .mapToLong(Topology.NumaNode::memTotalBytes).toArray()).orElse(-1);
         boolean allNodes = topology.numaNodes().size() >= Math.max(1, w.nodes().size());
         if (w.memTotalBytes() != null && allNodes && nodeMemory > 0

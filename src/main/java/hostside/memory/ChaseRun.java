@@ -6,6 +6,8 @@ import java.util.SplittableRandom;
 
 import hostside.core.CpuSet;
 import hostside.core.Stats;
+import hostside.fs.FsRoot;
+import hostside.fs.Smaps;
 import hostside.harness.Sampling;
 
 /**
@@ -32,14 +34,14 @@ final class ChaseRun {
 
     static volatile long sink;
 
-    static Outcome run(hostside.fs.FsRoot fs, int cpu, Integer node, long bytes, boolean huge, int loads, Sampling sampling, long pageSize) {
+    static Outcome run(FsRoot fs, int cpu, Integer node, long bytes, boolean huge, int loads, Sampling sampling, long pageSize) {
         int lines = Math.toIntExact(bytes / LINE);
         Outcome[] out = new Outcome[1];
         try (Team one = new Team(CpuSet.of(cpu)); Region r = Region.map((long) lines * LINE, node, huge)) {
             one.run(i -> {
                 link(r.segment, lines, new SplittableRandom(7));
                 Placement placement = Placement.of(r.segment, pageSize, node);
-                java.util.OptionalLong h = hostside.fs.Smaps.anonHugeBytes(fs, r.segment.address());
+                java.util.OptionalLong h = Smaps.anonHugeBytes(fs, r.segment.address());
                 Long hugeBytes = h.isPresent() ? h.getAsLong() : null;
                 long[] at = {0};
                 // made before the JIT warms up, as StreamRun's kernels

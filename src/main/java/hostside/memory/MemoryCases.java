@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import hostside.core.CpuSet;
 import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
@@ -73,7 +74,7 @@ public final class MemoryCases {
             if (!o.validated()) return Result.failed(this, "the arrays do not hold what STREAM's check expects after the run: a kernel did not run over every element");
             String method = String.format(Locale.ROOT, "STREAM's kernels on three arrays of %s, %d thread%s pinned (%s), %s; each kernel timed over all threads; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet), median (STREAM reports the max); bytes as STREAM counts them",
-                    hostside.core.Units.bytes(t.arrayBytes()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
+                    Units.bytes(t.arrayBytes()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
                     placedBy(t, cpus, touch),
                     sampling.samples(), o.warmups());
             return Result.ok(this, Unit.GB_PER_S, o.of(StreamRun.Kernel.TRIAD), method,
@@ -111,7 +112,7 @@ public final class MemoryCases {
         public Result run(MemoryTarget t) {
             ReadRun.Outcome o = ReadRun.run(t.cpus(), t.node(), t.readBytes(), t.huge(), READ_SAMPLING, t.pageSize());
             String method = String.format(Locale.ROOT, "%d threads pinned (%s) each summing its slice of %s, %s, %s; timed over all threads; %d samples after %d warm-up rounds (until the JIT was quiet)",
-                    t.cpus().size(), t.cpus(), hostside.core.Units.bytes(t.readBytes()), t.huge() ? "transparent huge pages asked for" : "base pages (THP is off)",
+                    t.cpus().size(), t.cpus(), Units.bytes(t.readBytes()), t.huge() ? "transparent huge pages asked for" : "base pages (THP is off)",
                     t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(), READ_SAMPLING.samples(), o.warmups());
             return Result.ok(this, Unit.GB_PER_S, o.gbs(), method, new MemoryDetails.Read(t.readBytes(), t.cpus(), o.placement()));
         }
@@ -142,7 +143,7 @@ public final class MemoryCases {
             ChaseRun.Outcome o = ChaseRun.run(t.fs(), cpu, t.node(), t.chaseBytes(), t.huge(), t.chaseLoads(), CHASE_SAMPLING, t.pageSize());
             String method = String.format(Locale.ROOT, "one thread on CPU %d, %d dependent loads a sample over %s of 64-byte lines in one random cycle, %s, %s; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet)",
-                    cpu, t.chaseLoads(), hostside.core.Units.bytes(t.chaseBytes()),
+                    cpu, t.chaseLoads(), Units.bytes(t.chaseBytes()),
                     t.huge() ? "transparent huge pages asked for" : "base pages (THP is off)",
                     t.node() == null ? "pages placed by first touch" : "memory bound to node " + t.node(), CHASE_SAMPLING.samples(), o.warmups());
             return Result.ok(this, Unit.NS, o.ns(), method,

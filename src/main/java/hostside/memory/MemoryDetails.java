@@ -7,6 +7,7 @@ import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
+import hostside.harness.Detail;
 import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 
@@ -46,7 +47,7 @@ public final class MemoryDetails {
      * @param cpus      one reading thread pinned to each
      * @param placement where its pages are
      */
-    public record Read(long bytes, CpuSet cpus, Placement placement) implements hostside.harness.Detail {}
+    public record Read(long bytes, CpuSet cpus, Placement placement) implements Detail {}
 
     /**
      * @param bytes         the working set
@@ -57,5 +58,5 @@ public final class MemoryDetails {
      * @param placement     where its pages are
      */
     public record Chase(long bytes, int cpu, int loadsPerSample, boolean hugeAsked, Long hugeBytes, Placement placement)
-            implements hostside.harness.Detail {}
+            implements Detail {}
 }

@@ -2,6 +2,7 @@ package hostside.memory;
 
 import hostside.core.CpuSet;
 import hostside.core.Scope;
+import hostside.fs.FsRoot;
 
 /**
  * Where one memory measurement runs and on how much memory.
@@ -22,7 +23,7 @@ import hostside.core.Scope;
  *                   NUMA node's (with memory), or that CPU alone when the node is not known; a
  *                   one-thread case lets them touch its arrays in its stead, in parallel
  */
-public record MemoryTarget(hostside.fs.FsRoot fs, Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
+public record MemoryTarget(FsRoot fs, Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
                            long pageSize, String sizeNote, CpuSet nodeMates) {
 
     /** The CPU of a one-thread measurement: the set's lowest CPU other than CPU 0 when it has another (CPU 0 takes housekeeping interrupts). */

@@ -1,7 +1,8 @@
 package hostside.process;
 
-import hostside.fs.FactReads;
 import hostside.core.GarbageException;
+import hostside.fs.FactReads;
+import hostside.fs.FsRoot;
 
 /**
  * /proc/PID/stat or /proc/PID/task/TID/stat (proc(5) numbers the fields from 1). The comm, field
@@ -30,7 +31,7 @@ public record TaskStat(long pid, String comm, TaskState state, long ppid, long m
     }
 
     /** /proc/PID/stat of this machine or a recording; empty where it is missing (the task is gone) or garbled. */
-    public static java.util.Optional<TaskStat> read(hostside.fs.FsRoot fs, long pid) {
+    public static java.util.Optional<TaskStat> read(FsRoot fs, long pid) {
         return fs.text("/proc/" + pid + "/stat").flatMap(t -> {
             try {
                 return java.util.Optional.of(parse(t));

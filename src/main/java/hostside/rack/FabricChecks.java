@@ -3,6 +3,7 @@ package hostside.rack;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Finding;
 import hostside.machine.PciDevice;
 import hostside.rack.RackChecklist.Inputs;
 
@@ -81,7 +82,7 @@ final class FabricChecks {
         if (RackChecklist.noGpu(in)) return RackCheck.na(item, "no NVIDIA GPU");
         List<PciDevice> rdma = in.machine().nics().stream().filter(PciDevice::rdma).toList();
         if (rdma.isEmpty()) return RackCheck.na(item, "no RDMA NIC: GPUDirect RDMA needs an InfiniBand or RoCE device");
-        String names = hostside.core.Finding.some(rdma.stream().map(PciDevice::label).toList());
+        String names = Finding.some(rdma.stream().map(PciDevice::label).toList());
         String mod = in.rack().peermem();
         String value = rdma.size() + " RDMA NIC" + (rdma.size() == 1 ? "" : "s") + " (" + names + "); " + (mod == null ? "no nvidia_peermem" : mod + " loaded");
         String grace = in.platform().grace() ? "; on Grace NCCL 2.27 and later use GPUDirect RDMA for NICs on the C2C-attached CPU by default (NCCL_NET_GDR_C2C=1, src/graph/paths.cc); before 2.26 NCCL reached the NIC through the CPU unless told (NCCL_NET_GDR_LEVEL=SYS gave 13-20% more, nccl#1579)" : "";

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import hostside.core.Finding;
 import hostside.cpu.facts.CpuFacts;
 import hostside.machine.PciDevice;
 import hostside.rack.RackChecklist.Inputs;
@@ -94,12 +95,12 @@ final class HostChecks {
         Map<String, List<String>> by = new TreeMap<>();
         for (PciDevice d : devices) by.computeIfAbsent(p.getOrDefault(d.address(), "unreadable"), k -> new ArrayList<>()).add(d.label());
         List<String> parts = new ArrayList<>();
-        by.forEach((v, names) -> parts.add(v + ": " + hostside.core.Finding.some(names)));
+        by.forEach((v, names) -> parts.add(v + ": " + Finding.some(names)));
         String value = String.join("; ", parts);
         List<String> auto = by.getOrDefault("auto", List.of());
         if (auto.isEmpty()) return RackCheck.ok(item, value, "runtime power management cannot suspend them between uses");
         return RackCheck.of(item, in.platform().grace() ? RackVerdict.WARN : RackVerdict.INFO, value,
-                "runtime power management may suspend " + hostside.core.Finding.some(auto) + " when idle: the first access after that waits for the wake-up" + (in.platform().grace() ? "; NVIDIA's Grace benchmarking guide sets every PCI device to on" : ""),
+                "runtime power management may suspend " + Finding.some(auto) + " when idle: the first access after that waits for the wake-up" + (in.platform().grace() ? "; NVIDIA's Grace benchmarking guide sets every PCI device to on" : ""),
                 "for d in /sys/bus/pci/devices/*/power/control; do echo on > $d; done (a udev rule keeps it)");
     }
 

@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.CpuSet;
+import hostside.core.Scope;
+import hostside.core.Stats;
 import hostside.core.Units;
 import hostside.machine.MemoryDrill;
 import hostside.machine.Topology;
 import hostside.memory.MemoryCases;
-import hostside.vm.facts.VmFacts;
 import hostside.rack.RackChecklist.Inputs;
+import hostside.vm.facts.VmFacts;
 
 /**
  * The rack checklist's memory items: base page size, THP, init_on_alloc, NUMA balancing, GPU
@@ -214,9 +216,9 @@ final class MemoryChecks {
         List<String> below = new ArrayList<>();
         List<String> atFloor = new ArrayList<>();
         for (MemoryDrill.Measured x : triads) {
-            hostside.core.Stats v = x.result().value();
-            boolean perNode = x.scope().kind() == hostside.core.Scope.Kind.NODE;
-            if (!perNode && triads.stream().anyMatch(t -> t.scope().kind() == hostside.core.Scope.Kind.NODE) && in.platform().grace()) continue;
+            Stats v = x.result().value();
+            boolean perNode = x.scope().kind() == Scope.Kind.NODE;
+            if (!perNode && triads.stream().anyMatch(t -> t.scope().kind() == Scope.Kind.NODE) && in.platform().grace()) continue;
             String label = perNode ? "node " + x.scope().id() : "every CPU";
             parts.add(label + " " + Units.withRange(v.median(), v.min(), v.max()) + " GB/s");
             if (!in.platform().grace()) continue;
@@ -231,7 +233,7 @@ final class MemoryChecks {
         String value = String.join("; ", parts);
         if (!in.platform().grace()) {
             long gpus = RackChecklist.nvidiaGpus(in).size();
-            double all = triads.stream().filter(t -> t.scope().kind() == hostside.core.Scope.Kind.MACHINE).mapToDouble(t -> t.result().value().median()).max().orElse(0);
+            double all = triads.stream().filter(t -> t.scope().kind() == Scope.Kind.MACHINE).mapToDouble(t -> t.result().value().median()).max().orElse(0);
             String per = gpus > 0 && all > 0 ? String.format(java.util.Locale.ROOT, "; %.0f GB/s per GPU for its DataLoader, pinned staging and offload", all / gpus) : "";
             return RackCheck.of(item, RackVerdict.INFO, value, "STREAM Triad with every CPU" + per + "; NVIDIA publishes lower bounds for Grace only", "");
         }

@@ -10,6 +10,7 @@ import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
+import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.cuda.FabricReadiness;
 import hostside.gpu.nvml.NvmlFacts;
@@ -81,7 +82,7 @@ public final class Rack {
         CudaFacts cf;
         try {
             cf = CudaFacts.read(ready.cuda());
-        } catch (hostside.gpu.cuda.CudaException e) {
+        } catch (CudaException e) {
             return List.of(); // the copies above already said why CUDA could not describe its GPUs
         }
         for (CudaFacts.CudaGpu g : cf.gpus()) {

@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 
 import hostside.core.Finding;
-import hostside.doc.Block;
+import hostside.core.Units;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
 import hostside.gpu.bench.Copies;
@@ -157,6 +158,6 @@ public final class RackDocument {
 
     /** Two decimals, as the copy tables of hostside machine write GB/s, so the two commands' figures read alike. */
     private static String gbs(double v) {
-        return hostside.core.Units.figure(v);
+        return Units.figure(v);
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.core.Source;
 import hostside.gpu.cuda.FabricRules;
 
@@ -46,7 +47,7 @@ public final class RackRules {
     private static final Map<RackItem, Rule> BY_ITEM = new EnumMap<>(RackItem.class);
     private static final Map<String, List<String>> JUDGED_ALSO_BY = new java.util.HashMap<>();
 
-    private static Rule rule(RackItem item, String title, EnumSet<hostside.core.Severity> sev, String meaning, String fix, Source first, Source... more) {
+    private static Rule rule(RackItem item, String title, EnumSet<Severity> sev, String meaning, String fix, Source first, Source... more) {
         Rule r = Rule.of(id(item), title, sev, meaning, fix, first, more);
         BY_ITEM.put(item, r);
         return r;
@@ -229,7 +230,7 @@ public final class RackRules {
     }
 
     /** Whether a rule gives findings of this severity: RackCheck's guard, so that a row never says what its rule cannot. */
-    static boolean gives(RackItem item, hostside.core.Severity s) {
+    static boolean gives(RackItem item, Severity s) {
         return s == null || of(item).severities().contains(s);
     }
 }

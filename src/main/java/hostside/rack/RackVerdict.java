@@ -3,6 +3,8 @@ package hostside.rack;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import hostside.core.Severity;
+
 /**
  * A checklist item's verdict. Only {@link #BAD} says the machine is broken for the work the item is
  * about; {@link #NA} says the item does not apply to this platform (IMEX on a single box), which is
@@ -24,19 +26,19 @@ public enum RackVerdict {
     }
 
     /** The severity a finding of this verdict has; null for n/a and not run, which conclude nothing about the machine. */
-    public hostside.core.Severity severity() {
+    public Severity severity() {
         return switch (this) {
-            case OK -> hostside.core.Severity.OK;
-            case INFO -> hostside.core.Severity.INFO;
-            case WARN -> hostside.core.Severity.WARN;
-            case BAD -> hostside.core.Severity.BAD;
-            case UNKNOWN -> hostside.core.Severity.UNKNOWN;
+            case OK -> Severity.OK;
+            case INFO -> Severity.INFO;
+            case WARN -> Severity.WARN;
+            case BAD -> Severity.BAD;
+            case UNKNOWN -> Severity.UNKNOWN;
             case NA, NOT_RUN -> null;
         };
     }
 
     /** The verdict a finding of this severity reads as on a checklist's line: {@link #severity()} the other way. */
-    public static RackVerdict of(hostside.core.Severity s) {
+    public static RackVerdict of(Severity s) {
         return switch (s) {
             case OK -> OK;
             case INFO -> INFO;

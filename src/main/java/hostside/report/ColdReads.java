@@ -6,6 +6,8 @@ import java.util.Optional;
 import hostside.core.Stats;
 import hostside.core.Versus;
 import hostside.harness.Result;
+import hostside.io.IoRun;
+import hostside.vm.VmRun;
 
 /**
  * Two drills read a file cold: Module 2's read-vs-mmap case (file_read_cold) and Module 4's
@@ -20,7 +22,7 @@ final class ColdReads {
     static final String VM_KEY = "file_read_cold", IO_KEY = "seq_read_cold_qd1";
 
     /** "; Module 2's file_read_cold read 6.38 GB/s (...): the two disagree beyond their spreads ..." where they do; empty where one is missing or they agree. */
-    static Optional<String> disagreement(hostside.vm.VmRun vm, hostside.io.IoRun io) {
+    static Optional<String> disagreement(VmRun vm, IoRun io) {
         if (vm == null || io == null) return Optional.empty();
         Optional<Result> a = vm.host().stream().filter(r -> r.key().equals(VM_KEY) && r.isOk()).findFirst();
         Optional<Result> b = io.results().stream().filter(r -> r.key().equals(IO_KEY) && r.isOk()).findFirst();

@@ -4,6 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.cpu.CpuRun;
+import hostside.machine.GpuDrill;
+import hostside.machine.MachineRun;
+import hostside.rack.RackCheck;
+import hostside.rack.RackRules;
+import hostside.vm.VmRun;
 
 /**
  * Every conclusion a report's modules drew, in the modules' order: the one list page one's "What
@@ -22,16 +29,16 @@ public final class Conclusions {
             if (s == null) continue;
             switch (s.data()) {
                 case null -> { }
-                case hostside.machine.MachineRun m -> {
+                case MachineRun m -> {
                     add(out, 1, m.facts().findings()); // the facts' findings, and the host memory's measured ones beside them
                     if (m.facts().affinity() != null) add(out, 1, m.facts().affinity().verdicts()); // each GPU's nearest NIC, for GPUDirect RDMA
-                    if (m.gpu() != null) for (hostside.machine.GpuDrill.GpuRun g : m.gpu().runs()) add(out, 1, g.verdicts()); // each GPU's copies and launches
+                    if (m.gpu() != null) for (GpuDrill.GpuRun g : m.gpu().runs()) add(out, 1, g.verdicts()); // each GPU's copies and launches
                 }
-                case hostside.vm.VmRun v -> {
+                case VmRun v -> {
                     add(out, 2, v.findings());
                     add(out, 2, v.verdicts()); // the measured findings: slow first touches, huge pages not forming
                 }
-                case hostside.cpu.CpuRun c -> {
+                case CpuRun c -> {
                     add(out, 3, c.findings());
                     add(out, 3, c.verdicts());
                 }
@@ -41,7 +48,7 @@ public final class Conclusions {
                     if (st.container() != null) add(out, 4, st.container().findings());
                 }
                 case Report.Rack rack -> {
-                    for (hostside.rack.RackCheck c : rack.checklist()) {
+                    for (RackCheck c : rack.checklist()) {
                         Finding f = c.finding(); // null for n/a and not run: not a conclusion about this machine
                         if (f != null) sayOnce(out, new Report.Concluded(5, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
                     }
@@ -72,18 +79,18 @@ public final class Conclusions {
     /**
      * Adds a rack checklist item's finding {@code c}, except where a module already found something
      * to fix, or could not judge, about the same setting (M5-NUMA-BALANCING: Module 2's
-     * M2-NUMA-BALANCING, by {@link hostside.rack.RackRules#judgedAlsoBy}; a report of an earlier
+     * M2-NUMA-BALANCING, by {@link RackRules#judgedAlsoBy}; a report of an earlier
      * version, whose findings have no rule IDs, by the subject): then the setting is said once, by
      * the module (no rack rule is worse than the module's of its setting: they give warn at most). A
      * module's ok finding does not hide the rack's item: on a superchip the rack may ask more of a
      * setting than a module does.
      */
     static void sayOnce(List<Report.Concluded> out, Report.Concluded c) {
-        List<String> also = hostside.rack.RackRules.judgedAlsoBy(c.id());
+        List<String> also = RackRules.judgedAlsoBy(c.id());
         String subject = c.subject().toLowerCase(java.util.Locale.ROOT);
         for (int i = 0; i < out.size(); i++) {
             Report.Concluded o = out.get(i);
-            if (o.module() == 5 || !(o.severity().toFix() || o.severity() == hostside.core.Severity.UNKNOWN)) continue;
+            if (o.module() == 5 || !(o.severity().toFix() || o.severity() == Severity.UNKNOWN)) continue;
             boolean same = !c.id().isEmpty() ? also.contains(o.id())
                     : o.subject().toLowerCase(java.util.Locale.ROOT).replace(' ', '_').equals(subject);
             if (same) return;

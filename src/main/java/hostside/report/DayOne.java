@@ -6,19 +6,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import hostside.core.Figure;
 import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
-import hostside.doc.Block;
+import hostside.cpu.CpuRun;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Text;
+import hostside.machine.GpuDrill;
 import hostside.machine.GpuRules;
+import hostside.machine.MachineRun;
 import hostside.machine.MemoryRules;
+import hostside.machine.TopologyRules;
 import hostside.rack.RackCheck;
 import hostside.rack.RackItem;
 import hostside.rack.RackVerdict;
 import hostside.report.platforms.Placement;
+import hostside.vm.VmRun;
 
 /**
  * The report's closing day-one checklist (design/compare.md, 2.3): ten lines, each one verdict, each
@@ -42,9 +48,9 @@ final class DayOne {
         Map<RackItem, RackCheck> rack = new EnumMap<>(RackItem.class);
         Report.Rack rk = r.module(Report.Rack.class);
         if (rk != null) for (RackCheck c : rk.checklist()) rack.put(c.item(), c);
-        hostside.machine.MachineRun m = r.module(hostside.machine.MachineRun.class);
+        MachineRun m = r.module(MachineRun.class);
         Report.Storage st = r.module(Report.Storage.class);
-        hostside.vm.VmRun vm = r.module(hostside.vm.VmRun.class);
+        VmRun vm = r.module(VmRun.class);
         List<Line> out = new ArrayList<>();
         int gpus = r.hardwareClass() == null ? 0 : r.hardwareClass().gpuCount();
         String driver = r.software() == null ? null : r.software().driver();
@@ -67,8 +73,8 @@ final class DayOne {
             List<Part> p = new ArrayList<>();
             if (m != null) {
                 List<Finding> link = m.facts().findings().stream()
-                        .filter(f -> f.id().equals(hostside.machine.TopologyRules.LINK_BELOW_MAX.id())
-                                || f.id().equals(hostside.machine.TopologyRules.LINK_IDLE.id()) && f.severity() == hostside.core.Severity.WARN
+                        .filter(f -> f.id().equals(TopologyRules.LINK_BELOW_MAX.id())
+                                || f.id().equals(TopologyRules.LINK_IDLE.id()) && f.severity() == Severity.WARN
                                 // a report of an earlier version named them by code
                                 || f.id().equals("link-below-max") || f.id().equals("idle-link-below-max")).toList();
                 if (gpus > 0) p.add(link.isEmpty() ? new Part(RackVerdict.OK, "no link below its maximum") : new Part(RackVerdict.WARN, link.getFirst().text()));
@@ -98,14 +104,14 @@ final class DayOne {
         // 5. CPU: governor, isolation and the feeder's jitter (Module 3)
         {
             List<Part> p = new ArrayList<>(List.of(part(rack.get(RackItem.CPU_GOVERNOR), "governor")));
-            hostside.cpu.CpuRun cpu = r.module(hostside.cpu.CpuRun.class);
+            CpuRun cpu = r.module(CpuRun.class);
             if (cpu != null) {
                 List<Finding> all = new ArrayList<>(cpu.findings());
                 all.addAll(cpu.verdicts()); // the measured findings: a missed tick or a slow syscall is Module 3's as much as a governor
                 p.add(worst(all, "Module 3"));
             }
             moduleOne(m, "Module 1's kinds of core", GpuRules.LAUNCH_CORES, MemoryRules.SMALL_CORE).ifPresent(p::add);
-            Double p99 = r.figures() == null ? null : r.figures().stream().filter(f -> f.key().equals("launch_jitter_quiet_p99")).map(hostside.core.Figure::value).findFirst().orElse(null);
+            Double p99 = r.figures() == null ? null : r.figures().stream().filter(f -> f.key().equals("launch_jitter_quiet_p99")).map(Figure::value).findFirst().orElse(null);
             if (p99 != null) p.add(new Part(RackVerdict.INFO, String.format(Locale.ROOT, "launch jitter p99 %.1f us quiet", p99)));
             out.add(line(5, "CPU feeding the GPUs", p));
         }
@@ -144,11 +150,11 @@ final class DayOne {
      * facts' findings, each GPU's in its run); none where no finding of them was drawn, so that a
      * machine that measured nothing of them says nothing of them.
      */
-    private static java.util.Optional<Part> moduleOne(hostside.machine.MachineRun m, String what, Rule... rules) {
+    private static java.util.Optional<Part> moduleOne(MachineRun m, String what, Rule... rules) {
         if (m == null) return java.util.Optional.empty();
         java.util.Set<String> ids = java.util.Arrays.stream(rules).map(Rule::id).collect(java.util.stream.Collectors.toSet());
         List<Finding> all = new ArrayList<>(m.facts().findings());
-        if (m.gpu() != null) for (hostside.machine.GpuDrill.GpuRun g : m.gpu().runs()) all.addAll(g.verdicts());
+        if (m.gpu() != null) for (GpuDrill.GpuRun g : m.gpu().runs()) all.addAll(g.verdicts());
         List<Finding> mine = all.stream().filter(f -> ids.contains(f.id())).toList();
         return mine.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(worst(mine, what));
     }
@@ -167,7 +173,7 @@ final class DayOne {
                 .min(java.util.Comparator.comparing(Finding::severity)).orElse(null);
         if (w == null) return new Part(RackVerdict.OK, module + ": nothing bad or doubtful");
         RackVerdict v = RackVerdict.of(w.severity()); // bad, warn or unknown: the others were filtered out
-        String rule = hostside.core.Rule.ID.matcher(w.id()).matches() ? " (" + w.id() + ")" : "";
+        String rule = Rule.ID.matcher(w.id()).matches() ? " (" + w.id() + ")" : "";
         return new Part(v, module + ": " + w.subject() + rule + (v == RackVerdict.UNKNOWN ? " not judged (busy, within noise, or figures in doubt)" : ""));
     }
 

@@ -4,12 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Figure;
+import hostside.cpu.CpuRun;
+import hostside.io.IoRun;
+import hostside.machine.MachineRun;
+import hostside.vm.VmRun;
 
 /** The report's flat list of typed figures (CONTRACT.md, Typed figures): every drill's, in module order. */
 final class Figures {
     private Figures() {}
 
-    static List<Figure> of(hostside.machine.MachineRun machine, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io) {
+    static List<Figure> of(MachineRun machine, VmRun vm, CpuRun cpu, IoRun io) {
         List<Figure> all = new ArrayList<>();
         all.addAll(machine.figures());
         if (vm != null) all.addAll(vm.figures());

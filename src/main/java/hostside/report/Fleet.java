@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import hostside.fs.FsRoot;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.nvml.ClockLock;
 import hostside.machine.GpuMatrix;
@@ -17,6 +18,7 @@ import hostside.machine.PciDevice;
 import hostside.machine.PciLink;
 import hostside.machine.PeerPath;
 import hostside.process.LoadAvg;
+import hostside.process.MachineLoad;
 
 /**
  * What a fleet groups reports by, and what makes two reports' figures unfair to compare
@@ -58,7 +60,7 @@ public final class Fleet {
      * @param thp           transparent huge pages' enabled setting ("always", "madvise", "never"); null when not read
      * @param loadAtStart   the 1-minute load average as the run started; null when not read
      * @param drillLoads    how busy the machine was just before each drill measured, in the order they ran
-     *                      ({@link hostside.process.MachineLoad}); empty for a recording (nothing measured),
+     *                      ({@link MachineLoad}); empty for a recording (nothing measured),
      *                      null in a report written before they were read
      * @param mode          "full", or "quick" for {@code report --quick} (the headline figures only, a smaller
      *                      test file); null in a report written before the mode was recorded (a full one)
@@ -88,7 +90,7 @@ public final class Fleet {
         /** What made the machine busy as {@code drill} began, a phrase each; none where it was quiet or not read. */
         public List<String> busyReasons(String drill) {
             return drillLoads == null ? List.of() : drillLoads.stream().filter(d -> d != null && drill.equals(d.drill()))
-                    .flatMap(d -> hostside.process.MachineLoad.busyReasons(d.load()).stream()).toList();
+                    .flatMap(d -> MachineLoad.busyReasons(d.load()).stream()).toList();
         }
     }
 
@@ -98,7 +100,7 @@ public final class Fleet {
      * @param drill the drill, as its command names it: machine, vm, cpu, io
      * @param load  what the window before it measured
      */
-    public record DrillLoad(String drill, hostside.process.MachineLoad load) {}
+    public record DrillLoad(String drill, MachineLoad load) {}
 
     /** The GPUs' clock settings as NVML read them for Module 1; unknown where NVML was not asked. */
     public static ClockLock clockLock(MachineRun run) {
@@ -166,7 +168,7 @@ public final class Fleet {
     }
 
     /** The 1-minute load in /proc/loadavg ("0.30 0.25 0.20 1/345 6789"); null when unreadable or garbled. */
-    public static Double loadAverage(hostside.fs.FsRoot fs) {
+    public static Double loadAverage(FsRoot fs) {
         return LoadAvg.read(fs).map(LoadAvg::one).orElse(null);
     }
 }

@@ -1,13 +1,18 @@
 package hostside.report;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.core.Units;
-import java.util.Locale;
-import java.util.ArrayList;
-import java.util.List;
 import hostside.harness.Result;
+import hostside.machine.GpuDrill;
 import hostside.machine.MachineFacts;
 import hostside.machine.PciDevice;
 import hostside.machine.Topology;
+import hostside.vm.VmRun;
+import hostside.vm.measure.AnonTouch;
+import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The report's headline figures: the machine's shape and link from Module 1's facts, its copies,
@@ -20,13 +25,13 @@ final class Headlines {
      * A headline figure: three significant figures, one unit per kind (latencies in us, whatever
      * unit they were measured in), the range of its samples beside it: "55.3 GB/s (54.9-55.4)".
      */
-    static String headline(hostside.core.Stats v, hostside.core.Unit unit) {
-        double k = unit == hostside.core.Unit.NS ? 1e-3 : 1;
-        String shown = unit == hostside.core.Unit.NS ? hostside.core.Unit.US.toString() : unit.toString();
+    static String headline(Stats v, Unit unit) {
+        double k = unit == Unit.NS ? 1e-3 : 1;
+        String shown = unit == Unit.NS ? Unit.US.toString() : unit.toString();
         return Units.sig3(v.median() * k) + " " + shown + " (" + Units.sig3(v.min() * k) + "-" + Units.sig3(v.max() * k) + ")";
     }
 
-    static List<Report.Headline> of(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu) {
+    static List<Report.Headline> of(MachineFacts m, GpuDrill.GpuSection gpu) {
         List<Report.Headline> h = new ArrayList<>();
         Topology t = m.topology();
         h.add(new Report.Headline("CPU", ReportBuilder.plural(t.packages(), "package") + ", " + ReportBuilder.plural(t.cores(), "core") + ", "
@@ -43,7 +48,7 @@ final class Headlines {
             h.add(new Report.Headline(g.label() + " link", g.link() == null ? "unknown"
                     : g.link().current() + " now, " + g.link().max() + " max = " + Units.gbps(g.link().maxGBs()) + " per direction", "sysfs PCIe link"));
         }
-        for (hostside.machine.GpuDrill.GpuRun r : gpu.runs()) {
+        for (GpuDrill.GpuRun r : gpu.runs()) {
             for (String key : List.of("host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable",
                     "device_to_host_ce_pageable", "host_to_device_sm", "host_device_latency_sm")) {
                 r.results().stream().filter(x -> x.key().equals(key) && x.isOk()).findFirst().ifPresent(x -> h.add(new Report.Headline(
@@ -55,26 +60,26 @@ final class Headlines {
     }
 
     /** Module 2's figures worth a line at the top: the cost of a fault, whether THP works, TLB reach, managed memory. */
-    static List<Report.Headline> vm(hostside.vm.VmRun vm) {
+    static List<Report.Headline> vm(VmRun vm) {
         List<Report.Headline> h = new ArrayList<>();
         var f = vm.facts();
         if (f.pageSize() != null && f.pageSize().bytes() != null) {
             String thp = f.thp() != null && f.thp().available() && f.thp().enabled() != null ? ", THP " + f.thp().enabled().selected() : ", THP unavailable";
             h.add(new Report.Headline("base page", Units.bytes(f.pageSize().bytes()) + thp, "sysconf, /sys/kernel/mm"));
         }
-        List<hostside.harness.Result> all = new ArrayList<>(vm.host());
+        List<Result> all = new ArrayList<>(vm.host());
         all.addAll(vm.gpu().results());
-        for (hostside.harness.Result r : all) {
+        for (Result r : all) {
             if (!r.isOk()) continue;
             switch (r.key()) {
                 case "anon_first_touch_base" -> {
-                    if (r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.usPerFault() != null) {
+                    if (r.detail() instanceof AnonTouch.TouchDetail d && d.usPerFault() != null) {
                         h.add(new Report.Headline("first-touch fault", String.format(Locale.ROOT, "%.2f us per %s page", d.usPerFault(),
                                 Units.bytes(d.pageSize())), r.method()));
                     }
                 }
                 case "anon_first_touch_thp" -> h.add(new Report.Headline("first touch with THP", String.format(Locale.ROOT, "%.0f ms per GiB, %s huge", r.value().median(),
-                        r.detail() instanceof hostside.vm.measure.AnonTouch.TouchDetail d && d.hugePercent() != null
+                        r.detail() instanceof AnonTouch.TouchDetail d && d.hugePercent() != null
                                 ? String.format(Locale.ROOT, "%.0f%%", d.hugePercent()) : "unknown share"), r.method()));
                 case "tlb_reach_base", "tlb_reach_huge", "managed_gpu_faults_h2d", "managed_prefetch_h2d" ->
                         h.add(new Report.Headline(r.key().replace('_', ' '), headline(r.value(), r.unit()), r.method()));

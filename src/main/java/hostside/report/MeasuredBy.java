@@ -6,7 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.cpu.CpuDrill;
+import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.harness.TestCase;
+import hostside.io.IoDrill;
+import hostside.machine.GpuDrill;
+import hostside.machine.MemoryDrill;
+import hostside.vm.VmDrill;
 
 /**
  * Which drill measured a figure, by its key: the drill whose test case's key the figure's key is,
@@ -21,14 +27,14 @@ public final class MeasuredBy {
 
     private static List<Map.Entry<String, String>> keys() {
         Map<String, String> m = new LinkedHashMap<>();
-        put(m, "machine", hostside.machine.MemoryDrill.tests());
-        put(m, "machine", hostside.machine.GpuDrill.tests());
-        put(m, "machine", hostside.machine.GpuDrill.allGpuTests());
-        put(m, "vm", hostside.vm.VmDrill.hostTests());
-        put(m, "vm", hostside.vm.VmDrill.gpuTests());
-        put(m, "cpu", hostside.cpu.CpuDrill.measurements());
-        put(m, "cpu", hostside.cpu.dataloader.DataLoaderTarget.tests());
-        put(m, "io", hostside.io.IoDrill.tests());
+        put(m, "machine", MemoryDrill.tests());
+        put(m, "machine", GpuDrill.tests());
+        put(m, "machine", GpuDrill.allGpuTests());
+        put(m, "vm", VmDrill.hostTests());
+        put(m, "vm", VmDrill.gpuTests());
+        put(m, "cpu", CpuDrill.measurements());
+        put(m, "cpu", DataLoaderTarget.tests());
+        put(m, "io", IoDrill.tests());
         return m.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> -e.getKey().length())).toList();
     }
 
@@ -37,8 +43,8 @@ public final class MeasuredBy {
     }
 
     /** The keys of the test cases that run on a GPU: what a GPU's clocks can move. */
-    private static final List<String> ON_GPU = java.util.stream.Stream.of(hostside.machine.GpuDrill.tests(), hostside.machine.GpuDrill.allGpuTests(),
-            hostside.vm.VmDrill.gpuTests()).flatMap(List::stream).map(TestCase::key).sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    private static final List<String> ON_GPU = java.util.stream.Stream.of(GpuDrill.tests(), GpuDrill.allGpuTests(),
+            VmDrill.gpuTests()).flatMap(List::stream).map(TestCase::key).sorted(Comparator.comparingInt(String::length).reversed()).toList();
 
     /** Whether the figure {@code key} was measured on a GPU (a copy, a launch, managed memory): what locked GPU clocks change. */
     public static boolean onGpu(String key) {

@@ -3,8 +3,17 @@ package hostside.report;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.container.ContainerDocument;
+import hostside.cpu.CpuDocument;
+import hostside.cpu.CpuRun;
 import hostside.doc.Block;
 import hostside.doc.Document;
+import hostside.io.IoDocument;
+import hostside.machine.MachineDocument;
+import hostside.machine.MachineRun;
+import hostside.rack.RackDocument;
+import hostside.vm.VmDocument;
+import hostside.vm.VmRun;
 
 /**
  * A module's own document, drawn inside the report: each drill describes what it shows once, and
@@ -17,20 +26,20 @@ final class ModuleBlocks {
     static List<Block> of(Object data) {
         return switch (data) {
             case null -> List.of();
-            case hostside.machine.MachineRun m -> hostside.machine.MachineDocument.of(m).blocks();
-            case hostside.vm.VmRun v -> hostside.vm.VmDocument.of(v).blocks();
-            case hostside.cpu.CpuRun c -> hostside.cpu.CpuDocument.of(c).blocks();
+            case MachineRun m -> MachineDocument.of(m).blocks();
+            case VmRun v -> VmDocument.of(v).blocks();
+            case CpuRun c -> CpuDocument.of(c).blocks();
             case Report.Storage s -> storage(s);
-            case Report.Rack r -> hostside.rack.RackDocument.blocks(r.platform(), r.checklist(), r.fabricReadiness());
+            case Report.Rack r -> RackDocument.blocks(r.platform(), r.checklist(), r.fabricReadiness());
             default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
         };
     }
 
     /** Module 4: storage and network, then the container's limits as a part of their own. */
     private static List<Block> storage(Report.Storage s) {
-        List<Block> b = new ArrayList<>(hostside.io.IoDocument.of(s.io()).blocks());
+        List<Block> b = new ArrayList<>(IoDocument.of(s.io()).blocks());
         if (s.container() != null) {
-            Document c = hostside.container.ContainerDocument.of(s.container());
+            Document c = ContainerDocument.of(s.container());
             b.add(new Block.Section(c.title().replaceFirst("^hostside container: ", "Container: "), c.blocks()));
         }
         return b;

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import hostside.doc.Block;
+import hostside.core.Units;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Text;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms;
@@ -38,16 +39,16 @@ final class Offload {
         }
 
         String rate() {
-            return known() ? hostside.core.Units.sig3(gbs) : UNKNOWN;
+            return known() ? Units.sig3(gbs) : UNKNOWN;
         }
 
         // three significant figures, as the headlines: the copies they follow from vary by more than that
         String seconds100() {
-            return known() ? hostside.core.Units.sig3(GB_100 / gbs) + " s" : UNKNOWN;
+            return known() ? Units.sig3(GB_100 / gbs) + " s" : UNKNOWN;
         }
 
         String adam() {
-            return known() ? hostside.core.Units.sig3(ADAM_70B_GB / gbs) + " s" : UNKNOWN;
+            return known() ? Units.sig3(ADAM_70B_GB / gbs) + " s" : UNKNOWN;
         }
 
         String kvTokens() {

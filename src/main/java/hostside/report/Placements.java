@@ -1,6 +1,8 @@
 package hostside.report;
 
 import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.core.Stats;
 import hostside.report.platforms.Placement;
 
 /** A report's place among the reference platforms: its axes read from its class and its figures. */
@@ -35,8 +37,8 @@ public final class Placements {
     }
 
     public static Double median(Report.Head r, String key) {
-        double[] v = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() != hostside.core.Scope.Kind.MACHINE)
+        double[] v = r.figures().stream().filter(f -> f.key().equals(key) && f.scope().kind() != Scope.Kind.MACHINE)
                 .mapToDouble(Figure::value).toArray();
-        return v.length == 0 ? null : hostside.core.Stats.of(v).median();
+        return v.length == 0 ? null : Stats.of(v).median();
     }
 }

@@ -1,5 +1,7 @@
 package hostside.report;
 
+import hostside.core.Printable;
+
 /**
  * How a line about a report quotes what the report holds: numbers short, as written, and strings
  * cut and made printable. A report comes from another machine; its values are quoted, never
@@ -26,9 +28,9 @@ final class Quoted {
         return "\"" + visible(s) + "\"";
     }
 
-    /** A string from the report as a terminal may show it ({@link hostside.core.Printable}), cut at 200 characters: a message quotes, it does not reprint. */
+    /** A string from the report as a terminal may show it ({@link Printable}), cut at 200 characters: a message quotes, it does not reprint. */
     static String visible(String s) {
         String cut = s.length() > 200 ? s.substring(0, 200) + "..." : s;
-        return hostside.core.Printable.of(cut);
+        return Printable.of(cut);
     }
 }

@@ -3,6 +3,11 @@ package hostside.report;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.rack.Platform;
+import hostside.rack.RackCheck;
+import hostside.rack.RackItem;
+import hostside.rack.RackVerdict;
+
 /**
  * What Module 5's rack checklist adds to the report's front: the Link and Fabric answers with the
  * platform's C2C, GPU memory, fabric and readiness items, and the class's host link where CUDA could
@@ -17,19 +22,19 @@ final class RackAnswers {
      * domain, each where it applies to this platform.
      */
     static List<Report.Answer> withRack(List<Report.Answer> a, Report.Rack rack) {
-        java.util.Map<hostside.rack.RackItem, hostside.rack.RackCheck> c = new java.util.EnumMap<>(hostside.rack.RackItem.class);
-        for (hostside.rack.RackCheck x : rack.checklist()) c.put(x.item(), x);
+        java.util.Map<RackItem, RackCheck> c = new java.util.EnumMap<>(RackItem.class);
+        for (RackCheck x : rack.checklist()) c.put(x.item(), x);
         List<Report.Answer> out = new ArrayList<>();
         for (Report.Answer x : a) {
             List<String> more = new ArrayList<>();
             if (x.axis().equals("Link")) {
                 more.add("platform: " + rack.platform().kind().description());
-                add(more, c.get(hostside.rack.RackItem.C2C_LINK), "C2C");
-                add(more, c.get(hostside.rack.RackItem.GPU_MEMORY_MODE), "GPU memory");
+                add(more, c.get(RackItem.C2C_LINK), "C2C");
+                add(more, c.get(RackItem.GPU_MEMORY_MODE), "GPU memory");
             } else if (x.axis().equals("Fabric")) {
-                add(more, c.get(hostside.rack.RackItem.FABRIC_STATE), "fabric");
-                add(more, c.get(hostside.rack.RackItem.FABRIC_READINESS), "fabric readiness");
-                add(more, c.get(hostside.rack.RackItem.IMEX), "IMEX");
+                add(more, c.get(RackItem.FABRIC_STATE), "fabric");
+                add(more, c.get(RackItem.FABRIC_READINESS), "fabric readiness");
+                add(more, c.get(RackItem.IMEX), "IMEX");
             }
             out.add(more.isEmpty() ? x : new Report.Answer(x.axis(), x.question(), x.status(), x.answer() + "; " + String.join("; ", more),
                     x.evidence() + (x.evidence().isEmpty() ? "" : "; ") + "the rack checklist (Module 5)"));
@@ -44,7 +49,7 @@ final class RackAnswers {
     static Fleet.HardwareClass hostLink(Fleet.HardwareClass hw, Report.Rack rack) {
         if (rack == null || !(hw.hostLink().startsWith("pcie") || hw.hostLink().equals("unknown"))) return hw;
         if (rack.platform().c2c()) return withHostLink(hw, "c2c");
-        if (rack.platform().kind() == hostside.rack.Platform.Kind.GB10) return withHostLink(hw, "integrated");
+        if (rack.platform().kind() == Platform.Kind.GB10) return withHostLink(hw, "integrated");
         return hw;
     }
 
@@ -53,8 +58,8 @@ final class RackAnswers {
     }
 
     /** An item's verdict and value, where it applies and was looked at. */
-    private static void add(List<String> more, hostside.rack.RackCheck c, String name) {
-        if (c == null || c.verdict() == hostside.rack.RackVerdict.NA || c.verdict() == hostside.rack.RackVerdict.NOT_RUN) return;
+    private static void add(List<String> more, RackCheck c, String name) {
+        if (c == null || c.verdict() == RackVerdict.NA || c.verdict() == RackVerdict.NOT_RUN) return;
         more.add(name + " " + c.verdict() + ": " + c.value());
     }
 

@@ -2,6 +2,15 @@ package hostside.report;
 
 import java.util.List;
 
+import hostside.container.ContainerRun;
+import hostside.core.Figure;
+import hostside.core.Severity;
+import hostside.gpu.cuda.FabricReadiness;
+import hostside.io.IoRun;
+import hostside.machine.MachineIdentity;
+import hostside.rack.Platform;
+import hostside.rack.RackCheck;
+
 /**
  * The one-page profile of a machine (CONTRACT.md, Reports). Written as results/&lt;host&gt;.json;
  * the Markdown is rendered from that JSON alone.
@@ -12,7 +21,7 @@ import java.util.List;
 public record Report(String schema, String kind, Machine machine,
                      @com.fasterxml.jackson.annotation.JsonProperty("class") Fleet.HardwareClass hardwareClass, Fleet.Software software,
                      Fleet.Confounders confounders, Title title, List<Answer> questions, List<Headline> headlines,
-                     List<hostside.core.Figure> figures, List<Section> modules) {
+                     List<Figure> figures, List<Section> modules) {
 
     /**
      * Which machine this is (CONTRACT.md, Typed figures), never by its raw id.
@@ -24,8 +33,8 @@ public record Report(String schema, String kind, Machine machine,
      * @param note     why the id is the one it is or is missing ("" for /etc/machine-id read on the machine)
      */
     public record Machine(String name, String hostname, String id, String idFrom, String note) {
-        public static Machine of(String name, String hostname, hostside.machine.MachineIdentity identity) {
-            boolean none = identity.source() == hostside.machine.MachineIdentity.Source.NONE;
+        public static Machine of(String name, String hostname, MachineIdentity identity) {
+            boolean none = identity.source() == MachineIdentity.Source.NONE;
             return new Machine(name, hostname, none ? null : identity.id(), none ? null : identity.source().path, identity.note());
         }
     }
@@ -84,7 +93,7 @@ public record Report(String schema, String kind, Machine machine,
      * keeps of one ({@link ReportReader#head}).
      */
     public record Head(Machine machine, @com.fasterxml.jackson.annotation.JsonProperty("class") Fleet.HardwareClass hardwareClass,
-                       Fleet.Software software, Fleet.Confounders confounders, List<hostside.core.Figure> figures, List<Concluded> findings) {
+                       Fleet.Software software, Fleet.Confounders confounders, List<Figure> figures, List<Concluded> findings) {
         public Head {
             figures = figures == null ? List.of() : java.util.Collections.unmodifiableList(figures); // a null in it is ReportChecks' to name
             findings = findings == null ? null : findings.stream().filter(java.util.Objects::nonNull).toList(); // a null in a hand-edited list concludes nothing
@@ -92,7 +101,7 @@ public record Report(String schema, String kind, Machine machine,
 
         /** A head as a report written before its findings were recorded: compare says it cannot compare them. */
         public Head(Machine machine, Fleet.HardwareClass hardwareClass, Fleet.Software software, Fleet.Confounders confounders,
-                    List<hostside.core.Figure> figures) {
+                    List<Figure> figures) {
             this(machine, hardwareClass, software, confounders, figures, null);
         }
     }
@@ -109,7 +118,7 @@ public record Report(String schema, String kind, Machine machine,
      * One conclusion of the report: which module drew it, by which rule ("" for a finding of a
      * report written before its rule had an ID), how bad, about what, and its fix.
      */
-    public record Concluded(int module, String id, hostside.core.Severity severity, String subject, String text, String fix) {
+    public record Concluded(int module, String id, Severity severity, String subject, String text, String fix) {
         public Concluded {
             if (severity == null) throw new IllegalArgumentException("a finding needs its severity");
             id = id == null ? "" : id;
@@ -143,14 +152,14 @@ public record Report(String schema, String kind, Machine machine,
     }
 
     /** Module 4's two drills: storage and network, and the container's limits (in the JSON: the io drill's document with "container" inside). */
-    public record Storage(hostside.io.IoRun io, hostside.container.ContainerRun container) {}
+    public record Storage(IoRun io, ContainerRun container) {}
 
     /**
      * Module 5: the platform, the rack checklist and the fabric readiness test per GPU (the copies
      * it judges are module 1's).
      */
-    public record Rack(hostside.rack.Platform platform, List<hostside.rack.RackCheck> checklist,
-                       List<hostside.gpu.cuda.FabricReadiness> fabricReadiness) {
+    public record Rack(Platform platform, List<RackCheck> checklist,
+                       List<FabricReadiness> fabricReadiness) {
         public static Rack of(hostside.rack.Rack.RackRun r) {
             return new Rack(r.platform(), r.checklist(), r.fabricReadiness());
         }

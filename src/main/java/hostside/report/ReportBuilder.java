@@ -1,6 +1,28 @@
 package hostside.report;
 
+import hostside.container.ContainerRun;
+import hostside.core.Distribution;
 import hostside.core.Units;
+import hostside.core.Version;
+import hostside.cpu.CpuRun;
+import hostside.cpu.measure.LaunchJitter;
+import hostside.gpu.peer.PeerCe;
+import hostside.gpu.peer.PeerSm;
+import hostside.harness.Result;
+import hostside.io.IoRun;
+import hostside.io.MeasuredVerdicts;
+import hostside.machine.CopyVerdicts;
+import hostside.machine.GpuDrill;
+import hostside.machine.GpuMatrix;
+import hostside.machine.GpuRules;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineRun;
+import hostside.machine.PciDevice;
+import hostside.machine.PciKind;
+import hostside.machine.PciLink;
+import hostside.machine.PeerPath;
+import hostside.machine.Topology;
+import hostside.vm.VmRun;
 
 import java.util.Locale;
 import java.time.ZonedDateTime;
@@ -10,12 +32,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import hostside.harness.Result;
-import hostside.machine.CopyVerdicts;
-import hostside.machine.MachineFacts;
-import hostside.machine.PciDevice;
-import hostside.machine.PciLink;
-import hostside.machine.Topology;
 
 /** Builds the {@link Report} from what the drills found. */
 public final class ReportBuilder {
@@ -23,14 +39,14 @@ public final class ReportBuilder {
     private ReportBuilder() {}
 
     /** What the drills found, one run per module; a null run is a module not asked for. */
-    public record Drills(hostside.machine.MachineRun machine, hostside.vm.VmRun vm, hostside.cpu.CpuRun cpu, hostside.io.IoRun io,
-                         hostside.container.ContainerRun container, Report.Rack rack) {
+    public record Drills(MachineRun machine, VmRun vm, CpuRun cpu, IoRun io,
+                         ContainerRun container, Report.Rack rack) {
         public Drills {
             java.util.Objects.requireNonNull(machine, "Module 1's run: every report has it");
         }
 
         /** Module 1 alone. */
-        public static Drills machineOnly(hostside.machine.MachineRun machine) {
+        public static Drills machineOnly(MachineRun machine) {
             return new Drills(machine, null, null, null, null, null);
         }
     }
@@ -48,23 +64,23 @@ public final class ReportBuilder {
         }
 
         /** No machine identity read, the load unknown, a full report: what a test or a lone drill has. */
-        public static Circumstances unknown(hostside.machine.MachineRun run) {
+        public static Circumstances unknown(MachineRun run) {
             String host = run.facts().host().name();
             return new Circumstances(new Report.Machine(host, host, null, null, "machine identity not read"), null, null, Profile.Mode.FULL);
         }
     }
 
     /** Module 1's report alone, in unknown circumstances. */
-    public static Report build(hostside.machine.MachineRun run, ZonedDateTime now) {
+    public static Report build(MachineRun run, ZonedDateTime now) {
         return build(Drills.machineOnly(run), Circumstances.unknown(run), now);
     }
 
     public static Report build(Drills drills, Circumstances around, ZonedDateTime now) {
-        hostside.machine.MachineRun run = drills.machine();
-        hostside.vm.VmRun vm = drills.vm();
-        hostside.cpu.CpuRun cpu = drills.cpu();
-        hostside.io.IoRun io = drills.io();
-        hostside.container.ContainerRun container = drills.container();
+        MachineRun run = drills.machine();
+        VmRun vm = drills.vm();
+        CpuRun cpu = drills.cpu();
+        IoRun io = drills.io();
+        ContainerRun container = drills.container();
         Report.Rack rack = drills.rack();
         Report.Machine machine = around.machine();
         Double loadAtStart = around.loadAtStart();
@@ -74,7 +90,7 @@ public final class ReportBuilder {
         List<PciDevice> gpus = m.gpus();
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
                 gpus.stream().map(g -> g.label() + ": " + g.description() + " (" + g.address() + ")").toList(),
-                m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), hostside.core.Version.of(),
+                m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), Version.of(),
                 m.host().source(), m.host().virtualization());
         List<Report.Section> modules = new ArrayList<>();
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", Report.SectionStatus.RUN,
@@ -123,21 +139,21 @@ public final class ReportBuilder {
     }
 
     /** The "Beyond the box" answer, with what {@link ColdReads} says where Module 2's and Module 4's cold reads disagree. */
-    static List<Report.Answer> withColdReads(List<Report.Answer> answers, hostside.vm.VmRun vm, hostside.io.IoRun io) {
+    static List<Report.Answer> withColdReads(List<Report.Answer> answers, VmRun vm, IoRun io) {
         Optional<String> said = ColdReads.disagreement(vm, io);
         if (said.isEmpty()) return answers;
         return answers.stream().map(a -> a.axis().equals("Beyond the box")
                 ? new Report.Answer(a.axis(), a.question(), a.status(), a.answer() + said.get(), a.evidence()) : a).toList();
     }
 
-    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
-                                         hostside.cpu.CpuRun cpu, hostside.io.IoRun io) {
+    static List<Report.Answer> questions(MachineFacts m, GpuDrill.GpuSection gpu, GpuMatrix matrix,
+                                         CpuRun cpu, IoRun io) {
         return questions(m, gpu, matrix, cpu, io, null);
     }
 
 
-    static List<Report.Answer> questions(MachineFacts m, hostside.machine.GpuDrill.GpuSection gpu, hostside.machine.GpuMatrix matrix,
-                                         hostside.cpu.CpuRun cpu, hostside.io.IoRun io, Report.Rack rack) {
+    static List<Report.Answer> questions(MachineFacts m, GpuDrill.GpuSection gpu, GpuMatrix matrix,
+                                         CpuRun cpu, IoRun io, Report.Rack rack) {
         List<Report.Answer> a = new ArrayList<>();
         Topology t = m.topology();
         List<PciDevice> gpus = m.gpus();
@@ -174,7 +190,7 @@ public final class ReportBuilder {
                         : c2c ? "NVLink-C2C, coherent (the PCIe " + l.max() + " link sysfs shows for the GPU is not the copy path)"
                         : String.format(Locale.ROOT, "PCIe %s (%.1f GB/s per direction at most)", l.belowMaxWidth() ? l.current() : l.max(),
                         l.belowMaxWidth() ? l.currentGBs() : l.maxGBs());
-                Optional<hostside.machine.GpuDrill.GpuRun> run = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.address())).findFirst();
+                Optional<GpuDrill.GpuRun> run = gpu.runs().stream().filter(r -> r.pciAddress().equals(g.address())).findFirst();
                 Optional<Double> pinned = run.flatMap(r -> Result.median(r.results(), "host_to_device_ce_pinned"));
                 Optional<Double> pageable = run.flatMap(r -> Result.median(r.results(), "host_to_device_ce_pageable"));
                 String coherence = gpu.cuda() == null ? "coherence not read" : gpu.cuda().gpus().stream()
@@ -195,7 +211,7 @@ public final class ReportBuilder {
             a.add(new Report.Answer("Link", "How fast does host memory reach each GPU, and is it coherent?", measured ? "measured" : "answered",
                     String.join("; ", links),
                     measured ? "host-to-device copies through the copy engine, timed as nvbandwidth does; link from sysfs"
-                            : "link speed and width from sysfs; GB/s after line encoding, before packet overhead (" + hostside.machine.GpuRules.HEALTHY_SHARES + ")"));
+                            : "link speed and width from sysfs; GB/s after line encoding, before packet overhead (" + GpuRules.HEALTHY_SHARES + ")"));
         }
 
         if (n == 0) {
@@ -217,7 +233,7 @@ public final class ReportBuilder {
             nics.add(d.label() + " (" + d.description() + ", " + (d.netSpeedMbps() == null ? "speed unknown" : d.netSpeedMbps() / 1000.0 + " Gb/s")
                     + (d.rdma() ? ", RDMA" : ", no RDMA") + ")");
         }
-        long nvme = m.pci().stream().filter(d -> d.kind() == hostside.machine.PciKind.NVME).count();
+        long nvme = m.pci().stream().filter(d -> d.kind() == PciKind.NVME).count();
         a.add(new Report.Answer("Beyond the box", "What lies past that domain?", "answered",
                 (nics.isEmpty() ? "no PCI NIC" : String.join(", ", nics)) + "; " + nvme + " NVMe drive" + (nvme == 1 ? "" : "s")
                         + "; " + storage(io),
@@ -229,15 +245,15 @@ public final class ReportBuilder {
      * The GPU matrix in a line: each class with its pairs ("NV18 between all 28 pairs (through
      * NVSwitches, NVLink 4.0)", "NV12 for GPU0-GPU1, GPU2-GPU3; SYS for 4 pairs").
      */
-    static String fabric(hostside.machine.GpuMatrix matrix) {
-        java.util.Map<String, List<hostside.machine.GpuMatrix.Pair>> byLink = new java.util.LinkedHashMap<>();
-        matrix.pairs().stream().sorted(java.util.Comparator.comparing((hostside.machine.GpuMatrix.Pair p) -> !p.nvlink())
+    static String fabric(GpuMatrix matrix) {
+        java.util.Map<String, List<GpuMatrix.Pair>> byLink = new java.util.LinkedHashMap<>();
+        matrix.pairs().stream().sorted(java.util.Comparator.comparing((GpuMatrix.Pair p) -> !p.nvlink())
                         .thenComparing(p -> p.nvlink() ? -p.nvlinks() : 0))
                 .forEach(p -> byLink.computeIfAbsent(p.link(), x -> new ArrayList<>()).add(p));
         List<String> parts = new ArrayList<>();
         byLink.forEach((link, pairs) -> {
             String which = pairs.size() == matrix.pairs().size() ? "between all " + plural(pairs.size(), "pair")
-                    : pairs.size() <= 3 ? "for " + pairs.stream().map(hostside.machine.GpuMatrix.Pair::key).collect(Collectors.joining(", "))
+                    : pairs.size() <= 3 ? "for " + pairs.stream().map(GpuMatrix.Pair::key).collect(Collectors.joining(", "))
                     : "for " + pairs.size() + " pairs";
             java.util.Set<String> via = new java.util.TreeSet<>(), versions = new java.util.TreeSet<>();
             for (var p : pairs) {
@@ -248,7 +264,7 @@ public final class ReportBuilder {
             if (!versions.isEmpty()) how.add("NVLink " + String.join(", ", versions));
             parts.add(link + " " + which + (how.isEmpty() ? "" : " (" + String.join(", ", how) + ")"));
         });
-        boolean anyNvlink = matrix.pairs().stream().anyMatch(hostside.machine.GpuMatrix.Pair::nvlink);
+        boolean anyNvlink = matrix.pairs().stream().anyMatch(GpuMatrix.Pair::nvlink);
         boolean unknown = matrix.pairs().stream().anyMatch(p -> p.nvlinkUnknown() != null);
         String tail = anyNvlink ? "" : unknown ? "; NVLink unknown, so these are the PCIe paths" : "; no NVLink: peer traffic rides PCIe";
         return "GPU to GPU: " + String.join("; ", parts) + tail;
@@ -258,14 +274,14 @@ public final class ReportBuilder {
      * What peer traffic gets: pairs kept apart (by the CUDA driver or NVML), and the measured copies between GPUs
      * (median over the pairs, with the slowest and fastest), with peer access and without.
      */
-    static String peers(hostside.machine.GpuMatrix matrix, hostside.machine.GpuDrill.GpuSection gpu) {
+    static String peers(GpuMatrix matrix, GpuDrill.GpuSection gpu) {
         StringBuilder s = new StringBuilder();
-        long blocked = matrix.peers().stream().filter(hostside.machine.PeerPath::blocked).count();
+        long blocked = matrix.peers().stream().filter(PeerPath::blocked).count();
         if (blocked > 0) s.append("; no peer access for ").append(plural((int) blocked, "pair")).append(" (CUDA or NVML says no)");
         if (gpu == null) return s.toString();
-        for (String[] c : new String[][] {{new hostside.gpu.peer.PeerCe.Unidirectional(true).key(), "peer copies"},
-                {new hostside.gpu.peer.PeerCe.Staged().key(), "with peer access off (staged through host memory)"},
-                {new hostside.gpu.peer.PeerSm.Latency().key(), "one load across"}}) {
+        for (String[] c : new String[][] {{new PeerCe.Unidirectional(true).key(), "peer copies"},
+                {new PeerCe.Staged().key(), "with peer access off (staged through host memory)"},
+                {new PeerSm.Latency().key(), "one load across"}}) {
             gpu.allGpus().stream().filter(r -> r.key().equals(c[0]) && r.isOk()).findFirst().ifPresent(r -> s.append(String.format(
                     java.util.Locale.ROOT, "; %s %s %s (%s to %s over %d ordered pairs)", c[1], Units.figure(r.value().median()), r.unit(),
                     Units.figure(r.value().min()), Units.figure(r.value().max()), r.value().samples())));
@@ -274,7 +290,7 @@ public final class ReportBuilder {
     }
 
     /** How quiet the feeding CPU is, from Module 3's launch jitter, or its timer jitter where no launch ran (no GPU). */
-    static String jitter(hostside.cpu.CpuRun cpu) {
+    static String jitter(CpuRun cpu) {
         if (cpu == null) return "jitter not measured (Module 3 not asked for)";
         List<Result> rs = cpu.measured().results();
         boolean launched = jitterOk(rs, "launch_jitter_quiet").isPresent();
@@ -284,10 +300,10 @@ public final class ReportBuilder {
                     .map(Result::why).orElse("not selected") + ")";
         }
         // a report from before the timer conditions ran launch_jitter_quiet on the timer alone without a GPU: no launch times then
-        String what = ((hostside.cpu.measure.LaunchJitter.Detail) quiet.get().detail()).launchNs() != null ? "launches" : "timer wake-ups";
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), hostside.core.Distribution::p99) / 1e3));
+        String what = ((LaunchJitter.Detail) quiet.get().detail()).launchNs() != null ? "launches" : "timer wake-ups";
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s late by %.0f us at p99 quiet", what, p(quiet.get(), Distribution::p99) / 1e3));
         jitterOk(rs, launched ? "launch_jitter_noisy" : "timer_jitter_noisy").ifPresent(n -> {
-            hostside.cpu.measure.LaunchJitter.Detail d = (hostside.cpu.measure.LaunchJitter.Detail) n.detail();
+            LaunchJitter.Detail d = (LaunchJitter.Detail) n.detail();
             s.append(String.format(Locale.ROOT, ", %.0f us at p99 and %.0f us at p99.9 with a hog on every core", d.lateNs().p99() / 1e3, d.lateNs().p999() / 1e3));
             if (n.value() != null) s.append(String.format(Locale.ROOT, " (%.1f%% of ticks missed)", 100 * d.missedShare(n.value().samples())));
         });
@@ -296,22 +312,22 @@ public final class ReportBuilder {
 
     /** The jitter result of {@code key} that ran, with its detail. */
     private static Optional<Result> jitterOk(List<Result> rs, String key) {
-        return rs.stream().filter(r -> r.key().equals(key) && r.isOk() && r.detail() instanceof hostside.cpu.measure.LaunchJitter.Detail).findFirst();
+        return rs.stream().filter(r -> r.key().equals(key) && r.isOk() && r.detail() instanceof LaunchJitter.Detail).findFirst();
     }
 
     /** The lateness of a jitter result in ns, at quantile {@code q}. */
-    private static double p(Result r, java.util.function.ToDoubleFunction<hostside.core.Distribution> q) {
-        return q.applyAsDouble(((hostside.cpu.measure.LaunchJitter.Detail) r.detail()).lateNs());
+    private static double p(Result r, java.util.function.ToDoubleFunction<Distribution> q) {
+        return q.applyAsDouble(((LaunchJitter.Detail) r.detail()).lateNs());
     }
 
     /** The local storage tier, from Module 4's reads and writes. */
-    static String storage(hostside.io.IoRun io) {
+    static String storage(IoRun io) {
         if (io == null) return "storage not measured (Module 4 not asked for)";
         return tiers(io) + gpuDirect(io);
     }
 
     /** GPUDirect RDMA and Storage, where the modules could be read. */
-    static String gpuDirect(hostside.io.IoRun io) {
+    static String gpuDirect(IoRun io) {
         if (io.facts() == null || io.facts().gpuDirect() == null) return "";
         var g = io.facts().gpuDirect();
         if (g.peermem() == null && g.nvidiaFs() == null) return "; GPUDirect unknown (" + g.modulesSource() + ")";
@@ -319,7 +335,7 @@ public final class ReportBuilder {
                 + ", GPUDirect Storage " + (Boolean.TRUE.equals(g.nvidiaFs()) ? "on (nvidia_fs)" : "off (no nvidia_fs)");
     }
 
-    private static String tiers(hostside.io.IoRun io) {
+    private static String tiers(IoRun io) {
         Optional<Result> cold = io.results().stream().filter(r -> r.key().equals("seq_read_cold_qd1") && r.isOk()).findFirst();
         Optional<Result> synced = io.results().stream().filter(r -> r.key().equals("write_fsync") && r.isOk()).findFirst();
         if (cold.isEmpty() && synced.isEmpty()) {
@@ -330,7 +346,7 @@ public final class ReportBuilder {
         s.append(":");
         cold.ifPresent(c -> s.append(String.format(Locale.ROOT, " a checkpoint reads at %.2f GB/s cold (Module 4, %s)", c.value().median(), c.key())));
         // 32 in flight slower than one at a time is a figure in doubt (M4-LOAD-PATH): quoted, never without saying so
-        boolean doubt = hostside.io.MeasuredVerdicts.deeperQueueSlower(io.results());
+        boolean doubt = MeasuredVerdicts.deeperQueueSlower(io.results());
         io.results().stream().filter(r -> r.key().equals("seq_read_direct_uring_qd32") && r.isOk()).findFirst()
                 .ifPresent(u -> s.append(String.format(Locale.ROOT, ", %.2f GB/s with O_DIRECT and 32 in flight", u.value().median()))
                         .append(doubt ? " (slower than one at a time: in doubt, not judged; M4-LOAD-PATH)" : ""));

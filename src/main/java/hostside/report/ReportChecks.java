@@ -11,11 +11,39 @@ import java.util.Set;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
+import hostside.container.ContainerFacts;
+import hostside.container.ContainerRun;
 import hostside.core.BadInputException;
 import hostside.core.Figure;
+import hostside.core.Finding;
 import hostside.core.Stats;
+import hostside.core.Sweep;
 import hostside.core.Unit;
+import hostside.cpu.CpuDrill;
+import hostside.cpu.dataloader.SpawnDetail;
+import hostside.cpu.facts.CpuFacts;
+import hostside.cpu.measure.LaunchJitter;
+import hostside.cpu.measure.SchedCosts;
+import hostside.gpu.bench.AllGpus;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
+import hostside.io.IoRun;
+import hostside.io.facts.IoFacts;
+import hostside.machine.Affinity;
+import hostside.machine.GpuDrill;
+import hostside.machine.Host;
+import hostside.machine.Iommu;
+import hostside.machine.KernelCmdline;
+import hostside.machine.MachineFacts;
+import hostside.machine.MachineRun;
+import hostside.machine.MemoryDrill;
+import hostside.machine.Topology;
+import hostside.rack.Platform;
+import hostside.vm.VmGpu;
+import hostside.vm.VmRun;
+import hostside.vm.facts.VmFacts;
+import hostside.vm.measure.FileRead;
 
 /**
  * What a report read from a file must hold before anything draws or compares it (issue 36): a
@@ -56,63 +84,63 @@ final class ReportChecks {
             need(Report.Rack.class, "platform", "checklist", "fabricReadiness"),
             need(Fleet.HardwareClass.class, "hostLink", "fabric", "nics"),
             need(Figure.class, "key", "scope", "unit"),
-            need(hostside.core.Finding.class, "severity", "text"),
-            need(hostside.core.Sweep.Point.class, "value"),
-            need(hostside.machine.MachineFacts.class, "host", "topology", "pci", "iommu", "kernelCmdline", "findings", "unknowns"),
-            need(hostside.machine.Host.class, "name", "kernel", "architecture", "virtualization"),
-            need(hostside.machine.Topology.class, "cpuModel", "whole", "numaNodes", "caches", "coreKinds"),
-            need(hostside.machine.Topology.Whole.class, "onlineCpus", "allowedCpus"),
-            need(hostside.machine.Topology.NumaNode.class, "cpus", "distances"),
-            need(hostside.machine.Topology.Cache.class, "type", "cpus"),
-            need(hostside.machine.Iommu.class, "state", "cmdline"),
-            need(hostside.machine.KernelCmdline.Item.class, "text"),
-            need(hostside.machine.Affinity.class, "devices", "matrix", "verdicts"),
-            need(hostside.machine.GpuDrill.GpuSection.class, "notRun"),
-            need(hostside.machine.GpuDrill.GpuRun.class, "pciAddress", "results", "verdicts"),
-            need(hostside.machine.MemoryDrill.MemorySection.class, "notRun", "plan"),
-            need(hostside.gpu.bench.AllGpus.PerGpu.class, "pciAddress", "gbs"),
-            need(hostside.gpu.bench.Copies.BidirectionalDetail.class, "deviceToHostGBs"),
-            need(hostside.gpu.cuda.CudaFacts.class, "cudaVersion", "gpus"),
-            need(hostside.gpu.cuda.CudaFacts.CudaGpu.class, "attributes", "coherence"),
-            need(hostside.gpu.cuda.CudaFacts.Attribute.class, "name"),
-            need(hostside.rack.Platform.class, "kind"),
-            need(hostside.vm.VmRun.class, "facts", "host", "verdicts"),
-            need(hostside.vm.facts.VmFacts.class, "hugetlb", "unknowns"),
-            need(hostside.vm.facts.VmFacts.Thp.class, "status", "mthp"),
-            need(hostside.vm.VmGpu.class, "gpus", "results", "measuredOn"),
-            need(hostside.vm.VmGpu.GpuView.class, "pciAddress", "coherence", "unifiedMemory"),
-            need(hostside.vm.measure.FileRead.FileDetail.class, "file"),
-            need(hostside.cpu.CpuDrill.Measured.class, "gpu"),
-            need(hostside.cpu.facts.CpuFacts.class, "feeders"),
-            need(hostside.cpu.facts.CpuFacts.Frequency.class, "governors"),
-            need(hostside.cpu.facts.CpuFacts.Irqs.class, "devices"),
-            need(hostside.cpu.facts.CpuFacts.DeviceIrqs.class, "device", "kind", "irqs"),
-            need(hostside.cpu.measure.SchedCosts.PingPong.Detail.class, "cpus"),
-            need(hostside.cpu.measure.SchedCosts.Wakeup.Detail.class, "cpus"),
-            need(hostside.cpu.measure.SchedCosts.Migration.Detail.class, "cpus"),
-            need(hostside.cpu.measure.LaunchJitter.Detail.class, "lateNs"),
-            need(hostside.cpu.dataloader.SpawnDetail.class, "fork", "forkCpu", "spawn"),
-            need(hostside.io.IoRun.class, "results"),
-            need(hostside.io.IoRun.FileUsed.class, "path"),
-            need(hostside.io.facts.IoFacts.class, "blockDevices", "dataDirs", "nics"),
-            need(hostside.io.facts.IoFacts.BlockDevice.class, "name", "kind", "queue", "slaves"),
-            need(hostside.io.facts.IoFacts.Queue.class, "schedulers"),
-            need(hostside.io.facts.IoFacts.DataDir.class, "realPath", "disks"),
-            need(hostside.io.facts.IoFacts.Filesystem.class, "source", "mountPoint", "type", "options"),
-            need(hostside.io.facts.IoFacts.Nic.class, "name", "rdmaDevices"),
-            need(hostside.io.facts.IoFacts.CuFile.class, "path"),
-            need(hostside.container.ContainerRun.class, "facts", "plan", "findings"),
-            need(hostside.container.ContainerFacts.class, "runtime", "cgroup", "memory", "cpu", "pids", "shm", "devices", "limits", "rootFs",
+            need(Finding.class, "severity", "text"),
+            need(Sweep.Point.class, "value"),
+            need(MachineFacts.class, "host", "topology", "pci", "iommu", "kernelCmdline", "findings", "unknowns"),
+            need(Host.class, "name", "kernel", "architecture", "virtualization"),
+            need(Topology.class, "cpuModel", "whole", "numaNodes", "caches", "coreKinds"),
+            need(Topology.Whole.class, "onlineCpus", "allowedCpus"),
+            need(Topology.NumaNode.class, "cpus", "distances"),
+            need(Topology.Cache.class, "type", "cpus"),
+            need(Iommu.class, "state", "cmdline"),
+            need(KernelCmdline.Item.class, "text"),
+            need(Affinity.class, "devices", "matrix", "verdicts"),
+            need(GpuDrill.GpuSection.class, "notRun"),
+            need(GpuDrill.GpuRun.class, "pciAddress", "results", "verdicts"),
+            need(MemoryDrill.MemorySection.class, "notRun", "plan"),
+            need(AllGpus.PerGpu.class, "pciAddress", "gbs"),
+            need(Copies.BidirectionalDetail.class, "deviceToHostGBs"),
+            need(CudaFacts.class, "cudaVersion", "gpus"),
+            need(CudaFacts.CudaGpu.class, "attributes", "coherence"),
+            need(CudaFacts.Attribute.class, "name"),
+            need(Platform.class, "kind"),
+            need(VmRun.class, "facts", "host", "verdicts"),
+            need(VmFacts.class, "hugetlb", "unknowns"),
+            need(VmFacts.Thp.class, "status", "mthp"),
+            need(VmGpu.class, "gpus", "results", "measuredOn"),
+            need(VmGpu.GpuView.class, "pciAddress", "coherence", "unifiedMemory"),
+            need(FileRead.FileDetail.class, "file"),
+            need(CpuDrill.Measured.class, "gpu"),
+            need(CpuFacts.class, "feeders"),
+            need(CpuFacts.Frequency.class, "governors"),
+            need(CpuFacts.Irqs.class, "devices"),
+            need(CpuFacts.DeviceIrqs.class, "device", "kind", "irqs"),
+            need(SchedCosts.PingPong.Detail.class, "cpus"),
+            need(SchedCosts.Wakeup.Detail.class, "cpus"),
+            need(SchedCosts.Migration.Detail.class, "cpus"),
+            need(LaunchJitter.Detail.class, "lateNs"),
+            need(SpawnDetail.class, "fork", "forkCpu", "spawn"),
+            need(IoRun.class, "results"),
+            need(IoRun.FileUsed.class, "path"),
+            need(IoFacts.class, "blockDevices", "dataDirs", "nics"),
+            need(IoFacts.BlockDevice.class, "name", "kind", "queue", "slaves"),
+            need(IoFacts.Queue.class, "schedulers"),
+            need(IoFacts.DataDir.class, "realPath", "disks"),
+            need(IoFacts.Filesystem.class, "source", "mountPoint", "type", "options"),
+            need(IoFacts.Nic.class, "name", "rdmaDevices"),
+            need(IoFacts.CuFile.class, "path"),
+            need(ContainerRun.class, "facts", "plan", "findings"),
+            need(ContainerFacts.class, "runtime", "cgroup", "memory", "cpu", "pids", "shm", "devices", "limits", "rootFs",
                     "namespaces", "unknowns"),
-            need(hostside.container.ContainerFacts.Detection.class, "evidence"),
-            need(hostside.container.ContainerFacts.Cgroups.class, "places"),
-            need(hostside.container.ContainerFacts.Place.class, "why"),
-            need(hostside.container.ContainerFacts.Cpu.class, "quotaSource"),
-            need(hostside.container.ContainerFacts.Pids.class, "max"),
-            need(hostside.container.ContainerFacts.Bound.class, "source"),
-            need(hostside.container.ContainerFacts.Shm.class, "source"),
-            need(hostside.container.ContainerFacts.Namespaces.class, "list", "ownPidWhy"),
-            need(hostside.container.ContainerFacts.Ns.class, "name", "relation"));
+            need(ContainerFacts.Detection.class, "evidence"),
+            need(ContainerFacts.Cgroups.class, "places"),
+            need(ContainerFacts.Place.class, "why"),
+            need(ContainerFacts.Cpu.class, "quotaSource"),
+            need(ContainerFacts.Pids.class, "max"),
+            need(ContainerFacts.Bound.class, "source"),
+            need(ContainerFacts.Shm.class, "source"),
+            need(ContainerFacts.Namespaces.class, "list", "ownPidWhy"),
+            need(ContainerFacts.Ns.class, "name", "relation"));
 
     /**
      * Beyond anything one machine measures in any unit hostside writes (a petabyte, a PB/s, eleven
@@ -232,9 +260,9 @@ final class ReportChecks {
                 case Result res -> result(res, at, json);
                 case Stats s -> stats(s, at);
                 // the GPU half of Module 1 that ran ("" for why not) read the driver's facts, and its page draws them
-                case hostside.machine.GpuDrill.GpuSection g when g.notRun().isEmpty() && g.cuda() == null ->
+                case GpuDrill.GpuSection g when g.notRun().isEmpty() && g.cuda() == null ->
                         throw absent(field(r, "cuda"), at, json, " in a GPU section that ran");
-                case hostside.machine.Affinity a -> square(a, at);
+                case Affinity a -> square(a, at);
                 default -> {}
             }
             for (int i = 0; i < values.length; i++) {
@@ -260,7 +288,7 @@ final class ReportChecks {
         }
 
         /** matrix[i][j] is the level between devices i and j: one row and one column per device. */
-        private void square(hostside.machine.Affinity a, String at) {
+        private void square(Affinity a, String at) {
             int n = a.devices().size();
             if (a.matrix().size() != n) throw bad(at + ".matrix has " + a.matrix().size() + " rows for " + n + " devices");
             for (int i = 0; i < n; i++) {
@@ -357,7 +385,7 @@ final class ReportChecks {
     }
 
     /** The records written flat into the object that holds them: Module 1's facts are its data's top level, Module 4's io run is its data. */
-    private static final Set<String> FLAT = Set.of(hostside.machine.MachineRun.class.getName() + ".facts", Report.Storage.class.getName() + ".io");
+    private static final Set<String> FLAT = Set.of(MachineRun.class.getName() + ".facts", Report.Storage.class.getName() + ".io");
 
     /** Each record class's fields, looked up once: a large report holds hundreds of thousands of samples of a few classes. */
     private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {

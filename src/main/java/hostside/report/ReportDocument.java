@@ -6,12 +6,14 @@ import java.util.Locale;
 
 import hostside.core.Figure;
 import hostside.core.Units;
-import hostside.doc.Block;
 import hostside.doc.Block.KeyValues.Entry;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
+import hostside.machine.Host;
+import hostside.machine.MachineRun;
 
 /**
  * The one-page profile as a document: the title block, the four questions, the headline
@@ -27,7 +29,7 @@ public final class ReportDocument {
         String host = t.host().isEmpty() ? "unnamed machine" : t.host();
         List<Block> blocks = new ArrayList<>();
         // page one (at most PAGE_ONE lines of Markdown): who, the four answers, placement, offload, what to fix, headlines
-        String readFrom = hostside.machine.Host.LIVE.equals(t.source()) ? "this machine, live" : "recording " + t.source();
+        String readFrom = Host.LIVE.equals(t.source()) ? "this machine, live" : "recording " + t.source();
         blocks.add(new Block.KeyValues(List.of(
                 Entry.of("machine", orUnknown(t.cpu()) + "; GPUs: " + (t.gpus().isEmpty() ? "none found" : String.join("; ", t.gpus()))),
                 Entry.of("software", "NVIDIA driver " + (t.driver() == null || t.driver().isEmpty() ? "not loaded" : t.driver()) + "; kernel " + orUnknown(t.kernel())
@@ -93,8 +95,8 @@ public final class ReportDocument {
         Fleet.Confounders f = r.confounders();
         if (f != null) {
             List<String> signs = r.modules().stream()
-                    .filter(m -> m.data() instanceof hostside.machine.MachineRun)
-                    .flatMap(m -> Fleet.clockLock((hostside.machine.MachineRun) m.data()).signs().stream())
+                    .filter(m -> m.data() instanceof MachineRun)
+                    .flatMap(m -> Fleet.clockLock((MachineRun) m.data()).signs().stream())
                     .toList();
             e.add(Entry.of("GPU clocks locked", clocks(f.clocksLocked(), signs)));
             e.add(Entry.of("NUMA balancing", f.numaBalancing() == null ? "not read" : f.numaBalancing() == 0 ? "off" : "on (" + f.numaBalancing() + ")"));

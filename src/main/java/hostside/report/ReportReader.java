@@ -12,9 +12,22 @@ import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
+import hostside.container.ContainerRun;
 import hostside.core.BadInputException;
+import hostside.core.Figure;
 import hostside.core.Json;
+import hostside.cpu.CpuDrill;
+import hostside.cpu.CpuRun;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.gpu.peer.PeerCopies;
 import hostside.harness.DetailTypes;
+import hostside.io.IoDrill;
+import hostside.io.IoRun;
+import hostside.machine.GpuDrill;
+import hostside.machine.MachineRun;
+import hostside.machine.MemoryDrill;
+import hostside.vm.VmDrill;
+import hostside.vm.VmRun;
 
 /**
  * A report's JSON read back into the records it was written from ({@code report --from}): each
@@ -27,15 +40,15 @@ public final class ReportReader {
 
     static {
         // every drill's cases, so that each result's detail reads back as its own record
-        DetailTypes.register(hostside.machine.MemoryDrill.tests());
-        DetailTypes.register(hostside.machine.GpuDrill.tests());
-        DetailTypes.register(hostside.machine.GpuDrill.allGpuTests());
-        DetailTypes.register(hostside.gpu.peer.PeerCopies.loopbacks());
-        DetailTypes.register(hostside.vm.VmDrill.hostTests());
-        DetailTypes.register(hostside.vm.VmDrill.gpuTests());
-        DetailTypes.register(hostside.cpu.CpuDrill.measurements());
-        DetailTypes.register(hostside.cpu.dataloader.DataLoaderTarget.tests());
-        DetailTypes.register(hostside.io.IoDrill.tests());
+        DetailTypes.register(MemoryDrill.tests());
+        DetailTypes.register(GpuDrill.tests());
+        DetailTypes.register(GpuDrill.allGpuTests());
+        DetailTypes.register(PeerCopies.loopbacks());
+        DetailTypes.register(VmDrill.hostTests());
+        DetailTypes.register(VmDrill.gpuTests());
+        DetailTypes.register(CpuDrill.measurements());
+        DetailTypes.register(DataLoaderTarget.tests());
+        DetailTypes.register(IoDrill.tests());
     }
 
     /** The schemas this version reads. */
@@ -50,7 +63,7 @@ public final class ReportReader {
         String schema = schema(json, what);
         Report r = bind(json, Report.class, schema, what);
         ReportChecks.check(r, json, what);
-        hostside.machine.MachineRun machine = r.module(hostside.machine.MachineRun.class);
+        MachineRun machine = r.module(MachineRun.class);
         // hostside reads a cycle out of a recording's PCIe tree, so a report holding one was changed after it was
         // written: refused as any damaged report is, before the pages walk the tree
         if (machine != null && machine.facts() != null) {
@@ -61,9 +74,9 @@ public final class ReportReader {
         if (r.figures() != null) return r;
         // a first-schema report has no figures list: its results are typed now, so the figures follow from them
         Report.Storage storage = r.module(Report.Storage.class);
-        List<hostside.core.Figure> figures;
+        List<Figure> figures;
         try {
-            figures = machine == null ? List.of() : Figures.of(machine, r.module(hostside.vm.VmRun.class), r.module(hostside.cpu.CpuRun.class),
+            figures = machine == null ? List.of() : Figures.of(machine, r.module(VmRun.class), r.module(CpuRun.class),
                     storage == null ? null : storage.io());
         } catch (IllegalArgumentException e) { // a result whose figure cannot be (a median outside its samples)
             throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + e.getMessage() + ")");
@@ -99,14 +112,14 @@ public final class ReportReader {
     static Object data(int module, JsonNode data, DeserializationContext ctxt) throws IOException {
         if (data == null || data.isNull() || data.isMissingNode()) return null;
         return switch (module) {
-            case 1 -> ctxt.readTreeAsValue(data, hostside.machine.MachineRun.class);
-            case 2 -> ctxt.readTreeAsValue(data, hostside.vm.VmRun.class);
-            case 3 -> ctxt.readTreeAsValue(data, hostside.cpu.CpuRun.class);
+            case 1 -> ctxt.readTreeAsValue(data, MachineRun.class);
+            case 2 -> ctxt.readTreeAsValue(data, VmRun.class);
+            case 3 -> ctxt.readTreeAsValue(data, CpuRun.class);
             case 4 -> {
                 ObjectNode io = data.deepCopy();
                 JsonNode container = io.remove("container");
-                yield new Report.Storage(ctxt.readTreeAsValue(io, hostside.io.IoRun.class), container == null || container.isNull() ? null
-                        : Json.at(data, "container", () -> ctxt.readTreeAsValue(container, hostside.container.ContainerRun.class)));
+                yield new Report.Storage(ctxt.readTreeAsValue(io, IoRun.class), container == null || container.isNull() ? null
+                        : Json.at(data, "container", () -> ctxt.readTreeAsValue(container, ContainerRun.class)));
             }
             case 5 -> ctxt.readTreeAsValue(data, Report.Rack.class);
             default -> null;
@@ -117,9 +130,9 @@ public final class ReportReader {
     static JsonNode json(Object data) {
         return switch (data) {
             case null -> null;
-            case hostside.machine.MachineRun m -> m.json();
-            case hostside.vm.VmRun v -> v.json();
-            case hostside.cpu.CpuRun c -> c.json();
+            case MachineRun m -> m.json();
+            case VmRun v -> v.json();
+            case CpuRun c -> c.json();
             case Report.Storage s -> {
                 ObjectNode n = s.io().json();
                 if (s.container() != null) n.set("container", s.container().json());

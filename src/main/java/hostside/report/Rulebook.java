@@ -7,15 +7,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.checklist.ChecklistRules;
+import hostside.container.ContainerRules;
 import hostside.core.Rule;
 import hostside.core.Source;
 import hostside.cpu.CpuRules;
 import hostside.cpu.dataloader.DataLoaderVerdicts;
-import hostside.doc.Block;
+import hostside.cpu.facts.CpuFactRules;
+import hostside.cpu.trace.ProfileRules;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
+import hostside.io.IoRules;
+import hostside.io.facts.IoFactRules;
+import hostside.machine.GpuRules;
+import hostside.machine.PeerRules;
+import hostside.machine.TopologyRules;
+import hostside.rack.RackRules;
+import hostside.report.platforms.Placement;
+import hostside.vm.VmRules;
 
 /**
  * Every rule hostside draws a conclusion by, in one registry: what `hostside rules` lists and
@@ -30,20 +42,20 @@ public final class Rulebook {
 
     private static List<Rule> gather() {
         List<Rule> all = new ArrayList<>();
-        all.addAll(hostside.machine.GpuRules.all());
-        all.addAll(hostside.machine.TopologyRules.all());
-        all.addAll(hostside.machine.PeerRules.all());
-        all.add(hostside.report.platforms.Placement.CLASS_FLOOR);
-        all.addAll(hostside.vm.VmRules.all());
+        all.addAll(GpuRules.all());
+        all.addAll(TopologyRules.all());
+        all.addAll(PeerRules.all());
+        all.add(Placement.CLASS_FLOOR);
+        all.addAll(VmRules.all());
         all.addAll(CpuRules.all());
         all.addAll(DataLoaderVerdicts.RULES);
-        all.addAll(hostside.io.IoRules.all());
-        all.addAll(hostside.cpu.facts.CpuFactRules.all());
-        all.addAll(hostside.container.ContainerRules.all());
-        all.addAll(hostside.io.facts.IoFactRules.all());
-        all.addAll(hostside.cpu.trace.ProfileRules.all());
-        all.addAll(hostside.checklist.ChecklistRules.all());
-        all.addAll(hostside.rack.RackRules.all());
+        all.addAll(IoRules.all());
+        all.addAll(CpuFactRules.all());
+        all.addAll(ContainerRules.all());
+        all.addAll(IoFactRules.all());
+        all.addAll(ProfileRules.all());
+        all.addAll(ChecklistRules.all());
+        all.addAll(RackRules.all());
         Map<String, Rule> byId = new LinkedHashMap<>();
         for (Rule r : all) {
             if (byId.put(r.id(), r) != null) throw new IllegalStateException("two rules with the ID " + r.id());

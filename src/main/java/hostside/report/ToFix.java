@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.doc.Block;
 import hostside.doc.Text;
@@ -53,7 +54,7 @@ final class ToFix {
         } else {
             List<Text> lines = new ArrayList<>();
             for (Item i : items.subList(0, Math.min(SHOWN, items.size()))) {
-                String where = "Module " + i.module() + ", " + i.subject() + (i.id().isEmpty() || !hostside.core.Rule.ID.matcher(i.id()).matches() ? "" : ", " + i.id());
+                String where = "Module " + i.module() + ", " + i.subject() + (i.id().isEmpty() || !Rule.ID.matcher(i.id()).matches() ? "" : ", " + i.id());
                 Text t = Text.strong(i.severity().toString()).plain(" (" + where + "): " + i.text());
                 if (!i.fix().isEmpty()) t = t.plain(". Fix: ").andStrong(i.fix());
                 lines.add(t);

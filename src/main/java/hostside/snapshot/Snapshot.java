@@ -2,9 +2,16 @@ package hostside.snapshot;
 
 import java.util.regex.Pattern;
 
+import hostside.container.ContainerReader;
+import hostside.container.LiveProcess;
+import hostside.cpu.facts.CpuFactsReader;
 import hostside.fs.FsRoot;
+import hostside.io.IoDrill;
 import hostside.machine.MachineFacts;
+import hostside.machine.MachineIdentity;
 import hostside.machine.MachineReader;
+import hostside.rack.RackFactsReader;
+import hostside.vm.VmDrill;
 
 /** What a snapshot records: the files every fact reader of hostside reads. */
 public final class Snapshot {
@@ -36,12 +43,12 @@ public final class Snapshot {
      */
     public static MachineFacts readEverything(FsRoot fs) {
         MachineFacts facts = MachineReader.read(fs);
-        hostside.vm.VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
-        hostside.cpu.facts.CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
-        hostside.io.IoDrill.facts(fs, new hostside.io.IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
-        hostside.container.ContainerReader.read(fs, hostside.container.LiveProcess.recorded()); // Module 4's container: cgroup limits, limits, namespaces
-        hostside.rack.RackFactsReader.read(fs, facts); // Module 5's: the driver's params and numa_status, IMEX, the fabric manager's unit, PCI power
-        hostside.machine.MachineIdentity.record(fs); // the report's name: a hash of the machine's identity, never the id itself
+        VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
+        CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
+        IoDrill.facts(fs, new IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
+        ContainerReader.read(fs, LiveProcess.recorded()); // Module 4's container: cgroup limits, limits, namespaces
+        RackFactsReader.read(fs, facts); // Module 5's: the driver's params and numa_status, IMEX, the fabric manager's unit, PCI power
+        MachineIdentity.record(fs); // the report's name: a hash of the machine's identity, never the id itself
         return facts;
     }
 }

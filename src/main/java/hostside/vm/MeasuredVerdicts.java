@@ -14,7 +14,9 @@ import hostside.core.Sweep;
 import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.core.Versus;
+import hostside.harness.Detail;
 import hostside.harness.Result;
+import hostside.machine.Host;
 import hostside.process.MachineLoad;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
@@ -56,11 +58,11 @@ public final class MeasuredVerdicts {
     }
 
     /** Every rule's finding, on a machine whose load as the drill began was {@code load} (null: not read, a recording's). */
-    public static List<Finding> of(hostside.machine.Host machine, List<Result> host, List<Result> gpu, MachineLoad load) {
+    public static List<Finding> of(Host machine, List<Result> host, List<Result> gpu, MachineLoad load) {
         return judge(machine, host, gpu).stream().map(j -> j.finding(load)).toList();
     }
 
-    static List<Judged> judge(hostside.machine.Host machine, List<Result> host, List<Result> gpu) {
+    static List<Judged> judge(Host machine, List<Result> host, List<Result> gpu) {
         List<Judged> v = new ArrayList<>();
         files(host, true).ifPresent(v::add);
         files(host, false).ifPresent(v::add);
@@ -77,7 +79,7 @@ public final class MeasuredVerdicts {
     }
 
     /** The result's detail as the record its case keeps; empty for a result without one (or of another case). */
-    static <D extends hostside.harness.Detail> Optional<D> detail(Result r, Class<D> type) {
+    static <D extends Detail> Optional<D> detail(Result r, Class<D> type) {
         return type.isInstance(r.detail()) ? Optional.of(type.cast(r.detail())) : Optional.empty();
     }
 

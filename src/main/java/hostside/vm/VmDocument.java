@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.Set;
 
 import hostside.core.Figure;
+import hostside.core.Sweep;
 import hostside.core.Units;
-import hostside.doc.Block;
+import hostside.core.Versus;
 import hostside.doc.Block.Axis;
 import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Bullets;
@@ -18,13 +19,15 @@ import hostside.doc.Block.LinePlot;
 import hostside.doc.Block.Note;
 import hostside.doc.Block.Paragraph;
 import hostside.doc.Block.Section;
-import hostside.doc.Block.Table;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block.Table;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
 import hostside.harness.Cut;
 import hostside.harness.Result;
+import hostside.machine.Host;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.ManagedMigration;
@@ -49,7 +52,7 @@ public final class VmDocument {
     }
 
     /** Which machine: its name and kernel, and where the facts came from (this machine, or a recording). */
-    private static String subtitle(hostside.machine.Host m) {
+    private static String subtitle(Host m) {
         if (m == null) return "";
         String name = m.name().isEmpty() ? "unnamed host" : m.name();
         return name + ", kernel " + (m.kernel().isEmpty() ? "unknown" : m.kernel()) + ", " + m.virtualization()
@@ -152,10 +155,10 @@ public final class VmDocument {
     /**
      * The TLB curve: ns per load against the working set, base pages and huge pages, each point with
      * its spread; then where the two part, as the ratio at each size both walked, marked where the
-     * two walks' samples overlap (a ratio the noise could make, {@link hostside.core.Versus}).
+     * two walks' samples overlap (a ratio the noise could make, {@link Versus}).
      */
     private static List<Block> tlb(List<Result> host) {
-        List<hostside.core.Sweep.Point> base = points(host, "tlb_reach_base"), huge = points(host, "tlb_reach_huge");
+        List<Sweep.Point> base = points(host, "tlb_reach_base"), huge = points(host, "tlb_reach_huge");
         if (base.isEmpty() && huge.isEmpty()) return List.of();
         List<LinePlot.Series> series = new ArrayList<>();
         if (!base.isEmpty()) series.add(series("base pages", base));
@@ -167,19 +170,19 @@ public final class VmDocument {
         for (var b : base) {
             huge.stream().filter(h -> h.bytes() == b.bytes()).findFirst().ifPresent(h -> rows.add(List.of(Text.of(Units.bytes(b.bytes())),
                     Text.of(String.format(Locale.ROOT, "%.2fx", b.value().median() / h.value().median())
-                            + (hostside.core.Versus.of(b.value(), h.value()) == hostside.core.Versus.EVEN ? " (even within noise)" : "")))));
+                            + (Versus.of(b.value(), h.value()) == Versus.EVEN ? " (even within noise)" : "")))));
         }
         if (!rows.isEmpty()) out.add(new Table(List.of(new Column("working set", Align.RIGHT), new Column("base / huge", Align.RIGHT)), rows));
         return out;
     }
 
-    private static LinePlot.Series series(String name, List<hostside.core.Sweep.Point> points) {
+    private static LinePlot.Series series(String name, List<Sweep.Point> points) {
         return new LinePlot.Series(name, points.stream()
                 .map(p -> new LinePlot.Point(p.bytes(), p.value().median(), p.value().min(), p.value().max())).toList());
     }
 
     /** The curve of the walk with this key; empty when it did not run. */
-    private static List<hostside.core.Sweep.Point> points(List<Result> host, String key) {
+    private static List<Sweep.Point> points(List<Result> host, String key) {
         return MeasuredVerdicts.ok(host, key).map(MeasuredVerdicts::points).orElse(List.of());
     }
 }

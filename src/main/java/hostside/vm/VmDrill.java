@@ -7,6 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 
+import hostside.container.AvailableMemory;
+import hostside.core.BadInputException;
+import hostside.core.Finding;
+import hostside.core.Printable;
+import hostside.core.Severity;
+import hostside.core.Units;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.PinCost;
@@ -14,12 +20,16 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.harness.Cut;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
+import hostside.harness.TestFile;
 import hostside.libc.Libc;
+import hostside.machine.Host;
 import hostside.process.MachineLoad;
-import hostside.core.Finding;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.facts.VmFactsReader;
 import hostside.vm.facts.VmVerdicts;
@@ -27,7 +37,6 @@ import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.HostTarget;
 import hostside.vm.measure.ManagedMigration;
-import hostside.harness.TestFile;
 import hostside.vm.measure.TlbReach;
 
 /**
@@ -73,8 +82,8 @@ public final class VmDrill {
      * measured findings unknown.
      */
     public static VmRun run(FsRoot fs, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, hostside.harness.ProgressSink progress, MachineLoad load) {
-        return run(fs, hostside.machine.Host.read(fs), hostTests, gpuTests, fileOptions, progress, Reused.NONE, load);
+                            FileOptions fileOptions, ProgressSink progress, MachineLoad load) {
+        return run(fs, Host.read(fs), hostTests, gpuTests, fileOptions, progress, Reused.NONE, load);
     }
 
     /**
@@ -97,8 +106,8 @@ public final class VmDrill {
      * ... with the host already read (the report reads Module 1's facts once for every drill), taking
      * {@code reused} results in place of measuring them again.
      */
-    public static VmRun run(FsRoot fs, hostside.machine.Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, hostside.harness.ProgressSink progress, Reused reused, MachineLoad load) {
+    public static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
+                            FileOptions fileOptions, ProgressSink progress, Reused reused, MachineLoad load) {
         VmFacts facts = facts(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
@@ -127,12 +136,12 @@ public final class VmDrill {
         private final VmFacts facts;
         private final FileOptions options;
         private final List<TestCase<HostTarget>> tests;
-        private final hostside.harness.ProgressSink progress;
+        private final ProgressSink progress;
         private final boolean files;
         HostTarget made;
         private java.util.Optional<String> staleNote = java.util.Optional.empty();
 
-        HostSession(FsRoot fs, VmFacts facts, FileOptions options, List<TestCase<HostTarget>> tests, hostside.harness.ProgressSink progress) {
+        HostSession(FsRoot fs, VmFacts facts, FileOptions options, List<TestCase<HostTarget>> tests, ProgressSink progress) {
             this.fs = fs;
             this.facts = facts;
             this.options = options;
@@ -145,7 +154,7 @@ public final class VmDrill {
             if (files) staleNote = sweepStale(options.dir() != null ? options.dir() : defaultDir());
             made = VmDrill.target(fs, facts, options, tests);
             if (files) {
-                progress.step("writing the " + hostside.core.Units.bytes(made.file().bytes()) + " test file");
+                progress.step("writing the " + Units.bytes(made.file().bytes()) + " test file");
                 made.file().get();
             }
             return made;
@@ -154,7 +163,7 @@ public final class VmDrill {
         List<Finding> withStaleNote(List<Finding> findings) {
             if (staleNote.isEmpty()) return findings;
             List<Finding> all = new ArrayList<>(findings);
-            all.add(VmRules.STALE_TEST_FILES.finding(hostside.core.Severity.INFO, "test files", staleNote.get()));
+            all.add(VmRules.STALE_TEST_FILES.finding(Severity.INFO, "test files", staleNote.get()));
             return all;
         }
 
@@ -166,18 +175,18 @@ public final class VmDrill {
 
     /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr; the note for the findings. */
     static java.util.Optional<String> sweepStale(Path dir) {
-        return hostside.harness.StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
+        return StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + Printable.of(line)));
     }
 
     /**
      * The first-touch results, with what --anon-size was cut to where the budget cut it
-     * ({@link hostside.harness.Cut}: a note in the text, {@code detail.cut} in --json). The same
+     * ({@link Cut}: a note in the text, {@code detail.cut} in --json). The same
      * bound {@link AnonTouch} applies: the budget, in whole huge pages.
      */
     static List<Result> withAnonCut(List<Result> results, HostTarget target, Long asked) {
         if (asked == null) asked = AnonTouch.DEFAULT_BYTES; // the default, cut on a small machine, is said too
         long used = target.bounded(asked, Math.max(target.hugePageSize(), target.pageSize()));
-        var cut = hostside.harness.Cut.of("--anon-size", asked, used, budgetWhy(target.budgetBytes()));
+        var cut = Cut.of("--anon-size", asked, used, budgetWhy(target.budgetBytes()));
         if (cut.isEmpty()) return results;
         List<Result> out = new ArrayList<>();
         for (Result r : results) {
@@ -189,7 +198,7 @@ public final class VmDrill {
 
     /** Why a measurement used at most {@code budget} bytes ({@link #budget(Long)}). */
     static String budgetWhy(long budget) {
-        return "a quarter of available memory (" + hostside.harness.Cut.size(budget) + " of " + hostside.harness.Cut.size(budget * 4)
+        return "a quarter of available memory (" + Cut.size(budget) + " of " + Cut.size(budget * 4)
                 + ", MemAvailable or what the memory cgroup leaves), the most one measurement may map";
     }
 
@@ -214,7 +223,7 @@ public final class VmDrill {
      * (inside a container /proc/meminfo is the host's).
      */
     static long budget(FsRoot fs) {
-        return budget(hostside.container.AvailableMemory.read(fs).bytes());
+        return budget(AvailableMemory.read(fs).bytes());
     }
 
     static HostTarget target(FsRoot fs, VmFacts facts, FileOptions o, List<TestCase<HostTarget>> tests) {
@@ -227,7 +236,7 @@ public final class VmDrill {
         try {
             type = Files.getFileStore(dir).type();
         } catch (IOException e) {
-            if (o.dir() != null) throw new hostside.core.BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
+            if (o.dir() != null) throw new BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
         boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
         long budget = budget(fs);
@@ -244,7 +253,7 @@ public final class VmDrill {
     }
 
     /** The GPU's side of virtual memory: facts for every GPU, measurements on the first. */
-    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, hostside.harness.ProgressSink progress, Reused reused) {
+    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, ProgressSink progress, Reused reused) {
         Cuda.Open open = Cuda.open();
         if (open instanceof Cuda.Open.NotRun n) return VmGpu.notRun(n.why());
         Cuda cuda = ((Cuda.Open.Ready) open).cuda();

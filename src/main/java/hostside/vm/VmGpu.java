@@ -3,9 +3,12 @@ package hostside.vm;
 import java.util.List;
 import java.util.Set;
 
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.gpu.cuda.Gpu;
 import hostside.harness.Result;
 
 /**
@@ -28,9 +31,9 @@ public record VmGpu(String notRun, List<GpuView> gpus, List<Result> results, Str
     }
 
     /** The figures of the measurements that ran, about the GPU they ran on. */
-    public List<hostside.core.Figure> figures() {
+    public List<Figure> figures() {
         if (measuredPciAddress.isEmpty()) return List.of();
-        return Result.figures(results, hostside.core.Scope.gpu(measuredPciAddress));
+        return Result.figures(results, Scope.gpu(measuredPciAddress));
     }
 
     /** The attributes of CudaFacts that say how a GPU treats host and managed memory. */
@@ -54,7 +57,7 @@ public record VmGpu(String notRun, List<GpuView> gpus, List<Result> results, Str
         Long min = null, rec = null;
         String why = "";
         // the primary context is made current: the VMM calls want one on some drivers
-        try (hostside.gpu.cuda.Gpu gpu = new hostside.gpu.cuda.Gpu(cuda, g.ordinal())) {
+        try (Gpu gpu = new Gpu(cuda, g.ordinal())) {
             int dev = gpu.device();
             if (!cuda.has("cuMemGetAllocationGranularity")) {
                 why = "this driver has no cuMemGetAllocationGranularity (CUDA 10.2+)";

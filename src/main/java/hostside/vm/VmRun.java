@@ -8,9 +8,11 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import hostside.core.Better;
 import hostside.core.Figure;
 import hostside.core.Finding;
+import hostside.core.Json;
 import hostside.core.Scope;
 import hostside.core.Unit;
 import hostside.harness.Result;
+import hostside.machine.Host;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
@@ -28,11 +30,11 @@ import hostside.vm.measure.FileRead;
  *                  version wrote lines, read back as info findings of no rule)
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
-public record VmRun(hostside.machine.Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<Finding> verdicts) {
+public record VmRun(Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<Finding> verdicts) {
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
-        return hostside.core.Json.document("vm", this, figures());
+        return Json.document("vm", this, figures());
     }
 
     /**

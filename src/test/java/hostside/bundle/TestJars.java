@@ -22,6 +22,8 @@ import java.util.jar.Manifest;
 import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 
+import hostside.cli.Main;
+
 /**
  * Jars for the bundle's tests. {@code mvn test} runs before {@code package}, so a clean clone has
  * no target/hostside.jar: the tests make their own from target/classes and the jars those classes
@@ -35,7 +37,7 @@ public final class TestJars {
     /** hostside's compiled classes. */
     public static Path classes() {
         try {
-            return Path.of(hostside.cli.Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.gpu.nvml.FakeNvml;
 
 /**
@@ -77,8 +79,8 @@ class GpuOnFakeNvmlTest {
         assertThat(h200.utilMedian()).as("97, 97, 30, 30, 30").isEqualTo(30.0);
         assertThat(h200.utilSamples()).isEqualTo(5);
         assertThat(c.figures()).as("both GPUs answered five times").hasSize(2);
-        hostside.core.Figure f = c.figures().getFirst();
-        assertThat(f.scope()).isEqualTo(hostside.core.Scope.gpu("0000:00:06.0"));
+        Figure f = c.figures().getFirst();
+        assertThat(f.scope()).isEqualTo(Scope.gpu("0000:00:06.0"));
         assertThat(List.of(f.value(), f.min(), f.max())).containsExactly(30.0, 30.0, 97.0);
         assertThat(f.samples()).isEqualTo(5);
         assertThat(h200.clocksEventReasons()).containsEntry("power cap", 0.6).containsEntry("idle", 0.6);

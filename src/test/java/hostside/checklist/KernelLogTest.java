@@ -9,6 +9,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
+import hostside.fs.FsRoot;
 
 /** /dev/kmsg records, Xid lines, and which messages count as events. */
 class KernelLogTest {
@@ -144,14 +145,14 @@ class KernelLogTest {
     @Test
     void aRecordedMachineHasNoKernelLog(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Files.createDirectories(dir.resolve("proc"));
-        KernelLog log = KernelLog.read(hostside.fs.FsRoot.open(dir.toString()));
+        KernelLog log = KernelLog.read(FsRoot.open(dir.toString()));
         assertThat(log.read()).isFalse();
         assertThat(log.notRead()).startsWith("a recorded machine has no kernel log");
     }
 
     @Test
     void thisMachinesLogReadsAsRecordsOrSaysWhyNot() {
-        KernelLog log = KernelLog.read(hostside.fs.FsRoot.live());
+        KernelLog log = KernelLog.read(FsRoot.live());
         if (!log.read()) {
             // a CI container without CAP_SYSLOG, or without /dev/kmsg: a reason, in one line
             assertThat(log.notRead()).startsWith("/dev/kmsg: ").doesNotContain("\n");

@@ -7,13 +7,14 @@ import java.util.stream.Collectors;
 
 import hostside.fs.FsRoot;
 import hostside.process.Pressure;
+import hostside.testing.RecordedMachine;
 
 /**
  * A recorded /proc in a temp folder that a test rewrites between samples: the machine's counters
  * (/proc/stat, loadavg, PSI, diskstats, net/dev, uptime) and processes with their threads, in the
  * kernel's own formats. A fresh box is a 4-CPU machine with nothing running.
  */
-final class ProcBox extends hostside.testing.RecordedMachine<ProcBox> {
+final class ProcBox extends RecordedMachine<ProcBox> {
     static final int CPUS = 4;
     /** Ticks of each CPU: {user, nice, system, idle, iowait, irq, softirq, steal}. */
     final long[][] cpu = new long[CPUS][8];

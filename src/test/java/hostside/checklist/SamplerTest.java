@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.BadInputException;
+import hostside.core.CpuSet;
 import hostside.process.Pressure;
 import hostside.process.TaskState;
 
@@ -97,7 +98,7 @@ class SamplerTest {
         assertThat(p.majorFaultsPerSecond()).isEqualTo(4.0);
         assertThat(p.io().writeBytesPerSecond()).isEqualTo(2_097_152.0);
         assertThat(p.io().rcharPerSecond()).isEqualTo(10_000_000.0);
-        assertThat(p.cpusAllowed()).isEqualTo(hostside.core.CpuSet.range(0, 3));
+        assertThat(p.cpusAllowed()).isEqualTo(CpuSet.range(0, 3));
         assertThat(p.cgroup()).isEqualTo("/job.slice/train.scope");
         assertThat(p.threadList()).extracting(ProcessSection.ThreadUse::name).containsExactly("pt_data_loader", "pin_memory", "python3");
         ProcessSection.ThreadUse l = p.threadList().getFirst();

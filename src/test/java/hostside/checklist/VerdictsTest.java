@@ -10,6 +10,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
 /** Each outcome of the classification, from figures alone, and which comes first when several hold. */
@@ -71,7 +73,7 @@ class VerdictsTest {
     void healthyWhenTheGpuIsBusyAndTheHostIdle() {
         Finding v = new S().verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.HEALTHY);
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(v.severity()).isEqualTo(Severity.INFO);
         assertThat(v.text()).isEqualTo("the GPU is busy (97%) and the host is idle: healthy");
         assertThat(new S().verdicts()).hasSize(1);
     }
@@ -92,7 +94,7 @@ class VerdictsTest {
         s.oom.addAll(List.of("python3 (4321)", "pt_data_worker (4400)", "pt_data_worker (4401)"));
         Finding v = s.verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.MEMORY_PRESSURE);
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(v.severity()).isEqualTo(Severity.BAD);
         assertThat(v.text()).isEqualTo("memory pressure: PSI memory full 12%, 3 OOM kills in the last hour "
                 + "(python3 (4321), pt_data_worker (4400), pt_data_worker (4401))");
     }
@@ -125,15 +127,15 @@ class VerdictsTest {
 
     @Test
     void kernelTroubleMoreThanAnHourOldIsQuiet() {
-        List<hostside.core.Rule> kernelRules = List.of(ChecklistRules.MEMORY_PRESSURE, ChecklistRules.GPU_FAULT, ChecklistRules.GPU_APP_ERROR,
+        List<Rule> kernelRules = List.of(ChecklistRules.MEMORY_PRESSURE, ChecklistRules.GPU_FAULT, ChecklistRules.GPU_APP_ERROR,
                 ChecklistRules.HARDWARE_ERRORS, ChecklistRules.HUNG_TASKS, ChecklistRules.PROCESS_CRASHED);
         // within the hour, every one of them speaks
         assertThat(new S().kernel(kernelTrouble(KernelSection.RECENT_SECONDS)).verdicts()).extracting(Finding::id)
-                .containsAll(kernelRules.stream().map(hostside.core.Rule::id).toList());
+                .containsAll(kernelRules.stream().map(Rule::id).toList());
         KernelSection old = kernelTrouble(KernelSection.RECENT_SECONDS + 1);
         assertThat(old.events()).hasSize(6);
         List<Finding> f = new S().kernel(old).verdicts();
-        for (hostside.core.Rule r : kernelRules) RuleTally.quiet(f, r);
+        for (Rule r : kernelRules) RuleTally.quiet(f, r);
     }
 
     @Test
@@ -161,7 +163,7 @@ class VerdictsTest {
         s.xids.add(xid(31, false, true, 90, 1));
         Finding v = s.verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.GPU_APP_ERROR);
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(v.severity()).isEqualTo(Severity.WARN);
         assertThat(v.text()).startsWith("GPU error in this process: Xid 31 on 0000:3b:00 90 s ago: GPU memory page fault");
     }
 
@@ -189,7 +191,7 @@ class VerdictsTest {
         s.gpus = new ArrayList<>(List.of(S.gpu(30.0)));
         Finding v = s.verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.IO_BOUND);
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(v.severity()).isEqualTo(Severity.BAD);
         assertThat(v.text()).isEqualTo("I/O-bound: 92% iowait, nvme1n1 at 100% util, 1 thread of the process mostly in D state");
     }
 
@@ -199,7 +201,7 @@ class VerdictsTest {
         s.iowait = 35.0;
         s.psiIoFull = 12.0;
         Finding v = s.verdict();
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(v.severity()).isEqualTo(Severity.WARN);
         assertThat(v.text()).isEqualTo("I/O-bound: 35% iowait, PSI io full 12% (no thread of this process waits on it)");
     }
 
@@ -244,7 +246,7 @@ class VerdictsTest {
         s.gpus = new ArrayList<>(List.of(S.gpu(35.0)));
         Finding v = s.verdict();
         assertThat(Verdicts.Code.of(v)).isEqualTo(Verdicts.Code.CPU_BOUND_FEEDING);
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(v.severity()).isEqualTo(Severity.BAD);
         assertThat(v.text()).isEqualTo("CPU-bound feeding: 1 thread at 100% on core 3, GPU at 35%");
     }
 
@@ -262,7 +264,7 @@ class VerdictsTest {
         S s = new S().noGpu("no NVIDIA driver (libnvidia-ml.so.1 not found)");
         s.busy.add(0, new Signals.Busy("python3", 100, 98, 3, false));
         Finding v = s.verdict();
-        assertThat(v.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(v.severity()).isEqualTo(Severity.WARN);
         assertThat(v.text()).isEqualTo("CPU-bound: 1 thread at 98% on core 3; GPUs not read: no NVIDIA driver (libnvidia-ml.so.1 not found)");
     }
 
@@ -431,9 +433,9 @@ class VerdictsTest {
                 "gpu-app-error", "hardware-errors", "process-crashed", "hung-tasks", "io-bound", "throttled", "cpu-bound-feeding", "gil-bound",
                 "cpu-oversubscribed", "steal", "snapshot", "healthy", "waiting", "gpu-underused", "no-bottleneck");
         // a report of an earlier version wrote the code where the rule's ID now is: both read as the rule
-        assertThat(Verdicts.Code.of(new Finding("healthy", hostside.core.Severity.INFO, "gpu", "x", "", java.util.List.of(), ""))).isEqualTo(Verdicts.Code.HEALTHY);
-        assertThat(Verdicts.Code.of(new Finding("M4-60S-HEALTHY", hostside.core.Severity.INFO, "gpu", "x", "", java.util.List.of(), ""))).isEqualTo(Verdicts.Code.HEALTHY);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Verdicts.Code.of(new Finding("", hostside.core.Severity.INFO, "gpu", "x", "", java.util.List.of(), "")))
+        assertThat(Verdicts.Code.of(new Finding("healthy", Severity.INFO, "gpu", "x", "", java.util.List.of(), ""))).isEqualTo(Verdicts.Code.HEALTHY);
+        assertThat(Verdicts.Code.of(new Finding("M4-60S-HEALTHY", Severity.INFO, "gpu", "x", "", java.util.List.of(), ""))).isEqualTo(Verdicts.Code.HEALTHY);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Verdicts.Code.of(new Finding("", Severity.INFO, "gpu", "x", "", java.util.List.of(), "")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -15,6 +15,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.vm.explain.CowScenarios;
+
 /** What a newcomer reads first: whole-sentence summaries, -V everywhere, the same option taking the same values. */
 class HelpAndOptionsTest {
     record Result(int code, String out, String err) {}
@@ -160,8 +163,8 @@ class HelpAndOptionsTest {
         }
         assertThat(new Counts.Workers().convert("1")).isEqualTo(1);
         assertThat(new Counts.Workers().convert("64")).isEqualTo(64);
-        assertThat(Counts.MAX_WORKERS).isEqualTo(hostside.cpu.dataloader.DataLoaderTarget.MAX_WORKERS)
-                .isEqualTo(hostside.vm.explain.CowScenarios.MAX_WORKERS);
+        assertThat(Counts.MAX_WORKERS).isEqualTo(DataLoaderTarget.MAX_WORKERS)
+                .isEqualTo(CowScenarios.MAX_WORKERS);
     }
 
     @Test

@@ -11,10 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Detail;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
-import hostside.core.Stats;
+import hostside.harness.Status;
 import hostside.harness.TestCase;
 
 /** The progress a Runner run of a few fake cases produces, as lines for a log and as a live line for a terminal. */
@@ -31,7 +34,7 @@ class ProgressTest {
 
         public Result run(String target) {
             if (key.equals("boom")) throw new IllegalStateException("no GPU");
-            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(1), "fake", (hostside.harness.Detail) null);
+            return Result.ok(this, Unit.GB_PER_S, Stats.of(1), "fake", (Detail) null);
         }
     }
 
@@ -102,7 +105,7 @@ class ProgressTest {
             p.drill("cpu", 3, 5);
             p.accept(new ProgressSink.CaseStarted("syscall", 1, 4));
             c.nanos.addAndGet(2_000_000_000L);
-            p.accept(new ProgressSink.CaseEnded("syscall", 1, 4, hostside.harness.Status.OK, 2_000_000_000L));
+            p.accept(new ProgressSink.CaseEnded("syscall", 1, 4, Status.OK, 2_000_000_000L));
             p.accept(new ProgressSink.CaseStarted("context_switch", 2, 4));
             c.nanos.addAndGet(500_000_000L);
             // 2 s per case so far, 3 cases not ended, 0.5 s into the current one: 5.5 s left
@@ -181,8 +184,8 @@ class ProgressTest {
         Clock c = new Clock();
         StringWriter w = new StringWriter();
         try (Progress p = new Progress(w, false, c::now, 80)) {
-            p.accept(new ProgressSink.CaseEnded("a", 1, 3, hostside.harness.Status.OK, 4_000_000_000L));
-            p.accept(new ProgressSink.CaseEnded("b", 2, 3, hostside.harness.Status.NOT_RUN, 0));
+            p.accept(new ProgressSink.CaseEnded("a", 1, 3, Status.OK, 4_000_000_000L));
+            p.accept(new ProgressSink.CaseEnded("b", 2, 3, Status.NOT_RUN, 0));
             // one case of 4 s ran; one left
             assertThat(p.left()).isEqualTo(OptionalLong.of(4_000_000_000L));
         }

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
+import hostside.harness.ProgressSink;
 import hostside.testing.CliRun;
 import hostside.testing.Hostile;
 
@@ -166,7 +167,7 @@ class TerminalInjectionTest {
     void progressShowsAnEscapeInWhatItNamesAndKeepsItsOwnLineControl() {
         StringWriter live = new StringWriter();
         try (Progress p = new Progress(live, true, System::nanoTime, 200)) {
-            p.accept(new hostside.harness.ProgressSink.Step("unpacking " + Hostile.NAME));
+            p.accept(new ProgressSink.Step("unpacking " + Hostile.NAME));
         }
         assertThat(live.toString()).startsWith("\r\u001b[K").contains(Hostile.SHOWN);
         Hostile.assertNothingHidden("the live line", live.toString().replace("\r\u001b[K", ""));

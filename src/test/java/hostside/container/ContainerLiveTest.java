@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Json;
+import hostside.testing.Tools;
 
 /**
  * A container built by the test, the way runtimes build one: a real cgroup with memory, pids
@@ -175,7 +176,7 @@ class ContainerLiveTest {
         String status = Files.readString(Path.of("/proc/self/status"));
         String uid = status.lines().filter(l -> l.startsWith("Uid:")).map(l -> l.split("\\s+")[2]).findFirst().orElse("?");
         if (!uid.equals("0")) gaps.add("root (running as uid " + uid + "; cgroups and namespaces need it)");
-        for (String tool : List.of("unshare", "setpriv", "mount", "sh")) if (hostside.testing.Tools.onPath(tool) == null) gaps.add(tool + " (util-linux)");
+        for (String tool : List.of("unshare", "setpriv", "mount", "sh")) if (Tools.onPath(tool) == null) gaps.add(tool + " (util-linux)");
         return gaps.isEmpty() ? null : "missing " + String.join(", ", gaps);
     }
 

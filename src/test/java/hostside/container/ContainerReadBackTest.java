@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
+import hostside.fs.FsRoot;
 import hostside.testing.CliRun;
 
 /** A container run's JSON reads back into an equal run, and the container part of a report of schema hostside/1 reads too. */
@@ -48,7 +49,7 @@ class ContainerReadBackTest {
 
     @Test
     void thisMachineLive() throws Exception {
-        ContainerRun run = ContainerRun.read(hostside.fs.FsRoot.live(), LiveProcess.current(), 4, 2, 1L << 20);
+        ContainerRun run = ContainerRun.read(FsRoot.live(), LiveProcess.current(), 4, 2, 1L << 20);
         assertThat(readBack(run.json())).isEqualTo(run);
     }
 

@@ -11,6 +11,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.CpuSet;
+import hostside.fs.FsRoot;
+
 /** What the reader finds in recorded containers: cgroup v1, v2, hybrid, no limits, tight limits. */
 class ContainerReaderTest {
     @TempDir
@@ -32,7 +35,7 @@ class ContainerReaderTest {
         assertThat(f.cpu().quotaCpus()).isNull();
         assertThat(f.cpu().quotaSource()).startsWith("none: no quota in " + CG);
         assertThat(f.cpu().visibleCpus()).isEqualTo(64);
-        assertThat(f.cpu().visibleList()).isEqualTo(hostside.core.CpuSet.range(0, 63));
+        assertThat(f.cpu().visibleList()).isEqualTo(CpuSet.range(0, 63));
         assertThat(f.cpu().weight()).isEqualTo(100);
         assertThat(f.cpu().shares()).isNull();
         assertThat(f.pids().max().unlimited()).isTrue();
@@ -75,7 +78,7 @@ class ContainerReaderTest {
         assertThat(f.memory().limitHits()).isZero();
         assertThat(f.cpu().quotaCpus()).isNull();
         assertThat(f.cpu().shares()).isEqualTo(1024);
-        assertThat(f.cpu().cpusetCpus()).isEqualTo(hostside.core.CpuSet.range(0, 63));
+        assertThat(f.cpu().cpusetCpus()).isEqualTo(CpuSet.range(0, 63));
         assertThat(f.runtime().runtime()).isEqualTo("docker");
         assertThat(f.runtime().evidence()).contains("/proc/self/cgroup: /docker/" + Rig.ID);
     }
@@ -243,7 +246,7 @@ class ContainerReaderTest {
 
     @Test
     void theH200RecordingReadsWithoutAContainerAndWithoutLiveFacts() {
-        ContainerRun run = ContainerRun.read(hostside.fs.FsRoot.open(hostside.Fixtures.h200().toString()), LiveProcess.recorded(), null, null, null);
+        ContainerRun run = ContainerRun.read(FsRoot.open(hostside.Fixtures.h200().toString()), LiveProcess.recorded(), null, null, null);
         ContainerFacts f = run.facts();
         assertThat(f.runtime().inContainer()).isFalse();
         assertThat(f.runtime().summary()).isEqualTo("no runtime marks in the recording");
@@ -259,7 +262,7 @@ class ContainerReaderTest {
         try (var s = java.nio.file.Files.list(hostside.Fixtures.hwloc())) {
             tarball = s.filter(p -> p.toString().endsWith(".tar.bz2")).sorted().findFirst().orElseThrow();
         }
-        ContainerFacts f = ContainerReader.read(hostside.fs.FsRoot.open(tarball.toString()), LiveProcess.recorded());
+        ContainerFacts f = ContainerReader.read(FsRoot.open(tarball.toString()), LiveProcess.recorded());
         assertThat(f.cgroup().version()).isNull();
         assertThat(f.cgroup().places()).isEmpty();
         assertThat(f.memory().limit().source()).startsWith("unknown");

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.Finding;
 import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
 /** Each verdict fires on the limit that breaks training and stays silent on a healthy one. */
@@ -60,7 +61,7 @@ class ContainerVerdictsTest {
     @Test
     void dockersDefaultShmGivesBusErrors() {
         Finding f = only(Rig.v2(tmp).shm(64 * MIB).about("/dev/shm"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         assertThat(f.text()).startsWith("/dev/shm is 64 MiB (what Docker gives without --shm-size) but 8 DataLoader workers keep 2 batches of 147 MiB each there (2.3 GiB)")
                 .contains("Bus error").contains("--shm-size=3g");
         assertThat(f.id()).isEqualTo("M4-SHM-SIZE");
@@ -90,7 +91,7 @@ class ContainerVerdictsTest {
     @Test
     void shmLargerThanTheMemoryLimitIsOomKilledFirst() {
         Finding f = only(Rig.v2(tmp).memory(8 * GIB, 1 * GIB).about("/dev/shm"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.text()).startsWith("/dev/shm (16 GiB) is larger than the memory limit (8 GiB)");
         assertThat(f.id()).isEqualTo("M4-SHM-OVER-MEMORY");
         assertThat(f.fix()).contains("--memory");
@@ -108,7 +109,7 @@ class ContainerVerdictsTest {
     void oomKillsAreBadOnBothVersions() {
         for (Rig r : List.of(Rig.v2(tmp.resolve("v2")).oomKills(2), Rig.v1(tmp.resolve("v1")).oomKills(1))) {
             Finding f = only(r.about("memory"));
-            assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+            assertThat(f.severity()).isEqualTo(Severity.BAD);
             assertThat(f.text()).contains("killed by the OOM killer").contains("exit code 137");
             assertThat(f.id()).isEqualTo("M4-OOM-KILLS");
             assertThat(f.fix()).contains("--memory");
@@ -151,7 +152,7 @@ class ContainerVerdictsTest {
     @Test
     void aQuotaBelowTheVisibleCpusOversubscribes() {
         Finding f = only(Rig.v2(tmp).cpuQuota(200000, 100000).about("CPU quota"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.text()).startsWith("the cgroup grants 2 CPUs' worth of time (cpu.max 200000 100000) but this process sees 64 CPUs")
                 .contains("the main process alone starts 64 intra-op threads").contains("--cpus=2 --cpuset-cpus=0-1").contains("2 threads fit the quota");
         assertThat(f.id()).as("one rule with the CPU facts' quota finding").isEqualTo("M3-CPU-QUOTA");
@@ -163,10 +164,10 @@ class ContainerVerdictsTest {
     @Test
     void throttlingSeenByTheKernelMakesItBad() {
         Finding f = only(Rig.v1(tmp).cpuQuota(150000, 100000).throttled(1000, 400, 36_000_000).about("CPU quota"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         assertThat(f.text()).contains("cpu.cfs_quota_us 150000 per 100000 us").contains("throttled in 400 of 1000 periods so far, 36.0 s")
                 .contains("--cpus=2 --cpuset-cpus=0-1").contains("1 threads fit the quota");
-        assertThat(only(Rig.v1(tmp.resolve("b")).cpuQuota(150000, 100000).throttled(1000, 50, 1).about("CPU quota")).severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(only(Rig.v1(tmp.resolve("b")).cpuQuota(150000, 100000).throttled(1000, 50, 1).about("CPU quota")).severity()).isEqualTo(Severity.WARN);
     }
 
     // ---- pids ----
@@ -174,7 +175,7 @@ class ContainerVerdictsTest {
     @Test
     void pidsMaxBelowTheThreadsAWorkerPoolStarts() {
         Finding f = only(Rig.v2(tmp).pidsMax(64).about("pids"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         // each worker runs torch.set_num_threads(1) (torch/utils/data/_utils/worker.py): 64 intra-op threads of the main process and 8 workers
         assertThat(f.text()).startsWith("pids.max is 64 with 12 tasks in use, room for 52 more, but the DataLoader plan needs at least 72 tasks")
                 .contains("8 workers of one thread each").contains("can't start new thread").contains("--pids-limit=1024");
@@ -204,7 +205,7 @@ class ContainerVerdictsTest {
     @Test
     void memlockWithoutIpcLock() {
         Finding f = only(Rig.v2(tmp).memlock(64 * 1024).about("memlock"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.text()).startsWith("memlock soft limit 64 KiB (hard 64 KiB) and no CAP_IPC_LOCK (uid 0")
                 .contains("fails with \"Cannot allocate memory\"").doesNotContain("falls back to sockets");
         assertThat(f.id()).isEqualTo("M4-MEMLOCK");
@@ -223,7 +224,7 @@ class ContainerVerdictsTest {
     @Test
     void memlockIsBadWhereRdmaDevicesAre() {
         Finding f = only(Rig.v2(tmp).memlock(64 * 1024).dir("/sys/class/infiniband/mlx5_0").about("memlock"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         assertThat(f.text()).contains("RDMA devices here: mlx5_0");
     }
 
@@ -261,7 +262,7 @@ class ContainerVerdictsTest {
     @Test
     void gpusOnTheBusWithoutDeviceNodesMeanNoGpusFlag() {
         Finding f = only(Rig.v2(tmp).noGpus().about("GPUs"));
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         assertThat(f.text()).startsWith("8 NVIDIA GPUs are on the PCI bus but no /dev/nvidiaN device node is here")
                 .contains("no CUDA-capable device is detected");
         assertThat(f.id()).isEqualTo("M4-GPU-NODES");

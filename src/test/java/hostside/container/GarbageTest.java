@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Finding;
+
 /** Garbage in any file gives an unknown that names the file, never an exception or a finding. */
 class GarbageTest {
     @TempDir
@@ -29,7 +31,7 @@ class GarbageTest {
                 CG + "/cpu.max: not \"quota period\" or \"max period\": \"fast 100000\"",
                 CG + "/pids.max: not a number or \"max\": \"-5\"",
                 CG + "/memory.events: oom_kill is not a count: \"many\"");
-        assertThat(r.findings()).extracting(hostside.core.Finding::subject).doesNotContain("pids", "CPU quota", "memory");
+        assertThat(r.findings()).extracting(Finding::subject).doesNotContain("pids", "CPU quota", "memory");
     }
 
     @Test
@@ -65,7 +67,7 @@ class GarbageTest {
                 "/proc/self/limits: no \"Max open files\" line (a truncated file?)", "/proc/self/status: CapEff is not a capability mask: \"not-hex\"",
                 "/proc/self/status: Uid is not real, effective, saved and fs uids: \"me\"",
                 "/proc/self/status: Cpus_allowed_list is not a CPU list: \"0-x\"");
-        assertThat(r.findings()).extracting(hostside.core.Finding::subject).doesNotContain("memlock", "pids", "CPU quota");
+        assertThat(r.findings()).extracting(Finding::subject).doesNotContain("memlock", "pids", "CPU quota");
         assertThat(r.run().plan().threads()).isNull();
     }
 

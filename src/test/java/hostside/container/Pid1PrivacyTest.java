@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.Json;
+import hostside.core.Style;
+import hostside.doc.TextRenderer;
 
 /**
  * What the container reader keeps of PID 1: its executable's name, never its arguments, and of
@@ -32,7 +34,7 @@ class Pid1PrivacyTest {
         assertThat(f.namespaces().pid1()).isEqualTo("torchrun");
         assertThat(f.namespaces().pid1Kind()).isEqualTo("program");
         assertThat(json(r)).contains("\"pid1\" : \"torchrun\"").doesNotContain(TOKEN).doesNotContain("train.py");
-        assertThat(new hostside.doc.TextRenderer(hostside.core.Style.plain()).render(ContainerDocument.of(ContainerRun.read(r.fs(), r.live(), null, null, null))))
+        assertThat(new TextRenderer(Style.plain()).render(ContainerDocument.of(ContainerRun.read(r.fs(), r.live(), null, null, null))))
                 .contains("torchrun (program)").doesNotContain(TOKEN);
     }
 

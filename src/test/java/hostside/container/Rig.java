@@ -5,8 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import hostside.fs.FsRoot;
 import hostside.core.Finding;
+import hostside.fs.FsRoot;
+import hostside.testing.RecordedMachine;
 
 /**
  * A recorded container in a temp folder. {@link #v2} is a healthy Docker container on cgroup v2
@@ -15,7 +16,7 @@ import hostside.core.Finding;
  * into the classic broken one: 64 MiB /dev/shm, a 2-CPU quota on 64 CPUs, pids.max 64, memlock
  * 64 KiB and no CAP_IPC_LOCK. Every healthy container runs on 64 CPUs with 8 GPUs passed in.
  */
-final class Rig extends hostside.testing.RecordedMachine<Rig> {
+final class Rig extends RecordedMachine<Rig> {
     static final String CG = "/sys/fs/cgroup";
     static final String ID = "4f3c2a1b9e8d";
     /** Docker's default capability set: no IPC_LOCK, no SYS_NICE, no SYS_RESOURCE. */

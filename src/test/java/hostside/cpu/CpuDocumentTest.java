@@ -15,12 +15,17 @@ import hostside.core.Figure;
 import hostside.core.Json;
 import hostside.core.Style;
 import hostside.core.Units;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.cpu.measure.LaunchJitter;
 import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
 import hostside.harness.DetailTypes;
+import hostside.harness.ProgressSink;
+import hostside.harness.Result;
 
 /** Module 3's document: every figure in all three renderings, the plots, and what the old view and the report's section said. */
 class CpuDocumentTest {
@@ -118,10 +123,10 @@ class CpuDocumentTest {
         assertThat(text).containsPattern("\\n +dataloader_cow_list +not run: recorded machine");
         assertThat(text).containsPattern("\\nFindings\\n +· eth0's 2 IRQs land on CPUs 7-8");
 
-        var failed = hostside.harness.Result.failed(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.NOISY), "boom");
+        var failed = Result.failed(new LaunchJitter(LaunchJitter.Condition.NOISY), "boom");
         var quiet = Runs.measured().get(5);
         assertThat(quiet.key()).isEqualTo("timer_jitter_quiet");
-        var noGpu = hostside.harness.Result.notRun(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.QUIET), "no GPU to launch on");
+        var noGpu = Result.notRun(new LaunchJitter(LaunchJitter.Condition.QUIET), "no GPU to launch on");
         CpuRun some = new CpuRun(RUN.machine(), null, List.of(), new CpuDrill.Measured(List.of(quiet, noGpu, failed), "", "no NVIDIA driver"), List.of(), List.of());
         String s = new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(some));
         assertThat(s).contains("No GPU (no NVIDIA driver): the launch conditions are not run.").containsPattern("\\n +noisy +failed: boom\\n")
@@ -160,8 +165,8 @@ class CpuDocumentTest {
     enum CliRunOnRecording {
         INSTANCE;
 
-        private final CpuRun run = CpuDrill.run(hostside.fs.FsRoot.open(CpuCommandTest.H200), CpuDrill.measurements(),
-                hostside.cpu.dataloader.DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), hostside.harness.ProgressSink.NONE, null);
+        private final CpuRun run = CpuDrill.run(FsRoot.open(CpuCommandTest.H200), CpuDrill.measurements(),
+                DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), ProgressSink.NONE, null);
 
         CpuRun run() {
             return run;

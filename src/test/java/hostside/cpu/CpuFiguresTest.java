@@ -16,6 +16,8 @@ import hostside.core.Better;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Unit;
+import hostside.cpu.measure.LaunchJitter;
+import hostside.harness.Result;
 
 /** The typed figures of a hand-built run: every key with its scope, unit, direction and value. */
 class CpuFiguresTest {
@@ -91,8 +93,8 @@ class CpuFiguresTest {
     @Test
     void withoutAGpuThereIsNoLaunchTimeAndWhatDidNotRunHasNoFigure() {
         var quiet = new Runs.Jitter().result("timer_jitter_quiet", 20_000);
-        var failed = hostside.harness.Result.failed(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.TIMER_NOISY), "boom");
-        var noGpu = hostside.harness.Result.notRun(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.QUIET), "no GPU to launch on");
+        var failed = Result.failed(new LaunchJitter(LaunchJitter.Condition.TIMER_NOISY), "boom");
+        var noGpu = Result.notRun(new LaunchJitter(LaunchJitter.Condition.QUIET), "no GPU to launch on");
         CpuRun run = new CpuRun(RUN.machine(), RUN.facts(), List.of(), new CpuDrill.Measured(List.of(quiet, failed, noGpu), "", "no NVIDIA driver"), List.of(),
                 List.of());
         assertThat(run.figures()).extracting(Figure::key)

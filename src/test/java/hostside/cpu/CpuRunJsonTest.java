@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.CpuSet;
+import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.cpu.dataloader.CowDetail;
 import hostside.cpu.dataloader.DatasetKind;
@@ -21,6 +22,7 @@ import hostside.cpu.measure.LaunchJitter;
 import hostside.cpu.measure.SchedCosts;
 import hostside.harness.DetailTypes;
 import hostside.harness.Result;
+import hostside.harness.Status;
 import hostside.testing.CliRun;
 
 /** A run reads back from its own JSON into an equal record, and an old report's Module 3 into the typed records. */
@@ -50,7 +52,7 @@ class CpuRunJsonTest {
         ObjectNode printed = (ObjectNode) Json.MAPPER.readTree(r.out());
         CpuRun run = back(printed);
         assertThat(run.facts().kernel().scheduler()).isEqualTo("EEVDF");
-        assertThat(run.measured().results()).isNotEmpty().allMatch(x -> x.status() == hostside.harness.Status.NOT_RUN);
+        assertThat(run.measured().results()).isNotEmpty().allMatch(x -> x.status() == Status.NOT_RUN);
         assertThat(Json.write(run.json())).as("what the command printed, read and written again").isEqualTo(r.out());
         roundTrip(run);
     }
@@ -94,7 +96,7 @@ class CpuRunJsonTest {
 
         assertThat(run.figures()).as("an old report has figures too").isNotEmpty();
         List<String> now = MeasuredVerdictsTest.texts(run.machine(), run.measured().results(), true),
-                then = run.verdicts().subList(0, 5).stream().map(hostside.core.Finding::text).toList();
+                then = run.verdicts().subList(0, 5).stream().map(Finding::text).toList();
         assertThat(now).as("the verdicts read from the records say what the report said then").hasSize(5);
         assertThat(List.of(now.get(1), now.get(4))).containsExactly(then.get(1), then.get(4));
         // the syscall line no longer says launches and syncs pay syscalls (they make none: docs/measurements/2026-12-06-findings-h100.md)

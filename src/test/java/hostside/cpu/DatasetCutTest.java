@@ -7,21 +7,28 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Json;
+import hostside.core.Stats;
+import hostside.core.Style;
+import hostside.core.Unit;
+import hostside.cpu.dataloader.CowDetail;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.cpu.dataloader.DatasetKind;
+import hostside.cpu.facts.CpuFactsReader;
+import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
-import hostside.core.Stats;
+import hostside.harness.TestCase;
 import hostside.machine.MachineReader;
-import hostside.core.Style;
 
 /** `cpu --dataset-size 1T`: the DataLoader results carry what was used instead, and the view says it. */
 class DatasetCutTest {
     @Test
     void theCutIsInTheCowResultsAndTheView() throws Exception {
-        var cow = hostside.cpu.dataloader.DataLoaderTarget.tests();
-        var d = Runs.cow(hostside.cpu.dataloader.DatasetKind.LIST, 91, 4, 1L << 30, 3L << 30, null);
-        List<Result> results = List.of(Result.ok(cow.get(0), hostside.core.Unit.PERCENT, Stats.of(90, 91, 92), "smaps_rollup", d),
-                Result.ok(cow.get(2), hostside.core.Unit.S, Stats.of(3), "spawn", Runs.spawn(Runs.FORK_REFUSED)), Result.notRun(cow.get(1), "no numpy"));
+        var cow = DataLoaderTarget.tests();
+        var d = Runs.cow(DatasetKind.LIST, 91, 4, 1L << 30, 3L << 30, null);
+        List<Result> results = List.of(Result.ok(cow.get(0), Unit.PERCENT, Stats.of(90, 91, 92), "smaps_rollup", d),
+                Result.ok(cow.get(2), Unit.S, Stats.of(3), "spawn", Runs.spawn(Runs.FORK_REFUSED)), Result.notRun(cow.get(1), "no numpy"));
         Cut cut = new Cut("--dataset-size", 1L << 40, 1L << 30, "a quarter of available memory (20.0 GiB) over the 4 workers and main");
         List<Result> with = CpuDrill.withCut(results, cut);
         assertThat(Cut.in(with.get(0))).contains(cut);
@@ -32,14 +39,14 @@ class DatasetCutTest {
 
         FsRoot h200 = FsRoot.open(CpuCommandTest.H200);
         var machine = MachineReader.read(h200);
-        var facts = hostside.cpu.facts.CpuFactsReader.read(h200, machine);
+        var facts = CpuFactsReader.read(h200, machine);
         CpuRun run = new CpuRun(machine.host(), facts, List.of(), new CpuDrill.Measured(List.of(), "", ""), with, List.of());
-        assertThat(new hostside.doc.TextRenderer(Style.plain(), 1000).render(CpuDocument.of(run)))
+        assertThat(new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(run)))
                 .contains("note: --dataset-size 1.0 TiB asked, 1.0 GiB used: a quarter of available memory (20.0 GiB) over the 4 workers and main");
     }
 
     /** A stand-in for the copy-on-write measurement: the dataset it would build, without python. */
-    record FakeCow() implements hostside.harness.TestCase<hostside.cpu.dataloader.DataLoaderTarget> {
+    record FakeCow() implements TestCase<DataLoaderTarget> {
         public String key() {
             return "dataloader_cow_list";
         }
@@ -49,13 +56,13 @@ class DatasetCutTest {
         }
 
         @Override
-        public Class<hostside.cpu.dataloader.CowDetail> detailType() {
-            return hostside.cpu.dataloader.CowDetail.class;
+        public Class<CowDetail> detailType() {
+            return CowDetail.class;
         }
 
-        public Result run(hostside.cpu.dataloader.DataLoaderTarget t) {
-            return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(1, 2, 3), "fake",
-                    Runs.cow(hostside.cpu.dataloader.DatasetKind.LIST, 2, t.workers(), t.datasetBytes(), t.datasetBytes(), null));
+        public Result run(DataLoaderTarget t) {
+            return Result.ok(this, Unit.PERCENT, Stats.of(1, 2, 3), "fake",
+                    Runs.cow(DatasetKind.LIST, 2, t.workers(), t.datasetBytes(), t.datasetBytes(), null));
         }
     }
 
@@ -64,7 +71,7 @@ class DatasetCutTest {
         List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Settings(1000, 100_000, 1L << 50, 2), step -> {});
         Cut c = Cut.in(r.getFirst()).orElseThrow(() -> new AssertionError("no cut in " + r.getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
-        assertThat(c.used()).isEqualTo(((hostside.cpu.dataloader.CowDetail) r.getFirst().detail()).datasetBytes());
+        assertThat(c.used()).isEqualTo(((CowDetail) r.getFirst().detail()).datasetBytes());
         assertThat(c.why()).contains("over the 2 workers and main");
     }
 }

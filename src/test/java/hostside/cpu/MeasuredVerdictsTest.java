@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import hostside.core.CpuSet;
 import hostside.core.Finding;
 import hostside.core.Severity;
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.cpu.Runs.Jitter;
+import hostside.cpu.measure.LaunchJitter;
 import hostside.harness.Result;
 import hostside.machine.Host;
 import hostside.testing.RuleTally;
@@ -20,7 +23,7 @@ class MeasuredVerdictsTest {
 
     /** The findings' texts, judged as on a quiet machine. */
     static List<String> texts(Host machine, List<Result> rs, boolean gpu) {
-        return MeasuredVerdicts.of(machine, rs, gpu, null).stream().map(hostside.core.Finding::text).toList();
+        return MeasuredVerdicts.of(machine, rs, gpu, null).stream().map(Finding::text).toList();
     }
 
     static Result ok(String key, double median) {
@@ -182,7 +185,7 @@ class MeasuredVerdictsTest {
                 .endsWith("a disturbed run, not interpreted (see the findings)").doesNotContain("competes").doesNotContain("x)");
         assertThat(JitterNoise.findings(List.of(tq, tn))).singleElement().satisfies(f -> {
             assertThat(f.id()).isEqualTo(CpuRules.JITTER_DISTURBED.id());
-            assertThat(f.severity()).isEqualTo(hostside.core.Severity.UNKNOWN);
+            assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
             assertThat(f.text()).startsWith("timer_jitter_quiet came out noisier than timer_jitter_noisy (p99 900 us (850-950) against 140 us (130-150); "
                     + "p99.9 1800 us (1800-2100) against 280 us (280-320); missed ticks per segment 800 (700-900) against 20)");
         });
@@ -204,7 +207,7 @@ class MeasuredVerdictsTest {
         Result tn = timer("timer_jitter_noisy", 54, 61, 0, seg(60, 78, 0), seg(62, 80, 0));
         Result lq = jitterRun("launch_jitter_quiet", 20_000, 3_000, jitter(55, 500, 5L).segments(20_000, seg(480, 1000, 1000), seg(520, 1100, 1000)));
         Result ln = jitterRun("launch_jitter_noisy", 20_000, 10, jitter(56, 70, 5L).segments(20_000, seg(68, 140, 5), seg(72, 150, 5)));
-        assertThat(JitterNoise.findings(List.of(tq, tn, lq, ln))).singleElement().extracting(hostside.core.Finding::text).asString()
+        assertThat(JitterNoise.findings(List.of(tq, tn, lq, ln))).singleElement().extracting(Finding::text).asString()
                 .startsWith("launch_jitter_quiet came out noisier than launch_jitter_noisy");
     }
 
@@ -233,9 +236,9 @@ class MeasuredVerdictsTest {
     @Test
     void missingFiguresDropTheirLines() {
         assertThat(texts(METAL, List.of(), true)).isEmpty();
-        Result failed = Result.failed(new hostside.cpu.measure.LaunchJitter(hostside.cpu.measure.LaunchJitter.Condition.QUIET), "boom");
+        Result failed = Result.failed(new LaunchJitter(LaunchJitter.Condition.QUIET), "boom");
         assertThat(texts(METAL, List.of(failed), true)).isEmpty();
-        Result bare = Runs.ok("launch_jitter_quiet", hostside.core.Unit.US, hostside.core.Stats.of(1), null);
+        Result bare = Runs.ok("launch_jitter_quiet", Unit.US, Stats.of(1), null);
         assertThat(texts(METAL, List.of(bare), true)).as("a result without its record says nothing rather than guess").isEmpty();
     }
 }

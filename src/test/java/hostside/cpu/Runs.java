@@ -5,17 +5,24 @@ import java.util.List;
 
 import hostside.core.CpuSet;
 import hostside.core.Distribution;
+import hostside.core.Finding;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.cpu.dataloader.CowDetail;
+import hostside.cpu.dataloader.DataLoaderVerdicts;
 import hostside.cpu.dataloader.DatasetKind;
 import hostside.cpu.dataloader.SpawnDetail;
+import hostside.cpu.facts.CpuFactsReader;
+import hostside.cpu.facts.CpuVerdicts;
 import hostside.cpu.measure.LaunchJitter;
+import hostside.cpu.measure.NsDistributions;
 import hostside.cpu.measure.SchedCosts;
+import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.harness.Status;
+import hostside.machine.MachineReader;
 
 /** Module 3's results built by hand, typed as the drill makes them: for the verdicts', the figures', the read-back's and the document's tests. */
 public final class Runs {
@@ -45,7 +52,7 @@ public final class Runs {
         long[][] parts = {{(long) d.p50(), count - count / 100}, {(long) d.p99(), count / 100 - count / 1000}, {(long) d.p999(), count / 1000 - 1},
                 {(long) d.max(), 1}};
         for (long[] p : parts) {
-            long[] range = hostside.cpu.measure.NsDistributions.bucket(p[0]);
+            long[] range = NsDistributions.bucket(p[0]);
             b.computeIfAbsent(range[0], k -> new long[] {range[0], range[1], 0})[2] += p[1];
         }
         return new Distribution(d.unit(), count, d.p50(), d.p99(), d.p999(), d.max(),
@@ -204,13 +211,13 @@ public final class Runs {
 
     /** A whole run on the H200 recording's facts, every case measured by hand. */
     public static CpuRun full() {
-        hostside.fs.FsRoot h200 = hostside.fs.FsRoot.open(hostside.Fixtures.h200().toString());
-        var machine = hostside.machine.MachineReader.read(h200);
-        var facts = hostside.cpu.facts.CpuFactsReader.read(h200, machine);
+        FsRoot h200 = FsRoot.open(hostside.Fixtures.h200().toString());
+        var machine = MachineReader.read(h200);
+        var facts = CpuFactsReader.read(h200, machine);
         List<Result> m = measured(), dl = dataloader();
-        List<hostside.core.Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m, true, null));
-        verdicts.addAll(hostside.cpu.dataloader.DataLoaderVerdicts.of(dl, null));
-        return new CpuRun(machine.host(), facts, hostside.cpu.facts.CpuVerdicts.of(facts), new CpuDrill.Measured(m, "GPU0: NVIDIA H200 (0000:00:06.0)", ""),
+        List<Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m, true, null));
+        verdicts.addAll(DataLoaderVerdicts.of(dl, null));
+        return new CpuRun(machine.host(), facts, CpuVerdicts.of(facts), new CpuDrill.Measured(m, "GPU0: NVIDIA H200 (0000:00:06.0)", ""),
                 dl, verdicts);
     }
 }

@@ -25,6 +25,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import hostside.Fixtures;
+import hostside.core.Json;
+import hostside.io.IoDrill;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -270,7 +272,7 @@ class KubernetesManifestsTest {
         assertThat(scratch.getEmptyDir()).as("an emptyDir: nothing of the node's but disk space").isNotNull();
         // over its sizeLimit the kubelet evicts the pod mid-report
         assertThat(Quantity.getAmountInBytes(scratch.getEmptyDir().getSizeLimit()).longValueExact())
-                .isGreaterThan(hostside.io.IoDrill.DEFAULT_FILE + (256L << 20));
+                .isGreaterThan(IoDrill.DEFAULT_FILE + (256L << 20));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -333,7 +335,7 @@ class KubernetesManifestsTest {
         Run r = run(job(), tmp, false);
         assertThat(r.exit()).isZero();
         // read as compare reads a report: one JSON document, nothing after it
-        com.fasterxml.jackson.databind.JsonNode doc = hostside.core.Json.MAPPER.readerFor(com.fasterxml.jackson.databind.JsonNode.class)
+        com.fasterxml.jackson.databind.JsonNode doc = Json.MAPPER.readerFor(com.fasterxml.jackson.databind.JsonNode.class)
                 .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(r.logs());
         assertThat(doc.path("kind").asText()).isEqualTo("report");
         assertThat(r.logs()).doesNotContain("hostside:");

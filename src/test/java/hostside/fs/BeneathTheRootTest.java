@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import hostside.core.BadInputException;
+
 /**
  * A recording is input from anyone, and its folders can change while hostside reads it. FsRoot
  * resolves links itself, inside the recording; what it then opens must stay beneath the
@@ -111,11 +113,11 @@ class BeneathTheRootTest {
     void aLinkAsTheRecordingsOnlyFolderIsNotFollowed() throws Exception {
         Path box = Files.createDirectories(tmp.resolve("box"));
         Files.createSymbolicLink(box.resolve("machine"), Path.of("/"));
-        assertThatThrownBy(() -> FsRoot.open(box.toString())).isInstanceOf(hostside.core.BadInputException.class)
+        assertThatThrownBy(() -> FsRoot.open(box.toString())).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("not a recorded machine");
         Path box2 = Files.createDirectories(tmp.resolve("box2"));
         Files.createSymbolicLink(box2.resolve("sys"), Path.of("/sys"));
         Files.createSymbolicLink(box2.resolve("proc"), Path.of("/proc"));
-        assertThatThrownBy(() -> FsRoot.open(box2.toString())).isInstanceOf(hostside.core.BadInputException.class);
+        assertThatThrownBy(() -> FsRoot.open(box2.toString())).isInstanceOf(BadInputException.class);
     }
 }

@@ -1,5 +1,7 @@
 package hostside.fs;
 
+import hostside.core.BadInputException;
+
 /**
  * Run in a JVM of its own with a small heap by {@link TarBoundsTest}: opens a recording and
  * prints, per path, "path=text" or the read's why, so the test can show a tarball with a 3 GiB
@@ -12,7 +14,7 @@ final class ReadRecording {
         FsRoot fs;
         try {
             fs = FsRoot.open(args[0]);
-        } catch (hostside.core.BadInputException e) {
+        } catch (BadInputException e) {
             System.out.println(e.getMessage()); // as the command line says it, without "hostside: "
             System.exit(2);
             return;

@@ -1,6 +1,8 @@
 package hostside.harness;
 
+import hostside.core.BadInputException;
 import hostside.core.Stats;
+import hostside.core.Unit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,7 +15,6 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.core.BadInputException;
 
 class RunnerTest {
     /** A test case of a string target: its result from a function, or not applicable with a reason. */
@@ -39,7 +40,7 @@ class RunnerTest {
         }
 
         public Result run(String target) {
-            return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(figure.apply(target)), "test", new Ran(target));
+            return Result.ok(this, Unit.GB_PER_S, Stats.of(figure.apply(target)), "test", new Ran(target));
         }
     }
 
@@ -69,7 +70,7 @@ class RunnerTest {
             throw new AssertionError("must not run");
         });
         List<Result> r = Runner.run(List.of(pageable, Case.ok("b", 2)), "gpu0", started(progress));
-        assertThat(r.get(0).status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(r.get(0).status()).isEqualTo(Status.NOT_RUN);
         assertThat(r.get(0).why()).isEqualTo("no HMM or ATS on this machine");
         assertThat(r.get(0).isOk()).isFalse();
         assertThat(r.get(0).value()).isNull();
@@ -91,17 +92,17 @@ class RunnerTest {
         assertThat(events.get(1)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
             assertThat(e.label()).isEqualTo("a on GPU1");
             assertThat(List.of(e.index(), e.count())).containsExactly(1, 3);
-            assertThat(e.status()).isEqualTo(hostside.harness.Status.OK);
+            assertThat(e.status()).isEqualTo(Status.OK);
             assertThat(e.nanos()).isNotNegative();
         });
         // a case that does not apply never starts, but its end (not run) still counts it
         assertThat(events.get(2)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
             assertThat(e.label()).isEqualTo("skipped on GPU1");
             assertThat(e.index()).isEqualTo(2);
-            assertThat(e.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+            assertThat(e.status()).isEqualTo(Status.NOT_RUN);
         });
         assertThat(events.get(3)).isEqualTo(new ProgressSink.CaseStarted("boom on GPU1", 3, 3));
-        assertThat(events.get(4)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> assertThat(e.status()).isEqualTo(hostside.harness.Status.FAILED));
+        assertThat(events.get(4)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED));
     }
 
     @Test

@@ -8,14 +8,18 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
+import hostside.core.Findings;
 import hostside.core.Stats;
 import hostside.core.Style;
+import hostside.core.Unit;
 import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
+import hostside.harness.Runner;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
 import hostside.machine.Host;
@@ -40,7 +44,7 @@ class IoDocumentTest {
         Result sync = IoResults.write("write_fsync", new Stats(1.66, 1.6, 1.7, 3), new Stats(420, 400, 450, 3));
         Result no = Result.notRun(IoResults.test("seq_read_cold_qd1"), "the file is on tmpfs");
         IoRun run = new IoRun(HOST, null, List.of(), new IoRun.FileUsed("/data/f", 2L << 30, "xfs", true), List.of(no, seq, rand, sync),
-                List.of(hostside.core.Findings.info("/data", "a verdict")));
+                List.of(Findings.info("/data", "a verdict")));
         String s = text(run);
         assertThat(s).startsWith(IoDocument.TITLE + "\nbox, kernel 6.8\n");
         assertThat(flat(s)).contains("Of /data/f (2 GiB, xfs). Median of the samples, with min and max; each row names the fio job");
@@ -58,7 +62,7 @@ class IoDocumentTest {
     @Test
     void theBuffersPhysicalPiecesAreSaidWhenKnown() {
         ReadTest t = (ReadTest) IoResults.test("seq_read_direct_qd1");
-        Result known = Result.ok(t, hostside.core.Unit.GB_PER_S, Stats.of(2.3), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+        Result known = Result.ok(t, Unit.GB_PER_S, Stats.of(2.3), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
                 new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0, null));
         assertThat(IoDocument.pieces(List.of(known))).get().asString().contains("seq_read_direct_qd1 17");
         assertThat(IoDocument.pieces(List.of(IoResults.read("seq_read_direct_qd1", 2.3)))).as("not root: frame numbers hidden, nothing said").isEmpty();
@@ -77,9 +81,9 @@ class IoDocumentTest {
     @Test
     void aFigureCountedAsFioCountsItIsSaidWhereItDiffers() {
         ReadTest t = (ReadTest) IoResults.test("seq_read_cold_qd1");
-        Result stalled = Result.ok(t, hostside.core.Unit.GB_PER_S, new Stats(3.63, 0.64, 4.66, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+        Result stalled = Result.ok(t, Unit.GB_PER_S, new Stats(3.63, 0.64, 4.66, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
                 new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 2.41));
-        Result steady = Result.ok(t, hostside.core.Unit.GB_PER_S, new Stats(3.63, 3.5, 3.7, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+        Result steady = Result.ok(t, Unit.GB_PER_S, new Stats(3.63, 3.5, 3.7, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
                 new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 3.60));
         assertThat(IoDocument.overall(List.of(stalled))).get().asString().contains("seq_read_cold_qd1 2.41 GB/s (median 3.63)");
         assertThat(IoDocument.overall(List.of(steady))).as("within 5%: nothing to explain").isEmpty();
@@ -89,9 +93,9 @@ class IoDocumentTest {
     @Test
     void aRecordingSaysOnceWhyNothingWasMeasuredBesideItsFacts() {
         IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null),
-                hostside.harness.ProgressSink.NONE, null);
+                ProgressSink.NONE, null);
         String s = text(run);
-        assertThat(s).contains("Reads and writes\n  not run: " + hostside.harness.Runner.RECORDED + "\n");
+        assertThat(s).contains("Reads and writes\n  not run: " + Runner.RECORDED + "\n");
         assertThat(s).contains("Data paths", "Network interfaces", "GPUDirect", "unknown: kernel modules: /proc/modules: missing");
         assertThat(s).containsPattern("eth0 +ethernet +- +unknown \\(the driver reports -1\\) +1400 +up");
         assertThat(s).contains("\nFindings\n");
@@ -110,7 +114,7 @@ class IoDocumentTest {
         String html = org.jsoup.Jsoup.parse(new HtmlRenderer().render(d)).text();
         List<String> values = new ArrayList<>();
         for (Result r : run.results()) {
-            boolean iops = r.unit() == hostside.core.Unit.IOPS;
+            boolean iops = r.unit() == Unit.IOPS;
             values.add(IoDocument.figure(r.value().median(), iops));
             values.add(IoDocument.figure(r.value().min(), iops));
             values.add(IoDocument.figure(r.value().max(), iops));

@@ -12,16 +12,21 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
+import hostside.core.Finding;
 import hostside.core.Json;
+import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.fs.FsRoot;
 import hostside.harness.DetailTypes;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
+import hostside.harness.Runner;
 import hostside.harness.TestCase;
+import hostside.io.facts.IoVerdicts;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
+import hostside.machine.Host;
 import hostside.testing.CliRun;
 
 /** An I/O run's JSON reads back into an equal run, and the I/O part of a report of schema hostside/1 reads into the same records. */
@@ -48,7 +53,7 @@ class IoReadBackTest {
         IoRun run = readBack(written);
         assertThat(parsed(run.json())).isEqualTo(written);
         assertThat(run.facts().nics()).extracting(n -> n.name()).containsExactly("eth0");
-        assertThat(run.results()).hasSize(IoDrill.tests().size()).allSatisfy(x -> assertThat(x.why()).isEqualTo(hostside.harness.Runner.RECORDED));
+        assertThat(run.results()).hasSize(IoDrill.tests().size()).allSatisfy(x -> assertThat(x.why()).isEqualTo(Runner.RECORDED));
     }
 
     @Test
@@ -75,8 +80,8 @@ class IoReadBackTest {
                 results.add(IoResults.write(t.key(), new Stats(v, v - 0.1, v + 0.1, 3), w.fsync() ? new Stats(410, 400, 430, 3) : null));
             }
         }
-        return new IoRun(new hostside.machine.Host("node", "6.8", "x86_64", "none detected", "", "live"), facts,
-                hostside.io.facts.IoVerdicts.of(facts, List.of(0)), new IoRun.FileUsed(IoResults.FILE, 2L << 30, "xfs", true), results,
+        return new IoRun(new Host("node", "6.8", "x86_64", "none detected", "", "live"), facts,
+                IoVerdicts.of(facts, List.of(0)), new IoRun.FileUsed(IoResults.FILE, 2L << 30, "xfs", true), results,
                 MeasuredVerdicts.of(results, false, "/data", null));
     }
 
@@ -94,7 +99,7 @@ class IoReadBackTest {
         assertThat(back.results().getLast().detail()).isInstanceOf(WriteTest.WriteDetail.class);
         assertThat(back.figures()).isEqualTo(run.figures());
         assertThat(back.verdicts()).as("the findings with their rules and evidence").isEqualTo(run.verdicts())
-                .extracting(hostside.core.Finding::id).containsExactly("M4-LOAD-PATH", "M4-PAGE-CACHE", "M4-RANDOM-DEPTH", "M4-SAVE");
+                .extracting(Finding::id).containsExactly("M4-LOAD-PATH", "M4-PAGE-CACHE", "M4-RANDOM-DEPTH", "M4-SAVE");
     }
 
     @Test
@@ -121,7 +126,7 @@ class IoReadBackTest {
                 .doesNotContain("seq_read_cold_qd1_p99");
         assertThat(old.figures()).extracting(f -> f.scope().toString()).containsOnly("dir:/var/tmp");
         assertThat(old.verdicts()).as("its verdicts were lines: info findings of no rule").hasSize(4).allSatisfy(f -> {
-            assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(f.severity()).isEqualTo(Severity.INFO);
             assertThat(f.id()).isEmpty();
         });
         assertThat(old.verdicts().getFirst().text()).startsWith("Loading a checkpoint (sequential 1 MiB reads): 1.75 GB/s");

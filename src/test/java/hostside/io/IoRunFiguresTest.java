@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Better;
+import hostside.core.Distribution;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
@@ -88,7 +89,7 @@ class IoRunFiguresTest {
 
     @Test
     void aLatencyWithoutACountGivesNoQuantileFigures() {
-        var old = new hostside.core.Distribution(Unit.US, 0, 30.9, 58.8, 720.4, 720.4, List.of());
+        var old = new Distribution(Unit.US, 0, 30.9, 58.8, 720.4, 720.4, List.of());
         List<String> keys = run(List.of(IoResults.read("rand_read_direct_qd1", new Stats(30_461, 28_992, 35_463, 5), old, null)))
                 .figures().stream().map(Figure::key).toList();
         assertThat(keys).containsExactly("rand_read_direct_qd1", "rand_read_direct_qd1_gbps");

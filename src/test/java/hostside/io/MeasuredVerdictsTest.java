@@ -7,13 +7,16 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.io.MeasuredVerdicts.Judged;
 import hostside.io.measure.IoTarget;
+import hostside.io.measure.ReadTest;
 import hostside.process.MachineLoad;
 import hostside.testing.RuleTally;
 
@@ -98,7 +101,7 @@ class MeasuredVerdictsTest {
     void aPathAheadOfThePageCacheIsAChangeToMake() {
         Finding f = only(RING, QUIET);
         is(f, IoRules.LOAD_PATH, Severity.WARN);
-        assertThat(f.evidence()).extracting(e -> ((hostside.core.Evidence.Measured) e).key())
+        assertThat(f.evidence()).extracting(e -> ((Evidence.Measured) e).key())
                 .containsExactly("seq_read_cold_qd1", "seq_read_direct_qd1", "seq_read_direct_uring_qd32");
         assertThat(MeasuredVerdicts.of(List.of(gbs("seq_read_cold_qd1", 1.0), gbs("seq_read_direct_qd1", 2.0)), false, "/data", QUIET))
                 .singleElement().extracting(Finding::severity).isEqualTo(Severity.WARN);
@@ -161,9 +164,9 @@ class MeasuredVerdictsTest {
                 .endsWith("No path is recommended from these figures")
                 .doesNotContain("fastest path").doesNotContain("skip the page cache").doesNotContain("do not help").doesNotContain("need no change");
         // where the buffers' pieces are known they are said: in a VM, what the measurement's depth paid for
-        hostside.io.measure.ReadTest t = (hostside.io.measure.ReadTest) IoResults.test("seq_read_direct_uring_qd32");
-        Result scattered = Result.ok(t, hostside.core.Unit.GB_PER_S, Stats.of(1.13), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new hostside.io.measure.ReadTest.ReadDetail(IoResults.FILE, 2L << 30, t.block(), t.depth(), "io_uring", null, null, null, 256.0, null));
+        ReadTest t = (ReadTest) IoResults.test("seq_read_direct_uring_qd32");
+        Result scattered = Result.ok(t, Unit.GB_PER_S, Stats.of(1.13), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, t.block(), t.depth(), "io_uring", null, null, null, 256.0, null));
         assertThat(only(List.of(noisy("seq_read_direct_qd1", 1.71, 1.68, 1.73), scattered), QUIET).text())
                 .contains("but of the measurement (each read's buffer in 256 physical pieces, which a VM's virtual disk pays for one by one)");
         // the dev VM's figures of 2026-12-04, each read's buffer in 256 pieces: even within noise, so no doubt and no path from depth
@@ -203,7 +206,7 @@ class MeasuredVerdictsTest {
                 .contains("(even within noise with the cold read: the cache gains nothing here)").doesNotContain("x the cold read");
         Finding f = of(List.of(IoResults.read("seq_read_warm_qd1", Stats.of(18.0), null, 2L << 30), gbs("seq_read_cold_qd1", 4.5)), IoRules.PAGE_CACHE, QUIET);
         is(f, IoRules.PAGE_CACHE, Severity.INFO);
-        assertThat(f.evidence()).contains(hostside.core.Evidence.of("seq_read_warm_qd1_page_cache", 2L << 30, hostside.core.Unit.BYTES));
+        assertThat(f.evidence()).contains(Evidence.of("seq_read_warm_qd1_page_cache", 2L << 30, Unit.BYTES));
     }
 
     @Test
@@ -290,7 +293,7 @@ class MeasuredVerdictsTest {
                 IoRules.SAVE)).as("a failed write: nothing said").isEmpty();
         Finding f = only(List.of(gbs("write_buffered", 4.75), gbs("write_fsync", 1.25)), QUIET);
         is(f, IoRules.SAVE, Severity.INFO);
-        assertThat(f.evidence()).contains(hostside.core.Evidence.of("write_fsync_fsync", 400, hostside.core.Unit.MS));
+        assertThat(f.evidence()).contains(Evidence.of("write_fsync_fsync", 400, Unit.MS));
     }
 
     @Test

@@ -10,13 +10,16 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import hostside.container.ContainerRules;
+import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.cpu.CpuRules;
 import hostside.io.IoRules;
 import hostside.machine.GpuRules;
+import hostside.report.Fleet;
 import hostside.report.RecordedReports;
 import hostside.report.Report;
+import hostside.report.Rulebook;
 import hostside.report.platforms.Placement;
 import hostside.vm.VmRules;
 
@@ -150,8 +153,8 @@ class QuotesTheReportTest {
         Report r = RecordedReports.h200();
         var c = r.confounders();
         Report busy = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
-                new hostside.report.Fleet.Confounders(c.clocksLocked(), c.numaBalancing(), c.thp(), c.loadAtStart(),
-                        List.of(new hostside.report.Fleet.DrillLoad("machine", InputsBusyTest.BUSY)), c.mode()),
+                new Fleet.Confounders(c.clocksLocked(), c.numaBalancing(), c.thp(), c.loadAtStart(),
+                        List.of(new Fleet.DrillLoad("machine", InputsBusyTest.BUSY)), c.mode()),
                 r.title(), r.questions(), r.headlines(), r.figures(), r.modules());
         Inputs quiet = Inputs.from(r), made = Inputs.from(busy);
         assertThat(finding(quiet, Placement.CLASS_FLOOR).severity()).isEqualTo(Severity.OK);
@@ -172,7 +175,7 @@ class QuotesTheReportTest {
                     var m = java.util.regex.Pattern.compile("finding (M[1-6]-[A-Z0-9-]+) \\((\\w+)\\)|this \\((M[1-6]-[A-Z0-9-]+), unknown\\)").matcher(said);
                     while (m.find()) {
                         String id = Objects.requireNonNullElse(m.group(1), m.group(3));
-                        assertThat(hostside.report.Rulebook.find(id)).as(s.key() + ": " + id).isPresent();
+                        assertThat(Rulebook.find(id)).as(s.key() + ": " + id).isPresent();
                         Severity quoted = m.group(2) == null ? Severity.UNKNOWN : Severity.parse(m.group(2));
                         assertThat(in.findings()).as(s.key() + " quotes " + id + " (" + quoted + ")")
                                 .anyMatch(c -> c.id().equals(id) && c.severity() == quoted);
@@ -182,7 +185,7 @@ class QuotesTheReportTest {
         }
     }
 
-    static Report.Concluded concluded(hostside.core.Finding f) {
+    static Report.Concluded concluded(Finding f) {
         return new Report.Concluded(4, f.id(), f.severity(), f.subject(), f.text(), f.fix());
     }
 

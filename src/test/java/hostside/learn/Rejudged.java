@@ -12,6 +12,7 @@ import hostside.process.MachineLoad;
 import hostside.report.Fleet;
 import hostside.report.RecordedReports;
 import hostside.report.Report;
+import hostside.vm.MeasuredVerdicts;
 import hostside.vm.VmRun;
 
 /**
@@ -49,7 +50,7 @@ public final class Rejudged {
                 yield new MachineRun(m.facts(), new GpuDrill.GpuSection(g.notRun(), g.cuda(), g.nvml(), runs, g.allGpus(), g.peers()), m.gpuMatrix(), m.memory());
             }
             case VmRun v -> new VmRun(v.machine(), v.facts(), v.findings(), v.host(), v.gpu(),
-                    hostside.vm.MeasuredVerdicts.of(v.machine(), v.host(), v.gpu() == null ? List.of() : v.gpu().results(), load));
+                    MeasuredVerdicts.of(v.machine(), v.host(), v.gpu() == null ? List.of() : v.gpu().results(), load));
             case CpuRun c -> new CpuRun(c.machine(), c.facts(), c.findings(), c.measured(), c.dataloader(),
                     hostside.cpu.MeasuredVerdicts.of(c.machine(), c.measured().results(), c.measured().gpu() != null && !c.measured().gpu().isEmpty(), load));
             case Report.Storage st -> new Report.Storage(new IoRun(st.io().machine(), st.io().facts(), st.io().findings(), st.io().file(), st.io().results(),

@@ -8,6 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Json;
+import hostside.process.MachineLoad;
+import hostside.report.Fleet;
 import hostside.report.Report;
 import hostside.report.ReportReader;
 
@@ -21,11 +23,11 @@ class SelfCheckTest {
     void answersFromADrillThatBeganBusySaySo() throws Exception {
         Report r = report("testdata/reports/h200-hostside2.json");
         assertThat(SelfCheck.of(r)).as("a quiet report").noneMatch(q -> q.answer().contains("busy"));
-        var busy = new hostside.process.MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
+        var busy = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
         var c = r.confounders();
         Report loaded = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
-                new hostside.report.Fleet.Confounders(c.clocksLocked(), c.numaBalancing(), c.thp(), c.loadAtStart(),
-                        List.of(new hostside.report.Fleet.DrillLoad("io", busy)), c.mode()),
+                new Fleet.Confounders(c.clocksLocked(), c.numaBalancing(), c.thp(), c.loadAtStart(),
+                        List.of(new Fleet.DrillLoad("io", busy)), c.mode()),
                 r.title(), r.questions(), r.headlines(), r.figures(), r.modules());
         List<SelfCheck.Question> q = SelfCheck.of(loaded);
         assertThat(q.get(5).answer()).as("the I/O answer").contains("Measured while the machine was busy (the io drill began busy)");

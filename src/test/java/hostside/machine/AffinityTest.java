@@ -8,10 +8,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
+import hostside.core.Severity;
+
 /** nvidia-smi topo -m levels, computed from a PCIe tree. */
 class AffinityTest {
     static PciDevice dev(String address, String kind, String name, String upstream, String hostBridge, Integer numa, PciLink link) {
-        return new PciDevice(address, PciKind.parse(kind), name, "", "", "", kind, "", numa, hostside.core.CpuSet.parseList(numa == null ? "" : numa == 0 ? "0-15" : "16-31"),
+        return new PciDevice(address, PciKind.parse(kind), name, "", "", "", kind, "", numa, CpuSet.parseList(numa == null ? "" : numa == 0 ? "0-15" : "16-31"),
                 link, upstream, hostBridge, name.startsWith("mlx") ? List.of(name) : List.of(), null, name.startsWith("mlx"), null);
     }
 
@@ -65,16 +68,16 @@ class AffinityTest {
     @Test
     void verdictsNameTheNearestNic() {
         Topology topo = new Topology(2, 0, 0, "", List.of(
-                new Topology.NumaNode(0, hostside.core.CpuSet.parseList("0-15"), 1L, false, null, List.of()),
-                new Topology.NumaNode(1, hostside.core.CpuSet.parseList("16-31"), 1L, false, null, List.of())), List.of(), List.of(),
-                new Topology.Whole(hostside.core.CpuSet.parseList("0-31"), hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, "", null, hostside.core.CpuSet.parseList("0-1")));
+                new Topology.NumaNode(0, CpuSet.parseList("0-15"), 1L, false, null, List.of()),
+                new Topology.NumaNode(1, CpuSet.parseList("16-31"), 1L, false, null, List.of())), List.of(), List.of(),
+                new Topology.Whole(CpuSet.parseList("0-31"), CpuSet.EMPTY, CpuSet.EMPTY, CpuSet.EMPTY, "", null, CpuSet.parseList("0-1")));
         Affinity a = Affinity.of(tree, topo);
         assertThat(a.devices()).containsExactly("GPU0", "GPU1", "GPU2", "GPU3", "mlx5_0", "mlx5_1");
         assertThat(a.verdicts()).allSatisfy(f -> assertThat(f.id()).isEqualTo(TopologyRules.NIC_DISTANCE.id()));
         assertThat(a.verdicts().get(0).text()).startsWith("GPU0 and mlx5_0 share a PCIe switch (PIX): NCCL uses GPUDirect RDMA between them");
-        assertThat(a.verdicts().get(0).severity()).isEqualTo(hostside.core.Severity.OK);
+        assertThat(a.verdicts().get(0).severity()).isEqualTo(Severity.OK);
         assertThat(a.verdicts().get(3).text()).contains("NODE");
-        assertThat(a.verdicts().get(3).severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(a.verdicts().get(3).severity()).isEqualTo(Severity.WARN);
         assertThat(a.verdicts().get(3).fix()).isEqualTo(TopologyRules.NIC_DISTANCE.fix());
     }
 }

@@ -6,18 +6,22 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.harness.Result;
+import hostside.core.Finding;
 import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.gpu.bench.Copies;
+import hostside.harness.Result;
+import hostside.harness.Status;
 
 /** The verdict lines say what the copy figures mean, with the numbers that back them. */
 class CopyVerdictsTest {
     static Result ok(String key, double median, String unit) {
-        hostside.core.Unit u = hostside.core.Unit.of(unit);
-        return new Result(key, "", hostside.harness.Status.OK, "", u, Stats.of(median * 0.99, median, median * 1.01), u.usually, "", null, null);
+        Unit u = Unit.of(unit);
+        return new Result(key, "", Status.OK, "", u, Stats.of(median * 0.99, median, median * 1.01), u.usually, "", null, null);
     }
 
-    static List<String> texts(List<hostside.core.Finding> f) {
-        return f.stream().map(hostside.core.Finding::text).toList();
+    static List<String> texts(List<Finding> f) {
+        return f.stream().map(Finding::text).toList();
     }
 
     final PciLink gen5x16 = new PciLink(32.0, 16, 32.0, 16);
@@ -49,7 +53,7 @@ class CopyVerdictsTest {
 
     @Test
     void nothingMeasuredSaysNothing() {
-        assertThat(CopyVerdicts.of("GPU0", List.of(Result.notRun(new hostside.gpu.bench.Copies.CePinned(true), "no driver")), gen5x16, List.of())).isEmpty();
+        assertThat(CopyVerdicts.of("GPU0", List.of(Result.notRun(new Copies.CePinned(true), "no driver")), gen5x16, List.of())).isEmpty();
         // the sweeps' line comes from their detail: where half the peak is reached
         assertThat(texts(CopyVerdicts.of("GPU0", List.of(GpuResults.sweep(true)), null, List.of())))
                 .containsExactly("pinned copies reach half their 55.4 GB/s peak at 256 KiB: smaller transfers are mostly per-copy overhead; batch them");

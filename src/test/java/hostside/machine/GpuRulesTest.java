@@ -12,12 +12,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
+import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.core.Unit;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
+import hostside.gpu.bench.PinCost;
+import hostside.gpu.bench.SmAccess;
+import hostside.gpu.bench.Sweep;
 import hostside.harness.Result;
 import hostside.harness.Status;
 import hostside.process.MachineLoad;
@@ -141,26 +147,26 @@ class GpuRulesTest {
         is(of(f, GpuRules.HOST_LATENCY), GpuRules.HOST_LATENCY, Severity.INFO);
         assertThat(of(f, GpuRules.HOST_LATENCY).text()).startsWith("one dependent load from host memory takes 1.21 us");
         is(of(f, GpuRules.COPY_SIZE), GpuRules.COPY_SIZE, Severity.INFO);
-        assertThat(of(f, GpuRules.COPY_SIZE).evidence()).contains(hostside.core.Evidence.of("host_to_device_sweep_pinned_half_peak_bytes", 256 << 10, Unit.BYTES));
+        assertThat(of(f, GpuRules.COPY_SIZE).evidence()).contains(Evidence.of("host_to_device_sweep_pinned_half_peak_bytes", 256 << 10, Unit.BYTES));
         is(of(f, GpuRules.PIN_COST), GpuRules.PIN_COST, Severity.INFO);
         assertThat(of(f, GpuRules.PIN_COST).text()).startsWith("pinning costs 563 ms per GiB (cuMemHostAlloc), 53 ms to register memory already in use");
         // nothing measured: none of them
-        assertThat(copies(GEN5, QUIET, Result.notRun(new hostside.gpu.bench.Copies.CePinned(true), "no driver"))).isEmpty();
+        assertThat(copies(GEN5, QUIET, Result.notRun(new Copies.CePinned(true), "no driver"))).isEmpty();
     }
 
     @Test
     void eachInformativeLineIsQuietWhereItsOwnFigureFailed() {
         // the pinned copy failed: no offload time and no SM share against it, though pageable and SM copies ran
-        List<Finding> noPinned = copies(GEN5, QUIET, Result.failed(new hostside.gpu.bench.Copies.CePinned(true), "cuMemHostAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)"),
+        List<Finding> noPinned = copies(GEN5, QUIET, Result.failed(new Copies.CePinned(true), "cuMemHostAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)"),
                 gbs("host_to_device_ce_pageable", 6.5), gbs("host_to_device_sm", 51.1));
         RuleTally.quiet(noPinned, GpuRules.OFFLOAD_TIME);
         RuleTally.quiet(noPinned, GpuRules.SM_COPY);
         // the pinned copy ran (its offload time is said), the rest failed or ran alone: SMs writing with none reading,
         // the chase and the sweep failed, registering without a cuMemHostAlloc figure
         List<Finding> f = copies(GEN5, QUIET, gbs("host_to_device_ce_pinned", 55.3), gbs("device_to_host_sm", 52.6),
-                Result.failed(new hostside.gpu.bench.SmAccess.Latency(), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"),
-                Result.failed(new hostside.gpu.bench.Sweep(true), "cuMemcpyHtoDAsync: CUDA_ERROR_ILLEGAL_ADDRESS (700)"),
-                Result.failed(new hostside.gpu.bench.PinCost(false), "cuMemHostAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)"),
+                Result.failed(new SmAccess.Latency(), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"),
+                Result.failed(new Sweep(true), "cuMemcpyHtoDAsync: CUDA_ERROR_ILLEGAL_ADDRESS (700)"),
+                Result.failed(new PinCost(false), "cuMemHostAlloc: CUDA_ERROR_OUT_OF_MEMORY (2)"),
                 r("pin_cost_host_register", 53, 52, 54, Unit.MS_PER_GIB));
         is(of(f, GpuRules.OFFLOAD_TIME), GpuRules.OFFLOAD_TIME, Severity.INFO);
         RuleTally.quiet(f, GpuRules.SM_COPY);
@@ -197,7 +203,7 @@ class GpuRulesTest {
         Finding node = of(f, GpuRules.COPY_NODE);
         is(node, GpuRules.COPY_NODE, Severity.WARN);
         assertThat(node.text()).endsWith("run its feeders with numactl --cpunodebind=1 --membind=1");
-        assertThat(node.evidence()).contains(hostside.core.Evidence.of(NodeCopies.H2D_PINNED, 33.8, Unit.GB_PER_S));
+        assertThat(node.evidence()).contains(Evidence.of(NodeCopies.H2D_PINNED, 33.8, Unit.GB_PER_S));
         is(of(f, GpuRules.COPY_NODE_PAGEABLE), GpuRules.COPY_NODE_PAGEABLE, Severity.INFO);
     }
 
@@ -246,10 +252,10 @@ class GpuRulesTest {
         assertThat(little.text()).startsWith("launches from E-cores cost 1.1x those from P-cores").doesNotContain("taskset");
         is(LaunchVerdicts.of(List.of(launchCost(core("P-core", 1, 2000, 1500), core("E-core", 8, 2030, 1520))), KINDS, QUIET).getFirst(),
                 GpuRules.LAUNCH_CORES, Severity.INFO);
-        is(LaunchVerdicts.of(List.of(launchCost(core(hostside.gpu.bench.LaunchCost.UNIFORM, 1, 2310, 1840))), KINDS, QUIET).getFirst(),
+        is(LaunchVerdicts.of(List.of(launchCost(core(LaunchCost.UNIFORM, 1, 2310, 1840))), KINDS, QUIET).getFirst(),
                 GpuRules.LAUNCH_CORES, Severity.INFO);
         // not measured (no CPU known): nothing said; every measured case says its costs, the rule gives no ok
-        assertThat(RuleTally.quiet(LaunchVerdicts.of(List.of(Result.notRun(new hostside.gpu.bench.LaunchCost(), "no CPU")), KINDS, QUIET),
+        assertThat(RuleTally.quiet(LaunchVerdicts.of(List.of(Result.notRun(new LaunchCost(), "no CPU")), KINDS, QUIET),
                 GpuRules.LAUNCH_CORES)).isEmpty();
     }
 

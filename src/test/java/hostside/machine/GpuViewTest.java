@@ -10,21 +10,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
+import hostside.core.Style;
 import hostside.fs.FsRoot;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.bench.SmAccess;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
-import hostside.report.ReportMarkdown;
 import hostside.report.ReportBuilder;
-import hostside.core.Style;
+import hostside.report.ReportMarkdown;
 
 /** The GPU half as a user reads it: the text view, the JSON and the report, from one measured run. */
 class GpuViewTest {
     final MachineFacts h200 = MachineReader.read(FsRoot.open(Fixtures.h200().toString()));
 
     MachineRun measured() {
-        List<Result> rs = List.of(GpuResults.copy(new hostside.gpu.bench.Copies.CePinned(true), 55.3),
-                GpuResults.copy(new hostside.gpu.bench.Copies.CePageable(true), 6.5), GpuResults.sweep(true),
-                Result.failed(new hostside.gpu.bench.SmAccess.Latency(), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"));
+        List<Result> rs = List.of(GpuResults.copy(new Copies.CePinned(true), 55.3),
+                GpuResults.copy(new Copies.CePageable(true), 6.5), GpuResults.sweep(true),
+                Result.failed(new SmAccess.Latency(), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"));
         CudaFacts cuda = new CudaFacts("13.0", List.of(new CudaFacts.CudaGpu(0, "NVIDIA H200", "GPU-01c09c09-09b4-ce9d-48d3-8841a624d4dd",
                 "0000:00:06.0", 132, 150754820096L, "9.0", "none", List.of(new CudaFacts.Attribute("pageableMemoryAccess", 88, 0, "")))));
         GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", "0000:00:06.0", rs,

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
+import hostside.core.CpuSet;
+import hostside.core.Severity;
 import hostside.fs.FsRoot;
 
 /** The NVIDIA H200 VM that GPU features run on, as recorded in testdata/h200. */
@@ -17,7 +19,7 @@ class H200FixtureTest {
         assertThat(f.topology().cores()).isEqualTo(16);
         assertThat(f.topology().threads()).isEqualTo(16);
         assertThat(f.topology().numaNodes()).extracting(Topology.NumaNode::id).containsExactly(0);
-        assertThat(f.topology().numaNodes().getFirst().cpus()).isEqualTo(hostside.core.CpuSet.parseList("0-15"));
+        assertThat(f.topology().numaNodes().getFirst().cpus()).isEqualTo(CpuSet.parseList("0-15"));
     }
 
     @Test
@@ -30,7 +32,7 @@ class H200FixtureTest {
         assertThat(gpu.link()).isEqualTo(new PciLink(32.0, 16, 32.0, 16));
         assertThat(gpu.link().belowMaxSpeed()).isFalse();
         assertThat(gpu.numaNode()).isNull();
-        assertThat(gpu.localCpus()).isEqualTo(hostside.core.CpuSet.parseList("0-15"));
+        assertThat(gpu.localCpus()).isEqualTo(CpuSet.parseList("0-15"));
         assertThat(gpu.hostBridge()).isEqualTo("pci0000:00");
         assertThat(gpu.upstream()).isNull();
     }
@@ -43,7 +45,7 @@ class H200FixtureTest {
         assertThat(f.affinity().matrix().get(0)).containsExactly("X", "PHB");
         assertThat(f.affinity().verdicts().getFirst().text()).contains("PHB").contains("no RDMA device");
         // a NIC without RDMA stages through host memory wherever it sits: its distance is no warning
-        assertThat(f.affinity().verdicts().getFirst().severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(f.affinity().verdicts().getFirst().severity()).isEqualTo(Severity.INFO);
     }
 
     @Test
@@ -53,7 +55,7 @@ class H200FixtureTest {
         assertThat(f.iommu().state()).isEqualTo("off");
         // node0 meminfo holds 6.2 GiB while /proc/meminfo holds 126 GiB on this VM
         assertThat(f.findings()).anySatisfy(x -> assertThat(x.text()).contains("NUMA nodes add up to"));
-        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD));
+        assertThat(f.findings()).noneSatisfy(x -> assertThat(x.severity()).isEqualTo(Severity.BAD));
         assertThat(f.kernelCmdline()).extracting(KernelCmdline.Item::text).contains("pci=realloc=off")
                 .doesNotContain("--firecracker-init");
     }

@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
 import hostside.core.Better;
 import hostside.core.CpuSet;
 import hostside.core.Figure;
+import hostside.core.Finding;
 import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.gpu.bench.Copies;
-import hostside.harness.DetailFigures;
 import hostside.gpu.bench.LaunchCost;
 import hostside.gpu.bench.NodeCopies;
 import hostside.gpu.bench.Target;
+import hostside.harness.DetailFigures;
 import hostside.harness.DetailTypes;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
@@ -52,8 +53,8 @@ class LaunchCostTest {
         return texts(LaunchVerdicts.of(List.of(rs), KINDS, List.of()));
     }
 
-    static List<String> texts(List<hostside.core.Finding> f) {
-        return f.stream().map(hostside.core.Finding::text).toList();
+    static List<String> texts(List<Finding> f) {
+        return f.stream().map(Finding::text).toList();
     }
 
     // ---- the figures ----
@@ -147,7 +148,7 @@ class LaunchCostTest {
     // ---- the view and the JSON ----
 
     static MachineRun run(Result... rs) {
-        List<hostside.core.Finding> v = new ArrayList<>(CopyVerdicts.of("GPU0", List.of(rs), null, List.of()));
+        List<Finding> v = new ArrayList<>(CopyVerdicts.of("GPU0", List.of(rs), null, List.of()));
         v.addAll(LaunchVerdicts.of(List.of(rs), KINDS, List.of()));
         GpuDrill.GpuRun gpu = new GpuDrill.GpuRun("GPU0", H200, List.of(rs), v, null);
         return new MachineRun(MachineFiguresTest.H200_FACTS, new GpuDrill.GpuSection("", MachineFiguresTest.h200Cuda(), null, List.of(gpu), List.of(), List.of()));

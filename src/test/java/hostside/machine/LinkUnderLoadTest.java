@@ -1,6 +1,9 @@
 package hostside.machine;
 
+import hostside.Fixtures;
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,8 +12,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.Fixtures;
-import hostside.fs.FsRoot;
 
 /** An idle GPU's slow link is settled by the reading under load (DOMAIN.md: idle GPUs downtrain). */
 class LinkUnderLoadTest {
@@ -32,9 +33,9 @@ class LinkUnderLoadTest {
     @Test
     void fullSpeedUnderLoadWasPowerSaving() {
         MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(32.0, 16, 32.0, 16)));
-        assertThat(f.findings()).noneMatch(x -> x.id().equals(TopologyRules.LINK_IDLE.id()) && x.severity() == hostside.core.Severity.WARN);
+        assertThat(f.findings()).noneMatch(x -> x.id().equals(TopologyRules.LINK_IDLE.id()) && x.severity() == Severity.WARN);
         assertThat(f.findings()).anySatisfy(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).contains("runs at Gen5 x16 under load: power saving, not a fault");
             assertThat(x.id()).isEqualTo(TopologyRules.LINK_IDLE.id());
             assertThat(x.fix()).isEmpty();
@@ -45,7 +46,7 @@ class LinkUnderLoadTest {
     void slowUnderLoadIsAFaultWithItsCost() {
         MachineFacts f = MachineDrill.withLinksUnderLoad(idleAtGen1(), underLoad(new PciLink(16.0, 16, 32.0, 16)));
         assertThat(f.findings()).anySatisfy(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
+            assertThat(x.severity()).isEqualTo(Severity.BAD);
             assertThat(x.text()).isEqualTo("GPU0 stays at Gen4 x16 of Gen5 x16 under load: at most 31.5 GB/s per direction instead of 63.0");
             // the day-one checklist finds it by its code, not by its words
             assertThat(x.id()).isEqualTo(TopologyRules.LINK_BELOW_MAX.id());

@@ -6,7 +6,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
 import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.core.Style;
 import hostside.core.Unit;
 import hostside.core.Units;
@@ -47,7 +49,7 @@ class MachineDocumentTest {
             assertThat(html).as(f.key() + " " + f.scope() + " in the HTML").contains(v);
         });
         // and the keys of the figures that are about the GPU or the machine name their rows
-        run.figures().stream().filter(f -> f.scope().kind() != hostside.core.Scope.Kind.PAIR).forEach(f -> {
+        run.figures().stream().filter(f -> f.scope().kind() != Scope.Kind.PAIR).forEach(f -> {
             assertThat(text).as(f.key()).contains(f.key().endsWith("_sum") ? f.key().substring(0, f.key().length() - 4) : f.key());
             assertThat(html).as(f.key()).contains(f.key().endsWith("_sum") ? f.key().substring(0, f.key().length() - 4) : f.key());
         });
@@ -57,9 +59,9 @@ class MachineDocumentTest {
     @Test
     void aNodeWhoseMemoryIsUnknownIsNotSaidToHaveNone() {
         MachineFacts f = MachineFiguresTest.H200_FACTS;
-        Topology.NumaNode unread = new Topology.NumaNode(0, hostside.core.CpuSet.parseList("0-15"), null, false, null, List.of());
+        Topology.NumaNode unread = new Topology.NumaNode(0, CpuSet.parseList("0-15"), null, false, null, List.of());
         assertThat(MachineDocument.holds(unread, f)).isEqualTo("CPUs, memory of unknown size");
-        Topology.NumaNode none = new Topology.NumaNode(1, hostside.core.CpuSet.parseList("0-15"), 0L, false, null, List.of());
+        Topology.NumaNode none = new Topology.NumaNode(1, CpuSet.parseList("0-15"), 0L, false, null, List.of());
         assertThat(MachineDocument.holds(none, f)).isEqualTo("CPUs, no memory");
     }
 

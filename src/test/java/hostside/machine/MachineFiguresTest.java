@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.core.Better;
+import hostside.core.CpuSet;
 import hostside.core.Figure;
 import hostside.core.Json;
 import hostside.core.Scope;
@@ -62,7 +63,7 @@ class MachineFiguresTest {
                 "device_to_host_ce_pageable_node", "host_to_all_memcpy_ce", "host_to_all_memcpy_ce");
         assertThat(f.subList(0, 19)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(gpu));
         // the launch costs: the case's figure about the GPU, each core's costs about that CPU
-        assertThat(f.subList(19, 21)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.cpus(hostside.core.CpuSet.of(1))));
+        assertThat(f.subList(19, 21)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.cpus(CpuSet.of(1))));
         assertThat(f.get(21).scope()).isEqualTo(gpu);
         // the copies from each node: the case's share about the GPU, each node's copies about the GPU fed from that node
         assertThat(f.subList(22, 26)).allSatisfy(x -> assertThat(x.scope()).isEqualTo(Scope.gpuNode(H200, 0)));

@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.Fixtures;
+import hostside.core.CpuSet;
 import hostside.core.Json;
+import hostside.core.Scope;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.Sweep;
@@ -20,6 +22,7 @@ import hostside.gpu.peer.PeerCopies;
 import hostside.harness.DetailTypes;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
+import hostside.testing.CliRun;
 
 /**
  * A run of Module 1 reads back from its own JSON into an equal record, details as their records
@@ -51,7 +54,7 @@ class MachineReadBackTest {
     void aRunWithMemoryFiguresReadsBackEqualWithThemInItsFigures() throws Exception {
         MachineRun recorded = MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), e -> { });
         MemoryDrill.MemorySection memory = new MemoryDrill.MemorySection("", MemoryVerdictsTest.TWO_NODES, List.of(
-                MemoryVerdictsTest.stream(MemoryVerdictsTest.TRIAD, hostside.core.Scope.MACHINE, "all CPUs", 200, 195, 205, hostside.core.CpuSet.range(0, 7)),
+                MemoryVerdictsTest.stream(MemoryVerdictsTest.TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7)),
                 MemoryVerdictsTest.read(0, 1, 61, 60, 62), MemoryVerdictsTest.latency(0, 1, 140)));
         MachineRun run = new MachineRun(recorded.facts(), recorded.gpu(), recorded.gpuMatrix(), memory);
         MachineRun back = roundTrip(run);
@@ -69,7 +72,7 @@ class MachineReadBackTest {
         MachineRun recorded = MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), e -> { });
         roundTrip(recorded);
         // what `hostside machine --root ... --json` prints is that document
-        hostside.testing.CliRun cli = hostside.testing.CliRun.of("machine", "--root", Fixtures.h200().toString(), "--json");
+        CliRun cli = CliRun.of("machine", "--root", Fixtures.h200().toString(), "--json");
         assertThat(cli.code()).as(cli.err()).isZero();
         JsonNode printed = Json.MAPPER.readTree(cli.out());
         // (as text: a number parsed is an int node where the record wrote a long one, the same JSON all the same)

@@ -98,7 +98,7 @@ class MemoryDrillTest {
     @Test
     void aRecordingMeasuresNothingAndKeepsItsPlan() {
         MemoryDrill.MemorySection s = MemoryDrill.run(FsRoot.open(hostside.Fixtures.h200().toString()),
-                hostside.machine.MachineReader.read(FsRoot.open(hostside.Fixtures.h200().toString())).topology(), MemoryDrill.tests(), e -> { });
+                MachineReader.read(FsRoot.open(hostside.Fixtures.h200().toString())).topology(), MemoryDrill.tests(), e -> { });
         assertThat(s.notRun()).isEqualTo(Runner.RECORDED);
         assertThat(s.results()).isEmpty();
         assertThat(s.plan().pairs()).singleElement().satisfies(p -> assertThat(p.cpus()).isEqualTo(CpuSet.range(0, 15)));

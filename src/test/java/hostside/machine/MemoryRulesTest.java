@@ -29,6 +29,7 @@ import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.memory.MemoryDetails;
 import hostside.memory.Placement;
+import hostside.process.MachineLoad;
 import hostside.testing.RuleTally;
 
 /**
@@ -166,7 +167,7 @@ class MemoryRulesTest {
 
     @Test
     void pagesOffTheirNodeMakeTheFigureUnknownBusyOrNot() {
-        for (var load : new hostside.process.MachineLoad[] {null, BUSY}) {
+        for (var load : new MachineLoad[] {null, BUSY}) {
             Finding f = only(MemoryVerdicts.of(section(TWO_NODES, misplaced()), null, load));
             assertThat(f.id()).isEqualTo(MemoryRules.PAGES_PLACED.id());
             assertThat(f.severity()).isEqualTo(Severity.UNKNOWN);
@@ -179,7 +180,7 @@ class MemoryRulesTest {
 
     @Test
     void aChaseOnFewHugePagesIsSaidAndOneOnEnoughIsNot() {
-        for (var load : new hostside.process.MachineLoad[] {null, BUSY}) {
+        for (var load : new MachineLoad[] {null, BUSY}) {
             Finding f = only(MemoryVerdicts.of(section(TWO_NODES, chase(16L << 20)), null, load));
             is(f, MemoryRules.CHASE_PAGES, Severity.INFO);
             assertThat(f.text()).contains("only 16 MiB of the 256 MiB set sat in huge pages");

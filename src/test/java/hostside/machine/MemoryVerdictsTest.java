@@ -15,6 +15,7 @@ import hostside.core.Json;
 import hostside.core.Scope;
 import hostside.core.Severity;
 import hostside.core.Stats;
+import hostside.core.Style;
 import hostside.core.Unit;
 import hostside.doc.Document;
 import hostside.doc.TextRenderer;
@@ -148,7 +149,7 @@ class MemoryVerdictsTest {
     void theMatricesRenderByNodeWithTheMemoryRoleInTheColumns() {
         MemoryDrill.MemorySection s = section(TWO_NODES, read(0, 0, 100, 98, 102), read(0, 1, 61, 60, 62), read(1, 0, 60, 59, 61), read(1, 1, 101, 99, 103),
                 latency(0, 0, 90), latency(0, 1, 140));
-        String text = new TextRenderer(hostside.core.Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(s))));
+        String text = new TextRenderer(Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(s))));
         assertThat(text).contains("node 2 (GPU memory of 0009:01:00.0)").contains("Read bandwidth, GB/s").contains("Idle latency, ns");
         assertThat(text.lines().filter(l -> l.trim().startsWith("node 0")).findFirst().orElseThrow()).contains("100").contains("61.00").contains("-");
     }
@@ -157,11 +158,11 @@ class MemoryVerdictsTest {
     void theStreamTableSaysWhenTheCacheSizeIsNotKnown() {
         MemoryPlan hidden = new MemoryPlan(CpuSet.range(0, 1), 1, List.of(), List.of(new MemoryPlan.Pair(0, 0, CpuSet.range(0, 1), "CPUs and memory")), List.of(), 0, List.of());
         var triad = MemoryDrill.tests().stream().filter(t -> t.key().equals(MemoryCases.TRIAD)).findFirst().orElseThrow();
-        String text = new TextRenderer(hostside.core.Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
+        String text = new TextRenderer(Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
                 section(hidden, stream(triad, Scope.MACHINE, "all CPUs", 60, 58, 62, CpuSet.range(0, 1)))))));
         assertThat(text.replaceAll("\\s+", " ")).contains("STREAM asks four times the last-level caches, whose size this machine does not report");
         assertThat(text).doesNotContain("0 B");
-        String known = new TextRenderer(hostside.core.Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
+        String known = new TextRenderer(Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
                 section(TWO_NODES, stream(triad, Scope.MACHINE, "all CPUs", 60, 58, 62, CpuSet.range(0, 7)))))));
         assertThat(known.replaceAll("\\s+", " ")).contains("STREAM asks four times the last-level caches, 64 MiB");
     }
@@ -170,7 +171,7 @@ class MemoryVerdictsTest {
     void aRecordingSaysNotRunAndKeepsThePlansNotes() {
         MemoryPlan p = new MemoryPlan(CpuSet.range(0, 1), 1, List.of(), List.of(new MemoryPlan.Pair(0, 0, CpuSet.range(0, 1), "CPUs and memory")), List.of(), 0,
                 List.of("nodes 3-9: no memory (left out)"));
-        String text = new TextRenderer(hostside.core.Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(new MemoryDrill.MemorySection("recorded machine", p, List.of())))));
+        String text = new TextRenderer(Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(new MemoryDrill.MemorySection("recorded machine", p, List.of())))));
         assertThat(text).contains("not run: recorded machine").contains("nodes 3-9: no memory (left out)");
     }
 

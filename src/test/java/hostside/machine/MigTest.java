@@ -6,13 +6,14 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlGpu;
 
 /** A GPU in MIG mode is a state of the machine: its copy rows say why they did not run. */
 class MigTest {
     static NvmlGpu gpu(String address, Boolean mig) {
-        return new NvmlGpu(0, "NVIDIA H100", "GPU-x", address, 5, 16, 5, 16, 5, null, hostside.core.CpuSet.range(0, 15), true, 1000, 1980, 2619, 2619,
+        return new NvmlGpu(0, "NVIDIA H100", "GPU-x", address, 5, 16, 5, 16, 5, null, CpuSet.range(0, 15), true, 1000, 1980, 2619, 2619,
                 true, true, 80L << 30, List.of(), null, "none", mig, mig, null, List.of());
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import hostside.core.CpuSet;
 import hostside.gpu.nvml.NvmlGpu;
 
 /**
@@ -20,21 +21,21 @@ final class NvlinkBoxes {
     static final int HOPPER = 6, AMPERE = 5;
 
     static PciDevice gpu(String address, String name, String upstream, String hostBridge, int numa) {
-        return new PciDevice(address, hostside.machine.PciKind.GPU, name, "0x030200", "0x10de", "", "NVIDIA 3D controller", "nvidia", numa,
-                hostside.core.CpuSet.parseList(numa % 2 == 0 ? "0-15" : "16-31"), null, upstream, hostBridge, List.of(), null, false, null);
+        return new PciDevice(address, PciKind.GPU, name, "0x030200", "0x10de", "", "NVIDIA 3D controller", "nvidia", numa,
+                CpuSet.parseList(numa % 2 == 0 ? "0-15" : "16-31"), null, upstream, hostBridge, List.of(), null, false, null);
     }
 
     static PciDevice bridge(String address, String upstream, String hostBridge, int numa) {
-        return new PciDevice(address, hostside.machine.PciKind.BRIDGE, "", "0x060400", "0x10b5", "", "PCI bridge", "pcieport", numa,
-                hostside.core.CpuSet.parseList(numa % 2 == 0 ? "0-15" : "16-31"), null, upstream, hostBridge, List.of(), null, false, null);
+        return new PciDevice(address, PciKind.BRIDGE, "", "0x060400", "0x10b5", "", "PCI bridge", "pcieport", numa,
+                CpuSet.parseList(numa % 2 == 0 ? "0-15" : "16-31"), null, upstream, hostBridge, List.of(), null, false, null);
     }
 
     static Topology nodes(int n) {
         List<Topology.NumaNode> nodes = IntStream.range(0, n)
-                .mapToObj(i -> new Topology.NumaNode(i, hostside.core.CpuSet.parseList(i * 16 + "-" + (i * 16 + 15)), 1L << 30, false, null, List.of())).toList();
+                .mapToObj(i -> new Topology.NumaNode(i, CpuSet.parseList(i * 16 + "-" + (i * 16 + 15)), 1L << 30, false, null, List.of())).toList();
         return new Topology(n, 16 * n, 16 * n, "", nodes, List.of(), List.of(),
-                new Topology.Whole(hostside.core.CpuSet.parseList("0-" + (16 * n - 1)), hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, hostside.core.CpuSet.EMPTY, "", null,
-                        hostside.core.CpuSet.parseList("0-" + (n - 1))));
+                new Topology.Whole(CpuSet.parseList("0-" + (16 * n - 1)), CpuSet.EMPTY, CpuSet.EMPTY, CpuSet.EMPTY, "", null,
+                        CpuSet.parseList("0-" + (n - 1))));
     }
 
     static NvmlGpu nvml(int index, String busId, List<NvmlGpu.NvLink> links) {
@@ -45,7 +46,7 @@ final class NvlinkBoxes {
         NvmlGpu.Fabric fabric = clusterUuid == null ? new NvmlGpu.Fabric(NvmlGpu.Fabric.State.NOT_SUPPORTED, null, null, null, null)
                 : new NvmlGpu.Fabric(NvmlGpu.Fabric.State.COMPLETED, null, clusterUuid, 0L,
                         NvmlGpu.Fabric.HealthSummary.HEALTHY);
-        return new NvmlGpu(index, "NVIDIA H100 80GB HBM3", "GPU-" + index, busId, 5, 16, 5, 16, 5, null, hostside.core.CpuSet.range(0, 15), true,
+        return new NvmlGpu(index, "NVIDIA H100 80GB HBM3", "GPU-" + index, busId, 5, 16, 5, 16, 5, null, CpuSet.range(0, 15), true,
                 1980, 1980, 2619, 2619, true, true, 85520809984L, links, fabric, "none", false, false, null, List.of());
     }
 

@@ -1,6 +1,7 @@
 package hostside.machine;
 
 import hostside.core.Finding;
+import hostside.core.Severity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -35,7 +36,7 @@ class PciLinkTest {
     void aNarrowLinkIsAFindingWithItsCost() {
         PciDevice gpu = AffinityTest.dev("0000:03:00.0", "gpu", "GPU0", null, "pci0000:00", 0, new PciLink(16.0, 8, 32.0, 16));
         Finding f = MachineReader.linkFinding(gpu, null).orElseThrow();
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         assertThat(f.text()).isEqualTo("GPU0 runs at Gen4 x8 of Gen5 x16: at most 15.8 GB/s per direction instead of 63.0");
     }
 
@@ -43,7 +44,7 @@ class PciLinkTest {
     void anIdleGpuBelowMaxSpeedIsOnlyAWarning() {
         PciDevice gpu = AffinityTest.dev("0000:03:00.0", "gpu", "GPU0", null, "pci0000:00", 0, new PciLink(2.5, 16, 32.0, 16));
         Finding f = MachineReader.linkFinding(gpu, null).orElseThrow();
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.id()).isEqualTo(TopologyRules.LINK_IDLE.id());
         assertThat(f.text()).contains("while idle: a fault only if it stays there during a copy");
         assertThat(f.fix()).contains("while a copy runs");
@@ -54,7 +55,7 @@ class PciLinkTest {
         PciDevice port = AffinityTest.dev("0000:00:01.0", "bridge", "", null, "pci0000:00", 0, new PciLink(16.0, 16, 16.0, 16));
         PciDevice gpu = AffinityTest.dev("0000:01:00.0", "gpu", "GPU0", "0000:00:01.0", "pci0000:00", 0, new PciLink(16.0, 16, 32.0, 16));
         Finding f = MachineReader.linkFinding(gpu, port).orElseThrow();
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.severity()).isEqualTo(Severity.BAD);
         assertThat(f.text()).contains("tops out at Gen4");
     }
 

@@ -13,17 +13,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
+import hostside.core.Stats;
+import hostside.core.Style;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.gpu.peer.NotMeasured;
 import hostside.gpu.peer.PeerCe;
+import hostside.gpu.peer.PeerCopies;
 import hostside.gpu.peer.PeerMatrix;
 import hostside.gpu.peer.PeerSm;
 import hostside.harness.Result;
-import hostside.core.Stats;
-import hostside.report.ReportMarkdown;
 import hostside.report.ReportBuilder;
-import hostside.core.Style;
+import hostside.report.ReportMarkdown;
 
 /** The GPU-to-GPU measurements as a user reads them: nvbandwidth's matrices in the text view and the report. */
 class PeerMatrixViewTest {
@@ -120,7 +122,7 @@ class PeerMatrixViewTest {
         PeerMatrix m = matrix(three, "the GPU that issues the copy", "the GPU written to",
                 new Double[] {null, 48.5, 20.1}, new Double[] {48.4, null, null}, new Double[] {20.2, null, null});
         Result r = GpuResults.oneWay(new PeerCe.Unidirectional(false), m,
-                List.of(new hostside.gpu.peer.NotMeasured(1, 2, "cuDeviceCanAccessPeer is 0"), new hostside.gpu.peer.NotMeasured(2, 1, "cuDeviceCanAccessPeer is 0")));
+                List.of(new NotMeasured(1, 2, "cuDeviceCanAccessPeer is 0"), new NotMeasured(2, 1, "cuDeviceCanAccessPeer is 0")));
         MachineRun run = new MachineRun(box(twoBridgedPci()), new GpuDrill.GpuSection("", cuda(three), null, List.of(), List.of(r), List.of()));
         String text = MachineDocumentTest.text(run);
         assertThat(text).contains("              GPU0   GPU1  cuda2\n")
@@ -171,7 +173,7 @@ class PeerMatrixViewTest {
         // one GPU: the eight peer cases share one reason, their keys listed in one note
         List<Result> oneGpu = new ArrayList<>(List.of(GpuResults.allGpus(true,
                 List.of(new AllGpus.PerGpu("NVIDIA H200", "0000:00:06.0", new Stats(55.3, 55.1, 55.5, 3))))));
-        for (var t : hostside.gpu.peer.PeerCopies.all()) oneGpu.add(Result.notRun(t, "one GPU in this machine"));
+        for (var t : PeerCopies.all()) oneGpu.add(Result.notRun(t, "one GPU in this machine"));
         String text = MachineDocumentTest.text(new MachineRun(h200, new GpuDrill.GpuSection("", cuda(List.of("0000:00:06.0")), null, List.of(), oneGpu, List.of())));
         List<String> lines = text.lines().filter(l -> l.contains("device_to_device_")).toList();
         assertThat(lines).as("the keys take several lines").hasSizeGreaterThan(2);

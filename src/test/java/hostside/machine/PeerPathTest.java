@@ -1,6 +1,13 @@
 package hostside.machine;
 
 import hostside.core.Finding;
+import hostside.core.Json;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlP2p;
+import hostside.gpu.peer.PeerAccess;
+import hostside.report.ReportBuilder;
+import hostside.report.ReportMarkdown;
 
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,8 +22,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.fs.FsRoot;
-import hostside.gpu.peer.PeerAccess;
 
 /** The driver's peer answers and the switch ports' ACS, joined to the matrix's pairs by PCI address. */
 class PeerPathTest {
@@ -76,7 +81,7 @@ class PeerPathTest {
         assertThat(p.bToA()).isTrue();
         assertThat(p.nativeAtomics()).as("not both ways").isFalse();
         assertThat(m.findings()).singleElement().satisfies(f -> {
-            assertThat(f.severity()).isEqualTo(hostside.core.Severity.BAD);
+            assertThat(f.severity()).isEqualTo(Severity.BAD);
             assertThat(f.text()).startsWith("GPU2-GPU5: NVLink joins them but peer access is refused (cuDeviceCanAccessPeer is 0)");
             assertThat(f.id()).isEqualTo(PeerRules.NVLINK_REFUSED.id());
             assertThat(f.fix()).contains("fabric manager");
@@ -135,8 +140,8 @@ class PeerPathTest {
     }
 
     /** NVML's answer for every ordered pair of {@code addresses}: all OK, except the pairs in {@code no} (as "a>b") get {@code word} for reads and writes. */
-    static List<hostside.gpu.nvml.NvmlP2p> nvml(List<String> addresses, String word, String... no) {
-        List<hostside.gpu.nvml.NvmlP2p> out = new ArrayList<>();
+    static List<NvmlP2p> nvml(List<String> addresses, String word, String... no) {
+        List<NvmlP2p> out = new ArrayList<>();
         for (int a = 0; a < addresses.size(); a++) {
             for (int b = 0; b < addresses.size(); b++) {
                 if (a == b) continue;
@@ -147,7 +152,7 @@ class PeerPathTest {
                 status.put("nvlink", "NS");
                 status.put("atomics", rw);
                 status.put("pci", rw);
-                out.add(new hostside.gpu.nvml.NvmlP2p(a, b, addresses.get(a), addresses.get(b), status, List.of()));
+                out.add(new NvmlP2p(a, b, addresses.get(a), addresses.get(b), status, List.of()));
             }
         }
         return out;
@@ -200,14 +205,14 @@ class PeerPathTest {
         MachineFacts facts = new MachineFacts(live.schema(), live.host(), nodes(2), pcieOnlyPci(), Affinity.of(pcieOnlyPci(), nodes(2)),
                 live.iommu(), live.kernelCmdline(), List.of(), List.of());
         MachineRun run = new MachineRun(facts, GpuDrill.GpuSection.notRun("recorded machine", null), m);
-        var report = hostside.report.ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T06:00:00Z"));
-        String md = hostside.report.ReportMarkdown.render(hostside.core.Json.MAPPER.readTree(hostside.core.Json.write(report)));
+        var report = ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T06:00:00Z"));
+        String md = ReportMarkdown.render(Json.MAPPER.readTree(Json.write(report)));
         assertThat(md).contains("- P2P no peer access (copies staged through host memory): GPU3-GPU4\n")
                 .contains("- P2P peer access both ways, no native atomics (PCIe): GPU0-GPU1,");
         // a path as written before NVML's status and ACS were read: no such keys
-        PeerPath old = hostside.core.Json.MAPPER.readValue("{\"pair\":\"GPU0-GPU1\",\"aToB\":true,\"bToA\":false}", PeerPath.class);
+        PeerPath old = Json.MAPPER.readValue("{\"pair\":\"GPU0-GPU1\",\"aToB\":true,\"bToA\":false}", PeerPath.class);
         assertThat(old.nvml()).isEmpty();
-        assertThat(hostside.core.Json.write(old)).contains("\"nvmlAToB\" : { }").doesNotContain("\"nvml\"");
+        assertThat(Json.write(old)).contains("\"nvmlAToB\" : { }").doesNotContain("\"nvml\"");
         assertThat(old.acsRedirecting()).isEmpty();
         assertThat(old.refused()).isTrue();
     }

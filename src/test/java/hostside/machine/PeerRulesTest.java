@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
+import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.peer.PeerCe;
 import hostside.harness.Result;
 import hostside.testing.RuleTally;
@@ -30,7 +31,7 @@ import hostside.testing.RuleTally;
 class PeerRulesTest {
     static final List<String> BUSY = GpuRulesTest.BUSY_REASONS;
 
-    static List<Finding> measured(List<PciDevice> pci, int nodes, List<hostside.gpu.nvml.NvmlGpu> nvml, List<GpuDrill.GpuRun> runs,
+    static List<Finding> measured(List<PciDevice> pci, int nodes, List<NvmlGpu> nvml, List<GpuDrill.GpuRun> runs,
                                   List<String> busy, Result... all) {
         GpuMatrix m = GpuMatrix.of(pci, nodes(nodes), nvml, null);
         return PeerVerdicts.of(facts(pci, nodes), new GpuDrill.GpuSection("", null, null, runs, List.of(all), List.of()), m, busy);

@@ -1,6 +1,16 @@
 package hostside.machine;
 
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.gpu.bench.AllGpus;
+import hostside.gpu.bench.Copies;
+import hostside.gpu.nvml.NvmlGpu;
+import hostside.gpu.peer.PeerCe;
+import hostside.gpu.peer.PeerMatrix;
+import hostside.harness.Result;
+import hostside.harness.TestCase;
 
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,12 +22,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.gpu.bench.AllGpus;
-import hostside.gpu.bench.Copies;
-import hostside.gpu.peer.PeerCe;
-import hostside.gpu.peer.PeerMatrix;
-import hostside.harness.Result;
-import hostside.core.Stats;
 
 /** Verdicts from measured figures on recorded boxes: NVLink pairs at PCIe speed, uneven host bandwidth under load. */
 class PeerVerdictsTest {
@@ -39,7 +43,7 @@ class PeerVerdictsTest {
         return matrix(new PeerCe.Unidirectional(true), pci, everywhere, pairs);
     }
 
-    static Result matrix(hostside.harness.TestCase<?> t, List<PciDevice> pci, double everywhere, Map<String, Double> pairs) {
+    static Result matrix(TestCase<?> t, List<PciDevice> pci, double everywhere, Map<String, Double> pairs) {
         List<String> addresses = pci.stream().filter(PciDevice::isGpu).map(PciDevice::address).toList();
         List<String> labels = pci.stream().filter(PciDevice::isGpu).map(PciDevice::label).toList();
         int n = addresses.size();
@@ -65,17 +69,17 @@ class PeerVerdictsTest {
             each.add(new AllGpus.PerGpu("H100", gpus.get(i).address(), new Stats(perGpu[i], perGpu[i] - 1, perGpu[i] + 1, 5)));
             sum += perGpu[i];
         }
-        return Result.ok(new AllGpus(toDevice), hostside.core.Unit.GB_PER_S, new Stats(sum, sum, sum, 5), "test",
+        return Result.ok(new AllGpus(toDevice), Unit.GB_PER_S, new Stats(sum, sum, sum, 5), "test",
                 new AllGpus.AllGpusDetail(each, 1L << 29, 1L << 30, 8));
     }
 
     /** Each GPU alone: its pinned host-to-device copy. */
     static List<GpuDrill.GpuRun> alone(List<PciDevice> pci, double gbs) {
         return pci.stream().filter(PciDevice::isGpu).map(g -> new GpuDrill.GpuRun(g.label(), g.address(),
-                List.of(GpuResults.ok(new Copies.CePinned(true), hostside.core.Unit.GB_PER_S, new Stats(gbs, gbs, gbs, 5))), List.of(), null)).toList();
+                List.of(GpuResults.ok(new Copies.CePinned(true), Unit.GB_PER_S, new Stats(gbs, gbs, gbs, 5))), List.of(), null)).toList();
     }
 
-    static List<Finding> verdicts(List<PciDevice> pci, int nodes, List<hostside.gpu.nvml.NvmlGpu> nvml, List<GpuDrill.GpuRun> runs,
+    static List<Finding> verdicts(List<PciDevice> pci, int nodes, List<NvmlGpu> nvml, List<GpuDrill.GpuRun> runs,
                                   Result... all) {
         GpuMatrix m = GpuMatrix.of(pci, nodes(nodes), nvml, null);
         return PeerVerdicts.of(facts(pci, nodes), new GpuDrill.GpuSection("", null, null, runs, List.of(all), List.of()), m);
@@ -94,11 +98,11 @@ class PeerVerdictsTest {
         List<Finding> f = verdicts(pci, 2, hgxNvml(-1, 0, true), List.of(),
                 readCe(pci, 390, Map.of("GPU0-GPU1", 48.0, "GPU2-GPU3", 150.0)));
         assertThat(f).hasSize(2);
-        assertThat(f.get(0).severity()).isEqualTo(hostside.core.Severity.BAD);
+        assertThat(f.get(0).severity()).isEqualTo(Severity.BAD);
         assertThat(f.get(0).text()).startsWith("GPU0-GPU1 (NV18, 48 GB/s; PCIe 63 GB/s): NVLink joins them, but their peer copies run no faster")
                 .doesNotContain("nvidia-smi");
         assertThat(f.get(0).fix()).isEqualTo(PeerRules.NVLINK_AT_PCIE.fix()).contains("nvidia-smi nvlink -s");
-        assertThat(f.get(1).severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.get(1).severity()).isEqualTo(Severity.WARN);
         // NV18 of NVLink 4.0: 18 x 25 GB/s a direction
         assertThat(f.get(1).text()).startsWith("GPU2-GPU3 (150 GB/s, 33% of NV18's 450 GB/s): peer copies reach less than half");
     }

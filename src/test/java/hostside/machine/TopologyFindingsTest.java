@@ -11,6 +11,7 @@ import hostside.core.CpuSet;
 import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
+import hostside.report.Rulebook;
 import hostside.testing.RuleTally;
 
 /**
@@ -207,6 +208,6 @@ class TopologyFindingsTest {
 
     @Test
     void everyRuleIsInTheRulebook() {
-        assertThat(hostside.report.Rulebook.all()).containsAll(TopologyRules.all()).containsAll(PeerRules.all());
+        assertThat(Rulebook.all()).containsAll(TopologyRules.all()).containsAll(PeerRules.all());
     }
 }

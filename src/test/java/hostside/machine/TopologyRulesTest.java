@@ -11,10 +11,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import hostside.core.Json;
 import hostside.core.CpuSet;
-import hostside.fs.FsRoot;
+import hostside.core.Json;
 import hostside.core.Style;
+import hostside.fs.FsRoot;
+import hostside.report.ReportBuilder;
+import hostside.report.ReportMarkdown;
 
 /**
  * hwloc's rules (topology-linux.c and the core's insertion and cpuset filtering) that real
@@ -96,7 +98,7 @@ class TopologyRulesTest {
         assertThat(t.packages()).isEqualTo(1);
         assertThat(l3(t)).containsExactly(32L << 20);
         assertThat(t.numaNodes()).singleElement().satisfies(n -> {
-            assertThat(n.cpus()).isEqualTo(hostside.core.CpuSet.parseList("0-3"));
+            assertThat(n.cpus()).isEqualTo(CpuSet.parseList("0-3"));
             assertThat(n.memTotalBytes()).isEqualTo(1L << 20);
         });
         assertThat(unknowns).isEmpty();
@@ -149,8 +151,8 @@ class TopologyRulesTest {
                 .anySatisfy(v -> assertThat(v.isNull()).isTrue());
         assertThat(MachineDocumentTest.text(run)).containsPattern("L3 +unknown +1 ");
         // the report's Markdown, from the report's JSON read back
-        var report = Json.MAPPER.valueToTree(hostside.report.ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T12:00:00Z")));
-        assertThat(hostside.report.ReportMarkdown.render((com.fasterxml.jackson.databind.JsonNode) report)).containsPattern("\\| L3 \\| unknown \\|");
+        var report = Json.MAPPER.valueToTree(ReportBuilder.build(run, java.time.ZonedDateTime.parse("2026-12-03T12:00:00Z")));
+        assertThat(ReportMarkdown.render((com.fasterxml.jackson.databind.JsonNode) report)).containsPattern("\\| L3 \\| unknown \\|");
     }
 
     @Test
@@ -239,7 +241,7 @@ class TopologyRulesTest {
         assertThat(t.packages()).isEqualTo(2);
         assertThat(t.cores()).isEqualTo(4);
         assertThat(t.caches()).extracting(c -> c.cpus().toList()).containsExactly("0-1", "2-3");
-        assertThat(t.numaNodes()).singleElement().satisfies(n -> assertThat(n.cpus()).isEqualTo(hostside.core.CpuSet.parseList("0-3")));
+        assertThat(t.numaNodes()).singleElement().satisfies(n -> assertThat(n.cpus()).isEqualTo(CpuSet.parseList("0-3")));
     }
 
     @Test
@@ -281,7 +283,7 @@ class TopologyRulesTest {
         put("/sys/fs/cgroup/cpuset.cpus.effective", "0-3\n").put("/sys/fs/cgroup/job/cpuset.cpus.effective", "1-2\n");
         Topology t = read();
         assertThat(t.threads()).isEqualTo(2);
-        assertThat(t.whole().allowedCpus()).isEqualTo(hostside.core.CpuSet.parseList("1-2"));
+        assertThat(t.whole().allowedCpus()).isEqualTo(CpuSet.parseList("1-2"));
     }
 
     @Test

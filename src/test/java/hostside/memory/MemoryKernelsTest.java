@@ -12,7 +12,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
+import hostside.fs.FsRoot;
 import hostside.harness.Sampling;
+import hostside.libc.Libc;
 import hostside.libc.Sched;
 
 /** The kernels compute what STREAM's do, the chase visits every line, the team runs every member: correctness, never timings. */
@@ -166,7 +168,7 @@ class MemoryKernelsTest {
     @Test
     void streamRunsLiveOnSmallArraysAndValidates() {
         CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
-        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), hostside.libc.Libc.pageSize());
+        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize());
         assertThat(o.validated()).isTrue();
         assertThat(o.stats()).hasSize(4).allSatisfy(s -> assertThat(s.median()).isPositive());
     }
@@ -175,14 +177,14 @@ class MemoryKernelsTest {
     void oneThreadsArraysTouchedFirstByItsNodeMatesStillValidateAndLieOnItsNode() {
         List<Integer> mine = Sched.affinity();
         CpuSet one = CpuSet.of(mine.getLast()), touch = mine.size() >= 2 ? CpuSet.of(mine.get(0), mine.getLast()) : one;
-        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), hostside.libc.Libc.pageSize());
+        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), Libc.pageSize());
         assertThat(o.validated()).isTrue();
         assertThat(o.placement().sampled()).isPositive();
     }
 
     @Test
     void aChaseRunsLiveAndSaysWhereItsPagesAre() {
-        ChaseRun.Outcome o = ChaseRun.run(hostside.fs.FsRoot.live(), Sched.affinity().get(0), null, 4L << 20, true, 1 << 12, new Sampling(0, 2), hostside.libc.Libc.pageSize());
+        ChaseRun.Outcome o = ChaseRun.run(FsRoot.live(), Sched.affinity().get(0), null, 4L << 20, true, 1 << 12, new Sampling(0, 2), Libc.pageSize());
         assertThat(o.ns().median()).isPositive();
         assertThat(o.placement().sampled()).isPositive();
         assertThat(o.placement().byNode().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(o.placement().sampled());
@@ -190,7 +192,7 @@ class MemoryKernelsTest {
 
     @Test
     void bindingToNodeZeroPutsThePagesThere() {
-        ReadRun.Outcome o = ReadRun.run(CpuSet.of(Sched.affinity().get(0)), 0, 4L << 20, true, new Sampling(0, 1), hostside.libc.Libc.pageSize());
+        ReadRun.Outcome o = ReadRun.run(CpuSet.of(Sched.affinity().get(0)), 0, 4L << 20, true, new Sampling(0, 1), Libc.pageSize());
         assertThat(o.placement().asBound()).isTrue();
         assertThat(o.placement().shareOn(0)).isEqualTo(1.0);
     }

@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Json;
+import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.core.Style;
 import hostside.core.Unit;
@@ -19,14 +21,16 @@ import hostside.gpu.bench.SmAccess;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Detail;
 import hostside.harness.Result;
+import hostside.harness.TestCase;
 import hostside.machine.GpuDrill;
+import hostside.machine.GpuRules;
 import hostside.testing.CliRun;
 
 /** hostside rack as one document: each GPU's coherence class, and copy engines against SMs with their ratio, in all three renderings. */
 class RackDocumentTest {
     static final String H200 = "0000:00:06.0";
 
-    static Result ok(hostside.harness.TestCase<?> t, double gbs) {
+    static Result ok(TestCase<?> t, double gbs) {
         return Result.ok(t, Unit.GB_PER_S, new Stats(gbs, gbs - 0.1, gbs + 0.1, 5), "nvbandwidth's", (Detail) null);
     }
 
@@ -38,8 +42,8 @@ class RackDocumentTest {
                 ok(new SmAccess.SmCopy(true), 51.12)));
         rs.add(Result.failed(new SmAccess.SmCopy(false), "cuLaunchKernel: CUDA_ERROR_LAUNCH_TIMEOUT (702)"));
         GpuDrill.GpuRun run = new GpuDrill.GpuRun("GPU0", H200, rs, List.of(
-                hostside.machine.GpuRules.SM_COPY.finding(hostside.core.Severity.INFO, "GPU0", "SMs reading host memory reach 92% of the copy engine"),
-                hostside.machine.GpuRules.PAGEABLE.finding(hostside.core.Severity.INFO, "GPU0", "other verdict")), null);
+                GpuRules.SM_COPY.finding(Severity.INFO, "GPU0", "SMs reading host memory reach 92% of the copy engine"),
+                GpuRules.PAGEABLE.finding(Severity.INFO, "GPU0", "other verdict")), null);
         return new GpuDrill.GpuSection("", cuda, null, List.of(run), List.of(), List.of());
     }
 
@@ -78,7 +82,7 @@ class RackDocumentTest {
     void theJsonCarriesTheTypedFiguresOfItsCopies() throws Exception {
         CliRun r = CliRun.of("rack", "--root", hostside.Fixtures.h200().toString(), "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        var json = hostside.core.Json.MAPPER.readTree(r.out());
+        var json = Json.MAPPER.readTree(r.out());
         assertThat(json.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(json.path("kind").asText()).isEqualTo("rack");
         assertThat(json.path("figures").isArray()).as("a recording measures nothing: an empty list, not a missing one").isTrue();

@@ -9,11 +9,19 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
+import hostside.core.Finding;
+import hostside.cpu.facts.CpuFacts;
 import hostside.cpu.facts.CpuFactsReader;
 import hostside.fs.FsRoot;
+import hostside.fs.Recorder;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
+import hostside.snapshot.Snapshot;
+import hostside.testing.RuleTally;
 import hostside.vm.VmDrill;
+import hostside.vm.facts.VmFacts;
+import hostside.vm.facts.VmVerdicts;
 
 /**
  * The checklist on the synthetic recordings of testdata/rack (made by its make-fixtures.py from
@@ -49,7 +57,7 @@ class RackFixturesTest {
     }
 
     /** The findings a machine's rows make: n/a and not run make none. */
-    static List<hostside.core.Finding> findings(Judged j) {
+    static List<Finding> findings(Judged j) {
         return j.checks().values().stream().map(RackCheck::finding).filter(java.util.Objects::nonNull).toList();
     }
 
@@ -147,7 +155,7 @@ class RackFixturesTest {
         assertThat(j.get(RackItem.NUMA_BALANCING).fix()).contains("kernel.numa_balancing=0");
         assertThat(j.get(RackItem.BINDING).value()).contains("--cpunodebind=0").contains("--cpunodebind=1");
         // PCIe-attached GPUs: their memory is never system memory, so there is no mode to say
-        hostside.testing.RuleTally.quiet(findings(j), RackRules.GPU_MEMORY_MODE);
+        RuleTally.quiet(findings(j), RackRules.GPU_MEMORY_MODE);
         assertThat(j.get(RackItem.IMEX).verdict()).isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.POWER_METER_CAP).verdict()).isEqualTo(RackVerdict.NA);
         assertThat(j.get(RackItem.CPU_GOVERNOR).verdict()).as("intel_pstate powersave is not a Grace guide's failure").isEqualTo(RackVerdict.INFO);
@@ -160,9 +168,9 @@ class RackFixturesTest {
         // hwloc's recording of a two-node Xeon with NVMe and a Xeon Phi: PCI devices, none of them an NVIDIA GPU
         Judged j = judge("hwloc/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2");
         assertThat(j.platform().kind()).isEqualTo(Platform.Kind.NO_GPU);
-        List<hostside.core.Finding> f = findings(j);
-        hostside.testing.RuleTally.quiet(f, RackRules.GPU_MEMORY_MODE);
-        hostside.testing.RuleTally.quiet(f, RackRules.FAILURE_DOMAIN);
+        List<Finding> f = findings(j);
+        RuleTally.quiet(f, RackRules.GPU_MEMORY_MODE);
+        RuleTally.quiet(f, RackRules.FAILURE_DOMAIN);
     }
 
     @Test
@@ -190,8 +198,8 @@ class RackFixturesTest {
     void aSnapshotOfARackMachineJudgesTheSame(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws java.io.IOException {
         for (String machine : List.of("gb200-tray", "hgx-h100", "gh200-cdmm")) {
             FsRoot fs = open(machine);
-            hostside.fs.Recorder r = fs.record();
-            hostside.snapshot.Snapshot.readEverything(fs);
+            Recorder r = fs.record();
+            Snapshot.readEverything(fs);
             java.nio.file.Path out = tmp.resolve(machine + "-snapshot.tar.gz");
             r.writeTarGz(out, "box");
             Judged before = judge(machine);
@@ -213,10 +221,10 @@ class RackFixturesTest {
         // the same facts as if read live: the rule judges this process's own affinity
         RackFacts live = new RackFacts(recorded.armParts(), recorded.driverParams(), recorded.gpuNuma(), recorded.imex(), recorded.fabricManager(),
                 recorded.peermem(), recorded.pciPower(), true, recorded.unknowns());
-        hostside.cpu.facts.CpuFacts c = CpuFactsReader.read(fs, m);
+        CpuFacts c = CpuFactsReader.read(fs, m);
         java.util.function.BiFunction<String, String, RackCheck> judged = (cpus, mems) -> {
-            var p = new hostside.cpu.facts.CpuFacts.ProcessCpus("4242", hostside.core.CpuSet.parseList(cpus), null, hostside.core.CpuSet.parseList(mems), null);
-            var cpu = new hostside.cpu.facts.CpuFacts(c.kernel(), c.sched(), c.isolation(), p, c.frequency(), c.idle(), c.irqs(), c.feeders(),
+            var p = new CpuFacts.ProcessCpus("4242", CpuSet.parseList(cpus), null, CpuSet.parseList(mems), null);
+            var cpu = new CpuFacts(c.kernel(), c.sched(), c.isolation(), p, c.frequency(), c.idle(), c.irqs(), c.feeders(),
                     c.onlineCpus(), c.cores(), c.unknowns());
             return PlacementChecks.processPlacement(new RackChecklist.Inputs(Platform.of(m, live), m, VmDrill.facts(fs), cpu, live, null, null));
         };
@@ -269,10 +277,10 @@ class RackFixturesTest {
         assertThat(f.memoryNodes()).isNotNull().isLessThan(f.numaNodes()).isGreaterThanOrEqualTo(2);
         // balancing on: said with the nodes that hold memory
         var s = f.sysctl();
-        var on = new hostside.vm.facts.VmFacts.Sysctl(s.overcommitMemory(), s.overcommitRatio(), s.swappiness(), s.maxMapCount(), s.zoneReclaimMode(),
+        var on = new VmFacts.Sysctl(s.overcommitMemory(), s.overcommitRatio(), s.swappiness(), s.maxMapCount(), s.zoneReclaimMode(),
                 s.minFreeBytes(), s.watermarkScaleFactor(), s.compactionProactiveness(), 1);
-        java.util.function.IntFunction<java.util.List<hostside.core.Finding>> with = memoryNodes -> hostside.vm.facts.VmVerdicts.of(
-                        new hostside.vm.facts.VmFacts(f.arch(), f.pageSize(), f.thp(), f.hugetlb(), f.memory(), on, f.numaNodes(), memoryNodes, f.rdmaDevices(),
+        java.util.function.IntFunction<java.util.List<Finding>> with = memoryNodes -> VmVerdicts.of(
+                        new VmFacts(f.arch(), f.pageSize(), f.thp(), f.hugetlb(), f.memory(), on, f.numaNodes(), memoryNodes, f.rdmaDevices(),
                                 f.vmstat(), f.process(), f.unknowns()))
                 .stream().filter(x -> x.subject().equals("NUMA balancing")).toList();
         assertThat(with.apply(f.memoryNodes())).singleElement().satisfies(x -> assertThat(x.text())

@@ -7,9 +7,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.cpu.Runs;
+import hostside.gpu.bench.Copies;
 import hostside.gpu.cuda.FabricReadiness;
 import hostside.gpu.nvml.FabricHealth;
 import hostside.gpu.nvml.NvmlGpu;
+import hostside.harness.Result;
+import hostside.machine.GpuDrill;
+import hostside.testing.RuleTally;
 
 /** The rows only a live machine answers, judged from NVML's and CUDA's typed answers. */
 class RackLiveChecksTest {
@@ -112,7 +119,7 @@ class RackLiveChecksTest {
                 new FabricReadiness(0, a.outcome(), null, a.why(), null, a.steps(), a.allocationBytes(), 1, 0, a.caveat()),
                 new FabricReadiness(1, b.outcome(), null, b.why(), null, b.steps(), b.allocationBytes(), 1, 0, b.caveat()));
         RackCheck c = RackLiveChecks.nvls(noMulticast);
-        hostside.testing.RuleTally.quiet(c.finding() == null ? List.of() : List.of(c.finding()), RackRules.NVLS);
+        RuleTally.quiet(c.finding() == null ? List.of() : List.of(c.finding()), RackRules.NVLS);
     }
 
     @Test
@@ -143,10 +150,10 @@ class RackLiveChecksTest {
         // 346 GB/s is one user's nvbandwidth run with unknown clocks (nvbandwidth#23): quoted, never a floor (platforms.md's corrections)
         NvmlGpu.C2c up = new NvmlGpu.C2c(NvmlGpu.C2c.Mode.ENABLED, 2, List.of(new NvmlGpu.C2cLink(0, true, 225_000L), new NvmlGpu.C2cLink(1, true, 225_000L)));
         Platform gh200 = new Platform(Platform.Kind.GRACE_HOPPER, "test");
-        hostside.harness.Result h2d = hostside.cpu.Runs.ok(new hostside.gpu.bench.Copies.CePinned(true).key(), hostside.core.Unit.GB_PER_S,
-                hostside.core.Stats.of(120.0), null);
-        var section = new hostside.machine.GpuDrill.GpuSection("", null, null,
-                List.of(new hostside.machine.GpuDrill.GpuRun("GPU0", "0008:00:00.0", List.of(h2d), List.of(), null)), List.of(), List.of());
+        Result h2d = Runs.ok(new Copies.CePinned(true).key(), Unit.GB_PER_S,
+                Stats.of(120.0), null);
+        var section = new GpuDrill.GpuSection("", null, null,
+                List.of(new GpuDrill.GpuRun("GPU0", "0008:00:00.0", List.of(h2d), List.of(), null)), List.of(), List.of());
         RackCheck c = RackLiveChecks.c2c(gh200, List.of(gpu(0, true, HEALTHY, null, up)), section);
         assertThat(c.verdict()).as("120 GB/s is a third of 346, and still no warning rests on one user's figure").isEqualTo(RackVerdict.OK);
         assertThat(c.value()).contains("host to device 120.0 GB/s");

@@ -3,7 +3,22 @@ package hostside.rack;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Better;
+import hostside.core.CpuSet;
+import hostside.core.Scope;
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.cpu.facts.CpuFacts;
+import hostside.cpu.facts.CpuFactsReader;
 import hostside.gpu.nvml.NvmlGpu;
+import hostside.harness.Result;
+import hostside.harness.Status;
+import hostside.machine.KernelCmdline;
+import hostside.machine.MachineReader;
+import hostside.machine.MemoryDrill;
+import hostside.memory.MemoryCases;
+import hostside.vm.VmDrill;
+import hostside.vm.facts.VmFacts;
 
 /** Rows the recorded machines do not reach: the live items' cases, and facts of the recordings changed one at a time. */
 final class RackRuleCases {
@@ -59,19 +74,19 @@ final class RackRuleCases {
 
     static RackChecklist.Inputs inputs(String machine) {
         var fs = RackFixturesTest.open(machine);
-        var m = hostside.machine.MachineReader.read(fs);
+        var m = MachineReader.read(fs);
         var rf = RackFactsReader.read(fs, m);
-        return new RackChecklist.Inputs(Platform.of(m, rf), m, hostside.vm.VmDrill.facts(fs), hostside.cpu.facts.CpuFactsReader.read(fs, m), rf, null, null);
+        return new RackChecklist.Inputs(Platform.of(m, rf), m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), rf, null, null);
     }
 
     static RackChecklist.Inputs rack(RackChecklist.Inputs in, RackFacts rf) {
         return new RackChecklist.Inputs(Platform.of(in.machine(), rf), in.machine(), in.vm(), in.cpu(), rf, in.memory(), in.live());
     }
 
-    static hostside.machine.MemoryDrill.Measured triad(hostside.core.Scope scope, double... gbs) {
-        var r = new hostside.harness.Result(hostside.memory.MemoryCases.TRIAD, "STREAM Triad", hostside.harness.Status.OK, "",
-                hostside.core.Unit.GB_PER_S, hostside.core.Stats.of(gbs), hostside.core.Better.HIGHER, "", null, null);
-        return new hostside.machine.MemoryDrill.Measured(scope, "triad", r);
+    static MemoryDrill.Measured triad(Scope scope, double... gbs) {
+        var r = new Result(MemoryCases.TRIAD, "STREAM Triad", Status.OK, "",
+                Unit.GB_PER_S, Stats.of(gbs), Better.HIGHER, "", null, null);
+        return new MemoryDrill.Measured(scope, "triad", r);
     }
 
     /** Rows of the recordings with one fact changed, each reaching a severity the recordings do not. */
@@ -84,11 +99,11 @@ final class RackRuleCases {
         out.add(MemoryChecks.thp(new RackChecklist.Inputs(gh.platform(), gh.machine(), with(vm, "thp", null), gh.cpu(), gh.rack(), null, null)));
         out.add(MemoryChecks.thp(new RackChecklist.Inputs(gh.platform(), gh.machine(), with(vm, "thp", with(vm.thp(), "status", "not built into this kernel")),
                 gh.cpu(), gh.rack(), null, null)));
-        var always = with(vm.thp(), "enabled", new hostside.vm.facts.VmFacts.Setting("always", List.of("always", "madvise", "never")));
+        var always = with(vm.thp(), "enabled", new VmFacts.Setting("always", List.of("always", "madvise", "never")));
         out.add(MemoryChecks.thp(new RackChecklist.Inputs(gh.platform(), gh.machine(), with(vm, "thp", always), gh.cpu(), gh.rack(), null, null)));
         // init_on_alloc=1 on the command line; NUMA balancing unreadable
         var cmd = new ArrayList<>(gh.machine().kernelCmdline());
-        cmd.add(new hostside.machine.KernelCmdline.Item("init_on_alloc=1", "memory", ""));
+        cmd.add(new KernelCmdline.Item("init_on_alloc=1", "memory", ""));
         out.add(MemoryChecks.initOnAlloc(new RackChecklist.Inputs(gh.platform(), with(gh.machine(), "kernelCmdline", cmd), vm, gh.cpu(), gh.rack(), null, null)));
         var noCmd = with(gh.machine(), "kernelCmdline", gh.machine().kernelCmdline().stream().filter(i -> !i.text().startsWith("numa_balancing")).toList());
         out.add(MemoryChecks.numaBalancing(new RackChecklist.Inputs(gh.platform(), noCmd, with(vm, "sysctl", null), gh.cpu(), gh.rack(), null, null)));
@@ -107,10 +122,10 @@ final class RackRuleCases {
         out.add(PlacementChecks.binding(new RackChecklist.Inputs(gb.platform(), with(gb.machine(), "pci", pci), gb.vm(), gb.cpu(), gb.rack(), null, null)));
         // this process's placement, live: everywhere, far from GPU0, unreadable
         var live = with(gb.rack(), "live", true);
-        java.util.function.Function<hostside.cpu.facts.CpuFacts.ProcessCpus, RackCheck> placed = p -> PlacementChecks.processPlacement(
+        java.util.function.Function<CpuFacts.ProcessCpus, RackCheck> placed = p -> PlacementChecks.processPlacement(
                 new RackChecklist.Inputs(Platform.of(gb.machine(), live), gb.machine(), gb.vm(), with(gb.cpu(), "process", p), live, null, null));
-        out.add(placed.apply(new hostside.cpu.facts.CpuFacts.ProcessCpus("4242", hostside.core.CpuSet.parseList("0-143"), null, hostside.core.CpuSet.parseList("0-1"), null)));
-        out.add(placed.apply(new hostside.cpu.facts.CpuFacts.ProcessCpus("4242", hostside.core.CpuSet.parseList("72-143"), null, hostside.core.CpuSet.parseList("1"), null)));
+        out.add(placed.apply(new CpuFacts.ProcessCpus("4242", CpuSet.parseList("0-143"), null, CpuSet.parseList("0-1"), null)));
+        out.add(placed.apply(new CpuFacts.ProcessCpus("4242", CpuSet.parseList("72-143"), null, CpuSet.parseList("1"), null)));
         out.add(placed.apply(null));
         // no IOMMU reading; no power/control read
         out.add(HostChecks.iommu(new RackChecklist.Inputs(gh.platform(), with(gh.machine(), "iommu", null), vm, gh.cpu(), gh.rack(), null, null)));
@@ -127,15 +142,15 @@ final class RackRuleCases {
         out.add(FabricChecks.imex(rack(gb, with(gb.rack(), "imex", new RackFacts.Imex(x.major() == null ? 234 : x.major(), List.of("channel0"), true, true, true)))));
         // memory bandwidth, live: above the 480 GB Grace's 288 GB/s, below it, at it; on a PCIe machine
         var gbLive = new RackChecklist.Inputs(Platform.of(gb.machine(), live), gb.machine(), gb.vm(), gb.cpu(), live, null, null);
-        java.util.function.Function<hostside.machine.MemoryDrill.Measured, RackCheck> bw = t -> MemoryChecks.memoryBandwidth(new RackChecklist.Inputs(
-                gbLive.platform(), gbLive.machine(), gbLive.vm(), gbLive.cpu(), gbLive.rack(), new hostside.machine.MemoryDrill.MemorySection("", null, List.of(t)), null));
-        out.add(bw.apply(triad(hostside.core.Scope.node(0), 300, 310, 320)));
-        out.add(bw.apply(triad(hostside.core.Scope.node(0), 200, 210, 220)));
-        out.add(bw.apply(triad(hostside.core.Scope.node(0), 280, 285, 295)));
+        java.util.function.Function<MemoryDrill.Measured, RackCheck> bw = t -> MemoryChecks.memoryBandwidth(new RackChecklist.Inputs(
+                gbLive.platform(), gbLive.machine(), gbLive.vm(), gbLive.cpu(), gbLive.rack(), new MemoryDrill.MemorySection("", null, List.of(t)), null));
+        out.add(bw.apply(triad(Scope.node(0), 300, 310, 320)));
+        out.add(bw.apply(triad(Scope.node(0), 200, 210, 220)));
+        out.add(bw.apply(triad(Scope.node(0), 280, 285, 295)));
         var h = inputs("hgx-h100");
         var hLive = with(h.rack(), "live", true);
         out.add(MemoryChecks.memoryBandwidth(new RackChecklist.Inputs(Platform.of(h.machine(), hLive), h.machine(), h.vm(), h.cpu(), hLive,
-                new hostside.machine.MemoryDrill.MemorySection("", null, List.of(triad(hostside.core.Scope.MACHINE, 200, 210, 220))), null)));
+                new MemoryDrill.MemorySection("", null, List.of(triad(Scope.MACHINE, 200, 210, 220))), null)));
         return out;
     }
 }

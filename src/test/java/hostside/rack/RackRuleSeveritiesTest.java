@@ -11,8 +11,11 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Json;
 import hostside.core.Rule;
 import hostside.core.Severity;
+import hostside.gpu.cuda.FabricRulesTest;
+import hostside.report.Rulebook;
 
 /**
  * Every rule of the rack checklist fires at every severity it gives, on the recorded machines of
@@ -38,7 +41,7 @@ class RackRuleSeveritiesTest {
             if (c.severity() != null) seen.computeIfAbsent(c.id(), k -> EnumSet.noneOf(Severity.class)).add(c.severity());
         }
         // fabric readiness's own findings, per GPU: ready, not applicable, and a step this version does not know (a report of another)
-        for (var r : hostside.gpu.cuda.FabricRulesTest.cases()) {
+        for (var r : FabricRulesTest.cases()) {
             seen.computeIfAbsent(r.finding().id(), k -> EnumSet.noneOf(Severity.class)).add(r.finding().severity());
         }
         List<String> missing = new ArrayList<>();
@@ -78,11 +81,11 @@ class RackRuleSeveritiesTest {
     @Test
     void aRecordedReportOfAnEarlierVersionReadsItsRowsAsRules() throws Exception {
         // the H200's rack --json of 2026-12-05: rows as CONTRACT.md first had them, {item, value, verdict, why, fix}
-        var tree = hostside.core.Json.MAPPER.readTree(java.nio.file.Path.of("testdata/reports/h200-rack.json").toFile());
+        var tree = Json.MAPPER.readTree(java.nio.file.Path.of("testdata/reports/h200-rack.json").toFile());
         List<RackCheck> rows = new ArrayList<>();
         for (var n : tree.get("checklist")) {
             assertThat(n.has("id")).isFalse();
-            rows.add(hostside.core.Json.MAPPER.treeToValue(n, RackCheck.class));
+            rows.add(Json.MAPPER.treeToValue(n, RackCheck.class));
         }
         assertThat(rows).extracting(RackCheck::item).containsExactly(RackItem.values());
         for (RackCheck c : rows) {
@@ -91,9 +94,9 @@ class RackRuleSeveritiesTest {
         }
         // and a row written now reads back equal, its added fields included
         for (RackCheck c : rows) {
-            var json = hostside.core.Json.MAPPER.valueToTree(c);
+            var json = Json.MAPPER.valueToTree(c);
             assertThat(json.has("id") && json.has("evidence") && json.has("source")).isTrue();
-            assertThat(hostside.core.Json.MAPPER.treeToValue(json, RackCheck.class)).isEqualTo(c);
+            assertThat(Json.MAPPER.treeToValue(json, RackCheck.class)).isEqualTo(c);
         }
     }
 
@@ -103,7 +106,7 @@ class RackRuleSeveritiesTest {
         assertThat(RackRules.judgedAlsoBy("M5-NUMA-BALANCING")).containsExactly("M2-NUMA-BALANCING");
         assertThat(RackRules.judgedAlsoBy("M5-IMEX")).isEmpty();
         for (String id : List.of("M5-THP", "M5-NUMA-BALANCING", "M5-BASE-PAGE-SIZE")) {
-            for (String other : RackRules.judgedAlsoBy(id)) assertThat(hostside.report.Rulebook.find(other)).as(other).isPresent();
+            for (String other : RackRules.judgedAlsoBy(id)) assertThat(Rulebook.find(other)).as(other).isPresent();
         }
     }
 }

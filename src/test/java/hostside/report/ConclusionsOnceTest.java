@@ -7,7 +7,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Rule;
 import hostside.core.Severity;
+import hostside.rack.RackRules;
 
 /** A rule's finding about one subject that two modules drew is said once on the page, the worse kept. */
 class ConclusionsOnceTest {
@@ -79,9 +81,9 @@ class ConclusionsOnceTest {
     @Test
     void noRackRuleOfASettingAModuleJudgesIsWorseThanWarn() {
         // Conclusions keeps the module's finding of such a setting: it holds only while the rack's is never worse
-        for (hostside.core.Rule r : hostside.rack.RackRules.all()) {
-            if (!hostside.rack.RackRules.judgedAlsoBy(r.id()).isEmpty()) assertThat(r.severities()).as(r.id()).doesNotContain(Severity.BAD);
+        for (Rule r : RackRules.all()) {
+            if (!RackRules.judgedAlsoBy(r.id()).isEmpty()) assertThat(r.severities()).as(r.id()).doesNotContain(Severity.BAD);
         }
-        assertThat(hostside.rack.RackRules.judgedAlsoBy("M5-CPU-GOVERNOR")).containsExactly("M3-GOVERNOR");
+        assertThat(RackRules.judgedAlsoBy("M5-CPU-GOVERNOR")).containsExactly("M3-GOVERNOR");
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Json;
 import hostside.rack.RackVerdict;
 
 /** The day-one checklist closing the report: ten lines, each one verdict from what the modules judged. */
@@ -18,7 +19,7 @@ class DayOneTest {
 
     Report report(String machine) throws Exception {
         RackReports.write(tmp, machine);
-        return ReportReader.read(hostside.core.Json.MAPPER.readTree(tmp.resolve(machine + ".json").toFile()), machine);
+        return ReportReader.read(Json.MAPPER.readTree(tmp.resolve(machine + ".json").toFile()), machine);
     }
 
     @Test

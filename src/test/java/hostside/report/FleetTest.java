@@ -7,13 +7,17 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
+import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
+import hostside.gpu.nvml.FakeNvml;
+import hostside.gpu.nvml.NvmlReader;
 import hostside.harness.ProgressSink;
 import hostside.machine.GpuDrill;
 import hostside.machine.GpuMatrix;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
+import hostside.machine.PciKind;
 
 /** The class a fleet groups a report by: stable words derived from the facts, the same for every machine alike. */
 class FleetTest {
@@ -41,16 +45,16 @@ class FleetTest {
         MachineRun recorded = h200();
         assertThat(Fleet.clockLock(recorded).locked()).as("a recording asks no NVML").isNull();
         // the same machine with NVML read: the fake's two GPUs, one capped at 450 W
-        hostside.gpu.nvml.FakeNvml.setClockPolicy(hostside.gpu.nvml.FakeNvml.Variant.CURRENT, 1, 0, 0, 450000, 345);
+        FakeNvml.setClockPolicy(FakeNvml.Variant.CURRENT, 1, 0, 0, 450000, 345);
         try {
-            var nvml = hostside.gpu.nvml.NvmlReader.read(hostside.gpu.nvml.FakeNvml.library());
+            var nvml = NvmlReader.read(FakeNvml.library());
             MachineRun live = new MachineRun(recorded.facts(), GpuDrill.GpuSection.notRun("no CUDA", nvml));
             assertThat(Fleet.clockLock(live).locked()).isTrue();
             assertThat(Fleet.clockLock(live).signs()).containsExactly("GPU1: power limit 450 W, default 700 W (nvidia-smi -pl, or the platform)");
         } finally {
-            hostside.gpu.nvml.FakeNvml.resetClockPolicy(hostside.gpu.nvml.FakeNvml.Variant.CURRENT);
+            FakeNvml.resetClockPolicy(FakeNvml.Variant.CURRENT);
         }
-        var unlocked = hostside.gpu.nvml.NvmlReader.read(hostside.gpu.nvml.FakeNvml.library());
+        var unlocked = NvmlReader.read(FakeNvml.library());
         assertThat(Fleet.clockLock(new MachineRun(recorded.facts(), GpuDrill.GpuSection.notRun("no CUDA", unlocked))).locked()).isFalse();
     }
 
@@ -86,7 +90,7 @@ class FleetTest {
     }
 
     static PciDevice nic(Integer mbps, boolean rdma) {
-        return new PciDevice("0000:01:00.0", hostside.machine.PciKind.NIC, "eth0", "0x020000", "0x15b3", "0x1021", "ConnectX-7", "mlx5_core", 0, hostside.core.CpuSet.parseList("0-7"), null, null,
+        return new PciDevice("0000:01:00.0", PciKind.NIC, "eth0", "0x020000", "0x15b3", "0x1021", "ConnectX-7", "mlx5_core", 0, CpuSet.parseList("0-7"), null, null,
                 null, List.of("eth0"), mbps, rdma, null);
     }
 

@@ -7,10 +7,12 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Severity;
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.io.IoResults;
 import hostside.io.IoRules;
@@ -91,7 +93,7 @@ class IoFindingsTest {
         Report back = ReportReader.read(Json.MAPPER.readTree(Json.write(r)), "again");
         Finding f = back.module(Report.Storage.class).io().verdicts().getFirst();
         assertThat(f.id()).isEqualTo(IoRules.LOAD_PATH.id());
-        assertThat(f.evidence()).hasSize(3).contains(hostside.core.Evidence.of("seq_read_direct_uring_qd32", 6.2, hostside.core.Unit.GB_PER_S));
+        assertThat(f.evidence()).hasSize(3).contains(Evidence.of("seq_read_direct_uring_qd32", 6.2, Unit.GB_PER_S));
         assertThat(f.source()).startsWith("document: open(2), O_DIRECT");
     }
 

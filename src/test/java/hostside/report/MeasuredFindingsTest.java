@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Severity;
@@ -18,6 +19,7 @@ import hostside.cpu.CpuRun;
 import hostside.cpu.MeasuredVerdicts;
 import hostside.cpu.measure.SchedCosts;
 import hostside.harness.Result;
+import hostside.harness.Status;
 import hostside.machine.Host;
 import hostside.process.MachineLoad;
 import hostside.report.Fleet;
@@ -33,7 +35,7 @@ class MeasuredFindingsTest {
     static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false);
 
     /** What the dev VM measured (docs/measurements/2026-12-02-cpu.md: 1218 ns). */
-    static final Result SLOW_SYSCALL = new Result("syscall_getppid", "getppid", hostside.harness.Status.OK, "", Unit.NS, new Stats(1218, 1149, 1278, 7),
+    static final Result SLOW_SYSCALL = new Result("syscall_getppid", "getppid", Status.OK, "", Unit.NS, new Stats(1218, 1149, 1278, 7),
             Unit.NS.usually, "", null, new SchedCosts.Syscall.Detail(11.6, 1200, 200_000));
 
     /** The recorded report, Module 3's facts kept and its measured findings replaced by these alone. */
@@ -89,7 +91,7 @@ class MeasuredFindingsTest {
 
     @Test
     void aCheapSyscallIsOkAndPageOneListsNothingOfIt() throws Exception {
-        Result cheap = new Result("syscall_getppid", "getppid", hostside.harness.Status.OK, "", Unit.NS, new Stats(137, 131, 145, 7), Unit.NS.usually, "", null,
+        Result cheap = new Result("syscall_getppid", "getppid", Status.OK, "", Unit.NS, new Stats(137, 131, 145, 7), Unit.NS.usually, "", null,
                 new SchedCosts.Syscall.Detail(5, 130, 200_000));
         List<Finding> v = MeasuredVerdicts.of(VM, List.of(cheap), false, QUIET);
         assertThat(v).singleElement().extracting(Finding::severity).isEqualTo(Severity.OK);
@@ -102,7 +104,7 @@ class MeasuredFindingsTest {
         Report back = ReportReader.read(Json.MAPPER.readTree(Json.write(r)), "again");
         Finding f = back.module(CpuRun.class).verdicts().getFirst();
         assertThat(f.id()).isEqualTo("M3-SYSCALL");
-        assertThat(f.evidence()).singleElement().isEqualTo(hostside.core.Evidence.of("syscall_getppid", 1218, Unit.NS));
+        assertThat(f.evidence()).singleElement().isEqualTo(Evidence.of("syscall_getppid", 1218, Unit.NS));
         assertThat(f.source()).startsWith("measurement: docs/measurements/2026-12-02-cpu.md");
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Severity;
@@ -14,6 +15,7 @@ import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.harness.Status;
+import hostside.machine.Affinity;
 import hostside.machine.CopyVerdicts;
 import hostside.machine.GpuDrill;
 import hostside.machine.GpuRules;
@@ -21,6 +23,7 @@ import hostside.machine.MachineFacts;
 import hostside.machine.MachineRun;
 import hostside.machine.MemoryRules;
 import hostside.machine.PciLink;
+import hostside.machine.TopologyRules;
 import hostside.process.MachineLoad;
 import hostside.rack.RackVerdict;
 
@@ -66,8 +69,8 @@ class ModuleOneFindingsTest {
         return RecordedReports.withRuns(RecordedReports.h200(), d -> {
             if (!(d instanceof MachineRun m)) return d;
             MachineFacts x = m.facts();
-            hostside.machine.Affinity a = x.affinity();
-            return new MachineRun(new MachineFacts(x.schema(), x.host(), x.topology(), x.pci(), new hostside.machine.Affinity(a.devices(), a.matrix(), List.of(nic)),
+            Affinity a = x.affinity();
+            return new MachineRun(new MachineFacts(x.schema(), x.host(), x.topology(), x.pci(), new Affinity(a.devices(), a.matrix(), List.of(nic)),
                     x.iommu(), x.kernelCmdline(), x.findings(), x.unknowns()), m.gpu(), m.gpuMatrix(), m.memory());
         });
     }
@@ -103,7 +106,7 @@ class ModuleOneFindingsTest {
     @Test
     void aMeasuredMemoryWarningAmongTheFactsIsOnPageOneAndInItsDayOneLine() throws Exception {
         Finding far = MemoryRules.FAR_NODE.finding(Severity.WARN, "node 0", "CPUs of node 0 read node 1's memory (CPUs and memory) at 61% of their own node's",
-                hostside.core.Evidence.of("memory_bandwidth_read", 61, Unit.GB_PER_S));
+                Evidence.of("memory_bandwidth_read", 61, Unit.GB_PER_S));
         Report r = withFact(far);
         assertThat(RecordedReports.pageOne(r)).contains("**warn** (Module 1, node 0, M1-FAR-NODE): CPUs of node 0 read node 1's memory")
                 .contains("Fix: **bind each process's memory to its CPUs' node");
@@ -113,11 +116,11 @@ class ModuleOneFindingsTest {
 
     @Test
     void aGpuFarFromItsRdmaNicIsOnPageOneWithItsRule() throws Exception {
-        Finding far = hostside.machine.TopologyRules.NIC_DISTANCE.finding(Severity.WARN, "GPU0",
+        Finding far = TopologyRules.NIC_DISTANCE.finding(Severity.WARN, "GPU0",
                 "GPU0 and mlx5_0 are on different NUMA nodes (SYS): inter-node traffic is staged through host memory",
-                hostside.core.Evidence.fact("affinity.GPU0.mlx5_0", "SYS"));
+                Evidence.fact("affinity.GPU0.mlx5_0", "SYS"));
         assertThat(RecordedReports.pageOne(withNic(far))).contains("**warn** (Module 1, GPU0, M1-NIC-DISTANCE): GPU0 and mlx5\\_0 are on different NUMA nodes");
-        Finding none = hostside.machine.TopologyRules.NIC_DISTANCE.finding(Severity.INFO, "GPU0", "GPU0 has no NIC in this box", hostside.core.Evidence.fact("pci.nics", "0"));
+        Finding none = TopologyRules.NIC_DISTANCE.finding(Severity.INFO, "GPU0", "GPU0 has no NIC in this box", Evidence.fact("pci.nics", "0"));
         Report quiet = withNic(none);
         assertThat(RecordedReports.pageOne(quiet)).doesNotContain("M1-NIC-DISTANCE");
         assertThat(quiet.findings()).anyMatch(c -> c.id().equals("M1-NIC-DISTANCE") && c.severity() == Severity.INFO);
@@ -129,7 +132,7 @@ class ModuleOneFindingsTest {
         Finding f = back.module(MachineRun.class).gpu().runs().getFirst().verdicts().stream()
                 .filter(x -> x.id().equals(GpuRules.LINK_SHARE.id())).findFirst().orElseThrow();
         assertThat(f.severity()).isEqualTo(Severity.WARN);
-        assertThat(f.evidence()).contains(hostside.core.Evidence.of("host_to_device_ce_pinned", 30, Unit.GB_PER_S));
+        assertThat(f.evidence()).contains(Evidence.of("host_to_device_ce_pinned", 30, Unit.GB_PER_S));
         assertThat(f.source()).startsWith("measurement: docs/measurements/2026-12-02-h200-gpu.md");
     }
 

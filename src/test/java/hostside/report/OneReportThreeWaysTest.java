@@ -15,6 +15,7 @@ import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Severity;
+import hostside.core.Unit;
 import hostside.cpu.CpuRules;
 import hostside.cpu.CpuRun;
 import hostside.io.IoRules;
@@ -33,17 +34,17 @@ class OneReportThreeWaysTest {
     @TempDir
     Path tmp;
 
-    static final Evidence TOUCH = new Evidence.Measured("anon_first_touch_base", 3193, hostside.core.Unit.MS_PER_GIB);
+    static final Evidence TOUCH = new Evidence.Measured("anon_first_touch_base", 3193, Unit.MS_PER_GIB);
 
     /** The recorded H200 report with findings of every kind planted in Modules 2, 3 and 4. */
     static Report planted() throws Exception {
         List<Finding> vm = List.of(VmRules.FIRST_TOUCH.finding(Severity.WARN, "first touch", "First touch costs 12.18 us per 4 KiB page", TOUCH));
-        List<Finding> cpu = List.of(CpuRules.TIMER.finding(Severity.WARN, "timer", "24% of ticks missed", new Evidence.Measured("timer_jitter_quiet_p99", 410, hostside.core.Unit.US)),
-                CpuRules.PIN.unknown("pinning", "measured on a busy machine", List.of(new Evidence.Measured("launch_jitter_pinned_p99", 30, hostside.core.Unit.US))),
-                CpuRules.SYSCALL.finding(Severity.OK, "syscall", "a trivial syscall costs 0.1 us", new Evidence.Measured("syscall_getppid", 100, hostside.core.Unit.NS)));
+        List<Finding> cpu = List.of(CpuRules.TIMER.finding(Severity.WARN, "timer", "24% of ticks missed", new Evidence.Measured("timer_jitter_quiet_p99", 410, Unit.US)),
+                CpuRules.PIN.unknown("pinning", "measured on a busy machine", List.of(new Evidence.Measured("launch_jitter_pinned_p99", 30, Unit.US))),
+                CpuRules.SYSCALL.finding(Severity.OK, "syscall", "a trivial syscall costs 0.1 us", new Evidence.Measured("syscall_getppid", 100, Unit.NS)));
         List<Finding> io = List.of(IoRules.LOAD_PATH.unknown("checkpoint loads", "the paths are within each other's spread",
-                        List.of(new Evidence.Measured("seq_read_cold_qd1", 2.31, hostside.core.Unit.GB_PER_S))),
-                IoRules.RANDOM_DEPTH.finding(Severity.WARN, "random reads", "32 in flight gain little", new Evidence.Measured("rand_read_qd32", 0.99, hostside.core.Unit.GB_PER_S)));
+                        List.of(new Evidence.Measured("seq_read_cold_qd1", 2.31, Unit.GB_PER_S))),
+                IoRules.RANDOM_DEPTH.finding(Severity.WARN, "random reads", "32 in flight gain little", new Evidence.Measured("rand_read_qd32", 0.99, Unit.GB_PER_S)));
         return RecordedReports.withRuns(RecordedReports.h200(), d -> switch (d) {
             case VmRun v -> new VmRun(v.machine(), v.facts(), v.findings(), v.host(), v.gpu(), vm);
             case CpuRun c -> new CpuRun(c.machine(), c.facts(), c.findings(), c.measured(), c.dataloader(), cpu);

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Json;
 import hostside.doc.MarkdownRenderer;
 
 /**
@@ -27,7 +28,7 @@ class PageOneTest {
     }
 
     static String render(Path json) throws Exception {
-        return new MarkdownRenderer().render(ReportDocument.of(ReportReader.read(hostside.core.Json.MAPPER.readTree(json.toFile()), json.toString())));
+        return new MarkdownRenderer().render(ReportDocument.of(ReportReader.read(Json.MAPPER.readTree(json.toFile()), json.toString())));
     }
 
     @Test

@@ -10,24 +10,31 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.cpu.CpuDrill;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.Skipped;
 import hostside.harness.Status;
 import hostside.harness.TestCase;
+import hostside.io.IoDrill;
+import hostside.machine.GpuDrill;
+import hostside.machine.MemoryDrill;
+import hostside.vm.VmDrill;
 
 /** report --quick: which cases it keeps, and how the others read. */
 class QuickTest {
     static List<TestCase<?>> every() {
         List<TestCase<?>> all = new ArrayList<>();
-        all.addAll(hostside.machine.MemoryDrill.tests());
-        all.addAll(hostside.machine.GpuDrill.tests());
-        all.addAll(hostside.machine.GpuDrill.allGpuTests());
-        all.addAll(hostside.vm.VmDrill.hostTests());
-        all.addAll(hostside.vm.VmDrill.gpuTests());
-        all.addAll(hostside.cpu.CpuDrill.measurements());
-        all.addAll(hostside.cpu.dataloader.DataLoaderTarget.tests());
-        all.addAll(hostside.io.IoDrill.tests());
+        all.addAll(MemoryDrill.tests());
+        all.addAll(GpuDrill.tests());
+        all.addAll(GpuDrill.allGpuTests());
+        all.addAll(VmDrill.hostTests());
+        all.addAll(VmDrill.gpuTests());
+        all.addAll(CpuDrill.measurements());
+        all.addAll(DataLoaderTarget.tests());
+        all.addAll(IoDrill.tests());
         return all;
     }
 
@@ -50,7 +57,7 @@ class QuickTest {
 
     @Test
     void onAGpuMachineTheLaunchJitterAnswersForTheFeeder() {
-        var cpu = hostside.cpu.CpuDrill.measurements();
+        var cpu = CpuDrill.measurements();
         var withGpu = Profile.Mode.QUICK.cases(cpu, true);
         var without = Profile.Mode.QUICK.cases(cpu, false);
         TestCase<?> timerGpu = withGpu.stream().filter(t -> t.key().equals("timer_jitter_quiet")).findFirst().orElseThrow();
@@ -62,19 +69,19 @@ class QuickTest {
 
     @Test
     void aSkippedCaseKeepsItsRowAndSaysWhy() {
-        List<TestCase<Object>> quick = Quick.of(hostside.io.IoDrill.tests().stream().map(t -> (TestCase<Object>) (TestCase<?>) t).toList(), false);
-        assertThat(quick).extracting(TestCase::key).containsExactlyElementsOf(hostside.io.IoDrill.tests().stream().map(TestCase::key).toList());
+        List<TestCase<Object>> quick = Quick.of(IoDrill.tests().stream().map(t -> (TestCase<Object>) (TestCase<?>) t).toList(), false);
+        assertThat(quick).extracting(TestCase::key).containsExactlyElementsOf(IoDrill.tests().stream().map(TestCase::key).toList());
         TestCase<Object> warm = quick.stream().filter(t -> t.key().equals("seq_read_warm_qd1")).findFirst().orElseThrow();
         assertThat(warm).isInstanceOf(Skipped.class);
         TestCase<Object> cold = quick.stream().filter(t -> t.key().equals("seq_read_cold_qd1")).findFirst().orElseThrow();
         assertThat(cold).isNotInstanceOf(Skipped.class);
-        TestCase<?> original = hostside.io.IoDrill.tests().stream().filter(t -> t.key().equals("seq_read_warm_qd1")).findFirst().orElseThrow();
+        TestCase<?> original = IoDrill.tests().stream().filter(t -> t.key().equals("seq_read_warm_qd1")).findFirst().orElseThrow();
         assertThat(warm.description()).isEqualTo(original.description());
         assertThat(warm.anchor()).isEqualTo(original.anchor());
         assertThat(warm.detailType()).isEqualTo(original.detailType());
 
         // the harness never runs it: not run, with the reason
-        List<Result> rs = Runner.run(List.of(warm), new Object(), hostside.harness.ProgressSink.NONE);
+        List<Result> rs = Runner.run(List.of(warm), new Object(), ProgressSink.NONE);
         assertThat(rs).singleElement().satisfies(r -> {
             assertThat(r.status()).isEqualTo(Status.NOT_RUN);
             assertThat(r.why()).isEqualTo(Quick.WHY);
@@ -84,7 +91,7 @@ class QuickTest {
 
     @Test
     void aFullRunTakesEveryCaseAsItIs() {
-        var all = hostside.machine.MemoryDrill.tests();
+        var all = MemoryDrill.tests();
         assertThat(Profile.Mode.FULL.cases(all)).isSameAs(all);
         assertThat(Profile.Mode.QUICK.cases(all)).as("no memory figure: no answer quotes one").allMatch(t -> t instanceof Skipped);
     }

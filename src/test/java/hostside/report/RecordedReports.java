@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 
 import hostside.core.Json;
+import hostside.doc.MarkdownRenderer;
 
 /** The recorded H200 report, and the same report with one module's run replaced: how the page-one tests plant a module's findings. */
 public final class RecordedReports {
@@ -25,7 +26,7 @@ public final class RecordedReports {
 
     /** Page one's "What to fix here", as Markdown. */
     public static String pageOne(Report r) {
-        String md = new hostside.doc.MarkdownRenderer().render(ReportDocument.of(r));
+        String md = new MarkdownRenderer().render(ReportDocument.of(r));
         int at = md.indexOf("## What to fix here");
         return md.substring(at, md.indexOf("## ", at + 3));
     }

@@ -16,6 +16,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
+import hostside.doc.HtmlRenderer;
+import hostside.doc.MarkdownRenderer;
 import hostside.testing.CliRun;
 
 /**
@@ -155,7 +157,7 @@ class ReportChecksTest {
             copySamples(n).put("median", zero).put("min", zero).put("max", zero);
             Report r = ReportReader.bind(n, Report.class, "hostside/2", "r.json"); // the checks left out
             var page = ReportDocument.of(r);
-            String md = new hostside.doc.MarkdownRenderer().render(page), html = new hostside.doc.HtmlRenderer().render(page);
+            String md = new MarkdownRenderer().render(page), html = new HtmlRenderer().render(page);
             assertThat(md).contains("| this machine, host to device | unknown | unknown | unknown | unknown |");
             for (String drawn : new String[] {md, html}) assertThat(drawn).doesNotContain("Infinity").doesNotContain("NaN");
         }

@@ -21,6 +21,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import hostside.Fixtures;
 import hostside.core.BadInputException;
 import hostside.core.Json;
+import hostside.core.Style;
+import hostside.doc.HtmlRenderer;
+import hostside.doc.MarkdownRenderer;
+import hostside.doc.TextRenderer;
+import hostside.learn.Inputs;
 import hostside.report.compare.CompareDocument;
 import hostside.report.compare.Comparison;
 
@@ -96,8 +101,8 @@ class ReportFieldsTest {
         }
         try {
             var page = ReportDocument.of(r);
-            new hostside.doc.MarkdownRenderer().render(page);
-            new hostside.doc.HtmlRenderer().render(page);
+            new MarkdownRenderer().render(page);
+            new HtmlRenderer().render(page);
         } catch (RuntimeException e) {
             return "report --from: " + e;
         }
@@ -106,7 +111,7 @@ class ReportFieldsTest {
             if (c != null) return c;
         }
         try {
-            hostside.learn.Inputs.from(r);
+            Inputs.from(r);
         } catch (RuntimeException e) {
             return "learn: " + e;
         }
@@ -126,7 +131,7 @@ class ReportFieldsTest {
             for (int i = 0; i < 9; i++) nine.add(new Comparison.Input("m" + i, i == 4 ? head : other));
             for (List<Comparison.Input> in : List.of(three, nine)) {
                 Comparison c = Comparison.of(in);
-                new hostside.doc.TextRenderer(hostside.core.Style.plain()).render(CompareDocument.of(c, in, null));
+                new TextRenderer(Style.plain()).render(CompareDocument.of(c, in, null));
                 Json.write(Json.MAPPER.valueToTree(c));
             }
             return null;

@@ -30,7 +30,7 @@ import hostside.testing.Browser;
  * recorded reports of the H200, the dev VM and a first-schema report.
  *
  * CI installs chromium and chromedriver, and there a missing browser fails this test; elsewhere
- * {@value hostside.testing.Browser#ALLOW}=1 skips it, and says so.
+ * {@value Browser#ALLOW}=1 skips it, and says so.
  */
 class ReportInBrowserTest {
     private static ChromeDriver browser;

@@ -112,7 +112,7 @@ class ReportMessagesTest {
 
     /**
      * The red team's: Jackson's own words reached the user ("Cannot deserialize value of type
-     * `java.util.ArrayList<hostside.report.Report$Section>`", "(64, from
+     * `java.util.ArrayList<Report$Section>`", "(64, from
      * `StreamReadConstraints.getMaxNestingDepth()`)", "[Source: REDACTED ...]", "No content to map
      * due to end-of-input"). Broken inputs of every kind the reading meets, each in words.
      */

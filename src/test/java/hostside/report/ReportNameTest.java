@@ -1,6 +1,11 @@
 package hostside.report;
 
+import hostside.Fixtures;
+import hostside.cli.IoCommand;
+import hostside.cli.Main;
 import hostside.cli.ReportCommand;
+import hostside.core.Json;
+import hostside.io.IoDrill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,9 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.Fixtures;
-import hostside.core.Json;
-import hostside.cli.Main;
 
 /**
  * The report's default name: the host name and a short hash of the machine's identity, so that
@@ -150,13 +152,13 @@ class ReportNameTest {
         // under --root nothing is measured, so the size shows only in the drill's options
         ReportCommand c = new ReportCommand();
         new picocli.CommandLine(c).parseArgs("--dir", "/data/checkpoints", "--size", "64M");
-        assertThat(c.ioOptions()).isEqualTo(new hostside.io.IoDrill.Options(Path.of("/data/checkpoints"), 64L << 20, null, 500L));
+        assertThat(c.ioOptions()).isEqualTo(new IoDrill.Options(Path.of("/data/checkpoints"), 64L << 20, null, 500L));
         ReportCommand plain = new ReportCommand();
         new picocli.CommandLine(plain).parseArgs();
-        assertThat(plain.ioOptions()).isEqualTo(new hostside.io.IoDrill.Options(null, null, null, 500L));
+        assertThat(plain.ioOptions()).isEqualTo(new IoDrill.Options(null, null, null, 500L));
         // the same options, with the same help, as hostside io's
         var report = new picocli.CommandLine(new ReportCommand()).getCommandSpec();
-        var ioSpec = new picocli.CommandLine(new hostside.cli.IoCommand()).getCommandSpec();
+        var ioSpec = new picocli.CommandLine(new IoCommand()).getCommandSpec();
         for (String o : List.of("--dir", "--size")) {
             assertThat(report.findOption(o).description()).isEqualTo(ioSpec.findOption(o).description());
             assertThat(report.findOption(o).paramLabel()).isEqualTo(ioSpec.findOption(o).paramLabel());

@@ -18,6 +18,7 @@ import hostside.core.Json;
 import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
+import hostside.machine.MachineRun;
 
 /**
  * A report read back is the same report (issue 16): its JSON into the records and out again gives
@@ -42,7 +43,7 @@ class ReportRoundTripTest {
         JsonNode again = Json.MAPPER.readTree(Json.write(r)); // as text, then parsed: what a reader of the file gets
         assertThat(hostside.JsonDiff.first(json, again)).as("the first difference").isEmpty();
         assertThat(r.modules()).extracting(Report.Section::status).startsWith(Report.SectionStatus.RUN);
-        assertThat(r.modules().getFirst().data()).isInstanceOf(hostside.machine.MachineRun.class);
+        assertThat(r.modules().getFirst().data()).isInstanceOf(MachineRun.class);
         assertThat(r.modules().get(3).data()).isInstanceOf(Report.Storage.class);
     }
 

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.Rule;
 import hostside.core.Severity;
+import hostside.core.Source;
 import hostside.testing.RuleTally;
 
 /**
  * Every rule of the rulebook has a test that makes it fire and a test that sees it quiet, judged on
- * what the whole suite's tests made (hostside.testing.RuleTally watches every finding a rule makes).
+ * what the whole suite's tests made (RuleTally watches every finding a rule makes).
  * It runs after every other test class; on a run of some classes only it says so and judges nothing.
  * What it saw of each rule is written to target/rule-coverage.tsv.
  */
@@ -88,16 +89,16 @@ class RuleCoverageTest {
 
     @Test
     void firedIsAProblemWhereTheRuleGivesOneAndQuietItsOtherWord() {
-        Rule warns = Rule.of("M6-TEST-X", "x", EnumSet.of(Severity.WARN, Severity.UNKNOWN, Severity.INFO), "m", "f", hostside.core.Source.reasoned("r"));
+        Rule warns = Rule.of("M6-TEST-X", "x", EnumSet.of(Severity.WARN, Severity.UNKNOWN, Severity.INFO), "m", "f", Source.reasoned("r"));
         assertThat(fired(warns, EnumSet.of(Severity.INFO, Severity.UNKNOWN))).isFalse();
         assertThat(fired(warns, EnumSet.of(Severity.WARN))).isTrue();
         assertThat(quiet(warns, EnumSet.of(Severity.INFO))).isTrue();
         assertThat(quiet(warns, EnumSet.of(Severity.UNKNOWN, Severity.WARN))).isFalse();
-        Rule informs = Rule.of("M6-TEST-Y", "y", EnumSet.of(Severity.UNKNOWN, Severity.INFO), "m", "", hostside.core.Source.reasoned("r"));
+        Rule informs = Rule.of("M6-TEST-Y", "y", EnumSet.of(Severity.UNKNOWN, Severity.INFO), "m", "", Source.reasoned("r"));
         assertThat(fired(informs, EnumSet.of(Severity.INFO))).isTrue();
         assertThat(fired(informs, EnumSet.of(Severity.UNKNOWN))).isFalse();
         assertThat(quiet(informs, EnumSet.of(Severity.INFO))).as("an informing rule's info is its firing, not its quiet").isFalse();
-        Rule unknownOnly = Rule.of("M6-TEST-Z", "z", EnumSet.of(Severity.UNKNOWN), "m", "", hostside.core.Source.reasoned("r"));
+        Rule unknownOnly = Rule.of("M6-TEST-Z", "z", EnumSet.of(Severity.UNKNOWN), "m", "", Source.reasoned("r"));
         assertThat(fired(unknownOnly, EnumSet.of(Severity.UNKNOWN))).isTrue();
     }
 

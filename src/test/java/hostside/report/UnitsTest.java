@@ -1,8 +1,10 @@
 package hostside.report;
 
+import hostside.core.Stats;
+import hostside.core.Table;
+import hostside.core.Unit;
 import hostside.core.Units;
 
-import hostside.core.Table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,8 +31,8 @@ class UnitsTest {
         assertThat(Units.sig3(7.96)).isEqualTo("7.96");
         assertThat(Units.sig3(0)).isEqualTo("0");
         // a latency measured in ns is shown in us, as every latency on page one
-        assertThat(Headlines.headline(new hostside.core.Stats(1189.13, 1182.91, 1193.72, 5), hostside.core.Unit.NS)).isEqualTo("1.19 us (1.18-1.19)");
-        assertThat(Headlines.headline(new hostside.core.Stats(55.33, 54.90, 55.43, 5), hostside.core.Unit.GB_PER_S)).isEqualTo("55.3 GB/s (54.9-55.4)");
+        assertThat(Headlines.headline(new Stats(1189.13, 1182.91, 1193.72, 5), Unit.NS)).isEqualTo("1.19 us (1.18-1.19)");
+        assertThat(Headlines.headline(new Stats(55.33, 54.90, 55.43, 5), Unit.GB_PER_S)).isEqualTo("55.3 GB/s (54.9-55.4)");
     }
 
     @Test

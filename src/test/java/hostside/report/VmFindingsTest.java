@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Better;
 import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Json;
@@ -15,6 +16,7 @@ import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.harness.Result;
+import hostside.harness.Status;
 import hostside.machine.Host;
 import hostside.process.MachineLoad;
 import hostside.rack.RackVerdict;
@@ -33,8 +35,8 @@ class VmFindingsTest {
     static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", "live");
 
     /** What the dev VM measured (docs/measurements/2026-12-02-vm.md: 3193 ms per GiB, 12.18 us per 4 KiB fault). */
-    static final Result SLOW_TOUCH = new Result("anon_first_touch_base", "first touch", hostside.harness.Status.OK, "", Unit.MS_PER_GIB,
-            new Stats(3193, 3097, 3266, 6), hostside.core.Better.LOWER, "", null,
+    static final Result SLOW_TOUCH = new Result("anon_first_touch_base", "first touch", Status.OK, "", Unit.MS_PER_GIB,
+            new Stats(3193, 3097, 3266, 6), Better.LOWER, "", null,
             new AnonTouch.TouchDetail(256L << 20, 4096, 65536, 256.0, 12.18, null, 0, null, null, null, null));
 
     /** The recorded run's facts and figures, its settings' findings left out and its measured findings replaced by these alone. */

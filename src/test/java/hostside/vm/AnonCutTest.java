@@ -8,11 +8,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Json;
+import hostside.core.Stats;
+import hostside.core.Style;
+import hostside.core.Unit;
+import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
-import hostside.core.Stats;
-import hostside.core.Style;
+import hostside.harness.TestCase;
+import hostside.machine.Host;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.HostTarget;
 
@@ -27,7 +31,7 @@ class AnonCutTest {
     static Result touched(AnonTouch t, long bytes) {
         long faults = bytes / 4096;
         var d = new AnonTouch.TouchDetail(bytes, 4096, faults, 256.0, 3.2, t.huge() ? 2L << 20 : null, 0, null, null, null, null);
-        return Result.ok(t, hostside.core.Unit.MS_PER_GIB, Stats.of(new double[] {800, 810, 820}), "mmap", d);
+        return Result.ok(t, Unit.MS_PER_GIB, Stats.of(new double[] {800, 810, 820}), "mmap", d);
     }
 
     @Test
@@ -48,14 +52,14 @@ class AnonCutTest {
         assertThat(json.path("detail").path("cut").path("why").asText()).contains("a quarter of available memory");
 
         FsRoot h200 = FsRoot.open(hostside.Fixtures.h200().toString());
-        VmRun run = new VmRun(hostside.machine.Host.read(h200), VmDrill.facts(h200), List.of(), results, VmGpu.notRun("no GPU here"), List.of());
+        VmRun run = new VmRun(Host.read(h200), VmDrill.facts(h200), List.of(), results, VmGpu.notRun("no GPU here"), List.of());
         // the note may wrap at the terminal's width: compared with its spaces made one
-        assertThat(new hostside.doc.TextRenderer(Style.plain()).render(VmDocument.of(run)).replaceAll("\\s+", " "))
+        assertThat(new TextRenderer(Style.plain()).render(VmDocument.of(run)).replaceAll("\\s+", " "))
                 .contains("note: anon_first_touch_base: --anon-size 1.0 TiB asked, 5.0 GiB used: a quarter of available memory (5.0 GiB of 20.0 GiB");
     }
 
     /** A stand-in for the first-touch measurement: the key and the region it would touch, without touching it. */
-    record FakeTouch() implements hostside.harness.TestCase<HostTarget> {
+    record FakeTouch() implements TestCase<HostTarget> {
         public String key() {
             return "anon_first_touch_base";
         }

@@ -8,11 +8,17 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.harness.Result;
+import hostside.core.Better;
+import hostside.core.Finding;
 import hostside.core.Stats;
-import hostside.machine.Host;
-import hostside.core.Units;
 import hostside.core.Sweep;
+import hostside.core.Unit;
+import hostside.core.Units;
+import hostside.harness.Detail;
+import hostside.harness.Result;
+import hostside.harness.Status;
+import hostside.harness.TestResults;
+import hostside.machine.Host;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.TlbReach;
@@ -31,13 +37,13 @@ class MeasuredVerdictsTest {
     }
 
     /** A measured result with its case's detail record, as the drill's cases write them. */
-    static Result ok(String key, double median, hostside.harness.Detail detail) {
+    static Result ok(String key, double median, Detail detail) {
         return ok(key, Stats.of(median), detail);
     }
 
     /** ... with the samples' spread: what the noise rule weighs a difference against. */
-    static Result ok(String key, Stats value, hostside.harness.Detail detail) {
-        return new Result(key, key, hostside.harness.Status.OK, "", hostside.core.Unit.MS, value, hostside.core.Better.LOWER,
+    static Result ok(String key, Stats value, Detail detail) {
+        return new Result(key, key, Status.OK, "", Unit.MS, value, Better.LOWER,
                 "by hand", null, detail);
     }
 
@@ -59,16 +65,16 @@ class MeasuredVerdictsTest {
     }
 
     static Result failed(String key) {
-        return hostside.harness.TestResults.of(key, key, "failed", "it broke", "", null, "");
+        return TestResults.of(key, key, "failed", "it broke", "", null, "");
     }
 
     static Result notRun(String key) {
-        return hostside.harness.TestResults.of(key, key, "not run", "not here", "", null, "");
+        return TestResults.of(key, key, "not run", "not here", "", null, "");
     }
 
     /** The findings' texts, judged as on a quiet machine. */
     static List<String> texts(Host machine, List<Result> host, List<Result> gpu) {
-        return MeasuredVerdicts.of(machine, host, gpu, null).stream().map(hostside.core.Finding::text).toList();
+        return MeasuredVerdicts.of(machine, host, gpu, null).stream().map(Finding::text).toList();
     }
 
     static List<String> host(Result... rs) {
@@ -263,7 +269,7 @@ class MeasuredVerdictsTest {
     }
 
     static Result tlb(String key, List<Sweep.Point> points) {
-        return ok(key, points.getLast().value().median(), new TlbReach.TlbDetail(4096, null, null, 1 << 20, new Sweep(hostside.core.Unit.NS, points)));
+        return ok(key, points.getLast().value().median(), new TlbReach.TlbDetail(4096, null, null, 1 << 20, new Sweep(Unit.NS, points)));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Findings;
 import hostside.core.Stats;
 import hostside.core.Sweep;
 import hostside.core.Unit;
@@ -11,10 +12,12 @@ import hostside.fs.FsRoot;
 import hostside.gpu.bench.PinCost;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Cut;
+import hostside.harness.Detail;
 import hostside.harness.DetailTypes;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.machine.Host;
+import hostside.vm.facts.VmVerdicts;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.ManagedMigration;
@@ -76,7 +79,7 @@ final class Runs {
     /** Pinning's detail is the GPU drill's record, not this one's: none here, so these stay right whatever it becomes. */
     static Result pin(boolean register, double median) {
         return Result.ok(new PinCost(register), Unit.MS_PER_GIB, new Stats(median, median * 0.99, median * 1.1, 3), "pinned by hand",
-                (hostside.harness.Detail) null);
+                (Detail) null);
     }
 
     static List<Result> hostResults(Cut cut) {
@@ -113,8 +116,8 @@ final class Runs {
         List<Result> hostResults = hostResults(cut);
         VmGpu gpu = new VmGpu("", List.of(h200View(), refusingView()), gpuResults(), "GPU0: NVIDIA H200 (" + PCI + ")", PCI);
         var facts = VmDrill.facts(h200);
-        List<Finding> findings = new ArrayList<>(hostside.vm.facts.VmVerdicts.of(facts));
-        findings.add(hostside.core.Findings.warn("test", "a warning made by hand"));
+        List<Finding> findings = new ArrayList<>(VmVerdicts.of(facts));
+        findings.add(Findings.warn("test", "a warning made by hand"));
         return new VmRun(host, facts, findings, hostResults, gpu, MeasuredVerdicts.of(host, hostResults, gpu.results(), null));
     }
 

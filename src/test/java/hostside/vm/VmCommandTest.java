@@ -16,8 +16,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
-import hostside.testing.CliRun;
 import hostside.harness.TestCase;
+import hostside.libc.Libc;
+import hostside.testing.CliRun;
 
 /**
  * hostside vm as a user runs it: exit codes, one-line errors, the JSON. The measurements that
@@ -79,7 +80,7 @@ class VmCommandTest {
         assertThat(j.path("schema").asText()).isEqualTo("hostside/2");
         assertThat(j.path("kind").asText()).isEqualTo("vm");
         assertThat(j.path("facts").isObject()).isTrue();
-        assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(hostside.libc.Libc.pageSize());
+        assertThat(j.path("facts").path("pageSize").path("bytes").asLong()).isEqualTo(Libc.pageSize());
         assertThat(j.path("findings").isArray()).isTrue();
         assertThat(j.path("host").isArray()).isTrue();
         assertThat(j.path("host")).isEmpty();
@@ -139,7 +140,7 @@ class VmCommandTest {
         assertThat(anon.path("key").asText()).isEqualTo("anon_first_touch_base");
         assertThat(anon.path("status").asText()).as(anon.path("why").asText()).isEqualTo("ok");
         assertThat(anon.path("unit").asText()).isEqualTo("ms/GiB");
-        long page = hostside.libc.Libc.pageSize();
+        long page = Libc.pageSize();
         assertThat(anon.path("detail").path("regionBytes").asLong()).isEqualTo(8L << 20);
         assertThat(anon.path("detail").path("pageSize").asLong()).isEqualTo(page);
         // base pages (MADV_NOHUGEPAGE): one fault per page on the touching thread, plus the odd

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.fs.FsRoot;
 import hostside.harness.TestFile;
 
 class VmDrillTest {
@@ -46,8 +47,8 @@ class VmDrillTest {
     @Test
     void withoutAMemoryCgroupTheBudgetIsAQuarterOfMemAvailable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path empty) throws Exception {
         java.nio.file.Files.createDirectories(empty.resolve("proc"));
-        assertThat(VmDrill.budget(hostside.fs.FsRoot.open(empty.toString()))).as("nothing readable: a quarter of 4 GiB").isEqualTo(GiB);
+        assertThat(VmDrill.budget(FsRoot.open(empty.toString()))).as("nothing readable: a quarter of 4 GiB").isEqualTo(GiB);
         java.nio.file.Files.writeString(empty.resolve("proc/meminfo"), "MemTotal: 16777216 kB\nMemAvailable: 8388608 kB\n");
-        assertThat(VmDrill.budget(hostside.fs.FsRoot.open(empty.toString()))).isEqualTo(2 * GiB);
+        assertThat(VmDrill.budget(FsRoot.open(empty.toString()))).isEqualTo(2 * GiB);
     }
 }

@@ -13,6 +13,7 @@ import hostside.core.Better;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Unit;
+import hostside.vm.measure.AnonTouch;
 
 /** Module 2's typed figures, from a run built by hand: keys, scopes, units, directions and values. */
 class VmFiguresTest {
@@ -97,10 +98,10 @@ class VmFiguresTest {
         List<Figure> f = Runs.someNotMeasured().figures();
         assertThat(f).extracting(Figure::key).doesNotContain("file_mmap_cold", "tlb_reach_huge").contains("file_read_cold", "tlb_reach_base");
         // a first touch that counted no fault has no cost per fault, and a base-page touch no huge share
-        var d = new hostside.vm.measure.AnonTouch.TouchDetail(1L << 20, 4096, 0, 0, null, null, 0, null, null, null, null);
+        var d = new AnonTouch.TouchDetail(1L << 20, 4096, 0, 0, null, null, 0, null, null, null, null);
         var r = Runs.touchBase(null).withDetail(d);
         assertThat(VmRun.touchFigures(r, d)).isEmpty();
-        assertThat(VmRun.touchFigures(Runs.touchBase(null), (hostside.vm.measure.AnonTouch.TouchDetail) Runs.touchBase(null).detail()))
+        assertThat(VmRun.touchFigures(Runs.touchBase(null), (AnonTouch.TouchDetail) Runs.touchBase(null).detail()))
                 .extracting(Figure::key).containsExactly("anon_first_touch_base_us_per_fault");
     }
 

@@ -20,20 +20,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.core.Json;
 import hostside.cli.Main;
+import hostside.core.Json;
+import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.Cuda;
-import hostside.gpu.cuda.FakeDriver;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.cuda.DeviceBuffer;
+import hostside.gpu.cuda.FakeDriver;
 import hostside.gpu.cuda.Gpu;
 import hostside.gpu.cuda.ManagedBuffer;
+import hostside.gpu.cuda.OnFakeDriver;
 import hostside.gpu.cuda.Stream;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Status;
 import hostside.harness.TestCase;
 import hostside.vm.measure.ManagedMigration;
 
@@ -42,7 +45,7 @@ import hostside.vm.measure.ManagedMigration;
  * pointer, managed memory through cuMemAllocManaged and a CUmemLocation passed by value, the four
  * migration cases, and that every managed buffer is freed. No figure here says anything about a GPU.
  */
-class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
+class VmGpuOnFakeTest extends OnFakeDriver {
     static final long MiB = 1L << 20;
     static final int CONCURRENT_MANAGED_ACCESS = 89;
     static final int INVALID_VALUE = 1;
@@ -119,8 +122,8 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         assertThat(results).extracting(Result::key)
                 .containsExactly("managed_gpu_faults_h2d", "managed_cpu_faults_d2h", "managed_prefetch_h2d", "managed_prefetch_d2h");
         assertThat(results).allSatisfy(r -> {
-            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
-            assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
+            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(Status.OK);
+            assertThat(r.unit()).isEqualTo(Unit.of("GB/s"));
             assertThat(r.value().samples()).isEqualTo(5);
             ManagedMigration.MigrationDetail d = (ManagedMigration.MigrationDetail) r.detail();
             assertThat(d.bufferBytes()).isEqualTo(4 * MiB);
@@ -153,7 +156,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
     @Test
     void gpuFaultsLaunchTheCopyKernelOverTheManagedBuffer() {
         List<Result> results = runCases(List.of(new ManagedMigration(ManagedMigration.Kind.GPU_FAULTS_TO_DEVICE)));
-        assertThat(results.getFirst().status()).as(results.getFirst().why()).isEqualTo(hostside.harness.Status.OK);
+        assertThat(results.getFirst().status()).as(results.getFirst().why()).isEqualTo(Status.OK);
         assertThat(fake.lastLaunch("params")).isEqualTo(3);
         assertThat(fake.lastLaunch("gridX")).as("4 blocks per SM of the fake's 132").isEqualTo(132 * 4);
         assertThat(fake.lastLaunch("blockX")).isEqualTo(512);
@@ -248,7 +251,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(cuda.attribute(0, CONCURRENT_MANAGED_ACCESS).isPresent()).isEqualTo(value != FakeDriver.UNKNOWN);
             List<Result> results = runCases(ManagedMigration.all());
             assertThat(results).hasSize(4).allSatisfy(r -> {
-                assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+                assertThat(r.status()).isEqualTo(Status.NOT_RUN);
                 assertThat(r.why()).startsWith("concurrentManagedAccess is 0").contains("page faults");
             });
             assertThat(fake.calls("cuMemAllocManaged")).as("nothing allocated for cases that do not run").isZero();
@@ -270,9 +273,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
         fake.failOnce("cuMemPrefetchAsync_v2", 719, 2); // CUDA_ERROR_LAUNCH_FAILED, two laps in
         List<Result> results = runCases(List.of(new ManagedMigration(ManagedMigration.Kind.PREFETCH_TO_DEVICE),
                 new ManagedMigration(ManagedMigration.Kind.PREFETCH_TO_HOST)));
-        assertThat(results.get(0).status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(results.get(0).status()).isEqualTo(Status.FAILED);
         assertThat(results.get(0).why()).isEqualTo("cuMemPrefetchAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
-        assertThat(results.get(1).status()).as("the next case runs").isEqualTo(hostside.harness.Status.OK);
+        assertThat(results.get(1).status()).as("the next case runs").isEqualTo(Status.OK);
         assertThat(fake.calls("cuMemAllocManaged")).isEqualTo(2);
     }
 
@@ -280,7 +283,7 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
     void aManagedAllocationThatFailsLeavesNothing() {
         fake.failOnce("cuMemAllocManaged", 2, 0); // CUDA_ERROR_OUT_OF_MEMORY
         List<Result> results = runCases(List.of(new ManagedMigration(ManagedMigration.Kind.GPU_FAULTS_TO_DEVICE)));
-        assertThat(results.getFirst().status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(results.getFirst().status()).isEqualTo(Status.FAILED);
         assertThat(results.getFirst().why()).contains("cuMemAllocManaged").contains("CUDA_ERROR_OUT_OF_MEMORY");
     }
 
@@ -296,9 +299,9 @@ class VmGpuOnFakeTest extends hostside.gpu.cuda.OnFakeDriver {
             results = Runner.run(ManagedMigration.all(), new Target(b, 64 * MiB, 40 * MiB), k -> { });
         }
         old.assertNothingLive();
-        assertThat(results.get(0).status()).as("GPU faults need no prefetch").isEqualTo(hostside.harness.Status.OK);
+        assertThat(results.get(0).status()).as("GPU faults need no prefetch").isEqualTo(Status.OK);
         for (Result r : results.subList(1, 4)) {
-            assertThat(r.status()).as(r.key()).isEqualTo(hostside.harness.Status.FAILED);
+            assertThat(r.status()).as(r.key()).isEqualTo(Status.FAILED);
             assertThat(r.why()).contains("cuMemPrefetchAsync").contains("not in this driver");
         }
     }

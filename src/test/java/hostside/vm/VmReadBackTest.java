@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Json;
 import hostside.core.Sweep;
+import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
 import hostside.harness.Result;
@@ -116,7 +117,7 @@ class VmReadBackTest {
         // the curve was a list "points" of {bytes, ns}: it is the sweep in ns now
         var tlb = (TlbReach.TlbDetail) old.host().get(6).detail();
         Sweep s = tlb.sweep();
-        assertThat(s.unit()).isEqualTo(hostside.core.Unit.NS);
+        assertThat(s.unit()).isEqualTo(Unit.NS);
         assertThat(s.points()).hasSize(9);
         assertThat(s.points().getFirst().bytes()).isEqualTo(64L << 10);
         assertThat(s.points().getLast().bytes()).isEqualTo(4L << 30);

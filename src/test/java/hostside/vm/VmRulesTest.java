@@ -27,6 +27,7 @@ import hostside.harness.Result;
 import hostside.machine.Host;
 import hostside.process.MachineLoad;
 import hostside.testing.RuleTally;
+import hostside.vm.facts.VmFactRules;
 
 /**
  * Module 2's measured rules: each severity a rule gives, from figures made by hand; what keeps it
@@ -194,6 +195,6 @@ class VmRulesTest {
     @Test
     void everyMeasuredRuleCanBeUnknownAndEveryFindingIsOfAMeasuredRule() {
         assertThat(VmRules.measured()).allSatisfy(r -> assertThat(r.severities()).contains(Severity.UNKNOWN));
-        assertThat(VmRules.all()).containsAll(VmRules.measured()).containsAll(hostside.vm.facts.VmFactRules.all());
+        assertThat(VmRules.all()).containsAll(VmRules.measured()).containsAll(VmFactRules.all());
     }
 }

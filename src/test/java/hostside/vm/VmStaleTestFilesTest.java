@@ -48,7 +48,7 @@ class VmStaleTestFilesTest {
         JsonNode said = Json.MAPPER.readTree(r.out()).path("findings");
         assertThat(said.isArray()).as(r.out()).isTrue();
         List<Finding> findings = List.of(Json.MAPPER.treeToValue(said, Finding[].class));
-        RuleTally.quiet(findings, hostside.vm.VmRules.STALE_TEST_FILES);
+        RuleTally.quiet(findings, VmRules.STALE_TEST_FILES);
         try (Stream<Path> s = Files.list(dir)) {
             assertThat(s.toList()).containsExactly(foreign);
         }

@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.cpu.dataloader.ProcMemory.Sample;
 import hostside.harness.Result;
-import hostside.core.Stats;
 import hostside.harness.TestCase;
 
 /**
@@ -103,7 +104,7 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
                 r.totalPss(), r.totalPssAtStart(), round(r.totalPss() / (double) r.datasetBytes()), main, perWorker, r.rounds(),
                 CowSampler.TICK.toMillis(), round(r.seconds()), r.pageSize(), maxRssGap, peak.map(PeakRss::bytes).orElse(null),
                 peak.map(PeakRss::of).orElse(null), r.pythonVersion(), null);
-        return Result.ok(this, hostside.core.Unit.PERCENT, Stats.of(growth),
+        return Result.ok(this, Unit.PERCENT, Stats.of(growth),
                 "python3 cow_workers.py: " + r.items() + " items as a " + kind.label() + ", " + r.workers().size()
                         + " workers started with os.fork() each reading every item " + t.passes()
                         + " times; /proc/PID/smaps_rollup every " + CowSampler.TICK.toMillis()

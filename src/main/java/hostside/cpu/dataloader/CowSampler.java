@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import hostside.cpu.dataloader.ProcMemory.Look;
 import hostside.cpu.dataloader.ProcMemory.Sample;
 import hostside.fs.FsRoot;
+import hostside.harness.Child;
+import hostside.harness.Children;
 
 /**
  * Runs cow_workers.py and watches it: main's memory before and after it builds the dataset, then
@@ -26,7 +28,7 @@ import hostside.fs.FsRoot;
  * it must; it ends by itself if no command comes.
  *
  * <p>Every wait is bounded by the target's timeout; on a timeout, an error, an interrupt or JVM
- * exit the whole process tree is killed ({@link hostside.harness.Child}), and the script's temporary copy
+ * exit the whole process tree is killed ({@link Child}), and the script's temporary copy
  * removed.
  */
 public final class CowSampler {
@@ -43,7 +45,7 @@ public final class CowSampler {
     private final DataLoaderTarget t;
     private final DatasetKind kind;
     private final LongConsumer onProcess;
-    private hostside.harness.Child tree;
+    private Child tree;
     private EventStream events;
     private Writer commands;
     private Path stderr;
@@ -82,7 +84,7 @@ public final class CowSampler {
                     .redirectError(stderr.toFile());
             pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
             try {
-                tree = hostside.harness.Children.start(pb);
+                tree = Children.start(pb);
             } catch (IOException e) {
                 throw new RunFailed("cannot start " + t.python() + ": " + e.getMessage());
             }

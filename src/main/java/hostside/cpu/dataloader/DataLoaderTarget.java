@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import hostside.container.AvailableMemory;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
+import hostside.harness.Cut;
 import hostside.harness.TestCase;
 
 /**
@@ -51,12 +53,12 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
 
     /**
      * {@code wanted}, but at most a quarter of available memory (MemAvailable, or less where a
-     * memory cgroup leaves less: {@link hostside.container.AvailableMemory}) divided by
+     * memory cgroup leaves less: {@link AvailableMemory}) divided by
      * (workers + 1): a list dataset ends up copied once per worker besides main's own. When
      * neither can be read, at most {@link #DEFAULT_DATASET_BYTES}.
      */
     public static long boundedBytes(FsRoot fs, long wanted, int workers) {
-        Long avail = hostside.container.AvailableMemory.read(fs).bytes();
+        Long avail = AvailableMemory.read(fs).bytes();
         long cap = avail != null ? avail / 4 / (workers + 1L) : DEFAULT_DATASET_BYTES;
         return Math.max(1L << 20, Math.min(wanted, cap));
     }
@@ -65,7 +67,7 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
      * What {@link #boundedBytes} did to {@code wanted}, where it cut it: the bound and its figures,
      * for the line and the {@code detail.cut} a result carries.
      */
-    public static Optional<hostside.harness.Cut> cut(FsRoot fs, long wanted, int workers) {
+    public static Optional<Cut> cut(FsRoot fs, long wanted, int workers) {
         return cut(fs, wanted, boundedBytes(fs, wanted, workers), workers);
     }
 
@@ -73,13 +75,13 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
      * The same for a target already made, whose dataset is {@code used} bytes: the cut names exactly
      * what ran, though available memory may have moved since the target was made.
      */
-    public static Optional<hostside.harness.Cut> cut(FsRoot fs, long wanted, long used, int workers) {
-        Long avail = hostside.container.AvailableMemory.read(fs).bytes();
+    public static Optional<Cut> cut(FsRoot fs, long wanted, long used, int workers) {
+        Long avail = AvailableMemory.read(fs).bytes();
         String why = avail == null
-                ? "available memory is unknown here, so at most the default " + hostside.harness.Cut.size(DEFAULT_DATASET_BYTES)
-                : "a quarter of available memory (" + hostside.harness.Cut.size(avail) + ") over the " + workers + " worker"
+                ? "available memory is unknown here, so at most the default " + Cut.size(DEFAULT_DATASET_BYTES)
+                : "a quarter of available memory (" + Cut.size(avail) + ") over the " + workers + " worker"
                         + (workers == 1 ? "" : "s") + " and main, each of which may end up holding a copy";
-        return hostside.harness.Cut.of("--dataset-size", wanted, used, why);
+        return Cut.of("--dataset-size", wanted, used, why);
     }
 
     public boolean hasPython() {

@@ -17,6 +17,7 @@ import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Source;
 import hostside.core.Units;
+import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.process.MachineLoad;
 
@@ -64,7 +65,7 @@ public final class DataLoaderVerdicts {
     }
 
     /** The result of {@code key} that ran and holds its detail record (one read back from an old report may hold none). */
-    static Optional<Result> ok(List<Result> rs, String key, Class<? extends hostside.harness.Detail> detail) {
+    static Optional<Result> ok(List<Result> rs, String key, Class<? extends Detail> detail) {
         return rs.stream().filter(r -> r.key().equals(key) && r.isOk() && detail.isInstance(r.detail())).findFirst();
     }
 

@@ -7,8 +7,9 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.harness.Result;
 import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Result;
 import hostside.harness.TestCase;
 
 /**
@@ -145,7 +146,7 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
                 cuda.isEmpty() ? null : Stats.of(cuda.stream().mapToDouble(Double::doubleValue).toArray()).median(),
                 parent.path("cuda_init_seconds").asDouble(), parent.path("device").asText(), parent.path("torch").asText(), parent.path("cuda").asText());
         if (start.isEmpty()) return Result.failed(this, "spawn failed too: " + spawnError, d);
-        return Result.ok(this, hostside.core.Unit.S, Stats.of(start.stream().mapToDouble(Double::doubleValue).toArray()),
+        return Result.ok(this, Unit.S, Stats.of(start.stream().mapToDouble(Double::doubleValue).toArray()),
                 "python3 fork_vs_spawn.py: CUDA initialised in the parent, then multiprocessing children: 'fork' touching CUDA, 'fork' on the CPU, "
                         + "'spawn' touching CUDA x" + TRIES + "; figure = Process.start() to the spawned child having imported torch (time.monotonic, shared by the processes)",
                 d);

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import hostside.harness.Child;
+import hostside.harness.Children;
 import hostside.harness.ScratchFolder;
 
 /** The python3 the measurements run: found on PATH, its scripts copied out of the jar, short runs bounded in time. */
@@ -118,7 +120,7 @@ public final class Python {
             ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectError(err.toFile());
             pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
-            try (hostside.harness.Child tree = hostside.harness.Children.start(pb)) {
+            try (Child tree = Children.start(pb)) {
                 long end = System.nanoTime() + timeout.toNanos();
                 boolean done = false;
                 while (!done && System.nanoTime() < end) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import hostside.harness.Detail;
+
 /**
  * What fork vs spawn gives beside its figure (a spawned worker's start-up): how each way of
  * starting a worker fared once the parent had initialised CUDA, each spawn try, and the versions.
@@ -21,7 +23,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param cuda                  the CUDA version torch was built with
  */
 public record SpawnDetail(Outcome fork, Outcome forkCpu, Outcome spawn, List<SpawnTry> spawnTries, Double spawnCudaSeconds,
-                          double parentCudaInitSeconds, String device, String torch, String cuda) implements hostside.harness.Detail {
+                          double parentCudaInitSeconds, String device, String torch, String cuda) implements Detail {
     public SpawnDetail {
         spawnTries = List.copyOf(spawnTries);
     }

@@ -3,6 +3,7 @@ package hostside.cpu.facts;
 import hostside.core.CpuSet;
 import hostside.core.GarbageException;
 import hostside.cpu.facts.CpuFacts.Cgroup;
+import hostside.fs.CpuQuota;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.Mounts.Mount;
@@ -105,8 +106,8 @@ final class CgroupCpuReader {
         Optional<String> t = reads.text(dir + "/cpu.max", false);
         if (t.isEmpty()) return null;
         try {
-            return hostside.fs.CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
-        } catch (hostside.core.GarbageException e) {
+            return CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
+        } catch (GarbageException e) {
             reads.garbage(dir + "/cpu.max", e.getMessage(), t.get());
             return null;
         }

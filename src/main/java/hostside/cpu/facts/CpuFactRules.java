@@ -7,6 +7,7 @@ import static hostside.core.Severity.WARN;
 import java.util.EnumSet;
 import java.util.List;
 
+import hostside.container.ContainerRules;
 import hostside.core.Rule;
 import hostside.core.Source;
 
@@ -28,7 +29,7 @@ public final class CpuFactRules {
      * container's limits both give (page one says it once), declared with the container's rules,
      * which the cpu package already reads.
      */
-    public static final Rule CPU_QUOTA = hostside.container.ContainerRules.CPU_QUOTA;
+    public static final Rule CPU_QUOTA = ContainerRules.CPU_QUOTA;
 
     public static final Rule AFFINITY = Rule.of("M3-AFFINITY", "a process affinity narrower than the online CPUs", EnumSet.of(INFO),
             "the threads the process starts, DataLoader workers and OpenMP threads included, inherit its CPU set", "",

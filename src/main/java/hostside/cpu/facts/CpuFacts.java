@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import hostside.core.CpuSet;
+import hostside.machine.PciKind;
 
 /**
  * The CPU side of feeding a GPU: which scheduler and preemption model the kernel runs, the
@@ -188,7 +189,7 @@ public record CpuFacts(
      * @param landedOn  CPUs that have handled at least one of them since boot
      * @param total     interrupts handled since boot
      */
-    public record DeviceIrqs(String device, String address, hostside.machine.PciKind kind, Integer numaNode, CpuSet localCpus,
+    public record DeviceIrqs(String device, String address, PciKind kind, Integer numaNode, CpuSet localCpus,
                              List<String> foundBy, List<Irq> irqs, CpuSet routedTo, CpuSet landedOn, long total) {}
 
     /**
@@ -230,5 +231,5 @@ public record CpuFacts(
      * @param cpus       the feeder CPUs they are routed to
      * @param total      their count since boot
      */
-    public record IrqsOnFeeders(String device, hostside.machine.PciKind kind, int irqs, int activeIrqs, CpuSet cpus, long total) {}
+    public record IrqsOnFeeders(String device, PciKind kind, int irqs, int activeIrqs, CpuSet cpus, long total) {}
 }

@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import hostside.core.CpuSet;
+import hostside.core.GarbageException;
 import hostside.cpu.facts.CpuFacts.CmdlineCpus;
 import hostside.cpu.facts.CpuFacts.CpuFreq;
 import hostside.cpu.facts.CpuFacts.DeviceIrqs;
@@ -25,15 +27,15 @@ import hostside.cpu.facts.CpuFacts.ProcessCpus;
 import hostside.cpu.facts.CpuFacts.Sched;
 import hostside.cpu.facts.CpuFacts.Share;
 import hostside.cpu.facts.CpuFacts.Tunables;
-import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
-import hostside.core.GarbageException;
 import hostside.machine.KernelCmdline;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
 import hostside.machine.PciDevice;
+import hostside.machine.PciKind;
 import hostside.machine.Topology;
+import hostside.process.ThisProcess;
 
 /**
  * Reads {@link CpuFacts} through an {@link FsRoot}, with Module 1's {@link MachineFacts} for the
@@ -210,9 +212,9 @@ public final class CpuFactsReader {
 
     // ---- this process and its cgroup ----
 
-    /** The CPUs and nodes this process may use: {@link hostside.process.ThisProcess}, the one reader of them. */
+    /** The CPUs and nodes this process may use: {@link ThisProcess}, the one reader of them. */
     private ProcessCpus process() {
-        hostside.process.ThisProcess p = hostside.process.ThisProcess.read(fs);
+        ThisProcess p = ThisProcess.read(fs);
         CpuSet cpus = p.cpusAllowed(reads, unknowns), mems = p.memsAllowed(reads, unknowns);
         return new ProcessCpus(p.pid() == null ? null : p.pid().toString(), cpus,
                 cpus == null ? null : cpus.size(), mems, guard("cgroup", () -> new CgroupCpuReader(fs, machine, reads, unknowns).read(), () -> null));
@@ -296,7 +298,7 @@ public final class CpuFactsReader {
             List<IrqsOnFeeders> on = new ArrayList<>();
             if (irqs != null) {
                 for (DeviceIrqs d : irqs.devices()) {
-                    if (d.kind() == hostside.machine.PciKind.GPU) continue;
+                    if (d.kind() == PciKind.GPU) continue;
                     CpuSet cpus = CpuSet.EMPTY;
                     int count = 0, active = 0;
                     long total = 0;

@@ -5,16 +5,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import hostside.container.ContainerRules;
+import hostside.core.CpuSet;
+import hostside.core.Evidence;
+import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.cpu.facts.CpuFacts.CpuFreq;
 import hostside.cpu.facts.CpuFacts.DeviceIrqs;
 import hostside.cpu.facts.CpuFacts.Feeder;
 import hostside.cpu.facts.CpuFacts.Irq;
 import hostside.cpu.facts.CpuFacts.IrqsOnFeeders;
 import hostside.cpu.facts.CpuFacts.Share;
-import hostside.core.CpuSet;
-import hostside.core.Evidence;
-import hostside.core.Finding;
-import hostside.core.Severity;
+import hostside.machine.PciKind;
 
 /**
  * What the CPU facts mean for the threads that feed GPUs (data loading, kernel launches,
@@ -78,7 +80,7 @@ public final class CpuVerdicts {
     }
 
     /** The subject of a quota finding, the container's too: the report says it once (Conclusions). */
-    public static final String QUOTA_SUBJECT = hostside.container.ContainerRules.QUOTA_SUBJECT;
+    public static final String QUOTA_SUBJECT = ContainerRules.QUOTA_SUBJECT;
 
     private static String number(double d) {
         return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
@@ -165,7 +167,7 @@ public final class CpuVerdicts {
                 CpuSet hit = set(d.cpus());
                 CpuSet rest = feeders.andNot(hit);
                 String irqs = d.irqs() == 1 ? "1 IRQ lands on " + cpus(hit) : d.irqs() + " IRQs land on " + cpus(hit);
-                String managed = d.kind() == hostside.machine.PciKind.NVME ? " (NVMe queue interrupts: kernel-managed, they stay there)" : "";
+                String managed = d.kind() == PciKind.NVME ? " (NVMe queue interrupts: kernel-managed, they stay there)" : "";
                 boolean most = hit.size() * 2 >= feeders.size();
                 List<Evidence> e = List.of(Evidence.fact(d.device() + ".irqs_on_feeders", String.valueOf(d.irqs())),
                         Evidence.fact(g.gpu() + ".feeder_cpus", feeders.toString()), Evidence.fact(d.device() + ".irq_cpus", hit.toString()));
@@ -208,7 +210,7 @@ public final class CpuVerdicts {
                 default -> "its I/O completions are serviced across the CPU interconnect";
             };
             String which = farIrqs.size() <= 8 ? " (IRQ " + CpuSet.of(farIrqs.stream().mapToInt(x -> x).toArray()) + ")" : "";
-            String managed = d.kind() == hostside.machine.PciKind.NVME ? "; NVMe queue interrupts are kernel-managed and cannot be moved" : "";
+            String managed = d.kind() == PciKind.NVME ? "; NVMe queue interrupts are kernel-managed and cannot be moved" : "";
             out.add(CpuFactRules.IRQ_FAR.finding(Severity.WARN, d.device(), d.device() + "'s " + (farIrqs.size() == 1 ? "1 IRQ is" : farIrqs.size() + " IRQs are")
                     + " handled on " + cpus(far) + which + ", outside its local CPUs " + local + node + ": " + what + managed,
                     Evidence.fact(d.device() + ".local_cpulist", local.toString()), Evidence.fact("/proc/irq/N/effective_affinity_list", far.toString())));

@@ -10,16 +10,17 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import hostside.core.CpuSet;
+import hostside.core.GarbageException;
 import hostside.cpu.facts.CpuFacts.DeviceIrqs;
 import hostside.cpu.facts.CpuFacts.Irq;
 import hostside.cpu.facts.CpuFacts.Irqs;
-import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
-import hostside.core.GarbageException;
 import hostside.fs.Read;
 import hostside.machine.MachineFacts;
 import hostside.machine.PciDevice;
+import hostside.machine.PciKind;
 
 /**
  * Module 3's interrupts: /proc/interrupts, each GPU's, NIC's and NVMe drive's IRQs with where
@@ -55,7 +56,7 @@ final class IrqReader {
         }
         Map<Integer, Interrupts.Row> rows = table.byNumber();
         List<PciDevice> devices = machine.pci() == null ? List.of() : machine.pci().stream()
-                .filter(d -> d.isGpu() || d.isNic() || d.kind() == hostside.machine.PciKind.NVME)
+                .filter(d -> d.isGpu() || d.isNic() || d.kind() == PciKind.NVME)
                 .sorted(java.util.Comparator.comparing(PciDevice::kind)) // GPUs, then NICs, then NVMe drives: the enum's order
                 .toList();
 

@@ -11,11 +11,13 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
 import hostside.core.CpuSet;
 import hostside.core.Distribution;
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Graph;
 import hostside.gpu.cuda.Module;
+import hostside.harness.JitWatch;
 import hostside.harness.Result;
-import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Sched;
 
@@ -281,7 +283,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 condition == Condition.GRAPH ? GRAPH_KERNELS : null, s.segments());
         Histogram late = s.late();
         Stats v = new Stats(late.getValueAtPercentile(50) / 1e3, late.getMinValue() / 1e3, late.getMaxValue() / 1e3, (int) late.getTotalCount());
-        return Result.ok(this, hostside.core.Unit.US, v, method(hogCpus.size()), d);
+        return Result.ok(this, Unit.US, v, method(hogCpus.size()), d);
     }
 
     /** How the figure was taken, and how it differs from the C loop's. */
@@ -333,7 +335,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             int warmupAtLeast = warmupTicks(wakes, period);
             Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
             f.restart(System.nanoTime() + 1_000_000);
-            hostside.harness.JitWatch jit = new hostside.harness.JitWatch();
+            JitWatch jit = new JitWatch();
             // Warm-up runs the very code that records (Ticker.tick), recording into the same
             // histograms, which are then cleared: a branch first taken after warm-up would be
             // compiled then, and each compilation's deoptimisation handshake makes the feeder wait

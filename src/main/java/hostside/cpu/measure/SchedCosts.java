@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import hostside.core.CpuSet;
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
@@ -94,7 +95,7 @@ public final class SchedCosts {
             List<Sample> samples = new Sampling(2, SAMPLES).each(i -> sample(calls));
             Stats sys = Stats.of(samples.stream().mapToDouble(Sample::syscallNs).toArray());
             Stats call = Stats.of(samples.stream().mapToDouble(Sample::callNs).toArray());
-            return Result.ok(this, hostside.core.Unit.NS, sys, "getppid by syscall(2) through java.lang.foreign linked critical (no thread-state transition, as in C), "
+            return Result.ok(this, Unit.NS, sys, "getppid by syscall(2) through java.lang.foreign linked critical (no thread-state transition, as in C), "
                     + "whole call, host clock; labs(3) linked the same way for the call's own cost", new Detail(call.median(), sys.median() - call.median(), calls));
         }
 
@@ -169,7 +170,7 @@ public final class SchedCosts {
         public Result run(CpuTarget t) {
             int a = t.cpus().get(0), b = sameCore ? a : t.cpus().get(1);
             Stats ns = WARM_SAMPLING.stats(i -> pingPong(a, b, rounds) / (2.0 * rounds));
-            return Result.ok(this, hostside.core.Unit.NS, ns, "futex wait/wake ping-pong of two pinned threads, as refs pingpong futex, host clock; half a round trip",
+            return Result.ok(this, Unit.NS, ns, "futex wait/wake ping-pong of two pinned threads, as refs pingpong futex, host clock; half a round trip",
                     new Detail(CpuSet.of(a, b), rounds));
         }
     }
@@ -285,7 +286,7 @@ public final class SchedCosts {
                 java.util.Arrays.sort(lat);
                 return lat[lat.length / 2];
             });
-            return Result.ok(this, hostside.core.Unit.NS, ns, "the waker stamps the clock, then FUTEX_WAKE; the sleeper stamps it on return; median per sample",
+            return Result.ok(this, Unit.NS, ns, "the waker stamps the clock, then FUTEX_WAKE; the sleeper stamps it on return; median per sample",
                     new Detail(CpuSet.of(a, b), count));
         }
     }
@@ -366,7 +367,7 @@ public final class SchedCosts {
                 return (System.nanoTime() - t0) / (double) moves;
             });
             runPair(mover, () -> { });
-            return Result.ok(this, hostside.core.Unit.NS, ns[0], "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)",
+            return Result.ok(this, Unit.NS, ns[0], "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)",
                     new Detail(CpuSet.of(a, b), moves, misses[0]));
         }
     }

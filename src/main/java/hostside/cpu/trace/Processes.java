@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Starting short helper commands ({@link hostside.harness.Children}) and reading what they print. */
+import hostside.harness.Child;
+import hostside.harness.Children;
+
+/** Starting short helper commands ({@link Children}) and reading what they print. */
 final class Processes {
     private Processes() {}
 
@@ -30,9 +33,9 @@ final class Processes {
                 else pb.environment().put(k, v);
             });
         }
-        hostside.harness.Child child;
+        Child child;
         try {
-            child = hostside.harness.Children.start(pb);
+            child = Children.start(pb);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.core.Units;
 
 /**
@@ -54,7 +56,7 @@ public final class ProfileVerdicts {
         sockets(p).ifPresent(f::add);
         processes(p).ifPresent(f::add);
         if (f.isEmpty() && p.totalCalls() > 0) {
-            f.add(ProfileRules.EVEN.finding(hostside.core.Severity.INFO, SUBJECT, "no group of calls stands out: the largest is " + largest(p), evidence(p)));
+            f.add(ProfileRules.EVEN.finding(Severity.INFO, SUBJECT, "no group of calls stands out: the largest is " + largest(p), evidence(p)));
         }
         return f;
     }
@@ -99,7 +101,7 @@ public final class ProfileVerdicts {
         if (!p.timed()) {
             SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX);
             if (g.share() < FUTEX_SHARE) return Optional.empty();
-            return Optional.of(ProfileRules.FUTEX.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+            return Optional.of(ProfileRules.FUTEX.finding(Severity.INFO, SUBJECT, String.format(
                     "%s of the syscall time is futex (%,d calls; strace -c does not tell waits from wakes, but with -w the time is nearly all waiting): "
                             + "threads wait on each other (DataLoader queues, the pin-memory thread, thread pools between ops); "
                             + "the timed trace says which threads wait", pct(g.share()), g.calls()), evidence(p)));
@@ -110,7 +112,7 @@ public final class ProfileVerdicts {
                 "%s of %s syscall time is futex waits (%,d calls, summed over %d threads): threads wait on each other "
                         + "(DataLoader queues, the pin-memory thread, thread pools between ops, CUDA's blocking sync)",
                 pct(g.share()), whose(p), g.calls(), p.threads().size()));
-        hostside.core.Severity severity = hostside.core.Severity.INFO;
+        Severity severity = Severity.INFO;
         Optional<SyscallProfile.ThreadStats> main = p.mainThread();
         double span = main.map(m -> p.steps() > 0 ? p.wallSeconds() : m.lifeSeconds()).orElse(0.0);
         if (main.isPresent() && span > 0) {
@@ -122,7 +124,7 @@ public final class ProfileVerdicts {
                         + "a launcher waiting for the threads that do the work (a JVM's first thread does this); the busiest threads say "
                         + "which of those wait", main.get().tid(), pct(waiting), span, pct(share)));
             } else if (waiting >= MAIN_WAITING) {
-                severity = hostside.core.Severity.WARN;
+                severity = Severity.WARN;
                 sb.append(String.format(Locale.ROOT, "; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
                         + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), pct(waiting), span));
             } else {
@@ -157,7 +159,7 @@ public final class ProfileVerdicts {
             tail = ". This run includes CUDA's start-up, which makes hundreds; a count that grows with the number of steps means allocation "
                     + "or synchronisation through the driver every step (the caching allocators and CUDA graphs avoid it)";
         }
-        return Optional.of(ProfileRules.NVIDIA_IOCTL.finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
+        return Optional.of(ProfileRules.NVIDIA_IOCTL.finding(Severity.INFO, SUBJECT, String.format(Locale.ROOT, "%,d ioctls on /dev/nvidia* (%s%s): %s%s", g.calls(), rateOf(p, g.calls()), where,
                 what, tail), evidence(p)));
     }
 
@@ -172,10 +174,10 @@ public final class ProfileVerdicts {
         String cause = "memory goes back to the kernel and is mapped again, and each page mapped again faults on its first touch: large "
                 + "host allocations above glibc's mmap threshold (each batch's tensors) or an allocator that trims do this";
         if (p.steps() > 0) {
-            return Optional.of(ProfileRules.MMAP_CHURN.finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
+            return Optional.of(ProfileRules.MMAP_CHURN.finding(Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls in the steps (%s): %s",
                     mmap, returned, rateOf(p, returned), cause), evidence(p)));
         }
-        return Optional.of(ProfileRules.MMAP_CHURN.finding(hostside.core.Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
+        return Optional.of(ProfileRules.MMAP_CHURN.finding(Severity.INFO, SUBJECT, String.format(Locale.ROOT, "mmap/munmap churn: %,d mmap and %,d munmap/madvise calls (%s), start-up "
                 + "included (loading libraries and imports map and unmap); where they keep coming through the steps, %s", mmap, returned,
                 rateOf(p, returned), cause), evidence(p)));
     }
@@ -188,10 +190,10 @@ public final class ProfileVerdicts {
         String figures = String.format(Locale.ROOT, "file reads: %s in %,d calls of %s on average%s", Units.bytes(r.bytes()), r.calls(), Units.bytes(avg),
                 p.steps() > 0 ? String.format(Locale.ROOT, " (%s a step)", perStep(p, r.calls())) : "");
         if (avg < SMALL_READ) {
-            return Optional.of(ProfileRules.READS.finding(hostside.core.Severity.INFO, SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes"
+            return Optional.of(ProfileRules.READS.finding(Severity.INFO, SUBJECT, figures + ": each read is a syscall, so small ones cost more than their bytes"
                     + (p.steps() > 0 ? "" : " (start-up imports count here too)"), evidence(p)));
         }
-        return Optional.of(ProfileRules.READS.finding(hostside.core.Severity.INFO, SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
+        return Optional.of(ProfileRules.READS.finding(Severity.INFO, SUBJECT, figures + ": reads are large enough that their count is not the cost; the bytes are",
                 evidence(p)));
     }
 
@@ -200,13 +202,13 @@ public final class ProfileVerdicts {
         long opens = p.calls("openat") + p.calls("open");
         if (p.steps() > 0) {
             if (p.perStep(stats + opens) < STATS_PER_STEP) return Optional.empty();
-            return Optional.of(ProfileRules.FILE_LOOKUPS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+            return Optional.of(ProfileRules.FILE_LOOKUPS.finding(Severity.INFO, SUBJECT, String.format(
                     "%,d stat calls and %,d opens in the steps (%s a step): something looks files up every step (an import or "
                             + "os.path check inside the loop, a dataset that opens a file per sample)",
                     stats, opens, perStep(p, stats + opens)), evidence(p)));
         }
         if (stats < MANY_STATS) return Optional.empty();
-        return Optional.of(ProfileRules.FILE_LOOKUPS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.FILE_LOOKUPS.finding(Severity.INFO, SUBJECT, String.format(
                 "%,d stat calls and %,d opens: Python's imports look for every module along sys.path, so most of these are start-up, "
                         + "paid once per process (and once per DataLoader worker under spawn), not per step", stats, opens), evidence(p)));
     }
@@ -215,7 +217,7 @@ public final class ProfileVerdicts {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.POLL);
         if (g.share() < POLL_SHARE) return Optional.empty();
         String top = g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
-        return Optional.of(ProfileRules.POLLING.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.POLLING.finding(Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is polling and sleeping (%s): threads idle until work or a timeout arrives; time asleep, not CPU burnt",
                 pct(g.share()), whose(p), top), evidence(p)));
     }
@@ -223,7 +225,7 @@ public final class ProfileVerdicts {
     static Optional<Finding> yields(SyscallProfile p) {
         long y = p.calls("sched_yield");
         if (y < MANY_YIELDS) return Optional.empty();
-        return Optional.of(ProfileRules.YIELDS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.YIELDS.finding(Severity.INFO, SUBJECT, String.format(
                 "%,d sched_yield calls (%s): threads spin while they wait and hand the CPU back each time (OpenMP, MKL and "
                         + "OpenBLAS workers between parallel regions; CUDA's synchronisation under cudaDeviceScheduleYield): a waiting thread "
                         + "that keeps a core busy", y, rateOf(p, y)), evidence(p)));
@@ -232,7 +234,7 @@ public final class ProfileVerdicts {
     static Optional<Finding> sockets(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.group(SyscallGroup.SOCKET);
         if (g.share() < SOCKET_SHARE) return Optional.empty();
-        return Optional.of(ProfileRules.SOCKETS.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.SOCKETS.finding(Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is sockets and pipes (%,d calls): DataLoader workers hand each batch to the main process over a "
                         + "pipe or Unix socket (the tensors stay in shared memory; the socket carries their handles), or the job talks to "
                         + "other hosts (NCCL's socket transport, a data service)", pct(g.share()), whose(p), g.calls()), evidence(p)));
@@ -242,24 +244,24 @@ public final class ProfileVerdicts {
         if (!p.timed()) return Optional.empty();
         if (p.steps() > 0) {
             if (p.processesStarted() == 0) return Optional.empty();
-            return Optional.of(ProfileRules.PROCESSES.finding(hostside.core.Severity.WARN, SUBJECT, String.format(
+            return Optional.of(ProfileRules.PROCESSES.finding(Severity.WARN, SUBJECT, String.format(
                     "%,d processes started during the steps: DataLoader workers start anew for every pass over the loader unless "
                             + "persistent_workers=True, and each start forks the whole training process", p.processesStarted()),
                     evidence(p)));
         }
         if (p.processesStarted() < 2) return Optional.empty();
-        return Optional.of(ProfileRules.PROCESSES.finding(hostside.core.Severity.INFO, SUBJECT, String.format(
+        return Optional.of(ProfileRules.PROCESSES.finding(Severity.INFO, SUBJECT, String.format(
                 "%,d processes and %,d threads started during the trace: DataLoader workers are processes, started anew for every "
                         + "pass over the loader unless persistent_workers=True (some may be helper commands; their execve shows which)",
                 p.processesStarted(), p.threadsStarted()), evidence(p)));
     }
 
     /** What every profile finding read: the trace's totals. */
-    static List<hostside.core.Evidence> evidence(SyscallProfile p) {
-        List<hostside.core.Evidence> e = new ArrayList<>();
-        e.add(hostside.core.Evidence.fact("strace calls", String.valueOf(p.totalCalls())));
-        e.add(hostside.core.Evidence.fact("strace wall seconds", String.format(Locale.ROOT, "%.3f", p.wallSeconds())));
-        if (p.steps() > 0) e.add(hostside.core.Evidence.fact("marked steps", String.valueOf(p.steps())));
+    static List<Evidence> evidence(SyscallProfile p) {
+        List<Evidence> e = new ArrayList<>();
+        e.add(Evidence.fact("strace calls", String.valueOf(p.totalCalls())));
+        e.add(Evidence.fact("strace wall seconds", String.format(Locale.ROOT, "%.3f", p.wallSeconds())));
+        if (p.steps() > 0) e.add(Evidence.fact("marked steps", String.valueOf(p.steps())));
         return e;
     }
 

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.fs.FsRoot;
+
 /**
  * The syscall profile of one traced run, in Module 3's groups: what a {@code hostside cpu
  * --trace} report prints and what {@link ProfileVerdicts} reads.
@@ -110,7 +112,7 @@ public record SyscallProfile(String command, String source, double wallSeconds, 
     public static SyscallProfile of(Tracer.TimedRun run) {
         SyscallProfile p = of(run.trace(), run.run().target().describe());
         List<String> notes = new ArrayList<>();
-        QuietWindow.timed(run.run(), run.trace(), hostside.fs.FsRoot.live()).ifPresent(notes::add);
+        QuietWindow.timed(run.run(), run.trace(), FsRoot.live()).ifPresent(notes::add);
         notes.addAll(run.run().notes());
         notes.addAll(p.notes());
         return p.withNotes(notes);

@@ -3,6 +3,7 @@ package hostside.cpu.trace;
 import java.util.List;
 
 import hostside.core.BadInputException;
+import hostside.core.Shell;
 
 /** What to trace: a command started under strace, or a running process strace attaches to. */
 public sealed interface Target {
@@ -21,7 +22,7 @@ public sealed interface Target {
             for (String a : argv) {
                 if (!sb.isEmpty()) sb.append(' ');
                 String shown = a.length() > 80 ? a.substring(0, 77) + "..." : a;
-                sb.append(hostside.core.Shell.quote(shown.replace("\n", "\\n")));
+                sb.append(Shell.quote(shown.replace("\n", "\\n")));
             }
             return sb.toString();
         }

@@ -13,9 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import hostside.core.BadInputException;
+import hostside.core.Printable;
 import hostside.fs.FsRoot;
 import hostside.harness.Child;
 import hostside.harness.Children;
+import hostside.harness.ScratchFolder;
 
 /**
  * Runs strace, the two ways Module 3 asks for, over the same workload:
@@ -93,10 +95,10 @@ public final class Tracer {
             if (ProcessHandle.of(pid).isEmpty()) throw new BadInputException("--pid " + pid + ": no such process");
         }
         // a folder of our own, locked: a SIGKILLed run's trace (it can be large) is removed by the next run
-        hostside.harness.ScratchFolder scratch;
+        ScratchFolder scratch;
         try {
             Files.createDirectories(tempDir);
-            scratch = hostside.harness.ScratchFolder.create(tempDir, "strace", line -> System.err.println("hostside: " + hostside.core.Printable.of(line)));
+            scratch = ScratchFolder.create(tempDir, "strace", line -> System.err.println("hostside: " + Printable.of(line)));
         } catch (IOException | UncheckedIOException e) {
             throw new BadInputException(tempDir + ": cannot write strace's output file there (" + e.getMessage() + ")");
         }
@@ -207,13 +209,13 @@ public final class Tracer {
     static final class Guard implements AutoCloseable {
         /** How long strace has to detach from an attached process (SIGTERM) before it is forced. */
         static final Duration DETACH_GRACE = Duration.ofSeconds(5);
-        private final hostside.harness.ScratchFolder scratch;
+        private final ScratchFolder scratch;
         private final boolean ownsTree;
         private final AtomicBoolean closed = new AtomicBoolean();
         private final Thread hook;
         private volatile Child strace;
 
-        Guard(hostside.harness.ScratchFolder scratch, boolean ownsTree) {
+        Guard(ScratchFolder scratch, boolean ownsTree) {
             this.scratch = scratch;
             this.ownsTree = ownsTree;
             this.hook = new Thread(this::release, "hostside-strace-cleanup");

@@ -3,12 +3,13 @@ package hostside.gpu.bench;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.harness.DetailFigures;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 
@@ -112,7 +113,7 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
             GpuBench b = gpus.get(g).bench();
             each.add(new PerGpu(b.name, b.pciAddress, s));
         }
-        return Result.ok(this, hostside.core.Unit.GB_PER_S, new Stats(median, min, max, Copies.SAMPLES),
+        return Result.ok(this, Unit.GB_PER_S, new Stats(median, min, max, Copies.SAMPLES),
                 "nvbandwidth's: each GPU timed while the others copy twice as much, all streams released by one host word;"
                         + " the sum of the GPUs' medians (min and max: the sums of their minima and maxima)",
                 new AllGpusDetail(each, size, 2 * size, Copies.COPIES));

@@ -2,13 +2,15 @@ package hostside.gpu.bench;
 
 import java.util.List;
 
-import hostside.harness.DetailFigures;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
+import hostside.gpu.cuda.Stream;
 import hostside.harness.Detail;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
@@ -58,7 +60,7 @@ public final class Copies {
     }
 
     /** GB/s of each sample after the warm-ups, with {@code work} queued behind the spin kernel. */
-    static double[] blockedGbs(GpuBench b, long bytesPerSample, java.util.function.Consumer<hostside.gpu.cuda.Stream> work) {
+    static double[] blockedGbs(GpuBench b, long bytesPerSample, java.util.function.Consumer<Stream> work) {
         return SAMPLING.take(i -> gbs(bytesPerSample, b.blockedMs(b.stream, work)));
     }
 
@@ -124,7 +126,7 @@ public final class Copies {
             GpuBench b = t.bench();
             try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, pinnedGbs(b, host, dev, bytes, toDevice), PINNED_METHOD,
+                return Result.ok(this, Unit.GB_PER_S, pinnedGbs(b, host, dev, bytes, toDevice), PINNED_METHOD,
                         CopyDetail.of(t, bytes, COPIES));
             }
         }
@@ -164,7 +166,7 @@ public final class Copies {
                 }));
                 Stats h2d = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[0])).toArray());
                 Stats d2h = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[1])).toArray());
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, h2d, "nvbandwidth's, two streams released together",
+                return Result.ok(this, Unit.GB_PER_S, h2d, "nvbandwidth's, two streams released together",
                         new BidirectionalDetail(gpuName(b), bytes, COPIES, d2h));
             }
         }
@@ -204,7 +206,7 @@ public final class Copies {
             GpuBench b = t.bench();
             try (HostBuffer host = HostBuffer.pageable(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, pageableGbs(b, host, dev, bytes, toDevice), PAGEABLE_METHOD,
+                return Result.ok(this, Unit.GB_PER_S, pageableGbs(b, host, dev, bytes, toDevice), PAGEABLE_METHOD,
                         CopyDetail.of(t, bytes, PAGEABLE_COPIES));
             }
         }
@@ -238,7 +240,7 @@ public final class Copies {
                 double[] s = blockedGbs(b, bytes * COPIES, st -> {
                     for (int c = 0; c < COPIES; c++) st.copyDeviceToDevice(dst, src, bytes);
                 });
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", CopyDetail.of(t, bytes, COPIES));
+                return Result.ok(this, Unit.GB_PER_S, Stats.of(s), "nvbandwidth's, cuMemcpyDtoDAsync", CopyDetail.of(t, bytes, COPIES));
             }
         }
     }

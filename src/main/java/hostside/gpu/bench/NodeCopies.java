@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import hostside.harness.DetailFigures;
 import hostside.core.Better;
 import hostside.core.CpuSet;
 import hostside.core.Figure;
@@ -15,11 +14,13 @@ import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
 import hostside.libc.Sched;
+import hostside.memory.Placement;
 
 /**
  * Host copies from each NUMA node: the copies of {@link Copies.CePinned} and {@link Copies.CePageable},
@@ -209,7 +210,7 @@ public record NodeCopies(List<From> nodes, Integer ownNode) implements TestCase<
         }
         try (HostBuffer h = host) {
             // where the pages went, as the memory measurements check theirs
-            Double onNode = hostside.memory.Placement.of(h.segment(), pageSize, n.node()).shareOn(n.node());
+            Double onNode = Placement.of(h.segment(), pageSize, n.node()).shareOn(n.node());
             // pageable first: once registered, the driver copies these pages as pinned ones
             Stats h2dPageable = Copies.pageableGbs(b, h, dev, pageableBytes, true);
             Stats d2hPageable = Copies.pageableGbs(b, h, dev, pageableBytes, false);

@@ -1,5 +1,7 @@
 package hostside.gpu.bench;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.cuda.HostBuffer;
 import hostside.harness.Detail;
 import hostside.harness.Result;
@@ -36,7 +38,7 @@ public record PinCost(boolean register) implements TestCase<Target> {
         long bytes = Math.min(1L << 30, t.hostAvailableBytes() / 4) & ~((1L << 20) - 1);
         GpuBench b = t.bench();
         double gib = bytes / (double) (1L << 30);
-        hostside.core.Stats s = SAMPLING.stats(i -> {
+        Stats s = SAMPLING.stats(i -> {
             double ms;
             if (register) {
                 try (HostBuffer plain = HostBuffer.pageable(b.cuda, bytes)) {
@@ -53,6 +55,6 @@ public record PinCost(boolean register) implements TestCase<Target> {
             }
             return ms / gib;
         });
-        return Result.ok(this, hostside.core.Unit.MS_PER_GIB, s, "host wall clock around the driver call", new PinDetail(Copies.gpuName(b), bytes));
+        return Result.ok(this, Unit.MS_PER_GIB, s, "host wall clock around the driver call", new PinDetail(Copies.gpuName(b), bytes));
     }
 }

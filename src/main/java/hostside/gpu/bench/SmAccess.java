@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.HostBuffer;
 import hostside.harness.Detail;
@@ -72,7 +73,7 @@ public final class SmAccess {
                 double[] s = Copies.blockedGbs(b, bytes * copies, st -> {
                     for (int c = 0; c < copies; c++) b.copy.launch(st, blocks, THREADS, dst, src, bytes / 16);
                 });
-                return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)",
+                return Result.ok(this, Unit.GB_PER_S, Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)",
                         new SmCopyDetail(Copies.gpuName(b), bytes, copies, blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step"));
             }
         }
@@ -116,7 +117,7 @@ public final class SmAccess {
                     b.stream.synchronize();
                     return (double) out.segment().get(JAVA_LONG, 0) / STEPS;
                 });
-                return Result.ok(this, hostside.core.Unit.NS, s, "pointer chase by one thread, timed by the GPU's global timer",
+                return Result.ok(this, Unit.NS, s, "pointer chase by one thread, timed by the GPU's global timer",
                         new LatencyDetail(Copies.gpuName(b), SLOTS + " pointers " + STRIDE + " bytes apart, random order", STEPS));
             }
         }

@@ -131,7 +131,7 @@ public record Sweep(boolean pinned) implements TestCase<Target> {
             }
         }
         int peak = argmax(points.stream().mapToDouble(p -> p.gbs().median()).toArray());
-        return Result.ok(this, hostside.core.Unit.GB_PER_S, points.get(peak).gbs(), pinned
+        return Result.ok(this, Unit.GB_PER_S, points.get(peak).gbs(), pinned
                 ? "at each size, copies queued behind a spin kernel and timed with CUDA events"
                 : "at each size, synchronous copies timed on the host clock", SweepDetail.of(Copies.gpuName(b), points));
     }

@@ -18,6 +18,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import hostside.libc.Libc;
+
 /**
  * The CUDA driver API (libcuda.so.1) through java.lang.foreign. Each function's descriptor is
  * declared once, in {@link CudaSignatures}, from CUDA 13.0's cuda.h; the exported names are the
@@ -124,7 +126,7 @@ public final class Cuda {
      */
     static String underAddressLimit(int code) {
         if (code != ERROR_OUT_OF_MEMORY) return "";
-        java.util.OptionalLong limit = hostside.libc.Libc.addressSpaceLimit();
+        java.util.OptionalLong limit = Libc.addressSpaceLimit();
         if (limit.isEmpty()) return "";
         return String.format(Locale.ROOT, "; this process's address-space limit (ulimit -v) is %d MiB, and the driver reserves address space"
                 + " at start beyond it: lift it (ulimit -v unlimited) to measure the GPU", limit.getAsLong() >> 20);

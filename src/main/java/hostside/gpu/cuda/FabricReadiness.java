@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import hostside.core.Finding;
+
 /**
  * Whether one GPU can share memory over multi-node NVLink, found the way NCCL finds it before it
  * turns MNNVL on (ncclMnnvlCheck, NVIDIA/nccl src/mnnvl.cc): the fabric handle attribute, the
@@ -39,7 +41,7 @@ import java.util.Locale;
  */
 public record FabricReadiness(int ordinal, Outcome outcome, String failedStep, String why, String fix, List<Step> steps,
                               long allocationBytes, Integer handleTypeFabricSupported, Integer multicastSupported,
-                              String caveat, hostside.core.Finding finding) {
+                              String caveat, Finding finding) {
 
     public FabricReadiness {
         if (finding == null && outcome != null) finding = FabricRules.finding(ordinal, outcome, failedStep, why, steps);

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * facts reach a command:
  *
  * <pre>
- *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar hostside.gpu.nvml.NvmlProbe          # JSON
- *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar hostside.gpu.nvml.NvmlProbe --lines  # one line per GPU
+ *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar NvmlProbe          # JSON
+ *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar NvmlProbe --lines  # one line per GPU
  * </pre>
  *
  * (-Dhostside.nvml.library=PATH loads another library.) Exit code 0 also when NVML could not

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.gpu.bench.Target;
+import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 
@@ -27,7 +28,7 @@ public record Loopback(TestCase<List<Target>> peerCase) implements TestCase<Targ
 
     /** The peer case's record: the matrix holds the GPU twice. */
     @Override
-    public Class<? extends hostside.harness.Detail> detailType() {
+    public Class<? extends Detail> detailType() {
         return peerCase.detailType();
     }
 

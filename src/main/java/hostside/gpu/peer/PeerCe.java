@@ -3,11 +3,12 @@ package hostside.gpu.peer;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
-import hostside.core.Stats;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 
@@ -56,7 +57,7 @@ public final class PeerCe {
         public Result run(List<Target> gpus) {
             Pairs.OneWay o = Pairs.oneWay(gpus, read ? READ : WRITE,
                     (r, mine, theirs, bytes) -> read ? st -> st.copy(mine, theirs, bytes) : st -> st.copy(theirs, mine, bytes));
-            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
+            return Pairs.result(this, Unit.GB_PER_S, "nvbandwidth's: cuMemcpyAsync in the row GPU's context, queued behind a spin kernel, timed with CUDA events",
                     o.matrices(), "matrix", oneWay(o));
         }
     }
@@ -117,7 +118,7 @@ public final class PeerCe {
                 double total = sa.median() + sb.median();
                 return new Stats[] {new Stats(total, Math.min(total, sums.min()), Math.max(total, sums.max()), sums.samples()), sa, sb};
             });
-            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",
+            return Pairs.result(this, Unit.GB_PER_S, "nvbandwidth's: two streams, one per GPU, each behind a spin kernel on one host word, released together; CUDA events",
                     m, "total", s -> read
                             ? new PeerDetail.BidirectionalRead(s.value(), s.matrices().get(0), s.matrices().get(1), s.matrices().get(2), s.sum(),
                             s.notMeasured(), s.samplesPerPair(), used[0], Pairs.COPIES)
@@ -159,7 +160,7 @@ public final class PeerCe {
             // a staged copy runs at host speed: buffers of at most 256 MiB
             Pairs.OneWay o = Pairs.oneWay(gpus, WRITE, false, 256L << 20, COPIES,
                     (r, mine, theirs, bytes) -> st -> st.copy(theirs, mine, bytes));
-            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
+            return Pairs.result(this, Unit.GB_PER_S, "cuMemcpyAsync in the row GPU's context with peer access off, timed with CUDA events (no spin kernel)",
                     o.matrices(), "matrix", oneWay(o));
         }
     }

@@ -4,6 +4,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.util.List;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
@@ -53,7 +55,7 @@ public final class PeerSm {
                 long dst = read ? mine.address() : theirs.address(), src = read ? theirs.address() : mine.address();
                 return st -> r.copy.launch(st, blocks, SmAccess.THREADS, dst, src, bytes / 16);
             });
-            return Pairs.result(this, hostside.core.Unit.GB_PER_S, "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
+            return Pairs.result(this, Unit.GB_PER_S, "copy kernel on the row GPU behind a spin kernel, timed with CUDA events (nvbandwidth's)",
                     o.matrices(), "matrix", s -> new PeerDetail.SmCopy(s.value(), s.matrices().getFirst(), s.sum(), s.notMeasured(), s.samplesPerPair(),
                             o.bytes(), o.copies(), SmAccess.BLOCKS_PER_SM + " blocks per SM x " + SmAccess.THREADS + " threads, 16 bytes per thread per step"));
         }
@@ -119,7 +121,7 @@ public final class PeerSm {
                         // each sample walks on from where the last stopped: with slots to spare no line is
                         // loaded twice, so no sample finds the chain in the owner's L2 from the one before
                         long[] at = {0};
-                        return new hostside.core.Stats[] {Pairs.stats(() -> {
+                        return new Stats[] {Pairs.stats(() -> {
                             long first = chain.address() + (long) order[(int) (at[0] % slots)] * STRIDE;
                             at[0] += steps;
                             r.chase.launch(r.stream, 1, 1, first, steps, outPtr);
@@ -127,7 +129,7 @@ public final class PeerSm {
                             return (double) out.segment().get(JAVA_LONG, 0) / steps;
                         })};
                     });
-            return Pairs.result(this, hostside.core.Unit.NS, "pointer chase by one thread of the row GPU through the column GPU's memory, timed by the GPU's global timer",
+            return Pairs.result(this, Unit.NS, "pointer chase by one thread of the row GPU through the column GPU's memory, timed by the GPU's global timer",
                     m, "matrix", s -> new PeerDetail.Latency(s.value(), s.matrices().getFirst(), s.notMeasured(), s.samplesPerPair(), used[0], STRIDE, STEPS));
         }
 

@@ -16,11 +16,13 @@ import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Stats;
 import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.io.uring.IoUring;
+import hostside.libc.Errno;
 import hostside.libc.FileIo;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
@@ -231,7 +233,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 + (cache == Cache.WARM ? ", the file's pages dropped then read once in order before the samples (the page cache as a sequential read leaves it)" : "")
                 + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
                 + "; buffers laid out page by page, each page physically apart from its neighbours (as a long-running process's usually fall)"
-                + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + hostside.core.Units.bytes(t.sequentialSampleBytes())
+                + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
     }
 
@@ -341,7 +343,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 ring.reap(c -> {
                     int slot = (int) c.userData();
                     if (c.result() != block()) {
-                        failed[0] = new IllegalStateException(c.result() < 0 ? "io_uring read: " + hostside.libc.Errno.describe(-c.result())
+                        failed[0] = new IllegalStateException(c.result() < 0 ? "io_uring read: " + Errno.describe(-c.result())
                                 : "short read: " + c.result() + " of " + block() + " bytes");
                         return;
                     }

@@ -7,6 +7,7 @@ import hostside.core.Units;
 import hostside.learn.Inputs;
 import hostside.learn.Svg;
 import hostside.vm.explain.PageWalk.Layout;
+import hostside.vm.explain.PageWalk;
 
 /**
  * What Module 2's steppers take from the machine (its base page, its THP mode, its CPU) and the
@@ -78,7 +79,7 @@ final class Pages {
         String from = pageIsMine(in) ? "this machine's " + Units.bytes(page) + " base page (read here)"
                 : "a typical " + Units.bytes(page) + " base page (not this machine's)";
         if (page != 4096 && page != 65536) return l.title() + ": no layout for " + from + ", so the common one";
-        return l.title() + (l.arch() == hostside.vm.explain.PageWalk.Arch.X86 ? " (LA57 unknown: 4-level)" : "") + ", from " + from;
+        return l.title() + (l.arch() == PageWalk.Arch.X86 ? " (LA57 unknown: 4-level)" : "") + ", from " + from;
     }
 
     /** The THP mode: "always", "madvise" or "never" (the bracketed one of sysfs's list), this machine's or typical. */

@@ -10,6 +10,8 @@ import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
+import hostside.vm.VmRules;
+import hostside.vm.explain.PageWalk;
 
 /**
  * TLB reach: how much memory the TLB's entries map with this machine's base pages and with huge
@@ -29,9 +31,9 @@ public final class TlbReachStepper implements Stepper {
      * 2048; the frames call it typical and say the range. The page-walk stepper's figure too
      * (vm/explain/Walk).
      */
-    public static final int L2_ENTRIES = hostside.vm.explain.PageWalk.TLB_ENTRIES;
+    public static final int L2_ENTRIES = PageWalk.TLB_ENTRIES;
     /** How the second-level TLB's size varies by core, said wherever the typical count is used. */
-    static final String L2_RANGE = hostside.vm.explain.PageWalk.TLB_RANGE;
+    static final String L2_RANGE = PageWalk.TLB_RANGE;
     /** Entries of the first-level data TLB: "a few dozen", as the page walk says; 64 on recent x86 server cores. */
     public static final int L1_ENTRIES = 64;
     /** The table of the questions: an embedding table or a KV-cache offload pool of that size is common. */
@@ -137,7 +139,7 @@ public final class TlbReachStepper implements Stepper {
         double ratio = base.value() / Math.max(1e-9, hugeNs.value());
         // the report's rule: two figures whose samples' ranges overlap cannot be told apart, whatever their ratio
         boolean noise = base.withinSpreadOf(hugeNs);
-        var judged = in.finding(hostside.vm.VmRules.TLB_REACH, base, hugeNs);
+        var judged = in.finding(VmRules.TLB_REACH, base, hugeNs);
         boolean unjudged = Judgement.unjudged(judged);
         int slower = unjudged ? 3 : noise ? 2 : ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
         double walk = base.value() - hugeNs.value();

@@ -11,16 +11,18 @@ import static hostside.learn.Figs.x;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.core.Severity;
 import hostside.cpu.CpuRules;
+import hostside.cpu.MeasuredVerdicts;
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
-import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
-import hostside.learn.Inputs;
 import hostside.learn.Inputs.Value;
+import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
+import hostside.learn.Svg;
 import hostside.report.Report;
 
 /**
@@ -39,7 +41,7 @@ import hostside.report.Report;
  * the hogs did and whether pinning helps are the report's findings of M3-SYSCALL, M3-TIMER (with
  * M3-JITTER-DISTURBED) and M3-PIN where it drew them, which weigh the samples' spread and the
  * machine's load; only without them does a frame judge the medians, by the drill's own thresholds
- * (hostside.cpu.MeasuredVerdicts).
+ * (MeasuredVerdicts).
  */
 public final class FeederStep implements Stepper {
     /**
@@ -48,7 +50,7 @@ public final class FeederStep implements Stepper {
      */
     static final String TYPICAL = "hostside's H200 reference run";
     /** Above this a trivial syscall is slow, as the CPU drill judges it. */
-    static final double SLOW_SYSCALL_NS = hostside.cpu.MeasuredVerdicts.SLOW_SYSCALL_NS;
+    static final double SLOW_SYSCALL_NS = MeasuredVerdicts.SLOW_SYSCALL_NS;
     /** The drill's cadence: one launch every 100 us, 10,000 a second. */
     static final double PERIOD_US = CpuTarget.DEFAULT_PERIOD_NS / 1e3;
     /** Kernels in the drill's CUDA graph; a step of this many kernels is what the remedies are weighed on. */
@@ -246,7 +248,7 @@ public final class FeederStep implements Stepper {
      */
     static Frame.Predict remedyPredict(Cond quiet, Cond noisy, Cond pinned, Cond graph, Optional<Report.Concluded> judged) {
         double pinGain = noisy.stepUs() - pinned.stepUs(), graphGain = quiet.stepUs() - graph.stepUs();
-        boolean pin = pinGain > MATERIAL * noisy.stepUs() && judged.map(c -> c.severity() == hostside.core.Severity.WARN).orElse(true);
+        boolean pin = pinGain > MATERIAL * noisy.stepUs() && judged.map(c -> c.severity() == Severity.WARN).orElse(true);
         boolean gr = graphGain > MATERIAL * quiet.stepUs();
         int answer = Judgement.unjudged(judged) ? 3 : !pin && !gr ? 2 : pin && (!gr || pinGain >= graphGain) ? 0 : 1;
         String why = f("For a step of %d kernels at p99 (lateness plus launch calls): pinning takes it from %s us (hogs, unpinned) to %s us, a gain of %s us; "
@@ -261,12 +263,12 @@ public final class FeederStep implements Stepper {
     }
 
     /**
-     * As hostside.cpu.MeasuredVerdicts.pinned, by its thresholds, on medians alone (figures without
+     * As MeasuredVerdicts.pinned, by its thresholds, on medians alone (figures without
      * the report's M3-PIN: typical ones): a third off the p99 or p99.9, or half the missed ticks
      * where at least 1% were missed.
      */
     static boolean pinHelps(Cond noisy, Cond pinned) {
-        double tail = 1 + hostside.cpu.MeasuredVerdicts.PIN_TAIL_GAIN, missedPct = 100 * hostside.cpu.MeasuredVerdicts.PIN_MISSED_SHARE;
+        double tail = 1 + MeasuredVerdicts.PIN_TAIL_GAIN, missedPct = 100 * MeasuredVerdicts.PIN_MISSED_SHARE;
         return noisy.p99().value() > tail * pinned.p99().value() || noisy.p999().value() > tail * pinned.p999().value()
                 || noisy.missed().value() >= missedPct && noisy.missed().value() > 2 * pinned.missed().value();
     }

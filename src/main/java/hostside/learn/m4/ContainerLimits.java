@@ -6,17 +6,18 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.container.ContainerRules;
+import hostside.container.ContainerVerdicts;
 import hostside.container.DataLoaderPlan;
 import hostside.core.Units;
 import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
-import hostside.learn.Inputs;
 import hostside.learn.Inputs.Fact;
+import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
-import hostside.report.Report;
 import hostside.learn.Svg;
+import hostside.report.Report;
 
 /**
  * Module 4's container limits: three limits a container sets and how each breaks training.
@@ -25,16 +26,16 @@ import hostside.learn.Svg;
  * fails to connect, nccl-tests#206, while pin_memory() is not charged to it); pids.max too low for the job's threads (EAGAIN, "can't
  * start new thread"). Each scene with this machine's fact, read here or typical, and the job of
  * hostside container's plan (its default workers, batches in flight and batch, and its count of tasks); thresholds,
- * messages and fixes are hostside.container.ContainerVerdicts'. Where the report drew a finding of
+ * messages and fixes are ContainerVerdicts'. Where the report drew a finding of
  * M4-SHM-SIZE, M4-MEMLOCK or M4-PIDS (its plan counts what is already in use, which this job does
  * not), the frames quote it and their questions answer as it does.
  */
 public final class ContainerLimits implements Stepper {
     static final long MIB = 1L << 20, GIB = 1L << 30;
     /** Docker's /dev/shm without --shm-size, as the container drill knows it. */
-    static final long DOCKER_DEFAULT_SHM = hostside.container.ContainerVerdicts.DOCKER_DEFAULT_SHM;
+    static final long DOCKER_DEFAULT_SHM = ContainerVerdicts.DOCKER_DEFAULT_SHM;
     /** Below this a memlock limit breaks RDMA registration of anything but toy buffers (the container drill's rule). */
-    static final long TINY_MEMLOCK = hostside.container.ContainerVerdicts.TINY_MEMLOCK;
+    static final long TINY_MEMLOCK = ContainerVerdicts.TINY_MEMLOCK;
     /** The kernel's default RLIMIT_MEMLOCK since Linux 5.16, what a container without --ulimit memlock usually gets. */
     static final long DEFAULT_MEMLOCK = 8 * MIB;
     /** A pod PID limit some Kubernetes clusters set (podPidsLimit), the example where this machine has none. */
@@ -71,7 +72,7 @@ public final class ContainerLimits implements Stepper {
          * pin-memory thread and a dataset's own pools come on top.
          */
         long tasks() {
-            return hostside.container.DataLoaderPlan.tasks(threadsPerProcess, workers);
+            return DataLoaderPlan.tasks(threadsPerProcess, workers);
         }
     }
 

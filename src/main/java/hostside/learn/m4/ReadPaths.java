@@ -12,15 +12,16 @@ import java.util.Optional;
 import hostside.core.Stats;
 import hostside.core.Versus;
 import hostside.io.IoRules;
+import hostside.io.MeasuredVerdicts;
 import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
-import hostside.learn.Inputs;
 import hostside.learn.Inputs.Value;
+import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
-import hostside.report.Report;
 import hostside.learn.Svg;
+import hostside.report.Report;
 
 /**
  * Module 4's read paths: a checkpoint read through the page cache cold, read again warm, read
@@ -38,8 +39,8 @@ public final class ReadPaths implements Stepper {
     static final String TYPICAL = "a PCIe Gen4 NVMe SSD";
     /** The checkpoint the times are given for, GB (10^9 bytes), as the I/O drill's saving verdict counts. */
     static final double CHECKPOINT_GB = 10;
-    /** A gain below this share of the slower figure is no reason to change a loader (hostside.io.MeasuredVerdicts.MATERIAL). */
-    static final double MATERIAL = hostside.io.MeasuredVerdicts.MATERIAL;
+    /** A gain below this share of the slower figure is no reason to change a loader (MeasuredVerdicts.MATERIAL). */
+    static final double MATERIAL = MeasuredVerdicts.MATERIAL;
     /** How much faster than cold a warm read must be for the prediction's "yes". */
     static final double WARM_TIMES = 10;
 

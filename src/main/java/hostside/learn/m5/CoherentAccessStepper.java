@@ -10,6 +10,7 @@ import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
+import hostside.vm.VmRules;
 
 /**
  * A GPU reading host memory: in place over a coherent link with ATS (Grace Hopper, Grace
@@ -150,7 +151,7 @@ public final class CoherentAccessStepper implements Stepper {
         double ratio = prefetch.value() / Math.max(1e-9, faults.value());
         boolean measured = faults.mine() && prefetch.mine();
         // faults against prefetch is M2-MANAGED-PREFETCH's to judge: where the report could not (measured busy), neither does the course
-        var judged = in.finding(hostside.vm.VmRules.MANAGED_PREFETCH, faults, prefetch);
+        var judged = in.finding(VmRules.MANAGED_PREFETCH, faults, prefetch);
         int faster = Judgement.unjudged(judged) ? 3 : ratio >= 1.1 ? 1 : ratio <= 1 / 1.1 ? 0 : 2;
         f.add("Managed memory: " + Reference.millis(GIB, faults.value()) + " by faults, " + Reference.millis(GIB, prefetch.value()) + " by prefetch, per GiB",
                 "cudaMallocManaged memory that sits in host memory reaches the GPU either by the GPU faulting it over page by page on first touch, or by a prefetch "

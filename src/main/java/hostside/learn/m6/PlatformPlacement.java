@@ -7,16 +7,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
+import hostside.core.Severity;
 import hostside.core.Units;
-import hostside.learn.Svg;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
+import hostside.learn.Svg;
 import hostside.report.platforms.Placement;
-import hostside.report.platforms.Platforms;
 import hostside.report.platforms.Platforms.Platform;
+import hostside.report.platforms.Platforms;
 
 /**
  * Module 6: this machine placed among the reference platforms the way the report places it
@@ -293,7 +294,7 @@ public final class PlatformPlacement implements Stepper {
      * The floor question's answer from the report's finding: ok is above, warn below, unknown the
      * "cannot tell" choice (4); a severity the rule does not give falls back on the figures.
      */
-    static int floorAnswer(hostside.core.Severity judged, boolean atOrAbove) {
+    static int floorAnswer(Severity judged, boolean atOrAbove) {
         return switch (judged) {
             case OK -> 0;
             case WARN, BAD -> 1;

@@ -7,11 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.doc.HtmlRenderer;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.Modules;
 import hostside.learn.SelfCheck;
 import hostside.learn.Stepper;
+import hostside.report.Report;
 
 /**
  * The learning mode's pages, by path: the index, one page per module with its steppers, and the
@@ -141,7 +143,7 @@ public final class Site {
             if (!q.findings().isEmpty()) {
                 // the report's own conclusions on this question, by rule: what page one and compare say, never a second opinion
                 b.append("<p class=\"evidence\">The report's findings (hostside rules ID explains each):</p><ul class=\"findings\">");
-                for (hostside.report.Report.Concluded c : q.findings()) {
+                for (Report.Concluded c : q.findings()) {
                     b.append("<li><code>").append(esc(c.id())).append("</code> ").append(esc(c.severity().toString())).append(": ").append(esc(c.text()));
                     if (!c.fix().isEmpty() && c.severity().toFix()) b.append(" Fix: ").append(esc(c.fix()));
                     b.append("</li>");
@@ -182,6 +184,6 @@ public final class Site {
     }
 
     static String esc(String s) {
-        return hostside.doc.HtmlRenderer.esc(s);
+        return HtmlRenderer.esc(s);
     }
 }

@@ -7,10 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 
 import hostside.core.Figure;
+import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.core.Units;
-import hostside.doc.Block;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
 
@@ -37,7 +39,7 @@ public final class CompareDocument {
         for (int i = 0; i < c.classes().size(); i++) {
             Comparison.ClassGroup g = c.classes().get(i);
             List<Block> in = new ArrayList<>();
-            in.add(new Block.Paragraph(Text.of(g.label() + ": " + hostside.core.Finding.some(g.machines()) + ".")));
+            in.add(new Block.Paragraph(Text.of(g.label() + ": " + Finding.some(g.machines()) + ".")));
             if (!g.findings().isEmpty()) in.add(new Block.Bullets(g.findings().stream().map(Text::of).toList()));
             if (!few) in.add(statistics(g));
             b.add(new Block.Section("Class " + (i + 1), in));
@@ -85,21 +87,21 @@ public final class CompareDocument {
         } else {
             List<Text> lines = new ArrayList<>();
             for (Comparison.RuleCount r : f.rules()) {
-                Map<hostside.core.Severity, Long> bySeverity = new java.util.TreeMap<>();
-                for (hostside.core.Severity s : r.worst()) bySeverity.merge(s, 1L, Long::sum);
+                Map<Severity, Long> bySeverity = new java.util.TreeMap<>();
+                for (Severity s : r.worst()) bySeverity.merge(s, 1L, Long::sum);
                 String split = bySeverity.size() == 1 ? r.severity().toString() : String.join(", ", bySeverity.entrySet().stream()
                         .map(e -> e.getKey() + " on " + e.getValue()).toList());
                 lines.add(Text.strong(r.machines().size() + " of " + f.recorded()).plain(": ").andCode(r.id()).plain(" (" + split + ", Module " + r.module()
-                        + ") " + r.title() + ": " + hostside.core.Finding.some(r.machines())));
+                        + ") " + r.title() + ": " + Finding.some(r.machines())));
             }
             in.add(new Block.Bullets(lines));
             in.add(Block.Note.of("Counted over the " + of + " that record their findings; hostside rules ID says what each rule checks, why, and its fix."
-                    + (f.rules().stream().anyMatch(r -> r.worst().contains(hostside.core.Severity.UNKNOWN))
+                    + (f.rules().stream().anyMatch(r -> r.worst().contains(Severity.UNKNOWN))
                     ? " Unknown: measured on a busy machine or within noise there; run it again before comparing." : "")));
         }
         if (!f.unrecorded().isEmpty()) {
             in.add(Block.Note.of(f.unrecorded().size() + (f.unrecorded().size() == 1 ? " report records" : " reports record") + " no findings (written by a hostside"
-                    + " older than the rulebook): " + hostside.core.Finding.some(f.unrecorded()) + "; run hostside report there again to count them."));
+                    + " older than the rulebook): " + Finding.some(f.unrecorded()) + "; run hostside report there again to count them."));
         }
         return new Block.Section("Findings by rule", in);
     }

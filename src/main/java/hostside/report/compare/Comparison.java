@@ -12,9 +12,18 @@ import java.util.function.Function;
 
 import hostside.core.Better;
 import hostside.core.Figure;
+import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.core.Unit;
+import hostside.core.Units;
+import hostside.report.Conclusions;
 import hostside.report.Fleet;
+import hostside.report.MeasuredBy;
+import hostside.report.Placements;
 import hostside.report.Report;
+import hostside.report.Rulebook;
+import hostside.report.platforms.Placement;
 
 /**
  * Reports of several machines compared as design/compare.md (3.2) says: grouped by hardware class
@@ -49,8 +58,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
      * @param machines the reports it gave {@code severity} or any of bad, warn, unknown on, in the order given
      * @param worst    per report in {@code machines}, the worst it gave there
      */
-    public record RuleCount(String id, int module, hostside.core.Severity severity, String title, List<String> machines,
-                            List<hostside.core.Severity> worst) {}
+    public record RuleCount(String id, int module, Severity severity, String title, List<String> machines,
+                            List<Severity> worst) {}
 
     /**
      * A machine whose host-to-device copy is under 0.75 of its reference class's (hostside's own rule:
@@ -103,14 +112,14 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         List<Machine> machines = new ArrayList<>();
         List<BelowFloor> below = new ArrayList<>();
         for (Input i : inputs) {
-            hostside.report.platforms.Placement p = hostside.report.Placements.of(i.report());
+            Placement p = Placements.of(i.report());
             machines.add(new Machine(i.name(), i.report().hardwareClass(), i.report().software(), i.report().confounders(), p.placed() ? p.closest().name() : "",
                     i.report().machine() == null ? null : i.report().machine().id()));
             // the report's M1-CLASS-FLOOR finding, by the rule page one reads: a copy measured busy is unknown, never below the floor
-            Double h2d = hostside.report.Placements.median(i.report(), hostside.report.Placements.HOST_TO_DEVICE);
-            boolean under = hostside.report.Conclusions.classFloor(i.report()).filter(f -> f.severity() == hostside.core.Severity.WARN).isPresent();
-            if (under) below.add(new BelowFloor(i.name(), hostside.report.Placements.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name(),
-                    hostside.report.platforms.Placement.CLASS_FLOOR.id()));
+            Double h2d = Placements.median(i.report(), Placements.HOST_TO_DEVICE);
+            boolean under = Conclusions.classFloor(i.report()).filter(f -> f.severity() == Severity.WARN).isPresent();
+            if (under) below.add(new BelowFloor(i.name(), Placements.HOST_TO_DEVICE, h2d, p.hostToDeviceFloor(), p.closest().name(),
+                    Placement.CLASS_FLOOR.id()));
         }
         Map<Fleet.HardwareClass, List<Input>> byClass = new LinkedHashMap<>();
         for (Input i : inputs) byClass.computeIfAbsent(i.report().hardwareClass(), k -> new ArrayList<>()).add(i);
@@ -190,7 +199,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
      * rule's ID (from a report older than the rulebook) are not grouped.
      */
     static FleetFindings fleetFindings(List<Input> inputs) {
-        Map<String, Map<String, hostside.core.Severity>> byRule = new LinkedHashMap<>();
+        Map<String, Map<String, Severity>> byRule = new LinkedHashMap<>();
         Map<String, Integer> module = new LinkedHashMap<>();
         List<String> unrecorded = new ArrayList<>();
         int recorded = 0;
@@ -202,7 +211,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
             }
             recorded++;
             for (Report.Concluded c : found) {
-                if (c.id().isEmpty() || !(c.severity().toFix() || c.severity() == hostside.core.Severity.UNKNOWN)) continue;
+                if (c.id().isEmpty() || !(c.severity().toFix() || c.severity() == Severity.UNKNOWN)) continue;
                 module.putIfAbsent(c.id(), c.module());
                 // the enum's order is worst first: keep the smaller
                 byRule.computeIfAbsent(c.id(), k -> new LinkedHashMap<>()).merge(i.name(), c.severity(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
@@ -210,8 +219,8 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         }
         List<RuleCount> rules = new ArrayList<>();
         byRule.forEach((id, on) -> {
-            hostside.core.Severity worst = on.values().stream().min(Comparator.naturalOrder()).orElseThrow();
-            String title = hostside.report.Rulebook.find(id).map(hostside.core.Rule::title).orElse("a rule this version does not have");
+            Severity worst = on.values().stream().min(Comparator.naturalOrder()).orElseThrow();
+            String title = Rulebook.find(id).map(Rule::title).orElse("a rule this version does not have");
             rules.add(new RuleCount(id, module.get(id), worst, title, List.copyOf(on.keySet()), List.copyOf(on.values())));
         });
         rules.sort(Comparator.comparing(RuleCount::severity).thenComparingInt(r -> -r.machines().size()).thenComparing(RuleCount::id));
@@ -259,7 +268,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
                 if (!v.equals(mode)) others.computeIfAbsent(v, k -> new ArrayList<>()).add(i.name());
             }
             others.forEach((v, names) -> out.add(String.format(Locale.ROOT, "%d of %d have %s %s (%s), the rest %s", names.size(), group.size(), f.getKey(), v,
-                    hostside.core.Finding.some(names), mode)));
+                    Finding.some(names), mode)));
         }
         return out;
     }
@@ -294,13 +303,13 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
      * runs are no fairer than one: a difference between them says nothing about either machine.
      */
     static String unfair(String key, List<Input> machines) {
-        String drill = hostside.report.MeasuredBy.drill(key).orElse(null);
+        String drill = MeasuredBy.drill(key).orElse(null);
         if (drill == null) return "";
         List<String> why = new ArrayList<>();
         List<String> busy = machines.stream().filter(i -> i.report().confounders() != null && i.report().confounders().busyDrills().contains(drill))
                 .map(Input::name).toList();
         if (!busy.isEmpty()) why.add(String.join(" and ", busy) + (busy.size() == 1 ? " was" : " were") + " busy during the " + drill + " drill");
-        if (hostside.report.MeasuredBy.onGpu(key)) {
+        if (MeasuredBy.onGpu(key)) {
             // a GPU held at a locked or capped clock copies and launches at that clock, not at the machine's
             List<String> locked = machines.stream().filter(i -> i.report().confounders() != null && Boolean.TRUE.equals(i.report().confounders().clocksLocked()))
                     .map(Input::name).toList();
@@ -318,7 +327,7 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
         if (c == null) return "unknown class";
         String gpus = c.gpuCount() == 0 ? "no GPU" : c.gpuCount() + "x " + c.gpu() + ", host link " + c.hostLink() + ", fabric " + c.fabric();
         return String.format(Locale.ROOT, "%s; %s, %d cores; NICs %s%s", gpus, c.cpuModel(), c.cores(), c.nics(),
-                c.pageSize() == null ? "" : "; " + hostside.core.Units.bytes(c.pageSize()) + " pages");
+                c.pageSize() == null ? "" : "; " + Units.bytes(c.pageSize()) + " pages");
     }
 
     /** N machines, K classes, outliers per class, and the figure that spreads most (MAD over median) where a class has three or more. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import hostside.core.Json;
+import hostside.core.Units;
 
 /**
  * The reference platforms a machine is placed among, as data (resources/hostside/compare/platforms.json,
@@ -70,12 +71,12 @@ public record Platforms(String about, List<Platform> platforms) {
 
         /** "55.2 M", or "not known (?)". */
         public String shown() {
-            return known() ? hostside.core.Units.sig3(value) + " " + tag : "not known (?)";
+            return known() ? Units.sig3(value) + " " + tag : "not known (?)";
         }
 
         /** "55.2 GB/s (M: this project's H200 VM, docs/measurements)", or "not known (?: ...)". */
         public String withSource(String unit) {
-            return (known() ? hostside.core.Units.sig3(value) + " " + unit + " (" + tag : "not known (?") + ": " + source + ")";
+            return (known() ? Units.sig3(value) + " " + unit + " (" + tag : "not known (?") + ": " + source + ")";
         }
     }
 

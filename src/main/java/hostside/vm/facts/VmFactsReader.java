@@ -326,7 +326,7 @@ public final class VmFactsReader {
                 p.limit(Limits.NOFILE, reads, unknowns), p.capability(ThisProcess.CAP_IPC_LOCK, reads, unknowns), p.uid(reads, unknowns));
     }
 
-    // ---- typed reads (hostside.fs.FactReads) ----
+    // ---- typed reads (FactReads) ----
 
     private Optional<String> text(String path, boolean expected) {
         return reads.text(path, expected);

@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.fs.Smaps;
 import hostside.harness.Cut;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
-import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
@@ -92,7 +94,7 @@ public record AnonTouch(boolean huge) implements TestCase<HostTarget> {
         }
         TouchDetail d = new TouchDetail(bytes, t.pageSize(), f, f / (bytes / (double) (1 << 20)), f > 0 ? s.median() * gib * 1e3 / f : null,
                 huge ? t.hugePageSize() : null, alloc, fallback, anonHuge, pct, null);
-        return Result.ok(this, hostside.core.Unit.MS_PER_GIB, s, "mmap(MAP_PRIVATE|MAP_ANONYMOUS), one write per base page, host clock; faults from getrusage(RUSAGE_THREAD), THP counters from /proc/vmstat", d);
+        return Result.ok(this, Unit.MS_PER_GIB, s, "mmap(MAP_PRIVATE|MAP_ANONYMOUS), one write per base page, host clock; faults from getrusage(RUSAGE_THREAD), THP counters from /proc/vmstat", d);
     }
 
     private Touch touchOnce(HostTarget t, long bytes) {
@@ -108,7 +110,7 @@ public record AnonTouch(boolean huge) implements TestCase<HostTarget> {
             Map<String, Long> vmAfter = VmStatCounters.read(t.fs());
             return new Touch(ns, used.minorFaults() + used.majorFaults(), VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_alloc"),
                     VmStatCounters.delta(vmBefore, vmAfter, "thp_fault_fallback"),
-                    huge ? hostside.fs.Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L) : 0);
+                    huge ? Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L) : 0);
         }
     }
 

@@ -1,16 +1,18 @@
 package hostside.vm.measure;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
+import hostside.harness.Detail;
+import hostside.harness.Result;
+import hostside.harness.Sampling;
+import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 
-import hostside.harness.Result;
-import hostside.harness.Sampling;
-import hostside.core.Stats;
-import hostside.harness.TestCase;
-import hostside.libc.Libc;
 
 /**
  * One file read end to end, by read(2) into a buffer or through an mmap copied out of the
@@ -50,7 +52,7 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
      * @param residentAtStartPercent cold only (null warm): the most of the file eviction left cached, by mincore; ~0 for a true cold read
      */
     public record FileDetail(long fileBytes, String file, long minorFaults, long majorFaults, double faultsPerMiB,
-                             Double residentAtStartPercent) implements hostside.harness.Detail {
+                             Double residentAtStartPercent) implements Detail {
         /** The folder the file was in: where the figure was measured (derived, so no key of its own). */
         @com.fasterxml.jackson.annotation.JsonIgnore
         public Path dir() {
@@ -87,7 +89,7 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
         double mib = file.bytes() / (double) (1 << 20);
         FileDetail d = new FileDetail(file.bytes(), file.path().toString(), minor, major, (minor + major) / mib,
                 cold ? maxResident[0] * 100 : null);
-        return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), mmap
+        return Result.ok(this, Unit.GB_PER_S, Stats.of(gbs), mmap
                 ? "mmap(MAP_PRIVATE) + 1 MiB copies out of the mapping, host clock; faults from getrusage(RUSAGE_THREAD)"
                 : "read(2) in 1 MiB calls, host clock; faults from getrusage(RUSAGE_THREAD)", fio(file.bytes()), d);
     }

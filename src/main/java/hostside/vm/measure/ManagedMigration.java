@@ -4,13 +4,15 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
 
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.DeviceBuffer;
 import hostside.gpu.cuda.ManagedBuffer;
+import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
-import hostside.core.Stats;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
 
@@ -77,7 +79,7 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
      *                         seeing them, so 0 means "not seen", never "no faults": it is kept as a fact, and the
      *                         output says the faults went uncounted ({@link #uncounted()}).
      */
-    public record MigrationDetail(String gpu, long bufferBytes, Long cpuFaultsCounted) implements hostside.harness.Detail {}
+    public record MigrationDetail(String gpu, long bufferBytes, Long cpuFaultsCounted) implements Detail {}
 
     @Override
     public Class<MigrationDetail> detailType() {
@@ -143,6 +145,6 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
         Long counted = kind == Kind.CPU_FAULTS_TO_HOST ? FileRead.median(laps.stream().mapToLong(Lap::faults).toArray()) : null;
         MigrationDetail d = new MigrationDetail(b.name + " (" + b.pciAddress + ")", bytes, counted);
         String method = kind == Kind.CPU_FAULTS_TO_HOST ? cpuMethod(counted) : "queued behind a spin kernel, timed with CUDA events (nvbandwidth's way)";
-        return Result.ok(this, hostside.core.Unit.GB_PER_S, Stats.of(gbs), method, d);
+        return Result.ok(this, Unit.GB_PER_S, Stats.of(gbs), method, d);
     }
 }

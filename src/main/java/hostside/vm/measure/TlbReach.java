@@ -13,10 +13,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import hostside.core.Stats;
 import hostside.core.Sweep;
 import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.core.Versus;
+import hostside.fs.Smaps;
+import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
+import hostside.libc.Libc;
 
 /**
  * TLB reach: a dependent chain of loads visiting every base page of a working set once, in
@@ -48,7 +52,7 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
     }
 
     public String description() {
-        return "random dependent loads, one per base page, over 64 KiB to " + hostside.core.Units.bytes(maxBytes) + " "
+        return "random dependent loads, one per base page, over 64 KiB to " + Units.bytes(maxBytes) + " "
                 + (huge ? "backed by THP huge pages" : "in base pages") + ": ns per access at 1 GiB";
     }
 
@@ -72,7 +76,7 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
      * @param sweep             ns per load at each working set, smallest first; the figure is its last point
      */
     public record TlbDetail(long pageSize, Long hugePageSize, Double hugePercent, int accessesPerSample, Sweep sweep)
-            implements hostside.harness.Detail {
+            implements Detail {
 
         /**
          * Reads this detail as hostside/2 writes it, and as hostside/1 did: the curve then was a list
@@ -105,10 +109,10 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
         List<Sweep.Point> points = new ArrayList<>();
         Double hugePercent = null;
         try (AnonTouch.Region r = AnonTouch.Region.map(largest, align, t.pageSize())) {
-            r.advise(huge ? hostside.libc.Libc.MADV_HUGEPAGE : hostside.libc.Libc.MADV_NOHUGEPAGE, t);
+            r.advise(huge ? Libc.MADV_HUGEPAGE : Libc.MADV_NOHUGEPAGE, t);
             AnonTouch.touch(r.segment(), t.pageSize());
             if (huge) {
-                long ah = hostside.fs.Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L);
+                long ah = Smaps.anonHugeBytes(t.fs(), r.segment().address()).orElse(-1L);
                 hugePercent = ah < 0 ? null : 100.0 * ah / largest;
             }
             SplittableRandom rnd = new SplittableRandom(7);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;
 import hostside.harness.Result;
+import hostside.harness.Status;
 
 /**
  * No python process is left behind: after a normal run, after a timeout, after the Java side is
@@ -59,7 +60,7 @@ class CleanupTest {
         assertThat(Leftovers.newFolders(folders)).isEmpty();
         // and as a test case: a failed row, not an exception
         Result row = new CowGrowth(DatasetKind.LIST).run(t);
-        assertThat(row.status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(row.status()).isEqualTo(Status.FAILED);
         assertThat(row.why()).contains("timed out");
     }
 
@@ -84,7 +85,7 @@ class CleanupTest {
         runner.join(10_000);
         assertThat(runner.isAlive()).isFalse();
         assertThat((System.nanoTime() - t0) / 1e9).isLessThan(6);
-        assertThat(result.get().status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(result.get().status()).isEqualTo(Status.FAILED);
         assertThat(result.get().why()).startsWith("interrupted");
         assertThat(stillInterrupted.get()).as("the interrupt is passed on").isTrue();
         assertThat(seen.running()).isEmpty();

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import hostside.fs.FsRoot;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Status;
 
 /** When the copy-on-write cases run, and what they say when they cannot. */
 class CowApplicabilityTest {
@@ -52,7 +53,7 @@ class CowApplicabilityTest {
         Path p = fakePython("echo 'python3: cannot run here' >&2; exit 7");
         List<Result> rs = Runner.run(List.of(new CowGrowth(DatasetKind.LIST)), target(p.toString()), k -> {});
         assertThat(rs).singleElement().satisfies(r -> {
-            assertThat(r.status()).isEqualTo(hostside.harness.Status.FAILED);
+            assertThat(r.status()).isEqualTo(Status.FAILED);
             assertThat(r.why()).contains("exited with 7").contains("python3: cannot run here");
         });
     }

@@ -9,9 +9,11 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Status;
 
 /**
  * The real thing on this machine, small: a 16 MiB list dataset, two workers, two passes of
@@ -33,8 +35,8 @@ class CowLiveTest {
         Result list = rs.get(0), array = rs.get(1);
         report(list);
         report(array);
-        assertThat(list.status()).as(list.why()).isEqualTo(hostside.harness.Status.OK);
-        assertThat(list.unit()).isEqualTo(hostside.core.Unit.of("%"));
+        assertThat(list.status()).as(list.why()).isEqualTo(Status.OK);
+        assertThat(list.unit()).isEqualTo(Unit.of("%"));
         assertThat(list.value().samples()).isEqualTo(2);
         assertThat(list.value().min()).as("every list worker copied most of the dataset").isGreaterThan(50);
         CowDetail d = (CowDetail) list.detail();
@@ -50,11 +52,11 @@ class CowLiveTest {
             assertThat(w.samples()).as("samples every 100 ms over two 300 ms passes").hasSizeGreaterThanOrEqualTo(4);
         }
 
-        if (array.status() == hostside.harness.Status.NOT_RUN) {
+        if (array.status() == Status.NOT_RUN) {
             assertThat(array.why()).contains("numpy");
             return;
         }
-        assertThat(array.status()).as(array.why()).isEqualTo(hostside.harness.Status.OK);
+        assertThat(array.status()).as(array.why()).isEqualTo(Status.OK);
         assertThat(array.value().max()).as("array workers kept the dataset shared").isLessThan(10);
         List<String> verdicts = VerdictsTest.texts(rs);
         System.out.println(verdicts);

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.fs.FsRoot;
+import hostside.harness.Cut;
 
 class DataLoaderTargetTest {
     @TempDir
@@ -33,7 +34,7 @@ class DataLoaderTargetTest {
     @Test
     void aCutDatasetSaysWhatItUsedAndWhy() throws Exception {
         FsRoot fs = withMemAvailable("MemAvailable:    20971520 kB\n"); // 20 GiB
-        hostside.harness.Cut c = DataLoaderTarget.cut(fs, 1L << 40, 4).orElseThrow();
+        Cut c = DataLoaderTarget.cut(fs, 1L << 40, 4).orElseThrow();
         assertThat(c.option()).isEqualTo("--dataset-size");
         assertThat(c.asked()).isEqualTo(1L << 40);
         assertThat(c.used()).isEqualTo(1024L << 20);

@@ -12,8 +12,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Json;
+import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.harness.Result;
+import hostside.harness.Status;
 
 /** torch is not installed here: the paths that say why fork_vs_spawn_cuda does not run, and the reading of its output. */
 class ForkVsSpawnTest {
@@ -55,7 +58,7 @@ class ForkVsSpawnTest {
         }
         assumeThat(torch.ok()).as("torch is installed on this machine").isFalse();
         Result r = new ForkVsSpawn().run(target(python));
-        assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(r.status()).isEqualTo(Status.NOT_RUN);
         assertThat(r.why()).isEqualTo("torch not installed (pip install torch)");
     }
 
@@ -74,10 +77,10 @@ class ForkVsSpawnTest {
         assertThat(ForkVsSpawn.whyNot("garbage\n")).as("no probe line: the run says what went wrong").isEmpty();
         // the run's result: a probe that says no is "not run", a run that died before it "failed"
         Result none = new ForkVsSpawn().result(out("{\"event\": \"probe\", \"torch\": true, \"version\": \"2.9.0\", \"cuda_build\": \"12.8\", \"available\": false, \"count\": 0}\n"), LIMIT);
-        assertThat(none.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(none.status()).isEqualTo(Status.NOT_RUN);
         assertThat(none.why()).isEqualTo("torch sees no CUDA device");
         Result died = new ForkVsSpawn().result(new Python.Outcome(1, "garbage\n", "Traceback...\nSyntaxError: bad\n", false), LIMIT);
-        assertThat(died.status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(died.status()).isEqualTo(Status.FAILED);
         assertThat(died.why()).isEqualTo("the script exited with 1 before CUDA was tried: SyntaxError: bad");
     }
 
@@ -90,7 +93,7 @@ class ForkVsSpawnTest {
         assertThat(Python.onPath("/nonexistent:" + dir)).hasValue(fake.toString());
         assertThat(new ForkVsSpawn().notApplicable(target(fake.toString()))).as("no second interpreter is asked").isEmpty();
         Result r = new ForkVsSpawn().run(target(fake.toString()));
-        assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+        assertThat(r.status()).isEqualTo(Status.NOT_RUN);
         assertThat(r.why()).isEqualTo("torch sees no CUDA device");
     }
 
@@ -106,8 +109,8 @@ class ForkVsSpawnTest {
                 {"event": "done"}
                 """;
         Result r = new ForkVsSpawn().result(out(stdout), LIMIT);
-        assertThat(r.status()).isEqualTo(hostside.harness.Status.OK);
-        assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("s"));
+        assertThat(r.status()).isEqualTo(Status.OK);
+        assertThat(r.unit()).isEqualTo(Unit.of("s"));
         assertThat(r.value().median()).isEqualTo(2.2);
         assertThat(r.value().samples()).isEqualTo(3);
         SpawnDetail d = (SpawnDetail) r.detail();
@@ -118,22 +121,22 @@ class ForkVsSpawnTest {
         assertThat(d.spawnCudaSeconds()).isEqualTo(0.3);
         assertThat(d.spawnTries()).containsExactly(new SpawnDetail.SpawnTry(1, true, 2.5, 0.4, null), new SpawnDetail.SpawnTry(2, true, 2.1, 0.3, null),
                 new SpawnDetail.SpawnTry(3, true, 2.2, 0.3, null));
-        var json = hostside.core.Json.MAPPER.valueToTree(d);
+        var json = Json.MAPPER.valueToTree(d);
         assertThat(json.path("fork").asText()).as("written as before: the outcome in words")
                 .isEqualTo("failed: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method");
         assertThat(json.path("spawnTries").get(0).path("try").asInt()).isEqualTo(1);
         assertThat(VerdictsTest.texts(List.of(r))).singleElement().asString().endsWith("(spawn costs 2.2 s per worker start)");
 
         Result none = new ForkVsSpawn().result(out("{\"event\": \"error\", \"reason\": \"torch sees no CUDA device\"}"), LIMIT);
-        assertThat(none.status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(none.status()).isEqualTo(Status.FAILED);
         assertThat(none.why()).isEqualTo("torch sees no CUDA device");
 
         Result late = new ForkVsSpawn().result(new Python.Outcome(-1, stdout.lines().limit(4).reduce("", (a, b) -> a + b + "\n"), "", true), LIMIT);
-        assertThat(late.status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(late.status()).isEqualTo(Status.FAILED);
         assertThat(late.why()).contains("timed out after 60 s").contains("1 spawn tries done");
 
         Result spawnFailed = new ForkVsSpawn().result(out(stdout.replace("\"ok\": true, \"error\": \"\", \"start_seconds\"", "\"ok\": false, \"error\": \"RuntimeError: x\", \"s\"")), LIMIT);
-        assertThat(spawnFailed.status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(spawnFailed.status()).isEqualTo(Status.FAILED);
         assertThat(spawnFailed.why()).isEqualTo("spawn failed too: RuntimeError: x");
         assertThat(((SpawnDetail) spawnFailed.detail()).fork().failed()).as("what was learnt before the failure is kept").isTrue();
         assertThat(((SpawnDetail) spawnFailed.detail()).spawn()).isEqualTo(SpawnDetail.Outcome.failed("RuntimeError: x"));
@@ -225,7 +228,7 @@ class ForkVsSpawnTest {
 
         assertThat(new ForkVsSpawn().notApplicable(t)).isEmpty();
         Result r = new ForkVsSpawn().run(t);
-        assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK);
+        assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
         assertThat(r.value().samples()).isEqualTo(3);
         assertThat(r.value().min()).isPositive();
         SpawnDetail d = (SpawnDetail) r.detail();

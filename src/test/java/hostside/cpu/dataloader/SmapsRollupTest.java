@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
+import hostside.fs.FsRoot;
 
 class SmapsRollupTest {
     /** A python3 worker on kernel 6.18 (x86-64) after copying a 16 MiB list dataset. */
@@ -53,7 +54,7 @@ class SmapsRollupTest {
 
     @Test
     void readsThisMachinesOwnFile() {
-        SmapsRollup r = SmapsRollup.parse(hostside.fs.FsRoot.live().text("/proc/self/smaps_rollup").orElseThrow());
+        SmapsRollup r = SmapsRollup.parse(FsRoot.live().text("/proc/self/smaps_rollup").orElseThrow());
         assertThat(r.rss().orElseThrow()).isPositive();
         assertThat(r.uss().orElseThrow()).isPositive().isLessThanOrEqualTo(r.rss().orElseThrow());
         assertThat(r.pss().orElseThrow()).isLessThanOrEqualTo(r.rss().orElseThrow()).isGreaterThanOrEqualTo(r.uss().orElseThrow());

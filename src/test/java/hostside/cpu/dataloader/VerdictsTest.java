@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Finding;
+import hostside.cpu.Runs;
 import hostside.harness.Result;
 import hostside.testing.RuleTally;
 
@@ -13,11 +15,11 @@ import hostside.testing.RuleTally;
 class VerdictsTest {
     /** The findings' texts. */
     static List<String> texts(List<Result> rs) {
-        return DataLoaderVerdicts.of(rs, null).stream().map(hostside.core.Finding::text).toList();
+        return DataLoaderVerdicts.of(rs, null).stream().map(Finding::text).toList();
     }
 
     static Result cow(String data, double growth, int workers, long dataset, long totalGrowth) {
-        return hostside.cpu.Runs.cowResult(DatasetKind.of(data), growth, workers, dataset, totalGrowth);
+        return Runs.cowResult(DatasetKind.of(data), growth, workers, dataset, totalGrowth);
     }
 
     @Test
@@ -50,7 +52,7 @@ class VerdictsTest {
     }
 
     static Result spawn(String fork, double... seconds) {
-        return hostside.cpu.Runs.spawnResult(SpawnDetail.Outcome.parse(fork), seconds);
+        return Runs.spawnResult(SpawnDetail.Outcome.parse(fork), seconds);
     }
 
     @Test

@@ -3,8 +3,9 @@ package hostside.cpu.facts;
 import java.nio.file.Path;
 import java.util.List;
 
-import hostside.fs.FsRoot;
 import hostside.core.Finding;
+import hostside.fs.FsRoot;
+import hostside.testing.RecordedMachine;
 
 /**
  * A recorded machine in a temp folder: by default a healthy two-node x86 training box with 16
@@ -12,7 +13,7 @@ import hostside.core.Finding;
  * node 1, each device's interrupts on its own node and away from GPU0's CPUs, the performance
  * governor, shallow C-states, no isolation and no CPU quota. Tests change files from there.
  */
-final class Box extends hostside.testing.RecordedMachine<Box> {
+final class Box extends RecordedMachine<Box> {
     static final String CPU = "/sys/devices/system/cpu";
     static final String GPU = "0000:3b:00.0", NIC = "0000:86:00.0", NVME = "0000:87:00.0";
     static final int CPUS = 16;

@@ -13,9 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import hostside.cpu.facts.CpuFacts.CmdlineCpus;
 import hostside.core.CpuSet;
+import hostside.cpu.facts.CpuFacts.CmdlineCpus;
 import hostside.fs.FsRoot;
+import hostside.machine.PciKind;
 
 class CpuFactsReaderTest {
     static final String CPU = Box.CPU;
@@ -372,7 +373,7 @@ class CpuFactsReaderTest {
         Box b = Box.healthy(root);
         for (int i = 0; i < 4; i++) b.affinity(110 + i, "0-7", String.valueOf(4 + i));
         CpuFacts.Feeder g = b.read().feeders().getFirst();
-        assertThat(g.irqsOnFeeders()).containsExactly(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 4, 4, set("4-7"), 20000));
+        assertThat(g.irqsOnFeeders()).containsExactly(new CpuFacts.IrqsOnFeeders("eth0", PciKind.NIC, 4, 4, set("4-7"), 20000));
     }
 
     @Test

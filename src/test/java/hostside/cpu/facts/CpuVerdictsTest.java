@@ -8,7 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
 class CpuVerdictsTest {
@@ -29,7 +31,7 @@ class CpuVerdictsTest {
     void aHealthyBoxSaysOnlyTheSchedulerNote() {
         List<Finding> f = Box.healthy(root).findings();
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.subject()).isEqualTo("scheduler");
             assertThat(x.text()).startsWith("kernel 6.8 schedules with EEVDF (6.6 and later)")
                     .contains("virtual deadline one slice (base_slice_ns, by default 3 ms with 16 CPUs)")
@@ -54,7 +56,7 @@ class CpuVerdictsTest {
                 .put("/proc/version", "Linux version 5.15.0-119-generic (buildd@lcy02) (gcc 11.4.0) #129-Ubuntu SMP Fri Aug 2 19:25:20 UTC 2024\n")
                 .put("/proc/sys/kernel/sched_wakeup_granularity_ns", "4000000\n").put("/proc/sys/kernel/sched_min_granularity_ns", "3000000\n")
                 .findings(), "scheduler").getFirst();
-        assertThat(s.severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(s.severity()).isEqualTo(Severity.INFO);
         assertThat(s.text()).startsWith("kernel 5.15 schedules with CFS (before 6.6)").contains("wakeup_granularity (4 ms here)")
                 .contains("6.6 replaced it with EEVDF").endsWith("preemption model: none or voluntary");
     }
@@ -87,14 +89,14 @@ class CpuVerdictsTest {
     void aQuotaBelowTheVisibleCpusOversubscribes() {
         List<Finding> f = except(Box.healthy(root).put("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "400000 100000\n").findings(), "scheduler");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-CPU-QUOTA");
             assertThat(x.subject()).isEqualTo("CPU quota");
             assertThat(x.text()).startsWith("the cgroup grants 4 CPUs' worth of time (cpu.max 400000 100000) but this process sees 16 CPUs")
                     .contains("16 physical cores here").contains("throttled").contains("100 ms period")
                     .endsWith("4 threads fit the quota");
             assertThat(x.fix()).contains("OMP_NUM_THREADS");
-            assertThat(x.evidence()).contains(hostside.core.Evidence.fact("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "cpu.max 400000 100000"));
+            assertThat(x.evidence()).contains(Evidence.fact("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "cpu.max 400000 100000"));
         });
     }
 
@@ -120,7 +122,7 @@ class CpuVerdictsTest {
     void affinityNarrowerThanTheCgroupIsNoted() {
         Box b = Box.healthy(root).put("/proc/4242/status", "Cpus_allowed_list:\t0-3\nMems_allowed_list:\t0\n");
         assertThat(about(b.findings(), "affinity")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).isEqualTo("this process may run on CPUs 0-3 only (4 of 16 online; narrower than its cgroup's cpuset "
                     + "0-15: taskset, numactl or a launcher set it): the threads it starts, DataLoader workers and OpenMP threads "
                     + "included, inherit that set");
@@ -142,7 +144,7 @@ class CpuVerdictsTest {
     void aProcessKeptOffTheGpusNode() {
         List<Finding> f = about(Box.healthy(root).put("/proc/4242/status", "Cpus_allowed_list:\t8-15\nMems_allowed_list:\t1\n").findings(), "GPU0");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-GPU-LOCAL-CPUS");
             assertThat(x.text()).startsWith("this process may not run on any of GPU0's local CPUs (0-7, NUMA node 0)");
             assertThat(x.fix()).contains("numactl --cpunodebind");
@@ -162,7 +164,7 @@ class CpuVerdictsTest {
     void isolcpusWithoutNohzFull() {
         List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15\n").put(CPU + "/isolated", "12-15\n").findings(), "isolation");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.id()).isEqualTo("M3-ISOLCPUS");
             assertThat(x.text()).isEqualTo("CPUs 12-15 are isolated (isolcpus): the scheduler places no thread there unless it is "
                     + "pinned (taskset -c 12-15); CPUs 12-15 still take the scheduler tick and run RCU callbacks (no nohz_full=), which "
@@ -201,7 +203,7 @@ class CpuVerdictsTest {
         List<Finding> f = about(Box.healthy(root).put("/proc/cmdline", "isolcpus=12-15 nohz_full=12-15\n")
                 .put(CPU + "/isolated", "\n").findings(), "isolation");
         assertThat(f).anySatisfy(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-ISOLCPUS-MISMATCH");
             assertThat(x.text()).startsWith("the command line asks isolcpus=12-15 but the kernel isolated no CPU (" + CPU + "/isolated)");
         });
@@ -215,7 +217,7 @@ class CpuVerdictsTest {
         for (int i = 0; i < 4; i++) b.affinity(110 + i, "0-7", String.valueOf(i));
         List<Finding> f = about(b.findings(), "GPU0");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-IRQ-FEEDERS");
             assertThat(x.text()).isEqualTo("eth0's 4 IRQs land on CPUs 0-3, the cores that feed GPU0 (0-7): interrupt and softirq work "
                     + "preempts its launch and data-loading threads there; the rest (4-7) are free of them");
@@ -230,7 +232,7 @@ class CpuVerdictsTest {
     void oneNicIrqAmongTheFeedersIsANote() {
         Box b = Box.healthy(root).put("/sys/devices/pci0000:86/" + Box.NIC + "/local_cpulist", "0-15\n").affinity(110, "0-7", "6");
         assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.id()).isEqualTo("M3-IRQ-FEEDERS");
             assertThat(x.fix()).isEmpty();
             assertThat(x.text()).isEqualTo("eth0's 1 IRQ lands on CPU 6, among the 8 that feed GPU0 (0-7): latency-sensitive "
@@ -280,7 +282,7 @@ class CpuVerdictsTest {
         Box b = Box.healthy(root);
         for (int i = 0; i < 4; i++) b.affinity(100 + i, "0-15", String.valueOf(8 + i));
         assertThat(about(b.findings(), "GPU0")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-IRQ-FAR");
             assertThat(x.text()).isEqualTo("GPU0's 4 IRQs are handled on CPUs 8-11 (IRQ 100-103), outside its local CPUs 0-7 on NUMA node 0: its "
                     + "completion interrupts (blocking synchronisation, events) are serviced across the CPU interconnect");
@@ -306,7 +308,7 @@ class CpuVerdictsTest {
         for (String a : new String[] {Box.NIC, Box.NVME}) b.put("/sys/devices/pci0000:" + a.substring(5, 7) + "/" + a + "/local_cpulist", "0-15\n");
         List<Finding> f = about(b.findings(), "IRQ");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).startsWith("all 10 interrupts of GPU0, eth0, nvme0 land on CPU0: one core services every completion")
                     .doesNotContain("irqbalance is not running"); // unknown in a recording
         });
@@ -337,7 +339,7 @@ class CpuVerdictsTest {
     @Test
     void powersaveOnAPassiveDriverHoldsTheLowestClock() {
         assertThat(about(governor("powersave", "acpi-cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
+            assertThat(x.severity()).isEqualTo(Severity.BAD);
             assertThat(x.id()).isEqualTo("M3-GOVERNOR");
             assertThat(x.text()).startsWith("CPUs 0-15 use the generic powersave governor (acpi-cpufreq), which holds them at their lowest frequency");
             assertThat(x.fix()).contains("cpupower frequency-set -g performance");
@@ -351,7 +353,7 @@ class CpuVerdictsTest {
         RuleTally.quiet(pstate, CpuFactRules.GOVERNOR);
         RuleTally.quiet(pstate, CpuFactRules.EPP);
         assertThat(about(governor("powersave", "amd-pstate-epp", "power").findings(), "cpufreq")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-EPP");
             assertThat(x.text()).startsWith("CPUs 0-15 run amd-pstate-epp powersave with energy_performance_preference=power");
         });
@@ -365,7 +367,7 @@ class CpuVerdictsTest {
     @Test
     void ondemandLagsBursts() {
         assertThat(about(governor("ondemand", "acpi-cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.id()).isEqualTo("M3-GOVERNOR");
             assertThat(x.text()).contains("raises the clock only after a burst has begun");
             assertThat(x.fix()).contains("performance");
@@ -375,7 +377,7 @@ class CpuVerdictsTest {
     @Test
     void schedutilIsANote() {
         assertThat(about(governor("schedutil", "intel_cpufreq", null).findings(), "cpufreq")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).startsWith("CPUs 0-15 use schedutil (intel_cpufreq)");
         });
     }
@@ -424,7 +426,7 @@ class CpuVerdictsTest {
         Box b = Box.healthy(root).put(CPU + "/cpu0/cpuidle/state3/name", "C6\n").put(CPU + "/cpu0/cpuidle/state3/latency", "170\n")
                 .put(CPU + "/cpu0/cpuidle/state3/disable", "0\n");
         assertThat(about(b.findings(), "cpuidle")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).startsWith("idle CPUs may enter C6, which takes up to 170 µs to leave (CPU0, cpuidle intel_idle/menu)");
         });
         b.put(CPU + "/cpu0/cpuidle/state3/disable", "1\n");

@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
 import hostside.core.CpuSet;
-import hostside.fs.FsRoot;
 import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
+import hostside.machine.PciKind;
 
 /**
  * The NVIDIA H200 VM as recorded in testdata/h200: 16 vCPUs on one node, kernel 6.18
@@ -87,7 +89,7 @@ class H200CpuTest {
         assertThat(nic.total()).isEqualTo(27);
 
         assertThat(f.feeders()).containsExactly(new CpuFacts.Feeder("GPU0", "0000:00:06.0", null, set("0-15"), CpuSet.EMPTY, set("0-15"), set("0-15"),
-                List.of(new CpuFacts.IrqsOnFeeders("eth0", hostside.machine.PciKind.NIC, 2, 2, set("7-8"), 27))));
+                List.of(new CpuFacts.IrqsOnFeeders("eth0", PciKind.NIC, 2, 2, set("7-8"), 27))));
     }
 
     @Test
@@ -102,10 +104,10 @@ class H200CpuTest {
     void findingsAreTheNicNoteAndTheSchedulerNote() {
         List<Finding> v = CpuVerdicts.of(f);
         assertThat(v).extracting(Finding::severity, Finding::subject).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "GPU0"), org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "scheduler"));
+                org.assertj.core.groups.Tuple.tuple(Severity.INFO, "GPU0"), org.assertj.core.groups.Tuple.tuple(Severity.INFO, "scheduler"));
         assertThat(v.get(0).text()).isEqualTo("eth0's 2 IRQs land on CPUs 7-8, among the 16 that feed GPU0 (0-15): "
                 + "latency-sensitive feeder threads pinned to 0-6,9-15 stay out of their way");
-        assertThat(v).extracting(hostside.core.Finding::id).containsExactly("M3-IRQ-FEEDERS", "M3-SCHEDULER");
+        assertThat(v).extracting(Finding::id).containsExactly("M3-IRQ-FEEDERS", "M3-SCHEDULER");
         assertThat(v.get(1).text()).startsWith("kernel 6.18 schedules with EEVDF (6.6 and later)")
                 .contains("by default 3 ms with 16 CPUs").contains("sched_setattr (sched_runtime)")
                 .endsWith("the preemption model is chosen at boot (PREEMPT_DYNAMIC, preempt=)");

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
+import hostside.core.Json;
 import hostside.fs.FsRoot;
 
 /** This machine: reading never throws and finds this JVM's own allowed CPUs. */
@@ -26,6 +27,6 @@ class LiveCpuTest {
         assertThat(f[0].kernel().release()).isEqualTo(Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
         assertThat(f[0].irqs().irqbalance()).isNotNull(); // live: decided from /proc/*/comm
         assertThatCode(() -> CpuVerdicts.of(f[0])).doesNotThrowAnyException();
-        assertThatCode(() -> hostside.core.Json.write(f[0])).doesNotThrowAnyException();
+        assertThatCode(() -> Json.write(f[0])).doesNotThrowAnyException();
     }
 }

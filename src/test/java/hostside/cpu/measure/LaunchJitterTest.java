@@ -7,13 +7,20 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
+import hostside.core.Distribution;
+import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.FakeDriver;
+import hostside.gpu.cuda.OnFakeDriver;
+import hostside.harness.JitWatch;
 import hostside.harness.Result;
+import hostside.harness.Runner;
+import hostside.harness.Status;
 import hostside.libc.Sched;
 
 /** The jitter loop on the fake driver (launches, graphs, resources) and on the timer alone. */
-class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
+class LaunchJitterTest extends OnFakeDriver {
     static final int LAUNCHES = 400;
 
     static CpuTarget target(GpuBench b) {
@@ -85,7 +92,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
 
     @Test
     void warmUpWaitsForTheJitToGoQuiet() {
-        hostside.harness.JitWatch w = new hostside.harness.JitWatch();
+        JitWatch w = new JitWatch();
         assertThat(w.settled(100, 0, 300)).as("first look starts the clock").isFalse();
         assertThat(w.settled(100, 299, 300)).isFalse();
         assertThat(w.settled(100, 300, 300)).as("unchanged for 300").isTrue();
@@ -111,10 +118,10 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             assertThat(fake.lastLaunch("params")).as("the empty kernel takes no parameters").isZero();
             LaunchJitter.Detail d = detail(r);
             assertThat(d.launchNs().count()).as("one launch time per tick").isEqualTo(LAUNCHES);
-            assertThat(d.launchNs().unit()).isEqualTo(hostside.core.Unit.NS);
+            assertThat(d.launchNs().unit()).isEqualTo(Unit.NS);
             assertThat(d.lateNs().p50()).isLessThanOrEqualTo(d.lateNs().max());
             assertThat(d.lateNs().count()).isEqualTo(LAUNCHES);
-            assertThat(d.lateNs().histogram().stream().mapToLong(hostside.core.Distribution.Bucket::count).sum())
+            assertThat(d.lateNs().histogram().stream().mapToLong(Distribution.Bucket::count).sum())
                     .as("the histogram holds every wake-up").isEqualTo(LAUNCHES);
             assertThat(d.gapNs().count()).as("a gap before each launch, the first from the tick before the recording's first").isEqualTo(LAUNCHES);
             assertThat(r.value().samples()).isEqualTo(LAUNCHES);
@@ -150,8 +157,8 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     void aFailedCaptureStillEndsTheCaptureAndFreesEverything() {
         try (GpuBench b = new GpuBench(cuda, 0)) {
             fake.failOnce("cuLaunchKernel", 1, 3); // the fourth captured launch fails
-            Result r = hostside.harness.Runner.run(List.of(new LaunchJitter(LaunchJitter.Condition.GRAPH)), target(b), k -> { }).getFirst();
-            assertThat(r.status()).isEqualTo(hostside.harness.Status.FAILED);
+            Result r = Runner.run(List.of(new LaunchJitter(LaunchJitter.Condition.GRAPH)), target(b), k -> { }).getFirst();
+            assertThat(r.status()).isEqualTo(Status.FAILED);
             assertThat(r.why()).contains("cuLaunchKernel").contains("CUDA_ERROR_INVALID_VALUE");
             assertThat(fake.calls("cuStreamEndCapture")).isEqualTo(1);
             assertThat(fake.live("graphs")).isZero();
@@ -201,7 +208,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
     void hogsAreSpinningProcessesOnTheirCpusThatStopWhenClosed() throws Exception {
         List<Integer> cpus = Sched.affinity();
         List<ProcessHandle> seen;
-        String allowed = hostside.core.CpuSet.of(cpus.stream().mapToInt(Integer::intValue).toArray()).toList();
+        String allowed = CpuSet.of(cpus.stream().mapToInt(Integer::intValue).toArray()).toList();
         try (CpuHogs h = CpuHogs.start(cpus.size(), cpus, 60)) {
             seen = h.pids().stream().map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
             assertThat(seen).as("one hog per CPU, running").hasSize(cpus.size()).allMatch(ProcessHandle::isAlive);
@@ -253,7 +260,7 @@ class LaunchJitterTest extends hostside.gpu.cuda.OnFakeDriver {
             }
             Result r = pinned.run(t);
             assertThat(detail(r).feederCpu()).isEqualTo(cpus.getLast());
-            hostside.core.CpuSet hogs = detail(r).hogCpus();
+            CpuSet hogs = detail(r).hogCpus();
             assertThat(hogs.contains(cpus.getLast())).isFalse();
             assertThat(hogs.size()).isEqualTo(cpus.size() - 1);
         }

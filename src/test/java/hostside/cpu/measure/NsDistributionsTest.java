@@ -12,6 +12,7 @@ import hostside.core.CpuSet;
 import hostside.core.Distribution;
 import hostside.core.Json;
 import hostside.core.Unit;
+import hostside.cpu.Runs;
 
 /** The jitter series as Distributions: their buckets, and both spellings they are read from. */
 class NsDistributionsTest {
@@ -46,7 +47,7 @@ class NsDistributionsTest {
 
     @Test
     void aDetailReadsBackFromItsJsonAndFromAnOldReportsMaps() throws Exception {
-        LaunchJitter.Detail d = new hostside.cpu.Runs.Jitter().late(NsDistributions.of(one(55_000))).pinnedTo(3, CpuSet.of(0, 1, 2)).build();
+        LaunchJitter.Detail d = new Runs.Jitter().late(NsDistributions.of(one(55_000))).pinnedTo(3, CpuSet.of(0, 1, 2)).build();
         assertThat(Json.MAPPER.treeToValue(Json.MAPPER.valueToTree(d), LaunchJitter.Detail.class)).isEqualTo(d);
 
         String old = """

@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
+import hostside.core.Unit;
 import hostside.harness.Result;
 import hostside.libc.Sched;
 
@@ -57,14 +59,14 @@ class SchedCostsTest {
         Result r = new SchedCosts.Migration(500).run(t);
         SchedCosts.Migration.Detail d = (SchedCosts.Migration.Detail) r.detail();
         assertThat(d.notOnTargetAfterCall()).isZero();
-        assertThat(d.cpus()).isEqualTo(hostside.core.CpuSet.of(t.cpus().get(0), t.cpus().get(1)));
+        assertThat(d.cpus()).isEqualTo(CpuSet.of(t.cpus().get(0), t.cpus().get(1)));
         assertThat(d.movesPerSample()).isEqualTo(500);
     }
 
     @Test
     void theSyscallFigureCarriesTheCallsOwnCost() {
         Result r = new SchedCosts.Syscall(20_000).run(target());
-        assertThat(r.unit()).isEqualTo(hostside.core.Unit.of("ns"));
+        assertThat(r.unit()).isEqualTo(Unit.of("ns"));
         SchedCosts.Syscall.Detail d = (SchedCosts.Syscall.Detail) r.detail();
         assertThat(d.nativeCallNs()).isPositive().isLessThan(r.value().median());
         assertThat(d.kernelNs()).isEqualTo(r.value().median() - d.nativeCallNs());

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
 /** What the profiles mean, from figures made by hand; a figure that does not stand out says nothing. */
@@ -53,7 +54,7 @@ class ProfileVerdictsTest {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 76).call("read", FILE, 100, 24)
                 .thread(100, 10, FILE, 0.5).thread(101, 10, FUTEX_WAIT, 9.5).profile();
         Finding f = only(p, "M3-TRACE-FUTEX");
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(f.severity()).isEqualTo(Severity.INFO);
         assertThat(f.text()).startsWith("76% of the run's syscall time is futex waits (2,000 calls, summed over 2 threads): threads wait on each other "
                 + "(DataLoader queues, the pin-memory thread").contains("CUDA's blocking sync")
                 .contains("the main thread (TID 100) spent only 0% of its 10.00 s there").contains("costs nothing");
@@ -64,7 +65,7 @@ class ProfileVerdictsTest {
         SyscallProfile p = new Fig().call("futex", FUTEX_WAIT, 2000, 80).call("read", FILE, 100, 20)
                 .thread(100, 10, FUTEX_WAIT, 6).thread(101, 10, FUTEX_WAIT, 9.5).profile();
         Finding f = only(p, "M3-TRACE-FUTEX");
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.text()).contains("the main thread (TID 100) spent 60% of its 10.00 s there, so the step itself waits")
                 .contains("a starved loader");
         RuleTally.quiet(ProfileVerdicts.of(p), ProfileRules.EVEN); // a group stands out: the profile is not even
@@ -77,7 +78,7 @@ class ProfileVerdictsTest {
         fig.threads.set(0, new TimedTrace.ThreadCount(100, 100, "java", 5, 4, 4, Map.of(FUTEX_WAIT, 4.0), Map.of(FUTEX_WAIT, 5L)));
         fig.threads.add(new TimedTrace.ThreadCount(101, 100, "java", 900, 0.5, 4, Map.of(FILE, 0.5), Map.of(FILE, 900L)));
         Finding f = only(fig.profile(), "M3-TRACE-FUTEX");
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(f.severity()).isEqualTo(Severity.INFO);
         assertThat(f.text()).contains("the first thread (TID 100) spent 100% of its 4.00 s there but made only 1% of its process's calls: a launcher")
                 .doesNotContain("starved");
     }
@@ -142,7 +143,7 @@ class ProfileVerdictsTest {
         SyscallProfile p = new Fig().call("mmap", MEMORY, 1203, 1).call("munmap", MEMORY, 1203, 1).call("read", FILE, 100, 1).profile();
         assertThat(only(p, "M3-TRACE-MMAP-CHURN").text()).startsWith("mmap/munmap churn: 1,203 mmap and 1,203 munmap/madvise calls (120 a second), "
                 + "start-up included").contains("where they keep coming through the steps, memory goes back to the kernel");
-        assertThat(only(p, "M3-TRACE-MMAP-CHURN").severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(only(p, "M3-TRACE-MMAP-CHURN").severity()).isEqualTo(Severity.INFO);
         assertThat(ProfileRules.MMAP_CHURN.fix()).contains("MALLOC_MMAP_THRESHOLD_");
         Fig steps = new Fig().call("mmap", MEMORY, 100, 1).call("munmap", MEMORY, 100, 1).call("read", FILE, 100, 1);
         steps.steps = 50;
@@ -203,13 +204,13 @@ class ProfileVerdictsTest {
         steps.steps = 50;
         steps.processes = 2;
         Finding f = only(steps.profile(), "M3-TRACE-PROCESSES");
-        assertThat(f.severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.text()).contains("persistent_workers=True");
         assertThat(f.fix()).isEqualTo("DataLoader(..., persistent_workers=True)");
         Fig whole = new Fig().call("clone", PROCESS, 2, 0.1).call("read", FILE, 10, 1);
         whole.processes = 2;
         whole.threadsStarted = 26;
-        assertThat(only(whole.profile(), "M3-TRACE-PROCESSES").severity()).isEqualTo(hostside.core.Severity.INFO);
+        assertThat(only(whole.profile(), "M3-TRACE-PROCESSES").severity()).isEqualTo(Severity.INFO);
     }
 
     @Test

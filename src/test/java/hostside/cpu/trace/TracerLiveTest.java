@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.BadInputException;
+import hostside.doc.Block;
+import hostside.doc.Text;
 
 /**
  * strace run for real on small commands here, and what each run leaves behind: nothing. The
@@ -247,7 +249,7 @@ class TracerLiveTest {
     }
 
     /** A table's cells as text, row by row. */
-    static java.util.List<String> cells(hostside.doc.Block.Table t) {
-        return t.rows().stream().flatMap(java.util.List::stream).map(hostside.doc.Text::plainText).toList();
+    static java.util.List<String> cells(Block.Table t) {
+        return t.rows().stream().flatMap(java.util.List::stream).map(Text::plainText).toList();
     }
 }

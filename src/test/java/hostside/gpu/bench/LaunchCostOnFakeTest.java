@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import hostside.core.Better;
 import hostside.core.Json;
 import hostside.core.Unit;
 import hostside.harness.Result;
@@ -37,7 +38,7 @@ class LaunchCostOnFakeTest extends OnFakeGpu {
         Result r = runOnGpu0(new LaunchCost().from(List.of(new LaunchCost.Core("P-core", cpu), new LaunchCost.Core("E-core", cpu)), true));
         assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
         assertThat(r.unit()).isEqualTo(Unit.NS);
-        assertThat(r.better()).isEqualTo(hostside.core.Better.LOWER);
+        assertThat(r.better()).isEqualTo(Better.LOWER);
         LaunchCost.LaunchDetail d = (LaunchCost.LaunchDetail) r.detail();
         assertThat(d.gpu()).isEqualTo("NVIDIA H200 (0000:1a:00.0)");
         assertThat(d).extracting(LaunchCost.LaunchDetail::callsPerSample, LaunchCost.LaunchDetail::batch, LaunchCost.LaunchDetail::copyBytes)

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import hostside.core.Better;
 import hostside.core.CpuSet;
 import hostside.core.Json;
 import hostside.core.Unit;
@@ -36,7 +37,7 @@ class NodeCopiesOnFakeTest extends OnFakeGpu {
         Result r = runOnGpu0(new NodeCopies().from(List.of(new NodeCopies.From(0, mine())), 0));
         assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
         assertThat(r.unit()).isEqualTo(Unit.PERCENT);
-        assertThat(r.better()).isEqualTo(hostside.core.Better.HIGHER);
+        assertThat(r.better()).isEqualTo(Better.HIGHER);
         assertThat(r.value().median()).as("one node: the share of itself").isEqualTo(100.0);
         NodeCopies.NodeDetail d = (NodeCopies.NodeDetail) r.detail();
         assertThat(d.gpu()).isEqualTo("NVIDIA H200 (0000:1a:00.0)");

@@ -8,12 +8,13 @@ import java.util.List;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Stats;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.harness.Result;
 import hostside.harness.Runner;
-import hostside.core.Stats;
+import hostside.harness.Status;
 
 /**
  * nvbandwidth's host_to_all and all_to_host copies on the fake: each GPU timed in turn while the
@@ -47,7 +48,7 @@ class AllGpusOnFakeTest extends OnFakeDriver {
             fake.setElapsedMs(100f);
             List<Result> rs = runOn(n);
             assertThat(rs).extracting(Result::key).containsExactly("host_to_all_memcpy_ce", "all_to_host_memcpy_ce");
-            assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK));
+            assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo(Status.OK));
             // buffers of 128 MiB (a quarter of the host's 512 MiB): each GPU copies half, the others all of it;
             // 8 copies of 64 MiB in 100 ms on each GPU
             double each = 8 * 64.0 * MiB / 0.1 / 1e9;
@@ -66,7 +67,7 @@ class AllGpusOnFakeTest extends OnFakeDriver {
     @Test
     void oneGpuRunsAsNvbandwidthRunsIt() {
         List<Result> rs = runOn(1);
-        assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK));
+        assertThat(rs).allSatisfy(r -> assertThat(r.status()).as(r.why()).isEqualTo(Status.OK));
         assertThat(fake.calls("cuStreamWaitEvent")).as("nothing to wait for").isZero();
     }
 }

@@ -6,12 +6,17 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Figure;
+import hostside.core.Scope;
+import hostside.core.Unit;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.SmAccess;
 import hostside.gpu.bench.Target;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Status;
 import hostside.harness.TestCase;
 
 /**
@@ -65,10 +70,10 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         }
         fake.assertNothingLive();
         assertThat(results).extracting(Result::key).containsExactlyElementsOf(cases.stream().map(TestCase::key).toList());
-        assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK));
+        assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(Status.OK));
         // 8 copies of 16 MiB in the 1 ms the fake's events report
         Result h2d = results.getFirst();
-        assertThat(h2d.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
+        assertThat(h2d.unit()).isEqualTo(Unit.of("GB/s"));
         assertThat(h2d.value().median()).isCloseTo(8 * 16 * MiB / 1e-3 / 1e9, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(h2d.value().samples()).isEqualTo(5);
         Copies.CopyDetail d = (Copies.CopyDetail) h2d.detail();
@@ -80,7 +85,7 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         for (int i = 0; i < cases.size(); i++) assertThat(results.get(i).detail()).as(cases.get(i).key()).isInstanceOf(cases.get(i).detailType());
         // the bidirectional copy's other direction is a figure of its own
         Result bidir = results.get(2);
-        assertThat(hostside.harness.DetailFigures.of(bidir, hostside.core.Scope.gpu("x"))).extracting(hostside.core.Figure::key)
+        assertThat(DetailFigures.of(bidir, Scope.gpu("x"))).extracting(Figure::key)
                 .containsExactly("bidirectional_ce_pinned", "bidirectional_ce_pinned_device_to_host");
     }
 
@@ -90,9 +95,9 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
             Target t = new Target(b, 64 * MiB, 64 * MiB);
             fake.failOnce("cuMemcpyHtoDAsync_v2", 719, 3); // CUDA_ERROR_LAUNCH_FAILED, some copies in
             List<Result> results = Runner.run(List.of(new Copies.CePinned(true), new Copies.CePinned(false)), t, k -> { });
-            assertThat(results.get(0).status()).isEqualTo(hostside.harness.Status.FAILED);
+            assertThat(results.get(0).status()).isEqualTo(Status.FAILED);
             assertThat(results.get(0).why()).isEqualTo("cuMemcpyHtoDAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
-            assertThat(results.get(1).status()).isEqualTo(hostside.harness.Status.OK);
+            assertThat(results.get(1).status()).isEqualTo(Status.OK);
             assertThat(fake.live()).as(fake.liveSummary()).isEqualTo(9);
         }
         fake.assertNothingLive();

@@ -8,6 +8,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.libc.Libc;
+import hostside.libc.LibcException;
+import hostside.libc.Numa;
+
 /**
  * The binding's resources (Gpu, Stream, Event, DeviceBuffer, HostBuffer, Module) against the fake
  * driver, which counts what is live: everything try-with-resources opened is released again,
@@ -209,11 +213,11 @@ class CudaResourcesTest extends OnFakeDriver {
             try (HostBuffer h = HostBuffer.pageable(cuda, 2 * MiB, 0)) {
                 assertThat(h.kind()).isEqualTo(HostBuffer.Kind.PAGEABLE);
                 assertThat(h.bytes()).isEqualTo(2 * MiB);
-                assertThat(h.segment().address() % hostside.libc.Libc.pageSize()).as("its own mapping: page-aligned").isZero();
+                assertThat(h.segment().address() % Libc.pageSize()).as("its own mapping: page-aligned").isZero();
                 assertThat(h.segment().get(JAVA_BYTE, 2 * MiB - 1)).as("touched on creation").isEqualTo((byte) 1);
                 try {
-                    assertThat(hostside.libc.Numa.nodesOf(h.segment(), hostside.libc.Libc.pageSize(), 16)).containsOnly(0);
-                } catch (hostside.libc.LibcException e) {
+                    assertThat(Numa.nodesOf(h.segment(), Libc.pageSize(), 16)).containsOnly(0);
+                } catch (LibcException e) {
                     // move_pages refused (a seccomp profile): where the pages are cannot be asked here
                 }
                 h.register();
@@ -226,7 +230,7 @@ class CudaResourcesTest extends OnFakeDriver {
                 assertThat(h.segment().get(JAVA_BYTE, 0)).isEqualTo((byte) 1);
             }
             // a node this machine lacks: mbind says why, and nothing is left registered or mapped
-            assertThatThrownBy(() -> HostBuffer.pageable(cuda, MiB, 1000)).isInstanceOf(hostside.libc.LibcException.class)
+            assertThatThrownBy(() -> HostBuffer.pageable(cuda, MiB, 1000)).isInstanceOf(LibcException.class)
                     .hasMessageStartingWith("mbind to node 1000: ");
         }
         fake.assertNothingLive();

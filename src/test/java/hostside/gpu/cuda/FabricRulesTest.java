@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Finding;
 import hostside.core.Json;
+import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
@@ -66,13 +67,13 @@ public class FabricRulesTest {
     }
 
     /** The causes' rules: each speaks only where its step failed. */
-    static final List<hostside.core.Rule> CAUSES = List.of(FabricRules.ATTRIBUTE, FabricRules.NOT_INITIALISED, FabricRules.NO_CHANNEL,
+    static final List<Rule> CAUSES = List.of(FabricRules.ATTRIBUTE, FabricRules.NOT_INITIALISED, FabricRules.NO_CHANNEL,
             FabricRules.ALLOCATE, FabricRules.IMEX, FabricRules.RELEASE);
 
     @Test
     void aGpuThatPassesOrIsOnNoFabricLeavesEveryCauseQuiet() {
         for (FabricReadiness r : List.of(ready(), notApplicable())) {
-            for (hostside.core.Rule cause : CAUSES) RuleTally.quiet(List.of(r.finding()), cause);
+            for (Rule cause : CAUSES) RuleTally.quiet(List.of(r.finding()), cause);
         }
     }
 
@@ -80,7 +81,7 @@ public class FabricRulesTest {
     void aGpuThatFailsItsLastStepLeavesTheEarlierStepsCausesQuiet() {
         // the attribute read, the fabric completed, the allocation, the export and the import passed: only the release was refused
         List<Finding> f = List.of(failed(FabricReadiness.STEP_RELEASE, "cuMemRelease", "CUDA_ERROR_INVALID_VALUE", Cuda.ERROR_INVALID_VALUE).finding());
-        for (hostside.core.Rule cause : CAUSES.subList(0, CAUSES.size() - 1)) RuleTally.quiet(f, cause);
+        for (Rule cause : CAUSES.subList(0, CAUSES.size() - 1)) RuleTally.quiet(f, cause);
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static hostside.gpu.nvml.NvmlGpu.Fabric.State.COMPLETED;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import hostside.core.CpuSet;
 import hostside.gpu.nvml.NvmlGpu.Fabric.HealthSummary;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ class NvmlReaderTest {
         assertThat(List.of(g.pcieGen(), g.pcieWidth(), g.pcieMaxGen(), g.pcieMaxWidth())).containsExactly(5, 16, 5, 16);
         assertThat(g.pcieGpuMaxGen()).isNull();
         assertThat(g.numaNode()).isEqualTo(1);
-        assertThat(g.cpuAffinity()).isEqualTo(hostside.core.CpuSet.range(0, 15));
+        assertThat(g.cpuAffinity()).isEqualTo(CpuSet.range(0, 15));
         assertThat(g.persistenceMode()).isTrue();
         assertThat(List.of(g.smClockMhz(), g.smClockMaxMhz(), g.memClockMhz(), g.memClockMaxMhz()))
                 .containsExactly(1980, 1980, 3201, 3201);

@@ -7,11 +7,15 @@ import java.util.List;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Figure;
+import hostside.core.Scope;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
 import hostside.gpu.cuda.OnFakeDriver;
+import hostside.harness.DetailFigures;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Status;
 
 /**
  * The peer cases as self-checks of one GPU: the same code with the GPU as both ends, which needs
@@ -35,11 +39,11 @@ class LoopbackOnFakeTest extends OnFakeDriver {
                 "device_to_device_bidirectional_memcpy_write_ce_loopback", "device_to_device_memcpy_read_sm_loopback",
                 "device_to_device_memcpy_write_sm_loopback", "device_to_device_latency_sm_loopback");
         assertThat(rs).allSatisfy(r -> {
-            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
+            assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(Status.OK);
             assertThat(r.method()).endsWith("; both ends the same GPU");
             assertThat(r.anchor()).as("no tool pairs a GPU with itself").isNull();
             // a GPU paired with itself is no pair: no figure per pair, only the summary
-            assertThat(hostside.harness.DetailFigures.of(r, hostside.core.Scope.gpu("0000:1a:00.0"))).extracting(hostside.core.Figure::key)
+            assertThat(DetailFigures.of(r, Scope.gpu("0000:1a:00.0"))).extracting(Figure::key)
                     .doesNotHaveDuplicates().allSatisfy(k -> assertThat(k).startsWith(r.key()));
             assertThat(r.value().samples()).as("the GPU twice: one figure each way").isEqualTo(2);
         });

@@ -9,12 +9,14 @@ import java.util.function.Function;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
+import hostside.gpu.cuda.OnFakeDriver;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Status;
 import hostside.harness.TestCase;
-import hostside.gpu.cuda.OnFakeDriver;
 import hostside.machine.GpuDrill;
 
 /**
@@ -62,7 +64,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
                     "device_to_device_memcpy_read_sm", "device_to_device_memcpy_write_sm", "device_to_device_latency_sm",
                     "device_to_device_memcpy_staged_ce");
             for (Result r : rs) {
-                assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(hostside.harness.Status.OK);
+                assertThat(r.status()).as(r.key() + ": " + r.why()).isEqualTo(Status.OK);
                 List<List<Double>> m = detail(r).main().values();
                 assertThat(m).as(r.key()).hasSize(n).allSatisfy(row -> assertThat(row).hasSize(n));
                 for (int i = 0; i < n; i++) {
@@ -79,7 +81,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             // nvbandwidth's copies per sample (--loopCount) of 16 MiB in the 2 ms the fake's events report
             double one = Pairs.COPIES * 16 * MiB / 2e-3 / 1e9;
             Result write = rs.get(1);
-            assertThat(write.unit()).isEqualTo(hostside.core.Unit.of("GB/s"));
+            assertThat(write.unit()).isEqualTo(Unit.of("GB/s"));
             PeerDetail.OneWay w = (PeerDetail.OneWay) write.detail();
             assertThat(w.copiesPerSample()).isEqualTo(Pairs.COPIES);
             assertThat(w.bufferBytes()).isEqualTo(16 * MiB);
@@ -94,7 +96,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
             assertThat(bidir.value().median()).isCloseTo(2 * half, Offset.offset(1e-6));
             assertThat(rs.get(3).detail()).isInstanceOf(PeerDetail.BidirectionalWrite.class);
             assertThat(((PeerDetail) rs.get(3).detail()).others()).containsExactly("write1", "write2");
-            assertThat(rs.get(6).unit()).isEqualTo(hostside.core.Unit.of("ns"));
+            assertThat(rs.get(6).unit()).isEqualTo(Unit.of("ns"));
             assertThat(detail(rs.get(6)).sum()).as("no SUM of latencies").isNull();
             // the staged copies went between GPUs without peer access, the others with it
             assertThat(fake.copies("staged")).as("staged copies").isEqualTo((long) n * (n - 1) * (1 + Pairs.SAMPLES) * PeerCe.Staged.COPIES);
@@ -110,7 +112,7 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         fake.setPeer(1, 2, false, false, false, 0);
         List<Result> rs = runOn(4, List.of(new PeerCe.Unidirectional(false), new PeerSm.Latency()));
         for (Result r : rs) {
-            assertThat(r.status()).as(r.why()).isEqualTo(hostside.harness.Status.OK);
+            assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
             List<List<Double>> m = detail(r).main().values();
             assertThat(m.get(0).get(3)).isNull();
             assertThat(m.get(3).get(0)).isNull();
@@ -141,13 +143,13 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         List<Result> rs = runOn(1, GpuDrill.allGpuTests());
         assertThat(rs.stream().filter(r -> r.key().startsWith("device_to_device"))).hasSize(8)
                 .allSatisfy(r -> {
-                    assertThat(r.status()).isEqualTo(hostside.harness.Status.NOT_RUN);
+                    assertThat(r.status()).isEqualTo(Status.NOT_RUN);
                     assertThat(r.why()).isEqualTo("one GPU in this machine");
                 });
         assertThat(rs.stream().filter(r -> r.key().contains("_all") || r.key().startsWith("all_")))
                 .extracting(Result::key, Result::status)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("host_to_all_memcpy_ce", hostside.harness.Status.OK),
-                        org.assertj.core.groups.Tuple.tuple("all_to_host_memcpy_ce", hostside.harness.Status.OK));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("host_to_all_memcpy_ce", Status.OK),
+                        org.assertj.core.groups.Tuple.tuple("all_to_host_memcpy_ce", Status.OK));
     }
 
     @Test
@@ -182,9 +184,9 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
     void aDriverFailureMidwayIsAFailedRowAndLeavesNoPeerAccessOrBuffers() {
         fake.failOnce("cuMemcpyAsync", 719, 20); // CUDA_ERROR_LAUNCH_FAILED, some pairs in
         List<Result> rs = runOn(2, List.of(new PeerCe.Unidirectional(true), new PeerCe.Unidirectional(false)));
-        assertThat(rs.get(0).status()).isEqualTo(hostside.harness.Status.FAILED);
+        assertThat(rs.get(0).status()).isEqualTo(Status.FAILED);
         assertThat(rs.get(0).why()).isEqualTo("cuMemcpyAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
-        assertThat(rs.get(1).status()).isEqualTo(hostside.harness.Status.OK);
+        assertThat(rs.get(1).status()).isEqualTo(Status.OK);
         assertThat(rs.get(1).value().samples()).as("both ordered pairs").isEqualTo(2);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.fs.FsRoot;
 import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
@@ -221,7 +222,7 @@ class IoFactsReaderTest {
     void liveDataDirsResolveSymlinksAndSayWhetherTheyExist(@TempDir Path data) throws Exception {
         Path real = java.nio.file.Files.createDirectory(data.resolve("real"));
         Path link = java.nio.file.Files.createSymbolicLink(data.resolve("link"), real);
-        IoFacts f = IoFactsReader.read(hostside.fs.FsRoot.live(), List.of(link, data.resolve("absent")));
+        IoFacts f = IoFactsReader.read(FsRoot.live(), List.of(link, data.resolve("absent")));
         assertThat(f.dataDirs().get(0).realPath()).isEqualTo(real.toRealPath().toString());
         assertThat(f.dataDirs().get(0).exists()).isTrue();
         assertThat(f.dataDirs().get(1).exists()).isFalse();

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Severity;
 import hostside.testing.RuleTally;
@@ -35,7 +36,7 @@ class IoVerdictsTest {
     void networkFileSystemsSayStageToLocalNvmeOnceForAllTheirFolders() {
         List<Finding> f = new Rig(tmp).findings(GPU_ON_0, "/shared/ckpt", "/shared/data", "/data");
         assertThat(f).hasSize(1);
-        assertThat(f.getFirst().severity()).isEqualTo(hostside.core.Severity.WARN);
+        assertThat(f.getFirst().severity()).isEqualTo(Severity.WARN);
         assertThat(f.getFirst().subject()).isEqualTo("/shared/ckpt and /shared/data");
         assertThat(f.getFirst().text()).startsWith("/shared/ckpt and /shared/data are on NFS v4 (storage:/export/shared at /shared)")
                 .contains("checkpoint loads and dataset reads go over the network")
@@ -275,7 +276,7 @@ class IoVerdictsTest {
         assertThat(open.severity()).isEqualTo(Severity.INFO);
         assertThat(open.fix()).isEmpty();
         assertThat(open.text()).contains("through DMA-BUF, which NVIDIA recommends (open kernel modules, Linux 6.8.0-49-generic)");
-        assertThat(open.evidence()).contains(hostside.core.Evidence.fact("/proc/driver/nvidia/version", "open kernel modules"));
+        assertThat(open.evidence()).contains(Evidence.fact("/proc/driver/nvidia/version", "open kernel modules"));
 
         r.put("/proc/sys/kernel/osrelease", "5.11.22\n");
         assertThat(r.findings(GPU_ON_0, "/").getFirst()).satisfies(x -> {

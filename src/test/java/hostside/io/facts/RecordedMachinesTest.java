@@ -9,11 +9,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.Fixtures;
+import hostside.core.Finding;
+import hostside.core.Severity;
 import hostside.fs.FsRoot;
 import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
-import hostside.core.Finding;
 
 /** Real machines as recorded: the H200 VM and hwloc's captures that hold block devices, NICs or InfiniBand. */
 class RecordedMachinesTest {
@@ -104,7 +105,7 @@ class RecordedMachinesTest {
         assertThat(f.dataDirs().get(2).disks()).containsExactly("sda");
         assertThat(f.blockDevices()).singleElement().satisfies(b -> assertThat(b.model()).isEqualTo("PERC H700"));
         assertThat(f.nics()).isEmpty();
-        assertThat(IoVerdicts.of(f, List.of()).stream().map(Finding::severity)).containsExactly(hostside.core.Severity.WARN, hostside.core.Severity.WARN, hostside.core.Severity.WARN);
+        assertThat(IoVerdicts.of(f, List.of()).stream().map(Finding::severity)).containsExactly(Severity.WARN, Severity.WARN, Severity.WARN);
     }
 
     /** A VM whose disk sits in PCI domain 0x10000, a virtio NIC that reports no speed. */
@@ -120,7 +121,7 @@ class RecordedMachinesTest {
             assertThat(n.driver()).isEqualTo("virtio_net");
             assertThat(n.speedUnknown()).isEqualTo("the driver reports -1");
         });
-        assertThat(IoVerdicts.of(f, List.of())).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO));
+        assertThat(IoVerdicts.of(f, List.of())).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(Severity.INFO));
     }
 
     /** Every hwloc capture reads without an exception and renders. */

@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import hostside.fs.FsRoot;
 import hostside.core.Finding;
+import hostside.fs.FsRoot;
+import hostside.testing.RecordedMachine;
 
 /**
  * A recorded machine in a temp folder: by default a healthy two-node training box with GPUs on
@@ -15,7 +16,7 @@ import hostside.core.Finding;
  * MTU 9000 and a RoCE device mlx5_0 whose port is ACTIVE; nvidia_peermem and nvidia_fs are loaded
  * and /etc/cufile.json allows compat mode. Tests change files from there.
  */
-final class Rig extends hostside.testing.RecordedMachine<Rig> {
+final class Rig extends RecordedMachine<Rig> {
     static final String NVME0 = "0000:3b:00.0", NVME1 = "0000:3c:00.0", NVME2 = "0000:3d:00.0", NIC = "0000:18:00.0";
     static final String CUFILE = """
             {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.harness.Result;
+import hostside.harness.Status;
 import hostside.harness.TestData;
 import hostside.harness.TestFile;
 
@@ -50,7 +51,7 @@ class WriteTestTest {
     void aRunMeasuresAndLeavesNothing() throws IOException {
         for (WriteTest w : List.of(new WriteTest(false), new WriteTest(true))) {
             Result r = w.run(target(8 * MiB));
-            assertThat(r.status()).as(w.key()).isEqualTo(hostside.harness.Status.OK);
+            assertThat(r.status()).as(w.key()).isEqualTo(Status.OK);
             assertThat(r.value().median()).as(w.key()).isPositive();
             assertThat(r.value().samples()).as(w.key()).isEqualTo(WriteTest.SAMPLES);
             assertThat(r.anchor()).as(w.key()).isEqualTo("fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --iomem_align=4096 --end_fsync="

@@ -10,6 +10,7 @@ import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Json;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
@@ -57,7 +58,7 @@ class PlatformPlacementTest {
         assertThat(answers(frames)).containsExactly("HGX/DGX H200", "CPU cores per GPU", "Above the floor");
 
         // the same place the report gives it, and the same lines of what differs
-        var report = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
+        var report = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
         var placed = Placements.of(report);
         assertThat(frames.get(8).title()).isEqualTo("Closest: " + placed.closest().name());
         assertThat(frames.get(8).caption()).contains(String.join("; ", placed.differs()));

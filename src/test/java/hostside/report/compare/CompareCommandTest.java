@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.core.Json;
+import hostside.fs.SpecialFiles;
 import hostside.testing.CliRun;
 
 /** hostside compare as users run it: files or a folder, side by side or as a fleet, --json, --strict, and bad input. */
@@ -98,7 +99,7 @@ class CompareCommandTest {
     void aFolderSaysWhatItPassedOverThatIsNoRegularFile() throws Exception {
         h2d("a.json", "a", 55.0);
         h2d("b.json", "b", 44.0);
-        hostside.fs.SpecialFiles.fifo(dir.resolve("fifo.json"));
+        SpecialFiles.fifo(dir.resolve("fifo.json"));
         Files.createSymbolicLink(dir.resolve("link.json"), dir.resolve("a.json"));
         Files.createDirectory(dir.resolve("folder.json"));
         CliRun r = CliRun.of("compare", dir.toString());

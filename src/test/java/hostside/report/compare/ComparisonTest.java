@@ -11,6 +11,7 @@ import hostside.core.Better;
 import hostside.core.Figure;
 import hostside.core.Scope;
 import hostside.core.Unit;
+import hostside.process.MachineLoad;
 import hostside.report.Fleet;
 import hostside.report.Report;
 
@@ -161,7 +162,7 @@ class ComparisonTest {
     void aNodeMeasuredBusyIsSaidAndIsTheProbableCause() {
         List<Comparison.Input> in = fleet(8);
         Report.Head r = machine("node6", H200, "580.95", gbs("host_to_device_ce_pinned", 40.0)).report();
-        var busy = new hostside.process.MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
+        var busy = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
         Report.Head loaded = new Report.Head(r.machine(), r.hardwareClass(), r.software(),
                 new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(new Fleet.DrillLoad("machine", busy), new Fleet.DrillLoad("cpu", busy))),
                 r.figures());

@@ -9,11 +9,14 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.Better;
 import hostside.core.Figure;
+import hostside.core.Json;
 import hostside.core.Scope;
 import hostside.core.Unit;
+import hostside.doc.MarkdownRenderer;
 import hostside.report.Fleet;
 import hostside.report.Placements;
 import hostside.report.Report;
+import hostside.report.ReportDocument;
 import hostside.report.ReportReader;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms;
@@ -31,7 +34,7 @@ class PlacementTest {
     @Test
     void theH200VmIsOfTheHgxH200ClassWithOneGpuNotEight() throws Exception {
         // the report the H200 VM wrote on 2026-12-04 (docs/measurements/2026-12-04-issue20-compare)
-        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
+        Report r = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
         Placement p = Placements.of(r);
         assertThat(p.placed()).isTrue();
         assertThat(p.closest().id()).isEqualTo("hgx-h200");
@@ -43,7 +46,7 @@ class PlacementTest {
         assertThat(p.hostToDeviceFloor()).isCloseTo(41.4, org.assertj.core.data.Offset.offset(1e-9));
 
         // the report's first page says it, with the offload math from its own copies beside the references
-        String md = new hostside.doc.MarkdownRenderer().render(hostside.report.ReportDocument.of(r));
+        String md = new MarkdownRenderer().render(ReportDocument.of(r));
         assertThat(md).contains("Closest: **HGX/DGX H200** (PCIe Gen5 x16, not coherent), because a PCIe host link, the same GPU.")
                 .contains("| this machine, host to device | 55.3 | 1.81 s | 15.2 s | 169,000 |")
                 .contains("| GH200 | 346 | 0.289 s | 2.43 s | 1,060,000 | T: nvbandwidth#23, an issue titled 'Unexpected Low Host-to-Device Bandwidth', clocks unknown |")
@@ -56,7 +59,7 @@ class PlacementTest {
 
     @Test
     void aMachineWithoutAGpuIsNotPlaced() throws Exception {
-        Report r = ReportReader.read(hostside.core.Json.MAPPER.readTree(Path.of("testdata/reports/devvm-hostside2.json").toFile()), "devvm");
+        Report r = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/devvm-hostside2.json").toFile()), "devvm");
         Placement p = Placements.of(r);
         assertThat(p.placed()).isFalse();
         assertThat(p.why()).startsWith("no GPU");

@@ -1,5 +1,9 @@
 package hostside.vm.facts;
 
+import hostside.Fixtures;
+import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
 import hostside.process.Limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,9 +14,6 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.Fixtures;
-import hostside.fs.FsRoot;
-import hostside.core.Finding;
 
 /** The NVIDIA H200 VM as recorded in testdata/h200 (/proc/self -> 603, a root python3). */
 class H200VmTest {
@@ -80,7 +81,7 @@ class H200VmTest {
     void findingsAreTheThpNoteAndOvercommitOne() {
         List<Finding> v = VmVerdicts.of(f);
         assertThat(v).extracting(Finding::severity, Finding::subject)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "THP"), org.assertj.core.groups.Tuple.tuple(hostside.core.Severity.INFO, "overcommit"));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(Severity.INFO, "THP"), org.assertj.core.groups.Tuple.tuple(Severity.INFO, "overcommit"));
         assertThat(v.get(0).text()).isEqualTo("THP madvise: only regions that ask with madvise(MADV_HUGEPAGE) get 2 MiB pages; "
                 + "PyTorch's CPU allocator asks only when THP_MEM_ALLOC_ENABLE=1, so by default its host tensors use 4 KiB pages");
         assertThat(v.get(1).text()).startsWith("overcommit_memory=1");

@@ -4,9 +4,10 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 
 import hostside.fs.FsRoot;
+import hostside.testing.RecordedMachine;
 
 /** A small recorded machine in a temp folder: a healthy x86 box by default, files changed per test. */
-final class Machine extends hostside.testing.RecordedMachine<Machine> {
+final class Machine extends RecordedMachine<Machine> {
     static final String THP = "/sys/kernel/mm/transparent_hugepage";
 
     Machine(Path root) {

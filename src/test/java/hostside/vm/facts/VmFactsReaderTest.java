@@ -1,5 +1,7 @@
 package hostside.vm.facts;
 
+import hostside.core.Json;
+import hostside.fs.FsRoot;
 import hostside.process.Limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import hostside.fs.FsRoot;
 
 class VmFactsReaderTest {
     static final String THP = Machine.THP;
@@ -331,8 +332,8 @@ class VmFactsReaderTest {
 
     @Test
     void theFactsAreJson() throws Exception {
-        String json = hostside.core.Json.write(Machine.healthy(root).read());
-        var tree = hostside.core.Json.MAPPER.readTree(json);
+        String json = Json.write(Machine.healthy(root).read());
+        var tree = Json.MAPPER.readTree(json);
         assertThat(tree.get("pageSize").get("bytes").asLong()).isEqualTo(4096);
         assertThat(tree.get("thp").get("enabled").get("selected").asText()).isEqualTo("madvise");
         assertThat(tree.get("thp").has("available")).isFalse();

@@ -8,7 +8,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Evidence;
 import hostside.core.Finding;
+import hostside.core.Rule;
+import hostside.core.Severity;
 import hostside.testing.RuleTally;
 
 class VmVerdictsTest {
@@ -26,19 +29,19 @@ class VmVerdictsTest {
     }
 
     /** A finding of {@code rule}: its ID and main source, its fix where it says to change something, and the facts it read. */
-    static void of(Finding f, hostside.core.Rule rule) {
+    static void of(Finding f, Rule rule) {
         assertThat(f.id()).isEqualTo(rule.id());
         assertThat(rule.severities()).contains(f.severity());
         assertThat(f.fix()).isEqualTo(f.severity().toFix() ? rule.fix() : "");
         assertThat(f.source()).isEqualTo(rule.sources().getFirst().toString());
-        assertThat(f.evidence()).isNotEmpty().allSatisfy(e -> assertThat(e).isInstanceOf(hostside.core.Evidence.Fact.class));
+        assertThat(f.evidence()).isNotEmpty().allSatisfy(e -> assertThat(e).isInstanceOf(Evidence.Fact.class));
     }
 
     @Test
     void aHealthyMachineSaysOnlyTheThpMadviseNote() {
         List<Finding> f = findings(Machine.healthy(root));
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.subject()).isEqualTo("THP");
             assertThat(x.text()).contains("madvise(MADV_HUGEPAGE)").contains("THP_MEM_ALLOC_ENABLE=1").contains("4 KiB pages");
             of(x, VmFactRules.THP);
@@ -61,7 +64,7 @@ class VmVerdictsTest {
     void thpNeverIsAWarning() {
         List<Finding> f = about(findings(Machine.healthy(root).put(THP + "/enabled", "always madvise [never]\n")), "THP");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("enabled=never").contains("4 KiB pages instead of 2 MiB").contains("512x more page faults")
                     .contains("set madvise");
             // what never takes away is huge pages for what asks: PyTorch's CPU tensors ask only with THP_MEM_ALLOC_ENABLE=1
@@ -75,7 +78,7 @@ class VmVerdictsTest {
         Machine m = Machine.healthy(root).put(THP + "/enabled", "[always] madvise never\n")
                 .put(THP + "/defrag", "[always] defer defer+madvise madvise never\n");
         assertThat(about(findings(m), "THP")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("direct compaction").contains("latency spikes").contains("defer+madvise");
             of(x, VmFactRules.THP);
         });
@@ -93,7 +96,7 @@ class VmVerdictsTest {
     @Test
     void thpUnavailableIsSaid() {
         assertThat(about(findings(Machine.healthy(root).remove(THP)), "THP")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).startsWith("transparent huge pages are unavailable (").contains("hugetlbfs");
         });
     }
@@ -130,7 +133,7 @@ class VmVerdictsTest {
     void aTinyMemlockOnAnRdmaMachineIsBad() {
         List<Finding> f = about(findings(memlock(65536, 65536).dir("/sys/class/infiniband/mlx5_0")), "memlock");
         assertThat(f).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD);
+            assertThat(x.severity()).isEqualTo(Severity.BAD);
             assertThat(x.text()).contains("memlock soft limit 64 KiB").contains("hard 64 KiB").contains("without CAP_IPC_LOCK")
                     .contains("NCCL").contains("ulimit -l unlimited").contains("--ulimit memlock=-1").contains("mlx5_0")
                     .contains("cudaHostAlloc (pin_memory()) pins through the NVIDIA driver and is not charged to this limit");
@@ -143,7 +146,7 @@ class VmVerdictsTest {
     @Test
     void aTinyMemlockWithoutRdmaIsAWarning() {
         assertThat(about(findings(memlock(8 << 20, 8 << 20)), "memlock")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("8 MiB").contains("no RDMA device is visible");
             of(x, VmFactRules.MEMLOCK);
         });
@@ -153,7 +156,7 @@ class VmVerdictsTest {
     void aMemlockBelowAQuarterOfRamIsAWarning() {
         // 16 GiB of the healthy machine's 251.7 GiB
         assertThat(about(findings(memlock(16L << 30, 64L << 30)), "memlock")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).startsWith("memlock soft limit 16 GiB, under a quarter of the 251.7 GiB of RAM, (hard 64 GiB");
         });
     }
@@ -172,7 +175,7 @@ class VmVerdictsTest {
         assertThat(m.read().memory().memTotalBytes()).isNull();
         RuleTally.quiet(findings(m), VmFactRules.MEMLOCK);
         assertThat(about(findings(m.put("/proc/4242/limits", FINITE.formatted(VmVerdicts.TINY_MEMLOCK - 1, VmVerdicts.TINY_MEMLOCK))), "memlock"))
-                .singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.BAD));
+                .singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(Severity.BAD));
     }
 
     @Test
@@ -200,12 +203,12 @@ class VmVerdictsTest {
     void strictOvercommitWarnsAndAlwaysIsNoted() {
         List<Finding> two = about(findings(Machine.healthy(root).put("/proc/sys/vm/overcommit_memory", "2\n")), "overcommit");
         assertThat(two).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("overcommit_memory=2").contains("CommitLimit 125.8 GiB").contains("fork()").contains("ENOMEM");
             of(x, VmFactRules.OVERCOMMIT);
         });
         List<Finding> one = about(findings(Machine.healthy(root).put("/proc/sys/vm/overcommit_memory", "1\n")), "overcommit");
-        assertThat(one).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO));
+        assertThat(one).singleElement().satisfies(x -> assertThat(x.severity()).isEqualTo(Severity.INFO));
     }
 
     @Test
@@ -226,12 +229,12 @@ class VmVerdictsTest {
     @Test
     void swapWithHighSwappiness() {
         assertThat(about(findings(swap(8388608, 8388608, 60)), "swap")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).startsWith("8 GiB of swap with swappiness 60:").contains("pinned memory stays resident");
             of(x, VmFactRules.SWAP);
         });
         assertThat(about(findings(swap(8388608, 4194304, 60)), "swap")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("4 GiB in use");
             of(x, VmFactRules.SWAP);
         });
@@ -250,7 +253,7 @@ class VmVerdictsTest {
         Machine m = Machine.healthy(root).put("/proc/sys/kernel/numa_balancing", "1\n")
                 .put("/proc/vmstat", "numa_hint_faults 4000\nnuma_pages_migrated 250\n");
         assertThat(about(findings(m), "NUMA balancing")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("2 NUMA nodes").contains("4000 hinting faults, 250 pages migrated")
                     .contains("kernel.numa_balancing=0").contains("numactl");
             of(x, VmFactRules.NUMA_BALANCING);
@@ -271,7 +274,7 @@ class VmVerdictsTest {
     void zoneReclaimOnSeveralNodesWarns() {
         Machine m = Machine.healthy(root).put("/proc/sys/vm/zone_reclaim_mode", "1\n");
         assertThat(about(findings(m), "zone reclaim")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.WARN);
+            assertThat(x.severity()).isEqualTo(Severity.WARN);
             assertThat(x.text()).contains("zone_reclaim_mode=1").contains("vm.zone_reclaim_mode=0");
             of(x, VmFactRules.ZONE_RECLAIM);
         });
@@ -321,7 +324,7 @@ class VmVerdictsTest {
                 .put("/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\n");
         List<Finding> all = findings(m);
         assertThat(about(all, "page size")).singleElement().satisfies(x -> {
-            assertThat(x.severity()).isEqualTo(hostside.core.Severity.INFO);
+            assertThat(x.severity()).isEqualTo(Severity.INFO);
             assertThat(x.text()).startsWith("64 KiB base pages (aarch64 kernel, as on Grace): each TLB entry reaches 16x")
                     .contains("the THP size is 512 MiB, so THP rarely forms").contains("every multi-size THP size is off");
             of(x, VmFactRules.PAGE_SIZE);
