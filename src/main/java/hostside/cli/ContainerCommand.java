@@ -3,6 +3,7 @@ package hostside.cli;
 import hostside.cli.ByteSize;
 import hostside.cli.MachineOptions;
 import hostside.container.ContainerDocument;
+import hostside.container.ContainerDrill;
 import hostside.container.ContainerRun;
 import hostside.container.DataLoaderPlan;
 import hostside.container.LiveProcess;
@@ -15,6 +16,7 @@ import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.machine.MachineFacts;
 
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -55,15 +57,9 @@ public final class ContainerCommand implements Callable<Integer> {
         // the plan multiplies the batch by the workers and the prefetch factor: a size near 2^63 wrapped to "-16 bytes"
         if (batchBytes != null && batchBytes > Bounds.MEMORY_BYTES) {
             // in bytes, both: rounded to PiB, 4097T and the bound both read "4 PiB", and the refusal would not say why
-            throw new BadInputException(String.format(java.util.Locale.ROOT, "--batch-bytes %d bytes: at most %d bytes (%s; a batch is collated in memory, and no machine addresses more)",
+            throw new BadInputException(String.format(Locale.ROOT, "--batch-bytes %d bytes: at most %d bytes (%s; a batch is collated in memory, and no machine addresses more)",
                     batchBytes, Bounds.MEMORY_BYTES, Units.bytes(Bounds.MEMORY_BYTES)));
         }
-        FsRoot fs = options.open();
-        ContainerRun run = ContainerRun.read(fs, fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), workers, threads, batchBytes);
-        var out = spec.commandLine().getOut();
-        if (options.json) out.print(Json.write(run.json()));
-        else out.print(new TextRenderer(Style.forTerminal()).render(ContainerDocument.of(run)));
-        out.flush();
-        return 0;
+        return DrillCommand.run(spec, options, null, ContainerDrill.DRILL, new ContainerDrill.Options(workers, threads, batchBytes));
     }
 }

@@ -84,29 +84,7 @@ public final class CpuCommand implements Callable<Integer> {
         if (!command.isEmpty() || pid != null) throw new BadInputException("a command or --pid needs --trace");
         if (launches < 100 || launches > 10_000_000) throw new BadInputException("--launches " + launches + ": choose 100 to 10000000");
         if (periodUs < 10 || periodUs > 1_000_000) throw new BadInputException("--period-us " + periodUs + ": choose 10 to 1000000");
-        if (measure.list) {
-            Table t = new Table("key", "what it measures");
-            for (TestCase<CpuTarget> c : CpuDrill.measurements()) t.row(c.key(), c.description());
-            for (var c : DataLoaderTarget.tests()) t.row(c.key(), c.description());
-            out.print(t.render(""));
-            out.flush();
-            return 0;
-        }
-        List<TestCase<?>> everything = new ArrayList<>(CpuDrill.measurements());
-        everything.addAll(DataLoaderTarget.tests());
-        List<TestCase<CpuTarget>> tests = measure.pick(CpuDrill.measurements(), everything);
-        var loader = measure.pick(DataLoaderTarget.tests(), everything);
-        CpuRun run;
-        FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        MachineLoad load = DrillLoad.before(fs, !tests.isEmpty() || !loader.isEmpty());
-        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
-            ProgressSink sink = DrillLoad.sayingBusy(progress, "cpu", load, spec.commandLine().getErr());
-            run = CpuDrill.run(fs, tests, loader, new CpuDrill.Settings(launches, periodUs * 1000, datasetBytes, workers), sink, load);
-        }
-        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(CpuDocument.of(run), "cpu", load)));
-        out.flush();
-        return 0;
+        return DrillCommand.run(spec, options, measure, CpuDrill.DRILL, new CpuDrill.Options(launches, periodUs * 1000, datasetBytes, workers));
     }
 
 }

@@ -50,26 +50,12 @@ public final class IoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var out = spec.commandLine().getOut();
-        if (measure.list) {
-            MeasureOptions.printList(out, IoDrill.tests());
-            return 0;
+        if (!measure.list) {
+            if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");
+            if (file != null && storage.size != null) throw new BadInputException("--file and --size: the file has its own size");
+            // --size is the test file's: the room for it is checked before anything runs, as report checks it
+            if (storage.size != null) storage.check(options.root == null);
         }
-        if (sampleMs < 50 || sampleMs > 60_000) throw new BadInputException("--sample-ms " + sampleMs + ": choose 50 to 60000");
-        if (file != null && storage.size != null) throw new BadInputException("--file and --size: the file has its own size");
-        // --size is the test file's: the room for it is checked before anything runs, as report checks it
-        if (storage.size != null) storage.check(options.root == null);
-        List<TestCase<IoTarget>> tests = measure.pick(IoDrill.tests(), List.copyOf(IoDrill.tests()));
-        IoRun run;
-        FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        MachineLoad load = DrillLoad.before(fs, !tests.isEmpty());
-        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
-            ProgressSink sink = DrillLoad.sayingBusy(progress, "io", load, spec.commandLine().getErr());
-            run = IoDrill.run(fs, tests, storage.drill(file, sampleMs), sink, load);
-        }
-        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(IoDocument.of(run), "io", load)));
-        out.flush();
-        return 0;
+        return DrillCommand.run(spec, options, measure, IoDrill.DRILL, storage.drill(file, sampleMs));
     }
 }

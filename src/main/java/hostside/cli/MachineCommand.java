@@ -47,34 +47,10 @@ public final class MachineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var out = spec.commandLine().getOut();
-        List<TestCase<?>> everything = new ArrayList<>(MemoryDrill.tests());
-        everything.addAll(GpuDrill.tests());
-        everything.addAll(GpuDrill.allGpuTests());
-        everything.addAll(PeerCopies.loopbacks());
-        if (measure.list) {
-            MeasureOptions.printList(out, everything);
-            return 0;
-        }
-        if (streamArray != null && streamArray < MIN_STREAM_ARRAY) {
+        if (!measure.list && streamArray != null && streamArray < MIN_STREAM_ARRAY) {
             throw new BadInputException("--stream-array: " + streamArray + " bytes is under 1 MiB: STREAM's arrays are there to outgrow the caches");
         }
-        List<TestCase<MemoryTarget>> memory = measure.pick(MemoryDrill.tests(), everything);
-        List<TestCase<Target>> tests = new ArrayList<>(measure.pick(GpuDrill.tests(), everything));
-        // the self-checks run only by name: a plain run would spend minutes checking what needs no check
-        if (!measure.only.isEmpty()) tests.addAll(measure.pick(PeerCopies.loopbacks(), everything));
-        List<TestCase<List<Target>>> together = measure.pick(GpuDrill.allGpuTests(), everything);
-        MachineRun run;
-        FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        MachineLoad load = DrillLoad.before(fs, !memory.isEmpty() || !tests.isEmpty() || !together.isEmpty());
-        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
-            ProgressSink sink = DrillLoad.sayingBusy(progress, "machine", load, spec.commandLine().getErr());
-            run = MachineDrill.run(fs, memory, streamArray, tests, together, sink, load);
-        }
-        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(MachineDocument.of(run), "machine", load)));
-        out.flush();
-        return 0;
+        return DrillCommand.run(spec, options, measure, MachineDrill.DRILL, new MachineDrill.Options(streamArray));
     }
 
 }

@@ -1,11 +1,14 @@
 package hostside.cli;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
-import hostside.core.BadInputException;
 import hostside.core.Table;
-import hostside.harness.Runner;
+import hostside.harness.Drill;
+import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import picocli.CommandLine.Option;
 
@@ -20,24 +23,17 @@ public final class MeasureOptions {
     @Option(names = "--no-measure", description = "Facts only: measure nothing.")
     public boolean noMeasure;
 
-    /**
-     * The tests of {@code group} to run: all without --only, none with --no-measure, else those
-     * --only names. A key that no test of {@code everything} has is bad input.
-     */
-    public <T extends TestCase<?>> List<T> pick(List<T> group, List<? extends TestCase<?>> everything) {
-        if (noMeasure) return List.of();
-        if (only.isEmpty()) return group;
-        for (String k : only) {
-            if (everything.stream().noneMatch(t -> t.key().equals(k))) throw new BadInputException("no test case \"" + k + "\"; see --list");
-        }
-        List<String> mine = only.stream().filter(k -> group.stream().anyMatch(t -> t.key().equals(k))).toList();
-        return mine.isEmpty() ? List.of() : Runner.select(group, mine);
+    /** The cases to run of a drill whose cases are {@code everything}: all, none with --no-measure, else those --only names (an unknown key is bad input). */
+    public Selection selection(List<? extends TestCase<?>> everything) {
+        if (noMeasure) return Selection.none();
+        return Selection.named(only, everything);
     }
 
-    /** --list: each measurement's key and what it measures, as an aligned table. */
-    public static void printList(java.io.PrintWriter out, List<? extends TestCase<?>> tests) {
+    /** --list: each measurement's key and what it measures, as an aligned table; a case that needs a GPU says so. */
+    public static void printList(PrintWriter out, Drill<?, ?> drill) {
         Table t = new Table("key", "what it measures");
-        for (TestCase<?> c : tests) t.row(c.key(), c.description());
+        Set<String> gpu = drill.gpuCases().stream().map(TestCase::key).collect(Collectors.toSet());
+        for (TestCase<?> c : drill.cases()) t.row(c.key(), c.description() + (gpu.contains(c.key()) ? " (GPU)" : ""));
         out.print(t.render(""));
         out.flush();
     }

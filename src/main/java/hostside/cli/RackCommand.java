@@ -30,26 +30,6 @@ public final class RackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        FsRoot fs = options.open();
-        Rack.RackRun run;
-        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
-            run = Rack.run(fs, progress);
-        }
-        var out = spec.commandLine().getOut();
-        if (options.json) {
-            ObjectNode n = Json.MAPPER.createObjectNode();
-            n.put("schema", MachineFacts.SCHEMA);
-            n.put("kind", "rack");
-            n.set("platform", Json.MAPPER.valueToTree(run.platform()));
-            n.set("checklist", Json.MAPPER.valueToTree(run.checklist()));
-            n.set("fabricReadiness", Json.MAPPER.valueToTree(run.fabricReadiness())); // per GPU, every step with its time
-            n.set("gpu", Json.MAPPER.valueToTree(run.machine().gpu()));
-            n.set("figures", Json.MAPPER.valueToTree(run.machine().figures())); // the copy engines' and SMs' figures, typed as machine's
-            out.print(Json.write(n));
-        } else {
-            out.print(new TextRenderer(Style.forTerminal()).render(RackDocument.of(run)));
-        }
-        out.flush();
-        return 0;
+        return DrillCommand.run(spec, options, null, Rack.DRILL, Rack.DRILL.defaults());
     }
 }

@@ -4,6 +4,7 @@ import hostside.cli.ByteSize;
 import hostside.core.BadInputException;
 import hostside.core.Units;
 import hostside.harness.TestFile;
+import hostside.harness.TestFile;
 import hostside.io.IoDrill;
 
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ public final class StorageOptions {
             throw new BadInputException(String.format(Locale.ROOT, "--size %d: at least 64 MiB (64M)", size));
         }
         if (!live || (dir == null && size == null)) return;
-        Path d = dir != null ? dir : IoDrill.defaultDir();
+        Path d = dir != null ? dir : TestFile.defaultDir();
         if (!Files.isDirectory(d)) throw new BadInputException("--dir " + d + ": " + (Files.exists(d) ? "not a folder" : "no such folder"));
         TestFile.probeWritable(d);
         if (size != null) {

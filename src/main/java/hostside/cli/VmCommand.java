@@ -20,6 +20,7 @@ import hostside.vm.explain.PageWalk;
 import hostside.vm.explain.Step;
 import hostside.vm.measure.HostTarget;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,38 +63,15 @@ public final class VmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var out = spec.commandLine().getOut();
-        if (explain.requested()) return explain(out);
-        if (measure.list) {
-            Table t = new Table("key", "what it measures");
-            for (TestCase<HostTarget> c : VmDrill.hostTests()) t.row(c.key(), c.description());
-            for (TestCase<Target> c : VmDrill.gpuTests()) t.row(c.key(), c.description() + " (GPU)");
-            out.print(t.render(""));
-            out.flush();
-            return 0;
-        }
-        List<TestCase<?>> everything = new ArrayList<>(VmDrill.hostTests());
-        everything.addAll(VmDrill.gpuTests());
-        List<TestCase<HostTarget>> host = measure.pick(VmDrill.hostTests(), everything);
-        List<TestCase<Target>> gpu = measure.pick(VmDrill.gpuTests(), everything);
-        VmRun run;
-        FsRoot fs = options.open(); // unpacking a recording has its own progress line
-        MachineLoad load = DrillLoad.before(fs, !host.isEmpty() || !gpu.isEmpty());
-        try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
-            ProgressSink sink = DrillLoad.sayingBusy(progress, "vm", load, spec.commandLine().getErr());
-            run = VmDrill.run(fs, host, gpu, new VmDrill.FileOptions(dir, size, anonSize), sink, load);
-        }
-        if (options.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
-        else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(VmDocument.of(run), "vm", load)));
-        out.flush();
-        return 0;
+        if (explain.requested()) return explain(spec.commandLine().getOut());
+        return DrillCommand.run(spec, options, measure, VmDrill.DRILL, new VmDrill.Options(dir, size, anonSize));
     }
 
     /**
      * The steppers: pure state machines, played in the terminal (Enter or space advances, q quits) or printed
      * whole. The page walk's default layout is this machine's (or the recording's).
      */
-    private int explain(java.io.PrintWriter out) {
+    private int explain(PrintWriter out) {
         FsRoot fs = options.open();
         var facts = VmDrill.facts(fs);
         String arch = facts.arch() == null ? null : facts.arch().name();

@@ -5,28 +5,34 @@ import java.util.List;
 
 import hostside.core.CpuSet;
 import hostside.core.Finding;
+import hostside.core.Rule;
 import hostside.cpu.dataloader.CowDetail;
 import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.cpu.dataloader.DataLoaderVerdicts;
+import hostside.cpu.facts.CpuFactRules;
 import hostside.cpu.facts.CpuFacts;
 import hostside.cpu.facts.CpuFactsReader;
 import hostside.cpu.facts.CpuVerdicts;
 import hostside.cpu.measure.CpuTarget;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.cpu.measure.SchedCosts;
+import hostside.cpu.trace.ProfileRules;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
 import hostside.harness.Cut;
+import hostside.harness.Drill;
+import hostside.harness.DrillContext;
+import hostside.harness.DrillTarget;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
-import hostside.libc.Libc;
 import hostside.libc.Sched;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
+import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
 import hostside.process.MachineLoad;
 
@@ -35,8 +41,60 @@ import hostside.process.MachineLoad;
  * migration), timer jitter quiet and under hogs (refs timer's loop), and launch jitter in four
  * conditions on the first GPU when there is one.
  */
-public final class CpuDrill {
+public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
+    /** The drill, as the registry and the commands drive it. */
+    public static final CpuDrill DRILL = new CpuDrill();
+
     private CpuDrill() {}
+
+    @Override
+    public String key() {
+        return "cpu";
+    }
+
+    @Override
+    public int module() {
+        return 3;
+    }
+
+    @Override
+    public String title() {
+        return "The CPU that feeds the GPU: its scheduling, IRQs and jitter";
+    }
+
+    @Override
+    public List<TestCase<?>> cases() {
+        List<TestCase<?>> all = new ArrayList<>(measurements());
+        all.addAll(DataLoaderTarget.tests());
+        return all;
+    }
+
+    @Override
+    public Options defaults() {
+        return Options.defaults();
+    }
+
+    /** The scheduler's and DataLoader's rules, the CPU facts' and those of a traced training step (cpu --trace). */
+    @Override
+    public List<Rule> rules() {
+        List<Rule> all = new ArrayList<>(CpuRules.all());
+        all.addAll(DataLoaderVerdicts.RULES);
+        all.addAll(CpuFactRules.all());
+        all.addAll(ProfileRules.all());
+        return all;
+    }
+
+    @Override
+    public Class<CpuRun> runType() {
+        return CpuRun.class;
+    }
+
+    /** Module 1's facts from the run before this one where there was one (the report reads them once), else read now. */
+    @Override
+    public CpuRun run(DrillContext c, Options o) {
+        MachineFacts machine = c.earlier().run(MachineRun.class).map(MachineRun::facts).orElseGet(() -> MachineReader.read(c.fs()));
+        return run(c.fs(), machine, c.cases().pick(measurements()), c.cases().pick(DataLoaderTarget.tests()), o, c.progress(), c.load());
+    }
 
     public static List<TestCase<CpuTarget>> measurements() {
         List<TestCase<CpuTarget>> t = new ArrayList<>(SchedCosts.all());
@@ -44,22 +102,15 @@ public final class CpuDrill {
         return t;
     }
 
-    /** Every case of the drill, measurements and DataLoader: what reading a run's JSON back registers ({@link hostside.harness.DetailTypes}). */
-    public static List<TestCase<?>> cases() {
-        List<TestCase<?>> all = new ArrayList<>(measurements());
-        all.addAll(DataLoaderTarget.tests());
-        return all;
-    }
-
     /** The sizes a user may set: jitter cadence and count, the DataLoader's dataset and workers. */
-    public record Settings(int launches, long periodNs, long datasetBytes, int workers) {
-        public static Settings defaults() {
-            return new Settings(CpuTarget.DEFAULT_LAUNCHES, CpuTarget.DEFAULT_PERIOD_NS, DataLoaderTarget.DEFAULT_DATASET_BYTES, DataLoaderTarget.DEFAULT_WORKERS);
+    public record Options(int launches, long periodNs, long datasetBytes, int workers) {
+        public static Options defaults() {
+            return new Options(CpuTarget.DEFAULT_LAUNCHES, CpuTarget.DEFAULT_PERIOD_NS, DataLoaderTarget.DEFAULT_DATASET_BYTES, DataLoaderTarget.DEFAULT_WORKERS);
         }
     }
 
     /** The DataLoader measurements: forked Python workers over a list and over a numpy array, and fork vs spawn with CUDA. */
-    public static List<Result> dataloader(FsRoot fs, List<TestCase<DataLoaderTarget>> tests, Settings s, ProgressSink progress) {
+    public static List<Result> dataloader(FsRoot fs, List<TestCase<DataLoaderTarget>> tests, Options s, ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
         DataLoaderTarget[] made = new DataLoaderTarget[1];
         List<Result> results = Runner.run(fs, tests,
@@ -88,13 +139,12 @@ public final class CpuDrill {
 
     public static Measured measure(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, int launches, long periodNs, ProgressSink progress) {
         if (tests.isEmpty()) return new Measured(List.of(), "", "");
-        if (fs.isLive() && !Libc.available()) return new Measured(Runner.notRun(tests, "libc could not be called on this system"), "", "");
         // the timer conditions need none: asked alone, they open no CUDA context
         boolean needsGpu = tests.stream().anyMatch(x -> x instanceof LaunchJitter j && j.condition().launches());
         try (Feeder feeder = new Feeder(machine, needsGpu, launches, periodNs)) {
             // the cases say "on GPU0" once the target is made and has a GPU, as the target is made before the first case starts
             ProgressSink onGpu = progress.on("GPU0");
-            List<Result> results = Runner.run(fs, tests, feeder::target, e -> (feeder.gpu.isEmpty() ? progress : onGpu).accept(e));
+            List<Result> results = Runner.run(fs, tests, feeder, e -> (feeder.gpu.isEmpty() ? progress : onGpu).accept(e));
             return new Measured(results, feeder.gpu, feeder.noGpu);
         }
     }
@@ -104,7 +154,7 @@ public final class CpuDrill {
      * --root): the CPUs this process may use and, when a jitter case is among them, GPU0 with its
      * local CPUs as the feeder's. Closing it releases the GPU.
      */
-    private static final class Feeder implements AutoCloseable {
+    private static final class Feeder implements DrillTarget<CpuTarget> {
         private final MachineFacts machine;
         private final boolean needsGpu;
         private final int launches;
@@ -119,7 +169,8 @@ public final class CpuDrill {
             this.periodNs = periodNs;
         }
 
-        CpuTarget target() {
+        @Override
+        public CpuTarget make() {
             List<Integer> cpus = Sched.affinity();
             if (!needsGpu) return new CpuTarget(cpus, cpus, null, launches, periodNs);
             Cuda.Open open = Cuda.open();
@@ -153,22 +204,17 @@ public final class CpuDrill {
         return allowed;
     }
 
-    /** Facts, then the measurements and the DataLoader cases, each reported to {@code progress}. */
-    public static CpuRun run(FsRoot fs, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader, Settings settings, ProgressSink progress,
-                             MachineLoad load) {
-        return run(fs, MachineReader.read(fs), tests, loader, settings, progress, load);
-    }
-
     /**
-     * ... with Module 1's facts already read (the report reads them once for every drill). {@code
-     * load}: the machine's as the drill began (null where not read): a busy one makes the measured
-     * findings unknown.
+     * Facts, then the measurements and the DataLoader cases, each reported to {@code progress}, with
+     * Module 1's facts already read. {@code load}: the machine's as the drill began (null where not
+     * read): a busy one makes the measured findings unknown.
      */
-    public static CpuRun run(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader,
-                             Settings settings, ProgressSink progress, MachineLoad load) {
-        Measured m = measure(fs, machine, tests, settings.launches(), settings.periodNs(), progress);
-        List<Result> dl = dataloader(fs, loader, settings, progress);
+    static CpuRun run(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader,
+                      Options options, ProgressSink progress, MachineLoad load) {
+        // the settings before the measurements, as a reader of the run expects: the frequency governor and the IRQs as they were
         CpuFacts facts = CpuFactsReader.read(fs, machine);
+        Measured m = measure(fs, machine, tests, options.launches(), options.periodNs(), progress);
+        List<Result> dl = dataloader(fs, loader, options, progress);
         List<Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty(), load));
         verdicts.addAll(DataLoaderVerdicts.of(dl, load));
         // a disturbed jitter run is a finding of its own: the figures beside it are not the machine's

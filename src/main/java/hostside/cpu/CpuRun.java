@@ -9,6 +9,8 @@ import hostside.core.Figure;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.cpu.facts.CpuFacts;
+import hostside.doc.Document;
+import hostside.harness.DrillRun;
 import hostside.harness.Result;
 import hostside.machine.Host;
 
@@ -22,11 +24,22 @@ import hostside.machine.Host;
  * @param verdicts   what the measurements mean, one line each
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
-public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<Result> dataloader, List<Finding> verdicts) {
+public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDrill.Measured measured, List<Result> dataloader, List<Finding> verdicts) implements DrillRun {
     public CpuRun {
         findings = List.copyOf(findings);
         dataloader = List.copyOf(dataloader);
         verdicts = List.copyOf(verdicts);
+    }
+
+    /** The facts' findings, then the measured ones. */
+    @Override
+    public List<Finding> conclusions() {
+        return DrillRun.both(findings, verdicts);
+    }
+
+    @Override
+    public Document document() {
+        return CpuDocument.of(this);
     }
 
     /**
@@ -34,11 +47,13 @@ public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDr
      * those CPUs, the rest about the machine), the kernel's share of a syscall, and per jitter
      * condition its lateness p99 and p99.9, its share of missed ticks and its launch time.
      */
+    @Override
     public List<Figure> figures() {
         return CpuFigures.of(this);
     }
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside cpu --json} prints and the report embeds. */
+    @Override
     public ObjectNode json() {
         return Json.document("cpu", this, figures());
     }

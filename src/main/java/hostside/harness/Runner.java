@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import hostside.core.BadInputException;
 import hostside.fs.FsRoot;
+import hostside.libc.Libc;
 
 /**
  * Runs test cases in order, each guarded: one that does not apply says why, one that throws is a
@@ -26,6 +27,23 @@ public final class Runner {
                                        ProgressSink progress) {
         if (!fs.isLive()) return notRun(tests, RECORDED);
         return run(tests, target.get(), progress);
+    }
+
+    /** Why every case is not run on a live machine whose libc cannot be called (the measurements need mmap, sched and the *at calls). */
+    public static final String NO_LIBC = "libc could not be called on this system";
+
+    /**
+     * The cases on the machine {@code fs} reads, against a target made only when they run: on a
+     * recording each is "not run" ({@link #RECORDED}), where libc cannot be called each says so
+     * ({@link #NO_LIBC}), and in neither case, nor where every case is {@link Skipped}, is the target made. The caller closes the target, on
+     * every exit path, with try-with-resources.
+     */
+    public static <C> List<Result> run(FsRoot fs, List<? extends TestCase<C>> tests, DrillTarget<C> target, ProgressSink progress) {
+        if (tests.isEmpty()) return List.of();
+        if (!fs.isLive()) return notRun(tests, RECORDED);
+        if (!Libc.available()) return notRun(tests, NO_LIBC);
+        if (tests.stream().allMatch(t -> t instanceof Skipped<?>)) return run(tests, null, progress); // nothing to make a target for
+        return run(tests, target.make(), progress);
     }
 
     /** Every case "not run", with the same reason. */

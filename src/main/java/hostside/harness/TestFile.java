@@ -259,6 +259,26 @@ public final class TestFile implements AutoCloseable {
     }
 
     /**
+     * Where a drill's test file goes by default: /var/tmp, on disk on most distributions, where /tmp
+     * is often tmpfs (no cold reads there); the JVM's temporary folder where /var/tmp cannot be written.
+     */
+    public static Path defaultDir() {
+        Path varTmp = Path.of("/var/tmp");
+        if (Files.isDirectory(varTmp) && Files.isWritable(varTmp)) return varTmp;
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /**
+     * A test file's default size: {@code preferred}, cut to {@code memoryCap} (a warm read must fit in
+     * the page cache) and to half the disk's room beyond {@link #MARGIN}, in whole MiB; never below
+     * {@code min}, where readahead and caches would be most of the figure.
+     */
+    public static long fittedSize(long preferred, long min, long memoryCap, long usableDisk) {
+        long room = Math.max(0, usableDisk - MARGIN) / 2;
+        return Math.max(min, Math.min(preferred, Math.min(memoryCap, room)) & ~((1L << 20) - 1));
+    }
+
+    /**
      * Why a file could not be made, in words: the kernel's reason where Java kept it, else what
      * the exception's type means (not its name: a one-line error names no Java class).
      */

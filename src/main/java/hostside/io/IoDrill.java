@@ -1,27 +1,30 @@
 package hostside.io;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Rule;
 import hostside.fs.FsRoot;
+import hostside.harness.Drill;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.io.facts.IoFactRules;
 import hostside.io.facts.IoFacts;
 import hostside.io.facts.IoFactsReader;
 import hostside.io.facts.IoVerdicts;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
-import hostside.libc.Libc;
 import hostside.machine.Host;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
+import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
 import hostside.process.MachineLoad;
 
@@ -30,11 +33,58 @@ import hostside.process.MachineLoad;
  * page cache cold and warm and around it with O_DIRECT, one request at a time and 32 in flight
  * with io_uring; then written with and without fsync.
  */
-public final class IoDrill {
+public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
     public static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 1L << 30;
     public static final long DEFAULT_SAMPLE_MS = 1000;
 
+    /** The drill, as the registry and the commands drive it. */
+    public static final IoDrill DRILL = new IoDrill();
+
     private IoDrill() {}
+
+    @Override
+    public String key() {
+        return "io";
+    }
+
+    @Override
+    public int module() {
+        return 4;
+    }
+
+    @Override
+    public String title() {
+        return "How fast checkpoints and datasets read and write here";
+    }
+
+    @Override
+    public List<TestCase<?>> cases() {
+        return List.copyOf(tests());
+    }
+
+    @Override
+    public Options defaults() {
+        return new Options(null, null, null, null);
+    }
+
+    @Override
+    public List<Rule> rules() {
+        List<Rule> all = new ArrayList<>(IoRules.all());
+        all.addAll(IoFactRules.all());
+        return all;
+    }
+
+    @Override
+    public Class<IoRun> runType() {
+        return IoRun.class;
+    }
+
+    /** Module 1's facts from the run before this one where there was one (the report reads them once), else read now. */
+    @Override
+    public IoRun run(DrillContext c, Options o) {
+        MachineFacts machine = c.earlier().run(MachineRun.class).map(MachineRun::facts).orElseGet(() -> MachineReader.read(c.fs()));
+        return run(c.fs(), machine, c.cases().pick(tests()), o, c.progress(), c.load());
+    }
 
     public static List<TestCase<IoTarget>> tests() {
         List<TestCase<IoTarget>> t = new ArrayList<>(ReadTest.all());
@@ -55,7 +105,7 @@ public final class IoDrill {
         if (o.dir() != null) dirs.add(o.dir());
         if (dirs.isEmpty()) {
             dirs.addAll(IoFactsReader.defaultDataDirs());
-            dirs.add(fs.isLive() ? defaultDir() : Path.of("/var/tmp"));
+            dirs.add(fs.isLive() ? TestFile.defaultDir() : Path.of("/var/tmp"));
         }
         return IoFactsReader.read(fs, dirs.stream().map(Path::toAbsolutePath).distinct().toList());
     }
@@ -67,24 +117,19 @@ public final class IoDrill {
         return nodes;
     }
 
-    public static IoRun run(FsRoot fs, List<TestCase<IoTarget>> tests, Options o, ProgressSink progress, MachineLoad load) {
-        return run(fs, MachineReader.read(fs), tests, o, progress, load);
-    }
-
     /**
-     * ... with Module 1's facts already read (the report reads them once for every drill). {@code
-     * load}: the machine's as the drill began (null where not read): a busy one makes the measured
-     * findings unknown.
+     * The facts, then the cases against the test file (or --file), judged. {@code machineFacts}: Module
+     * 1's, for the GPUs' NUMA nodes. {@code load}: the machine's as the drill began (null where not
+     * read): a busy one makes the measured findings unknown.
      */
-    public static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
-                            ProgressSink progress, MachineLoad load) {
+    static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
+                     ProgressSink progress, MachineLoad load) {
         Host machine = machineFacts.host();
         IoFacts facts = facts(fs, o);
         List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
-        if (fs.isLive() && !Libc.available()) return new IoRun(machine, facts, findings, null, notRun(tests, "libc could not be called on this system"), List.of());
-        if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, List.of(), List.of());
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
-            List<Result> results = Runner.run(fs, tests, live::target, progress);
+            List<Result> results = Runner.run(fs, tests, live, progress);
+            if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, results, List.of());
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
             return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results, inMemory, where(live.used()), load));
         }
@@ -102,18 +147,10 @@ public final class IoDrill {
      * page cache) and to half the disk's room beyond the margin kept free.
      */
     static long defaultSize(long availableMemory, long usableDisk) {
-        long room = Math.max(0, usableDisk - TestFile.MARGIN) / 2;
-        return Math.max(MIN_FILE, Math.min(DEFAULT_FILE, Math.min(availableMemory / 4, room)) & ~((1L << 20) - 1));
+        return TestFile.fittedSize(DEFAULT_FILE, MIN_FILE, availableMemory / 4, usableDisk);
     }
 
     public static List<Result> notRun(List<? extends TestCase<?>> tests, String why) {
         return Runner.notRun(tests, why);
-    }
-
-    /** /var/tmp is on disk on most distributions, where /tmp is often tmpfs. */
-    public static Path defaultDir() {
-        Path varTmp = Path.of("/var/tmp");
-        if (Files.isDirectory(varTmp) && Files.isWritable(varTmp)) return varTmp;
-        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 }

@@ -12,6 +12,8 @@ import hostside.core.Figure;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Scope;
+import hostside.doc.Document;
+import hostside.harness.DrillRun;
 import hostside.harness.Result;
 import hostside.io.facts.IoFacts;
 import hostside.io.measure.ReadTest;
@@ -33,7 +35,7 @@ import hostside.machine.Host;
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "container", "load"}) // derived, or set beside it by the report (container) or the command line (load)
 public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUsed file,
-                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<Finding> verdicts) {
+                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<Finding> verdicts) implements DrillRun {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
 
@@ -47,10 +49,22 @@ public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUse
         return Scope.dir(parent == null ? file.path() : parent.toString());
     }
 
+    /** The storage's findings, then the measured ones (a loader on the slower path). */
+    @Override
+    public List<Finding> conclusions() {
+        return DrillRun.both(findings, verdicts);
+    }
+
+    @Override
+    public Document document() {
+        return IoDocument.of(this);
+    }
+
     /**
      * Every measured figure, typed (CONTRACT.md, Typed figures): each result's own, then the ones
      * its detail holds (a read's other unit, latency p50 and p99, page cache; a write's fsync time).
      */
+    @Override
     public List<Figure> figures() {
         Scope scope = scope();
         List<Figure> out = new ArrayList<>();
@@ -67,6 +81,7 @@ public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUse
     }
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside io --json} prints and the report embeds. */
+    @Override
     public ObjectNode json() {
         return Json.document("io", this, figures());
     }

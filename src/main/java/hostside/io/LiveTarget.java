@@ -15,6 +15,7 @@ import hostside.core.Printable;
 import hostside.core.Severity;
 import hostside.core.Units;
 import hostside.fs.FsRoot;
+import hostside.harness.DrillTarget;
 import hostside.harness.ProgressSink;
 import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
@@ -27,11 +28,11 @@ import hostside.libc.Libc;
 
 /**
  * What the measurements of a live run read and write, made only when the harness asks for it
- * ({@link hostside.harness.Runner#run(FsRoot, List, Supplier, ProgressSink)} never does on a
+ * ({@link hostside.harness.Runner#run(FsRoot, List, DrillTarget, ProgressSink)} never does on a
  * recording): --dir and --file checked, a killed run's files swept, the test file written. Closing
  * it removes the test file.
  */
-final class LiveTarget implements AutoCloseable {
+final class LiveTarget implements DrillTarget<IoTarget> {
     private final FsRoot fs;
     private final IoDrill.Options o;
     private final List<TestCase<IoTarget>> tests;
@@ -59,7 +60,8 @@ final class LiveTarget implements AutoCloseable {
         return List.copyOf(all);
     }
 
-    IoTarget target() {
+    @Override
+    public IoTarget make() {
         // a container's memory cgroup, not the host's MemAvailable: the warm reads must fit in its page cache
         long available = AvailableMemory.read(fs).orElse(4L << 30);
         long sampleNanos = (o.sampleMs() == null ? IoDrill.DEFAULT_SAMPLE_MS : o.sampleMs()) * 1_000_000L;
@@ -84,7 +86,7 @@ final class LiveTarget implements AutoCloseable {
 
     /** hostside's own test file in --dir, written now so that a bad folder or a full disk is said before anything runs. */
     private IoTarget testFile(long available, long sampleNanos) {
-        Path dir = o.dir() != null ? o.dir() : IoDrill.defaultDir();
+        Path dir = o.dir() != null ? o.dir() : TestFile.defaultDir();
         String type = fileSystem(dir, "--dir");
         sweep(dir); // first: a dead run's file takes room the default size is cut to
         long size = o.size() != null ? o.size() : IoDrill.defaultSize(available, TestFile.usableSpace(dir));

@@ -4,42 +4,95 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Target;
+import hostside.gpu.peer.PeerCopies;
+import hostside.harness.Drill;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
 import hostside.harness.TestCase;
 import hostside.memory.MemoryTarget;
 import hostside.process.MachineLoad;
 
-/** Module 1 as one run: the facts, the GPU drill, and the GPU matrix that joins them. */
-public final class MachineDrill {
+/** Module 1 as one run: the facts, the CPU's memory, the GPU drill, and the GPU matrix that joins them. */
+public final class MachineDrill implements Drill<MachineDrill.Options, MachineRun> {
+    /** The drill, as the registry and the commands drive it. */
+    public static final MachineDrill DRILL = new MachineDrill();
+
     private MachineDrill() {}
 
-    /** Facts, then the GPU drill, each case reported to {@code progress}; no memory measurement. */
-    public static MachineRun run(FsRoot fs, List<TestCase<Target>> tests, List<TestCase<List<Target>>> together,
-                                 ProgressSink progress) {
-        return run(fs, List.of(), tests, together, progress);
+    /** STREAM's arrays of {@code streamArrayBytes} each; null for STREAM's rule (four times the last-level caches). */
+    public record Options(Long streamArrayBytes) {}
+
+    @Override
+    public String key() {
+        return "machine";
+    }
+
+    @Override
+    public int module() {
+        return 1;
+    }
+
+    @Override
+    public String title() {
+        return "How the box is wired, and what copies to the GPUs cost";
+    }
+
+    /** The memory cases, each GPU's, the all-GPU ones, and the self-checks that run only by name. */
+    @Override
+    public List<TestCase<?>> cases() {
+        List<TestCase<?>> all = new ArrayList<>(MemoryDrill.tests());
+        all.addAll(GpuDrill.tests());
+        all.addAll(GpuDrill.allGpuTests());
+        all.addAll(PeerCopies.loopbacks());
+        return all;
+    }
+
+    @Override
+    public List<TestCase<?>> gpuCases() {
+        List<TestCase<?>> gpu = new ArrayList<>(GpuDrill.tests());
+        gpu.addAll(GpuDrill.allGpuTests());
+        gpu.addAll(PeerCopies.loopbacks());
+        return gpu;
+    }
+
+    @Override
+    public Options defaults() {
+        return new Options(null);
+    }
+
+    @Override
+    public List<Rule> rules() {
+        List<Rule> all = new ArrayList<>(GpuRules.all());
+        all.addAll(TopologyRules.all());
+        all.addAll(PeerRules.all());
+        return all;
+    }
+
+    @Override
+    public Class<MachineRun> runType() {
+        return MachineRun.class;
+    }
+
+    /** The self-checks (a GPU's copy to itself) run only when named: a plain run would spend minutes checking what needs no check. */
+    @Override
+    public MachineRun run(DrillContext c, Options o) {
+        List<TestCase<Target>> tests = new ArrayList<>(c.cases().pick(GpuDrill.tests()));
+        tests.addAll(c.cases().pickNamed(PeerCopies.loopbacks()));
+        return run(c.fs(), c.cases().pick(MemoryDrill.tests()), o.streamArrayBytes(), tests, c.cases().pick(GpuDrill.allGpuTests()), c.progress(), c.load());
     }
 
     /**
      * Facts, the CPU memory measurements (before the GPU's: they load every CPU and its memory, and
-     * nothing else may run beside them), then the GPU drill, each case reported to {@code progress}.
+     * nothing else may run beside them), then the GPU drill, each case reported to {@code progress},
+     * on a machine whose load as the drill began was {@code load} (null: not read): a busy one makes
+     * the measured findings unknown.
      */
-    public static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, ProgressSink progress) {
-        return run(fs, memoryTests, null, tests, together, progress);
-    }
-
-    /** ... with STREAM's arrays of {@code streamArrayBytes} each; null for STREAM's rule. */
-    public static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, ProgressSink progress) {
-        return run(fs, memoryTests, streamArrayBytes, tests, together, progress, null);
-    }
-
-    /** ... on a machine whose load as the drill began was {@code load} (null: not read): a busy one makes the measured findings unknown. */
-    public static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
+    static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
+                          List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
         MachineFacts facts = MachineReader.read(fs);
         MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, streamArrayBytes, progress);
         GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress, load);

@@ -9,9 +9,12 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Figure;
+import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Scope;
+import hostside.doc.Document;
 import hostside.harness.DetailFigures;
+import hostside.harness.DrillRun;
 import hostside.harness.Result;
 
 /**
@@ -19,7 +22,7 @@ import hostside.harness.Result;
  * joins the two (the PCIe tree from the facts, the NVLinks from the drill's NVML read), and the CPU
  * memory measurements (null in a document made before they existed, or when none was asked for).
  */
-public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix gpuMatrix, MemoryDrill.MemorySection memory) {
+public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix gpuMatrix, MemoryDrill.MemorySection memory) implements DrillRun {
 
     public MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu) {
         this(facts, gpu, GpuMatrix.of(facts, gpu), null);
@@ -30,6 +33,23 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
     }
 
     /**
+     * The facts' findings (with the host memory's measured ones beside them), each GPU's nearest NIC
+     * for GPUDirect RDMA, then each GPU's copies and launches.
+     */
+    @Override
+    public List<Finding> conclusions() {
+        List<Finding> all = new ArrayList<>(facts.findings());
+        if (facts.affinity() != null) all.addAll(facts.affinity().verdicts());
+        if (gpu != null) for (GpuDrill.GpuRun g : gpu.runs()) all.addAll(g.verdicts());
+        return all;
+    }
+
+    @Override
+    public Document document() {
+        return MachineDocument.of(this);
+    }
+
+    /**
      * Every measured figure, typed (CONTRACT.md, Typed figures): the memory figures with their scopes
      * (the machine, a node, a pair of nodes, a CPU), each GPU's results about that GPU
      * (by PCI address), the all-GPU results about the machine, and beside each the figures its
@@ -37,6 +57,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
      * each GPU's share of an all-at-once copy, one figure per ordered pair of GPUs). Facts are not
      * figures: nothing here was read from sysfs.
      */
+    @Override
     public List<Figure> figures() {
         List<Figure> f = new ArrayList<>();
         if (memory != null) f.addAll(memory.figures());
@@ -52,6 +73,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
      * The facts JSON of CONTRACT.md with the GPU drill beside it under "gpu", the matrix under
      * "gpuMatrix", the memory measurements under "memory", and every figure, flat, under "figures".
      */
+    @Override
     @JsonValue
     public ObjectNode json() {
         ObjectNode n = Json.MAPPER.valueToTree(facts);

@@ -2,7 +2,16 @@ package hostside.rack;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import hostside.core.Figure;
+import hostside.core.Finding;
+import hostside.core.Json;
+import hostside.core.Rule;
+import hostside.cpu.CpuRun;
 import hostside.cpu.facts.CpuFacts;
 import hostside.cpu.facts.CpuFactsReader;
 import hostside.fs.FsRoot;
@@ -15,14 +24,20 @@ import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.cuda.FabricReadiness;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlGpu;
-import hostside.harness.ProgressSink;
+import hostside.doc.Document;
+import hostside.harness.Drill;
+import hostside.harness.DrillContext;
+import hostside.harness.DrillRun;
+import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import hostside.machine.MachineDrill;
+import hostside.machine.MachineFacts;
 import hostside.machine.MachineRun;
 import hostside.machine.MemoryDrill;
 import hostside.memory.MemoryCases;
 import hostside.memory.MemoryTarget;
 import hostside.vm.VmDrill;
+import hostside.vm.VmRun;
 import hostside.vm.facts.VmFacts;
 
 /**
@@ -30,27 +45,136 @@ import hostside.vm.facts.VmFacts;
  * each GPU's coherence class, and copy engines against SMs reading and writing host memory.
  * {@link RackDocument} says what it shows.
  */
-public final class Rack {
+public final class Rack implements Drill<Rack.Options, Rack.RackRun> {
+    /** The drill, as the registry and the commands drive it. */
+    public static final Rack DRILL = new Rack();
+
     private Rack() {}
+
+    /** None: the checklist asks nothing of its user. */
+    public record Options() {}
 
     /**
      * @param platform  what kind of machine the verdicts were judged for
      * @param checklist one row per {@link RackItem}, in its order
      * @param machine   the facts and the GPU copies it was judged from
      */
-    public record RackRun(Platform platform, List<RackCheck> checklist, List<FabricReadiness> fabricReadiness, MachineRun machine) {}
+    public record RackRun(Platform platform, List<RackCheck> checklist, List<FabricReadiness> fabricReadiness, MachineRun machine) implements DrillRun {
+        /** The platform, the checklist, the readiness test per GPU with every step's time, and the copies it judged, typed as machine's. */
+        @Override
+        public ObjectNode json() {
+            ObjectNode n = Json.MAPPER.createObjectNode();
+            n.put("schema", MachineFacts.SCHEMA);
+            n.put("kind", "rack");
+            n.set("platform", Json.MAPPER.valueToTree(platform));
+            n.set("checklist", Json.MAPPER.valueToTree(checklist));
+            n.set("fabricReadiness", Json.MAPPER.valueToTree(fabricReadiness));
+            n.set("gpu", Json.MAPPER.valueToTree(machine.gpu()));
+            n.set("figures", Json.MAPPER.valueToTree(figures()));
+            return n;
+        }
+
+        /** The copy engines' and SMs' figures, as Module 1 measured them. */
+        @Override
+        public List<Figure> figures() {
+            return machine.figures();
+        }
+
+        /** Each item's finding; an item that does not apply or was not run is no conclusion about this machine. */
+        @Override
+        public List<Finding> conclusions() {
+            return checklist.stream().map(RackCheck::finding).filter(Objects::nonNull).toList();
+        }
+
+        @Override
+        public Document document() {
+            return RackDocument.of(this);
+        }
+    }
+
+    @Override
+    public String key() {
+        return "rack";
+    }
+
+    @Override
+    public int module() {
+        return 5;
+    }
+
+    @Override
+    public String title() {
+        return "Coherent superchips and NVLink racks";
+    }
+
+    @Override
+    public List<TestCase<?>> cases() {
+        List<TestCase<?>> all = new ArrayList<>(triad());
+        all.addAll(tests());
+        return all;
+    }
+
+    @Override
+    public List<TestCase<?>> gpuCases() {
+        return List.copyOf(tests());
+    }
+
+    @Override
+    public Options defaults() {
+        return new Options();
+    }
+
+    @Override
+    public List<Rule> rules() {
+        return RackRules.all();
+    }
+
+    @Override
+    public Class<RackRun> runType() {
+        return RackRun.class;
+    }
+
+    /** After Module 1 (the report), it measures nothing: it judges what the drills before it read and measured. */
+    @Override
+    public boolean measures(DrillContext c) {
+        return c.earlier().run(MachineRun.class).isEmpty() && Drill.super.measures(c);
+    }
+
+    /**
+     * The checklist from the runs before it where Module 1 ran (and Modules 2 and 3's facts where they
+     * did, else read now); alone, it reads the facts and runs its copies first.
+     */
+    @Override
+    public RackRun run(DrillContext c, Options o) {
+        FsRoot fs = c.fs();
+        Optional<MachineRun> before = c.earlier().run(MachineRun.class);
+        MachineRun m = before.orElseGet(() -> MachineDrill.DRILL.run(
+                new DrillContext(fs, narrowed(c.cases()), c.progress(), c.load(), c.earlier()), MachineDrill.DRILL.defaults()));
+        VmFacts vm = c.earlier().run(VmRun.class).map(VmRun::facts).orElseGet(() -> VmDrill.facts(fs));
+        CpuFacts cpu = c.earlier().run(CpuRun.class).map(CpuRun::facts).orElseGet(() -> CpuFactsReader.read(fs, m.facts()));
+        return judge(fs, m, vm, cpu);
+    }
+
+    /** Of Module 1's cases, only the rack's: STREAM's Triad (the memory_bandwidth item) and the copies it compares. */
+    static Selection narrowed(Selection asked) {
+        return new Selection() {
+            @Override
+            public <C> List<TestCase<C>> pick(List<TestCase<C>> group) {
+                List<TestCase<C>> mine = group.stream().filter(t -> t.key().equals(MemoryCases.TRIAD)
+                        || tests().stream().anyMatch(x -> x.key().equals(t.key()))).toList();
+                return asked.pick(mine);
+            }
+        };
+    }
+
+    /** STREAM's Triad with every CPU and per node: the checklist's memory_bandwidth item. */
+    static List<TestCase<MemoryTarget>> triad() {
+        return MemoryDrill.tests().stream().filter(t -> t.key().equals(MemoryCases.TRIAD)).toList();
+    }
 
     /** The copy engine and SM copies both ways: the pairs whose ratio the module is about. */
     public static List<TestCase<Target>> tests() {
         return List.of(new Copies.CePinned(true), new Copies.CePinned(false), new SmAccess.SmCopy(true), new SmAccess.SmCopy(false));
-    }
-
-    /** Reads the facts, runs the copies where a GPU is, and judges the checklist. A recording runs nothing. */
-    public static RackRun run(FsRoot fs, ProgressSink progress) {
-        // STREAM's Triad with every CPU and per node: the checklist's memory_bandwidth item
-        List<TestCase<MemoryTarget>> memory = MemoryDrill.tests().stream().filter(t -> t.key().equals(MemoryCases.TRIAD)).toList();
-        MachineRun m = MachineDrill.run(fs, memory, null, tests(), List.of(), progress);
-        return judge(fs, m, VmDrill.facts(fs), CpuFactsReader.read(fs, m.facts()));
     }
 
     /**
@@ -58,7 +182,7 @@ public final class Rack {
      * vm and cpu facts): only the rack's own facts are read here, and on a live machine with a GPU
      * the fabric readiness test runs (milliseconds: one 2 MiB allocation a GPU).
      */
-    public static RackRun judge(FsRoot fs, MachineRun m, VmFacts vm, CpuFacts cpu) {
+    static RackRun judge(FsRoot fs, MachineRun m, VmFacts vm, CpuFacts cpu) {
         RackFacts facts = RackFactsReader.read(fs, m.facts());
         Platform platform = Platform.of(m.facts(), facts);
         List<FabricReadiness> readiness = List.of();

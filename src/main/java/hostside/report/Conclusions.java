@@ -5,12 +5,9 @@ import java.util.List;
 
 import hostside.core.Finding;
 import hostside.core.Severity;
-import hostside.cpu.CpuRun;
-import hostside.machine.GpuDrill;
-import hostside.machine.MachineRun;
+import hostside.harness.DrillRun;
 import hostside.rack.RackCheck;
 import hostside.rack.RackRules;
-import hostside.vm.VmRun;
 
 /**
  * Every conclusion a report's modules drew, in the modules' order: the one list page one's "What
@@ -29,23 +26,9 @@ public final class Conclusions {
             if (s == null) continue;
             switch (s.data()) {
                 case null -> { }
-                case MachineRun m -> {
-                    add(out, 1, m.facts().findings()); // the facts' findings, and the host memory's measured ones beside them
-                    if (m.facts().affinity() != null) add(out, 1, m.facts().affinity().verdicts()); // each GPU's nearest NIC, for GPUDirect RDMA
-                    if (m.gpu() != null) for (GpuDrill.GpuRun g : m.gpu().runs()) add(out, 1, g.verdicts()); // each GPU's copies and launches
-                }
-                case VmRun v -> {
-                    add(out, 2, v.findings());
-                    add(out, 2, v.verdicts()); // the measured findings: slow first touches, huge pages not forming
-                }
-                case CpuRun c -> {
-                    add(out, 3, c.findings());
-                    add(out, 3, c.verdicts());
-                }
                 case Report.Storage st -> {
-                    add(out, 4, st.io().findings());
-                    add(out, 4, st.io().verdicts()); // a loader on the slower path is Module 4's as much as a network file system
-                    if (st.container() != null) add(out, 4, st.container().findings());
+                    add(out, 4, st.io().conclusions()); // a loader on the slower path is Module 4's as much as a network file system
+                    if (st.container() != null) add(out, 4, st.container().conclusions());
                 }
                 case Report.Rack rack -> {
                     for (RackCheck c : rack.checklist()) {
@@ -53,6 +36,7 @@ public final class Conclusions {
                         if (f != null) sayOnce(out, new Report.Concluded(5, f.id(), f.severity(), f.subject(), f.text(), f.fix()));
                     }
                 }
+                case DrillRun r -> add(out, s.module(), r.conclusions()); // the facts' findings first, then the measured ones
                 default -> { }
             }
         }

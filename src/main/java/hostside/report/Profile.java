@@ -6,23 +6,22 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import hostside.container.ContainerRun;
-import hostside.container.LiveProcess;
 import hostside.core.BadInputException;
 import hostside.core.Printable;
-import hostside.cpu.CpuDrill;
 import hostside.cpu.CpuRun;
-import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.drills.Drills;
 import hostside.fs.FsRoot;
+import hostside.harness.Drill;
+import hostside.harness.DrillContext;
+import hostside.harness.DrillOptions;
+import hostside.harness.DrillRun;
+import hostside.harness.Earlier;
 import hostside.harness.ProgressSink;
-import hostside.harness.Result;
+import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import hostside.io.IoDrill;
 import hostside.io.IoRun;
-import hostside.machine.GpuDrill;
-import hostside.machine.MachineDrill;
-import hostside.machine.MachineFacts;
 import hostside.machine.MachineRun;
-import hostside.machine.MemoryDrill;
 import hostside.process.MachineLoad;
 import hostside.rack.Rack;
 import hostside.vm.VmDrill;
@@ -30,9 +29,9 @@ import hostside.vm.VmRun;
 import hostside.vm.measure.TlbReach;
 
 /**
- * The report's measuring: Modules 1 to 4 in turn on one machine, each drill reported to the
- * progress as drill i of n. Module 1's facts are read once and handed to the drills after it.
- * Before each drill that measures, the machine's load ({@link MachineLoad}).
+ * The report's measuring: every drill of the registry ({@link Drills}) in turn on one machine, each
+ * reported to the progress as drill i of n, each handed what the drills before it made (Module 1's
+ * facts are read once). Before each drill that measures, the machine's load ({@link MachineLoad}).
  */
 public final class Profile {
     private Profile() {}
@@ -47,13 +46,16 @@ public final class Profile {
             this.word = word;
         }
 
-        <C> List<TestCase<C>> cases(List<TestCase<C>> all) {
-            return cases(all, false);
-        }
-
-        /** ... on a machine with a GPU or without: a quick run keeps different jitter cases on each. */
-        <C> List<TestCase<C>> cases(List<TestCase<C>> all, boolean gpu) {
-            return this == QUICK ? Quick.of(all, gpu) : all;
+        /** The cases a drill runs after those {@code earlier}: on a GPU machine a quick run keeps a different jitter case. */
+        Selection cases(Earlier earlier) {
+            if (this == FULL) return Selection.all();
+            boolean gpu = earlier.run(MachineRun.class).map(m -> !m.facts().gpus().isEmpty()).orElse(false);
+            return new Selection() {
+                @Override
+                public <C> List<TestCase<C>> pick(List<TestCase<C>> group) {
+                    return Quick.of(group, gpu);
+                }
+            };
         }
     }
 
@@ -67,38 +69,52 @@ public final class Profile {
 
     /**
      * ... saying on {@code warn}, as each drill begins, that the machine is busy when it is: the
-     * load is read before each drill that measures (the container drill reads files only), and goes
-     * into the report's confounders.
+     * load is read before each drill that measures (the container drill reads files only, the rack
+     * judges what Module 1 measured), and goes into the report's confounders.
      */
     public static Report measure(FsRoot fs, Report.Machine machine, IoDrill.Options io, Mode mode, ProgressSink progress,
                                  Consumer<String> warn) {
-        int n = 6;
         Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
         Loads loads = new Loads(fs, warn);
-        progress.drill("machine", 1, n);
-        MachineLoad machineLoad = loads.before("machine");
-        MachineRun run = MachineDrill.run(fs, mode.cases(MemoryDrill.tests()), null,
-                mode.cases(GpuDrill.tests()), mode.cases(GpuDrill.allGpuTests()), progress, machineLoad);
-        progress.drill("vm", 2, n);
-        MachineLoad vmLoad = loads.before("vm");
-        MachineFacts facts = run.facts();
-        VmRun vm = VmDrill.run(fs, facts.host(), mode.cases(VmDrill.hostTests(TlbReach.REPORT_MAX)), mode.cases(VmDrill.gpuTests()),
-                new VmDrill.FileOptions(null, null, null), progress, pinCosts(run), vmLoad);
-        progress.drill("cpu", 3, n);
-        MachineLoad cpuLoad = loads.before("cpu");
-        CpuRun cpu = CpuDrill.run(fs, facts, mode.cases(CpuDrill.measurements(), !facts.gpus().isEmpty()),
-                mode.cases(DataLoaderTarget.tests()), CpuDrill.Settings.defaults(), progress, cpuLoad);
-        progress.drill("io", 4, n);
-        MachineLoad ioLoad = loads.before("io");
-        IoRun ioRun = ioRun(fs, facts, mode == Mode.QUICK && io.size() == null && io.file() == null
-                ? new IoDrill.Options(io.dir(), Quick.IO_FILE, null, io.sampleMs()) : io, mode, progress, ioLoad);
-        progress.drill("container", 5, n);
-        ContainerRun container = ContainerRun.read(fs,
-                fs.isLive() ? LiveProcess.current() : LiveProcess.recorded(), null, null, null);
-        progress.drill("rack", 6, n);
-        Report.Rack rack = Report.Rack.of(Rack.judge(fs, run, vm.facts(), cpu.facts()));
-        return ReportBuilder.build(new ReportBuilder.Drills(run, vm, cpu, ioRun, container, rack),
-                new ReportBuilder.Circumstances(machine, load, loads.read, mode), ZonedDateTime.now());
+        DrillOptions options = options(io, mode);
+        List<Drill<?, ?>> drills = Drills.all();
+        Earlier earlier = Earlier.NONE;
+        for (int i = 0; i < drills.size(); i++) {
+            Drill<?, ?> d = drills.get(i);
+            progress.drill(d.key(), i + 1, drills.size());
+            DrillContext c = new DrillContext(fs, mode.cases(earlier), progress, null, earlier);
+            if (d.measures(c)) c = new DrillContext(fs, c.cases(), progress, loads.before(d.key()), earlier);
+            earlier = earlier.with(run(d, c, options));
+        }
+        Report.Rack rack = earlier.run(Rack.RackRun.class).map(Report.Rack::of).orElse(null);
+        ReportBuilder.Drills runs = new ReportBuilder.Drills(earlier.run(MachineRun.class).orElseThrow(), earlier.run(VmRun.class).orElse(null),
+                earlier.run(CpuRun.class).orElse(null), earlier.run(IoRun.class).orElse(null), earlier.run(ContainerRun.class).orElse(null), rack);
+        return ReportBuilder.build(runs, new ReportBuilder.Circumstances(machine, load, loads.read, mode), ZonedDateTime.now());
+    }
+
+    /**
+     * The report's options for each drill: Module 2's TLB curve shorter (its memory budget), and
+     * Module 4's test file smaller in a quick run unless --size or --file says otherwise.
+     */
+    static DrillOptions options(IoDrill.Options io, Mode mode) {
+        IoDrill.Options quickIo = mode == Mode.QUICK && io.size() == null && io.file() == null
+                ? new IoDrill.Options(io.dir(), Quick.IO_FILE, null, io.sampleMs()) : io;
+        return DrillOptions.defaults()
+                .with(VmDrill.DRILL, new VmDrill.Options(null, null, null, TlbReach.REPORT_MAX))
+                .with(IoDrill.DRILL, quickIo);
+    }
+
+    /**
+     * {@code d} in {@code c}; a drill whose cases could not start (no room for Module 4's test file:
+     * checked before, but a disk fills up) keeps its facts with every case not run and the reason,
+     * and the report goes on.
+     */
+    static DrillRun run(Drill<?, ?> d, DrillContext c, DrillOptions options) {
+        try {
+            return options.run(d, c);
+        } catch (BadInputException e) {
+            return options.run(d, new DrillContext(c.fs(), Selection.skipped(e.getMessage()), c.progress(), c.load(), c.earlier()));
+        }
     }
 
     /** The loads read so far, one per drill; none on a recording, where nothing is measured. */
@@ -117,29 +133,6 @@ public final class Profile {
             MachineLoad l = MachineLoad.before(drill, fs, warn);
             if (l != null) read.add(new Fleet.DrillLoad(drill, l));
             return l;
-        }
-    }
-
-    /**
-     * Module 1's pin costs per GPU, which Module 2 explains: measured once (twice, they came out
-     * 13% apart on the H200 and the report carried both under one key and scope).
-     */
-    static VmDrill.Reused pinCosts(MachineRun run) {
-        java.util.Map<String, List<Result>> byPci = new java.util.LinkedHashMap<>();
-        for (GpuDrill.GpuRun g : run.gpu().runs()) {
-            byPci.put(g.pciAddress(), g.results().stream().filter(r -> r.key().startsWith("pin_cost_") && r.isOk()).toList());
-        }
-        return new VmDrill.Reused(byPci);
-    }
-
-    static IoRun ioRun(FsRoot fs, MachineFacts facts, IoDrill.Options shorter, Mode mode, ProgressSink progress,
-                                   MachineLoad load) {
-        try {
-            return IoDrill.run(fs, facts, mode.cases(IoDrill.tests()), shorter, progress, load);
-        } catch (BadInputException e) {
-            // no room for the test file (checked before, but a disk fills up): the report says so and goes on
-            return new IoRun(facts.host(), IoDrill.facts(fs, shorter), List.of(), null,
-                    IoDrill.notRun(IoDrill.tests(), e.getMessage()), List.of());
         }
     }
 }

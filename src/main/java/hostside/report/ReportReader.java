@@ -20,7 +20,9 @@ import hostside.cpu.CpuDrill;
 import hostside.cpu.CpuRun;
 import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.gpu.peer.PeerCopies;
+import hostside.drills.Drills;
 import hostside.harness.DetailTypes;
+import hostside.harness.Drill;
 import hostside.io.IoDrill;
 import hostside.io.IoRun;
 import hostside.machine.GpuDrill;
@@ -40,15 +42,7 @@ public final class ReportReader {
 
     static {
         // every drill's cases, so that each result's detail reads back as its own record
-        DetailTypes.register(MemoryDrill.tests());
-        DetailTypes.register(GpuDrill.tests());
-        DetailTypes.register(GpuDrill.allGpuTests());
-        DetailTypes.register(PeerCopies.loopbacks());
-        DetailTypes.register(VmDrill.hostTests());
-        DetailTypes.register(VmDrill.gpuTests());
-        DetailTypes.register(CpuDrill.measurements());
-        DetailTypes.register(DataLoaderTarget.tests());
-        DetailTypes.register(IoDrill.tests());
+        for (Drill<?, ?> d : Drills.all()) DetailTypes.register(d.cases());
     }
 
     /** The schemas this version reads. */

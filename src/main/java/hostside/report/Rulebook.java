@@ -8,26 +8,16 @@ import java.util.Map;
 import java.util.Optional;
 
 import hostside.checklist.ChecklistRules;
-import hostside.container.ContainerRules;
 import hostside.core.Rule;
 import hostside.core.Source;
-import hostside.cpu.CpuRules;
-import hostside.cpu.dataloader.DataLoaderVerdicts;
-import hostside.cpu.facts.CpuFactRules;
-import hostside.cpu.trace.ProfileRules;
+import hostside.drills.Drills;
+import hostside.harness.Drill;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
-import hostside.io.IoRules;
-import hostside.io.facts.IoFactRules;
-import hostside.machine.GpuRules;
-import hostside.machine.PeerRules;
-import hostside.machine.TopologyRules;
-import hostside.rack.RackRules;
 import hostside.report.platforms.Placement;
-import hostside.vm.VmRules;
 
 /**
  * Every rule hostside draws a conclusion by, in one registry: what `hostside rules` lists and
@@ -40,22 +30,12 @@ public final class Rulebook {
 
     private static final List<Rule> ALL = gather();
 
+    /** Every drill's rules, then those a drill does not judge by: the report's placement among platforms and the 60-second checklist's. */
     private static List<Rule> gather() {
         List<Rule> all = new ArrayList<>();
-        all.addAll(GpuRules.all());
-        all.addAll(TopologyRules.all());
-        all.addAll(PeerRules.all());
+        for (Drill<?, ?> d : Drills.all()) all.addAll(d.rules());
         all.add(Placement.CLASS_FLOOR);
-        all.addAll(VmRules.all());
-        all.addAll(CpuRules.all());
-        all.addAll(DataLoaderVerdicts.RULES);
-        all.addAll(IoRules.all());
-        all.addAll(CpuFactRules.all());
-        all.addAll(ContainerRules.all());
-        all.addAll(IoFactRules.all());
-        all.addAll(ProfileRules.all());
         all.addAll(ChecklistRules.all());
-        all.addAll(RackRules.all());
         Map<String, Rule> byId = new LinkedHashMap<>();
         for (Rule r : all) {
             if (byId.put(r.id(), r) != null) throw new IllegalStateException("two rules with the ID " + r.id());

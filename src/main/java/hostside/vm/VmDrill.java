@@ -4,13 +4,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import hostside.container.AvailableMemory;
 import hostside.core.BadInputException;
 import hostside.core.Finding;
 import hostside.core.Printable;
+import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Units;
 import hostside.fs.FsRoot;
@@ -21,6 +25,9 @@ import hostside.gpu.cuda.Cuda;
 import hostside.gpu.cuda.CudaException;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Cut;
+import hostside.harness.Drill;
+import hostside.harness.DrillContext;
+import hostside.harness.DrillTarget;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
@@ -28,7 +35,9 @@ import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
 import hostside.libc.Libc;
+import hostside.machine.GpuDrill;
 import hostside.machine.Host;
+import hostside.machine.MachineRun;
 import hostside.process.MachineLoad;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.facts.VmFactsReader;
@@ -44,11 +53,81 @@ import hostside.vm.measure.TlbReach;
  * reads by read() and mmap, first-touch faults, THP, TLB reach) and the GPU's view of host
  * memory (unified-memory attributes, VMM granularity, pinning cost, managed-memory migration).
  */
-public final class VmDrill {
+public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
     /** The test file's default size: big enough to dwarf readahead and caches, bounded by memory. */
     static final long DEFAULT_FILE = 1L << 30, MIN_FILE = 64L << 20;
 
+    /** The drill, as the registry and the commands drive it. */
+    public static final VmDrill DRILL = new VmDrill();
+
     private VmDrill() {}
+
+    @Override
+    public String key() {
+        return "vm";
+    }
+
+    @Override
+    public int module() {
+        return 2;
+    }
+
+    @Override
+    public String title() {
+        return "What virtual memory does to your bytes";
+    }
+
+    @Override
+    public List<TestCase<?>> cases() {
+        List<TestCase<?>> all = new ArrayList<>(hostTests());
+        all.addAll(gpuTests());
+        return all;
+    }
+
+    @Override
+    public List<TestCase<?>> gpuCases() {
+        return List.copyOf(gpuTests());
+    }
+
+    @Override
+    public Options defaults() {
+        return new Options(null, null, null, null);
+    }
+
+    @Override
+    public List<Rule> rules() {
+        return VmRules.all();
+    }
+
+    @Override
+    public Class<VmRun> runType() {
+        return VmRun.class;
+    }
+
+    /**
+     * Module 1's host and pin costs from the run before this one where there was one (the report
+     * measures the pin costs once, in Module 1), else read and measured now.
+     */
+    @Override
+    public VmRun run(DrillContext c, Options o) {
+        Optional<MachineRun> machine = c.earlier().run(MachineRun.class);
+        Host host = machine.map(m -> m.facts().host()).orElseGet(() -> Host.read(c.fs()));
+        Reused reused = machine.map(VmDrill::pinCosts).orElse(Reused.NONE);
+        long tlbMax = o.tlbMax() == null ? TlbReach.DEFAULT_MAX : o.tlbMax();
+        return run(c.fs(), host, c.cases().pick(hostTests(tlbMax)), c.cases().pick(gpuTests()), o, c.progress(), reused, c.load());
+    }
+
+    /**
+     * Module 1's pin costs per GPU, which Module 2 explains: measured once (twice, they came out
+     * 13% apart on the H200 and the report carried both under one key and scope).
+     */
+    static Reused pinCosts(MachineRun run) {
+        Map<String, List<Result>> byPci = new LinkedHashMap<>();
+        for (GpuDrill.GpuRun g : run.gpu().runs()) {
+            byPci.put(g.pciAddress(), g.results().stream().filter(r -> r.key().startsWith("pin_cost_") && r.isOk()).toList());
+        }
+        return new Reused(byPci);
+    }
 
     public static List<TestCase<HostTarget>> hostTests() {
         return hostTests(TlbReach.DEFAULT_MAX);
@@ -66,24 +145,21 @@ public final class VmDrill {
         return t;
     }
 
-    /** Where the test file goes, how large it is, and the first-touch region; null fields take the defaults. */
-    public record FileOptions(Path dir, Long size, Long anonSize) {}
+    /**
+     * Where the test file goes, how large it is, the first-touch region, and where the TLB curve ends
+     * (the report's is shorter: its memory budget); null fields take the defaults.
+     */
+    public record Options(Path dir, Long size, Long anonSize, Long tlbMax) {
+        public Options(Path dir, Long size, Long anonSize) {
+            this(dir, size, anonSize, null);
+        }
+    }
 
     /** Reads the facts; reads nothing else when the machine is a recording. */
     public static VmFacts facts(FsRoot fs) {
         OptionalLong live = OptionalLong.empty();
         if (fs.isLive() && Libc.available()) live = OptionalLong.of(Libc.pageSize());
         return VmFactsReader.read(fs, live);
-    }
-
-    /**
-     * The facts, then the host and GPU cases, each reported to {@code progress}. {@code load}: the
-     * machine's as the drill began (null where not read, as on a recording): a busy one makes the
-     * measured findings unknown.
-     */
-    public static VmRun run(FsRoot fs, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, ProgressSink progress, MachineLoad load) {
-        return run(fs, Host.read(fs), hostTests, gpuTests, fileOptions, progress, Reused.NONE, load);
     }
 
     /**
@@ -94,32 +170,29 @@ public final class VmDrill {
      *
      * @param byPci each GPU's PCI address and the results measured on it, each under its test case's key
      */
-    public record Reused(java.util.Map<String, List<Result>> byPci) {
-        public static final Reused NONE = new Reused(java.util.Map.of());
+    public record Reused(Map<String, List<Result>> byPci) {
+        public static final Reused NONE = new Reused(Map.of());
 
-        java.util.Optional<Result> of(String key, String onPci) {
+        Optional<Result> of(String key, String onPci) {
             return byPci.getOrDefault(onPci, List.of()).stream().filter(r -> r.key().equals(key)).findFirst();
         }
     }
 
     /**
-     * ... with the host already read (the report reads Module 1's facts once for every drill), taking
-     * {@code reused} results in place of measuring them again.
+     * The facts, then the host and GPU cases, each reported to {@code progress}, taking {@code reused}
+     * results in place of measuring them again. {@code load}: the machine's as the drill began (null
+     * where not read, as on a recording): a busy one makes the measured findings unknown.
      */
-    public static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                            FileOptions fileOptions, ProgressSink progress, Reused reused, MachineLoad load) {
+    static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
+                     Options fileOptions, ProgressSink progress, Reused reused, MachineLoad load) {
         VmFacts facts = facts(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
-        if (fs.isLive() && !Libc.available()) {
-            host = Runner.notRun(hostTests, "libc could not be called on this system");
-        } else {
-            try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress)) {
-                // on a recording every case is "not run" and the session never makes its target (no file written)
-                host = Runner.run(fs, hostTests, session::target, progress);
-                findings = session.withStaleNote(findings);
-                if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
-            }
+        try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress)) {
+            // on a recording every case is "not run" and the session never makes its target (no file written)
+            host = Runner.run(fs, hostTests, session, progress);
+            findings = session.withStaleNote(findings);
+            if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
         }
         VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress, reused) : VmGpu.notRun(Runner.RECORDED);
         return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results(), load));
@@ -131,17 +204,17 @@ public final class VmDrill {
      * written (a bad --dir or a disk too small is bad input, said before anything runs), and
      * removed again when the session closes.
      */
-    private static final class HostSession implements AutoCloseable {
+    private static final class HostSession implements DrillTarget<HostTarget> {
         private final FsRoot fs;
         private final VmFacts facts;
-        private final FileOptions options;
+        private final Options options;
         private final List<TestCase<HostTarget>> tests;
         private final ProgressSink progress;
         private final boolean files;
         HostTarget made;
-        private java.util.Optional<String> staleNote = java.util.Optional.empty();
+        private Optional<String> staleNote = Optional.empty();
 
-        HostSession(FsRoot fs, VmFacts facts, FileOptions options, List<TestCase<HostTarget>> tests, ProgressSink progress) {
+        HostSession(FsRoot fs, VmFacts facts, Options options, List<TestCase<HostTarget>> tests, ProgressSink progress) {
             this.fs = fs;
             this.facts = facts;
             this.options = options;
@@ -150,8 +223,9 @@ public final class VmDrill {
             this.files = tests.stream().anyMatch(t -> t instanceof FileRead);
         }
 
-        HostTarget target() {
-            if (files) staleNote = sweepStale(options.dir() != null ? options.dir() : defaultDir());
+        @Override
+        public HostTarget make() {
+            if (files) staleNote = sweepStale(options.dir() != null ? options.dir() : TestFile.defaultDir());
             made = VmDrill.target(fs, facts, options, tests);
             if (files) {
                 progress.step("writing the " + Units.bytes(made.file().bytes()) + " test file");
@@ -174,7 +248,7 @@ public final class VmDrill {
     }
 
     /** A killed run's test files in {@code dir} removed before this run writes there, said on stderr; the note for the findings. */
-    static java.util.Optional<String> sweepStale(Path dir) {
+    static Optional<String> sweepStale(Path dir) {
         return StaleTestFiles.sweep(dir, line -> System.err.println("hostside: " + Printable.of(line)));
     }
 
@@ -207,10 +281,8 @@ public final class VmDrill {
      * warm read must fit in the page cache) and to half the disk's room beyond the margin it
      * keeps free; never below 64 MiB, where readahead and caches would be most of the figure.
      */
-    static long fileSize(FileOptions o, long budget, long usableBytes) {
-        if (o.size() != null) return o.size();
-        long room = Math.max(0, usableBytes - TestFile.MARGIN) / 2;
-        return Math.max(MIN_FILE, Math.min(DEFAULT_FILE, Math.min(budget, room)) & ~((1L << 20) - 1));
+    static long fileSize(Options o, long budget, long usableBytes) {
+        return o.size() != null ? o.size() : TestFile.fittedSize(DEFAULT_FILE, MIN_FILE, budget, usableBytes);
     }
 
     /** A quarter of available memory, the most any measurement may take; 1 GiB when it is unknown. */
@@ -226,12 +298,12 @@ public final class VmDrill {
         return budget(AvailableMemory.read(fs).bytes());
     }
 
-    static HostTarget target(FsRoot fs, VmFacts facts, FileOptions o, List<TestCase<HostTarget>> tests) {
+    static HostTarget target(FsRoot fs, VmFacts facts, Options o, List<TestCase<HostTarget>> tests) {
         long page = facts.pageSize().bytes() == null ? Libc.pageSize() : facts.pageSize().bytes();
         VmFacts.Thp thp = facts.thp();
         String mode = thp != null && thp.available() && thp.enabled() != null ? thp.enabled().selected() : "unavailable";
         long huge = thp != null && thp.pmdSizeBytes() != null ? thp.pmdSizeBytes() : 0;
-        Path dir = o.dir() != null ? o.dir() : defaultDir();
+        Path dir = o.dir() != null ? o.dir() : TestFile.defaultDir();
         String type = "unknown";
         try {
             type = Files.getFileStore(dir).type();
@@ -243,13 +315,6 @@ public final class VmDrill {
         long size = files ? fileSize(o, budget, TestFile.usableSpace(dir)) : 0;
         return new HostTarget(fs, page, huge, mode, budget, dir, type, new TestFile.Lazy(dir, "vm", size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
-    }
-
-    /** /var/tmp is on disk on most distributions, where /tmp is often tmpfs (no cold reads there). */
-    static Path defaultDir() {
-        Path varTmp = Path.of("/var/tmp");
-        if (Files.isDirectory(varTmp) && Files.isWritable(varTmp)) return varTmp;
-        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** The GPU's side of virtual memory: facts for every GPU, measurements on the first. */

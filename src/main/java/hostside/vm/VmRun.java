@@ -11,6 +11,8 @@ import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Scope;
 import hostside.core.Unit;
+import hostside.doc.Document;
+import hostside.harness.DrillRun;
 import hostside.harness.Result;
 import hostside.machine.Host;
 import hostside.vm.facts.VmFacts;
@@ -30,11 +32,23 @@ import hostside.vm.measure.FileRead;
  *                  version wrote lines, read back as info findings of no rule)
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
-public record VmRun(Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<Finding> verdicts) {
+public record VmRun(Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<Finding> verdicts) implements DrillRun {
 
     /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
+    @Override
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
         return Json.document("vm", this, figures());
+    }
+
+    /** The settings' findings, then the measured ones (slow first touches, huge pages not forming). */
+    @Override
+    public List<Finding> conclusions() {
+        return DrillRun.both(findings, verdicts);
+    }
+
+    @Override
+    public Document document() {
+        return VmDocument.of(this);
     }
 
     /**
@@ -43,6 +57,7 @@ public record VmRun(Host machine, VmFacts facts, List<Finding> findings, List<Re
      * they ran on; and, after the case they come from, the first touch's cost per fault and the THP
      * case's share of huge pages, the figures a fleet compares that live in those details.
      */
+    @Override
     public List<Figure> figures() {
         List<Figure> out = new ArrayList<>();
         for (Result r : host) {

@@ -24,8 +24,10 @@ import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.harness.DetailTypes;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
+import hostside.harness.Selection;
 
 /** Module 3's document: every figure in all three renderings, the plots, and what the old view and the report's section said. */
 class CpuDocumentTest {
@@ -136,7 +138,7 @@ class CpuDocumentTest {
 
     @Test
     void anOldReportRendersAndSaysItHasNoHistograms() throws Exception {
-        DetailTypes.register(CpuDrill.cases());
+        DetailTypes.register(CpuDrill.DRILL.cases());
         JsonNode data = Json.MAPPER.readTree(java.nio.file.Path.of("testdata/reports/h200-hostside1.json").toFile()).path("modules").get(2).path("data");
         String text = new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(Json.MAPPER.treeToValue(data, CpuRun.class)));
         assertThat(text).contains("noisy: no histogram of the lateness").containsPattern("\\n +noisy +55\\.1 +56\\.8 +96\\.3 +7082\\.0 +451 \\(2\\.2%\\)");
@@ -165,8 +167,8 @@ class CpuDocumentTest {
     enum CliRunOnRecording {
         INSTANCE;
 
-        private final CpuRun run = CpuDrill.run(FsRoot.open(CpuCommandTest.H200), CpuDrill.measurements(),
-                DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), ProgressSink.NONE, null);
+        private final CpuRun run = CpuDrill.DRILL.run(DrillContext.alone(FsRoot.open(CpuCommandTest.H200), Selection.all(), ProgressSink.NONE, null),
+                CpuDrill.Options.defaults());
 
         CpuRun run() {
             return run;

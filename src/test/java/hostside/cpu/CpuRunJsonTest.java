@@ -29,7 +29,7 @@ import hostside.testing.CliRun;
 class CpuRunJsonTest {
     @BeforeAll
     static void register() {
-        DetailTypes.register(CpuDrill.cases());
+        DetailTypes.register(CpuDrill.DRILL.cases());
     }
 
     static CpuRun back(JsonNode json) throws Exception {

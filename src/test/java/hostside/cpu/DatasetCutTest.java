@@ -68,7 +68,7 @@ class DatasetCutTest {
 
     @Test
     void theDrillPutsTheCutInItsResults() {
-        List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Settings(1000, 100_000, 1L << 50, 2), step -> {});
+        List<Result> r = CpuDrill.dataloader(FsRoot.live(), List.of(new FakeCow()), new CpuDrill.Options(1000, 100_000, 1L << 50, 2), step -> {});
         Cut c = Cut.in(r.getFirst()).orElseThrow(() -> new AssertionError("no cut in " + r.getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
         assertThat(c.used()).isEqualTo(((CowDetail) r.getFirst().detail()).datasetBytes());

@@ -30,7 +30,7 @@ public final class Runs {
 
     /** A result that ran, with its detail record and its case's anchor. */
     public static Result ok(String key, Unit unit, Stats value, Detail detail) {
-        String anchor = CpuDrill.cases().stream().filter(c -> c.key().equals(key)).findFirst().map(c -> c.anchor()).orElse(null);
+        String anchor = CpuDrill.DRILL.cases().stream().filter(c -> c.key().equals(key)).findFirst().map(c -> c.anchor()).orElse(null);
         return new Result(key, key + ", by hand", Status.OK, "", unit, value, unit.usually, "by hand", anchor, detail);
     }
 

@@ -17,9 +17,11 @@ import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Selection;
 import hostside.io.measure.ReadTest;
 import hostside.io.measure.WriteTest;
 import hostside.machine.Host;
@@ -92,8 +94,8 @@ class IoDocumentTest {
 
     @Test
     void aRecordingSaysOnceWhyNothingWasMeasuredBesideItsFacts() {
-        IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null),
-                ProgressSink.NONE, null);
+        IoRun run = IoDrill.DRILL.run(DrillContext.alone(FsRoot.open(Fixtures.h200().toString()), Selection.all(), ProgressSink.NONE, null),
+                IoDrill.DRILL.defaults());
         String s = text(run);
         assertThat(s).contains("Reads and writes\n  not run: " + Runner.RECORDED + "\n");
         assertThat(s).contains("Data paths", "Network interfaces", "GPUDirect", "unknown: kernel modules: /proc/modules: missing");

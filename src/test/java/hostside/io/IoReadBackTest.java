@@ -18,9 +18,11 @@ import hostside.core.Severity;
 import hostside.core.Stats;
 import hostside.fs.FsRoot;
 import hostside.harness.DetailTypes;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import hostside.io.facts.IoVerdicts;
 import hostside.io.measure.IoTarget;
@@ -58,7 +60,7 @@ class IoReadBackTest {
 
     @Test
     void theH200RecordingAsTheDrillMakesIt() throws Exception {
-        IoRun run = IoDrill.run(FsRoot.open(Fixtures.h200().toString()), IoDrill.tests(), new IoDrill.Options(null, null, null, null), ProgressSink.NONE, null);
+        IoRun run = IoDrill.DRILL.run(DrillContext.alone(FsRoot.open(Fixtures.h200().toString()), Selection.all(), ProgressSink.NONE, null), IoDrill.DRILL.defaults());
         assertThat(readBack(run.json())).isEqualTo(run);
     }
 

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import hostside.core.Finding;
 import hostside.core.Severity;
 import hostside.fs.FsRoot;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
+import hostside.harness.Selection;
 import hostside.io.facts.IoFactRules;
 import hostside.testing.RuleTally;
 
@@ -28,8 +30,8 @@ class IoStaleTestFilesTest {
 
     /** A live run of one short measurement (a 64 MiB file read warm) in {@link #dir}. */
     IoRun run() {
-        return IoDrill.run(FsRoot.live(), List.of(IoResults.test("seq_read_warm_qd1")), new IoDrill.Options(dir, 64L << 20, null, 100L),
-                ProgressSink.NONE, null);
+        return IoDrill.DRILL.run(DrillContext.alone(FsRoot.live(), Selection.named(List.of("seq_read_warm_qd1"), IoDrill.tests()), ProgressSink.NONE, null),
+                new IoDrill.Options(dir, 64L << 20, null, 100L));
     }
 
     List<Path> files() throws Exception {

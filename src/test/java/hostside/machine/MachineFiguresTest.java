@@ -24,7 +24,9 @@ import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.cuda.CudaFacts;
+import hostside.harness.DrillContext;
 import hostside.harness.Result;
+import hostside.harness.Selection;
 
 /** Module 1's figures, flat and typed: each GPU's about it, the all-GPU ones about the machine, and those inside details. */
 class MachineFiguresTest {
@@ -141,7 +143,7 @@ class MachineFiguresTest {
 
     @Test
     void aRecordingHasNoFigures() {
-        MachineRun recorded = MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), e -> { });
+        MachineRun recorded = MachineDrill.DRILL.run(DrillContext.alone(FsRoot.open(Fixtures.h200().toString()), Selection.all(), e -> { }, null), MachineDrill.DRILL.defaults());
         assertThat(recorded.figures()).isEmpty();
         assertThat(recorded.json().path("figures").isArray()).isTrue();
     }

@@ -20,7 +20,9 @@ import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.Sweep;
 import hostside.gpu.peer.PeerCopies;
 import hostside.harness.DetailTypes;
+import hostside.harness.DrillContext;
 import hostside.harness.Result;
+import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import hostside.testing.CliRun;
 
@@ -52,7 +54,7 @@ class MachineReadBackTest {
 
     @Test
     void aRunWithMemoryFiguresReadsBackEqualWithThemInItsFigures() throws Exception {
-        MachineRun recorded = MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), e -> { });
+        MachineRun recorded = MachineDrill.DRILL.run(DrillContext.alone(FsRoot.open(Fixtures.h200().toString()), Selection.all(), e -> { }, null), MachineDrill.DRILL.defaults());
         MemoryDrill.MemorySection memory = new MemoryDrill.MemorySection("", MemoryVerdictsTest.TWO_NODES, List.of(
                 MemoryVerdictsTest.stream(MemoryVerdictsTest.TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7)),
                 MemoryVerdictsTest.read(0, 1, 61, 60, 62), MemoryVerdictsTest.latency(0, 1, 140)));
@@ -69,7 +71,7 @@ class MachineReadBackTest {
 
     @Test
     void theH200RecordingReadsBackEqual() throws Exception {
-        MachineRun recorded = MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), e -> { });
+        MachineRun recorded = MachineDrill.DRILL.run(DrillContext.alone(FsRoot.open(Fixtures.h200().toString()), Selection.all(), e -> { }, null), MachineDrill.DRILL.defaults());
         roundTrip(recorded);
         // what `hostside machine --root ... --json` prints is that document
         CliRun cli = CliRun.of("machine", "--root", Fixtures.h200().toString(), "--json");

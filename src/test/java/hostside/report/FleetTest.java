@@ -11,7 +11,9 @@ import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.FakeNvml;
 import hostside.gpu.nvml.NvmlReader;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
+import hostside.harness.Selection;
 import hostside.machine.GpuDrill;
 import hostside.machine.GpuMatrix;
 import hostside.machine.MachineDrill;
@@ -22,7 +24,7 @@ import hostside.machine.PciKind;
 /** The class a fleet groups a report by: stable words derived from the facts, the same for every machine alike. */
 class FleetTest {
     static MachineRun h200() {
-        return MachineDrill.run(FsRoot.open(Fixtures.h200().toString()), GpuDrill.tests(), GpuDrill.allGpuTests(), ProgressSink.NONE);
+        return MachineDrill.DRILL.run(DrillContext.alone(FsRoot.open(Fixtures.h200().toString()), Selection.all(), ProgressSink.NONE, null), MachineDrill.DRILL.defaults());
     }
 
     @Test

@@ -20,8 +20,10 @@ import hostside.cpu.Runs;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.doc.MarkdownRenderer;
 import hostside.fs.FsRoot;
+import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
+import hostside.harness.Selection;
 import hostside.io.IoDocument;
 import hostside.io.IoDrill;
 import hostside.io.IoResults;
@@ -104,8 +106,8 @@ class ModuleFourTest {
 
     @Test
     void withoutAGpuTheCpuAnswerStillQuotesTheTimerJitter() {
-        MachineRun run = MachineDrill.run(FsRoot.open(
-                hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), List.of(), List.of(), ProgressSink.NONE);
+        MachineRun run = MachineDrill.DRILL.run(DrillContext.alone(FsRoot.open(
+                hostside.Fixtures.hwloc().resolve("16amd64-8n2c-cpusets.tar.bz2").toString()), Selection.none(), ProgressSink.NONE, null), MachineDrill.DRILL.defaults());
         Result quiet = Runs.ok("timer_jitter_quiet", Unit.US, new Stats(94, 1, 900, 20_000),
                 new Runs.Jitter().late(Runs.ns(94_000L, 142_000L, 170_000L, 900_000L)).missed(10).build());
         Result noGpu = Result.notRun(new LaunchJitter(LaunchJitter.Condition.QUIET), "no GPU to launch on");

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.cpu.CpuDrill;
 import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.harness.Earlier;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
@@ -58,8 +59,8 @@ class QuickTest {
     @Test
     void onAGpuMachineTheLaunchJitterAnswersForTheFeeder() {
         var cpu = CpuDrill.measurements();
-        var withGpu = Profile.Mode.QUICK.cases(cpu, true);
-        var without = Profile.Mode.QUICK.cases(cpu, false);
+        var withGpu = Quick.of(cpu, true);
+        var without = Quick.of(cpu, false);
         TestCase<?> timerGpu = withGpu.stream().filter(t -> t.key().equals("timer_jitter_quiet")).findFirst().orElseThrow();
         assertThat(timerGpu).isInstanceOf(Skipped.class);
         assertThat(((Skipped<?>) timerGpu).why()).contains("launch_jitter_quiet answers");
@@ -92,7 +93,7 @@ class QuickTest {
     @Test
     void aFullRunTakesEveryCaseAsItIs() {
         var all = MemoryDrill.tests();
-        assertThat(Profile.Mode.FULL.cases(all)).isSameAs(all);
-        assertThat(Profile.Mode.QUICK.cases(all)).as("no memory figure: no answer quotes one").allMatch(t -> t instanceof Skipped);
+        assertThat(Profile.Mode.FULL.cases(Earlier.NONE).pick(all)).isSameAs(all);
+        assertThat(Profile.Mode.QUICK.cases(Earlier.NONE).pick(all)).as("no memory figure: no answer quotes one").allMatch(t -> t instanceof Skipped);
     }
 }

@@ -75,7 +75,7 @@ class AnonCutTest {
 
     @Test
     void theDrillPutsTheCutInItsResults() {
-        VmRun run = VmDrill.run(FsRoot.live(), List.of(new FakeTouch()), List.of(), new VmDrill.FileOptions(null, null, 1L << 50), key -> {}, null);
+        VmRun run = VmDrill.run(FsRoot.live(), Host.read(FsRoot.live()), List.of(new FakeTouch()), List.of(), new VmDrill.Options(null, null, 1L << 50), key -> {}, VmDrill.Reused.NONE, null);
         Cut c = Cut.in(run.host().getFirst()).orElseThrow(() -> new AssertionError("no cut in " + run.host().getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
         assertThat(c.used()).isEqualTo(((AnonTouch.TouchDetail) run.host().getFirst().detail()).regionBytes());

@@ -20,7 +20,9 @@ import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
+import hostside.harness.DrillContext;
 import hostside.harness.Result;
+import hostside.harness.Selection;
 import hostside.vm.measure.ManagedMigration;
 
 /**
@@ -217,8 +219,8 @@ class VmDocumentTest {
 
     @Test
     void aRecordingSaysOnceThatNothingWasMeasured() {
-        VmRun run = VmDrill.run(FsRoot.open(hostside.Fixtures.h200().toString()), VmDrill.hostTests(), VmDrill.gpuTests(),
-                new VmDrill.FileOptions(null, null, null), k -> { }, null);
+        VmRun run = VmDrill.DRILL.run(DrillContext.alone(FsRoot.open(hostside.Fixtures.h200().toString()), Selection.all(), k -> { }, null),
+                VmDrill.DRILL.defaults());
         String t = text(run);
         assertThat(t).contains("Measurements\n  not run: recorded machine: nothing is measured under --root\n")
                 .contains("The GPU's view of host memory\n  not run: recorded machine").doesNotContain("What it means")

@@ -13,30 +13,30 @@ class VmDrillTest {
 
     @Test
     void theDefaultFileIsOneGibWhenMemoryAndDiskAllow() {
-        assertThat(VmDrill.fileSize(new VmDrill.FileOptions(null, null, null), VmDrill.budget((Long) (64 * GiB)), 100 * GiB)).isEqualTo(GiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, null, null), VmDrill.budget((Long) (64 * GiB)), 100 * GiB)).isEqualTo(GiB);
     }
 
     @Test
     void theDefaultFileShrinksToAQuarterOfAvailableMemory() {
-        assertThat(VmDrill.fileSize(new VmDrill.FileOptions(null, null, null), VmDrill.budget((Long) (2 * GiB)), 100 * GiB)).isEqualTo(512 * MiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, null, null), VmDrill.budget((Long) (2 * GiB)), 100 * GiB)).isEqualTo(512 * MiB);
     }
 
     @Test
     void theDefaultFileShrinksToHalfTheDiskBeyondTheMargin() {
         long usable = TestFile.MARGIN + 600 * MiB;
-        assertThat(VmDrill.fileSize(new VmDrill.FileOptions(null, null, null), VmDrill.budget((Long) (64 * GiB)), usable)).isEqualTo(300 * MiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, null, null), VmDrill.budget((Long) (64 * GiB)), usable)).isEqualTo(300 * MiB);
     }
 
     @Test
     void theDefaultFileNeverGoesBelowSixtyFourMib() {
         // a nearly full disk: 64 MiB is asked for, and TestFile.create then says there is no room
-        assertThat(VmDrill.fileSize(new VmDrill.FileOptions(null, null, null), VmDrill.budget((Long) (64 * GiB)), 10 * MiB)).isEqualTo(64 * MiB);
-        assertThat(VmDrill.fileSize(new VmDrill.FileOptions(null, null, null), VmDrill.budget((Long) (100 * MiB)), 100 * GiB)).isEqualTo(64 * MiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, null, null), VmDrill.budget((Long) (64 * GiB)), 10 * MiB)).isEqualTo(64 * MiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, null, null), VmDrill.budget((Long) (100 * MiB)), 100 * GiB)).isEqualTo(64 * MiB);
     }
 
     @Test
     void sizeGivenIsTakenAsItIs() {
-        assertThat(VmDrill.fileSize(new VmDrill.FileOptions(null, 5 * GiB, null), VmDrill.budget((Long) (GiB)), 10 * MiB)).isEqualTo(5 * GiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, 5 * GiB, null), VmDrill.budget((Long) (GiB)), 10 * MiB)).isEqualTo(5 * GiB);
     }
 
     @Test

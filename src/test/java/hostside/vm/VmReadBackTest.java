@@ -16,7 +16,9 @@ import hostside.core.Sweep;
 import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.harness.Cut;
+import hostside.harness.DrillContext;
 import hostside.harness.Result;
+import hostside.harness.Selection;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
@@ -48,8 +50,8 @@ class VmReadBackTest {
 
     @Test
     void theH200RecordingReadsBackEqual() throws Exception {
-        VmRun run = VmDrill.run(FsRoot.open(hostside.Fixtures.h200().toString()), VmDrill.hostTests(), VmDrill.gpuTests(),
-                new VmDrill.FileOptions(null, null, null), k -> { }, null);
+        VmRun run = VmDrill.DRILL.run(DrillContext.alone(FsRoot.open(hostside.Fixtures.h200().toString()), Selection.all(), k -> { }, null),
+                VmDrill.DRILL.defaults());
         assertThat(run.host()).isNotEmpty().allSatisfy(r -> assertThat(r.isOk()).isFalse());
         sameBothWays(run);
     }
