@@ -22,9 +22,9 @@ public final class IoRules {
 
     /** Where the VM's figures and the doubtful depth came from, beside fio's jobs. */
     static final Source IO_FIGURES = Source.measurement("docs/measurements/2026-12-02-io.md (the H200 VM's virtio disk: cold through the page"
-            + " cache 1.65 GB/s, O_DIRECT one at a time 1.55, 32 in flight 1.28) and 2026-12-04-issue17-final.md (the dev VM, every 1 MiB buffer in 256"
+            + " cache 1.65 GB/s, O_DIRECT one at a time 1.55, 32 in flight 1.28) and 2026-12-04-peers-final.md (the dev VM, every 1 MiB buffer in 256"
             + " physical pieces: hostside's 32 in flight 0.78 GB/s against 0.92 one at a time, while fio's own 32-in-flight job read 1.09);"
-            + " 2026-12-03-issue17-io.md (a virtio-blk request carries a segment per physically contiguous piece of its buffer: 1.03-1.25 GB/s"
+            + " 2026-12-03-io-vs-fio.md (a virtio-blk request carries a segment per physically contiguous piece of its buffer: 1.03-1.25 GB/s"
             + " at 236-256 pieces, 4.21-4.93 from one huge page)");
 
     static final Source MATERIAL = Source.reasoned("a difference counts beyond both figures' spread (core.Versus) and only above 10% of the"
@@ -71,7 +71,7 @@ public final class IoRules {
             "keep more reads in flight: more DataLoader workers (num_workers), or batched asynchronous reads (io_uring) in the dataset",
             Source.document("fio HOWTO, iodepth: the number of I/O units to keep in flight against the file (the jobs hostside names:"
                     + " --rw=randread --bs=4k --direct=1 --iodepth=1 and --ioengine=io_uring --iodepth=32)"),
-            Source.measurement("docs/measurements/2026-12-04-issue17-final.md: the H200 VM's virtio disk 26,753 IOPS one at a time and"
+            Source.measurement("docs/measurements/2026-12-04-peers-final.md: the H200 VM's virtio disk 26,753 IOPS one at a time and"
                     + " 80,418 with 32 in flight, fio 26,686 and 80,641"),
             Source.reasoned("twice the IOPS with 32 in flight, beyond both spreads, is a gain a loader of small samples must keep reads in flight"
                     + " for; under it more workers help a little; fewer IOPS with 32 in flight than one at a time is doubted, not acted on"));
@@ -87,7 +87,7 @@ public final class IoRules {
                     + " Documentation/admin-guide/sysctl/vm.rst, dirty_ratio and dirty_bytes: past them a writer writes back itself"),
             Source.document("PyTorch recipe, Asynchronous Saving with Distributed Checkpoint (DCP), torch.distributed.checkpoint.async_save"
                     + " (PyTorch 2.4 or later): the state is first copied into CPU buffers"),
-            Source.measurement("docs/measurements/2026-12-04-issue17-final.md: on the H200 VM 5.05 GB/s buffered and 1.79 GB/s with fsync,"
+            Source.measurement("docs/measurements/2026-12-04-peers-final.md: on the H200 VM 5.05 GB/s buffered and 1.79 GB/s with fsync,"
                     + " fio with --fallocate=none 5.04 and 1.77"));
 
     /** Module 4's measured rules, as the rulebook lists them. */

@@ -121,7 +121,7 @@ public final class GpuRules {
             "run each GPU's feeding processes on the node the finding names, their memory bound there: numactl --cpunodebind=N --membind=N",
             Source.document("numactl(8): --cpunodebind runs the process on the node's CPUs, --membind allocates its memory only from the nodes"
                     + " given"),
-            Source.measurement("docs/measurements/2026-12-05-issue18-h100.md: the H100 VM's one node, 55.34 GB/s from it against 55.31 for"
+            Source.measurement("docs/measurements/2026-12-05-memory-vs-stream-h100.md: the H100 VM's one node, 55.34 GB/s from it against 55.31 for"
                     + " host_to_device_ce_pinned; a machine of two nodes was not measured yet"),
             Source.reasoned(Math.round(100 * (1 - NODE_SHARE)) + "% slower, beyond both spreads: less is not worth a binding that constrains"
                     + " where the job may run"));
@@ -137,7 +137,7 @@ public final class GpuRules {
             "the thread that launches kernels (the training loop's) pays this host time per launch; on a hybrid CPU the scheduler may run it"
                     + " on either kind, and on the slower one a loop of small kernels launches that much slower",
             "keep the training loop's thread on the faster kind: taskset -c with the CPUs the finding names, or os.sched_setaffinity",
-            Source.measurement("docs/measurements/2026-12-05-issue18-h100.md: launch 3688 ns and copy submission 1951 ns from CPU 1 of the"
+            Source.measurement("docs/measurements/2026-12-05-memory-vs-stream-h100.md: launch 3688 ns and copy submission 1951 ns from CPU 1 of the"
                     + " H100 VM (one kind of core), the host time of cuLaunchKernel and cuMemcpyHtoDAsync alone; a hybrid CPU was not measured yet"),
             Source.reasoned(LAUNCH_RATIO + " times, beyond both spreads: a fifth more per launch; less is no reason to constrain where the"
                     + " loop runs"));

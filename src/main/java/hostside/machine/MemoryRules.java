@@ -34,7 +34,7 @@ public final class MemoryRules {
     /** Below this share of the huge pages asked for, the chase mostly ran on base pages. */
     static final double HUGE_ENOUGH = 0.5;
 
-    static final Source MEMORY_FIGURES = Source.measurement("docs/measurements/2026-12-05-issue18-h100.md: the H100 VM's one node, STREAM"
+    static final Source MEMORY_FIGURES = Source.measurement("docs/measurements/2026-12-05-memory-vs-stream-h100.md: the H100 VM's one node, STREAM"
             + " Triad 101 GB/s with every CPU and 15.9 on one thread, read 119 GB/s, idle latency 117.7 ns with the whole set in huge pages;"
             + " pinned host-to-device copies 55.3 GB/s, 52-55% of that Triad; a machine of two nodes or two kinds of core was not measured yet");
 

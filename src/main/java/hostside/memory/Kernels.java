@@ -8,7 +8,7 @@ import java.lang.foreign.ValueLayout;
  * slice. Written as C2 compiles best over a MemorySegment: an int induction variable and a long
  * byte address. JDK 25's C2 does not vectorise double loads and stores of a native segment
  * (measured: an in-cache scale runs at a third of the same loop over a double[]); out of cache it
- * does not matter, as the loop waits on memory, not on arithmetic (docs/measurements, issue 18).
+ * does not matter, as the loop waits on memory, not on arithmetic (docs/measurements/2026-12-04-memory-vs-stream.md).
  */
 final class Kernels {
     static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE;

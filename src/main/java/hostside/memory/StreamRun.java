@@ -46,7 +46,7 @@ final class StreamRun {
      * its arrays (OFFSET) for the same reason; these move b and c by 7 and 13 pages and some cache
      * lines. On the 2-CPU VM one thread's Triad over arrays of exactly 128 MiB or 640 MiB ran 10%
      * below arrays a few pages longer with offsets of one and two pages, 0-7% below with these
-     * (docs/measurements/2026-12-04-issue18.md).
+     * (docs/measurements/2026-12-04-memory-vs-stream.md).
      */
     static final long[] OFFSET = {0, 7 * 4096 + 64 * 5, 13 * 4096 + 64 * 11};
 

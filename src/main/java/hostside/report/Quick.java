@@ -14,7 +14,7 @@ import hostside.harness.TestCase;
  * them (same sampling, same peer), so a quick report compares with a full one figure by figure;
  * only Module 4's test file is smaller ({@link #IO_FILE}).
  *
- * Measured: docs/measurements/2026-12-05-issue21-fleet.md.
+ * Measured: docs/measurements/2026-12-05-fleet.md.
  */
 public final class Quick {
     private Quick() {}
@@ -31,7 +31,7 @@ public final class Quick {
      * context switch, and the quiet jitter the CPU answer quotes (the launch's on a GPU machine, the
      * timer's elsewhere: {@link #of(List, boolean)}). Module 4: the three figures of the "beyond the
      * box" answer. Memory bandwidth and latency are left out: 15 s of the H200's 43 s in a first
-     * quick run, and no answer quotes them (docs/measurements/2026-12-05-issue21-fleet.md).
+     * quick run, and no answer quotes them (docs/measurements/2026-12-05-fleet.md).
      */
     static final Set<String> KEEP = Set.of(
             "host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable", "device_to_host_ce_pageable",

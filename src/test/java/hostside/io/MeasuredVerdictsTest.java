@@ -111,7 +111,7 @@ class MeasuredVerdictsTest {
     void thePageCacheAmongTheFastestIsNoChange() {
         is(only(List.of(gbs("seq_read_cold_qd1", 4.3), gbs("seq_read_direct_qd1", 1.9), gbs("seq_read_direct_uring_qd32", 1.8)), QUIET),
                 IoRules.LOAD_PATH, Severity.INFO);
-        // the H200 VM's report of 2026-12-05: the cache ahead, O_DIRECT's two even (docs/measurements/2026-12-05-issue18-h200)
+        // the H200 VM's report of 2026-12-05: the cache ahead, O_DIRECT's two even (docs/measurements/2026-12-05-memory-vs-stream-h200)
         Finding h200 = only(List.of(noisy("seq_read_cold_qd1", 1.505, 1.456, 1.607), noisy("seq_read_direct_qd1", 1.038, 0.904, 1.264),
                 noisy("seq_read_direct_uring_qd32", 0.928, 0.879, 0.988)), QUIET);
         is(h200, IoRules.LOAD_PATH, Severity.INFO);

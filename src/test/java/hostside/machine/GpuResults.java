@@ -82,7 +82,7 @@ public final class GpuResults {
                 ok(new SmAccess.SmCopy(true), Unit.GB_PER_S, around(51.12), new SmAccess.SmCopyDetail(H200_GPU, 512 * MIB, 8, "528 blocks x 512 threads, 16 bytes per thread per step")),
                 ok(new SmAccess.SmCopy(false), Unit.GB_PER_S, around(53.08), new SmAccess.SmCopyDetail(H200_GPU, 512 * MIB, 8, "528 blocks x 512 threads, 16 bytes per thread per step")),
                 ok(new SmAccess.Latency(), Unit.NS, around(1205.3), new SmAccess.LatencyDetail(H200_GPU, "16384 pointers 64 bytes apart, random order", 20_000)),
-                // measured on the H200 VM on 2026-12-05 (docs/measurements/2026-12-05-issue18-h200.md)
+                // measured on the H200 VM on 2026-12-05 (docs/measurements/2026-12-05-memory-vs-stream-h200.md)
                 launchCost(core(LaunchCost.UNIFORM, 1, 4156.8, 2141.4)),
                 byNode(null, new NodeCopies.Row(0, CpuSet.range(0, 15), around(53.52), around(55.32), around(8.44), around(16.11), "", 1.0)));
     }

@@ -17,7 +17,7 @@ import hostside.libc.Sched;
  * exec of date several times a second per hog, whose kernel work (page tables, ELF loading,
  * exit) cannot be preempted on a PREEMPT_NONE kernel, so a feeder woken meanwhile waited for
  * it. With such hogs the C timer loop itself was several times later at p99.9 than under
- * {@code refs hog} (docs/measurements/2026-12-03-issue17-jitter.md).
+ * {@code refs hog} (docs/measurements/2026-12-03-jitter-vs-refs.md).
  * <p>
  * They run in hostside's own session, as {@code refs hog}'s children run in the session of the
  * shell that also runs {@code refs timer}: where autogroups are on (sched_autogroup_enabled and

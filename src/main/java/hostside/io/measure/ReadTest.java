@@ -202,7 +202,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                         // rand_read_cold's random reads even a full sequential pass leaves nearly every page a
                         // 4 KiB folio of its own (/proc/kpageflags, dev VM), and random warm reads then came
                         // 0.6-0.8 of the same reads on a cache of large folios
-                        // (docs/measurements/2026-12-04-issue17-final.md, "Warm reads and what ran before")
+                        // (docs/measurements/2026-12-04-peers-final.md, "Warm reads and what ran before")
                         if (cache != Cache.DIRECT) PageCache.evict(path, t.fileBytes(), t.pageSize());
                         if (cache == Cache.WARM) sampler.readAll();
                         else sampler.sample(new Histogram(60_000_000_000L, 3), Math.min(t.sampleNanos() / 4, 250_000_000L), true);
@@ -366,7 +366,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
          * default (iodepth_batch_submit=1), and apart from the wait for completions. Submitting
          * the refills together in the enter that also waits (one syscall a round) was measured
          * on the H200 VM at 0.82 of fio's IOPS with the device holding 32 reads all along: each
-         * read took longer there, not fewer were in flight (docs/measurements/2026-12-04-issue17-final.md).
+         * read took longer there, not fewer were in flight (docs/measurements/2026-12-04-peers-final.md).
          */
         private void queue(int slot) {
             MemorySegment b = buffers.asSlice((long) slot * block(), block());

@@ -46,7 +46,7 @@ import hostside.report.Report;
 public final class FeederStep implements Stepper {
     /**
      * What a typical figure here is typical of: the project's reference H200 run (the report of 2026-12-04 in
-     * docs/measurements/2026-12-04-issue20-compare), rounded; the run the drills were checked against.
+     * docs/measurements/2026-12-04-compare), rounded; the run the drills were checked against.
      */
     static final String TYPICAL = "hostside's H200 reference run";
     /** Above this a trivial syscall is slow, as the CPU drill judges it. */

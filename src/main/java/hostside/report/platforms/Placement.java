@@ -57,7 +57,7 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
                     + " maximum under load is the slot's, the riser's or the BIOS's to settle; compare the copies from each NUMA node; check the IOMMU"
                     + " (iommu.passthrough=1 maps host devices one to one)",
             Source.reasoned(FLOOR_WORDS + " of the platform's measured copy: " + FLOOR_RULE),
-            Source.measurement("docs/measurements/2026-12-02-h200-gpu.md and 2026-12-05-issue18-h100*: the H200 and H100 VMs'"
+            Source.measurement("docs/measurements/2026-12-02-h200-gpu.md and 2026-12-05-memory-vs-stream-h100*: the H200 and H100 VMs'"
                     + " pinned copies, 54.7-55.5 GB/s on PCIe Gen5 x16, the reference for their class"));
 
     /**

@@ -33,7 +33,7 @@ class PlacementTest {
 
     @Test
     void theH200VmIsOfTheHgxH200ClassWithOneGpuNotEight() throws Exception {
-        // the report the H200 VM wrote on 2026-12-04 (docs/measurements/2026-12-04-issue20-compare)
+        // the report the H200 VM wrote on 2026-12-04 (docs/measurements/2026-12-04-compare)
         Report r = ReportReader.read(Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside2.json").toFile()), "h200");
         Placement p = Placements.of(r);
         assertThat(p.placed()).isTrue();
