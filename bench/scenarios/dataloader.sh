@@ -7,17 +7,16 @@
 # time -v has no USS or PSS: the growth of private memory per worker, hostside's main figure,
 # has no counterpart there; smaps_rollup is checked against VmRSS inside hostside instead.
 #
-#   HOSTSIDE="java --enable-native-access=ALL-UNNAMED -jar target/hostside.jar" bench/dataloader-vs-time.sh [SIZE] [WORKERS]
+#   bench/run dataloader [SIZE] [WORKERS]
 # NO_GNU_TIME=1 takes the os.wait4 path even where /usr/bin/time exists.
 set -euo pipefail
 HOSTSIDE=${HOSTSIDE:-./hostside}
-jar=${JAR:-target/hostside.jar}
 size=${1:-128M}; workers=${2:-4}
 command -v python3 >/dev/null || { echo "python3 is not installed"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bytes=$(python3 -c "import sys; s=sys.argv[1].upper(); m={'K':1<<10,'M':1<<20,'G':1<<30}; print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))" "$size")
-python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' \
-  "$jar" hostside/cpu/dataloader/cow_workers.py > "$tmp/cow_workers.py"
+# the workers hostside runs, from the checkout's resources (the jar holds the same file)
+cp src/main/resources/hostside/cpu/dataloader/cow_workers.py "$tmp/cow_workers.py"
 
 echo "# $(date -u +%FT%TZ) $(hostname) $(uname -r); dataset $size, $workers workers"
 $HOSTSIDE cpu --only dataloader_cow_list,dataloader_cow_array --dataset-size "$size" --workers "$workers" --json 2>/dev/null > "$tmp/h.json"

@@ -7,19 +7,19 @@
 #  4. report --quick with a hog on every CPU (yes > /dev/null): page one must say busy and put no fix
 #     of a measured rule on it; the measured rules give unknown;
 #  5. compare of the two: the findings counted by rule, the busy differences marked not fair.
-#   BUNDLE=.devbundle/hostside-bundle.tar.gz bash bench/device-findings.sh
+#   HOSTSIDE_PEERS=.peers BUNDLE=.devbundle/hostside-bundle.tar.gz bench/run findings   (bench/README.md)
 #  6. syscalls per CUDA launch, synchronize and copy; 7. pin_memory against RLIMIT_MEMLOCK;
 #  8. the 60-second checklist on a running PyTorch job (a GPU loop fed by a DataLoader): its verdict by rule;
 #  9. rack on a machine that is no superchip: its rows by rule;
 # 10. the course from the quiet and the busy report: what the steppers say of busy figures, by rule.
-# Carry the folder holding the bundle. Writes into $OUT; its summary to stdout.
+# Carry the folder holding the bundle. Writes into $OUT (bench/run sets it); its summary to stdout.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-out=${OUT:-/tmp}; work=$(mktemp -d)
-tar xzf "${BUNDLE:-.devbundle/hostside-bundle.tar.gz}" -C "$work" || exit 1
-hs=$work/hostside/hostside
+out=${OUT:-/tmp}; work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# hostside as bench/run gives it: $HOSTSIDE, the launcher of $BUNDLE unpacked, or ./hostside
+read -r -a hs <<<"${HOSTSIDE:?run it through bench/run, which sets HOSTSIDE}"
 echo "== $(hostname), kernel $(uname -r), $(nproc) CPUs, $(id -un), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
-"$hs" --version
+"${hs[@]}" --version
 nvidia-smi --query-gpu=name,pci.bus_id,driver_version --format=csv,noheader 2>&1 | head -2
 
 findings() { # the findings of a report's JSON, one line each: module, ID, severity, subject
@@ -32,12 +32,12 @@ PY
 }
 
 echo "== 1. rules"
-"$hs" rules --json >"$out/rules.json"; echo "exit $?"
+"${hs[@]}" rules --json >"$out/rules.json"; echo "exit $?"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['rules']) if isinstance(r,dict) else len(r), 'rules')" "$out/rules.json"
-"$hs" rules | head -n 3
+"${hs[@]}" rules | head -n 3
 
 echo "== 2. machine --json (the GPU drill and host memory)"
-"$hs" machine --json >"$out/machine.json" 2>"$out/machine.err"; echo "exit $?"
+"${hs[@]}" machine --json >"$out/machine.json" 2>"$out/machine.err"; echo "exit $?"
 python3 - "$out/machine.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -49,20 +49,20 @@ for g in (j.get("gpu") or {}).get("runs", []):
 PY
 
 echo "== 3. report --quick, quiet"
-"$hs" report --quick --out "$out/quiet" --name quiet >"$out/quiet.out" 2>"$out/quiet.err"; echo "exit $?"
+"${hs[@]}" report --quick --out "$out/quiet" --name quiet >"$out/quiet.out" 2>"$out/quiet.err"; echo "exit $?"
 sed -n '/## What to fix here/,/^## [^W]/p' "$out/quiet/quiet.md" | head -n 20
 findings "$out/quiet/quiet.json"
 
 echo "== 4. report --quick, a hog on every CPU"
 pids=(); for _ in $(seq "$(nproc)"); do yes >/dev/null & pids+=($!); done
 sleep 5
-"$hs" report --quick --out "$out/busy" --name busy >"$out/busy.out" 2>"$out/busy.err"; echo "exit $?"
+"${hs[@]}" report --quick --out "$out/busy" --name busy >"$out/busy.out" 2>"$out/busy.err"; echo "exit $?"
 kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null
 sed -n '/## What to fix here/,/^## [^W]/p' "$out/busy/busy.md" | head -n 20
 findings "$out/busy/busy.json"
 
 echo "== 5. compare quiet busy"
-"$hs" compare "$out/quiet/quiet.json" "$out/busy/busy.json" >"$out/compare.md" 2>"$out/compare.err"; echo "exit $?"
+"${hs[@]}" compare "$out/quiet/quiet.json" "$out/busy/busy.json" >"$out/compare.md" 2>"$out/compare.err"; echo "exit $?"
 sed -n '/Findings by rule/,/^## /p' "$out/compare.md" | head -n 30
 grep -c "not fair" "$out/compare.md"
 
@@ -97,7 +97,7 @@ while time.time() - t0 < 40:
     for (x,) in dl: (x.cuda(non_blocking=True) @ w).sum().item()'
 python3 -c "$job" >"$out/job.out" 2>&1 & jp=$!
 sleep 8
-"$hs" checklist "$jp" --seconds 10 --json >"$out/checklist.json" 2>"$out/checklist.err"; echo "exit $?"
+"${hs[@]}" checklist "$jp" --seconds 10 --json >"$out/checklist.json" 2>"$out/checklist.err"; echo "exit $?"
 kill "$jp" 2>/dev/null; wait "$jp" 2>/dev/null
 python3 - "$out/checklist.json" <<'PY'
 import json, sys
@@ -109,7 +109,7 @@ for f in j.get("verdicts", []) or []:
 PY
 
 echo "== 9. rack --json"
-"$hs" rack --json >"$out/rack.json" 2>"$out/rack.err"; echo "exit $?"
+"${hs[@]}" rack --json >"$out/rack.json" 2>"$out/rack.err"; echo "exit $?"
 python3 - "$out/rack.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -127,7 +127,7 @@ PY
 echo "== 10. the course from each report: lines that say busy, noise or a rule ID"
 for r in quiet busy; do
   for s in h2d-copy tlb-reach feeder-step read-paths placement; do
-    "$hs" learn "$s" --from "$out/$r/$r.json" >"$out/learn-$r-$s.txt" 2>&1 || echo "  $r $s: exit $?"
+    "${hs[@]}" learn "$s" --from "$out/$r/$r.json" >"$out/learn-$r-$s.txt" 2>&1 || echo "  $r $s: exit $?"
     grep -oE "[^.]*(busy|noise|M[1-6]-[A-Z0-9-]+)[^.]*\." "$out/learn-$r-$s.txt" | sort -u | head -n 4 | sed "s/^/  $r $s: /" | cut -c1-220
   done
 done

@@ -1,23 +1,22 @@
 #!/usr/bin/env bash
-# Issue 17, the noise rule: on a busy machine (one CPU hog of refs running throughout), do the
+# The noise rule: on a busy machine (one CPU hog of refs running throughout), do the
 # verdicts of `hostside vm`, `hostside cpu` and `hostside io` that compare two figures hold from run to run? And
 # does the load hostside reads before each drill agree with vmstat's, read just before it?
-#   bash bench/issue17-noise.sh OUTDIR [ROUNDS]      (ROUNDS defaults to 3)
-#   bash bench/issue17-noise.sh OUTDIR --table        (the tables again, from an earlier run's files)
+#   bench/run noise [ROUNDS]              (ROUNDS defaults to 3)
+#   bench/run noise --out DIR -- --table   (the tables again, from an earlier run's files in DIR)
 # Each round: vmstat, hostside vm (64 MiB file and region), vmstat, hostside cpu (2000 launches a
 # condition, 32 MiB dataset, 2 workers), vmstat, hostside io (256 MiB file in /var/tmp, 300 ms
 # samples), each under a minute on the 2-core dev VM. Prints the load
 # as "| figure | hostside | peer | ratio |" and each verdict's call per run, with the
 # contradictions (one run calls A better, another B), then the verdict lines in full.
-# Peers from .peers/ (a copy of shared/tools/peers in the checkout) or /work/shared/tools/peers;
-# the jar run by .jre/bin/java when there is one, else $JAVA_HOME/bin/java.
+# The hog is refs from $HOSTSIDE_PEERS; hostside is bench/run's ($HOSTSIDE).
 set -uo pipefail
-out=${1:?OUTDIR}; rounds=${2:-3}; mkdir -p "$out"
+out=${OUT:?run it through bench/run, which sets OUT}; rounds=${1:-3}; mkdir -p "$out"
 table_only=0
 if [[ $rounds == --table ]]; then table_only=1; rounds=$(ls "$out"/vm-*.json | wc -l); fi
-P=.peers; [[ -d $P ]] || P=/work/shared/tools/peers
-JAVA=.jre/bin/java; [[ -x $JAVA ]] || JAVA=${JAVA_HOME:?}/bin/java
-hs() { $JAVA --enable-native-access=ALL-UNNAMED -XX:-UsePerfData -jar target/hostside.jar "$@"; }
+P=${HOSTSIDE_PEERS:?HOSTSIDE_PEERS names the peers folder (its bin/refs is the hog)}
+read -r -a HS <<<"${HOSTSIDE:?run it through bench/run, which sets HOSTSIDE}"
+hs() { "${HS[@]}" "$@"; }
 # vmstat's second line: the CPU time of every process over one second, as CPUs (us + sy of all of them)
 busy_cpus() { vmstat 1 2 | tail -n 1 | awk -v n="$(nproc)" '{ printf "%.3f\n", ($13 + $14) * n / 100 }'; }
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Large reports for measuring `hostside compare`'s memory (issue 36): N copies of a report whose
+"""Large reports for measuring `hostside compare`'s memory : N copies of a report whose
 data-loader module holds SAMPLES memory samples per process (a long CoW run sampled every 100 ms
 keeps that many), each copy named nodeNN. The report must carry typed figures (schema hostside/2,
 or a first-schema report written again by hostside); module 3's first data-loader case is inflated.
 
-    python3 bench/large-reports.py REPORT.json OUTDIR N SAMPLES
+    python3 bench/scenarios/large-reports.py REPORT.json OUTDIR N SAMPLES
 
 With the H200 report (testdata/reports/h200-hostside2.json) and SAMPLES=34000, each file is about 44 MB;
-bench/compare-memory.sh measures compare on them. Standard library only.
+bench/run compare-memory measures compare on them. Standard library only.
 """
 import copy
 import json

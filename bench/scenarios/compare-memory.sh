@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# compare's memory on a fleet of large reports, with two jars (issue 36: 12 reports of 44 MB took
+# compare's memory on a fleet of large reports, with two jars (once, 12 reports of 44 MB took
 # 4.3 GB): peak RSS and wall time of `compare DIR` with the JVM's default heap, then whether it
 # runs in a small one (-Xmx256m, -Xmx64m).
-#   bench/compare-memory.sh BEFORE.jar AFTER.jar [N] [SAMPLES] [JAVA]
+#   bench/run compare-memory BEFORE.jar AFTER.jar [N] [SAMPLES] [JAVA]
 # N reports (default 12) of the H200's report with SAMPLES memory samples per data-loader process
 # (default 34000: about 44 MB each), written once to /tmp/compare-memory/ by large-reports.py.
 set -euo pipefail

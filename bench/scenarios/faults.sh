@@ -6,19 +6,18 @@
 # Minor faults: the JVM running a test takes a few thousand of its own (classes, JIT, heap), so
 # the baseline is the same test on a region half the size: what is left is the work's alone.
 #
-#   JAVA="java --enable-native-access=ALL-UNNAMED" JAR=target/hostside.jar bench/fault-check.sh [--dir DIR] [--size 512M]
+#   bench/run faults [--dir DIR] [--size 512M]
 #
 # Needs /usr/bin/time (GNU time) and python3 (to read the JSON).
 set -euo pipefail
-JAVA=${JAVA:-"${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java --enable-native-access=ALL-UNNAMED"}
-JAR=${JAR:-target/hostside.jar}
+read -r -a HS <<<"${HOSTSIDE:?run it through bench/run, which sets HOSTSIDE}"
 extra=("$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 timed() {  # timed NAME ARGS...: runs hostside vm under /usr/bin/time -v, keeps JSON and the counts
   local name=$1; shift
-  /usr/bin/time -v -o "$tmp/$name.time" $JAVA -jar "$JAR" vm --json "$@" >"$tmp/$name.json"
+  /usr/bin/time -v -o "$tmp/$name.time" "${HS[@]}" vm --json "$@" >"$tmp/$name.json"
 }
 count() { awk -F': ' -v k="$2" '$1 ~ k {print $2}' "$tmp/$1.time"; }
 

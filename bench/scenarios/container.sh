@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# hostside container and io --no-measure beside the classic tools (bench/container-vs-tools.py),
+# hostside container and io --no-measure beside the classic tools (bench/scenarios/container-tools.py),
 # on this machine as it is, or with --shaped in a container-like setup made here: a cgroup with
 # memory 2 GiB, pids 256 and a CPU quota of 1.5 CPUs (v1 or v2, whichever is mounted), new ipc,
 # pid and mount namespaces with /proc remounted, a 64 MiB /dev/shm, memlock 64 KiB and
 # CAP_IPC_LOCK dropped: what `docker run` without --ipc=host, --shm-size or --ulimit memlock gives.
 # The cgroup is removed on every exit.
-#   HOSTSIDE="java -jar target/hostside.jar" JAVA=java bench/container-vs-tools.sh [--shaped] [DIR]
+#   bench/run container [--shaped] [DIR]      (JAVA=a java binary: the JVM's view of the container beside)
 # INSIDE='$HOSTSIDE container' runs that command line in the shaped setup instead of the comparison.
 set -euo pipefail
 shaped=0
 [ "${1:-}" = --shaped ] && { shaped=1; shift; }
 dir=${1:-/var/tmp}
 export HOSTSIDE=${HOSTSIDE:-./hostside} JAVA=${JAVA:-java}
-[ $shaped = 0 ] && exec python3 bench/container-vs-tools.py "$dir"
+[ $shaped = 0 ] && exec python3 bench/scenarios/container-tools.py "$dir"
 [ "$(id -u)" = 0 ] || { echo "--shaped needs root (cgroups, namespaces, mounts)"; exit 1; }
 for t in unshare mount; do command -v $t >/dev/null || { echo "$t is not installed"; exit 1; }; done
 # CAP_IPC_LOCK out of the bounding set: capsh (libcap) or setpriv (util-linux), whichever is here
@@ -52,7 +52,7 @@ else
 fi
 procs=$(printf '%s/cgroup.procs ' "${dirs[@]}")
 # what runs inside: the comparison, or INSIDE (a shell command line) when set
-export INSIDE=${INSIDE:-"exec python3 bench/container-vs-tools.py $dir"}
+export INSIDE=${INSIDE:-"exec python3 bench/scenarios/container-tools.py $dir"}
 # a child moves itself into the cgroup and becomes the "container": this shell stays outside,
 # so that it can remove the cgroup afterwards
 bash -c 'for f in '"$procs"'; do echo $$ > $f; done

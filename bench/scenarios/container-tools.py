@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hostside container and hostside io --no-measure beside the classic tools that read the same facts.
 
-  HOSTSIDE="java -jar target/hostside.jar" JAVA=java python3 bench/container-vs-tools.py [DIR]
+  HOSTSIDE="java -jar target/hostside.jar" JAVA=java python3 bench/scenarios/container-tools.py [DIR]   (bench/run container runs it)
 
 Limits: prlimit (util-linux). CPUs: nproc, and the JDK's own container support
 (java -XshowSettings:system: CPU quota and period, effective CPU count, memory limit, process

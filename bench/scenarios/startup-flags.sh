@@ -4,8 +4,8 @@
 # interleaved in a random order, round after round, so that a build or test run elsewhere on
 # the machine slows every variant alike instead of the one that happened to run then.
 #
-#   bench/flags.sh [ROUNDS]     default 15 rounds, after 2 warm-up rounds; ~3 min on 2 cores
-#   ONLY='^aot (c1|serial\+c1)$' bench/flags.sh 40     only the variants whose name matches
+#   bench/run startup-flags [ROUNDS]     default 15 rounds, after 2 warm-up rounds; ~3 min on 2 cores
+#   ONLY='^aot (c1|serial\+c1)$' bench/run startup-flags 40     only the variants whose name matches
 #
 # Prints median/min/max wall time and median CPU time (user+sys) per variant. The launcher's
 # choice (docs/startup.md) is the set that was fastest by both.

@@ -1,8 +1,8 @@
 """hostside's GPU-to-GPU and all-GPU figures beside NVIDIA nvbandwidth's, from one run of each on
-the same machine (bench/device-multigpu.sh makes both, with CUDA_DEVICE_ORDER=PCI_BUS_ID so that
+the same machine (bench/run multigpu makes both, with CUDA_DEVICE_ORDER=PCI_BUS_ID so that
 both number the GPUs alike).
 
-    python3 bench/multigpu-vs-nvbandwidth.py NVBANDWIDTH_OUTPUT HOSTSIDE_JSON [HOSTSIDE_JSON ...]
+    python3 bench/scenarios/multigpu-table.py NVBANDWIDTH_OUTPUT HOSTSIDE_JSON [HOSTSIDE_JSON ...]
 
 nvbandwidth prints, per test case, "Running KEY." then one or more matrices (a title line ending in
 "bandwidth (GB/s)" or "(ns)", a header of column numbers, a row per row number, "N/A" where there is

@@ -13,7 +13,7 @@
 # a second or two to start. sysstat prints whole seconds, so the two windows can be up to a
 # second apart: a steady load makes that matter little.
 #
-#   HOSTSIDE="java --enable-native-access=ALL-UNNAMED -jar target/hostside.jar" bench/checklist-vs-sysstat.sh [SECONDS] [DIR]
+#   bench/run checklist [SECONDS] [DIR]
 # DIR is where dd writes (default /var/tmp); the file is removed on every exit.
 set -euo pipefail
 HOSTSIDE=${HOSTSIDE:-./hostside}
