@@ -8,10 +8,10 @@ import hostside.libc.FileIo;
 import hostside.libc.Libc;
 
 /**
- * Issue 17's experiment on random 4 KiB O_DIRECT io_uring reads at depth 32: hostside's read loop
+ * The experiment on random 4 KiB O_DIRECT io_uring reads at depth 32: hostside's read loop
  * and fio's submission pattern, side by side on hostside's own IoUring, with what each costs the
  * thread (CPU time, voluntary switches per read). Not part of hostside; compiled against its jar:
- *   javac -cp target/hostside.jar -d target/bench-classes bench/uring-probe/UringProbe.java
+ *   javac -cp target/hostside.jar -d target/bench-classes bench/java/UringProbe.java
  *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar:target/bench-classes UringProbe FILE hs|fio|split SECONDS
  * hs:  queue every free slot, then one io_uring_enter that submits them and waits for one completion (ReadTest's loop)
  * fio: one io_uring_enter per read as soon as it is queued (fio's default iodepth_batch_submit=1),

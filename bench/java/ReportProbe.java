@@ -14,11 +14,11 @@ import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
 
 /**
- * Issue 17's experiment on the warm reads that came 0.6-0.9 of `io` alone inside `report`: the
+ * The experiment on the warm reads that came 0.6-0.9 of `io` alone inside `report`: the
  * report's drills in one JVM, as Profile runs them, with `io`'s two warm-read cases (500 ms
  * samples, as the report's) between them, and the JVM's garbage collections during each io step.
  * Not part of hostside; compiled against its jar:
- *   javac -cp target/hostside.jar -d target/bench-classes bench/report-probe/ReportProbe.java
+ *   javac -cp target/hostside.jar -d target/bench-classes bench/java/ReportProbe.java
  *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar:target/bench-classes ReportProbe DIR io machine io vm io cpu io
  */
 public class ReportProbe {
