@@ -4,14 +4,21 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
+import hostside.cpu.CpuDrill;
+import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.fs.FsRoot;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.io.IoDrill;
 import hostside.io.measure.IoTarget;
+import hostside.machine.GpuDrill;
+import hostside.machine.MachineDrill;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
+import hostside.process.MachineLoad;
+import hostside.vm.VmDrill;
+import hostside.vm.measure.TlbReach;
 
 /**
  * The experiment on the warm reads that came 0.6-0.9 of `io` alone inside `report`: the
@@ -22,6 +29,9 @@ import hostside.machine.MachineReader;
  *   java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar:target/bench-classes ReportProbe DIR io machine io vm io cpu io
  */
 public class ReportProbe {
+    /** The machine's load is not read: the probe times the drills, it does not judge their figures. */
+    static final MachineLoad NOT_READ = null;
+
     public static void main(String[] args) {
         FsRoot fs = FsRoot.live();
         MachineFacts facts = MachineReader.read(fs);
@@ -34,37 +44,36 @@ public class ReportProbe {
             String what = switch (args[i]) {
                 case "io" -> {
                     StringBuilder b = new StringBuilder();
-                    for (Result r : IoDrill.run(fs, facts, warm, o, ProgressSink.NONE).results()) {
+                    for (Result r : IoDrill.run(fs, facts, warm, o, ProgressSink.NONE, NOT_READ).results()) {
                         if (r.value() != null) b.append(String.format(Locale.ROOT, " %s %.2f (%.2f-%.2f)", r.key(), r.value().median(), r.value().min(), r.value().max()));
                     }
                     yield b.toString();
                 }
                 case "machine" -> {
-                    hostside.machine.MachineDrill.run(fs, hostside.machine.GpuDrill.tests(), hostside.machine.GpuDrill.allGpuTests(), ProgressSink.NONE);
+                    MachineDrill.run(fs, GpuDrill.tests(), GpuDrill.allGpuTests(), ProgressSink.NONE);
                     yield "";
                 }
                 case "vm" -> {
-                    hostside.vm.VmDrill.run(fs, facts.host(), hostside.vm.VmDrill.hostTests(hostside.vm.measure.TlbReach.REPORT_MAX), hostside.vm.VmDrill.gpuTests(),
-                            new hostside.vm.VmDrill.FileOptions(null, null, null), ProgressSink.NONE, hostside.vm.VmDrill.Reused.NONE);
+                    VmDrill.run(fs, facts.host(), VmDrill.hostTests(TlbReach.REPORT_MAX), VmDrill.gpuTests(),
+                            new VmDrill.FileOptions(null, null, null), ProgressSink.NONE, VmDrill.Reused.NONE, NOT_READ);
                     yield "";
                 }
                 case "cpu" -> {
-                    hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements(), hostside.cpu.dataloader.DataLoaderTarget.tests(),
-                            hostside.cpu.CpuDrill.Settings.defaults(), ProgressSink.NONE);
+                    CpuDrill.run(fs, facts, CpuDrill.measurements(), DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), ProgressSink.NONE, NOT_READ);
                     yield "";
                 }
                 case "sched" -> { // the cpu drill without its jitter and DataLoader cases
-                    hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements().stream().filter(t -> !t.key().contains("jitter")).toList(),
-                            List.of(), hostside.cpu.CpuDrill.Settings.defaults(), ProgressSink.NONE);
+                    CpuDrill.run(fs, facts, CpuDrill.measurements().stream().filter(t -> !t.key().contains("jitter")).toList(),
+                            List.of(), CpuDrill.Settings.defaults(), ProgressSink.NONE, NOT_READ);
                     yield "";
                 }
                 case "jitter" -> {
-                    hostside.cpu.CpuDrill.run(fs, facts, hostside.cpu.CpuDrill.measurements().stream().filter(t -> t.key().contains("jitter")).toList(),
-                            List.of(), hostside.cpu.CpuDrill.Settings.defaults(), ProgressSink.NONE);
+                    CpuDrill.run(fs, facts, CpuDrill.measurements().stream().filter(t -> t.key().contains("jitter")).toList(),
+                            List.of(), CpuDrill.Settings.defaults(), ProgressSink.NONE, NOT_READ);
                     yield "";
                 }
                 case "loader" -> {
-                    hostside.cpu.CpuDrill.run(fs, facts, List.of(), hostside.cpu.dataloader.DataLoaderTarget.tests(), hostside.cpu.CpuDrill.Settings.defaults(), ProgressSink.NONE);
+                    CpuDrill.run(fs, facts, List.of(), DataLoaderTarget.tests(), CpuDrill.Settings.defaults(), ProgressSink.NONE, NOT_READ);
                     yield "";
                 }
                 default -> throw new IllegalArgumentException("step " + args[i] + ": io, machine, vm, cpu, sched, jitter or loader");
