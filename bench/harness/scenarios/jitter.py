@@ -1,7 +1,6 @@
 """Timer jitter: hostside's feeder (clock_nanosleep to absolute ticks) beside the same loop in C
 (refs timer, cyclictest's method) and cyclictest itself, quiet and with a hog on every CPU."""
 import re
-import subprocess
 
 from harness import tools
 from harness.scenario import Scenario, document
@@ -27,44 +26,53 @@ class Jitter(Scenario):
         refs, how = tools.reference(bench.probes, bench.peers, "refs")
         cyclictest, ct_missing = bench.peers.find("cyclictest")
         ncpu = len(tools.allowed_cpus())
-        conditions = [("quiet", "timer_jitter_quiet")] + ([] if o.quiet_only else [("hogs on every CPU", "timer_jitter_noisy")])
         bench.say(f"refs: {how}; {o.ticks} ticks of {o.period_us} us")
+        # the peers run quiet and under refs hog; hostside runs its quiet loop in both (the same
+        # hogs as the peers), and its noisy condition, the report's figure, with hogs of its own
+        quiet, hogged, own = "quiet", "refs hog on every CPU", "hostside's own hogs (timer_jitter_noisy)"
+        conds = [quiet] + ([] if o.quiet_only else [hogged, own])
         rows = {}
-        for cond, _ in conditions:
+        for cond in conds:
             for peer in ("refs timer", "cyclictest --policy=other"):
                 for fig, unit, digits in FIGURES:
                     if peer.startswith("cyclictest") and fig == "missed ticks":
                         continue  # cyclictest counts no missed ticks: it has no such line
-                    rows[(cond, peer, fig)] = Row(f"{cond}: {fig}", unit, peer, digits=digits)
+                    label = peer + (", under refs hog" if cond == own else "")
+                    rows[(cond, peer, fig)] = Row(f"{cond}: {fig}", unit, label, digits=digits)
         hog_seconds = o.ticks * o.period_us // 1_000_000 + 30
 
-        def hogs(cond):
-            if cond == "quiet" or refs is None:
-                return _Nothing()
-            return tools.Hogs(refs + ["hog", str(ncpu), str(hog_seconds)])
+        def hostside(r, tag, key, conditions):
+            hs = bench.hs(f"r{r}-hostside-{tag}", "cpu", "--only", key, "--launches", o.ticks, "--period-us", o.period_us, "--json")
+            values, why = _hostside(hs)
+            for (c, _, fig), row in rows.items():
+                if c in conditions:
+                    row.hostside.append(values.get(fig))
+                    if why:
+                        row.hostside_missing = why
 
         for r in range(1, bench.rounds + 1):
             bench.say(f"round {r}/{bench.rounds}")
-            for cond, key in conditions:
-                tag = "quiet" if cond == "quiet" else "hogs"
-                with hogs(cond):
-                    self._refs(bench, refs, how, r, tag, cond, rows)
-                    self._cyclictest(bench, cyclictest, ct_missing, r, tag, cond, rows)
-                # hostside's noisy condition starts its own hogs, one per CPU, as refs hog does above
-                hs = bench.hs(f"r{r}-hostside-{tag}", "cpu", "--only", key, "--launches", o.ticks, "--period-us", o.period_us, "--json")
-                values, why = _hostside(hs)
-                for (c, _, fig), row in rows.items():
-                    if c == cond:
-                        row.hostside.append(values.get(fig))
-                        if why:
-                            row.hostside_missing = why
-        if refs is None or o.quiet_only:
-            pass
-        else:
-            bench.notes.append(f"hogs: refs hog {ncpu} (one spinning process per CPU) for the peers; hostside's timer_jitter_noisy starts its own")
+            self._refs(bench, refs, how, r, "quiet", [quiet], rows)
+            self._cyclictest(bench, cyclictest, ct_missing, r, "quiet", [quiet], rows)
+            hostside(r, "quiet", "timer_jitter_quiet", [quiet])
+            if o.quiet_only:
+                continue
+            if refs is None:
+                for (c, _, _), row in rows.items():
+                    if c != quiet:
+                        row.peer_missing = row.hostside_missing = f"no refs to make the hogs ({how})"
+                continue
+            with tools.Hogs(refs + ["hog", str(ncpu), str(hog_seconds)]):
+                self._refs(bench, refs, how, r, "hogs", [hogged, own], rows)
+                self._cyclictest(bench, cyclictest, ct_missing, r, "hogs", [hogged, own], rows)
+                hostside(r, "refs-hogs", "timer_jitter_quiet", [hogged])
+            hostside(r, "noisy", "timer_jitter_noisy", [own])
+        if not o.quiet_only:
+            bench.notes.append(f"refs hog {ncpu}: one spinning process per CPU this process may use; "
+                               "timer_jitter_noisy starts hostside's own hogs, and its peers' figures are those under refs hog")
         return list(rows.values())
 
-    def _refs(self, bench, refs, how, r, tag, cond, rows):
+    def _refs(self, bench, refs, how, r, tag, conds, rows):
         got, why = {}, how
         if refs:
             p = bench.peer(refs + ["timer", str(bench.options.period_us), str(bench.options.ticks)], f"r{r}-refs-{tag}")
@@ -74,12 +82,12 @@ class Jitter(Scenario):
             else:
                 why = p.why() if not p.ok else "no p99 line in its output"
         for (c, peer, fig), row in rows.items():
-            if c == cond and peer == "refs timer":
+            if c in conds and peer == "refs timer":
                 row.peers.append(got.get(fig))
                 if not got:
                     row.peer_missing = why
 
-    def _cyclictest(self, bench, cyclictest, missing, r, tag, cond, rows):
+    def _cyclictest(self, bench, cyclictest, missing, r, tag, conds, rows):
         got, why = {}, missing
         if cyclictest:
             o = bench.options
@@ -91,7 +99,7 @@ class Jitter(Scenario):
             if not got:
                 why = p.why() if not p.ok else "no histogram in its output"
         for (c, peer, fig), row in rows.items():
-            if c == cond and peer.startswith("cyclictest"):
+            if c in conds and peer.startswith("cyclictest"):
                 row.peers.append(got.get(fig))
                 if not got:
                     row.peer_missing = why
@@ -126,11 +134,3 @@ def _histogram(text):
             if name not in out and seen >= q * total:
                 out[name] = float(us)
     return out
-
-
-class _Nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        pass
