@@ -37,11 +37,12 @@ class Row:
     hostside_missing: str = ""
     peer_missing: str = ""
     digits: int = 2
+    has_peer: bool = True   # False: a figure of hostside's own (its cost), nothing to set beside it
 
     def cells(self):
         hs, pe = Spread.of(self.hostside), Spread.of(self.peers)
         hs_cell = hs.cell(self.digits) if hs else "not run: " + (self.hostside_missing or "no figure")
-        pe_cell = pe.cell(self.digits) if pe else "not run: " + (self.peer_missing or "no figure")
+        pe_cell = "-" if not self.has_peer else pe.cell(self.digits) if pe else "not run: " + (self.peer_missing or "no figure")
         if hs and pe and pe.median != 0:
             ratio = f"{hs.median / pe.median:.2f}"
             # the two ranges apart: every round of one side above every round of the other
