@@ -1,4 +1,4 @@
-# Issue 17: how a file's cached pages are held: the share in large folios (compound pages) and
+# How a file's cached pages are held: the share in large folios (compound pages) and
 # single 4 KiB ones, from the frames its read-only mapping shows (root: /proc/self/pagemap,
 # /proc/kpageflags). Only pages already cached are touched, so it reads nothing from the disk.
 #   python3 bench/folios.py FILE

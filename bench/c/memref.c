@@ -1,6 +1,6 @@
 /* memref: the C reference for hostside's host-memory figures `memory_latency` and
- * `memory_bandwidth_read` (issue 18), measured the way the established tools measure them, so
- * that bench/memory-vs-peers.sh can put hostside's figure beside a method nobody disputes.
+ * `memory_bandwidth_read`, measured the way the established tools measure them, so
+ * that bench/run memory can put hostside's figure beside a method nobody disputes.
  *
  *   memref chase [--size BYTES] [--loads N] [--samples S] [--cpu C] [--node M] [--no-huge]
  *     Idle memory latency by a dependent pointer chase (lmbench lat_mem_rd, Intel MLC
@@ -48,7 +48,7 @@
  * Run:
  *   ./memref chase --cpu 0 --node 0
  *   ./memref read --cpus 0-15 --node 0
- * bench/memory-vs-peers.sh builds it and runs it beside hostside and STREAM.
+ * bench/run memory builds it and runs it beside hostside and STREAM.
  * No libnuma: mbind and move_pages are called through syscall(2).
  */
 #define _GNU_SOURCE

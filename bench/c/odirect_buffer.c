@@ -4,7 +4,7 @@
  *   1  the same, touched by memset first (a buffer the program filled)
  *   2  one 2 MiB transparent huge page (madvise): a single piece
  * On a VM's virtual disk each piece is a segment the host copies on its own, so the figure
- * follows the pieces. Evidence for issue 17 (docs/measurements/2026-12-03-issue17-io.md).
+ * follows the pieces. Evidence behind the O_DIRECT io figures (docs/measurements, 2026-12-03, io).
  *   gcc -O2 -o odirect_buffer bench/c/odirect_buffer.c && ./odirect_buffer FILE 1 3 */
 #define _GNU_SOURCE
 #include <fcntl.h>

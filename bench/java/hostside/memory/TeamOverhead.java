@@ -9,7 +9,8 @@ import hostside.libc.Sched;
  * What the memory team's barrier costs: 20,000 empty runs of a team of 1, 4 and every CPU, the time
  * {@code run} returns (release to the last member's end) and the caller's whole call, then 50 runs
  * each after 20 ms idle (the members parked). Lives in the team's package, which is not exported:
- * bench/team-overhead.sh compiles it against a jar and runs it on the class path beside it.
+ * compiled against the jar (javac -cp target/hostside.jar -d DIR) and run on the class path beside it;
+ * BenchProbesTest compiles it with the build.
  */
 public final class TeamOverhead {
     public static void main(String[] args) throws Exception {

@@ -1,0 +1,112 @@
+"""Every figure of hostside io beside the very fio job hostside names for it (each figure's anchor:
+`fio --rw=... --size=... --runtime=...`), on one folder, figure by figure."""
+import json
+import os
+import shlex
+from pathlib import Path
+
+from harness.scenario import Scenario, document
+from harness.table import Row
+
+KEYS = ["seq_read_cold_qd1", "seq_read_warm_qd1", "seq_read_direct_qd1", "seq_read_direct_uring_qd32", "rand_read_cold_qd1",
+        "rand_read_warm_qd1", "rand_read_direct_qd1", "rand_read_direct_uring_qd1", "rand_read_direct_uring_qd32",
+        "write_buffered", "write_fsync"]
+
+
+class Io(Scenario):
+    name = "io"
+    prints = ("each `hostside io` figure (GB/s or IOPS) beside the fio job hostside names for it in the figure's anchor, "
+              "run on the same folder and file size")
+    order = "for each figure: hostside, then the fio job its JSON names (fio's job is read from hostside's output)"
+
+    def add_options(self, p):
+        p.add_argument("--dir", default="/var/tmp", help="folder for both tools' files (default /var/tmp)")
+        p.add_argument("--size", default="2G", help="hostside's --size (default 2G); fio's job carries the same")
+        p.add_argument("--sample-ms", type=int, default=1000, help="hostside's --sample-ms (default 1000)")
+        p.add_argument("--keys", default=",".join(KEYS), help="comma-separated figures (default: all eleven)")
+
+    def rows(self, bench):
+        o = bench.options
+        folder = Path(o.dir).resolve()
+        fio, missing = bench.peers.find("fio")
+        keys = [k for k in o.keys.split(",") if k]
+        unknown = [k for k in keys if k not in KEYS]
+        if unknown:
+            raise SystemExit(f"bench/run io: no such figure {unknown}; the keys are {', '.join(KEYS)}")
+        rows = {k: Row(k, "", "fio (the job in hostside's anchor)") for k in keys}
+        files = _Files(folder)
+        try:
+            for r in range(1, bench.rounds + 1):
+                for key in keys:
+                    bench.say(f"round {r}/{bench.rounds}: {key}")
+                    row = rows[key]
+                    hs = bench.hs(f"r{r}-hostside-{key}", "io", "--only", key, "--dir", folder, "--size", o.size,
+                                  "--sample-ms", o.sample_ms, "--json")
+                    figure = _figure(hs, key)
+                    if figure is None:
+                        row.hostside.append(None)
+                        row.hostside_missing = hs.why() if not hs.ok else f"no {key} figure (see {hs.out.name})"
+                        continue
+                    row.unit, row.digits = figure["unit"], (2 if figure["unit"] == "GB/s" else 0)
+                    row.hostside.append(figure["value"])
+                    if fio is None:
+                        row.peer_missing = missing
+                        continue
+                    job = shlex.split(figure["anchor"] or "")
+                    if job[:1] != ["fio"]:
+                        row.peer_missing = f"hostside names no fio job for {key}"
+                        continue
+                    row.peers.append(self._fio(bench, fio, files, r, key, job[1:], figure["unit"], row))
+        finally:
+            files.remove()
+        bench.notes.append("fio's reads run on a file fio laid out just before (as hostside reads the test file it wrote just before);"
+                           " the warm jobs read it into the page cache first; the writes go to a new file")
+        return list(rows.values())
+
+    def _fio(self, bench, fio, files, r, key, job, unit, row):
+        size = next((int(a.split("=", 1)[1]) for a in job if a.startswith("--size=")), None)
+        if key.startswith("write_"):
+            target = files.write
+            files.drop(target)
+        else:
+            target = files.read
+            lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
+                                    "--io_size=1M", "--output-format=json"], f"r{r}-fio-layout-{key}")
+            if not lay.ok:
+                row.peer_missing = "fio could not lay out its file: " + lay.why()
+                return None
+            if "--direct=0" in job and "--invalidate=0" in job:  # warm: in the page cache first, as hostside's warm-up
+                with open(target, "rb") as f:
+                    while f.read(1 << 20):
+                        pass
+        p = bench.peer(fio + [f"--name={key}", f"--filename={target}", "--output-format=json", *job], f"r{r}-fio-{key}")
+        if target == files.write:
+            os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
+            files.drop(target)
+        try:
+            side = json.loads(p.text())["jobs"][0]["write" if key.startswith("write_") else "read"]
+        except (ValueError, KeyError, IndexError):
+            row.peer_missing = p.why() if not p.ok else "no job in fio's JSON"
+            return None
+        return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
+
+
+def _figure(result, key):
+    d = document(result)
+    return next((f for f in (d or {}).get("figures", []) if f["key"] == key), None)
+
+
+class _Files:
+    """fio's two files in the folder, removed whatever happens."""
+
+    def __init__(self, folder):
+        self.read = folder / f"bench-fio-{os.getpid()}.dat"
+        self.write = folder / f"bench-fio-{os.getpid()}-write.dat"
+
+    @staticmethod
+    def drop(path):
+        path.unlink(missing_ok=True)
+
+    def remove(self):
+        self.drop(self.read)
+        self.drop(self.write)
