@@ -195,7 +195,10 @@ final class RecordSchemas {
         return n;
     }
 
-    /** A class written as one value (a @JsonValue): a CPU list or a scope is a string, and reads back from one. */
+    /**
+     * A class written as one value (its @JsonValue): as a string only where a @JsonCreator reads one
+     * back, or the schema would promise a document its reader refuses.
+     */
     private ObjectNode written(Class<?> type, ObjectNode as) {
         Method creator = stringCreator(type);
         if (as.path("type").asText().equals("string") && creator == null) {
