@@ -48,7 +48,7 @@ public record Checklist(String schema, String kind, long pid, String comm, Windo
     }
 
     /**
-     * The readings a fleet compares, typed (CONTRACT.md, Typed figures): only those the window
+     * The readings a fleet compares, typed (docs/contract.md, Typed figures): only those the window
      * kept several samples of, with their spread. Most of the checklist's figures are one reading
      * per window (a rate from the first and last sample, memory read once at the end), which
      * would be a figure without a spread: those stay in their sections, and are no figures here.

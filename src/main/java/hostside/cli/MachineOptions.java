@@ -3,7 +3,7 @@ package hostside.cli;
 import hostside.fs.FsRoot;
 import picocli.CommandLine.Option;
 
-/** The options every drill takes (CONTRACT.md): where the machine is, and JSON on stdout. */
+/** The options every drill takes (docs/contract.md, Commands): where the machine is, and JSON on stdout. */
 public final class MachineOptions {
     @Option(names = "--root", paramLabel = "DIR|TARBALL",
             description = "Read a recorded machine (a folder holding sys/ and proc/, or a .tar.gz/.tar.bz2 of one) instead of this one. Nothing is measured then.")

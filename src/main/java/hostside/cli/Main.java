@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
                 BundleCommand.class, RulesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
-    /** CONTRACT.md's exit codes. */
+    /** docs/contract.md's exit codes. */
     public static final int OK = 0, FAILED = 1, BAD_INPUT = 2;
     /** The width of help where the terminal's is not known: 80 columns, what a terminal opens with. */
     public static final int HELP_WIDTH = 80;

@@ -40,13 +40,13 @@ public record ContainerRun(String verdict, ContainerFacts facts, DataLoaderPlan 
         return ContainerDocument.of(this);
     }
 
-    /** None: the container's limits are facts, read, not measured; the list is there as every drill's is (CONTRACT.md, Typed figures). */
+    /** None: the container's limits are facts, read, not measured; the list is there as every drill's is (docs/contract.md, Typed figures). */
     @Override
     public List<Figure> figures() {
         return List.of();
     }
 
-    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside container --json} prints and the report embeds. */
+    /** The JSON of this run, under the schema name hostside/2 (docs/schema): what {@code hostside container --json} prints and the report embeds. */
     @Override
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
         return Json.document("container", this, figures());

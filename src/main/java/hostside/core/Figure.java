@@ -1,7 +1,7 @@
 package hostside.core;
 
 /**
- * One measured figure, typed (CONTRACT.md, Typed figures): what a program compares, plots or
+ * One measured figure, typed (docs/contract.md, Typed figures): what a program compares, plots or
  * ranks, never prose parsed back. The report and every drill's --json list them flat.
  *
  * @param key     the test case's key, e.g. "host_to_device_ce_pinned"

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonCreator;
 
 /**
- * A conclusion about the machine, with what it read and where its rule comes from (CONTRACT.md's
+ * A conclusion about the machine, with what it read and where its rule comes from (docs/contract.md's
  * findings: id, severity, subject, text, fix, evidence, source). Made by a {@link Rule}: a finding
  * with an empty ID is a line of a report from before findings were typed.
  *

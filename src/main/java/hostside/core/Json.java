@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
- * The one JSON mapper: pretty, nulls kept (CONTRACT.md gives null a meaning), fields in record order,
+ * The one JSON mapper: pretty, nulls kept (docs/contract.md gives null a meaning), fields in record order,
  * reading within {@link #LIMITS} (what it reads are reports that any machine of a fleet wrote), an
  * object with a key twice refused (JSON leaves it to the reader, and Jackson's default keeps the
  * last: a report with two "figures" would mean what one reader or another made of it), and
@@ -68,7 +68,7 @@ public final class Json {
     }
 
     /**
-     * A drill's JSON document (CONTRACT.md): the schema and the kind, then the run's own fields,
+     * A drill's JSON document (docs/schema): the schema and the kind, then the run's own fields,
      * then its flat list of typed figures. The run reads back from it, skipping the three it adds.
      */
     public static com.fasterxml.jackson.databind.node.ObjectNode document(String kind, Object run, java.util.List<Figure> figures) {

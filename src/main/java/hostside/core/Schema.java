@@ -1,7 +1,7 @@
 package hostside.core;
 
 /**
- * The schema name every JSON document of hostside carries (CONTRACT.md): hostside/2 from the typed
+ * The schema name every JSON document of hostside carries (docs/contract.md; the layout: docs/schema): hostside/2 from the typed
  * figures on; the report still reads hostside/1.
  */
 public final class Schema {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * What a figure is about (CONTRACT.md, Typed figures): the machine, one GPU, a NUMA node, a
+ * What a figure is about (docs/contract.md, Typed figures): the machine, one GPU, a NUMA node, a
  * (CPU node, memory node) pair, a GPU fed from a NUMA node, an ordered pair of GPUs, a folder or a set of CPUs.
  * Written as one string, "gpu:0000:00:06.0", "gpunode:0000:00:06.0,1", "pair:0000:00:06.0,0000:00:07.0",
  * "dir:/var/tmp", so that a fleet can group by it.

@@ -52,7 +52,7 @@ public record CpuRun(Host machine, CpuFacts facts, List<Finding> findings, CpuDr
         return CpuFigures.of(this);
     }
 
-    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside cpu --json} prints and the report embeds. */
+    /** The JSON of this run, under the schema name hostside/2 (docs/schema): what {@code hostside cpu --json} prints and the report embeds. */
     @Override
     public ObjectNode json() {
         return Json.document("cpu", this, figures());

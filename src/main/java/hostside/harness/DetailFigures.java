@@ -11,7 +11,7 @@ import hostside.core.Unit;
  * A detail that holds headline figures of its own beside its result's: the other direction of a
  * bidirectional copy, the size where a sweep reaches half its peak, each GPU's share of an
  * all-at-once copy, one figure per ordered pair of GPUs. A fleet compares them as it compares the
- * result's own, so the run lists them flat beside it (CONTRACT.md, Typed figures) rather than
+ * result's own, so the run lists them flat beside it (docs/contract.md, Typed figures) rather than
  * leaving them to be dug out of the detail by name.
  */
 public interface DetailFigures extends Detail {

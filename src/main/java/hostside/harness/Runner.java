@@ -15,7 +15,7 @@ import hostside.libc.Libc;
 public final class Runner {
     private Runner() {}
 
-    /** Why every case of a recorded machine is not run (CONTRACT.md, --root): facts only. */
+    /** Why every case of a recorded machine is not run (docs/contract.md, --root): facts only. */
     public static final String RECORDED = "recorded machine: nothing is measured under --root";
 
     /**

@@ -12,7 +12,7 @@ import hostside.harness.Result;
 
 /**
  * An I/O result as a report of schema hostside/1 wrote it, in today's shape, so that an old report
- * reads into the typed records (CONTRACT.md: {@code report --from OLD.json} still renders). The one
+ * reads into the typed records (docs/contract.md, Reports: {@code report --from OLD.json} still renders). The one
  * place that knows the old shapes:
  * <ul>
  * <li>the fio job's options were the detail's {@code "fio"}: now the result's anchor, {@code "fio <options>"};

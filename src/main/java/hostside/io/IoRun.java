@@ -61,7 +61,7 @@ public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUse
     }
 
     /**
-     * Every measured figure, typed (CONTRACT.md, Typed figures): each result's own, then the ones
+     * Every measured figure, typed (docs/contract.md, Typed figures): each result's own, then the ones
      * its detail holds (a read's other unit, latency p50 and p99, page cache; a write's fsync time).
      */
     @Override
@@ -80,7 +80,7 @@ public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUse
         return out;
     }
 
-    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside io --json} prints and the report embeds. */
+    /** The JSON of this run, under the schema name hostside/2 (docs/schema): what {@code hostside io --json} prints and the report embeds. */
     @Override
     public ObjectNode json() {
         return Json.document("io", this, figures());

@@ -5,7 +5,7 @@ import hostside.core.Schema;
 
 import java.util.List;
 
-/** Everything {@code hostside machine} knows, as CONTRACT.md's facts JSON (schema hostside/1). */
+/** Everything {@code hostside machine} knows, the top level of Module 1's document (docs/schema/machine.schema.json). */
 public record MachineFacts(
         String schema,
         Host host,

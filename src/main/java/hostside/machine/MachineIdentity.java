@@ -8,7 +8,7 @@ import hostside.fs.FsRoot;
 import hostside.fs.Recorder;
 
 /**
- * Which machine this is, as a stable hash, never the raw id (CONTRACT.md, Reports): cloud VMs
+ * Which machine this is, as a stable hash, never the raw id (docs/contract.md, Reports): cloud VMs
  * are often all called "vm" or "localhost", and two reports named by the host name alone
  * overwrite each other. The hash is SHA-256 over {@link #PREFIX} and the identity, so it is not the
  * raw id and matches no other tool's hash of the same id.

@@ -50,7 +50,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
     }
 
     /**
-     * Every measured figure, typed (CONTRACT.md, Typed figures): the memory figures with their scopes
+     * Every measured figure, typed (docs/contract.md, Typed figures): the memory figures with their scopes
      * (the machine, a node, a pair of nodes, a CPU), each GPU's results about that GPU
      * (by PCI address), the all-GPU results about the machine, and beside each the figures its
      * detail holds (the bidirectional copy's other direction, a sweep's peak and half-peak sizes,
@@ -70,7 +70,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
     }
 
     /**
-     * The facts JSON of CONTRACT.md with the GPU drill beside it under "gpu", the matrix under
+     * Module 1's document (docs/schema/machine.schema.json): the facts, with the GPU drill beside it under "gpu", the matrix under
      * "gpuMatrix", the memory measurements under "memory", and every figure, flat, under "figures".
      */
     @Override
@@ -85,7 +85,7 @@ public record MachineRun(MachineFacts facts, GpuDrill.GpuSection gpu, GpuMatrix 
     }
 
     /**
-     * Reads {@link #json()} back: the facts are the top level (CONTRACT.md's keys), "gpu" and
+     * Reads {@link #json()} back: the facts are the top level (docs/schema/machine.schema.json), "gpu" and
      * "gpuMatrix" beside them; "figures" is derived, so it is made again rather than read. A
      * document without a matrix (none had one before the GPU matrix existed) gets it from the facts.
      * Details read as their records once the drill's cases are registered ({@link hostside.harness.DetailTypes}).

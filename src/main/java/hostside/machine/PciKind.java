@@ -3,7 +3,7 @@ package hostside.machine;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** What a PCI device is to hostside (CONTRACT.md's "kind"): the devices the modules look at, and the rest. */
+/** What a PCI device is to hostside (its "kind" in docs/schema/machine.schema.json): the devices the modules look at, and the rest. */
 public enum PciKind {
     GPU, NIC, NVME, BRIDGE, OTHER;
 

@@ -5,7 +5,7 @@ import hostside.core.CpuSet;
 import java.util.List;
 
 /**
- * How the CPUs and memory are wired, counted as hwloc counts them (see CONTRACT.md): only
+ * How the CPUs and memory are wired, counted as hwloc counts them (docs/contract.md, Counted as hwloc counts): only
  * online CPUs inside this process's cpuset count; NUMA nodes outside it do not either.
  *
  * @param packages   sockets holding at least one counted CPU (or an allowed NUMA node)

@@ -43,7 +43,7 @@ public record Cpuset(Optional<CpuSet> cpus, Optional<CpuSet> mems, String source
             if (path == null) path = fs.text("/proc/self/cpuset").orElse(null);
             // mounted with "noprefix", the files lack their "cpuset." prefix
             if (path != null) {
-                // v1's configured sets, as hwloc and CONTRACT.md read them (effective_* may be narrower)
+                // v1's configured sets, as hwloc and docs/contract.md read them (effective_* may be narrower)
                 Cpuset c = at(fs, v1, path, "cpuset.cpus", "cpuset.cpus", "cpuset.mems", "cpuset.mems");
                 return c != NONE ? c : at(fs, v1, path, "cpus", "cpus", "mems", "mems");
             }

@@ -8,7 +8,7 @@ import hostside.core.Rule;
 import hostside.core.Severity;
 
 /**
- * One row of the rack checklist (CONTRACT.md: {@code {item, value, verdict, why, fix}}, with the
+ * One row of the rack checklist (docs/contract.md, Findings: {@code {item, value, verdict, why, fix}}, with the
  * rule's {@code id}, the {@code evidence} read and the rule's main {@code source} added). A report
  * of an earlier version has no id, evidence or source: they are filled from the item's rule
  * ({@link RackRules#of}) when it is read.
@@ -33,7 +33,7 @@ public record RackCheck(RackItem item, String value, RackVerdict verdict, String
         if (source == null || source.isEmpty()) source = byId(id, rule).sources().getFirst().toString();
     }
 
-    /** A row as CONTRACT.md first had it; its rule's id, the evidence of its value and the rule's source are filled in. */
+    /** A row as the contract first had it; its rule's id, the evidence of its value and the rule's source are filled in. */
     public RackCheck(RackItem item, String value, RackVerdict verdict, String why, String fix) {
         this(item, value, verdict, why, fix, null, null, null);
     }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /**
  * The rack checklist's items, in the order the checklist prints them: the machine's memory and
  * kernel settings first, then the GPUs' link, fabric and failure domain (../design/rack.md, 1.3).
- * The ids are CONTRACT.md's: scripts read them from {@code --json}.
+ * The ids are part of the contract (docs/schema/rack.schema.json): scripts read them from {@code --json}.
  */
 public enum RackItem {
     BASE_PAGE_SIZE("base_page_size", "base page size"),

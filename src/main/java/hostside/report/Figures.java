@@ -9,7 +9,7 @@ import hostside.io.IoRun;
 import hostside.machine.MachineRun;
 import hostside.vm.VmRun;
 
-/** The report's flat list of typed figures (CONTRACT.md, Typed figures): every drill's, in module order. */
+/** The report's flat list of typed figures (docs/contract.md, Typed figures): every drill's, in module order. */
 final class Figures {
     private Figures() {}
 

@@ -22,7 +22,7 @@ import hostside.process.MachineLoad;
 
 /**
  * What a fleet groups reports by, and what makes two reports' figures unfair to compare
- * (CONTRACT.md, Typed figures): the hardware class, the software, and the confounders at the
+ * (docs/contract.md, Reports): the hardware class, the software, and the confounders at the
  * start of the run. Each is derived from the facts the drills read, as short stable words, never
  * prose: a fleet's {@code compare} puts machines of one class side by side.
  */

@@ -12,7 +12,7 @@ import hostside.rack.Platform;
 import hostside.rack.RackCheck;
 
 /**
- * The one-page profile of a machine (CONTRACT.md, Reports). Written as results/&lt;host&gt;.json;
+ * The one-page profile of a machine (docs/contract.md, Reports; its layout docs/schema/report.schema.json). Written as results/&lt;host&gt;.json;
  * the Markdown is rendered from that JSON alone.
  */
 @com.fasterxml.jackson.annotation.JsonPropertyOrder({"schema", "kind", "machine", "class", "software", "confounders", "title", "questions",
@@ -24,7 +24,7 @@ public record Report(String schema, String kind, Machine machine,
                      List<Figure> figures, List<Section> modules) {
 
     /**
-     * Which machine this is (CONTRACT.md, Typed figures), never by its raw id.
+     * Which machine this is (docs/contract.md, Reports), never by its raw id.
      *
      * @param name     the report's file name: the short host name, "-" and four hex digits of {@code id}, or --name
      * @param hostname the short host name ("" when the recording does not hold it)
@@ -55,7 +55,7 @@ public record Report(String schema, String kind, Machine machine,
 
     /**
      * One module's section, with the drill's run as it read and measured: {@code data} is written
-     * as the drill's own JSON (Module 1: the facts JSON of CONTRACT.md) and read back into the
+     * as the drill's own JSON (Module 1: its facts at the top level, docs/schema/machine.schema.json) and read back into the
      * same record ({@link ReportReader}).
      *
      * @param data the run: a MachineRun, VmRun, CpuRun or {@link Storage}; null when the module did not run

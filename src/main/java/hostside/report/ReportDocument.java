@@ -155,7 +155,7 @@ public final class ReportDocument {
                 .map(d -> Block.Note.of("busy: " + d.load().busyLine(d.drill()) + "."));
     }
 
-    /** Every typed figure, as CONTRACT.md lists them: what compare and scripts read. */
+    /** Every typed figure, as docs/contract.md's Typed figures lists them: what compare and scripts read. */
     static Block figures(List<Figure> figures) {
         List<List<Text>> rows = new ArrayList<>();
         for (Figure f : figures) {

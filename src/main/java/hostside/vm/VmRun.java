@@ -34,7 +34,7 @@ import hostside.vm.measure.FileRead;
 @JsonIgnoreProperties({"schema", "kind", "figures", "load"}) // derived, or (load) set beside it by the command line
 public record VmRun(Host machine, VmFacts facts, List<Finding> findings, List<Result> host, VmGpu gpu, List<Finding> verdicts) implements DrillRun {
 
-    /** The JSON of this run, under CONTRACT's schema name: what {@code hostside vm --json} prints and the report embeds. */
+    /** The JSON of this run, under the schema name hostside/2 (docs/schema): what {@code hostside vm --json} prints and the report embeds. */
     @Override
     public com.fasterxml.jackson.databind.node.ObjectNode json() {
         return Json.document("vm", this, figures());
@@ -52,7 +52,7 @@ public record VmRun(Host machine, VmFacts facts, List<Finding> findings, List<Re
     }
 
     /**
-     * Every figure this run measured, typed (CONTRACT.md, Typed figures): the file reads about the
+     * Every figure this run measured, typed (docs/contract.md, Typed figures): the file reads about the
      * folder of their test file, the other host cases about the machine, the GPU cases about the GPU
      * they ran on; and, after the case they come from, the first touch's cost per fault and the THP
      * case's share of huge pages, the figures a fleet compares that live in those details.

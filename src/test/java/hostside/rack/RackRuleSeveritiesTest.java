@@ -80,7 +80,7 @@ class RackRuleSeveritiesTest {
 
     @Test
     void aRecordedReportOfAnEarlierVersionReadsItsRowsAsRules() throws Exception {
-        // the H200's rack --json of 2026-12-05: rows as CONTRACT.md first had them, {item, value, verdict, why, fix}
+        // the H200's rack --json of 2026-12-05: rows as the contract first had them, {item, value, verdict, why, fix}
         var tree = Json.MAPPER.readTree(java.nio.file.Path.of("testdata/reports/h200-rack.json").toFile());
         List<RackCheck> rows = new ArrayList<>();
         for (var n : tree.get("checklist")) {
