@@ -18,6 +18,7 @@ import hostside.machine.MachineRun;
 import hostside.report.Fleet;
 import hostside.report.MeasuredBy;
 import hostside.report.Report;
+import hostside.report.platforms.Nics;
 
 /**
  * What the steppers are told about the machine: its report's figures (by the report's own keys)
@@ -157,6 +158,17 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         return f != null ? f : new Fact(key, typical, Source.TYPICAL);
     }
 
+    /** The figure the placement's NIC axis reads: the fastest NICs' Gb/s per GPU, as a report's placement reads them. */
+    public static final String NIC_PER_GPU = "nic_per_gpu";
+
+    /** The NICs' Gb/s per GPU ({@link Nics#gbpsPerGpu}) as a figure, its note naming the NICs; empty where no speed is known or no GPU. */
+    public static Optional<Value> nicPerGpu(Nics nics, int gpus, Source source) {
+        Double perGpu = nics == null ? null : nics.gbpsPerGpu(gpus);
+        if (perGpu == null) return Optional.empty();
+        return Optional.of(new Value(NIC_PER_GPU, perGpu, Unit.GBIT_PER_S, "per GPU", source,
+                "NICs " + nics + " over " + gpus + " GPU" + (gpus == 1 ? "" : "s")));
+    }
+
     /** No report: typical figures throughout, and the facts given. */
     public static Inputs typical(Map<String, Fact> facts) {
         return new Inputs("typical figures (no report)", Map.of(), facts);
@@ -187,7 +199,8 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
             put(facts, "cores", String.valueOf(c.cores()));
             put(facts, "host_link", c.hostLink());
             put(facts, "fabric", c.fabric());
-            put(facts, "nics", c.nics());
+            put(facts, "nics", c.nics() == null ? null : c.nics().toString());
+            nicPerGpu(c.nics(), c.gpuCount(), Source.READ).ifPresent(v -> values.put(v.key(), v));
             if (c.pageSize() != null) put(facts, "page_size", Units.bytes(c.pageSize()));
             if (c.pageSize() != null) put(facts, "page_size_bytes", String.valueOf(c.pageSize()));
         }

@@ -104,8 +104,7 @@ public final class PlatformPlacement implements Stepper {
         if (h == null) missing.put("host to device", "not measured here");
         Inputs.Value g = measured(in, GPU_TO_GPU);
         if (g == null) missing.put("GPU to GPU", gpus < 2 ? "one GPU: no peer to copy to" : "not measured here");
-        Double perGpu = nics == null ? null : Placement.nicPerGpu(nics.value(), gpus);
-        Inputs.Value n = perGpu == null ? null : new Inputs.Value("nic_per_gpu", perGpu, Unit.GBIT_PER_S, "per GPU", nics.source(), "NICs " + nics.value() + " over " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        Inputs.Value n = in.values().get(Inputs.NIC_PER_GPU);
         if (n == null) missing.put("NIC per GPU", nics == null ? "no NICs read" : nics.value().equals("none") ? "no NIC found" : "no NIC speed known, NICs " + nics.value());
         Placement.Axes axes = new Placement.Axes(linkClass, gpuName, gpus, domain, c == null ? null : c.value(), h == null ? null : h.value(),
                 g == null ? null : g.value(), n == null ? null : n.value());
@@ -117,7 +116,7 @@ public final class PlatformPlacement implements Stepper {
         Inputs.Source t = Inputs.Source.TYPICAL;
         Inputs.Value c = new Inputs.Value("cores_per_gpu", 16, Unit.COUNT, "cores per GPU", t, "16 cores for 1 GPU");
         Inputs.Value h = new Inputs.Value(HOST_TO_DEVICE, 55, Unit.GB_PER_S, t, "PCIe Gen5 x16 pinned copies");
-        Inputs.Value n = new Inputs.Value("nic_per_gpu", 100, Unit.GBIT_PER_S, "per GPU", t, "one 100 Gb/s NIC for 1 GPU");
+        Inputs.Value n = new Inputs.Value(Inputs.NIC_PER_GPU, 100, Unit.GBIT_PER_S, "per GPU", t, "one 100 Gb/s NIC for 1 GPU");
         Map<String, String> missing = new LinkedHashMap<>();
         missing.put("GPU to GPU", "one GPU: no peer to copy to");
         Placement.Axes axes = new Placement.Axes("pcie", "NVIDIA H100 80GB HBM3", 1, 1, c.value(), h.value(), null, n.value());

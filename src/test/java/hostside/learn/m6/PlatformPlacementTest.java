@@ -17,6 +17,7 @@ import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
 import hostside.report.Placements;
 import hostside.report.ReportReader;
+import hostside.report.platforms.Nics;
 
 /** Module 6's placement stepper: the report's own rule, walked a key at a time, on the H200 VM, a machine without a GPU and synthetic ones. */
 class PlatformPlacementTest {
@@ -152,8 +153,10 @@ class PlatformPlacementTest {
                 {"fabric", fabric}, {"nics", nics}}) {
             f.put(kv[0], new Inputs.Fact(kv[0], kv[1], Inputs.Source.READ));
         }
-        Map<String, Inputs.Value> v = h2d == null ? Map.of()
-                : Map.of("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", h2d, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
+        Map<String, Inputs.Value> v = new HashMap<>();
+        if (h2d != null) v.put("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", h2d, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
+        // the NICs as a report's class holds them, and their figure as Inputs.from makes it
+        Inputs.nicPerGpu(Nics.parse(nics), gpus, Inputs.Source.READ).ifPresent(n -> v.put(n.key(), n));
         return new Inputs("synthetic " + gpu, v, f);
     }
 
