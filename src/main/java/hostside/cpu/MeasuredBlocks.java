@@ -9,11 +9,11 @@ import java.util.function.ToDoubleFunction;
 
 import hostside.core.CpuSet;
 import hostside.core.Distribution;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.cpu.measure.SchedCosts;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Histogram;
 import hostside.doc.Block.Note;
 import hostside.doc.Block.Paragraph;
@@ -159,7 +159,7 @@ final class MeasuredBlocks {
         List<Histogram.Bar> bars = late.histogram().stream().map(k -> new Histogram.Bar(k.from() / 1e3, k.to() / 1e3, k.count())).toList();
         List<Histogram.Mark> marks = List.of(new Histogram.Mark("p50", late.p50() / 1e3), new Histogram.Mark("p99", late.p99() / 1e3),
                 new Histogram.Mark("p99.9", late.p999() / 1e3));
-        return new Histogram("Wake-up lateness, " + condition + " (" + how(d) + ")", new Axis("lateness", AxisUnit.US, true), bars, marks);
+        return new Histogram("Wake-up lateness, " + condition + " (" + how(d) + ")", new Axis("lateness", Unit.US, true), bars, marks);
     }
 
     /** What ran beside the feeder, in a few words. */

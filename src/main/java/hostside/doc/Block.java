@@ -5,6 +5,7 @@ import java.util.List;
 import hostside.core.Finding;
 import hostside.core.Printable;
 import hostside.core.Rule;
+import hostside.core.Unit;
 
 /**
  * The blocks a {@link Document} is made of. Each holds content, never layout: widths, colours,
@@ -158,24 +159,12 @@ public sealed interface Block {
     }
 
     /**
-     * An axis: its label, its unit and how values are written (the drill's formatter, so the plot's
-     * ticks read as its tables do), logarithmic when the values span decades (sizes, latencies).
+     * An axis: its label, its unit (the figures' own: {@link AxisFormat} writes its values as the
+     * drill's tables do, bytes in binary units) and logarithmic when the values span decades (sizes, latencies).
      */
-    record Axis(String label, AxisUnit unit, boolean log) {
+    record Axis(String label, Unit unit, boolean log) {
         public Axis {
             label = Printable.of(label);
         }
-    }
-
-    /** How an axis writes its values. */
-    enum AxisUnit {
-        /** bytes, written in KiB, MiB, GiB */
-        BYTES,
-        GB_PER_S,
-        NS,
-        US,
-        MS,
-        COUNT,
-        PERCENT
     }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.DoublePredicate;
 
+import hostside.core.Unit;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Histogram;
 import hostside.doc.Block.LinePlot;
 
@@ -72,7 +72,7 @@ final class SvgPlot {
         long most = h.bars().stream().mapToLong(Histogram.Bar::count).max().orElse(0);
         // from 0.5 so a bar of one sample still has a height; the top a power of ten, at least 10
         Scale ys = Scale.log(0.5, Math.max(10, Math.pow(10, Math.ceil(Math.log10(Math.max(1, most)) - 1e-9))), BOTTOM, TOP, 10);
-        frame(s, xs, ys, h.x(), AxisUnit.COUNT, "count (log scale)");
+        frame(s, xs, ys, h.x(), Unit.COUNT, "count (log scale)");
         for (Histogram.Bar b : h.bars()) {
             if (b.count() <= 0 || !Double.isFinite(b.from()) || !Double.isFinite(b.to())) continue;
             double x0 = clamp(xs.map(Math.min(b.from(), b.to())), LEFT, RIGHT);
@@ -114,7 +114,7 @@ final class SvgPlot {
     }
 
     /** Grid, axes, tick labels and the axes' names. */
-    private static void frame(StringBuilder s, Scale xs, Scale ys, Axis x, AxisUnit yUnit, String yLabel) {
+    private static void frame(StringBuilder s, Scale xs, Scale ys, Axis x, Unit yUnit, String yLabel) {
         s.append("<g stroke=\"#e3e3e3\" stroke-width=\"1\">");
         for (double t : ys.ticks(6)) s.append(hline(ys.map(t)));
         for (double t : xs.ticks(10)) s.append("<line x1=\"").append(n(xs.map(t))).append("\" y1=\"").append(n(TOP)).append("\" x2=\"").append(n(xs.map(t)))
@@ -167,7 +167,7 @@ final class SvgPlot {
     private static Scale xScale(Axis a, List<Double> values) {
         boolean log = a.log() && values.stream().anyMatch(v -> Double.isFinite(v) && v > 0);
         double[] r = range(values, log);
-        double base = a.unit() == AxisUnit.BYTES ? 2 : 10;
+        double base = a.unit() == Unit.BYTES ? 2 : 10;
         if (log) return r[0] < r[1] ? Scale.log(r[0], r[1], LEFT + INSET, RIGHT - INSET, base) : Scale.log(r[0] / 2, r[0] * 2, LEFT + INSET, RIGHT - INSET, base);
         return r[0] < r[1] ? Scale.linear(r[0], r[1], LEFT + INSET, RIGHT - INSET) : Scale.linear(r[0] - 1, r[0] + 1, LEFT + INSET, RIGHT - INSET);
     }
@@ -176,7 +176,7 @@ final class SvgPlot {
     private static Scale yScale(Axis a, List<Double> values) {
         boolean log = a.log() && values.stream().anyMatch(v -> Double.isFinite(v) && v > 0);
         double[] r = range(values, log);
-        if (log) return Scale.niceLog(r[0], r[1], BOTTOM, TOP, a.unit() == AxisUnit.BYTES ? 2 : 10);
+        if (log) return Scale.niceLog(r[0], r[1], BOTTOM, TOP, a.unit() == Unit.BYTES ? 2 : 10);
         return Scale.niceLinear(Math.min(0, r[0]), Math.max(0, r[1]), BOTTOM, TOP, 6);
     }
 

@@ -2,6 +2,7 @@ package hostside.learn;
 
 import java.util.Locale;
 
+import hostside.core.Unit;
 import hostside.core.Units;
 
 /** A figure in the unit a frame quotes it in (a report's ns shown as us), and plain numbers, three significant figures. */
@@ -9,32 +10,8 @@ public final class Figs {
     private Figs() {}
 
     /** {@code v} converted to {@code unit} where both are times (ns, us, ms, s) or sizes (bytes, KiB, MiB, GiB); else as it is. */
-    public static Inputs.Value in(Inputs.Value v, String unit) {
-        if (v.unit().equals(unit)) return v;
-        double from = factor(v.unit()), to = factor(unit);
-        if (from == 0 || to == 0 || family(v.unit()) != family(unit)) return v;
-        return new Inputs.Value(v.key(), v.value() * from / to, unit, v.source(), v.note());
-    }
-
-    private static double factor(String unit) {
-        return switch (unit) {
-            case "ns", "bytes" -> 1;
-            case "us" -> 1e3;
-            case "ms" -> 1e6;
-            case "s" -> 1e9;
-            case "KiB" -> 1L << 10;
-            case "MiB" -> 1L << 20;
-            case "GiB" -> 1L << 30;
-            default -> 0;
-        };
-    }
-
-    private static int family(String unit) {
-        return switch (unit) {
-            case "ns", "us", "ms", "s" -> 1;
-            case "bytes", "KiB", "MiB", "GiB" -> 2;
-            default -> 0;
-        };
+    public static Inputs.Value in(Inputs.Value v, Unit unit) {
+        return v.in(unit);
     }
 
     /** Three significant figures. */

@@ -6,15 +6,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import hostside.container.ContainerFacts;
 import hostside.core.Figure;
 import hostside.core.Rule;
 import hostside.core.Scope;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.machine.MachineRun;
 import hostside.report.Fleet;
 import hostside.report.MeasuredBy;
 import hostside.report.Report;
+import hostside.report.platforms.Nics;
 
 /**
  * What the steppers are told about the machine: its report's figures (by the report's own keys)
@@ -77,11 +81,38 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
     /**
      * A figure with its unit and its source; {@code note} names the typical machine when it is one;
-     * {@code min} and {@code max} its samples' range where it was measured (NaN for a typical figure).
+     * {@code min} and {@code max} its samples' range where it was measured (NaN for a typical figure);
+     * {@code per} what the figure is counted per, after its unit ("per GPU", or for a {@link Unit#COUNT}
+     * its noun, "cores per GPU"), empty for a plain figure.
      */
-    public record Value(String key, double value, String unit, Source source, String note, double min, double max) {
-        public Value(String key, double value, String unit, Source source, String note) {
-            this(key, value, unit, source, note, Double.NaN, Double.NaN);
+    public record Value(String key, double value, Unit unit, @JsonInclude(JsonInclude.Include.NON_EMPTY) String per, Source source, String note, double min, double max) {
+        public Value {
+            per = per == null ? "" : per;
+        }
+
+        public Value(String key, double value, Unit unit, Source source, String note, double min, double max) {
+            this(key, value, unit, "", source, note, min, max);
+        }
+
+        public Value(String key, double value, Unit unit, Source source, String note) {
+            this(key, value, unit, "", source, note, Double.NaN, Double.NaN);
+        }
+
+        /** A figure counted per something: 100 Gb/s per GPU, 16 cores per GPU (a count's unit is its noun). */
+        public Value(String key, double value, Unit unit, String per, Source source, String note) {
+            this(key, value, unit, per, source, note, Double.NaN, Double.NaN);
+        }
+
+        /** The same figure in {@code to}, where the two units convert (ns and us, bytes and GiB); else as it is. */
+        public Value in(Unit to) {
+            if (to == unit || !unit.convertsTo(to)) return this;
+            return new Value(key, unit.convert(value, to), to, per, source, note, min, max);
+        }
+
+        /** What follows the number: "GB/s", "Gb/s per GPU", "cores per GPU". */
+        public String units() {
+            if (unit == Unit.COUNT && !per.isEmpty()) return per;
+            return per.isEmpty() ? unit.symbol : unit.symbol + " " + per;
         }
 
         /**
@@ -96,7 +127,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
         /** "55.3 GB/s (measured here)". */
         public String shown() {
-            return Units.sig3(value) + " " + unit + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
+            return Units.sig3(value) + " " + units() + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
         }
 
         public boolean mine() {
@@ -116,7 +147,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
      * syscall_getppid, ...), the machine-wide one first, else the first GPU's or folder's; else
      * {@code typical} in {@code unit}, said to be typical of {@code typicalOf}.
      */
-    public Value value(String key, double typical, String unit, String typicalOf) {
+    public Value value(String key, double typical, Unit unit, String typicalOf) {
         Value v = values.get(key);
         return v != null ? v : new Value(key, typical, unit, Source.TYPICAL, typicalOf);
     }
@@ -125,6 +156,17 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
     public Fact fact(String key, String typical) {
         Fact f = facts.get(key);
         return f != null ? f : new Fact(key, typical, Source.TYPICAL);
+    }
+
+    /** The figure the placement's NIC axis reads: the fastest NICs' Gb/s per GPU, as a report's placement reads them. */
+    public static final String NIC_PER_GPU = "nic_per_gpu";
+
+    /** The NICs' Gb/s per GPU ({@link Nics#gbpsPerGpu}) as a figure, its note naming the NICs; empty where no speed is known or no GPU. */
+    public static Optional<Value> nicPerGpu(Nics nics, int gpus, Source source) {
+        Double perGpu = nics == null ? null : nics.gbpsPerGpu(gpus);
+        if (perGpu == null) return Optional.empty();
+        return Optional.of(new Value(NIC_PER_GPU, perGpu, Unit.GBIT_PER_S, "per GPU", source,
+                "NICs " + nics + " over " + gpus + " GPU" + (gpus == 1 ? "" : "s")));
     }
 
     /** No report: typical figures throughout, and the facts given. */
@@ -139,7 +181,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         for (Figure f : r.figures()) {
             // the machine's own figure wins over a GPU's or a folder's of the same key; among those, the first
             boolean underLoad = MeasuredBy.drill(f.key()).map(busy::contains).orElse(false);
-            Value v = new Value(f.key(), f.value(), f.unit().toString(), underLoad ? Source.MEASURED_BUSY : Source.MEASURED, "", f.min(), f.max());
+            Value v = new Value(f.key(), f.value(), f.unit(), underLoad ? Source.MEASURED_BUSY : Source.MEASURED, "", f.min(), f.max());
             if (f.scope().kind() == Scope.Kind.MACHINE) values.put(f.key(), v);
             else values.putIfAbsent(f.key(), v);
         }
@@ -157,7 +199,8 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
             put(facts, "cores", String.valueOf(c.cores()));
             put(facts, "host_link", c.hostLink());
             put(facts, "fabric", c.fabric());
-            put(facts, "nics", c.nics());
+            put(facts, "nics", c.nics() == null ? null : c.nics().toString());
+            nicPerGpu(c.nics(), c.gpuCount(), Source.READ).ifPresent(v -> values.put(v.key(), v));
             if (c.pageSize() != null) put(facts, "page_size", Units.bytes(c.pageSize()));
             if (c.pageSize() != null) put(facts, "page_size_bytes", String.valueOf(c.pageSize()));
         }

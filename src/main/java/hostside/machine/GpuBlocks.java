@@ -352,7 +352,7 @@ final class GpuBlocks {
             }
             if (series.isEmpty()) return Optional.empty();
             Block plot = new Block.LinePlot("Host to device by copy size (" + r.gpu() + ")",
-                    new Block.Axis("copy size", Block.AxisUnit.BYTES, true), new Block.Axis("bandwidth", Block.AxisUnit.GB_PER_S, false), series);
+                    new Block.Axis("copy size", Unit.BYTES, true), new Block.Axis("bandwidth", Unit.GB_PER_S, false), series);
             return Optional.of(List.of(plot, new Block.KeyValues(copies)));
         }
     }

@@ -1,10 +1,7 @@
 package hostside.report;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -19,6 +16,7 @@ import hostside.machine.PciLink;
 import hostside.machine.PeerPath;
 import hostside.process.LoadAvg;
 import hostside.process.MachineLoad;
+import hostside.report.platforms.Nics;
 
 /**
  * What a fleet groups reports by, and what makes two reports' figures unfair to compare
@@ -40,10 +38,10 @@ public final class Fleet {
      *                 (NVLink-C2C: the GPU uses the CPU's page tables), integrated, none; "unknown"
      * @param fabric   how far the fast GPU-to-GPU domain reaches: none, pcie-p2p, nvlink-pairs,
      *                 nvswitch-N (N GPUs behind NVSwitches)
-     * @param nics     the NICs by count, speed and RDMA ("2x400g-rdma", "1xunknown"), "none"
+     * @param nics     the NICs by count, speed and RDMA, written "2x400g-rdma", "1xunknown", "none"
      * @param pageSize the base page in bytes; null when not read
      */
-    public record HardwareClass(String gpu, int gpuCount, String cpuModel, int cores, String hostLink, String fabric, String nics,
+    public record HardwareClass(String gpu, int gpuCount, String cpuModel, int cores, String hostLink, String fabric, Nics nics,
                                 Long pageSize) {}
 
     /** @param driver the NVIDIA driver ("" when none is loaded); @param cuda the CUDA version it implements, null when not read */
@@ -148,16 +146,8 @@ public final class Fleet {
         return peers ? "pcie-p2p" : "none";
     }
 
-    static String nics(List<PciDevice> nics) {
-        if (nics.isEmpty()) return "none";
-        Map<String, Integer> groups = new LinkedHashMap<>();
-        for (PciDevice n : nics) {
-            String speed = n.netSpeedMbps() == null || n.netSpeedMbps() <= 0 ? "unknown" : n.netSpeedMbps() / 1000 + "g";
-            groups.merge(speed + (n.rdma() ? "-rdma" : ""), 1, Integer::sum);
-        }
-        List<String> parts = new ArrayList<>();
-        groups.forEach((k, c) -> parts.add(c + "x" + k));
-        return String.join(",", parts);
+    static Nics nics(List<PciDevice> nics) {
+        return Nics.of(nics);
     }
 
     public static Software software(MachineRun run) {

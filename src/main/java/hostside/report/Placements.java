@@ -28,7 +28,7 @@ public final class Placements {
         int domain = Placement.domain(c.fabric(), c.gpuCount());
         Double cores = c.gpuCount() > 0 ? (double) c.cores() / c.gpuCount() : null;
         return new Placement.Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, HOST_TO_DEVICE), median(r, "device_to_device_memcpy_write_ce"),
-                Placement.nicPerGpu(c.nics(), c.gpuCount()));
+                c.nics() == null ? null : c.nics().gbpsPerGpu(c.gpuCount()));
     }
 
     /** The median over GPUs of a figure's per-GPU values (the machine-wide ones left out), null when the report has none. */

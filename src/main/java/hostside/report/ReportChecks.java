@@ -173,7 +173,7 @@ final class ReportChecks {
      * syscall's kernel share is one median less another), as a count, a share and a size may.
      */
     static boolean mayBeZero(Unit unit) {
-        return unit != Unit.GB_PER_S && unit != Unit.IOPS;
+        return unit.dimension != Unit.Dimension.RATE && unit != Unit.IOPS;
     }
 
     /**

@@ -84,7 +84,7 @@ public final class ReportDocument {
                 Entry.of("CPU", c.cpuModel() + ", " + c.cores() + " cores"),
                 new Entry("host link", Text.code(c.hostLink())),
                 new Entry("fabric", Text.code(c.fabric())),
-                new Entry("NICs", Text.code(c.nics())),
+                new Entry("NICs", Text.code(String.valueOf(c.nics()))),
                 Entry.of("base page", c.pageSize() == null ? "unknown" : Units.bytes(c.pageSize()))));
         Fleet.Software s = r.software();
         if (s != null) {

@@ -8,10 +8,10 @@ import java.util.Set;
 
 import hostside.core.Figure;
 import hostside.core.Sweep;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.core.Versus;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.KeyValues;
@@ -164,8 +164,8 @@ public final class VmDocument {
         if (!base.isEmpty()) series.add(series("base pages", base));
         if (!huge.isEmpty()) series.add(series("huge pages", huge));
         List<Block> out = new ArrayList<>();
-        out.add(new LinePlot("TLB reach: random dependent loads, one per base page", new Axis("working set", AxisUnit.BYTES, true),
-                new Axis("ns per load", AxisUnit.NS, false), series));
+        out.add(new LinePlot("TLB reach: random dependent loads, one per base page", new Axis("working set", Unit.BYTES, true),
+                new Axis("ns per load", Unit.NS, false), series));
         List<List<Text>> rows = new ArrayList<>();
         for (var b : base) {
             huge.stream().filter(h -> h.bytes() == b.bytes()).findFirst().ifPresent(h -> rows.add(List.of(Text.of(Units.bytes(b.bytes())),

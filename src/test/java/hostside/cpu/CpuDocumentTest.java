@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import hostside.core.Figure;
 import hostside.core.Json;
 import hostside.core.Style;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.cpu.measure.LaunchJitter;
@@ -82,7 +83,7 @@ class CpuDocumentTest {
                 .anyMatch(t -> t.contains("graph (no hogs, 10 kernels per launch"));
         Block.Histogram quiet = plots.get(2);
         assertThat(quiet.title()).startsWith("Wake-up lateness, quiet (");
-        assertThat(quiet.x().unit()).isEqualTo(Block.AxisUnit.US);
+        assertThat(quiet.x().unit()).isEqualTo(Unit.US);
         assertThat(quiet.marks()).extracting(Block.Histogram.Mark::label).containsExactly("p50", "p99", "p99.9");
         assertThat(quiet.marks()).extracting(Block.Histogram.Mark::x).containsExactly(55.519, 61.791, 89.023);
         assertThat(quiet.bars()).first().isEqualTo(new Block.Histogram.Bar(40, 50, 310));

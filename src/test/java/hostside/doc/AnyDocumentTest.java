@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Style;
+import hostside.core.Unit;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.Histogram;
@@ -51,9 +51,9 @@ class AnyDocumentTest {
 
     @Test
     void oddPlotsStillDrawWithFiniteCoordinates() {
-        Axis logBytes = new Axis("size", AxisUnit.BYTES, true);
-        Axis logNs = new Axis("latency", AxisUnit.NS, true);
-        Axis linear = new Axis("n", AxisUnit.COUNT, false);
+        Axis logBytes = new Axis("size", Unit.BYTES, true);
+        Axis logNs = new Axis("latency", Unit.NS, true);
+        Axis linear = new Axis("n", Unit.COUNT, false);
         List<Block> plots = new ArrayList<>(List.of(
                 new LinePlot("no series", logBytes, logNs, List.of()),
                 new LinePlot("no points", logBytes, logNs, List.of(new LinePlot.Series("", List.of()))),

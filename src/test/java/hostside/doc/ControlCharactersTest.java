@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.Finding;
 import hostside.core.Style;
+import hostside.core.Unit;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.Histogram;
@@ -34,9 +34,9 @@ class ControlCharactersTest {
     static Document everywhere() {
         Table table = new Table(List.of(new Column("head " + N, Align.LEFT), new Column("n", Align.RIGHT)),
                 List.of(List.of(Text.of("cell " + N), Text.of("1")), List.of(Text.code("code " + N), Text.strong("strong " + N))));
-        LinePlot plot = new LinePlot("plot " + N, new Axis("x " + N, AxisUnit.BYTES, true), new Axis("y " + N, AxisUnit.GB_PER_S, false),
+        LinePlot plot = new LinePlot("plot " + N, new Axis("x " + N, Unit.BYTES, true), new Axis("y " + N, Unit.GB_PER_S, false),
                 List.of(new LinePlot.Series("series " + N, List.of(new LinePlot.Point(4096, 1, null, null), new LinePlot.Point(8192, 2, 1.5, 2.5)))));
-        Histogram histogram = new Histogram("histogram " + N, new Axis("us " + N, AxisUnit.US, false),
+        Histogram histogram = new Histogram("histogram " + N, new Axis("us " + N, Unit.US, false),
                 List.of(new Histogram.Bar(0, 1, 5), new Histogram.Bar(1, 2, 1)), List.of(new Histogram.Mark("p50 " + N, 0.5)));
         return new Document("title " + N, "subtitle " + N, List.of(new Section("section " + N, List.of(
                 new Paragraph(Text.of("para " + N).andCode("code " + N).andStrong("strong " + N)),

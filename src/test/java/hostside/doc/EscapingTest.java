@@ -9,6 +9,7 @@ import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Style;
+import hostside.core.Unit;
 
 /**
  * Plain text is shown as written in every format: "|", "*", "_", backticks, "&" and a "<script>" tag
@@ -39,8 +40,8 @@ class EscapingTest {
 
     @Test
     void htmlEscapesAttributesToo() {
-        Block.LinePlot p = new Block.LinePlot("a \"quoted\" <plot> & 'more'", new Block.Axis("x", Block.AxisUnit.COUNT, false),
-                new Block.Axis("y", Block.AxisUnit.COUNT, false), List.of(new Block.LinePlot.Series("s", List.of(new Block.LinePlot.Point(1, 2, null, null)))));
+        Block.LinePlot p = new Block.LinePlot("a \"quoted\" <plot> & 'more'", new Block.Axis("x", Unit.COUNT, false),
+                new Block.Axis("y", Unit.COUNT, false), List.of(new Block.LinePlot.Series("s", List.of(new Block.LinePlot.Point(1, 2, null, null)))));
         Element svg = Jsoup.parse(new HtmlRenderer().render(new Document("t", List.of(p)))).selectFirst("svg");
         assertThat(svg.attr("aria-label")).isEqualTo("a \"quoted\" <plot> & 'more'");
     }

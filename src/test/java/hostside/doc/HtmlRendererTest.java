@@ -12,8 +12,8 @@ import org.jsoup.nodes.Element;
 import org.jsoup.select.Elements;
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.LinePlot;
 
 /** One self-contained page: no script, no URL, plots as accessible SVG with their numbers beside them. */
@@ -132,7 +132,7 @@ class HtmlRendererTest {
 
     @Test
     void aLogXPlotPlacesOneMibHalfwayBetweenFourKibAnd256Mib() {
-        LinePlot p = new LinePlot("sizes", new Axis("size", AxisUnit.BYTES, true), new Axis("bandwidth", AxisUnit.GB_PER_S, false), List.of(
+        LinePlot p = new LinePlot("sizes", new Axis("size", Unit.BYTES, true), new Axis("bandwidth", Unit.GB_PER_S, false), List.of(
                 new LinePlot.Series("s", List.of(new LinePlot.Point(4 * KIB, 1, null, null), new LinePlot.Point(MIB, 2, null, null),
                         new LinePlot.Point(256 * MIB, 3, null, null)))));
         Elements dots = Jsoup.parse(new HtmlRenderer().render(new Document("t", List.of(p)))).select("svg circle");

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Finding;
+import hostside.core.Unit;
 import hostside.doc.Block.Axis;
-import hostside.doc.Block.AxisUnit;
 import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.Histogram;
@@ -69,12 +69,12 @@ final class Samples {
             pinned.add(new LinePlot.Point(size, gbps[k], gbps[k] * 0.95, gbps[k] * 1.02));
             if (k % 2 == 0) pageable.add(new LinePlot.Point(size, gbps[k] * 0.4, null, null));
         }
-        return new LinePlot("Host to device bandwidth by buffer size", new Axis("buffer size", AxisUnit.BYTES, true),
-                new Axis("bandwidth", AxisUnit.GB_PER_S, false), List.of(new LinePlot.Series("pinned", pinned), new LinePlot.Series("pageable", pageable)));
+        return new LinePlot("Host to device bandwidth by buffer size", new Axis("buffer size", Unit.BYTES, true),
+                new Axis("bandwidth", Unit.GB_PER_S, false), List.of(new LinePlot.Series("pinned", pinned), new LinePlot.Series("pageable", pageable)));
     }
 
     static Histogram jitter() {
-        return new Histogram("Launch latency", new Axis("launch latency", AxisUnit.US, true), List.of(
+        return new Histogram("Launch latency", new Axis("launch latency", Unit.US, true), List.of(
                 new Histogram.Bar(1, 2, 5200), new Histogram.Bar(2, 4, 3100), new Histogram.Bar(4, 8, 420),
                 new Histogram.Bar(8, 16, 37), new Histogram.Bar(16, 32, 4), new Histogram.Bar(32, 64, 1)),
                 List.of(new Histogram.Mark("p50", 1.8), new Histogram.Mark("p99", 9.5), new Histogram.Mark("p99.9", 24)));

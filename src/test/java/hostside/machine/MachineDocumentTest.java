@@ -78,9 +78,9 @@ class MachineDocumentTest {
     @Test
     void theSweepsAreOnePlotOfTwoCurvesOverALogAxisWithTheirSpread() {
         Block.LinePlot plot = find(MachineDocument.of(MachineFiguresTest.h200()).blocks(), Block.LinePlot.class);
-        assertThat(plot.x().unit()).isEqualTo(Block.AxisUnit.BYTES);
+        assertThat(plot.x().unit()).isEqualTo(Unit.BYTES);
         assertThat(plot.x().log()).isTrue();
-        assertThat(plot.y().unit()).isEqualTo(Block.AxisUnit.GB_PER_S);
+        assertThat(plot.y().unit()).isEqualTo(Unit.GB_PER_S);
         assertThat(plot.series()).extracting(Block.LinePlot.Series::name).containsExactly("pinned", "pageable");
         Block.LinePlot.Point first = plot.series().getFirst().points().getFirst();
         assertThat(first.x()).isEqualTo(4096);

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.Figure;
 import hostside.core.Style;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.doc.Block;
 import hostside.doc.Document;
@@ -176,8 +177,8 @@ class VmDocumentTest {
     @Test
     void theTlbCurveIsAPlotOfTwoSeriesWithTheirSpread() {
         Block.LinePlot plot = find(VmDocument.of(MEASURED).blocks(), Block.LinePlot.class);
-        assertThat(plot.x()).isEqualTo(new Block.Axis("working set", Block.AxisUnit.BYTES, true));
-        assertThat(plot.y().unit()).isEqualTo(Block.AxisUnit.NS);
+        assertThat(plot.x()).isEqualTo(new Block.Axis("working set", Unit.BYTES, true));
+        assertThat(plot.y().unit()).isEqualTo(Unit.NS);
         assertThat(plot.series()).extracting(Block.LinePlot.Series::name).containsExactly("base pages", "huge pages");
         Block.LinePlot.Point last = plot.series().getFirst().points().getLast();
         assertThat(last.x()).isEqualTo(4.0 * (1L << 30));

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Svg;
 import hostside.learn.Frame;
@@ -110,7 +111,7 @@ public final class H2dCopy implements Stepper {
             String words = "PCIe Gen" + gen + " x" + width;
             String enc = gen >= 6 ? "FLIT 236/256" : gen >= 3 ? "128b/130b" : "8b/10b";
             String note = Units.sig3(gts) + " GT/s x " + width + " lanes, " + enc + " encoding";
-            return new Link("pcie", words, new Inputs.Value("host_link_max", max, "GB/s", source, note), mine, why);
+            return new Link("pcie", words, new Inputs.Value("host_link_max", max, Unit.GB_PER_S, source, note), mine, why);
         }
         return switch (fact.trim().toLowerCase(Locale.ROOT)) {
             case "c2c" -> c2c(source, gpu, mine, why);
@@ -128,7 +129,7 @@ public final class H2dCopy implements Stepper {
     static Link c2c(Inputs.Source source, String gpu, boolean mine, String why) {
         Platforms.Platform p = Platforms.get().platforms().stream().filter(x -> x.link().equals("c2c") && Placement.matches(x, gpu)).findFirst().orElse(null);
         if (p != null && p.hostLinkPerGpu().known()) {
-            return new Link("c2c", "NVLink-C2C", new Inputs.Value("host_link_max", p.hostLinkPerGpu().value(), "GB/s", source,
+            return new Link("c2c", "NVLink-C2C", new Inputs.Value("host_link_max", p.hostLinkPerGpu().value(), Unit.GB_PER_S, source,
                     p.name() + "'s vendor spec: " + p.hostLinkPerGpu().source()), mine, why);
         }
         String unknown = p != null ? p.name() + "'s " + p.hostLinkPerGpu().source()
@@ -149,15 +150,15 @@ public final class H2dCopy implements Stepper {
 
     @Override
     public List<Frame> frames(Inputs in) {
-        Inputs.Value pinned = positive(in, "host_to_device_ce_pinned", TYPICAL_PINNED, "GB/s", TYPICAL_BOX);
-        Inputs.Value pageable = positive(in, "host_to_device_ce_pageable", TYPICAL_PAGEABLE, "GB/s", TYPICAL_BOX + ", where pageable copies run 8-20 GB/s");
+        Inputs.Value pinned = positive(in, "host_to_device_ce_pinned", TYPICAL_PINNED, Unit.GB_PER_S, TYPICAL_BOX);
+        Inputs.Value pageable = positive(in, "host_to_device_ce_pageable", TYPICAL_PAGEABLE, Unit.GB_PER_S, TYPICAL_BOX + ", where pageable copies run 8-20 GB/s");
         Link link = link(in);
         // typical copies are a PCIe box's: they are not put on this machine's C2C or integrated link
         if (!pinned.mine() && !pageable.mine() && !link.pcie()) {
             link = parse(TYPICAL_LINK, Inputs.Source.TYPICAL, "this machine's copies were not measured, and the typical ones are a PCIe box's");
         }
-        Inputs.Value alloc = positive(in, "pin_cost_host_alloc", TYPICAL_ALLOC_MS, "ms/GiB", PIN_TYPICAL);
-        Inputs.Value register = positive(in, "pin_cost_host_register", TYPICAL_REGISTER_MS, "ms/GiB", PIN_TYPICAL);
+        Inputs.Value alloc = positive(in, "pin_cost_host_alloc", TYPICAL_ALLOC_MS, Unit.MS_PER_GIB, PIN_TYPICAL);
+        Inputs.Value register = positive(in, "pin_cost_host_register", TYPICAL_REGISTER_MS, Unit.MS_PER_GIB, PIN_TYPICAL);
         String gpu = gpu(in, pinned.mine() || pageable.mine());
         String basis = basis(in, pinned, pageable, link);
         String node = node(in);
@@ -322,7 +323,7 @@ public final class H2dCopy implements Stepper {
 
 
     /** The machine's figure, or the typical one where it has none or a figure no rate can be made of (zero, negative, not a number). */
-    static Inputs.Value positive(Inputs in, String key, double typical, String unit, String typicalOf) {
+    static Inputs.Value positive(Inputs in, String key, double typical, Unit unit, String typicalOf) {
         Inputs.Value v = in.value(key, typical, unit, typicalOf);
         return v.value() > 0 && Double.isFinite(v.value()) ? v : new Inputs.Value(key, typical, unit, Inputs.Source.TYPICAL, typicalOf);
     }

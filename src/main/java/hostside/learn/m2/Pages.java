@@ -3,6 +3,7 @@ package hostside.learn.m2;
 import java.util.List;
 import java.util.Locale;
 
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Inputs;
 import hostside.learn.Svg;
@@ -50,7 +51,7 @@ final class Pages {
 
     /** The base page as a figure the frame quotes, in KiB. */
     static Inputs.Value pageValue(Inputs in) {
-        return new Inputs.Value("page_size", pageBytes(in) / 1024.0, "KiB", pageIsMine(in) ? Inputs.Source.READ : Inputs.Source.TYPICAL,
+        return new Inputs.Value("page_size", Unit.BYTES.convert(pageBytes(in), Unit.KIB), Unit.KIB, pageIsMine(in) ? Inputs.Source.READ : Inputs.Source.TYPICAL,
                 pageIsMine(in) ? "" : "x86-64's base page");
     }
 

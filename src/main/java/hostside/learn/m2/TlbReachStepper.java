@@ -3,6 +3,7 @@ package hostside.learn.m2;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
@@ -63,14 +64,8 @@ public final class TlbReachStepper implements Stepper {
      */
     static Inputs.Value reach(String key, int entries, long page) {
         long bytes = entries * page;
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double v = bytes / 1024.0;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return new Inputs.Value(key, v, units[u], Inputs.Source.TYPICAL,
+        Unit unit = Unit.binary(bytes);
+        return new Inputs.Value(key, Unit.BYTES.convert(bytes, unit), unit, Inputs.Source.TYPICAL,
                 entries + " entries x " + Units.bytes(page) + "; the count is typical, not this machine's (" + L2_RANGE + "): hostside does not read the TLB's size");
     }
 
@@ -92,10 +87,10 @@ public final class TlbReachStepper implements Stepper {
         Inputs.Value pageV = Pages.pageValue(in), l1 = reach("tlb_l1_reach_base", L1_ENTRIES, page), l2 = l2Reach(page),
                 l2h = reach("tlb_l2_reach_huge", L2_ENTRIES, huge);
         Inputs.Fact thp = Pages.thp(in);
-        Inputs.Value base = in.value("tlb_reach_base", 173.0, "ns", MEASURED_ON);
-        Inputs.Value hugeNs = in.value("tlb_reach_huge", 125.0, "ns", MEASURED_ON);
-        Inputs.Value touchBase = in.value("anon_first_touch_base", 384.0, "ms/GiB", FIRST_TOUCH_ON);
-        Inputs.Value touchHuge = in.value("anon_first_touch_thp", 140.0, "ms/GiB", FIRST_TOUCH_ON);
+        Inputs.Value base = in.value("tlb_reach_base", 173.0, Unit.NS, MEASURED_ON);
+        Inputs.Value hugeNs = in.value("tlb_reach_huge", 125.0, Unit.NS, MEASURED_ON);
+        Inputs.Value touchBase = in.value("anon_first_touch_base", 384.0, Unit.MS_PER_GIB, FIRST_TOUCH_ON);
+        Inputs.Value touchHuge = in.value("anon_first_touch_thp", 140.0, Unit.MS_PER_GIB, FIRST_TOUCH_ON);
         String P = Units.bytes(page), HP = Units.bytes(huge), typicalTlb = "typical figures, since hostside does not read the TLB's size";
 
         Frames f = new Frames();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.core.Severity;
+import hostside.core.Unit;
 import hostside.cpu.CpuRules;
 import hostside.cpu.MeasuredVerdicts;
 import hostside.cpu.measure.CpuTarget;
@@ -100,21 +101,21 @@ public final class FeederStep implements Stepper {
     static Cond cond(Inputs in, String name, String label, String what, boolean gpu, double... typ) {
         String launch = "launch_jitter_" + name, timerKey = "timer_jitter_" + name;
         // without a GPU the launch conditions do not run: the quiet and noisy rows are the timer conditions, measured there
-        boolean timer = !gpu && in.value(timerKey, 0, "us", "").mine();
+        boolean timer = !gpu && in.value(timerKey, 0, Unit.US, "").mine();
         String key = timer ? timerKey : launch;
         return new Cond(name, label, what, timer, name.equals("graph") ? KERNELS : 1,
-                in(in.value(key, typ[0], "us", TYPICAL), "us"), in(in.value(key + "_p99", typ[1], "us", TYPICAL), "us"),
-                in(in.value(key + "_p999", typ[2], "us", TYPICAL), "us"), in.value(key + "_missed_ticks", typ[3], "%", TYPICAL),
-                in(in.value(launch + "_launch_p50", typ[4], "us", TYPICAL), "us"), in(in.value(launch + "_launch_p99", typ[5], "us", TYPICAL), "us"));
+                in(in.value(key, typ[0], Unit.US, TYPICAL), Unit.US), in(in.value(key + "_p99", typ[1], Unit.US, TYPICAL), Unit.US),
+                in(in.value(key + "_p999", typ[2], Unit.US, TYPICAL), Unit.US), in.value(key + "_missed_ticks", typ[3], Unit.PERCENT, TYPICAL),
+                in(in.value(launch + "_launch_p50", typ[4], Unit.US, TYPICAL), Unit.US), in(in.value(launch + "_launch_p99", typ[5], Unit.US, TYPICAL), Unit.US));
     }
 
     @Override
     public List<Frame> frames(Inputs in) {
-        Value sys = in(in.value("syscall_getppid", 95, "ns", TYPICAL), "ns");
-        Value same = in(in.value("context_switch_same_core", 1050, "ns", TYPICAL), "us");
-        Value cross = in(in.value("context_switch_cross_core", 4400, "ns", TYPICAL), "us");
-        Value wake = in(in.value("futex_wakeup_cross_core", 5350, "ns", TYPICAL), "us");
-        boolean gpu = in.value("launch_jitter_quiet", 0, "us", "").mine();
+        Value sys = in(in.value("syscall_getppid", 95, Unit.NS, TYPICAL), Unit.NS);
+        Value same = in(in.value("context_switch_same_core", 1050, Unit.NS, TYPICAL), Unit.US);
+        Value cross = in(in.value("context_switch_cross_core", 4400, Unit.NS, TYPICAL), Unit.US);
+        Value wake = in(in.value("futex_wakeup_cross_core", 5350, Unit.NS, TYPICAL), Unit.US);
+        boolean gpu = in.value("launch_jitter_quiet", 0, Unit.US, "").mine();
         List<Cond> conds = List.of(
                 cond(in, "quiet", "quiet", "nothing else running", gpu, 54, 57, 68, 0.005, 3.7, 7.1),
                 cond(in, "noisy", "noisy (hogs)", "a CPU hog process on every core", gpu, 54, 58, 68, 1.4, 4.0, 8.0),

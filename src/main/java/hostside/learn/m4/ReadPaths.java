@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.core.Versus;
 import hostside.io.IoRules;
 import hostside.io.MeasuredVerdicts;
@@ -66,14 +67,14 @@ public final class ReadPaths implements Stepper {
 
     @Override
     public List<Frame> frames(Inputs in) {
-        Value cold = in.value("seq_read_cold_qd1", 2.5, "GB/s", TYPICAL), warm = in.value("seq_read_warm_qd1", 10, "GB/s", TYPICAL);
-        Value direct = in.value("seq_read_direct_qd1", 2.5, "GB/s", TYPICAL), uring = in.value("seq_read_direct_uring_qd32", 6.5, "GB/s", TYPICAL);
-        Value fsync = in.value("write_fsync", 2, "GB/s", TYPICAL);
-        Value coldP50 = time(in.value("seq_read_cold_qd1_p50", 100, "us", TYPICAL)), coldP99 = time(in.value("seq_read_cold_qd1_p99", 3000, "us", TYPICAL));
-        Value directP50 = time(in.value("seq_read_direct_qd1_p50", 420, "us", TYPICAL));
-        Value uringP50 = time(in.value("seq_read_direct_uring_qd32_p50", 5000, "us", TYPICAL));
-        Value held = in(in.value("seq_read_warm_qd1_page_cache", 2L << 30, "bytes", "the drill's file of 2 GiB"), "GiB");
-        Value fsyncMs = in(in.value("write_fsync_fsync", 350, "ms", TYPICAL), "ms");
+        Value cold = in.value("seq_read_cold_qd1", 2.5, Unit.GB_PER_S, TYPICAL), warm = in.value("seq_read_warm_qd1", 10, Unit.GB_PER_S, TYPICAL);
+        Value direct = in.value("seq_read_direct_qd1", 2.5, Unit.GB_PER_S, TYPICAL), uring = in.value("seq_read_direct_uring_qd32", 6.5, Unit.GB_PER_S, TYPICAL);
+        Value fsync = in.value("write_fsync", 2, Unit.GB_PER_S, TYPICAL);
+        Value coldP50 = time(in.value("seq_read_cold_qd1_p50", 100, Unit.US, TYPICAL)), coldP99 = time(in.value("seq_read_cold_qd1_p99", 3000, Unit.US, TYPICAL));
+        Value directP50 = time(in.value("seq_read_direct_qd1_p50", 420, Unit.US, TYPICAL));
+        Value uringP50 = time(in.value("seq_read_direct_uring_qd32_p50", 5000, Unit.US, TYPICAL));
+        Value held = in(in.value("seq_read_warm_qd1_page_cache", 2L << 30, Unit.BYTES, "the drill's file of 2 GiB"), Unit.GIB);
+        Value fsyncMs = in(in.value("write_fsync_fsync", 350, Unit.MS, TYPICAL), Unit.MS);
 
         Frames fr = new Frames();
         fr.add("A checkpoint on disk, a GPU waiting",
@@ -133,8 +134,8 @@ public final class ReadPaths implements Stepper {
 
     /** A latency in us, or in ms from 1000 us up. */
     static Value time(Value v) {
-        Value us = in(v, "us");
-        return us.unit().equals("us") && us.value() >= 1000 ? in(us, "ms") : us;
+        Value us = in(v, Unit.US);
+        return us.unit().equals(Unit.US) && us.value() >= 1000 ? in(us, Unit.MS) : us;
     }
 
     static double seconds(Value gbPerS) {

@@ -3,6 +3,7 @@ package hostside.learn.m5;
 import java.util.ArrayList;
 import java.util.List;
 
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
@@ -77,13 +78,13 @@ public final class CoherentAccessStepper implements Stepper {
         String linkWords = Reference.linkWords(in);
         String gpu = in.fact("gpu", "a GPU").value();
         Inputs.Value gh = Reference.gh200HostToDevice(), c2c = Reference.gh200C2cPerDirection();
-        Inputs.Value ce = coherent ? in.value("host_to_device_ce_pinned", gh.value(), "GB/s", gh.note())
-                : in.value("host_to_device_ce_pinned", Reference.pcieHostToDevice().value(), "GB/s", Reference.pcieHostToDevice().note());
-        Inputs.Value pageable = in.value("host_to_device_ce_pageable", 7.964027820068519, "GB/s", H200_VM);
-        Inputs.Value sm = in.value("host_to_device_sm", 51.12713601202602, "GB/s", H200_VM);
-        Inputs.Value latency = in.value("host_device_latency_sm", 1189.1344, "ns", H200_VM);
-        Inputs.Value faults = in.value("managed_gpu_faults_h2d", 13.846197654046666, "GB/s", H200_VM);
-        Inputs.Value prefetch = in.value("managed_prefetch_h2d", 48.791683409102546, "GB/s", H200_VM);
+        Inputs.Value ce = coherent ? in.value("host_to_device_ce_pinned", gh.value(), Unit.GB_PER_S, gh.note())
+                : in.value("host_to_device_ce_pinned", Reference.pcieHostToDevice().value(), Unit.GB_PER_S, Reference.pcieHostToDevice().note());
+        Inputs.Value pageable = in.value("host_to_device_ce_pageable", 7.964027820068519, Unit.GB_PER_S, H200_VM);
+        Inputs.Value sm = in.value("host_to_device_sm", 51.12713601202602, Unit.GB_PER_S, H200_VM);
+        Inputs.Value latency = in.value("host_device_latency_sm", 1189.1344, Unit.NS, H200_VM);
+        Inputs.Value faults = in.value("managed_gpu_faults_h2d", 13.846197654046666, Unit.GB_PER_S, H200_VM);
+        Inputs.Value prefetch = in.value("managed_prefetch_h2d", 48.791683409102546, Unit.GB_PER_S, H200_VM);
         long page = Reference.pageBytes(in);
         String pageWords = Units.bytes(page) + (Reference.pageMine(in) ? " (read here)" : " (typical, not this machine)");
         Inputs.Fact numa = in.fact("numa_balancing", "0");

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Inputs;
 import hostside.learn.Svg;
@@ -91,7 +92,7 @@ final class Reference {
     }
 
     /** A platform's figure as a reference value: never this machine's, and said to be which platform's, with its tag in words and its source. */
-    static Inputs.Value figure(String id, String key, Platforms.Tagged t, String unit) {
+    static Inputs.Value figure(String id, String key, Platforms.Tagged t, Unit unit) {
         // a figure the data does not know is no reference: a stepper that needs one fails here, in its tests, not on a page
         if (!t.known()) throw new IllegalStateException("platforms.json does not know " + key + " for " + id + ": " + t.source());
         return new Inputs.Value(key, t.value(), unit, Inputs.Source.TYPICAL,
@@ -100,7 +101,7 @@ final class Reference {
 
     /** GH200's copy-engine host-to-device copy: 346 GB/s, one user's report (nvbandwidth#23), so tagged as one third-party source. */
     static Inputs.Value gh200HostToDevice() {
-        return figure("gh200", "host_to_device_ce_pinned", platform("gh200").hostToDevice(), "GB/s");
+        return figure("gh200", "host_to_device_ce_pinned", platform("gh200").hostToDevice(), Unit.GB_PER_S);
     }
 
     /**
@@ -108,17 +109,17 @@ final class Reference {
      * Grace, so the link's figure is the GPU's; GB200's and GB300's are quoted per superchip of two GPUs and are not.
      */
     static Inputs.Value gh200C2cPerDirection() {
-        return figure("gh200", "c2c_per_direction", platform("gh200").hostLinkPerGpu(), "GB/s");
+        return figure("gh200", "c2c_per_direction", platform("gh200").hostLinkPerGpu(), Unit.GB_PER_S);
     }
 
     /** An HGX H200's host-to-device copy over PCIe Gen5 x16: 55.2 GB/s measured. */
     static Inputs.Value pcieHostToDevice() {
-        return figure("hgx-h200", "host_to_device_ce_pinned", platform("hgx-h200").hostToDevice(), "GB/s");
+        return figure("hgx-h200", "host_to_device_ce_pinned", platform("hgx-h200").hostToDevice(), Unit.GB_PER_S);
     }
 
     /** GB200 NVL72's GPU-to-GPU NVLink per direction: 900 GB/s spec (1.8 TB/s both ways). */
     static Inputs.Value nvl72GpuToGpu() {
-        return figure("gb200-nvl72", "gpu_to_gpu", platform("gb200-nvl72").gpuToGpu(), "GB/s");
+        return figure("gb200-nvl72", "gpu_to_gpu", platform("gb200-nvl72").gpuToGpu(), Unit.GB_PER_S);
     }
 
     /** GPUs in one GB200 NVL72 NVLink domain: 72. */

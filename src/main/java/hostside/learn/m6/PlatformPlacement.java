@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import hostside.core.Severity;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
@@ -98,13 +99,12 @@ public final class PlatformPlacement implements Stepper {
         Map<String, String> missing = new LinkedHashMap<>();
         Inputs.Value c = null;
         if (cores == null || gpus == 0) missing.put("CPU cores per GPU", gpus == 0 ? "no GPU" : "the core count was not read");
-        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, "cores per GPU", f.get("cores").source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, Unit.COUNT, "cores per GPU", f.get("cores").source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
         Inputs.Value h = measured(in, HOST_TO_DEVICE);
         if (h == null) missing.put("host to device", "not measured here");
         Inputs.Value g = measured(in, GPU_TO_GPU);
         if (g == null) missing.put("GPU to GPU", gpus < 2 ? "one GPU: no peer to copy to" : "not measured here");
-        Double perGpu = nics == null ? null : Placement.nicPerGpu(nics.value(), gpus);
-        Inputs.Value n = perGpu == null ? null : new Inputs.Value("nic_per_gpu", perGpu, "Gb/s per GPU", nics.source(), "NICs " + nics.value() + " over " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        Inputs.Value n = in.values().get(Inputs.NIC_PER_GPU);
         if (n == null) missing.put("NIC per GPU", nics == null ? "no NICs read" : nics.value().equals("none") ? "no NIC found" : "no NIC speed known, NICs " + nics.value());
         Placement.Axes axes = new Placement.Axes(linkClass, gpuName, gpus, domain, c == null ? null : c.value(), h == null ? null : h.value(),
                 g == null ? null : g.value(), n == null ? null : n.value());
@@ -114,9 +114,9 @@ public final class PlatformPlacement implements Stepper {
     /** The machine placed in this one's stead, its figures all typical. */
     static Machine typical(String why) {
         Inputs.Source t = Inputs.Source.TYPICAL;
-        Inputs.Value c = new Inputs.Value("cores_per_gpu", 16, "cores per GPU", t, "16 cores for 1 GPU");
-        Inputs.Value h = new Inputs.Value(HOST_TO_DEVICE, 55, "GB/s", t, "PCIe Gen5 x16 pinned copies");
-        Inputs.Value n = new Inputs.Value("nic_per_gpu", 100, "Gb/s per GPU", t, "one 100 Gb/s NIC for 1 GPU");
+        Inputs.Value c = new Inputs.Value("cores_per_gpu", 16, Unit.COUNT, "cores per GPU", t, "16 cores for 1 GPU");
+        Inputs.Value h = new Inputs.Value(HOST_TO_DEVICE, 55, Unit.GB_PER_S, t, "PCIe Gen5 x16 pinned copies");
+        Inputs.Value n = new Inputs.Value(Inputs.NIC_PER_GPU, 100, Unit.GBIT_PER_S, "per GPU", t, "one 100 Gb/s NIC for 1 GPU");
         Map<String, String> missing = new LinkedHashMap<>();
         missing.put("GPU to GPU", "one GPU: no peer to copy to");
         Placement.Axes axes = new Placement.Axes("pcie", "NVIDIA H100 80GB HBM3", 1, 1, c.value(), h.value(), null, n.value());

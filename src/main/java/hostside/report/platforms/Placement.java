@@ -6,7 +6,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import hostside.core.Evidence;
@@ -168,25 +167,5 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
         } else {
             out.add(String.format(Locale.ROOT, "%s %s%s against %s (%s): %.2fx", what, Units.sig3(mine), unit, ref.shown(), ref.source(), ratio));
         }
-    }
-
-    private static final Pattern NIC = Pattern.compile("(\\d+)x(\\d+)g");
-
-    /** "8x400g-rdma,2x100g" over 8 GPUs: the fastest group's Gb/s per GPU; null when no speed is known. */
-    public static Double nicPerGpu(String nics, int gpus) {
-        if (nics == null || gpus == 0) return null;
-        // the fastest group is the compute fabric's; slower ones are storage and management
-        double speed = 0, count = 0;
-        Matcher m = NIC.matcher(nics);
-        while (m.find()) {
-            double s = Double.parseDouble(m.group(2));
-            if (s > speed) {
-                speed = s;
-                count = Double.parseDouble(m.group(1));
-            } else if (s == speed) {
-                count += Double.parseDouble(m.group(1));
-            }
-        }
-        return speed == 0 ? null : speed * count / gpus;
     }
 }

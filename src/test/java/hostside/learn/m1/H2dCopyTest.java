@@ -9,6 +9,7 @@ import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
@@ -87,7 +88,7 @@ class H2dCopyTest {
         Inputs h200 = StepperChecks.h200();
         assertThat(predict(S.frames(h200), "Which is faster").answer()).isEqualTo(3);
         Map<String, Inputs.Value> v = new HashMap<>(h200.values());
-        v.put("host_to_device_ce_pageable", new Inputs.Value("host_to_device_ce_pageable", 70, "GB/s", Inputs.Source.MEASURED, ""));
+        v.put("host_to_device_ce_pageable", new Inputs.Value("host_to_device_ce_pageable", 70, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
         assertThat(predict(S.frames(new Inputs("h200, edited", v, h200.facts())), "Which is faster").answer()).isZero();
     }
 
@@ -169,9 +170,9 @@ class H2dCopyTest {
 
     static Inputs synthetic(String link, double pinned, double pageable, double allocMs, String gpu) {
         Map<String, Inputs.Value> v = Map.of(
-                "host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", pinned, "GB/s", Inputs.Source.MEASURED, ""),
-                "host_to_device_ce_pageable", new Inputs.Value("host_to_device_ce_pageable", pageable, "GB/s", Inputs.Source.MEASURED, ""),
-                "pin_cost_host_alloc", new Inputs.Value("pin_cost_host_alloc", allocMs, "ms/GiB", Inputs.Source.MEASURED, ""));
+                "host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", pinned, Unit.GB_PER_S, Inputs.Source.MEASURED, ""),
+                "host_to_device_ce_pageable", new Inputs.Value("host_to_device_ce_pageable", pageable, Unit.GB_PER_S, Inputs.Source.MEASURED, ""),
+                "pin_cost_host_alloc", new Inputs.Value("pin_cost_host_alloc", allocMs, Unit.MS_PER_GIB, Inputs.Source.MEASURED, ""));
         Map<String, Inputs.Fact> f = Map.of(
                 "gpu", new Inputs.Fact("gpu", "1x " + gpu, Inputs.Source.READ),
                 "host_link", new Inputs.Fact("host_link", link, Inputs.Source.READ));

@@ -14,6 +14,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 
@@ -73,7 +74,7 @@ public final class Drawn {
                 assertThat(t.length()).as("frame " + f.number() + " text '" + t + "'").isLessThanOrEqualTo(LONGEST);
             }
             for (Inputs.Value v : f.figures()) {
-                assertThat(v.unit()).as(v.key() + " unit").isNotBlank();
+                assertThat(v.units()).as(v.key() + " unit").isNotBlank();
                 if (!v.mine()) assertThat(v.note()).as(v.key() + ": a typical figure names its source").isNotBlank();
                 assertThat(v.shown()).doesNotContain("NaN").doesNotContain("null");
             }
@@ -105,9 +106,9 @@ public final class Drawn {
         return new Inputs("a made-up machine", values, f);
     }
 
-    private static String unit(String key) {
-        if (key.startsWith("tlb_reach") || key.contains("latency")) return "ns";
-        if (key.startsWith("anon_first_touch")) return "ms/GiB";
-        return "GB/s";
+    private static Unit unit(String key) {
+        if (key.startsWith("tlb_reach") || key.contains("latency")) return Unit.NS;
+        if (key.startsWith("anon_first_touch")) return Unit.MS_PER_GIB;
+        return Unit.GB_PER_S;
     }
 }

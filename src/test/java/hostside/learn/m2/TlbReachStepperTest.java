@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
@@ -68,15 +69,15 @@ class TlbReachStepperTest {
     void aDifferenceInsideTheSamplesSpreadIsNoPageWalk() {
         // the medians 47.8 ns apart, but each run's samples spread across the other's: the report calls this noise, so must the course
         Inputs noisy = new Inputs("a noisy machine", Map.of(
-                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 173, "ns", Inputs.Source.MEASURED, "", 110, 240),
-                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 125, "ns", Inputs.Source.MEASURED, "", 100, 190)), Map.of());
+                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 173, Unit.NS, Inputs.Source.MEASURED, "", 110, 240),
+                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 125, Unit.NS, Inputs.Source.MEASURED, "", 100, 190)), Map.of());
         Frame walk = stepper.frames(noisy).stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow();
         assertThat(walk.caption()).contains("cannot tell them apart").doesNotContain("Base pages took");
         assertThat(Drawn.answer(walk.predict())).isEqualTo("About the same (within 10%)");
         // the same medians with tight samples: the walk is read
         Inputs tight = new Inputs("a quiet machine", Map.of(
-                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 173, "ns", Inputs.Source.MEASURED, "", 171, 175),
-                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 125, "ns", Inputs.Source.MEASURED, "", 124, 127)), Map.of());
+                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 173, Unit.NS, Inputs.Source.MEASURED, "", 171, 175),
+                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 125, Unit.NS, Inputs.Source.MEASURED, "", 124, 127)), Map.of());
         assertThat(stepper.frames(tight).stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow().caption())
                 .contains("Base pages took 48 ns more per load").doesNotContain("cannot tell them apart");
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
@@ -139,7 +140,7 @@ class FeederStepTest {
 
     static Inputs with(Map<String, Double> figures) {
         Map<String, Inputs.Value> values = new HashMap<>();
-        figures.forEach((k, v) -> values.put(k, new Inputs.Value(k, v, k.endsWith("_missed_ticks") ? "%" : k.startsWith("syscall") ? "ns" : "us",
+        figures.forEach((k, v) -> values.put(k, new Inputs.Value(k, v, k.endsWith("_missed_ticks") ? Unit.PERCENT : k.startsWith("syscall") ? Unit.NS : Unit.US,
                 Inputs.Source.MEASURED, "")));
         return new Inputs("synthetic", values, Map.of());
     }

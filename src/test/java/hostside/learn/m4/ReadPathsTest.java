@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
@@ -80,7 +81,7 @@ class ReadPathsTest {
     }
 
     static void put(Map<String, Inputs.Value> v, String key, double gbs) {
-        v.put(key, new Inputs.Value(key, gbs, "GB/s", Inputs.Source.MEASURED, ""));
+        v.put(key, new Inputs.Value(key, gbs, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
     }
 
     static Frame frame(List<Frame> frames, String titlePart) {

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
@@ -78,7 +79,7 @@ class CoherentAccessStepperTest {
         assertThat(Reference.gh200C2cPerDirection().value()).isEqualTo(gh.hostLinkPerGpu().value()).isEqualTo(450);
         // a figure the data does not know is no reference: asking for one fails loudly, it is never drawn as 0
         Platforms.Platform gb = Platforms.get().platforms().stream().filter(p -> p.id().equals("gb200-nvl72")).findFirst().orElseThrow();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Reference.figure("gb200-nvl72", "c2c_per_direction", gb.hostLinkPerGpu(), "GB/s"))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Reference.figure("gb200-nvl72", "c2c_per_direction", gb.hostLinkPerGpu(), Unit.GB_PER_S))
                 .hasMessageContaining("per superchip");
         assertThat(Reference.pcieHostToDevice().value()).isEqualTo(55.2);
         assertThat(Reference.nvl72GpuToGpu().value()).isEqualTo(900);

@@ -11,11 +11,13 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.Json;
+import hostside.core.Unit;
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
 import hostside.learn.StepperChecks;
 import hostside.report.Placements;
 import hostside.report.ReportReader;
+import hostside.report.platforms.Nics;
 
 /** Module 6's placement stepper: the report's own rule, walked a key at a time, on the H200 VM, a machine without a GPU and synthetic ones. */
 class PlatformPlacementTest {
@@ -114,7 +116,7 @@ class PlatformPlacementTest {
         Inputs h200 = StepperChecks.h200();
         assertThat(answer(S.frames(h200), "above the class floor")).isEqualTo("Above the floor");
         Map<String, Inputs.Value> v = new HashMap<>(h200.values());
-        v.put("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", 30, "GB/s", Inputs.Source.MEASURED, ""));
+        v.put("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", 30, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
         List<Frame> slow = S.frames(new Inputs("h200, edited", v, h200.facts()));
         assertThat(answer(slow, "above the class floor")).isEqualTo("Below the floor");
         assertThat(answer(slow, "farthest from")).as("30 against 55.2 is 0.54x, farther than 16 cores against 14").isEqualTo("host to device");
@@ -151,8 +153,10 @@ class PlatformPlacementTest {
                 {"fabric", fabric}, {"nics", nics}}) {
             f.put(kv[0], new Inputs.Fact(kv[0], kv[1], Inputs.Source.READ));
         }
-        Map<String, Inputs.Value> v = h2d == null ? Map.of()
-                : Map.of("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", h2d, "GB/s", Inputs.Source.MEASURED, ""));
+        Map<String, Inputs.Value> v = new HashMap<>();
+        if (h2d != null) v.put("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", h2d, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
+        // the NICs as a report's class holds them, and their figure as Inputs.from makes it
+        Inputs.nicPerGpu(Nics.parse(nics), gpus, Inputs.Source.READ).ifPresent(n -> v.put(n.key(), n));
         return new Inputs("synthetic " + gpu, v, f);
     }
 

@@ -14,11 +14,12 @@ import hostside.core.Unit;
 import hostside.process.MachineLoad;
 import hostside.report.Fleet;
 import hostside.report.Report;
+import hostside.report.platforms.Nics;
 
 /** design/compare.md's rules on synthetic fleets: stragglers, ties, drifts, mixed classes and every group size. */
 class ComparisonTest {
-    static final Fleet.HardwareClass H200 = new Fleet.HardwareClass("0x2335", 1, "Intel Xeon", 16, "pcie-gen5-x16", "none", "none", 4096L);
-    static final Fleet.HardwareClass H100X8 = new Fleet.HardwareClass("0x2330", 8, "Intel Xeon", 112, "pcie-gen5-x16", "nvswitch", "8x400g-rdma", 4096L);
+    static final Fleet.HardwareClass H200 = new Fleet.HardwareClass("0x2335", 1, "Intel Xeon", 16, "pcie-gen5-x16", "none", Nics.NONE, 4096L);
+    static final Fleet.HardwareClass H100X8 = new Fleet.HardwareClass("0x2330", 8, "Intel Xeon", 112, "pcie-gen5-x16", "nvswitch", Nics.parse("8x400g-rdma"), 4096L);
 
     static Figure gbs(String key, double v) {
         return new Figure(key, Scope.MACHINE, v, Unit.GB_PER_S, Better.HIGHER, v * 0.995, v * 1.005, 5, "test", null);
@@ -203,7 +204,7 @@ class ComparisonTest {
         // forty H200s all at 38 GB/s: no outlier among them, every one under 0.75 of HGX H200's 55.2
         List<Comparison.Input> in = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            in.add(machine("node" + i, new Fleet.HardwareClass("NVIDIA H200", 1, "Intel Xeon", 16, "pcie-gen5-x16", "none", "none", 4096L), "580.95",
+            in.add(machine("node" + i, new Fleet.HardwareClass("NVIDIA H200", 1, "Intel Xeon", 16, "pcie-gen5-x16", "none", Nics.NONE, 4096L), "580.95",
                     new Figure("host_to_device_ce_pinned", Scope.gpu("0000:00:06.0"), 38.0 + 0.01 * (i % 3), Unit.GB_PER_S, Better.HIGHER, 37.9, 38.2, 5, "t", null)));
         }
         Comparison c = Comparison.of(in);

@@ -18,6 +18,7 @@ import hostside.report.Placements;
 import hostside.report.Report;
 import hostside.report.ReportDocument;
 import hostside.report.ReportReader;
+import hostside.report.platforms.Nics;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms;
 
@@ -97,7 +98,7 @@ class PlacementTest {
 
     @Test
     void aCoherentBoxIsNeverRankedAgainstPcieOnes() {
-        Fleet.HardwareClass gh = new Fleet.HardwareClass("NVIDIA GH200 480GB", 1, "Neoverse-V2", 72, "c2c", "none", "none", 65536L);
+        Fleet.HardwareClass gh = new Fleet.HardwareClass("NVIDIA GH200 480GB", 1, "Neoverse-V2", 72, "c2c", "none", Nics.NONE, 65536L);
         Placement p = Placements.of(report(gh, h2d("0009:01:00.0", 120.0)));
         // 120 GB/s is far nearer the PCIe boxes' 55 than GH200's 346, and still it is a GH200 at a third of its class
         assertThat(p.closest().id()).isEqualTo("gh200");
@@ -111,18 +112,18 @@ class PlacementTest {
 
     @Test
     void anEightGpuNvswitchBoxByItsDomainAndAxes() {
-        Fleet.HardwareClass h100 = new Fleet.HardwareClass("NVIDIA H100 80GB HBM3", 8, "Intel Xeon Platinum 8480C", 112, "pcie-gen5-x16", "nvswitch-8", "8x400g-rdma,2x200g", 4096L);
+        Fleet.HardwareClass h100 = new Fleet.HardwareClass("NVIDIA H100 80GB HBM3", 8, "Intel Xeon Platinum 8480C", 112, "pcie-gen5-x16", "nvswitch-8", Nics.parse("8x400g-rdma,2x200g"), 4096L);
         Placement p = Placements.of(report(h100, h2d("0000:18:00.0", 55.0), h2d("0000:2a:00.0", 54.0)));
         assertThat(p.closest().id()).isEqualTo("hgx-h100");
         assertThat(p.because()).isEqualTo("a PCIe host link, the same GPU, the same NVLink domain (8 GPUs)");
         assertThat(p.differs()).noneMatch(d -> d.contains("in its domain"))
                 .anySatisfy(d -> assertThat(d).startsWith("NIC 400 Gb/s per GPU = 100% of the class's 400 S"));
-        assertThat(Placement.nicPerGpu("8x400g-rdma,2x200g", 8)).as("the fastest group: the compute fabric").isEqualTo(400.0);
+        assertThat(Nics.parse("8x400g-rdma,2x200g").gbpsPerGpu(8)).as("the fastest group: the compute fabric").isEqualTo(400.0);
     }
 
     @Test
     void anUnknownPcieGpuFallsToTheNearestDomainAndTheDataReadsBack() {
-        Fleet.HardwareClass l40s = new Fleet.HardwareClass("NVIDIA L40S", 1, "AMD EPYC", 32, "pcie-gen4-x16", "none", "1x100g", 4096L);
+        Fleet.HardwareClass l40s = new Fleet.HardwareClass("NVIDIA L40S", 1, "AMD EPYC", 32, "pcie-gen4-x16", "none", Nics.parse("1x100g"), 4096L);
         Placement p = Placements.of(report(l40s, h2d("0000:c1:00.0", 24.0)));
         assertThat(p.closest().id()).isEqualTo("rtx4090");
         assertThat(p.because()).isEqualTo("a PCIe host link, the same NVLink domain (1 GPU)");
