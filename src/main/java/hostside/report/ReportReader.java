@@ -59,8 +59,14 @@ public final class ReportReader {
      * this version does not know, or one that lacks a field its readers need or holds a figure no
      * machine measures ({@link ReportChecks}). Its figures are never null.
      */
-    public static Report read(JsonNode json, String what) {
-        String schema = schema(json, what);
+    public static Report read(JsonNode given, String what) {
+        String schema = schema(given, what);
+        JsonNode json;
+        try {
+            json = Upgrade.report(given);
+        } catch (IllegalArgumentException e) { // a hostside/1 value that is no figure (a sweep's point with no median)
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + JsonFaults.firstLine(e.getMessage()) + ")");
+        }
         Report r = bind(json, Report.class, schema, what);
         ReportChecks.check(r, json, what);
         MachineRun machine = r.module(MachineRun.class);
