@@ -32,8 +32,8 @@ import hostside.vm.VmRun;
 /**
  * A report's JSON read back into the records it was written from ({@code report --from}): each
  * module's data into its drill's run, each result's detail into its case's record. A report of
- * schema hostside/1 reads the same way (its results carry no better or anchor; its figures are
- * derived again from its results).
+ * schema hostside/1 is first rewritten into today's shape ({@link Upgrade}); its figures, which it
+ * did not write, are derived again from its results.
  */
 public final class ReportReader {
     private ReportReader() {}
