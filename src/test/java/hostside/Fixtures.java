@@ -1,7 +1,13 @@
 package hostside;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import hostside.core.Json;
+import hostside.report.Upgrade;
 
 /**
  * Where the tests' recorded machines are: {@code testdata/} in this repository (hwloc's test
@@ -25,5 +31,13 @@ public final class Fixtures {
 
     public static Path h200() {
         return testdata().resolve("h200/sysfs.tar.gz");
+    }
+
+    /**
+     * The H200's report of schema hostside/1 (2026-12-03) as every reader sees it: rewritten into
+     * today's shape by the report's upgrade, the one place that knows the old shapes.
+     */
+    public static JsonNode firstSchemaReport() throws IOException {
+        return Upgrade.report(Json.MAPPER.readTree(testdata().resolve("reports/h200-hostside1.json").toFile()));
     }
 }

@@ -30,16 +30,12 @@ public final class ChecklistRules {
     static final Source NVML_CLOCKS = Source.document("NVML API Reference, nvmlDeviceGetCurrentClocksEventReasons: SW power cap, HW slowdown,"
             + " thermal slowdown and the other reasons the clocks are held down");
 
-    private static String pct(double v) {
-        return Units.percent(v);
-    }
-
     public static final Rule MEMORY_PRESSURE = Rule.of("M4-60S-MEMORY-PRESSURE", "memory pressure: PSI memory stalls, or OOM kills in the last hour",
             EnumSet.of(BAD),
             "tasks stalled on reclaim or swap-in lose throughput now, and the next allocation burst may be OOM-killed (a DataLoader worker, the trainer)",
             "find what holds the memory (ps -eo rss,comm --sort=-rss | head), lower DataLoader workers or prefetch_factor, or raise the container's"
                     + " memory limit; dmesg -T | grep -i oom names the victims",
-            PSI, Source.reasoned("PSI memory full " + pct(Verdicts.MEMORY_FULL_PERCENT) + " or some " + pct(Verdicts.MEMORY_SOME_PERCENT)
+            PSI, Source.reasoned("PSI memory full " + Units.percent(Verdicts.MEMORY_FULL_PERCENT) + " or some " + Units.percent(Verdicts.MEMORY_SOME_PERCENT)
                     + ": every task stalled at once a twentieth of the window is throughput already lost; some task stalled a fifth of it is reclaim"
                     + " in the hot path. PSI sets no threshold; these are hostside's"));
     public static final Rule GPU_FAULT = Rule.of("M4-60S-GPU-FAULT", "an Xid of the GPU's own (ECC, fallen off the bus, NVLink, GSP) in the last hour",
@@ -70,9 +66,9 @@ public final class ChecklistRules {
             "iostat -x 1 for the device, iotop for who reads; more DataLoader workers, a local copy of the data set, or a faster volume",
             PROC_STAT, Source.document("sysstat iostat(1), %util: \"for devices serving requests in parallel, such as RAID arrays and modern SSDs, this"
                     + " number does not reflect their performance limits\""),
-            Source.reasoned("iowait " + pct(Verdicts.IOWAIT_PERCENT) + " of CPU time (the CPUs wait on storage a fifth of the time), a disk "
-                    + pct(Verdicts.DISK_UTIL_PERCENT) + " busy only where this process's threads wait on it (util alone cannot say an NVMe drive is"
-                    + " saturated), PSI io full " + pct(Verdicts.IO_FULL_PERCENT) + " named beside: hostside's own"));
+            Source.reasoned("iowait " + Units.percent(Verdicts.IOWAIT_PERCENT) + " of CPU time (the CPUs wait on storage a fifth of the time), a disk "
+                    + Units.percent(Verdicts.DISK_UTIL_PERCENT) + " busy only where this process's threads wait on it (util alone cannot say an NVMe drive is"
+                    + " saturated), PSI io full " + Units.percent(Verdicts.IO_FULL_PERCENT) + " named beside: hostside's own"));
     public static final Rule THROTTLED = Rule.of("M4-60S-THROTTLED", "a GPU held down by a clocks event reason in half the samples or more",
             EnumSet.of(WARN), "the GPU's clocks were held below their maximum by power, heat or a slowdown for most of the window: kernels run slower by as much",
             "nvidia-smi -q -d PERFORMANCE,POWER,TEMPERATURE for the reason; check the cooling, the power limit (nvidia-smi -pl) and the power supply",
@@ -80,41 +76,41 @@ public final class ChecklistRules {
     public static final Rule CPU_BOUND_FEEDING = Rule.of("M4-60S-CPU-BOUND-FEEDING", "a thread or worker of the process near 100% of a CPU while the GPU is"
                     + " not busy", EnumSet.of(BAD, WARN),
             "the host cannot feed the GPU: a loader thread or worker pegged at one CPU sets the step time; bad where the GPU was read below "
-                    + pct(Verdicts.GPU_STARVED_PERCENT) + ", warn where it was not read",
+                    + Units.percent(Verdicts.GPU_STARVED_PERCENT) + ", warn where it was not read",
             "more DataLoader workers (num_workers), less work per sample on the CPU (decode on the GPU, precomputed features), or pin_memory=True",
-            Source.reasoned("a thread at " + pct(Verdicts.THREAD_BUSY_PERCENT) + " of a CPU cannot go faster by waiting less; a GPU below "
-                    + pct(Verdicts.GPU_STARVED_PERCENT) + " idles a third of the time or more: hostside's own"));
+            Source.reasoned("a thread at " + Units.percent(Verdicts.THREAD_BUSY_PERCENT) + " of a CPU cannot go faster by waiting less; a GPU below "
+                    + Units.percent(Verdicts.GPU_STARVED_PERCENT) + " idles a third of the time or more: hostside's own"));
     public static final Rule GIL_BOUND = Rule.of("M4-60S-GIL-BOUND", "two or more threads of the process sharing one CPU between them while the GPU is not busy",
             EnumSet.of(BAD, WARN),
             "threads whose CPU time adds up to one CPU and no more take turns, most likely on Python's GIL: more threads do not feed the GPU faster",
             "move the work to processes (DataLoader workers, multiprocessing) or to code that releases the GIL",
-            Source.reasoned("threads each above " + pct(Signals.GIL_THREAD_PERCENT) + " of a CPU whose sum is between "
-                    + pct(Verdicts.THREAD_BUSY_PERCENT) + " and " + pct(100 + Signals.GIL_THREAD_PERCENT) + " of one CPU, none pegged alone: hostside's own"));
+            Source.reasoned("threads each above " + Units.percent(Signals.GIL_THREAD_PERCENT) + " of a CPU whose sum is between "
+                    + Units.percent(Verdicts.THREAD_BUSY_PERCENT) + " and " + Units.percent(100 + Signals.GIL_THREAD_PERCENT) + " of one CPU, none pegged alone: hostside's own"));
     public static final Rule CPU_OVERSUBSCRIBED = Rule.of("M4-60S-CPU-OVERSUBSCRIBED", "more runnable tasks than CPUs, or PSI cpu some half the time",
             EnumSet.of(WARN), "tasks wait for a CPU: a feeder thread waits its turn, and the launch latency it adds shows as gaps on the GPU",
             "fewer threads (OMP_NUM_THREADS, torch.set_num_threads, num_workers) or CPUs reserved for the feeders (taskset, the container's cpuset)",
             PROC_STAT, PSI, Source.reasoned("procs_running minus the reader above the CPU count (the run queue, not the load average, which counts"
-                    + " D-state tasks too), or PSI cpu some " + pct(Verdicts.CPU_SOME_PERCENT) + ": hostside's own"));
+                    + " D-state tasks too), or PSI cpu some " + Units.percent(Verdicts.CPU_SOME_PERCENT) + ": hostside's own"));
     public static final Rule STEAL = Rule.of("M4-60S-STEAL", "CPU time stolen by the hypervisor for other guests", EnumSet.of(WARN),
             "the VM's CPUs ran other guests' work a tenth of the time or more: every thread, the feeders' included, runs slower by as much",
             "ask the platform for dedicated (pinned) vCPUs, or move to a larger or bare-metal instance",
-            PROC_STAT, Source.reasoned("steal " + pct(Verdicts.STEAL_PERCENT) + " of CPU time: hostside's own"));
+            PROC_STAT, Source.reasoned("steal " + Units.percent(Verdicts.STEAL_PERCENT) + " of CPU time: hostside's own"));
     public static final Rule SNAPSHOT = Rule.of("M4-60S-SNAPSHOT", "one look at a recorded machine: no rates", EnumSet.of(INFO),
             "a recording has no rates, so no bottleneck is named; the sections show what was read", "",
             Source.reasoned("a rate needs two samples"));
     public static final Rule HEALTHY = Rule.of("M4-60S-HEALTHY", "the GPU busy and the host keeping up", EnumSet.of(INFO),
             "the GPU, not the host, sets the pace: the host side has nothing to give here", "",
-            Source.reasoned("GPU utilisation " + pct(Verdicts.GPU_BUSY_PERCENT) + " or more, and no rule above fired: hostside's own"));
+            Source.reasoned("GPU utilisation " + Units.percent(Verdicts.GPU_BUSY_PERCENT) + " or more, and no rule above fired: hostside's own"));
     public static final Rule WAITING = Rule.of("M4-60S-WAITING", "the process nearly idle and the GPU idle", EnumSet.of(WARN),
             "the job is blocked on something outside the host's CPUs and GPU: the network, a peer rank, a lock, a read",
             "py-spy dump --pid <pid> for where each thread waits; check the peers (NCCL_DEBUG=INFO) and the storage",
-            Source.reasoned("the process under " + pct(Verdicts.PROCESS_IDLE_PERCENT) + " of a CPU and the GPU under "
-                    + pct(Verdicts.GPU_IDLE_PERCENT) + ": hostside's own"));
+            Source.reasoned("the process under " + Units.percent(Verdicts.PROCESS_IDLE_PERCENT) + " of a CPU and the GPU under "
+                    + Units.percent(Verdicts.GPU_IDLE_PERCENT) + ": hostside's own"));
     public static final Rule GPU_UNDERUSED = Rule.of("M4-60S-GPU-UNDERUSED", "the GPU under-used with no host bottleneck seen", EnumSet.of(WARN),
             "the GPU waits and the host is not the reason the checklist can see: the gaps are between kernels or in the input pipeline",
             "profile a few steps (torch.profiler or nsys) to see the gaps between kernels; CUDA graphs or larger batches close launch gaps",
-            Source.reasoned("GPU utilisation under " + pct(Verdicts.GPU_BUSY_PERCENT) + " with no rule above fired and the process not"
-                    + " waiting (a process under " + pct(Verdicts.PROCESS_IDLE_PERCENT) + " of a CPU beside a GPU under " + pct(Verdicts.GPU_IDLE_PERCENT)
+            Source.reasoned("GPU utilisation under " + Units.percent(Verdicts.GPU_BUSY_PERCENT) + " with no rule above fired and the process not"
+                    + " waiting (a process under " + Units.percent(Verdicts.PROCESS_IDLE_PERCENT) + " of a CPU beside a GPU under " + Units.percent(Verdicts.GPU_IDLE_PERCENT)
                     + " is M4-60S-WAITING): hostside's own"));
     public static final Rule NO_BOTTLENECK = Rule.of("M4-60S-NO-BOTTLENECK", "no host bottleneck seen and no GPU read", EnumSet.of(INFO),
             "nothing the checklist reads held the process back; without the GPU's utilisation it cannot say whether the GPU waited", "",

@@ -2,6 +2,7 @@ package hostside.checklist;
 
 import java.util.Map;
 
+import hostside.process.ProcStatus;
 import hostside.process.TaskStat;
 
 /**

@@ -8,6 +8,7 @@ import java.util.Map;
 import hostside.core.CpuSet;
 import hostside.core.GarbageException;
 import hostside.cpu.dataloader.ProcMemory;
+import hostside.process.ProcStatus;
 import hostside.process.TaskStat;
 import hostside.process.TaskState;
 

@@ -17,6 +17,7 @@ import hostside.fs.Read;
 import hostside.process.LoadAvg;
 import hostside.process.ProcStat;
 import hostside.process.Pressure;
+import hostside.process.ProcStatus;
 import hostside.process.TaskStat;
 
 /**

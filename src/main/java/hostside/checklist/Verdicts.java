@@ -96,10 +96,10 @@ final class Verdicts {
 
     private static void memory(Signals s, List<Finding> out) {
         List<String> why = new ArrayList<>();
-        if (s.psiMemoryFull() != null && s.psiMemoryFull() >= MEMORY_FULL_PERCENT) why.add("PSI memory full " + pct(s.psiMemoryFull()));
-        else if (s.psiMemorySome() != null && s.psiMemorySome() >= MEMORY_SOME_PERCENT) why.add("PSI memory some " + pct(s.psiMemorySome()));
+        if (s.psiMemoryFull() != null && s.psiMemoryFull() >= MEMORY_FULL_PERCENT) why.add("PSI memory full " + Units.percent(s.psiMemoryFull()));
+        else if (s.psiMemorySome() != null && s.psiMemorySome() >= MEMORY_SOME_PERCENT) why.add("PSI memory some " + Units.percent(s.psiMemorySome()));
         if (!s.oomVictims().isEmpty()) {
-            why.add(plural(s.oomVictims().size(), "OOM kill") + " in the last hour (" + String.join(", ", first(s.oomVictims(), 3)) + ")");
+            why.add(Units.plural(s.oomVictims().size(), "OOM kill") + " in the last hour (" + String.join(", ", first(s.oomVictims(), 3)) + ")");
         }
         List<Evidence> ev = new ArrayList<>();
         percent(ev, "psi_memory_full", s.psiMemoryFull());
@@ -118,7 +118,7 @@ final class Verdicts {
                     + ": " + xid(x) + more(app.size()), xids(app)));
         }
         if (s.hardwareErrors() > 0) {
-            out.add(finding(Severity.BAD, "hardware", Code.HARDWARE_ERRORS, "hardware errors: " + plural(s.hardwareErrors(), "machine-check/EDAC report") + " in the last hour",
+            out.add(finding(Severity.BAD, "hardware", Code.HARDWARE_ERRORS, "hardware errors: " + Units.plural(s.hardwareErrors(), "machine-check/EDAC report") + " in the last hour",
                     List.of(Evidence.of("hardware_errors", s.hardwareErrors(), Unit.COUNT))));
         }
         if (!s.crashes().isEmpty()) {
@@ -127,7 +127,7 @@ final class Verdicts {
                     List.of(Evidence.fact("/dev/kmsg", "segfault: " + c.process() + " (" + c.pid() + ")"), Evidence.of("crashes", s.crashes().size(), Unit.COUNT))));
         }
         if (s.hungTasks() > 0) {
-            out.add(finding(Severity.WARN, "kernel", Code.HUNG_TASKS, "hung tasks: " + plural(s.hungTasks(), "report") + " in the last hour, " + s.hungExample() + " among them",
+            out.add(finding(Severity.WARN, "kernel", Code.HUNG_TASKS, "hung tasks: " + Units.plural(s.hungTasks(), "report") + " in the last hour, " + s.hungExample() + " among them",
                     List.of(Evidence.of("hung_tasks", s.hungTasks(), Unit.COUNT), Evidence.fact("/dev/kmsg", "blocked for more than: " + s.hungExample()))));
         }
     }
@@ -144,11 +144,11 @@ final class Verdicts {
         boolean waits = s.blockedThreads() > 0;
         if (!iowait && !(diskBusy && waits)) return null;
         List<String> why = new ArrayList<>();
-        if (s.iowait() != null) why.add(pct(s.iowait()) + " iowait");
-        if (diskBusy) why.add(busiest.name() + " at " + pct(busiest.utilPercent()) + " util");
-        if (s.psiIoFull() != null && s.psiIoFull() >= IO_FULL_PERCENT) why.add("PSI io full " + pct(s.psiIoFull()));
+        if (s.iowait() != null) why.add(Units.percent(s.iowait()) + " iowait");
+        if (diskBusy) why.add(busiest.name() + " at " + Units.percent(busiest.utilPercent()) + " util");
+        if (s.psiIoFull() != null && s.psiIoFull() >= IO_FULL_PERCENT) why.add("PSI io full " + Units.percent(s.psiIoFull()));
         String text = "I/O-bound: " + String.join(", ", why);
-        if (waits) text += ", " + plural(s.blockedThreads(), "thread") + " of the process mostly in D state";
+        if (waits) text += ", " + Units.plural(s.blockedThreads(), "thread") + " of the process mostly in D state";
         else text += " (no thread of this process waits on it)";
         List<Evidence> ev = new ArrayList<>();
         percent(ev, "iowait", s.iowait());
@@ -179,12 +179,12 @@ final class Verdicts {
         boolean gpuLow = gpu == null || gpu < GPU_STARVED_PERCENT;
         if (!hot.isEmpty() && gpuLow) {
             String cores = hot.stream().map(b -> b.lastCpu() == null ? "?" : b.lastCpu().toString()).distinct().collect(Collectors.joining(", "));
-            String low = pct(hot.getLast().cpuPercent()), high = pct(hot.getFirst().cpuPercent());
+            String low = Units.percent(hot.getLast().cpuPercent()), high = Units.percent(hot.getFirst().cpuPercent());
             String range = low.equals(high) ? high : low.replace("%", "") + "-" + high;
             long workers = hot.stream().filter(Signals.Busy::worker).count(), threads = hot.size() - workers;
-            String who = threads == 0 ? plural((int) workers, "worker process", "worker processes")
-                    : workers == 0 ? plural((int) threads, "thread")
-                    : plural((int) threads, "thread") + " and " + plural((int) workers, "worker process", "worker processes");
+            String who = threads == 0 ? Units.plural((int) workers, "worker process", "worker processes")
+                    : workers == 0 ? Units.plural((int) threads, "thread")
+                    : Units.plural((int) threads, "thread") + " and " + Units.plural((int) workers, "worker process", "worker processes");
             List<Evidence> ev = new ArrayList<>();
             ev.add(Evidence.of("busiest_thread_cpu", hot.getFirst().cpuPercent(), Unit.PERCENT));
             percent(ev, "gpu_util", gpu);
@@ -202,7 +202,7 @@ final class Verdicts {
             List<String> why = new ArrayList<>();
             // procs_running counts the thread that reads it: one less is what competes for the CPUs
             if (s.runnable() != null && s.cpus() != null) why.add(fmt(Math.max(0, s.runnable() - 1)) + " runnable on " + s.cpus() + " CPUs");
-            if (s.psiCpuSome() != null) why.add("PSI cpu some " + pct(s.psiCpuSome()));
+            if (s.psiCpuSome() != null) why.add("PSI cpu some " + Units.percent(s.psiCpuSome()));
             List<Evidence> ev = new ArrayList<>();
             if (s.runnable() != null) ev.add(Evidence.of("runnable", Math.max(0, s.runnable() - 1), Unit.COUNT));
             if (s.cpus() != null) ev.add(Evidence.of("cpus", s.cpus(), Unit.COUNT));
@@ -210,7 +210,7 @@ final class Verdicts {
             out.add(finding(Severity.WARN, "cpu", Code.CPU_OVERSUBSCRIBED, "CPU oversubscribed: " + String.join(", ", why), ev));
         }
         if (s.steal() != null && s.steal() >= STEAL_PERCENT) {
-            out.add(finding(Severity.WARN, "cpu", Code.STEAL, "CPU stolen by the hypervisor: " + pct(s.steal()) + " steal",
+            out.add(finding(Severity.WARN, "cpu", Code.STEAL, "CPU stolen by the hypervisor: " + Units.percent(s.steal()) + " steal",
                     List.of(Evidence.of("steal", s.steal(), Unit.PERCENT))));
         }
     }
@@ -223,30 +223,30 @@ final class Verdicts {
         }
         if (gpu != null && gpu >= GPU_BUSY_PERCENT) {
             String host = s.hostBusy() == null ? "the host keeps up"
-                    : s.hostBusy() < HOST_IDLE_PERCENT ? "the host is idle" : "the host keeps up (CPUs " + pct(s.hostBusy()) + " busy)";
+                    : s.hostBusy() < HOST_IDLE_PERCENT ? "the host is idle" : "the host keeps up (CPUs " + Units.percent(s.hostBusy()) + " busy)";
             List<Evidence> ev = new ArrayList<>();
             percent(ev, "gpu_util", gpu);
             percent(ev, "host_busy", s.hostBusy());
-            return finding(Severity.INFO, "gpu", Code.HEALTHY, "the GPU is busy (" + pct(gpu) + ") and " + host + ": healthy", ev);
+            return finding(Severity.INFO, "gpu", Code.HEALTHY, "the GPU is busy (" + Units.percent(gpu) + ") and " + host + ": healthy", ev);
         }
         boolean processIdle = s.processCpu() != null && s.processCpu() < PROCESS_IDLE_PERCENT;
         if (processIdle && (gpu == null || gpu < GPU_IDLE_PERCENT)) {
             List<Evidence> ev = new ArrayList<>();
             percent(ev, "process_cpu", s.processCpu());
             percent(ev, "gpu_util", gpu);
-            return finding(Severity.WARN, "process", Code.WAITING, "waiting: the process used " + pct(s.processCpu()) + " of a CPU"
-                    + (gpu == null ? "" : " and the GPU " + pct(gpu)) + ": blocked on something outside (the network, a peer, a lock, a read)", ev);
+            return finding(Severity.WARN, "process", Code.WAITING, "waiting: the process used " + Units.percent(s.processCpu()) + " of a CPU"
+                    + (gpu == null ? "" : " and the GPU " + Units.percent(gpu)) + ": blocked on something outside (the network, a peer, a lock, a read)", ev);
         }
         if (gpu != null) {
             List<Evidence> ev = new ArrayList<>();
             percent(ev, "gpu_util", gpu);
             percent(ev, "process_cpu", s.processCpu());
-            return finding(Severity.WARN, "gpu", Code.GPU_UNDERUSED, "GPU at " + pct(gpu) + " and no host bottleneck seen: look at the input pipeline and the gaps between kernels", ev);
+            return finding(Severity.WARN, "gpu", Code.GPU_UNDERUSED, "GPU at " + Units.percent(gpu) + " and no host bottleneck seen: look at the input pipeline and the gaps between kernels", ev);
         }
         List<Evidence> ev = new ArrayList<>();
         percent(ev, "process_cpu", s.processCpu());
         return finding(Severity.INFO, "window", Code.NO_BOTTLENECK, "no host bottleneck seen"
-                + (s.processCpu() == null ? "" : ": the process used " + pct(s.processCpu()) + " of a CPU")
+                + (s.processCpu() == null ? "" : ": the process used " + Units.percent(s.processCpu()) + " of a CPU")
                 + (s.gpusNotRead() == null ? "" : "; GPUs not read (" + s.gpusNotRead() + ")"), ev);
     }
 
@@ -257,7 +257,7 @@ final class Verdicts {
     }
 
     private static String gpuText(Signals s, Double gpu) {
-        if (gpu != null) return ", GPU" + (s.gpus().size() > 1 ? "s" : "") + " at " + pct(gpu);
+        if (gpu != null) return ", GPU" + (s.gpus().size() > 1 ? "s" : "") + " at " + Units.percent(gpu);
         return s.gpusNotRead() == null ? "" : "; GPUs not read: " + s.gpusNotRead();
     }
 
@@ -286,20 +286,8 @@ final class Verdicts {
         return Math.round(s / 86400) + " days ago";
     }
 
-    static String pct(double v) {
-        return Units.percent(v);
-    }
-
     private static String fmt(double v) {
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
-    }
-
-    private static String plural(int n, String what) {
-        return Units.plural(n, what);
-    }
-
-    private static String plural(int n, String one, String many) {
-        return Units.plural(n, one, many);
     }
 
     private static List<String> first(List<String> l, int n) {

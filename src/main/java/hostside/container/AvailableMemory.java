@@ -2,7 +2,6 @@ package hostside.container;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 
 import hostside.container.ContainerFacts.Memory;
 import hostside.container.ContainerFacts.Place;
@@ -26,8 +25,7 @@ import hostside.fs.Mounts;
 public record AvailableMemory(Long memAvailable, Long cgroupRoom, String cgroupLimit) {
 
     public static AvailableMemory read(FsRoot fs) {
-        Long avail = fs.text("/proc/meminfo").map(t -> MemInfo.parse(t).get("MemAvailable")).filter(OptionalLong::isPresent)
-                .map(OptionalLong::getAsLong).orElse(null);
+        Long avail = MemInfo.proc(fs, "MemAvailable");
         List<String> unknowns = new ArrayList<>(); // what a budget cannot read it does without: the container command reports those
         FactReads reads = new FactReads(fs, unknowns);
         Place p = CgroupLayout.read(fs, Mounts.read(fs), unknowns).places().get("memory");

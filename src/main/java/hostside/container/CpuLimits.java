@@ -28,8 +28,8 @@ final class CpuLimits {
         this.cgroups = cgroups;
     }
 
-    Cpu read(Place p, Map<String, String> status) {
-        CpuSet visible = visible(status);
+    /** @param visible the CPUs this process may run on (Cpus_allowed_list), null when unknown */
+    Cpu read(Place p, CpuSet visible) {
         Integer visibleCount = visible == null ? null : visible.size();
         CpuSet cpuset = Cpuset.read(fs).cpus().orElse(null);
         if (p == null || p.dir() == null) {
@@ -65,18 +65,6 @@ final class CpuLimits {
 
     private static Long times(Long v, long by) {
         return v == null ? null : v * by;
-    }
-
-    /** Cpus_allowed_list: what sched_getaffinity returns, so what OpenMP, PyTorch and os.sched_getaffinity count. */
-    private CpuSet visible(Map<String, String> status) {
-        String list = status.get("Cpus_allowed_list");
-        if (list == null) return null;
-        try {
-            return CpuSet.parseList(list);
-        } catch (GarbageException e) {
-            reads.garbage("/proc/self/status", "Cpus_allowed_list is not a CPU list", list);
-            return null;
-        }
     }
 
     /** cpu.max "quota period" or "max period": {quota, period}; null when no quota; {} when garbled. */

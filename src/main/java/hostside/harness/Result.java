@@ -84,8 +84,7 @@ public record Result(String key, String description, Status status, String why, 
     }
 
     /**
-     * Reads a result back with its detail as the record its case declares ({@link DetailTypes}),
-     * and a result of schema hostside/1 (no better, no anchor, "" for no unit) as well.
+     * Reads a result back with its detail as the record its case declares ({@link DetailTypes}).
      */
     static final class Reader extends StdDeserializer<Result> {
         Reader() {
@@ -101,8 +100,7 @@ public record Result(String key, String description, Status status, String why, 
             String unitText = n.path("unit").asText("");
             Unit unit = unitText.isEmpty() ? null : Json.at(n, "unit", () -> Unit.of(unitText));
             Stats value = n.path("value").isObject() ? Json.at(n, "value", () -> ctxt.readTreeAsValue(n.get("value"), Stats.class)) : null;
-            Better better = n.path("better").isTextual() ? Json.at(n, "better", () -> Better.parse(n.get("better").asText()))
-                    : unit == null || value == null ? null : unit.usually;
+            Better better = n.path("better").isTextual() ? Json.at(n, "better", () -> Better.parse(n.get("better").asText())) : null;
             Detail detail = null;
             JsonNode d = n.path("detail");
             if (d.isObject() && !d.isEmpty()) {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.core.Figure;
@@ -31,11 +30,11 @@ import hostside.machine.Host;
  * @param verdicts  what the measurements mean: a finding of one of {@link IoRules}' rules each (a report from before
  *                  findings were typed holds lines of text, read as info findings of no rule)
  *
- * <p>Its JSON reads back into an equal run, a run of schema hostside/1 too ({@link Hostside1}).
+ * <p>Its JSON reads back into an equal run (a run of schema hostside/1 once the report's upgrade has rewritten it).
  */
 @JsonIgnoreProperties({"schema", "kind", "figures", "container", "load"}) // derived, or set beside it by the report (container) or the command line (load)
 public record IoRun(Host machine, IoFacts facts, List<Finding> findings, FileUsed file,
-                    @JsonDeserialize(contentUsing = Hostside1.ResultReader.class) List<Result> results, List<Finding> verdicts) implements DrillRun {
+                    List<Result> results, List<Finding> verdicts) implements DrillRun {
     /** The file the reads went to, and where it lives. */
     public record FileUsed(String path, long bytes, String filesystem, boolean ownTestFile) {}
 

@@ -2,19 +2,30 @@ package hostside.machine;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 import hostside.fs.FsRoot;
 
-/** /proc/cpuinfo, one block per processor; its keys differ per architecture. */
-record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String> global) {
+/**
+ * /proc/cpuinfo, one block per processor; its keys differ per architecture. The one reader of the
+ * file: the topology's models and packages, the host's architecture and hypervisor flag, Module 2's
+ * architecture and Module 5's Arm cores read it here.
+ *
+ * @param processors each "processor : N" block's lines, by N
+ * @param global     the lines outside any block (s390's and old Arm's header)
+ */
+public record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String> global) {
 
-    static CpuInfo read(FsRoot fs) {
+    public static CpuInfo read(FsRoot fs) {
         return parse(fs.text("/proc/cpuinfo").orElse(""));
     }
 
-    static CpuInfo parse(String text) {
+    public static CpuInfo parse(String text) {
         Map<Integer, Map<String, String>> procs = new LinkedHashMap<>();
         Map<String, String> global = new HashMap<>();
         Map<String, String> cur = null;
@@ -38,7 +49,7 @@ record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String>
     }
 
     /** "model name" on x86, "cpu" on POWER, "Processor"/"model name" on Arm; "" when none. */
-    String model() {
+    public String model() {
         for (String key : new String[] {"model name", "cpu", "Processor", "cpu model", "family"}) {
             for (Map<String, String> p : processors.values()) {
                 String v = p.get(key);
@@ -50,13 +61,26 @@ record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String>
         return armCores();
     }
 
+    /** {@code key} of the first processor that has it, else of the lines outside the blocks. */
+    public Optional<String> first(String key) {
+        for (Map<String, String> p : processors.values()) {
+            if (p.containsKey(key)) return Optional.of(p.get(key));
+        }
+        return Optional.ofNullable(global.get(key));
+    }
+
     /**
      * arm64's /proc/cpuinfo names no model: its cores by their MIDR part ("Neoverse-V2", or
      * "Cortex-X925 + Cortex-A725" on a hybrid), "" when it has no part numbers either.
      */
     private String armCores() {
-        java.util.Set<String> names = new java.util.LinkedHashSet<>();
-        for (Map<String, String> p : new java.util.TreeMap<>(processors).values()) {
+        return String.join(" + ", armParts());
+    }
+
+    /** The distinct Arm core names, from each processor's "CPU implementer" and "CPU part", in processor order. */
+    public List<String> armParts() {
+        Set<String> names = new LinkedHashSet<>();
+        for (Map<String, String> p : new TreeMap<>(processors).values()) {
             String part = p.get("CPU part");
             if (part == null) continue;
             try {
@@ -66,7 +90,7 @@ record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String>
                 // a part that is not a number names nothing
             }
         }
-        return String.join(" + ", names);
+        return List.copyOf(names);
     }
 
     Optional<Integer> physicalId(int cpu) {
@@ -79,7 +103,7 @@ record CpuInfo(Map<Integer, Map<String, String>> processors, Map<String, String>
         });
     }
 
-    Optional<String> field(int cpu, String key) {
+    public Optional<String> field(int cpu, String key) {
         Map<String, String> p = processors.get(cpu);
         return Optional.ofNullable(p == null ? null : p.get(key));
     }

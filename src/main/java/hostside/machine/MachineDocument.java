@@ -67,16 +67,12 @@ public final class MachineDocument {
         return Units.withRange(s.median(), s.min(), s.max());
     }
 
-    static String plural(int n, String what) {
-        return Units.plural(n, what);
-    }
-
     /** The CPU's model and counts, its core kinds, caches and NUMA nodes. */
     static Block cpuAndMemory(MachineFacts f) {
         Topology t = f.topology();
         List<Block> b = new ArrayList<>();
         String perCore = t.cores() > 0 && t.threads() % t.cores() == 0 ? ", " + t.threads() / t.cores() + " per core" : "";
-        String counts = plural(t.packages(), "package") + ", " + plural(t.cores(), "core") + ", " + plural(t.threads(), "thread") + perCore;
+        String counts = Units.plural(t.packages(), "package") + ", " + Units.plural(t.cores(), "core") + ", " + Units.plural(t.threads(), "thread") + perCore;
         if (!t.whole().allowedCpus().isEmpty() && t.threads() < t.whole().onlineCpus().size()) {
             counts += " (in this cpuset; online: " + t.whole().onlineCpus() + ")";
         }

@@ -155,8 +155,7 @@ public final class TopologyReader {
     }
 
     private Long machineMemory() {
-        return fs.text("/proc/meminfo").map(MemInfo::parse).map(m -> m.get("MemTotal"))
-                .filter(OptionalLong::isPresent).map(OptionalLong::getAsLong).orElse(null);
+        return MemInfo.proc(fs, "MemTotal");
     }
 
     // ---- NUMA ----

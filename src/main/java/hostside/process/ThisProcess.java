@@ -1,8 +1,6 @@
 package hostside.process;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.core.CpuSet;
@@ -22,10 +20,10 @@ import hostside.fs.Read;
  * @param pid        this process's PID as /proc/self names it; null on a recording without the link
  * @param limits     the parsed limits; null when /proc/self/limits could not be read
  * @param limitsWhy  why the limits could not be read; null when read
- * @param status     /proc/self/status as "Key: value" pairs; null when it could not be read
+ * @param status     /proc/self/status; null when it could not be read
  * @param statusWhy  why the status could not be read; null when read
  */
-public record ThisProcess(Integer pid, Limits limits, String limitsWhy, Map<String, String> status, String statusWhy) {
+public record ThisProcess(Integer pid, Limits limits, String limitsWhy, ProcStatus status, String statusWhy) {
     /** Bit numbers in the capability mask (linux/capability.h). */
     public static final int CAP_IPC_LOCK = 14, CAP_SYS_NICE = 23, CAP_SYS_RESOURCE = 24;
 
@@ -33,7 +31,7 @@ public record ThisProcess(Integer pid, Limits limits, String limitsWhy, Map<Stri
         Integer pid = fs.readLink("/proc/self").filter(s -> s.matches("\\d{1,9}")).map(Integer::valueOf).orElse(null);
         Read lr = fs.read("/proc/self/limits"), sr = fs.read("/proc/self/status");
         return new ThisProcess(pid, lr instanceof Read.Ok ok ? Limits.parse(ok.text()) : null, lr instanceof Read.Ok ? null : lr.why(),
-                sr instanceof Read.Ok ok ? fields(ok.text()) : null, sr instanceof Read.Ok ? null : sr.why());
+                sr instanceof Read.Ok ok ? ProcStatus.lines(ok.text()) : null, sr instanceof Read.Ok ? null : sr.why());
     }
 
     /** The effective capability mask as the kernel prints it (hex); null when it cannot be read. */
@@ -102,7 +100,7 @@ public record ThisProcess(Integer pid, Limits limits, String limitsWhy, Map<Stri
             once(unknowns, statusWhy);
             return null;
         }
-        String v = status.get(key);
+        String v = status.get(key).orElse(null);
         if (v == null) once(unknowns, "/proc/self/status: no " + key + " line");
         return v;
     }
@@ -114,15 +112,5 @@ public record ThisProcess(Integer pid, Limits limits, String limitsWhy, Map<Stri
 
     private static void once(List<String> unknowns, String why) {
         if (why != null && !unknowns.contains(why)) unknowns.add(why);
-    }
-
-    /** "Key:\tvalue" lines, the first of each key kept. */
-    static Map<String, String> fields(String text) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String line : text.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0) m.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
-        }
-        return java.util.Collections.unmodifiableMap(m);
     }
 }

@@ -2,14 +2,12 @@ package hostside.rack;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import hostside.fs.FsRoot;
-import hostside.machine.ArmParts;
+import hostside.machine.CpuInfo;
 import hostside.machine.MachineFacts;
 import hostside.machine.PciDevice;
 
@@ -42,7 +40,7 @@ public final class RackFactsReader {
         // PID namespace of its own (a pod, a container), whose /proc holds none of the host's daemons
         String hidden = fs.isLive() ? hostHidden(fs) : "";
         java.util.Set<String> running = fs.isLive() && hidden.isEmpty() ? processNames(fs) : null;
-        return new RackFacts(armParts(fs), params, numa, imex(fs, running), fabricManager(fs, machine, running), peermem(fs), power, fs.isLive(), unknowns,
+        return new RackFacts(CpuInfo.read(fs).armParts(), params, numa, imex(fs, running), fabricManager(fs, machine, running), peermem(fs), power, fs.isLive(), unknowns,
                 hidden);
     }
 
@@ -107,24 +105,6 @@ public final class RackFactsReader {
      */
     static boolean has(FsRoot fs, String dir, String name) {
         return fs.list(dir).contains(name);
-    }
-
-    /** Distinct Arm core names, from each processor's "CPU implementer" and "CPU part". */
-    static List<String> armParts(FsRoot fs) {
-        Set<String> names = new LinkedHashSet<>();
-        Integer implementer = null;
-        for (String line : fs.text("/proc/cpuinfo").orElse("").split("\n")) {
-            int c = line.indexOf(':');
-            if (c <= 0) continue;
-            String k = line.substring(0, c).strip(), v = line.substring(c + 1).strip();
-            try {
-                if (k.equals("CPU implementer")) implementer = Integer.decode(v);
-                else if (k.equals("CPU part")) names.add(ArmParts.name(implementer == null ? 0x41 : implementer, Integer.decode(v)));
-            } catch (NumberFormatException e) {
-                // a line that is not a number says nothing about the core
-            }
-        }
-        return List.copyOf(names);
     }
 
     static RackFacts.Imex imex(FsRoot fs, java.util.Set<String> running) {

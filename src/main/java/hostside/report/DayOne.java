@@ -74,9 +74,7 @@ final class DayOne {
             if (m != null) {
                 List<Finding> link = m.facts().findings().stream()
                         .filter(f -> f.id().equals(TopologyRules.LINK_BELOW_MAX.id())
-                                || f.id().equals(TopologyRules.LINK_IDLE.id()) && f.severity() == Severity.WARN
-                                // a report of an earlier version named them by code
-                                || f.id().equals("link-below-max") || f.id().equals("idle-link-below-max")).toList();
+                                || f.id().equals(TopologyRules.LINK_IDLE.id()) && f.severity() == Severity.WARN).toList();
                 if (gpus > 0) p.add(link.isEmpty() ? new Part(RackVerdict.OK, "no link below its maximum") : new Part(RackVerdict.WARN, link.getFirst().text()));
             }
             Double h2d = Placements.median(r, Placements.HOST_TO_DEVICE);

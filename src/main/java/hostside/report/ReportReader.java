@@ -34,8 +34,8 @@ import hostside.vm.VmRun;
 /**
  * A report's JSON read back into the records it was written from ({@code report --from}): each
  * module's data into its drill's run, each result's detail into its case's record. A report of
- * schema hostside/1 reads the same way (its results carry no better or anchor; its figures are
- * derived again from its results).
+ * schema hostside/1 is first rewritten into today's shape ({@link Upgrade}); its figures, which it
+ * did not write, are derived again from its results.
  */
 public final class ReportReader {
     private ReportReader() {}
@@ -53,8 +53,14 @@ public final class ReportReader {
      * this version does not know, or one that lacks a field its readers need or holds a figure no
      * machine measures ({@link ReportChecks}). Its figures are never null.
      */
-    public static Report read(JsonNode json, String what) {
-        String schema = schema(json, what);
+    public static Report read(JsonNode given, String what) {
+        String schema = schema(given, what);
+        JsonNode json;
+        try {
+            json = Upgrade.report(given);
+        } catch (IllegalArgumentException e) { // a hostside/1 value that is no figure (a sweep's point with no median)
+            throw new BadInputException(what + ": a " + schema + " report this hostside cannot read (" + JsonFaults.firstLine(e.getMessage()) + ")");
+        }
         Report r = bind(json, Report.class, schema, what);
         ReportChecks.check(r, json, what);
         MachineRun machine = r.module(MachineRun.class);

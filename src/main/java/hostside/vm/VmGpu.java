@@ -22,14 +22,6 @@ import hostside.harness.Result;
  */
 public record VmGpu(String notRun, List<GpuView> gpus, List<Result> results, String measuredOn, String measuredPciAddress) {
 
-    /**
-     * hostside/1 wrote no address (null when read back): the drill has always measured on the first
-     * GPU it lists, so that GPU's address is the one.
-     */
-    public VmGpu {
-        if (measuredPciAddress == null) measuredPciAddress = results.isEmpty() || gpus.isEmpty() ? "" : gpus.getFirst().pciAddress();
-    }
-
     /** The figures of the measurements that ran, about the GPU they ran on. */
     public List<Figure> figures() {
         if (measuredPciAddress.isEmpty()) return List.of();

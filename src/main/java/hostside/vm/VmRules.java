@@ -29,8 +29,8 @@ public final class VmRules {
     public static final Rule READ_VS_MMAP = Rule.of("M2-READ-VS-MMAP", "read() against mmap of one file, cold (evicted from the page cache) and warm",
             EnumSet.of(INFO, UNKNOWN),
             "how a data loader is better off reading its files here: copied out by read() (np.fromfile, torch.load) or mapped (np.memmap,"
-                    + " safetensors); where the two are within " + pct(MeasuredVerdicts.SAME) + " of each other, or within noise, choose by convenience",
-            "", VM_FIGURES, Source.reasoned(pct(MeasuredVerdicts.SAME) + ": no choice of loader turns on less; and a difference counts only"
+                    + " safetensors); where the two are within " + Units.share(MeasuredVerdicts.SAME) + " of each other, or within noise, choose by convenience",
+            "", VM_FIGURES, Source.reasoned(Units.share(MeasuredVerdicts.SAME) + ": no choice of loader turns on less; and a difference counts only"
                     + " beyond both runs' spreads (core.Versus)"));
 
     public static final Rule FIRST_TOUCH = Rule.of("M2-FIRST-TOUCH", "what the first touch of a fresh base page costs (a minor fault, the page zeroed)",
@@ -76,7 +76,7 @@ public final class VmRules {
             "a managed tensor the GPU reads by faulting moves at the fault rate; prefetched before the kernel (cudaMemPrefetchAsync), or copied"
                     + " explicitly, it moves at the prefetch rate",
             "", Source.document("CUDA C++ Programming Guide, Unified Memory: performance hints, data prefetching with cudaMemPrefetchAsync"),
-            VM_FIGURES, Source.reasoned("prefetch " + pct(MeasuredVerdicts.PREFETCH_GAIN) + " faster than faults, beyond both spreads, before the"
+            VM_FIGURES, Source.reasoned("prefetch " + Units.share(MeasuredVerdicts.PREFETCH_GAIN) + " faster than faults, beyond both spreads, before the"
                     + " line says to prefetch"));
 
     public static final Rule PIN_COST = Rule.of("M2-PIN-COST", "what pinning host memory costs per GiB, by cudaHostAlloc and by cudaHostRegister of"
@@ -108,7 +108,4 @@ public final class VmRules {
         return List.copyOf(all);
     }
 
-    private static String pct(double share) {
-        return Units.share(share);
-    }
 }

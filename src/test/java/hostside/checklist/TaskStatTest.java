@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.GarbageException;
+import hostside.process.ProcStatus;
 import hostside.process.TaskStat;
 import hostside.process.TaskState;
 

@@ -66,7 +66,7 @@ class GarbageTest {
         assertThat(f.unknowns()).contains("/proc/self/limits: Max locked memory is not soft, hard and unit: \"Max locked memory   lots   lots   bytes\"",
                 "/proc/self/limits: no \"Max open files\" line (a truncated file?)", "/proc/self/status: CapEff is not a capability mask: \"not-hex\"",
                 "/proc/self/status: Uid is not real, effective, saved and fs uids: \"me\"",
-                "/proc/self/status: Cpus_allowed_list is not a CPU list: \"0-x\"");
+                "/proc/self/status: Cpus_allowed_list is not a list: \"0-x\"");
         assertThat(r.findings()).extracting(Finding::subject).doesNotContain("memlock", "pids", "CPU quota");
         assertThat(r.run().plan().threads()).isNull();
     }

@@ -140,7 +140,7 @@ class CpuDocumentTest {
     @Test
     void anOldReportRendersAndSaysItHasNoHistograms() throws Exception {
         DetailTypes.register(CpuDrill.DRILL.cases());
-        JsonNode data = Json.MAPPER.readTree(java.nio.file.Path.of("testdata/reports/h200-hostside1.json").toFile()).path("modules").get(2).path("data");
+        JsonNode data = hostside.Fixtures.firstSchemaReport().path("modules").get(2).path("data");
         String text = new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(Json.MAPPER.treeToValue(data, CpuRun.class)));
         assertThat(text).contains("noisy: no histogram of the lateness").containsPattern("\\n +noisy +55\\.1 +56\\.8 +96\\.3 +7082\\.0 +451 \\(2\\.2%\\)");
     }

@@ -68,7 +68,7 @@ class CpuRunJsonTest {
 
     @Test
     void theModuleThreeOfAnOldReportReadsIntoTheRecords() throws Exception {
-        JsonNode report = Json.MAPPER.readTree(Path.of("testdata/reports/h200-hostside1.json").toFile());
+        JsonNode report = hostside.Fixtures.firstSchemaReport();
         JsonNode data = report.path("modules").get(2).path("data");
         assertThat(data.path("kind").asText()).isEqualTo("cpu");
         CpuRun run = back(data);

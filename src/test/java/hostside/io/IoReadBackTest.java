@@ -106,7 +106,7 @@ class IoReadBackTest {
 
     @Test
     void theIoPartOfAReportOfTheFirstSchema() throws Exception {
-        JsonNode data = Json.MAPPER.readTree(Fixtures.testdata().resolve("reports/h200-hostside1.json").toFile()).path("modules").get(3).path("data");
+        JsonNode data = Fixtures.firstSchemaReport().path("modules").get(3).path("data");
         assertThat(data.path("kind").asText()).isEqualTo("io");
         IoRun old = readBack(data);
         assertThat(old.machine().name()).isEqualTo("vm");

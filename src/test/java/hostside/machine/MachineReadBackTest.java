@@ -106,7 +106,7 @@ class MachineReadBackTest {
 
     /** modules[0].data of the report hostside wrote on the H200 on 2026-12-03 (schema hostside/1). */
     static JsonNode oldModule1() throws Exception {
-        JsonNode report = Json.MAPPER.readTree(Fixtures.testdata().resolve("reports/h200-hostside1.json").toFile());
+        JsonNode report = Fixtures.firstSchemaReport();
         for (JsonNode m : report.path("modules")) if (m.path("module").asInt() == 1) return m.path("data");
         throw new AssertionError("no Module 1 in the report");
     }

@@ -87,7 +87,7 @@ class VmReadBackTest {
 
     /** The vm module's data of the H200 report of 2026-12-03, schema hostside/1. */
     static JsonNode firstSchemaVm() throws Exception {
-        JsonNode report = Json.MAPPER.readTree(Files.readString(hostside.Fixtures.testdata().resolve("reports/h200-hostside1.json")));
+        JsonNode report = hostside.Fixtures.firstSchemaReport();
         for (JsonNode m : report.path("modules")) if (m.path("data").path("kind").asText().equals("vm")) return m.path("data");
         throw new AssertionError("no vm module in the report");
     }

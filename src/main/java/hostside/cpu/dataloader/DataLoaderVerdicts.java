@@ -89,14 +89,14 @@ public final class DataLoaderVerdicts {
             listCopied = g >= COPIED;
             String sizes = workers + (workers == 1 ? " worker" : " workers") + " x " + Units.bytes(dataset) + " = " + Units.bytes(Math.max(0, total)) + " more";
             parts.add(listCopied
-                    ? "Python list: each worker's private memory grew by " + pct(g) + " of the dataset (refcount updates copied every page): " + sizes
-                    : "Python list: each worker's private memory grew by only " + pct(g) + " of the dataset here (" + sizes + ")");
+                    ? "Python list: each worker's private memory grew by " + Units.percent(g) + " of the dataset (refcount updates copied every page): " + sizes
+                    : "Python list: each worker's private memory grew by only " + Units.percent(g) + " of the dataset here (" + sizes + ")");
         }
         if (array.isPresent()) {
             double g = array.get().value().median();
             parts.add((list.isPresent() ? "a" : "A") + (g < SHARED
-                    ? " numpy array stayed shared (growth " + pct(g) + ")"
-                    : " numpy array grew too (" + pct(g) + " of the dataset per worker)"));
+                    ? " numpy array stayed shared (growth " + Units.percent(g) + ")"
+                    : " numpy array grew too (" + Units.percent(g) + " of the dataset per worker)"));
         }
         String line = String.join("; ", parts);
         boolean arrayShared = array.isPresent() && array.get().value().median() < SHARED;
@@ -125,8 +125,4 @@ public final class DataLoaderVerdicts {
                 "a forked worker used CUDA here without an error (unexpected: torch normally refuses); spawn works too (" + cost + ")", e));
     }
 
-    /** 98% from 10 up, one decimal below (0.3%). */
-    static String pct(double v) {
-        return Units.percent(v);
-    }
 }

@@ -7,6 +7,7 @@ import hostside.fs.FsRoot;
 import hostside.core.GarbageException;
 import hostside.fs.MemInfo;
 import hostside.fs.Read;
+import hostside.process.ProcStatus;
 
 /**
  * One look at one process's memory, through {@link FsRoot}: smaps_rollup for RSS, PSS and USS,
@@ -55,9 +56,14 @@ public final class ProcMemory {
         if (rss.isEmpty() || pss.isEmpty() || uss.isEmpty() || shared.isEmpty()) {
             return new Look.Unreadable(pid, dir + "/smaps_rollup: no Rss, Pss, Private_* or Shared_* line");
         }
-        MemInfo st = MemInfo.parse(status.orElse(""));
+        ProcStatus st = ProcStatus.lines(status.orElse(""));
         return new Look.Seen(new Sample(atMillis, rss.getAsLong(), pss.getAsLong(), uss.getAsLong(), shared.getAsLong(),
-                r.swap().orElse(0), st.get("VmRSS").orElse(-1), st.get("VmHWM").orElse(-1)));
+                r.swap().orElse(0), orMinusOne(st.bytes("VmRSS")), orMinusOne(st.bytes("VmHWM"))));
+    }
+
+    /** A Sample's size, -1 where the status file does not say. */
+    private static long orMinusOne(Long bytes) {
+        return bytes == null ? -1 : bytes;
     }
 
     /** The kernel's base page size, from a process's smaps (KernelPageSize of its first mapping); 4096 when unknown. */

@@ -7,8 +7,6 @@ import java.util.Optional;
 
 import org.HdrHistogram.Histogram;
 
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-
 import hostside.core.CpuSet;
 import hostside.core.Distribution;
 import hostside.core.Stats;
@@ -134,11 +132,11 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      * @param kernelsPerLaunch   kernels in the CUDA graph (graph only); null for single launches
      * @param segments           the recording in {@link #SEGMENTS} parts, in order; null in a report from before they were kept
      */
-    public record Detail(int launches, long periodNs, String gpu, Integer feederCpu, @JsonDeserialize(using = CpuLists.class) CpuSet hogCpus,
+    public record Detail(int launches, long periodNs, String gpu, Integer feederCpu, CpuSet hogCpus,
                          long timerSlackNs, long missedTicks, long warmupTicks, long warmupMs, boolean jitSettledInWarmup, boolean stoppedAtTimeBound,
-                         @JsonDeserialize(using = NsDistributions.Reader.class) Distribution lateNs,
-                         @JsonDeserialize(using = NsDistributions.Reader.class) Distribution launchNs,
-                         @JsonDeserialize(using = NsDistributions.Reader.class) Distribution gapNs,
+                         Distribution lateNs,
+                         Distribution launchNs,
+                         Distribution gapNs,
                          Integer kernelsPerLaunch, List<Segment> segments) implements hostside.harness.Detail {
         public Detail {
             segments = segments == null ? null : List.copyOf(segments);

@@ -1,6 +1,5 @@
 package hostside.cpu.measure;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,11 +7,6 @@ import java.util.TreeMap;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
-
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 
 import hostside.core.Distribution;
 import hostside.core.Unit;
@@ -61,26 +55,5 @@ public final class NsDistributions {
             if (ns >= from) return new long[] {from, decade / 4 * QUARTERS[i + 1]};
         }
         throw new IllegalStateException("no bucket for " + ns + " ns");
-    }
-
-    /**
-     * Reads a series as it is written now (a Distribution), or as reports of schema hostside/1
-     * wrote it: {"p50", "p99", "p99.9", "max"} in ns, without the count or a histogram (read as
-     * a count of 0 and no buckets).
-     */
-    public static final class Reader extends StdDeserializer<Distribution> {
-        public Reader() {
-            super(Distribution.class);
-        }
-
-        @Override
-        public Distribution deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            JsonNode n = p.readValueAsTree();
-            if (n.has("p99.9") && !n.has("p999")) {
-                return new Distribution(Unit.NS, 0, n.path("p50").asDouble(), n.path("p99").asDouble(), n.path("p99.9").asDouble(),
-                        n.path("max").asDouble(), List.of());
-            }
-            return ctxt.readTreeAsValue(n, Distribution.class);
-        }
     }
 }

@@ -136,7 +136,7 @@ public final class SchedCosts {
          * @param cpus                the CPU both threads ran on, or the two they ran on
          * @param roundTripsPerSample round trips timed together per sample
          */
-        public record Detail(@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = CpuLists.class) CpuSet cpus, int roundTripsPerSample)
+        public record Detail(CpuSet cpus, int roundTripsPerSample)
                 implements hostside.harness.Detail {}
 
         public String key() {
@@ -253,7 +253,7 @@ public final class SchedCosts {
          * @param cpus             the waker's CPU and the sleeper's
          * @param wakeupsPerSample wake-ups per sample, of which the sample is the median
          */
-        public record Detail(@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = CpuLists.class) CpuSet cpus, int wakeupsPerSample)
+        public record Detail(CpuSet cpus, int wakeupsPerSample)
                 implements hostside.harness.Detail {}
 
         public String key() {
@@ -332,7 +332,7 @@ public final class SchedCosts {
          * @param movesPerSample       moves timed together per sample
          * @param notOnTargetAfterCall moves after which the thread was not yet on the CPU it was sent to (0: the kernel moves before returning)
          */
-        public record Detail(@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = CpuLists.class) CpuSet cpus, int movesPerSample,
+        public record Detail(CpuSet cpus, int movesPerSample,
                              int notOnTargetAfterCall) implements hostside.harness.Detail {}
 
         public String key() {

@@ -46,7 +46,7 @@ public final class ProfileTables {
     public static Block.Table groups(SyscallProfile p) {
         Table t = new Table("group", "calls", "seconds", "share", "top syscalls").right(1, 2, 3);
         for (SyscallProfile.GroupStats g : p.groups()) {
-            t.row(g.group().label(), String.format(Locale.ROOT, "%,d", g.calls()), seconds(g.seconds()), pct(g.share()),
+            t.row(g.group().label(), String.format(Locale.ROOT, "%,d", g.calls()), seconds(g.seconds()), Units.share(g.share()),
                     g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", ")));
         }
         t.row("total", String.format(Locale.ROOT, "%,d", p.totalCalls()), seconds(p.totalSeconds()), p.totalCalls() == 0 ? "" : "100%", "");
@@ -85,7 +85,7 @@ public final class ProfileTables {
         Table t = new Table("TID", "process", "name", "calls", "seconds", "alive s", "most time in").right(0, 1, 3, 4, 5);
         for (SyscallProfile.ThreadStats th : p.threads().stream().limit(max).toList()) {
             t.row(th.tid() + (th.main() ? "*" : ""), th.process(), th.name(), String.format(Locale.ROOT, "%,d", th.calls()), seconds(th.seconds()),
-                    String.format(Locale.ROOT, "%.2f", th.lifeSeconds()), th.topGroup().label() + " " + pct(th.topShare()));
+                    String.format(Locale.ROOT, "%.2f", th.lifeSeconds()), th.topGroup().label() + " " + Units.share(th.topShare()));
         }
         return t.block();
     }
@@ -111,7 +111,7 @@ public final class ProfileTables {
         r.rows().stream().filter(row -> Math.max(row.summaryCalls(), row.traceCalls()) >= CrossCheck.MIN_CALLS || !row.why().isEmpty())
                 .limit(max)
                 .forEach(row -> t.row(row.syscall(), String.format(Locale.ROOT, "%,d", row.summaryCalls()), String.format(Locale.ROOT, "%,d", row.traceCalls()),
-                        pct(row.difference()), row.agrees() ? "agree" : row.why()));
+                        Units.share(row.difference()), row.agrees() ? "agree" : row.why()));
         return t.block();
     }
 
@@ -119,7 +119,4 @@ public final class ProfileTables {
         return Units.figure(s);
     }
 
-    static String pct(double share) {
-        return Units.share(share);
-    }
 }

@@ -84,7 +84,7 @@ public final class ProfileVerdicts {
 
     private static String largest(SyscallProfile p) {
         SyscallProfile.GroupStats g = p.groups().getFirst();
-        return String.format(Locale.ROOT, "%s at %s of the syscall time", g.group().label(), pct(g.share()));
+        return String.format(Locale.ROOT, "%s at %s of the syscall time", g.group().label(), Units.share(g.share()));
     }
 
     /** "the steps'" or "the run's": whose syscall time a share is of. */
@@ -104,14 +104,14 @@ public final class ProfileVerdicts {
             return Optional.of(ProfileRules.FUTEX.finding(Severity.INFO, SUBJECT, String.format(
                     "%s of the syscall time is futex (%,d calls; strace -c does not tell waits from wakes, but with -w the time is nearly all waiting): "
                             + "threads wait on each other (DataLoader queues, the pin-memory thread, thread pools between ops); "
-                            + "the timed trace says which threads wait", pct(g.share()), g.calls()), evidence(p)));
+                            + "the timed trace says which threads wait", Units.share(g.share()), g.calls()), evidence(p)));
         }
         SyscallProfile.GroupStats g = p.group(SyscallGroup.FUTEX_WAIT);
         if (g.share() < FUTEX_SHARE) return Optional.empty();
         StringBuilder sb = new StringBuilder(String.format(
                 "%s of %s syscall time is futex waits (%,d calls, summed over %d threads): threads wait on each other "
                         + "(DataLoader queues, the pin-memory thread, thread pools between ops, CUDA's blocking sync)",
-                pct(g.share()), whose(p), g.calls(), p.threads().size()));
+                Units.share(g.share()), whose(p), g.calls(), p.threads().size()));
         Severity severity = Severity.INFO;
         Optional<SyscallProfile.ThreadStats> main = p.mainThread();
         double span = main.map(m -> p.steps() > 0 ? p.wallSeconds() : m.lifeSeconds()).orElse(0.0);
@@ -122,14 +122,14 @@ public final class ProfileVerdicts {
             if (waiting >= MAIN_WAITING && share < MAIN_WORKS) {
                 sb.append(String.format(Locale.ROOT, "; the first thread (TID %d) spent %s of its %.2f s there but made only %s of its process's calls: "
                         + "a launcher waiting for the threads that do the work (a JVM's first thread does this); the busiest threads say "
-                        + "which of those wait", main.get().tid(), pct(waiting), span, pct(share)));
+                        + "which of those wait", main.get().tid(), Units.share(waiting), span, Units.share(share)));
             } else if (waiting >= MAIN_WAITING) {
                 severity = Severity.WARN;
                 sb.append(String.format(Locale.ROOT, "; the main thread (TID %d) spent %s of its %.2f s there, so the step itself waits: most often for the next batch "
-                        + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), pct(waiting), span));
+                        + "(a starved loader: more workers, prefetch_factor) or for the GPU through a blocking sync", main.get().tid(), Units.share(waiting), span));
             } else {
                 sb.append(String.format(Locale.ROOT, "; the main thread (TID %d) spent only %s of its %.2f s there: most of the waiting is helper threads "
-                        + "idling, which costs nothing", main.get().tid(), pct(waiting), span));
+                        + "idling, which costs nothing", main.get().tid(), Units.share(waiting), span));
             }
         } else {
             sb.append("; look for a GPU-bound step or a starved loader");
@@ -219,7 +219,7 @@ public final class ProfileVerdicts {
         String top = g.top().stream().limit(3).map(s -> String.format(Locale.ROOT, "%s %,d", s.name(), s.calls())).collect(Collectors.joining(", "));
         return Optional.of(ProfileRules.POLLING.finding(Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is polling and sleeping (%s): threads idle until work or a timeout arrives; time asleep, not CPU burnt",
-                pct(g.share()), whose(p), top), evidence(p)));
+                Units.share(g.share()), whose(p), top), evidence(p)));
     }
 
     static Optional<Finding> yields(SyscallProfile p) {
@@ -237,7 +237,7 @@ public final class ProfileVerdicts {
         return Optional.of(ProfileRules.SOCKETS.finding(Severity.INFO, SUBJECT, String.format(
                 "%s of %s syscall time is sockets and pipes (%,d calls): DataLoader workers hand each batch to the main process over a "
                         + "pipe or Unix socket (the tensors stay in shared memory; the socket carries their handles), or the job talks to "
-                        + "other hosts (NCCL's socket transport, a data service)", pct(g.share()), whose(p), g.calls()), evidence(p)));
+                        + "other hosts (NCCL's socket transport, a data service)", Units.share(g.share()), whose(p), g.calls()), evidence(p)));
     }
 
     static Optional<Finding> processes(SyscallProfile p) {
@@ -263,10 +263,6 @@ public final class ProfileVerdicts {
         e.add(Evidence.fact("strace wall seconds", String.format(Locale.ROOT, "%.3f", p.wallSeconds())));
         if (p.steps() > 0) e.add(Evidence.fact("marked steps", String.valueOf(p.steps())));
         return e;
-    }
-
-    static String pct(double share) {
-        return Units.share(share);
     }
 
     static String rate(long calls, double seconds) {

@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import hostside.fs.FsRoot;
+import hostside.process.ProcStatus;
 
 /**
  * The strace on this machine: where it is and which version.
@@ -120,19 +121,11 @@ public record Strace(Path executable, String version) {
         return ptraceAdvice(stderr, attach, scope, hasCapSysPtrace(root));
     }
 
-    /** CAP_SYS_PTRACE (bit 19) in CapEff of /proc/self/status. */
+    /** Its bit in the capability mask (linux/capability.h). */
+    static final int CAP_SYS_PTRACE = 19;
+
+    /** CAP_SYS_PTRACE in CapEff of /proc/self/status. */
     static Optional<Boolean> hasCapSysPtrace(FsRoot root) {
-        Optional<String> status = root.text("/proc/self/status");
-        if (status.isEmpty()) return Optional.empty();
-        for (String line : status.get().lines().toList()) {
-            if (!line.startsWith("CapEff:")) continue;
-            try {
-                long caps = Long.parseUnsignedLong(line.substring(7).strip(), 16);
-                return Optional.of((caps & (1L << 19)) != 0);
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-        }
-        return Optional.empty();
+        return ProcStatus.read(root, "/proc/self/status").flatMap(s -> s.effective(CAP_SYS_PTRACE));
     }
 }

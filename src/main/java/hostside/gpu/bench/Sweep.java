@@ -3,9 +3,6 @@ package hostside.gpu.bench;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 import hostside.harness.DetailFigures;
 import hostside.core.Better;
 import hostside.core.Figure;
@@ -46,7 +43,7 @@ public record Sweep(boolean pinned) implements TestCase<Target> {
         return SweepDetail.class;
     }
 
-    /** One size's figure, as hostside/1 kept it in the detail's "points": also how a run builds its sweep. */
+    /** One size's figure, as a run builds its sweep (and as hostside/1 kept it in the detail's "points"). */
     public record Point(long bytes, int copies, Stats gbs) {}
 
     /**
@@ -74,21 +71,6 @@ public record Sweep(boolean pinned) implements TestCase<Target> {
             return new SweepDetail(gpu, peak, halfPeak(sizes, medians),
                     new hostside.core.Sweep(Unit.GB_PER_S, points.stream().map(p -> new hostside.core.Sweep.Point(p.bytes(), p.gbs())).toList()),
                     points.stream().map(Point::copies).toList());
-        }
-
-        /**
-         * Reads this record, and hostside/1's detail too, which held the sizes as "points" (bytes,
-         * copies, gbs) where this one has {@code sweep} and {@code copies}.
-         */
-        @JsonCreator
-        static SweepDetail read(@JsonProperty("gpu") String gpu, @JsonProperty("peakAtBytes") long peakAtBytes,
-                                @JsonProperty("halfPeakBytes") long halfPeakBytes, @JsonProperty("sweep") hostside.core.Sweep sweep,
-                                @JsonProperty("copies") List<Integer> copies, @JsonProperty("points") List<Point> points) {
-            if (sweep == null && points != null) {
-                SweepDetail d = of(gpu, points);
-                return new SweepDetail(gpu, peakAtBytes, halfPeakBytes, d.sweep(), d.copies());
-            }
-            return new SweepDetail(gpu, peakAtBytes, halfPeakBytes, sweep, copies == null ? List.of() : copies);
         }
 
         /** Where the peak is and where half of it is reached: smaller is better for both (the link, not the overhead, sets the pace sooner). */

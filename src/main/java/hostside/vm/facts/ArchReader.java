@@ -1,11 +1,10 @@
 package hostside.vm.facts;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
+import hostside.machine.CpuInfo;
 import hostside.vm.facts.VmFacts.Arch;
 
 /**
@@ -21,27 +20,27 @@ final class ArchReader {
             if (k.get().matches("[a-z][a-z0-9_]{1,15}")) return new Arch(k.get(), "/proc/sys/kernel/arch");
             reads.garbage("/proc/sys/kernel/arch", "not an architecture", k.get());
         }
-        Map<String, String> cpu = cpuinfoFields(fs.text("/proc/cpuinfo").orElse(""));
-        String vendor = cpu.get("vendor_id");
+        CpuInfo cpu = CpuInfo.read(fs);
+        String vendor = cpu.first("vendor_id").orElse(null);
         if (vendor != null && vendor.startsWith("IBM/S390")) return new Arch("s390x", "/proc/cpuinfo: vendor_id " + vendor);
         if (vendor != null) {
-            String flags = " " + cpu.getOrDefault("flags", "") + " ";
-            if (!cpu.containsKey("flags") || flags.contains(" lm ")) {
-                return new Arch("x86_64", "/proc/cpuinfo: vendor_id " + vendor + (cpu.containsKey("flags") ? " with the lm flag" : ""));
+            Optional<String> flags = cpu.first("flags");
+            if (flags.isEmpty() || (" " + flags.get() + " ").contains(" lm ")) {
+                return new Arch("x86_64", "/proc/cpuinfo: vendor_id " + vendor + (flags.isPresent() ? " with the lm flag" : ""));
             }
             return new Arch("i686", "/proc/cpuinfo: vendor_id " + vendor + " without the lm (64-bit) flag");
         }
-        String impl = cpu.get("CPU implementer");
+        String impl = cpu.first("CPU implementer").orElse(null);
         if (impl != null) {
-            String v = cpu.getOrDefault("CPU architecture", "");
-            String features = " " + cpu.getOrDefault("Features", "") + " ";
+            String v = cpu.first("CPU architecture").orElse("");
+            String features = " " + cpu.first("Features").orElse("") + " ";
             boolean v8 = v.matches("\\d+") && Integer.parseInt(v) >= 8 || v.startsWith("AArch64") || features.contains(" asimd ");
             return new Arch(v8 ? "aarch64" : "arm", "/proc/cpuinfo: CPU implementer " + impl
                     + (v.isEmpty() ? "" : ", CPU architecture " + v));
         }
-        String cpuName = cpu.getOrDefault("cpu", "");
+        String cpuName = cpu.first("cpu").orElse("");
         if (cpuName.startsWith("POWER")) return new Arch("ppc64le", "/proc/cpuinfo: cpu " + cpuName + " (endianness not shown there)");
-        String isa = cpu.getOrDefault("isa", "");
+        String isa = cpu.first("isa").orElse("");
         if (isa.startsWith("rv64")) return new Arch("riscv64", "/proc/cpuinfo: isa " + isa);
         String version = fs.text("/proc/version").orElse("");
         if (version.contains("aarch64")) return new Arch("aarch64", "/proc/version names aarch64 (the kernel compiler's target)");
@@ -57,16 +56,5 @@ final class ArchReader {
             if (name != null) return new Arch(name, "the JVM's os.arch (" + os + ")");
         }
         return new Arch(null, "unknown (no /proc/sys/kernel/arch, and neither /proc/cpuinfo nor /proc/version names the architecture)");
-    }
-
-    /** The first value of each key in /proc/cpuinfo (the first processor's block wins). */
-    static Map<String, String> cpuinfoFields(String text) {
-        Map<String, String> out = new HashMap<>();
-        for (String line : text.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon <= 0) continue;
-            out.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
-        }
-        return out;
     }
 }

@@ -240,27 +240,23 @@ public final class VmFactsReader {
     // ---- /proc/meminfo ----
 
     private Meminfo meminfo() {
-        Read r = fs.read("/proc/meminfo");
+        Read r = fs.read(MemInfo.PROC);
         if (!(r instanceof Read.Ok ok)) {
             unknowns.add(r.why());
             return new Meminfo(null, null, null, null, null, null, null, null, null, null, null);
         }
-        String text = ok.text();
-        MemInfo mi = MemInfo.parse(text);
-        if (!text.contains("MemTotal:")) unknowns.add("/proc/meminfo: no MemTotal");
-        return new Meminfo(mem(mi, text, "MemTotal"), mem(mi, text, "MemAvailable"), mem(mi, text, "AnonHugePages"),
-                mem(mi, text, "ShmemHugePages"), mem(mi, text, "FileHugePages"), mem(mi, text, "Hugetlb"),
-                mem(mi, text, "CommitLimit"), mem(mi, text, "Committed_AS"), mem(mi, text, "SwapTotal"),
-                mem(mi, text, "SwapFree"), mem(mi, text, "Mlocked"));
+        MemInfo mi = MemInfo.parse(ok.text());
+        if (mi.bytes("MemTotal") == null && !mi.garbled().containsKey("MemTotal")) unknowns.add("/proc/meminfo: no MemTotal");
+        return new Meminfo(mem(mi, "MemTotal"), mem(mi, "MemAvailable"), mem(mi, "AnonHugePages"), mem(mi, "ShmemHugePages"),
+                mem(mi, "FileHugePages"), mem(mi, "Hugetlb"), mem(mi, "CommitLimit"), mem(mi, "Committed_AS"), mem(mi, "SwapTotal"),
+                mem(mi, "SwapFree"), mem(mi, "Mlocked"));
     }
 
     /** A meminfo value in bytes; null when absent (older kernels lack some), null and an unknown when garbled. */
-    private Long mem(MemInfo mi, String text, String key) {
-        OptionalLong v = mi.get(key);
-        if (v.isPresent()) return v.getAsLong();
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(key) + ":(.*)$").matcher(text);
-        if (m.find()) garbage("/proc/meminfo", key + " is not a size", m.group(1).strip());
-        return null;
+    private Long mem(MemInfo mi, String key) {
+        String bad = mi.garbled().get(key);
+        if (bad != null) garbage(MemInfo.PROC, key + " is not a size", bad);
+        return mi.bytes(key);
     }
 
     // ---- sysctls ----

@@ -46,30 +46,15 @@ class NsDistributionsTest {
     }
 
     @Test
-    void aDetailReadsBackFromItsJsonAndFromAnOldReportsMaps() throws Exception {
+    void aDetailReadsBackFromItsJson() throws Exception {
         LaunchJitter.Detail d = new Runs.Jitter().late(NsDistributions.of(one(55_000))).pinnedTo(3, CpuSet.of(0, 1, 2)).build();
         assertThat(Json.MAPPER.treeToValue(Json.MAPPER.valueToTree(d), LaunchJitter.Detail.class)).isEqualTo(d);
-
-        String old = """
-                {"launches": 20000, "periodNs": 100000, "gpu": null, "feederCpu": 0, "hogCpus": [1, 2, 3], "timerSlackNs": 50000,
-                 "missedTicks": 234, "warmupTicks": 13057, "warmupMs": 1307, "jitSettledInWarmup": true,
-                 "lateNs": {"p50": 54687, "p99": 58399, "p99.9": 103103, "max": 5296127},
-                 "gapNs": {"p50": 100031, "p99": 102719, "p99.9": 155391, "max": 5341183}}
-                """;
-        LaunchJitter.Detail o = Json.MAPPER.readValue(old, LaunchJitter.Detail.class);
-        assertThat(o.hogCpus()).isEqualTo(CpuSet.range(1, 3));
-        assertThat(o.lateNs()).isEqualTo(new Distribution(Unit.NS, 0, 54687, 58399, 103103, 5296127, List.of()));
-        assertThat(o.launchNs()).isNull();
-        assertThat(o.stoppedAtTimeBound()).isFalse();
-        assertThatThrownBy(() -> Json.MAPPER.readValue(old.replace("[1, 2, 3]", "[1, \"x\"]"), LaunchJitter.Detail.class))
-                .hasMessageContaining("CPUs as a cpulist");
     }
 
     @Test
-    void theSchedulerCasesCpusReadFromEitherSpelling() throws Exception {
+    void theSchedulerCasesCpusAreACpulist() throws Exception {
         var d = new SchedCosts.PingPong.Detail(CpuSet.of(0, 1), 20_000);
         assertThat(Json.MAPPER.valueToTree(d).path("cpus").asText()).isEqualTo("0-1");
-        assertThat(Json.MAPPER.readValue("{\"cpus\": [0, 1], \"roundTripsPerSample\": 20000}", SchedCosts.PingPong.Detail.class)).isEqualTo(d);
         assertThat(Json.MAPPER.readValue("{\"cpus\": \"0-1\", \"roundTripsPerSample\": 20000}", SchedCosts.PingPong.Detail.class)).isEqualTo(d);
     }
 
