@@ -39,11 +39,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
     private String drill = "";
     private String now = "";
     private int index, count;
-    private long caseStart;
-    private boolean caseRunning;
-    /** Cases that ran (ok or failed) since the drill began, and their time: the per-case average. */
-    private int ran;
-    private long ranNanos;
+    private final TimeLeft timeLeft = new TimeLeft();
     private boolean lineShown;
     private OptionalLong expectedEnd = OptionalLong.empty();
     /** Not on a terminal: the step under way, said with its time once it ends (see {@link #endStep}). */
@@ -105,9 +101,8 @@ public final class Progress implements ProgressSink, AutoCloseable {
         endStep();
         drill = String.format(Locale.ROOT, "%s %d/%d", name, i, n);
         now = "";
-        index = count = ran = 0;
-        caseRunning = false;
-        ranNanos = 0;
+        index = count = 0;
+        timeLeft.drill();
         if (!terminal) line(String.format(Locale.ROOT, "drill %d of %d: %s (elapsed %s)", i, n, name, duration(sinceStart())));
         else draw();
     }
@@ -116,13 +111,13 @@ public final class Progress implements ProgressSink, AutoCloseable {
     public synchronized void accept(Event e) {
         switch (e) {
             case DrillStarted d -> drill(d.name(), d.index(), d.count());
+            case CasesPlanned c -> timeLeft.planned(c.costs(), nanoClock.getAsLong());
             case CaseStarted s -> {
                 endStep();
                 now = s.label();
                 index = s.index();
                 count = s.count();
-                caseStart = nanoClock.getAsLong();
-                caseRunning = true;
+                timeLeft.started(index, count, nanoClock.getAsLong());
                 if (terminal) draw();
                 else line(String.format(Locale.ROOT, "%s%d/%d %s: started (elapsed %s)", prefix(), index, count, now, duration(sinceStart())));
             }
@@ -130,12 +125,8 @@ public final class Progress implements ProgressSink, AutoCloseable {
                 endStep();
                 index = d.index();
                 count = d.count();
-                caseRunning = false;
                 boolean didRun = d.status() != Status.NOT_RUN;
-                if (didRun) {
-                    ran++;
-                    ranNanos += d.nanos();
-                }
+                timeLeft.ended(index, count, didRun, d.nanos(), nanoClock.getAsLong());
                 if (terminal) {
                     now = d.label();
                     draw();
@@ -151,7 +142,7 @@ public final class Progress implements ProgressSink, AutoCloseable {
                 endStep();
                 now = s.what();
                 index = count = 0;
-                caseRunning = false;
+                timeLeft.outside();
                 if (terminal) {
                     draw();
                 } else {
@@ -220,45 +211,32 @@ public final class Progress implements ProgressSink, AutoCloseable {
         onClose.run();
     }
 
-    /** The live line as it reads now (terminal mode). */
+    /**
+     * The live line as it reads now (terminal mode), shorter than the terminal is wide: a line that
+     * reaches the last column wraps, and the next redraw then leaves the first half behind. What
+     * gives way is what runs, cut at a word with an ellipsis; the counts and times never do.
+     */
     synchronized String liveLine() {
-        StringBuilder b = new StringBuilder("hostside: ").append(prefix());
-        b.append(now.isEmpty() ? "starting" : now);
-        if (count > 0) b.append(String.format(Locale.ROOT, " (%d of %d)", index, count));
-        b.append(", ").append(duration(sinceStart()));
-        b.append(leftText(", about "));
+        String lead = "hostside: " + prefix();
+        StringBuilder figures = new StringBuilder();
+        if (count > 0) figures.append(String.format(Locale.ROOT, " (%d of %d)", index, count));
+        figures.append(", ").append(duration(sinceStart())).append(leftText(", about "));
         // what runs may name a recording's path or a GPU: shown, so the only control on the line is CLEAR
-        String s = Printable.of(b.toString());
-        return s.length() < width ? s : s.substring(0, width - 4) + "...";
+        return Fit.line(Printable.of(lead), Printable.of(now.isEmpty() ? "starting" : now), figures.toString(), width - 1);
     }
 
     /**
-     * What is left of the cases of this run of the harness: the per-case average of those that ran
-     * times the cases not yet ended, less what the current one has already taken; a step whose
-     * length is known counts down to its end. Empty before anything can be said.
+     * What is left: the cases' own costs summed ({@link TimeLeft}); a step whose length is known
+     * counts down to its end. Empty before anything can be said.
      */
     synchronized OptionalLong left() {
         long t = nanoClock.getAsLong();
-        if (expectedEnd.isPresent() && count == 0) return OptionalLong.of(Math.max(0, expectedEnd.getAsLong() - t));
-        boolean running = caseRunning && count > 0;
-        return Estimate.left(ran, ranNanos, count - index + (running ? 1 : 0), running ? t - caseStart : 0);
-    }
-
-    /** The estimate's arithmetic, apart so that it is tested on its own. */
-    record Estimate() {
-        /**
-         * @param ran           cases that ran so far, and {@code ranNanos} their total time
-         * @param casesLeft     cases not yet ended, the current one included
-         * @param currentNanos  how long the current case has run (0 between cases)
-         */
-        static OptionalLong left(int ran, long ranNanos, int casesLeft, long currentNanos) {
-            if (ran == 0 || casesLeft <= 0) return OptionalLong.empty();
-            long average = ranNanos / ran;
-            long rest = average * (casesLeft - 1), current = average - currentNanos;
-            // a case running past the average says nothing of its own end: "0 s left" for a minute would be a lie
-            if (current <= 0) return rest > 0 ? OptionalLong.of(rest) : OptionalLong.empty();
-            return OptionalLong.of(rest + current);
+        // a step past its known length says nothing rather than "0.0 s left" for as long as it goes on
+        if (expectedEnd.isPresent() && count == 0) {
+            long rest = expectedEnd.getAsLong() - t;
+            return rest > 0 ? OptionalLong.of(rest) : OptionalLong.empty();
         }
+        return timeLeft.left(t);
     }
 
     /** 4.2 s, 42 s, 3m05s: short enough for the live line. */

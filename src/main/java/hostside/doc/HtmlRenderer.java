@@ -27,7 +27,11 @@ public final class HtmlRenderer {
             h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
             .subtitle { color: #555555; margin-top: 0; }
             table { border-collapse: collapse; margin: 0.5rem 0; }
-            div.wide { overflow-x: auto; }
+            div.wide { overflow: auto; max-height: 85vh; margin: 0.5rem 0; }
+            div.wide table { margin: 0; }
+            div.wide thead th { position: sticky; top: 0; background: #ffffff; box-shadow: inset 0 -2px #999999; }
+            td .word { white-space: nowrap; }
+            @media print { div.wide { max-height: none; overflow: visible; } }
             th, td { padding: 0.15rem 0.7rem; border-bottom: 1px solid #dddddd; text-align: left; vertical-align: top; }
             th { border-bottom: 2px solid #999999; }
             .num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -105,14 +109,21 @@ public final class HtmlRenderer {
         h.append("</dl>\n");
     }
 
-    /** Figures right-aligned through a class, so the numbers' digits line up as in the terminal. */
+    /**
+     * Figures right-aligned through a class, so the numbers' digits line up as in the terminal.
+     * Each table scrolls inside its own box, no taller than most of the window: a wide table's
+     * scroll bar then lies where the table is read, not at the end of a table of a hundred rows
+     * (the page's "Every figure" had it 7,000 px below its header), and the header row stays
+     * in view while the rows scroll under it. In a cell, words with a hyphen are kept whole
+     * ({@link #cell}).
+     */
     private static void table(StringBuilder h, Table t) {
         h.append("<div class=\"wide\"><table>\n<thead><tr>");
         for (Table.Column c : t.columns()) h.append("<th").append(cls(c)).append('>').append(esc(c.header())).append("</th>");
         h.append("</tr></thead>\n<tbody>\n");
         for (List<Text> row : t.rows()) {
             h.append("<tr>");
-            for (int i = 0; i < row.size(); i++) h.append("<td").append(cls(t.columns().get(i))).append('>').append(inline(row.get(i))).append("</td>");
+            for (int i = 0; i < row.size(); i++) h.append("<td").append(cls(t.columns().get(i))).append('>').append(cell(row.get(i))).append("</td>");
             h.append("</tr>\n");
         }
         h.append("</tbody>\n</table></div>\n");
@@ -152,6 +163,45 @@ public final class HtmlRenderer {
             }
         }
         return s.toString();
+    }
+
+    /**
+     * A table cell: as {@link #inline}, but a word with a hyphen in it is one unbreakable span.
+     * Browsers break a line after a hyphen (Unicode's line breaking, UAX #14), which cut a fio
+     * command's "--ioengine=psync" into "--" and "ioengine=psync" and a GPU's UUID in five;
+     * a cell now wraps at its spaces only, so a command reads option by option and copies as it
+     * was. A span, not a non-breaking hyphen in the text: copied, the command must be the one run.
+     * Only in cells: a table scrolls inside its box, where a long word cannot widen the page.
+     */
+    private static String cell(Text t) {
+        StringBuilder s = new StringBuilder();
+        for (Text.Inline i : t.parts()) {
+            switch (i) {
+                case Text.Plain p -> words(s, p.text());
+                case Text.Code c -> words(s.append("<code>"), c.text()).append("</code>");
+                case Text.Strong st -> words(s.append("<strong>"), st.text()).append("</strong>");
+            }
+        }
+        return s.toString();
+    }
+
+    /** {@code text} escaped, each of its space-separated words that holds a hyphen wrapped in a span of class word. */
+    private static StringBuilder words(StringBuilder s, String text) {
+        int i = 0, n = text.length();
+        while (i < n) {
+            int end = i;
+            if (text.charAt(i) == ' ') {
+                while (end < n && text.charAt(end) == ' ') end++;
+                s.append(text, i, end);
+            } else {
+                while (end < n && text.charAt(end) != ' ') end++;
+                String word = text.substring(i, end);
+                if (word.indexOf('-') >= 0 || word.indexOf('\u2010') >= 0) s.append("<span class=\"word\">").append(esc(word)).append("</span>");
+                else s.append(esc(word));
+            }
+            i = end;
+        }
+        return s;
     }
 
     /**

@@ -1,5 +1,9 @@
 package hostside.harness;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
 /**
  * Where a drill says how far it is: the {@link Runner} reports each test case as it starts and
  * ends, a drill its other long steps (writing a test file). What is shown, and how, belongs to
@@ -9,10 +13,20 @@ package hostside.harness;
 @FunctionalInterface
 public interface ProgressSink {
     /** Something that happened; records so that a test can compare them. */
-    sealed interface Event permits DrillStarted, CaseStarted, CaseEnded, Step {}
+    sealed interface Event permits DrillStarted, CasesPlanned, CaseStarted, CaseEnded, Step {}
 
     /** The outer level of a run of several drills (the report): drill {@code index} of {@code count}. */
     record DrillStarted(String name, int index, int count) implements Event {}
+
+    /**
+     * The cases of this run of the harness, before the first starts: each one's {@link TestCase#cost},
+     * in order, empty where the case cannot say. What the time left is summed from.
+     */
+    record CasesPlanned(List<Optional<Duration>> costs) implements Event {
+        public CasesPlanned {
+            costs = List.copyOf(costs);
+        }
+    }
 
     /**
      * @param label  the case's key, with where it runs ("h2d_pinned on GPU0")
@@ -46,6 +60,7 @@ public interface ProgressSink {
             case CaseEnded d -> new CaseEnded(d.label() + " on " + where, d.index(), d.count(), d.status(), d.nanos());
             case Step s -> s;
             case DrillStarted d -> d;
+            case CasesPlanned c -> c;
         });
     }
 }

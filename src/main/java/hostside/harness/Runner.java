@@ -1,5 +1,6 @@
 package hostside.harness;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,6 +57,7 @@ public final class Runner {
      * took), the harness being the one place that sees every case of every drill, as JMH's runner is.
      */
     public static <C> List<Result> run(List<? extends TestCase<C>> tests, C target, ProgressSink progress) {
+        progress.accept(new ProgressSink.CasesPlanned(tests.stream().map(t -> cost(t, target)).toList()));
         List<Result> results = new ArrayList<>();
         int n = tests.size(), i = 0;
         for (TestCase<C> t : tests) {
@@ -77,6 +79,15 @@ public final class Runner {
             progress.accept(new ProgressSink.CaseEnded(t.key(), i, n, r.status(), System.nanoTime() - start));
         }
         return results;
+    }
+
+    /** A case's declared cost; one that cannot say (or fails to) has none: progress is no reason to stop a run. */
+    private static <C> Optional<Duration> cost(TestCase<C> t, C target) {
+        try {
+            return t.cost(target).filter(d -> d.isPositive());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** The tests whose keys are selected (all when {@code keys} is empty); an unknown key is bad input. */

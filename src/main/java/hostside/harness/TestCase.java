@@ -1,5 +1,6 @@
 package hostside.harness;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import hostside.core.Better;
@@ -19,6 +20,17 @@ public interface TestCase<C> {
     }
 
     Result run(C target);
+
+    /**
+     * How long a run of this case takes on {@code target}, where the case fixes it beforehand: the
+     * window it records for (a jitter run's ticks at their period, a timed read's samples). Empty
+     * where only running it tells (a loop repeated until its figures hold); progress then learns
+     * such a case's length from those of its drill that ran. Read before the cases run, for the
+     * time left: it must cost nothing and touch nothing.
+     */
+    default Optional<Duration> cost(C target) {
+        return Optional.empty();
+    }
 
     /**
      * The established tool's test that measures the same thing the same way ("nvbandwidth

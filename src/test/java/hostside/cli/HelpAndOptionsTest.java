@@ -2,8 +2,11 @@ package hostside.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,23 +88,32 @@ class HelpAndOptionsTest {
 
     /**
      * picocli formats every help text as a format string: a bare % ("5% bandwidth") printed a
-     * "[picocli WARN] Could not format" paragraph on stderr above compare's help.
+     * "[picocli WARN] Could not format" paragraph on stderr above compare's help. Every way to
+     * ask for help: the command list, each command's --help and -h, and "help COMMAND".
      */
     @Test
     void helpPrintsNoPicocliWarning() {
-        java.io.PrintStream was = System.err;
-        java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(stderr, true, java.nio.charset.StandardCharsets.UTF_8));
+        List<String[]> asks = new ArrayList<>();
+        asks.add(new String[] {"--help"});
+        for (String c : commands().keySet()) {
+            asks.add(new String[] {c, "--help"});
+            asks.add(new String[] {c, "-h"});
+            asks.add(new String[] {"help", c});
+        }
+        PrintStream was = System.err;
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
         try {
-            for (String c : commands().keySet()) {
-                Result r = run(c, "--help");
-                assertThat(r.code()).as(c).isZero();
-                assertThat(r.err()).as(c).isEmpty();
+            for (String[] ask : asks) {
+                Result r = run(ask);
+                String what = String.join(" ", ask);
+                assertThat(r.code()).as(what).isZero();
+                assertThat(r.err()).as(what).isEmpty();
+                assertThat(stderr.toString(StandardCharsets.UTF_8)).as("stderr after " + what).doesNotContain("picocli WARN").isEmpty();
             }
         } finally {
             System.setErr(was);
         }
-        assertThat(stderr.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN").isEmpty();
     }
 
     @Test

@@ -158,4 +158,25 @@ class HtmlRendererTest {
         assertThat(fig.select("table td").eachText()).startsWith("1..2 us", "5200");
         assertThat(fig.select("dl dt").eachText()).containsExactly("p50", "p99", "p99.9");
     }
+
+    /**
+     * A cell wraps at its spaces only: each word with a hyphen is one span that the style keeps
+     * whole (browsers break after a hyphen), and the cell's text, copied, is the command as given.
+     */
+    @Test
+    void aCellKeepsEachHyphenatedWordWhole() {
+        String fio = "fio --rw=randread --bs=4k  --ioengine=psync <&> x";
+        Document d = new Document("t", "", List.of(new Block.Table(List.of(new Block.Table.Column("peer", Block.Table.Align.LEFT)),
+                List.of(List.of(Text.of(fio)), List.of(Text.code("a-b c"))))));
+        org.jsoup.nodes.Document p = Jsoup.parse(new HtmlRenderer().render(d));
+        Elements cells = p.select("td");
+        assertThat(cells.get(0).select("span.word").eachText()).containsExactly("--rw=randread", "--bs=4k", "--ioengine=psync");
+        assertThat(cells.get(0).wholeText()).isEqualTo(fio);
+        assertThat(cells.get(1).select("code > span.word").eachText()).containsExactly("a-b");
+        assertThat(cells.get(1).wholeText()).isEqualTo("a-b c");
+        assertThat(p.select("style").html()).contains("td .word { white-space: nowrap; }");
+        // prose keeps the browser's own line breaking: only a cell, inside its scrolling box, holds words whole
+        Document prose = new Document("t", "", List.of(Block.Paragraph.of(fio)));
+        assertThat(Jsoup.parse(new HtmlRenderer().render(prose)).select("span.word")).isEmpty();
+    }
 }

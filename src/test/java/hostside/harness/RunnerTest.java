@@ -7,6 +7,7 @@ import hostside.core.Unit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +88,9 @@ class RunnerTest {
             throw new IllegalStateException("no");
         });
         Runner.run(List.of(Case.ok("a", 1), skipped, boom), "gpu0", ((ProgressSink) events::add).on("GPU1"));
-        assertThat(events).hasSize(5);
+        assertThat(events).hasSize(6);
+        // first the plan: none of these cases declares its length
+        assertThat(events.remove(0)).isEqualTo(new ProgressSink.CasesPlanned(List.of(Optional.empty(), Optional.empty(), Optional.empty())));
         assertThat(events.get(0)).isEqualTo(new ProgressSink.CaseStarted("a on GPU1", 1, 3));
         assertThat(events.get(1)).isInstanceOfSatisfying(ProgressSink.CaseEnded.class, e -> {
             assertThat(e.label()).isEqualTo("a on GPU1");
@@ -140,5 +143,33 @@ class RunnerTest {
         List<Case> all = List.of(Case.ok("a", 1), Case.ok("b", 2));
         assertThatThrownBy(() -> Runner.select(all, List.of("a", "host_to_devcie"))).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("host_to_devcie").hasMessageContaining("see --list");
+    }
+
+    /** A case that records for a window it knows: its length before it runs, for the time left. */
+    record Windowed(String key, Duration window) implements TestCase<String> {
+        public String description() {
+            return "window " + key;
+        }
+
+        public Result run(String target) {
+            return Result.ok(this, Unit.GB_PER_S, Stats.of(1), "test", (Detail) null);
+        }
+
+        @Override
+        public Optional<Duration> cost(String target) {
+            if (window == null) throw new IllegalStateException("cannot tell");
+            return Optional.of(window);
+        }
+    }
+
+    @Test
+    void thePlanHoldsEachCasesDeclaredCostAndNoneWhereItCannotTell() {
+        List<ProgressSink.Event> events = new ArrayList<>();
+        List<Result> r = Runner.run(List.of(new Windowed("jitter", Duration.ofSeconds(10)), Case.ok("loop", 1), new Windowed("broken", null),
+                new Windowed("zero", Duration.ZERO)), "x", events::add);
+        assertThat(events.getFirst()).isEqualTo(new ProgressSink.CasesPlanned(
+                List.of(Optional.of(Duration.ofSeconds(10)), Optional.empty(), Optional.empty(), Optional.empty())));
+        // a case whose cost cannot be told still runs
+        assertThat(r).extracting(Result::status).containsOnly(Status.OK);
     }
 }

@@ -67,7 +67,7 @@ class ReportInBrowserTest {
 
         // Every plot of the document is on the page, laid out at a readable size, with data drawn in it.
         int plots = countPlots(doc.blocks());
-        if (json.contains("h200-report")) assertThat(plots).as("the H200 report has plots, or this test proves nothing").isPositive();
+        if (json.contains("h200-hostside2")) assertThat(plots).as("the H200 report has plots, or this test proves nothing").isPositive();
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> drawn = (List<Map<String, Object>>) js.executeScript("""
                 return [...document.querySelectorAll('figure.plot')].map(f => {
@@ -91,15 +91,75 @@ class ReportInBrowserTest {
         assertThat(headings).as("top-level sections").containsExactlyElementsOf(doc.blocks().stream()
                 .filter(b -> b instanceof Block.Section).map(b -> ((Block.Section) b).title()).toList());
 
-        // No line of prose runs off a 1280-pixel window (a table may scroll inside itself, the page must not).
+        // No line of prose runs off a 1280-pixel window (a table may scroll inside its box, the page must not).
+        // clientWidth, not innerWidth: the window's width counts the vertical scroll bar, which covers the page's right edge.
         long pageWidth = ((Number) js.executeScript("return document.documentElement.scrollWidth")).longValue();
-        long window = ((Number) js.executeScript("return window.innerWidth")).longValue();
-        if (pageWidth > window) {
+        long window = ((Number) js.executeScript("return document.documentElement.clientWidth")).longValue();
+        boolean bodyScrolls = (Boolean) js.executeScript("return document.body.scrollWidth > document.body.clientWidth");
+        if (pageWidth > window || bodyScrolls) {
             Object wide = js.executeScript("""
-                    return [...document.body.querySelectorAll('body > *, section > *')].filter(e => e.getBoundingClientRect().right > window.innerWidth)
+                    return [...document.body.querySelectorAll('body > *, main > *, section > *')]
+                      .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth)
                       .slice(0, 5).map(e => e.tagName + ' ' + Math.round(e.getBoundingClientRect().width) + 'px: ' + e.textContent.slice(0, 80));""");
             fail("the page of " + json + " is " + pageWidth + " px wide in a window of " + window + " px; too wide: " + wide);
         }
+
+        // Each table is held by its own box inside the column: it fits the box, or the box scrolls it sideways and is no
+        // taller than the window, so that its scroll bar is on screen wherever the table is read (the "Every figure" table's
+        // was 7,000 px below its header).
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> boxes = (List<Map<String, Object>>) js.executeScript("""
+                const column = document.querySelector('main').getBoundingClientRect();
+                return [...document.querySelectorAll('table')].map(t => {
+                  const box = t.parentElement, b = box.getBoundingClientRect();
+                  return {table: t.querySelector('th')?.textContent ?? '', box: box.tagName + '.' + box.className,
+                          left: b.left - column.left, right: column.right - b.right, boxWidth: box.clientWidth,
+                          tableWidth: t.getBoundingClientRect().width, scrollWidth: box.scrollWidth,
+                          overflow: getComputedStyle(box).overflowX, height: b.height, window: window.innerHeight};
+                });""");
+        assertThat(boxes).as("tables of " + json).isNotEmpty();
+        int scrolled = 0;
+        for (Map<String, Object> b : boxes) {
+            String what = "the table headed \"" + b.get("table") + "\" in " + json;
+            assertThat(b.get("box")).as(what + ": its box").isEqualTo("DIV.wide");
+            assertThat(number(b, "left")).as(what + ": its box's left edge within the column").isGreaterThanOrEqualTo(-0.5);
+            assertThat(number(b, "right")).as(what + ": its box's right edge within the column").isGreaterThanOrEqualTo(-0.5);
+            if (number(b, "tableWidth") <= number(b, "boxWidth") + 0.5) continue;
+            scrolled++;
+            assertThat(b.get("overflow")).as(what + " is wider than its box, which must scroll it").isIn("auto", "scroll");
+            assertThat(number(b, "scrollWidth")).as(what + ": its box scrolls over the whole table").isGreaterThanOrEqualTo(Math.floor(number(b, "tableWidth")));
+            assertThat(number(b, "height")).as(what + ": its box, whose bottom edge holds the scroll bar, is no taller than the window")
+                    .isLessThanOrEqualTo(number(b, "window"));
+        }
+        if (json.contains("hostside2")) assertThat(scrolled).as("wide tables in " + json + ", or the scrolling above is not tested").isPositive();
+
+        // A cell wraps at its spaces: no word with a hyphen is cut over two lines (a fio command's "--ioengine=psync",
+        // a GPU's UUID), as browsers do after a hyphen unless told otherwise.
+        @SuppressWarnings("unchecked")
+        List<String> cut = (List<String>) js.executeScript("""
+                const cut = [];
+                for (const td of document.querySelectorAll('td')) {
+                  const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+                  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                    for (const m of n.data.matchAll(/\\S*-\\S*/g)) {
+                      const r = document.createRange();
+                      r.setStart(n, m.index);
+                      r.setEnd(n, m.index + m[0].length);
+                      if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) cut.push(m[0]);
+                    }
+                  }
+                }
+                return cut;""");
+        assertThat(cut).as("words cut over two lines in the tables of " + json).isEmpty();
+        @SuppressWarnings("unchecked")
+        List<String> wrapped = (List<String>) js.executeScript("""
+                return [...document.querySelectorAll('td')].filter(td => td.textContent.startsWith('fio ') && td.getClientRects().length > 0
+                  && td.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(td).lineHeight)).map(td => td.textContent);""");
+        if (json.contains("hostside2")) assertThat(wrapped).as("fio commands wrapped over lines in " + json + ", or the cut check above is not tested").isNotEmpty();
+    }
+
+    private static double number(Map<String, Object> m, String key) {
+        return ((Number) m.get(key)).doubleValue();
     }
 
     private static int countPlots(List<Block> blocks) {

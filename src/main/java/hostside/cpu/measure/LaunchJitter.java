@@ -3,6 +3,7 @@ package hostside.cpu.measure;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
 
 import org.HdrHistogram.Histogram;
@@ -260,6 +261,12 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      */
     static long hogLimitS(int ticks, long periodNs) {
         return (MAX_WARMUP_NS + timeBoundNs(ticks, periodNs)) / 1_000_000_000L + 30;
+    }
+
+    /** Its ticks at their period: the window it records; the warm-up before it (at most {@link #MAX_WARMUP_NS}) is not counted. */
+    @Override
+    public Optional<Duration> cost(CpuTarget t) {
+        return Optional.of(Duration.ofNanos(Math.multiplyExact((long) t.launches(), t.periodNs())));
     }
 
     public Result run(CpuTarget t) {

@@ -3,6 +3,7 @@ package hostside.io.measure;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.SplittableRandom;
 
@@ -172,6 +173,16 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
     /** A sample's figure: GB/s for sequential reads, IOPS for random ones. */
     double figure(Sample s) {
         return pattern == Pattern.SEQUENTIAL ? s.bytes() / (double) s.nanos() : s.ops() * 1e9 / s.nanos();
+    }
+
+    /**
+     * Its samples' timed windows, as fio's --runtime; a cold sequential read reads a whole pass of
+     * the file instead, whose length only the disk tells, and declares none.
+     */
+    @Override
+    public Optional<Duration> cost(IoTarget t) {
+        if (pattern == Pattern.SEQUENTIAL && cache == Cache.COLD) return Optional.empty();
+        return Optional.of(Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), (long) SAMPLES)));
     }
 
     public Result run(IoTarget t) {
