@@ -190,7 +190,10 @@ final class Documents {
         }
         props.set("gpu", nullable(s.of(component(MachineRun.class, "gpu"))));
         props.set("figures", s.of(returnType(MachineRun.class, "figures")));
-        return exactly(props);
+        ObjectNode n = exactly(props);
+        // the command line's, set only where the rack measured its own copies live
+        props.set("load", nullable(s.ref(MachineLoad.class)));
+        return n;
     }
 
     /** {@code hostside compare --json} (CompareCommand): the comparison's parts, by the names the command gives them. */
