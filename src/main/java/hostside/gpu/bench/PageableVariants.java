@@ -7,7 +7,7 @@ import hostside.gpu.cuda.Stream;
 
 /**
  * A bench tool, not a drill: pageable copies of 256 MiB issued three ways, alternated for three
- * rounds, to see whether the way a copy is issued matters (bench/device-pageable.sh and
+ * rounds, to see whether the way a copy is issued matters (once bench/device-pageable.sh, now in `bench/run copies`, and
  * docs/measurements/2026-12-02-h200-gpu.md; on the H200 it did not, beyond run-to-run noise).
  * Run with: java --enable-native-access=ALL-UNNAMED -cp target/hostside.jar PageableVariants
  */
