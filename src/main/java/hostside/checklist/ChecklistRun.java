@@ -35,8 +35,8 @@ public final class ChecklistRun {
     private ChecklistRun() {}
 
     /** This machine over a window; a recorded one in one snapshot. */
-    public static Checklist gather(FsRoot fs, long pid, int seconds, Ticker ticker, GpuFeed gpus, IntConsumer onSample) throws InterruptedException {
-        return gather(fs, pid, seconds, fs.isLive(), ticker, gpus, onSample);
+    public static Checklist run(FsRoot fs, long pid, int seconds, Ticker ticker, GpuFeed gpus, IntConsumer onSample) throws InterruptedException {
+        return run(fs, pid, seconds, fs.isLive(), ticker, gpus, onSample);
     }
 
     /**
@@ -45,7 +45,7 @@ public final class ChecklistRun {
      * @param seconds the window; ignored for a snapshot
      * @param gpus    the GPUs to read; ignored for a snapshot
      */
-    static Checklist gather(FsRoot fs, long pid, int seconds, boolean live, Ticker ticker, GpuFeed gpus, IntConsumer onSample)
+    static Checklist run(FsRoot fs, long pid, int seconds, boolean live, Ticker ticker, GpuFeed gpus, IntConsumer onSample)
             throws InterruptedException {
         TaskStat start = existing(fs, pid);
         String cgroup = cgroup(fs, pid);

@@ -64,7 +64,7 @@ public final class ChecklistCommand implements Callable<Integer> {
 
     private Checklist gather(FsRoot fs, GpuFeed gpus) {
         try {
-            return ChecklistRun.gather(fs, pid, seconds, Ticker.system(), gpus, i -> {});
+            return ChecklistRun.run(fs, pid, seconds, Ticker.system(), gpus, i -> {});
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while sampling", e);

@@ -97,7 +97,7 @@ class ChecklistDocumentTest {
     void aSnapshotSaysWhatItCouldNotMeasure() throws Exception {
         ProcBox box = new ProcBox(dir);
         box.process(77, 1, "trainer", 'R', 0, 0, 10, 5, 2, 1).thread(77, 77, "trainer", 'R', 10, 5, 1, 0, 0);
-        Checklist c = ChecklistRun.gather(box.fs(), 77, 10, new FakeTicker(t -> {}), GpuFeed.none("unused"), i -> {});
+        Checklist c = ChecklistRun.run(box.fs(), 77, 10, new FakeTicker(t -> {}), GpuFeed.none("unused"), i -> {});
         List<String> lines = text(c).lines().toList();
         assertThat(lines.get(1)).isEqualTo("one snapshot");
         assertThat(after(lines, "Verdict")).isEqualTo("  · one moment of a recorded machine: no rates, so no bottleneck is named [M4-60S-SNAPSHOT]");

@@ -44,7 +44,7 @@ class ChecklistReadBackTest {
         ProcBox box = new ProcBox(dir);
         box.process(77, 1, "trainer", 'R', 0, 0, 10, 5, 2, 1).thread(77, 77, "trainer", 'R', 10, 5, 1, 0, 0)
                 .thread(77, 78, "pt_data_loader", 'D', 0, 0, 3, 0, 0);
-        Checklist c = ChecklistRun.gather(box.fs(), 77, 10, new FakeTicker(t -> {}), GpuFeed.none("unused"), i -> {});
+        Checklist c = ChecklistRun.run(box.fs(), 77, 10, new FakeTicker(t -> {}), GpuFeed.none("unused"), i -> {});
         assertThat(c.window().mode()).isEqualTo(Checklist.Mode.SNAPSHOT);
         readBack(c);
     }
@@ -73,7 +73,7 @@ class ChecklistReadBackTest {
         long me = ProcessHandle.current().pid();
         Checklist c;
         try (GpuFeed gpus = GpuFeed.nvml(FakeNvml.library())) {
-            c = ChecklistRun.gather(FsRoot.live(), me, 1, Ticker.system(), gpus, i -> {});
+            c = ChecklistRun.run(FsRoot.live(), me, 1, Ticker.system(), gpus, i -> {});
         }
         assertThat(c.window().mode()).isEqualTo(Checklist.Mode.LIVE);
         assertThat(c.gpus().gpus()).hasSize(2);

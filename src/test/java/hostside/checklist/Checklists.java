@@ -14,7 +14,7 @@ final class Checklists {
         SamplerTest job = new SamplerTest();
         job.dir = dir;
         job.job();
-        return ChecklistRun.gather(job.box.fs(), SamplerTest.PID, 2, true, new FakeTicker(job::advance),
+        return ChecklistRun.run(job.box.fs(), SamplerTest.PID, 2, true, new FakeTicker(job::advance),
                 GpuFeed.none("no NVIDIA driver (libnvidia-ml.so.1 not found)"), i -> {});
     }
 

@@ -33,7 +33,7 @@ class GpuOnFakeNvmlTest {
         ProcBox box = new ProcBox(dir);
         box.process(PID, 1, "python3", 'S', 0, 0, 0, 0, 1, 0).thread(PID, PID, "python3", 'S', 0, 0, 0, 0, 0);
         try (GpuFeed gpus = GpuFeed.nvml(FakeNvml.library())) {
-            return ChecklistRun.gather(box.fs(), PID, 2, true, new FakeTicker(t -> {
+            return ChecklistRun.run(box.fs(), PID, 2, true, new FakeTicker(t -> {
                 box.tick(0, 0, 0, 0, 50).tick(1, 0, 0, 0, 50).tick(2, 0, 0, 0, 50).tick(3, 0, 0, 0, 50).writeStat();
                 between.accept(t);
             }), gpus, i -> {});
@@ -93,7 +93,7 @@ class GpuOnFakeNvmlTest {
         ProcBox box = new ProcBox(dir);
         box.process(PID, 1, "python3", 'S', 0, 0, 0, 0, 1, 0).thread(PID, PID, "python3", 'S', 0, 0, 0, 0, 0);
         try (GpuFeed gpus = GpuFeed.nvml("/nonexistent/libnvidia-ml.so.1")) {
-            Checklist c = ChecklistRun.gather(box.fs(), PID, 1, true, new FakeTicker(t -> {}), gpus, i -> {});
+            Checklist c = ChecklistRun.run(box.fs(), PID, 1, true, new FakeTicker(t -> {}), gpus, i -> {});
             assertThat(c.gpus().notRead()).isEqualTo("no NVIDIA driver (/nonexistent/libnvidia-ml.so.1 not found)");
             assertThat(c.gpus().gpus()).isEmpty();
             assertThat(c.process()).isNotNull();

@@ -142,7 +142,7 @@ class SamplerTest {
             advance(t);
             if (t == 3) box.remove("/proc/" + PID);
         });
-        Checklist c = ChecklistRun.gather(box.fs(), PID, 10, true, ticker, GpuFeed.none("no GPU in a test"), i -> {});
+        Checklist c = ChecklistRun.run(box.fs(), PID, 10, true, ticker, GpuFeed.none("no GPU in a test"), i -> {});
         assertThat(c.window().samples()).isEqualTo(3);
         assertThat(c.window().startedAt()).isEqualTo("2026-12-02T12:00:00Z");
         assertThat(c.window().seconds()).isEqualTo(1.0);
@@ -228,7 +228,7 @@ class SamplerTest {
 
     @Test
     void aRecordingGivesOneSnapshotWithoutRates() throws Exception {
-        Checklist c = ChecklistRun.gather(box.fs(), PID, 10, new FakeTicker(t -> { throw new AssertionError("a snapshot does not wait"); }),
+        Checklist c = ChecklistRun.run(box.fs(), PID, 10, new FakeTicker(t -> { throw new AssertionError("a snapshot does not wait"); }),
                 GpuFeed.none("unused"), i -> {});
         assertThat(c.window().mode()).isEqualTo(Checklist.Mode.SNAPSHOT);
         assertThat(c.window().startedAt()).as("when it was read says nothing of when it was recorded").isNull();
