@@ -136,7 +136,7 @@ public final class LearnCommand implements Callable<Integer> {
     /** What can be read without measuring: the page size and THP mode, as Module 2 reads them, said to be read here. */
     static Map<String, Inputs.Fact> liveFacts() {
         Map<String, Inputs.Fact> f = new LinkedHashMap<>();
-        var vm = VmDrill.facts(FsRoot.live());
+        var vm = VmDrill.DRILL.facts(FsRoot.live());
         if (vm.pageSize() != null && vm.pageSize().bytes() != null && !vm.pageSize().assumed()) {
             long page = vm.pageSize().bytes();
             f.put("page_size_bytes", new Inputs.Fact("page_size_bytes", String.valueOf(page), Inputs.Source.READ));

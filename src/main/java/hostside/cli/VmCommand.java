@@ -73,7 +73,7 @@ public final class VmCommand implements Callable<Integer> {
      */
     private int explain(PrintWriter out) {
         FsRoot fs = options.open();
-        var facts = VmDrill.facts(fs);
+        var facts = VmDrill.DRILL.facts(fs);
         String arch = facts.arch() == null ? null : facts.arch().name();
         long page = facts.pageSize() == null || facts.pageSize().bytes() == null ? 4096 : facts.pageSize().bytes();
         // The kernel clears la57 from cpuinfo when it runs 4-level tables on a CPU that could do 5.

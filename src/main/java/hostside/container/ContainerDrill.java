@@ -3,6 +3,7 @@ package hostside.container;
 import java.util.List;
 
 import hostside.core.Rule;
+import hostside.fs.FsRoot;
 import hostside.harness.Drill;
 import hostside.harness.DrillContext;
 import hostside.harness.TestCase;
@@ -38,6 +39,12 @@ public final class ContainerDrill implements Drill<ContainerDrill.Options, Conta
     @Override
     public List<TestCase<?>> cases() {
         return List.of();
+    }
+
+    /** The limits of the process the machine's /proc/self is (on a recording, the process it recorded). */
+    @Override
+    public ContainerFacts facts(FsRoot fs) {
+        return ContainerReader.read(fs, LiveProcess.recorded());
     }
 
     @Override

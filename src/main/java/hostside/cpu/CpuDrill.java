@@ -69,6 +69,12 @@ public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
         return all;
     }
 
+    /** The scheduler, isolation, frequency and IRQ facts, against Module 1's. */
+    @Override
+    public CpuFacts facts(FsRoot fs) {
+        return CpuFactsReader.read(fs, MachineReader.read(fs));
+    }
+
     @Override
     public Options defaults() {
         return Options.defaults();

@@ -3,6 +3,7 @@ package hostside.harness;
 import java.util.List;
 
 import hostside.core.Rule;
+import hostside.fs.FsRoot;
 
 /**
  * One module's drill, as nvbandwidth has its test cases and hwloc its back ends: every drill is
@@ -35,6 +36,12 @@ public interface Drill<O, R extends DrillRun> {
     default List<TestCase<?>> gpuCases() {
         return List.of();
     }
+
+    /**
+     * Its facts alone, read through {@code fs}: no GPU opened, nothing measured. What a snapshot
+     * records is what every drill's facts read ({@code hostside.snapshot.Snapshot}).
+     */
+    Record facts(FsRoot fs);
 
     /** Its options with every default. */
     O defaults();

@@ -62,6 +62,12 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
         return List.copyOf(tests());
     }
 
+    /** The storage and network facts of the default folders. */
+    @Override
+    public IoFacts facts(FsRoot fs) {
+        return facts(fs, defaults());
+    }
+
     @Override
     public Options defaults() {
         return new Options(null, null, null, null);

@@ -60,6 +60,11 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
     }
 
     @Override
+    public MachineFacts facts(FsRoot fs) {
+        return MachineReader.read(fs);
+    }
+
+    @Override
     public Options defaults() {
         return new Options(null);
     }

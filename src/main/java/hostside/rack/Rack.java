@@ -14,6 +14,7 @@ import hostside.core.Rule;
 import hostside.cpu.CpuRun;
 import hostside.cpu.facts.CpuFacts;
 import hostside.cpu.facts.CpuFactsReader;
+import hostside.doc.Document;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.SmAccess;
@@ -24,7 +25,6 @@ import hostside.gpu.cuda.CudaFacts;
 import hostside.gpu.cuda.FabricReadiness;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlGpu;
-import hostside.doc.Document;
 import hostside.harness.Drill;
 import hostside.harness.DrillContext;
 import hostside.harness.DrillRun;
@@ -32,6 +32,7 @@ import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineFacts;
+import hostside.machine.MachineReader;
 import hostside.machine.MachineRun;
 import hostside.machine.MemoryDrill;
 import hostside.memory.MemoryCases;
@@ -119,6 +120,12 @@ public final class Rack implements Drill<Rack.Options, Rack.RackRun> {
         return List.copyOf(tests());
     }
 
+    /** The rack's own facts: the driver's parameters, IMEX, the fabric manager, against Module 1's. */
+    @Override
+    public RackFacts facts(FsRoot fs) {
+        return RackFactsReader.read(fs, MachineReader.read(fs));
+    }
+
     @Override
     public Options defaults() {
         return new Options();
@@ -150,7 +157,7 @@ public final class Rack implements Drill<Rack.Options, Rack.RackRun> {
         Optional<MachineRun> before = c.earlier().run(MachineRun.class);
         MachineRun m = before.orElseGet(() -> MachineDrill.DRILL.run(
                 new DrillContext(fs, narrowed(c.cases()), c.progress(), c.load(), c.earlier()), MachineDrill.DRILL.defaults()));
-        VmFacts vm = c.earlier().run(VmRun.class).map(VmRun::facts).orElseGet(() -> VmDrill.facts(fs));
+        VmFacts vm = c.earlier().run(VmRun.class).map(VmRun::facts).orElseGet(() -> VmDrill.DRILL.facts(fs));
         CpuFacts cpu = c.earlier().run(CpuRun.class).map(CpuRun::facts).orElseGet(() -> CpuFactsReader.read(fs, m.facts()));
         return judge(fs, m, vm, cpu);
     }

@@ -2,16 +2,12 @@ package hostside.snapshot;
 
 import java.util.regex.Pattern;
 
-import hostside.container.ContainerReader;
-import hostside.container.LiveProcess;
-import hostside.cpu.facts.CpuFactsReader;
+import hostside.drills.Drills;
 import hostside.fs.FsRoot;
-import hostside.io.IoDrill;
+import hostside.harness.Drill;
+import hostside.machine.MachineDrill;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineIdentity;
-import hostside.machine.MachineReader;
-import hostside.rack.RackFactsReader;
-import hostside.vm.VmDrill;
 
 /** What a snapshot records: the files every fact reader of hostside reads. */
 public final class Snapshot {
@@ -37,18 +33,18 @@ public final class Snapshot {
     }
 
     /**
-     * Every fact reader hostside has; each drill that reads the machine adds its reader here. What a
-     * reader may leave in a snapshot of process files (no environ, PID 1's name only) is decided by
-     * {@link hostside.fs.ProcessFiles} in the recorder, not by the readers: docs/snapshot.md.
+     * Every drill's facts ({@link Drill#facts}: read, nothing measured, no GPU opened), then the
+     * report's identity, a hash of the machine's id, never the id itself. A drill added to the
+     * registry is recorded with no change here. What a reader may leave in a snapshot of process
+     * files (no environ, PID 1's name only) is decided by {@link hostside.fs.ProcessFiles} in the
+     * recorder, not by the readers: docs/snapshot.md.
      */
     public static MachineFacts readEverything(FsRoot fs) {
-        MachineFacts facts = MachineReader.read(fs);
-        VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
-        CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
-        IoDrill.facts(fs, new IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
-        ContainerReader.read(fs, LiveProcess.recorded()); // Module 4's container: cgroup limits, limits, namespaces
-        RackFactsReader.read(fs, facts); // Module 5's: the driver's params and numa_status, IMEX, the fabric manager's unit, PCI power
-        MachineIdentity.record(fs); // the report's name: a hash of the machine's identity, never the id itself
-        return facts;
+        MachineFacts machine = null;
+        for (Drill<?, ?> d : Drills.all()) {
+            if (d.facts(fs) instanceof MachineFacts m && machine == null) machine = m;
+        }
+        MachineIdentity.record(fs);
+        return machine != null ? machine : MachineDrill.DRILL.facts(fs);
     }
 }

@@ -89,6 +89,14 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         return List.copyOf(gpuTests());
     }
 
+    /** The settings; reads nothing else when the machine is a recording. */
+    @Override
+    public VmFacts facts(FsRoot fs) {
+        OptionalLong live = OptionalLong.empty();
+        if (fs.isLive() && Libc.available()) live = OptionalLong.of(Libc.pageSize());
+        return VmFactsReader.read(fs, live);
+    }
+
     @Override
     public Options defaults() {
         return new Options(null, null, null, null);
@@ -155,12 +163,6 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         }
     }
 
-    /** Reads the facts; reads nothing else when the machine is a recording. */
-    public static VmFacts facts(FsRoot fs) {
-        OptionalLong live = OptionalLong.empty();
-        if (fs.isLive() && Libc.available()) live = OptionalLong.of(Libc.pageSize());
-        return VmFactsReader.read(fs, live);
-    }
 
     /**
      * Results another drill of the same run already measured (the report's Module 1 measures the
@@ -185,7 +187,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
      */
     static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
                      Options fileOptions, ProgressSink progress, Reused reused, MachineLoad load) {
-        VmFacts facts = facts(fs);
+        VmFacts facts = DRILL.facts(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
         try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress)) {

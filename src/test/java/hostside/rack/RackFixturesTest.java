@@ -51,7 +51,7 @@ class RackFixturesTest {
         MachineFacts m = MachineReader.read(fs);
         RackFacts rf = RackFactsReader.read(fs, m);
         Platform p = Platform.of(m, rf);
-        List<RackCheck> checks = RackChecklist.of(new RackChecklist.Inputs(p, m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), rf, null, null));
+        List<RackCheck> checks = RackChecklist.of(new RackChecklist.Inputs(p, m, VmDrill.DRILL.facts(fs), CpuFactsReader.read(fs, m), rf, null, null));
         assertThat(checks).extracting(RackCheck::item).containsExactly(RackItem.values());
         return new Judged(p, checks.stream().collect(Collectors.toMap(RackCheck::item, Function.identity())));
     }
@@ -206,7 +206,7 @@ class RackFixturesTest {
             FsRoot back = FsRoot.open(out.toString());
             MachineFacts m = MachineReader.read(back);
             RackFacts rf = RackFactsReader.read(back, m);
-            List<RackCheck> after = RackChecklist.of(new RackChecklist.Inputs(Platform.of(m, rf), m, VmDrill.facts(back), CpuFactsReader.read(back, m), rf, null, null));
+            List<RackCheck> after = RackChecklist.of(new RackChecklist.Inputs(Platform.of(m, rf), m, VmDrill.DRILL.facts(back), CpuFactsReader.read(back, m), rf, null, null));
             assertThat(after).as(machine).containsExactlyElementsOf(List.of(RackItem.values()).stream().map(before::get).toList());
             // the IMEX node list holds the domain's addresses: a snapshot keeps its name, never its content
             assertThat(back.text("/etc/nvidia-imex/nodes_config.cfg").orElse("")).as(machine).doesNotContain("192.0.2");
@@ -226,7 +226,7 @@ class RackFixturesTest {
             var p = new CpuFacts.ProcessCpus("4242", CpuSet.parseList(cpus), null, CpuSet.parseList(mems), null);
             var cpu = new CpuFacts(c.kernel(), c.sched(), c.isolation(), p, c.frequency(), c.idle(), c.irqs(), c.feeders(),
                     c.onlineCpus(), c.cores(), c.unknowns());
-            return PlacementChecks.processPlacement(new RackChecklist.Inputs(Platform.of(m, live), m, VmDrill.facts(fs), cpu, live, null, null));
+            return PlacementChecks.processPlacement(new RackChecklist.Inputs(Platform.of(m, live), m, VmDrill.DRILL.facts(fs), cpu, live, null, null));
         };
         RackCheck far = judged.apply("72-143", "1");
         assertThat(far.verdict()).isEqualTo(RackVerdict.WARN);
@@ -245,7 +245,7 @@ class RackFixturesTest {
         String why = "this process runs in a PID namespace of its own (PID 2 is sleep, not kthreadd: a container or a pod without hostPID), so the host's daemons and systemd units are out of its sight";
         RackFacts pod = new RackFacts(recorded.armParts(), recorded.driverParams(), recorded.gpuNuma(), recorded.imex(), none,
                 recorded.peermem(), recorded.pciPower(), true, recorded.unknowns(), why);
-        RackChecklist.Inputs in = new RackChecklist.Inputs(Platform.of(m, pod), m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), pod, null, null);
+        RackChecklist.Inputs in = new RackChecklist.Inputs(Platform.of(m, pod), m, VmDrill.DRILL.facts(fs), CpuFactsReader.read(fs, m), pod, null, null);
         RackCheck c = FabricChecks.fabricManager(in);
         assertThat(c.verdict()).as("not a warning a pod cannot back").isEqualTo(RackVerdict.UNKNOWN);
         assertThat(c.value()).isEqualTo("4 NVSwitches; the fabric manager out of sight");
@@ -254,7 +254,7 @@ class RackFixturesTest {
         // seen from the host, the same missing unit and daemon is a warning
         RackFacts host = new RackFacts(recorded.armParts(), recorded.driverParams(), recorded.gpuNuma(), recorded.imex(), none,
                 recorded.peermem(), recorded.pciPower(), true, recorded.unknowns());
-        assertThat(FabricChecks.fabricManager(new RackChecklist.Inputs(Platform.of(m, host), m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), host, null, null)).verdict())
+        assertThat(FabricChecks.fabricManager(new RackChecklist.Inputs(Platform.of(m, host), m, VmDrill.DRILL.facts(fs), CpuFactsReader.read(fs, m), host, null, null)).verdict())
                 .isEqualTo(RackVerdict.WARN);
     }
 
@@ -273,7 +273,7 @@ class RackFixturesTest {
     @Test
     void numaBalancingIsJudgedByTheNodesThatHoldMemoryNotByEveryNodeListed() {
         // a GB200 tray lists many CPU-less, memory-less nodes beside its Graces and its GPUs' memory
-        var f = VmDrill.facts(open("gb200-tray"));
+        var f = VmDrill.DRILL.facts(open("gb200-tray"));
         assertThat(f.memoryNodes()).isNotNull().isLessThan(f.numaNodes()).isGreaterThanOrEqualTo(2);
         // balancing on: said with the nodes that hold memory
         var s = f.sysctl();

@@ -76,7 +76,7 @@ final class RackRuleCases {
         var fs = RackFixturesTest.open(machine);
         var m = MachineReader.read(fs);
         var rf = RackFactsReader.read(fs, m);
-        return new RackChecklist.Inputs(Platform.of(m, rf), m, VmDrill.facts(fs), CpuFactsReader.read(fs, m), rf, null, null);
+        return new RackChecklist.Inputs(Platform.of(m, rf), m, VmDrill.DRILL.facts(fs), CpuFactsReader.read(fs, m), rf, null, null);
     }
 
     static RackChecklist.Inputs rack(RackChecklist.Inputs in, RackFacts rf) {

@@ -52,7 +52,7 @@ class AnonCutTest {
         assertThat(json.path("detail").path("cut").path("why").asText()).contains("a quarter of available memory");
 
         FsRoot h200 = FsRoot.open(hostside.Fixtures.h200().toString());
-        VmRun run = new VmRun(Host.read(h200), VmDrill.facts(h200), List.of(), results, VmGpu.notRun("no GPU here"), List.of());
+        VmRun run = new VmRun(Host.read(h200), VmDrill.DRILL.facts(h200), List.of(), results, VmGpu.notRun("no GPU here"), List.of());
         // the note may wrap at the terminal's width: compared with its spaces made one
         assertThat(new TextRenderer(Style.plain()).render(VmDocument.of(run)).replaceAll("\\s+", " "))
                 .contains("note: anon_first_touch_base: --anon-size 1.0 TiB asked, 5.0 GiB used: a quarter of available memory (5.0 GiB of 20.0 GiB");

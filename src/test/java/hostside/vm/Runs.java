@@ -115,7 +115,7 @@ final class Runs {
         Host host = new Host("vm", "6.18.44-fc-v1147-gpu", "x86_64", "VM", "580.159.04", "live");
         List<Result> hostResults = hostResults(cut);
         VmGpu gpu = new VmGpu("", List.of(h200View(), refusingView()), gpuResults(), "GPU0: NVIDIA H200 (" + PCI + ")", PCI);
-        var facts = VmDrill.facts(h200);
+        var facts = VmDrill.DRILL.facts(h200);
         List<Finding> findings = new ArrayList<>(VmVerdicts.of(facts));
         findings.add(Findings.warn("test", "a warning made by hand"));
         return new VmRun(host, facts, findings, hostResults, gpu, MeasuredVerdicts.of(host, hostResults, gpu.results(), null));
