@@ -34,7 +34,7 @@ public final class HtmlRenderer {
             @media print { div.wide { max-height: none; overflow: visible; } }
             th, td { padding: 0.15rem 0.7rem; border-bottom: 1px solid #dddddd; text-align: left; vertical-align: top; }
             th { border-bottom: 2px solid #999999; }
-            .num { text-align: right; font-variant-numeric: tabular-nums; }
+            .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
             dl.kv { display: grid; grid-template-columns: max-content auto; gap: 0.1rem 1.2rem; }
             dl.kv dt { font-weight: 600; }
             dl.kv dd { margin: 0; }
@@ -110,7 +110,8 @@ public final class HtmlRenderer {
     }
 
     /**
-     * Figures right-aligned through a class, so the numbers' digits line up as in the terminal.
+     * Figures right-aligned through a class, so the numbers' digits line up as in the terminal, and
+     * each on one line: a size with its unit ("256 KiB") is not cut between the two.
      * Each table scrolls inside its own box, no taller than most of the window: a wide table's
      * scroll bar then lies where the table is read, not at the end of a table of a hundred rows
      * (the page's "Every figure" had it 7,000 px below its header), and the header row stays
@@ -171,7 +172,9 @@ public final class HtmlRenderer {
      * command's "--ioengine=psync" into "--" and "ioengine=psync" and a GPU's UUID in five;
      * a cell now wraps at its spaces only, so a command reads option by option and copies as it
      * was. A span, not a non-breaking hyphen in the text: copied, the command must be the one run.
-     * Only in cells: a table scrolls inside its box, where a long word cannot widen the page.
+     * A word without a hyphen may break after an underscore instead (a figure's key), so that a
+     * table of keys fits the column. Only in cells: a table scrolls inside its box, where a long
+     * word cannot widen the page.
      */
     private static String cell(Text t) {
         StringBuilder s = new StringBuilder();
@@ -185,7 +188,10 @@ public final class HtmlRenderer {
         return s.toString();
     }
 
-    /** {@code text} escaped, each of its space-separated words that holds a hyphen wrapped in a span of class word. */
+    /**
+     * {@code text} escaped, each of its space-separated words that holds a hyphen wrapped in a span
+     * of class word, and each other word free to break after its underscores ({@link #underscores}).
+     */
     private static StringBuilder words(StringBuilder s, String text) {
         int i = 0, n = text.length();
         while (i < n) {
@@ -197,11 +203,28 @@ public final class HtmlRenderer {
                 while (end < n && text.charAt(end) != ' ') end++;
                 String word = text.substring(i, end);
                 if (word.indexOf('-') >= 0 || word.indexOf('\u2010') >= 0) s.append("<span class=\"word\">").append(esc(word)).append("</span>");
-                else s.append(esc(word));
+                else underscores(s, word);
             }
             i = end;
         }
         return s;
+    }
+
+    /**
+     * {@code word} escaped, with a break opportunity ({@code <wbr>}) after each underscore but a
+     * last one: a figure's key ("host_to_device_sweep_pageable_half_peak_bytes") is one word to a
+     * browser, which made the key column of "Every figure" some 45 characters wide and the table
+     * wider than the page. It now wraps between the key's own words when the column is short of
+     * room, and stays one line where there is room. A {@code <wbr>} is no character: the key copies
+     * as it was.
+     */
+    private static void underscores(StringBuilder s, String word) {
+        int from = 0;
+        for (int u = word.indexOf('_'); u >= 0 && u < word.length() - 1; u = word.indexOf('_', u + 1)) {
+            s.append(esc(word.substring(from, u + 1))).append("<wbr>");
+            from = u + 1;
+        }
+        s.append(esc(word.substring(from)));
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import hostside.core.Figure;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.doc.Block.KeyValues.Entry;
 import hostside.doc.Block.Table.Align;
@@ -159,8 +160,9 @@ public final class ReportDocument {
     static Block figures(List<Figure> figures) {
         List<List<Text>> rows = new ArrayList<>();
         for (Figure f : figures) {
-            rows.add(List.of(Text.code(f.key()), Text.of(f.scope().toString()), Text.of(Units.figure(f.value())), Text.of(Units.figure(f.min())),
-                    Text.of(Units.figure(f.max())), Text.of(f.unit().symbol()), Text.of(Integer.toString(f.samples())),
+            boolean size = f.unit().dimension == Unit.Dimension.SIZE;
+            rows.add(List.of(Text.code(f.key()), Text.of(f.scope().toString()), Text.of(value(f, f.value())), Text.of(value(f, f.min())),
+                    Text.of(value(f, f.max())), Text.of(size ? "" : f.unit().symbol()), Text.of(Integer.toString(f.samples())),
                     Text.of(f.anchor() == null ? "" : f.anchor())));
         }
         return new Block.Section("Every figure", List.of(
@@ -168,6 +170,17 @@ public final class ReportDocument {
                 new Block.Table(List.of(new Column("key", Align.LEFT), new Column("scope", Align.LEFT), new Column("median", Align.RIGHT),
                         new Column("min", Align.RIGHT), new Column("max", Align.RIGHT), new Column("unit", Align.LEFT),
                         new Column("samples", Align.RIGHT), new Column("peer", Align.LEFT)), rows)));
+    }
+
+    /**
+     * One of a figure's values as its row shows it: a size in binary units with its unit ("256 KiB",
+     * "1 GiB"), as {@link Units#bytes} writes sizes everywhere else, where the figure as a number
+     * of bytes was ten digits to count ("1073741824") and the widest cell of its column; its unit
+     * cell is then left empty, each value carrying its own. Any other value as {@link Units#figure}.
+     */
+    static String value(Figure f, double v) {
+        if (f.unit().dimension != Unit.Dimension.SIZE) return Units.figure(v);
+        return Units.bytes(Math.round(f.unit().convert(v, Unit.BYTES)));
     }
 
     private static String orUnknown(String s) {

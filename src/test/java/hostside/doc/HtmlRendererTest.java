@@ -179,4 +179,23 @@ class HtmlRendererTest {
         Document prose = new Document("t", "", List.of(Block.Paragraph.of(fio)));
         assertThat(Jsoup.parse(new HtmlRenderer().render(prose)).select("span.word")).isEmpty();
     }
+
+    /**
+     * A figure's key may break after each of its underscores (a {@code <wbr>}, no character), a
+     * trailing underscore gives none, and a word with a hyphen stays whole however many it holds.
+     */
+    @Test
+    void aKeyInACellMayBreakAfterItsUnderscores() {
+        Document d = new Document("t", "", List.of(new Block.Table(List.of(new Block.Table.Column("key", Block.Table.Align.LEFT)),
+                List.of(List.of(Text.code("host_to_device_sweep_<b>_")), List.of(Text.of("--fadvise_hint=0 a_b")), List.of(Text.of("nokey"))))));
+        String html = new HtmlRenderer().render(d);
+        assertThat(html).contains("<td><code>host_<wbr>to_<wbr>device_<wbr>sweep_<wbr>&lt;b&gt;_</code></td>");
+        assertThat(html).contains("<td><span class=\"word\">--fadvise_hint=0</span> a_<wbr>b</td>");
+        assertThat(html).contains("<td>nokey</td>");
+        Elements cells = Jsoup.parse(html).select("td");
+        assertThat(cells.get(0).wholeText()).isEqualTo("host_to_device_sweep_<b>_");
+        assertThat(cells.get(1).wholeText()).isEqualTo("--fadvise_hint=0 a_b");
+        // prose is the browser's to break: no <wbr> outside a cell
+        assertThat(new HtmlRenderer().render(new Document("t", "", List.of(Block.Paragraph.of("a_b"))))).doesNotContain("<wbr>");
+    }
 }

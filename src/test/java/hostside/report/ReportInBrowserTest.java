@@ -133,6 +133,22 @@ class ReportInBrowserTest {
         }
         if (json.contains("hostside2")) assertThat(scrolled).as("wide tables in " + json + ", or the scrolling above is not tested").isPositive();
 
+        // "Every figure" fits the column, no scrolling: its keys break after an underscore and its sizes are written in binary
+        // units (the H200's was 1,529 px and the dev VM's 1,234 px in a column of 992 px, unbreakable keys and ten-digit
+        // byte counts set its width).
+        if (json.contains("hostside2")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> every = (Map<String, Object>) js.executeScript("""
+                    const h = [...document.querySelectorAll('h2')].find(h => h.textContent === 'Every figure');
+                    const t = h?.parentElement.querySelector('table');
+                    return t ? {table: t.getBoundingClientRect().width, box: t.parentElement.clientWidth,
+                                column: document.querySelector('main').clientWidth, rows: t.querySelectorAll('tbody tr').length} : null;""");
+            assertThat(every).as("the \"Every figure\" table of " + json).isNotNull();
+            assertThat(number(every, "rows")).as("rows of \"Every figure\" in " + json).isGreaterThan(50);
+            assertThat(number(every, "table")).as("width of \"Every figure\" in " + json + ", in a box of " + every.get("box") + " px")
+                    .isLessThanOrEqualTo(number(every, "box") + 0.5);
+        }
+
         // A cell wraps at its spaces: no word with a hyphen is cut over two lines (a fio command's "--ioengine=psync",
         // a GPU's UUID), as browsers do after a hyphen unless told otherwise.
         @SuppressWarnings("unchecked")

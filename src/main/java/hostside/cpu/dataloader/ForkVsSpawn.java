@@ -21,6 +21,14 @@ import hostside.harness.TestCase;
 public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     static final String SCRIPT = "fork_vs_spawn.py";
     static final int TRIES = 3;
+    /**
+     * One interpreter that imports torch, as the run waits for it: the parent's, then each spawned
+     * child's in turn. fork_vs_spawn.py alone on the H200 VM had torch imported and CUDA up in the
+     * parent at 3.3 s, its three spawns done at 7.5, 11.1 and 14.4 s and exited at 15.0 s
+     * (docs/measurements/2026-12-04-peers-final.md): 15.0 s over four interpreters. The forked
+     * children import nothing (fork copies the parent) and fail or finish in a moment.
+     */
+    static final Duration TORCH_INTERPRETER = Duration.ofMillis(3_750);
 
     /** No established tool times a spawned DataLoader worker's start-up. */
     @Override
@@ -52,6 +60,18 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         if (!t.fs().isLive()) return Optional.of("a recorded machine: nothing is measured on a recording");
         if (!t.hasPython()) return Optional.of("no python3 on PATH");
         return Optional.empty();
+    }
+
+    /**
+     * The interpreters it waits for, one after another: the parent's and {@link #TRIES} spawned
+     * children's, each importing torch ({@link #TORCH_INTERPRETER}): 15 s where the H200 VM took
+     * 15.0; its 20 s inside the H100 VM's report runs past it, and the time left then says nothing.
+     * None where {@link #notApplicable} would say why at no cost: it then takes no time.
+     */
+    @Override
+    public Optional<Duration> cost(DataLoaderTarget t) {
+        if (!t.fs().isLive() || !t.hasPython()) return Optional.empty();
+        return Optional.of(TORCH_INTERPRETER.multipliedBy(1 + TRIES));
     }
 
     /**

@@ -46,6 +46,23 @@ class ForkVsSpawnTest {
         for (var test : DataLoaderTarget.tests()) assertThat(test.notApplicable(t)).get().asString().contains("recorded machine");
     }
 
+    /**
+     * The time left counts on what each case waits for: the spawn case's four torch interpreters
+     * (the parent's and three spawned), the copy-on-write cases' passes side by side; nothing where
+     * the case will not run (a recording, no python3). Arithmetic only: nothing is started.
+     */
+    @Test
+    void eachCaseCostsWhatItWaitsFor() throws Exception {
+        DataLoaderTarget t = new DataLoaderTarget(FsRoot.live(), "/nonexistent/python3", 1L << 20, 4, 3, Duration.ofSeconds(1), Duration.ofSeconds(120));
+        assertThat(new ForkVsSpawn().cost(t)).hasValue(Duration.ofSeconds(15));
+        assertThat(new CowGrowth(DatasetKind.LIST).cost(t)).hasValue(Duration.ofSeconds(3));
+        assertThat(new CowGrowth(DatasetKind.ARRAY).cost(t.withPasses(2, Duration.ofMillis(300)))).hasValue(Duration.ofMillis(600));
+        for (var test : DataLoaderTarget.tests()) assertThat(test.cost(target(null))).as(test.key() + " without python3").isEmpty();
+        Files.createDirectories(dir.resolve("proc"));
+        DataLoaderTarget recorded = new DataLoaderTarget(FsRoot.open(dir.toString()), "/usr/bin/python3", 1L << 20, 1, Duration.ofSeconds(5));
+        for (var test : DataLoaderTarget.tests()) assertThat(test.cost(recorded)).as(test.key() + " on a recording").isEmpty();
+    }
+
     @Test
     void torchIsNotInstalledHere() {
         String python = Python.find().orElse(null);
