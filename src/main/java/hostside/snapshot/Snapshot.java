@@ -45,7 +45,7 @@ public final class Snapshot {
         MachineFacts facts = MachineReader.read(fs);
         VmDrill.facts(fs); // Module 2's files: /sys/kernel/mm, /proc/sys/vm, limits, vmstat
         CpuFactsReader.read(fs, facts); // Module 3's: interrupts, /proc/irq, cpufreq, cgroup quotas
-        IoDrill.facts(fs, new IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
+        IoDrill.facts(fs, facts.host(), new IoDrill.Options(null, null, null, null)); // Module 4's: /sys/block, mountinfo, net, infiniband, modules
         ContainerReader.read(fs, LiveProcess.recorded()); // Module 4's container: cgroup limits, limits, namespaces
         RackFactsReader.read(fs, facts); // Module 5's: the driver's params and numa_status, IMEX, the fabric manager's unit, PCI power
         MachineIdentity.record(fs); // the report's name: a hash of the machine's identity, never the id itself

@@ -28,7 +28,7 @@ import hostside.machine.Host;
 
 /** What `hostside io` shows, from its one document: in the terminal, and the same figures in Markdown and HTML. */
 class IoDocumentTest {
-    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
+    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", null, "live");
 
     static String text(IoRun run) {
         return new TextRenderer(Style.plain()).render(IoDocument.of(run));
@@ -73,7 +73,7 @@ class IoDocumentTest {
     @Test
     void coldReadsInAVmSayTheHostMayStillCacheTheFile() {
         List<Result> cold = List.of(IoResults.read("seq_read_cold_qd1", 1.7));
-        Host vm = new Host("vm", "6.18", "x86_64", "VM (KVM)", "", "live"), metal = new Host("node", "6.8", "x86_64", "none detected", "", "live");
+        Host vm = new Host("vm", "6.18", "x86_64", "VM (KVM)", "", null, "live"), metal = new Host("node", "6.8", "x86_64", "none detected", "", null, "live");
         IoRun.FileUsed f = new IoRun.FileUsed(IoResults.FILE, 2L << 30, "ext4", true);
         assertThat(IoDocument.coldInAVm(new IoRun(vm, null, List.of(), f, cold, List.of()))).get().asString().contains("cold in the guest only");
         assertThat(IoDocument.coldInAVm(new IoRun(metal, null, List.of(), f, cold, List.of()))).isEmpty();
