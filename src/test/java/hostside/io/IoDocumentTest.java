@@ -12,6 +12,7 @@ import hostside.core.Findings;
 import hostside.core.Stats;
 import hostside.core.Style;
 import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
@@ -116,14 +117,13 @@ class IoDocumentTest {
         String html = org.jsoup.Jsoup.parse(new HtmlRenderer().render(d)).text();
         List<String> values = new ArrayList<>();
         for (Result r : run.results()) {
-            boolean iops = r.unit() == Unit.IOPS;
-            values.add(IoDocument.figure(r.value().median(), iops));
-            values.add(IoDocument.figure(r.value().min(), iops));
-            values.add(IoDocument.figure(r.value().max(), iops));
+            values.add(Units.value(r.unit(), r.value().median()));
+            values.add(Units.value(r.unit(), r.value().min()));
+            values.add(Units.value(r.unit(), r.value().max()));
             values.add(r.anchor());
             if (r.detail() instanceof ReadTest.ReadDetail rd) {
                 double other = rd.otherUnit(r.unit(), r.value()).median();
-                values.add(iops ? String.format(java.util.Locale.ROOT, "%.2f GB/s", other) : String.format(java.util.Locale.ROOT, "%,.0f IOPS", other));
+                values.add(r.unit() == Unit.IOPS ? String.format(java.util.Locale.ROOT, "%.2f GB/s", other) : String.format(java.util.Locale.ROOT, "%,.0f IOPS", other));
                 values.add(IoDocument.us(rd.latencyUs().p50()));
                 values.add(IoDocument.us(rd.latencyUs().p99()));
             } else if (r.detail() instanceof WriteTest.WriteDetail w && w.fsyncMs() != null) {
