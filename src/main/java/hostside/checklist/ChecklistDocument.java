@@ -213,7 +213,7 @@ public final class ChecklistDocument {
         if (ch.count() == 0) return new Section("below it", List.of(Paragraph.of("no processes below it")));
         List<Block> b = new ArrayList<>();
         b.add(Paragraph.of(ch.count() + (ch.count() == 1 ? " process" : " processes") + (ch.cpuPercent() == null ? "" : ", " + pct(ch.cpuPercent()) + " CPU")
-                + ", RSS " + Units.bytes(ch.rssBytes()) + ", PSS " + (ch.pssBytes() == null ? "unknown" : Units.bytes(ch.pssBytes()))));
+                + ", RSS " + Units.bytes(ch.rssBytes()) + ", PSS " + Units.bytes(ch.pssBytes())));
         List<List<Text>> rows = new ArrayList<>();
         for (ProcessSection.ChildUse u : ch.list().subList(0, Math.min(CHILD_ROWS, ch.list().size()))) {
             rows.add(cells(List.of(Long.toString(u.pid()), u.comm(), num(u.cpuPercent()), u.state().json(), u.lastCpu() == null ? "?" : u.lastCpu().toString(),

@@ -56,11 +56,7 @@ public final class BundleCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path out = output.toAbsolutePath();
-        Path dir = out.getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new BadInputException("-o " + output + ": " + (dir != null && Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
-                    ? dir + " is " + OutputFile.kindOf(dir) + ", not a folder" : "folder " + dir + " does not exist"));
-        }
+        Path dir = OutputFile.folderOf(output, "-o");
         if (Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) throw new BadInputException("-o " + output + ": is a folder; name the file, e.g. " + output.resolve(DEFAULT));
         // A link there may be someone's pointer to a file elsewhere, a device the system's: neither is written through nor replaced.
         OutputFile.checkTarget(out, "-o");

@@ -15,7 +15,6 @@ import hostside.snapshot.Snapshot;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -44,11 +43,7 @@ public final class SnapshotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path out = output.toAbsolutePath();
-        Path dir = out.getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new BadInputException("-o " + output + ": " + (dir != null && Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
-                    ? dir + " is " + OutputFile.kindOf(dir) + ", not a folder" : "folder " + dir + " does not exist"));
-        }
+        Path dir = OutputFile.folderOf(output, "-o");
         OutputFile.checkTarget(out, "-o");
         OutputFile.checkFolder(dir, "-o", ROOM);
 

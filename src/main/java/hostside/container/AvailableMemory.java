@@ -4,11 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 import hostside.container.ContainerFacts.Memory;
-import hostside.container.ContainerFacts.Place;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.fs.Mounts;
+import hostside.process.CgroupLayout;
+import hostside.process.CgroupLayout.Place;
 
 /**
  * The memory a drill may take from: the kernel's MemAvailable, cut to what this process's memory

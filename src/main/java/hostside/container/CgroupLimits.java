@@ -7,8 +7,9 @@ import java.util.Optional;
 import hostside.container.ContainerFacts.Bound;
 import hostside.container.ContainerFacts.Memory;
 import hostside.container.ContainerFacts.Pids;
-import hostside.container.ContainerFacts.Place;
 import hostside.fs.FactReads;
+import hostside.process.CgroupLayout;
+import hostside.process.CgroupLayout.Place;
 
 /**
  * The memory and pids limits of this process's cgroup. A limit set on any ancestor up to the

@@ -10,7 +10,6 @@ import hostside.container.ContainerFacts.Cpu;
 import hostside.container.ContainerFacts.Devices;
 import hostside.container.ContainerFacts.Namespaces;
 import hostside.container.ContainerFacts.Ns;
-import hostside.container.ContainerFacts.Place;
 import hostside.core.Units;
 import hostside.doc.Block;
 import hostside.doc.Block.Bullets;
@@ -23,6 +22,7 @@ import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Document;
 import hostside.doc.Text;
+import hostside.process.CgroupLayout.Place;
 import hostside.process.Limits;
 
 /**

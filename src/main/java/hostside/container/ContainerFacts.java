@@ -1,9 +1,9 @@
 package hostside.container;
 
 import java.util.List;
-import java.util.Map;
 
 import hostside.core.CpuSet;
+import hostside.process.CgroupLayout;
 import hostside.process.Limits;
 
 /**
@@ -26,7 +26,7 @@ import hostside.process.Limits;
  * @param rootFs       the root file system's type and whether it is read-only
  * @param unknowns     one line per fact that could not be read, naming the file and why
  */
-public record ContainerFacts(Detection runtime, Cgroups cgroup, Memory memory, Cpu cpu, Pids pids, Shm shm,
+public record ContainerFacts(Detection runtime, CgroupLayout cgroup, Memory memory, Cpu cpu, Pids pids, Shm shm,
                              ProcessLimits limits, Capabilities capabilities, Devices devices, Namespaces namespaces,
                              RootFs rootFs, List<String> unknowns) {
 
@@ -39,23 +39,6 @@ public record ContainerFacts(Detection runtime, Cgroups cgroup, Memory memory, C
      * @param evidence    what was found, one line each ("/.dockerenv exists", "kthreadd is PID 2: the host's PID namespace")
      */
     public record Detection(boolean inContainer, String runtime, boolean kubernetes, String summary, List<String> evidence) {}
-
-    /**
-     * @param version v1, v2, hybrid (v1 controllers beside a cgroup2 mount); null when no cgroup file system is mounted
-     * @param places  per controller (memory, cpu, pids, cpuset): where this process's cgroup is
-     */
-    public record Cgroups(String version, Map<String, Place> places) {}
-
-    /**
-     * Where one controller's cgroup of this process is.
-     *
-     * @param version v1 or v2: the hierarchy that holds this controller
-     * @param path    the path /proc/self/cgroup gives ("/" inside a cgroup namespace)
-     * @param dir     the folder under the mount; null when it could not be found (why says why)
-     * @param top     the mount point: limits are looked for from dir up to here
-     * @param why     "" when found, else why not
-     */
-    public record Place(String version, String path, String dir, String top, String why) {}
 
     /**
      * A limit: a value, unlimited, or unknown (value null and unlimited false; source says why).

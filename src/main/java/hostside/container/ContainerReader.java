@@ -3,7 +3,6 @@ package hostside.container;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.container.ContainerFacts.Cgroups;
 import hostside.container.ContainerFacts.Namespaces;
 import hostside.container.ContainerFacts.RootFs;
 import hostside.fs.FactReads;
@@ -11,6 +10,7 @@ import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.fs.Mounts.Mount;
 import hostside.fs.Mounts;
+import hostside.process.CgroupLayout;
 import hostside.process.ThisProcess;
 
 /**
@@ -31,7 +31,7 @@ public final class ContainerReader {
         if (self.status() == null) unknowns.add(self.statusWhy());
         Long memTotal = MemInfo.proc(fs, "MemTotal");
 
-        Cgroups cgroups = CgroupLayout.read(fs, mounts, unknowns);
+        CgroupLayout cgroups = CgroupLayout.read(fs, mounts, unknowns);
         CgroupLimits limits = new CgroupLimits(reads);
         var memory = limits.memory(cgroups.places().get("memory"), memTotal);
         var pids = limits.pids(cgroups.places().get("pids"));

@@ -1,15 +1,16 @@
 package hostside.container;
 
 import java.util.Map;
-import java.util.Optional;
 
 import hostside.container.ContainerFacts.Cpu;
-import hostside.container.ContainerFacts.Place;
-import hostside.fs.CpuQuota;
 import hostside.core.CpuSet;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
-import hostside.core.GarbageException;
+import hostside.process.CgroupCpuQuota;
+import hostside.process.CgroupCpuQuota.Found;
+import hostside.process.CgroupCpuQuota.Garbled;
+import hostside.process.CgroupCpuQuota.NoQuota;
+import hostside.process.CgroupLayout.Place;
 import hostside.process.Cpuset;
 
 /**
@@ -39,64 +40,22 @@ final class CpuLimits {
         boolean v2 = p.version().equals("v2");
         Long weight = v2 ? reads.number(p.dir() + "/cpu.weight", false) : null;
         Long shares = v2 ? null : reads.number(p.dir() + "/cpu.shares", false);
-        long[] best = null;
-        String source = null;
-        for (String d : CgroupLayout.levels(p)) {
-            long[] qp = v2 ? cpuMax(d) : cfsQuota(d);
-            if (qp == null) continue;
-            if (qp.length == 0) return new Cpu(null, null, null, "unknown: " + d + (v2 ? "/cpu.max" : "/cpu.cfs_quota_us") + " is garbled",
+        return switch (CgroupCpuQuota.read(reads, p)) {
+            case Garbled g -> new Cpu(null, null, null, "unknown: " + g.file() + " is garbled",
                     visibleCount, visible, cpuset, weight, shares, null, null, null);
-            if (best == null || (double) qp[0] / qp[1] < (double) best[0] / best[1]) {
-                best = qp;
-                source = d + (v2 ? "/cpu.max" : "/cpu.cfs_quota_us");
+            case NoQuota n -> new Cpu(null, null, null, "none: " + n.where(),
+                    visibleCount, visible, cpuset, weight, shares, null, null, null);
+            case Found f -> {
+                // Throttling is counted where the quota is enforced, which may be an ancestor.
+                Map<String, Long> stat = cgroups.keyed(f.dir() + "/cpu.stat");
+                Long throttledNs = v2 ? times(stat.get("throttled_usec"), 1000) : stat.get("throttled_time");
+                yield new Cpu(f.cpus(), f.quota().quotaUs(), f.quota().periodUs(), f.file(), visibleCount, visible, cpuset,
+                        weight, shares, stat.get("nr_periods"), stat.get("nr_throttled"), throttledNs == null ? null : throttledNs / 1e9);
             }
-        }
-        if (best == null) {
-            String where = p.dir() + (p.dir().equals(p.top()) ? "" : " or above");
-            return new Cpu(null, null, null, "none: no quota in " + where, visibleCount, visible, cpuset, weight, shares,
-                    null, null, null);
-        }
-        // Throttling is counted where the quota is enforced, which may be an ancestor.
-        Map<String, Long> stat = cgroups.keyed(source.substring(0, source.lastIndexOf('/')) + "/cpu.stat");
-        Long throttledNs = v2 ? times(stat.get("throttled_usec"), 1000) : stat.get("throttled_time");
-        return new Cpu(Math.round(1000.0 * best[0] / best[1]) / 1000.0, best[0], best[1], source, visibleCount, visible, cpuset,
-                weight, shares, stat.get("nr_periods"), stat.get("nr_throttled"), throttledNs == null ? null : throttledNs / 1e9);
+        };
     }
 
     private static Long times(Long v, long by) {
         return v == null ? null : v * by;
-    }
-
-    /** cpu.max "quota period" or "max period": {quota, period}; null when no quota; {} when garbled. */
-    private long[] cpuMax(String dir) {
-        Optional<String> t = reads.text(dir + "/cpu.max", false);
-        if (t.isEmpty()) return null;
-        try {
-            return CpuQuota.parseCpuMax(t.get()).map(q -> new long[] {q.quotaUs(), q.periodUs()}).orElse(null);
-        } catch (GarbageException e) {
-            reads.garbage(dir + "/cpu.max", e.getMessage(), t.get());
-            return new long[0];
-        }
-    }
-
-    /** cpu.cfs_quota_us (-1: none) over cpu.cfs_period_us. */
-    private long[] cfsQuota(String dir) {
-        Optional<String> qt = reads.text(dir + "/cpu.cfs_quota_us", false);
-        if (qt.isEmpty()) return null;
-        Optional<Long> quota;
-        try {
-            quota = CpuQuota.parseCfsQuota(qt.get());
-        } catch (GarbageException e) {
-            reads.garbage(dir + "/cpu.cfs_quota_us", e.getMessage(), qt.get());
-            return new long[0];
-        }
-        if (quota.isEmpty()) return null;
-        long q = quota.get();
-        Long period = reads.number(dir + "/cpu.cfs_period_us", true);
-        if (period == null || period == 0) {
-            if (period != null) reads.garbage(dir + "/cpu.cfs_period_us", "not a period", "0");
-            return new long[0];
-        }
-        return new long[] {q, period};
     }
 }

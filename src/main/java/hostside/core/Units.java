@@ -6,8 +6,17 @@ import java.util.Locale;
 public final class Units {
     private Units() {}
 
+    /** What a fact that was not read, or could not be, reads as. */
+    public static final String UNKNOWN = "unknown";
+
+    /** A value that may be unread: its text, or {@link #UNKNOWN} for null. */
+    public static String orUnknown(Object value) {
+        return value == null ? UNKNOWN : value.toString();
+    }
+
+    /** 1536 as "1.5 KiB"; null as {@link #UNKNOWN}. */
     public static String bytes(Long b) {
-        if (b == null) return "unknown";
+        if (b == null) return UNKNOWN;
         String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
         double v = b;
         int u = 0;
@@ -50,6 +59,18 @@ public final class Units {
     /** A measured figure: whole numbers from 100 up, two decimals below. */
     public static String figure(double v) {
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    /**
+     * A measured value as its unit deserves: sizes in bytes in binary units ("2 MiB"), operations
+     * per second whole with thousands marked ("412,300"), the rest as {@link #figure}.
+     */
+    public static String value(Unit unit, double v) {
+        return switch (unit) {
+            case BYTES -> bytes(Math.round(v));
+            case IOPS -> String.format(Locale.ROOT, "%,.0f", v);
+            default -> figure(v);
+        };
     }
 
     /** "55.4 (55.0-55.6)": a median and the range of the samples, each as {@link #figure}. */

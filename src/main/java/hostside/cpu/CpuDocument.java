@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import hostside.core.Units;
 import hostside.cpu.facts.CpuFacts;
 import hostside.doc.Block;
 import hostside.doc.Block.Bullets;
@@ -51,8 +52,8 @@ public final class CpuDocument {
         List<KeyValues.Entry> kv = new ArrayList<>();
         CpuFacts.Kernel k = f.kernel();
         kv.add(KeyValues.Entry.of("kernel", k == null ? "unknown"
-                : n(k.release()) + ": " + n(k.scheduler()) + " scheduler, preemption " + n(k.preemption())));
-        kv.add(KeyValues.Entry.of("CPUs", n(f.onlineCpus()) + " online, " + n(f.cores()) + " cores"));
+                : Units.orUnknown(k.release()) + ": " + Units.orUnknown(k.scheduler()) + " scheduler, preemption " + Units.orUnknown(k.preemption())));
+        kv.add(KeyValues.Entry.of("CPUs", Units.orUnknown(f.onlineCpus()) + " online, " + Units.orUnknown(f.cores()) + " cores"));
         if (f.isolation() != null) {
             CpuFacts.Isolation i = f.isolation();
             kv.add(KeyValues.Entry.of("isolation", "isolcpus " + cmd(i.isolcpus()) + ", nohz_full " + cmd(i.nohzFull()) + ", rcu_nocbs "
@@ -62,13 +63,13 @@ public final class CpuDocument {
             CpuFacts.ProcessCpus p = f.process();
             String quota = p.cgroup() == null || p.cgroup().quotaCpus() == null ? "no CPU quota"
                     : String.format(Locale.ROOT, "CPU quota %.1f CPUs", p.cgroup().quotaCpus());
-            kv.add(KeyValues.Entry.of("this process", "may run on " + n(p.cpusAllowed()) + " (" + n(p.cpusAllowedCount()) + " CPUs), " + quota));
+            kv.add(KeyValues.Entry.of("this process", "may run on " + Units.orUnknown(p.cpusAllowed()) + " (" + Units.orUnknown(p.cpusAllowedCount()) + " CPUs), " + quota));
         }
         if (f.frequency() != null) {
             List<String> gov = f.frequency().governors().stream().map(s -> s.value() + " on " + s.cpus()).toList();
-            kv.add(KeyValues.Entry.of("frequency", n(f.frequency().status()) + (gov.isEmpty() ? "" : ": " + String.join(", ", gov))));
+            kv.add(KeyValues.Entry.of("frequency", Units.orUnknown(f.frequency().status()) + (gov.isEmpty() ? "" : ": " + String.join(", ", gov))));
         }
-        if (f.idle() != null) kv.add(KeyValues.Entry.of("idle", "cpuidle " + n(f.idle().driver()) + ", governor " + n(f.idle().governor())));
+        if (f.idle() != null) kv.add(KeyValues.Entry.of("idle", "cpuidle " + Units.orUnknown(f.idle().driver()) + ", governor " + Units.orUnknown(f.idle().governor())));
         b.add(new KeyValues(kv));
         if (f.irqs() != null && !f.irqs().devices().isEmpty()) {
             Boolean balance = f.irqs().irqbalance();
@@ -76,7 +77,7 @@ public final class CpuDocument {
             b.add(irqs(f.irqs()));
         }
         for (CpuFacts.Feeder fd : f.feeders()) {
-            b.add(Paragraph.of(fd.gpu() + " is fed best from CPUs " + n(fd.allowedFeederCpus()) + " (local: " + n(fd.localCpus()) + ")"));
+            b.add(Paragraph.of(fd.gpu() + " is fed best from CPUs " + Units.orUnknown(fd.allowedFeederCpus()) + " (local: " + Units.orUnknown(fd.localCpus()) + ")"));
         }
         for (String u : f.unknowns()) b.add(Note.of("unknown: " + u));
         return new Section("Scheduler, isolation, IRQs", b);
@@ -87,7 +88,7 @@ public final class CpuDocument {
                 new Column("routed to", Align.LEFT), new Column("landed on", Align.LEFT), new Column("interrupts", Align.RIGHT));
         List<List<Text>> rows = new ArrayList<>();
         for (CpuFacts.DeviceIrqs d : irqs.devices()) {
-            rows.add(cells(d.device(), d.kind().toString(), Integer.toString(d.irqs().size()), n(d.routedTo()), n(d.landedOn()), Long.toString(d.total())));
+            rows.add(cells(d.device(), d.kind().toString(), Integer.toString(d.irqs().size()), Units.orUnknown(d.routedTo()), Units.orUnknown(d.landedOn()), Long.toString(d.total())));
         }
         return new Block.Table(cols, rows);
     }
@@ -96,10 +97,6 @@ public final class CpuDocument {
         List<Text> row = new ArrayList<>();
         for (String x : s) row.add(Text.of(x));
         return row;
-    }
-
-    static String n(Object o) {
-        return o == null ? "unknown" : o.toString();
     }
 
     private static String cmd(CpuFacts.CmdlineCpus c) {

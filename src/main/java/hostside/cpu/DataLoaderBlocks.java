@@ -14,6 +14,7 @@ import hostside.doc.Block.Paragraph;
 import hostside.doc.Block.Section;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
+import hostside.doc.FiguresTable;
 import hostside.doc.Text;
 import hostside.harness.Cut;
 import hostside.harness.Result;
@@ -30,20 +31,17 @@ final class DataLoaderBlocks {
         List<Block> b = new ArrayList<>();
         b.add(Paragraph.of("Forked Python workers reading a dataset: each worker's private memory (USS) growth as a share of the dataset;"
                 + " fork vs spawn of a process that has initialised CUDA."));
-        List<Column> cols = List.of(new Column("measurement", Align.LEFT), new Column("median", Align.RIGHT), new Column("min", Align.RIGHT),
-                new Column("max", Align.RIGHT), new Column("unit", Align.LEFT), new Column("dataset", Align.RIGHT), new Column("workers", Align.RIGHT));
-        List<List<Text>> rows = new ArrayList<>();
+        FiguresTable t = new FiguresTable("measurement", false, new Column("dataset", Align.RIGHT), new Column("workers", Align.RIGHT));
         for (Result x : rs) {
             if (!x.isOk()) {
-                rows.add(List.of(Text.code(x.key()), Text.of(x.status() + ": " + x.why()), Text.of(""), Text.of(""), Text.of(""), Text.of(""), Text.of("")));
+                t.notRun(x.key(), x.status() + ": " + x.why());
                 continue;
             }
             CowDetail cow = x.detail() instanceof CowDetail c ? c : null;
-            rows.add(List.of(Text.code(x.key()), Text.of(Units.figure(x.value().median())), Text.of(Units.figure(x.value().min())),
-                    Text.of(Units.figure(x.value().max())), Text.of(x.unit().symbol()), Text.of(cow == null ? "" : Units.bytes(cow.datasetBytes())),
-                    Text.of(cow == null ? "" : Integer.toString(cow.workers()))));
+            t.add(Text.code(x.key()), x.value(), x.unit(), Text.of(cow == null ? "" : Units.bytes(cow.datasetBytes())),
+                    Text.of(cow == null ? "" : Integer.toString(cow.workers())));
         }
-        b.add(new Block.Table(cols, rows));
+        b.add(t.table());
         // --dataset-size cut to fit the machine: the dataset column is what ran, this says why
         rs.stream().flatMap(x -> Cut.in(x).stream()).distinct().findFirst().ifPresent(c -> b.add(Note.of("note: " + c.text())));
         rs.stream().filter(x -> x.detail() instanceof SpawnDetail).findFirst().ifPresent(x -> b.add(spawn((SpawnDetail) x.detail())));

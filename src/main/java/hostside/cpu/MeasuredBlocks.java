@@ -21,6 +21,7 @@ import hostside.doc.Block.Section;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
+import hostside.doc.FiguresTable;
 import hostside.doc.Text;
 import hostside.harness.Result;
 import hostside.harness.Status;
@@ -49,17 +50,14 @@ final class MeasuredBlocks {
     }
 
     static Section scheduler(List<Result> rs) {
-        List<Column> cols = List.of(new Column("measurement", Align.LEFT), new Column("median", Align.RIGHT), new Column("min", Align.RIGHT),
-                new Column("max", Align.RIGHT), new Column("unit", Align.LEFT), new Column("n", Align.RIGHT), new Column("CPUs", Align.LEFT));
-        List<List<Text>> rows = new ArrayList<>();
+        FiguresTable t = new FiguresTable("measurement", true, new Column("CPUs", Align.LEFT));
         List<Block> notes = new ArrayList<>();
         for (Result x : rs) {
             if (!x.isOk()) {
-                rows.add(List.of(Text.code(x.key()), Text.of(x.status() + ": " + x.why()), Text.of(""), Text.of(""), Text.of(""), Text.of(""), Text.of("")));
+                t.notRun(x.key(), x.status() + ": " + x.why());
                 continue;
             }
-            rows.add(List.of(Text.code(x.key()), Text.of(Units.figure(x.value().median())), Text.of(Units.figure(x.value().min())),
-                    Text.of(Units.figure(x.value().max())), Text.of(x.unit().symbol()), Text.of(Integer.toString(x.value().samples())), Text.of(cpus(x))));
+            t.add(Text.code(x.key()), x.value(), x.unit(), Text.of(cpus(x)));
             if (x.detail() instanceof SchedCosts.Syscall.Detail d) {
                 notes.add(new Note(Text.code(x.key()).plain(": the whole call, as a C loop calling syscall(2) makes it; the kernel's own share is " + Units.figure(d.kernelNs())
                         + " ns; a native call that stays in user space (labs(3), linked the same way) costs " + Units.figure(d.nativeCallNs()) + " ns, measured apart")));
@@ -67,7 +65,7 @@ final class MeasuredBlocks {
         }
         List<Block> b = new ArrayList<>();
         b.add(Paragraph.of("Median of the samples, with min and max."));
-        b.add(new Block.Table(cols, rows));
+        b.add(t.table());
         b.addAll(notes);
         return new Section("What the scheduler charges", b);
     }

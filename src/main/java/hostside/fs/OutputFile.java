@@ -331,6 +331,22 @@ public final class OutputFile {
     }
 
     /**
+     * The folder that {@code output}, a file the user named with {@code option}, goes into. It
+     * must be there already: a file named by the user is not a folder to make, and a typo in its
+     * folder should say so, not leave a tree of new folders. Bad input otherwise.
+     *
+     * @return the folder, absolute
+     */
+    public static Path folderOf(Path output, String option) {
+        Path dir = output.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new BadInputException(option + " " + output + ": " + (dir != null && Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
+                    ? dir + " is " + kindOf(dir) + ", not a folder" : "folder " + dir + " does not exist"));
+        }
+        return dir;
+    }
+
+    /**
      * Checks, before any work is done, that {@code dir} can take outputs: it exists or can be
      * made, a file can be created there (the only test that catches a read-only mount, /proc, or
      * a permission root does not override), and at least {@code bytes} are free. Bad input

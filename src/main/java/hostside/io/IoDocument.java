@@ -17,6 +17,7 @@ import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
 import hostside.doc.Document;
+import hostside.doc.FiguresTable;
 import hostside.doc.Text;
 import hostside.harness.Result;
 import hostside.io.facts.IoFactsBlocks;
@@ -60,18 +61,15 @@ public final class IoDocument {
         IoRun.FileUsed f = run.file();
         Text of = f == null ? Text.of("") : Text.of("Of ").andCode(f.path()).plain(" (" + Units.bytes(f.bytes()) + ", " + f.filesystem() + "). ");
         b.add(new Paragraph(of.plain("Median of the samples, with min and max; each row names the fio job that measures the same thing.")));
-        List<List<Text>> rows = new ArrayList<>();
+        FiguresTable t = new FiguresTable("measurement", false, new Column("also", Align.RIGHT), new Column("latency p50", Align.RIGHT),
+                new Column("p99", Align.RIGHT), new Column("fio job", Align.LEFT));
         List<Block> notRun = new ArrayList<>();
         for (Result r : run.results()) {
             // below the table: a sentence in a figure's column would stretch every row
             if (!r.isOk()) notRun.add(new Note(Text.code(r.key()).plain(": " + r.status() + ": " + r.why())));
-            else rows.add(row(r));
+            else add(t, r);
         }
-        if (!rows.isEmpty()) {
-            b.add(new Block.Table(List.of(new Column("measurement", Align.LEFT), new Column("median", Align.RIGHT), new Column("min", Align.RIGHT),
-                    new Column("max", Align.RIGHT), new Column("unit", Align.LEFT), new Column("also", Align.RIGHT), new Column("latency p50", Align.RIGHT),
-                    new Column("p99", Align.RIGHT), new Column("fio job", Align.LEFT)), rows));
-        }
+        if (!t.isEmpty()) b.add(t.table());
         b.addAll(notRun);
         run.results().stream().filter(r -> r.isOk() && r.key().equals("seq_read_warm_qd1")).findFirst()
                 .filter(r -> r.detail() instanceof ReadDetail d && d.pageCacheBytes() != null)
@@ -97,8 +95,7 @@ public final class IoDocument {
             Double o = r.detail() instanceof ReadDetail d ? d.overall() : r.detail() instanceof WriteDetail w ? w.overall() : null;
             double m = r.value().median();
             if (o == null || Math.abs(o - m) <= OVERALL_SAID * m) continue;
-            boolean iops = r.unit() == Unit.IOPS;
-            parts.add(r.key() + " " + figure(o, iops) + " " + r.unit().symbol() + " (median " + figure(m, iops) + ")");
+            parts.add(r.key() + " " + Units.value(r.unit(), o) + " " + r.unit().symbol() + " (median " + Units.value(r.unit(), m) + ")");
         }
         if (parts.isEmpty()) return java.util.Optional.empty();
         return java.util.Optional.of(Paragraph.of("Counted as fio counts, every byte over all the samples' time (a few slow samples weigh in): "
@@ -136,8 +133,8 @@ public final class IoDocument {
                 + " On a VM, O_DIRECT buffers in fewer pieces (huge pages: one per MiB) read faster."));
     }
 
-    /** key, median, min, max, unit, the other unit or the fsync time, latency p50 and p99, fio job. */
-    private static List<Text> row(Result r) {
+    /** A measured row: its figures, then the other unit or the fsync time, latency p50 and p99, and the fio job. */
+    private static void add(FiguresTable t, Result r) {
         boolean iops = r.unit() == Unit.IOPS;
         String also = "", p50 = "", p99 = "";
         if (r.detail() instanceof ReadDetail d) {
@@ -150,14 +147,8 @@ public final class IoDocument {
         } else if (r.detail() instanceof WriteDetail w && w.fsyncMs() != null) {
             also = String.format(Locale.ROOT, "fsync %.0f ms", w.fsyncMs().median());
         }
-        return List.of(Text.code(r.key()), Text.of(figure(r.value().median(), iops)), Text.of(figure(r.value().min(), iops)),
-                Text.of(figure(r.value().max(), iops)), Text.of(r.unit().symbol()), Text.of(also), Text.of(p50), Text.of(p99),
+        t.add(Text.code(r.key()), r.value(), r.unit(), Text.of(also), Text.of(p50), Text.of(p99),
                 r.anchor() == null ? Text.of("") : Text.code(r.anchor()));
-    }
-
-    /** IOPS whole, with thousands marked; GB/s as every figure ({@link Units#figure}). */
-    static String figure(double v, boolean iops) {
-        return iops ? String.format(Locale.ROOT, "%,.0f", v) : Units.figure(v);
     }
 
     static String us(double v) {

@@ -62,10 +62,10 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
         return List.copyOf(tests());
     }
 
-    /** The storage and network facts of the default folders. */
+    /** The storage and network facts of the default folders, with Module 1's host (the driver's kind, the kernel). */
     @Override
     public IoFacts facts(FsRoot fs) {
-        return facts(fs, defaults());
+        return facts(fs, Host.read(fs), defaults());
     }
 
     @Override
@@ -103,9 +103,10 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
 
     /**
      * The storage and network facts of the folders that matter: --dir (or --file's folder) when
-     * given, else the working folder, $HOME, /tmp and the default test folder.
+     * given, else the working folder, $HOME, /tmp and the default test folder. {@code host}: the
+     * machine's facts of the same root, read with Module 1's.
      */
-    public static IoFacts facts(FsRoot fs, Options o) {
+    public static IoFacts facts(FsRoot fs, Host host, Options o) {
         List<Path> dirs = new ArrayList<>();
         if (o.file() != null) dirs.add(o.file().toAbsolutePath().getParent());
         if (o.dir() != null) dirs.add(o.dir());
@@ -113,7 +114,7 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
             dirs.addAll(IoFactsReader.defaultDataDirs());
             dirs.add(fs.isLive() ? TestFile.defaultDir() : Path.of("/var/tmp"));
         }
-        return IoFactsReader.read(fs, dirs.stream().map(Path::toAbsolutePath).distinct().toList());
+        return IoFactsReader.read(fs, host, dirs.stream().map(Path::toAbsolutePath).distinct().toList());
     }
 
     /** The NUMA node of each GPU (null where the kernel says -1), for the locality findings. */
@@ -131,7 +132,7 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
     static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
                      ProgressSink progress, MachineLoad load) {
         Host machine = machineFacts.host();
-        IoFacts facts = facts(fs, o);
+        IoFacts facts = facts(fs, machine, o);
         List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
             List<Result> results = Runner.run(fs, tests, live, progress);

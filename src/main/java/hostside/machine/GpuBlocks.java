@@ -18,6 +18,7 @@ import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
+import hostside.doc.FiguresTable;
 import hostside.doc.Text;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.LaunchCost;
@@ -132,26 +133,19 @@ final class GpuBlocks {
         };
     }
 
-    /** A figure's value as its unit deserves: sizes in binary units, the rest as every table writes figures. */
-    static String value(Figure f, double v) {
-        return f.unit() == Unit.BYTES ? Units.bytes(Math.round(v)) : Units.figure(v);
-    }
-
     /** The figures' table: median, min, max, unit and samples; a case that did not run says so in its row. */
     static Block figures(String first, List<Result> results, Scope scope, boolean scopeOnly) {
-        List<List<Text>> rows = new ArrayList<>();
+        FiguresTable t = new FiguresTable(first, true);
         for (Result r : results) {
             if (!r.isOk()) {
-                rows.add(row(Text.code(r.key()), r.status() + ": " + r.why(), "", "", "", ""));
+                t.notRun(r.key(), r.status() + ": " + r.why());
                 continue;
             }
             for (Figure f : DetailFigures.of(r, scope)) {
-                if (scopeOnly && !f.scope().equals(scope)) continue;
-                rows.add(row(Text.code(f.key()), value(f, f.value()), value(f, f.min()), value(f, f.max()), f.unit() == Unit.BYTES ? "" : f.unit().symbol(),
-                        f.samples()));
+                if (!scopeOnly || f.scope().equals(scope)) t.add(f);
             }
         }
-        return new Block.Table(List.of(left(first), right("median"), right("min"), right("max"), left("unit"), right("n")), rows);
+        return t.table();
     }
 
     /** How each figure was measured, the keys that share a method in one line. */

@@ -1,5 +1,9 @@
 package hostside.machine;
 
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import hostside.fs.FsRoot;
 
 /**
@@ -10,13 +14,20 @@ import hostside.fs.FsRoot;
  * @param architecture   x86_64, aarch64, ppc64le... from the CPU, "" when unknown
  * @param virtualization "VM (KVM)", "VM", or "none detected"
  * @param nvidiaDriver   the NVIDIA kernel module's version, "" when it is not loaded
+ * @param openKernelModules whether that module is NVIDIA's open kernel module (its version line
+ *                       says "Open Kernel Module"), which DMA-BUF registration needs; null when
+ *                       no driver is loaded or the recording does not hold its version file
  * @param source         "live" or the recording read through --root
  */
 public record Host(String name, String kernel, String architecture, String virtualization, String nvidiaDriver,
-                   String source) {
+                   Boolean openKernelModules, String source) {
 
     /** {@link #source()} of facts read from the machine this runs on. */
     public static final String LIVE = "live";
+
+    /** The NVIDIA kernel module's version line, read once here for the driver and its kind. */
+    static final String NVIDIA_VERSION = "/proc/driver/nvidia/version";
+    private static final Pattern DRIVER = Pattern.compile("NVRM version:.*?\\s(\\d+\\.\\d+(?:\\.\\d+)?)\\s");
 
     /** True for facts read from this machine, false for a recording (where nothing is measured). */
     @com.fasterxml.jackson.annotation.JsonIgnore
@@ -34,7 +45,9 @@ public record Host(String name, String kernel, String architecture, String virtu
         String kernel = fs.text("/proc/sys/kernel/osrelease")
                 .or(() -> fs.text("/proc/version").map(v -> v.split("\\s+")).filter(v -> v.length > 2).map(v -> v[2]))
                 .orElse("");
-        return new Host(name, kernel, architecture(fs, cpuinfo), virtualization(fs, cpuinfo), nvidiaDriver(fs),
+        Optional<String> driver = fs.text(NVIDIA_VERSION);
+        return new Host(name, kernel, architecture(fs, cpuinfo), virtualization(fs, cpuinfo),
+                driver.map(Host::driverVersion).orElse(""), driver.map(v -> v.contains("Open Kernel Module")).orElse(null),
                 fs.isLive() ? LIVE : fs.describe());
     }
 
@@ -49,9 +62,8 @@ public record Host(String name, String kernel, String architecture, String virtu
     }
 
     /** From "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ...". */
-    static String nvidiaDriver(FsRoot fs) {
-        String v = fs.text("/proc/driver/nvidia/version").orElse("");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("NVRM version:.*?\\s(\\d+\\.\\d+(?:\\.\\d+)?)\\s").matcher(v + " ");
+    static String driverVersion(String versionFile) {
+        Matcher m = DRIVER.matcher(versionFile + " ");
         return m.find() ? m.group(1) : "";
     }
 

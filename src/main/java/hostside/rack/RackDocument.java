@@ -122,7 +122,7 @@ public final class RackDocument {
     private static Block coherence(CudaFacts.CudaGpu g) {
         List<List<Text>> rows = new ArrayList<>();
         for (CudaFacts.Attribute a : g.attributes()) {
-            rows.add(List.of(Text.of(a.name() + " (" + a.id() + ")"), Text.of(a.value() == null ? "unknown" : String.valueOf(a.value())), Text.of(a.meaning())));
+            rows.add(List.of(Text.of(a.name() + " (" + a.id() + ")"), Text.of(Units.orUnknown(a.value())), Text.of(a.meaning())));
         }
         String meaning = switch (g.coherence()) {
             case "ATS" -> "the GPU walks the CPU's page tables: any host pointer works in a kernel, at link speed";

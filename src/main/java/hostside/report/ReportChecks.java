@@ -39,6 +39,7 @@ import hostside.machine.MachineFacts;
 import hostside.machine.MachineRun;
 import hostside.machine.MemoryDrill;
 import hostside.machine.Topology;
+import hostside.process.CgroupLayout;
 import hostside.rack.Platform;
 import hostside.vm.VmGpu;
 import hostside.vm.VmRun;
@@ -133,8 +134,8 @@ final class ReportChecks {
             need(ContainerFacts.class, "runtime", "cgroup", "memory", "cpu", "pids", "shm", "devices", "limits", "rootFs",
                     "namespaces", "unknowns"),
             need(ContainerFacts.Detection.class, "evidence"),
-            need(ContainerFacts.Cgroups.class, "places"),
-            need(ContainerFacts.Place.class, "why"),
+            need(CgroupLayout.class, "places"),
+            need(CgroupLayout.Place.class, "why"),
             need(ContainerFacts.Cpu.class, "quotaSource"),
             need(ContainerFacts.Pids.class, "max"),
             need(ContainerFacts.Bound.class, "source"),

@@ -24,6 +24,7 @@ import hostside.doc.Block.Table.Column;
 import hostside.doc.Block.Table;
 import hostside.doc.Block;
 import hostside.doc.Document;
+import hostside.doc.FiguresTable;
 import hostside.doc.Text;
 import hostside.harness.Cut;
 import hostside.harness.Result;
@@ -70,7 +71,7 @@ public final class VmDocument {
             e.add(KeyValues.Entry.of("CUDA VMM granularity", v.vmmMinimumBytes() == null ? "unknown (" + v.vmmWhy() + ")"
                     : Units.bytes(v.vmmMinimumBytes()) + " minimum, " + Units.bytes(v.vmmRecommendedBytes()) + " recommended"));
             for (var a : v.unifiedMemory()) {
-                e.add(new KeyValues.Entry(a.name(), Text.of((a.value() == null ? "unknown" : a.value().toString()) + ": " + a.meaning())));
+                e.add(new KeyValues.Entry(a.name(), Text.of(Units.orUnknown(a.value()) + ": " + a.meaning())));
             }
             out.add(new Section("GPU" + v.ordinal() + " " + v.name() + " (" + v.pciAddress() + ")", List.of(new KeyValues(e))));
         }
@@ -106,24 +107,18 @@ public final class VmDocument {
      * touch's cost per fault and share of huge pages); a case that did not run says why instead.
      */
     private static Table figureTable(List<Result> all) {
-        List<Column> columns = List.of(new Column("measurement", Align.LEFT), new Column("median", Align.RIGHT), new Column("min", Align.RIGHT),
-                new Column("max", Align.RIGHT), new Column("unit", Align.LEFT), new Column("n", Align.RIGHT), new Column("faults per MiB", Align.RIGHT));
-        List<List<Text>> rows = new ArrayList<>();
+        FiguresTable t = new FiguresTable("measurement", true, new Column("faults per MiB", Align.RIGHT));
         for (Result x : all) {
             if (!x.isOk()) {
-                rows.add(List.of(Text.code(x.key()), Text.of(x.status() + ": " + x.why()), Text.of(""), Text.of(""), Text.of(""), Text.of(""), Text.of("")));
+                t.notRun(x.key(), x.status() + ": " + x.why());
                 continue;
             }
-            rows.add(List.of(Text.code(x.key()), Text.of(Units.figure(x.value().median())), Text.of(Units.figure(x.value().min())),
-                    Text.of(Units.figure(x.value().max())), Text.of(x.unit().symbol()), Text.of(Integer.toString(x.value().samples())), Text.of(faults(x))));
+            t.add(Text.code(x.key()), x.value(), x.unit(), Text.of(faults(x)));
             if (x.detail() instanceof AnonTouch.TouchDetail d) {
-                for (Figure f : VmRun.touchFigures(x, d)) {
-                    rows.add(List.of(Text.code(f.key()), Text.of(Units.figure(f.value())), Text.of(Units.figure(f.min())), Text.of(Units.figure(f.max())),
-                            Text.of(f.unit().symbol()), Text.of(Integer.toString(f.samples())), Text.of("")));
-                }
+                for (Figure f : VmRun.touchFigures(x, d)) t.add(f, Text.of(""));
             }
         }
-        return new Table(columns, rows);
+        return t.table();
     }
 
     /** Faults per MiB where the case counts them: what the kernel did for the figure; "uncounted" where getrusage saw none of the CPU's managed-memory faults. */

@@ -27,20 +27,20 @@ final class VmSettings {
         e.add(KeyValues.Entry.of("THP", thp(f.thp())));
         if (f.thp() != null && f.thp().khugepaged() != null) {
             VmFacts.Khugepaged k = f.thp().khugepaged();
-            e.add(KeyValues.Entry.of("khugepaged", "defrag " + n(k.defrag()) + ", " + n(k.pagesToScan()) + " pages per " + n(k.scanSleepMillisecs())
-                    + " ms, max_ptes_none " + n(k.maxPtesNone()) + ", collapsed " + n(k.pagesCollapsed())));
+            e.add(KeyValues.Entry.of("khugepaged", "defrag " + Units.orUnknown(k.defrag()) + ", " + Units.orUnknown(k.pagesToScan()) + " pages per " + Units.orUnknown(k.scanSleepMillisecs())
+                    + " ms, max_ptes_none " + Units.orUnknown(k.maxPtesNone()) + ", collapsed " + Units.orUnknown(k.pagesCollapsed())));
         }
         e.add(KeyValues.Entry.of("hugetlb", hugetlb(f.hugetlb())));
         VmFacts.Meminfo m = f.memory();
         if (m != null) {
-            e.add(KeyValues.Entry.of("memory", b(m.memTotalBytes()) + " total, " + b(m.memAvailableBytes()) + " available, AnonHugePages "
-                    + b(m.anonHugePagesBytes()) + ", swap " + b(m.swapTotalBytes()) + ", Mlocked " + b(m.mlockedBytes())));
+            e.add(KeyValues.Entry.of("memory", Units.bytes(m.memTotalBytes()) + " total, " + Units.bytes(m.memAvailableBytes()) + " available, AnonHugePages "
+                    + Units.bytes(m.anonHugePagesBytes()) + ", swap " + Units.bytes(m.swapTotalBytes()) + ", Mlocked " + Units.bytes(m.mlockedBytes())));
         }
         VmFacts.Sysctl s = f.sysctl();
         if (s != null) {
-            e.add(KeyValues.Entry.of("sysctls", "overcommit_memory " + n(s.overcommitMemory()) + ", swappiness " + n(s.swappiness())
-                    + ", numa_balancing " + n(s.numaBalancing()) + ", zone_reclaim_mode " + n(s.zoneReclaimMode())
-                    + ", max_map_count " + n(s.maxMapCount())));
+            e.add(KeyValues.Entry.of("sysctls", "overcommit_memory " + Units.orUnknown(s.overcommitMemory()) + ", swappiness " + Units.orUnknown(s.swappiness())
+                    + ", numa_balancing " + Units.orUnknown(s.numaBalancing()) + ", zone_reclaim_mode " + Units.orUnknown(s.zoneReclaimMode())
+                    + ", max_map_count " + Units.orUnknown(s.maxMapCount())));
         }
         VmFacts.ProcessLimits pl = f.process();
         if (pl != null) e.add(KeyValues.Entry.of("memlock", limit(pl.memlock()) + (Boolean.TRUE.equals(pl.capIpcLock()) ? " (CAP_IPC_LOCK: not enforced)" : "")));
@@ -64,20 +64,12 @@ final class VmSettings {
     private static String hugetlb(List<VmFacts.HugetlbPool> pools) {
         if (pools.isEmpty()) return "no pools";
         List<String> each = new ArrayList<>();
-        for (VmFacts.HugetlbPool p : pools) each.add(b(p.pageBytes()) + ": " + n(p.total()) + " pages, " + n(p.free()) + " free");
+        for (VmFacts.HugetlbPool p : pools) each.add(Units.bytes(p.pageBytes()) + ": " + Units.orUnknown(p.total()) + " pages, " + Units.orUnknown(p.free()) + " free");
         return String.join("; ", each);
     }
 
     private static String limit(Limits.Limit l) {
         if (l == null) return "unknown";
         return (l.softUnlimited() ? "unlimited" : Units.bytes(l.soft())) + " soft, " + (l.hardUnlimited() ? "unlimited" : Units.bytes(l.hard())) + " hard";
-    }
-
-    private static String b(Long x) {
-        return x == null ? "unknown" : Units.bytes(x);
-    }
-
-    private static String n(Object x) {
-        return x == null ? "unknown" : x.toString();
     }
 }

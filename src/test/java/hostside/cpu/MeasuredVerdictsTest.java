@@ -18,8 +18,8 @@ import hostside.machine.Host;
 import hostside.testing.RuleTally;
 
 class MeasuredVerdictsTest {
-    static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", "live");
-    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", "live");
+    static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", null, "live");
+    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", null, "live");
 
     /** The findings' texts, judged as on a quiet machine. */
     static List<String> texts(Host machine, List<Result> rs, boolean gpu) {

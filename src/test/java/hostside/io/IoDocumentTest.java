@@ -12,6 +12,7 @@ import hostside.core.Findings;
 import hostside.core.Stats;
 import hostside.core.Style;
 import hostside.core.Unit;
+import hostside.core.Units;
 import hostside.doc.Document;
 import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
@@ -28,7 +29,7 @@ import hostside.machine.Host;
 
 /** What `hostside io` shows, from its one document: in the terminal, and the same figures in Markdown and HTML. */
 class IoDocumentTest {
-    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
+    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", null, "live");
 
     static String text(IoRun run) {
         return new TextRenderer(Style.plain()).render(IoDocument.of(run));
@@ -73,7 +74,7 @@ class IoDocumentTest {
     @Test
     void coldReadsInAVmSayTheHostMayStillCacheTheFile() {
         List<Result> cold = List.of(IoResults.read("seq_read_cold_qd1", 1.7));
-        Host vm = new Host("vm", "6.18", "x86_64", "VM (KVM)", "", "live"), metal = new Host("node", "6.8", "x86_64", "none detected", "", "live");
+        Host vm = new Host("vm", "6.18", "x86_64", "VM (KVM)", "", null, "live"), metal = new Host("node", "6.8", "x86_64", "none detected", "", null, "live");
         IoRun.FileUsed f = new IoRun.FileUsed(IoResults.FILE, 2L << 30, "ext4", true);
         assertThat(IoDocument.coldInAVm(new IoRun(vm, null, List.of(), f, cold, List.of()))).get().asString().contains("cold in the guest only");
         assertThat(IoDocument.coldInAVm(new IoRun(metal, null, List.of(), f, cold, List.of()))).isEmpty();
@@ -116,14 +117,13 @@ class IoDocumentTest {
         String html = org.jsoup.Jsoup.parse(new HtmlRenderer().render(d)).text();
         List<String> values = new ArrayList<>();
         for (Result r : run.results()) {
-            boolean iops = r.unit() == Unit.IOPS;
-            values.add(IoDocument.figure(r.value().median(), iops));
-            values.add(IoDocument.figure(r.value().min(), iops));
-            values.add(IoDocument.figure(r.value().max(), iops));
+            values.add(Units.value(r.unit(), r.value().median()));
+            values.add(Units.value(r.unit(), r.value().min()));
+            values.add(Units.value(r.unit(), r.value().max()));
             values.add(r.anchor());
             if (r.detail() instanceof ReadTest.ReadDetail rd) {
                 double other = rd.otherUnit(r.unit(), r.value()).median();
-                values.add(iops ? String.format(java.util.Locale.ROOT, "%.2f GB/s", other) : String.format(java.util.Locale.ROOT, "%,.0f IOPS", other));
+                values.add(r.unit() == Unit.IOPS ? String.format(java.util.Locale.ROOT, "%.2f GB/s", other) : String.format(java.util.Locale.ROOT, "%,.0f IOPS", other));
                 values.add(IoDocument.us(rd.latencyUs().p50()));
                 values.add(IoDocument.us(rd.latencyUs().p99()));
             } else if (r.detail() instanceof WriteTest.WriteDetail w && w.fsyncMs() != null) {

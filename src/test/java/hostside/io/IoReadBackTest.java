@@ -67,7 +67,7 @@ class IoReadBackTest {
     /** Every case measured, facts with Lustre, NVMe and InfiniBand, findings and verdicts. */
     static IoRun everyCase() {
         FsRoot fs = FsRoot.open(Fixtures.hwloc().resolve("32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2").toString());
-        var facts = IoDrill.facts(fs, new IoDrill.Options(Path.of("/work/run"), null, null, null));
+        var facts = IoDrill.facts(fs, Host.read(fs), new IoDrill.Options(Path.of("/work/run"), null, null, null));
         List<Result> results = new ArrayList<>();
         double v = 1;
         for (TestCase<IoTarget> t : IoDrill.tests()) {
@@ -82,7 +82,7 @@ class IoReadBackTest {
                 results.add(IoResults.write(t.key(), new Stats(v, v - 0.1, v + 0.1, 3), w.fsync() ? new Stats(410, 400, 430, 3) : null));
             }
         }
-        return new IoRun(new Host("node", "6.8", "x86_64", "none detected", "", "live"), facts,
+        return new IoRun(new Host("node", "6.8", "x86_64", "none detected", "", null, "live"), facts,
                 IoVerdicts.of(facts, List.of(0)), new IoRun.FileUsed(IoResults.FILE, 2L << 30, "xfs", true), results,
                 MeasuredVerdicts.of(results, false, "/data", null));
     }

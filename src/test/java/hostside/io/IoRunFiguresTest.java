@@ -20,7 +20,7 @@ import hostside.machine.Host;
 
 /** The typed figures of a hand-built run: keys, the folder they are about, units, which way is better, values. */
 class IoRunFiguresTest {
-    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
+    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", null, "live");
 
     static IoRun run(List<Result> results) {
         return new IoRun(HOST, null, List.of(), new IoRun.FileUsed(IoResults.FILE, 2L << 30, "xfs", true), results, List.of());

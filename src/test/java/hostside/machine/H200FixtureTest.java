@@ -52,6 +52,7 @@ class H200FixtureTest {
     void theVmQuirksAreReportedNotHidden() {
         assertThat(f.host().virtualization()).startsWith("VM");
         assertThat(f.host().nvidiaDriver()).isEqualTo("580.159.04");
+        assertThat(f.host().openKernelModules()).as("NVRM version: NVIDIA UNIX Open Kernel Module").isTrue();
         assertThat(f.iommu().state()).isEqualTo("off");
         // node0 meminfo holds 6.2 GiB while /proc/meminfo holds 126 GiB on this VM
         assertThat(f.findings()).anySatisfy(x -> assertThat(x.text()).contains("NUMA nodes add up to"));

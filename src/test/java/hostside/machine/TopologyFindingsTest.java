@@ -20,8 +20,8 @@ import hostside.testing.RuleTally;
  */
 class TopologyFindingsTest {
     static final PciLink GEN5_X16 = new PciLink(32.0, 16, 32.0, 16);
-    static final Host METAL = new Host("box", "6.8", "x86_64", "bare metal", "580", Host.LIVE);
-    static final Host VM = new Host("box", "6.8", "x86_64", "VM (kvm)", "580", Host.LIVE);
+    static final Host METAL = new Host("box", "6.8", "x86_64", "bare metal", "580", null, Host.LIVE);
+    static final Host VM = new Host("box", "6.8", "x86_64", "VM (kvm)", "580", null, Host.LIVE);
     static final Iommu OFF = new Iommu("off", List.of(), 0, Map.of(), "no IOMMU units and no IOMMU groups in /sys", List.of());
 
     static PciDevice gpu(String address, Integer numa, PciLink link) {

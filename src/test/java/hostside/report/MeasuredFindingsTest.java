@@ -30,7 +30,7 @@ import hostside.report.Fleet;
  * page one says so instead of "nothing bad or doubtful".
  */
 class MeasuredFindingsTest {
-    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", "live");
+    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", null, "live");
     static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
     static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false);
 

@@ -35,7 +35,7 @@ import hostside.machine.MachineRun;
 
 /** Module 4 in the report: its section drawn from the records read back, and the lines of the four questions it feeds. */
 class ModuleFourTest {
-    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", "live");
+    static final Host HOST = new Host("box", "6.8", "x86_64", "none detected", "", null, "live");
 
     static IoRun measured() {
         Result cold = IoResults.read("seq_read_cold_qd1", new Stats(1.65, 1.59, 1.76, 5), null, null);
@@ -84,7 +84,7 @@ class ModuleFourTest {
     @Test
     void theFactsOfARecordingBecomeTheStorageAndNetworkTables() {
         var fs = FsRoot.open(hostside.Fixtures.h200().toString());
-        var facts = IoDrill.facts(fs, new IoDrill.Options(java.nio.file.Path.of("/tmp"), null, null, null));
+        var facts = IoDrill.facts(fs, Host.read(fs), new IoDrill.Options(java.nio.file.Path.of("/tmp"), null, null, null));
         IoRun run = new IoRun(HOST, facts, List.of(), null, List.of(), List.of());
         assertThat(md(run)).contains("## Data paths", "| `/tmp` | / | ext4 | local: ext4 |", "## Network interfaces", "| eth0 |", "| 1400 |",
                 "- **GPUDirect RDMA**: unknown", "- **GPUDirect Storage**: unknown", "- **/etc/cufile.json**: absent");

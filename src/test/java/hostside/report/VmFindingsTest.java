@@ -32,7 +32,7 @@ import hostside.vm.measure.AnonTouch;
  * found. An earlier report's verdict lines still read, as info of no rule.
  */
 class VmFindingsTest {
-    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", "live");
+    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", null, "live");
 
     /** What the dev VM measured (docs/measurements/2026-12-02-vm.md: 3193 ms per GiB, 12.18 us per 4 KiB fault). */
     static final Result SLOW_TOUCH = new Result("anon_first_touch_base", "first touch", Status.OK, "", Unit.MS_PER_GIB,

@@ -25,7 +25,7 @@ class SnapshotRoundTripTest {
 
     static MachineFacts sourceless(MachineFacts f) {
         Host h = f.host();
-        return new MachineFacts(f.schema(), new Host(h.name(), h.kernel(), h.architecture(), h.virtualization(), h.nvidiaDriver(), "-"),
+        return new MachineFacts(f.schema(), new Host(h.name(), h.kernel(), h.architecture(), h.virtualization(), h.nvidiaDriver(), h.openKernelModules(), "-"),
                 f.topology(), f.pci(), f.affinity(), f.iommu(), f.kernelCmdline(), f.findings(), f.unknowns());
     }
 
@@ -54,8 +54,9 @@ class SnapshotRoundTripTest {
         Path out = tmp.resolve("io.tar.gz");
         r.writeTarGz(out, "box");
         var options = new IoDrill.Options(null, null, null, null);
-        var before = IoDrill.facts(FsRoot.live(), options);
-        var after = IoDrill.facts(FsRoot.open(out.toString()), options);
+        FsRoot now = FsRoot.live(), back = FsRoot.open(out.toString());
+        var before = IoDrill.facts(now, Host.read(now), options);
+        var after = IoDrill.facts(back, Host.read(back), options);
         assertThat(after.blockDevices()).isEqualTo(before.blockDevices());
         assertThat(after.nics()).isEqualTo(before.nics());
         assertThat(after.gpuDirect()).as("/sys/module answers the same: a folder checked is a folder recorded").isEqualTo(before.gpuDirect());

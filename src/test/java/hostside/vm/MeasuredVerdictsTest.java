@@ -28,8 +28,8 @@ import hostside.vm.measure.TlbReach;
  * severity; a missing figure drops its finding.
  */
 class MeasuredVerdictsTest {
-    static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", "live");
-    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (QEMU Standard PC)", "", "live");
+    static final Host METAL = new Host("box", "6.8.0", "x86_64", "none detected", "", null, "live");
+    static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (QEMU Standard PC)", "", null, "live");
     static final long KiB = 1L << 10, MiB = 1L << 20;
 
     static Result ok(String key, double median) {

@@ -112,7 +112,7 @@ final class Runs {
     /** The H200 recording's facts, a VM host, every case measured (the first touch cut when {@code cut} is given), verdicts from them. */
     static VmRun measured(Cut cut) {
         FsRoot h200 = FsRoot.open(hostside.Fixtures.h200().toString());
-        Host host = new Host("vm", "6.18.44-fc-v1147-gpu", "x86_64", "VM", "580.159.04", "live");
+        Host host = new Host("vm", "6.18.44-fc-v1147-gpu", "x86_64", "VM", "580.159.04", null, "live");
         List<Result> hostResults = hostResults(cut);
         VmGpu gpu = new VmGpu("", List.of(h200View(), refusingView()), gpuResults(), "GPU0: NVIDIA H200 (" + PCI + ")", PCI);
         var facts = VmDrill.DRILL.facts(h200);

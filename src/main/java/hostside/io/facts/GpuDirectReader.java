@@ -13,6 +13,7 @@ import hostside.fs.FsRoot;
 import hostside.fs.Read;
 import hostside.io.facts.IoFacts.CuFile;
 import hostside.io.facts.IoFacts.GpuDirect;
+import hostside.machine.Host;
 
 /**
  * GPUDirect RDMA (nvidia_peermem, or nv_peer_mem from MLNX_OFED before it) and GPUDirect Storage
@@ -25,10 +26,13 @@ final class GpuDirectReader {
             .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA).build();
 
     private final FsRoot fs;
+    private final Host host;
     private final List<String> unknowns;
 
-    GpuDirectReader(FsRoot fs, List<String> unknowns) {
+    /** @param host the machine's facts, read once with Module 1's: the driver's kind and the kernel release */
+    GpuDirectReader(FsRoot fs, Host host, List<String> unknowns) {
         this.fs = fs;
+        this.host = host;
         this.unknowns = unknowns;
     }
 
@@ -53,10 +57,9 @@ final class GpuDirectReader {
         String peer = loaded("nvidia_peermem", listed) ? "nvidia_peermem" : loaded("nv_peer_mem", listed) ? "nv_peer_mem" : null;
         Boolean peermem = peer != null ? Boolean.TRUE : known ? Boolean.FALSE : null;
         Boolean nvidiaFs = loaded("nvidia_fs", listed) ? Boolean.TRUE : known ? Boolean.FALSE : null;
-        // DMA-BUF registration needs the driver's open kernel modules: its version line names them
-        Boolean open = fs.text("/proc/driver/nvidia/version").map(v -> v.contains("Open Kernel Module")).orElse(null);
-        String release = fs.text("/proc/sys/kernel/osrelease").map(String::strip).filter(r -> !r.isEmpty()).orElse(null);
-        return new GpuDirect(peermem, peer, nvidiaFs, source, cufile(), open, release);
+        // DMA-BUF registration needs the driver's open kernel modules and Linux 5.12
+        String release = host.kernel().isEmpty() ? null : host.kernel();
+        return new GpuDirect(peermem, peer, nvidiaFs, source, cufile(), host.openKernelModules(), release);
     }
 
     private boolean loaded(String module, Set<String> listed) {

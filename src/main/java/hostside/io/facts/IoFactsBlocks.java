@@ -94,10 +94,10 @@ public final class IoFactsBlocks {
                     + (q.physicalBlockBytes() == null || q.physicalBlockBytes().equals(q.logicalBlockBytes()) ? "" : "/" + q.physicalBlockBytes());
             String built = b.slaves().isEmpty() ? "-" : String.join(", ", b.slaves())
                     + (b.physical().equals(b.slaves()) ? "" : " (disks " + String.join(", ", b.physical()) + ")");
-            rows.add(row(b.name(), kind, dash(b.model()), b.sizeBytes() == null ? "unknown" : Units.bytes(b.sizeBytes()),
-                    b.rotational() == null ? "unknown" : b.rotational() ? "yes" : "no", scheduler(q), n(q.nrRequests()), blocks,
+            rows.add(row(b.name(), kind, dash(b.model()), Units.bytes(b.sizeBytes()),
+                    b.rotational() == null ? "unknown" : b.rotational() ? "yes" : "no", scheduler(q), Units.orUnknown(q.nrRequests()), blocks,
                     q.readAheadKb() == null ? "unknown" : kib(q.readAheadKb()), q.maxSectorsKb() == null ? "unknown" : kib(q.maxSectorsKb()), built,
-                    b.controller() == null ? "-" : numa(b.controller().numaNode()), b.controller() == null ? "-" : link(b.controller().link())));
+                    b.controller() == null ? "-" : Units.orUnknown(b.controller().numaNode()), b.controller() == null ? "-" : link(b.controller().link())));
         }
         section(out, "Block devices", columns(List.of(3, 6, 8, 9), "device", "kind", "model", "size", "rotational", "scheduler", "queue", "blocks",
                 "read-ahead", "max I/O", "built from", "NUMA", "PCIe link"), rows);
@@ -117,7 +117,7 @@ public final class IoFactsBlocks {
             virtual |= n.virtual();
             rows.add(row(n.name(), dash(n.type()), dash(n.driver()),
                     n.speedMbps() != null ? IoVerdicts.gbps(n.speedMbps()) : "unknown (" + n.speedUnknown() + ")",
-                    n(n.mtu()), dash(n.operstate()), dash(n.pciAddress()), n.virtual() ? "-" : numa(n.numaNode()),
+                    Units.orUnknown(n.mtu()), dash(n.operstate()), dash(n.pciAddress()), n.virtual() ? "-" : Units.orUnknown(n.numaNode()),
                     link(n.link()), n.rdmaDevices().isEmpty() ? "-" : String.join(", ", n.rdmaDevices())));
         }
         section(out, virtual ? "Network interfaces (virtual only: no device behind any of them, as in a container)" : "Network interfaces",
@@ -129,7 +129,7 @@ public final class IoFactsBlocks {
         for (RdmaDevice r : f.rdmaDevices()) {
             String adapter = dash(r.hcaType()) + (r.firmware() == null ? "" : ", firmware " + r.firmware());
             String nets = r.netdevs().isEmpty() ? "-" : String.join(", ", r.netdevs());
-            if (r.ports().isEmpty()) rows.add(row(r.name(), "-", "no ports", "", "", "", nets, adapter, dash(r.pciAddress()), numa(r.numaNode())));
+            if (r.ports().isEmpty()) rows.add(row(r.name(), "-", "no ports", "", "", "", nets, adapter, dash(r.pciAddress()), Units.orUnknown(r.numaNode())));
             for (RdmaPort p : r.ports()) {
                 // a port that is not ACTIVE is what the eye should land on: NCCL loses that rail
                 Text state = p.state() == null ? Text.of("unknown") : p.state().equals("ACTIVE") ? Text.of(p.state()) : Text.strong(p.state());
@@ -137,7 +137,7 @@ public final class IoFactsBlocks {
                 cells.add(state);
                 cells.addAll(row(dash(p.physicalState()), dash(p.rate()),
                         p.linkLayer() == null ? "-" : p.linkLayer().equals("Ethernet") ? "Ethernet (RoCE)" : p.linkLayer(),
-                        nets, adapter, dash(r.pciAddress()), numa(r.numaNode())));
+                        nets, adapter, dash(r.pciAddress()), Units.orUnknown(r.numaNode())));
                 rows.add(cells);
             }
         }
@@ -168,10 +168,6 @@ public final class IoFactsBlocks {
         return b == null ? "not set" : b.toString();
     }
 
-    private static String numa(Integer node) {
-        return node == null ? "unknown" : String.valueOf(node);
-    }
-
     private static String link(PciLink l) {
         if (l == null) return "-";
         String now = l.current(), max = l.max();
@@ -180,9 +176,5 @@ public final class IoFactsBlocks {
 
     private static String dash(String s) {
         return s == null || s.isEmpty() ? "-" : s;
-    }
-
-    private static String n(Object o) {
-        return o == null ? "unknown" : o.toString();
     }
 }

@@ -14,6 +14,7 @@ import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
 import hostside.io.facts.IoFacts.RdmaDevice;
+import hostside.machine.Host;
 
 /**
  * Reads {@link IoFacts} through an {@link FsRoot}: a live machine or a recorded one. Facts only,
@@ -36,8 +37,11 @@ public final class IoFactsReader {
         return List.copyOf(dirs);
     }
 
-    /** @param dataDirs folders to place on their file systems and disks, in the order to report them */
-    public static IoFacts read(FsRoot fs, List<Path> dataDirs) {
+    /**
+     * @param host     the machine's facts, read with Module 1's (GPUDirect's driver kind and kernel release)
+     * @param dataDirs folders to place on their file systems and disks, in the order to report them
+     */
+    public static IoFacts read(FsRoot fs, Host host, List<Path> dataDirs) {
         List<String> unknowns = new ArrayList<>();
         FactReads reads = new FactReads(fs, unknowns);
         PciFunctions pci = new PciFunctions(fs, unknowns);
@@ -61,7 +65,7 @@ public final class IoFactsReader {
 
         List<RdmaDevice> rdma = new RdmaReader(fs, reads, pci).read();
         List<Nic> nics = new NetReader(fs, reads, pci).read(rdma);
-        return new IoFacts(dirs, devices, nics, rdma, new GpuDirectReader(fs, unknowns).read(), List.copyOf(unknowns));
+        return new IoFacts(dirs, devices, nics, rdma, new GpuDirectReader(fs, host, unknowns).read(), List.copyOf(unknowns));
     }
 
     /** Every disk a data dir rests on, from the one it is mounted from down to the physical ones. */

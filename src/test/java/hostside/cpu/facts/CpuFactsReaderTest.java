@@ -223,6 +223,15 @@ class CpuFactsReaderTest {
     }
 
     @Test
+    void aGarbledLevelClaimsNoQuotaFromTheLevelsAboveIt() {
+        // the garbled leaf may hold the tightest quota: the parent's 1.5 CPUs would overstate the grant
+        CpuFacts.Cgroup c = Box.healthy(root).put("/sys/fs/cgroup/user.slice/job.scope/cpu.max", "lots of it\n")
+                .put("/sys/fs/cgroup/user.slice/cpu.max", "150000 100000\n").read().process().cgroup();
+        assertThat(c.quotaCpus()).isNull();
+        assertThat(c.quotaSource()).isEqualTo("unknown: /sys/fs/cgroup/user.slice/job.scope/cpu.max is garbled");
+    }
+
+    @Test
     void aMissingCgroupFolderLeavesTheQuotaUnknown() {
         CpuFacts f = Box.healthy(root).remove("/sys/fs/cgroup/user.slice").read();
         assertThat(f.process().cgroup().quotaSource()).startsWith("unknown: /sys/fs/cgroup/user.slice/job.scope: missing");
@@ -424,7 +433,7 @@ class CpuFactsReaderTest {
         assertThat(f.irqs().devices()).isEmpty();
         assertThat(f.frequency().status()).isEqualTo(CpuFactsReader.NO_CPUFREQ);
         assertThat(f.unknowns()).contains("/proc/sys/kernel/osrelease: missing", "/proc/interrupts: missing",
-                "/proc/self/status: missing", "/proc/self/cgroup: missing");
+                "/proc/self/status: missing", "/proc/self/cgroup: missing: this process's cgroup is unknown");
         assertThat(CpuVerdicts.of(f)).isEmpty();
     }
 }

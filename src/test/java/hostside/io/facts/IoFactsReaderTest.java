@@ -13,6 +13,7 @@ import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
 import hostside.io.facts.IoFacts.RdmaDevice;
+import hostside.machine.Host;
 import hostside.machine.PciLink;
 
 class IoFactsReaderTest {
@@ -222,7 +223,7 @@ class IoFactsReaderTest {
     void liveDataDirsResolveSymlinksAndSayWhetherTheyExist(@TempDir Path data) throws Exception {
         Path real = java.nio.file.Files.createDirectory(data.resolve("real"));
         Path link = java.nio.file.Files.createSymbolicLink(data.resolve("link"), real);
-        IoFacts f = IoFactsReader.read(FsRoot.live(), List.of(link, data.resolve("absent")));
+        IoFacts f = IoFactsReader.read(FsRoot.live(), Host.read(FsRoot.live()), List.of(link, data.resolve("absent")));
         assertThat(f.dataDirs().get(0).realPath()).isEqualTo(real.toRealPath().toString());
         assertThat(f.dataDirs().get(0).exists()).isTrue();
         assertThat(f.dataDirs().get(1).exists()).isFalse();

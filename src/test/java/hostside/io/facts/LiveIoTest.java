@@ -8,12 +8,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;
+import hostside.machine.Host;
 
 /** This machine, whatever it is: only what holds on every Linux box is checked. */
 class LiveIoTest {
     @Test
     void thisMachine() {
-        IoFacts f = IoFactsReader.read(FsRoot.live(), IoFactsReader.defaultDataDirs());
+        IoFacts f = IoFactsReader.read(FsRoot.live(), Host.read(FsRoot.live()), IoFactsReader.defaultDataDirs());
         assertThat(f.dataDirs()).isNotEmpty();
         IoFacts.DataDir tmp = f.dataDirs().stream().filter(d -> d.path().equals("/tmp")).findFirst().orElseThrow();
         assertThat(tmp.exists()).isTrue();
@@ -39,7 +40,7 @@ class LiveIoTest {
 
     @Test
     void aRelativeFolderIsPlacedFromTheCurrentOne() {
-        IoFacts f = IoFactsReader.read(FsRoot.live(), List.of(Path.of("target")));
+        IoFacts f = IoFactsReader.read(FsRoot.live(), Host.read(FsRoot.live()), List.of(Path.of("target")));
         assertThat(f.dataDirs().getFirst().path()).isEqualTo(Path.of("target").toAbsolutePath().toString());
         assertThat(f.dataDirs().getFirst().filesystem()).isNotNull();
     }

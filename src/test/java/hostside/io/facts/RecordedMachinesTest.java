@@ -15,11 +15,13 @@ import hostside.fs.FsRoot;
 import hostside.io.facts.IoFacts.BlockDevice;
 import hostside.io.facts.IoFacts.DataDir;
 import hostside.io.facts.IoFacts.Nic;
+import hostside.machine.Host;
 
 /** Real machines as recorded: the H200 VM and hwloc's captures that hold block devices, NICs or InfiniBand. */
 class RecordedMachinesTest {
     private static IoFacts read(Path root, String... dirs) {
-        return IoFactsReader.read(FsRoot.open(root.toString()), Arrays.stream(dirs).map(Path::of).toList());
+        FsRoot fs = FsRoot.open(root.toString());
+        return IoFactsReader.read(fs, Host.read(fs), Arrays.stream(dirs).map(Path::of).toList());
     }
 
     private static Path hwloc(String name) {

@@ -7,6 +7,7 @@ import java.util.List;
 
 import hostside.core.Finding;
 import hostside.fs.FsRoot;
+import hostside.machine.Host;
 import hostside.testing.RecordedMachine;
 
 /**
@@ -61,7 +62,8 @@ final class Rig extends RecordedMachine<Rig> {
     }
 
     IoFacts read(String... dataDirs) {
-        return IoFactsReader.read(FsRoot.open(root.toString()), Arrays.stream(dataDirs).map(Path::of).toList());
+        FsRoot fs = FsRoot.open(root.toString());
+        return IoFactsReader.read(fs, Host.read(fs), Arrays.stream(dataDirs).map(Path::of).toList());
     }
 
     /** Findings for the given data dirs with one GPU on each node listed. */

@@ -1,4 +1,4 @@
-package hostside.container;
+package hostside.process;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import hostside.container.ContainerFacts.Cgroups;
-import hostside.container.ContainerFacts.Place;
 import hostside.fs.FsRoot;
 import hostside.fs.Mounts.Mount;
 
@@ -15,14 +13,28 @@ import hostside.fs.Mounts.Mount;
  * Where this process's cgroup of each controller is: /proc/self/cgroup gives the path inside
  * each hierarchy, mountinfo where that hierarchy is mounted and which of its folders the mount
  * shows. A controller lives in one hierarchy only: a v1 mount that names it wins; otherwise it is
- * in the cgroup2 tree (hybrid systems mount an empty cgroup2 beside the v1 controllers).
+ * in the cgroup2 tree (hybrid systems mount an empty cgroup2 beside the v1 controllers). Read
+ * once here for every reader of cgroup limits: Module 3's CPU quota and the container check.
+ *
+ * @param version v1, v2, hybrid (v1 controllers beside a cgroup2 mount); null when no cgroup file system is mounted
+ * @param places  per controller (memory, cpu, pids, cpuset): where this process's cgroup is
  */
-final class CgroupLayout {
-    static final List<String> CONTROLLERS = List.of("memory", "cpu", "pids", "cpuset");
+public record CgroupLayout(String version, Map<String, Place> places) {
+    public static final List<String> CONTROLLERS = List.of("memory", "cpu", "pids", "cpuset");
 
-    private CgroupLayout() {}
+    /**
+     * Where one controller's cgroup of this process is.
+     *
+     * @param version v1 or v2: the hierarchy that holds this controller; null when none does
+     * @param path    the path /proc/self/cgroup gives ("/" inside a cgroup namespace)
+     * @param dir     the folder under the mount; null when it could not be found (why says why)
+     * @param top     the mount point: limits are looked for from dir up to here
+     * @param why     "" when found, else why not
+     */
+    public record Place(String version, String path, String dir, String top, String why) {}
 
-    static Cgroups read(FsRoot fs, List<Mount> mounts, List<String> unknowns) {
+    /** @param mounts the mount table (Mounts.read); empty when unreadable */
+    public static CgroupLayout read(FsRoot fs, List<Mount> mounts, List<String> unknowns) {
         Optional<String> self = fs.text("/proc/self/cgroup");
         if (self.isEmpty()) unknowns.add(fs.read("/proc/self/cgroup").why() + ": this process's cgroup is unknown");
         Map<String, String> v1Paths = new LinkedHashMap<>();
@@ -55,7 +67,7 @@ final class CgroupLayout {
                 places.put(c, new Place(null, null, null, null, "no " + c + " controller mounted for this process"));
             }
         }
-        return new Cgroups(version, places);
+        return new CgroupLayout(version, places);
     }
 
     /**
@@ -89,7 +101,7 @@ final class CgroupLayout {
     }
 
     /** dir, its parent, ... up to and including the mount point: the levels whose limits apply. */
-    static List<String> levels(Place p) {
+    public static List<String> levels(Place p) {
         List<String> out = new ArrayList<>();
         if (p == null || p.dir() == null) return out;
         for (String d = p.dir(); ; d = d.substring(0, Math.max(d.lastIndexOf('/'), 1))) {
