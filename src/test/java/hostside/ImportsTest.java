@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,42 @@ class ImportsTest {
         List<String> hidden = new ArrayList<>();
         for (Path p : sources) hidden.addAll(hiddenDependencies(p, read(p), classesByPackage));
         assertEquals(List.of(), hidden, "import these instead of naming them in full");
+    }
+
+    /** An import nothing in the file names claims a dependency the class does not have: the reader of the imports is misled either way. */
+    @Test
+    void everyImportIsUsed() {
+        List<String> unused = new ArrayList<>();
+        for (String base : List.of("src/main/java", "src/test/java")) {
+            for (Path p : javaFiles(Path.of(base))) unused.addAll(unusedImports(p, read(p)));
+        }
+        assertEquals(List.of(), unused, "remove these imports");
+    }
+
+    @Test
+    void theUnusedCheckSeesAnImportNamedOnlyByItself() {
+        String file = """
+                package hostside.doc;
+
+                import java.util.List;
+                import java.util.Map;
+                import hostside.core.Units;
+
+                /** Uses {@link Units}. */
+                class Block {
+                    List<String> a;
+                }
+                """;
+        assertEquals(List.of("Block.java: java.util.Map"), unusedImports(Path.of("Block.java"), file));
+    }
+
+    static List<String> unusedImports(Path file, String text) {
+        String body = text.lines().filter(l -> !l.startsWith("import ")).collect(Collectors.joining("\n"));
+        List<String> unused = new ArrayList<>();
+        for (Matcher m = Pattern.compile("^import (?:static )?([\\w.]+)\\.(\\w+);", Pattern.MULTILINE).matcher(text); m.find(); ) {
+            if (!Pattern.compile("\\b" + Pattern.quote(m.group(2)) + "\\b").matcher(body).find()) unused.add(file + ": " + m.group(1) + "." + m.group(2));
+        }
+        return unused;
     }
 
     @Test

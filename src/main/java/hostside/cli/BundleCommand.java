@@ -8,6 +8,11 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
 import hostside.bundle.Bundle;
 import hostside.bundle.Bundler;
 import hostside.bundle.HostsideJar;
@@ -18,10 +23,6 @@ import hostside.core.Printable;
 import hostside.core.Shell;
 import hostside.core.Units;
 import hostside.fs.OutputFile;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(name = "bundle", mixinStandardHelpOptions = true,
         header = "Pack hostside and a Java runtime of its own into one .tar.gz.",

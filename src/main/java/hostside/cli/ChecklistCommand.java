@@ -1,27 +1,25 @@
 package hostside.cli;
 
-import hostside.checklist.Checklist;
-import hostside.checklist.ChecklistRun;
-import hostside.checklist.ChecklistDocument;
-import hostside.checklist.GpuFeed;
-import hostside.checklist.Ticker;
-import hostside.checklist.Xid;
-
 import java.util.concurrent.Callable;
 
-import hostside.core.Json;
-import hostside.cli.MachineOptions;
-import hostside.cli.Progress;
-import hostside.fs.FsRoot;
-import hostside.gpu.nvml.Nvml;
-import hostside.core.Style;
-import hostside.doc.TextRenderer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.checklist.Checklist;
+import hostside.checklist.ChecklistDocument;
+import hostside.checklist.ChecklistRun;
+import hostside.checklist.GpuFeed;
+import hostside.checklist.Ticker;
+import hostside.checklist.Xid;
+import hostside.core.Json;
+import hostside.core.Style;
+import hostside.doc.TextRenderer;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.Nvml;
 
 @Command(name = "checklist", mixinStandardHelpOptions = true,
         header = "The 60-second checklist for one running training process.",

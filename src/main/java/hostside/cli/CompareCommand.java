@@ -12,6 +12,11 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 import hostside.core.BadInputException;
 import hostside.core.Json;
@@ -23,11 +28,6 @@ import hostside.report.Report;
 import hostside.report.ReportFiles;
 import hostside.report.compare.CompareDocument;
 import hostside.report.compare.Comparison;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
         header = "Reports of several machines side by side, and a fleet's outliers.",

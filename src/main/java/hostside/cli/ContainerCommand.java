@@ -1,31 +1,19 @@
 package hostside.cli;
 
-import hostside.cli.ByteSize;
-import hostside.cli.MachineOptions;
-import hostside.container.ContainerDocument;
-import hostside.container.ContainerDrill;
-import hostside.container.ContainerRun;
-import hostside.container.DataLoaderPlan;
-import hostside.container.LiveProcess;
-import hostside.core.BadInputException;
-import hostside.core.Bounds;
-import hostside.core.Json;
-import hostside.core.Style;
-import hostside.core.Units;
-import hostside.doc.TextRenderer;
-import hostside.fs.FsRoot;
-import hostside.machine.MachineFacts;
-
 import java.util.Locale;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+
+import hostside.container.ContainerDrill;
+import hostside.container.DataLoaderPlan;
+import hostside.core.BadInputException;
+import hostside.core.Bounds;
+import hostside.core.Units;
 
 @Command(name = "container", mixinStandardHelpOptions = true,
         header = "The container limits that break training, and how to fix them.",

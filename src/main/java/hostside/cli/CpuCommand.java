@@ -1,25 +1,5 @@
 package hostside.cli;
 
-import hostside.cli.MachineOptions;
-import hostside.cli.MeasureOptions;
-import hostside.core.BadInputException;
-import hostside.core.Json;
-import hostside.core.Style;
-import hostside.core.Table;
-import hostside.cpu.CpuDocument;
-import hostside.cpu.CpuDrill;
-import hostside.cpu.CpuRun;
-import hostside.cpu.CpuTrace;
-import hostside.cpu.dataloader.DataLoaderTarget;
-import hostside.cpu.measure.CpuTarget;
-import hostside.doc.TextRenderer;
-import hostside.fs.FsRoot;
-import hostside.harness.ProgressSink;
-import hostside.harness.TestCase;
-import hostside.machine.MachineFacts;
-import hostside.machine.MachineReader;
-import hostside.process.MachineLoad;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,6 +9,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.core.BadInputException;
+import hostside.cpu.CpuDrill;
+import hostside.cpu.CpuTrace;
+import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.cpu.measure.CpuTarget;
 
 @Command(name = "cpu", mixinStandardHelpOptions = true,
         header = "The CPU that feeds the GPU: its scheduling, IRQs and jitter.",

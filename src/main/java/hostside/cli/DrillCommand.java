@@ -2,6 +2,8 @@ package hostside.cli;
 
 import java.io.PrintWriter;
 
+import picocli.CommandLine.Model.CommandSpec;
+
 import hostside.core.Json;
 import hostside.core.Style;
 import hostside.doc.TextRenderer;
@@ -12,7 +14,6 @@ import hostside.harness.DrillRun;
 import hostside.harness.ProgressSink;
 import hostside.harness.Selection;
 import hostside.process.MachineLoad;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What every drill's command does once its options are parsed, the same for each: --list, the

@@ -1,16 +1,16 @@
 package hostside.cli;
 
-import hostside.vm.explain.CowScenarios;
-import hostside.vm.explain.Maps;
-import hostside.vm.explain.PageWalk;
-import hostside.vm.explain.Step;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import picocli.CommandLine.Option;
+
+import hostside.vm.explain.CowScenarios;
+import hostside.vm.explain.Maps;
+import hostside.vm.explain.PageWalk;
+import hostside.vm.explain.Step;
 
 /**
  * The --explain options of `hostside vm`: which stepper, and its inputs. Values stay strings until steps() so that

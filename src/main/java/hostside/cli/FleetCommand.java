@@ -10,16 +10,16 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
 import hostside.core.BadInputException;
 import hostside.core.Printable;
 import hostside.fs.FsRoot;
 import hostside.machine.MachineReader;
 import hostside.machine.PciDevice;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Prints one of deploy/'s fleet recipes filled in for this machine: its GPU count where the

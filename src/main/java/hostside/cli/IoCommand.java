@@ -1,21 +1,6 @@
 package hostside.cli;
 
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.core.Json;
-import hostside.core.Style;
-import hostside.doc.TextRenderer;
-import hostside.fs.FsRoot;
-import hostside.harness.ProgressSink;
-import hostside.harness.TestCase;
-import hostside.io.IoDocument;
-import hostside.io.IoDrill;
-import hostside.io.IoRun;
-import hostside.io.measure.IoTarget;
-import hostside.process.MachineLoad;
-
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -23,6 +8,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.core.BadInputException;
+import hostside.io.IoDrill;
 
 @Command(name = "io", mixinStandardHelpOptions = true,
         header = "How fast checkpoints and datasets read and write here.",

@@ -12,6 +12,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
 import hostside.core.BadInputException;
 import hostside.core.Json;
 import hostside.core.Printable;
@@ -29,11 +35,6 @@ import hostside.machine.MachineIdentity;
 import hostside.report.Report;
 import hostside.report.ReportReader;
 import hostside.vm.VmDrill;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "learn", mixinStandardHelpOptions = true,
         header = "The course's steppers with this machine's figures, in the browser.",

@@ -1,29 +1,14 @@
 package hostside.cli;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 
-import hostside.core.BadInputException;
-import hostside.core.Json;
-import hostside.core.Style;
-import hostside.doc.TextRenderer;
-import hostside.fs.FsRoot;
-import hostside.gpu.bench.Target;
-import hostside.gpu.peer.PeerCopies;
-import hostside.harness.ProgressSink;
-import hostside.harness.TestCase;
-import hostside.machine.GpuDrill;
-import hostside.machine.MachineDocument;
-import hostside.machine.MachineDrill;
-import hostside.machine.MachineRun;
-import hostside.machine.MemoryDrill;
-import hostside.memory.MemoryTarget;
-import hostside.process.MachineLoad;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.core.BadInputException;
+import hostside.machine.MachineDrill;
 
 @Command(name = "machine", mixinStandardHelpOptions = true,
         header = "How the box is wired, and what copies to the GPUs cost.",

@@ -1,7 +1,8 @@
 package hostside.cli;
 
-import hostside.fs.FsRoot;
 import picocli.CommandLine.Option;
+
+import hostside.fs.FsRoot;
 
 /** The options every drill takes (docs/contract.md, Commands): where the machine is, and JSON on stdout. */
 public final class MachineOptions {

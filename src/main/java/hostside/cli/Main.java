@@ -2,17 +2,11 @@ package hostside.cli;
 
 import java.io.PrintWriter;
 
-import hostside.cli.ContainerCommand;
-import hostside.cli.CpuCommand;
-import hostside.cli.MachineCommand;
-import hostside.cli.RackCommand;
-import hostside.cli.ReportCommand;
-import hostside.cli.SnapshotCommand;
-import hostside.cli.VmCommand;
-import hostside.core.BadInputException;
-import hostside.core.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+
+import hostside.core.BadInputException;
+import hostside.core.Printable;
 
 // scope = INHERIT: every subcommand takes -h/-V, the version provider and the wrapping from here (a subcommand
 // without a versionProvider printed nothing for -V); usageHelpAutoWidth wraps at the terminal's width, and

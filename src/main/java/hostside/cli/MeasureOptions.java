@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import picocli.CommandLine.Option;
+
 import hostside.core.Table;
 import hostside.harness.Drill;
 import hostside.harness.Selection;
 import hostside.harness.TestCase;
-import picocli.CommandLine.Option;
 
 /** The options of every drill that measures: which measurements there are, and which to run. */
 public final class MeasureOptions {

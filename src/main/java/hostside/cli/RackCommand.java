@@ -1,21 +1,13 @@
 package hostside.cli;
 
-import java.util.List;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import hostside.core.Json;
-import hostside.core.Style;
-import hostside.doc.TextRenderer;
-import hostside.fs.FsRoot;
-import hostside.machine.MachineFacts;
-import hostside.rack.Rack;
-import hostside.rack.RackDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.rack.Rack;
 
 @Command(name = "rack", mixinStandardHelpOptions = true,
         header = "Coherent superchips and NVLink racks: the rack checklist.",

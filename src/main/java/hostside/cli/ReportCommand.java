@@ -1,6 +1,17 @@
 package hostside.cli;
 
-import hostside.cli.MachineOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
 import hostside.core.BadInputException;
 import hostside.core.Json;
 import hostside.core.Printable;
@@ -17,21 +28,6 @@ import hostside.report.Report;
 import hostside.report.ReportDocument;
 import hostside.report.ReportFiles;
 import hostside.report.ReportReader;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.time.ZonedDateTime;
-import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         header = "The one-page profile of this machine, written to results/.",

@@ -5,6 +5,11 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import hostside.core.BadInputException;
 import hostside.core.Json;
@@ -15,11 +20,6 @@ import hostside.doc.Document;
 import hostside.doc.MarkdownRenderer;
 import hostside.doc.TextRenderer;
 import hostside.report.Rulebook;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 @Command(name = "rules", mixinStandardHelpOptions = true,
         header = "The rulebook: each rule's ID, severities, fix and source.",

@@ -1,18 +1,5 @@
 package hostside.cli;
 
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.core.Json;
-import hostside.core.Printable;
-import hostside.core.Shell;
-import hostside.core.Units;
-import hostside.fs.FsRoot;
-import hostside.fs.OutputFile;
-import hostside.fs.Recorder;
-import hostside.machine.MachineFacts;
-import hostside.machine.MachineReader;
-import hostside.snapshot.Snapshot;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +10,17 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.core.Printable;
+import hostside.core.Shell;
+import hostside.core.Units;
+import hostside.fs.FsRoot;
+import hostside.fs.OutputFile;
+import hostside.fs.Recorder;
+import hostside.machine.MachineFacts;
+import hostside.snapshot.Snapshot;
 
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
         header = "Record the /sys and /proc files hostside reads into a .tar.gz.",

@@ -1,17 +1,15 @@
 package hostside.cli;
 
-import hostside.cli.ByteSize;
-import hostside.core.BadInputException;
-import hostside.core.Units;
-import hostside.harness.TestFile;
-import hostside.harness.TestFile;
-import hostside.io.IoDrill;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
 import picocli.CommandLine.Option;
+
+import hostside.core.BadInputException;
+import hostside.core.Units;
+import hostside.harness.TestFile;
+import hostside.io.IoDrill;
 
 /**
  * Where the storage drill writes its test file and how large it is: the same two options, with

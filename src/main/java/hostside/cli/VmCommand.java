@@ -1,28 +1,7 @@
 package hostside.cli;
 
-import hostside.cli.ByteSize;
-import hostside.cli.MachineOptions;
-import hostside.core.BadInputException;
-import hostside.core.Json;
-import hostside.core.Style;
-import hostside.core.Table;
-import hostside.doc.TextRenderer;
-import hostside.fs.FsRoot;
-import hostside.gpu.bench.Target;
-import hostside.harness.ProgressSink;
-import hostside.harness.TestCase;
-import hostside.process.MachineLoad;
-import hostside.vm.VmDocument;
-import hostside.vm.VmDrill;
-import hostside.vm.VmRun;
-import hostside.vm.explain.ExplainPlayer;
-import hostside.vm.explain.PageWalk;
-import hostside.vm.explain.Step;
-import hostside.vm.measure.HostTarget;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -31,6 +10,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import hostside.core.BadInputException;
+import hostside.core.Json;
+import hostside.fs.FsRoot;
+import hostside.vm.VmDrill;
+import hostside.vm.explain.ExplainPlayer;
+import hostside.vm.explain.PageWalk;
+import hostside.vm.explain.Step;
 
 @Command(name = "vm", mixinStandardHelpOptions = true,
         header = "What virtual memory does to your bytes, measured and explained.",

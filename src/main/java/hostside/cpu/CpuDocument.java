@@ -7,7 +7,6 @@ import java.util.Locale;
 import hostside.core.Units;
 import hostside.cpu.facts.CpuFacts;
 import hostside.doc.Block;
-import hostside.doc.Block.Bullets;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.KeyValues;
 import hostside.doc.Block.Note;

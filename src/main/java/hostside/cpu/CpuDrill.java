@@ -3,7 +3,6 @@ package hostside.cpu;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.core.CpuSet;
 import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.cpu.dataloader.CowDetail;

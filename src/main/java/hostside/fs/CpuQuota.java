@@ -1,8 +1,8 @@
 package hostside.fs;
 
-import hostside.core.GarbageException;
-
 import java.util.Optional;
+
+import hostside.core.GarbageException;
 
 /**
  * A cgroup's CPU quota as the kernel writes it: v2's cpu.max ("QUOTA PERIOD", or "max PERIOD"

@@ -1,9 +1,5 @@
 package hostside.fs;
 
-import hostside.core.BadInputException;
-import hostside.libc.Libc;
-import hostside.libc.LibcException;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -19,6 +15,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+
+import hostside.core.BadInputException;
+import hostside.libc.Libc;
+import hostside.libc.LibcException;
 
 /**
  * The one place that reads /sys, /proc and the cgroup mounts they point to. Everything

@@ -1,7 +1,5 @@
 package hostside.fs;
 
-import hostside.core.BadInputException;
-
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -26,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import hostside.core.BadInputException;
 import hostside.libc.Libc;
 import hostside.libc.LibcException;
 import hostside.libc.PathAt;

@@ -1,7 +1,5 @@
 package hostside.fs;
 
-import hostside.core.BadInputException;
-
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +16,8 @@ import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+
+import hostside.core.BadInputException;
 
 /**
  * A recorded machine held in memory: a tarball in the layout of hwloc's test suite and of

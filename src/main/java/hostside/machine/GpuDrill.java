@@ -9,7 +9,6 @@ import hostside.container.AvailableMemory;
 import hostside.core.CpuSet;
 import hostside.core.Finding;
 import hostside.fs.FsRoot;
-import hostside.fs.MemInfo;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.GpuBench;

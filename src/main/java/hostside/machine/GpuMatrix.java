@@ -1,13 +1,5 @@
 package hostside.machine;
 
-import hostside.core.Evidence;
-import hostside.core.Finding;
-import hostside.core.Severity;
-import hostside.core.Unit;
-import hostside.fs.FsRoot;
-import hostside.gpu.nvml.NvmlGpu;
-import hostside.gpu.nvml.NvmlP2p;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,6 +12,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import hostside.core.Evidence;
+import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.core.Unit;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlGpu;
+import hostside.gpu.nvml.NvmlP2p;
 
 /**
  * GPU to GPU in {@code nvidia-smi topo -m}'s classes: "NV#" where # active NVLinks join the two,

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import hostside.core.CpuSet;
 import hostside.core.Stats;
 import hostside.core.Units;
 import hostside.doc.Block.KeyValues.Entry;

@@ -1,9 +1,9 @@
 package hostside.machine;
 
+import java.util.List;
+
 import hostside.core.Finding;
 import hostside.core.Schema;
-
-import java.util.List;
 
 /** Everything {@code hostside machine} knows, the top level of Module 1's document (docs/schema/machine.schema.json). */
 public record MachineFacts(

@@ -1,11 +1,9 @@
 package hostside.machine;
 
-import hostside.core.Finding;
-
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.core.CpuSet;
+import hostside.core.Finding;
 import hostside.fs.FsRoot;
 
 /** Reads {@link MachineFacts} through an {@link FsRoot}: facts only, nothing is measured here. */

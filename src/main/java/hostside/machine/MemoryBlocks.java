@@ -14,7 +14,6 @@ import java.util.Optional;
 
 import hostside.core.Figure;
 import hostside.core.Scope;
-import hostside.core.Stats;
 import hostside.core.Units;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;

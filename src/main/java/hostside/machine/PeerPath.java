@@ -1,12 +1,5 @@
 package hostside.machine;
 
-import hostside.core.Evidence;
-import hostside.core.Finding;
-import hostside.core.Severity;
-import hostside.fs.FsRoot;
-import hostside.gpu.nvml.NvmlP2p;
-import hostside.gpu.peer.PeerAccess;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,6 +8,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 
+import hostside.core.Evidence;
+import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlP2p;
+import hostside.gpu.peer.PeerAccess;
 
 /**
  * How peer traffic between two GPUs can flow, beside the wiring of {@link GpuMatrix}: what the

@@ -1,5 +1,12 @@
 package hostside.machine;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
 import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.core.Severity;
@@ -10,14 +17,6 @@ import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerDetail;
 import hostside.gpu.peer.PeerMatrix;
 import hostside.harness.Result;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-
 
 /**
  * What the measurements between GPUs say about the wiring the matrix describes: NVLink pairs

@@ -1,8 +1,8 @@
 package hostside.machine;
 
-import hostside.core.CpuSet;
-
 import java.util.List;
+
+import hostside.core.CpuSet;
 
 /**
  * How the CPUs and memory are wired, counted as hwloc counts them (docs/contract.md, Counted as hwloc counts): only

@@ -1,12 +1,5 @@
 package hostside.machine;
 
-import hostside.core.Bounds;
-import hostside.core.CpuSet;
-import hostside.core.Units;
-import hostside.fs.FsRoot;
-import hostside.fs.MemInfo;
-import hostside.process.Cpuset;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -16,6 +9,12 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
+import hostside.core.Bounds;
+import hostside.core.CpuSet;
+import hostside.core.Units;
+import hostside.fs.FsRoot;
+import hostside.fs.MemInfo;
+import hostside.process.Cpuset;
 
 /**
  * Reads {@link Topology} from /sys/devices/system/{cpu,node} and /proc, with the rules of hwloc's

@@ -16,7 +16,6 @@ import hostside.gpu.nvml.NvmlGpu;
 import hostside.harness.Result;
 import hostside.machine.GpuDrill;
 import hostside.machine.MachineFacts;
-import hostside.machine.PciDevice;
 
 /**
  * The checklist rows only a live machine answers, from NVML's facts, the fabric readiness test and

@@ -1,5 +1,9 @@
 package hostside.report;
 
+import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
+
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.core.Units;
@@ -10,9 +14,6 @@ import hostside.machine.PciDevice;
 import hostside.machine.Topology;
 import hostside.vm.VmRun;
 import hostside.vm.measure.AnonTouch;
-import java.util.Locale;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The report's headline figures: the machine's shape and link from Module 1's facts, its copies,

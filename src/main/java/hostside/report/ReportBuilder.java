@@ -1,5 +1,13 @@
 package hostside.report;
 
+import java.util.Locale;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
 import hostside.container.ContainerRun;
 import hostside.core.Distribution;
 import hostside.core.Units;
@@ -23,15 +31,6 @@ import hostside.machine.PciLink;
 import hostside.machine.PeerPath;
 import hostside.machine.Topology;
 import hostside.vm.VmRun;
-
-import java.util.Locale;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.stream.Collectors;
-
 
 /** Builds the {@link Report} from what the drills found. */
 public final class ReportBuilder {

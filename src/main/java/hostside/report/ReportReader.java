@@ -16,19 +16,12 @@ import hostside.container.ContainerRun;
 import hostside.core.BadInputException;
 import hostside.core.Figure;
 import hostside.core.Json;
-import hostside.cpu.CpuDrill;
 import hostside.cpu.CpuRun;
-import hostside.cpu.dataloader.DataLoaderTarget;
-import hostside.gpu.peer.PeerCopies;
 import hostside.drills.Drills;
 import hostside.harness.DetailTypes;
 import hostside.harness.Drill;
-import hostside.io.IoDrill;
 import hostside.io.IoRun;
-import hostside.machine.GpuDrill;
 import hostside.machine.MachineRun;
-import hostside.machine.MemoryDrill;
-import hostside.vm.VmDrill;
 import hostside.vm.VmRun;
 
 /**

@@ -1,7 +1,5 @@
 package hostside.cli;
 
-import hostside.core.Json;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -12,10 +10,10 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
+import hostside.core.Json;
 
 /** What a user sees: exit codes, one-line errors, JSON on stdout and nothing else. */
 class MainTest {

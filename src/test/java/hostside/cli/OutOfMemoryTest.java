@@ -9,9 +9,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import hostside.HostsideJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import hostside.HostsideJvm;
 
 /**
  * An Error (the heap exhausted by a large input) never reaches the user as a Java trace: one

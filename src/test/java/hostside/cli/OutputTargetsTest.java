@@ -6,11 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import hostside.Fixtures;
 import hostside.fs.SpecialFiles;
 import hostside.testing.CliRun;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Run as root on every node, a command told to write over a device, a FIFO or a link must refuse

@@ -1,18 +1,16 @@
 package hostside.cli;
 
-import hostside.core.Json;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
+import hostside.core.Json;
 import hostside.testing.CliRun;
 
 /** A drill's progress goes to stderr, one line per case when stderr is no terminal; --json's stdout stays one document. */

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import hostside.Fixtures;
-import hostside.testing.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import hostside.Fixtures;
+import hostside.testing.CliRun;
 
 /** A report's file name that will not do is blamed on where it came from: --name only when --name was given. */
 class ReportNameTest {

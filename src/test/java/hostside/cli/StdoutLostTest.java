@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.File;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
+
 import hostside.Fixtures;
 import hostside.HostsideJvm;
-import org.junit.jupiter.api.Test;
 
 /**
  * Output that could not be written is a failure: `machine --json > full-disk/m.json` used to exit 0

@@ -12,10 +12,11 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import hostside.cpu.measure.CpuHogs;
-import hostside.harness.ScratchFolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import hostside.cpu.measure.CpuHogs;
+import hostside.harness.ScratchFolder;
 
 /**
  * Ctrl-C in the middle of `hostside cpu` leaves nothing running: a real JVM, a real SIGINT, while

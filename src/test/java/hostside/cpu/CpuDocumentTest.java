@@ -16,7 +16,6 @@ import hostside.core.Json;
 import hostside.core.Style;
 import hostside.core.Unit;
 import hostside.core.Units;
-import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.doc.Block;
 import hostside.doc.Document;

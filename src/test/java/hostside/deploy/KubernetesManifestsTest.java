@@ -23,10 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import hostside.Fixtures;
-import hostside.core.Json;
-import hostside.io.IoDrill;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -52,6 +48,10 @@ import tools.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.type.LogicalType;
 import tools.jackson.dataformat.yaml.YAMLMapper;
+
+import hostside.Fixtures;
+import hostside.core.Json;
+import hostside.io.IoDrill;
 
 /**
  * deploy/k8s, checked with no cluster (CI has none): every YAML document read into Kubernetes' own

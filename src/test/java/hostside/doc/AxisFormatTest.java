@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 
 import hostside.core.Unit;
 
-
 /** Plot values by unit: the words a tick label, a table cell and a tooltip share. */
 class AxisFormatTest {
     @Test

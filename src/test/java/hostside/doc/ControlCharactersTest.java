@@ -6,7 +6,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.core.Finding;
 import hostside.core.Style;
 import hostside.core.Unit;
 import hostside.doc.Block.Axis;

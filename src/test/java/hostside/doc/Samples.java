@@ -3,7 +3,6 @@ package hostside.doc;
 import java.util.ArrayList;
 import java.util.List;
 
-import hostside.core.Finding;
 import hostside.core.Unit;
 import hostside.doc.Block.Axis;
 import hostside.doc.Block.Bullets;

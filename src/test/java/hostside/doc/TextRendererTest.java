@@ -7,7 +7,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import hostside.core.Finding;
 import hostside.core.Style;
 import hostside.doc.Block.Findings;
 import hostside.doc.Block.KeyValues;

@@ -1,11 +1,11 @@
 package hostside.fs;
 
-import hostside.core.GarbageException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+
+import hostside.core.GarbageException;
 
 class CpuQuotaTest {
     @Test

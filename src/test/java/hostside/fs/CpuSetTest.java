@@ -1,13 +1,12 @@
 package hostside.fs;
 
-import hostside.core.GarbageException;
-
-import hostside.core.CpuSet;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+
+import hostside.core.CpuSet;
+import hostside.core.GarbageException;
 
 class CpuSetTest {
     @Test

@@ -1,7 +1,5 @@
 package hostside.fs;
 
-import hostside.core.BadInputException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -17,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import hostside.core.BadInputException;
 
 /**
  * A recorded folder (or live /proc) with files hostside must not read whole or at all: each

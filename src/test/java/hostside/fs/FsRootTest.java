@@ -1,7 +1,5 @@
 package hostside.fs;
 
-import hostside.core.BadInputException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import hostside.Fixtures;
+import hostside.core.BadInputException;
 
 class FsRootTest {
     @TempDir

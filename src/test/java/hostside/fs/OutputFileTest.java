@@ -1,7 +1,5 @@
 package hostside.fs;
 
-import hostside.core.BadInputException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +15,8 @@ import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import hostside.core.BadInputException;
 
 /** Outputs land whole, never through a planted symlink, and never leave a temporary file behind. */
 class OutputFileTest {

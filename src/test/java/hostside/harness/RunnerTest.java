@@ -1,21 +1,19 @@
 package hostside.harness;
 
-import hostside.core.BadInputException;
-import hostside.core.Stats;
-import hostside.core.Unit;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.BadInputException;
+import hostside.core.Stats;
+import hostside.core.Unit;
 
 class RunnerTest {
     /** A test case of a string target: its result from a function, or not applicable with a reason. */

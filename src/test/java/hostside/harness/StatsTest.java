@@ -1,11 +1,11 @@
 package hostside.harness;
 
-import hostside.core.Stats;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+
+import hostside.core.Stats;
 
 class StatsTest {
     @Test

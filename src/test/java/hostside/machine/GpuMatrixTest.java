@@ -1,7 +1,5 @@
 package hostside.machine;
 
-import hostside.core.Finding;
-
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Finding;
 import hostside.gpu.nvml.NvmlGpu;
 
 /** The GPU-to-GPU matrix on recorded machines: what nvidia-smi topo -m showed on each. */

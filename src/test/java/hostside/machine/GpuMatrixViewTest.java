@@ -1,7 +1,5 @@
 package hostside.machine;
 
-import hostside.cli.MachineCommand;
-
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,19 +7,18 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
+import hostside.cli.MachineCommand;
 import hostside.core.Json;
 import hostside.fs.FsRoot;
 import hostside.gpu.nvml.FakeNvml;
 import hostside.gpu.nvml.NvmlFacts;
 import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.nvml.NvmlReader;
-import hostside.report.ReportMarkdown;
 import hostside.report.ReportBuilder;
-import hostside.core.Style;
+import hostside.report.ReportMarkdown;
 
 /** The GPU matrix as a user meets it: hostside machine's text, its JSON, the report; and from the fake NVML up. */
 class GpuMatrixViewTest {

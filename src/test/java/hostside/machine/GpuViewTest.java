@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
-import hostside.core.Style;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.bench.SmAccess;

@@ -1,10 +1,5 @@
 package hostside.machine;
 
-import hostside.Fixtures;
-import hostside.core.Finding;
-import hostside.core.Severity;
-import hostside.fs.FsRoot;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -12,6 +7,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.Fixtures;
+import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
 
 /** An idle GPU's slow link is settled by the reading under load (DOMAIN.md: idle GPUs downtrain). */
 class LinkUnderLoadTest {

@@ -7,7 +7,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
-import hostside.core.Scope;
 import hostside.fs.FsRoot;
 import hostside.harness.Runner;
 import hostside.memory.MemoryCases;

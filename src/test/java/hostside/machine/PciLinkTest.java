@@ -1,12 +1,12 @@
 package hostside.machine;
 
-import hostside.core.Finding;
-import hostside.core.Severity;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
+
+import hostside.core.Finding;
+import hostside.core.Severity;
 
 class PciLinkTest {
     @Test

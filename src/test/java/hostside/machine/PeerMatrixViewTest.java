@@ -4,7 +4,6 @@ import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -14,7 +13,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import hostside.Fixtures;
 import hostside.core.Json;
 import hostside.core.Stats;
-import hostside.core.Style;
 import hostside.fs.FsRoot;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.cuda.CudaFacts;
@@ -22,7 +20,6 @@ import hostside.gpu.peer.NotMeasured;
 import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerCopies;
 import hostside.gpu.peer.PeerMatrix;
-import hostside.gpu.peer.PeerSm;
 import hostside.harness.Result;
 import hostside.report.ReportBuilder;
 import hostside.report.ReportMarkdown;

@@ -1,14 +1,5 @@
 package hostside.machine;
 
-import hostside.core.Finding;
-import hostside.core.Json;
-import hostside.core.Severity;
-import hostside.fs.FsRoot;
-import hostside.gpu.nvml.NvmlP2p;
-import hostside.gpu.peer.PeerAccess;
-import hostside.report.ReportBuilder;
-import hostside.report.ReportMarkdown;
-
 import static hostside.machine.NvlinkBoxes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +13,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import hostside.core.Finding;
+import hostside.core.Json;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
+import hostside.gpu.nvml.NvmlP2p;
+import hostside.gpu.peer.PeerAccess;
+import hostside.report.ReportBuilder;
+import hostside.report.ReportMarkdown;
 
 /** The driver's peer answers and the switch ports' ACS, joined to the matrix's pairs by PCI address. */
 class PeerPathTest {

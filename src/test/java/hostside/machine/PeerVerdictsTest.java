@@ -1,5 +1,15 @@
 package hostside.machine;
 
+import static hostside.machine.NvlinkBoxes.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
 import hostside.core.Finding;
 import hostside.core.Severity;
 import hostside.core.Stats;
@@ -11,17 +21,6 @@ import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerMatrix;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
-
-import static hostside.machine.NvlinkBoxes.*;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 
 /** Verdicts from measured figures on recorded boxes: NVLink pairs at PCIe speed, uneven host bandwidth under load. */
 class PeerVerdictsTest {

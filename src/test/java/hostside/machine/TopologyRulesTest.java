@@ -13,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import hostside.core.CpuSet;
 import hostside.core.Json;
-import hostside.core.Style;
 import hostside.fs.FsRoot;
 import hostside.report.ReportBuilder;
 import hostside.report.ReportMarkdown;

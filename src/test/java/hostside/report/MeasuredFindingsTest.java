@@ -22,7 +22,6 @@ import hostside.harness.Result;
 import hostside.harness.Status;
 import hostside.machine.Host;
 import hostside.process.MachineLoad;
-import hostside.report.Fleet;
 
 /**
  * Module 3's measured findings on page one: a slow syscall measured on a quiet machine is a thing

@@ -1,12 +1,5 @@
 package hostside.report;
 
-import hostside.Fixtures;
-import hostside.cli.IoCommand;
-import hostside.cli.Main;
-import hostside.cli.ReportCommand;
-import hostside.core.Json;
-import hostside.io.IoDrill;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -18,9 +11,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import com.fasterxml.jackson.databind.JsonNode;
 
+import hostside.Fixtures;
+import hostside.cli.IoCommand;
+import hostside.cli.ReportCommand;
+import hostside.core.Json;
+import hostside.io.IoDrill;
 
 /**
  * The report's default name: the host name and a short hash of the machine's identity, so that

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-
 /** Page one's "what to fix here", from every module's findings and the rack checklist, on recorded machines. */
 class ToFixTest {
     @TempDir

@@ -1,14 +1,13 @@
 package hostside.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
 import hostside.core.Stats;
 import hostside.core.Table;
 import hostside.core.Unit;
 import hostside.core.Units;
-
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import org.junit.jupiter.api.Test;
 
 class UnitsTest {
     @Test

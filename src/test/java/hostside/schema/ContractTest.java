@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import hostside.cli.Main;
 import hostside.core.Better;
@@ -16,7 +17,6 @@ import hostside.core.Schema;
 import hostside.core.Scope;
 import hostside.core.Severity;
 import hostside.core.Unit;
-import picocli.CommandLine;
 
 /**
  * docs/contract.md against the code where it restates what the code decides: which commands take

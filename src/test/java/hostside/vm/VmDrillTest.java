@@ -2,7 +2,6 @@ package hostside.vm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
 import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;

@@ -3,11 +3,9 @@ package hostside.cpu.dataloader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import hostside.container.AvailableMemory;
 import hostside.fs.FsRoot;
-import hostside.fs.MemInfo;
 import hostside.harness.Cut;
 import hostside.harness.TestCase;
 

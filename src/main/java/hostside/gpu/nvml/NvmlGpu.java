@@ -1,11 +1,13 @@
 package hostside.gpu.nvml;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-import hostside.core.CpuSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import hostside.core.CpuSet;
 
 /**
  * What NVML says about one GPU. Every field NVML could not give is null, with a line in

@@ -5,7 +5,6 @@ import static hostside.gpu.nvml.NvmlTypes.*;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import hostside.core.CpuSet;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -15,6 +14,8 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
+
+import hostside.core.CpuSet;
 
 /**
  * Reads {@link NvmlFacts}: the entry the rest of hostside calls ({@code NvmlReader.read()}).

@@ -1,10 +1,10 @@
 package hostside.vm.facts;
 
-import hostside.process.Limits;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import hostside.process.Limits;
 
 /**
  * What the kernel does with this machine's virtual memory, as far as training and inference

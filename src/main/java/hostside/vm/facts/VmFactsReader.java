@@ -1,8 +1,5 @@
 package hostside.vm.facts;
 
-import hostside.process.Limits;
-import hostside.process.ThisProcess;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -13,11 +10,13 @@ import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import hostside.core.Units;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
 import hostside.fs.MemInfo;
 import hostside.fs.Read;
-import hostside.core.Units;
+import hostside.process.Limits;
+import hostside.process.ThisProcess;
 import hostside.vm.facts.VmFacts.Arch;
 import hostside.vm.facts.VmFacts.HugetlbPool;
 import hostside.vm.facts.VmFacts.Khugepaged;

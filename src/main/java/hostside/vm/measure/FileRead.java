@@ -1,5 +1,10 @@
 package hostside.vm.measure;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.harness.Detail;
@@ -8,11 +13,6 @@ import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
 import hostside.libc.Libc;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
-import java.util.List;
-
 
 /**
  * One file read end to end, by read(2) into a buffer or through an mmap copied out of the

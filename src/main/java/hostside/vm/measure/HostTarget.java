@@ -1,9 +1,9 @@
 package hostside.vm.measure;
 
-import hostside.harness.TestFile;
 import java.nio.file.Path;
 
 import hostside.fs.FsRoot;
+import hostside.harness.TestFile;
 
 /**
  * What the virtual-memory measurements run against: this machine's page sizes and THP mode,

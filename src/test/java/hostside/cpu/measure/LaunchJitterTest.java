@@ -11,7 +11,6 @@ import hostside.core.CpuSet;
 import hostside.core.Distribution;
 import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
-import hostside.gpu.cuda.FakeDriver;
 import hostside.gpu.cuda.OnFakeDriver;
 import hostside.harness.JitWatch;
 import hostside.harness.Result;

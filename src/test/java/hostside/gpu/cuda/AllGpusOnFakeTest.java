@@ -8,7 +8,6 @@ import java.util.List;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
-import hostside.core.Stats;
 import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;

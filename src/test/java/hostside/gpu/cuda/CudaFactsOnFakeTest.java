@@ -2,7 +2,6 @@ package hostside.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
 import org.junit.jupiter.api.Test;
 
 /** CudaFacts.read through the binding, against the fake driver's two GPUs. */

@@ -8,13 +8,15 @@ import static hostside.gpu.cuda.FabricReadiness.STEP_IMPORT;
 import static hostside.gpu.cuda.FabricReadiness.STEP_RELEASE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import hostside.gpu.cuda.FabricReadiness.Fabric;
 import hostside.gpu.cuda.FabricReadiness.Outcome;
 import hostside.gpu.cuda.FabricReadiness.Step;
 import hostside.gpu.cuda.FabricReadiness.StepOutcome;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 
 /**
  * The fabric readiness check against the fake driver, which by default is the H200 VM as it

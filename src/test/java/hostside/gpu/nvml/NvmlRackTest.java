@@ -5,15 +5,17 @@ import static hostside.gpu.nvml.FakeNvml.Variant.FABRIC_V2;
 import static hostside.gpu.nvml.NvmlTypes.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import hostside.core.Json;
 import hostside.gpu.nvml.FabricHealth.Flag;
 import hostside.gpu.nvml.FabricHealth.IncorrectConfiguration;
 import hostside.gpu.nvml.NvmlGpu.C2c;
 import hostside.gpu.nvml.NvmlGpu.C2cLink;
 import hostside.gpu.nvml.NvmlGpu.Fabric;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 
 /** The facts `hostside rack` reads from NVML: fabric health, rack position, C2C link, persistence. */
 class NvmlRackTest {

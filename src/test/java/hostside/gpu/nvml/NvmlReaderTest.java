@@ -3,16 +3,17 @@ package hostside.gpu.nvml;
 import static hostside.gpu.nvml.FakeNvml.Variant.CURRENT;
 import static hostside.gpu.nvml.FakeNvml.Variant.OLD;
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static hostside.gpu.nvml.NvmlGpu.Fabric.State.COMPLETED;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import hostside.core.CpuSet;
-import hostside.gpu.nvml.NvmlGpu.Fabric.HealthSummary;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
+
+import hostside.core.CpuSet;
+import hostside.gpu.nvml.NvmlGpu.Fabric.HealthSummary;
 
 /** Every fact of the fake's two GPUs, through the reader, as the rest of hostside sees them. */
 class NvmlReaderTest {

@@ -1,11 +1,5 @@
 package hostside.vm.facts;
 
-import hostside.Fixtures;
-import hostside.core.Finding;
-import hostside.core.Severity;
-import hostside.fs.FsRoot;
-import hostside.process.Limits;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -14,6 +8,11 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.Fixtures;
+import hostside.core.Finding;
+import hostside.core.Severity;
+import hostside.fs.FsRoot;
+import hostside.process.Limits;
 
 /** The NVIDIA H200 VM as recorded in testdata/h200 (/proc/self -> 603, a root python3). */
 class H200VmTest {

@@ -1,10 +1,10 @@
 package hostside.vm.facts;
 
-import hostside.process.Limits;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+
+import hostside.process.Limits;
 
 class LimitsTest {
     static final String TEXT = """

@@ -1,9 +1,5 @@
 package hostside.vm.facts;
 
-import hostside.core.Json;
-import hostside.fs.FsRoot;
-import hostside.process.Limits;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -15,6 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import hostside.core.Json;
+import hostside.fs.FsRoot;
+import hostside.process.Limits;
 
 class VmFactsReaderTest {
     static final String THP = Machine.THP;

@@ -1,6 +1,5 @@
 package hostside.vm.measure;
 
-import hostside.harness.TestFile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -8,6 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;
+import hostside.harness.TestFile;
 
 /** Which measurements a machine's settings rule out, and the reason each gives. */
 class ApplicabilityTest {
