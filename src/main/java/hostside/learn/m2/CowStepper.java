@@ -62,7 +62,7 @@ public final class CowStepper implements Stepper {
 
     /** The story's steps with this machine's base page, as the terminal plays them. */
     public List<Step> steps(Inputs in) {
-        return CowScenarios.dataloader(pages, workers, data, Pages.pageBytes(in));
+        return CowScenarios.dataloader(pages, workers, data, in.basePageBytes());
     }
 
     @Override

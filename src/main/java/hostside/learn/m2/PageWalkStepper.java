@@ -341,7 +341,7 @@ public final class PageWalkStepper implements Stepper {
         if (w.reads > 0 && k != Kind.NON_CANONICAL && k != Kind.SPLIT && k != Kind.TLB_HIT) {
             details.add("table reads so far: " + readsSoFar);
         }
-        double y = Pages.lines(svg, 8, 150, details, "");
+        double y = svg.lines(8, 150, details, "");
         svg.text(8, Math.max(y + 4, Pages.H - 10), w.layoutWhy, "start", "dim");
         return svg.render(title);
     }

@@ -85,8 +85,8 @@ public final class CoherentAccessStepper implements Stepper {
         Inputs.Value latency = in.value("host_device_latency_sm", 1189.1344, Unit.NS, H200_VM);
         Inputs.Value faults = in.value("managed_gpu_faults_h2d", 13.846197654046666, Unit.GB_PER_S, H200_VM);
         Inputs.Value prefetch = in.value("managed_prefetch_h2d", 48.791683409102546, Unit.GB_PER_S, H200_VM);
-        long page = Reference.pageBytes(in);
-        String pageWords = Units.bytes(page) + (Reference.pageMine(in) ? " (read here)" : " (typical, not this machine)");
+        long page = in.basePageBytes();
+        String pageWords = Units.bytes(page) + (in.basePage().mine() ? " (read here)" : " (typical, not this machine)");
         Inputs.Fact numa = in.fact("numa_balancing", "0");
         Frames f = new Frames();
 
@@ -268,7 +268,7 @@ public final class CoherentAccessStepper implements Stepper {
         List<String> src = new ArrayList<>();
         if (!ce.mine() || !pageable.mine()) src.add("typical where not measured here: " + H200_VM);
         src.add("GH200: platforms.json, one user's report (nvbandwidth#23)");
-        Reference.y(svg, 8, 236, src, "dim");
+        svg.lines(8, 236, src, "dim");
         return svg.render("Copying host memory to the GPU: pageable, pinned, and GH200");
     }
 

@@ -26,7 +26,7 @@ final class Reference {
 
     static Link link(Inputs in) {
         Inputs.Fact f = in.fact("host_link", "pcie-gen5-x16");
-        if ("0".equals(in.fact("gpu_count", "").value().trim())) return Link.NONE;
+        if (in.count(Inputs.GPU_COUNT).orElse(-1) == 0) return Link.NONE;
         String v = f.value().trim().toLowerCase(Locale.ROOT);
         if (v.equals("c2c")) return Link.C2C;
         if (v.equals("integrated")) return Link.INTEGRATED;
@@ -50,29 +50,6 @@ final class Reference {
                     default -> "not known (" + v + ")";
                 };
         return words + " (" + f.source().words + ")";
-    }
-
-    /** The base page in bytes: this machine's, else 4 KiB. */
-    static long pageBytes(Inputs in) {
-        try {
-            long b = Long.parseLong(in.fact("page_size_bytes", "4096").value().trim());
-            return b > 0 && Long.bitCount(b) == 1 ? b : 4096;
-        } catch (NumberFormatException e) {
-            return 4096;
-        }
-    }
-
-    static boolean pageMine(Inputs in) {
-        Inputs.Fact f = in.fact("page_size_bytes", "");
-        return f.mine() && pageBytes(in) == parse(f.value());
-    }
-
-    private static long parse(String s) {
-        try {
-            return Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     // ---- the reference platforms
@@ -132,13 +109,5 @@ final class Reference {
     /** "19.4 ms" to move {@code bytes} at {@code gbps} (10^9 bytes a second). */
     static String millis(long bytes, double gbps) {
         return Units.sig3(bytes / (gbps * 1e9) * 1e3) + " ms";
-    }
-
-    static double y(Svg svg, double x, double y, java.util.List<String> lines, String cls) {
-        for (String l : lines) {
-            svg.text(x, y, l, "start", cls);
-            y += 14;
-        }
-        return y;
     }
 }

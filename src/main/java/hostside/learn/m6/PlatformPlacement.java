@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 import hostside.core.Severity;
@@ -88,10 +89,11 @@ public final class PlatformPlacement implements Stepper {
     /** This machine's axes from its facts and figures, as Placements reads them from a report; null without a GPU count. */
     static Machine fromFacts(Inputs in) {
         Map<String, Inputs.Fact> f = in.facts();
-        Integer gpus = integer(f.get("gpu_count"));
-        if (gpus == null) return null;
+        Optional<Integer> gpuCount = in.count(Inputs.GPU_COUNT);
+        if (gpuCount.isEmpty()) return null;
+        int gpus = gpuCount.get();
         Inputs.Fact link = f.get("host_link"), gpu = f.get("gpu"), fabric = f.get("fabric"), nics = f.get("nics");
-        Integer cores = integer(f.get("cores"));
+        Integer cores = in.count(Inputs.CORES).orElse(null);
         String linkClass = Placement.linkClass(link == null ? null : link.value());
         String gpuName = gpu == null || gpu.value().equals("none") ? null : gpu.value().replaceFirst("^\\d+x ", "");
         String fab = fabric == null ? "none" : fabric.value();
@@ -99,7 +101,7 @@ public final class PlatformPlacement implements Stepper {
         Map<String, String> missing = new LinkedHashMap<>();
         Inputs.Value c = null;
         if (cores == null || gpus == 0) missing.put("CPU cores per GPU", gpus == 0 ? "no GPU" : "the core count was not read");
-        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, Unit.COUNT, "cores per GPU", f.get("cores").source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, Unit.COUNT, "cores per GPU", in.values().get(Inputs.CORES).source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
         Inputs.Value h = measured(in, HOST_TO_DEVICE);
         if (h == null) missing.put("host to device", "not measured here");
         Inputs.Value g = measured(in, GPU_TO_GPU);
@@ -126,15 +128,6 @@ public final class PlatformPlacement implements Stepper {
     private static Inputs.Value measured(Inputs in, String key) {
         Inputs.Value v = in.values().get(key);
         return v != null && v.mine() && v.value() > 0 ? v : null;
-    }
-
-    private static Integer integer(Inputs.Fact f) {
-        if (f == null || !f.mine()) return null;
-        try {
-            return Integer.parseInt(f.value().trim());
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     /** The report's classes: "pcie-gen5-x16" is PCIe; "c2c" coherent C2C; "integrated"; anything else unknown (null). */
