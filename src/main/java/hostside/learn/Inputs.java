@@ -270,7 +270,9 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         }
         if (c.limits() != null && c.limits().memlock() != null) {
             var l = c.limits().memlock();
-            values.put(MEMLOCK_BYTES, new Value(MEMLOCK_BYTES, l.softUnlimited() ? Double.POSITIVE_INFINITY : l.soft(), Unit.BYTES, Source.READ, ""));
+            // a soft limit neither unlimited nor read is no figure: the typical one stands in, said to be typical
+            if (l.softUnlimited()) values.put(MEMLOCK_BYTES, new Value(MEMLOCK_BYTES, Double.POSITIVE_INFINITY, Unit.BYTES, Source.READ, ""));
+            else if (l.soft() != null) values.put(MEMLOCK_BYTES, new Value(MEMLOCK_BYTES, l.soft(), Unit.BYTES, Source.READ, ""));
         }
         if (c.capabilities() != null && c.capabilities().ipcLock() != null) put(facts, "cap_ipc_lock", String.valueOf(c.capabilities().ipcLock()));
     }
