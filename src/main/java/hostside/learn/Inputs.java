@@ -18,6 +18,7 @@ import hostside.machine.MachineRun;
 import hostside.report.Fleet;
 import hostside.report.MeasuredBy;
 import hostside.report.Report;
+import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Nics;
 
 /**
@@ -200,6 +201,20 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         return v == null || !v.mine() ? Optional.empty() : Optional.of((int) v.value());
     }
 
+    /** The host link's words, as the hardware class writes them ({@link HostLink#toString()}). */
+    public static final String HOST_LINK = "host_link";
+
+    /** The host link as its record, where the inputs name one in the class's words; empty where they name none, or words it does not read. */
+    public Optional<HostLink> hostLink() {
+        Fact f = facts.get(HOST_LINK);
+        if (f == null) return Optional.empty();
+        try {
+            return Optional.ofNullable(HostLink.parse(f.value()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The figure the placement's NIC axis reads: the fastest NICs' Gb/s per GPU, as a report's placement reads them. */
     public static final String NIC_PER_GPU = "nic_per_gpu";
 
@@ -244,7 +259,7 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
             values.put(GPU_COUNT, new Value(GPU_COUNT, c.gpuCount(), Unit.COUNT, "GPUs", Source.READ, ""));
             put(facts, "cpu", c.cpuModel() + ", " + c.cores() + " cores");
             values.put(CORES, new Value(CORES, c.cores(), Unit.COUNT, "cores", Source.READ, ""));
-            put(facts, "host_link", c.hostLink());
+            put(facts, HOST_LINK, c.hostLink());
             put(facts, "fabric", c.fabric());
             put(facts, "nics", c.nics() == null ? null : c.nics().toString());
             nicPerGpu(c.nics(), c.gpuCount(), Source.READ).ifPresent(v -> values.put(v.key(), v));
