@@ -115,7 +115,7 @@ public final class LearnCommand implements Callable<Integer> {
         Path report = from;
         if (report == null) report = ownReport();
         if (report == null) {
-            return new Source(Inputs.typical(liveFacts()), null);
+            return new Source(live(), null);
         }
         Report r = ReportReader.read(ReportCommand.readJson(report), report.toString());
         return new Source(Inputs.from(r), r);
@@ -135,18 +135,19 @@ public final class LearnCommand implements Callable<Integer> {
     }
 
     /** What can be read without measuring: the page size and THP mode, as Module 2 reads them, said to be read here. */
-    static Map<String, Inputs.Fact> liveFacts() {
+    static Inputs live() {
+        Map<String, Inputs.Value> v = new LinkedHashMap<>();
         Map<String, Inputs.Fact> f = new LinkedHashMap<>();
         var vm = VmDrill.DRILL.facts(FsRoot.live());
         if (vm.pageSize() != null && vm.pageSize().bytes() != null && !vm.pageSize().assumed()) {
             long page = vm.pageSize().bytes();
-            f.put("page_size_bytes", new Inputs.Fact("page_size_bytes", String.valueOf(page), Inputs.Source.READ));
+            v.put(Inputs.PAGE_SIZE_BYTES, Inputs.basePage(page));
             f.put("page_size", new Inputs.Fact("page_size", Units.bytes(page), Inputs.Source.READ));
         }
         if (vm.thp() != null && vm.thp().enabled() != null && vm.thp().enabled().selected() != null) {
             f.put("thp", new Inputs.Fact("thp", vm.thp().enabled().selected(), Inputs.Source.READ));
         }
-        return f;
+        return Inputs.typical(v, f);
     }
 
     /** The terminal's player: each frame, its question first, Enter to reveal and go on, q to stop. */

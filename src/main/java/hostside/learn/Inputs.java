@@ -18,6 +18,7 @@ import hostside.machine.MachineRun;
 import hostside.report.Fleet;
 import hostside.report.MeasuredBy;
 import hostside.report.Report;
+import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Nics;
 
 /**
@@ -127,7 +128,12 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
         /** "55.3 GB/s (measured here)". */
         public String shown() {
-            return Units.sig3(value) + " " + units() + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
+            return (unlimited() ? "no limit" : Units.sig3(value) + " " + units()) + " (" + source.words + (note == null || note.isEmpty() ? "" : ": " + note) + ")";
+        }
+
+        /** A limit the kernel writes as "max" or "unlimited" (pids.max, RLIMIT_MEMLOCK): kept as positive infinity, never drawn as a number. */
+        public boolean unlimited() {
+            return value == Double.POSITIVE_INFINITY;
         }
 
         public boolean mine() {
@@ -158,6 +164,57 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         return f != null ? f : new Fact(key, typical, Source.TYPICAL);
     }
 
+    /** This machine's base page in bytes, as its report's hardware class or Module 2 read it. */
+    public static final String PAGE_SIZE_BYTES = "page_size_bytes";
+    /** The GPUs and the CPU cores the hardware class counts. */
+    public static final String GPU_COUNT = "gpu_count", CORES = "cores";
+    /** The container's /dev/shm size, its RLIMIT_MEMLOCK (soft) and its cgroup's pids.max; the last two may be unlimited. */
+    public static final String SHM_BYTES = "shm_bytes", MEMLOCK_BYTES = "memlock_bytes", PIDS_MAX = "pids_max";
+
+    /** x86-64's base page: the typical one where the machine's is not known. */
+    public static final long TYPICAL_PAGE = 4096;
+
+    /**
+     * The base page: this machine's where it was read and is a power of two (a page-table layout and
+     * a page count need one), else x86-64's 4 KiB, said to be typical.
+     */
+    public Value basePage() {
+        Value v = values.get(PAGE_SIZE_BYTES);
+        boolean whole = v != null && v.value() >= 1 && v.value() < 0x1p62 && v.value() == Math.rint(v.value());
+        if (whole && Long.bitCount((long) v.value()) == 1) return v;
+        return new Value(PAGE_SIZE_BYTES, TYPICAL_PAGE, Unit.BYTES, Source.TYPICAL, "x86-64's base page");
+    }
+
+    /** {@link #basePage()} in bytes. */
+    public long basePageBytes() {
+        return (long) basePage().value();
+    }
+
+    /** This machine's base page as a figure read here. */
+    public static Value basePage(long bytes) {
+        return new Value(PAGE_SIZE_BYTES, bytes, Unit.BYTES, Source.READ, "");
+    }
+
+    /** The machine's count {@code key} ({@link #GPU_COUNT}, {@link #CORES}) as it was read; empty where it was not. */
+    public Optional<Integer> count(String key) {
+        Value v = values.get(key);
+        return v == null || !v.mine() ? Optional.empty() : Optional.of((int) v.value());
+    }
+
+    /** The host link's words, as the hardware class writes them ({@link HostLink#toString()}). */
+    public static final String HOST_LINK = "host_link";
+
+    /** The host link as its record, where the inputs name one in the class's words; empty where they name none, or words it does not read. */
+    public Optional<HostLink> hostLink() {
+        Fact f = facts.get(HOST_LINK);
+        if (f == null) return Optional.empty();
+        try {
+            return Optional.ofNullable(HostLink.parse(f.value()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The figure the placement's NIC axis reads: the fastest NICs' Gb/s per GPU, as a report's placement reads them. */
     public static final String NIC_PER_GPU = "nic_per_gpu";
 
@@ -171,7 +228,12 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
 
     /** No report: typical figures throughout, and the facts given. */
     public static Inputs typical(Map<String, Fact> facts) {
-        return new Inputs("typical figures (no report)", Map.of(), facts);
+        return typical(Map.of(), facts);
+    }
+
+    /** No report: typical figures but for what could be read without measuring (the base page), and the facts given. */
+    public static Inputs typical(Map<String, Value> read, Map<String, Fact> facts) {
+        return new Inputs("typical figures (no report)", read, facts);
     }
 
     /** A report's figures and facts. */
@@ -194,33 +256,38 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
         if (c == null && machineRun != null && machineRun.facts() != null) c = Fleet.hardwareClass(machineRun, null);
         if (c != null) {
             put(facts, "gpu", c.gpuCount() == 0 ? "none" : c.gpuCount() + "x " + c.gpu());
-            put(facts, "gpu_count", String.valueOf(c.gpuCount()));
+            values.put(GPU_COUNT, new Value(GPU_COUNT, c.gpuCount(), Unit.COUNT, "GPUs", Source.READ, ""));
             put(facts, "cpu", c.cpuModel() + ", " + c.cores() + " cores");
-            put(facts, "cores", String.valueOf(c.cores()));
-            put(facts, "host_link", c.hostLink());
+            values.put(CORES, new Value(CORES, c.cores(), Unit.COUNT, "cores", Source.READ, ""));
+            put(facts, HOST_LINK, c.hostLink());
             put(facts, "fabric", c.fabric());
             put(facts, "nics", c.nics() == null ? null : c.nics().toString());
             nicPerGpu(c.nics(), c.gpuCount(), Source.READ).ifPresent(v -> values.put(v.key(), v));
             if (c.pageSize() != null) put(facts, "page_size", Units.bytes(c.pageSize()));
-            if (c.pageSize() != null) put(facts, "page_size_bytes", String.valueOf(c.pageSize()));
+            if (c.pageSize() != null) values.put(PAGE_SIZE_BYTES, basePage(c.pageSize()));
         }
         var conf = r.confounders();
         if (conf != null && conf.thp() != null) put(facts, "thp", conf.thp());
         if (conf != null && conf.numaBalancing() != null) put(facts, "numa_balancing", String.valueOf(conf.numaBalancing()));
         Report.Storage storage = r.module(Report.Storage.class);
-        if (storage != null && storage.container() != null) containerFacts(facts, storage.container().facts());
+        if (storage != null && storage.container() != null) containerFacts(facts, values, storage.container().facts());
         String date = r.title() == null || r.title().date() == null ? "" : " (report of " + r.title().date().substring(0, Math.min(10, r.title().date().length())) + ")";
         return new Inputs(name + date, values, facts, r.findings());
     }
 
-    private static void containerFacts(Map<String, Fact> facts, ContainerFacts c) {
+    private static void containerFacts(Map<String, Fact> facts, Map<String, Value> values, ContainerFacts c) {
         if (c == null) return;
         if (c.runtime() != null) put(facts, "container", c.runtime().inContainer() ? (c.runtime().runtime() == null ? "a container" : c.runtime().runtime()) : "none");
-        if (c.shm() != null && c.shm().sizeBytes() != null) put(facts, "shm_bytes", String.valueOf(c.shm().sizeBytes()));
-        if (c.pids() != null && c.pids().max() != null) put(facts, "pids_max", c.pids().max().unlimited() ? "max" : String.valueOf(c.pids().max().value()));
+        if (c.shm() != null && c.shm().sizeBytes() != null) values.put(SHM_BYTES, new Value(SHM_BYTES, c.shm().sizeBytes(), Unit.BYTES, Source.READ, ""));
+        if (c.pids() != null && c.pids().max() != null && (c.pids().max().unlimited() || c.pids().max().value() != null)) {
+            double max = c.pids().max().unlimited() ? Double.POSITIVE_INFINITY : c.pids().max().value();
+            values.put(PIDS_MAX, new Value(PIDS_MAX, max, Unit.COUNT, "tasks", Source.READ, ""));
+        }
         if (c.limits() != null && c.limits().memlock() != null) {
             var l = c.limits().memlock();
-            put(facts, "memlock_bytes", l.softUnlimited() ? "unlimited" : String.valueOf(l.soft()));
+            // a soft limit neither unlimited nor read is no figure: the typical one stands in, said to be typical
+            if (l.softUnlimited()) values.put(MEMLOCK_BYTES, new Value(MEMLOCK_BYTES, Double.POSITIVE_INFINITY, Unit.BYTES, Source.READ, ""));
+            else if (l.soft() != null) values.put(MEMLOCK_BYTES, new Value(MEMLOCK_BYTES, l.soft(), Unit.BYTES, Source.READ, ""));
         }
         if (c.capabilities() != null && c.capabilities().ipcLock() != null) put(facts, "cap_ipc_lock", String.valueOf(c.capabilities().ipcLock()));
     }

@@ -1,5 +1,6 @@
 package hostside.learn;
 
+import java.util.List;
 import java.util.Locale;
 
 import hostside.doc.HtmlRenderer;
@@ -72,6 +73,15 @@ public final class Svg {
     public Svg text(double x, double y, String s, String anchor, String cls) {
         body.append(String.format(Locale.ROOT, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>", attr(cls), x, y, attr(anchor), esc(s)));
         return this;
+    }
+
+    /** Lines of text from (x, y) down, left-aligned, 14 units apart; returns the y below the last. */
+    public double lines(double x, double y, List<String> lines, String cls) {
+        for (String l : lines) {
+            text(x, y, l, "start", cls);
+            y += 14;
+        }
+        return y;
     }
 
     /**

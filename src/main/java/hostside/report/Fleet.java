@@ -1,7 +1,6 @@
 package hostside.report;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -16,6 +15,7 @@ import hostside.machine.PciLink;
 import hostside.machine.PeerPath;
 import hostside.process.LoadAvg;
 import hostside.process.MachineLoad;
+import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Nics;
 
 /**
@@ -34,15 +34,30 @@ public final class Fleet {
      * @param gpuCount GPUs in the box
      * @param cpuModel the CPU's model name
      * @param cores    cores (with at least one online CPU)
-     * @param hostLink how host memory reaches the GPUs: pcie-genN-xW at the link's maximum, c2c
-     *                 (NVLink-C2C: the GPU uses the CPU's page tables), integrated, none; "unknown"
+     * @param hostLink how host memory reaches the GPUs, {@link HostLink}'s words: pcie-genN-xW at the link's
+     *                 maximum, c2c (NVLink-C2C: the GPU uses the CPU's page tables), integrated, none; "unknown".
+     *                 Words, not the record, while the report's document prints them as they are; {@link #link()} is the record
      * @param fabric   how far the fast GPU-to-GPU domain reaches: none, pcie-p2p, nvlink-pairs,
      *                 nvswitch-N (N GPUs behind NVSwitches)
      * @param nics     the NICs by count, speed and RDMA, written "2x400g-rdma", "1xunknown", "none"
      * @param pageSize the base page in bytes; null when not read
      */
     public record HardwareClass(String gpu, int gpuCount, String cpuModel, int cores, String hostLink, String fabric, Nics nics,
-                                Long pageSize) {}
+                                Long pageSize) {
+        public HardwareClass {
+            // words the codec would refuse are refused here, as the class is made or read: a link is placed by its record alone
+            HostLink.parse(hostLink);
+        }
+
+        public HardwareClass(String gpu, int gpuCount, String cpuModel, int cores, HostLink hostLink, String fabric, Nics nics, Long pageSize) {
+            this(gpu, gpuCount, cpuModel, cores, hostLink.toString(), fabric, nics, pageSize);
+        }
+
+        /** The host link as its record; null where the class does not say. */
+        public HostLink link() {
+            return HostLink.parse(hostLink);
+        }
+    }
 
     /** @param driver the NVIDIA driver ("" when none is loaded); @param cuda the CUDA version it implements, null when not read */
     public record Software(String driver, String cuda, String kernel) {}
@@ -115,26 +130,19 @@ public final class Fleet {
     }
 
     /** The first GPU's link, as the class names it; coherent (ATS) and integrated GPUs by what they are. */
-    static String hostLink(MachineRun run) {
+    static HostLink hostLink(MachineRun run) {
         List<PciDevice> gpus = run.facts().gpus();
-        if (gpus.isEmpty()) return "none";
+        if (gpus.isEmpty()) return HostLink.NONE;
         CudaFacts cuda = run.gpu().cuda();
         if (cuda != null && !cuda.gpus().isEmpty()) {
             CudaFacts.CudaGpu g = cuda.gpus().getFirst();
             boolean integrated = g.attributes().stream().anyMatch(a -> a.name().equals("integrated") && Integer.valueOf(1).equals(a.value()));
-            if (integrated) return "integrated";
-            if ("ATS".equals(g.coherence())) return "c2c";
+            if (integrated) return HostLink.INTEGRATED;
+            if ("ATS".equals(g.coherence())) return HostLink.C2C;
         }
         PciLink l = gpus.getFirst().link();
-        if (l == null || l.maxSpeedGTs() == null || l.maxWidth() == null) return "unknown";
-        return "pcie-gen" + generation(l.maxSpeedGTs()) + "-x" + l.maxWidth();
-    }
-
-    /** PCIe generation from the transfer rate: 2.5, 5, 8, 16, 32, 64 GT/s are Gen1 to Gen6. */
-    static String generation(double gts) {
-        double[] rates = {2.5, 5, 8, 16, 32, 64};
-        for (int i = 0; i < rates.length; i++) if (Math.abs(gts - rates[i]) < 0.01) return Integer.toString(i + 1);
-        return String.format(Locale.ROOT, "%.1fgts", gts);
+        if (l == null || l.maxSpeedGTs() == null || l.maxWidth() == null || l.maxWidth() < 1) return HostLink.UNKNOWN;
+        return HostLink.pcie(l.maxSpeedGTs(), l.maxWidth());
     }
 
     static String fabric(GpuMatrix m, int gpus) {

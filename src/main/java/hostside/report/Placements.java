@@ -24,7 +24,7 @@ public final class Placements {
     public static Placement.Axes axes(Report.Head r) {
         Fleet.HardwareClass c = r.hardwareClass();
         if (c == null) return new Placement.Axes(null, null, 0, 0, null, null, null, null);
-        String link = Placement.linkClass(c.hostLink());
+        String link = Placement.linkClass(c.link());
         int domain = Placement.domain(c.fabric(), c.gpuCount());
         Double cores = c.gpuCount() > 0 ? (double) c.cores() / c.gpuCount() : null;
         return new Placement.Axes(link, c.gpu(), c.gpuCount(), domain, cores, median(r, HOST_TO_DEVICE), median(r, "device_to_device_memcpy_write_ce"),

@@ -7,6 +7,7 @@ import hostside.rack.Platform;
 import hostside.rack.RackCheck;
 import hostside.rack.RackItem;
 import hostside.rack.RackVerdict;
+import hostside.report.platforms.HostLink;
 
 /**
  * What Module 5's rack checklist adds to the report's front: the Link and Fabric answers with the
@@ -47,13 +48,13 @@ final class RackAnswers {
      * driver): the rack's platform still knows a C2C or a unified-memory box.
      */
     static Fleet.HardwareClass hostLink(Fleet.HardwareClass hw, Report.Rack rack) {
-        if (rack == null || !(hw.hostLink().startsWith("pcie") || hw.hostLink().equals("unknown"))) return hw;
-        if (rack.platform().c2c()) return withHostLink(hw, "c2c");
-        if (rack.platform().kind() == Platform.Kind.GB10) return withHostLink(hw, "integrated");
+        if (rack == null || !(hw.link().isPcie() || hw.link().kind() == HostLink.Kind.UNKNOWN)) return hw;
+        if (rack.platform().c2c()) return withHostLink(hw, HostLink.C2C);
+        if (rack.platform().kind() == Platform.Kind.GB10) return withHostLink(hw, HostLink.INTEGRATED);
         return hw;
     }
 
-    private static Fleet.HardwareClass withHostLink(Fleet.HardwareClass c, String link) {
+    private static Fleet.HardwareClass withHostLink(Fleet.HardwareClass c, HostLink link) {
         return new Fleet.HardwareClass(c.gpu(), c.gpuCount(), c.cpuModel(), c.cores(), link, c.fabric(), c.nics(), c.pageSize());
     }
 

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.learn.m2.Drawn;
 import hostside.container.ContainerRules;
 import hostside.core.Finding;
 import hostside.core.Rule;
@@ -193,13 +194,11 @@ class QuotesTheReportTest {
     void theContainersLimitsAreTheReportsFindings() {
         // limits read here that the stepper's default job would fit (16 GiB of /dev/shm, 2 GiB locked, 100000 tasks),
         // but the report's plan, counting what is already in use, does not: the course answers as the report does
-        Map<String, Inputs.Fact> facts = new java.util.HashMap<>();
-        for (String[] kv : List.of(new String[] {"container", "docker"}, new String[] {"shm_bytes", String.valueOf(16L << 30)},
-                new String[] {"memlock_bytes", String.valueOf(2L << 30)}, new String[] {"cap_ipc_lock", "false"}, new String[] {"pids_max", "100000"},
-                new String[] {"cores", "16"})) {
-            facts.put(kv[0], new Inputs.Fact(kv[0], kv[1], Inputs.Source.READ));
-        }
-        Inputs none = new Inputs("a container", Map.of(), facts);
+        Map<String, String> words = Map.of("container", "docker", "shm_bytes", String.valueOf(16L << 30), "memlock_bytes", String.valueOf(2L << 30),
+                "cap_ipc_lock", "false", "pids_max", "100000", "cores", "16");
+        Map<String, Inputs.Fact> facts;
+        Inputs none = Drawn.machine(words, Map.of());
+        facts = none.facts();
         Stepper s = Steppers.get("container-limits").orElseThrow();
         assertThat(answer(s.frames(none), "/dev/shm?")).isEqualTo("yes");
         assertThat(answer(s.frames(none), "fit under")).isEqualTo("yes");
@@ -207,7 +206,7 @@ class QuotesTheReportTest {
         Report.Concluded shm = concluded(ContainerRules.SHM_SIZE.finding(Severity.BAD, "/dev/shm", "/dev/shm is 16 GiB, 15 GiB of it in use, but 8 DataLoader workers keep 2 batches"));
         Report.Concluded pids = concluded(ContainerRules.PIDS.finding(Severity.BAD, "pids", "pids.max is 100000 with 99990 tasks in use, room for 10 more"));
         Report.Concluded memlock = concluded(ContainerRules.MEMLOCK.finding(Severity.WARN, "memlock", "memlock soft limit 64 KiB and no CAP_IPC_LOCK"));
-        Inputs judged = new Inputs("a container", Map.of(), facts, List.of(shm, pids, memlock));
+        Inputs judged = new Inputs("a container", none.values(), facts, List.of(shm, pids, memlock));
         List<Frame> frames = s.frames(judged);
         assertThat(answer(frames, "/dev/shm?")).startsWith("no");
         assertThat(answer(frames, "fit under")).startsWith("no");

@@ -20,6 +20,7 @@ import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
 import hostside.machine.PciKind;
+import hostside.report.platforms.HostLink;
 
 /** The class a fleet groups a report by: stable words derived from the facts, the same for every machine alike. */
 class FleetTest {
@@ -34,6 +35,7 @@ class FleetTest {
         assertThat(c.gpuCount()).isEqualTo(1);
         assertThat(c.cores()).isEqualTo(16);
         assertThat(c.hostLink()).isEqualTo("pcie-gen5-x16");
+        assertThat(c.link()).isEqualTo(new HostLink(HostLink.Kind.PCIE, 5, 16));
         assertThat(c.fabric()).isEqualTo("none");
         assertThat(c.nics()).hasToString("1xunknown");
         assertThat(c.pageSize()).isEqualTo(4096L);
@@ -66,12 +68,6 @@ class FleetTest {
         assertThat(ReportDocument.clocks(false, List.of())).startsWith("no (").contains("cannot read a lock at the maximum clock");
         assertThat(ReportDocument.clocks(true, List.of("GPU1: power limit 450 W, default 700 W")))
                 .isEqualTo("yes: GPU1: power limit 450 W, default 700 W");
-    }
-
-    @Test
-    void generationsFromTheTransferRate() {
-        assertThat(List.of(2.5, 5.0, 8.0, 16.0, 32.0, 64.0).stream().map(Fleet::generation)).containsExactly("1", "2", "3", "4", "5", "6");
-        assertThat(Fleet.generation(20.0)).isEqualTo("20.0gts");
     }
 
     static GpuMatrix.Pair pair(String a, String b, Integer nvlinks, String via) {

@@ -1,9 +1,6 @@
 package hostside.learn.m1;
 
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import hostside.core.Unit;
 import hostside.core.Units;
@@ -16,6 +13,7 @@ import hostside.learn.Stepper;
 import hostside.machine.CopyVerdicts;
 import hostside.machine.GpuRules;
 import hostside.machine.PciLink;
+import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms;
 
@@ -38,10 +36,7 @@ public final class H2dCopy implements Stepper {
     static final double TYPICAL_PINNED = 55, TYPICAL_PAGEABLE = 12;
     static final String PIN_TYPICAL = "this project's H200 VM, report of 2026-12-04";
     static final double TYPICAL_ALLOC_MS = 360, TYPICAL_REGISTER_MS = 35;
-    static final String TYPICAL_LINK = "pcie-gen5-x16";
-
-    /** PCIe transfer rates, Gen1 to Gen6, in GT/s (sysfs's current_link_speed). */
-    private static final Pattern PCIE = Pattern.compile("pcie-gen(\\d)-x(\\d+)");
+    static final HostLink TYPICAL_LINK = new HostLink(HostLink.Kind.PCIE, 5, 16);
 
     static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
@@ -84,39 +79,34 @@ public final class H2dCopy implements Stepper {
 
     /** The link named by the host_link fact; a typical PCIe Gen5 x16 one when the fact says none, unknown, or nothing. */
     static Link link(Inputs in) {
-        Inputs.Fact f = in.facts().get("host_link");
-        if (f != null) {
+        Inputs.Fact f = in.facts().get(Inputs.HOST_LINK);
+        if (f != null && in.hostLink().isPresent()) {
             Inputs.Fact g = in.facts().get("gpu");
-            Link l = parse(f.value(), f.source(), "", g == null ? null : g.value().replaceFirst("^\\d+x ", ""));
+            Link l = link(in.hostLink().get(), f.source(), "", g == null ? null : g.value().replaceFirst("^\\d+x ", ""));
             if (l != null) return l;
         }
         String why = f == null ? "no host link in these inputs" : "the host link " + f.source().words + " is '" + f.value() + "'";
-        return parse(TYPICAL_LINK, Inputs.Source.TYPICAL, why);
+        return link(TYPICAL_LINK, Inputs.Source.TYPICAL, why, null);
     }
 
-    static Link parse(String fact, Inputs.Source source, String why) {
-        return parse(fact, source, why, null);
-    }
-
-    static Link parse(String fact, Inputs.Source source, String why, String gpu) {
+    /** The stepper's link for a class's host link; null for one with no limit to draw (none, unknown, a PCIe rate no generation has). */
+    static Link link(HostLink link, Inputs.Source source, String why, String gpu) {
         boolean mine = source != Inputs.Source.TYPICAL;
-        if (fact == null) return null;
-        Matcher m = PCIE.matcher(fact.trim().toLowerCase(Locale.ROOT));
-        if (m.matches()) {
-            int gen = Integer.parseInt(m.group(1)), width = Integer.parseInt(m.group(2));
-            Double gts = PciLink.rate(gen);
-            if (gts == null || width < 1) return null;
+        if (link.isPcie()) {
+            Double gts = link.gtPerS();
+            if (gts == null) return null;
+            int gen = link.generation(), width = link.width();
             // the figure the machine drill shows for the link: line encoding counted, packet overhead not
             double max = PciLink.gbPerSecond(gts, width);
-            String words = "PCIe Gen" + gen + " x" + width;
+            String words = link.pcieWords();
             String enc = gen >= 6 ? "FLIT 236/256" : gen >= 3 ? "128b/130b" : "8b/10b";
             String note = Units.sig3(gts) + " GT/s x " + width + " lanes, " + enc + " encoding";
             return new Link("pcie", words, new Inputs.Value("host_link_max", max, Unit.GB_PER_S, source, note), mine, why);
         }
-        return switch (fact.trim().toLowerCase(Locale.ROOT)) {
-            case "c2c" -> c2c(source, gpu, mine, why);
-            case "integrated" -> new Link("integrated", "one shared memory (integrated GPU)", null, mine, why);
-            default -> null;
+        return switch (link.kind()) {
+            case C2C -> c2c(source, gpu, mine, why);
+            case INTEGRATED -> new Link("integrated", "one shared memory (integrated GPU)", null, mine, why);
+            case PCIE, NONE, UNKNOWN -> null;
         };
     }
 
@@ -155,7 +145,7 @@ public final class H2dCopy implements Stepper {
         Link link = link(in);
         // typical copies are a PCIe box's: they are not put on this machine's C2C or integrated link
         if (!pinned.mine() && !pageable.mine() && !link.pcie()) {
-            link = parse(TYPICAL_LINK, Inputs.Source.TYPICAL, "this machine's copies were not measured, and the typical ones are a PCIe box's");
+            link = link(TYPICAL_LINK, Inputs.Source.TYPICAL, "this machine's copies were not measured, and the typical ones are a PCIe box's", null);
         }
         Inputs.Value alloc = positive(in, "pin_cost_host_alloc", TYPICAL_ALLOC_MS, Unit.MS_PER_GIB, PIN_TYPICAL);
         Inputs.Value register = positive(in, "pin_cost_host_register", TYPICAL_REGISTER_MS, Unit.MS_PER_GIB, PIN_TYPICAL);

@@ -12,7 +12,11 @@ import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
+import hostside.vm.explain.CowMachine.Access;
+import hostside.vm.explain.CowMachine.Outcome;
 import hostside.vm.explain.CowScenarios;
+import hostside.vm.explain.CowScenarios.Data;
+import hostside.vm.explain.CowState;
 import hostside.vm.explain.Step;
 
 /**
@@ -58,13 +62,13 @@ public final class CowStepper implements Stepper {
 
     /** The story's steps with this machine's base page, as the terminal plays them. */
     public List<Step> steps(Inputs in) {
-        return CowScenarios.dataloader(pages, workers, data, Pages.pageBytes(in));
+        return CowScenarios.dataloader(pages, workers, data, in.basePageBytes());
     }
 
     @Override
     public List<Frame> frames(Inputs in) {
         List<Step> steps = steps(in);
-        List<CowState> states = steps.stream().map(CowState::of).toList();
+        List<CowState> states = steps.stream().map(s -> (CowState) s.state()).toList();
         Frames f = new Frames();
         boolean forkAsked = false, touchAsked = false;
         for (int i = 0; i < steps.size(); i++) {
@@ -106,21 +110,21 @@ public final class CowStepper implements Stepper {
     }
 
     static Frame.Predict touchQuestion(CowState st, CowState prev) {
-        CowState.Access a = st.accesses().getFirst();
+        Access a = st.accesses().getFirst();
         int pid = a.pid();
         long page = st.pageSizeBytes();
         long before = prev == null ? 0 : prev.uss(pid), after = st.uss(pid);
         long grew = after - before;
         long dataset = st.pageCount() * page;
         int answer = grew <= 0 ? 0 : grew == page ? 1 : 2;
-        String what = "list".equals(st.data()) ? "a Python list" : "a numpy array";
+        String what = st.data() == Data.LIST ? "a Python list" : "a numpy array";
         String who = st.name(pid);
         return new Frame.Predict(Character.toUpperCase(who.charAt(0)) + who.substring(1) + " only reads one item of the dataset (" + what + ") on page " + a.page()
                 + ". Afterwards, does its USS (memory private to it) grow?",
                 List.of("No: it only read", "Yes, by one page (" + Units.bytes(page) + ")", "Yes, by the whole dataset (" + Units.bytes(dataset) + ")"),
                 answer,
-                "Its USS went from " + Units.bytes(before) + " to " + Units.bytes(after) + ": the access was " + (a.incref() ? "a refcount update, which writes" : "a " + a.op())
-                        + ", outcome " + a.outcome() + (grew > 0 ? " (a write fault on a shared page copies it)" : " (a read of a present page never faults)") + ".");
+                "Its USS went from " + Units.bytes(before) + " to " + Units.bytes(after) + ": the access was " + ("incref".equals(a.op()) ? "a refcount update, which writes" : "a " + a.op())
+                        + ", outcome " + a.outcome().key() + (grew > 0 ? " (a write fault on a shared page copies it)" : " (a read of a present page never faults)") + ".");
     }
 
     static boolean isMainTouch(CowState st) {
@@ -128,8 +132,8 @@ public final class CowStepper implements Stepper {
     }
 
     static Frame.Predict mainQuestion(CowState st) {
-        CowState.Access a = st.accesses().getFirst();
-        boolean copied = a.copied();
+        Access a = st.accesses().getFirst();
+        boolean copied = a.outcome() == Outcome.COPIED;
         return new Frame.Predict("main now updates a refcount on page " + a.page() + ", whose entry has been read-only since the first fork."
                 + " Does the write copy the page?",
                 List.of("Yes: a write to a read-only shared entry faults and copies", "No: the fault only sets the write bit again"),
@@ -150,10 +154,10 @@ public final class CowStepper implements Stepper {
         List<Long> list = new ArrayList<>(options);
         List<String> choices = list.stream().map(x -> x + "x the dataset (" + x * dataset + " pages)").toList();
         return new Frame.Predict("At its peak, how much memory did " + processes + " processes use for a dataset of " + dataset + " pages held as "
-                + article(mine.data()) + "?",
+                + article(mine.data().key()) + "?",
                 choices, list.indexOf(ratio),
                 "Peak " + peak + " frames for " + dataset + " pages of data: " + ratio + "x, against " + cmp.getLast().peakFrames()
-                        + " frames as " + article(cmp.getLast().data()) + ".");
+                        + " frames as " + article(cmp.getLast().data().key()) + ".");
     }
 
     /** "a list", "an array". */
@@ -178,9 +182,9 @@ public final class CowStepper implements Stepper {
         Set<CowState.PageRef> changed = new HashSet<>(st.changed());
         Set<CowState.PageRef> touched = new HashSet<>();
         Set<Integer> fresh = new HashSet<>();
-        for (CowState.Access a : st.accesses()) {
+        for (Access a : st.accesses()) {
             touched.add(new CowState.PageRef(a.pid(), a.page()));
-            if (a.copied()) fresh.add(a.frameAfter());
+            if (a.outcome() == Outcome.COPIED) fresh.add(a.frameAfter());
         }
         boolean forked = st.forkedSince(prev);
 
@@ -235,7 +239,7 @@ public final class CowStepper implements Stepper {
         for (CowState.Peak c : cmp) {
             long frames = c.peakFrames();
             double w = 330.0 * frames / Math.max(1, max);
-            svg.text(8, y + 22, c.data(), "start", "");
+            svg.text(8, y + 22, c.data().key(), "start", "");
             svg.bar(80, y, w, 34, c == first ? (frames > dataset ? "hot" : "ok") : "dim");
             svg.text(88 + w, y + 22, frames + " pages = " + Units.bytes(frames * page) + (c == first ? " (this story)" : " (the other way)"), "start", "");
             y += 56;

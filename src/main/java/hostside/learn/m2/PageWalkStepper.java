@@ -3,7 +3,6 @@ package hostside.learn.m2;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 
 import hostside.core.Units;
@@ -16,6 +15,7 @@ import hostside.vm.explain.PageWalk;
 import hostside.vm.explain.PageWalk.Layout;
 import hostside.vm.explain.PageWalk.Level;
 import hostside.vm.explain.Step;
+import hostside.vm.explain.WalkState;
 
 /**
  * The page-walk stepper of {@code hostside vm --explain pagewalk}, as frames: each step's title and
@@ -73,9 +73,8 @@ public final class PageWalkStepper implements Stepper {
         Frames f = new Frames();
         int reads = 0;
         for (Step s : steps) {
-            Map<String, Object> st = s.state();
-            if (st.containsKey("entryAddress")) reads++;
-            if (st.get("walk") instanceof List<?> rows) reads += rows.size();
+            WalkState st = (WalkState) s.state();
+            reads += reads(st);
             Kind k = kind(st);
             List<Inputs.Value> figures = new ArrayList<>();
             if (s.number() == 1) figures.add(Pages.pageValue(in));
@@ -84,7 +83,7 @@ public final class PageWalkStepper implements Stepper {
                 figures.add(TlbReachStepper.l2Reach(w.pageBytes));
                 if (w.pageBytes != layout.basePageBytes()) figures.add(TlbReachStepper.l2Reach(layout.basePageBytes()));
             }
-            f.add(s.title(), s.narration(), predict(k, st, w), draw(s, k, w, reads), figures.toArray(Inputs.Value[]::new));
+            f.add(s.title(), s.narration(), predict(st, w), draw(s.title(), st, k, w, reads), figures.toArray(Inputs.Value[]::new));
         }
         return f.list();
     }
@@ -93,16 +92,27 @@ public final class PageWalkStepper implements Stepper {
 
     enum Kind { NON_CANONICAL, SPLIT, TLB_MISS, TLB_HIT, REGISTER, LEVEL, NOT_PRESENT, HANDLER, RETRY, PHYSICAL }
 
-    static Kind kind(Map<String, Object> st) {
-        if (st.containsKey("check")) return Kind.NON_CANONICAL;
-        if (st.containsKey("fields")) return Kind.SPLIT;
-        if ("hit".equals(st.get("tlb"))) return Kind.TLB_HIT;
-        if (st.containsKey("walk")) return Kind.RETRY;
-        if ("miss".equals(st.get("tlb"))) return Kind.TLB_MISS;
-        if (st.containsKey("register")) return Kind.REGISTER;
-        if (st.containsKey("faultLevel")) return Kind.HANDLER;
-        if (st.containsKey("entryAddress")) return Boolean.FALSE.equals(st.get("present")) ? Kind.NOT_PRESENT : Kind.LEVEL;
-        return Kind.PHYSICAL;
+    static Kind kind(WalkState st) {
+        return switch (st) {
+            case WalkState.Refused r -> Kind.NON_CANONICAL;
+            case WalkState.Split sp -> Kind.SPLIT;
+            case WalkState.TlbHit h -> Kind.TLB_HIT;
+            case WalkState.TlbMiss m -> Kind.TLB_MISS;
+            case WalkState.TableBase b -> Kind.REGISTER;
+            case WalkState.EntryRead e -> e.present() ? Kind.LEVEL : Kind.NOT_PRESENT;
+            case WalkState.FaultHandled h -> Kind.HANDLER;
+            case WalkState.Retry r -> Kind.RETRY;
+            case WalkState.Physical p -> Kind.PHYSICAL;
+        };
+    }
+
+    /** The table entries a step reads from memory: one per entry read, each level again on a retry. */
+    static int reads(WalkState st) {
+        return switch (st) {
+            case WalkState.EntryRead e -> 1;
+            case WalkState.Retry r -> r.walk().size();
+            default -> 0;
+        };
     }
 
     /** The whole walk: what a frame's drawing and question need beyond its own step. */
@@ -120,20 +130,26 @@ public final class PageWalkStepper implements Stepper {
         Walk(Layout layout, List<Step> steps, String layoutWhy) {
             this.layout = layout;
             this.layoutWhy = layoutWhy;
-            Map<String, Object> first = steps.getFirst().state();
-            this.address = String.valueOf(first.get("address"));
+            this.address = ((WalkState) steps.getFirst().state()).address();
             this.va = PageWalk.parseAddress(address);
             String reg = null, leafName = null, faultName = null;
             long page = layout.basePageBytes();
             int n = 0;
             for (Step s : steps) {
-                Map<String, Object> st = s.state();
-                if (st.get("register") instanceof String r) reg = r;
-                if (st.containsKey("entryAddress")) n++;
-                if (st.get("walk") instanceof List<?> rows) n += rows.size();
-                if (st.containsKey("entryAddress") && st.containsKey("frame")) leafName = String.valueOf(st.get("level"));
-                if (st.containsKey("entryAddress") && Boolean.FALSE.equals(st.get("present"))) faultName = String.valueOf(st.get("level"));
-                if (st.get("pageSizeBytes") instanceof Number p) page = p.longValue();
+                WalkState st = (WalkState) s.state();
+                n += reads(st);
+                switch (st) {
+                    case WalkState.TableBase b -> reg = b.register();
+                    case WalkState.EntryRead e -> {
+                        if (e.leaf()) leafName = e.level();
+                        if (!e.present()) faultName = e.level();
+                        if (e.pageSizeBytes() != null) page = e.pageSizeBytes();
+                    }
+                    case WalkState.TlbHit h -> page = h.pageSizeBytes();
+                    case WalkState.TlbMiss m -> page = m.pageSizeBytes();
+                    case WalkState.Physical p -> page = p.pageSizeBytes();
+                    default -> { }
+                }
             }
             this.register = reg != null ? reg : layout.arch() == PageWalk.Arch.X86 ? "CR3" : "TTBR0_EL1";
             this.leaf = leafName;
@@ -161,21 +177,13 @@ public final class PageWalkStepper implements Stepper {
 
     // ---- the questions, answered from the walk
 
-    static Frame.Predict predict(Kind k, Map<String, Object> st, Walk w) {
-        return switch (k) {
-            case TLB_MISS, TLB_HIT -> {
-                boolean hit = k == Kind.TLB_HIT;
-                String page = String.valueOf(st.get("virtualPage"));
-                yield new Frame.Predict(hit
-                        ? "The instruction just before touched the same page. TLB hit or miss for " + w.address + "?"
-                        : "The program reaches " + w.address + " while sweeping a buffer far larger than the TLB's reach. TLB hit or miss?",
-                        List.of("Hit: the TLB holds the translation, no table is read", "Miss: the hardware walks the page tables"),
-                        hit ? 0 : 1,
-                        hit ? "The TLB holds virtual page " + page + ": the physical address comes back in about a cycle."
-                                : "No TLB entry matches virtual page " + page + ", so the walker reads up to " + st.get("tableReadsAtMost")
-                                + " tables, one per level.");
-            }
-            case REGISTER -> {
+    static Frame.Predict predict(WalkState state, Walk w) {
+        return switch (state) {
+            case WalkState.TlbHit st -> tlbQuestion(w, true,
+                    "The TLB holds virtual page " + st.virtualPage() + ": the physical address comes back in about a cycle.");
+            case WalkState.TlbMiss st -> tlbQuestion(w, false,
+                    "No TLB entry matches virtual page " + st.virtualPage() + ", so the walker reads up to " + st.tableReadsAtMost() + " tables, one per level.");
+            case WalkState.TableBase st -> {
                 if (w.fault != null || w.reads < 1 || w.reads > 5) yield null;
                 List<String> read = w.read();
                 boolean early = w.leaf != null && w.index(w.leaf) < w.layout.levels().size() - 1;
@@ -186,35 +194,45 @@ public final class PageWalkStepper implements Stepper {
                                 + (early ? ", since the " + w.leaf + " entry maps a whole " + Units.bytes(w.pageBytes) + " page" : "")
                                 + ". Each is a memory access: a few ns from the page-walk caches, about 100 ns from DRAM.");
             }
-            case NOT_PRESENT -> {
-                String fault = String.valueOf(st.get("fault"));
+            case WalkState.EntryRead st when !st.present() -> {
+                String fault = st.fault();
                 boolean pageFault = fault.contains("#PF") || fault.contains("translation fault");
-                yield new Frame.Predict("The walker reads the " + st.get("level") + " entry and finds it not present. What happens?",
+                yield new Frame.Predict("The walker reads the " + st.level() + " entry and finds it not present. What happens?",
                         List.of("A fault: the kernel's handler maps the memory in, or sends SIGSEGV", "The walker skips to the next level",
                                 "The CPU reuses the last translation the TLB had"),
                         pageFault ? 0 : 1,
                         "The entry's present bit is 0, so the walk stops with " + fault + ", and the kernel decides.");
             }
-            case NON_CANONICAL -> new Frame.Predict("Does the MMU walk the page tables for the address " + w.address + "?",
+            case WalkState.Refused st -> new Frame.Predict("Does the MMU walk the page tables for the address " + w.address + "?",
                     List.of("Yes, as for any address", "No: it refuses the address before reading any table"),
-                    st.containsKey("check") ? 1 : 0,
-                    "The address is malformed (" + st.get("check") + "): " + st.get("fault") + ", then " + st.get("signal") + ".");
+                    1,
+                    "The address is malformed (" + st.check() + "): " + st.fault() + ", then " + st.signal() + ".");
             default -> null;
         };
     }
 
+    static Frame.Predict tlbQuestion(Walk w, boolean hit, String answer) {
+        return new Frame.Predict(hit
+                ? "The instruction just before touched the same page. TLB hit or miss for " + w.address + "?"
+                : "The program reaches " + w.address + " while sweeping a buffer far larger than the TLB's reach. TLB hit or miss?",
+                List.of("Hit: the TLB holds the translation, no table is read", "Miss: the hardware walks the page tables"),
+                hit ? 0 : 1, answer);
+    }
+
     // ---- the drawing
 
-    static String draw(Step s, Kind k, Walk w, int readsSoFar) {
+    static String draw(String title, WalkState st, Kind k, Walk w, int readsSoFar) {
         Svg svg = new Svg(Pages.W, Pages.H);
-        Map<String, Object> st = s.state();
         Layout layout = w.layout;
         svg.text(8, 16, "virtual address " + w.address + ", " + layout.title(), "start", "");
 
         // the address, cut into one index per level and the offset
         List<PageWalk.Field> fields = PageWalk.split(w.va, layout);
-        int current = st.containsKey("level") && !(st.get("level") instanceof List<?>) ? w.index(String.valueOf(st.get("level"))) : -1;
-        if (k == Kind.HANDLER) current = w.index(String.valueOf(st.get("faultLevel")));
+        int current = switch (st) {
+            case WalkState.EntryRead e -> w.index(e.level());
+            case WalkState.FaultHandled h -> w.index(h.faultLevel());
+            default -> -1;
+        };
         double gap = 6, fw = (624 - gap * (fields.size() - 1)) / fields.size();
         for (int i = 0; i < fields.size(); i++) {
             PageWalk.Field fl = fields.get(i);
@@ -287,45 +305,44 @@ public final class PageWalkStepper implements Stepper {
 
         // what this step read, in figures
         List<String> details = new ArrayList<>();
-        switch (k) {
-            case NON_CANONICAL -> {
-                details.add("refused: " + st.get("check"));
-                details.add(st.get("fault") + " -> " + st.get("signal"));
+        switch (st) {
+            case WalkState.Refused r -> {
+                details.add("refused: " + r.check());
+                details.add(r.fault() + " -> " + r.signal());
             }
-            case SPLIT -> details.add(levels.size() + " table indices, then a " + layout.offsetBits() + "-bit offset into the "
+            case WalkState.Split sp -> details.add(levels.size() + " table indices, then a " + layout.offsetBits() + "-bit offset into the "
                     + Units.bytes(layout.basePageBytes()) + " page");
-            case TLB_MISS -> {
-                details.add("virtual page " + st.get("virtualPage") + ": no TLB entry");
-                details.add("the walker reads at most " + st.get("tableReadsAtMost") + " tables, one per level");
+            case WalkState.TlbMiss m -> {
+                details.add("virtual page " + m.virtualPage() + ": no TLB entry");
+                details.add("the walker reads at most " + m.tableReadsAtMost() + " tables, one per level");
             }
-            case TLB_HIT -> {
-                details.add("virtual page " + st.get("virtualPage") + " -> frame " + st.get("frame"));
-                details.add("physical " + st.get("physical") + ", no table read");
+            case WalkState.TlbHit h -> {
+                details.add("virtual page " + h.virtualPage() + " -> frame " + h.frame());
+                details.add("physical " + h.physical() + ", no table read");
             }
-            case REGISTER -> details.add(st.get("register") + " = " + st.get("tableBase") + ": the " + st.get("table") + " table");
-            case LEVEL, NOT_PRESENT -> {
-                details.add("entry at " + st.get("entryAddress") + " = " + st.get("tableBase") + " + " + st.get("index") + " x 8");
-                details.add("entry " + st.get("entry") + ": " + st.get("flags"));
-                if (st.get("nextTable") != null) details.add("-> next table at " + st.get("nextTable"));
-                if (st.get("frame") != null) details.add("-> frame " + st.get("frame") + " of a " + Units.bytes(w.pageBytes) + " page");
-                if (st.get("fault") != null) details.add("not present: " + st.get("fault"));
+            case WalkState.TableBase b -> details.add(b.register() + " = " + b.tableBase() + ": the " + b.table() + " table");
+            case WalkState.EntryRead e -> {
+                details.add("entry at " + e.entryAddress() + " = " + e.tableBase() + " + " + e.index() + " x 8");
+                details.add("entry " + e.entry() + ": " + e.flags());
+                if (e.nextTable() != null) details.add("-> next table at " + e.nextTable());
+                if (e.frame() != null) details.add("-> frame " + e.frame() + " of a " + Units.bytes(w.pageBytes) + " page");
+                if (e.fault() != null) details.add("not present: " + e.fault());
             }
-            case HANDLER -> {
-                details.add("the kernel's fault handler: missing " + st.get("missing"));
+            case WalkState.FaultHandled h -> {
+                details.add("the kernel's fault handler: missing " + h.missing());
                 details.add("in a VMA: allocate and map, retry (minor fault); in none: SIGSEGV");
             }
-            case RETRY -> details.add("the walk again: every entry present now, " + ((List<?>) st.get("walk")).size() + " reads");
-            case PHYSICAL -> {
-                details.add("physical " + st.get("physical") + " = frame " + st.get("frame") + " + offset " + st.get("offset"));
-                long reach = st.get("tlbReachBytes") instanceof Number r ? r.longValue() : 0;
-                details.add("TLB reach: " + TlbReachStepper.L2_ENTRIES + " entries (typical) x " + Units.bytes(w.pageBytes) + " = " + Units.bytes(reach));
+            case WalkState.Retry r -> details.add("the walk again: every entry present now, " + r.walk().size() + " reads");
+            case WalkState.Physical p -> {
+                details.add("physical " + p.physical() + " = frame " + p.frame() + " + offset " + p.offset());
+                details.add("TLB reach: " + TlbReachStepper.L2_ENTRIES + " entries (typical) x " + Units.bytes(w.pageBytes) + " = " + Units.bytes(p.tlbReachBytes()));
             }
         }
         if (w.reads > 0 && k != Kind.NON_CANONICAL && k != Kind.SPLIT && k != Kind.TLB_HIT) {
             details.add("table reads so far: " + readsSoFar);
         }
-        double y = Pages.lines(svg, 8, 150, details, "");
+        double y = svg.lines(8, 150, details, "");
         svg.text(8, Math.max(y + 4, Pages.H - 10), w.layoutWhy, "start", "dim");
-        return svg.render(s.title());
+        return svg.render(title);
     }
 }

@@ -17,42 +17,16 @@ import hostside.vm.explain.PageWalk;
 final class Pages {
     private Pages() {}
 
-    /** The x86-64 base page: the typical value when the report does not say. */
-    static final long TYPICAL_PAGE = 4096;
-
-    /** The base page in bytes: this machine's (read) or 4 KiB (typical); a value that does not parse is the typical one. */
-    static long pageBytes(Inputs in) {
-        Inputs.Fact f = in.fact("page_size_bytes", String.valueOf(TYPICAL_PAGE));
-        try {
-            long b = Long.parseLong(f.value().trim());
-            return b > 0 && Long.bitCount(b) == 1 ? b : TYPICAL_PAGE;
-        } catch (NumberFormatException e) {
-            return TYPICAL_PAGE;
-        }
-    }
-
-    /** Whether the base page is this machine's, read from its report (and a power of two, so usable). */
-    static boolean pageIsMine(Inputs in) {
-        Inputs.Fact f = in.fact("page_size_bytes", "");
-        if (!f.mine()) return false;
-        try {
-            long b = Long.parseLong(f.value().trim());
-            return b > 0 && Long.bitCount(b) == 1;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
     /** "this machine's base page is 4 KiB (read here)" or "... 4 KiB (typical, not this machine)". */
     static String pageWords(Inputs in) {
-        return pageIsMine(in) ? "this machine's base page is " + Units.bytes(pageBytes(in)) + " (read here)"
-                : "the base page is taken as " + Units.bytes(pageBytes(in)) + " (typical, not this machine: the report does not say)";
+        return in.basePage().mine() ? "this machine's base page is " + Units.bytes(in.basePageBytes()) + " (read here)"
+                : "the base page is taken as " + Units.bytes(in.basePageBytes()) + " (typical, not this machine: the report does not say)";
     }
 
     /** The base page as a figure the frame quotes, in KiB. */
     static Inputs.Value pageValue(Inputs in) {
-        return new Inputs.Value("page_size", Unit.BYTES.convert(pageBytes(in), Unit.KIB), Unit.KIB, pageIsMine(in) ? Inputs.Source.READ : Inputs.Source.TYPICAL,
-                pageIsMine(in) ? "" : "x86-64's base page");
+        Inputs.Value page = in.basePage();
+        return new Inputs.Value("page_size", Unit.BYTES.convert(page.value(), Unit.KIB), Unit.KIB, page.source(), page.note());
     }
 
     /** An Arm CPU by its model name (Grace is Neoverse V2; GB10 has Cortex cores). */
@@ -68,7 +42,7 @@ final class Pages {
      * whether an x86 kernel runs 5-level tables (LA57), so 4-level, the common case, is taken.
      */
     static Layout layout(Inputs in) {
-        long page = pageBytes(in);
+        long page = in.basePageBytes();
         if (page == 65536) return Layout.ARM64_64K;
         if (page == 4096 && arm(in)) return Layout.ARM64_4K;
         return Layout.X86_64_4LEVEL;
@@ -76,8 +50,8 @@ final class Pages {
 
     /** One line for the drawing: which layout, and why. */
     static String layoutWhy(Inputs in, Layout l) {
-        long page = pageBytes(in);
-        String from = pageIsMine(in) ? "this machine's " + Units.bytes(page) + " base page (read here)"
+        long page = in.basePageBytes();
+        String from = in.basePage().mine() ? "this machine's " + Units.bytes(page) + " base page (read here)"
                 : "a typical " + Units.bytes(page) + " base page (not this machine's)";
         if (page != 4096 && page != 65536) return l.title() + ": no layout for " + from + ", so the common one";
         return l.title() + (l.arch() == PageWalk.Arch.X86 ? " (LA57 unknown: 4-level)" : "") + ", from " + from;
@@ -96,15 +70,6 @@ final class Pages {
     /** "madvise (read here)". */
     static String factWords(Inputs.Fact f) {
         return "'" + f.value() + "' (" + f.source().words + ")";
-    }
-
-    /** Text lines from (x, y) down, 14 units apart; returns the y below the last. */
-    static double lines(Svg svg, double x, double y, List<String> lines, String cls) {
-        for (String l : lines) {
-            svg.text(x, y, l, "start", cls);
-            y += 14;
-        }
-        return y;
     }
 
     /** The drawings' canvas. */

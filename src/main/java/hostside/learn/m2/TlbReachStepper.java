@@ -81,7 +81,7 @@ public final class TlbReachStepper implements Stepper {
 
     @Override
     public List<Frame> frames(Inputs in) {
-        long page = Pages.pageBytes(in);
+        long page = in.basePageBytes();
         long huge = hugeBytes(page);
         long l1Reach = L1_ENTRIES * page, baseReach = L2_ENTRIES * page, hugeReach = L2_ENTRIES * huge;
         Inputs.Value pageV = Pages.pageValue(in), l1 = reach("tlb_l1_reach_base", L1_ENTRIES, page), l2 = l2Reach(page),
@@ -106,7 +106,7 @@ public final class TlbReachStepper implements Stepper {
         f.add("With " + P + " pages, " + L2_ENTRIES + " entries reach " + Units.bytes(baseReach),
                 L2_ENTRIES + " entries x " + P + " = " + Units.bytes(baseReach) + " of memory mapped at once (the first-level TLB: " + L1_ENTRIES + " x " + P
                         + " = " + Units.bytes(l1Reach) + "). A working set larger than that misses the TLB on most random accesses, and each miss walks the page tables. "
-                        + "The entry counts are " + typicalTlb + "; the page size is " + (Pages.pageIsMine(in) ? "this machine's." : "typical."),
+                        + "The entry counts are " + typicalTlb + "; the page size is " + (in.basePage().mine() ? "this machine's." : "typical."),
                 null, axis("With " + P + " pages the TLB reaches " + Units.bytes(baseReach), page, l1Reach, baseReach, -1, -1, false), pageV, l1, l2);
 
         // 3. a 1 GiB table against it

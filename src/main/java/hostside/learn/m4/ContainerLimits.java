@@ -4,15 +4,18 @@ import static hostside.learn.Figs.f;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import hostside.container.ContainerRules;
 import hostside.container.ContainerVerdicts;
 import hostside.container.DataLoaderPlan;
+import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs.Fact;
+import hostside.learn.Inputs.Value;
 import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
@@ -79,26 +82,26 @@ public final class ContainerLimits implements Stepper {
     @Override
     public List<Frame> frames(Inputs in) {
         Fact container = in.fact("container", "docker");
-        Fact shm = in.fact("shm_bytes", String.valueOf(DOCKER_DEFAULT_SHM));
-        Fact memlock = in.fact("memlock_bytes", String.valueOf(DEFAULT_MEMLOCK));
+        Value shm = in.value(Inputs.SHM_BYTES, DOCKER_DEFAULT_SHM, Unit.BYTES, TYPICAL);
+        Value memlock = in.value(Inputs.MEMLOCK_BYTES, DEFAULT_MEMLOCK, Unit.BYTES, TYPICAL);
         Fact ipcLock = in.fact("cap_ipc_lock", "false");
-        Fact pids = in.fact("pids_max", "max");
-        Fact cores = in.fact("cores", "64");
-        long shmBytes = bytes(shm, DOCKER_DEFAULT_SHM);
-        Long memlockBytes = memlock.value().equals("unlimited") ? null : bytes(memlock, DEFAULT_MEMLOCK);
+        Value pids = in.value(Inputs.PIDS_MAX, Double.POSITIVE_INFINITY, Unit.COUNT, TYPICAL);
+        Value cores = in.value(Inputs.CORES, 64, Unit.COUNT, TYPICAL);
+        long shmBytes = shm.value() >= 0 ? (long) shm.value() : DOCKER_DEFAULT_SHM;
+        Long memlockBytes = memlock.unlimited() ? null : memlock.value() >= 0 ? (long) memlock.value() : DEFAULT_MEMLOCK;
         boolean capIpcLock = ipcLock.value().equals("true");
-        Long pidsMax = pids.value().equals("max") ? null : (Long) number(pids.value());
-        long threads = number(cores.value()) instanceof Long c && c > 0 ? c : 64;
+        Long pidsMax = pids.unlimited() ? null : (long) pids.value();
+        long threads = cores.value() > 0 ? (long) cores.value() : 64;
         Job job = new Job(DataLoaderPlan.DEFAULT_WORKERS, DataLoaderPlan.PREFETCH_FACTOR, DataLoaderPlan.DEFAULT_BATCH_BYTES, threads);
 
         // each fact with its source; where none is this machine's, the source is said once, not after each
         boolean noneMine = !container.mine() && !shm.mine() && !memlock.mine() && !ipcLock.mine() && !pids.mine();
-        java.util.function.Function<Fact, String> src = fact -> noneMine ? "" : " (" + fact.source().words + ")";
-        String shmWords = Units.bytes(shmBytes) + src.apply(shm);
-        String memlockWords = (memlockBytes == null ? "unlimited" : Units.bytes(memlockBytes)) + src.apply(memlock);
-        String ipcWords = (capIpcLock ? "held" : "not held") + src.apply(ipcLock);
-        String pidsWords = (pidsMax == null ? "max, no limit" : String.valueOf(pidsMax)) + src.apply(pids);
-        String where = (container.value().equals("none") ? "not in a container" : "in a container (" + container.value() + ")") + src.apply(container);
+        Function<Inputs.Source, String> src = source -> noneMine ? "" : " (" + source.words + ")";
+        String shmWords = Units.bytes(shmBytes) + src.apply(shm.source());
+        String memlockWords = (memlockBytes == null ? "unlimited" : Units.bytes(memlockBytes)) + src.apply(memlock.source());
+        String ipcWords = (capIpcLock ? "held" : "not held") + src.apply(ipcLock.source());
+        String pidsWords = (pidsMax == null ? "max, no limit" : String.valueOf(pidsMax)) + src.apply(pids.source());
+        String where = (container.value().equals("none") ? "not in a container" : "in a container (" + container.value() + ")") + src.apply(container.source());
         String typicalNote = noneMine ? " All these facts are typical ones, those of " + TYPICAL + ", not this machine's."
                 : container.mine() && shm.mine() && memlock.mine() && ipcLock.mine() && pids.mine() ? ""
                 : " Facts said to be typical are those of " + TYPICAL + ", not this machine.";
@@ -147,7 +150,7 @@ public final class ContainerLimits implements Stepper {
                 f("The pids controller counts threads, not only processes. The main process starts an intra-op pool of one thread per "
                                 + "visible CPU (%s CPUs%s) and each of %d DataLoader workers runs one (it calls torch.set_num_threads(1)): at least %d "
                                 + "tasks, a pin-memory thread and a dataset's own pools on top. pids.max is %s%s.%s",
-                        cores.value(), noneMine ? "" : ", " + cores.source().words, job.workers(), job.tasks(), pidsWords,
+                        (long) cores.value(), noneMine ? "" : ", " + cores.source().words, job.workers(), job.tasks(), pidsWords,
                         pidsMax == null ? f(", so they fit; under a pod limit of %d they would %s", EXAMPLE_PIDS, taskFit ? "fit too" : "not") : "",
                         pidsMax == null ? "" : " " + Judgement.quoteOr(pidsFinding, taskFit ? "They fit." : "They do not fit.")),
                 pidsPredict(job, pidsMax, pidsWords, pidsFinding), pids(job, limit, pidsMax == null, pids.mine()));
@@ -170,22 +173,6 @@ public final class ContainerLimits implements Stepper {
                         + typicalNote,
                 null, summary(fits, !rdmaFails, pidsMax == null || taskFit, shmWords, memlockWords, pidsWords));
         return fr.list();
-    }
-
-    // ---- facts ----
-
-    /** A whole number, or null when the fact is not one. */
-    static Long number(String s) {
-        try {
-            return Long.parseLong(s.strip());
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    static long bytes(Fact f, long otherwise) {
-        Long b = number(f.value());
-        return b == null || b < 0 ? otherwise : b;
     }
 
     // ---- predictions ----
@@ -241,7 +228,7 @@ public final class ContainerLimits implements Stepper {
 
     // ---- drawings ----
 
-    static String limits(long shmBytes, Fact shm, Long memlockBytes, Fact memlock, boolean capIpcLock, Long pidsMax, Fact pids) {
+    static String limits(long shmBytes, Value shm, Long memlockBytes, Value memlock, boolean capIpcLock, Long pidsMax, Value pids) {
         Svg s = new Svg(W, H);
         s.box(20, 20, 600, 220, "", "dim");
         s.text(40, 44, "a container: same kernel, its own namespaces and cgroup", "start", "on");

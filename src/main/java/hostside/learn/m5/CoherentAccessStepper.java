@@ -12,6 +12,7 @@ import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
 import hostside.vm.VmRules;
+import hostside.report.platforms.HostLink;
 
 /**
  * A GPU reading host memory: in place over a coherent link with ATS (Grace Hopper, Grace
@@ -50,8 +51,8 @@ public final class CoherentAccessStepper implements Stepper {
      * inputs carry it (fact addressing_mode: ATS, HMM or none, as NVML says), else from the host link.
      */
     static Reach reach(Inputs in) {
-        Reference.Link link = Reference.link(in);
-        if (link == Reference.Link.NONE) return Reach.NO_GPU;
+        HostLink.Kind link = Reference.link(in);
+        if (link == HostLink.Kind.NONE) return Reach.NO_GPU;
         Inputs.Fact mode = in.fact("addressing_mode", "");
         if (mode.mine()) {
             switch (mode.value().trim().toUpperCase(java.util.Locale.ROOT)) {
@@ -68,13 +69,13 @@ public final class CoherentAccessStepper implements Stepper {
                 }
             }
         }
-        return link == Reference.Link.C2C || link == Reference.Link.INTEGRATED ? Reach.ATS : Reach.PINNED_ONLY;
+        return link == HostLink.Kind.C2C || link == HostLink.Kind.INTEGRATED ? Reach.ATS : Reach.PINNED_ONLY;
     }
 
     @Override
     public List<Frame> frames(Inputs in) {
-        Reference.Link link = Reference.link(in);
-        boolean coherent = link == Reference.Link.C2C || link == Reference.Link.INTEGRATED;
+        HostLink.Kind link = Reference.link(in);
+        boolean coherent = link == HostLink.Kind.C2C || link == HostLink.Kind.INTEGRATED;
         String linkWords = Reference.linkWords(in);
         String gpu = in.fact("gpu", "a GPU").value();
         Inputs.Value gh = Reference.gh200HostToDevice(), c2c = Reference.gh200C2cPerDirection();
@@ -85,15 +86,15 @@ public final class CoherentAccessStepper implements Stepper {
         Inputs.Value latency = in.value("host_device_latency_sm", 1189.1344, Unit.NS, H200_VM);
         Inputs.Value faults = in.value("managed_gpu_faults_h2d", 13.846197654046666, Unit.GB_PER_S, H200_VM);
         Inputs.Value prefetch = in.value("managed_prefetch_h2d", 48.791683409102546, Unit.GB_PER_S, H200_VM);
-        long page = Reference.pageBytes(in);
-        String pageWords = Units.bytes(page) + (Reference.pageMine(in) ? " (read here)" : " (typical, not this machine)");
+        long page = in.basePageBytes();
+        String pageWords = Units.bytes(page) + (in.basePage().mine() ? " (read here)" : " (typical, not this machine)");
         Inputs.Fact numa = in.fact("numa_balancing", "0");
         Frames f = new Frames();
 
         f.add("A kernel needs an array that lives in host memory",
                 "A training or inference step often needs data the CPU holds: a batch, an embedding shard, an offloaded KV-cache block. "
                         + "Either the GPU reads it where it is, or it is copied into GPU memory first. Which of the two works, and how fast, depends on the link. "
-                        + (link == Reference.Link.NONE ? "This machine has no GPU (host link " + linkWords + "): the frames use reference figures."
+                        + (link == HostLink.Kind.NONE ? "This machine has no GPU (host link " + linkWords + "): the frames use reference figures."
                         : "This machine: " + gpu + ", host link " + linkWords + "."),
                 null, machineDrawing(link, linkWords, "this machine: " + linkWords));
 
@@ -102,7 +103,7 @@ public final class CoherentAccessStepper implements Stepper {
                         + "where the SMMU walks the same page tables the CPU uses: any pointer from malloc or mmap is valid in a kernel, with no pinning and no registration. "
                         + "Each translation covers one CPU page, " + pageWords + " here: NVIDIA's Grace tuning guide recommends 64 KiB pages, 16 times fewer translations than 4 KiB. "
                         + (coherent ? "This machine's link is coherent, so this is how its GPU reads host memory."
-                        : link == Reference.Link.NONE ? "This machine has no GPU: this frame shows a GH200." : "This machine's link is not coherent: this frame shows a GH200."),
+                        : link == HostLink.Kind.NONE ? "This machine has no GPU: this frame shows a GH200." : "This machine's link is not coherent: this frame shows a GH200."),
                 null, atsDrawing(page, coherent), gh);
 
         f.add("A coherent read over NVLink-C2C: cache lines, no copy",
@@ -191,11 +192,11 @@ public final class CoherentAccessStepper implements Stepper {
         svg.line(410, 90, 462, 90, linkCls);
     }
 
-    static String machineDrawing(Reference.Link link, String linkWords, String footer) {
+    static String machineDrawing(HostLink.Kind link, String linkWords, String footer) {
         Svg svg = new Svg(Reference.W, Reference.H);
         svg.text(8, 16, "where the array is, and the two ways to the GPU", "start", "");
-        boolean coherent = link == Reference.Link.C2C || link == Reference.Link.INTEGRATED;
-        machine(svg, "host memory\nthe array", link == Reference.Link.NONE ? "no GPU" : coherent ? "coherent link" : "PCIe link", "on", "GPU memory (HBM)");
+        boolean coherent = link == HostLink.Kind.C2C || link == HostLink.Kind.INTEGRATED;
+        machine(svg, "host memory\nthe array", link == HostLink.Kind.NONE ? "no GPU" : coherent ? "coherent link" : "PCIe link", "on", "GPU memory (HBM)");
         svg.arrow(178, 145, 462, 145, "1. read in place", "dim");
         svg.line(93, 170, 93, 200, "dim");
         svg.line(93, 200, 547, 200, "dim");
@@ -268,7 +269,7 @@ public final class CoherentAccessStepper implements Stepper {
         List<String> src = new ArrayList<>();
         if (!ce.mine() || !pageable.mine()) src.add("typical where not measured here: " + H200_VM);
         src.add("GH200: platforms.json, one user's report (nvbandwidth#23)");
-        Reference.y(svg, 8, 236, src, "dim");
+        svg.lines(8, 236, src, "dim");
         return svg.render("Copying host memory to the GPU: pageable, pinned, and GH200");
     }
 

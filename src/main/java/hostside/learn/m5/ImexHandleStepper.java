@@ -10,6 +10,7 @@ import hostside.learn.Frames;
 import hostside.learn.Inputs;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
+import hostside.report.platforms.HostLink;
 
 /**
  * A fabric handle's path through IMEX in an NVL72 domain: a process on compute tray A allocates
@@ -50,7 +51,7 @@ public final class ImexHandleStepper implements Stepper {
         String gpu = in.fact("gpu", "").value();
         boolean switched = fabric.startsWith("nvswitch");
         boolean rackGpu = gpu.contains("GB200") || gpu.contains("GB300");
-        if (switched && (Reference.link(in) == Reference.Link.C2C || rackGpu)) return Domain.MULTI_NODE;
+        if (switched && (Reference.link(in) == HostLink.Kind.C2C || rackGpu)) return Domain.MULTI_NODE;
         if (switched || fabric.startsWith("nvlink")) return Domain.ONE_NODE;
         return Domain.NONE;
     }

@@ -1,13 +1,12 @@
 package hostside.learn.m5;
 
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import hostside.core.Unit;
 import hostside.core.Units;
 import hostside.learn.Inputs;
 import hostside.learn.Svg;
+import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Platforms;
 
 /**
@@ -21,58 +20,28 @@ final class Reference {
 
     static final int W = Svg.WIDTH, H = Svg.HEIGHT;
 
-    /** How host memory reaches the GPU, as hostside's hardware class names it (Fleet.HardwareClass.hostLink). */
-    enum Link { C2C, INTEGRATED, PCIE, NONE, UNKNOWN }
+    /** The typical host link, where the inputs name none: PCIe Gen5 x16, an H100 or H200 box's. */
+    static final HostLink TYPICAL_LINK = new HostLink(HostLink.Kind.PCIE, 5, 16);
 
-    static Link link(Inputs in) {
-        Inputs.Fact f = in.fact("host_link", "pcie-gen5-x16");
-        if ("0".equals(in.fact("gpu_count", "").value().trim())) return Link.NONE;
-        String v = f.value().trim().toLowerCase(Locale.ROOT);
-        if (v.equals("c2c")) return Link.C2C;
-        if (v.equals("integrated")) return Link.INTEGRATED;
-        if (v.startsWith("pcie")) return Link.PCIE;
-        if (v.equals("none")) return Link.NONE;
-        return Link.UNKNOWN;
+    /** How host memory reaches the GPU: the hardware class's link, no GPU where it counts none, PCIe where the inputs name no link. */
+    static HostLink.Kind link(Inputs in) {
+        if (in.count(Inputs.GPU_COUNT).orElse(-1) == 0) return HostLink.Kind.NONE;
+        if (!in.facts().containsKey(Inputs.HOST_LINK)) return TYPICAL_LINK.kind();
+        return in.hostLink().map(HostLink::kind).orElse(HostLink.Kind.UNKNOWN);
     }
-
-    private static final Pattern PCIE = Pattern.compile("pcie-gen(\\w+)-x(\\d+)");
 
     /** "PCIe Gen5 x16 (read here)", "NVLink-C2C (typical, not this machine)". */
     static String linkWords(Inputs in) {
-        Inputs.Fact f = in.fact("host_link", "pcie-gen5-x16");
-        String v = f.value().trim().toLowerCase(Locale.ROOT);
-        Matcher m = PCIE.matcher(v);
-        String words = m.matches() ? "PCIe Gen" + m.group(1) + " x" + m.group(2)
-                : switch (v) {
-                    case "c2c" -> "NVLink-C2C";
-                    case "integrated" -> "one memory (integrated GPU)";
-                    case "none" -> "no GPU";
-                    default -> "not known (" + v + ")";
-                };
+        Inputs.Fact f = in.fact(Inputs.HOST_LINK, TYPICAL_LINK.toString());
+        HostLink l = in.facts().containsKey(Inputs.HOST_LINK) ? in.hostLink().orElse(null) : TYPICAL_LINK;
+        String words = l == null ? "not known (" + f.value().trim().toLowerCase(Locale.ROOT) + ")" : switch (l.kind()) {
+            case PCIE -> l.pcieWords();
+            case C2C -> "NVLink-C2C";
+            case INTEGRATED -> "one memory (integrated GPU)";
+            case NONE -> "no GPU";
+            case UNKNOWN -> "not known (unknown)";
+        };
         return words + " (" + f.source().words + ")";
-    }
-
-    /** The base page in bytes: this machine's, else 4 KiB. */
-    static long pageBytes(Inputs in) {
-        try {
-            long b = Long.parseLong(in.fact("page_size_bytes", "4096").value().trim());
-            return b > 0 && Long.bitCount(b) == 1 ? b : 4096;
-        } catch (NumberFormatException e) {
-            return 4096;
-        }
-    }
-
-    static boolean pageMine(Inputs in) {
-        Inputs.Fact f = in.fact("page_size_bytes", "");
-        return f.mine() && pageBytes(in) == parse(f.value());
-    }
-
-    private static long parse(String s) {
-        try {
-            return Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     // ---- the reference platforms
@@ -132,13 +101,5 @@ final class Reference {
     /** "19.4 ms" to move {@code bytes} at {@code gbps} (10^9 bytes a second). */
     static String millis(long bytes, double gbps) {
         return Units.sig3(bytes / (gbps * 1e9) * 1e3) + " ms";
-    }
-
-    static double y(Svg svg, double x, double y, java.util.List<String> lines, String cls) {
-        for (String l : lines) {
-            svg.text(x, y, l, "start", cls);
-            y += 14;
-        }
-        return y;
     }
 }

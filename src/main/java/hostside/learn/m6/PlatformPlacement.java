@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 import hostside.core.Severity;
@@ -16,6 +17,7 @@ import hostside.learn.Inputs;
 import hostside.learn.Judgement;
 import hostside.learn.Stepper;
 import hostside.learn.Svg;
+import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Placement;
 import hostside.report.platforms.Platforms.Platform;
 import hostside.report.platforms.Platforms;
@@ -88,18 +90,20 @@ public final class PlatformPlacement implements Stepper {
     /** This machine's axes from its facts and figures, as Placements reads them from a report; null without a GPU count. */
     static Machine fromFacts(Inputs in) {
         Map<String, Inputs.Fact> f = in.facts();
-        Integer gpus = integer(f.get("gpu_count"));
-        if (gpus == null) return null;
-        Inputs.Fact link = f.get("host_link"), gpu = f.get("gpu"), fabric = f.get("fabric"), nics = f.get("nics");
-        Integer cores = integer(f.get("cores"));
-        String linkClass = Placement.linkClass(link == null ? null : link.value());
+        Optional<Integer> gpuCount = in.count(Inputs.GPU_COUNT);
+        if (gpuCount.isEmpty()) return null;
+        int gpus = gpuCount.get();
+        HostLink link = in.hostLink().orElse(null);
+        Inputs.Fact gpu = f.get("gpu"), fabric = f.get("fabric"), nics = f.get("nics");
+        Integer cores = in.count(Inputs.CORES).orElse(null);
+        String linkClass = Placement.linkClass(link);
         String gpuName = gpu == null || gpu.value().equals("none") ? null : gpu.value().replaceFirst("^\\d+x ", "");
         String fab = fabric == null ? "none" : fabric.value();
         int domain = Placement.domain(fab, gpus);
         Map<String, String> missing = new LinkedHashMap<>();
         Inputs.Value c = null;
         if (cores == null || gpus == 0) missing.put("CPU cores per GPU", gpus == 0 ? "no GPU" : "the core count was not read");
-        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, Unit.COUNT, "cores per GPU", f.get("cores").source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
+        else c = new Inputs.Value("cores_per_gpu", (double) cores / gpus, Unit.COUNT, "cores per GPU", in.values().get(Inputs.CORES).source(), cores + " cores for " + gpus + " GPU" + (gpus == 1 ? "" : "s"));
         Inputs.Value h = measured(in, HOST_TO_DEVICE);
         if (h == null) missing.put("host to device", "not measured here");
         Inputs.Value g = measured(in, GPU_TO_GPU);
@@ -108,7 +112,7 @@ public final class PlatformPlacement implements Stepper {
         if (n == null) missing.put("NIC per GPU", nics == null ? "no NICs read" : nics.value().equals("none") ? "no NIC found" : "no NIC speed known, NICs " + nics.value());
         Placement.Axes axes = new Placement.Axes(linkClass, gpuName, gpus, domain, c == null ? null : c.value(), h == null ? null : h.value(),
                 g == null ? null : g.value(), n == null ? null : n.value());
-        return new Machine(in.machine(), false, "", axes, gpu == null ? "no GPU read" : gpu.value(), linkWords(link == null ? null : link.value()), fab, c, h, g, n, missing);
+        return new Machine(in.machine(), false, "", axes, gpu == null ? "no GPU read" : gpu.value(), linkWords(link), fab, c, h, g, n, missing);
     }
 
     /** The machine placed in this one's stead, its figures all typical. */
@@ -128,24 +132,14 @@ public final class PlatformPlacement implements Stepper {
         return v != null && v.mine() && v.value() > 0 ? v : null;
     }
 
-    private static Integer integer(Inputs.Fact f) {
-        if (f == null || !f.mine()) return null;
-        try {
-            return Integer.parseInt(f.value().trim());
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** The report's classes: "pcie-gen5-x16" is PCIe; "c2c" coherent C2C; "integrated"; anything else unknown (null). */
-    static String linkWords(String hostLink) {
+    /** The link in the placement's words: "PCIe Gen5 x16", "coherent NVLink-C2C", "integrated, one memory"; "none", "unknown". */
+    static String linkWords(HostLink hostLink) {
         if (hostLink == null) return "unknown";
-        var m = java.util.regex.Pattern.compile("pcie-gen(\\w+)-x(\\d+)").matcher(hostLink);
-        if (m.matches()) return "PCIe Gen" + m.group(1) + " x" + m.group(2);
-        return switch (hostLink) {
-            case "c2c" -> "coherent NVLink-C2C";
-            case "integrated" -> "integrated, one memory";
-            default -> hostLink;
+        return switch (hostLink.kind()) {
+            case PCIE -> hostLink.pcieWords();
+            case C2C -> "coherent NVLink-C2C";
+            case INTEGRATED -> "integrated, one memory";
+            case NONE, UNKNOWN -> hostLink.toString();
         };
     }
 

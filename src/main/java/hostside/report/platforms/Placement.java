@@ -83,10 +83,9 @@ public record Placement(boolean placed, String why, Platforms.Platform closest, 
      */
     public record Axes(String link, String gpu, int gpus, int domain, Double coresPerGpu, Double hostToDevice, Double gpuToGpu, Double nicGbpsPerGpu) {}
 
-    /** The class a report's host link ("pcie-gen5-x16", "c2c", "integrated") places a machine in; null when unknown. */
-    public static String linkClass(String hostLink) {
-        if (hostLink == null) return null;
-        return hostLink.startsWith("pcie") ? "pcie" : hostLink.equals("c2c") ? "c2c" : hostLink.equals("integrated") ? "integrated" : null;
+    /** The class a report's host link places a machine in ({@link HostLink#placementClass()}); null when unknown. */
+    public static String linkClass(HostLink hostLink) {
+        return hostLink == null ? null : hostLink.placementClass();
     }
 
     /** GPUs in one NVLink domain: an NVSwitch or NVLink fabric joins all the box's GPUs, else each GPU is its own. */

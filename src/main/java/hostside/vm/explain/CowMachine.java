@@ -3,9 +3,11 @@ package hostside.vm.explain;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
+
+import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * Processes, their page tables and the physical frames behind them, with copy-on-write after fork. Only the moves the
@@ -26,7 +28,13 @@ public final class CowMachine {
         /** A write fault on a frame others still map: the writer gets a fresh copy. */
         COPIED,
         /** A write fault on a frame nobody else maps any more: the kernel only sets the write bit again. */
-        REUSED
+        REUSED;
+
+        /** The outcome as --json writes it: "read", "wrote", "copied", "reused". */
+        @JsonValue
+        public String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /**
@@ -176,22 +184,25 @@ public final class CowMachine {
         return new Usage(pid, p.name(), p.table().size(), p.table().size() * pageSize, pss, unique * pageSize);
     }
 
-    /** Everything, as JSON-friendly data: processes with their usage and page tables, then frames. */
-    public Map<String, Object> snapshot() {
-        List<Map<String, Object>> procs = new ArrayList<>();
+    /** Every process with its usage and page table, in pid order: a step's picture of the machine. */
+    public List<CowState.Process> processes() {
+        List<CowState.Process> procs = new ArrayList<>();
         for (int pid : processes.keySet()) {
             Usage u = usage(pid);
-            List<Map<String, Object>> table = new ArrayList<>();
+            List<CowState.Entry> table = new ArrayList<>();
             for (var e : processes.get(pid).table().entrySet())
-                table.add(Maps.of("page", e.getKey(), "frame", e.getValue().frame(), "writable", e.getValue().writable(),
-                        "mapcount", mapcount(e.getValue().frame())));
-            procs.add(Maps.of("pid", pid, "name", u.name(), "pages", u.pages(), "rssBytes", u.rssBytes(),
-                    "pssBytes", Math.round(u.pssBytes() * 10) / 10.0, "ussBytes", u.ussBytes(), "pageTable", table));
+                table.add(new CowState.Entry(e.getKey(), e.getValue().frame(), e.getValue().writable(), mapcount(e.getValue().frame())));
+            // PSS to a tenth of a byte: enough to add up, short enough to read
+            procs.add(new CowState.Process(pid, u.name(), u.pages(), u.rssBytes(), Math.round(u.pssBytes() * 10) / 10.0, u.ussBytes(), table));
         }
-        List<Map<String, Object>> frames = new ArrayList<>();
-        for (var e : mapcount.entrySet()) frames.add(Maps.of("frame", e.getKey(), "mapcount", e.getValue()));
-        return Maps.of("pageSizeBytes", pageSize, "processes", procs, "frames", frames, "framesInUse", framesInUse(),
-                "memoryBytes", memoryBytes(), "peakFrames", peakFrames);
+        return procs;
+    }
+
+    /** The frames in use with their mappers, in frame order. */
+    public List<CowState.FrameUse> frames() {
+        List<CowState.FrameUse> frames = new ArrayList<>();
+        for (var e : mapcount.entrySet()) frames.add(new CowState.FrameUse(e.getKey(), e.getValue()));
+        return frames;
     }
 
     // ---- the mechanics

@@ -1,10 +1,10 @@
 package hostside.vm.explain;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonValue;
 
 import hostside.core.Units;
 import hostside.vm.explain.CowMachine.Access;
@@ -26,6 +26,8 @@ public final class CowScenarios {
         /** One numpy array: the workers read its buffer and write nothing. */
         ARRAY;
 
+        /** The data as --data and --json write it: "list", "array". */
+        @JsonValue
         public String key() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -213,45 +215,38 @@ public final class CowScenarios {
                             + m.peakFrames() + ": every worker's refcount updates would copy every page. ";
             narration += "Later, hostside cpu reads the same RSS, PSS and USS per process from /proc/PID/smaps_rollup (USS = Private_Clean + Private_Dirty), where "
                     + (data == Data.LIST ? "this shows up as each worker's USS climbing towards the dataset size." : "a shared dataset shows up as a large RSS and a small USS in each worker.");
-            Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("comparison", List.of(peak(this), peak(other)));
-            extra.put("datasetPages", pages);
-            extra.put("processCount", processes);
-            extra.put("measuredBy", "hostside cpu: /proc/PID/smaps_rollup");
             add("Summary: " + data.key() + " " + pages(m.peakFrames()) + " at peak, " + other.data.key() + " " + pages(other.m.peakFrames()),
-                    narration, List.of(), List.of(), extra);
+                    narration, state(List.of(), List.of(), List.of(peak(this), peak(other)), pages, processes, "hostside cpu: /proc/PID/smaps_rollup"));
         }
 
         // ---- helpers
 
-        static Map<String, Object> peak(DataLoader d) {
-            return Maps.of("data", d.data.key(), "peakFrames", d.m.peakFrames(), "peakMemoryBytes", d.m.peakFrames() * d.m.pageSize());
+        static CowState.Peak peak(DataLoader d) {
+            return new CowState.Peak(d.data, d.m.peakFrames(), d.m.peakFrames() * d.m.pageSize());
         }
 
-        void add(String title, String narration, List<Access> accesses, List<Map<String, Object>> changed) {
-            add(title, narration, accesses, changed, Map.of());
+        void add(String title, String narration, List<Access> accesses, List<CowState.PageRef> changed) {
+            add(title, narration, state(accesses, changed, List.of(), null, null, null));
         }
 
-        void add(String title, String narration, List<Access> accesses, List<Map<String, Object>> changed, Map<String, Object> extra) {
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("kind", "cow");
-            s.put("data", data.key());
-            s.put("accesses", accesses.stream().map(a -> Maps.of("op", a.op(), "pid", a.pid(), "page", a.page(),
-                    "outcome", a.outcome().name().toLowerCase(Locale.ROOT), "frameBefore", a.frameBefore(), "frameAfter", a.frameAfter(),
-                    "mapcountBefore", a.mapcountBefore())).toList());
-            s.put("changed", changed);
-            s.putAll(m.snapshot());
-            s.putAll(extra);
-            steps.add(new Step(steps.size() + 1, title, narration, s));
+        void add(String title, String narration, CowState state) {
+            steps.add(new Step(steps.size() + 1, title, narration, state));
         }
 
-        static List<Map<String, Object>> changed(List<Access> accesses) {
-            return accesses.stream().filter(Access::faulted).map(a -> Maps.of("pid", a.pid(), "page", a.page())).toList();
+        /** The machine as it is now, with this step's accesses and changed entries (and the summary's comparison, in the summary). */
+        CowState state(List<Access> accesses, List<CowState.PageRef> changed, List<CowState.Peak> comparison, Integer datasetPages, Integer processCount,
+                       String measuredBy) {
+            return new CowState(data, accesses, changed, m.pageSize(), m.processes(), m.frames(), m.framesInUse(), m.memoryBytes(), m.peakFrames(),
+                    comparison, datasetPages, processCount, measuredBy);
         }
 
-        List<Map<String, Object>> changedAll(List<Integer> pids) {
-            List<Map<String, Object>> out = new ArrayList<>();
-            for (int pid : pids) for (int p = 0; p < pages; p++) out.add(Maps.of("pid", pid, "page", p));
+        static List<CowState.PageRef> changed(List<Access> accesses) {
+            return accesses.stream().filter(Access::faulted).map(a -> new CowState.PageRef(a.pid(), a.page())).toList();
+        }
+
+        List<CowState.PageRef> changedAll(List<Integer> pids) {
+            List<CowState.PageRef> out = new ArrayList<>();
+            for (int pid : pids) for (int p = 0; p < pages; p++) out.add(new CowState.PageRef(pid, p));
             return out;
         }
 

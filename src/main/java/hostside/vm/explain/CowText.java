@@ -1,10 +1,8 @@
 package hostside.vm.explain;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -14,40 +12,31 @@ import hostside.core.Table;
 final class CowText {
     private CowText() {}
 
-    @SuppressWarnings("unchecked")
-    static List<String> picture(Map<String, Object> state) {
+    static List<String> picture(CowState state) {
         List<String> out = new ArrayList<>();
-        if (state.get("comparison") instanceof List<?> comparison) {
+        if (state.summary()) {
             // The summary: the two outcomes side by side is the whole point; the final grid would only distract.
-            StepText.table(comparison).lines().forEach(out::add);
+            Table t = new Table("data", "peak frames", "peak memory").right(1, 2);
+            for (CowState.Peak p : state.comparison()) t.row(p.data().key(), p.peakFrames(), StepText.size(p.peakMemoryBytes()));
+            t.render("").lines().forEach(out::add);
             out.add("");
-            out.add("measured by: " + state.get("measuredBy"));
+            out.add("measured by: " + state.measuredBy());
             return out;
         }
-        List<Map<String, Object>> procs = (List<Map<String, Object>>) state.get("processes");
-        Set<String> changed = new HashSet<>();
-        for (Map<String, Object> c : (List<Map<String, Object>>) state.getOrDefault("changed", List.of()))
-            changed.add(c.get("pid") + "/" + c.get("page"));
+        List<CowState.Process> procs = state.processes();
+        Set<CowState.PageRef> changed = new HashSet<>(state.changed());
 
         TreeSet<Integer> pages = new TreeSet<>();
-        Map<Integer, Map<Integer, Map<String, Object>>> byPid = new HashMap<>();
-        for (Map<String, Object> p : procs) {
-            Map<Integer, Map<String, Object>> table = new HashMap<>();
-            for (Map<String, Object> e : (List<Map<String, Object>>) p.get("pageTable")) {
-                table.put((Integer) e.get("page"), e);
-                pages.add((Integer) e.get("page"));
-            }
-            byPid.put((Integer) p.get("pid"), table);
-        }
+        for (CowState.Process p : procs) for (CowState.Entry e : p.pageTable()) pages.add(e.page());
         List<String> header = new ArrayList<>(List.of("page"));
-        for (Map<String, Object> p : procs) header.add(p.get("name") + " (" + p.get("pid") + ")");
+        for (CowState.Process p : procs) header.add(p.name() + " (" + p.pid() + ")");
         Table grid = new Table(header.toArray(String[]::new)).right(0);
         for (int page : pages) {
             List<Object> row = new ArrayList<>(List.of(page));
-            for (Map<String, Object> p : procs) {
-                Map<String, Object> e = byPid.get((Integer) p.get("pid")).get(page);
-                row.add(e == null ? "-" : "f" + e.get("frame") + ((Boolean) e.get("writable") ? " rw" : " ro") + " (" + e.get("mapcount") + ")"
-                        + (changed.contains(p.get("pid") + "/" + page) ? " *" : ""));
+            for (CowState.Process p : procs) {
+                CowState.Entry e = p.pageTable().stream().filter(x -> x.page() == page).findFirst().orElse(null);
+                row.add(e == null ? "-" : "f" + e.frame() + (e.writable() ? " rw" : " ro") + " (" + e.mapcount() + ")"
+                        + (changed.contains(new CowState.PageRef(p.pid(), page)) ? " *" : ""));
             }
             grid.row(row.toArray());
         }
@@ -55,14 +44,13 @@ final class CowText {
         out.add("fN = physical frame N, rw/ro = the entry's write bit, (n) = mapcount, * = changed in this step");
         out.add("");
         Table usage = new Table("process", "pid", "RSS", "PSS", "USS").right(1, 2, 3, 4);
-        for (Map<String, Object> p : procs)
-            usage.row(p.get("name"), p.get("pid"), StepText.size((Number) p.get("rssBytes")), StepText.size((Number) p.get("pssBytes")),
-                    StepText.size((Number) p.get("ussBytes")));
+        for (CowState.Process p : procs)
+            usage.row(p.name(), p.pid(), StepText.size(p.rssBytes()), StepText.size(p.pssBytes()), StepText.size(p.ussBytes()));
         usage.render("").lines().forEach(out::add);
         out.add("");
-        long pageSize = ((Number) state.get("pageSizeBytes")).longValue();
-        int frames = ((Number) state.get("framesInUse")).intValue();
-        int peak = ((Number) state.get("peakFrames")).intValue();
+        long pageSize = state.pageSizeBytes();
+        int frames = state.framesInUse();
+        int peak = state.peakFrames();
         out.add("memory in use: " + frames + " frames = " + StepText.size(frames * pageSize) + " (page size " + StepText.size(pageSize)
                 + "; peak so far " + peak + " frames = " + StepText.size(peak * pageSize) + ")");
         return out;

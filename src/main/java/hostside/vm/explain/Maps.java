@@ -16,15 +16,4 @@ public final class Maps {
         return Collections.unmodifiableMap(m);
     }
 
-    /** A read-only copy that keeps the order (Map.copyOf would not, and would refuse nulls). */
-    static Map<String, Object> frozen(Map<String, Object> m) {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(m));
-    }
-
-    /** Adds entries to an ordered copy. */
-    static Map<String, Object> with(Map<String, Object> base, Object... keysAndValues) {
-        Map<String, Object> m = new LinkedHashMap<>(base);
-        m.putAll(of(keysAndValues));
-        return Collections.unmodifiableMap(m);
-    }
 }

@@ -26,8 +26,8 @@ final class StepText {
         List<String> out = new ArrayList<>();
         out.add("Step " + step.number() + " of " + total + ": " + step.title());
         out.addAll(wrap(step.narration(), WIDTH - INDENT.length(), INDENT));
-        List<String> picture = "cow".equals(step.state().get("kind")) ? CowText.picture(step.state())
-                : picture(step.number() == 1 ? step.state() : withoutContext(step.state()));
+        List<String> picture = step.state() instanceof CowState cow ? CowText.picture(cow)
+                : picture(step.number() == 1 ? step.plainState() : withoutContext(step.plainState()));
         if (!picture.isEmpty()) {
             out.add("");
             for (String l : picture) out.add(l.isEmpty() ? l : INDENT + l);

@@ -5,9 +5,7 @@ import static hostside.vm.explain.PageWalk.hex;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import hostside.core.Units;
@@ -83,23 +81,22 @@ final class Walk {
                             + " (all 0 for user space, all 1 for the kernel), and here they are not: " + why + ". "
                             + "The CPU refuses the address before any TLB lookup or table walk and raises a general-protection fault (#GP), not a page fault, so there is nothing for the kernel to map in. "
                             + "Linux turns it into SIGSEGV for a user program.",
-                    Maps.of("check", why, "fault", "#GP (general protection)", "signal", "SIGSEGV"));
+                    new WalkState.Refused(layout.key(), hex(va), why, "#GP (general protection)", "SIGSEGV"));
         } else {
             add("Address outside both TTBR ranges: no walk",
                     "Bit 55 picks the table register: 0 means TTBR0_EL1 (user), where bits 55:48 must be 0 (Linux ignores the top byte, a pointer tag); 1 means TTBR1_EL1 (kernel), where bits 63:48 must all be 1. "
                             + "Here " + why + ", so the MMU raises a translation fault without reading any table. "
                             + "There is nothing for the kernel to map in: Linux sends SIGSEGV to a user program.",
-                    Maps.of("check", why, "fault", "translation fault, no table read", "signal", "SIGSEGV"));
+                    new WalkState.Refused(layout.key(), hex(va), why, "translation fault, no table read", "SIGSEGV"));
         }
     }
 
     private void split() {
-        List<Map<String, Object>> fields = new ArrayList<>();
+        List<WalkState.IndexField> fields = new ArrayList<>();
         for (Field f : PageWalk.split(va, layout)) {
             String[] hiLo = f.bits().split(":");
             int width = (Integer.parseInt(hiLo[0]) - Integer.parseInt(hiLo[1]) + 4) / 4;
-            fields.add(Maps.of("field", f.name(), "bits", f.bits(), "value", f.value(),
-                    "hex", String.format(Locale.ROOT, "0x%0" + width + "x", f.value())));
+            fields.add(new WalkState.IndexField(f.name(), f.bits(), f.value(), String.format(Locale.ROOT, "0x%0" + width + "x", f.value())));
         }
         String sizes = layout == Layout.ARM64_64K
                 ? "L2 and L3 take 13 bits each, so a 64 KiB table holds 8192 eight-byte entries; L1 takes the remaining 6 bits (64 entries)."
@@ -112,8 +109,8 @@ final class Walk {
                 "The MMU cuts the " + layout.vaBits() + "-bit virtual address " + hex(va) + " into " + layout.levels().size()
                         + " table indices, one per level, and a " + layout.offsetBits() + "-bit offset inside the "
                         + Units.bytes(layout.basePageBytes()) + " page. " + sizes + half,
-                Maps.of("vaBits", layout.vaBits(), "basePageSizeBytes", layout.basePageBytes(),
-                        "half", user ? "user" : "kernel", "fields", fields));
+                new WalkState.Split(layout.key(), hex(va), layout.vaBits(), layout.basePageBytes(),
+                        user ? WalkState.Half.USER : WalkState.Half.KERNEL, fields));
     }
 
     private String tagNote() {
@@ -128,8 +125,8 @@ final class Walk {
                         + " page, so the physical address comes back in about one cycle and no table is read. "
                         + "Physical address = frame " + hex(frame) + " + offset " + String.format(Locale.ROOT, "0x%x", offset) + " = " + hex(pa) + ". "
                         + "Most accesses end here; the walk below only happens on a miss.",
-                Maps.of("tlb", "hit", "virtualPage", hex(va & -pageBytes), "pageSizeBytes", pageBytes, "frame", hex(frame),
-                        "offset", String.format(Locale.ROOT, "0x%x", offset), "physical", hex(pa), "tableReads", 0));
+                new WalkState.TlbHit(layout.key(), hex(va), hex(va & -pageBytes), pageBytes, hex(frame),
+                        String.format(Locale.ROOT, "0x%x", offset), hex(pa)));
     }
 
     private void tlbMiss() {
@@ -137,8 +134,7 @@ final class Walk {
                 "The core first looks the page up in its TLB, a small cache of recent translations (a few dozen entries in the L1 TLB, about "
                         + TLB_ENTRIES + " in the second-level TLB: " + PageWalk.TLB_RANGE + "). Nothing matches this page, so the hardware page walker reads the tables in memory, one level at a time, "
                         + layout.levels().size() + " reads at most.",
-                Maps.of("tlb", "miss", "virtualPage", hex(va & -pageBytes), "pageSizeBytes", pageBytes,
-                        "tableReadsAtMost", layout.levels().size()));
+                new WalkState.TlbMiss(layout.key(), hex(va), hex(va & -pageBytes), pageBytes, layout.levels().size()));
     }
 
     private void tableBase() {
@@ -148,13 +144,13 @@ final class Walk {
             add("Table base from CR3",
                     "CR3 holds the physical address of this process's top table, the " + top
                             + "; the kernel loads it on every context switch. Kernel addresses go through the same table: its upper half is shared by every process.",
-                    Maps.of("register", "CR3", "tableBase", hex(base), "table", top));
+                    new WalkState.TableBase(layout.key(), hex(va), "CR3", hex(base), top));
         } else {
             String reg = user ? "TTBR0_EL1" : "TTBR1_EL1";
             add("Table base from " + reg,
                     user ? reg + " holds the physical address of this process's " + top + " table, the one for user addresses; the kernel switches it with the process. Kernel addresses go through TTBR1_EL1 instead, one table shared by every process."
                             : reg + " holds the physical address of the kernel's " + top + " table, shared by every process. User addresses go through TTBR0_EL1, which the kernel switches with the process.",
-                    Maps.of("register", reg, "tableBase", hex(base), "table", top));
+                    new WalkState.TableBase(layout.key(), hex(va), reg, hex(base), top));
         }
     }
 
@@ -167,7 +163,7 @@ final class Walk {
             add(name(l) + ": index " + e.index + " -> " + next.name() + " table",
                     where + "The entry reads " + hex(e.value) + ": present, and it points to the " + next.name() + " table at "
                             + hex(e.next) + ". " + cost(i),
-                    Maps.with(e.state(), "nextTable", hex(e.next)));
+                    read(e, hex(e.next), null, null, null, null));
         } else if (i < layout.levels().size() - 1) {
             long skipped = leaf.lo();
             add(name(l) + ": index " + e.index + " -> " + Units.bytes(pageBytes) + " page, walk ends early",
@@ -176,13 +172,13 @@ final class Walk {
                             + skippedLevels(i) + ". "
                             + "The low " + skipped + " bits of the address (the skipped indices and the offset together) become the offset "
                             + String.format(Locale.ROOT, "0x%x", offset) + " into the frame at " + hex(frame) + ".",
-                    Maps.with(e.state(), "frame", hex(frame), "pageSizeBytes", pageBytes, "offsetBits", skipped));
+                    read(e, null, hex(frame), pageBytes, skipped, null));
         } else {
             add(name(l) + ": index " + e.index + " -> " + Units.bytes(pageBytes) + " frame",
                     where + "The entry reads " + hex(e.value) + ": present, and this is the last level, so it holds the physical frame "
                             + hex(frame) + " of this " + Units.bytes(pageBytes) + " page. "
                             + "This last read is the one most likely to miss the caches: a big working set has more page-table pages than the caches hold.",
-                    Maps.with(e.state(), "frame", hex(frame), "pageSizeBytes", pageBytes));
+                    read(e, null, hex(frame), pageBytes, null, null));
         }
     }
 
@@ -195,7 +191,8 @@ final class Walk {
         add(name(l) + ": index " + e.index + " -> not present, page fault",
                 "Entry address = table base " + hex(e.base) + " + " + e.index + " x 8 bytes = " + hex(e.address) + ". "
                         + "The entry reads " + hex(e.value) + ": its " + (layout.arch() == Arch.X86 ? "present" : "valid") + " bit is 0, so the walk stops. " + raise,
-                Maps.with(e.state(), "fault", layout.arch() == Arch.X86 ? "#PF (page fault), address in CR2" : "translation fault level " + l.number() + ", address in FAR_EL1"));
+                read(e, null, null, null, null,
+                        layout.arch() == Arch.X86 ? "#PF (page fault), address in CR2" : "translation fault level " + l.number() + ", address in FAR_EL1"));
     }
 
     private void handler(int i) {
@@ -208,9 +205,9 @@ final class Walk {
                             + "If the address is inside a VMA (a region the process has mapped), the kernel allocates a zeroed "
                             + Units.bytes(layout.tableBytes()) + " page-table page, fills this entry, and goes on down, allocating the page itself as for a first touch (a minor fault). "
                             + "If no VMA covers the address, the access is a bug and the process gets SIGSEGV.",
-                    Maps.of("faultLevel", l.name(), "missing", next.name() + " table", "cases", List.of(
-                            Maps.of("situation", "address in a VMA", "kernel", "allocate a page-table page, fill the entry, continue down", "fault", "minor"),
-                            Maps.of("situation", "address in no VMA", "kernel", "send SIGSEGV", "fault", "-"))));
+                    new WalkState.FaultHandled(layout.key(), hex(va), l.name(), next.name() + " table", List.of(
+                            new WalkState.FaultCase("address in a VMA", "allocate a page-table page, fill the entry, continue down", "minor"),
+                            new WalkState.FaultCase("address in no VMA", "send SIGSEGV", "-"))));
             return;
         }
         String page = Units.bytes(pageBytes);
@@ -220,25 +217,24 @@ final class Walk {
                 "A missing entry for the page itself (the last level of this walk) is where the kernel decides what the page is: anonymous memory touched for the first time gets "
                         + fresh + " (a minor fault). A file mapping whose page is in the page cache is mapped directly (minor fault); otherwise the kernel reads it from disk first (a major fault, a disk wait). "
                         + "A write to a present but read-only copy-on-write entry faults here too and gets its own copy of the page, and an address in no VMA gets SIGSEGV.",
-                Maps.of("faultLevel", l.name(), "missing", page + " page", "cases", List.of(
-                        Maps.of("situation", "anonymous memory, first touch", "kernel", "allocate a zeroed " + page + " page" + (huge ? " (THP or hugetlbfs)" : ""), "fault", "minor"),
-                        Maps.of("situation", "file mapping, page in the page cache", "kernel", "map the cached page", "fault", "minor"),
-                        Maps.of("situation", "file mapping, not in the page cache", "kernel", "read it from disk, then map it", "fault", "major"),
-                        Maps.of("situation", "write to a read-only copy-on-write entry", "kernel", "copy the page, map the copy writable", "fault", "minor"),
-                        Maps.of("situation", "address in no VMA", "kernel", "send SIGSEGV", "fault", "-"))));
+                new WalkState.FaultHandled(layout.key(), hex(va), l.name(), page + " page", List.of(
+                        new WalkState.FaultCase("anonymous memory, first touch", "allocate a zeroed " + page + " page" + (huge ? " (THP or hugetlbfs)" : ""), "minor"),
+                        new WalkState.FaultCase("file mapping, page in the page cache", "map the cached page", "minor"),
+                        new WalkState.FaultCase("file mapping, not in the page cache", "read it from disk, then map it", "major"),
+                        new WalkState.FaultCase("write to a read-only copy-on-write entry", "copy the page, map the copy writable", "minor"),
+                        new WalkState.FaultCase("address in no VMA", "send SIGSEGV", "-"))));
     }
 
     private void retry() {
-        List<Map<String, Object>> rows = new ArrayList<>();
+        List<WalkState.WalkRow> rows = new ArrayList<>();
         for (int i = 0; i <= leafIndex; i++) {
             Entry e = entry(i, true);
-            rows.add(Maps.of("level", layout.levels().get(i).name(), "index", e.index, "entryAddress", hex(e.address),
-                    "entry", hex(e.value), "flags", e.flags));
+            rows.add(new WalkState.WalkRow(layout.levels().get(i).name(), e.index, hex(e.address), hex(e.value), e.flags));
         }
         add("Retry: the access runs again",
                 "The handler returns to the faulting instruction, which runs again. "
                         + "The TLB still misses (a not-present entry is never cached), so the walker reads every level again, and this time each entry is present; the ones the kernel just wrote are likely still in the cache.",
-                Maps.of("tlb", "miss", "walk", rows));
+                new WalkState.Retry(layout.key(), hex(va), rows));
     }
 
     private void physical() {
@@ -254,19 +250,19 @@ final class Walk {
         add("Physical address and TLB fill",
                 "Physical address = frame " + hex(frame) + " + offset " + String.format(Locale.ROOT, "0x%x", offset) + " = " + hex(pa) + ". "
                         + "The walker stores the translation in the TLB, so the next access to this " + Units.bytes(pageBytes) + " page skips the walk. " + reach,
-                Maps.of("frame", hex(frame), "offset", String.format(Locale.ROOT, "0x%x", offset), "physical", hex(pa), "pageSizeBytes", pageBytes,
-                        "tlb", "filled", "tlbReachBytes", TLB_ENTRIES * pageBytes, "basePageTlbReachBytes", TLB_ENTRIES * base));
+                new WalkState.Physical(layout.key(), hex(va), hex(frame), String.format(Locale.ROOT, "0x%x", offset), hex(pa), pageBytes,
+                        TLB_ENTRIES * pageBytes, TLB_ENTRIES * base));
     }
 
     // ---- helpers
 
     /** One entry read: where it is and what it holds. */
-    private record Entry(Level level, long index, long base, long address, long value, long next, String flags) {
-        Map<String, Object> state() {
-            return Maps.of("level", level.name(), "linux", level.linux(), "bits", level.range(), "index", index,
-                    "tableBase", hex(base), "entryAddress", hex(address), "entry", hex(value), "flags", flags,
-                    "present", Entries.present(value));
-        }
+    private record Entry(Level level, long index, long base, long address, long value, long next, String flags) {}
+
+    /** An entry read as a step's state, with what its kind of entry leads to (null where it does not apply). */
+    private WalkState.EntryRead read(Entry e, String nextTable, String frame, Long pageSizeBytes, Long offsetBits, String fault) {
+        return new WalkState.EntryRead(layout.key(), hex(va), e.level.name(), e.level.linux(), e.level.range(), e.index, hex(e.base), hex(e.address),
+                hex(e.value), e.flags, Entries.present(e.value), nextTable, frame, pageSizeBytes, offsetBits, fault);
     }
 
     private Entry entry(int i, boolean present) {
@@ -295,12 +291,7 @@ final class Walk {
                 : "Each level is one memory read: a few ns when the entry is hot in the page-walk caches or L2/L3, about 100 ns when it has to come from DRAM.";
     }
 
-    private void add(String title, String narration, Map<String, Object> state) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("kind", "pagewalk");
-        s.put("layout", layout.key());
-        s.put("address", hex(va));
-        s.putAll(state);
-        steps.add(new Step(steps.size() + 1, title, narration, s));
+    private void add(String title, String narration, WalkState state) {
+        steps.add(new Step(steps.size() + 1, title, narration, state));
     }
 }

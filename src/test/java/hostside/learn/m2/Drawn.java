@@ -100,10 +100,22 @@ public final class Drawn {
     /** Inputs with only the facts given (read here) and figures given (measured here): key, value pairs. */
     public static Inputs machine(Map<String, String> facts, Map<String, Double> figures) {
         Map<String, Inputs.Fact> f = new LinkedHashMap<>();
-        facts.forEach((k, v) -> f.put(k, new Inputs.Fact(k, v, Inputs.Source.READ)));
         Map<String, Inputs.Value> values = new LinkedHashMap<>();
+        facts.forEach((k, v) -> {
+            if (READ_AS_NUMBERS.containsKey(k)) values.put(k, read(k, v));
+            else f.put(k, new Inputs.Fact(k, v, Inputs.Source.READ));
+        });
         figures.forEach((k, v) -> values.put(k, new Inputs.Value(k, v, unit(k), Inputs.Source.MEASURED, "")));
         return new Inputs("a made-up machine", values, f);
+    }
+
+    /** What Inputs.from reads as numbers, with their units: a fixture writes them as a report's words ("max", "unlimited" for no limit). */
+    static final Map<String, Unit> READ_AS_NUMBERS = Map.of(Inputs.PAGE_SIZE_BYTES, Unit.BYTES, Inputs.GPU_COUNT, Unit.COUNT, Inputs.CORES, Unit.COUNT,
+            Inputs.SHM_BYTES, Unit.BYTES, Inputs.MEMLOCK_BYTES, Unit.BYTES, Inputs.PIDS_MAX, Unit.COUNT);
+
+    static Inputs.Value read(String key, String words) {
+        double v = words.equals("max") || words.equals("unlimited") ? Double.POSITIVE_INFINITY : Long.parseLong(words);
+        return new Inputs.Value(key, v, READ_AS_NUMBERS.get(key), Inputs.Source.READ, "");
     }
 
     private static Unit unit(String key) {

@@ -2,7 +2,6 @@ package hostside.learn.m4;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import hostside.learn.Frame;
 import hostside.learn.Inputs;
-import hostside.learn.Inputs.Fact;
+import hostside.learn.m2.Drawn;
 import hostside.learn.StepperChecks;
 
 class ContainerLimitsTest {
@@ -81,9 +80,7 @@ class ContainerLimitsTest {
     }
 
     static Inputs facts(Map<String, String> given) {
-        Map<String, Fact> f = new HashMap<>();
-        given.forEach((k, v) -> f.put(k, new Fact(k, v, Inputs.Source.READ)));
-        return new Inputs("synthetic", Map.of(), f);
+        return Drawn.machine(given, Map.of());
     }
 
     static Frame frame(List<Frame> frames, String titlePart) {

@@ -149,11 +149,13 @@ class PlatformPlacementTest {
 
     static Inputs machine(String gpu, int gpus, int cores, String link, String fabric, String nics, Double h2d) {
         Map<String, Inputs.Fact> f = new HashMap<>();
-        for (String[] kv : new String[][] {{"gpu", gpus + "x " + gpu}, {"gpu_count", String.valueOf(gpus)}, {"cores", String.valueOf(cores)}, {"host_link", link},
+        for (String[] kv : new String[][] {{"gpu", gpus + "x " + gpu}, {"host_link", link},
                 {"fabric", fabric}, {"nics", nics}}) {
             f.put(kv[0], new Inputs.Fact(kv[0], kv[1], Inputs.Source.READ));
         }
         Map<String, Inputs.Value> v = new HashMap<>();
+        v.put(Inputs.GPU_COUNT, new Inputs.Value(Inputs.GPU_COUNT, gpus, Unit.COUNT, "GPUs", Inputs.Source.READ, ""));
+        v.put(Inputs.CORES, new Inputs.Value(Inputs.CORES, cores, Unit.COUNT, "cores", Inputs.Source.READ, ""));
         if (h2d != null) v.put("host_to_device_ce_pinned", new Inputs.Value("host_to_device_ce_pinned", h2d, Unit.GB_PER_S, Inputs.Source.MEASURED, ""));
         // the NICs as a report's class holds them, and their figure as Inputs.from makes it
         Inputs.nicPerGpu(Nics.parse(nics), gpus, Inputs.Source.READ).ifPresent(n -> v.put(n.key(), n));

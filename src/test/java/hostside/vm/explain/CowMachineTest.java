@@ -165,17 +165,17 @@ class CowMachineTest {
     }
 
     @Test
-    void snapshotIsPlainData() {
+    void processesAndFramesAsAStepShowsThem() {
         int main = m.spawn("main", 1);
         m.fork(main, "worker 0");
-        Map<String, Object> s = m.snapshot();
-        assertThat(s).containsEntry("pageSizeBytes", 4096L).containsEntry("framesInUse", 1).containsEntry("memoryBytes", 4096L);
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> procs = (List<Map<String, Object>>) s.get("processes");
-        assertThat(procs).extracting(p -> p.get("name")).containsExactly("main", "worker 0");
-        assertThat(procs.getFirst()).containsEntry("pssBytes", 2048.0).containsEntry("ussBytes", 0L);
-        assertThat(procs.getFirst().get("pageTable")).isEqualTo(List.of(Map.of("page", 0, "frame", 1, "writable", false, "mapcount", 2)));
-        assertThat(s.get("frames")).isEqualTo(List.of(Map.of("frame", 1, "mapcount", 2)));
+        assertThat(m.framesInUse()).isEqualTo(1);
+        assertThat(m.memoryBytes()).isEqualTo(4096L);
+        List<CowState.Process> procs = m.processes();
+        assertThat(procs).extracting(CowState.Process::name).containsExactly("main", "worker 0");
+        assertThat(procs.getFirst().pssBytes()).isEqualTo(2048.0);
+        assertThat(procs.getFirst().ussBytes()).isZero();
+        assertThat(procs.getFirst().pageTable()).containsExactly(new CowState.Entry(0, 1, false, 2));
+        assertThat(m.frames()).containsExactly(new CowState.FrameUse(1, 2));
     }
 
     @Test

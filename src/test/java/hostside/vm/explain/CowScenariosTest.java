@@ -28,7 +28,7 @@ class CowScenariosTest {
                 "worker 0 exits: 8 frames freed",
                 "worker 1 exits: 8 frames freed",
                 "Summary: list 24 pages at peak, array 8 pages");
-        assertThat(steps).extracting(s -> s.state().get("framesInUse")).containsExactly(8, 8, 8, 9, 16, 24, 24, 16, 8, 8);
+        assertThat(steps).extracting(s -> s.plainState().get("framesInUse")).containsExactly(8, 8, 8, 9, 16, 24, 24, 16, 8, 8);
         assertThat(steps).extracting(Step::number).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
 
         // After both forks: one frame per page, three mappers, everyone read-only.
@@ -38,7 +38,7 @@ class CowScenariosTest {
         Map<String, Object> first = accesses(steps.get(3)).getFirst();
         assertThat(first).containsEntry("op", "incref").containsEntry("outcome", "copied").containsEntry("frameBefore", 1)
                 .containsEntry("frameAfter", 9).containsEntry("mapcountBefore", 3);
-        assertThat(steps.get(3).state().get("changed")).isEqualTo(List.of(Map.of("pid", 101, "page", 0)));
+        assertThat(steps.get(3).plainState().get("changed")).isEqualTo(List.of(Map.of("pid", 101, "page", 0)));
         assertThat(steps.get(3).narration()).contains("ob_refcnt").contains("mapcount 2");
 
         // Worker 1's copies are made while main still maps the originals (mapcount 2, not 1).
@@ -59,7 +59,7 @@ class CowScenariosTest {
         Step summary = CowScenarios.dataloader(8, 2, Data.LIST).getLast();
         assertThat(summary.narration()).contains("With a numpy array the 3 processes would use 8 pages in all, not 24.")
                 .contains("/proc/PID/smaps_rollup").contains("hostside cpu");
-        assertThat(summary.state().get("comparison")).isEqualTo(List.of(
+        assertThat(summary.plainState().get("comparison")).isEqualTo(List.of(
                 Map.of("data", "list", "peakFrames", 24, "peakMemoryBytes", 98304L),
                 Map.of("data", "array", "peakFrames", 8, "peakMemoryBytes", 32768L)));
         Step other = CowScenarios.dataloader(8, 2, Data.ARRAY).getLast();
@@ -79,7 +79,7 @@ class CowScenariosTest {
                 "worker 0 exits: no frame freed",
                 "worker 1 exits: no frame freed",
                 "Summary: array 8 pages at peak, list 24 pages");
-        assertThat(steps).allSatisfy(s -> assertThat(s.state().get("framesInUse")).isEqualTo(8));
+        assertThat(steps).allSatisfy(s -> assertThat(s.plainState().get("framesInUse")).isEqualTo(8));
         assertThat(steps).flatExtracting(CowScenariosTest::accesses).allSatisfy(a -> assertThat(a).containsEntry("outcome", "read"));
         // PSS splits the dataset three ways; USS shows nothing private.
         for (Map<String, Object> p : processes(steps.get(5))) {
@@ -96,17 +96,17 @@ class CowScenariosTest {
         for (Step s : steps) {
             double pss = processes(s).stream().mapToDouble(p -> (Double) p.get("pssBytes")).sum();
             // The state rounds PSS to 0.1 byte per process.
-            assertThat(pss).as(s.title()).isCloseTo(((Number) s.state().get("memoryBytes")).doubleValue(), within(0.1 * (workers + 1)));
+            assertThat(pss).as(s.title()).isCloseTo(((Number) s.plainState().get("memoryBytes")).doubleValue(), within(0.1 * (workers + 1)));
             assertThat(Narration.sentences(s.narration())).as(s.title()).isBetween(1, 4);
         }
-        int peak = (Integer) steps.getLast().state().get("peakFrames");
+        int peak = (Integer) steps.getLast().plainState().get("peakFrames");
         assertThat(peak).isEqualTo(data == Data.LIST ? pages * (workers + 1) : pages);
     }
 
     @Test
     void pageSizeIsAParameter() {
         Step first = CowScenarios.dataloader(2, 1, Data.LIST, 65536).getFirst();
-        assertThat(first.state()).containsEntry("pageSizeBytes", 65536L).containsEntry("memoryBytes", 131072L);
+        assertThat(first.plainState()).containsEntry("pageSizeBytes", 65536L).containsEntry("memoryBytes", 131072L);
         assertThat(first.narration()).contains("128 KiB");
     }
 
@@ -120,12 +120,12 @@ class CowScenariosTest {
 
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> processes(Step s) {
-        return (List<Map<String, Object>>) s.state().get("processes");
+        return (List<Map<String, Object>>) s.plainState().get("processes");
     }
 
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> accesses(Step s) {
-        return (List<Map<String, Object>>) s.state().get("accesses");
+        return (List<Map<String, Object>>) s.plainState().get("accesses");
     }
 
     @SuppressWarnings("unchecked")

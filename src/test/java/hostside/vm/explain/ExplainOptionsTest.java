@@ -45,9 +45,9 @@ class ExplainOptionsTest {
         assertThat(o.requested()).isTrue();
         assertThat(o.all()).isFalse();
         List<Step> steps = o.steps(Layout.ARM64_4K);
-        assertThat(steps.getFirst().state()).containsEntry("address", "0x00007f3a12345678").containsEntry("layout", "arm64-4k");
+        assertThat(steps.getFirst().plainState()).containsEntry("address", "0x00007f3a12345678").containsEntry("layout", "arm64-4k");
         assertThat(steps).hasSize(8);
-        assertThat(parse("--explain", "pagewalk").steps(null).getFirst().state()).containsEntry("layout", "x86-64-4");
+        assertThat(parse("--explain", "pagewalk").steps(null).getFirst().plainState()).containsEntry("layout", "x86-64-4");
     }
 
     @Test
@@ -57,7 +57,7 @@ class ExplainOptionsTest {
         assertThat(o.all()).isTrue();
         List<Step> steps = o.steps(Layout.ARM64_64K);
         assertThat(steps).extracting(Step::title).contains("PD (pmd): index 145 -> not present, page fault");
-        assertThat(steps.getFirst().state()).containsEntry("layout", "x86-64-5").containsEntry("half", "kernel");
+        assertThat(steps.getFirst().plainState()).containsEntry("layout", "x86-64-5").containsEntry("half", "kernel");
         assertThat(parse("--explain", "pagewalk", "--tlb", "hit").steps(null)).hasSize(2);
     }
 

@@ -7,15 +7,16 @@ import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 class ExplainPlayerTest {
-    static final List<Step> STEPS = List.of(
-            new Step(1, "one", "First.", Map.of()),
-            new Step(2, "two", "Second.", Map.of()),
-            new Step(3, "three", "Third.", Map.of()));
+    /** The first three steps of a page walk: what the player shows is each step's lines as they are. */
+    static final List<Step> STEPS = PageWalk.steps(PageWalk.Options.of(0x7f3a12345678L, PageWalk.Layout.X86_64_4LEVEL)).subList(0, 3);
+
+    static String lines(int step) {
+        return String.join("\n", STEPS.get(step - 1).lines(3));
+    }
 
     String out;
     int shown;
@@ -30,10 +31,7 @@ class ExplainPlayerTest {
     void enterShowsTheNextStep() {
         play("\n\n", false);
         assertThat(shown).isEqualTo(3);
-        assertThat(out).isEqualTo(String.join("\n",
-                "Step 1 of 3: one", "  First.",
-                ExplainPlayer.PROMPT, "Step 2 of 3: two", "  Second.",
-                ExplainPlayer.PROMPT, "Step 3 of 3: three", "  Third.", ""));
+        assertThat(out).isEqualTo(String.join("\n", lines(1), ExplainPlayer.PROMPT, lines(2), ExplainPlayer.PROMPT, lines(3), ""));
     }
 
     @Test
@@ -59,8 +57,8 @@ class ExplainPlayerTest {
     void allPrintsEverythingWithoutReading() {
         play("q\n", true);
         assertThat(shown).isEqualTo(3);
-        assertThat(out).doesNotContain(ExplainPlayer.PROMPT).contains("Step 3 of 3: three");
-        assertThat(out).contains("  First.\n\nStep 2 of 3");
+        assertThat(out).doesNotContain(ExplainPlayer.PROMPT).contains("Step 3 of 3: " + STEPS.get(2).title());
+        assertThat(out).contains(lines(1) + "\n\nStep 2 of 3");
     }
 
     void playKeys(String keys) {
@@ -88,7 +86,7 @@ class ExplainPlayerTest {
         // one byte and nothing after it: a player waiting for a line would see the end of input and print the rest
         playKeys("q");
         assertThat(shown).isEqualTo(1);
-        assertThat(out).isEqualTo(String.join("\n", "Step 1 of 3: one", "  First.", ExplainPlayer.PROMPT, "(stopped after step 1 of 3)", ""));
+        assertThat(out).isEqualTo(String.join("\n", lines(1), ExplainPlayer.PROMPT, "(stopped after step 1 of 3)", ""));
     }
 
     @Test
@@ -96,10 +94,7 @@ class ExplainPlayerTest {
         playKeys(" \u001b[Bx\r");
         assertThat(shown).isEqualTo(3);
         // no echo in raw mode: the player ends the prompt's line itself, so the steps look as in line mode
-        assertThat(out).isEqualTo(String.join("\n",
-                "Step 1 of 3: one", "  First.",
-                ExplainPlayer.PROMPT, "", "Step 2 of 3: two", "  Second.",
-                ExplainPlayer.PROMPT, "", "Step 3 of 3: three", "  Third.", ""));
+        assertThat(out).isEqualTo(String.join("\n", lines(1), ExplainPlayer.PROMPT, "", lines(2), ExplainPlayer.PROMPT, "", lines(3), ""));
         playKeys("\u001b[Aq");
         assertThat(shown).as("an arrow key is not q's neighbour").isEqualTo(1);
     }
@@ -108,7 +103,7 @@ class ExplainPlayerTest {
     void theEndOfTheKeysPrintsTheRest() {
         playKeys(" ");
         assertThat(shown).isEqualTo(3);
-        assertThat(out).contains("Step 3 of 3: three").doesNotContain("stopped");
+        assertThat(out).contains("Step 3 of 3: " + STEPS.get(2).title()).doesNotContain("stopped");
         // asked after step 1 (space) and step 2 (the end), never again once nobody answers
         assertThat(out.split(java.util.regex.Pattern.quote(ExplainPlayer.PROMPT), -1)).hasSize(3);
     }

@@ -64,9 +64,9 @@ class PageWalkTest {
     void firstStepShowsTheSplit() {
         Step s = walk(Options.of(VA, Layout.X86_64_4LEVEL)).getFirst();
         assertThat(s.title()).isEqualTo("Split the address into indices");
-        assertThat(s.state()).containsEntry("kind", "pagewalk").containsEntry("address", "0x00007f3a12345678")
+        assertThat(s.plainState()).containsEntry("kind", "pagewalk").containsEntry("address", "0x00007f3a12345678")
                 .containsEntry("layout", "x86-64-4").containsEntry("half", "user");
-        List<Map<String, Object>> fields = list(s.state().get("fields"));
+        List<Map<String, Object>> fields = list(s.plainState().get("fields"));
         assertThat(fields).extracting(f -> f.get("field")).containsExactly("PML4", "PDPT", "PD", "PT", "offset");
         assertThat(fields.get(3)).containsEntry("bits", "20:12").containsEntry("value", 325L).containsEntry("hex", "0x145");
         assertThat(fields.get(4)).containsEntry("hex", "0x678");
@@ -80,7 +80,7 @@ class PageWalkTest {
         List<Step> steps = walk(new Options(address, layout, PageSize.BASE, false, "none"));
         assertThat(steps).hasSize(1);
         assertThat(steps.getFirst().title()).isEqualTo(title);
-        assertThat(steps.getFirst().state()).containsEntry("fault", fault).containsEntry("signal", "SIGSEGV");
+        assertThat(steps.getFirst().plainState()).containsEntry("fault", fault).containsEntry("signal", "SIGSEGV");
         assertThat(PageWalk.nonCanonical(address, layout)).isPresent();
     }
 
@@ -102,7 +102,7 @@ class PageWalkTest {
     void nonCanonicalNarrationSaysGpNotPageFault() {
         Step s = walk(Options.of(0x0000800000000000L, Layout.X86_64_4LEVEL)).getFirst();
         assertThat(s.narration()).contains("#GP").contains("not a page fault").contains("bit 47");
-        assertThat(s.state()).containsEntry("check", "bits 63:48 = 0x0000 but bit 47 = 1");
+        assertThat(s.plainState()).containsEntry("check", "bits 63:48 = 0x0000 but bit 47 = 1");
         Step five = walk(Options.of(0x0100000000000000L, Layout.X86_64_5LEVEL)).getFirst();
         assertThat(five.narration()).contains("bit 56");
     }
@@ -124,7 +124,7 @@ class PageWalkTest {
         List<Step> steps = walk(Options.of(tagged, Layout.ARM64_4K));
         assertThat(steps.getFirst().narration()).contains("TTBR0_EL1").contains("0x2a is a pointer tag");
         // The tag names no different page: the same frame as the untagged pointer.
-        assertThat(steps.getLast().state().get("physical")).isEqualTo(walk(Options.of(VA, Layout.ARM64_4K)).getLast().state().get("physical"));
+        assertThat(steps.getLast().plainState().get("physical")).isEqualTo(walk(Options.of(VA, Layout.ARM64_4K)).getLast().plainState().get("physical"));
     }
 
     // ---- the TLB
@@ -133,10 +133,10 @@ class PageWalkTest {
     void tlbHitEndsAfterTwoSteps() {
         List<Step> steps = walk(new Options(VA, Layout.X86_64_4LEVEL, PageSize.BASE, true, "none"));
         assertThat(steps).extracting(Step::title).containsExactly("Split the address into indices", "TLB lookup: hit, translation done");
-        Map<String, Object> s = steps.get(1).state();
+        Map<String, Object> s = steps.get(1).plainState();
         assertThat(s).containsEntry("tlb", "hit").containsEntry("tableReads", 0).containsEntry("offset", "0x678");
         // The same translation a full walk finds.
-        assertThat(s.get("physical")).isEqualTo(walk(Options.of(VA, Layout.X86_64_4LEVEL)).getLast().state().get("physical"));
+        assertThat(s.get("physical")).isEqualTo(walk(Options.of(VA, Layout.X86_64_4LEVEL)).getLast().plainState().get("physical"));
         assertThat(steps.get(1).narration()).contains("one cycle");
     }
 
@@ -144,7 +144,7 @@ class PageWalkTest {
     void tlbMissWalks() {
         Step s = walk(Options.of(VA, Layout.X86_64_4LEVEL)).get(1);
         assertThat(s.title()).isEqualTo("TLB lookup: miss, walk the tables");
-        assertThat(s.state()).containsEntry("tlb", "miss").containsEntry("virtualPage", "0x00007f3a12345000")
+        assertThat(s.plainState()).containsEntry("tlb", "miss").containsEntry("virtualPage", "0x00007f3a12345000")
                 .containsEntry("tableReadsAtMost", 4);
     }
 
@@ -157,18 +157,18 @@ class PageWalkTest {
         int n = layout.levels().size();
         assertThat(steps).hasSize(3 + n + 1);
         assertThat(steps).extracting(Step::number).containsExactlyElementsOf(Stream.iterate(1, i -> i + 1).limit(3 + n + 1).toList());
-        assertThat(steps.get(2).state()).containsEntry("register", layout.arch() == PageWalk.Arch.X86 ? "CR3" : "TTBR0_EL1");
+        assertThat(steps.get(2).plainState()).containsEntry("register", layout.arch() == PageWalk.Arch.X86 ? "CR3" : "TTBR0_EL1");
         for (int i = 0; i < n; i++) {
-            Map<String, Object> s = steps.get(3 + i).state();
+            Map<String, Object> s = steps.get(3 + i).plainState();
             PageWalk.Level l = layout.levels().get(i);
             assertThat(s).containsEntry("level", l.name()).containsEntry("index", l.index(VA)).containsEntry("present", true);
             // entry address = table base + index x 8
             assertThat(hex(s.get("entryAddress"))).isEqualTo(hex(s.get("tableBase")) + l.index(VA) * 8);
             // each entry points at the table the next step reads from
-            if (i < n - 1) assertThat(s.get("nextTable")).isEqualTo(steps.get(4 + i).state().get("tableBase"));
+            if (i < n - 1) assertThat(s.get("nextTable")).isEqualTo(steps.get(4 + i).plainState().get("tableBase"));
         }
-        assertThat(steps.get(3).state().get("tableBase")).isEqualTo(steps.get(2).state().get("tableBase"));
-        Map<String, Object> last = steps.getLast().state();
+        assertThat(steps.get(3).plainState().get("tableBase")).isEqualTo(steps.get(2).plainState().get("tableBase"));
+        Map<String, Object> last = steps.getLast().plainState();
         long frame = hex(last.get("frame"));
         assertThat(frame % layout.basePageBytes()).isZero();
         assertThat(hex(last.get("physical"))).isEqualTo(frame + (VA & (layout.basePageBytes() - 1)));
@@ -179,11 +179,11 @@ class PageWalkTest {
     @Test
     void x86EntriesDecodeTheirFlags() {
         List<Step> steps = walk(Options.of(VA, Layout.X86_64_4LEVEL));
-        Map<String, Object> pml4 = steps.get(3).state();
+        Map<String, Object> pml4 = steps.get(3).plainState();
         assertThat(hex(pml4.get("entry")) & 0xfff).isEqualTo(0x067);  // Linux's _PAGE_TABLE
         assertThat(pml4.get("flags")).isEqualTo("P=1 RW=1 US=1 A=1 NX=0");
-        assertThat(steps.get(4).state().get("flags")).isEqualTo("P=1 RW=1 US=1 PS=0 A=1 NX=0");
-        Map<String, Object> pt = steps.get(6).state();
+        assertThat(steps.get(4).plainState().get("flags")).isEqualTo("P=1 RW=1 US=1 PS=0 A=1 NX=0");
+        Map<String, Object> pt = steps.get(6).plainState();
         assertThat(pt.get("flags")).isEqualTo("P=1 RW=1 US=1 A=1 D=1 NX=1");
         assertThat(hex(pt.get("entry")) & 0x000ffffffffff000L).isEqualTo(hex(pt.get("frame")));
     }
@@ -191,22 +191,22 @@ class PageWalkTest {
     @Test
     void kernelAddressesUseTheUpperHalf() {
         List<Step> x86 = walk(Options.of(0xffff800012345678L, Layout.X86_64_4LEVEL));
-        assertThat(x86.getFirst().state()).containsEntry("half", "kernel");
-        assertThat(x86.get(6).state().get("flags")).isEqualTo("P=1 RW=1 US=0 A=1 D=1 G=1 NX=1");
+        assertThat(x86.getFirst().plainState()).containsEntry("half", "kernel");
+        assertThat(x86.get(6).plainState().get("flags")).isEqualTo("P=1 RW=1 US=0 A=1 D=1 G=1 NX=1");
         // One CR3 table for both halves on x86.
-        assertThat(x86.get(2).state().get("tableBase")).isEqualTo(walk(Options.of(VA, Layout.X86_64_4LEVEL)).get(2).state().get("tableBase"));
+        assertThat(x86.get(2).plainState().get("tableBase")).isEqualTo(walk(Options.of(VA, Layout.X86_64_4LEVEL)).get(2).plainState().get("tableBase"));
         List<Step> arm = walk(Options.of(0xffff800012345678L, Layout.ARM64_4K));
-        assertThat(arm.get(2).state()).containsEntry("register", "TTBR1_EL1");
-        assertThat(arm.get(2).state().get("tableBase")).isNotEqualTo(walk(Options.of(VA, Layout.ARM64_4K)).get(2).state().get("tableBase"));
-        assertThat(arm.get(6).state().get("flags")).isEqualTo("valid=1 page AF=1 AP=00 (read-write, kernel only) nG=0 UXN=1");
+        assertThat(arm.get(2).plainState()).containsEntry("register", "TTBR1_EL1");
+        assertThat(arm.get(2).plainState().get("tableBase")).isNotEqualTo(walk(Options.of(VA, Layout.ARM64_4K)).get(2).plainState().get("tableBase"));
+        assertThat(arm.get(6).plainState().get("flags")).isEqualTo("valid=1 page AF=1 AP=00 (read-write, kernel only) nG=0 UXN=1");
     }
 
     @Test
     void armEntriesDecodeTheirFlags() {
         List<Step> steps = walk(Options.of(VA, Layout.ARM64_4K));
-        assertThat(steps.get(3).state().get("flags")).isEqualTo("valid=1 table");
-        assertThat(hex(steps.get(3).state().get("entry")) & 3).isEqualTo(3);
-        assertThat(steps.get(6).state().get("flags")).isEqualTo("valid=1 page AF=1 AP=01 (read-write, user) nG=1 UXN=1");
+        assertThat(steps.get(3).plainState().get("flags")).isEqualTo("valid=1 table");
+        assertThat(hex(steps.get(3).plainState().get("entry")) & 3).isEqualTo(3);
+        assertThat(steps.get(6).plainState().get("flags")).isEqualTo("valid=1 page AF=1 AP=01 (read-write, user) nG=1 UXN=1");
     }
 
     @Test
@@ -215,10 +215,10 @@ class PageWalkTest {
         List<Step> a = walk(Options.of(VA, Layout.X86_64_4LEVEL));
         List<Step> samePage = walk(Options.of(VA + 8, Layout.X86_64_4LEVEL));
         List<Step> nextPage = walk(Options.of(VA + 4096, Layout.X86_64_4LEVEL));
-        assertThat(samePage.getLast().state().get("frame")).isEqualTo(a.getLast().state().get("frame"));
+        assertThat(samePage.getLast().plainState().get("frame")).isEqualTo(a.getLast().plainState().get("frame"));
         // Same 2 MiB region: same PT, different frame.
-        assertThat(nextPage.get(6).state().get("tableBase")).isEqualTo(a.get(6).state().get("tableBase"));
-        assertThat(nextPage.getLast().state().get("frame")).isNotEqualTo(a.getLast().state().get("frame"));
+        assertThat(nextPage.get(6).plainState().get("tableBase")).isEqualTo(a.get(6).plainState().get("tableBase"));
+        assertThat(nextPage.getLast().plainState().get("frame")).isNotEqualTo(a.getLast().plainState().get("frame"));
     }
 
     // ---- huge pages end the walk early
@@ -231,14 +231,14 @@ class PageWalkTest {
         assertThat(steps).hasSize(3 + leafIndex + 1 + 1);
         Step end = steps.get(3 + leafIndex);
         assertThat(end.title()).endsWith("page, walk ends early").startsWith(leaf);
-        assertThat(end.state()).containsEntry("offsetBits", (long) offsetBits).containsEntry("pageSizeBytes", page.bytes(layout));
+        assertThat(end.plainState()).containsEntry("offsetBits", (long) offsetBits).containsEntry("pageSizeBytes", page.bytes(layout));
         assertThat(end.narration()).contains("low " + offsetBits + " bits");
-        long frame = hex(end.state().get("frame"));
+        long frame = hex(end.plainState().get("frame"));
         assertThat(frame % page.bytes(layout)).isZero();
         Step last = steps.getLast();
-        assertThat(hex(last.state().get("physical"))).isEqualTo(frame + (VA & (page.bytes(layout) - 1)));
+        assertThat(hex(last.plainState().get("physical"))).isEqualTo(frame + (VA & (page.bytes(layout) - 1)));
         assertThat(last.narration()).contains(reach);
-        assertThat(last.state()).containsEntry("tlbReachBytes", PageWalk.TLB_ENTRIES * page.bytes(layout));
+        assertThat(last.plainState()).containsEntry("tlbReachBytes", PageWalk.TLB_ENTRIES * page.bytes(layout));
     }
 
     static Stream<Arguments> hugePages() {
@@ -253,9 +253,9 @@ class PageWalkTest {
 
     @Test
     void hugeLeafFlagsShowTheSizeBit() {
-        assertThat(walk(new Options(VA, Layout.X86_64_4LEVEL, PageSize.SIZE_2M, false, "none")).get(5).state().get("flags"))
+        assertThat(walk(new Options(VA, Layout.X86_64_4LEVEL, PageSize.SIZE_2M, false, "none")).get(5).plainState().get("flags"))
                 .isEqualTo("P=1 RW=1 US=1 PS=1 A=1 D=1 NX=1");
-        assertThat(walk(new Options(VA, Layout.ARM64_64K, PageSize.SIZE_512M, false, "none")).get(4).state().get("flags"))
+        assertThat(walk(new Options(VA, Layout.ARM64_64K, PageSize.SIZE_512M, false, "none")).get(4).plainState().get("flags"))
                 .isEqualTo("valid=1 block AF=1 AP=01 (read-write, user) nG=1 UXN=1");
     }
 
@@ -268,7 +268,7 @@ class PageWalkTest {
         int i = layout.levels().indexOf(level);
         Step fault = steps.get(3 + i);
         assertThat(fault.title()).startsWith(level.name()).endsWith("not present, page fault");
-        assertThat(fault.state()).containsEntry("present", false).containsEntry("entry", "0x0000000000000000");
+        assertThat(fault.plainState()).containsEntry("present", false).containsEntry("entry", "0x0000000000000000");
         assertThat(fault.narration()).contains(layout.arch() == PageWalk.Arch.X86 ? "#PF" : "translation fault at level " + level.number());
         Step handler = steps.get(4 + i);
         boolean last = i == layout.levels().size() - 1;
@@ -277,7 +277,7 @@ class PageWalkTest {
         else assertThat(handler.narration()).contains("page-table page").contains("SIGSEGV");
         Step retry = steps.get(5 + i);
         assertThat(retry.title()).isEqualTo("Retry: the access runs again");
-        assertThat(list(retry.state().get("walk"))).hasSize(layout.levels().size()).allSatisfy(r -> assertThat((String) r.get("flags")).doesNotContain("=0 ("));
+        assertThat(list(retry.plainState().get("walk"))).hasSize(layout.levels().size()).allSatisfy(r -> assertThat((String) r.get("flags")).doesNotContain("=0 ("));
         assertThat(steps.getLast().title()).isEqualTo("Physical address and TLB fill");
         assertThat(steps).hasSize(3 + i + 4);
         // After the fault the access ends where a fault-free walk ends.

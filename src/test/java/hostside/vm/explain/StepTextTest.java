@@ -2,6 +2,7 @@ package hostside.vm.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -13,19 +14,23 @@ import hostside.vm.explain.PageWalk.Options;
 class StepTextTest {
     @Test
     void headingNarrationAndAlignedState() {
-        Step s = new Step(2, "A title", "Some words.", Maps.of("kind", "x", "tableBase", "0x1000", "pageSizeBytes", 2097152L,
-                "rows", List.of(Maps.of("field", "PT", "value", 325L), Maps.of("field", "offset", "value", 1656L))));
+        Step s = new Step(2, "A title", "Some words.", new WalkState.TableBase("x86-64-4", "0x00007f3a12345678", "CR3", "0x1000", "PML4"));
         assertThat(s.lines(5)).containsExactly(
                 "Step 2 of 5: A title",
                 "  Some words.",
                 "",
+                "  register    CR3",
                 "  table base  0x1000",
-                "  page size   2 MiB",
+                "  table       PML4");
+        assertThat(StepText.picture(Maps.of("kind", "x", "tableBase", "0x1000", "pageSizeBytes", 2097152L,
+                "rows", List.of(Maps.of("field", "PT", "value", 325L), Maps.of("field", "offset", "value", 1656L))))).containsExactly(
+                "table base  0x1000",
+                "page size   2 MiB",
                 "",
-                "  rows:",
-                "  field   value",
-                "  PT        325",
-                "  offset   1656");
+                "rows:",
+                "field   value",
+                "PT        325",
+                "offset   1656");
     }
 
     @Test
@@ -77,11 +82,11 @@ class StepTextTest {
     }
 
     @Test
-    void stepsAreFrozen() {
-        Map<String, Object> m = new java.util.HashMap<>();
-        m.put("a", 1);
-        Step s = new Step(1, "t", "n.", m);
-        m.put("b", 2);
-        assertThat(s.state()).containsOnlyKeys("a");
+    void statesKeepTheirOwnLists() {
+        List<WalkState.FaultCase> cases = new ArrayList<>(List.of(new WalkState.FaultCase("address in no VMA", "send SIGSEGV", "-")));
+        WalkState.FaultHandled s = new WalkState.FaultHandled("x86-64-4", "0x0000000000001000", "PT", "4 KiB page", cases);
+        cases.add(new WalkState.FaultCase("another", "none", "-"));
+        assertThat(s.cases()).hasSize(1);
+        assertThat(new Step(1, "t", "n.", s).plainState()).containsOnlyKeys("kind", "layout", "address", "faultLevel", "missing", "cases");
     }
 }
