@@ -1,6 +1,5 @@
 package hostside.learn.m2;
 
-import java.util.List;
 import java.util.Locale;
 
 import hostside.core.Unit;

@@ -1,6 +1,5 @@
 package hostside.learn.m2;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import hostside.core.Unit;

@@ -11,7 +11,6 @@ import hostside.container.ContainerVerdicts;
 import hostside.container.DataLoaderPlan;
 import hostside.core.Unit;
 import hostside.core.Units;
-import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs.Fact;

@@ -14,7 +14,6 @@ import hostside.core.Unit;
 import hostside.core.Versus;
 import hostside.io.IoRules;
 import hostside.io.MeasuredVerdicts;
-import hostside.learn.Figs;
 import hostside.learn.Frame;
 import hostside.learn.Frames;
 import hostside.learn.Inputs.Value;

@@ -1,7 +1,5 @@
 package hostside.vm.explain;
 
-import hostside.cli.ExplainOptions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,14 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import hostside.vm.explain.PageWalk.Layout;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+
+import hostside.cli.ExplainOptions;
+import hostside.vm.explain.PageWalk.Layout;
 
 class ExplainOptionsTest {
     @Command(name = "vm")
