@@ -71,20 +71,28 @@ public final class Python {
             return folder.file(name);
         }
 
+        /** What every script imports: how a child dies with hostside (Python puts the script's folder first on its path). */
+        static final String CHILD_MODULE = "hostside_child.py";
+
+        /** {@code name} and the module it imports, copied into a fresh scratch folder. */
         public static Script extract(String name) {
+            ScratchFolder folder = ScratchFolder.create("python");
+            try {
+                copy(CHILD_MODULE, folder);
+                return new Script(folder, copy(name, folder));
+            } catch (IOException | RuntimeException e) {
+                folder.close();
+                if (e instanceof IOException io) throw new UncheckedIOException("cannot copy " + name + " to a temporary folder: " + io.getMessage(), io);
+                throw (RuntimeException) e;
+            }
+        }
+
+        private static Path copy(String name, ScratchFolder folder) throws IOException {
             try (InputStream in = Python.class.getResourceAsStream(name)) {
                 if (in == null) throw new IllegalStateException("script " + name + " is missing from the build");
-                ScratchFolder folder = ScratchFolder.create("python");
                 Path f = folder.file(name);
-                try {
-                    Files.write(f, in.readAllBytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-                } catch (IOException e) {
-                    folder.close();
-                    throw e;
-                }
-                return new Script(folder, f);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot copy " + name + " to a temporary folder: " + e.getMessage(), e);
+                Files.write(f, in.readAllBytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                return f;
             }
         }
 

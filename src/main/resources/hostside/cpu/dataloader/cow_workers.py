@@ -25,6 +25,8 @@ import signal
 import sys
 import time
 
+from hostside_child import die_with_hostside, set_pdeathsig
+
 PER_ITEM_GUESS = 64 + 32 + 32 + 8  # tuple, int, float (pymalloc sizes), list slot
 
 
@@ -38,17 +40,6 @@ def emit(event, **fields):
         os.write(1, (json.dumps(fields) + "\n").encode())  # one write: lines from several processes never mix
     except (BrokenPipeError, OSError):
         os._exit(1)  # nobody reads us any more
-
-
-def set_pdeathsig():
-    """Ask the kernel to SIGKILL this process when its parent dies (Linux only; elsewhere ppid polling does it)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except Exception:
-        pass
 
 
 def round16(n):
@@ -177,17 +168,6 @@ def worker(i, kind, data, args, deadline, go_r, exit_r, parent):
         emit("error", reason="worker %d: %s: %s" % (i, type(e).__name__, e))
         code = 3
     os._exit(code)
-
-
-def die_with_hostside():
-    """Killed with the process that started us: the parent-death signal (hostside's setpriv may
-    have set it already; where setpriv is missing this is the only one), then a check that the
-    parent is still the one named in HOSTSIDE_PARENT_PID: had it died before prctl ran, we would
-    have been adopted already and the signal would never come."""
-    set_pdeathsig()
-    expected = os.environ.get("HOSTSIDE_PARENT_PID", "")
-    if expected.isdigit() and os.getppid() != int(expected):
-        os._exit(1)
 
 
 def main():

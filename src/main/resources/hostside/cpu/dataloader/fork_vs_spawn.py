@@ -20,20 +20,14 @@ import signal
 import sys
 import time
 
+from hostside_child import die_with_hostside, set_pdeathsig
+
 
 def emit(event, **fields):
     try:
         os.write(1, (json.dumps({"event": event, **fields}) + "\n").encode())
     except OSError:
         os._exit(1)
-
-
-def set_pdeathsig():
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
 
 
 def error_text(e):
@@ -107,17 +101,6 @@ def one_child(ctx, target, timeout):
     if msg is None:
         msg = {"ok": False, "error": "no answer within %.0f s (exit code %s)" % (timeout, p.exitcode)}
     return msg, t0
-
-
-def die_with_hostside():
-    """Killed with the process that started us: the parent-death signal (hostside's setpriv may
-    have set it already; where setpriv is missing this is the only one), then a check that the
-    parent is still the one named in HOSTSIDE_PARENT_PID: had it died before prctl ran, we would
-    have been adopted already and the signal would never come."""
-    set_pdeathsig()
-    expected = os.environ.get("HOSTSIDE_PARENT_PID", "")
-    if expected.isdigit() and os.getppid() != int(expected):
-        os._exit(1)
 
 
 def main():
