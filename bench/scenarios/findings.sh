@@ -14,7 +14,7 @@
 # 10. the course from the quiet and the busy report: what the steppers say of busy figures, by rule.
 # Carry the folder holding the bundle. Writes into $OUT (bench/run sets it); its summary to stdout.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1   # the repository root: bench/cuda and the io drill's working folder are read from there
 out=${OUT:-/tmp}; work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 # hostside as bench/run gives it: $HOSTSIDE, the launcher of $BUNDLE unpacked, or ./hostside
 read -r -a hs <<<"${HOSTSIDE:?run it through bench/run, which sets HOSTSIDE}"
