@@ -23,7 +23,11 @@ public final class FactReads {
 
     /** The trimmed text; a failed read leaves an unknown unless the file is optional and simply missing. */
     public Optional<String> text(String path, boolean expected) {
-        Read r = fs.read(path);
+        return text(fs.read(path), expected);
+    }
+
+    /** ... of a file another reader read ({@link KernelVersion}), its failure kept among these unknowns as if read here. */
+    public Optional<String> text(Read r, boolean expected) {
         if (r instanceof Read.Failed f) {
             if (expected || !f.reason().equals("missing")) unknowns.add(r.why());
             return Optional.empty();

@@ -5,6 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import hostside.fs.FsRoot;
+import hostside.fs.KernelVersion;
 
 /**
  * Which machine the facts are about.
@@ -42,11 +43,10 @@ public record Host(String name, String kernel, String architecture, String virtu
 
     static Host read(FsRoot fs, CpuInfo cpuinfo) {
         String name = fs.text("/proc/sys/kernel/hostname").map(Host::shortName).orElse("");
-        String kernel = fs.text("/proc/sys/kernel/osrelease")
-                .or(() -> fs.text("/proc/version").map(v -> v.split("\\s+")).filter(v -> v.length > 2).map(v -> v[2]))
-                .orElse("");
+        KernelVersion kernelFiles = KernelVersion.read(fs);
+        String kernel = kernelFiles.release().orElse("");
         Optional<String> driver = fs.text(NVIDIA_VERSION);
-        return new Host(name, kernel, architecture(fs, cpuinfo), virtualization(fs, cpuinfo),
+        return new Host(name, kernel, architecture(kernelFiles, cpuinfo), virtualization(fs, cpuinfo),
                 driver.map(Host::driverVersion).orElse(""), driver.map(v -> v.contains("Open Kernel Module")).orElse(null),
                 fs.isLive() ? LIVE : fs.describe());
     }
@@ -67,9 +67,9 @@ public record Host(String name, String kernel, String architecture, String virtu
         return m.find() ? m.group(1) : "";
     }
 
-    private static String architecture(FsRoot fs, CpuInfo cpuinfo) {
+    private static String architecture(KernelVersion kernel, CpuInfo cpuinfo) {
         if (cpuinfo.field(cpuinfo.processors().keySet().stream().findFirst().orElse(0), "vendor_id").isPresent()) return "x86_64";
-        String v = fs.text("/proc/version").orElse("");
+        String v = kernel.line();
         if (v.contains("aarch64") || cpuinfo.processors().values().stream().anyMatch(p -> p.containsKey("CPU implementer"))) return "aarch64";
         if (cpuinfo.model().startsWith("POWER")) return "ppc64";
         return "";

@@ -29,6 +29,7 @@ import hostside.cpu.facts.CpuFacts.Share;
 import hostside.cpu.facts.CpuFacts.Tunables;
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
+import hostside.fs.KernelVersion;
 import hostside.machine.KernelCmdline;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
@@ -124,10 +125,10 @@ public final class CpuFactsReader {
     // ---- kernel, scheduler, preemption ----
 
     private Kernel kernel(Map<String, String> cmdline) {
-        Optional<String> version = text("/proc/version", true);
-        String release = text(KERNEL + "osrelease", true)
-                .or(() -> version.map(v -> v.split("\\s+")).filter(v -> v.length > 2 && v[0].equals("Linux")).map(v -> v[2]))
-                .orElse(null);
+        KernelVersion files = KernelVersion.read(fs);
+        Optional<String> version = reads.text(files.version(), true);
+        reads.text(files.osrelease(), true); // said unknown when it cannot be read, though /proc/version may still name the release
+        String release = files.release().orElse(null);
         Integer major = null, minor = null;
         if (release != null) {
             Matcher m = RELEASE.matcher(release);

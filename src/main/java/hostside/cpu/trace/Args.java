@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.IntPredicate;
 
 /**
  * The argument text of one strace line, as strace prints it: strings in double quotes with C
@@ -19,54 +20,58 @@ final class Args {
      * given depth (1 just inside the call's "("), or -1 when the text ends first (a cut line).
      */
     static int closingParen(String s, int from, int depth) {
+        int[] d = {depth};
+        return outsideStrings(s, from, i -> switch (s.charAt(i)) {
+            case '(' -> {
+                d[0]++;
+                yield false;
+            }
+            case ')' -> --d[0] == 0;
+            default -> false;
+        });
+    }
+
+    /** The top-level arguments, split at commas outside strings, braces, brackets and parentheses. */
+    static List<String> split(String args) {
+        List<String> out = new ArrayList<>();
+        int[] depth = {0}, start = {0};
+        outsideStrings(args, 0, i -> {
+            switch (args.charAt(i)) {
+                case '(', '[', '{' -> depth[0]++;
+                case ')', ']', '}' -> depth[0] = Math.max(0, depth[0] - 1);
+                case ',' -> {
+                    if (depth[0] == 0) {
+                        out.add(args.substring(start[0], i).trim());
+                        start[0] = i + 1;
+                    }
+                }
+                default -> { }
+            }
+            return false;
+        });
+        String last = args.substring(start[0]).trim();
+        if (!last.isEmpty() || !out.isEmpty()) out.add(last);
+        return out;
+    }
+
+    /**
+     * Hands {@code at} each index of {@code s} from {@code from} that is outside a double-quoted
+     * string (whose C escapes may hide a quote), and stops at the first it accepts: that index, or -1.
+     */
+    private static int outsideStrings(String s, int from, IntPredicate at) {
         boolean inString = false;
         for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
             if (inString) {
                 if (c == '\\') i++;
                 else if (c == '"') inString = false;
-                continue;
-            }
-            switch (c) {
-                case '"' -> inString = true;
-                case '(' -> depth++;
-                case ')' -> {
-                    if (--depth == 0) return i;
-                }
-                default -> { }
+            } else if (c == '"') {
+                inString = true;
+            } else if (at.test(i)) {
+                return i;
             }
         }
         return -1;
-    }
-
-    /** The top-level arguments, split at commas outside strings, braces, brackets and parentheses. */
-    static List<String> split(String args) {
-        List<String> out = new ArrayList<>();
-        int depth = 0, start = 0;
-        boolean inString = false;
-        for (int i = 0; i < args.length(); i++) {
-            char c = args.charAt(i);
-            if (inString) {
-                if (c == '\\') i++;
-                else if (c == '"') inString = false;
-                continue;
-            }
-            switch (c) {
-                case '"' -> inString = true;
-                case '(', '[', '{' -> depth++;
-                case ')', ']', '}' -> depth = Math.max(0, depth - 1);
-                case ',' -> {
-                    if (depth == 0) {
-                        out.add(args.substring(start, i).trim());
-                        start = i + 1;
-                    }
-                }
-                default -> { }
-            }
-        }
-        String last = args.substring(start).trim();
-        if (!last.isEmpty() || !out.isEmpty()) out.add(last);
-        return out;
     }
 
     /** The n-th top-level argument (0-based), if there is one. */

@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import hostside.fs.FactReads;
 import hostside.fs.FsRoot;
+import hostside.fs.KernelVersion;
 import hostside.machine.CpuInfo;
 import hostside.vm.facts.VmFacts.Arch;
 
@@ -42,7 +43,7 @@ final class ArchReader {
         if (cpuName.startsWith("POWER")) return new Arch("ppc64le", "/proc/cpuinfo: cpu " + cpuName + " (endianness not shown there)");
         String isa = cpu.first("isa").orElse("");
         if (isa.startsWith("rv64")) return new Arch("riscv64", "/proc/cpuinfo: isa " + isa);
-        String version = fs.text("/proc/version").orElse("");
+        String version = KernelVersion.read(fs).line();
         if (version.contains("aarch64")) return new Arch("aarch64", "/proc/version names aarch64 (the kernel compiler's target)");
         if (version.contains("x86_64") || version.contains("x86-64")) return new Arch("x86_64", "/proc/version names x86_64 (the kernel compiler's target)");
         if (fs.isLive()) {
