@@ -8,6 +8,7 @@ import hostside.cpu.CpuDocument;
 import hostside.cpu.CpuRun;
 import hostside.doc.Block;
 import hostside.doc.Document;
+import hostside.harness.DrillRun;
 import hostside.io.IoDocument;
 import hostside.machine.MachineDocument;
 import hostside.machine.MachineRun;
@@ -31,6 +32,7 @@ final class ModuleBlocks {
             case CpuRun c -> CpuDocument.of(c).blocks();
             case Report.Storage s -> storage(s);
             case Report.Rack r -> RackDocument.blocks(r.platform(), r.checklist(), r.fabricReadiness());
+            case DrillRun r -> r.document().blocks(); // a drill the report's pages do not name: its own document
             default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
         };
     }

@@ -79,16 +79,20 @@ public final class Profile {
         DrillOptions options = options(io, mode);
         List<Drill<?, ?>> drills = Drills.all();
         Earlier earlier = Earlier.NONE;
+        List<ReportBuilder.Other> others = new ArrayList<>();
         for (int i = 0; i < drills.size(); i++) {
             Drill<?, ?> d = drills.get(i);
             progress.drill(d.key(), i + 1, drills.size());
             DrillContext c = new DrillContext(fs, mode.cases(earlier), progress, null, earlier);
             if (d.measures(c)) c = new DrillContext(fs, c.cases(), progress, loads.before(d.key()), earlier);
-            earlier = earlier.with(run(d, c, options));
+            DrillRun r = run(d, c, options);
+            earlier = earlier.with(r);
+            if (!ReportBuilder.PAGED.contains(r.getClass())) others.add(new ReportBuilder.Other(d, r));
         }
         Report.Rack rack = earlier.run(Rack.RackRun.class).map(Report.Rack::of).orElse(null);
         ReportBuilder.Drills runs = new ReportBuilder.Drills(earlier.run(MachineRun.class).orElseThrow(), earlier.run(VmRun.class).orElse(null),
-                earlier.run(CpuRun.class).orElse(null), earlier.run(IoRun.class).orElse(null), earlier.run(ContainerRun.class).orElse(null), rack);
+                earlier.run(CpuRun.class).orElse(null), earlier.run(IoRun.class).orElse(null), earlier.run(ContainerRun.class).orElse(null), rack,
+                others);
         return ReportBuilder.build(runs, new ReportBuilder.Circumstances(machine, load, loads.read, mode), ZonedDateTime.now());
     }
 

@@ -6,6 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import hostside.container.ContainerRun;
@@ -16,6 +17,8 @@ import hostside.cpu.CpuRun;
 import hostside.cpu.measure.LaunchJitter;
 import hostside.gpu.peer.PeerCe;
 import hostside.gpu.peer.PeerSm;
+import hostside.harness.Drill;
+import hostside.harness.DrillRun;
 import hostside.harness.Result;
 import hostside.io.IoRun;
 import hostside.io.MeasuredVerdicts;
@@ -30,6 +33,7 @@ import hostside.machine.PciKind;
 import hostside.machine.PciLink;
 import hostside.machine.PeerPath;
 import hostside.machine.Topology;
+import hostside.rack.Rack;
 import hostside.vm.VmRun;
 
 /** Builds the {@link Report} from what the drills found. */
@@ -39,9 +43,14 @@ public final class ReportBuilder {
 
     /** What the drills found, one run per module; a null run is a module not asked for. */
     public record Drills(MachineRun machine, VmRun vm, CpuRun cpu, IoRun io,
-                         ContainerRun container, Report.Rack rack) {
+                         ContainerRun container, Report.Rack rack, List<Other> others) {
         public Drills {
             java.util.Objects.requireNonNull(machine, "Module 1's run: every report has it");
+            others = others == null ? List.of() : List.copyOf(others);
+        }
+
+        public Drills(MachineRun machine, VmRun vm, CpuRun cpu, IoRun io, ContainerRun container, Report.Rack rack) {
+            this(machine, vm, cpu, io, container, rack, List.of());
         }
 
         /** Module 1 alone. */
@@ -49,6 +58,12 @@ public final class ReportBuilder {
             return new Drills(machine, null, null, null, null, null);
         }
     }
+
+    /** The runs the report's pages are written for, module by module; a registered drill's run of another type gets a section of its own. */
+    static final Set<Class<?>> PAGED = Set.of(MachineRun.class, VmRun.class, CpuRun.class, IoRun.class, ContainerRun.class, Rack.RackRun.class);
+
+    /** A drill's run the pages do not name, with what its section is headed by. */
+    public record Other(Drill<?, ?> drill, DrillRun run) {}
 
     /**
      * What surrounds the drills' figures: the machine's name and identity, the 1-minute load as the
@@ -122,6 +137,10 @@ public final class ReportBuilder {
             modules.add(new Report.Section(5, "Coherent superchips and NVLink racks", "hostside rack", Report.SectionStatus.RUN,
                     m.host().live() ? "read from this machine; the fabric readiness test run where a GPU is" : "read from a recording: the items only a live machine answers say so",
                     rack));
+        }
+        for (Other o : drills.others()) {
+            modules.add(new Report.Section(o.drill().module(), o.drill().title(), "hostside " + o.drill().key(), Report.SectionStatus.RUN,
+                    m.host().live() ? "read from this machine, then measured" : "read from a recording: nothing measured", o.run()));
         }
         modules.add(new Report.Section(6, "The profile and its comparison", "hostside compare", Report.SectionStatus.NOT_RUN,
                 "a comparison needs other reports: page one places this machine among the reference platforms with its offload math, and hostside compare sets this report beside others", null));

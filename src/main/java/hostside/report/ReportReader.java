@@ -2,6 +2,7 @@ package hostside.report;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -20,6 +21,7 @@ import hostside.cpu.CpuRun;
 import hostside.drills.Drills;
 import hostside.harness.DetailTypes;
 import hostside.harness.Drill;
+import hostside.harness.DrillRun;
 import hostside.io.IoRun;
 import hostside.machine.MachineRun;
 import hostside.vm.VmRun;
@@ -101,9 +103,14 @@ public final class ReportReader {
         }
     }
 
-    /** Module n's data as its drill's record. */
-    static Object data(int module, JsonNode data, DeserializationContext ctxt) throws IOException {
+    /**
+     * Module n's data as its drill's record; a section of a drill the pages do not name (modules 1 to
+     * 5 are the report's own) as the run of the registry's drill its command names ("hostside KEY").
+     */
+    static Object data(int module, String command, JsonNode data, DeserializationContext ctxt) throws IOException {
         if (data == null || data.isNull() || data.isMissingNode()) return null;
+        Optional<Drill<?, ?>> other = command.startsWith("hostside ") ? Drills.find(command.substring("hostside ".length())) : Optional.empty();
+        if (other.isPresent() && !ReportBuilder.PAGED.contains(other.get().runType())) return ctxt.readTreeAsValue(data, other.get().runType());
         return switch (module) {
             case 1 -> ctxt.readTreeAsValue(data, MachineRun.class);
             case 2 -> ctxt.readTreeAsValue(data, VmRun.class);
@@ -124,14 +131,13 @@ public final class ReportReader {
         return switch (data) {
             case null -> null;
             case MachineRun m -> m.json();
-            case VmRun v -> v.json();
-            case CpuRun c -> c.json();
             case Report.Storage s -> {
                 ObjectNode n = s.io().json();
                 if (s.container() != null) n.set("container", s.container().json());
                 yield n;
             }
             case Report.Rack r -> Json.MAPPER.valueToTree(r);
+            case DrillRun r -> r.json(); // Modules 2 and 3, and any drill the pages do not name
             case JsonNode n -> n;
             default -> throw new IllegalArgumentException("no module holds a " + data.getClass().getSimpleName());
         };
@@ -161,7 +167,7 @@ public final class ReportReader {
             int module = n.path("module").asInt();
             Object data;
             try {
-                data = data(module, n.get("data"), ctxt);
+                data = data(module, n.path("command").asText(""), n.get("data"), ctxt);
             } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
                 throw com.fasterxml.jackson.databind.JsonMappingException.wrapWithPath(e, n, "data"); // read apart from the report: its path starts here
             }
