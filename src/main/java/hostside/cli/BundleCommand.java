@@ -23,6 +23,7 @@ import hostside.core.Printable;
 import hostside.core.Shell;
 import hostside.core.Units;
 import hostside.fs.OutputFile;
+import hostside.fs.OutputFolder;
 
 @Command(name = "bundle", mixinStandardHelpOptions = true,
         header = "Pack hostside and a Java runtime of its own into one .tar.gz.",
@@ -57,14 +58,14 @@ public final class BundleCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path out = output.toAbsolutePath();
-        Path dir = OutputFile.folderOf(output, "-o");
+        Path dir = OutputFolder.of(output, "-o");
         if (Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) throw new BadInputException("-o " + output + ": is a folder; name the file, e.g. " + output.resolve(DEFAULT));
         // A link there may be someone's pointer to a file elsewhere, a device the system's: neither is written through nor replaced.
         OutputFile.checkTarget(out, "-o");
         HostsideJar shipped = jar == null ? HostsideJar.running(Main.class) : HostsideJar.of(jar, "--jar");
         if (Files.exists(out) && Files.isSameFile(out, shipped.path())) throw new BadInputException("-o " + output + ": is the jar to be bundled; name another file");
         JavaHome java = javaHome == null ? JavaHome.running() : JavaHome.of(javaHome, "--java-home");
-        OutputFile.checkFolder(dir, "-o", ROOM);
+        OutputFolder.check(dir, "-o", ROOM);
 
         PrintWriter err = spec.commandLine().getErr();
         Bundle b = new Bundler(line -> {

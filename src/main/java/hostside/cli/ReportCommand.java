@@ -20,6 +20,7 @@ import hostside.doc.HtmlRenderer;
 import hostside.doc.MarkdownRenderer;
 import hostside.fs.FsRoot;
 import hostside.fs.OutputFile;
+import hostside.fs.OutputFolder;
 import hostside.io.IoDrill;
 import hostside.machine.Host;
 import hostside.machine.MachineIdentity;
@@ -68,7 +69,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         // Everything that can be wrong with the destination is found first, not after minutes of measuring.
-        OutputFile.checkFolder(out, "--out", ROOM);
+        OutputFolder.check(out, "--out", ROOM);
         if (from != null && (storage.dir != null || storage.size != null || quick)) {
             throw new BadInputException("--from renders a report again and measures nothing: --dir, --size and --quick have no use with it");
         }

@@ -18,6 +18,7 @@ import hostside.core.Shell;
 import hostside.core.Units;
 import hostside.fs.FsRoot;
 import hostside.fs.OutputFile;
+import hostside.fs.OutputFolder;
 import hostside.fs.Recorder;
 import hostside.machine.MachineFacts;
 import hostside.snapshot.Snapshot;
@@ -41,9 +42,9 @@ public final class SnapshotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path out = output.toAbsolutePath();
-        Path dir = OutputFile.folderOf(output, "-o");
+        Path dir = OutputFolder.of(output, "-o");
         OutputFile.checkTarget(out, "-o");
-        OutputFile.checkFolder(dir, "-o", ROOM);
+        OutputFolder.check(dir, "-o", ROOM);
 
         FsRoot fs = options.open();
         Recorder recorder = fs.record();

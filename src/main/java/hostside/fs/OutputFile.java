@@ -21,7 +21,6 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 import hostside.core.BadInputException;
@@ -329,55 +328,6 @@ public final class OutputFile {
         }
     }
 
-    /**
-     * The folder that {@code output}, a file the user named with {@code option}, goes into. It
-     * must be there already: a file named by the user is not a folder to make, and a typo in its
-     * folder should say so, not leave a tree of new folders. Bad input otherwise.
-     *
-     * @return the folder, absolute
-     */
-    public static Path folderOf(Path output, String option) {
-        Path dir = output.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new BadInputException(option + " " + output + ": " + (dir != null && Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
-                    ? dir + " is " + kindOf(dir) + ", not a folder" : "folder " + dir + " does not exist"));
-        }
-        return dir;
-    }
-
-    /**
-     * Checks, before any work is done, that {@code dir} can take outputs: it exists or can be
-     * made, a file can be created there (the only test that catches a read-only mount, /proc, or
-     * a permission root does not override), and at least {@code bytes} are free. Bad input
-     * otherwise, named after {@code option}: the user learns it in a second, not after minutes.
-     */
-    public static void checkFolder(Path dir, String option, long bytes) {
-        Path abs = dir.toAbsolutePath();
-        if (Files.exists(abs) && !Files.isDirectory(abs)) throw new BadInputException(option + " " + dir + ": is " + kindOf(abs) + ", not a folder");
-        try {
-            Files.createDirectories(abs);
-        } catch (IOException e) {
-            throw new BadInputException(option + " " + dir + ": cannot create the folder (" + reason(e) + ")");
-        }
-        Path probe = abs.resolve(temporaryName("probe"));
-        try {
-            Files.newByteChannel(probe, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)).close();
-            Object key = Files.readAttributes(probe, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-            deleteIfOurs(probe, key);
-        } catch (IOException e) {
-            throw new BadInputException(option + " " + dir + ": cannot write there (" + reason(e) + ")");
-        }
-        long free;
-        try {
-            free = Files.getFileStore(abs).getUsableSpace();
-        } catch (IOException e) {
-            throw new BadInputException(option + " " + dir + ": cannot read its free space (" + reason(e) + ")");
-        }
-        if (free < bytes) {
-            throw new BadInputException(String.format(Locale.ROOT, "%s %s: only %d bytes free, %d needed", option, dir, free, bytes));
-        }
-    }
-
     /** ".NAME.RANDOM.part": hidden, says whose it is, and never the same twice. */
     static String temporaryName(String name) {
         byte[] r = new byte[8];
@@ -386,7 +336,7 @@ public final class OutputFile {
     }
 
     /** Deletes {@code p} only while it is the file this process created ({@code key}: device and inode). */
-    private static void deleteIfOurs(Path p, Object key) {
+    static void deleteIfOurs(Path p, Object key) {
         try {
             BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (a.isRegularFile() && key != null && key.equals(a.fileKey())) Files.delete(p);

@@ -209,19 +209,19 @@ class OutputFileTest {
 
     @Test
     void aFolderIsCheckedBeforeAnyWork() throws IOException {
-        OutputFile.checkFolder(tmp.resolve("new/deeper"), "--out", 1);
+        OutputFolder.check(tmp.resolve("new/deeper"), "--out", 1);
         assertThat(Files.isDirectory(tmp.resolve("new/deeper"))).isTrue();
         assertThat(names()).containsExactly("new");
         try (var s = Files.list(tmp.resolve("new/deeper"))) {
             assertThat(s.toList()).as("the probe file is removed").isEmpty();
         }
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
-        assertThatThrownBy(() -> OutputFile.checkFolder(file, "--out", 1)).isInstanceOf(BadInputException.class).hasMessageContaining("is a regular file, not a folder");
-        assertThatThrownBy(() -> OutputFile.checkFolder(file.resolve("sub"), "--out", 1)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> OutputFolder.check(file, "--out", 1)).isInstanceOf(BadInputException.class).hasMessageContaining("is a regular file, not a folder");
+        assertThatThrownBy(() -> OutputFolder.check(file.resolve("sub"), "--out", 1)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("cannot create");
-        assertThatThrownBy(() -> OutputFile.checkFolder(Path.of("/proc"), "--out", 1)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> OutputFolder.check(Path.of("/proc"), "--out", 1)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("cannot write there");
-        assertThatThrownBy(() -> OutputFile.checkFolder(tmp, "--out", Long.MAX_VALUE)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> OutputFolder.check(tmp, "--out", Long.MAX_VALUE)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("bytes free");
     }
 }
