@@ -80,6 +80,39 @@ public enum Unit {
         throw new IllegalArgumentException("\"" + symbol + "\" is not a unit hostside writes");
     }
 
+    /**
+     * Beyond anything one machine measures in any unit hostside writes (a petabyte, a PB/s, eleven
+     * days in ns): a figure past it is no measurement, and keeping figures under it keeps every
+     * difference and ratio that compare takes of them finite.
+     */
+    public static final double MOST = 1e15;
+
+    /**
+     * Finer than anything measured in any of these units (a byte a second is 1e-9 GB/s, a
+     * nanosecond 1e-9 s): a figure that is not 0 is at least this far from it, which keeps every
+     * ratio compare takes of two figures (at most 10^24) finite.
+     */
+    public static final double FINEST = 1e-9;
+
+    /**
+     * The least value a figure in this unit can take: no bandwidth, rate, time, size or count is
+     * negative; a percentage is a share (0 to 100) or a growth, and nothing shrinks by more than all of it.
+     */
+    public double least() {
+        return this == PERCENT ? -100 : 0;
+    }
+
+    /**
+     * Whether a figure in this unit may be 0: all but a bandwidth and a rate may. A bandwidth or a
+     * rate is what moved over the time it took, and a case that moved nothing fails rather than
+     * writing 0; the pages divide by them (100 GB at 0 GB/s is Infinity seconds). A time may be 0:
+     * two reads of a coarse clock can agree (Ticker clamps a wake-up's lateness at 0, and a
+     * syscall's kernel share is one median less another), as a count, a share and a size may.
+     */
+    public boolean mayBeZero() {
+        return dimension != Dimension.RATE && this != IOPS;
+    }
+
     @Override
     public String toString() {
         return symbol;

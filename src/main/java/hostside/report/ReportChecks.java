@@ -59,7 +59,7 @@ import hostside.vm.measure.FileRead;
  * <li>every floating-point number is finite: JSON has no NaN or Infinity, but 1e400 reads as
  * Infinity and the strings "NaN" and "Infinity" read as numbers;</li>
  * <li>every typed figure, and every measured result it is derived from, lies within what its unit
- * can measure ({@link #least}, {@link #mayBeZero}, {@link #FINEST}, {@link #MOST}), its median
+ * can measure ({@link Unit#least}, {@link Unit#mayBeZero}, {@link Unit#FINEST}, {@link Unit#MOST}), its median
  * within its min and max, of one sample or more;</li>
  * <li>what a record of a kind holds together: a result that measured has a unit and samples, a
  * GPU section that ran has the driver's facts, an affinity matrix has a row and a column per device.</li>
@@ -142,40 +142,6 @@ final class ReportChecks {
             need(ContainerFacts.Shm.class, "source"),
             need(ContainerFacts.Namespaces.class, "list", "ownPidWhy"),
             need(ContainerFacts.Ns.class, "name", "relation"));
-
-    /**
-     * Beyond anything one machine measures in any unit hostside writes (a petabyte, a PB/s, eleven
-     * days in ns): a figure past it is no measurement, and keeping figures under it keeps every
-     * difference and ratio that compare takes of them finite.
-     */
-    static final double MOST = 1e15;
-
-    /**
-     * Finer than anything measured in any of these units (a byte a second is 1e-9 GB/s, a
-     * nanosecond 1e-9 s): a figure that is not 0 is at least this far from it, which keeps every
-     * ratio compare takes of two figures (at most 10^24) finite.
-     */
-    static final double FINEST = 1e-9;
-
-    /**
-     * The least value a figure in {@code unit} can take: no bandwidth, rate, time, size or count
-     * is negative; a percentage is a share (0 to 100) or a growth, and nothing shrinks by more
-     * than all of it.
-     */
-    static double least(Unit unit) {
-        return unit == Unit.PERCENT ? -100 : 0;
-    }
-
-    /**
-     * Whether a figure in {@code unit} may be 0: all but a bandwidth and a rate may. A bandwidth or
-     * a rate is what moved over the time it took, and a case that moved nothing fails rather than
-     * writing 0; the pages divide by them (100 GB at 0 GB/s is Infinity seconds). A time may be 0:
-     * two reads of a coarse clock can agree (Ticker clamps a wake-up's lateness at 0, and a
-     * syscall's kernel share is one median less another), as a count, a share and a size may.
-     */
-    static boolean mayBeZero(Unit unit) {
-        return unit.dimension != Unit.Dimension.RATE && unit != Unit.IOPS;
-    }
 
     /**
      * Bad input naming {@code what} (the file) when {@code record}, read from {@code json}, breaks
@@ -335,19 +301,19 @@ final class ReportChecks {
         private void within(Unit unit, double v, String which, String end) {
             // -0.0 is not below 0 and equals 0 to Java, yet 1 / -0.0 is -Infinity: here it is negative, as its sign says
             boolean negativeZero = v == 0 && Math.copySign(1.0, v) < 0;
-            if (v < least(unit) || negativeZero && least(unit) == 0) {
-                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, and no figure in %s is below %s", which, end, Quoted.number(v), unit, unit, Quoted.number(least(unit))));
+            if (v < unit.least() || negativeZero && unit.least() == 0) {
+                throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, and no figure in %s is below %s", which, end, Quoted.number(v), unit, unit, Quoted.number(unit.least())));
             }
             if (negativeZero) { // a growth in percent may be below 0, but no writer negates a 0
                 throw bad(String.format(Locale.ROOT, "%s: its %s is -0 %s, a negative zero, which no measurement gives", which, end, unit));
             }
-            if (v == 0 && !mayBeZero(unit)) {
+            if (v == 0 && !unit.mayBeZero()) {
                 throw bad(String.format(Locale.ROOT, "%s: its %s is 0 %s, and no figure in %s is measured as 0", which, end, unit, unit));
             }
-            if (v != 0 && Math.abs(v) < FINEST) {
+            if (v != 0 && Math.abs(v) < Unit.FINEST) {
                 throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, finer than anything measured (under 1e-9)", which, end, Quoted.number(v), unit));
             }
-            if (v > MOST) {
+            if (v > Unit.MOST) {
                 throw bad(String.format(Locale.ROOT, "%s: its %s is %s %s, beyond anything one machine measures (over 1e15)", which, end, Quoted.number(v), unit));
             }
         }
