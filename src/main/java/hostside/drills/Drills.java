@@ -1,13 +1,11 @@
 package hostside.drills;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 import hostside.container.ContainerDrill;
 import hostside.cpu.CpuDrill;
 import hostside.harness.Drill;
-import hostside.harness.TestCase;
 import hostside.io.IoDrill;
 import hostside.machine.MachineDrill;
 import hostside.rack.Rack;
@@ -32,14 +30,5 @@ public final class Drills {
     /** The drill the command {@code key} runs. */
     public static Optional<Drill<?, ?>> find(String key) {
         return ALL.stream().filter(d -> d.key().equals(key)).findFirst();
-    }
-
-    /** Every case of every drill, each once (the rack lists Module 1's cases it runs). */
-    public static List<TestCase<?>> cases() {
-        List<TestCase<?>> all = new ArrayList<>();
-        for (Drill<?, ?> d : ALL) {
-            for (TestCase<?> t : d.cases()) if (all.stream().noneMatch(x -> x.key().equals(t.key()))) all.add(t);
-        }
-        return all;
     }
 }

@@ -49,6 +49,16 @@ class LauncherMemoryLimitsTest {
 
     /** A copy of the launcher with an up-to-date jar beside it (nothing to build). */
     static Path repository(Path repo) throws IOException {
+        launcherWithOldSources(repo);
+        Path cached = shared.resolve("hostside.jar");
+        if (!Files.exists(cached)) TestJars.hostside(cached, "0.0.0-test");
+        Files.createDirectories(repo.resolve("target"));
+        Files.copy(cached, repo.resolve("target/hostside.jar"));
+        return repo.resolve("hostside");
+    }
+
+    /** The launcher copied into {@code repo}, beside sources an hour old: a jar written after them is up to date. */
+    static void launcherWithOldSources(Path repo) throws IOException {
         Files.createDirectories(repo.resolve("src/main/java"));
         Files.copy(Path.of("hostside"), repo.resolve("hostside"));
         Files.setPosixFilePermissions(repo.resolve("hostside"), PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -57,11 +67,6 @@ class LauncherMemoryLimitsTest {
             Files.writeString(repo.resolve(f), "x\n");
             Files.setLastModifiedTime(repo.resolve(f), old);
         }
-        Path cached = shared.resolve("hostside.jar");
-        if (!Files.exists(cached)) TestJars.hostside(cached, "0.0.0-test");
-        Files.createDirectories(repo.resolve("target"));
-        Files.copy(cached, repo.resolve("target/hostside.jar"));
-        return repo.resolve("hostside");
     }
 
     static Map<String, String> env(String... pairs) {

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -28,14 +25,7 @@ class LauncherStartupCacheTest {
 
     @Test
     void oneTrainingServesTheQuickCommandsAndTheDrills() throws Exception {
-        Files.createDirectories(repo.resolve("src/main/java"));
-        Files.copy(Path.of("hostside"), repo.resolve("hostside"));
-        Files.setPosixFilePermissions(repo.resolve("hostside"), PosixFilePermissions.fromString("rwxr-xr-x"));
-        FileTime old = FileTime.from(Instant.now().minusSeconds(3600));
-        for (String f : new String[] {"pom.xml", "src/main/java/A.java"}) {
-            Files.writeString(repo.resolve(f), "x\n");
-            Files.setLastModifiedTime(repo.resolve(f), old);
-        }
+        LauncherMemoryLimitsTest.launcherWithOldSources(repo);
         Path target = Files.createDirectories(repo.resolve("target"));
         TestJars.hostside(target.resolve("hostside.jar"), "0.0.0-test");
         // the second cache an earlier launcher trained for the drills: gone with the next training
