@@ -120,12 +120,17 @@ public final class Upgrade {
     }
 
     private static ObjectNode nsDistribution(ObjectNode old) {
+        return distribution(old, Unit.NS, old.get("p99.9"));
+    }
+
+    /** A hostside/1 percentile record as today's distribution: no count and no histogram were kept, {@code p999} where it stood. */
+    private static ObjectNode distribution(ObjectNode old, Unit unit, JsonNode p999) {
         ObjectNode n = old.objectNode();
-        n.put("unit", Unit.NS.symbol());
+        n.put("unit", unit.symbol());
         n.put("count", 0);
         n.set("p50", old.get("p50"));
         n.set("p99", old.get("p99"));
-        n.set("p999", old.get("p99.9"));
+        n.set("p999", p999);
         n.set("max", old.get("max"));
         n.putArray("histogram");
         return n;
@@ -159,15 +164,7 @@ public final class Upgrade {
         if (d.path("iops").isNumber()) d.remove("iops");
         if (d.path("gbPerS").isNumber()) d.remove("gbPerS");
         if (d.get("latencyUs") instanceof ObjectNode lat && !lat.has("unit")) {
-            ObjectNode dist = d.objectNode();
-            dist.put("unit", Unit.US.symbol());
-            dist.put("count", 0);
-            dist.set("p50", lat.get("p50"));
-            dist.set("p99", lat.get("p99"));
-            dist.set("p999", lat.get("max"));
-            dist.set("max", lat.get("max"));
-            dist.putArray("histogram");
-            d.set("latencyUs", dist);
+            d.set("latencyUs", distribution(lat, Unit.US, lat.get("max"))); // hostside/1 kept no p99.9 of a read: its max stands there
         }
         if (d.path("fsyncMs").isNumber()) {
             JsonNode ms = d.get("fsyncMs");
