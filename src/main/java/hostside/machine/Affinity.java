@@ -59,8 +59,13 @@ public record Affinity(List<String> devices, List<List<String>> matrix, List<Fin
         return new Affinity(all.stream().map(PciDevice::label).toList(), matrix, verdicts);
     }
 
-    /** The level between two devices; see the class comment. */
-    static String level(PciDevice a, PciDevice b, Map<String, PciDevice> byAddress, int cpuNodes) {
+    /**
+     * The level between two devices; see the class comment. {@code byAddress} must hold the
+     * bridges above both (their chains are walked through it), {@code cpuNodes} is the number of
+     * NUMA nodes with CPUs. Public for readers that place a few devices without the whole tree
+     * (health's rail alignment of GPUs and RDMA NICs).
+     */
+    public static String level(PciDevice a, PciDevice b, Map<String, PciDevice> byAddress, int cpuNodes) {
         if (a.address().equals(b.address())) return "X";
         if (a.hostBridge() != null && a.hostBridge().equals(b.hostBridge())) {
             List<String> ca = chain(a, byAddress), cb = chain(b, byAddress);

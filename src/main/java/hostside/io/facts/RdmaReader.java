@@ -13,8 +13,9 @@ import hostside.io.facts.IoFacts.RdmaPort;
 import hostside.machine.PciDevice;
 
 /** RDMA devices and their ports, from /sys/class/infiniband (RoCE devices are listed there too). */
-final class RdmaReader {
-    static final String IB = "/sys/class/infiniband";
+public final class RdmaReader {
+    /** Where the kernel lists every RDMA device, InfiniBand and RoCE alike. */
+    public static final String IB = "/sys/class/infiniband";
 
     private final FsRoot fs;
     private final FactReads reads;
@@ -24,6 +25,14 @@ final class RdmaReader {
         this.fs = fs;
         this.reads = reads;
         this.pci = pci;
+    }
+
+    /**
+     * Every RDMA device with its ports' state, rate, link layer and interface, for readers outside
+     * the I/O facts (health's port counters); failed reads land in {@code unknowns}.
+     */
+    public static List<RdmaDevice> read(FsRoot fs, List<String> unknowns) {
+        return new RdmaReader(fs, new FactReads(fs, unknowns), new PciFunctions(fs, unknowns)).read();
     }
 
     List<RdmaDevice> read() {
