@@ -170,7 +170,7 @@ public final class SoftwareReader {
         List<DpkgPackage> out = new ArrayList<>();
         String name = null, version = null, arch = null, status = null;
         boolean any = false;
-        for (String line : (text + "\n\n").split("\n")) {
+        for (String line : (text + "\n\n").split("\n", -1)) { // -1: keep the closing blank line
             if (line.isBlank()) {
                 if (any && name == null) unknowns.add(DPKG_STATUS + ": a stanza without Package:");
                 if (name != null && wanted(name)) out.add(new DpkgPackage(Printable.of(name), version == null ? null : Printable.of(version),
