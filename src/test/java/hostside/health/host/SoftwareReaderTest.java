@@ -2,10 +2,15 @@ package hostside.health.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import hostside.fs.FsRoot;
+import hostside.testing.RecordedMachine;
 
 class SoftwareReaderTest {
     static final String OPEN_LINE = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (nixbld@)";
@@ -54,6 +59,27 @@ class SoftwareReaderTest {
         assertThat(s.driverVersion()).isEqualTo("580.159.04");
         assertThat(s.packages()).as("no package database: unknown, not none").isNull();
         assertThat(s.nccl()).isEmpty();
+        assertThat(s.unknowns()).isEmpty();
+    }
+
+    /** A machine written in a temp folder, for files no fixture holds. */
+    static final class Box extends RecordedMachine<Box> {
+        Box(Path root) {
+            super(root);
+        }
+    }
+
+    @Test
+    void controlCharactersOfTheFilesAreShownNotKept(@TempDir Path dir) {
+        Box b = new Box(dir).put("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.1\u001b]52;c;x\u0007  Release\n")
+                .put("/sys/module/nvidia/taint", "O\u001b[2J\n")
+                .put("/var/lib/dpkg/status", "Package: nvidia-imex\nStatus: install ok installed\nVersion: 580\u009b1m\n");
+        SoftwareStack s = SoftwareReader.read(FsRoot.open(b.root.toString()));
+        assertThat(s.versionLine()).doesNotContain("\u001b").contains("\\x1b");
+        assertThat(s.lineVersion()).isEqualTo("580.1");
+        assertThat(s.taint()).isEqualTo("O\\x1b[2J");
+        assertThat(s.packages().getFirst().version()).doesNotContain("\u009b");
+        assertThat(s.moduleVersion()).isNull();
         assertThat(s.unknowns()).isEmpty();
     }
 
