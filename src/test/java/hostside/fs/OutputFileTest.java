@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -163,6 +164,36 @@ class OutputFileTest {
     void theTemporaryNameIsFreshEachTime() {
         String a = OutputFile.temporaryName("r.json"), b = OutputFile.temporaryName("r.json");
         assertThat(a).isNotEqualTo(b).startsWith(".r.json.").endsWith(".part");
+    }
+
+    /**
+     * node_exporter's textfile collector reads every name ending in ".prom" in its folder
+     * (collector/textfile.go: strings.HasSuffix(f.Name(), ".prom")), whenever it is scraped: while
+     * hostside health writes hostside.prom, the only such name there is the whole previous file.
+     */
+    @Test
+    void aTextfileCollectorReadingTheFolderMidWriteSeesOnlyTheWholeOldFile() throws IOException {
+        Path target = Files.writeString(tmp.resolve("hostside.prom"), "old 1\n");
+        List<String> seenMidWrite = new ArrayList<>();
+        OutputFile.write(target, out -> {
+            out.write("new ".getBytes());
+            out.flush();
+            try (var s = Files.list(tmp)) {
+                s.filter(p -> p.getFileName().toString().endsWith(".prom")).forEach(p -> seenMidWrite.add(p.getFileName() + ": " + read(p)));
+            }
+            out.write("2\n".getBytes());
+        });
+        assertThat(names()).containsExactly("hostside.prom"); // the temporary file is gone too
+        assertThat(seenMidWrite).containsExactly("hostside.prom: old 1\n");
+        assertThat(Files.readString(target)).isEqualTo("new 2\n");
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
