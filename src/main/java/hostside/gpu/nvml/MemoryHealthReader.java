@@ -45,11 +45,14 @@ final class MemoryHealthReader {
         Boolean threshold = sram == null ? null : sram[S_THRESHOLD] != 0;
         int[] repair = repairStatus();
         Integer unrepairable = unrepairable();
-        return new Memory(ecc == null ? null : ecc[0] == NVML_FEATURE_ENABLED, ecc == null ? null : ecc[1] == NVML_FEATURE_ENABLED,
-                vol, agg, threshold, sources,
-                repair == null ? null : repair[0] != 0, repair == null ? null : repair[1] != 0,
-                unrepairable == null ? null : unrepairable != 0,
-                retiredPages(), remappedRows(batch), histogram());
+        RetiredPages retired = retiredPages();
+        RemappedRows rows = remappedRows(batch);
+        RemapHistogram histogram = histogram();
+        return group(new Memory(ecc == null ? null : ecc[0] == NVML_FEATURE_ENABLED, ecc == null ? null : ecc[1] == NVML_FEATURE_ENABLED,
+                        vol, agg, threshold, sources,
+                        repair == null ? null : repair[0] != 0, repair == null ? null : repair[1] != 0,
+                        unrepairable == null ? null : unrepairable != 0, retired, rows, histogram),
+                ecc, vol, agg, threshold, sources, repair, unrepairable, retired, rows, histogram);
     }
 
     // nvmlEccSramErrorStatus_v1_t's members in order after the version word, then the threshold flag
