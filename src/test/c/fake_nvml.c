@@ -55,6 +55,18 @@
  * fake_nvml_set_platform(gpu, result, serial, slot, tray, host, peer, module),
  * fake_nvml_set_c2c(gpu, result, enabled, links, activeMask, maxBwMBps, fieldResult) and
  * fake_nvml_set_persistence(gpu, result, enabled) change them; fake_nvml_reset_rack() restores them.
+ * Health (NvmlHealth): ECC counters, SRAM status, retired pages, remapped rows (v1, v2 and fields
+ * 301/302), histogram, repair and unrepairable flags, temperatures, thresholds and T.Limits, power
+ * fields, compute mode, P-state, recovery action, throttle time, PCIe replays and NVLink error
+ * counters (per link before NVLink 5, fields 214/221 from it) answer from HEALTH_H100, the H100
+ * machine's answers, the same for both GPUs. fake_nvml_set_health(gpu, key, value) changes one,
+ * fake_nvml_fail_call(gpu, symbol, code) makes one device call answer code for one GPU (and
+ * fake_nvml_calls_after_fail(gpu) counts what the GPU was asked after it), fake_nvml_set_field(gpu,
+ * id, ret, type) answers one field id otherwise, fake_nvml_set_link_version(gpu, v) sets the
+ * links' nvmlNvlinkVersion_t; fake_nvml_reset_health() restores all but the link version. The OLD
+ * variant lacks the newer health calls: nvmlDeviceGetSramEccErrorStatus, nvmlDeviceGetRemappedRows_v2,
+ * nvmlDeviceGetRepairStatus, nvmlDeviceGetUnrepairableMemoryFlag_v1, nvmlDeviceGetTemperatureV and
+ * nvmlDeviceGetMarginTemperature.
  * nvmlDeviceGetPlatformInfo and nvmlDeviceGetC2cModeInfoV are absent with -DFAKE_NVML_OLD;
  * -DFAKE_NVML_FABRIC_V2 takes only nvmlPlatformInfo_v1 too (a driver before both v3 and v2).
  */
@@ -70,6 +82,8 @@ typedef enum {
     NVML_ERROR_INSUFFICIENT_SIZE = 7,
     NVML_ERROR_DRIVER_NOT_LOADED = 9,
     NVML_ERROR_FUNCTION_NOT_FOUND = 13,
+    NVML_ERROR_GPU_IS_LOST = 15,
+    NVML_ERROR_RESET_REQUIRED = 16,
     NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18,
     NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
     NVML_ERROR_UNKNOWN = 999
@@ -158,7 +172,8 @@ typedef enum {
     NVML_VALUE_TYPE_UNSIGNED_INT = 1,
     NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
     NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
-    NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4
+    NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+    NVML_VALUE_TYPE_SIGNED_INT = 5
 } nvmlValueType_t;
 typedef union {
     double dVal;
@@ -166,6 +181,7 @@ typedef union {
     unsigned long ulVal;
     unsigned long long ullVal;
     signed long long sllVal;
+    signed int siVal;
 } nvmlValue_t;
 typedef struct {
     unsigned int fieldId;
@@ -179,6 +195,24 @@ typedef struct {
 #define NVML_FI_DEV_C2C_LINK_COUNT 170
 #define NVML_FI_DEV_C2C_LINK_GET_STATUS 171
 #define NVML_FI_DEV_C2C_LINK_GET_MAX_BW 172
+/* the health read's structs (nvml.h 13.x; nvmlRemappedRowsInfo_v2_t and the unrepairable flag carry no version) */
+typedef struct {
+    unsigned int version;
+    unsigned long long aggregateUncParity, aggregateUncSecDed, aggregateCor;
+    unsigned long long volatileUncParity, volatileUncSecDed, volatileCor;
+    unsigned long long aggregateUncBucketL2, aggregateUncBucketSm, aggregateUncBucketPcie, aggregateUncBucketMcu,
+        aggregateUncBucketOther;
+    unsigned int bThresholdExceeded;
+} nvmlEccSramErrorStatus_v1_t;
+typedef struct {
+    unsigned int corrActiveRemaps, corrInactiveRemaps, uncActiveRemaps, uncInactiveRemaps, bPending, bFailureOccurred;
+} nvmlRemappedRowsInfo_v2_t;
+typedef struct { unsigned int max, high, partial, low, none; } nvmlRowRemapperHistogramValues_t;
+typedef struct { unsigned int version, bChannelRepairPending, bTpcRepairPending; } nvmlRepairStatus_v1_t;
+typedef struct { unsigned int bUnrepairableMemory; } nvmlUnrepairableMemoryStatus_v1_t;
+typedef struct { unsigned int version; unsigned int sensorType; int temperature; } nvmlTemperature_v1_t;
+typedef struct { unsigned int version; int marginTemperature; } nvmlMarginTemperature_v1_t;
+#define NVML_NVLINK_VERSION_5_0 7
 
 typedef struct {
     unsigned int gpu;
@@ -209,6 +243,73 @@ typedef enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 } nvmlPc
 #define FAKE_MAX_PROCESSES 8
 /* more than any release's maximum (18 in the 580 header), so the reader's loop meets the fake's end, not a cap */
 #define FAKE_MAX_LINKS 36
+
+/*
+ * The health read's answers, one number per key, set by name through fake_nvml_set_health(gpu, key,
+ * value). HEALTH_H100 holds the H100 machine's answers (shared/fixtures/h100/nvml-probe.txt, and
+ * its nvidia-smi -q where the probe did not ask: the current temperatures), so that a default read
+ * equals testdata/h100/nvidia-smi-q.txt within its read-time tolerance.
+ */
+enum {
+    H_VOL_DRAM_COR, H_VOL_DRAM_UNC, H_AGG_DRAM_COR, H_AGG_DRAM_UNC,
+    H_VOL_TOTAL_COR, H_VOL_TOTAL_UNC, H_AGG_TOTAL_COR, H_AGG_TOTAL_UNC,
+    H_SRAM_AGG_PARITY, H_SRAM_AGG_SECDED, H_SRAM_AGG_COR, H_SRAM_VOL_PARITY, H_SRAM_VOL_SECDED, H_SRAM_VOL_COR,
+    H_SRAM_L2, H_SRAM_SM, H_SRAM_PCIE, H_SRAM_MCU, H_SRAM_OTHER, H_SRAM_THRESHOLD,
+    H_RETIRED_RESULT, H_RETIRED_SBE, H_RETIRED_DBE, H_RETIRED_PENDING_RESULT, H_RETIRED_PENDING,
+    H_ROWS_COR, H_ROWS_UNC, H_ROWS_COR_INACTIVE, H_ROWS_UNC_INACTIVE, H_ROWS_PENDING, H_ROWS_FAILURE,
+    H_HIST_MAX, H_HIST_HIGH, H_HIST_PARTIAL, H_HIST_LOW, H_HIST_NONE,
+    H_REPAIR_CHANNEL, H_REPAIR_TPC, H_UNREPAIRABLE,
+    H_SUPPORTED_REASONS, H_THR_SW_POWER, H_THR_SYNC_BOOST, H_THR_SW_THERMAL, H_THR_HW_THERMAL, H_THR_HW_POWER_BRAKE,
+    H_GPU_TEMP, H_MEMORY_TEMP, H_SHUTDOWN_TEMP, H_SLOWDOWN_TEMP, H_MEM_MAX_TEMP, H_GPU_MAX_TEMP, H_MARGIN,
+    H_SHUTDOWN_TLIMIT, H_SLOWDOWN_TLIMIT, H_MEM_MAX_TLIMIT, H_GPU_MAX_TLIMIT,
+    H_POWER_AVERAGE, H_POWER_INSTANT, H_COMPUTE_MODE, H_PSTATE, H_RECOVERY_ACTION, H_REPLAYS, H_REPLAY_ROLLOVERS,
+    H_NVLINK_REPLAY, H_NVLINK_RECOVERY, H_NVLINK_CRC_FLIT, H_NVLINK_CRC_DATA, H_NVLINK_SYMBOL, H_NVLINK_RECOVERY_FAILED,
+    H_COUNT
+};
+static const char *const HEALTH_KEYS[H_COUNT] = {
+    [H_VOL_DRAM_COR] = "ecc.volatile.dram.corrected", [H_VOL_DRAM_UNC] = "ecc.volatile.dram.uncorrected",
+    [H_AGG_DRAM_COR] = "ecc.aggregate.dram.corrected", [H_AGG_DRAM_UNC] = "ecc.aggregate.dram.uncorrected",
+    [H_VOL_TOTAL_COR] = "ecc.volatile.total.corrected", [H_VOL_TOTAL_UNC] = "ecc.volatile.total.uncorrected",
+    [H_AGG_TOTAL_COR] = "ecc.aggregate.total.corrected", [H_AGG_TOTAL_UNC] = "ecc.aggregate.total.uncorrected",
+    [H_SRAM_AGG_PARITY] = "sram.aggregateUncParity", [H_SRAM_AGG_SECDED] = "sram.aggregateUncSecDed",
+    [H_SRAM_AGG_COR] = "sram.aggregateCor", [H_SRAM_VOL_PARITY] = "sram.volatileUncParity",
+    [H_SRAM_VOL_SECDED] = "sram.volatileUncSecDed", [H_SRAM_VOL_COR] = "sram.volatileCor",
+    [H_SRAM_L2] = "sram.l2", [H_SRAM_SM] = "sram.sm", [H_SRAM_PCIE] = "sram.pcie", [H_SRAM_MCU] = "sram.mcu",
+    [H_SRAM_OTHER] = "sram.other", [H_SRAM_THRESHOLD] = "sram.thresholdExceeded",
+    [H_RETIRED_RESULT] = "retiredPages.result", [H_RETIRED_SBE] = "retiredPages.singleBit",
+    [H_RETIRED_DBE] = "retiredPages.doubleBit", [H_RETIRED_PENDING_RESULT] = "retiredPages.pendingResult",
+    [H_RETIRED_PENDING] = "retiredPages.pending",
+    [H_ROWS_COR] = "rows.correctable", [H_ROWS_UNC] = "rows.uncorrectable", [H_ROWS_COR_INACTIVE] = "rows.correctableInactive",
+    [H_ROWS_UNC_INACTIVE] = "rows.uncorrectableInactive", [H_ROWS_PENDING] = "rows.pending", [H_ROWS_FAILURE] = "rows.failure",
+    [H_HIST_MAX] = "histogram.max", [H_HIST_HIGH] = "histogram.high", [H_HIST_PARTIAL] = "histogram.partial",
+    [H_HIST_LOW] = "histogram.low", [H_HIST_NONE] = "histogram.none",
+    [H_REPAIR_CHANNEL] = "repair.channel", [H_REPAIR_TPC] = "repair.tpc", [H_UNREPAIRABLE] = "unrepairable",
+    [H_SUPPORTED_REASONS] = "clocks.supportedReasons", [H_THR_SW_POWER] = "throttle.swPowerCapNs",
+    [H_THR_SYNC_BOOST] = "throttle.syncBoostNs", [H_THR_SW_THERMAL] = "throttle.swThermalNs",
+    [H_THR_HW_THERMAL] = "throttle.hwThermalNs", [H_THR_HW_POWER_BRAKE] = "throttle.hwPowerBrakeNs",
+    [H_GPU_TEMP] = "temp.gpu", [H_MEMORY_TEMP] = "temp.memory", [H_SHUTDOWN_TEMP] = "temp.shutdown",
+    [H_SLOWDOWN_TEMP] = "temp.slowdown", [H_MEM_MAX_TEMP] = "temp.memoryMax", [H_GPU_MAX_TEMP] = "temp.gpuMax",
+    [H_MARGIN] = "temp.margin", [H_SHUTDOWN_TLIMIT] = "tlimit.shutdown", [H_SLOWDOWN_TLIMIT] = "tlimit.slowdown",
+    [H_MEM_MAX_TLIMIT] = "tlimit.memoryMax", [H_GPU_MAX_TLIMIT] = "tlimit.gpuMax",
+    [H_POWER_AVERAGE] = "power.averageMw", [H_POWER_INSTANT] = "power.instantMw", [H_COMPUTE_MODE] = "computeMode",
+    [H_PSTATE] = "pstate", [H_RECOVERY_ACTION] = "recoveryAction", [H_REPLAYS] = "pcie.replays",
+    [H_REPLAY_ROLLOVERS] = "pcie.replayRollovers",
+    [H_NVLINK_REPLAY] = "nvlink.replay", [H_NVLINK_RECOVERY] = "nvlink.recovery", [H_NVLINK_CRC_FLIT] = "nvlink.crcFlit",
+    [H_NVLINK_CRC_DATA] = "nvlink.crcData", [H_NVLINK_SYMBOL] = "nvlink.symbolErrors",
+    [H_NVLINK_RECOVERY_FAILED] = "nvlink.recoveryFailed",
+};
+static const long long HEALTH_H100[H_COUNT] = {
+    /* "RetiredPages(cnt0) 3", "RetiredPending 3": NOT_SUPPORTED on Hopper */
+    [H_RETIRED_RESULT] = NVML_ERROR_NOT_SUPPORTED, [H_RETIRED_PENDING_RESULT] = NVML_ERROR_NOT_SUPPORTED,
+    [H_HIST_MAX] = 2560,                      /* "Histogram 0 [2560, 0, 0, 0, 0]" */
+    [H_SUPPORTED_REASONS] = 0x1ff,            /* "SupportedClocksEvent 0 0x1ff" */
+    [H_GPU_TEMP] = 32, [H_MEMORY_TEMP] = 34,  /* nvidia-smi -q: GPU / Memory Current Temp */
+    [H_SHUTDOWN_TEMP] = 95, [H_SLOWDOWN_TEMP] = 89, [H_MEM_MAX_TEMP] = 95, [H_GPU_MAX_TEMP] = 87, /* TempThreshold 0-3 */
+    [H_MARGIN] = 53,                          /* "Margin 0 53" (nvidia-smi read 55 a moment apart) */
+    [H_SHUTDOWN_TLIMIT] = -8, [H_SLOWDOWN_TLIMIT] = -2, /* FI 193, 194 (signed int) */
+    [H_POWER_AVERAGE] = 70644, [H_POWER_INSTANT] = 71188, /* FI 185, 186 */
+};
+#define FAKE_MAX_FIELD_ANSWERS 8
 
 typedef struct fake_gpu {
     const char *name;
@@ -255,6 +356,11 @@ typedef struct fake_gpu {
     nvmlReturn_t processesResult;
     unsigned int processCount;
     nvmlProcessInfo_t processes[FAKE_MAX_PROCESSES];
+    /* the health read: its numbers, one call made to fail, and field answers set apart */
+    long long health[H_COUNT];
+    char failSymbol[64];
+    int failCode, failFired, callsAfterFail;
+    struct { unsigned int id; int ret, type, used; } fieldAnswer[FAKE_MAX_FIELD_ANSWERS];
 } fake_gpu;
 
 static fake_gpu gpus[2] = {
@@ -448,6 +554,61 @@ EXPORT void fake_nvml_reset_rack(void) {
     fake_nvml_set_persistence(1, NVML_ERROR_NO_PERMISSION, 0);
 }
 
+/* the health read's hooks: its numbers by key, one failing call, field answers, NVLink 5 links */
+static int healthLoaded = 0;
+EXPORT void fake_nvml_reset_health(void) {
+    for (int g = 0; g < 2; g++) {
+        memcpy(gpus[g].health, HEALTH_H100, sizeof HEALTH_H100);
+        memset(gpus[g].failSymbol, 0, sizeof gpus[g].failSymbol);
+        gpus[g].failCode = gpus[g].failFired = gpus[g].callsAfterFail = 0;
+        memset(gpus[g].fieldAnswer, 0, sizeof gpus[g].fieldAnswer);
+    }
+    healthLoaded = 1;
+}
+static void healthReady(void) {
+    if (!healthLoaded) fake_nvml_reset_health();
+}
+/* 1 when key names a health number (set), 0 when it names none */
+EXPORT int fake_nvml_set_health(unsigned int gpu, const char *key, long long value) {
+    healthReady();
+    if (gpu >= 2) return 0;
+    for (int k = 0; k < H_COUNT; k++) {
+        if (strcmp(HEALTH_KEYS[k], key) == 0) {
+            gpus[gpu].health[k] = value;
+            return 1;
+        }
+    }
+    return 0;
+}
+/* the device call named symbol answers code for GPU gpu from now on (0: answers again) */
+EXPORT void fake_nvml_fail_call(unsigned int gpu, const char *symbol, int code) {
+    healthReady();
+    if (gpu >= 2) return;
+    strncpy(gpus[gpu].failSymbol, symbol, sizeof gpus[gpu].failSymbol - 1);
+    gpus[gpu].failCode = code;
+    gpus[gpu].failFired = gpus[gpu].callsAfterFail = 0;
+}
+/* device calls GPU gpu got after its failing call answered */
+EXPORT int fake_nvml_calls_after_fail(unsigned int gpu) { return gpu < 2 ? gpus[gpu].callsAfterFail : -1; }
+/* nvmlDeviceGetFieldValues answers field id with ret and, on success, value type type */
+EXPORT void fake_nvml_set_field(unsigned int gpu, unsigned int id, int ret, int type) {
+    healthReady();
+    if (gpu >= 2) return;
+    for (int i = 0; i < FAKE_MAX_FIELD_ANSWERS; i++) {
+        if (!gpus[gpu].fieldAnswer[i].used || gpus[gpu].fieldAnswer[i].id == id) {
+            gpus[gpu].fieldAnswer[i].used = 1;
+            gpus[gpu].fieldAnswer[i].id = id;
+            gpus[gpu].fieldAnswer[i].ret = ret;
+            gpus[gpu].fieldAnswer[i].type = type;
+            return;
+        }
+    }
+}
+/* the nvmlNvlinkVersion_t every active link of GPU gpu answers (7: NVLink 5, counters as fields) */
+EXPORT void fake_nvml_set_link_version(unsigned int gpu, unsigned int version) {
+    if (gpu < 2) gpus[gpu].nvlinkVersion = version;
+}
+
 /* the real nvmlErrorString's words for these codes */
 EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
     switch (result) {
@@ -459,6 +620,8 @@ EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
     case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
     case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
     case NVML_ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
+    case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
+    case NVML_ERROR_RESET_REQUIRED: return "GPU requires reset";
     case NVML_ERROR_LIB_RM_VERSION_MISMATCH: return "RM has detected an NVML/RM version mismatch.";
     case NVML_ERROR_ARGUMENT_VERSION_MISMATCH: return "Argument version mismatch";
     default: return "Unknown Error";
@@ -466,6 +629,7 @@ EXPORT const char *nvmlErrorString(nvmlReturn_t result) {
 }
 
 EXPORT nvmlReturn_t nvmlInit_v2(void) {
+    healthReady();
     if (initResult != NVML_SUCCESS) return (nvmlReturn_t) initResult;
     initCount++;
     return NVML_SUCCESS;
@@ -523,7 +687,16 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, fake_gpu *
         if (initCount == 0) return NVML_ERROR_UNINITIALIZED;                                \
         if ((device) != &gpus[0] && (device) != &gpus[1]) return NVML_ERROR_INVALID_ARGUMENT; \
         if ((out) == NULL) return NVML_ERROR_INVALID_ARGUMENT;                              \
+        if (injected((device), __func__)) return (nvmlReturn_t) (device)->failCode;         \
     } while (0)
+
+/* counts the calls a GPU gets after its injected failure, and fires that failure */
+static int injected(fake_gpu *g, const char *fn) {
+    if (g->failFired) g->callsAfterFail++;
+    if (g->failCode == 0 || strcmp(g->failSymbol, fn) != 0) return 0;
+    g->failFired = 1;
+    return 1;
+}
 
 EXPORT nvmlReturn_t nvmlDeviceGetName(fake_gpu *device, char *name, unsigned int length) {
     CHECK(device, name);
@@ -795,6 +968,60 @@ EXPORT nvmlReturn_t nvmlDeviceGetC2cModeInfoV(fake_gpu *device, nvmlC2cModeInfo_
 }
 #endif
 
+/* the health read's field ids, as the H100 answered them: id, the key that holds the value, its type */
+static const struct { unsigned int id; int key; nvmlValueType_t type; } HEALTH_FIELDS[] = {
+    {74, H_THR_SW_POWER, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG}, {76, H_THR_SYNC_BOOST, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
+    {82, H_MEMORY_TEMP, NVML_VALUE_TYPE_UNSIGNED_INT},
+    {94, H_REPLAYS, NVML_VALUE_TYPE_UNSIGNED_INT}, {95, H_REPLAY_ROLLOVERS, NVML_VALUE_TYPE_UNSIGNED_INT},
+    {185, H_POWER_AVERAGE, NVML_VALUE_TYPE_UNSIGNED_INT}, {186, H_POWER_INSTANT, NVML_VALUE_TYPE_UNSIGNED_INT},
+    {193, H_SHUTDOWN_TLIMIT, NVML_VALUE_TYPE_SIGNED_INT}, {194, H_SLOWDOWN_TLIMIT, NVML_VALUE_TYPE_SIGNED_INT},
+    {195, H_MEM_MAX_TLIMIT, NVML_VALUE_TYPE_SIGNED_INT}, {196, H_GPU_MAX_TLIMIT, NVML_VALUE_TYPE_SIGNED_INT},
+    {230, H_RECOVERY_ACTION, NVML_VALUE_TYPE_UNSIGNED_INT},
+    {269, H_THR_SW_THERMAL, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG}, {270, H_THR_HW_THERMAL, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
+    {271, H_THR_HW_POWER_BRAKE, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
+    {301, H_ROWS_COR_INACTIVE, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG}, {302, H_ROWS_UNC_INACTIVE, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
+};
+#define NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS 214
+#define NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS 221
+
+static void setValue(nvmlFieldValue_t *v, nvmlValueType_t type, long long value) {
+    v->valueType = type;
+    v->value.ullVal = 0;
+    if (type == NVML_VALUE_TYPE_SIGNED_INT) v->value.siVal = (int) value;
+    else if (type == NVML_VALUE_TYPE_UNSIGNED_INT) v->value.uiVal = (unsigned int) value;
+    else v->value.ullVal = (unsigned long long) value;
+}
+
+/* 1 when v is a health field (answered here), 0 for the rest */
+static int healthField(fake_gpu *device, nvmlFieldValue_t *v) {
+    for (int i = 0; i < FAKE_MAX_FIELD_ANSWERS; i++) {
+        if (device->fieldAnswer[i].used && device->fieldAnswer[i].id == v->fieldId) {
+            v->nvmlReturn = (nvmlReturn_t) device->fieldAnswer[i].ret;
+            long long value = 0;
+            for (unsigned int f = 0; f < sizeof HEALTH_FIELDS / sizeof HEALTH_FIELDS[0]; f++) {
+                if (HEALTH_FIELDS[f].id == v->fieldId) value = device->health[HEALTH_FIELDS[f].key];
+            }
+            setValue(v, (nvmlValueType_t) device->fieldAnswer[i].type, value);
+            return 1;
+        }
+    }
+    for (unsigned int f = 0; f < sizeof HEALTH_FIELDS / sizeof HEALTH_FIELDS[0]; f++) {
+        if (HEALTH_FIELDS[f].id == v->fieldId) {
+            setValue(v, HEALTH_FIELDS[f].type, device->health[HEALTH_FIELDS[f].key]);
+            return 1;
+        }
+    }
+    /* NVLink 5's per-link counters, the link in scopeId; older links say NOT_SUPPORTED */
+    if (v->fieldId == NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS || v->fieldId == NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS) {
+        if (v->scopeId >= device->nvlinks) v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+        else if (device->nvlinkVersion < NVML_NVLINK_VERSION_5_0) v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+        else setValue(v, NVML_VALUE_TYPE_UNSIGNED_LONG_LONG, device->health[v->fieldId == NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS
+                                                                            ? H_NVLINK_SYMBOL : H_NVLINK_RECOVERY_FAILED]);
+        return 1;
+    }
+    return 0;
+}
+
 /* as old as NVML 3xx, so in every variant; only the C2C fields are answered, each entry on its own */
 EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(fake_gpu *device, int valuesCount, nvmlFieldValue_t *values) {
     CHECK(device, values);
@@ -805,8 +1032,12 @@ EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(fake_gpu *device, int valuesCount, 
         v->latencyUsec = 0;
         v->valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
         v->value.ullVal = 0;
-        v->nvmlReturn = device->c2cFieldResult;
-        if (v->nvmlReturn != NVML_SUCCESS) continue;
+        v->nvmlReturn = NVML_SUCCESS;
+        if (healthField(device, v)) continue;
+        if (v->fieldId >= NVML_FI_DEV_C2C_LINK_COUNT && v->fieldId <= NVML_FI_DEV_C2C_LINK_GET_MAX_BW) {
+            v->nvmlReturn = device->c2cFieldResult;
+            if (v->nvmlReturn != NVML_SUCCESS) continue;
+        }
         if (v->fieldId == NVML_FI_DEV_C2C_LINK_COUNT) {
             v->value.uiVal = device->c2cLinks;
         } else if (v->fieldId == NVML_FI_DEV_C2C_LINK_GET_STATUS || v->fieldId == NVML_FI_DEV_C2C_LINK_GET_MAX_BW) {
@@ -880,3 +1111,163 @@ EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(fake_gpu *device, un
     for (unsigned int i = 0; i < device->processCount; i++) infos[i] = device->processes[i];
     return NVML_SUCCESS;
 }
+
+/* ---- the health read (NvmlHealth) ---- */
+#define HV(key) (device->health[key])
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryErrorCounter(fake_gpu *device, int errorType, int counterType, int location,
+                                                    unsigned long long *count) {
+    CHECK(device, count);
+    if (errorType < 0 || errorType > 1 || counterType < 0 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    /* the H100 answers DRAM (2) and SRAM (7) and NOT_SUPPORTED for every other location */
+    if (location == 2) *count = (unsigned long long) HV(H_VOL_DRAM_COR + counterType * 2 + errorType);
+    else if (location == 7) *count = (unsigned long long) (counterType == 0 ? (errorType ? HV(H_SRAM_VOL_PARITY) + HV(H_SRAM_VOL_SECDED) : HV(H_SRAM_VOL_COR))
+                                                                           : (errorType ? HV(H_SRAM_AGG_PARITY) + HV(H_SRAM_AGG_SECDED) : HV(H_SRAM_AGG_COR)));
+    else return NVML_ERROR_NOT_SUPPORTED;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(fake_gpu *device, int errorType, int counterType, unsigned long long *count) {
+    CHECK(device, count);
+    if (errorType < 0 || errorType > 1 || counterType < 0 || counterType > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    *count = (unsigned long long) HV(H_VOL_TOTAL_COR + counterType * 2 + errorType);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRetiredPages(fake_gpu *device, int cause, unsigned int *pageCount, unsigned long long *addresses) {
+    CHECK(device, pageCount);
+    if (cause < 0 || cause > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    if (HV(H_RETIRED_RESULT) != NVML_SUCCESS) return (nvmlReturn_t) HV(H_RETIRED_RESULT);
+    unsigned int n = (unsigned int) HV(cause == 0 ? H_RETIRED_SBE : H_RETIRED_DBE), room = *pageCount;
+    *pageCount = n;
+    if (room < n) return NVML_ERROR_INSUFFICIENT_SIZE;
+    for (unsigned int i = 0; i < n && addresses != NULL; i++) addresses[i] = 0x1000ULL * (i + 1);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(fake_gpu *device, nvmlEnableState_t *isPending) {
+    CHECK(device, isPending);
+    if (HV(H_RETIRED_PENDING_RESULT) != NVML_SUCCESS) return (nvmlReturn_t) HV(H_RETIRED_PENDING_RESULT);
+    *isPending = HV(H_RETIRED_PENDING) ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(fake_gpu *device, unsigned int *corrRows, unsigned int *uncRows,
+                                              unsigned int *isPending, unsigned int *failureOccurred) {
+    CHECK(device, corrRows);
+    if (uncRows == NULL || isPending == NULL || failureOccurred == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *corrRows = (unsigned int) HV(H_ROWS_COR);
+    *uncRows = (unsigned int) HV(H_ROWS_UNC);
+    *isPending = (unsigned int) HV(H_ROWS_PENDING);
+    *failureOccurred = (unsigned int) HV(H_ROWS_FAILURE);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRowRemapperHistogram(fake_gpu *device, nvmlRowRemapperHistogramValues_t *values) {
+    CHECK(device, values);
+    values->max = (unsigned int) HV(H_HIST_MAX);
+    values->high = (unsigned int) HV(H_HIST_HIGH);
+    values->partial = (unsigned int) HV(H_HIST_PARTIAL);
+    values->low = (unsigned int) HV(H_HIST_LOW);
+    values->none = (unsigned int) HV(H_HIST_NONE);
+    return NVML_SUCCESS;
+}
+
+UINT_GETTER(nvmlDeviceGetPcieReplayCounter, (unsigned int) device->health[H_REPLAYS])
+UINT_GETTER(nvmlDeviceGetComputeMode, (unsigned int) device->health[H_COMPUTE_MODE])
+UINT_GETTER(nvmlDeviceGetPerformanceState, (unsigned int) device->health[H_PSTATE])
+
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedClocksEventReasons(fake_gpu *device, unsigned long long *reasons) {
+    CHECK(device, reasons);
+    *reasons = (unsigned long long) HV(H_SUPPORTED_REASONS);
+    return NVML_SUCCESS;
+}
+
+/* deprecated in 13.0 but in every variant, as in the 580 driver */
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(fake_gpu *device, unsigned int sensorType, unsigned int *temp) {
+    CHECK(device, temp);
+    if (sensorType != 0) return NVML_ERROR_INVALID_ARGUMENT;
+    *temp = (unsigned int) HV(H_GPU_TEMP);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(fake_gpu *device, unsigned int threshold, unsigned int *temp) {
+    CHECK(device, temp);
+    /* 0 shutdown, 1 slowdown, 2 memory max, 3 GPU max; the H100 says NOT_SUPPORTED for 4-7 */
+    static const int keys[4] = {H_SHUTDOWN_TEMP, H_SLOWDOWN_TEMP, H_MEM_MAX_TEMP, H_GPU_MAX_TEMP};
+    if (threshold > 7) return NVML_ERROR_INVALID_ARGUMENT;
+    if (threshold > 3) return NVML_ERROR_NOT_SUPPORTED;
+    *temp = (unsigned int) HV(keys[threshold]);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(fake_gpu *device, unsigned int link, unsigned int counter,
+                                                    unsigned long long *value) {
+    CHECK(device, value);
+    if (device->nvlinkResult != NVML_SUCCESS) return device->nvlinkResult;
+    if (link >= device->nvlinks || counter > 4) return NVML_ERROR_INVALID_ARGUMENT;
+    if (device->nvlinkVersion >= NVML_NVLINK_VERSION_5_0 || counter == 4) return NVML_ERROR_NOT_SUPPORTED;
+    *value = (unsigned long long) HV(H_NVLINK_REPLAY + (int) counter);
+    return NVML_SUCCESS;
+}
+
+/* the calls a driver older than 580 lacks: the OLD variant leaves them out ("driver too old") */
+#ifndef FAKE_NVML_OLD
+EXPORT nvmlReturn_t nvmlDeviceGetSramEccErrorStatus(fake_gpu *device, nvmlEccSramErrorStatus_v1_t *status) {
+    CHECK(device, status);
+    if (status->version != FAKE_STRUCT_VERSION(nvmlEccSramErrorStatus_v1_t, 1)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    status->aggregateUncParity = (unsigned long long) HV(H_SRAM_AGG_PARITY);
+    status->aggregateUncSecDed = (unsigned long long) HV(H_SRAM_AGG_SECDED);
+    status->aggregateCor = (unsigned long long) HV(H_SRAM_AGG_COR);
+    status->volatileUncParity = (unsigned long long) HV(H_SRAM_VOL_PARITY);
+    status->volatileUncSecDed = (unsigned long long) HV(H_SRAM_VOL_SECDED);
+    status->volatileCor = (unsigned long long) HV(H_SRAM_VOL_COR);
+    status->aggregateUncBucketL2 = (unsigned long long) HV(H_SRAM_L2);
+    status->aggregateUncBucketSm = (unsigned long long) HV(H_SRAM_SM);
+    status->aggregateUncBucketPcie = (unsigned long long) HV(H_SRAM_PCIE);
+    status->aggregateUncBucketMcu = (unsigned long long) HV(H_SRAM_MCU);
+    status->aggregateUncBucketOther = (unsigned long long) HV(H_SRAM_OTHER);
+    status->bThresholdExceeded = (unsigned int) HV(H_SRAM_THRESHOLD);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows_v2(fake_gpu *device, nvmlRemappedRowsInfo_v2_t *info) {
+    CHECK(device, info);
+    info->corrActiveRemaps = (unsigned int) HV(H_ROWS_COR);
+    info->uncActiveRemaps = (unsigned int) HV(H_ROWS_UNC);
+    info->corrInactiveRemaps = (unsigned int) HV(H_ROWS_COR_INACTIVE);
+    info->uncInactiveRemaps = (unsigned int) HV(H_ROWS_UNC_INACTIVE);
+    info->bPending = (unsigned int) HV(H_ROWS_PENDING);
+    info->bFailureOccurred = (unsigned int) HV(H_ROWS_FAILURE);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRepairStatus(fake_gpu *device, nvmlRepairStatus_v1_t *status) {
+    CHECK(device, status);
+    if (status->version != FAKE_STRUCT_VERSION(nvmlRepairStatus_v1_t, 1)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    status->bChannelRepairPending = (unsigned int) HV(H_REPAIR_CHANNEL);
+    status->bTpcRepairPending = (unsigned int) HV(H_REPAIR_TPC);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUnrepairableMemoryFlag_v1(fake_gpu *device, nvmlUnrepairableMemoryStatus_v1_t *status) {
+    CHECK(device, status);
+    status->bUnrepairableMemory = (unsigned int) HV(H_UNREPAIRABLE);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTemperatureV(fake_gpu *device, nvmlTemperature_v1_t *temperature) {
+    CHECK(device, temperature);
+    if (temperature->version != FAKE_STRUCT_VERSION(nvmlTemperature_v1_t, 1)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (temperature->sensorType != 0) return NVML_ERROR_INVALID_ARGUMENT;
+    temperature->temperature = (int) HV(H_GPU_TEMP);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMarginTemperature(fake_gpu *device, nvmlMarginTemperature_v1_t *margin) {
+    CHECK(device, margin);
+    if (margin->version != FAKE_STRUCT_VERSION(nvmlMarginTemperature_v1_t, 1)) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    margin->marginTemperature = (int) HV(H_MARGIN);
+    return NVML_SUCCESS;
+}
+#endif

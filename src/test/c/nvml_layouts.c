@@ -7,6 +7,10 @@
  *   gcc -std=c11 -Wall -Werror -I/tmp/cudah -o /tmp/nvml_layouts src/test/c/nvml_layouts.c \
  *     && /tmp/nvml_layouts > src/test/resources/nvml/layouts.txt
  *
+ * The health read's lines need a 13.1 or newer header (nvmlDeviceGetRemappedRows_v2,
+ * nvmlDeviceGetUnrepairableMemoryFlag_v1 and the 269-271 field ids are not in 13.0's); they were
+ * first computed by gcc from their definitions transcribed from docs.nvidia.com/deploy/nvml-api.
+ *
  * The function checks are compile-time: a prototype written here that differs from the
  * header's stops the build, so every "function" line is the header's own type.
  */
@@ -135,6 +139,58 @@ int main(void) {
     OFFSET(nvmlFieldValue_t, nvmlReturn);
     OFFSET(nvmlFieldValue_t, value);
 
+    /* the health read (NvmlHealthReader) */
+    SIZE(nvmlEccSramErrorStatus_v1_t);
+    SIZE(nvmlEccSramErrorStatus_t);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, version);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncParity);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncSecDed);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateCor);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, volatileUncParity);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, volatileUncSecDed);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, volatileCor);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncBucketL2);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncBucketSm);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncBucketPcie);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncBucketMcu);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, aggregateUncBucketOther);
+    OFFSET(nvmlEccSramErrorStatus_v1_t, bThresholdExceeded);
+
+    SIZE(nvmlRemappedRowsInfo_v2_t);
+    OFFSET(nvmlRemappedRowsInfo_v2_t, corrActiveRemaps);
+    OFFSET(nvmlRemappedRowsInfo_v2_t, corrInactiveRemaps);
+    OFFSET(nvmlRemappedRowsInfo_v2_t, uncActiveRemaps);
+    OFFSET(nvmlRemappedRowsInfo_v2_t, uncInactiveRemaps);
+    OFFSET(nvmlRemappedRowsInfo_v2_t, bPending);
+    OFFSET(nvmlRemappedRowsInfo_v2_t, bFailureOccurred);
+
+    SIZE(nvmlRowRemapperHistogramValues_t);
+    OFFSET(nvmlRowRemapperHistogramValues_t, max);
+    OFFSET(nvmlRowRemapperHistogramValues_t, high);
+    OFFSET(nvmlRowRemapperHistogramValues_t, partial);
+    OFFSET(nvmlRowRemapperHistogramValues_t, low);
+    OFFSET(nvmlRowRemapperHistogramValues_t, none);
+
+    SIZE(nvmlRepairStatus_v1_t);
+    SIZE(nvmlRepairStatus_t);
+    OFFSET(nvmlRepairStatus_v1_t, version);
+    OFFSET(nvmlRepairStatus_v1_t, bChannelRepairPending);
+    OFFSET(nvmlRepairStatus_v1_t, bTpcRepairPending);
+
+    SIZE(nvmlUnrepairableMemoryStatus_v1_t);
+    OFFSET(nvmlUnrepairableMemoryStatus_v1_t, bUnrepairableMemory);
+
+    SIZE(nvmlTemperature_v1_t);
+    SIZE(nvmlTemperature_t);
+    OFFSET(nvmlTemperature_v1_t, version);
+    OFFSET(nvmlTemperature_v1_t, sensorType);
+    OFFSET(nvmlTemperature_v1_t, temperature);
+
+    SIZE(nvmlMarginTemperature_v1_t);
+    SIZE(nvmlMarginTemperature_t);
+    OFFSET(nvmlMarginTemperature_v1_t, version);
+    OFFSET(nvmlMarginTemperature_v1_t, marginTemperature);
+
     /* the version words the versioned structs must carry */
     VALUE(nvmlGpuFabricInfo_v2);
     VALUE(nvmlGpuFabricInfo_v3);
@@ -142,6 +198,10 @@ int main(void) {
     VALUE(nvmlMemory_v2);
     VALUE(nvmlPlatformInfo_v1);
     VALUE(nvmlPlatformInfo_v2);
+    VALUE(nvmlEccSramErrorStatus_v1);
+    VALUE(nvmlRepairStatus_v1);
+    VALUE(nvmlTemperature_v1);
+    VALUE(nvmlMarginTemperature_v1);
 
     VALUE(NVML_SUCCESS);
     VALUE(NVML_ERROR_UNINITIALIZED);
@@ -275,6 +335,51 @@ int main(void) {
     VALUE(NVML_DEVICE_NAME_V2_BUFFER_SIZE);
     VALUE(NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
     VALUE(NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
+    VALUE(NVML_MEMORY_ERROR_TYPE_CORRECTED);
+    VALUE(NVML_MEMORY_ERROR_TYPE_UNCORRECTED);
+    VALUE(NVML_VOLATILE_ECC);
+    VALUE(NVML_AGGREGATE_ECC);
+    VALUE(NVML_MEMORY_LOCATION_DRAM);
+    VALUE(NVML_MEMORY_LOCATION_SRAM);
+    VALUE(NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
+    VALUE(NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR);
+    VALUE(NVML_TEMPERATURE_GPU);
+    VALUE(NVML_TEMPERATURE_THRESHOLD_SHUTDOWN);
+    VALUE(NVML_TEMPERATURE_THRESHOLD_SLOWDOWN);
+    VALUE(NVML_TEMPERATURE_THRESHOLD_MEM_MAX);
+    VALUE(NVML_TEMPERATURE_THRESHOLD_GPU_MAX);
+    VALUE(NVML_COMPUTEMODE_DEFAULT);
+    VALUE(NVML_COMPUTEMODE_EXCLUSIVE_THREAD);
+    VALUE(NVML_COMPUTEMODE_PROHIBITED);
+    VALUE(NVML_COMPUTEMODE_EXCLUSIVE_PROCESS);
+    VALUE(NVML_GPU_RECOVERY_ACTION_NONE);
+    VALUE(NVML_GPU_RECOVERY_ACTION_GPU_RESET);
+    VALUE(NVML_GPU_RECOVERY_ACTION_NODE_REBOOT);
+    VALUE(NVML_GPU_RECOVERY_ACTION_DRAIN_P2P);
+    VALUE(NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET);
+    VALUE(NVML_GPU_RECOVERY_ACTION_RECOVER_IMEX_DOMAIN);
+    VALUE(NVML_NVLINK_ERROR_DL_REPLAY);
+    VALUE(NVML_NVLINK_ERROR_DL_RECOVERY);
+    VALUE(NVML_NVLINK_ERROR_DL_CRC_FLIT);
+    VALUE(NVML_NVLINK_ERROR_DL_CRC_DATA);
+    VALUE(NVML_FI_DEV_PERF_POLICY_POWER);
+    VALUE(NVML_FI_DEV_PERF_POLICY_SYNC_BOOST);
+    VALUE(NVML_FI_DEV_MEMORY_TEMP);
+    VALUE(NVML_FI_DEV_PCIE_REPLAY_COUNTER);
+    VALUE(NVML_FI_DEV_PCIE_REPLAY_ROLLOVER_COUNTER);
+    VALUE(NVML_FI_DEV_POWER_AVERAGE);
+    VALUE(NVML_FI_DEV_POWER_INSTANT);
+    VALUE(NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT);
+    VALUE(NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT);
+    VALUE(NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS);
+    VALUE(NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS);
+    VALUE(NVML_FI_DEV_GET_GPU_RECOVERY_ACTION);
+    VALUE(NVML_FI_DEV_CLOCKS_EVENT_REASON_SW_THERM_SLOWDOWN);
+    VALUE(NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_THERM_SLOWDOWN);
+    VALUE(NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN);
+    VALUE(NVML_FI_DEV_REMAPPED_COR_INACTIVE);
+    VALUE(NVML_FI_DEV_REMAPPED_UNC_INACTIVE);
+    VALUE(NVML_VALUE_TYPE_SIGNED_INT);
 
     /* every symbol hostside looks up, under its exported (versioned) name */
     FUNCTION(nvmlInit_v2, nvmlReturn_t, (void));
@@ -323,5 +428,24 @@ int main(void) {
     FUNCTION(nvmlDeviceGetCurrentClocksThrottleReasons, nvmlReturn_t, (nvmlDevice_t, unsigned long long *));
     FUNCTION(nvmlDeviceGetPcieThroughput, nvmlReturn_t, (nvmlDevice_t, nvmlPcieUtilCounter_t, unsigned int *));
     FUNCTION(nvmlDeviceGetComputeRunningProcesses_v3, nvmlReturn_t, (nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *));
+    FUNCTION(nvmlDeviceGetMemoryErrorCounter, nvmlReturn_t, (nvmlDevice_t, nvmlMemoryErrorType_t, nvmlEccCounterType_t, nvmlMemoryLocation_t, unsigned long long *));
+    FUNCTION(nvmlDeviceGetTotalEccErrors, nvmlReturn_t, (nvmlDevice_t, nvmlMemoryErrorType_t, nvmlEccCounterType_t, unsigned long long *));
+    FUNCTION(nvmlDeviceGetSramEccErrorStatus, nvmlReturn_t, (nvmlDevice_t, nvmlEccSramErrorStatus_t *));
+    FUNCTION(nvmlDeviceGetRetiredPages, nvmlReturn_t, (nvmlDevice_t, nvmlPageRetirementCause_t, unsigned int *, unsigned long long *));
+    FUNCTION(nvmlDeviceGetRetiredPagesPendingStatus, nvmlReturn_t, (nvmlDevice_t, nvmlEnableState_t *));
+    FUNCTION(nvmlDeviceGetRemappedRows, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *, unsigned int *, unsigned int *));
+    FUNCTION(nvmlDeviceGetRemappedRows_v2, nvmlReturn_t, (nvmlDevice_t, nvmlRemappedRowsInfo_v2_t *));
+    FUNCTION(nvmlDeviceGetRowRemapperHistogram, nvmlReturn_t, (nvmlDevice_t, nvmlRowRemapperHistogramValues_t *));
+    FUNCTION(nvmlDeviceGetRepairStatus, nvmlReturn_t, (nvmlDevice_t, nvmlRepairStatus_t *));
+    FUNCTION(nvmlDeviceGetUnrepairableMemoryFlag_v1, nvmlReturn_t, (nvmlDevice_t, nvmlUnrepairableMemoryStatus_v1_t *));
+    FUNCTION(nvmlDeviceGetSupportedClocksEventReasons, nvmlReturn_t, (nvmlDevice_t, unsigned long long *));
+    FUNCTION(nvmlDeviceGetTemperatureV, nvmlReturn_t, (nvmlDevice_t, nvmlTemperature_t *));
+    FUNCTION(nvmlDeviceGetTemperature, nvmlReturn_t, (nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetTemperatureThreshold, nvmlReturn_t, (nvmlDevice_t, nvmlTemperatureThresholds_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetMarginTemperature, nvmlReturn_t, (nvmlDevice_t, nvmlMarginTemperature_t *));
+    FUNCTION(nvmlDeviceGetComputeMode, nvmlReturn_t, (nvmlDevice_t, nvmlComputeMode_t *));
+    FUNCTION(nvmlDeviceGetPerformanceState, nvmlReturn_t, (nvmlDevice_t, nvmlPstates_t *));
+    FUNCTION(nvmlDeviceGetPcieReplayCounter, nvmlReturn_t, (nvmlDevice_t, unsigned int *));
+    FUNCTION(nvmlDeviceGetNvLinkErrorCounter, nvmlReturn_t, (nvmlDevice_t, unsigned int, nvmlNvLinkErrorCounter_t, unsigned long long *));
     return 0;
 }

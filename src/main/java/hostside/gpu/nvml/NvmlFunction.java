@@ -128,7 +128,47 @@ public enum NvmlFunction {
      */
     DEVICE_GET_PCIE_THROUGHPUT("nvmlDeviceGetPcieThroughput", ADDRESS, JAVA_INT, ADDRESS),
     /** (nvmlDevice_t, unsigned int *infoCount, nvmlProcessInfo_t *infos) */
-    DEVICE_GET_COMPUTE_RUNNING_PROCESSES_V3("nvmlDeviceGetComputeRunningProcesses_v3", ADDRESS, ADDRESS, ADDRESS);
+    DEVICE_GET_COMPUTE_RUNNING_PROCESSES_V3("nvmlDeviceGetComputeRunningProcesses_v3", ADDRESS, ADDRESS, ADDRESS),
+
+    // ---- the health read (NvmlHealthReader) ----
+    /** (nvmlDevice_t, nvmlMemoryErrorType_t, nvmlEccCounterType_t, nvmlMemoryLocation_t, unsigned long long *count) */
+    DEVICE_GET_MEMORY_ERROR_COUNTER("nvmlDeviceGetMemoryErrorCounter", ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlMemoryErrorType_t, nvmlEccCounterType_t, unsigned long long *eccCounts) */
+    DEVICE_GET_TOTAL_ECC_ERRORS("nvmlDeviceGetTotalEccErrors", ADDRESS, JAVA_INT, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlEccSramErrorStatus_t *): versioned struct, Ampere and newer */
+    DEVICE_GET_SRAM_ECC_ERROR_STATUS("nvmlDeviceGetSramEccErrorStatus", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlPageRetirementCause_t, unsigned int *pageCount, unsigned long long *addresses): *pageCount 0 asks the count */
+    DEVICE_GET_RETIRED_PAGES("nvmlDeviceGetRetiredPages", ADDRESS, JAVA_INT, ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlEnableState_t *isPending): pages waiting for a reboot to be retired */
+    DEVICE_GET_RETIRED_PAGES_PENDING_STATUS("nvmlDeviceGetRetiredPagesPendingStatus", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *corrRows, unsigned int *uncRows, unsigned int *isPending, unsigned int *failureOccurred) */
+    DEVICE_GET_REMAPPED_ROWS("nvmlDeviceGetRemappedRows", ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlRemappedRowsInfo_v2_t *): adds the inactive remaps; exported by 580.159.04, absent from the 13.0 header */
+    DEVICE_GET_REMAPPED_ROWS_V2("nvmlDeviceGetRemappedRows_v2", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlRowRemapperHistogramValues_t *) */
+    DEVICE_GET_ROW_REMAPPER_HISTOGRAM("nvmlDeviceGetRowRemapperHistogram", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlRepairStatus_t *): versioned struct */
+    DEVICE_GET_REPAIR_STATUS("nvmlDeviceGetRepairStatus", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlUnrepairableMemoryStatus_v1_t *): exported by 580.159.04, absent from the 13.0 header */
+    DEVICE_GET_UNREPAIRABLE_MEMORY_FLAG_V1("nvmlDeviceGetUnrepairableMemoryFlag_v1", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned long long *): the nvmlClocksEventReason* bits this GPU can report */
+    DEVICE_GET_SUPPORTED_CLOCKS_EVENT_REASONS("nvmlDeviceGetSupportedClocksEventReasons", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlTemperature_t *): versioned struct; the call that replaces nvmlDeviceGetTemperature */
+    DEVICE_GET_TEMPERATURE_V("nvmlDeviceGetTemperatureV", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int *temp): deprecated in 13.0, for drivers without the V form */
+    DEVICE_GET_TEMPERATURE("nvmlDeviceGetTemperature", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlTemperatureThresholds_t, unsigned int *temp) */
+    DEVICE_GET_TEMPERATURE_THRESHOLD("nvmlDeviceGetTemperatureThreshold", ADDRESS, JAVA_INT, ADDRESS),
+    /** (nvmlDevice_t, nvmlMarginTemperature_t *): versioned struct; nvidia-smi's "GPU T.Limit Temp" */
+    DEVICE_GET_MARGIN_TEMPERATURE("nvmlDeviceGetMarginTemperature", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlComputeMode_t *) */
+    DEVICE_GET_COMPUTE_MODE("nvmlDeviceGetComputeMode", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, nvmlPstates_t *): 0 is P0, the most performance */
+    DEVICE_GET_PERFORMANCE_STATE("nvmlDeviceGetPerformanceState", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int *value): PCIe replays since the driver loaded */
+    DEVICE_GET_PCIE_REPLAY_COUNTER("nvmlDeviceGetPcieReplayCounter", ADDRESS, ADDRESS),
+    /** (nvmlDevice_t, unsigned int link, nvmlNvLinkErrorCounter_t, unsigned long long *counterValue): before NVLink 5 */
+    DEVICE_GET_NVLINK_ERROR_COUNTER("nvmlDeviceGetNvLinkErrorCounter", ADDRESS, JAVA_INT, JAVA_INT, ADDRESS);
 
     private final String symbol;
     private final FunctionDescriptor descriptor;

@@ -145,6 +145,66 @@ public final class NvmlTypes {
     public static final long nvmlClocksThrottleReasonHwPowerBrakeSlowdown = 0x80L;
     public static final long nvmlClocksEventReasonDisplayClockSetting = 0x100L;
 
+    // The health read (NvmlHealthReader). Values from nvml.h as docs.nvidia.com/deploy/nvml-api
+    // gives them and health.md section 1-3 cites them [H]; the field ids from the "Field Value
+    // Enums" page. nvmlMemoryErrorType_t, nvmlEccCounterType_t, nvmlMemoryLocation_t:
+    public static final int NVML_MEMORY_ERROR_TYPE_CORRECTED = 0;
+    public static final int NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1;
+    public static final int NVML_VOLATILE_ECC = 0;
+    public static final int NVML_AGGREGATE_ECC = 1;
+    public static final int NVML_MEMORY_LOCATION_DRAM = 2;
+    public static final int NVML_MEMORY_LOCATION_SRAM = 7;
+    // nvmlPageRetirementCause_t
+    public static final int NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS = 0;
+    public static final int NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR = 1;
+    // nvmlTemperatureSensors_t, nvmlTemperatureThresholds_t (4-7, acoustic and GPS, are not read)
+    public static final int NVML_TEMPERATURE_GPU = 0;
+    public static final int NVML_TEMPERATURE_THRESHOLD_SHUTDOWN = 0;
+    public static final int NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1;
+    public static final int NVML_TEMPERATURE_THRESHOLD_MEM_MAX = 2;
+    public static final int NVML_TEMPERATURE_THRESHOLD_GPU_MAX = 3;
+    // nvmlComputeMode_t (EXCLUSIVE_THREAD: "Support Removed", still a value a driver may give)
+    public static final int NVML_COMPUTEMODE_DEFAULT = 0;
+    public static final int NVML_COMPUTEMODE_EXCLUSIVE_THREAD = 1;
+    public static final int NVML_COMPUTEMODE_PROHIBITED = 2;
+    public static final int NVML_COMPUTEMODE_EXCLUSIVE_PROCESS = 3;
+    // nvmlDeviceGpuRecoveryAction_t, what NVML_FI_DEV_GET_GPU_RECOVERY_ACTION gives
+    // (RECOVER_IMEX_DOMAIN 5 is in the 13.1+ headers, not the 13.0 one: health.md section 2)
+    public static final int NVML_GPU_RECOVERY_ACTION_NONE = 0;
+    public static final int NVML_GPU_RECOVERY_ACTION_GPU_RESET = 1;
+    public static final int NVML_GPU_RECOVERY_ACTION_NODE_REBOOT = 2;
+    public static final int NVML_GPU_RECOVERY_ACTION_DRAIN_P2P = 3;
+    public static final int NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET = 4;
+    public static final int NVML_GPU_RECOVERY_ACTION_RECOVER_IMEX_DOMAIN = 5;
+    // nvmlNvLinkErrorCounter_t: the per-link counters before NVLink 5 (Blackwell answers with fields)
+    public static final int NVML_NVLINK_ERROR_DL_REPLAY = 0;
+    public static final int NVML_NVLINK_ERROR_DL_RECOVERY = 1;
+    public static final int NVML_NVLINK_ERROR_DL_CRC_FLIT = 2;
+    public static final int NVML_NVLINK_ERROR_DL_CRC_DATA = 3;
+
+    // field ids of the health read. 269-271 are the 13.1+ header's numbers, which driver 580.159.04
+    // answers (251-253 say NOT_SUPPORTED there, health.md's renumbering trap; the 13.0 header had
+    // the counters at 251-253). 193-196 come as NVML_VALUE_TYPE_SIGNED_INT (5).
+    public static final int NVML_FI_DEV_PERF_POLICY_POWER = 74;
+    public static final int NVML_FI_DEV_PERF_POLICY_SYNC_BOOST = 76;
+    public static final int NVML_FI_DEV_MEMORY_TEMP = 82;
+    public static final int NVML_FI_DEV_PCIE_REPLAY_COUNTER = 94;
+    public static final int NVML_FI_DEV_PCIE_REPLAY_ROLLOVER_COUNTER = 95;
+    public static final int NVML_FI_DEV_POWER_AVERAGE = 185;
+    public static final int NVML_FI_DEV_POWER_INSTANT = 186;
+    public static final int NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT = 193;
+    public static final int NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT = 194;
+    public static final int NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS = 214;
+    public static final int NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS = 221;
+    public static final int NVML_FI_DEV_GET_GPU_RECOVERY_ACTION = 230;
+    public static final int NVML_FI_DEV_CLOCKS_EVENT_REASON_SW_THERM_SLOWDOWN = 269;
+    public static final int NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_THERM_SLOWDOWN = 270;
+    public static final int NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN = 271;
+    public static final int NVML_FI_DEV_REMAPPED_COR_INACTIVE = 301;
+    public static final int NVML_FI_DEV_REMAPPED_UNC_INACTIVE = 302;
+    /** nvmlValueType_t of the 13.x headers: the T.Limit fields' type (the 580 driver answers 193-196 with it) */
+    public static final int NVML_VALUE_TYPE_SIGNED_INT = 5;
+
     // nvmlIntNvLinkDeviceType_t: what is at the other end of an NVLink
     public static final int NVML_NVLINK_DEVICE_TYPE_GPU = 0x00;
     public static final int NVML_NVLINK_DEVICE_TYPE_IBMNPU = 0x01;
@@ -333,9 +393,80 @@ public final class NvmlTypes {
             JAVA_LONG.withName("value"))
             .withName("nvmlFieldValue_t");
 
+    /**
+     * nvmlEccSramErrorStatus_v1_t (= nvmlEccSramErrorStatus_t): nvmlDeviceGetSramEccErrorStatus,
+     * 104 bytes as the H100 probe's call confirmed (health.md section 1).
+     */
+    public static final StructLayout nvmlEccSramErrorStatus_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("aggregateUncParity"),
+            JAVA_LONG.withName("aggregateUncSecDed"),
+            JAVA_LONG.withName("aggregateCor"),
+            JAVA_LONG.withName("volatileUncParity"),
+            JAVA_LONG.withName("volatileUncSecDed"),
+            JAVA_LONG.withName("volatileCor"),
+            JAVA_LONG.withName("aggregateUncBucketL2"),
+            JAVA_LONG.withName("aggregateUncBucketSm"),
+            JAVA_LONG.withName("aggregateUncBucketPcie"),
+            JAVA_LONG.withName("aggregateUncBucketMcu"),
+            JAVA_LONG.withName("aggregateUncBucketOther"),
+            JAVA_INT.withName("bThresholdExceeded"),
+            MemoryLayout.paddingLayout(4))
+            .withName("nvmlEccSramErrorStatus_v1_t");
+
+    /**
+     * nvmlRemappedRowsInfo_v2_t: nvmlDeviceGetRemappedRows_v2. It carries no version word
+     * (docs.nvidia.com/deploy/nvml-api/api/structnvmlRemappedRowsInfo__v2__t.html lists none).
+     */
+    public static final StructLayout nvmlRemappedRowsInfo_v2_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("corrActiveRemaps"),
+            JAVA_INT.withName("corrInactiveRemaps"),
+            JAVA_INT.withName("uncActiveRemaps"),
+            JAVA_INT.withName("uncInactiveRemaps"),
+            JAVA_INT.withName("bPending"),
+            JAVA_INT.withName("bFailureOccurred"))
+            .withName("nvmlRemappedRowsInfo_v2_t");
+
+    /** nvmlRowRemapperHistogramValues_t: banks by the spare rows they have left. */
+    public static final StructLayout nvmlRowRemapperHistogramValues_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("max"),
+            JAVA_INT.withName("high"),
+            JAVA_INT.withName("partial"),
+            JAVA_INT.withName("low"),
+            JAVA_INT.withName("none"))
+            .withName("nvmlRowRemapperHistogramValues_t");
+
+    /** nvmlRepairStatus_v1_t (= nvmlRepairStatus_t): nvmlDeviceGetRepairStatus. */
+    public static final StructLayout nvmlRepairStatus_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            JAVA_INT.withName("bChannelRepairPending"),
+            JAVA_INT.withName("bTpcRepairPending"))
+            .withName("nvmlRepairStatus_v1_t");
+
+    /** nvmlUnrepairableMemoryStatus_v1_t: nvmlDeviceGetUnrepairableMemoryFlag_v1; no version word. */
+    public static final StructLayout nvmlUnrepairableMemoryStatus_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("bUnrepairableMemory"))
+            .withName("nvmlUnrepairableMemoryStatus_v1_t");
+
+    /** nvmlTemperature_v1_t (= nvmlTemperature_t): nvmlDeviceGetTemperatureV; sensorType goes in. */
+    public static final StructLayout nvmlTemperature_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            JAVA_INT.withName("sensorType"),
+            JAVA_INT.withName("temperature"))
+            .withName("nvmlTemperature_v1_t");
+
+    /** nvmlMarginTemperature_v1_t (= nvmlMarginTemperature_t): the distance to the nearest slowdown threshold. */
+    public static final StructLayout nvmlMarginTemperature_v1_t = MemoryLayout.structLayout(
+            JAVA_INT.withName("version"),
+            JAVA_INT.withName("marginTemperature"))
+            .withName("nvmlMarginTemperature_v1_t");
+
     public static final List<StructLayout> STRUCTS = List.of(nvmlPciInfo_t, nvmlMemory_t, nvmlMemory_v2_t, nvmlGpuFabricInfo_t,
             nvmlGpuFabricInfo_v2_t, nvmlGpuFabricInfo_v3_t, nvmlDeviceAddressingMode_v1_t, nvmlUtilization_t, nvmlProcessInfo_v2_t,
-            nvmlPlatformInfo_v1_t, nvmlPlatformInfo_v2_t, nvmlC2cModeInfo_v1_t, nvmlFieldValue_t);
+            nvmlPlatformInfo_v1_t, nvmlPlatformInfo_v2_t, nvmlC2cModeInfo_v1_t, nvmlFieldValue_t, nvmlEccSramErrorStatus_v1_t,
+            nvmlRemappedRowsInfo_v2_t, nvmlRowRemapperHistogramValues_t, nvmlRepairStatus_v1_t, nvmlUnrepairableMemoryStatus_v1_t,
+            nvmlTemperature_v1_t, nvmlMarginTemperature_v1_t);
 
     /**
      * The version word a versioned struct must carry (NVML_STRUCT_VERSION in nvml.h:

@@ -211,6 +211,51 @@ public final class FakeNvml {
         call(v, "fake_nvml_reset_rack", FunctionDescriptor.ofVoid());
     }
 
+    /**
+     * Sets one number of GPU {@code gpu}'s health read by its key in fake_nvml.c's HEALTH_KEYS
+     * ("ecc.volatile.dram.corrected", "histogram.max", "temp.margin", ...); an unknown key fails.
+     */
+    public static void setHealth(Variant v, int gpu, String key, long value) {
+        try (Arena arena = Arena.ofConfined()) {
+            int known = (int) hook(v, "fake_nvml_set_health", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG))
+                    .invokeWithArguments(gpu, arena.allocateFrom(key), value);
+            if (known != 1) throw new AssertionError("fake_nvml.c has no health key \"" + key + "\"");
+        } catch (Throwable t) {
+            throw t instanceof AssertionError a ? a : new AssertionError(t);
+        }
+    }
+
+    /** Both GPUs' health numbers back to the H100's, no failing call, no field answers set apart. */
+    public static void resetHealth(Variant v) {
+        call(v, "fake_nvml_reset_health", FunctionDescriptor.ofVoid());
+    }
+
+    /** The device call {@code symbol} answers {@code code} for GPU {@code gpu} from now on. */
+    public static void failCall(Variant v, int gpu, String symbol, int code) {
+        try (Arena arena = Arena.ofConfined()) {
+            call(v, "fake_nvml_fail_call", FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_INT), gpu, arena.allocateFrom(symbol), code);
+        }
+    }
+
+    /** Device calls GPU {@code gpu} got after its failing call answered. */
+    public static int callsAfterFail(Variant v, int gpu) {
+        try {
+            return (int) hook(v, "fake_nvml_calls_after_fail", FunctionDescriptor.of(JAVA_INT, JAVA_INT)).invokeExact(gpu);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** nvmlDeviceGetFieldValues answers field {@code id} of GPU {@code gpu} with {@code ret} and value type {@code type}. */
+    public static void setField(Variant v, int gpu, int id, int ret, int type) {
+        call(v, "fake_nvml_set_field", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), gpu, id, ret, type);
+    }
+
+    /** Every active link of GPU {@code gpu} answers nvmlNvlinkVersion_t {@code version} (7: NVLink 5). */
+    public static void setLinkVersion(Variant v, int gpu, int version) {
+        call(v, "fake_nvml_set_link_version", FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT), gpu, version);
+    }
+
     /** nvmlInit_v2 calls not yet matched by nvmlShutdown. */
     static int initCount(Variant v) {
         try {

@@ -44,6 +44,13 @@ class NvmlLayoutsTest {
             Map.entry("nvmlIntNvLinkDeviceType_t", JAVA_INT),
             Map.entry("nvmlGpuP2PCapsIndex_t", JAVA_INT),
             Map.entry("nvmlGpuP2PStatus_t", JAVA_INT),
+            Map.entry("nvmlMemoryErrorType_t", JAVA_INT),
+            Map.entry("nvmlEccCounterType_t", JAVA_INT),
+            Map.entry("nvmlMemoryLocation_t", JAVA_INT),
+            Map.entry("nvmlPageRetirementCause_t", JAVA_INT),
+            Map.entry("nvmlTemperatureSensors_t", JAVA_INT),
+            Map.entry("nvmlTemperatureThresholds_t", JAVA_INT),
+            Map.entry("nvmlNvLinkErrorCounter_t", JAVA_INT),
             Map.entry("unsigned int", JAVA_INT),
             Map.entry("int", JAVA_INT),
             Map.entry("unsigned long", JAVA_LONG),
@@ -55,7 +62,11 @@ class NvmlLayoutsTest {
             "nvmlGpuFabricInfoV_t", "nvmlGpuFabricInfo_v3_t",
             "nvmlDeviceAddressingMode_t", "nvmlDeviceAddressingMode_v1_t",
             "nvmlProcessInfo_t", "nvmlProcessInfo_v2_t",
-            "nvmlPlatformInfo_t", "nvmlPlatformInfo_v2_t");
+            "nvmlPlatformInfo_t", "nvmlPlatformInfo_v2_t",
+            "nvmlEccSramErrorStatus_t", "nvmlEccSramErrorStatus_v1_t",
+            "nvmlRepairStatus_t", "nvmlRepairStatus_v1_t",
+            "nvmlTemperature_t", "nvmlTemperature_v1_t",
+            "nvmlMarginTemperature_t", "nvmlMarginTemperature_v1_t");
 
     record Line(String kind, List<String> words) {}
 
