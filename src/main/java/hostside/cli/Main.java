@@ -17,7 +17,7 @@ import hostside.core.Printable;
         header = "The host side of a GPU machine: how it is wired, measured and explained.",
         description = "Each command answers one module's questions about this machine, or about one recorded with snapshot (--root). Run hostside COMMAND --help for what a command reads, measures and costs.",
         subcommands = {MachineCommand.class, VmCommand.class, CpuCommand.class, IoCommand.class, ContainerCommand.class,
-                ChecklistCommand.class, RackCommand.class, ReportCommand.class, CompareCommand.class, FleetCommand.class, LearnCommand.class, SnapshotCommand.class,
+                ChecklistCommand.class, RackCommand.class, HealthCommand.class, ReportCommand.class, CompareCommand.class, FleetCommand.class, LearnCommand.class, SnapshotCommand.class,
                 BundleCommand.class, RulesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

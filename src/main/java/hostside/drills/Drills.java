@@ -6,6 +6,7 @@ import java.util.Optional;
 import hostside.container.ContainerDrill;
 import hostside.cpu.CpuDrill;
 import hostside.harness.Drill;
+import hostside.health.HealthDrill;
 import hostside.io.IoDrill;
 import hostside.machine.MachineDrill;
 import hostside.rack.Rack;
@@ -19,9 +20,12 @@ import hostside.vm.VmDrill;
 public final class Drills {
     private Drills() {}
 
-    /** Module 1 first: its facts are read once and handed to every drill after it; the rack last, judging what they read. */
+    /**
+     * Module 1 first: its facts are read once and handed to every drill after it; the rack after the
+     * five, judging what they read; node health last, reading the machine's PCI devices from Module 1.
+     */
     private static final List<Drill<?, ?>> ALL = List.of(MachineDrill.DRILL, VmDrill.DRILL, CpuDrill.DRILL, IoDrill.DRILL, ContainerDrill.DRILL,
-            Rack.DRILL);
+            Rack.DRILL, HealthDrill.DRILL);
 
     public static List<Drill<?, ?>> all() {
         return ALL;

@@ -162,7 +162,7 @@ public final class GpuDrill {
      * busy: GPUs drop to a low speed when idle, so only a reading under load says whether the
      * link really runs below its maximum (DOMAIN.md).
      */
-    static PciLink linkUnderLoad(FsRoot fs, GpuBench bench, String address, PciLink idle) {
+    public static PciLink linkUnderLoad(FsRoot fs, GpuBench bench, String address, PciLink idle) {
         // Only a link below its maximum needs the second look (and the 64 MiB of pinned memory).
         if (idle == null || !(idle.belowMaxSpeed() || idle.belowMaxWidth())) return null;
         long bytes = 64L << 20;

@@ -122,6 +122,15 @@ public final class RackFactsReader {
         return new RackFacts.Imex(major, channels, has(fs, "/etc/nvidia-imex", "config.cfg"), has(fs, "/etc/nvidia-imex", "nodes_config.cfg"), daemon);
     }
 
+    /**
+     * The fabric manager's facts alone, as {@link #read} reads them: the NVSwitches on the bus, its
+     * unit, and whether its daemon runs (null where that cannot be seen: a recording, a PID namespace).
+     */
+    public static RackFacts.FabricManager fabricManager(FsRoot fs, MachineFacts machine) {
+        String hidden = fs.isLive() ? hostHidden(fs) : "";
+        return fabricManager(fs, machine, fs.isLive() && hidden.isEmpty() ? processNames(fs) : null);
+    }
+
     static RackFacts.FabricManager fabricManager(FsRoot fs, MachineFacts machine, java.util.Set<String> running) {
         List<String> switches = machine.pci().stream()
                 .filter(d -> "0x10de".equalsIgnoreCase(d.vendorId()) && d.classCode() != null && d.classCode().toLowerCase(java.util.Locale.ROOT).startsWith("0x0680"))

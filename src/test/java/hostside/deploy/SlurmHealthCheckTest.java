@@ -171,6 +171,19 @@ class SlurmHealthCheckTest {
         assertThat(failed.out()).contains("failed");
     }
 
+    /** 1 is also every hostside command's exit when it fails to run: without a finding's line, nothing is drained. */
+    @Test
+    void anExitOfOneWithoutAFindingsLineIsAFailureNotAFinding() throws Exception {
+        for (String line : List.of("", "hostside: failed: out of memory\n", "ok: 3 checks passed\n")) {
+            Run r = run(1, line, "idle none");
+            assertThat(r.scontrol()).as(line).isEmpty();
+            assertThat(r.exit()).as(line).isEqualTo(1);
+            assertThat(r.out()).as(line).contains("left as it is: hostside health failed (exit 1)");
+        }
+        assertThat(run(1, "warn: M6-HEALTH-PERSISTENCE GPU0: persistence mode is off\n", "idle none").scontrol())
+                .containsExactly("update|NodeName=node7|State=DRAIN|Reason=hostside: warn: M6-HEALTH-PERSISTENCE GPU0: persistence mode is off|");
+    }
+
     @Test
     void aConfigurationLineItDoesNotReadIsReportedNotRun() throws Exception {
         Path marker = tmp.resolve("ran");

@@ -17,6 +17,7 @@ import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Unit;
 import hostside.core.Units;
+import hostside.health.HealthRules;
 import hostside.report.Conclusions;
 import hostside.report.Fleet;
 import hostside.report.MeasuredBy;
@@ -292,8 +293,30 @@ public record Comparison(List<Machine> machines, List<ClassGroup> classes, List<
             String mine = String.valueOf(f.getValue().apply(r));
             if (!mine.equals(mode)) differ.add(f.getKey() + " " + mine + " (the group: " + mode + ")");
         }
+        List<String> health = healthCauses(group, r);
+        if (!health.isEmpty()) {
+            return "probable cause, node health: " + Finding.some(health) + (differ.isEmpty() ? "" : "; also differs in: " + String.join("; ", differ));
+        }
         if (differ.isEmpty()) return "";
         return differ.size() == 1 ? "probable cause: " + differ.getFirst() : "differs in: " + String.join("; ", differ);
+    }
+
+    /**
+     * The machine's node-health findings to fix (bad or warn) whose rule fired on at most half of
+     * its group: a GPU held down by HW slowdown, a link trained down or a pending row remap explains
+     * a figure below its peers better than any setting, and a finding the whole class shares explains
+     * nothing about one machine. A report written before health was checked has none to give.
+     */
+    static List<String> healthCauses(List<Input> group, Report.Head machine) {
+        if (machine.findings() == null) return List.of();
+        List<String> out = new ArrayList<>();
+        for (Report.Concluded c : machine.findings()) {
+            if (!HealthRules.isHealth(c.id()) || !c.severity().toFix()) continue;
+            long sharing = group.stream().filter(i -> i.report().findings() != null
+                    && i.report().findings().stream().anyMatch(o -> o.id().equals(c.id()) && o.severity().toFix())).count();
+            if (sharing * 2 <= group.size()) out.add(c.id() + " " + c.subject() + " (" + c.severity() + ")");
+        }
+        return out;
     }
 
     /**

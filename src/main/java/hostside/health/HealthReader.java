@@ -1,0 +1,87 @@
+package hostside.health;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JacksonException;
+
+import hostside.checklist.KernelLog;
+import hostside.core.Json;
+import hostside.core.Printable;
+import hostside.fs.FsRoot;
+import hostside.fs.Recorder;
+import hostside.gpu.nvml.NvmlHealth;
+import hostside.health.host.AerReader;
+import hostside.health.host.IbPorts;
+import hostside.health.host.IbReader;
+import hostside.health.host.RailReader;
+import hostside.health.host.SoftwareReader;
+import hostside.machine.MachineFacts;
+import hostside.machine.PciDevice;
+import hostside.machine.PciLink;
+import hostside.rack.RackFactsReader;
+
+/**
+ * Reads {@link HealthFacts}. On a live machine NVML is asked and its answers are put into the
+ * snapshot being recorded, if one is ({@link FsRoot#recordDerived}); on a recording those answers
+ * are read back, so a snapshot taken on a GPU node replays its health anywhere.
+ */
+public final class HealthReader {
+    /** Where a snapshot keeps what NVML answered: hostside's own folder, which no machine has. */
+    public static final String RECORDED_NVML = Recorder.OWN_FOLDER + "/nvml-health.json";
+
+    private HealthReader() {}
+
+    /**
+     * The facts of the machine {@code fs} is; {@code machine} its Module 1 facts (the PCI devices);
+     * {@code loadLinks}: read a GPU's link again under load where it sat below its maximum, unless
+     * {@code loaded} has it already (Module 1 read it under its copies in the same report).
+     */
+    public static HealthFacts read(FsRoot fs, MachineFacts machine, boolean loadLinks, Map<String, PciLink> loaded) {
+        NvmlHealth nvml = nvml(fs);
+        List<DeviceLink> links = machine.pci().stream().filter(d -> d.isGpu() || d.isNic()).map(DeviceLink::of)
+                .map(l -> LinkLoad.needsLoad(l) && loaded.containsKey(l.address()) ? l.loaded(loaded.get(l.address())) : l).toList();
+        if (loadLinks) links = LinkLoad.underLoad(fs, links);
+        int onBus = (int) machine.pci().stream().filter(d -> d.isGpu() && nvidia(d)).count();
+        List<String> gpus = machine.pci().stream().filter(PciDevice::isGpu).map(PciDevice::address).toList();
+        List<String> devices = links.stream().map(DeviceLink::address).toList();
+        IbPorts ib = IbReader.read(fs);
+        return new HealthFacts(nvml, links, AerReader.read(fs, devices), ib, RailReader.read(fs, gpus, ib), SoftwareReader.read(fs),
+                RackFactsReader.fabricManager(fs, machine), XidLog.of(KernelLog.read(fs)), onBus);
+    }
+
+    private static boolean nvidia(PciDevice d) {
+        return "0x10de".equalsIgnoreCase(d.vendorId());
+    }
+
+    /** NVML's answers: asked on a live machine (and recorded), read back on a recording. */
+    static NvmlHealth nvml(FsRoot fs) {
+        if (!fs.isLive()) return recorded(fs);
+        NvmlHealth h = NvmlHealth.read();
+        fs.recordDerived(RECORDED_NVML, Json.write(h));
+        return h;
+    }
+
+    /** The answers a snapshot kept; a snapshot without them (older, or garbled) says so, and nothing of the GPUs is judged. */
+    static NvmlHealth recorded(FsRoot fs) {
+        Optional<String> text = fs.text(RECORDED_NVML);
+        if (text.isEmpty()) {
+            return notRun("the recording holds no NVML answers (" + RECORDED_NVML + "): made by hostside snapshot before it recorded them,"
+                    + " or a folder that is not a snapshot");
+        }
+        try {
+            NvmlHealth h = Json.MAPPER.readValue(text.get(), NvmlHealth.class);
+            if (h == null || h.gpus() == null) return notRun(RECORDED_NVML + " in the recording is not NVML's answers");
+            return h;
+        } catch (JacksonException e) {
+            return notRun(RECORDED_NVML + " in the recording could not be read (" + Printable.of(e.getOriginalMessage()) + ")");
+        } catch (IllegalArgumentException e) {
+            return notRun(RECORDED_NVML + " in the recording could not be read (" + Printable.of(String.valueOf(e.getMessage())) + ")");
+        }
+    }
+
+    private static NvmlHealth notRun(String why) {
+        return new NvmlHealth(null, why, null, null, null, null, List.of(), List.of());
+    }
+}
