@@ -4,7 +4,7 @@
     python3 bench/harness/smi_q.py NVIDIA_SMI_Q.txt HOSTSIDE.json
 
 NVIDIA_SMI_Q.txt is `nvidia-smi -q` as it prints; HOSTSIDE.json is an NvmlHealth document, or a
-document that carries one under the top-level key "nvml" (as `hostside health --json` will). GPUs
+document that carries one under "facts"/"nvml" (as `hostside health --json` does) or "nvml". GPUs
 are paired by PCI bus id. One aligned row per field: field, nvidia-smi's value, hostside's, and
 equal / differs / n-a (n-a: one side has no value, so there is nothing to compare; both without one
 is equal). Exit status 1 when any field differs, 0 otherwise, 2 on unreadable input.
@@ -237,7 +237,8 @@ def main(argv):
     except (OSError, ValueError) as e:
         print("cannot read: %s" % e, file=sys.stderr)
         return 2
-    nvml = doc.get("nvml", doc)
+    # hostside health --json keeps it under facts.nvml; an NvmlHealth document is one itself
+    nvml = doc.get("facts", {}).get("nvml") or doc.get("nvml", doc)
     rows = compare(smi, nvml)
     print(table(rows))
     return 1 if any(r[4].startswith("differs") for r in rows) else 0

@@ -45,6 +45,8 @@ SCRIPTS = [
            "and hostside's load beside vmstat's [ROUNDS]"),
     Script("multigpu", "multigpu.sh", "every GPU and GPU pair: nvidia-smi topo, hostside's all-GPU and peer cases, "
            "nvbandwidth's (multigpu-table.py sets them side by side) and PyTorch's peer access"),
+    Script("health", "health.sh", "hostside health beside nvidia-smi -q field by field, interleaved, with both programs' wall time; "
+           "a snapshot of the node replayed under --root; the line and prometheus formats [ROUNDS]"),
     Script("startup-flags", "startup-flags.sh", "which JVM flag sets shorten `machine --json`, each with its own AOT cache "
            "(needs a JDK and the checkout's jar) [ROUNDS]"),
     Script("compare-memory", "compare-memory.sh", "peak RSS and wall time of `compare` on a fleet of large reports, "
