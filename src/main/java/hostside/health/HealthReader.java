@@ -1,5 +1,9 @@
 package hostside.health;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +15,7 @@ import hostside.core.Json;
 import hostside.core.Printable;
 import hostside.fs.FsRoot;
 import hostside.fs.Recorder;
+import hostside.gpu.nvml.GpuHealth;
 import hostside.gpu.nvml.NvmlHealth;
 import hostside.health.host.AerReader;
 import hostside.health.host.IbPorts;
@@ -59,8 +64,35 @@ public final class HealthReader {
     static NvmlHealth nvml(FsRoot fs) {
         if (!fs.isLive()) return recorded(fs);
         NvmlHealth h = NvmlHealth.read();
-        fs.recordDerived(RECORDED_NVML, Json.write(h));
+        fs.recordDerived(RECORDED_NVML, Json.write(forRecording(h)));
         return h;
+    }
+
+    /** What a GPU's UUID becomes in a snapshot: this prefix and 16 hex digits of a hash of it. */
+    static final String UUID_STAND_IN = "GPU-hash-";
+    private static final String UUID_PREFIX = "hostside GPU UUID\0";
+
+    /**
+     * NVML's answers as a snapshot keeps them: a GPU's UUID names one board for its life, as a serial
+     * number does, and a snapshot holds no machine identity (docs/snapshot.md). It keeps a stand-in,
+     * equal for equal UUIDs, so that GPUs can still be told apart and matched across snapshots.
+     */
+    static NvmlHealth forRecording(NvmlHealth h) {
+        List<GpuHealth> gpus = h.gpus().stream().map(g -> new GpuHealth(g.index(), g.name(), standIn(g.uuid()), g.pciBusId(), g.memory(), g.state(),
+                g.pcie(), g.nvLinks(), g.fabric(), g.unread())).toList();
+        return new NvmlHealth(h.library(), h.notRun(), h.notRunCode(), h.driverVersion(), h.nvmlVersion(), h.cudaDriverVersion(), gpus, h.unread());
+    }
+
+    static String standIn(String uuid) {
+        if (uuid == null) return null;
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update(UUID_PREFIX.getBytes(StandardCharsets.UTF_8));
+            d.update(uuid.getBytes(StandardCharsets.UTF_8));
+            return UUID_STAND_IN + HexFormat.of().formatHex(d.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     /** The answers a snapshot kept; a snapshot without them (older, or garbled) says so, and nothing of the GPUs is judged. */

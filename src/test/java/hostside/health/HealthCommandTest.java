@@ -11,9 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import hostside.Fixtures;
 import hostside.core.Json;
+import hostside.fs.FsRoot;
 import hostside.gpu.nvml.FakeNvml;
 import hostside.gpu.nvml.Nvml;
 import hostside.testing.CliRun;
@@ -81,7 +83,14 @@ class HealthCommandTest {
         assertThat(replay.code()).as(replay.err()).isEqualTo(1);
         JsonNode a = Json.MAPPER.readTree(live.out()), b = Json.MAPPER.readTree(replay.out());
         assertThat(b.path("kind").asText()).isEqualTo("health");
+        // the same answers, but a GPU's UUID, which names the board as a serial number does: a stand-in
+        String uuid = a.at("/facts/nvml/gpus/0/uuid").asText();
+        assertThat(b.at("/facts/nvml/gpus/0/uuid").asText()).isEqualTo(HealthReader.standIn(uuid)).startsWith("GPU-hash-").doesNotContain(uuid);
+        for (JsonNode doc : new JsonNode[] {a, b}) {
+            for (JsonNode g : doc.at("/facts/nvml/gpus")) ((ObjectNode) g).remove("uuid");
+        }
         assertThat(b.at("/facts/nvml")).isEqualTo(a.at("/facts/nvml"));
+        assertThat(FsRoot.open(snap.toString()).text(HealthReader.RECORDED_NVML).orElseThrow()).contains("\"gpus\"").doesNotContain(uuid);
         assertThat(b.at("/facts/nvml/gpus").size()).isEqualTo(2);
         assertThat(b.path("verdict").asText()).isEqualTo(a.path("verdict").asText());
         assertThat(b.path("findings").findValuesAsText("id")).contains("M6-HEALTH-ROW-REMAP-FAILED", "M6-HEALTH-NVLINK-DOWN");

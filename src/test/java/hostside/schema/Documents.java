@@ -28,6 +28,7 @@ import hostside.gpu.peer.PeerCopies;
 import hostside.harness.Detail;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
+import hostside.health.HealthRun;
 import hostside.io.IoDrill;
 import hostside.io.IoRun;
 import hostside.machine.GpuDrill;
@@ -76,6 +77,7 @@ final class Documents {
             new Doc("container", "hostside container --json", "container", s -> drillRoot(s, ContainerRun.class, "container")),
             new Doc("checklist", "hostside checklist PID --json", "checklist", s -> drillRoot(s, Checklist.class, "checklist")),
             new Doc("rack", "hostside rack --json", "rack", Documents::rack),
+            new Doc("health", "hostside health --json", "health", s -> drillRoot(s, HealthRun.class, "health")),
             new Doc("report", "hostside report --json, results/<host>.json", "report", s -> drillRoot(s, Report.class, "report")),
             new Doc("compare", "hostside compare --json", "compare", Documents::compare),
             new Doc("rules", "hostside rules --json, hostside rules ID --json", null, Documents::rules));
@@ -104,7 +106,7 @@ final class Documents {
         s.shape(Scope.class, x -> type("string").put("pattern", scopePattern())
                 .put("description", "what a figure is about: machine, gpu:PCI, node:N, nodes:CPUNODE,MEMNODE, gpunode:PCI,N, pair:PCI,PCI, dir:PATH, cpu:LIST"));
         s.shape(MachineRun.class, Documents::machine);
-        for (Class<?> run : List.of(VmRun.class, CpuRun.class, IoRun.class, ContainerRun.class)) s.shape(run, x -> drill(x, run));
+        for (Class<?> run : List.of(VmRun.class, CpuRun.class, IoRun.class, ContainerRun.class, HealthRun.class)) s.shape(run, x -> drill(x, run));
         s.property(Result.class, "detail", x -> NODES.objectNode()); // by the case's key: refine(Result) below
         s.refine(Result.class, Documents::result);
         s.property(Report.Section.class, "data", x -> NODES.objectNode()); // by the module: refine(Section) below
@@ -267,6 +269,7 @@ final class Documents {
         data.put(3, s.ref(CpuRun.class));
         data.put(4, s.ref(IoRun.class));
         data.put(5, s.ref(Report.Rack.class));
+        data.put(6, s.ref(HealthRun.class));
         data.forEach((module, ref) -> {
             ObjectNode c = all.addObject();
             c.putObject("if").putObject("properties").putObject("module").put("const", module);

@@ -80,14 +80,15 @@ class SchemaTest {
     void eachDrillOfTheRecordingIsValid() throws IOException {
         String h200 = Fixtures.h200().toString();
         List<String> kinds = new ArrayList<>();
-        for (String drill : List.of("machine", "vm", "cpu", "io", "container", "rack")) {
+        for (String drill : List.of("machine", "vm", "cpu", "io", "container", "rack", "health")) {
             CliRun r = CliRun.of(drill, "--json", "--root", h200);
-            assertThat(r.code()).as(drill + ": " + r.err()).isZero();
+            // health exits 3 on it: GPUs on its bus, and no NVML answers in a recording made before snapshots kept them
+            assertThat(r.code()).as(drill + ": " + r.err()).isEqualTo(drill.equals("health") ? 3 : 0);
             JsonNode doc = Json.MAPPER.readTree(r.out());
             assertThat(errors(doc)).as(drill).isEmpty();
             kinds.add(Documents.ALL.stream().filter(d -> d == doc(doc)).findFirst().orElseThrow().file());
         }
-        assertThat(kinds).containsExactly("machine", "vm", "cpu", "io", "container", "rack");
+        assertThat(kinds).containsExactly("machine", "vm", "cpu", "io", "container", "rack", "health");
     }
 
     /** A report of the recording, and a comparison of it with the two recorded ones: the documents a fleet reads. */
