@@ -28,6 +28,8 @@ import hostside.gpu.bench.AllGpus;
 import hostside.gpu.bench.Copies;
 import hostside.gpu.cuda.CudaFacts;
 import hostside.harness.Result;
+import hostside.health.DeviceLink;
+import hostside.health.HealthFacts;
 import hostside.io.IoRun;
 import hostside.io.facts.IoFacts;
 import hostside.machine.Affinity;
@@ -131,6 +133,8 @@ final class ReportChecks {
             need(IoFacts.Nic.class, "name", "rdmaDevices"),
             need(IoFacts.CuFile.class, "path"),
             need(ContainerRun.class, "facts", "plan", "findings"),
+            need(HealthFacts.class, "nvml", "links", "xids"),
+            need(DeviceLink.class, "address", "label", "kind"),
             need(ContainerFacts.class, "runtime", "cgroup", "memory", "cpu", "pids", "shm", "devices", "limits", "rootFs",
                     "namespaces", "unknowns"),
             need(ContainerFacts.Detection.class, "evidence"),

@@ -104,4 +104,26 @@ class FleetFindingsTest {
         Comparison unread = Comparison.of(List.of(machine("a", true, List.of(), h2d(40)), machine("b", null, List.of(), h2d(55))));
         assertThat(unread.pairs()).singleElement().satisfies(p -> assertThat(p.unfair()).as("not read on one: nothing known to differ").isEmpty());
     }
+
+    /**
+     * A node whose figure trails its class and whose own health check found the GPU slowed by the
+     * hardware: the health finding is the probable cause, before any setting; a finding the whole
+     * class shares explains nothing about one node.
+     */
+    @Test
+    void aNodesOwnHealthFindingIsTheProbableCauseOfItsOutlyingFigure() {
+        List<Comparison.Input> in = new ArrayList<>();
+        Report.Concluded shared = new Report.Concluded(6, "M6-HEALTH-PERSISTENCE", Severity.WARN, "GPU0", "persistence mode is off", "nvidia-persistenced");
+        for (int i = 0; i < 6; i++) {
+            double wobble = 1 + 0.002 * (i % 3);
+            in.add(machine("n" + i, false, List.of(shared), ComparisonTest.gbs("host_to_device_ce_pinned", 55.0 * wobble)));
+        }
+        in.set(4, machine("n4", false, List.of(shared, new Report.Concluded(6, "M6-HEALTH-CLOCK-SLOWDOWN", Severity.BAD, "GPU0",
+                "GPU0: clocks held down now by HW Thermal Slowdown", "check its cooling")), ComparisonTest.gbs("host_to_device_ce_pinned", 40.0)));
+        Comparison c = Comparison.of(in);
+        assertThat(c.outliers()).singleElement().satisfies(o -> {
+            assertThat(o.machine()).isEqualTo("n4");
+            assertThat(o.cause()).isEqualTo("probable cause, node health: M6-HEALTH-CLOCK-SLOWDOWN GPU0 (bad)");
+        });
+    }
 }
