@@ -26,7 +26,7 @@ import hostside.health.HealthMetrics;
 import hostside.health.HealthRun;
 
 @Command(name = "health", mixinStandardHelpOptions = true,
-        header = "Node health in seconds: GPU memory, GPU state, NVLink, PCIe and Xids, each check a rule.",
+        header = "Node health: GPU memory and state, NVLink, PCIe, networks, Xids.",
         description = {"Module 6: what a platform team checks on every node before a job lands on it, as DCGM's health watches, gpud and"
                 + " the NHC suites check it: ECC and row remapping, the driver's recovery action, clocks held down by the hardware,"
                 + " temperature, power limit, persistence, compute and MIG modes, PCIe links and replays, NVLink, and the kernel's Xids.",

@@ -27,9 +27,10 @@ import hostside.rack.RackFacts;
  * @param xids          the Xids of the kernel log
  * @param nvidiaGpusOnBus NVIDIA GPUs the PCI bus shows, whatever NVML says: a node whose bus shows
  *                        GPUs that NVML cannot read is not a node without GPUs
+ * @param live          read on the machine itself; false for a recording (a snapshot, replayed)
  */
 public record HealthFacts(NvmlHealth nvml, List<DeviceLink> links, PcieAer aer, IbPorts ib, Rails rails, SoftwareStack software,
-                          RackFacts.FabricManager fabricManager, XidLog xids, int nvidiaGpusOnBus) {
+                          RackFacts.FabricManager fabricManager, XidLog xids, int nvidiaGpusOnBus, boolean live) {
     public HealthFacts {
         links = List.copyOf(links);
     }

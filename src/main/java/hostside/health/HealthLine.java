@@ -18,10 +18,18 @@ public final class HealthLine {
 
     private HealthLine() {}
 
-    /** The line for findings sorted worst first, after {@code passed} checks found nothing. */
-    static String of(List<Finding> findings, int passed) {
+    /**
+     * The line for findings sorted worst first, after {@code passed} checks found nothing;
+     * {@code gpusNotJudged}: the GPUs could not be judged at all, which no count of passed checks may hide.
+     */
+    static String of(List<Finding> findings, int passed, boolean gpusNotJudged) {
         List<Finding> toFix = findings.stream().filter(f -> f.severity().toFix()).toList();
         long unknown = findings.stream().filter(f -> f.severity() == Severity.UNKNOWN).count();
+        if (toFix.isEmpty() && gpusNotJudged) {
+            Finding why = findings.stream().filter(f -> f.id().equals(HealthRules.NOT_JUDGED.id()) && f.subject().equals("GPUs")).findFirst()
+                    .orElse(null);
+            return fit("unknown: " + HealthRules.NOT_JUDGED.id() + " ", why == null ? "the GPUs could not be judged" : ascii(why.text()), "");
+        }
         if (toFix.isEmpty()) {
             String line = String.format(Locale.ROOT, "ok: %d check%s passed", passed, passed == 1 ? "" : "s");
             return unknown == 0 ? line : line + String.format(Locale.ROOT, ", %d not judged", unknown);

@@ -53,7 +53,7 @@ public final class HealthReader {
         List<String> devices = links.stream().map(DeviceLink::address).toList();
         IbPorts ib = IbReader.read(fs);
         return new HealthFacts(nvml, links, AerReader.read(fs, devices), ib, RailReader.read(fs, gpus, ib), SoftwareReader.read(fs),
-                RackFactsReader.fabricManager(fs, machine), XidLog.of(KernelLog.read(fs)), onBus);
+                RackFactsReader.fabricManager(fs, machine), fs.isLive() ? XidLog.of(KernelLog.read(fs)) : XidLog.notRead(XidLog.RECORDED), onBus, fs.isLive());
     }
 
     private static boolean nvidia(PciDevice d) {

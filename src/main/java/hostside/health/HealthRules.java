@@ -217,12 +217,12 @@ public final class HealthRules {
             PCIE_DOWNTRAIN, Source.reasoned("below its maximum while copies run: bad; a NIC (which does not lower its link at rest) below its"
                     + " maximum: warn; a GPU below its maximum at rest: info"));
 
-    public static final Rule AER = Rule.of("M6-HEALTH-AER", "PCIe errors the kernel's AER counted on a GPU's or NIC's path", EnumSet.of(BAD, INFO, UNKNOWN),
+    public static final Rule AER = Rule.of("M6-HEALTH-AER", "PCIe errors the kernel's AER counted on a GPU's or NIC's path", EnumSet.of(BAD, INFO),
             "an uncorrectable (fatal or non-fatal) error on the path loses a transaction: the device may fall off the bus or its driver"
                     + " reset it; correctable errors are retried at a cost",
             "drain the node and reseat the device or its riser; dmesg | grep -i aer names the device and the error",
             KERNEL_AER, Source.reasoned("fatal or non-fatal errors since boot: bad; correctable ones: info, since one reading gives no"
-                    + " rate"));
+                    + " rate; no AER files (a VM, AER off): info, saying the errors are not visible here, never taken as none"));
 
     // ---- networks ----
 
@@ -265,9 +265,10 @@ public final class HealthRules {
             Source.document("NVIDIA driver README 560.35.03, Open Linux Kernel Modules (download.nvidia.com/XFree86/Linux-x86_64/560.35.03/"
                     + "README/kernel_open.html): the open modules are required on GPUs of the Blackwell architecture and later"));
 
-    public static final Rule NOT_JUDGED = Rule.of("M6-HEALTH-NOT-JUDGED", "health that could not be read", EnumSet.of(UNKNOWN),
+    public static final Rule NOT_JUDGED = Rule.of("M6-HEALTH-NOT-JUDGED", "health that could not be read", EnumSet.of(UNKNOWN, INFO),
             "a check that could not read its facts passes nothing: the node is not known healthy in that respect",
-            "", Source.reasoned("what was not read is said, never taken as clean"));
+            "", Source.reasoned("what was not read is said, never taken as clean: unknown on a live machine (run as root, or see why NVML"
+                    + " refused), information on a recording that does not hold NVML's answers (nothing to run again there)"));
 
     /** The IDs every health rule's begins with. */
     public static final String PREFIX = "M6-HEALTH-";

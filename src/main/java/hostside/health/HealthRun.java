@@ -6,11 +6,14 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import hostside.core.Evidence;
 import hostside.core.Figure;
 import hostside.core.Finding;
 import hostside.core.Json;
 import hostside.core.Severity;
 import hostside.doc.Document;
+import hostside.gpu.nvml.NvmlHealth;
+import hostside.gpu.nvml.NvmlTypes;
 import hostside.harness.DrillRun;
 
 /**
@@ -37,19 +40,35 @@ public record HealthRun(String verdict, HealthFacts facts, List<Finding> finding
         Judged j = new Judged();
         GpuChecks.check(facts.nvml(), j);
         if (facts.nvml().notRun() != null && facts.nvidiaGpusOnBus() > 0 && j.findings.isEmpty()) {
-            j.add(HealthRules.NOT_JUDGED.unknown("GPUs", "the PCI bus shows " + facts.nvidiaGpusOnBus() + " NVIDIA GPU"
-                    + (facts.nvidiaGpusOnBus() == 1 ? "" : "s") + " but NVML could not be used: " + facts.nvml().notRun(), List.of()));
+            String gpus = facts.nvidiaGpusOnBus() + " NVIDIA GPU" + (facts.nvidiaGpusOnBus() == 1 ? "" : "s");
+            Evidence e = Evidence.fact("NVML", facts.nvml().notRun());
+            if (facts.live()) {
+                j.add(HealthRules.NOT_JUDGED.unknown("GPUs", "the PCI bus shows " + gpus + " but NVML could not be used: " + facts.nvml().notRun(),
+                        List.of(e)));
+            } else {
+                j.add(HealthRules.NOT_JUDGED.finding(Severity.INFO, "GPUs", "the recording shows " + gpus + " on its bus but not what NVML"
+                        + " answered, so their health is not judged: " + facts.nvml().notRun(), e));
+            }
         }
         LinkChecks.check(facts.links(), j);
         HostChecks.check(facts, j);
         XidChecks.check(facts.xids(), j);
         List<Finding> sorted = j.findings.stream().sorted(Comparator.comparing(Finding::severity)).toList();
-        return new HealthRun(HealthLine.of(sorted, j.passed.size()), facts, sorted, j.passed);
+        return new HealthRun(HealthLine.of(sorted, j.passed.size(), gpusNotJudged(facts)), facts, sorted, j.passed);
     }
 
-    /** Whether the GPUs could not be judged at all: GPUs on the bus, or NVML refusing, and no GPU read. */
+    /**
+     * Whether the GPUs could not be judged at all: NVML not used while the bus shows NVIDIA GPUs, or
+     * NVML refusing this user. A machine without NVIDIA GPUs and without the driver has none to judge.
+     */
     public boolean gpusNotJudged() {
-        return facts.nvml().gpus().isEmpty() && findings.stream().anyMatch(f -> f.id().equals(HealthRules.NOT_JUDGED.id()) && f.subject().equals("GPUs"));
+        return gpusNotJudged(facts);
+    }
+
+    static boolean gpusNotJudged(HealthFacts facts) {
+        NvmlHealth n = facts.nvml();
+        if (n.notRun() == null) return false;
+        return facts.nvidiaGpusOnBus() > 0 || Integer.valueOf(NvmlTypes.NVML_ERROR_NO_PERMISSION).equals(n.notRunCode());
     }
 
     /** The worst severity found, OK where nothing was. */

@@ -93,8 +93,9 @@ final class HostChecks {
             }
         }
         if (!hidden.isEmpty()) {
-            out.add(HealthRules.AER.unknown("PCIe", "the kernel exposes no AER counters for " + Finding.some(hidden)
-                    + " (a VM, or AER off): their PCIe errors are not judged", List.of(Evidence.fact("/sys/bus/pci/devices/*/aer_dev_*", "absent"))));
+            out.add(HealthRules.AER.finding(INFO, "PCIe", "the kernel exposes no AER counters for " + Finding.some(hidden)
+                    + " (a VM, or AER off): their PCIe errors are not visible here, so not judged",
+                    Evidence.fact("/sys/bus/pci/devices/*/aer_dev_*", "absent")));
         }
     }
 

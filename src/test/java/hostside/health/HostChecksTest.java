@@ -98,14 +98,16 @@ class HostChecksTest {
         Finding bad = HealthRules.ROW_REMAP_FAILED.finding(Severity.BAD, "GPU3", "GPU3: a row remapping has failed \"\u001b[31m\" and on and on"
                 + " and on past any width a drain reason should have", Evidence.fact("x", "1"));
         Finding warn = HealthRules.PERSISTENCE.finding(Severity.WARN, "GPU0", "GPU0: persistence mode is off");
-        String line = HealthLine.of(List.of(bad, warn), 20);
+        String line = HealthLine.of(List.of(bad, warn), 20, false);
         assertTrue(line.startsWith("bad: M6-HEALTH-ROW-REMAP-FAILED GPU3: a row remapping has failed '?"), line);
         assertTrue(line.endsWith("... (+1 more)"), line);
         assertTrue(line.length() <= HealthLine.MAX, line.length() + ": " + line);
         assertTrue(line.chars().allMatch(c -> c >= 0x20 && c < 0x7f), line);
 
-        assertEquals("ok: 20 checks passed", HealthLine.of(List.of(), 20));
+        assertEquals("ok: 20 checks passed", HealthLine.of(List.of(), 20, false));
         Finding unknown = HealthRules.NOT_JUDGED.unknown("GPUs", "not read", List.of());
-        assertEquals("ok: 1 check passed, 1 not judged", HealthLine.of(List.of(unknown), 1));
+        assertEquals("ok: 1 check passed, 1 not judged", HealthLine.of(List.of(unknown), 1, false));
+        Finding gpus = HealthRules.NOT_JUDGED.unknown("GPUs", "the PCI bus shows 8 NVIDIA GPUs but NVML could not be used: no permission", List.of());
+        assertEquals("unknown: M6-HEALTH-NOT-JUDGED the PCI bus shows 8 NVIDIA GPUs but NVML could...", HealthLine.of(List.of(gpus), 3, true));
     }
 }
