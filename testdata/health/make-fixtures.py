@@ -288,9 +288,9 @@ Version: 2.28.3-1+cuda13.0
 """
 
 
-def h100_vm():
+def h100_vm(name="h100-vm"):
     """The H100 VM as shared/fixtures/h100/nvml-probe.txt shows it: no AER, no RDMA, NCCL from packages."""
-    t = Tree("h100-vm")
+    t = Tree(name)
     t.line("/sys/devices/system/node/has_cpu", "0")
     pci(t, "pci0000:00/0000:00:06.0", "0x030200", "0x10de", "0x2330", -1)
     t.file("/proc/driver/nvidia/version",
@@ -315,6 +315,15 @@ Architecture: amd64
 Version: 2.28.3-1+cuda13.0
 Description: NVIDIA Collective Communication Library (NCCL) Runtime
 """)
+    return t
+
+
+def h100_node():
+    """The same VM as a snapshot of it holds it: with NVML's answers in hostside's own folder
+    (h100-nvml-health.json, written by hostside.health.H100NodeFixture from the fake's H100 numbers)."""
+    t = h100_vm("h100-node")
+    with open(os.path.join(HERE, "h100-nvml-health.json"), encoding="utf-8") as f:
+        t.file("/hostside/nvml-health.json", f.read())
     return t
 
 
@@ -350,7 +359,7 @@ def main():
     global BUILD
     BUILD = tempfile.mkdtemp(prefix="health-fixtures-")
     try:
-        for t in (ib_node(), h100_vm()):
+        for t in (ib_node(), h100_vm(), h100_node()):
             out = pack(t)
             print(f"{os.path.basename(out)}: {os.path.getsize(out):,} bytes")
     finally:

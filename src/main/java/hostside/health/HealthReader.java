@@ -77,7 +77,7 @@ public final class HealthReader {
      * number does, and a snapshot holds no machine identity (docs/snapshot.md). It keeps a stand-in,
      * equal for equal UUIDs, so that GPUs can still be told apart and matched across snapshots.
      */
-    static NvmlHealth forRecording(NvmlHealth h) {
+    public static NvmlHealth forRecording(NvmlHealth h) {
         List<GpuHealth> gpus = h.gpus().stream().map(g -> new GpuHealth(g.index(), g.name(), standIn(g.uuid()), g.pciBusId(), g.memory(), g.state(),
                 g.pcie(), g.nvLinks(), g.fabric(), g.unread())).toList();
         return new NvmlHealth(h.library(), h.notRun(), h.notRunCode(), h.driverVersion(), h.nvmlVersion(), h.cudaDriverVersion(), gpus, h.unread());

@@ -103,6 +103,21 @@ class LauncherMemoryLimitsTest {
         }
     }
 
+    /**
+     * Slurm runs its HealthCheckProgram with SLURMD_NODENAME and nothing else in the environment: no
+     * HOME, no JAVA_HOME, no PATH of the user's. The launcher found its JDK with "$HOME" under set -u
+     * and died there, which the health check took for a failed run.
+     */
+    @Test
+    void itStartsInSlurmdsBareEnvironment() throws Exception {
+        assertThat(Path.of(System.getProperty("java.home")).toRealPath().toString()).as("this JDK is where the launcher looks without JAVA_HOME")
+                .startsWith("/usr/lib/jvm/");
+        Run r = hostside(launcher, env(), "unset HOME JAVA_HOME HOSTSIDE_JDK_SEARCH; export PATH=/usr/bin:/bin",
+                "health", "--format", "line", "--root", Path.of("testdata/health/h100-node.tar.gz").toAbsolutePath().toString());
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).startsWith("ok: ");
+    }
+
     @Test
     void belowWhatAnyJvmNeedsItSaysSoInOneLineAndStartsNone() throws Exception {
         Run v = hostside(launcher, env(), "ulimit -v 262144", "machine", "--json", "--no-measure");

@@ -264,4 +264,21 @@ public final class FakeNvml {
             throw new AssertionError(t);
         }
     }
+
+    /**
+     * The fake as the H100 VM answered (shared/fixtures/h100): one GPU, at 0000:00:06.0, idle, its
+     * health answers the H100's (fake_nvml.c's defaults, which SmiSideBySideTest holds equal to its
+     * nvidia-smi -q). Read, then the fake put back to its two GPUs and their activity.
+     */
+    public static NvmlHealth h100Answers() {
+        resetHealth(Variant.CURRENT);
+        setDeviceCount(Variant.CURRENT, 1);
+        setActivity(Variant.CURRENT, 0, 0, NvmlTypes.nvmlClocksEventReasonGpuIdle);
+        try {
+            return NvmlHealth.read(library());
+        } finally {
+            setDeviceCount(Variant.CURRENT, 2);
+            resetActivity(Variant.CURRENT);
+        }
+    }
 }
