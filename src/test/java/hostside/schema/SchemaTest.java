@@ -67,6 +67,8 @@ class SchemaTest {
         assertThat(fixtures).isNotEmpty();
         for (Path p : fixtures) {
             JsonNode doc = Json.MAPPER.readTree(p.toFile());
+            // a snapshot's own file (NVML's answers, testdata/health/h100-nvml-health.json) is input to a drill, not a document of one
+            if (!doc.has("schema") && doc.has("gpus") && doc.has("library")) continue;
             if (doc.path("schema").asText().equals("hostside/1")) {
                 assertThat(errors(doc)).as(p + ": a hostside/1 report is read by report --from, never described by docs/schema")
                         .anyMatch(e -> e.startsWith("/schema:"));
