@@ -8,46 +8,25 @@ comes from; what no source gave is marked synthetic there.
 
     python3 testdata/health/make-fixtures.py
 """
-import gzip
-import io
 import os
 import shutil
+import sys
 import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from machinetree import Tree as _Tree, pack as _pack  # noqa: E402 (testdata/machinetree.py)
+
+
+def Tree(name):
+    return _Tree(BUILD, name)
+
+
+def pack(t):
+    return _pack(t, HERE)
 BUILD = None
 
-
-class Tree:
-    """A machine folder being written; paths are given as on the live machine ("/sys/...")."""
-
-    def __init__(self, name):
-        self.name = name
-        self.root = os.path.join(BUILD, name)
-
-    def _p(self, path):
-        return os.path.join(self.root, path.lstrip("/"))
-
-    def file(self, path, text=""):
-        p = self._p(path)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        with open(p, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-
-    def line(self, path, value):
-        self.file(path, f"{value}\n")
-
-    def link(self, path, target):
-        p = self._p(path)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        os.symlink(target, p)
-
-    def dir(self, path):
-        os.makedirs(self._p(path), exist_ok=True)
-
-
-# ------------------------------------------------------------------ PCI
 
 def pci(t, path, cls, vendor, device, numa, speed="32.0 GT/s PCIe", width=16):
     """A PCI function at /sys/devices/<path> (host bridge first) and its /sys/bus/pci/devices link."""
@@ -325,34 +304,6 @@ def h100_node():
     with open(os.path.join(HERE, "h100-nvml-health.json"), encoding="utf-8") as f:
         t.file("/hostside/nvml-health.json", f.read())
     return t
-
-
-def pack(t):
-    """<machine>.tar.gz beside this file, from its folder, the same bytes on every run."""
-    out = os.path.join(HERE, t.name + ".tar.gz")
-    entries = []
-    for d, dirs, files in os.walk(t.root):
-        dirs.sort()
-        for n in sorted(dirs + files):
-            entries.append(os.path.join(d, n))
-    entries.sort()
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        top = tarfile.TarInfo(t.name)
-        top.type, top.mode, top.mtime = tarfile.DIRTYPE, 0o755, 0
-        tar.addfile(top)
-        for e in entries:
-            info = tar.gettarinfo(e, arcname=os.path.join(t.name, os.path.relpath(e, t.root)))
-            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "root", "root"
-            info.mode = 0o755 if info.isdir() else 0o777 if info.issym() else 0o644
-            if info.isfile():
-                with open(e, "rb") as f:
-                    tar.addfile(info, f)
-            else:
-                tar.addfile(info)
-    with open(out, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as gz:
-        gz.write(buf.getvalue())
-    return out
 
 
 def main():

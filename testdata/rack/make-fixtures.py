@@ -10,52 +10,29 @@ file. Nothing here is a real machine: serial numbers, UUIDs and IP addresses are
 
     python3 testdata/rack/make-fixtures.py
 """
-import gzip
-import io
 import os
 import shutil
+import sys
 import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from machinetree import Tree as _Tree, pack as _pack  # noqa: E402 (testdata/machinetree.py)
+
+
+def Tree(name):
+    return _Tree(BUILD, name)
+
+
+def pack(t):
+    return _pack(t, HERE)
 BUILD = None  # the temporary folder the machines are written into, then packed
 MACHINES = ["gh200-numa", "gh200-cdmm", "gb200-tray", "dgx-spark", "hgx-h100"]
 GIB_KB = 1024 * 1024
 
 
 # ---------------------------------------------------------------- helpers
-
-class Tree:
-    """A machine folder being written; paths are given as in the live machine ("/sys/...")."""
-
-    def __init__(self, name):
-        self.name = name
-        self.root = os.path.join(BUILD, name)
-        self.count = 0
-
-    def _p(self, path):
-        return os.path.join(self.root, path.lstrip("/"))
-
-    def file(self, path, text=""):
-        p = self._p(path)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        with open(p, "w", encoding="ascii", newline="\n") as f:
-            f.write(text)
-        self.count += 1
-
-    def line(self, path, value):
-        """A sysfs/procfs value file: the value and one newline."""
-        self.file(path, f"{value}\n")
-
-    def link(self, path, target):
-        p = self._p(path)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        os.symlink(target, p)
-        self.count += 1
-
-    def dir(self, path):
-        os.makedirs(self._p(path), exist_ok=True)
-
 
 def cpulist(cpus):
     """Kernel list format: "0-71", "0-31,64-95", "" for none."""
@@ -863,34 +840,6 @@ def hgx():
     t.link("/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service",
            "/lib/systemd/system/nvidia-fabricmanager.service")
     return t
-
-
-def pack(t):
-    """<machine>.tar.gz beside this file, from its folder, the same bytes on every run."""
-    out = os.path.join(HERE, t.name + ".tar.gz")
-    entries = []
-    for d, dirs, files in os.walk(t.root):
-        dirs.sort()
-        for n in sorted(dirs + files):
-            entries.append(os.path.join(d, n))
-    entries.sort()
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        top = tarfile.TarInfo(t.name)
-        top.type, top.mode, top.mtime = tarfile.DIRTYPE, 0o755, 0
-        tar.addfile(top)
-        for e in entries:
-            info = tar.gettarinfo(e, arcname=os.path.join(t.name, os.path.relpath(e, t.root)))
-            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "root", "root"
-            info.mode = 0o755 if info.isdir() else 0o777 if info.issym() else 0o644
-            if info.isfile():
-                with open(e, "rb") as f:
-                    tar.addfile(info, f)
-            else:
-                tar.addfile(info)
-    with open(out, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as gz:
-        gz.write(buf.getvalue())
-    return out
 
 
 def main():

@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -103,6 +105,30 @@ public final class Nvml implements AutoCloseable {
             default -> "NVML did not initialise";
         };
         return NvmlResult.unknown(rc, what + " (" + nvml.failure(NvmlFunction.INIT_V2, rc).getMessage() + ")");
+    }
+
+    /**
+     * Opens {@code library}, reads with {@code read} and shuts NVML down whatever happened: a driver
+     * that will not open gives {@code notRun}'s answer, a shutdown that fails {@code onShutdownFailure}'s
+     * (the read stands, with the failure said), an exception of the read leaves after the shutdown.
+     */
+    public static <T> T readOnce(String library, Function<Nvml, T> read, Function<NvmlResult.Unknown<Nvml>, T> notRun,
+                                 BiFunction<T, NvmlException, T> onShutdownFailure) {
+        NvmlResult<Nvml> opened = open(library);
+        if (!(opened instanceof NvmlResult.Known<Nvml>(Nvml nvml))) return notRun.apply((NvmlResult.Unknown<Nvml>) opened);
+        T result;
+        try {
+            result = read.apply(nvml);
+        } catch (RuntimeException e) {
+            try { nvml.close(); } catch (NvmlException suppressed) { e.addSuppressed(suppressed); }
+            throw e;
+        }
+        try {
+            nvml.close();
+        } catch (NvmlException e) {
+            result = onShutdownFailure.apply(result, e);
+        }
+        return result;
     }
 
     /** What was loaded: the name or path given to {@link #open(String)}. */

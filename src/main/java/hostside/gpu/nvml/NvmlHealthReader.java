@@ -23,27 +23,12 @@ final class NvmlHealthReader {
     private NvmlHealthReader() {}
 
     static NvmlHealth read(String library) {
-        NvmlResult<Nvml> opened = Nvml.open(library);
-        if (!(opened instanceof NvmlResult.Known<Nvml>(Nvml nvml))) {
-            NvmlResult.Unknown<Nvml> no = (NvmlResult.Unknown<Nvml>) opened;
-            return NvmlHealth.notRun(library, no.why(), no.code(), List.of());
-        }
-        NvmlHealth health;
-        try {
-            health = read(nvml);
-        } catch (RuntimeException e) {
-            try { nvml.close(); } catch (NvmlException suppressed) { e.addSuppressed(suppressed); }
-            throw e;
-        }
-        try {
-            nvml.close();
-        } catch (NvmlException e) {
+        return Nvml.readOnce(library, NvmlHealthReader::read, no -> NvmlHealth.notRun(library, no.why(), no.code(), List.of()), (health, e) -> {
             List<Unread> unread = new ArrayList<>(health.unread());
             unread.add(new Unread("shutdown", e.code(), e.getMessage()));
-            health = new NvmlHealth(health.library(), health.notRun(), health.notRunCode(), health.driverVersion(),
+            return new NvmlHealth(health.library(), health.notRun(), health.notRunCode(), health.driverVersion(),
                     health.nvmlVersion(), health.cudaDriverVersion(), health.gpus(), unread);
-        }
-        return health;
+        });
     }
 
     static NvmlHealth read(Nvml nvml) {

@@ -43,21 +43,8 @@ public final class NvmlReader {
 
     /** Opens {@code library}, reads, shuts NVML down. */
     public static NvmlFacts read(String library) {
-        NvmlResult<Nvml> opened = Nvml.open(library);
-        if (!(opened instanceof NvmlResult.Known<Nvml>(Nvml nvml))) return NvmlFacts.notRun(library, opened.why());
-        NvmlFacts facts;
-        try {
-            facts = read(nvml);
-        } catch (RuntimeException e) {
-            try { nvml.close(); } catch (NvmlException suppressed) { e.addSuppressed(suppressed); }
-            throw e;
-        }
-        try {
-            nvml.close();
-        } catch (NvmlException e) {
-            facts = facts.withUnknown("shutdown: " + e.getMessage());
-        }
-        return facts;
+        return Nvml.readOnce(library, NvmlReader::read, no -> NvmlFacts.notRun(library, no.why()),
+                (facts, e) -> facts.withUnknown("shutdown: " + e.getMessage()));
     }
 
     /** Reads from an open binding (which stays open). */
