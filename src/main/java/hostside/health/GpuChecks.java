@@ -13,6 +13,7 @@ import hostside.core.Evidence;
 import hostside.core.Finding;
 import hostside.gpu.nvml.ClockEvents;
 import hostside.gpu.nvml.GpuHealth;
+import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.nvml.NvmlHealth;
 import hostside.gpu.nvml.NvmlTypes;
 import hostside.gpu.nvml.Unread;
@@ -69,6 +70,7 @@ final class GpuChecks {
         if (g.state() != null) state(s, g.state(), out);
         if (g.pcie() != null) replays(s, g.pcie(), out);
         if (g.nvLinks() != null) nvLinks(s, g.nvLinks(), out);
+        if (g.fabric() != null) fabric(s, g.fabric(), out);
         refused(s, g.unread(), out);
     }
 
@@ -328,7 +330,30 @@ final class GpuChecks {
         if (n != null && n > 0) into.add("link " + l.link() + " " + n + " " + what);
     }
 
-    // ---- what was not read ----
+    /** The GPU's registration with the NVLink fabric; a GPU without one (NOT_SUPPORTED: no NVSwitch fabric) has nothing to say. */
+    static void fabric(String s, NvmlGpu.Fabric f, Judged out) {
+        if (f.state() == NvmlGpu.Fabric.State.NOT_SUPPORTED || f.state() == null) return;
+        Evidence e = Evidence.fact("nvmlDeviceGetGpuFabricInfoV", f.state() + (f.health() == null ? "" : ", health " + f.health())
+                + (f.error() == null ? "" : ", " + f.error()));
+        switch (f.state()) {
+            case NOT_STARTED, IN_PROGRESS -> out.add(HealthRules.FABRIC.finding(BAD, s, s + ": its NVLink fabric registration is " + f.state()
+                    + ": CUDA cannot start on it until the fabric manager completes it", e));
+            case COMPLETED -> {
+                if (f.error() != null || (f.status() != null && f.status() != NvmlTypes.NVML_SUCCESS)) {
+                    out.add(HealthRules.FABRIC.finding(BAD, s, s + ": its fabric registration completed with an error: " + f.error(), e));
+                } else if (f.health() == NvmlGpu.Fabric.HealthSummary.UNHEALTHY) {
+                    out.add(HealthRules.FABRIC.finding(BAD, s, s + ": its NVLink fabric is unhealthy", e));
+                } else if (f.health() == NvmlGpu.Fabric.HealthSummary.LIMITED_CAPACITY) {
+                    out.add(HealthRules.FABRIC.finding(WARN, s, s + ": its NVLink fabric runs at limited capacity", e));
+                } else {
+                    out.pass(HealthRules.FABRIC, s);
+                }
+            }
+            default -> out.add(HealthRules.FABRIC.finding(WARN, s, s + ": its fabric state is one hostside does not know (" + f.state() + ")", e));
+        }
+    }
+
+    // ---- what was not read ----    // ---- what was not read ----
 
     /** Fields NVML refused (no permission, an unexpected error): one unknown finding naming them; features the GPU lacks are not listed. */
     static void refused(String s, List<Unread> unread, Judged out) {

@@ -202,6 +202,17 @@ public final class HealthRules {
             Source.reasoned("one reading gives no rate: replays, recoveries (and NVLink 5's symbol errors and failed recoveries) since the"
                     + " driver loaded are warned, CRC errors reported"));
 
+    public static final Rule FABRIC = Rule.of("M6-HEALTH-FABRIC", "a GPU whose NVLink fabric registration did not complete, or completed unhealthy",
+            EnumSet.of(BAD, WARN),
+            "on an NVSwitch or multi-node NVLink system a GPU can run CUDA only once the fabric manager has registered it: until then cuInit"
+                    + " fails with 802 \"system not yet initialized\"; a registration that completed with an error or an unhealthy fabric leaves"
+                    + " NVLink traffic failing or slowed; limited capacity means fewer links or switches than built",
+            "check the fabric manager (systemctl status nvidia-fabricmanager; journalctl -u nvidia-fabricmanager), or on NVL72 racks the"
+                    + " switch trays' NVOS; nvidia-smi -q -d FABRIC shows each GPU's state and health",
+            Source.document("NVML API Reference, nvmlDeviceGetGpuFabricInfoV: state NOT_SUPPORTED, NOT_STARTED, IN_PROGRESS, COMPLETED;"
+                    + " status, the registration's nvmlReturn_t once completed; healthSummary HEALTHY, UNHEALTHY, LIMITED_CAPACITY (v3)"),
+            Source.thread("NVIDIA/NVSentinel#889: the fabric state stayed \"in progress\" while the fabric manager was down for 20 days"));
+
     public static final Rule FABRIC_MANAGER = Rule.of("M6-HEALTH-FABRIC-MANAGER", "NVSwitches without a matching fabric manager", EnumSet.of(BAD, WARN),
             "on an NVSwitch board the GPUs cannot use NVLink until the fabric manager has programmed the switches: CUDA fails with"
                     + " \"system not yet initialized\"; a fabric manager of another version than the driver refuses to start",
@@ -281,7 +292,7 @@ public final class HealthRules {
     public static List<Rule> all() {
         return List.of(ECC_MODE, ECC_UNCORRECTED, SRAM, RETIRED_PAGES, ROW_REMAP_PENDING, ROW_REMAP_FAILED, REMAP_BANKS, UNREPAIRABLE,
                 GPU_LOST, RECOVERY_ACTION, DRIVER, CLOCK_SLOWDOWN, TEMPERATURE, POWER_CAPPED, PERSISTENCE, COMPUTE_MODE, MIG_PENDING,
-                PCIE_REPLAYS, XID, NVLINK_DOWN, NVLINK_ERRORS, FABRIC_MANAGER, PCIE_LINK, AER, IB_PORT, IB_ERRORS, RAIL, SOFTWARE,
+                PCIE_REPLAYS, XID, NVLINK_DOWN, NVLINK_ERRORS, FABRIC, FABRIC_MANAGER, PCIE_LINK, AER, IB_PORT, IB_ERRORS, RAIL, SOFTWARE,
                 OPEN_MODULE, NOT_JUDGED);
     }
 }

@@ -22,6 +22,7 @@ import hostside.gpu.nvml.GpuHealth.RemappedRows;
 import hostside.gpu.nvml.GpuHealth.RetiredPages;
 import hostside.gpu.nvml.GpuHealth.State;
 import hostside.gpu.nvml.GpuHealth.ThrottleTime;
+import hostside.gpu.nvml.NvmlGpu;
 import hostside.gpu.nvml.NvmlHealth;
 import hostside.gpu.nvml.NvmlTypes;
 import hostside.gpu.nvml.Unread;
@@ -246,5 +247,25 @@ class GpuChecksTest {
         GpuChecks.check(new NvmlHealth("libnvidia-ml.so.1", "no NVIDIA driver", NvmlTypes.NVML_ERROR_LIBRARY_NOT_FOUND, null, null, null, List.of(),
                 List.of()), none);
         RuleTally.quiet(none.findings, HealthRules.DRIVER);
+    }
+
+    static Judged withFabric(NvmlGpu.Fabric f) {
+        return judge(new GpuHealth(0, "NVIDIA H100 80GB HBM3", "GPU-1", "0000:18:00.0", memory(), state(), pcie(), List.of(), f, List.of()));
+    }
+
+    @Test
+    void theNvLinkFabricRegistration() {
+        assertThat(only(withFabric(new NvmlGpu.Fabric(NvmlGpu.Fabric.State.IN_PROGRESS, null, null, null, null)), HealthRules.FABRIC, Severity.BAD)
+                .text()).contains("CUDA cannot start on it");
+        only(withFabric(new NvmlGpu.Fabric(NvmlGpu.Fabric.State.COMPLETED, "Unknown Error (999)", "c0ffee00-0000-0000-0000-000000000001", 1L,
+                NvmlGpu.Fabric.HealthSummary.HEALTHY, 999, 0L, null)), HealthRules.FABRIC, Severity.BAD);
+        only(withFabric(new NvmlGpu.Fabric(NvmlGpu.Fabric.State.COMPLETED, null, "c0ffee00-0000-0000-0000-000000000001", 1L,
+                NvmlGpu.Fabric.HealthSummary.LIMITED_CAPACITY, 0, 0L, null)), HealthRules.FABRIC, Severity.WARN);
+        Judged healthy = withFabric(new NvmlGpu.Fabric(NvmlGpu.Fabric.State.COMPLETED, null, "c0ffee00-0000-0000-0000-000000000001", 1L,
+                NvmlGpu.Fabric.HealthSummary.HEALTHY, 0, 0L, null));
+        RuleTally.quiet(healthy.findings, HealthRules.FABRIC);
+        assertThat(healthy.passed).contains(new HealthRun.Passed(HealthRules.FABRIC.id(), "GPU0"));
+        assertThat(withFabric(new NvmlGpu.Fabric(NvmlGpu.Fabric.State.NOT_SUPPORTED, null, null, null, null)).passed)
+                .noneMatch(p -> p.id().equals(HealthRules.FABRIC.id()));
     }
 }
