@@ -1,6 +1,7 @@
 package hostside.gpu.nvml;
 
 import static hostside.gpu.nvml.NvmlFunction.*;
+import static hostside.gpu.nvml.NvmlStructs.*;
 import static hostside.gpu.nvml.NvmlTypes.*;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;

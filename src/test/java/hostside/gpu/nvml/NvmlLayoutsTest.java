@@ -57,7 +57,7 @@ class NvmlLayoutsTest {
             Map.entry("unsigned long long", JAVA_LONG),
             Map.entry("nvmlDevice_t", ADDRESS));
 
-    /** typedefs that name the same struct as one of NvmlTypes' layouts */
+    /** typedefs that name the same struct as one of NvmlStructs' layouts */
     static final Map<String, String> STRUCT_ALIASES = Map.of(
             "nvmlGpuFabricInfoV_t", "nvmlGpuFabricInfo_v3_t",
             "nvmlDeviceAddressingMode_t", "nvmlDeviceAddressingMode_v1_t",
@@ -89,7 +89,7 @@ class NvmlLayoutsTest {
 
     static Optional<StructLayout> struct(String cName) {
         String name = STRUCT_ALIASES.getOrDefault(cName, cName);
-        return NvmlTypes.STRUCTS.stream().filter(s -> s.name().orElseThrow().equals(name)).findFirst();
+        return NvmlStructs.STRUCTS.stream().filter(s -> s.name().orElseThrow().equals(name)).findFirst();
     }
 
     @Test
@@ -109,13 +109,13 @@ class NvmlLayoutsTest {
             } else if (l.kind().equals("offsetof")) {
                 String type = l.words().get(0), field = l.words().get(1);
                 StructLayout s = struct(type).orElseThrow(() -> new AssertionError("no layout for " + type));
-                assertThat(NvmlTypes.offset(s, field)).as("offsetof(%s, %s)", type, field)
+                assertThat(NvmlStructs.offset(s, field)).as("offsetof(%s, %s)", type, field)
                         .isEqualTo(Long.parseLong(l.words().get(2)));
                 checked++;
             }
         }
         // every Java struct is checked, and every named member of it
-        for (StructLayout s : NvmlTypes.STRUCTS) {
+        for (StructLayout s : NvmlStructs.STRUCTS) {
             String name = s.name().orElseThrow();
             List<String> members = s.memberLayouts().stream().flatMap(m -> m.name().stream()).toList();
             List<Line> all = lines();
@@ -145,7 +145,7 @@ class NvmlLayoutsTest {
                 // a version word: nvmlGpuFabricInfo_v3 is NVML_STRUCT_VERSION(GpuFabricInfo, 3)
                 int version = Integer.parseInt(name.substring(name.lastIndexOf("_v") + 2));
                 StructLayout s = struct(name + "_t").orElseThrow(() -> new AssertionError("no layout for " + name + "_t"));
-                assertThat((long) NvmlTypes.structVersion(s, version)).as(name).isEqualTo(value);
+                assertThat((long) NvmlStructs.structVersion(s, version)).as(name).isEqualTo(value);
             } else {
                 assertThat(javaConstants).as("NvmlTypes." + name).containsKey(name);
                 assertThat(javaConstants.get(name)).as(name).isEqualTo(value);
