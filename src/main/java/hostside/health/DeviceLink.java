@@ -28,11 +28,11 @@ public record DeviceLink(String address, String label, PciKind kind, PciLink idl
         return idle != null && (idle.belowMaxSpeed() || idle.belowMaxWidth());
     }
 
-    DeviceLink loaded(PciLink link) {
+    DeviceLink withLoad(PciLink link) {
         return new DeviceLink(address, label, kind, idle, link, null);
     }
 
-    DeviceLink notLoaded(String why) {
+    DeviceLink withoutLoad(String why) {
         return new DeviceLink(address, label, kind, idle, null, why);
     }
 }

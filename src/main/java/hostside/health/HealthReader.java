@@ -46,7 +46,7 @@ public final class HealthReader {
     public static HealthFacts read(FsRoot fs, MachineFacts machine, boolean loadLinks, Map<String, PciLink> loaded) {
         NvmlHealth nvml = nvml(fs);
         List<DeviceLink> links = machine.pci().stream().filter(d -> d.isGpu() || d.isNic()).map(DeviceLink::of)
-                .map(l -> LinkLoad.needsLoad(l) && loaded.containsKey(l.address()) ? l.loaded(loaded.get(l.address())) : l).toList();
+                .map(l -> LinkLoad.needsLoad(l) && loaded.containsKey(l.address()) ? l.withLoad(loaded.get(l.address())) : l).toList();
         if (loadLinks) links = LinkLoad.underLoad(fs, links);
         int onBus = (int) machine.pci().stream().filter(d -> d.isGpu() && nvidia(d)).count();
         List<String> gpus = machine.pci().stream().filter(PciDevice::isGpu).map(PciDevice::address).toList();

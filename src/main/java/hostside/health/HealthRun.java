@@ -52,7 +52,7 @@ public record HealthRun(String verdict, HealthFacts facts, List<Finding> finding
         }
         LinkChecks.check(facts.links(), j);
         HostChecks.check(facts, j);
-        XidChecks.check(facts.xids(), j);
+        XidChecks.check(facts.xids(), facts.live(), j);
         List<Finding> sorted = j.findings.stream().sorted(Comparator.comparing(Finding::severity)).toList();
         return new HealthRun(HealthLine.of(sorted, j.passed.size(), gpusNotJudged(facts)), facts, sorted, j.passed);
     }

@@ -114,8 +114,6 @@ final class HostChecks {
     // ---- InfiniBand / RoCE ----
 
     static void ports(List<IbDevice> devices, Judged out) {
-        double best = devices.stream().flatMap(d -> d.ports().stream()).filter(p -> p.state() == IbPortState.ACTIVE && p.rateGbps() != null)
-                .mapToDouble(IbPort::rateGbps).max().orElse(0);
         for (IbDevice d : devices) {
             for (IbPort p : d.ports()) {
                 String s = d.name() + "/" + p.port();
@@ -131,9 +129,10 @@ final class HostChecks {
                     }
                     continue;
                 }
-                if (p.rateGbps() != null && best > 0 && p.rateGbps() < best - 0.5 && sameLayerBest(devices, p) > p.rateGbps() + 0.5) {
+                double best = sameLayerBest(devices, p);
+                if (p.rateGbps() != null && best > p.rateGbps() + 0.5) {
                     out.add(HealthRules.IB_PORT.finding(WARN, s, String.format(Locale.ROOT, "%s: active at %s, below the node's %s Gb/s ports", s, p.rate(),
-                            fmt(sameLayerBest(devices, p))), Evidence.fact(dir + "/rate", p.rate())));
+                            fmt(best)), Evidence.fact(dir + "/rate", p.rate())));
                 } else {
                     out.pass(HealthRules.IB_PORT, s);
                 }

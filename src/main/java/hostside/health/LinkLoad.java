@@ -41,14 +41,14 @@ final class LinkLoad {
             }
             Optional<CudaFacts.CudaGpu> g = facts.gpus().stream().filter(c -> l.address().equals(c.pciAddress())).findFirst();
             if (g.isEmpty()) {
-                out.add(l.notLoaded("CUDA does not list this GPU (CUDA_VISIBLE_DEVICES, MIG or a container's device list)"));
+                out.add(l.withoutLoad("CUDA does not list this GPU (CUDA_VISIBLE_DEVICES, MIG or a container's device list)"));
                 continue;
             }
             try (GpuBench bench = new GpuBench(cuda, g.get().ordinal())) {
                 PciLink loaded = GpuDrill.linkUnderLoad(fs, bench, l.address(), l.idle());
-                out.add(loaded == null ? l.notLoaded("the copies could not run") : l.loaded(loaded));
+                out.add(loaded == null ? l.withoutLoad("the copies could not run") : l.withLoad(loaded));
             } catch (CudaException e) {
-                out.add(l.notLoaded("the GPU could not be used: " + e.getMessage()));
+                out.add(l.withoutLoad("the GPU could not be used: " + e.getMessage()));
             }
         }
         return out;
@@ -60,6 +60,6 @@ final class LinkLoad {
     }
 
     private static List<DeviceLink> mark(List<DeviceLink> links, String why) {
-        return links.stream().map(l -> needsLoad(l) ? l.notLoaded(why) : l).toList();
+        return links.stream().map(l -> needsLoad(l) ? l.withoutLoad(why) : l).toList();
     }
 }

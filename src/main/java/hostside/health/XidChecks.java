@@ -20,10 +20,10 @@ final class XidChecks {
     /** Recent: the last hour, as the 60-second checklist counts a training step's failures. */
     static final double RECENT_SECONDS = 3600;
 
-    static void check(XidLog log, Judged out) {
+    /** {@code live}: a recording holds no kernel log by nature; its document says so, and no finding is to be made of it. */
+    static void check(XidLog log, boolean live, Judged out) {
         if (log.notRead() != null) {
-            // a recording holds no kernel log by nature: its document says so, and nothing is to be done about it
-            if (!log.recorded()) {
+            if (live) {
                 out.add(HealthRules.XID.unknown("kernel log", "Xids not read: " + log.notRead(), List.of(Evidence.fact("/dev/kmsg", log.notRead()))));
             }
             return;

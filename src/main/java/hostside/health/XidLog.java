@@ -44,11 +44,6 @@ public record XidLog(String notRead, List<Seen> seen) {
     /** What a recording says instead of its kernel log: it has none, /dev/kmsg being a device. */
     static final String RECORDED = "a recorded machine has no kernel log (/dev/kmsg is a device, not a file under /proc)";
 
-    /** Whether it is not read because the machine is a recording. */
-    boolean recorded() {
-        return RECORDED.equals(notRead);
-    }
-
     /** The Xids of a kernel log as read. */
     public static XidLog of(KernelLog log) {
         if (!log.read()) return notRead(log.notRead());

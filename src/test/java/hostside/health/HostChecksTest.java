@@ -25,7 +25,7 @@ class HostChecksTest {
 
     static Judged xids(KmsgRecord... records) {
         Judged j = new Judged();
-        XidChecks.check(XidLog.of(new KernelLog(List.of(records), NOW, null, 0)), j);
+        XidChecks.check(XidLog.of(new KernelLog(List.of(records), NOW, null, 0)), true, j);
         return j;
     }
 
@@ -54,7 +54,7 @@ class HostChecksTest {
         assertEquals(List.of(new HealthRun.Passed(HealthRules.XID.id(), "kernel log")), clean.passed);
 
         Judged unread = new Judged();
-        XidChecks.check(XidLog.notRead("/dev/kmsg: Operation not permitted"), unread);
+        XidChecks.check(XidLog.notRead("/dev/kmsg: Operation not permitted"), true, unread);
         assertEquals(Severity.UNKNOWN, unread.findings.getFirst().severity());
         assertTrue(unread.passed.isEmpty());
     }
@@ -72,14 +72,14 @@ class HostChecksTest {
     @Test
     void aGpuBelowItsMaximumAtRestIsNormalUntilTheLoadSaysOtherwise() {
         DeviceLink idle = link(PciKind.GPU, new PciLink(2.5, 16, 32.0, 16));
-        Judged notLoaded = links(idle.notLoaded("a recorded machine"));
+        Judged notLoaded = links(idle.withoutLoad("a recorded machine"));
         assertEquals(Severity.INFO, notLoaded.findings.getFirst().severity());
 
-        Judged trainedDown = links(idle.loaded(new PciLink(16.0, 16, 32.0, 16)));
+        Judged trainedDown = links(idle.withLoad(new PciLink(16.0, 16, 32.0, 16)));
         assertEquals(Severity.BAD, trainedDown.findings.getFirst().severity());
         assertTrue(trainedDown.findings.getFirst().text().contains("stays at Gen4 x16 of Gen5 x16"), trainedDown.findings.getFirst().text());
 
-        Judged fine = links(idle.loaded(new PciLink(32.0, 16, 32.0, 16)));
+        Judged fine = links(idle.withLoad(new PciLink(32.0, 16, 32.0, 16)));
         assertTrue(fine.findings.isEmpty());
         assertEquals(1, fine.passed.size());
     }
