@@ -202,7 +202,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         String ringFlags = null;
         MemorySegment buffers = null;
         try {
-            buffers = Buffers.map(block(), depth, t.pageSize());
+            buffers = Buffers.map(block(), depth);
             try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
                 ringFlags = ring == null ? null : ring.setupFlags();
                 Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
@@ -243,7 +243,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
                 + (cache == Cache.WARM ? ", the file's pages dropped then read once in order before the samples (the page cache as a sequential read leaves it)" : "")
                 + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
-                + "; buffers laid out page by page, each page physically apart from its neighbours (as a long-running process's usually fall)"
+                + "; one buffer region for the reads in flight, as fio's, its pages faulted in by the warm-up's reads"
                 + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + Units.bytes(t.sequentialSampleBytes())
                 : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
     }
@@ -265,8 +265,12 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 .append(" --ioengine=").append(engine == Engine.IO_URING ? "io_uring" : "psync")
                 .append(" --iodepth=").append(depth)
                 .append(" --direct=").append(cache == Cache.DIRECT ? 1 : 0);
-        // fio drops the file's cached pages before every job unless told not to (invalidate=1 is its default)
-        s.append(" --invalidate=").append(cache == Cache.COLD ? 1 : 0);
+        // fio drops the file's cached pages (posix_fadvise DONTNEED) as it opens the file unless told not to
+        // (invalidate=1 is its default: ioengines.c, td_io_open_file). The warm job reads the file into the
+        // page cache first instead, in order and untimed (pre_read: HOWTO; backend.c reads it before the
+        // job's clock starts), as hostside's warm-up reads it once in order; pre_read clears invalidate
+        if (cache == Cache.WARM) s.append(" --pre_read=1");
+        else s.append(" --invalidate=").append(cache == Cache.COLD ? 1 : 0);
         // and by default tells the kernel the pattern (POSIX_FADV_SEQUENTIAL or _RANDOM), which changes readahead;
         // hostside gives no hint, as torch.load, numpy and a Dataset's reads give none
         if (cache != Cache.DIRECT) s.append(" --fadvise_hint=0");
