@@ -5,11 +5,12 @@ import java.lang.foreign.MemorySegment;
 import hostside.libc.Libc;
 
 /**
- * The read buffers, made as fio makes its own: one anonymous, page-aligned region for all the
- * requests in flight (fio: one malloc of bs times iodepth, each request's buffer aligned to a page
- * for O_DIRECT or by --iomem_align), no madvise (transparent huge pages as the system's policy
- * gives them to any process), and left untouched: the first reads, in the warm-up, fault its pages
- * in, as a read job's untouched buffer is faulted in by its first reads.
+ * The read buffers, made as the fio jobs hostside names make theirs ({@code --iomem=mmap}: fio's
+ * memory.c maps bs times iodepth with one anonymous private mmap): one page-aligned region for all
+ * the requests in flight, no madvise (transparent huge pages as the system's policy gives them to
+ * any process), and left untouched: the first reads, in the warm-up, fault its pages in, as fio's
+ * read job leaves its buffers for its first reads to fault in (backend.c, init_io_u_buffers, fills
+ * them for writes only).
  *
  * <p>Why not a layout of our own. Where the pages land physically is the page allocator's choice,
  * and it matters twice. With O_DIRECT each physically contiguous piece of a buffer is one DMA
@@ -19,8 +20,10 @@ import hostside.libc.Libc;
  * fio's, in fewer pieces, is one. Through the page cache the kernel copies into the buffer with the
  * CPU, and a buffer on every other physical page uses half the sets of a physically indexed cache.
  * Both made hostside's figure a different thing from the fio job it names
- * (docs/measurements/2026-12-07-io-equal-to-fio.md). So the buffer is a loader's and fio's, and the
- * pieces it fell into are said beside an O_DIRECT figure.
+ * (docs/measurements/2026-12-07-io-equal-to-fio.md). fio's default buffers, one malloc, may lie in
+ * pages the process's allocator had handed out before, in whatever pieces those fell; a fresh mapping
+ * is a loader's large buffer. So both programs map their buffers afresh, and the pieces an O_DIRECT
+ * buffer fell into are said beside its figure.
  */
 final class Buffers {
     private Buffers() {}

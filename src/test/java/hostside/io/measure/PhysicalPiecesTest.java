@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import hostside.libc.Libc;
 import hostside.testing.Tools;
 
-/** Counting a buffer's physically contiguous pieces from pagemap entries, and the buffers laid out page by page. */
+/** Counting a buffer's physically contiguous pieces from pagemap entries, and the buffers made as fio's. */
 class PhysicalPiecesTest {
     static final long P = 1L << 63;
 
