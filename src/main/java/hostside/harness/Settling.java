@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * How a case's adaptive sample loops ended ({@link Sampling#untilSettled}): how many samples they
@@ -25,7 +27,27 @@ public record Settling(int loops, int samples, int maxSamples, Stop stop, double
                        double seconds) {
 
     /** What ended a loop: its median settled, it reached its most samples, or its time ran out first. */
-    public enum Stop { SETTLED, MOST_SAMPLES, TIME_CAP }
+    public enum Stop {
+        SETTLED("settled"), MOST_SAMPLES("most samples"), TIME_CAP("time cap");
+
+        private final String word;
+
+        Stop(String word) {
+            this.word = word;
+        }
+
+        @JsonValue
+        @Override
+        public String toString() {
+            return word;
+        }
+
+        @JsonCreator
+        public static Stop parse(String s) {
+            for (Stop v : values()) if (v.word.equals(s)) return v;
+            throw new IllegalArgumentException("\"" + s + "\" is not settled, most samples or time cap");
+        }
+    }
 
     /** Whether the loop's median came to be known within what the case asked. */
     @JsonIgnore

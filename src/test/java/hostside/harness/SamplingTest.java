@@ -13,6 +13,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.Json;
 import hostside.core.Stats;
 import hostside.core.Unit;
 
@@ -91,6 +92,17 @@ class SamplingTest {
         assertThrows(IllegalArgumentException.class, () -> new Sampling(0, 5, 9, 0.01, Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> new Sampling(0, 5, 4, 0.01, Duration.ofSeconds(1)));
         assertEquals(5, Sampling.untilSettled(0, 2, 3, 0.01, Duration.ofSeconds(1)).samples()); // never fewer than five
+    }
+
+    @Test
+    void aResultsSettlingReadsBackAsWritten() throws Exception {
+        Settling s = new Settling(2, 14, 25, Settling.Stop.TIME_CAP, 0.073, 0.05, 0.94, 4.06);
+        Result r = new Result("k", "d", Status.OK, "", Unit.GB_PER_S, new Stats(2, 1, 3, 14), Unit.GB_PER_S.usually, "m", null, null, s);
+        String json = Json.MAPPER.writeValueAsString(r);
+        assertTrue(json.contains("\"stop\" : \"time cap\""), json);
+        assertEquals(r, Json.MAPPER.readValue(json, Result.class));
+        Result old = Json.MAPPER.readValue(json.replaceAll("(?s),\\s*\"settling\" : \\{[^}]*\\}", ""), Result.class);
+        assertNull(old.settling(), "a report older than the adaptive loops has none");
     }
 
     @Test
