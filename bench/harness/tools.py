@@ -81,12 +81,14 @@ class Hostside:
     """The command that runs hostside: $HOSTSIDE (a command line), else the launcher of the bundle
     $BUNDLE (unpacked into a folder removed at exit: the GPU machine has no Java), else ./hostside."""
 
-    def __init__(self):
-        if os.environ.get("HOSTSIDE"):
+    def __init__(self, bundle=None):
+        """bundle: a `hostside bundle` tarball to run instead of what the environment names
+        (report-costs --before: an older build beside the current one)."""
+        if bundle is None and os.environ.get("HOSTSIDE"):
             self.argv = shlex.split(os.environ["HOSTSIDE"])
             self.origin = "$HOSTSIDE"
-        elif os.environ.get("BUNDLE"):
-            bundle = Path(os.environ["BUNDLE"]).resolve()
+        elif bundle is not None or os.environ.get("BUNDLE"):
+            bundle = Path(bundle or os.environ["BUNDLE"]).resolve()
             home = Path(tempfile.mkdtemp(prefix="bench-bundle-"))
             atexit.register(shutil.rmtree, home, True)
             with tarfile.open(bundle) as t:
