@@ -18,7 +18,8 @@ class ReportCosts(Scenario):
     name = "report-costs"
     prints = ("wall time (s), peak RSS (MiB, wait4's ru_maxrss as GNU time -v reads it) and the most disk its test files "
               "took (MiB) of `report --quick` and `report`; --all: of every command")
-    order = "report --quick, report (with --all: machine, vm, cpu, io, container, rack, snapshot first)"
+    order = ("report --quick, report (with --all: machine, vm, cpu, io, container, rack, snapshot first; "
+             "with --before: each command by the before-bundle, then by the current hostside)")
 
     def add_options(self, p):
         p.add_argument("--all", action="store_true", help="every command, as the README's cost table")
@@ -89,8 +90,9 @@ class ReportCosts(Scenario):
                         (row.peers if side == "before" else row.hostside).append(v if res.ok else None)
                         if not res.ok:
                             setattr(row, "peer_missing" if side == "before" else "hostside_missing", res.why())
-        bench.notes.append("before and after: the same command in turn, before first, each round; every run's stderr (its "
-                           "progress lines) is kept beside its output, as rN-COMMAND-SIDE.err")
+        bench.notes.append("hostside's column: the current build (after); the peer's: the before-bundle; ratio: after over before. "
+                           "The same command in turn, before first, each round; every run's stderr (its progress lines) is kept "
+                           "beside its output, as rN-COMMAND-SIDE.err")
         for name, _ in commands:
             b, a = (progress(last[(name, s)].err.read_text(errors="replace")) for s in ("before", "after"))
             bench.notes += ["", f"`{name}`, round {bench.rounds}: seconds per drill and per case, before beside after "
@@ -155,7 +157,7 @@ def time_table(before, after):
         b, a = bd.get(drill), ad.get(drill)
         lines.append(f"| **{drill}** | {cell(b)} | {cell(a)} | {ratio(b, a)} |")
         for key in dict.fromkeys(k for k in list(bc) + list(ac) if k[0] == drill):
-            (bs, bt), (as_, at) = bc.get(key, ("absent", None)), ac.get(key, ("absent", None))
+            (bs, bt), (as_, at) = bc.get(key, ("-", None)), ac.get(key, ("-", None))  # "-": no line (a step under a second)
             if bt is None and at is None:
                 continue  # not run on either side: no time to set side by side
             lines.append(f"| {drill}: {key[1]} | {cell(bt) if bt is not None else bs} | {cell(at) if at is not None else as_} | {ratio(bt, at)} |")

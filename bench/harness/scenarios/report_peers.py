@@ -114,7 +114,7 @@ class ReportPeers(Scenario):
         o = bench.options
         ctx = _Context(bench)
         command = "report --quick" if o.quick else "report"
-        rows, order = {}, []
+        rows, order, unmeasured = {}, [], {}
         wall, rss, beyond = (Row(f"{command}: {w}", u, "none: hostside's own cost", digits=d, has_peer=False)
                              for w, u, d in (("wall", "s", 1), ("peak RSS", "MiB", 0), ("peak RSS beyond STREAM's three arrays", "MiB", 0)))
         folder = bench.out / "reports"
@@ -156,12 +156,15 @@ class ReportPeers(Scenario):
                         row.alts.append(g.alt)
                         row.alt_why = g.alt_why or row.alt_why
                 copy_labels = {k: label for k, label, _ in copies.PAIRS}
-                for key, (scope, why) in _not_measured(doc, {f.base for f in figs}).items():
-                    if (key, scope) not in rows:
+                for key, (scope, status, why) in _not_measured(doc, {f.base for f in figs}).items():
+                    copy = key in copy_labels
+                    if not copy and status != "failed":  # a case this report does not run (--quick, no GPU): said under the table
+                        unmeasured.setdefault(why, {})[_name(key, scope)] = None
+                    elif (key, scope) not in rows:
                         # a copy with no GPU is still a row of its peer's, which says why it did not run either
-                        copy = key in copy_labels
                         rows[(key, scope)] = Judged(_name(key, scope), "GB/s" if copy else "", copy_labels.get(key, "-"),
-                                                    hostside_missing=why, has_peer=copy, tolerance=COPIES if copy else None,
+                                                    hostside_missing=why if status == "not run" else f"{status}: {why}",
+                                                    has_peer=copy, tolerance=COPIES if copy else None,
                                                     peer_missing="" if not copy else "no NVIDIA GPU here" if not ctx.gpu
                                                     else "hostside has no figure to set beside it")
                         order.append((key, scope))
@@ -187,6 +190,7 @@ class ReportPeers(Scenario):
             "each peer runs after the report of its round, with the sizes, CPUs and fio jobs that report names "
             "(a round's peers cannot run first: the report is what says what they are)",
             *ctx.notes,
+            *(f"not run by the report, so no figure and no row: {', '.join(names)} ({why})" for why, names in unmeasured.items()),
             f"peak RSS: wait4's ru_maxrss of the launcher and the JVM (GNU time -v's); beyond STREAM's arrays: less three times "
             f"the report's arrayBytes. Bars: {bar} s for `{command}`, {BEYOND_STREAM_BAR_MIB} MiB beyond the arrays",
         ]
@@ -230,7 +234,7 @@ def case_results(node, scope=None, out=None):
 
 
 def _not_measured(doc, measured):
-    """Test cases the report ran no figure for: {key: (scope, "status: why")}; the copies that need a GPU where it
+    """Test cases the report ran no figure for: {key: (scope, status, why)}; the copies that need a GPU where it
     has none, so that their rows say why rather than vanish."""
     out = {}
     for key, found in case_results(doc.get("modules", [])).items():
@@ -238,12 +242,12 @@ def _not_measured(doc, measured):
             continue
         for scope, x in found:
             if x.get("status") != "ok":
-                out.setdefault(key, (scope, f"{x.get('status')}: {x.get('why') or 'no reason given'}"))
+                out.setdefault(key, (scope, x.get("status"), x.get("why") or "no reason given"))
     gpu_why = next((m.get("data", {}).get("gpu", {}).get("notRun") for m in doc.get("modules", [])
                     if isinstance(m.get("data"), dict) and isinstance(m["data"].get("gpu"), dict) and "runs" in m["data"]["gpu"]), None)
     for key, _, _ in copies.PAIRS:
         if key not in measured and key not in out:
-            out[key] = (None, "not run: " + (gpu_why or "the report holds no such figure"))
+            out[key] = (None, "not run", gpu_why or "the report holds no such figure")
     return out
 
 
@@ -288,8 +292,8 @@ def judge(hostside, peers, tolerance, alts=(), alt_why=""):
     if a is not None and alt_why:
         alt_ratio = f"{a.median / p.median:.3f}" if p.median else "-"
         if deviation(a.median, p.median) <= tolerance:
-            return f"not comparable: {alt_why}; counted the peer's way {a.median:.4g}, {alt_ratio} of it, within {tolerance:.0%}"
-        return f"beyond {tolerance:.0%} ({ratio}; counted the peer's way, {alt_why}: {alt_ratio})"
+            return f"not comparable: {alt_why} {alt_ratio}, within {tolerance:.0%} ({ratio} by the median)"
+        return f"beyond {tolerance:.0%} ({ratio}; {alt_why} too: {alt_ratio})"
     return f"beyond {tolerance:.0%} ({ratio})"
 
 
@@ -427,7 +431,7 @@ class _Context:
                 g = Got(f"{label}, {kernel} (best of {trials})", value=rates.get(kernel))
                 g.why = "" if g.value is not None else (p.why() if not p.ok else f"no {kernel} line")
                 if "STREAM reports the max" in f.method:
-                    g.alt, g.alt_why = f.max, f"STREAM prints its best of {trials} trials, the report its median sample (its method says so)"
+                    g.alt, g.alt_why = f.max, "STREAM's best against the report's median (its method says so); by its best sample"
                 out[f.id] = g
         return out
 
@@ -485,7 +489,7 @@ class _Context:
                     g.why = f"fio has no figure for {f.key}"
                 overall = f.detail.get("overall")
                 if not f.suffix and isinstance(overall, (int, float)):
-                    g.alt, g.alt_why = overall, "fio divides all its bytes by the whole run's time, the report gives its median sample (its detail's overall counts fio's way)"
+                    g.alt, g.alt_why = overall, "fio's whole-run bytes over time against the report's median sample; by the report's overall"
             out[f.id] = g
         return out
 
