@@ -26,12 +26,13 @@ class ReportCosts(Scenario):
         p.add_argument("--quick-only", action="store_true", help="report --quick alone (a full report takes minutes)")
         p.add_argument("--before", type=Path, metavar="BUNDLE",
                        help="a second `hostside bundle` tarball (an older build): its runs and the current hostside's in turn, "
-                            "before then after, each command each round; the table sets them side by side")
+                            "before then after, each command each round; the table sets them side by side. A thin one (hostside/ "
+                            "without runtime/) runs on the current bundle's Java runtime")
 
     def rows(self, bench):
         o = bench.options
         if o.before:
-            return self._before_after(bench, tools.Hostside(o.before))
+            return self._before_after(bench, tools.Hostside(o.before, runtime_from=bench.hostside))
         commands = []
         if o.all:
             commands += [("machine", ["machine"]), ("vm", ["vm"]), ("cpu", ["cpu"]), ("io", ["io"]),
@@ -68,6 +69,7 @@ class ReportCosts(Scenario):
         figures in the peer's column, so the ratio is after over before."""
         o = bench.options
         label = f"before: {before.version()} ({Path(o.before).name})"
+        bench.say(f"before: {before.origin}")
         bench.say(label)
         commands = [("report --quick", ["report", "--quick"])] + ([] if o.quick_only else [("report", ["report"])])
         rows, last = {}, {}
