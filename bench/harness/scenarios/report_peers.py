@@ -139,62 +139,74 @@ class ReportPeers(Scenario):
                 if not arrays:
                     beyond.hostside_missing = "the report holds no STREAM arrays (memory_bandwidth_triad not run)"
                 figs = report_figures(doc)
-                got = ctx.round(r, figs, doc)
-                for f in figs:
-                    row = rows.get(f.id)
-                    if row is None:
-                        run, what = peer_of(f)
-                        row = rows[f.id] = Judged(_name(f.key, f.scope), f.unit, what, digits=_digits(f.value),
-                                                  has_peer=run is not None, tolerance=_tolerance(f, run))
-                        order.append(f.id)
-                    row.hostside.append(f.value)
-                    g = got.get(f.id)
-                    if g is not None:
-                        row.peer = g.label
-                        row.peers.append(g.value)
-                        row.peer_missing = g.why or row.peer_missing
-                        row.alts.append(g.alt)
-                        row.alt_why = g.alt_why or row.alt_why
-                copy_labels = {k: label for k, label, _ in copies.PAIRS}
-                for key, (scope, status, why) in _not_measured(doc, {f.base for f in figs}).items():
-                    copy = key in copy_labels
-                    if not copy and status != "failed":  # a case this report does not run (--quick, no GPU): said under the table
-                        unmeasured.setdefault(why, {})[_name(key, scope)] = None
-                    elif (key, scope) not in rows:
-                        # a copy with no GPU is still a row of its peer's, which says why it did not run either
-                        rows[(key, scope)] = Judged(_name(key, scope), "GB/s" if copy else "", copy_labels.get(key, "-"),
-                                                    hostside_missing=why if status == "not run" else f"{status}: {why}",
-                                                    has_peer=copy, tolerance=COPIES if copy else None,
-                                                    peer_missing="" if not copy else "no NVIDIA GPU here" if not ctx.gpu
-                                                    else "hostside has no figure to set beside it")
-                        order.append((key, scope))
+                _take(rows, order, figs, ctx.round(r, figs))
+                _take_unmeasured(rows, order, unmeasured, doc, figs, ctx.gpu)
         finally:
             ctx.files.remove()
         out = [rows[i] for i in order]
         for row in out:
             row.verdict = _verdict_of(row)
-        bar = WALL_BAR_S[command]
-        wall.verdict = _bar(Spread.of(wall.hostside), bar, "s")
+        wall.verdict = _bar(Spread.of(wall.hostside), WALL_BAR_S[command], "s")
         beyond.verdict = _bar(Spread.of(beyond.hostside), BEYOND_STREAM_BAR_MIB, "MiB")
         rss.verdict = "-"
-        counts = {}
-        for row in out:
-            word = row.verdict.split(":")[0].split(" (")[0]
-            counts[word] = counts.get(word, 0) + 1
-        bench.notes += [
-            "verdicts: " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items(), key=lambda x: -x[1])),
-            f"tolerance: {COPIES:.0%} for the host<->device copies (nvbandwidth's host *_memcpy_ce cases, PyTorch's pageable copy_), "
-            f"{REST:.0%} for the rest, of the peer's median over the rounds; \"not comparable\": the report says it counts "
-            "differently from the peer (STREAM's best against its median, fio's whole-run bytes against its median sample) "
-            "and counted the peer's way it is within tolerance",
-            "each peer runs after the report of its round, with the sizes, CPUs and fio jobs that report names "
-            "(a round's peers cannot run first: the report is what says what they are)",
-            *ctx.notes,
-            *(f"not run by the report, so no figure and no row: {', '.join(names)} ({why})" for why, names in unmeasured.items()),
-            f"peak RSS: wait4's ru_maxrss of the launcher and the JVM (GNU time -v's); beyond STREAM's arrays: less three times "
-            f"the report's arrayBytes. Bars: {bar} s for `{command}`, {BEYOND_STREAM_BAR_MIB} MiB beyond the arrays",
-        ]
+        bench.notes += _notes(out, ctx.notes, unmeasured, command)
         return out + [wall, rss, beyond]
+
+
+def _take(rows, order, figs, got):
+    """One round's figures and their peers' values into the rows, a row made for a figure first seen."""
+    for f in figs:
+        row = rows.get(f.id)
+        if row is None:
+            run, what = peer_of(f)
+            row = rows[f.id] = Judged(_name(f.key, f.scope), f.unit, what, digits=_digits(f.value),
+                                      has_peer=run is not None, tolerance=_tolerance(f, run))
+            order.append(f.id)
+        row.hostside.append(f.value)
+        g = got.get(f.id)
+        if g is not None:
+            row.peer = g.label
+            row.peers.append(g.value)
+            row.peer_missing = g.why or row.peer_missing
+            row.alts.append(g.alt)
+            row.alt_why = g.alt_why or row.alt_why
+
+
+def _take_unmeasured(rows, order, unmeasured, doc, figs, gpu):
+    """The cases the report ran no figure for: a row for a copy (its peer's row says why neither ran) and for a
+    failure; the rest (--quick's, a GPU's where there is none) by their reason, for the notes under the table."""
+    copy_labels = {k: label for k, label, _ in copies.PAIRS}
+    for key, (scope, status, why) in _not_measured(doc, {f.base for f in figs}).items():
+        copy = key in copy_labels
+        if not copy and status != "failed":
+            unmeasured.setdefault(why, {})[_name(key, scope)] = None
+        elif (key, scope) not in rows:
+            rows[(key, scope)] = Judged(_name(key, scope), "GB/s" if copy else "", copy_labels.get(key, "-"),
+                                        hostside_missing=why if status == "not run" else f"{status}: {why}",
+                                        has_peer=copy, tolerance=COPIES if copy else None,
+                                        peer_missing="" if not copy else "no NVIDIA GPU here" if not gpu
+                                        else "hostside has no figure to set beside it")
+            order.append((key, scope))
+
+
+def _notes(rows, peer_notes, unmeasured, command):
+    counts = {}
+    for row in rows:
+        word = row.verdict.split(":")[0].split(" (")[0]
+        counts[word] = counts.get(word, 0) + 1
+    return [
+        "verdicts: " + ", ".join(f"{n} {w}" for w, n in sorted(counts.items(), key=lambda x: -x[1])),
+        f"tolerance: {COPIES:.0%} for the host<->device copies (nvbandwidth's host *_memcpy_ce cases, PyTorch's pageable copy_), "
+        f"{REST:.0%} for the rest, of the peer's median over the rounds; \"not comparable\": the report says it counts "
+        "differently from the peer (STREAM's best against its median, fio's whole-run bytes against its median sample) "
+        "and counted the peer's way it is within tolerance",
+        "each peer runs after the report of its round, with the sizes, CPUs and fio jobs that report names "
+        "(a round's peers cannot run first: the report is what says what they are)",
+        *peer_notes,
+        *(f"not run by the report, so no figure and no row: {', '.join(names)} ({why})" for why, names in unmeasured.items()),
+        f"peak RSS: wait4's ru_maxrss of the launcher and the JVM (GNU time -v's); beyond STREAM's arrays: less three times "
+        f"the report's arrayBytes. Bars: {WALL_BAR_S[command]} s for `{command}`, {BEYOND_STREAM_BAR_MIB} MiB beyond the arrays",
+    ]
 
 
 # ---- reading the report ------------------------------------------------------------------------
@@ -341,7 +353,7 @@ class _Context:
             self._said.add(text)
             self.notes.append(text)
 
-    def round(self, r, figs, doc):
+    def round(self, r, figs):
         """{figure id: Got} for every figure a peer measures, each peer run once this round."""
         groups = {}
         for f in figs:
