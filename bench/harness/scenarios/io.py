@@ -34,7 +34,7 @@ class Io(Scenario):
         if unknown:
             raise SystemExit(f"bench/run io: no such figure {unknown}; the keys are {', '.join(KEYS)}")
         rows = {k: Row(k, "", "fio (the job in hostside's anchor)") for k in keys}
-        files = _Files(folder)
+        files = Files(folder)
         try:
             for r in range(1, bench.rounds + 1):
                 for key in keys:
@@ -64,31 +64,53 @@ class Io(Scenario):
         return list(rows.values())
 
     def _fio(self, bench, fio, files, r, key, job, unit, row):
-        size = next((int(a.split("=", 1)[1]) for a in job if a.startswith("--size=")), None)
-        if key.startswith("write_"):
-            target = files.write
-            files.drop(target)
-        else:
-            target = files.read
-            lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
-                                    "--io_size=1M", "--output-format=json"], f"r{r}-fio-layout-{key}")
-            if not lay.ok:
-                row.peer_missing = "fio could not lay out its file: " + lay.why()
+        if not is_write(job):
+            why = lay_out(bench, fio, files.read, job_size(job), f"r{r}-fio-layout-{key}")
+            if why:
+                row.peer_missing = why
                 return None
-            if "--direct=0" in job and "--invalidate=0" in job:  # warm: in the page cache first, as hostside's warm-up
-                with open(target, "rb") as f:
-                    while f.read(1 << 20):
-                        pass
-        p = bench.peer(fio + [f"--name={key}", f"--filename={target}", "--output-format=json", *job], f"r{r}-fio-{key}")
-        if target == files.write:
-            os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
-            files.drop(target)
-        try:
-            side = json.loads(p.text())["jobs"][0]["write" if key.startswith("write_") else "read"]
-        except (ValueError, KeyError, IndexError):
-            row.peer_missing = p.why() if not p.ok else "no job in fio's JSON"
+        side, why = run_job(bench, fio, files, key, job, f"r{r}-fio-{key}")
+        if side is None:
+            row.peer_missing = why
             return None
         return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
+
+
+def job_size(job):
+    """The file size a fio job names (--size=BYTES), or None."""
+    return next((a.split("=", 1)[1] for a in job if a.startswith("--size=")), None)
+
+
+def is_write(job):
+    return any(a.startswith("--rw=") and "write" in a for a in job)
+
+
+def lay_out(bench, fio, target, size, name):
+    """fio lays out its read file at SIZE (as hostside writes its test file before reading it): None, or why it could not."""
+    lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
+                            "--io_size=1M", "--output-format=json"], name)
+    return None if lay.ok else "fio could not lay out its file: " + lay.why()
+
+
+def run_job(bench, fio, files, key, job, name):
+    """One fio job (its options as hostside's anchor gives them) on files.read, or on a new files.write for a
+    write job: (the job's "read" or "write" side of fio's JSON, None), or (None, why not)."""
+    write = is_write(job)
+    target = files.write if write else files.read
+    if write:
+        files.drop(target)
+    elif "--invalidate=0" in job and "--direct=1" not in job:  # warm: in the page cache first, as hostside's warm-up
+        with open(target, "rb") as f:
+            while f.read(1 << 20):
+                pass
+    p = bench.peer(fio + [f"--name={key}", f"--filename={target}", "--output-format=json", *job], name)
+    if write:
+        os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
+        files.drop(target)
+    try:
+        return json.loads(p.text())["jobs"][0]["write" if write else "read"], None
+    except (ValueError, KeyError, IndexError):
+        return None, p.why() if not p.ok else "no job in fio's JSON"
 
 
 def _figure(result, key):
@@ -96,7 +118,7 @@ def _figure(result, key):
     return next((f for f in (d or {}).get("figures", []) if f["key"] == key), None)
 
 
-class _Files:
+class Files:
     """fio's two files in the folder, removed whatever happens."""
 
     def __init__(self, folder):
