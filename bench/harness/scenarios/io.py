@@ -35,7 +35,7 @@ class Io(Scenario):
         if unknown:
             raise SystemExit(f"bench/run io: no such figure {unknown}; the keys are {', '.join(KEYS)}")
         rows = {k: Row(k, "", "fio (the job in hostside's anchor)") for k in keys}
-        files = _Files(folder)
+        files = Files(folder)
         try:
             for r in range(1, bench.rounds + 1):
                 for key in keys:
@@ -68,35 +68,54 @@ class Io(Scenario):
         return list(rows.values())
 
     def _fio(self, bench, fio, files, r, key, job, unit, row):
-        size = next((int(a.split("=", 1)[1]) for a in job if a.startswith("--size=")), None)
-        if key.startswith("write_"):
-            target = files.write
-            files.drop(target)
-        else:
-            target = files.read
-            # anew before every read job: fio lays out only a file that is missing or too small, and a file laid
-            # out rounds ago reads differently on a VM (its host's cache, the guest's free memory handed back)
-            files.drop(target)
-            lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
-                                    "--io_size=1M", "--output-format=json"], f"r{r}-fio-layout-{key}")
-            if not lay.ok:
-                row.peer_missing = "fio could not lay out its file: " + lay.why()
+        if not is_write(job):
+            why = lay_out(bench, fio, files.read, job_size(job), f"r{r}-fio-layout-{key}")
+            if why:
+                row.peer_missing = why
                 return None
-            if warm(job):
-                _read_in_order(target)
-        p = bench.peer(fio_argv(fio, target, job, key), f"r{r}-fio-{key}")
-        if target == files.write:
-            os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
-            files.drop(target)
-        figure = fio_figure(p.text(), key, unit)
-        if figure is None:
-            row.peer_missing = p.why() if not p.ok else "no job in fio's JSON"
-        return figure
+        side, why = run_job(bench, fio, files, key, job, f"r{r}-fio-{key}")
+        if side is None:
+            row.peer_missing = why
+            return None
+        return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
 
 
-def _figure(result, key):
-    d = document(result)
-    return next((f for f in (d or {}).get("figures", []) if f["key"] == key), None)
+def job_size(job):
+    """The file size a fio job names (--size=BYTES), or None."""
+    return next((a.split("=", 1)[1] for a in job if a.startswith("--size=")), None)
+
+
+def is_write(job):
+    return any(a.startswith("--rw=") and "write" in a for a in job)
+
+
+def lay_out(bench, fio, target, size, name):
+    """fio lays out its read file anew at SIZE (as hostside writes its test file at each run, before reading it): None, or why it
+    could not. Anew: fio lays out only a missing or short file, and on a VM a file laid out long before reads differently (the
+    pages a read fills were freed long before, which a VM may have handed back to its host; the host's cache of the disk)."""
+    target.unlink(missing_ok=True)
+    lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
+                            "--io_size=1M", "--output-format=json"], name)
+    return None if lay.ok else "fio could not lay out its file: " + lay.why()
+
+
+def run_job(bench, fio, files, key, job, name):
+    """One fio job (its options as hostside's anchor gives them) on files.read, or on a new files.write for a
+    write job: (the measured job's "read" or "write" side of fio's JSON, None), or (None, why not). A warm job's
+    file (it reads it in first, pre_read) has its pages dropped and is read once in order before, as hostside's
+    warm-up leaves the page cache whatever ran before."""
+    write = is_write(job)
+    target = files.write if write else files.read
+    if write:
+        files.drop(target)
+    elif warm(job):
+        _read_in_order(target)
+    p = bench.peer(fio_argv(fio, target, job, key), name)
+    if write:
+        os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
+        files.drop(target)
+    side = measured_side(p.text(), write)
+    return (side, None) if side is not None else (None, p.why() if not p.ok else "no job in fio's JSON")
 
 
 def overall(doc, key, median):
@@ -107,8 +126,9 @@ def overall(doc, key, median):
 
 
 def warm(job):
-    """Whether the job reads a cached file (it reads it in first, pre_read): the bench then caches it as hostside's warm-up does."""
-    return "--pre_read=1" in job
+    """Whether the job reads a cached file: it reads it in first (pre_read), or, as the anchors of reports before 2026-12-07
+    named it, keeps fio from dropping it (invalidate=0) without O_DIRECT. The bench then caches it as hostside's warm-up does."""
+    return "--pre_read=1" in job or ("--invalidate=0" in job and "--direct=1" not in job)
 
 
 def fio_argv(fio, target, job, key):
@@ -118,11 +138,10 @@ def fio_argv(fio, target, job, key):
     return [*fio, f"--filename={target}", "--output-format=json", *job, *([] if named else [f"--name={key}"])]
 
 
-def fio_figure(text, key, unit):
-    """fio's overall figure of the measured job, the last of its JSON (a warm-up job comes before it): GB/s or IOPS; None without one."""
+def measured_side(text, write):
+    """The measured job's "read" or "write" side of fio's JSON: the last job (a warm-up job comes before it); None without one."""
     try:
-        side = json.loads(text)["jobs"][-1]["write" if key.startswith("write_") else "read"]
-        return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
+        return json.loads(text)["jobs"][-1]["write" if write else "read"]
     except (ValueError, KeyError, IndexError, TypeError):
         return None
 
@@ -135,7 +154,12 @@ def _read_in_order(path):
             pass
 
 
-class _Files:
+def _figure(result, key):
+    d = document(result)
+    return next((f for f in (d or {}).get("figures", []) if f["key"] == key), None)
+
+
+class Files:
     """fio's two files in the folder, removed whatever happens."""
 
     def __init__(self, folder):

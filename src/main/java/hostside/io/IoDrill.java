@@ -15,6 +15,7 @@ import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
 import hostside.harness.TestFiles;
+import hostside.harness.Unsettled;
 import hostside.io.facts.IoFactRules;
 import hostside.io.facts.IoFacts;
 import hostside.io.facts.IoFactsReader;
@@ -145,7 +146,8 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
             List<Result> results = Runner.run(fs, tests, live, progress);
             if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, results, List.of());
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
-            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results, inMemory, where(live.used()), load));
+            return new IoRun(machine, facts, live.findings(findings), live.used(), results, Unsettled.adding(MeasuredVerdicts.of(results, inMemory, where(live.used()), load),
+                    IoRules.UNSETTLED, results, where(live.used())));
         }
     }
 

@@ -35,6 +35,7 @@ import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
 import hostside.harness.TestFiles;
+import hostside.harness.Unsettled;
 import hostside.libc.Libc;
 import hostside.machine.GpuDrill;
 import hostside.machine.Host;
@@ -204,7 +205,10 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
             if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
         }
         VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress, reused) : VmGpu.notRun(Runner.RECORDED);
-        return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results(), load));
+        List<Result> all = new ArrayList<>(host);
+        all.addAll(gpu.results());
+        return new VmRun(machine, facts, findings, host, gpu,
+                Unsettled.adding(MeasuredVerdicts.of(machine, host, gpu.results(), load), VmRules.UNSETTLED, all, "virtual memory's figures"));
     }
 
     /**
