@@ -8,7 +8,8 @@
 #     (bench/c/layout_read.c: every page apart, in order, fio's untouched malloc)
 #   - fio's own cost per cached random 4 KiB read, with the options that shed some of it
 #   - a cold 1 GiB read of a file just written, its pages dropped at once or 6 s before, beside a file
-#     written earlier, and the same O_DIRECT (the host's cache of the disk, seen without the guest's)
+#     written at the start and not read since, and the same O_DIRECT (the host's cache of the disk, seen
+#     without the guest's); last, so that the older file has several GiB of writes behind it
 #   - a buffered 1 GiB write 6 s after the last one, right after the last one's fsync and removal (as
 #     hostside's samples follow each other), and as the warm-up and measured jobs hostside names
 #   - O_DIRECT reads 32 in flight into fio's default buffers and into one mmap (--iomem=mmap, as
@@ -23,8 +24,8 @@ F=${HOSTSIDE_PEERS:?run it through bench/run with HOSTSIDE_PEERS set}/bin/fio
 [[ -x $F ]] || { echo "no fio in $HOSTSIDE_PEERS/bin"; exit 1; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-P=$dir/io-causes-$$-old.dat N=$dir/io-causes-$$-new.dat W=$dir/io-causes-$$-write.dat
-trap 'rm -rf "$tmp"; rm -f "$P" "$N" "$W"' EXIT
+P=$dir/io-causes-$$-probe.dat O=$dir/io-causes-$$-old.dat N=$dir/io-causes-$$-new.dat W=$dir/io-causes-$$-write.dat
+trap 'rm -rf "$tmp"; rm -f "$P" "$O" "$N" "$W"' EXIT
 
 # each fio job of the JSON on stdin: GB/s, IOPS, user and system CPU per I/O, clat p10 and p50
 cat >"$tmp/summary.py" <<'PY'
@@ -61,6 +62,7 @@ for v in /sys/bus/virtio/devices/*; do
 done
 sysctl vm.dirty_background_ratio vm.dirty_ratio 2>/dev/null | tr '\n' ' '; echo
 
+lay "$O"; drop "$O"  # the older file: not read again before the cold probe, several GiB written meanwhile
 lay "$P"
 if gcc -O2 -Wall -o "$tmp/layout_read" "$here/bench/c/layout_read.c" 2>"$tmp/gcc.err"; then
   echo "== buffered 1 MiB reads of the cached file, 2 s per buffer layout, 3 rounds"
@@ -79,23 +81,15 @@ for o in "" --norandommap --gtod_reduce=1; do
      --fadvise_hint=0 --iomem_align=4096 --time_based --runtime=3 --output-format=json $o | summary)"
 done
 
-echo "== cold 1 GiB: a file just laid out, its pages dropped at once / 6 s before; a file laid out before; O_DIRECT of each"
-for i in 1 2; do
-  lay "$N"; drop "$N"; a=$(cold "$N" --invalidate=1)
-  drop "$N"; sleep 6; b=$(cold "$N" --invalidate=1)
-  c=$(cold "$P" --invalidate=1); d=$(cold "$N" --direct=1); e=$(cold "$P" --direct=1)
-  echo "new, at once: $a"; echo "new, 6 s after the drop: $b"; echo "older file: $c"; echo "O_DIRECT new: $d"; echo "O_DIRECT older: $e"
-done
-
 echo "== buffered 1 GiB writes of a new file, no fsync: 6 s after the last; right after another's fsync and removal (as"
 echo "   hostside's samples follow each other); the two jobs hostside names (a warm-up written, synced, removed; the measured one)"
-O=(--rw=write --bs=1M --ioengine=psync --direct=0 --fallocate=none --iomem_align=4096 --size=1G --output-format=json)
+WO=(--rw=write --bs=1M --ioengine=psync --direct=0 --fallocate=none --iomem_align=4096 --size=1G --output-format=json)
 for i in 1 2; do
   sleep 6
-  echo "after 6 s: $("$F" --name=idle --filename="$W" "${O[@]}" | summary)"; sync; rm -f "$W"
-  "$F" --name=before --filename="$W" "${O[@]}" --end_fsync=1 >/dev/null; rm -f "$W"
-  echo "right after: $("$F" --name=next --filename="$W" "${O[@]}" | summary)"; sync; rm -f "$W"
-  echo "named jobs: $("$F" --filename="$W" "${O[@]}" --name=warmup --end_fsync=1 --unlink=1 --name=measured --stonewall | summary)"; sync; rm -f "$W"
+  echo "after 6 s: $("$F" --name=idle --filename="$W" "${WO[@]}" | summary)"; sync; rm -f "$W"
+  "$F" --name=before --filename="$W" "${WO[@]}" --end_fsync=1 >/dev/null; rm -f "$W"
+  echo "right after: $("$F" --name=next --filename="$W" "${WO[@]}" | summary)"; sync; rm -f "$W"
+  echo "named jobs: $("$F" --filename="$W" "${WO[@]}" --name=warmup --end_fsync=1 --unlink=1 --name=measured --stonewall | summary)"; sync; rm -f "$W"
 done
 
 echo "== O_DIRECT 1 MiB reads, 32 in flight (io_uring), 4 s: fio's default buffers (one malloc) and one mmap (--iomem=mmap, as"
@@ -145,5 +139,16 @@ for i in 1 2; do
     pieces=$(python3 "$tmp/pieces.py" $job); wait $job
     echo "--iomem=$mem: $(summary <"$tmp/qd32.json"), pieces per MiB $pieces"
   done
+done
+echo "== cold 1 GiB: the file laid out first and not read since (some GiB written meanwhile: neither the host's cache nor the"
+echo "   guest's memory holds it), its first GiB buffered and its second O_DIRECT; then twice a file just laid out, its pages"
+echo "   dropped at once or 6 s before, and O_DIRECT"
+echo "older, buffered: $(cold "$O" --invalidate=1)"
+echo "older, O_DIRECT (its second GiB): $("$F" --name=cold --filename="$O" --rw=read --bs=1M --offset=1G --size=1G --ioengine=psync \
+  --direct=1 --output-format=json | summary)"
+for i in 1 2; do
+  lay "$N"; drop "$N"; echo "new, at once: $(cold "$N" --invalidate=1)"
+  drop "$N"; sleep 6; echo "new, 6 s after the drop: $(cold "$N" --invalidate=1)"
+  echo "new, O_DIRECT: $(cold "$N" --direct=1)"
 done
 echo "== done $(date -u +%T), load $(cat /proc/loadavg)"
