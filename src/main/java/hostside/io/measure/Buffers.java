@@ -18,8 +18,8 @@ import hostside.libc.Libc;
  * per request (254 on a Firecracker guest's virtio-blk), so a 1 MiB buffer in 256 pieces (every page
  * apart, which hostside laid out on purpose until 2026-12-07) is two requests of the disk where
  * fio's, in fewer pieces, is one. Through the page cache the kernel copies into the buffer with the
- * CPU, and a buffer on every other physical frame read cached files 1-12% slower than one touched in
- * order in the same minute (bench/c/layout_read.c, the dev VM and the H100).
+ * CPU, and a buffer on every other physical frame read cached files 4-14% slower than one touched in
+ * order in the same minute on the dev VM (within 1% on the H100; bench/c/layout_read.c).
  * Both made hostside's figure a different thing from the fio job it names
  * (docs/measurements/2026-12-07-io-equal-to-fio.md). fio's default buffers, one malloc, may lie in
  * pages the process's allocator had handed out before, in whatever pieces those fell; a fresh mapping
