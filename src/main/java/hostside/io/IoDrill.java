@@ -14,6 +14,7 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.harness.TestFiles;
 import hostside.harness.Unsettled;
 import hostside.io.facts.IoFactRules;
 import hostside.io.facts.IoFacts;
@@ -90,7 +91,7 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
     @Override
     public IoRun run(DrillContext c, Options o) {
         MachineFacts machine = c.earlier().run(MachineRun.class).map(MachineRun::facts).orElseGet(() -> MachineReader.read(c.fs()));
-        return run(c.fs(), machine, c.cases().pick(tests()), o, c.progress(), c.load());
+        return run(c.fs(), machine, c.cases().pick(tests()), o, c.progress(), c.load(), c.files());
     }
 
     public static List<TestCase<IoTarget>> tests() {
@@ -132,10 +133,16 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
      */
     static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
                      ProgressSink progress, MachineLoad load) {
+        return run(fs, machineFacts, tests, o, progress, load, TestFiles.OWN);
+    }
+
+    /** ... with the test file lent by {@code files}: a report's drills share one. */
+    static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
+                     ProgressSink progress, MachineLoad load, TestFiles files) {
         Host machine = machineFacts.host();
         IoFacts facts = facts(fs, machine, o);
         List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
-        try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
+        try (LiveTarget live = new LiveTarget(fs, o, tests, progress, files)) {
             List<Result> results = Runner.run(fs, tests, live, progress);
             if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, results, List.of());
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
