@@ -225,7 +225,7 @@ public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
         verdicts.addAll(DataLoaderVerdicts.of(dl, load));
         List<Result> all = new ArrayList<>(m.results());
         all.addAll(dl);
-        Unsettled.finding(CpuRules.UNSETTLED, all, "the scheduler's and DataLoader's figures").ifPresent(verdicts::add);
+        Unsettled.finding(CpuRules.UNSETTLED, all, "the scheduler's and DataLoader's figures", MachineLoad.busyReasons(load)).ifPresent(verdicts::add);
         // a disturbed jitter run is a finding of its own: the figures beside it are not the machine's
         List<Finding> findings = new ArrayList<>(CpuVerdicts.of(facts));
         findings.addAll(JitterNoise.findings(m.results()));

@@ -24,7 +24,7 @@ public final class Unsettled {
     /** Module {@code module}'s rule: warn where a case's median did not settle. */
     public static Rule rule(int module) {
         return Rule.of("M" + module + "-UNSETTLED", "measured figures whose median did not settle to its case's precision in its samples and time",
-                EnumSet.of(Severity.WARN),
+                EnumSet.of(Severity.WARN, Severity.UNKNOWN),
                 "the machine's speed moved while it was measured (other work, a VM's neighbours, frequency or power changes): the figures beside"
                         + " it are one moment's, and a training step on this machine will vary as they did",
                 "run again with nothing else on the machine; if it does not settle on a quiet machine, find the noise (`hostside cpu`'s timer"
@@ -33,20 +33,24 @@ public final class Unsettled {
                         + " when its sample or time cap came: 1% for copies and memory bandwidth, the case's own elsewhere (harness.Sampling)"));
     }
 
-    /** The warning of {@code rule} about the results that did not settle; none where every adaptive loop settled. */
-    public static Optional<Finding> finding(Rule rule, List<Result> results, String subject) {
+    /**
+     * The warning of {@code rule} about the results that did not settle; none where every adaptive
+     * loop settled. Where {@code busy} names what kept the machine busy as the drill began, unknown:
+     * the busy machine explains it, and says nothing of this one quiet.
+     */
+    public static Optional<Finding> finding(Rule rule, List<Result> results, String subject, List<String> busy) {
         List<Result> loose = results.stream().filter(Result::unsettled).toList();
         if (loose.isEmpty()) return Optional.empty();
         String each = String.join("; ", loose.stream().map(Unsettled::said).toList());
         List<Evidence> evidence = loose.stream().filter(r -> r.value() != null).map(r -> Evidence.of(r.key(), r.value().median(), r.unit())).toList();
-        return Optional.of(rule.finding(Severity.WARN, subject, loose.size() + " of " + results.stream().filter(r -> r.settling() != null).count()
-                + " adaptive figures did not settle: " + each, evidence));
+        String said = loose.size() + " of " + results.stream().filter(r -> r.settling() != null).count() + " adaptive figures did not settle: " + each;
+        return Optional.of(rule.measured(Severity.WARN, subject, said, said, evidence, busy));
     }
 
     /** {@code findings}, then {@code rule}'s warning about {@code results} where one did not settle. */
-    public static List<Finding> adding(List<Finding> findings, Rule rule, List<Result> results, String subject) {
+    public static List<Finding> adding(List<Finding> findings, Rule rule, List<Result> results, String subject, List<String> busy) {
         List<Finding> all = new ArrayList<>(findings);
-        finding(rule, results, subject).ifPresent(all::add);
+        finding(rule, results, subject, busy).ifPresent(all::add);
         return all;
     }
 

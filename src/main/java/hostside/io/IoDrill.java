@@ -147,7 +147,7 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
             if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, results, List.of());
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
             return new IoRun(machine, facts, live.findings(findings), live.used(), results, Unsettled.adding(MeasuredVerdicts.of(results, inMemory, where(live.used()), load),
-                    IoRules.UNSETTLED, results, where(live.used())));
+                    IoRules.UNSETTLED, results, where(live.used()), MachineLoad.busyReasons(load)));
         }
     }
 

@@ -111,7 +111,7 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
         if (memory != null) memory.results().forEach(m -> measured.add(m.result()));
         gpu.runs().forEach(r -> measured.addAll(r.results()));
         measured.addAll(gpu.allGpus());
-        Unsettled.finding(GpuRules.UNSETTLED, measured, "Module 1's figures").ifPresent(found::add);
+        Unsettled.finding(GpuRules.UNSETTLED, measured, "Module 1's figures", MachineLoad.busyReasons(load)).ifPresent(found::add);
         return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix, memory);
     }
 

@@ -208,7 +208,8 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         List<Result> all = new ArrayList<>(host);
         all.addAll(gpu.results());
         return new VmRun(machine, facts, findings, host, gpu,
-                Unsettled.adding(MeasuredVerdicts.of(machine, host, gpu.results(), load), VmRules.UNSETTLED, all, "virtual memory's figures"));
+                Unsettled.adding(MeasuredVerdicts.of(machine, host, gpu.results(), load), VmRules.UNSETTLED, all, "virtual memory's figures",
+                        MachineLoad.busyReasons(load)));
     }
 
     /**

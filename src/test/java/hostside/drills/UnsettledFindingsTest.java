@@ -41,20 +41,23 @@ class UnsettledFindingsTest {
     @MethodSource("rules")
     void warnsOfEachFigureThatDidNotSettle(Rule rule) {
         List<Result> rs = List.of(result("fixed", null), result("quiet", SETTLED), result("seq_read_cold_qd1", CAPPED));
-        Finding f = Unsettled.finding(rule, rs, "/var/tmp").orElseThrow();
+        Finding f = Unsettled.finding(rule, rs, "/var/tmp", List.of()).orElseThrow();
         assertThat(f.id()).isEqualTo(rule.id());
         assertThat(f.severity()).isEqualTo(Severity.WARN);
         assertThat(f.text()).isEqualTo("1 of 2 adaptive figures did not settle: seq_read_cold_qd1: 14 samples in 4.1 s, its median known to 7.3%"
                 + " (asked 5.0%), stopped at its time cap");
         assertThat(f.fix()).isNotEmpty();
         assertThat(f.evidence()).hasSize(1);
+        Finding busy = Unsettled.finding(rule, rs, "/var/tmp", List.of("load 3.1 on 2 CPUs")).orElseThrow();
+        assertThat(busy.severity()).as("a busy machine explains it").isEqualTo(Severity.UNKNOWN);
+        assertThat(busy.fix()).isEmpty();
     }
 
     @ParameterizedTest
     @MethodSource("rules")
     void quietWhereEveryAdaptiveFigureSettledOrNoneWasAdaptive(Rule rule) {
-        Optional<Finding> settled = Unsettled.finding(rule, List.of(result("quiet", SETTLED), result("fixed", null)), "here");
+        Optional<Finding> settled = Unsettled.finding(rule, List.of(result("quiet", SETTLED), result("fixed", null)), "here", List.of());
         RuleTally.quiet(settled.stream().toList(), rule);
-        RuleTally.quiet(Unsettled.adding(List.of(), rule, List.of(result("fixed", null)), "here"), rule);
+        RuleTally.quiet(Unsettled.adding(List.of(), rule, List.of(result("fixed", null)), "here", List.of()), rule);
     }
 }
