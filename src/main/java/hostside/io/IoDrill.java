@@ -36,8 +36,9 @@ import hostside.process.MachineLoad;
  * with io_uring; then written with and without fsync.
  */
 public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
-    public static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 1L << 30;
-    public static final long DEFAULT_SAMPLE_MS = 1000;
+    public static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 512L << 20;
+    /** A time-based read sample: 200 ms holds tens of thousands of random reads; the loop takes as many as the median needs. */
+    public static final long DEFAULT_SAMPLE_MS = 200;
 
     /** The drill, as the registry and the commands drive it. */
     public static final IoDrill DRILL = new IoDrill();

@@ -107,7 +107,7 @@ final class LiveTarget implements DrillTarget<IoTarget> {
         return new IoTarget(dir, type, path, size, writeBytes(size, available), Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
     }
 
-    /** Each write sample: the file's size, cut to 1 GiB and to a quarter of available memory. */
+    /** Each write sample: the file's size, cut to {@link IoDrill#MAX_WRITE} and to a quarter of available memory. */
     private static long writeBytes(long fileBytes, long available) {
         return Math.min(IoDrill.MAX_WRITE, Math.min(fileBytes, available / 4));
     }

@@ -3,6 +3,7 @@ package hostside.io.measure;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -37,7 +38,21 @@ import hostside.libc.LibcException;
  */
 public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) implements TestCase<IoTarget> {
     static final int SEQ_BLOCK = 1 << 20, RAND_BLOCK = 4096;
+    /** Samples kept at least; the loop stops there once the median is known within {@link #WITHIN}. */
     static final int SAMPLES = 5;
+    /** Samples kept at most, and how closely the median must be known before that: fio's own runs of one job differ more. */
+    static final int MOST_SAMPLES = 25;
+    static final double WITHIN = 0.05;
+
+    /**
+     * Five samples and more until the median is within 5%, at most {@link #MOST_SAMPLES} or some
+     * seconds of samples: three of the old five-second run for a time-based sample (fifteen
+     * samples), four for a sequential pass, whose length only the disk tells.
+     */
+    Sampling sampling(IoTarget t) {
+        Duration cap = pattern == Pattern.SEQUENTIAL ? Duration.ofSeconds(4) : Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), 15L));
+        return Sampling.untilSettled(1, SAMPLES, MOST_SAMPLES, WITHIN, cap);
+    }
 
     public enum Pattern { SEQUENTIAL, RANDOM }
 
@@ -206,7 +221,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
                 ringFlags = ring == null ? null : ring.setupFlags();
                 Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
-                kept = new Sampling(1, SAMPLES).each(i -> {
+                kept = sampling(t).each(i -> {
                     if (i < 0) { // warm-up: the JIT, and for WARM the file into the page cache
                         // WARM drops the file's pages too, then reads it once in order: the cache then holds
                         // it as a sequential read leaves it, in large folios, whatever ran before. After
@@ -221,7 +236,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                     }
                     double resident = cache == Cache.COLD ? PageCache.evict(path, t.fileBytes(), t.pageSize()) : 0;
                     return sampler.sample(latency, t.sampleNanos(), false).coldFrom(resident);
-                });
+                }, this::figure);
             }
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
             if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers, block(), depth, t.pageSize());
@@ -249,8 +264,10 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 + (cache == Cache.WARM && pattern == Pattern.RANDOM
                 ? " (at a microsecond a read the reader's own work shows: hostside's is two clock reads and a histogram record a read, fio's its statistics)" : "")
                 + "; one buffer region for the reads in flight, as fio's, its pages faulted in by the warm-up's reads"
-                + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + Units.bytes(t.sequentialSampleBytes())
-                : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets, each drawn anew") + "; host clock";
+                + (pattern == Pattern.SEQUENTIAL ? "; samples of " + Units.bytes(t.sequentialSampleBytes())
+                : "; samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets, each drawn anew")
+                + String.format(Locale.ROOT, ", %d and more until the median is known within %.0f%% (at most %d)", SAMPLES, WITHIN * 100, MOST_SAMPLES)
+                + "; host clock";
     }
 
     /** The recorded latencies (ns) as microseconds: the quantiles fio prints as clat percentiles. */

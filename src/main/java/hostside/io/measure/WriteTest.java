@@ -2,6 +2,7 @@ package hostside.io.measure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,7 +29,12 @@ import hostside.libc.FileIo;
  * deleted after, and on Ctrl-C; none is made once that cleanup ran.
  */
 public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
-    static final int BLOCK = 1 << 20, SAMPLES = 3;
+    static final int BLOCK = 1 << 20;
+    /**
+     * A first file thrown away (the page cache it leaves is what the next writes into), then five
+     * and more until the median is within 5%, at most ten files or six seconds of them.
+     */
+    static final Sampling SAMPLING = Sampling.untilSettled(1, 5, 10, 0.05, Duration.ofSeconds(6));
 
     public static List<TestCase<IoTarget>> all() {
         return List.of(new WriteTest(false), new WriteTest(true));
@@ -108,12 +114,12 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
         List<long[]> kept;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = arena.allocate(BLOCK, 4096);
-            kept = new Sampling(1, SAMPLES).each(i -> {
+            kept = SAMPLING.each(i -> {
                 // each file its own bytes, every page different (TestData says why): filled here, before the timing
                 long[] times = writeOnce(file, new TestData(block), t.writeBytes());
                 file.delete();
                 return times;
-            });
+            }, x -> t.writeBytes() / (double) x[0]);
         }
         Stats gbs = Stats.of(kept.stream().mapToDouble(x -> t.writeBytes() / (double) x[0]).toArray());
         Stats syncMs = fsync ? Stats.of(kept.stream().mapToDouble(x -> x[1] / 1e6).toArray()) : null;
