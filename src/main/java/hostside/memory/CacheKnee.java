@@ -40,8 +40,9 @@ import hostside.core.Units;
  * The links are written in address order (the writes stream; no load waits on them) and the
  * set is chased once before it is timed, up to {@link #WARM_LOADS} loads.
  *
- * <p>Cost: the working sets go from 512 KiB a thread to {@code maxBytes} in all, 0.3 s on the
- * 2-vCPU dev VM (docs/measurements/2026-12-07-memsize.md), plus the chase's compilation.
+ * <p>Cost: the working sets go from 512 KiB a thread up to {@code maxBytes} in all, stopping
+ * once three in a row took memory's time ({@link #atMemory}); with the chase's compilation
+ * (at most 0.3 s) well under a second on the 2-vCPU dev VM (docs/measurements/2026-12-07-memsize.md).
  */
 public final class CacheKnee {
     /** The smallest set a thread chases: in its L2 on any server core, so the curve starts below the last level. */
@@ -52,9 +53,11 @@ public final class CacheKnee {
     /** A page's line in round r is its own offset plus r times this (odd, so all 64 lines come round once in 64 rounds). */
     static final int ROUND_STEP = 23;
     /** Loads timed in one sample, samples per size, and the most loads chased before them. */
-    static final int SAMPLE_LOADS = 1 << 14, SAMPLES = 3, WARM_LOADS = 1 << 17;
+    static final int SAMPLE_LOADS = 1 << 14, SAMPLES = 5, WARM_LOADS = 1 << 16;
     /** Where the curve has flattened: the last step up less than this. */
     static final double FLAT_STEP = 1.15;
+    /** Where memory answers: at least this many times the curve's lowest latency (an L2 hit). */
+    static final double MEMORY_OVER_LOW = 10;
     /** A curve whose largest set took less than this times its lowest latency has no step from the caches to memory. */
     static final double MIN_RISE = 1.5;
 
@@ -73,7 +76,7 @@ public final class CacheKnee {
     /**
      * The measured curve and what it says.
      *
-     * @param curve     ns per load at each working set (all threads' sets together), smallest first: the median over threads of each one's median sample
+     * @param curve     ns per load at each working set (all threads' sets together), smallest first: over the threads, each one's fastest sample
      * @param shape     whether the curve shows where the caches end
      * @param kneeBytes the first set from which the latency stayed past halfway to memory's: the
      *                  caches hold less; with no step, the largest set chased
@@ -136,6 +139,21 @@ public final class CacheKnee {
         return new Knee(curve, Shape.STEP, p.get(knee).bytes(), threads, huge, ms);
     }
 
+    /**
+     * Whether the last three sets (a factor of 2.8) took within {@link #FLAT_STEP} of each other,
+     * at least {@link #MEMORY_OVER_LOW} times the lowest latency: memory's level, past the caches,
+     * so larger sets would add time and not information. An L2 hit takes 4-7 ns, memory 70-180 ns
+     * (the dev VM: 6-7 ns at 1 MiB, 140-180 ns from 8 MiB); a last-level cache that flattens
+     * below ten times the L2 (this VM's at 13-16 ns) does not stop the sweep. Only with huge
+     * pages: with base pages a plateau of TLB misses could pass for memory's.
+     */
+    static boolean atMemory(List<Sweep.Point> p) {
+        if (p.size() < 4) return false;
+        List<Sweep.Point> last = p.subList(p.size() - 3, p.size());
+        double min = lowest(last), max = last.stream().mapToDouble(x -> x.value().median()).max().orElse(0);
+        return min >= MEMORY_OVER_LOW * lowest(p) && max <= FLAT_STEP * min;
+    }
+
     private static double lowest(List<Sweep.Point> p) {
         return p.stream().mapToDouble(x -> x.value().median()).min().orElse(0);
     }
@@ -166,9 +184,11 @@ public final class CacheKnee {
             for (long size : sizes) {
                 long bytes = size / n;
                 team.run(i -> chaseOne(sets[i].segment, bytes, new SplittableRandom(size * 31 + i), perThread[i]));
-                double[] medians = new double[n];
-                for (int i = 0; i < n; i++) medians[i] = Stats.of(perThread[i]).median();
-                points.add(new Sweep.Point(size, Stats.of(medians)));
+                // each thread's fastest sample: a neighbour on a shared CPU only ever adds time to a chase
+                double[] fastest = new double[n];
+                for (int i = 0; i < n; i++) fastest[i] = Stats.of(perThread[i]).min();
+                points.add(new Sweep.Point(size, Stats.of(fastest)));
+                if (huge && atMemory(points)) break;
             }
             return judge(new Sweep(Unit.NS, points), n, huge, (System.nanoTime() - began) / 1e6);
         } finally {
@@ -236,18 +256,31 @@ public final class CacheKnee {
         return Math.floorMod((line - offset) * 39, LINES_PER_PAGE);
     }
 
-    /** Loads of one compiling round: a few KiB of a thread's set, in its caches. */
-    static final int SMALL_PAGES = 4, SMALL_ROUNDS = 200;
+    /** Loads of one compiling round, over a few pages of each thread's set (in its L1); rounds at least and at most, and the most time they take. */
+    static final int SMALL_PAGES = 4, SMALL_LOADS = 1 << 14, MIN_ROUNDS = 100, MAX_ROUNDS = 2000;
+    static final long MAX_COMPILE_NS = 300_000_000L;
 
     /**
-     * The chase compiled before the curve is timed ({@link Warmup#compile}), on a few pages of each
-     * thread's own set: its first sets are small enough to be chased in milliseconds, and a chase
-     * still interpreted there would raise the curve's low end.
+     * The chase compiled before the curve is timed: rounds over a few pages of each thread's own
+     * set until a round has not been faster by 5% for {@link #MIN_ROUNDS} rounds (C2's code is
+     * in), at most {@link #MAX_COMPILE_NS}. Not {@link Warmup#compile}, which waits for the whole
+     * JIT to fall quiet: early in a run the JVM compiles other code for seconds, and the chase's
+     * loop is one small method. What the rounds leave unsettled the samples' minimum absorbs.
      */
     private static void compileChase(Team team, Region[] sets) {
         long[] at = new long[sets.length];
         team.run(i -> at[i] = link(sets[i].segment, SMALL_PAGES, new SplittableRandom(i)));
-        Warmup.compile(() -> team.run(i -> at[i] = Kernels.chase(sets[i].segment, at[i], SMALL_PAGES * LINES_PER_PAGE * 4)), SMALL_ROUNDS);
+        long began = System.nanoTime();
+        long best = Long.MAX_VALUE;
+        for (int r = 0, sinceBest = 0; r < MAX_ROUNDS && sinceBest < MIN_ROUNDS && System.nanoTime() - began < MAX_COMPILE_NS; r++) {
+            long ns = team.run(i -> at[i] = Kernels.chase(sets[i].segment, at[i], SMALL_LOADS));
+            if (ns < best * 0.95) {
+                best = ns;
+                sinceBest = 0;
+            } else {
+                sinceBest++;
+            }
+        }
         sink = Arrays.stream(at).sum();
     }
 }

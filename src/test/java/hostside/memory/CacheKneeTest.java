@@ -69,6 +69,16 @@ class CacheKneeTest {
     }
 
     @Test
+    void theSweepStopsOnMemorysPlateauNotOnTheLastLevelCaches() {
+        // the dev VM: L2 at 6-7 ns, its L3 at 13-16, memory at 150-160 from 8 MiB
+        assertThat(CacheKnee.atMemory(curve(6.3, 13, 15, 16).points())).as("the L3's plateau").isFalse();
+        assertThat(CacheKnee.atMemory(curve(6.3, 13, 15, 16, 150, 153).points())).as("two sets at memory's level are not yet three").isFalse();
+        assertThat(CacheKnee.atMemory(curve(6.3, 13, 15, 16, 150, 153, 158).points())).isTrue();
+        assertThat(CacheKnee.atMemory(curve(6.3, 13, 15, 16, 100, 130, 158).points())).as("still climbing").isFalse();
+        assertThat(CacheKnee.atMemory(curve(6.3, 7, 9).points())).isFalse();
+    }
+
+    @Test
     void theSetsGrowByRootTwoFromHalfAMibAThreadToTheLargest() {
         List<Long> s = CacheKnee.sizes(2, 256 * MIB);
         assertThat(s.getFirst()).isEqualTo(MIB);
