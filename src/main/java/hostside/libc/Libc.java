@@ -38,8 +38,7 @@ public final class Libc {
     static final int F_GETFL = 3, F_SETFL = 4;
     /** O_DIRECT differs by architecture (asm-generic vs x86). */
     public static final int O_DIRECT = "aarch64".equals(System.getProperty("os.arch")) ? 0x10000 : 0x4000;
-    /** getrusage's who: this process, this thread, and the children this process has waited for (RUSAGE_CHILDREN is -1: asm-generic/resource.h). */
-    public static final int RUSAGE_SELF = 0, RUSAGE_THREAD = 1, RUSAGE_CHILDREN = -1;
+    public static final int RUSAGE_SELF = 0, RUSAGE_THREAD = 1;
     static final int SC_PAGESIZE = 30;
     static final int EINTR = 4;
 
@@ -244,9 +243,10 @@ public final class Libc {
 
     /**
      * The most resident memory so far, in bytes: ru_maxrss, which Linux keeps in KiB (getrusage(2)).
-     * For RUSAGE_SELF this process's high-water mark (VmHWM); for RUSAGE_CHILDREN the largest of
-     * the children waited for, each with the descendants it waited for itself. What GNU time -v
-     * prints as "Maximum resident set size" is the larger of the two, read by its wait4.
+     * For RUSAGE_SELF this process's high-water mark (VmHWM), what GNU time -v prints as "Maximum
+     * resident set size" for it. (Not for RUSAGE_CHILDREN, -1: each child's counts its parent's
+     * high-water mark at the exec that started it, fs/exec.c exec_mmap, so it is no measure of
+     * the children's own memory.)
      */
     public static long peakRssBytes(int who) {
         try (Arena a = Arena.ofConfined()) {

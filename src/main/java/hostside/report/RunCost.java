@@ -8,45 +8,52 @@ import hostside.libc.LibcException;
 
 /**
  * What a report cost the machine it ran on: how long it took and the most memory it held. A
- * platform team drains a node to run it, so both are part of the answer. The peaks are the
- * kernel's high-water marks (getrusage(2), ru_maxrss): this process's (the JVM, STREAM's arrays,
- * every buffer and mapped file of the drills), and the largest child's (the DataLoader's Python
- * workers, the CUDA fork-or-spawn probe), which are processes of their own. GNU time -v prints the
- * larger of the two as its "Maximum resident set size".
+ * platform team drains a node to run it, so both are part of the answer. The peak is this
+ * process's high-water mark (getrusage(2) RUSAGE_SELF ru_maxrss, the kernel's VmHWM): the JVM,
+ * STREAM's arrays, every buffer and mapped file of the drills; what GNU time -v prints as
+ * "Maximum resident set size" for the report.
  *
- * @param seconds              from the first drill's start to the report's pages built
- * @param peakRssBytes         this process's most resident memory; null where libc could not be called
- * @param childrenPeakRssBytes the largest child's, among those waited for; 0 when none ran, null where libc could not be called
+ * <p>Not RUSAGE_CHILDREN: the kernel folds the parent's high-water mark into each child's at
+ * exec (fs/exec.c, exec_mmap: setmax_mm_hiwater_rss(&tsk->signal->maxrss, old_mm), the old mm
+ * being the JVM's for a vfork-style posix_spawn and a copy of it for fork), so the children's
+ * ru_maxrss is at least the JVM's own RSS when it spawned them: on the dev VM a Python holding
+ * 500 MiB that ran {@code true} read 513 MiB for its child. The children that hold memory of
+ * their own, the DataLoader's Python processes, are stated from their own VmHWM, which Module 3
+ * reads ({@code CowDetail.peakRssBytes}).
+ *
+ * @param seconds      from the first drill's start to the report's pages built
+ * @param peakRssBytes this process's most resident memory; null where libc could not be called
  */
-public record RunCost(double seconds, Long peakRssBytes, Long childrenPeakRssBytes) {
+public record RunCost(double seconds, Long peakRssBytes) {
 
-    /** The cost since {@code startNanos} (System.nanoTime), with the peaks so far. */
+    /** The cost since {@code startNanos} (System.nanoTime), with the peak so far. */
     static RunCost since(long startNanos) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        if (!Libc.available()) return new RunCost(seconds, null, null);
+        if (!Libc.available()) return new RunCost(seconds, null);
         try {
-            return new RunCost(seconds, Libc.peakRssBytes(Libc.RUSAGE_SELF), Libc.peakRssBytes(Libc.RUSAGE_CHILDREN));
+            return new RunCost(seconds, Libc.peakRssBytes(Libc.RUSAGE_SELF));
         } catch (LibcException e) {
-            return new RunCost(seconds, null, null);
+            return new RunCost(seconds, null);
         }
     }
 
     /**
-     * "took 1 min 52 s; peak memory 612 MiB (STREAM's arrays 384 MiB, 228 MiB besides), 210 MiB
-     * in the largest child process", with STREAM's three arrays named when Module 1 ran them
-     * ({@code streamArraysBytes}, null when it did not): a report's peak is stated against them.
+     * "took 1 min 52 s; peak memory 612 MiB (STREAM's arrays 384 MiB, 228 MiB besides); the
+     * DataLoader's Python processes 96 MiB at most", with STREAM's three arrays named when
+     * Module 1 ran them ({@code streamArraysBytes}, null when it did not): a report's peak is
+     * stated against them; {@code pythonPeakBytes} null when the DataLoader cases did not run.
      */
-    String text(Long streamArraysBytes) {
+    String text(Long streamArraysBytes, Long pythonPeakBytes) {
         StringBuilder s = new StringBuilder("took ").append(duration(seconds));
-        if (peakRssBytes == null) return s.append("; peak memory not read").toString();
-        s.append("; peak memory ").append(Units.bytes(peakRssBytes));
-        if (streamArraysBytes != null && streamArraysBytes > 0) {
-            s.append(" (STREAM's arrays ").append(Units.bytes(streamArraysBytes)).append(", ")
-                    .append(Units.bytes(Math.max(0, peakRssBytes - streamArraysBytes))).append(" besides)");
+        if (peakRssBytes == null) s.append("; peak memory not read");
+        else {
+            s.append("; peak memory ").append(Units.bytes(peakRssBytes));
+            if (streamArraysBytes != null && streamArraysBytes > 0) {
+                s.append(" (STREAM's arrays ").append(Units.bytes(streamArraysBytes)).append(", ")
+                        .append(Units.bytes(Math.max(0, peakRssBytes - streamArraysBytes))).append(" besides)");
+            }
         }
-        if (childrenPeakRssBytes != null && childrenPeakRssBytes > 0) {
-            s.append(", ").append(Units.bytes(childrenPeakRssBytes)).append(" in the largest child process");
-        }
+        if (pythonPeakBytes != null) s.append("; the DataLoader's Python processes ").append(Units.bytes(pythonPeakBytes)).append(" at most");
         return s.toString();
     }
 
