@@ -42,7 +42,7 @@ import hostside.core.Units;
  *
  * <p>Cost: the working sets go from 512 KiB a thread up to {@code maxBytes} in all, stopping
  * once three in a row took memory's time ({@link #atMemory}); with the chase's compilation
- * (at most 0.3 s) well under a second on the 2-vCPU dev VM (docs/measurements/2026-12-07-memsize.md).
+ * (at most 0.15 s) about a second on the 2-vCPU dev VM under the load of two other builds (docs/measurements/2026-12-07-memsize.md).
  */
 public final class CacheKnee {
     /** The smallest set a thread chases: in its L2 on any server core, so the curve starts below the last level. */
@@ -53,9 +53,15 @@ public final class CacheKnee {
     /** A page's line in round r is its own offset plus r times this (odd, so all 64 lines come round once in 64 rounds). */
     static final int ROUND_STEP = 23;
     /** Loads timed in one sample, samples per size, and the most loads chased before them. */
-    static final int SAMPLE_LOADS = 1 << 14, SAMPLES = 5, WARM_LOADS = 1 << 16;
-    /** Where the curve has flattened: the last step up less than this. */
-    static final double FLAT_STEP = 1.15;
+    static final int SAMPLE_LOADS = 1 << 14, SAMPLES = 3, WARM_LOADS = 1 << 15;
+    /**
+     * Where the curve has flattened: three sets in a row within this of each other. Memory's
+     * latency moved 15-25% between samples on the loaded dev VM; the last level's plateau lies far
+     * below memory's, so the tolerance cannot take one for the other ({@link #MEMORY_OVER_LOW}).
+     */
+    static final double FLAT = 1.25;
+    /** Still climbing: the largest set took this much more than the set a doubling below it. */
+    static final double CLIMBING = 1.5;
     /** Where memory answers: at least this many times the curve's lowest latency (an L2 hit). */
     static final double MEMORY_OVER_LOW = 10;
     /** A curve whose largest set took less than this times its lowest latency has no step from the caches to memory. */
@@ -122,17 +128,18 @@ public final class CacheKnee {
     /**
      * The knee of a measured curve: the first set from which every larger one took more than
      * halfway from the lowest latency to the largest set's. FLAT when the largest set's is under
-     * {@link #MIN_RISE} times the lowest, STILL_RISING when the last step up was more than
-     * {@link #FLAT_STEP}; both take the largest set.
+     * {@link #MIN_RISE} times the lowest, STILL_RISING when it is {@link #CLIMBING} times the
+     * latency a doubling below it (a noisy sample moves one point, not a doubling's climb); both
+     * take the largest set.
      */
     static Knee judge(Sweep curve, int threads, boolean huge, double ms) {
         List<Sweep.Point> p = curve.points();
         long last = p.getLast().bytes();
         double low = lowest(p), high = memory(p);
         if (high < MIN_RISE * low) return new Knee(curve, Shape.FLAT, last, threads, huge, ms);
-        if (p.size() >= 2 && p.getLast().value().median() > FLAT_STEP * p.get(p.size() - 2).value().median()) {
-            return new Knee(curve, Shape.STILL_RISING, last, threads, huge, ms);
-        }
+        Sweep.Point halfway = null; // the largest set at most half the largest: a doubling below it
+        for (Sweep.Point x : p) if (2 * x.bytes() <= last) halfway = x;
+        if (halfway != null && high > CLIMBING * halfway.value().median()) return new Knee(curve, Shape.STILL_RISING, last, threads, huge, ms);
         double half = (low + high) / 2;
         int knee = p.size() - 1;
         while (knee > 0 && p.get(knee - 1).value().median() > half) knee--;
@@ -140,7 +147,7 @@ public final class CacheKnee {
     }
 
     /**
-     * Whether the last three sets (a factor of 2.8) took within {@link #FLAT_STEP} of each other,
+     * Whether the last three sets (a doubling, √2 apart) took within {@link #FLAT} of each other,
      * at least {@link #MEMORY_OVER_LOW} times the lowest latency: memory's level, past the caches,
      * so larger sets would add time and not information. An L2 hit takes 4-7 ns, memory 70-180 ns
      * (the dev VM: 6-7 ns at 1 MiB, 140-180 ns from 8 MiB); a last-level cache that flattens
@@ -151,7 +158,7 @@ public final class CacheKnee {
         if (p.size() < 4) return false;
         List<Sweep.Point> last = p.subList(p.size() - 3, p.size());
         double min = lowest(last), max = last.stream().mapToDouble(x -> x.value().median()).max().orElse(0);
-        return min >= MEMORY_OVER_LOW * lowest(p) && max <= FLAT_STEP * min;
+        return min >= MEMORY_OVER_LOW * lowest(p) && max <= FLAT * min;
     }
 
     private static double lowest(List<Sweep.Point> p) {
@@ -257,8 +264,8 @@ public final class CacheKnee {
     }
 
     /** Loads of one compiling round, over a few pages of each thread's set (in its L1); rounds at least and at most, and the most time they take. */
-    static final int SMALL_PAGES = 4, SMALL_LOADS = 1 << 14, MIN_ROUNDS = 100, MAX_ROUNDS = 2000;
-    static final long MAX_COMPILE_NS = 300_000_000L;
+    static final int SMALL_PAGES = 4, SMALL_LOADS = 1 << 14, MIN_ROUNDS = 30, MAX_ROUNDS = 2000;
+    static final long MAX_COMPILE_NS = 150_000_000L;
 
     /**
      * The chase compiled before the curve is timed: rounds over a few pages of each thread's own

@@ -64,6 +64,7 @@ class CacheKneeTest {
         assertThat(flat.kneeBytes()).isEqualTo(8 * MIB);
         assertThat(flat.why()).contains("found no step from the caches to memory between 1 MiB and 8 MiB").contains("the caches were taken as 8 MiB, the largest set");
         CacheKnee.Knee rising = CacheKnee.judge(curve(4, 12, 13, 13, 40), 2, true, 1);
+        assertThat(CacheKnee.judge(curve(4, 12, 13, 13, 140, 170, 210), 2, true, 1).shape()).as("a noisy sample at memory's level is no climb").isEqualTo(CacheKnee.Shape.STEP);
         assertThat(rising.shape()).isEqualTo(CacheKnee.Shape.STILL_RISING);
         assertThat(rising.kneeBytes()).isEqualTo(16 * MIB);
     }
