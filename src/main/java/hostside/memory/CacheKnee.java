@@ -25,8 +25,9 @@ import hostside.core.Units;
  * the step they see is that sum.
  *
  * <p>The knee is the first working set from which every larger one took more than halfway from
- * the curve's lowest latency to the largest set's (memory's): a set that fits leaves most loads to the caches
- * (an L3 answers in 10-40 ns, memory in 70-150), a set past them leaves most to memory. The
+ * the curve's lowest latency to the largest set's (memory's): a set that fits leaves most loads to
+ * the caches (on the dev VM its L3 answered in 13-16 ns, memory in 140-180), a set past them leaves
+ * most to memory. The
  * caches then hold less than the knee; a replacement policy that keeps part of a set too large
  * (an adaptive L3) moves the knee up, never down, so four times the knee is at least STREAM's
  * four times the caches. Requiring every larger set to stay above halfway keeps one slow sample
@@ -151,10 +152,11 @@ public final class CacheKnee {
     /**
      * Whether the last three sets (a doubling, √2 apart) took within {@link #FLAT} of each other,
      * at least {@link #MEMORY_OVER_LOW} times the lowest latency: memory's level, past the caches,
-     * so larger sets would add time and not information. An L2 hit takes 4-7 ns, memory 70-180 ns
-     * (the dev VM: 6-7 ns at 1 MiB, 140-180 ns from 8 MiB); a last-level cache that flattens
-     * below ten times the L2 (this VM's at 13-16 ns) does not stop the sweep. Only with huge
-     * pages: with base pages a plateau of TLB misses could pass for memory's.
+     * so larger sets would add time and not information. On the dev VM memory took 22-27 times
+     * its L2's latency (6-7 ns at 1 MiB, 140-180 ns from 8 MiB) and its L3 2-3 times: a last level
+     * slower than ten L2 hits would end the sweep on its own plateau, and the knee would then be the
+     * L2's end, which the kept curve shows. Only with huge pages: with base pages a plateau of TLB
+     * misses could pass for memory's.
      */
     static boolean atMemory(List<Sweep.Point> p) {
         if (p.size() < 4) return false;
