@@ -19,8 +19,8 @@ import hostside.io.IoDrill;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
 import hostside.process.MachineLoad;
+import hostside.report.Profile;
 import hostside.vm.VmDrill;
-import hostside.vm.measure.TlbReach;
 
 /**
  * The experiment on the warm reads that came 0.6-0.9 of `io` alone inside `report`: the
@@ -59,7 +59,7 @@ public class ReportProbe {
                     yield "";
                 }
                 case "vm" -> {
-                    VmDrill.DRILL.run(context(fs, Selection.all(), earlier), new VmDrill.Options(null, null, null, TlbReach.REPORT_MAX));
+                    VmDrill.DRILL.run(context(fs, Selection.all(), earlier), new VmDrill.Options(null, null, null, Profile.MEASUREMENT));
                     yield "";
                 }
                 case "cpu" -> {

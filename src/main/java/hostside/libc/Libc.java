@@ -241,6 +241,21 @@ public final class Libc {
         }
     }
 
+    /**
+     * The most resident memory so far, in bytes: ru_maxrss, which Linux keeps in KiB (getrusage(2)).
+     * For RUSAGE_SELF this process's high-water mark (VmHWM), what GNU time -v prints as "Maximum
+     * resident set size" for it. (Not for RUSAGE_CHILDREN, -1: each child's counts its parent's
+     * high-water mark at the exec that started it, fs/exec.c exec_mmap, so it is no measure of
+     * the children's own memory.)
+     */
+    public static long peakRssBytes(int who) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment r = a.allocate(RUSAGE);
+            checked("getrusage", who, r);
+            return r.get(JAVA_LONG, 4 * 8) * 1024;
+        }
+    }
+
     /** This thread's counters: other JVM threads (GC, JIT) fault too, and would blur a small figure. */
     public static Usage threadUsage() {
         return usage(RUSAGE_THREAD);

@@ -26,6 +26,7 @@ import hostside.gpu.nvml.NvmlReader;
 import hostside.gpu.peer.PeerAccess;
 import hostside.gpu.peer.PeerAccessReader;
 import hostside.gpu.peer.PeerCopies;
+import hostside.harness.MemoryCap;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
@@ -184,7 +185,7 @@ public final class GpuDrill {
      * drill began (null where not read): a busy one makes the measured findings unknown.
      */
     public static GpuSection run(FsRoot fs, MachineFacts facts, List<TestCase<Target>> tests,
-                                 List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
+                                 List<TestCase<List<Target>>> together, MemoryCap hostCap, ProgressSink progress, MachineLoad load) {
         if (!fs.isLive()) return GpuSection.notRun(Runner.RECORDED, null);
         NvmlFacts nvml = NvmlReader.read();
         Cuda.Open open = Cuda.open();
@@ -220,7 +221,7 @@ public final class GpuDrill {
                 continue;
             }
             try (GpuBench bench = new GpuBench(cuda, g.ordinal())) {
-                Target target = new Target(bench, hostAvailable, bench.memory()[0]);
+                Target target = new Target(bench, hostAvailable, bench.memory()[0], hostCap);
                 List<Result> results = Runner.run(mine, target, progress.on(label));
                 PciLink link = device.map(PciDevice::link).orElse(null);
                 List<Finding> verdicts = new ArrayList<>(CopyVerdicts.of(label, results, link, busy));
@@ -233,7 +234,7 @@ public final class GpuDrill {
                 runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(unusable(label, e.getMessage())), null));
             }
         }
-        return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, together, progress), peers(cuda));
+        return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, hostCap, together, progress), peers(cuda));
     }
 
     /** What a GPU the driver would not let the drill use says in place of its copies: nothing of them is judged. */
@@ -251,15 +252,15 @@ public final class GpuDrill {
     }
 
     /** Runs the all-GPU cases when the selection includes them (or is everything). */
-    private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, List<TestCase<List<Target>>> tests,
+    private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, MemoryCap hostCap, List<TestCase<List<Target>>> tests,
                                         ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
         List<GpuBench> benches = new ArrayList<>();
         try {
             for (CudaFacts.CudaGpu g : cf.gpus()) benches.add(new GpuBench(cuda, g.ordinal()));
-            // every GPU shares the host's memory: each gets its share of the quarter
+            // every GPU shares the host's memory: each gets its share of the quarter, and of the cap
             List<Target> targets = benches.stream()
-                    .map(b -> new Target(b, hostAvailable / Math.max(1, benches.size()), b.memory()[0])).toList();
+                    .map(b -> Target.sharing(b, hostAvailable, b.memory()[0], hostCap, benches.size())).toList();
             return Runner.run(tests, targets, progress);
         } catch (CudaException e) {
             return tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();

@@ -11,6 +11,7 @@ import hostside.gpu.bench.Target;
 import hostside.gpu.peer.PeerCopies;
 import hostside.harness.Drill;
 import hostside.harness.DrillContext;
+import hostside.harness.MemoryCap;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
@@ -25,8 +26,16 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
 
     private MachineDrill() {}
 
-    /** STREAM's arrays of {@code streamArrayBytes} each; null for STREAM's rule (four times the last-level caches). */
-    public record Options(Long streamArrayBytes) {}
+    /**
+     * STREAM's arrays of {@code streamArrayBytes} each, null for STREAM's rule (four times the
+     * last-level caches); the GPU cases' host buffers within {@code hostCap} where given (the
+     * report's share for one measurement), else within a quarter of available memory.
+     */
+    public record Options(Long streamArrayBytes, MemoryCap hostCap) {
+        public Options(Long streamArrayBytes) {
+            this(streamArrayBytes, null);
+        }
+    }
 
     @Override
     public String key() {
@@ -68,7 +77,7 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
 
     @Override
     public Options defaults() {
-        return new Options(null);
+        return new Options(null, null);
     }
 
     @Override
@@ -89,7 +98,7 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
     public MachineRun run(DrillContext c, Options o) {
         List<TestCase<Target>> tests = new ArrayList<>(c.cases().pick(GpuDrill.tests()));
         tests.addAll(c.cases().pickNamed(PeerCopies.loopbacks()));
-        return run(c.fs(), c.cases().pick(MemoryDrill.tests()), o.streamArrayBytes(), tests, c.cases().pick(GpuDrill.allGpuTests()), c.progress(), c.load());
+        return run(c.fs(), c.cases().pick(MemoryDrill.tests()), o, tests, c.cases().pick(GpuDrill.allGpuTests()), c.progress(), c.load());
     }
 
     /**
@@ -98,11 +107,11 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
      * on a machine whose load as the drill began was {@code load} (null: not read): a busy one makes
      * the measured findings unknown.
      */
-    static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Long streamArrayBytes, List<TestCase<Target>> tests,
+    static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Options o, List<TestCase<Target>> tests,
                           List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
         MachineFacts facts = MachineReader.read(fs);
-        MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, streamArrayBytes, progress);
-        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, progress, load);
+        MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, o.streamArrayBytes(), progress);
+        GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, o.hostCap(), progress, load);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);
         List<Finding> found = new ArrayList<>(matrix.findings());
         found.addAll(PeerVerdicts.of(facts, gpu, matrix, MachineLoad.busyReasons(load)));

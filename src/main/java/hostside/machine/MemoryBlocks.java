@@ -19,6 +19,7 @@ import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
 import hostside.doc.Text;
 import hostside.harness.Result;
+import hostside.memory.ArraySizing;
 import hostside.memory.MemoryCases;
 import hostside.memory.MemoryDetails;
 import hostside.memory.Placement;
@@ -65,14 +66,21 @@ final class MemoryBlocks {
             rows.add(row(where, s.cpus().size(), cell(s.copy()), cell(s.scale()), cell(s.add()), cell(x.result().value()), memory));
         }
         if (rows.isEmpty()) return Optional.empty();
-        long bytes = m.results().stream().map(x -> x.result().detail()).filter(d -> d instanceof MemoryDetails.Stream)
-                .mapToLong(d -> ((MemoryDetails.Stream) d).arrayBytes()).findFirst().orElse(0);
+        MemoryDetails.Stream first = m.results().stream().map(x -> x.result().detail()).filter(d -> d instanceof MemoryDetails.Stream)
+                .map(d -> (MemoryDetails.Stream) d).findFirst().orElseThrow();
         List<Block> b = new ArrayList<>();
         b.add(new Block.Paragraph(Text.of(String.format(Locale.ROOT,
                 "STREAM's kernels, GB/s, median (min-max) of the samples; STREAM itself reports the max. Arrays of %s each (STREAM asks four times the last-level caches, %s).",
-                Units.bytes(bytes), m.plan().llcBytes() > 0 ? Units.bytes(m.plan().llcBytes()) : "whose size this machine does not report"))));
+                Units.bytes(first.arrayBytes()), caches(m.plan().llcBytes(), first.sizing())))));
         b.add(new Block.Table(List.of(left("where"), right("threads"), right("Copy"), right("Scale"), right("Add"), right("Triad"), left("memory")), rows));
         return Optional.of(new Block.Section("STREAM", b));
+    }
+
+    /** The caches STREAM's rule was applied to, and where their size came from. */
+    static String caches(long sysfsBytes, ArraySizing sizing) {
+        if (sysfsBytes > 0) return Units.bytes(sysfsBytes);
+        if (sizing != null && sizing.knee() != null) return Units.bytes(sizing.cacheBytes()) + " as a pointer chase measured them: sysfs names no size";
+        return "whose size this machine does not report";
     }
 
     /** Where first touch put the pages, when more than one node holds them. */

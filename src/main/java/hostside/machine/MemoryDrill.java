@@ -9,7 +9,6 @@ import hostside.container.AvailableMemory;
 import hostside.core.CpuSet;
 import hostside.core.Figure;
 import hostside.core.Scope;
-import hostside.core.Units;
 import hostside.fs.FsRoot;
 import hostside.harness.DetailFigures;
 import hostside.harness.ProgressSink;
@@ -17,26 +16,19 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.libc.Libc;
+import hostside.memory.CacheKnee;
 import hostside.memory.MemoryCases;
+import hostside.memory.MemorySizes;
 import hostside.memory.MemoryTarget;
 
 /**
  * The CPU memory half of Module 1: STREAM's bandwidth with every CPU and with one thread, per NUMA
  * node, the (CPU node, memory node) matrices of read bandwidth and idle latency, and one thread on
  * each kind of core of a hybrid CPU. Where each runs is the {@link MemoryPlan}'s; how much memory,
- * STREAM's rule bounded by what the machine can spare.
+ * STREAM's rule bounded by what the machine can spare ({@link MemorySizes}), on the caches sysfs
+ * names or, where it names no size, on those a pointer chase finds ({@link CacheKnee}).
  */
 public final class MemoryDrill {
-    /** Each of STREAM's arrays at least this many times the last-level caches (STREAM's rule). */
-    static final int CACHE_MULTIPLE = 4;
-    static final long MIN_ARRAY = 64L << 20, MIN_READ = 1L << 30, MIN_CHASE = 256L << 20;
-    /**
-     * The last-level cache assumed where sysfs names none (some VMs hide their caches): 256 MiB
-     * covers a socket of most server CPUs (a 96-core EPYC Genoa has 384 MiB, an X3D part more), so
-     * STREAM's rule gives 1 GiB arrays; the note says the size was assumed, not read.
-     */
-    static final long UNKNOWN_LLC = 256L << 20;
-
     private MemoryDrill() {}
 
     /** One result and what it is about. */
@@ -76,11 +68,16 @@ public final class MemoryDrill {
         long available = AvailableMemory.read(fs).orElse(4L << 30);
         boolean huge = thpAllows(fs.text("/sys/kernel/mm/transparent_hugepage/enabled").orElse(null));
         long pageSize = Libc.pageSize();
-        Sizes sizes = Sizes.of(plan.llcBytes(), available, pageSize, arrayBytes);
+        CacheKnee.Knee knee = null;
+        if (plan.llcBytes() <= 0 && !plan.cpus().isEmpty()) {
+            progress.step("measuring the caches' size: sysfs names none");
+            knee = CacheKnee.measure(plan.cpus(), kneeMax(available), huge);
+        }
+        MemorySizes sizes = MemorySizes.of(plan.llcBytes(), knee, available, pageSize, arrayBytes);
         List<Measured> out = new ArrayList<>();
         int loads = chaseLoads(plan.pairs().size());
         for (Run r : schedule(plan, tests)) {
-            MemoryTarget target = new MemoryTarget(fs, r.scope, r.label, r.cpus, r.node, sizes.array, sizes.read, sizes.chase, loads, huge, pageSize, sizes.note,
+            MemoryTarget target = new MemoryTarget(fs, r.scope, r.label, r.cpus, r.node, sizes.array(), sizes.read(), sizes.chase(), loads, huge, pageSize, sizes.note(), sizes.sizing(),
                     plan.nodeMates(MemoryTarget.oneCpu(r.cpus)));
             for (Result x : Runner.run(r.cases, target, progress.on(r.label))) out.add(new Measured(r.scope, r.label, x));
         }
@@ -134,32 +131,10 @@ public final class MemoryDrill {
     }
 
     /**
-     * How much memory each measurement takes: STREAM's arrays at least four times the last-level
-     * caches, the read array and the chase's set likewise with floors of their own; all of it within
-     * a quarter of the memory available, as the issue asks, with a note when that cut them.
+     * The largest set the cache probe chases: {@link CacheKnee#MAX_BYTES}, within the quarter of
+     * available memory that STREAM's arrays may take too.
      */
-    record Sizes(long array, long read, long chase, String note) {
-        static Sizes of(long llcBytes, long available, long pageSize, Long asked) {
-            boolean unknown = llcBytes <= 0;
-            long llc = unknown ? UNKNOWN_LLC : llcBytes;
-            long want = asked != null ? asked : Math.max(CACHE_MULTIPLE * llc, MIN_ARRAY);
-            long room = available / 4;
-            long array = round(Math.min(want, room / 3), pageSize);
-            String caches = unknown ? "an assumed " + Units.bytes(llc) + " cache" : "the last-level caches";
-            boolean asAsked = asked != null && array == round(asked, pageSize);
-            String small = array >= CACHE_MULTIPLE * llc ? ""
-                    : String.format(Locale.ROOT, "arrays of %s%s, less than STREAM's four times %s (%s): %s", Units.bytes(array), asAsked ? " as asked" : "",
-                    caches, Units.bytes(CACHE_MULTIPLE * llc), asAsked ? "part of each pass may come from the cache" : "a quarter of the available memory is " + Units.bytes(room));
-            String assumed = unknown ? "sysfs names no last-level cache (as in some VMs), so the sizes assume " + Units.bytes(llc)
-                    + "; a larger cache would serve part of each pass" : "";
-            String note = assumed.isEmpty() || small.isEmpty() ? assumed + small : assumed + "; " + small;
-            long read = round(Math.min(Math.max(CACHE_MULTIPLE * llc, MIN_READ), room), pageSize);
-            long chase = round(Math.min(Math.max(CACHE_MULTIPLE * llc, MIN_CHASE), room), 2L << 20);
-            return new Sizes(array, read, chase, note);
-        }
-
-        private static long round(long bytes, long unit) {
-            return Math.max(unit, bytes / unit * unit);
-        }
+    static long kneeMax(long available) {
+        return Math.min(CacheKnee.MAX_BYTES, available / 4);
     }
 }

@@ -72,15 +72,25 @@ public final class MemoryCases {
             CpuSet touch = oneThread ? t.nodeMates() : cpus;
             StreamRun.Outcome o = StreamRun.run(cpus, touch, t.node(), t.arrayBytes(), sampling, t.pageSize());
             if (!o.validated()) return Result.failed(this, "the arrays do not hold what STREAM's check expects after the run: a kernel did not run over every element");
-            String method = String.format(Locale.ROOT, "STREAM's kernels on three arrays of %s, %d thread%s pinned (%s), %s; each kernel timed over all threads; "
+            String method = String.format(Locale.ROOT, "STREAM's kernels on three arrays of %s (%s), %d thread%s pinned (%s), %s; each kernel timed over all threads; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet), median (STREAM reports the max); bytes as STREAM counts them",
-                    Units.bytes(t.arrayBytes()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
+                    Units.bytes(t.arrayBytes()), sizedBy(t.sizing()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
                     placedBy(t, cpus, touch),
                     sampling.samples(), o.warmups());
             return Result.ok(this, Unit.GB_PER_S, o.of(StreamRun.Kernel.TRIAD), method,
                     new MemoryDetails.Stream(o.of(StreamRun.Kernel.COPY), o.of(StreamRun.Kernel.SCALE), o.of(StreamRun.Kernel.ADD), t.arrayBytes(), cpus,
-                            o.placement(), t.sizeNote()));
+                            o.placement(), t.sizeNote(), t.sizing()));
         }
+    }
+
+    /** What the arrays' size came from, for the method line: the detail's note says the rest. */
+    static String sizedBy(ArraySizing s) {
+        return switch (s.from()) {
+            case SYSFS_CACHES -> "STREAM's rule on the " + Units.bytes(s.cacheBytes()) + " of last-level caches sysfs names";
+            case MEASURED_CACHES -> s.knee() == null ? "sysfs names no cache size, and none was measured"
+                    : "STREAM's rule on " + Units.bytes(s.cacheBytes()) + ", where a pointer chase's latency left the caches: sysfs names no cache size";
+            case ASKED -> "as asked";
+        };
     }
 
     /** How the arrays' pages were placed, for the method line. */

@@ -25,10 +25,13 @@ public final class MemoryDetails {
      * @param arrayBytes each of the three arrays
      * @param cpus       one thread pinned to each
      * @param placement  where the arrays' pages are
-     * @param sizeNote   why the arrays are smaller than STREAM asks; "" when they are not
+     * @param sizeNote   why the arrays are smaller than STREAM asks, or where the cache size came from
+     *                   when sysfs names none; "" when neither
+     * @param sizing     what decided the arrays' size: the rule, the caches and, where they were
+     *                   measured, the latency curve; null in a report written before it was kept
      */
     public record Stream(Stats copy, Stats scale, Stats add, long arrayBytes, CpuSet cpus, Placement placement,
-                         String sizeNote) implements DetailFigures {
+                         String sizeNote, ArraySizing sizing) implements DetailFigures {
         @Override
         public List<Figure> figures(Result r, Scope scope) {
             String method = r.method();

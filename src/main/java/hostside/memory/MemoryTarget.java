@@ -18,13 +18,15 @@ import hostside.fs.FsRoot;
  * @param chaseLoads dependent loads in each chase sample
  * @param huge       whether transparent huge pages may be asked for (THP not "never")
  * @param pageSize   the base page size
- * @param sizeNote   why an array is smaller than STREAM asks (memory too short); "" when it is not
+ * @param sizeNote   why an array is smaller than STREAM asks (memory too short), or where the cache size
+ *                   came from when sysfs names none; "" when neither
+ * @param sizing     what decided the arrays' size ({@link MemorySizes})
  * @param nodeMates  the CPUs whose first touch puts a page where {@link #oneCpu()}'s own would: its
  *                   NUMA node's (with memory), or that CPU alone when the node is not known; a
  *                   one-thread case lets them touch its arrays in its stead, in parallel
  */
 public record MemoryTarget(FsRoot fs, Scope scope, String label, CpuSet cpus, Integer node, long arrayBytes, long readBytes, long chaseBytes, int chaseLoads, boolean huge,
-                           long pageSize, String sizeNote, CpuSet nodeMates) {
+                           long pageSize, String sizeNote, ArraySizing sizing, CpuSet nodeMates) {
 
     /** The CPU of a one-thread measurement: the set's lowest CPU other than CPU 0 when it has another (CPU 0 takes housekeeping interrupts). */
     public int oneCpu() {

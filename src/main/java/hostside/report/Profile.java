@@ -8,26 +8,29 @@ import java.util.function.Consumer;
 import hostside.container.ContainerRun;
 import hostside.core.BadInputException;
 import hostside.core.Printable;
+import hostside.cpu.CpuDrill;
 import hostside.cpu.CpuRun;
 import hostside.drills.Drills;
 import hostside.fs.FsRoot;
+import hostside.harness.Cut;
 import hostside.harness.Drill;
 import hostside.harness.DrillContext;
 import hostside.harness.DrillOptions;
 import hostside.harness.DrillRun;
 import hostside.harness.Earlier;
+import hostside.harness.MemoryCap;
 import hostside.harness.ProgressSink;
 import hostside.harness.Selection;
 import hostside.harness.TestCase;
 import hostside.harness.TestFiles;
 import hostside.io.IoDrill;
 import hostside.io.IoRun;
+import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
 import hostside.process.MachineLoad;
 import hostside.rack.Rack;
 import hostside.vm.VmDrill;
 import hostside.vm.VmRun;
-import hostside.vm.measure.TlbReach;
 
 /**
  * The report's measuring: every drill of the registry ({@link Drills}) in turn on one machine, each
@@ -75,6 +78,7 @@ public final class Profile {
      */
     public static Report measure(FsRoot fs, Report.Machine machine, IoDrill.Options io, Mode mode, ProgressSink progress,
                                  Consumer<String> warn) {
+        long began = System.nanoTime();
         Double load = Fleet.loadAverage(fs); // before anything of ours runs: a busy machine's figures are not its best
         Loads loads = new Loads(fs, warn);
         DrillOptions options = options(io, mode);
@@ -97,19 +101,51 @@ public final class Profile {
         ReportBuilder.Drills runs = new ReportBuilder.Drills(earlier.run(MachineRun.class).orElseThrow(), earlier.run(VmRun.class).orElse(null),
                 earlier.run(CpuRun.class).orElse(null), earlier.run(IoRun.class).orElse(null), earlier.run(ContainerRun.class).orElse(null), rack,
                 others);
-        return ReportBuilder.build(runs, new ReportBuilder.Circumstances(machine, load, loads.read, mode), ZonedDateTime.now());
+        return ReportBuilder.build(runs, new ReportBuilder.Circumstances(machine, load, loads.read, mode, RunCost.since(began)), ZonedDateTime.now());
     }
 
     /**
-     * The report's options for each drill: Module 2's TLB curve shorter (its memory budget), and
-     * Module 4's test file smaller in a quick run unless --size or --file says otherwise.
+     * What a report may hold beyond STREAM's arrays: 512 MiB (the issue's bound on its peak). STREAM's
+     * arrays are Module 1's to size ({@code MemorySizes}: four times the caches); everything else
+     * fits here.
+     */
+    public static final long BEYOND_STREAM = 512L << 20;
+
+    /**
+     * The most any one measurement other than STREAM's may hold at once inside a report: half of
+     * {@link #BEYOND_STREAM}. The other half is the JVM's own (heap, code, metaspace: 78 MiB as a
+     * report starts, 140 MiB into a quick one on the dev VM, docs/measurements/2026-12-07-memsize.md),
+     * and the measurements run one at a time.
+     */
+    public static final MemoryCap MEASUREMENT = new MemoryCap(BEYOND_STREAM / 2,
+            "the report's share for any one measurement (" + Cut.size(BEYOND_STREAM / 2) + ": a report holds STREAM's arrays and at most "
+                    + Cut.size(BEYOND_STREAM) + " besides, half of it the JVM's own)");
+
+    /**
+     * The report's options for each drill: every measurement's memory within {@link #MEASUREMENT}
+     * (Module 1's GPU buffers, Module 2's mapped test file, first-touch region, TLB walk and GPU
+     * buffers, Module 3's DataLoader dataset with a copy in each worker), and Module 4's test file
+     * smaller in a quick run unless --size or --file says otherwise (it is read, never mapped: the
+     * page cache holds it, not the report).
      */
     static DrillOptions options(IoDrill.Options io, Mode mode) {
         IoDrill.Options quickIo = mode == Mode.QUICK && io.size() == null && io.file() == null
                 ? new IoDrill.Options(io.dir(), Quick.IO_FILE, null, io.sampleMs()) : io;
+        CpuDrill.Options cpu = CpuDrill.Options.defaults();
         return DrillOptions.defaults()
-                .with(VmDrill.DRILL, new VmDrill.Options(null, null, null, TlbReach.REPORT_MAX))
+                .with(MachineDrill.DRILL, new MachineDrill.Options(null, MEASUREMENT))
+                .with(VmDrill.DRILL, new VmDrill.Options(null, null, null, MEASUREMENT))
+                .with(CpuDrill.DRILL, new CpuDrill.Options(cpu.launches(), cpu.periodNs(), datasetBytes(cpu.workers()), cpu.workers()))
                 .with(IoDrill.DRILL, quickIo);
+    }
+
+    /**
+     * The DataLoader dataset inside a report: main's list and a copy of it in each worker (the
+     * copy-on-write the case measures) within {@link #MEASUREMENT}, in whole MiB. The figure is
+     * a share of the dataset copied, which a smaller list measures as well.
+     */
+    static long datasetBytes(int workers) {
+        return MEASUREMENT.bytes() / (workers + 1) >> 20 << 20;
     }
 
     /**

@@ -39,9 +39,14 @@ public record Report(String schema, String kind, Machine machine,
         }
     }
 
-    /** The title block. */
+    /**
+     * The title block.
+     *
+     * @param cost how long the report took and the most memory it held; null in a report written
+     *             before it was kept, or built without being measured
+     */
     public record Title(String host, String kernel, String cpu, List<String> gpus, String driver, String date,
-                        String hostsideVersion, String source, String virtualization) {}
+                        String hostsideVersion, String source, String virtualization, RunCost cost) {}
 
     /**
      * One of Module 6's four axes, answered in a line with its evidence.

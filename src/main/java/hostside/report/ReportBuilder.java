@@ -68,13 +68,18 @@ public final class ReportBuilder {
     /**
      * What surrounds the drills' figures: the machine's name and identity, the 1-minute load as the
      * drills began ({@link Fleet#loadAverage}) and just before each ({@link hostside.process.MachineLoad}),
-     * null when not read, each a confounder of every figure; and the mode the report was measured in
-     * (a quick report skips most cases).
+     * null when not read, each a confounder of every figure; the mode the report was measured in
+     * (a quick report skips most cases); and what measuring cost ({@link RunCost}), null where
+     * nothing was timed (a test, a lone drill's page).
      */
-    public record Circumstances(Report.Machine machine, Double loadAtStart, List<Fleet.DrillLoad> drillLoads, Profile.Mode mode) {
+    public record Circumstances(Report.Machine machine, Double loadAtStart, List<Fleet.DrillLoad> drillLoads, Profile.Mode mode, RunCost cost) {
         public Circumstances {
             java.util.Objects.requireNonNull(machine, "machine");
             java.util.Objects.requireNonNull(mode, "mode");
+        }
+
+        public Circumstances(Report.Machine machine, Double loadAtStart, List<Fleet.DrillLoad> drillLoads, Profile.Mode mode) {
+            this(machine, loadAtStart, drillLoads, mode, null);
         }
 
         /** No machine identity read, the load unknown, a full report: what a test or a lone drill has. */
@@ -105,7 +110,7 @@ public final class ReportBuilder {
         Report.Title title = new Report.Title(m.host().name(), m.host().kernel(), m.topology().cpuModel(),
                 gpus.stream().map(g -> g.label() + ": " + g.description() + " (" + g.address() + ")").toList(),
                 m.host().nvidiaDriver(), now.withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), Version.of(),
-                m.host().source(), m.host().virtualization());
+                m.host().source(), m.host().virtualization(), around.cost());
         List<Report.Section> modules = new ArrayList<>();
         modules.add(new Report.Section(1, "How the box is wired", "hostside machine", Report.SectionStatus.RUN,
                 m.host().live() ? "facts read from this machine" : "facts read from a recording: nothing measured",

@@ -7,14 +7,18 @@ import java.util.Locale;
 import hostside.core.Figure;
 import hostside.core.Unit;
 import hostside.core.Units;
+import hostside.cpu.CpuRun;
+import hostside.cpu.dataloader.CowDetail;
 import hostside.doc.Block.KeyValues.Entry;
 import hostside.doc.Block.Table.Align;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.doc.Text;
+import hostside.harness.Result;
 import hostside.machine.Host;
 import hostside.machine.MachineRun;
+import hostside.memory.MemoryDetails;
 
 /**
  * The one-page profile as a document: the title block, the four questions, the headline
@@ -35,7 +39,8 @@ public final class ReportDocument {
                 Entry.of("machine", orUnknown(t.cpu()) + "; GPUs: " + (t.gpus().isEmpty() ? "none found" : String.join("; ", t.gpus()))),
                 Entry.of("software", "NVIDIA driver " + (t.driver() == null || t.driver().isEmpty() ? "not loaded" : t.driver()) + "; kernel " + orUnknown(t.kernel())
                         + (t.virtualization() == null || t.virtualization().isEmpty() ? "" : "; " + t.virtualization())),
-                Entry.of("run", t.date() + "; hostside " + t.hostsideVersion() + "; read from " + readFrom))));
+                Entry.of("run", t.date() + "; hostside " + t.hostsideVersion() + "; read from " + readFrom
+                        + (t.cost() == null ? "" : "; " + t.cost().text(streamArrays(r), pythonPeak(r)))))));
         blocks.add(questions(r.questions()));
         if (r.hardwareClass() != null) blocks.add(Offload.placement(r));
         Block offload = Offload.of(r);
@@ -48,6 +53,22 @@ public final class ReportDocument {
         blocks.add(DayOne.block(r));
         boolean quick = r.confounders() != null && "quick".equals(r.confounders().mode());
         return new Document("hostside report: " + host, r.schema() + ", " + t.date() + (quick ? ", quick (--quick: the headline figures only)" : ""), blocks);
+    }
+
+    /** STREAM's three arrays as Module 1 ran them (the largest run's), which a report's peak memory is stated against; null when none ran. */
+    static Long streamArrays(Report r) {
+        MachineRun m = r.module(MachineRun.class);
+        if (m == null || m.memory() == null) return null;
+        return m.memory().results().stream().map(x -> x.result().detail()).filter(d -> d instanceof MemoryDetails.Stream)
+                .mapToLong(d -> 3 * ((MemoryDetails.Stream) d).arrayBytes()).boxed().max(Long::compare).orElse(null);
+    }
+
+    /** The largest VmHWM of the DataLoader's Python processes (Module 3 reads each one's); null when none ran. */
+    static Long pythonPeak(Report r) {
+        CpuRun c = r.module(CpuRun.class);
+        if (c == null || c.dataloader() == null) return null;
+        return c.dataloader().stream().map(Result::detail).filter(d -> d instanceof CowDetail w && w.peakRssBytes() != null)
+                .map(d -> ((CowDetail) d).peakRssBytes()).max(Long::compare).orElse(null);
     }
 
     /** Each answer in a paragraph with its evidence at its end; an answer not measured says so. */

@@ -32,6 +32,7 @@ import hostside.machine.Host;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.FileRead;
 import hostside.vm.measure.ManagedMigration;
+import hostside.vm.measure.TlbReach;
 
 /**
  * What Module 2 shows, said once for the terminal, the report and the web page: the settings, the
@@ -168,6 +169,12 @@ public final class VmDocument {
                             + (Versus.of(b.value(), h.value()) == Versus.EVEN ? " (even within noise)" : "")))));
         }
         if (!rows.isEmpty()) out.add(new Table(List.of(new Column("working set", Align.RIGHT), new Column("base / huge", Align.RIGHT)), rows));
+        for (Result r : host) {
+            if (r.isOk() && r.detail() instanceof TlbReach.TlbDetail d && !d.endsEarly().isEmpty()) {
+                out.add(Note.of("note: " + d.endsEarly()));
+                break;
+            }
+        }
         return out;
     }
 

@@ -28,6 +28,7 @@ import hostside.harness.Cut;
 import hostside.harness.Drill;
 import hostside.harness.DrillContext;
 import hostside.harness.DrillTarget;
+import hostside.harness.MemoryCap;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
@@ -123,8 +124,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         Optional<MachineRun> machine = c.earlier().run(MachineRun.class);
         Host host = machine.map(m -> m.facts().host()).orElseGet(() -> Host.read(c.fs()));
         Reused reused = machine.map(VmDrill::pinCosts).orElse(Reused.NONE);
-        long tlbMax = o.tlbMax() == null ? TlbReach.DEFAULT_MAX : o.tlbMax();
-        return run(c.fs(), host, c.cases().pick(hostTests(tlbMax)), c.cases().pick(gpuTests()), o, c.progress(), reused, c.load(), c.files());
+        return run(c.fs(), host, c.cases().pick(hostTests()), c.cases().pick(gpuTests()), o, c.progress(), reused, c.load(), c.files());
     }
 
     /**
@@ -140,13 +140,8 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
     }
 
     public static List<TestCase<HostTarget>> hostTests() {
-        return hostTests(TlbReach.DEFAULT_MAX);
-    }
-
-    /** The host cases with the TLB curve ending at {@code tlbMax} (the report's is shorter: its memory budget). */
-    public static List<TestCase<HostTarget>> hostTests(long tlbMax) {
         return List.of(new FileRead(false, true), new FileRead(true, true), new FileRead(false, false), new FileRead(true, false),
-                new AnonTouch(false), new AnonTouch(true), new TlbReach(false, tlbMax), new TlbReach(true, tlbMax));
+                new AnonTouch(false), new AnonTouch(true), new TlbReach(false), new TlbReach(true));
     }
 
     public static List<TestCase<Target>> gpuTests() {
@@ -156,10 +151,12 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
     }
 
     /**
-     * Where the test file goes, how large it is, the first-touch region, and where the TLB curve ends
-     * (the report's is shorter: its memory budget); null fields take the defaults.
+     * Where the test file goes, how large it is, the first-touch region, and the most any one
+     * measurement may map (the test file mapped whole, the first-touch region, the TLB walk's set,
+     * the GPU cases' host buffers): a quarter of available memory, or less where {@code cap} says
+     * (the report's share for one measurement); null fields take the defaults.
      */
-    public record Options(Path dir, Long size, Long anonSize, Long tlbMax) {
+    public record Options(Path dir, Long size, Long anonSize, MemoryCap cap) {
         public Options(Path dir, Long size, Long anonSize) {
             this(dir, size, anonSize, null);
         }
@@ -204,7 +201,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
             findings = session.withStaleNote(findings);
             if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
         }
-        VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress, reused) : VmGpu.notRun(Runner.RECORDED);
+        VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, fileOptions.cap(), progress, reused) : VmGpu.notRun(Runner.RECORDED);
         List<Result> all = new ArrayList<>(host);
         all.addAll(gpu.results());
         return new VmRun(machine, facts, findings, host, gpu,
@@ -276,7 +273,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
     static List<Result> withAnonCut(List<Result> results, HostTarget target, Long asked) {
         if (asked == null) asked = AnonTouch.DEFAULT_BYTES; // the default, cut on a small machine, is said too
         long used = target.bounded(asked, Math.max(target.hugePageSize(), target.pageSize()));
-        var cut = Cut.of("--anon-size", asked, used, budgetWhy(target.budgetBytes()));
+        var cut = Cut.of("--anon-size", asked, used, target.budgetWhy());
         if (cut.isEmpty()) return results;
         List<Result> out = new ArrayList<>();
         for (Result r : results) {
@@ -286,10 +283,17 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         return out;
     }
 
-    /** Why a measurement used at most {@code budget} bytes ({@link #budget(Long)}). */
+    /** Why a measurement used at most a quarter of available memory, {@code budget} bytes ({@link #budget(Long)}). */
     static String budgetWhy(long budget) {
         return "a quarter of available memory (" + Cut.size(budget) + " of " + Cut.size(budget * 4)
                 + ", MemAvailable or what the memory cgroup leaves), the most one measurement may map";
+    }
+
+    /** The most one measurement may map, and why: a quarter of available memory, or {@code cap} where it is lower. */
+    record Budget(long bytes, String why) {
+        static Budget of(long quarter, MemoryCap cap) {
+            return MemoryCap.binds(cap, quarter) ? new Budget(cap.bytes(), cap.why()) : new Budget(quarter, budgetWhy(quarter));
+        }
     }
 
     /**
@@ -327,15 +331,15 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
             if (o.dir() != null) throw new BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
         boolean reads = tests.stream().anyMatch(t -> t instanceof FileRead);
-        long budget = budget(fs);
+        Budget budget = Budget.of(budget(fs), o.cap());
         // a session's file already in dir is grown, not written beside: its bytes count as room
-        long size = reads ? fileSize(o, budget, TestFile.usableSpace(dir) + files.heldIn(dir)) : 0;
-        return new HostTarget(fs, page, huge, mode, budget, dir, type, files.lend(dir, "vm", size),
+        long size = reads ? fileSize(o, budget.bytes(), TestFile.usableSpace(dir) + files.heldIn(dir)) : 0;
+        return new HostTarget(fs, page, huge, mode, budget.bytes(), budget.why(), dir, type, files.lend(dir, "vm", size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
     }
 
     /** The GPU's side of virtual memory: facts for every GPU, measurements on the first. */
-    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, ProgressSink progress, Reused reused) {
+    static VmGpu gpu(FsRoot fs, VmFacts facts, List<TestCase<Target>> tests, MemoryCap cap, ProgressSink progress, Reused reused) {
         Cuda.Open open = Cuda.open();
         if (open instanceof Cuda.Open.NotRun n) return VmGpu.notRun(n.why());
         Cuda cuda = ((Cuda.Open.Ready) open).cuda();
@@ -351,7 +355,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         CudaFacts.CudaGpu first = cf.gpus().getFirst();
         String label = "GPU" + first.ordinal();
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
-            Target target = new Target(bench, budget(fs) * 4, bench.memory()[0]);
+            Target target = new Target(bench, budget(fs) * 4, bench.memory()[0], cap);
             List<TestCase<Target>> toRun = tests.stream().filter(t -> reused.of(t.key(), first.pciAddress()).isEmpty()).toList();
             List<Result> measured = Runner.run(toRun, target, progress.on(label));
             // in the test list's order, each case measured here or reused

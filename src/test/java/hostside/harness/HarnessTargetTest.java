@@ -65,4 +65,26 @@ class HarnessTargetTest {
         assertThat(new Target(null, 2 * MiB + 4100, 140 * GiB).buffer(Target.DEFAULT_BUFFER)).isEqualTo(512 * 1024 + 1024 - 1024);
         assertThat(new Target(null, 4096, 140 * GiB).buffer(Target.DEFAULT_BUFFER)).isEqualTo(4096);
     }
+
+    @Test
+    void aCapBoundsTheHostBuffersOfOneCaseTogetherButNotAGpuOnlyBuffer() {
+        MemoryCap cap = new MemoryCap(256 * MiB, "the report's share");
+        Target t = new Target(null, 512 * GiB, 140 * GiB, cap);
+        assertThat(t.hostBuffer(Target.DEFAULT_BUFFER)).isEqualTo(256 * MiB);
+        assertThat(t.hostBuffers(Target.DEFAULT_BUFFER, 2)).as("a bidirectional copy's two").isEqualTo(128 * MiB);
+        assertThat(t.buffer(Target.DEFAULT_BUFFER)).as("GPU memory only: a peer copy's").isEqualTo(512 * MiB);
+        assertThat(t.hostBudgetBytes()).isEqualTo(256 * MiB);
+        Target alone = new Target(null, 512 * GiB, 140 * GiB);
+        assertThat(alone.hostBuffers(Target.DEFAULT_BUFFER, 2)).as("no cap: each buffer as nvbandwidth's").isEqualTo(512 * MiB);
+        assertThat(alone.hostBudgetBytes()).isEqualTo(128 * GiB);
+    }
+
+    @Test
+    void gpusSharingTheHostShareTheCap() {
+        Target t = Target.sharing(null, 64 * GiB, 140 * GiB, new MemoryCap(256 * MiB, "the report's share"), 8);
+        assertThat(t.hostAvailableBytes()).isEqualTo(8 * GiB);
+        assertThat(t.hostBuffer(2 * Target.DEFAULT_BUFFER)).isEqualTo(32 * MiB);
+        assertThat(t.cap().why()).endsWith("shared by 8 GPUs");
+        assertThat(Target.sharing(null, 64 * GiB, 140 * GiB, null, 8).cap()).isNull();
+    }
 }

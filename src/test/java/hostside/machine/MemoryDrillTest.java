@@ -53,40 +53,6 @@ class MemoryDrillTest {
     }
 
     @Test
-    void arraysFollowStreamsRuleWithinAQuarterOfTheMemory() {
-        long mib = 1L << 20, gib = 1L << 30;
-        MemoryDrill.Sizes roomy = MemoryDrill.Sizes.of(300 * mib, 100 * gib, 4096, null);
-        assertThat(roomy.array()).isEqualTo(1200 * mib);
-        assertThat(roomy.read()).isEqualTo(1200 * mib);
-        assertThat(roomy.chase()).isEqualTo(1200 * mib);
-        assertThat(roomy.note()).isEmpty();
-        MemoryDrill.Sizes small = MemoryDrill.Sizes.of(8 * mib, 100 * gib, 4096, null);
-        assertThat(small.array()).as("the floor").isEqualTo(64 * mib);
-        assertThat(small.read()).isEqualTo(gib);
-        assertThat(small.chase()).isEqualTo(256 * mib);
-        MemoryDrill.Sizes tight = MemoryDrill.Sizes.of(300 * mib, 4 * gib, 4096, null);
-        assertThat(tight.array()).as("a third of a quarter of 4 GiB").isEqualTo(4 * gib / 4 / 3 / 4096 * 4096);
-        assertThat(tight.note()).contains("less than STREAM's four times the last-level caches").contains("a quarter of the available memory is 1 GiB");
-        MemoryDrill.Sizes asked = MemoryDrill.Sizes.of(300 * mib, 100 * gib, 4096, 640_000_000L);
-        assertThat(asked.array()).isEqualTo(640_000_000L);
-        assertThat(asked.note()).startsWith("arrays of 610.4 MiB as asked");
-    }
-
-    @Test
-    void aMachineThatHidesItsCachesIsSizedForALargeOneAndSaysSo() {
-        long mib = 1L << 20, gib = 1L << 30;
-        MemoryDrill.Sizes hidden = MemoryDrill.Sizes.of(0, 100 * gib, 4096, null);
-        assertThat(hidden.array()).as("four times the assumed 256 MiB, not the 64 MiB floor").isEqualTo(gib);
-        assertThat(hidden.read()).isEqualTo(gib);
-        assertThat(hidden.chase()).isEqualTo(gib);
-        assertThat(hidden.note()).isEqualTo("sysfs names no last-level cache (as in some VMs), so the sizes assume 256 MiB; a larger cache would serve part of each pass");
-        MemoryDrill.Sizes hiddenTight = MemoryDrill.Sizes.of(0, 4 * gib, 4096, null);
-        assertThat(hiddenTight.array()).isEqualTo(4 * gib / 4 / 3 / 4096 * 4096);
-        assertThat(hiddenTight.note()).startsWith("sysfs names no last-level cache").contains("; arrays of 341.3 MiB, less than STREAM's four times an assumed 256 MiB cache (1 GiB)");
-        assertThat(MemoryDrill.Sizes.of(8 * mib, 100 * gib, 4096, null).note()).as("a known small cache needs no word").isEmpty();
-    }
-
-    @Test
     void thpNeverIsTheOnlyModeWithoutHugePages() {
         assertThat(MemoryDrill.thpAllows("always [madvise] never")).isTrue();
         assertThat(MemoryDrill.thpAllows("[always] madvise never")).isTrue();

@@ -64,7 +64,7 @@ class MemoryVerdictsTest {
     static MemoryDrill.Measured stream(TestCase<MemoryTarget> t, Scope scope, String label, double triad, double min, double max, CpuSet cpus) {
         Stats s = new Stats(triad, min, max, 9);
         return new MemoryDrill.Measured(scope, label, Result.ok(t, Unit.GB_PER_S, s, "m",
-                new MemoryDetails.Stream(s, s, s, 256L << 20, cpus, new Placement(null, Map.of(0, 256), 256, ""), "")));
+                new MemoryDetails.Stream(s, s, s, 256L << 20, cpus, new Placement(null, Map.of(0, 256), 256, ""), "", null)));
     }
 
     static MemoryDrill.MemorySection section(MemoryPlan plan, MemoryDrill.Measured... m) {

@@ -25,7 +25,7 @@ class AnonCutTest {
     static final long GIB = 1L << 30;
 
     static HostTarget target(long budget) {
-        return new HostTarget(FsRoot.live(), 4096, 2L << 20, "madvise", budget, Path.of("/tmp"), "tmpfs", null, 0);
+        return new HostTarget(FsRoot.live(), 4096, 2L << 20, "madvise", budget, VmDrill.budgetWhy(budget), Path.of("/tmp"), "tmpfs", null, 0);
     }
 
     static Result touched(AnonTouch t, long bytes) {

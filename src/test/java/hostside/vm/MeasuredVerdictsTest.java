@@ -268,7 +268,7 @@ class MeasuredVerdictsTest {
     }
 
     static Result tlb(String key, List<Sweep.Point> points) {
-        return ok(key, points.getLast().value().median(), new TlbReach.TlbDetail(4096, null, null, 1 << 20, new Sweep(Unit.NS, points)));
+        return ok(key, points.getLast().value().median(), new TlbReach.TlbDetail(4096, null, null, 1 << 20, new Sweep(Unit.NS, points), null, ""));
     }
 
     @Test

@@ -66,7 +66,7 @@ final class Runs {
             points.add(new Sweep.Point(size, new Stats(n, n * 0.95, n * 1.05, 3)));
             size *= 4;
         }
-        var d = new TlbReach.TlbDetail(4096, huge ? 2 * MiB : null, huge ? 100.0 : null, 1 << 20, new Sweep(Unit.NS, points));
+        var d = new TlbReach.TlbDetail(4096, huge ? 2 * MiB : null, huge ? 100.0 : null, 1 << 20, new Sweep(Unit.NS, points), null, "");
         return Result.ok(new TlbReach(huge), Unit.NS, points.getLast().value(), "walked by hand", d);
     }
 

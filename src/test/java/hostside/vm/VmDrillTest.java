@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import hostside.fs.FsRoot;
+import hostside.harness.MemoryCap;
 import hostside.harness.TestFile;
 
 class VmDrillTest {
@@ -49,5 +50,18 @@ class VmDrillTest {
         assertThat(VmDrill.budget(FsRoot.open(empty.toString()))).as("nothing readable: a quarter of 4 GiB").isEqualTo(GiB);
         java.nio.file.Files.writeString(empty.resolve("proc/meminfo"), "MemTotal: 16777216 kB\nMemAvailable: 8388608 kB\n");
         assertThat(VmDrill.budget(FsRoot.open(empty.toString()))).isEqualTo(2 * GiB);
+    }
+
+    @Test
+    void aCallersCapBindsWhereItIsBelowAQuarterOfAvailableMemoryAndSaysWhy() {
+        MemoryCap cap = new MemoryCap(256 * MiB, "the report's share for any one measurement");
+        VmDrill.Budget capped = VmDrill.Budget.of(GiB, cap);
+        assertThat(capped.bytes()).isEqualTo(256 * MiB);
+        assertThat(capped.why()).isEqualTo("the report's share for any one measurement");
+        VmDrill.Budget small = VmDrill.Budget.of(128 * MiB, cap);
+        assertThat(small.bytes()).as("a machine shorter than the cap").isEqualTo(128 * MiB);
+        assertThat(small.why()).startsWith("a quarter of available memory (128.0 MiB of 512.0 MiB");
+        assertThat(VmDrill.Budget.of(GiB, null).bytes()).isEqualTo(GiB);
+        assertThat(VmDrill.fileSize(new VmDrill.Options(null, null, null, cap), capped.bytes(), 100 * GiB)).as("mapped whole by the mmap case").isEqualTo(256 * MiB);
     }
 }

@@ -73,7 +73,7 @@ public record AllGpus(boolean toDevice) implements TestCase<List<Target>> {
         // the others copy twice the measured size: nvbandwidth's 512 MiB measured where every GPU's
         // pair of buffers fits inside its bounds, less where not
         long bytes = Long.MAX_VALUE;
-        for (Target t : gpus) bytes = Math.min(bytes, t.buffer(2 * Target.DEFAULT_BUFFER) / 2);
+        for (Target t : gpus) bytes = Math.min(bytes, t.hostBuffer(2 * Target.DEFAULT_BUFFER) / 2);
         bytes = bytes >= 1L << 20 ? bytes & ~((1L << 20) - 1) : Math.max(4096, bytes & ~4095L);
         final long size = bytes;
         double[][] perGpu = new double[n][];

@@ -129,7 +129,7 @@ public final class Copies {
         }
 
         public Result run(Target t) {
-            long bytes = t.buffer(Target.DEFAULT_BUFFER);
+            long bytes = t.hostBuffer(Target.DEFAULT_BUFFER);
             GpuBench b = t.bench();
             try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
@@ -160,7 +160,7 @@ public final class Copies {
         }
 
         public Result run(Target t) {
-            long bytes = t.buffer(Target.DEFAULT_BUFFER);
+            long bytes = t.hostBuffers(Target.DEFAULT_BUFFER, 2);
             GpuBench b = t.bench();
             try (HostBuffer hIn = HostBuffer.pinned(b.cuda, bytes); HostBuffer hOut = HostBuffer.pinned(b.cuda, bytes);
                  DeviceBuffer dIn = b.gpu.alloc(bytes); DeviceBuffer dOut = b.gpu.alloc(bytes)) {
@@ -209,7 +209,7 @@ public final class Copies {
         }
 
         public Result run(Target t) {
-            long bytes = t.buffer(PAGEABLE_BUFFER);
+            long bytes = t.hostBuffer(PAGEABLE_BUFFER);
             GpuBench b = t.bench();
             try (HostBuffer host = HostBuffer.pageable(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);

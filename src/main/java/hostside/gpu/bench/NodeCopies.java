@@ -174,7 +174,7 @@ public record NodeCopies(List<From> nodes, Integer ownNode) implements TestCase<
     }
 
     public Result run(Target t) {
-        long pinnedBytes = t.buffer(Target.DEFAULT_BUFFER), pageableBytes = Math.min(t.buffer(Copies.PAGEABLE_BUFFER), pinnedBytes);
+        long pinnedBytes = t.hostBuffer(Target.DEFAULT_BUFFER), pageableBytes = Math.min(t.hostBuffer(Copies.PAGEABLE_BUFFER), pinnedBytes);
         GpuBench b = t.bench();
         long pageSize = Libc.pageSize();
         List<Row> rows = new ArrayList<>();

@@ -35,7 +35,7 @@ public record PinCost(boolean register) implements TestCase<Target> {
     }
 
     public Result run(Target t) {
-        long bytes = Math.min(1L << 30, t.hostAvailableBytes() / 4) & ~((1L << 20) - 1);
+        long bytes = Math.min(1L << 30, t.hostBudgetBytes()) & ~((1L << 20) - 1);
         GpuBench b = t.bench();
         double gib = bytes / (double) (1L << 30);
         Stats s = SAMPLING.stats(i -> {

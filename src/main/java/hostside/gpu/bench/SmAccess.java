@@ -61,7 +61,7 @@ public final class SmAccess {
         }
 
         public Result run(Target t) {
-            long bytes = t.buffer(Target.DEFAULT_BUFFER);
+            long bytes = t.hostBuffer(Target.DEFAULT_BUFFER);
             GpuBench b = t.bench();
             int sms = b.cuda.attribute(b.gpu.device(), ATTR_SM_COUNT).orElse(1);
             int blocks = sms * BLOCKS_PER_SM;

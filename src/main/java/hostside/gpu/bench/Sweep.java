@@ -85,7 +85,7 @@ public record Sweep(boolean pinned) implements TestCase<Target> {
     }
 
     public Result run(Target t) {
-        long largest = t.buffer(MAX);
+        long largest = t.hostBuffer(MAX);
         GpuBench b = t.bench();
         List<Point> points = new ArrayList<>();
         try (HostBuffer host = pinned ? HostBuffer.pinned(b.cuda, largest) : HostBuffer.pageable(b.cuda, largest);

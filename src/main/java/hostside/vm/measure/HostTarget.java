@@ -13,11 +13,13 @@ import hostside.harness.TestFile;
  * @param pageSize        the kernel's base page size, bytes
  * @param hugePageSize    THP's PMD size (2 MiB with 4 KiB pages, 512 MiB with 64 KiB), 0 when unknown
  * @param thpEnabled      always, madvise, never or unavailable
- * @param budgetBytes     the most any one measurement may map: a quarter of available memory
+ * @param budgetBytes     the most any one measurement may map: a quarter of available memory, or
+ *                        less where the caller caps it (the report)
+ * @param budgetWhy       that bound with its figures, for a measurement it cut to say so
  * @param dirFilesystem   the file system type of {@code dir} (ext4, xfs, tmpfs...)
  * @param anonBytes       the anonymous region of the first-touch measurements (before the budget)
  */
-public record HostTarget(FsRoot fs, long pageSize, long hugePageSize, String thpEnabled, long budgetBytes,
+public record HostTarget(FsRoot fs, long pageSize, long hugePageSize, String thpEnabled, long budgetBytes, String budgetWhy,
                          Path dir, String dirFilesystem, TestFile.Lazy file, long anonBytes) {
 
     /** File systems whose files live in memory: nothing can be evicted, so there is no cold read. */

@@ -64,7 +64,7 @@ public record ManagedMigration(Kind kind) implements TestCase<Target> {
     }
 
     static long bytes(Target t) {
-        long b = Math.min(WANTED, Math.min(t.gpuFreeBytes() / 10, t.hostAvailableBytes() / 4));
+        long b = Math.min(WANTED, Math.min(t.gpuFreeBytes() / 10, t.hostBudgetBytes()));
         return Math.max(2L << 20, b & ~((2L << 20) - 1));
     }
 

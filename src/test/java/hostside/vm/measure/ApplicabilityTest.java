@@ -12,7 +12,7 @@ import hostside.harness.TestFile;
 /** Which measurements a machine's settings rule out, and the reason each gives. */
 class ApplicabilityTest {
     static HostTarget target(String thp, long hugePage, String fsType) {
-        return new HostTarget(FsRoot.live(), 4096, hugePage, thp, 1L << 30, Path.of("/var/tmp"), fsType,
+        return new HostTarget(FsRoot.live(), 4096, hugePage, thp, 1L << 30, "a quarter of available memory", Path.of("/var/tmp"), fsType,
                 new TestFile.Lazy(Path.of("/var/tmp"), "vm", 64L << 20), 8L << 20);
     }
 

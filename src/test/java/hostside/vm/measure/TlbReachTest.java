@@ -37,6 +37,14 @@ class TlbReachTest {
         assertThat(TlbReach.sizes(8 * MiB)).endsWith(4 * MiB, 8 * MiB).doesNotHaveDuplicates().isSorted();
     }
 
+    @Test
+    void aCurveCutByTheBudgetSaysWhereItEndsAndWhy() {
+        String why = TlbReach.endsEarly(256 * MiB, TlbReach.DEFAULT_MAX, "the report's share for any one measurement");
+        assertThat(why).isEqualTo("the curve ends at 256 MiB, not 4 GiB: the report's share for any one measurement; the figure is the walk there, not at 1 GiB");
+        assertThat(TlbReach.endsEarly(2 * GiB, TlbReach.DEFAULT_MAX, "a quarter of available memory")).endsWith("the figure is the walk there");
+        assertThat(TlbReach.endsEarly(4 * GiB, TlbReach.DEFAULT_MAX, "a quarter of available memory")).isEmpty();
+    }
+
     /** Follows the chain from {@code start}: the pages in the order visited until it comes back. */
     static List<Long> walk(MemorySegment m, long start, long size, long page, int limit) {
         List<Long> offsets = new ArrayList<>();
