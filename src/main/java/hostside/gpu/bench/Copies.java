@@ -71,6 +71,18 @@ public final class Copies {
         return SAMPLING.take(i -> gbs(bytesPerSample, b.blockedMs(b.stream, work)));
     }
 
+    /** nvbandwidth's buffer unless told otherwise ({@code -b}, MiB: nvbandwidth.cpp's bufferSize option, default 512 in v0.8). */
+    static final long NVBANDWIDTH_BUFFER = 512L << 20;
+
+    /**
+     * The nvbandwidth job that copies what a case copied: its test case, with {@code -b} where the
+     * buffer was not nvbandwidth's default (a report's 256 MiB cap, a small --memory), so that its
+     * peer is run at the same size.
+     */
+    static String nvbandwidth(String anchor, long bytes) {
+        return bytes == NVBANDWIDTH_BUFFER ? anchor : anchor + " -b " + Math.max(1, bytes >> 20);
+    }
+
     public static double gbs(long bytes, double ms) {
         return bytes / (ms / 1e3) / 1e9;
     }
@@ -134,7 +146,7 @@ public final class Copies {
             try (HostBuffer host = HostBuffer.pinned(b.cuda, bytes); DeviceBuffer dev = b.gpu.alloc(bytes)) {
                 dev.fill(0x5a5a5a5a);
                 return Result.ok(this, Unit.GB_PER_S, pinnedGbs(b, host, dev, bytes, toDevice), PINNED_METHOD,
-                        CopyDetail.of(t, bytes, COPIES));
+                        nvbandwidth(anchor(), bytes), CopyDetail.of(t, bytes, COPIES));
             }
         }
     }
@@ -173,7 +185,7 @@ public final class Copies {
                 }), x -> gbs(bytes * COPIES, x[0])); // settled on the result's figure, the host-to-device side
                 Stats h2d = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[0])).toArray());
                 Stats d2h = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[1])).toArray());
-                return Result.ok(this, Unit.GB_PER_S, h2d, "nvbandwidth's, two streams released together",
+                return Result.ok(this, Unit.GB_PER_S, h2d, "nvbandwidth's, two streams released together", nvbandwidth(anchor(), bytes),
                         new BidirectionalDetail(gpuName(b), bytes, COPIES, d2h));
             }
         }

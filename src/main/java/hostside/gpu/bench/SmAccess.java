@@ -74,7 +74,7 @@ public final class SmAccess {
                     for (int c = 0; c < copies; c++) b.copy.launch(st, blocks, THREADS, dst, src, bytes / 16);
                 });
                 return Result.ok(this, Unit.GB_PER_S, Stats.of(s), "copy kernel behind a spin kernel, timed with CUDA events (nvbandwidth's)",
-                        new SmCopyDetail(Copies.gpuName(b), bytes, copies, blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step"));
+                        Copies.nvbandwidth(anchor(), bytes), new SmCopyDetail(Copies.gpuName(b), bytes, copies, blocks + " blocks x " + THREADS + " threads, 16 bytes per thread per step"));
             }
         }
     }

@@ -80,7 +80,7 @@ class CudaBenchOnFakeTest extends OnFakeDriver {
         assertThat(d.gpu()).startsWith("NVIDIA H200 (");
         assertThat(d.bufferBytes()).isEqualTo(16 * MiB);
         assertThat(d.copiesPerSample()).isEqualTo(8);
-        assertThat(h2d.anchor()).isEqualTo("nvbandwidth host_to_device_memcpy_ce");
+        assertThat(h2d.anchor()).as("nvbandwidth run at the buffer the case copied, not its default 512 MiB").isEqualTo("nvbandwidth host_to_device_memcpy_ce -b 16");
         // every case keeps the record it declares
         for (int i = 0; i < cases.size(); i++) assertThat(results.get(i).detail()).as(cases.get(i).key()).isInstanceOf(cases.get(i).detailType());
         // the bidirectional copy's other direction is a figure of its own

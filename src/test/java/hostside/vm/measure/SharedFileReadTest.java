@@ -28,7 +28,8 @@ class SharedFileReadTest {
         try (TestFiles files = TestFiles.shared()) {
             TestFile longer = files.lend(tmp, "io", 24 * MiB).get();
             TestFile.Lazy lent = files.lend(tmp, "vm", 8 * MiB);
-            HostTarget t = new HostTarget(FsRoot.live(), Libc.pageSize(), 2 * MiB, "madvise", 1L << 30, tmp, "ext4", lent, 8 * MiB);
+            HostTarget t = new HostTarget(FsRoot.live(), Libc.pageSize(), 2 * MiB, "madvise", 1L << 30, "a quarter of available memory", tmp, "ext4", lent,
+                    8 * MiB);
             for (FileRead c : new FileRead[] {new FileRead(false, false), new FileRead(true, false), new FileRead(false, true)}) {
                 Result r = c.run(t);
                 assertThat(r.status()).as(c.key()).isEqualTo(Status.OK);
