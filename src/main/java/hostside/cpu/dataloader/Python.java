@@ -151,14 +151,4 @@ public final class Python {
         c.addAll(List.of(args));
         return c;
     }
-
-    /** numpy importable by this python: empty, or why not. */
-    public static Optional<String> numpyMissing(String python, Duration timeout) throws InterruptedException {
-        Outcome o = run(List.of(python, "-c", "import numpy"), timeout);
-        if (o.ok()) return Optional.empty();
-        if (o.timedOut()) return Optional.of("python3 -c 'import numpy' did not finish in " + timeout.toSeconds() + " s");
-        if (o.stderr().contains("No module named 'numpy'") || o.stderr().contains("No module named numpy"))
-            return Optional.of("numpy not installed (pip install numpy)");
-        return Optional.of("numpy does not import: " + o.lastErrorLine());
-    }
 }

@@ -9,7 +9,16 @@ The parent initialises CUDA (a tensor on the GPU), then starts children through 
             --tries times, from Process.start() to the child having imported torch, and to its
             first CUDA result
 Results are JSON lines on stdout, the first saying whether torch imports and sees a GPU (the
-"probe" event; --probe says only that).
+"probe" event; --probe says only that). With --go the parent imports torch and probes, then
+waits for a line "go" on stdin before it initialises CUDA: hostside starts it while other cases
+run, so that its own import of torch, which is no figure, costs no time of its own; what is timed
+(the parent's CUDA start, the children) runs after "go", with nothing else of hostside's running.
+
+What the spawn figure must include, and does: a spawned child is a fresh interpreter that pays
+its own `import torch` (that is the figure: a DataLoader worker started with spawn pays it), from
+Process.start() in the parent, which has CUDA initialised, to torch imported in the child. Nothing
+is imported for it beforehand (no forkserver, no preloading); the tries run one after another,
+each child gone before the next starts.
 Every child is bounded in time, dies with its parent (PR_SET_PDEATHSIG), and the whole run ends
 after --max-seconds.
 """
@@ -108,7 +117,8 @@ def main():
     ap.add_argument("--probe", action="store_true")
     ap.add_argument("--tries", type=int, default=3)
     ap.add_argument("--child-seconds", type=float, default=60.0, help="the most one child may take")
-    ap.add_argument("--max-seconds", type=float, default=300.0)
+    ap.add_argument("--max-seconds", type=float, default=300.0, help="the whole run, the wait for --go's line included")
+    ap.add_argument("--go", action="store_true", help="after the probe, wait for a line 'go' on stdin before CUDA is initialised")
     args = ap.parse_args()
     die_with_hostside()
     if args.probe:
@@ -123,6 +133,8 @@ def main():
     torch = probe()
     if torch is None:
         return 3
+    if args.go and sys.stdin.readline().strip() != "go":
+        return 2  # stdin closed (or a stray line): hostside no longer wants the run
     t0 = time.monotonic()
     x = torch.ones(16, device="cuda")
     torch.cuda.synchronize()

@@ -16,7 +16,9 @@ import hostside.core.Json;
 import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.harness.Result;
+import hostside.harness.Skipped;
 import hostside.harness.Status;
+import hostside.harness.TestCase;
 
 /** torch is not installed here: the paths that say why fork_vs_spawn_cuda does not run, and the reading of its output. */
 class ForkVsSpawnTest {
@@ -55,6 +57,10 @@ class ForkVsSpawnTest {
     void eachCaseCostsWhatItWaitsFor() throws Exception {
         DataLoaderTarget t = new DataLoaderTarget(FsRoot.live(), "/nonexistent/python3", 1L << 20, 4, 3, Duration.ofSeconds(1), Duration.ofSeconds(120));
         assertThat(new ForkVsSpawn().cost(t)).hasValue(Duration.ofSeconds(15));
+        try (PythonSession none = PythonSession.open(t, DataLoaderTarget.tests())) {
+            assertThat(none.torchStartedEarly()).as("a python3 that cannot start").isFalse();
+            assertThat(new ForkVsSpawn().cost(t.withSession(none))).hasValue(Duration.ofSeconds(15));
+        }
         assertThat(new CowGrowth(DatasetKind.LIST).cost(t)).hasValue(Duration.ofSeconds(3));
         assertThat(new CowGrowth(DatasetKind.ARRAY).cost(t.withPasses(2, Duration.ofMillis(300)))).hasValue(Duration.ofMillis(600));
         for (var test : DataLoaderTarget.tests()) assertThat(test.cost(target(null))).as(test.key() + " without python3").isEmpty();
@@ -231,8 +237,8 @@ class ForkVsSpawnTest {
      * The whole run, script and all, against the stand-in: fork fails with torch's own message,
      * fork on the CPU and spawn work, three spawn timings; nothing is left running.
      */
-    @Test
-    void aRunAgainstAStandInTorch() throws Exception {
+    /** The real python3 with the stand-in torch first on its path. */
+    Path standInTorch() throws Exception {
         String real = Python.find().orElse(null);
         assumeThat(real).isNotNull();
         Path pkg = dir.resolve("site/torch");
@@ -241,7 +247,12 @@ class ForkVsSpawnTest {
         Path wrapper = dir.resolve("python3");
         Files.writeString(wrapper, "#!/bin/sh\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
-        DataLoaderTarget t = target(wrapper.toString());
+        return wrapper;
+    }
+
+    @Test
+    void aRunAgainstAStandInTorch() throws Exception {
+        DataLoaderTarget t = target(standInTorch().toString());
 
         assertThat(new ForkVsSpawn().notApplicable(t)).isEmpty();
         Result r = new ForkVsSpawn().run(t);
@@ -255,6 +266,79 @@ class ForkVsSpawnTest {
         assertThat(d.spawn()).isEqualTo(SpawnDetail.Outcome.OK);
         assertThat(d.device()).isEqualTo("Stand-in GPU");
         assertThat(VerdictsTest.texts(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
+        assertThat(Leftovers.scriptsRunning()).isEmpty();
+    }
+
+    /**
+     * Started with the cases, the parent's import of torch overlaps the copy-on-write cases ahead
+     * of its own: the time left no longer counts it. Only where another case runs before it: alone
+     * or first, it starts with its case, as before. Its wait for "go" is bounded by theirs.
+     */
+    @Test
+    void theParentStartsEarlyOnlyBehindAnotherCase() throws Exception {
+        Path fake = dir.resolve("python3");
+        Files.writeString(fake, "#!/bin/sh\necho \"$@\" >> '" + dir.resolve("args") + "'\nexec sleep 60\n");
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
+        DataLoaderTarget t = target(fake.toString());
+        try (PythonSession s = PythonSession.open(t, DataLoaderTarget.tests())) {
+            assertThat(s.torchStartedEarly()).isTrue();
+            assertThat(new ForkVsSpawn().cost(t.withSession(s))).as("three spawned interpreters").hasValue(Duration.ofMillis(11_250));
+            assertThat(Files.readString(dir.resolve("args"))).as("waits for go, for at most the two cases ahead and its own")
+                    .contains("fork_vs_spawn.py --go --tries 3").endsWith("--max-seconds " + (3 * 30 + 10) + "\n");
+        }
+        assertThat(Leftovers.scriptsRunning()).as("closing the session ends the parent").isEmpty();
+        List<List<TestCase<DataLoaderTarget>>> first = List.of(List.of(new ForkVsSpawn()),
+                List.<TestCase<DataLoaderTarget>>of(new ForkVsSpawn(), new CowGrowth(DatasetKind.LIST)),
+                List.<TestCase<DataLoaderTarget>>of(new Skipped<>(new CowGrowth(DatasetKind.LIST), "left out"), new ForkVsSpawn()));
+        for (List<TestCase<DataLoaderTarget>> alone : first) {
+            try (PythonSession s = PythonSession.open(t, alone)) {
+                assertThat(s.torchStartedEarly()).as(alone.toString()).isFalse();
+            }
+        }
+        try (PythonSession quick = PythonSession.open(t, List.<TestCase<DataLoaderTarget>>of(new CowGrowth(DatasetKind.LIST), new Skipped<>(new ForkVsSpawn(), "--quick")))) {
+            assertThat(quick.torchStartedEarly()).as("a left-out case starts nothing").isFalse();
+        }
+        assertThat(Leftovers.scriptsRunning()).isEmpty();
+    }
+
+    /**
+     * The drill's way: the parent started with the cases imports the stand-in torch, waits, and
+     * goes when its case runs; three spawn timings, nothing left once the session is closed.
+     */
+    @Test
+    void aParentStartedEarlyRunsWhenItsCaseComes() throws Exception {
+        DataLoaderTarget t = target(standInTorch().toString());
+        try (PythonSession s = PythonSession.open(t, List.<TestCase<DataLoaderTarget>>of(new CowGrowth(DatasetKind.LIST), new ForkVsSpawn()))) {
+            assertThat(s.torchStartedEarly()).isTrue();
+            Thread.sleep(200); // it imports and waits meanwhile
+            Result r = new ForkVsSpawn().run(t.withSession(s));
+            assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
+            assertThat(r.value().samples()).isEqualTo(3);
+            assertThat(((SpawnDetail) r.detail()).forkCpu()).isEqualTo(SpawnDetail.Outcome.OK);
+        }
+        assertThat(Leftovers.scriptsRunning()).isEmpty();
+    }
+
+    /** A parent whose probe said no has ended by the time its case comes: "not run", at once. */
+    @Test
+    void aParentStartedEarlyWithoutTorchSaysSo() throws Exception {
+        String python = Python.find().orElse(null);
+        assumeThat(python).isNotNull();
+        Path pkg = dir.resolve("site/torch");
+        Files.createDirectories(pkg);
+        Files.writeString(pkg.resolve("__init__.py"), "raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n");
+        Path wrapper = dir.resolve("python3");
+        Files.writeString(wrapper, "#!/bin/sh\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + python + "' \"$@\"\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        DataLoaderTarget t = target(wrapper.toString());
+        try (PythonSession s = PythonSession.open(t, DataLoaderTarget.tests())) {
+            Thread.sleep(500);
+            long t0 = System.nanoTime();
+            Result r = new ForkVsSpawn().run(t.withSession(s));
+            assertThat(r.status()).isEqualTo(Status.NOT_RUN);
+            assertThat(r.why()).isEqualTo("torch not installed (pip install torch)");
+            assertThat((System.nanoTime() - t0) / 1e9).as("nothing waited for").isLessThan(5);
+        }
         assertThat(Leftovers.scriptsRunning()).isEmpty();
     }
 
