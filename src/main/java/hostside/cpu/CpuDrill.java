@@ -117,34 +117,32 @@ public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
 
     /**
      * The DataLoader measurements: forked Python workers over a list and over a numpy array, and
-     * fork vs spawn with CUDA, sharing their python3 processes ({@link PythonSession}), which end
-     * with the last case.
+     * fork vs spawn with CUDA, passing their python3 interpreter on where the measurements allow
+     * it ({@link PythonSession}); it ends with the last case.
      */
     public static List<Result> dataloader(FsRoot fs, List<TestCase<DataLoaderTarget>> tests, Options s, ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
-        try (Loader loader = new Loader(tests, s)) {
+        try (Loader loader = new Loader(s)) {
             List<Result> results = Runner.run(fs, tests, loader, progress);
             if (loader.made == null) return results;
             return DataLoaderTarget.cut(fs, s.datasetBytes(), loader.made.datasetBytes(), s.workers()).map(c -> withCut(results, c)).orElse(results);
         }
     }
 
-    /** The DataLoader cases' target, made when they begin, with the session its cases share; closing it ends the session's processes. */
+    /** The DataLoader cases' target, made when they begin, with the session its cases share; closing it ends the session's interpreter. */
     private static final class Loader implements DrillTarget<DataLoaderTarget> {
-        private final List<TestCase<DataLoaderTarget>> tests;
         private final Options options;
         private PythonSession session;
         DataLoaderTarget made;
 
-        Loader(List<TestCase<DataLoaderTarget>> tests, Options options) {
-            this.tests = tests;
+        Loader(Options options) {
             this.options = options;
         }
 
         @Override
         public DataLoaderTarget make() {
             DataLoaderTarget t = DataLoaderTarget.onThisMachine(options.datasetBytes(), options.workers(), DataLoaderTarget.DEFAULT_TIMEOUT);
-            session = PythonSession.open(t, tests);
+            session = new PythonSession(t.python());
             return made = t.withSession(session);
         }
 

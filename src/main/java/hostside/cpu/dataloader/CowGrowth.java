@@ -60,8 +60,7 @@ public record CowGrowth(DatasetKind kind) implements TestCase<DataLoaderTarget> 
     /**
      * The window it records: the workers' {@code passes} passes over the dataset, each made to last
      * at least {@code passTime} (cow_workers.py sleeps out what a pass leaves), the workers side by
-     * side. The script's start (once for both datasets where they share a {@link PythonSession})
-     * and the dataset's build are not counted, as a jitter run's warm-up is not: only the machine
+     * side. The script's start and the dataset's build are not counted, as a jitter run's warm-up is not: only the machine
      * tells how long a list of 256 MiB takes to build (the H100 VM's report: 3.9 s for the list
      * and 4.2 s for the array, against 3 s of passes). None where it is not run for what costs
      * nothing to see (a recording, no python3); the array's passes where numpy turns out missing,

@@ -77,33 +77,29 @@ public final class CowSampler {
         deadline = started + t.timeout().toNanos();
         boolean ended = false;
         try {
-            PythonSession.Cow cow = session.cow(arguments());
-            if (!prepare(cow).path("own_peak").asBoolean(true)) {
-                // the kernel would not reset main's VmHWM, which would be the largest of every dataset it served: an interpreter of its own
-                session.discardCow();
-                cow = session.cow(arguments());
-                prepare(cow);
-            }
-            CowRun r = steps(started, cow.start);
+            PythonSession.Driver driver = session.forDataset(arguments());
+            attach(driver);
+            if (driver.start == null) driver.start = await("start");
+            script.send("prepare " + kind.key());
+            await("prepared");
+            CowRun r = steps(started, driver.start);
+            driver.served = true;
             ended = true;
             return r;
         } catch (RunFailed e) {
-            if (e.notRun()) ended = true; // it answered "unavailable", and waits for the next dataset
+            if (e.notRun()) ended = true; // it answered "unavailable", served nothing, and waits for the next command
             throw e;
         } finally {
-            if (!ended) session.discardCow(); // kills whatever still runs: after a failure, a timeout or an interrupt
+            if (!ended) session.discard(); // kills whatever still runs: after a failure, a timeout or an interrupt
         }
     }
 
-    /** Attaches to {@code cow}, reads its start where no case has yet, and has it prepare this run's dataset: its "prepared". */
-    private JsonNode prepare(PythonSession.Cow cow) throws InterruptedException {
-        script = cow.process;
+    /** Reads and commands {@code driver} from here on. */
+    private void attach(PythonSession.Driver driver) {
+        script = driver.process;
         tree = script.tree();
         events = script.events();
-        events.forget(); // anything the run before set aside is not this run's
-        if (cow.start == null) cow.start = await("start");
-        script.send("prepare " + kind.key());
-        return await("prepared");
+        events.forget(); // anything set aside before is not this run's
     }
 
     private CowRun steps(long started, JsonNode start) throws InterruptedException {

@@ -20,9 +20,11 @@ import hostside.harness.TestCase;
  * <p>
  * What the figure must include, and does: each spawned child pays its own {@code import torch},
  * as a DataLoader worker started with spawn does; nothing is imported for it beforehand, and the
- * tries run one after another with nothing else of hostside's running. What is not the figure,
- * the parent's own import of torch, runs while the cases before this one run
- * ({@link PythonSession}): the parent waits after its probe until this case tells it to go.
+ * tries run one after another with nothing else of hostside's running. The parent is the
+ * interpreter of the copy-on-write dataset before this case where there is one
+ * ({@link PythonSession}): a spawned child is a fresh interpreter, whatever its parent did before.
+ * Its own import of torch is not hidden behind the cases before: run beside them, a second
+ * python3 moved their figures (see {@link PythonSession}).
  */
 public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     static final String SCRIPT = "fork_vs_spawn.py";
@@ -80,29 +82,26 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     }
 
     /**
-     * The interpreters it waits for, one after another, each importing torch
-     * ({@link #TORCH_INTERPRETER}): {@link #TRIES} spawned children's, and the parent's unless
-     * the session started the parent before the cases ahead of this one, whose time (the
-     * copy-on-write cases' passes alone take 3 s each) covers its import: 11.25 s then, 15 s
-     * alone, where the H200 VM took 15.0. None where {@link #notApplicable} would say why at no
-     * cost: it then takes no time.
+     * The interpreters it waits for, one after another: the parent's import of torch (its
+     * interpreter is the dataset's before it, where there is one, but torch is imported anew) and
+     * {@link #TRIES} spawned children's, each importing torch ({@link #TORCH_INTERPRETER}): 15 s
+     * where the H200 VM took 15.0; its 20 s inside the H100 VM's report runs past it, and the time
+     * left then says nothing. None where {@link #notApplicable} would say why at no cost: it then
+     * takes no time.
      */
     @Override
     public Optional<Duration> cost(DataLoaderTarget t) {
         if (!t.fs().isLive() || !t.hasPython()) return Optional.empty();
-        boolean parentReady = t.session() != null && t.session().torchStartedEarly();
-        return Optional.of(TORCH_INTERPRETER.multipliedBy(parentReady ? TRIES : 1 + TRIES));
+        return Optional.of(TORCH_INTERPRETER.multipliedBy(1 + TRIES));
     }
 
     /**
-     * fork_vs_spawn.py's arguments: wait for "go" after the probe; each child bounded by a share
-     * of the timeout; the whole run by the timeout after {@code wait}, the most it may wait for
-     * "go", and ten seconds more (its own bound, behind ours).
+     * The driver's "torch" command: {@link #TRIES} spawns, each child bounded by a share of the
+     * timeout, the whole part by the timeout and ten seconds more (its own bound, behind ours).
      */
-    static List<String> arguments(Duration timeout, Duration wait) {
+    static String command(Duration timeout) {
         long childSeconds = Math.max(10, timeout.toSeconds() / (TRIES + 2));
-        return List.of("--go", "--tries", Integer.toString(TRIES), "--child-seconds", Long.toString(childSeconds),
-                "--max-seconds", Long.toString(wait.plus(timeout).toSeconds() + 10));
+        return "torch " + TRIES + " " + childSeconds + " " + (timeout.toSeconds() + 10);
     }
 
     /**
@@ -110,11 +109,12 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
      * device, or when there is no such line (the run then failed before it, and says so).
      */
     static Optional<String> whyNot(String stdout) {
+        return whyNot(events(stdout));
+    }
+
+    static Optional<String> whyNot(List<JsonNode> events) {
         JsonNode p = null;
-        for (String line : stdout.split("\n")) {
-            JsonNode n = EventStream.parse(line);
-            if (n != null && n.path("event").asText().equals("probe")) p = n;
-        }
+        for (JsonNode n : events) if (n.path("event").asText().equals("probe")) p = n;
         if (p == null) return Optional.empty();
         if (!p.path("torch").asBoolean(false)) {
             String err = p.path("error").asText("");
@@ -130,9 +130,20 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         return Optional.empty();
     }
 
+    /** The JSON-line events of a script's output, in order. */
+    static List<JsonNode> events(String stdout) {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : stdout.split("\n")) {
+            JsonNode n = EventStream.parse(line);
+            if (n != null) out.add(n);
+        }
+        return out;
+    }
+
     /**
-     * Tells the parent to go (the session's, started before the cases ahead, or one started now)
-     * and waits for it to end, at most the target's timeout from here; then reads what it wrote.
+     * Runs the torch part in the session's interpreter (the dataset's before it, or a new one)
+     * and reads its events until its "done", its end or the target's timeout; the interpreter
+     * ends with it (CUDA is initialised in it: it serves no dataset after).
      */
     @Override
     public Result run(DataLoaderTarget t) {
@@ -140,22 +151,47 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         PythonSession own = t.session() == null ? new PythonSession(t.python()) : null;
         PythonSession session = own != null ? own : t.session();
         try {
-            ScriptProcess parent;
-            try {
-                parent = session.torch(t);
-            } catch (RunFailed e) {
-                return result(new Python.Outcome(127, "", e.getMessage(), false), t.timeout());
-            }
-            parent.offer("go"); // a parent whose probe said no has ended already: nothing reads it, which says nothing
-            boolean ended = parent.waitExit(t.timeout());
-            return result(new Python.Outcome(ended ? parent.process().exitValue() : -1, parent.stdout(), parent.stderr(), !ended), t.timeout());
+            return torchPart(session, t.timeout());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Result.failed(this, "interrupted (the script and its children were killed)");
         } finally {
-            session.endTorch(); // what is left of it, its children on a timeout
+            session.discard(); // what is left of it: its children on a timeout
             if (own != null) own.close();
         }
+    }
+
+    private Result torchPart(PythonSession session, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        ScriptProcess driver;
+        try {
+            driver = session.forTorch(List.of("--max-seconds", Long.toString(timeout.toSeconds() + 10))).process;
+        } catch (RunFailed e) {
+            return result(List.of(), 127, e.getMessage(), false, timeout);
+        }
+        EventStream stream = driver.events();
+        stream.forget();
+        List<JsonNode> events = new ArrayList<>();
+        boolean timedOut = false;
+        try {
+            driver.send(command(timeout));
+        } catch (RunFailed e) {
+            // it has ended already: its output and exit status say why
+        }
+        while (true) {
+            JsonNode e = stream.poll(end - System.nanoTime());
+            if (e == null) {
+                timedOut = true;
+                break;
+            }
+            String name = e.path("event").asText();
+            if (name.equals(EventStream.EOF)) break;
+            events.add(e);
+            if (name.equals("done") && e.path("part").asText().equals("torch")) break;
+        }
+        Integer exit = timedOut ? null : driver.exit(Duration.ofSeconds(1));
+        List<String> err = driver.stderr().lines().filter(l -> !l.isBlank()).toList();
+        return result(events, exit == null ? -1 : exit, err.isEmpty() ? "" : err.getLast().strip(), timedOut, timeout);
     }
 
     /** A child's event: ok, or failed with its error. */
@@ -163,17 +199,23 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         return event.path("ok").asBoolean() ? SpawnDetail.Outcome.OK : SpawnDetail.Outcome.failed(event.path("error").asText());
     }
 
-    /** The figures from the script's output. */
+    /** The figures from a script's whole output (a run of fork_vs_spawn.py alone, a test's). */
     Result result(Python.Outcome o, Duration timeout) {
+        return result(events(o.stdout()), o.exit(), o.lastErrorLine(), o.timedOut(), timeout);
+    }
+
+    /**
+     * The figures from the torch part's events; {@code exit} is the script's status where it
+     * ended before its part did (-1 when unknown), {@code lastErrorLine} the last line of its stderr.
+     */
+    Result result(List<JsonNode> events, int exit, String lastErrorLine, boolean timedOut, Duration timeout) {
         // no torch, or no GPU for it: not a failure of this machine, a case that does not apply here
-        Optional<String> not = whyNot(o.stdout());
+        Optional<String> not = whyNot(events);
         if (not.isPresent()) return Result.notRun(this, not.get());
         JsonNode parent = null, fork = null, forkCpu = null;
         List<JsonNode> spawns = new ArrayList<>();
         String error = null;
-        for (String line : o.stdout().split("\n")) {
-            JsonNode n = EventStream.parse(line);
-            if (n == null) continue;
+        for (JsonNode n : events) {
             switch (n.path("event").asText()) {
                 case "parent" -> parent = n;
                 case "fork" -> fork = n;
@@ -184,11 +226,10 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
             }
         }
         if (error != null) return Result.failed(this, error);
-        if (o.timedOut()) return Result.failed(this, "timed out after " + timeout.toSeconds() + " s (the script and its children were killed)"
+        if (timedOut) return Result.failed(this, "timed out after " + timeout.toSeconds() + " s (the script and its children were killed)"
                 + (spawns.isEmpty() ? "" : "; " + spawns.size() + " spawn tries done"));
         if (parent == null || fork == null) {
-            String err = o.lastErrorLine();
-            return Result.failed(this, "the script exited with " + o.exit() + " before CUDA was tried" + (err.isEmpty() ? "" : ": " + err));
+            return Result.failed(this, "the script exited with " + exit + " before CUDA was tried" + (lastErrorLine.isEmpty() ? "" : ": " + lastErrorLine));
         }
         List<Double> start = new ArrayList<>(), cuda = new ArrayList<>();
         List<SpawnDetail.SpawnTry> tries = new ArrayList<>();

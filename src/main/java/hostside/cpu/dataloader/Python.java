@@ -76,9 +76,15 @@ public final class Python {
 
         /** {@code name} and the module it imports, copied into a fresh scratch folder. */
         public static Script extract(String name) {
+            return extract(name, List.of());
+        }
+
+        /** {@code name}, the module every script imports and {@code modules} (bundled scripts it imports too), copied into a fresh scratch folder. */
+        public static Script extract(String name, List<String> modules) {
             ScratchFolder folder = ScratchFolder.create("python");
             try {
                 copy(CHILD_MODULE, folder);
+                for (String m : modules) copy(m, folder);
                 return new Script(folder, copy(name, folder));
             } catch (IOException | RuntimeException e) {
                 folder.close();

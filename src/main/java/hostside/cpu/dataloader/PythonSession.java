@@ -1,38 +1,35 @@
 package hostside.cpu.dataloader;
 
-import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import hostside.harness.TestCase;
-
 /**
- * The python3 processes that the DataLoader cases of one run share, so that no case waits for an
- * interpreter it need not:
- * <ul>
- * <li>the copy-on-write driver, cow_workers.py serving one dataset after another: the list and
- * the array cases run in one interpreter, and numpy's presence is its answer to "prepare array",
- * not a second interpreter's import;</li>
- * <li>the parent of fork_vs_spawn_cuda, fork_vs_spawn.py with {@code --go}: started as the cases
- * begin when another case runs before its own, so that its {@code import torch} (3.3 s on the
- * H200 VM) overlaps that case, then told to go when its case comes.</li>
- * </ul>
- * They are two processes, not one: the copy-on-write main must be a process without torch (its
- * workers are fork()ed from it, and a process with CUDA's threads is no DataLoader's main), and a
- * process fork()ed from it would share its pages, moving its USS, the dataset's measure, while the
- * child imports. What overlaps is no figure: the copy-on-write figures are memory, another
- * process's import does not move them, and the torch parent's import is not timed; its CUDA start
- * and its children, which are, come after "go", when the copy-on-write cases have ended.
+ * The python3 interpreter that the DataLoader cases of one run pass on to each other, so that no
+ * case waits for an interpreter it need not: cow_workers.py, which serves one copy-on-write
+ * dataset, then, in the same interpreter, fork_vs_spawn.py's part (its "torch" command). Whether
+ * numpy imports is that interpreter's answer to "prepare array", not a probe interpreter's.
  * <p>
+ * Shared where the measurements allow it, and no further:
+ * <ul>
+ * <li>Each dataset gets an interpreter that has served none: a copy-on-write figure counts the
+ * pages a worker copies from its main, and what main did before shows in it. A list served
+ * before an array in one interpreter added 2-4 copied pages to each array worker (6-11 pages
+ * against 3-8 from a fresh one; dev VM, 2026-12-07): the array's 0.05% became 0.08-0.14%.</li>
+ * <li>The torch part takes the interpreter of the dataset before it: its figure is the start of a
+ * spawned child, a fresh interpreter whatever its parent did before.</li>
+ * <li>Nothing runs beside a copy-on-write case. The torch parent's import, started with the cases
+ * so as to overlap them, moved the list's figure from 94.08% to 92.37% on the dev VM: USS counts
+ * the pages of a file mapped by one process alone, and a second python3 mapping the same
+ * interpreter made 4.6 MiB of main's shared for as long as it ran, so main's growth while
+ * building took in that much more when it ended.</li>
+ * </ul>
  * A case run without a session ({@link DataLoaderTarget#session()} null) makes one of its own and
- * closes it when it ends. Closing a session ends every process it started.
+ * closes it when it ends. Closing a session ends its interpreter and everything it started.
  */
 public final class PythonSession implements AutoCloseable {
     private final String python;
-    private Cow cow;
-    private ScriptProcess torch;
-    private boolean torchEarly;
+    private Driver driver;
 
     /** A session running {@code python}; nothing is started until a case asks. */
     public PythonSession(String python) {
@@ -40,109 +37,53 @@ public final class PythonSession implements AutoCloseable {
     }
 
     /**
-     * The session for {@code cases}, run in this order against {@code t}: the torch parent is
-     * started now when fork_vs_spawn_cuda will run and another case runs before it (a case alone
-     * gains nothing from an early start); its bound covers its wait for those cases.
-     */
-    public static PythonSession open(DataLoaderTarget t, List<? extends TestCase<DataLoaderTarget>> cases) {
-        PythonSession s = new PythonSession(t.python());
-        int before = 0;
-        for (TestCase<DataLoaderTarget> c : cases) {
-            if (c instanceof ForkVsSpawn f) {
-                if (before > 0 && f.notApplicable(t).isEmpty()) s.startTorch(t, t.timeout().multipliedBy(before), true);
-                break;
-            }
-            if (runs(c, t)) before++;
-        }
-        return s;
-    }
-
-    /**
-     * Whether {@code c} will run on {@code t}: applicable, which costs nothing to ask of these
-     * cases; a case left out of the run (the quick report's, {@code Skipped}) never is.
-     */
-    private static boolean runs(TestCase<DataLoaderTarget> c, DataLoaderTarget t) {
-        try {
-            return c.notApplicable(t).isEmpty();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    /**
-     * The copy-on-write driver and what it said as it started.
+     * The interpreter and what it said as it started.
      *
-     * @param args  the arguments it was started with: a case whose target asks for others gets a new one
-     * @param start its "start" event (pid, python version); null until the first case has read it
+     * @param args   the arguments it was started with: a dataset that asks for others gets a new one
+     * @param start  its "start" event (pid, python version); null until a case has read it
+     * @param served whether it has served a dataset (none is given a second)
      */
-    static final class Cow {
+    static final class Driver {
         final ScriptProcess process;
         final List<String> args;
         JsonNode start;
+        boolean served;
 
-        Cow(ScriptProcess process, List<String> args) {
+        Driver(ScriptProcess process, List<String> args) {
             this.process = process;
             this.args = List.copyOf(args);
         }
     }
 
-    /** The running driver when it was started with {@code args}, else a new one (any other ended first). */
-    Cow cow(List<String> args) {
-        if (cow != null && (!cow.args.equals(args) || !cow.process.process().isAlive())) discardCow();
-        if (cow == null) cow = new Cow(ScriptProcess.start(python, CowSampler.SCRIPT, args, true), args);
-        return cow;
+    /** An interpreter for one dataset: the current one where it has served none and was started with {@code args}, else a new one. */
+    Driver forDataset(List<String> args) {
+        if (driver != null && (driver.served || !driver.args.equals(args) || !driver.process.process().isAlive())) discard();
+        return current(args);
     }
 
-    /** Ends the driver: after a run that did not end well its state is unknown, and the next case starts afresh. */
-    void discardCow() {
-        if (cow == null) return;
+    /** An interpreter for the torch part: the current one, whatever dataset it served, else a new one. */
+    Driver forTorch(List<String> args) {
+        if (driver != null && !driver.process.process().isAlive()) discard();
+        return current(args);
+    }
+
+    private Driver current(List<String> args) {
+        if (driver == null) driver = new Driver(ScriptProcess.start(python, CowSampler.SCRIPT, List.of(ForkVsSpawn.SCRIPT), args), args);
+        return driver;
+    }
+
+    /** Ends the interpreter: after a failure its state is unknown, after the torch part it is done. */
+    void discard() {
+        if (driver == null) return;
         try {
-            cow.process.close();
+            driver.process.close();
         } finally {
-            cow = null;
-        }
-    }
-
-    /** Starts the torch parent: {@code wait} is how long it may wait for "go". */
-    private void startTorch(DataLoaderTarget t, Duration wait, boolean early) {
-        try {
-            torch = ScriptProcess.start(python, ForkVsSpawn.SCRIPT, ForkVsSpawn.arguments(t.timeout(), wait), false);
-            torchEarly = early;
-        } catch (RunFailed e) {
-            torch = null; // its case says why, starting it again
-        }
-    }
-
-    /** Whether the torch parent was started before its case, its import hidden behind the cases before. */
-    boolean torchStartedEarly() {
-        return torchEarly;
-    }
-
-    /** The torch parent: the one started early, else one started now. The caller ends it ({@link #endTorch}). */
-    ScriptProcess torch(DataLoaderTarget t) {
-        if (torch == null) {
-            torch = ScriptProcess.start(python, ForkVsSpawn.SCRIPT, ForkVsSpawn.arguments(t.timeout(), Duration.ZERO), false);
-            torchEarly = false;
-        }
-        return torch;
-    }
-
-    /** Ends the torch parent: it serves one run. */
-    void endTorch() {
-        if (torch == null) return;
-        try {
-            torch.close();
-        } finally {
-            torch = null;
+            driver = null;
         }
     }
 
     @Override
     public void close() {
-        try {
-            discardCow();
-        } finally {
-            endTorch();
-        }
+        discard();
     }
 }

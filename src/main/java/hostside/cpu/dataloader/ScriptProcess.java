@@ -18,9 +18,8 @@ import hostside.harness.Children;
 /**
  * A bundled script running under python3 as a child of hostside, for as long as the cases that
  * share it need: its commands go to its stdin, its events come from its stdout (read as they
- * come, {@link EventStream}) or, for a script read only once it has ended, from a file; its
- * stderr goes to a file. All of it lives in the script's own scratch folder. Closing it ends the
- * script and everything it started, and removes the folder.
+ * come, {@link EventStream}), its stderr goes to a file in the script's own scratch folder.
+ * Closing it ends the script and everything it started, and removes the folder.
  */
 final class ScriptProcess implements AutoCloseable {
     /** How long a script whose stdin was closed is given to end by itself before it is killed. */
@@ -30,37 +29,33 @@ final class ScriptProcess implements AutoCloseable {
     private final Child tree;
     private final EventStream events;
     private final Writer commands;
-    private final Path stdout, stderr;
+    private final Path stderr;
 
-    private ScriptProcess(Python.Script script, Child tree, EventStream events, Path stdout, Path stderr) {
+    private ScriptProcess(Python.Script script, Child tree, Path stderr) {
         this.script = script;
         this.tree = tree;
-        this.events = events;
-        this.stdout = stdout;
         this.stderr = stderr;
+        this.events = new EventStream(tree.process().getInputStream());
         this.commands = new OutputStreamWriter(tree.process().getOutputStream(), StandardCharsets.UTF_8);
     }
 
     /**
-     * Starts {@code python name args}: its stdout read as events when {@code readEvents}, else kept
-     * in a file for {@link #stdout()}.
+     * Starts {@code python name args}, with {@code modules}, the bundled scripts it imports, beside it.
      *
-     * @throws RunFailed when the script cannot be copied out or python3 cannot be started
+     * @throws RunFailed when the scripts cannot be copied out or python3 cannot be started
      */
-    static ScriptProcess start(String python, String name, List<String> args, boolean readEvents) {
+    static ScriptProcess start(String python, String name, List<String> modules, List<String> args) {
         Python.Script s;
         try {
-            s = Python.Script.extract(name);
+            s = Python.Script.extract(name, modules);
         } catch (UncheckedIOException | IllegalStateException e) {
             throw new RunFailed(e.getMessage());
         }
         try {
-            Path out = s.scratch("stdout.txt"), err = s.scratch("stderr.txt");
+            Path err = s.scratch("stderr.txt");
             ProcessBuilder pb = new ProcessBuilder(Python.command(python, s.file(), args.toArray(String[]::new))).redirectError(err.toFile());
-            if (!readEvents) pb.redirectOutput(out.toFile());
             pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
-            Child tree = Children.start(pb);
-            return new ScriptProcess(s, tree, readEvents ? new EventStream(tree.process().getInputStream()) : null, out, err);
+            return new ScriptProcess(s, Children.start(pb), err);
         } catch (IOException | RuntimeException e) {
             s.close();
             throw new RunFailed("cannot start " + python + ": " + e.getMessage());
@@ -75,53 +70,30 @@ final class ScriptProcess implements AutoCloseable {
         return tree.process();
     }
 
-    /** Its events, as they come; null for a script whose stdout goes to a file. */
+    /** Its events, as they come. */
     EventStream events() {
         return events;
     }
 
     /** One command line; a script that no longer reads (it ended) is a failure, with its stderr's last lines. */
     void send(String command) {
-        if (!offer(command)) throw new RunFailed("the script stopped reading commands" + stderrTail());
-    }
-
-    /** One command line, if the script still reads: false where it has ended. */
-    boolean offer(String command) {
         try {
             commands.write(command + "\n");
             commands.flush();
-            return true;
         } catch (IOException e) {
-            return false;
+            throw new RunFailed("the script stopped reading commands (" + e.getMessage() + ")" + stderrTail());
         }
     }
 
-    /**
-     * Waits for the script to end, at most {@code timeout}, noting meanwhile what it started (so
-     * that its orphans can be found); true when it ended.
-     */
-    boolean waitExit(Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            tree.remember();
-            if (tree.process().waitFor(Math.min(100_000_000L, end - System.nanoTime()), TimeUnit.NANOSECONDS)) return true;
-        }
-        return !tree.process().isAlive();
-    }
-
-    /** What it wrote to its stdout file (a script started without {@code readEvents}); "" if nothing. */
-    String stdout() {
-        return read(stdout);
+    /** Its exit status once it has ended, within {@code timeout}; null while it still runs. */
+    Integer exit(Duration timeout) throws InterruptedException {
+        return tree.process().waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS) ? tree.process().exitValue() : null;
     }
 
     /** Its whole stderr so far. */
     String stderr() {
-        return read(stderr);
-    }
-
-    private static String read(Path p) {
         try {
-            return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
+            return Files.exists(stderr) ? Files.readString(stderr, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             return "";
         }

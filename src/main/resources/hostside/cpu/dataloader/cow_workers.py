@@ -9,19 +9,22 @@ default on Linux) that each go over every item, the way a Dataset's __getitem__ 
   array  one numpy array of shape (items, 2), float64: workers read its buffer, write nothing
 
 Progress is written to stdout as JSON lines: start, prepared, built, forked, ready (one per
-worker), pass (per worker and pass), finished (per worker), done. The parent serves one dataset
-after another, both kinds in one interpreter, waiting for one command line on stdin before each
-step ("prepare list|array", "build", "fork", "go", "exit") so that a sampler can read
-/proc/PID/smaps_rollup at the right moments; after "done" the dataset is freed and the next
-"prepare" may come. With --standalone it runs --data through once without waiting.
+worker), pass (per worker and pass), finished (per worker), done. The parent waits for one
+command line on stdin before each step ("prepare list|array", "build", "fork", "go", "exit") so
+that a sampler can read /proc/PID/smaps_rollup at the right moments. With --standalone it runs
+--data through once without waiting.
+
+One dataset per interpreter: what main did before would be in the next dataset's figures (a list
+served before an array added 2-4 copied pages to each array worker, 2026-12-07). After its
+dataset, or instead of one, the same interpreter runs fork_vs_spawn.py's part on "torch TRIES
+CHILD_SECONDS MAX_SECONDS" (its children are fresh interpreters, whatever the parent did before)
+and ends; stdin closing ends it too.
 
 "prepare array" imports numpy there, before the sampler's first look at main (that look must
-include numpy, or its import would count as the dataset); where numpy does not import, the answer
-is "unavailable" with the reason, and the parent waits for the next command. The list runs
-without numpy unless an array dataset came before it in the same interpreter: the workers read
-tuples, never numpy's objects, so what they copy is the same.
+include numpy, or its import would count as the dataset); where numpy does not import, the
+answer is "unavailable" with the reason, and the parent waits for the next command.
 
-Bounded: each dataset, and each wait for the next one, ends after --max-seconds; the workers die
+Bounded: each dataset, and each wait for a command, ends after --max-seconds; the workers die
 with the parent (PR_SET_PDEATHSIG), and the parent ends when its stdin closes or its own parent
 goes away. python3 only; numpy is needed for array datasets alone.
 """
@@ -260,33 +263,24 @@ def run_dataset(kind, args, cmd):
     return status
 
 
-def reset_peak_rss():
-    """Resets this process's VmHWM to its current RSS: writing 5 to /proc/PID/clear_refs (Linux
-    4.0, commit 695f0559; proc_pid_clear_refs(5)); False where the kernel refuses."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
 def serve(args, cmd):
-    """Datasets one after another, as the commands ask, until stdin closes ("quit" or EOF).
-    "prepared" says whether main's peak RSS (VmHWM) is this dataset's own: in the first dataset
-    it is, in a later one only once reset (else it would be the largest of every dataset so far)."""
-    served = 0
+    """Commands until stdin closes: one dataset ("prepare"), then or instead the torch part ("torch")."""
+    served = False
     while True:
-        cmd.deadline = time.monotonic() + args.max_seconds  # the wait for the next dataset is bounded too
+        cmd.deadline = time.monotonic() + args.max_seconds  # the wait for a command is bounded too
         try:
-            line = cmd.next_line("prepare")
+            line = cmd.next_line("a command")
         except Stop:
             return 0
         words = line.split()
-        if words == ["quit"]:
+        if len(words) == 4 and words[0] == "torch":
+            import fork_vs_spawn
+            rc = fork_vs_spawn.run(int(words[1]), float(words[2]), float(words[3]))
+            emit("done", part="torch", status="ok" if rc == 0 else "ended with %d" % rc)
             return 0
-        if len(words) != 2 or words[0] != "prepare" or words[1] not in ("list", "array"):
-            emit("done", status="stopped: expected 'prepare list|array', got '%s'" % line)
+        if served or len(words) != 2 or words[0] != "prepare" or words[1] not in ("list", "array"):
+            want = "'torch ...'" if served else "'prepare list|array' or 'torch ...'"
+            emit("done", status="stopped: expected %s, got '%s'" % (want, line))
             return 2
         kind = words[1]
         if kind == "array":
@@ -295,9 +289,9 @@ def serve(args, cmd):
                 emit("unavailable", data=kind, reason=why)
                 continue
         cmd.deadline = time.monotonic() + args.max_seconds  # this dataset's own bound, from its start
-        emit("prepared", data=kind, own_peak=served == 0 or reset_peak_rss())
+        emit("prepared", data=kind)
         status = run_dataset(kind, args, cmd)
-        served += 1
+        served = True
         emit("done", data=kind, status=status)
         if status != "ok":
             return 2
@@ -310,7 +304,7 @@ def main():
     p.add_argument("--workers", type=int, default=4)
     p.add_argument("--passes", type=int, default=3)
     p.add_argument("--pass-ms", type=int, default=1000, help="each pass takes at least this long")
-    p.add_argument("--max-seconds", type=float, default=120.0, help="the most one dataset, or the wait for the next, may take")
+    p.add_argument("--max-seconds", type=float, default=120.0, help="the most one dataset, or a wait for a command, may take")
     p.add_argument("--standalone", action="store_true", help="run --data through once without waiting for commands on stdin")
     args = p.parse_args()
     die_with_hostside()

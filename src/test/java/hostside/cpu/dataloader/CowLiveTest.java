@@ -18,7 +18,7 @@ import hostside.harness.Status;
 /**
  * The real thing on this machine, small: a 16 MiB list dataset, two workers, two passes of
  * 300 ms. A list's refcount updates copy it into every worker; an array stays shared. Both run as
- * the drill runs them, in one interpreter ({@link PythonSession}).
+ * the drill runs them, in one session ({@link PythonSession}): an interpreter each.
  */
 class CowLiveTest {
     static DataLoaderTarget target;
@@ -36,7 +36,7 @@ class CowLiveTest {
         try (PythonSession session = new PythonSession(target.python())) {
             rs = Runner.run(List.of(new CowGrowth(DatasetKind.LIST), new CowGrowth(DatasetKind.ARRAY)), target.withSession(session), k -> {});
         }
-        assertThat(Leftovers.scriptsRunning()).as("the session's end ends the driver").isEmpty();
+        assertThat(Leftovers.scriptsRunning()).as("the session's end ends its interpreter").isEmpty();
         Result list = rs.get(0), array = rs.get(1);
         report(list);
         report(array);
@@ -64,8 +64,8 @@ class CowLiveTest {
         assertThat(array.status()).as(array.why()).isEqualTo(Status.OK);
         assertThat(array.value().max()).as("array workers kept the dataset shared").isLessThan(10);
         CowDetail a = (CowDetail) array.detail();
-        assertThat(a.main().pid()).as("one interpreter served both datasets").isEqualTo(d.main().pid());
-        assertThat(a.datasetBytes()).as("main's USS grew by the array alone: the list was freed before, numpy imported before the first look")
+        assertThat(a.main().pid()).as("each dataset in an interpreter that served none before").isNotEqualTo(d.main().pid());
+        assertThat(a.datasetBytes()).as("main's USS grew by the array alone: numpy was imported before the first look")
                 .isBetween(a.datasetEstimateBytes() / 2, a.datasetEstimateBytes() * 2);
         List<String> verdicts = VerdictsTest.texts(rs);
         System.out.println(verdicts);

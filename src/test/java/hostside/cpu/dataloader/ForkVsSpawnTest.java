@@ -16,9 +16,7 @@ import hostside.core.Json;
 import hostside.core.Unit;
 import hostside.fs.FsRoot;
 import hostside.harness.Result;
-import hostside.harness.Skipped;
 import hostside.harness.Status;
-import hostside.harness.TestCase;
 
 /** torch is not installed here: the paths that say why fork_vs_spawn_cuda does not run, and the reading of its output. */
 class ForkVsSpawnTest {
@@ -57,9 +55,8 @@ class ForkVsSpawnTest {
     void eachCaseCostsWhatItWaitsFor() throws Exception {
         DataLoaderTarget t = new DataLoaderTarget(FsRoot.live(), "/nonexistent/python3", 1L << 20, 4, 3, Duration.ofSeconds(1), Duration.ofSeconds(120));
         assertThat(new ForkVsSpawn().cost(t)).hasValue(Duration.ofSeconds(15));
-        try (PythonSession none = PythonSession.open(t, DataLoaderTarget.tests())) {
-            assertThat(none.torchStartedEarly()).as("a python3 that cannot start").isFalse();
-            assertThat(new ForkVsSpawn().cost(t.withSession(none))).hasValue(Duration.ofSeconds(15));
+        try (PythonSession s = new PythonSession(t.python())) {
+            assertThat(new ForkVsSpawn().cost(t.withSession(s))).as("a shared interpreter still imports torch anew").hasValue(Duration.ofSeconds(15));
         }
         assertThat(new CowGrowth(DatasetKind.LIST).cost(t)).hasValue(Duration.ofSeconds(3));
         assertThat(new CowGrowth(DatasetKind.ARRAY).cost(t.withPasses(2, Duration.ofMillis(300)))).hasValue(Duration.ofMillis(600));
@@ -245,7 +242,7 @@ class ForkVsSpawnTest {
         Files.createDirectories(pkg);
         Files.writeString(pkg.resolve("__init__.py"), FAKE_TORCH);
         Path wrapper = dir.resolve("python3");
-        Files.writeString(wrapper, "#!/bin/sh\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
+        Files.writeString(wrapper, "#!/bin/sh\necho started >> '" + dir.resolve("starts") + "'\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
         return wrapper;
     }
@@ -270,74 +267,26 @@ class ForkVsSpawnTest {
     }
 
     /**
-     * Started with the cases, the parent's import of torch overlaps the copy-on-write cases ahead
-     * of its own: the time left no longer counts it. Only where another case runs before it: alone
-     * or first, it starts with its case, as before. Its wait for "go" is bounded by theirs.
+     * The drill's way: the torch part runs in the interpreter of the dataset before it (one
+     * python3 started for both), and that interpreter ends with it; a dataset after the torch
+     * part, or after another dataset, gets an interpreter of its own.
      */
     @Test
-    void theParentStartsEarlyOnlyBehindAnotherCase() throws Exception {
-        Path fake = dir.resolve("python3");
-        Files.writeString(fake, "#!/bin/sh\necho \"$@\" >> '" + dir.resolve("args") + "'\nexec sleep 60\n");
-        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
-        DataLoaderTarget t = target(fake.toString());
-        try (PythonSession s = PythonSession.open(t, DataLoaderTarget.tests())) {
-            assertThat(s.torchStartedEarly()).isTrue();
-            assertThat(new ForkVsSpawn().cost(t.withSession(s))).as("three spawned interpreters").hasValue(Duration.ofMillis(11_250));
-            assertThat(Files.readString(dir.resolve("args"))).as("waits for go, for at most the two cases ahead and its own")
-                    .contains("fork_vs_spawn.py --go --tries 3").endsWith("--max-seconds " + (3 * 30 + 10) + "\n");
-        }
-        assertThat(Leftovers.scriptsRunning()).as("closing the session ends the parent").isEmpty();
-        List<List<TestCase<DataLoaderTarget>>> first = List.of(List.of(new ForkVsSpawn()),
-                List.<TestCase<DataLoaderTarget>>of(new ForkVsSpawn(), new CowGrowth(DatasetKind.LIST)),
-                List.<TestCase<DataLoaderTarget>>of(new Skipped<>(new CowGrowth(DatasetKind.LIST), "left out"), new ForkVsSpawn()));
-        for (List<TestCase<DataLoaderTarget>> alone : first) {
-            try (PythonSession s = PythonSession.open(t, alone)) {
-                assertThat(s.torchStartedEarly()).as(alone.toString()).isFalse();
-            }
-        }
-        try (PythonSession quick = PythonSession.open(t, List.<TestCase<DataLoaderTarget>>of(new CowGrowth(DatasetKind.LIST), new Skipped<>(new ForkVsSpawn(), "--quick")))) {
-            assertThat(quick.torchStartedEarly()).as("a left-out case starts nothing").isFalse();
-        }
-        assertThat(Leftovers.scriptsRunning()).isEmpty();
-    }
-
-    /**
-     * The drill's way: the parent started with the cases imports the stand-in torch, waits, and
-     * goes when its case runs; three spawn timings, nothing left once the session is closed.
-     */
-    @Test
-    void aParentStartedEarlyRunsWhenItsCaseComes() throws Exception {
-        DataLoaderTarget t = target(standInTorch().toString());
-        try (PythonSession s = PythonSession.open(t, List.<TestCase<DataLoaderTarget>>of(new CowGrowth(DatasetKind.LIST), new ForkVsSpawn()))) {
-            assertThat(s.torchStartedEarly()).isTrue();
-            Thread.sleep(200); // it imports and waits meanwhile
-            Result r = new ForkVsSpawn().run(t.withSession(s));
+    void theTorchPartRunsInTheDatasetsInterpreter() throws Exception {
+        DataLoaderTarget t = target(standInTorch().toString()).withPasses(1, Duration.ZERO);
+        try (PythonSession s = new PythonSession(t.python())) {
+            DataLoaderTarget shared = t.withSession(s);
+            Result list = new CowGrowth(DatasetKind.LIST).run(shared);
+            assertThat(list.status()).as(list.why()).isEqualTo(Status.OK);
+            Result r = new ForkVsSpawn().run(shared);
             assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
             assertThat(r.value().samples()).isEqualTo(3);
             assertThat(((SpawnDetail) r.detail()).forkCpu()).isEqualTo(SpawnDetail.Outcome.OK);
-        }
-        assertThat(Leftovers.scriptsRunning()).isEmpty();
-    }
-
-    /** A parent whose probe said no has ended by the time its case comes: "not run", at once. */
-    @Test
-    void aParentStartedEarlyWithoutTorchSaysSo() throws Exception {
-        String python = Python.find().orElse(null);
-        assumeThat(python).isNotNull();
-        Path pkg = dir.resolve("site/torch");
-        Files.createDirectories(pkg);
-        Files.writeString(pkg.resolve("__init__.py"), "raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n");
-        Path wrapper = dir.resolve("python3");
-        Files.writeString(wrapper, "#!/bin/sh\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + python + "' \"$@\"\n");
-        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
-        DataLoaderTarget t = target(wrapper.toString());
-        try (PythonSession s = PythonSession.open(t, DataLoaderTarget.tests())) {
-            Thread.sleep(500);
-            long t0 = System.nanoTime();
-            Result r = new ForkVsSpawn().run(t.withSession(s));
-            assertThat(r.status()).isEqualTo(Status.NOT_RUN);
-            assertThat(r.why()).isEqualTo("torch not installed (pip install torch)");
-            assertThat((System.nanoTime() - t0) / 1e9).as("nothing waited for").isLessThan(5);
+            assertThat(Files.readAllLines(dir.resolve("starts"))).as("one interpreter for the list and the torch part").hasSize(1);
+            Result again = new CowGrowth(DatasetKind.LIST).run(shared);
+            assertThat(again.status()).as(again.why()).isEqualTo(Status.OK);
+            assertThat(Files.readAllLines(dir.resolve("starts"))).as("a fresh one after the torch part").hasSize(2);
+            assertThat(((CowDetail) again.detail()).main().pid()).isNotEqualTo(((CowDetail) list.detail()).main().pid());
         }
         assertThat(Leftovers.scriptsRunning()).isEmpty();
     }
