@@ -18,9 +18,8 @@ import hostside.harness.Child;
  * Runs one dataset through cow_workers.py and watches it: main's memory before and after it
  * builds the dataset, then main and every worker every {@link #TICK} from the moment the workers
  * are ready until all have made their passes. The script waits for a command before each step,
- * so every look falls where it must; it ends by itself if no command comes. One script serves
- * the list and the array cases in turn where they share a {@link PythonSession}: each dataset is
- * freed before the next is prepared, and main's memory is read afresh before each build.
+ * so every look falls where it must; it ends by itself if no command comes. Each dataset has an
+ * interpreter of its own, which the torch part may then take over ({@link PythonSession}).
  *
  * <p>Every wait is bounded by the target's timeout; on a timeout, an error, an interrupt or JVM
  * exit the whole process tree is killed ({@link Child}), and the script's temporary copy
@@ -65,9 +64,9 @@ public final class CowSampler {
         }
     }
 
-    /** The script's arguments: the target's sizes; its own bound, behind ours, per dataset. */
+    /** The script's arguments: the dataset and the target's sizes; its own bound, behind ours. */
     List<String> arguments() {
-        return List.of("--bytes", Long.toString(t.datasetBytes()), "--workers", Integer.toString(t.workers()),
+        return List.of("--data", kind.key(), "--bytes", Long.toString(t.datasetBytes()), "--workers", Integer.toString(t.workers()),
                 "--passes", Integer.toString(t.passes()), "--pass-ms", Long.toString(t.passTime().toMillis()),
                 "--max-seconds", Long.toString(t.timeout().toSeconds() + 10));
     }
@@ -77,29 +76,19 @@ public final class CowSampler {
         deadline = started + t.timeout().toNanos();
         boolean ended = false;
         try {
-            PythonSession.Driver driver = session.forDataset(arguments());
-            attach(driver);
-            if (driver.start == null) driver.start = await("start");
-            script.send("prepare " + kind.key());
-            await("prepared");
-            CowRun r = steps(started, driver.start);
-            driver.served = true;
+            ScriptProcess driver = session.forDataset(arguments());
+            script = driver;
+            tree = driver.tree();
+            events = driver.events();
+            CowRun r = steps(started, await("start"));
             ended = true;
             return r;
         } catch (RunFailed e) {
-            if (e.notRun()) ended = true; // it answered "unavailable", served nothing, and waits for the next command
+            if (e.notRun()) ended = true; // it answered "unavailable" and waits for the torch part
             throw e;
         } finally {
             if (!ended) session.discard(); // kills whatever still runs: after a failure, a timeout or an interrupt
         }
-    }
-
-    /** Reads and commands {@code driver} from here on. */
-    private void attach(PythonSession.Driver driver) {
-        script = driver.process;
-        tree = script.tree();
-        events = script.events();
-        events.forget(); // anything set aside before is not this run's
     }
 
     private CowRun steps(long started, JsonNode start) throws InterruptedException {

@@ -165,7 +165,7 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         long end = System.nanoTime() + timeout.toNanos();
         ScriptProcess driver;
         try {
-            driver = session.forTorch(List.of("--max-seconds", Long.toString(timeout.toSeconds() + 10))).process;
+            driver = session.forTorch(List.of("--data", "none", "--max-seconds", Long.toString(timeout.toSeconds() + 10)));
         } catch (RunFailed e) {
             return result(List.of(), 127, e.getMessage(), false, timeout);
         }

@@ -8,25 +8,23 @@ default on Linux) that each go over every item, the way a Dataset's __getitem__ 
          a write into the object's page, so each worker ends up copying every object page
   array  one numpy array of shape (items, 2), float64: workers read its buffer, write nothing
 
-Progress is written to stdout as JSON lines: start, prepared, built, forked, ready (one per
-worker), pass (per worker and pass), finished (per worker), done. The parent waits for one
-command line on stdin before each step ("prepare list|array", "build", "fork", "go", "exit") so
-that a sampler can read /proc/PID/smaps_rollup at the right moments. With --standalone it runs
---data through once without waiting.
+Progress is written to stdout as JSON lines: start, built, forked, ready (one per worker), pass
+(per worker and pass), finished (per worker), done. Unless --standalone, the parent waits for one
+command line on stdin before each step ("build", "fork", "go", "exit") so that a sampler can read
+/proc/PID/smaps_rollup at the right moments.
 
-One dataset per interpreter: what main did before would be in the next dataset's figures (a list
-served before an array added 2-4 copied pages to each array worker, 2026-12-07). After its
-dataset, or instead of one, the same interpreter runs fork_vs_spawn.py's part on "torch TRIES
-CHILD_SECONDS MAX_SECONDS" (its children are fresh interpreters, whatever the parent did before)
-and ends; stdin closing ends it too.
+One dataset per interpreter (--data; "none" for none): what main did before would be in the next
+dataset's figures (a list served before an array in one interpreter added 2-4 copied pages to
+each array worker, 2026-12-07). After its dataset, or instead of one, the same interpreter runs
+fork_vs_spawn.py's part on "torch TRIES CHILD_SECONDS MAX_SECONDS" (its figure is the start of
+spawned children, fresh interpreters whatever their parent did before) and ends; stdin closing
+ends it too. For --data array numpy is imported before "start" (the sampler's first look must
+include it); where it does not import, the first line is "unavailable" with the reason, and the
+parent waits for the torch part or the end.
 
-"prepare array" imports numpy there, before the sampler's first look at main (that look must
-include numpy, or its import would count as the dataset); where numpy does not import, the
-answer is "unavailable" with the reason, and the parent waits for the next command.
-
-Bounded: each dataset, and each wait for a command, ends after --max-seconds; the workers die
-with the parent (PR_SET_PDEATHSIG), and the parent ends when its stdin closes or its own parent
-goes away. python3 only; numpy is needed for array datasets alone.
+Bounded: the dataset, and the wait for the torch part, each end after --max-seconds; the workers
+die with the parent (PR_SET_PDEATHSIG), and the parent ends when its stdin closes or its own
+parent goes away. python3 only; numpy is needed for --data array alone.
 """
 import argparse
 import json
@@ -199,8 +197,8 @@ def import_numpy():
 
 
 def run_dataset(kind, args, cmd):
-    """One dataset, build to exit, with its workers; returns the status ("ok" or why not). The
-    dataset is freed on return, so that main is back to itself before the next one."""
+    """The dataset, build to exit, with its workers; returns the status ("ok" or why not). The
+    dataset is freed on return: a torch part after it need not fork with it."""
     workers = []
     go_w = exit_w = None
     status = "ok"
@@ -263,49 +261,33 @@ def run_dataset(kind, args, cmd):
     return status
 
 
-def serve(args, cmd):
-    """Commands until stdin closes: one dataset ("prepare"), then or instead the torch part ("torch")."""
-    served = False
-    while True:
-        cmd.deadline = time.monotonic() + args.max_seconds  # the wait for a command is bounded too
-        try:
-            line = cmd.next_line("a command")
-        except Stop:
-            return 0
-        words = line.split()
-        if len(words) == 4 and words[0] == "torch":
-            import fork_vs_spawn
-            rc = fork_vs_spawn.run(int(words[1]), float(words[2]), float(words[3]))
-            emit("done", part="torch", status="ok" if rc == 0 else "ended with %d" % rc)
-            return 0
-        if served or len(words) != 2 or words[0] != "prepare" or words[1] not in ("list", "array"):
-            want = "'torch ...'" if served else "'prepare list|array' or 'torch ...'"
-            emit("done", status="stopped: expected %s, got '%s'" % (want, line))
-            return 2
-        kind = words[1]
-        if kind == "array":
-            why = import_numpy()
-            if why:
-                emit("unavailable", data=kind, reason=why)
-                continue
-        cmd.deadline = time.monotonic() + args.max_seconds  # this dataset's own bound, from its start
-        emit("prepared", data=kind)
-        status = run_dataset(kind, args, cmd)
-        served = True
-        emit("done", data=kind, status=status)
-        if status != "ok":
-            return 2
+def torch_part(args, cmd):
+    """Waits for "torch TRIES CHILD_SECONDS MAX_SECONDS" and runs fork_vs_spawn's part, or ends
+    when stdin closes; returns the exit status."""
+    cmd.deadline = time.monotonic() + args.max_seconds
+    try:
+        line = cmd.next_line("torch")
+    except Stop:
+        return 0
+    words = line.split()
+    if len(words) != 4 or words[0] != "torch":
+        emit("done", part="torch", status="stopped: expected 'torch TRIES CHILD_SECONDS MAX_SECONDS', got '%s'" % line)
+        return 2
+    import fork_vs_spawn
+    rc = fork_vs_spawn.run(int(words[1]), float(words[2]), float(words[3]))
+    emit("done", part="torch", status="ok" if rc == 0 else "ended with %d" % rc)
+    return 0
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data", choices=["list", "array"], default="list", help="the dataset of a --standalone run")
+    p.add_argument("--data", choices=["list", "array", "none"], default="list")
     p.add_argument("--bytes", type=int, default=256 << 20, help="size of the list dataset (the array holds as many items)")
     p.add_argument("--workers", type=int, default=4)
     p.add_argument("--passes", type=int, default=3)
     p.add_argument("--pass-ms", type=int, default=1000, help="each pass takes at least this long")
-    p.add_argument("--max-seconds", type=float, default=120.0, help="the most one dataset, or a wait for a command, may take")
-    p.add_argument("--standalone", action="store_true", help="run --data through once without waiting for commands on stdin")
+    p.add_argument("--max-seconds", type=float, default=120.0, help="the most the dataset, or the wait for the torch part, may take")
+    p.add_argument("--standalone", action="store_true", help="run the dataset through without waiting for commands on stdin, then end")
     args = p.parse_args()
     die_with_hostside()
     if args.bytes < 1 or args.workers < 1 or args.passes < 1 or args.max_seconds <= 0:
@@ -314,17 +296,21 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(Stop("SIGTERM")))
     signal.signal(signal.SIGINT, lambda *_: (_ for _ in ()).throw(Stop("SIGINT")))
     cmd = Commands(args.standalone, time.monotonic() + args.max_seconds)
-    if args.standalone and args.data == "array":
+    if args.data == "array":
         why = import_numpy()
         if why:
-            emit("error", reason=why)
-            return 3
-    emit("start", pid=os.getpid(), python=sys.version.split()[0])
-    if not args.standalone:
-        return serve(args, cmd)
-    status = run_dataset(args.data, args, cmd)
-    emit("done", data=args.data, status=status)
-    return 0 if status == "ok" else 2
+            if args.standalone:
+                emit("error", reason=why)
+                return 3
+            emit("unavailable", data=args.data, reason=why)
+            return torch_part(args, cmd)
+    emit("start", pid=os.getpid(), data=args.data, python=sys.version.split()[0])
+    if args.data != "none":
+        status = run_dataset(args.data, args, cmd)
+        emit("done", data=args.data, status=status)
+        if args.standalone or status != "ok":
+            return 0 if status == "ok" else 2
+    return torch_part(args, cmd)
 
 
 if __name__ == "__main__":
