@@ -38,6 +38,7 @@ class Row:
     peer_missing: str = ""
     digits: int = 2
     has_peer: bool = True   # False: a figure of hostside's own (its cost), nothing to set beside it
+    verdict: str = None     # a scenario's judgement of the row (report-peers: within tolerance or not); None: no column
 
     def cells(self):
         hs, pe = Spread.of(self.hostside), Spread.of(self.peers)
@@ -52,14 +53,18 @@ class Row:
                 beyond = "no (ranges overlap)" if hs.overlaps(pe) else "yes"
         else:
             ratio, beyond = "-", "-"
-        return [self.figure, self.unit, hs_cell, pe_cell, self.peer, ratio, beyond]
+        return [self.figure, self.unit, hs_cell, pe_cell, self.peer, ratio, beyond] + ([self.verdict] if self.verdict is not None else [])
 
 
 HEADER = ["figure", "unit", "hostside median (min-max)", "peer median (min-max)", "peer", "ratio", "difference beyond spread"]
 
 
 def markdown(rows):
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    """The table; a "verdict" column where the scenario judged its rows (every row then has one)."""
+    judged = any(row.verdict is not None for row in rows)
+    header = HEADER + (["verdict"] if judged else [])
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
-        lines.append("| " + " | ".join(str(c).replace("|", "/") for c in row.cells()) + " |")
+        cells = row.cells() + (["-"] if judged and row.verdict is None else [])
+        lines.append("| " + " | ".join(str(c).replace("|", "/") for c in cells) + " |")
     return "\n".join(lines)

@@ -81,18 +81,26 @@ class Hostside:
     """The command that runs hostside: $HOSTSIDE (a command line), else the launcher of the bundle
     $BUNDLE (unpacked into a folder removed at exit: the GPU machine has no Java), else ./hostside."""
 
-    def __init__(self):
-        if os.environ.get("HOSTSIDE"):
+    def __init__(self, bundle=None, runtime_from=None):
+        """bundle: a `hostside bundle` tarball to run instead of what the environment names
+        (report-costs --before: an older build beside the current one). A thin one, without
+        hostside/runtime/ (the Java runtime is most of a bundle, and the device tool carries 64 MiB
+        in all), runs on the runtime of runtime_from, a Hostside that is a bundle's launcher."""
+        if bundle is None and os.environ.get("HOSTSIDE"):
             self.argv = shlex.split(os.environ["HOSTSIDE"])
             self.origin = "$HOSTSIDE"
-        elif os.environ.get("BUNDLE"):
-            bundle = Path(os.environ["BUNDLE"]).resolve()
+        elif bundle is not None or os.environ.get("BUNDLE"):
+            bundle = Path(bundle or os.environ["BUNDLE"]).resolve()
             home = Path(tempfile.mkdtemp(prefix="bench-bundle-"))
             atexit.register(shutil.rmtree, home, True)
             with tarfile.open(bundle) as t:
                 t.extractall(home, filter="tar")
             self.argv = [str(home / "hostside" / "hostside")]
             self.origin = f"bundle {bundle}"
+            runtime = home / "hostside" / "runtime"
+            if not runtime.exists() and runtime_from is not None and (Path(runtime_from.argv[0]).parent / "runtime").is_dir():
+                runtime.symlink_to(Path(runtime_from.argv[0]).parent / "runtime")
+                self.origin += f" on the runtime of {runtime_from.origin}"
         else:
             self.argv = [str(REPO / "hostside")]
             self.origin = "./hostside"

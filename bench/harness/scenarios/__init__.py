@@ -6,7 +6,8 @@ from harness.scenarios.io import Io
 from harness.scenarios.jitter import Jitter
 from harness.scenarios.memory import Memory
 from harness.scenarios.report_costs import ReportCosts
+from harness.scenarios.report_peers import ReportPeers
 from harness.scenarios.startup import Startup
 
-ALL = [Copies(), Memory(), CpuCosts(), Jitter(), Io(), ReportCosts(), Startup(), *SCRIPTS]
+ALL = [Copies(), Memory(), CpuCosts(), Jitter(), Io(), ReportCosts(), ReportPeers(), Startup(), *SCRIPTS]
 BY_NAME = {s.name: s for s in ALL}

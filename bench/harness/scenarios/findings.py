@@ -40,6 +40,9 @@ SCRIPTS = [
     Script("container", "container.sh", "hostside container and io --no-measure beside the classic tools, as the machine is "
            "or --shaped (a docker-like cgroup and namespaces) [--shaped] [DIR]"),
     Script("dataloader", "dataloader.sh", "the DataLoader copy-on-write peak RSS beside GNU time -v (or wait4) [SIZE] [WORKERS]"),
+    Script("io-causes", "io-causes.sh", "why io's sequential and warm figures differed from fio's jobs, one probe per cause (fio and"
+           " bench/c/layout_read.c, about 90 s on the GPU VM): readahead, max_segments, free page reporting, buffer layouts, fio's own"
+           " cost per cached read, cold reads and writes by what the memory they fill held before [DIR]"),
     Script("faults", "faults.sh", "hostside vm's fault counts beside the kernel's (GNU time -v), differential [--dir DIR] [--size 512M]"),
     Script("noise", "noise.sh", "on a machine with one CPU hog, whether the verdicts of vm, cpu and io hold from run to run, "
            "and hostside's load beside vmstat's [ROUNDS]"),

@@ -17,7 +17,8 @@ class Io(Scenario):
     name = "io"
     prints = ("each `hostside io` figure (GB/s or IOPS) beside the fio job hostside names for it in the figure's anchor, "
               "run on the same folder and file size")
-    order = "for each figure: hostside, then the fio job its JSON names (fio's job is read from hostside's output)"
+    order = ("for each figure: hostside, then the fio job its JSON names (fio's job is read from hostside's output); each side's"
+             " figure over all its samples together, as fio counts")
 
     def add_options(self, p):
         p.add_argument("--dir", default="/var/tmp", help="folder for both tools' files (default /var/tmp)")
@@ -34,7 +35,7 @@ class Io(Scenario):
         if unknown:
             raise SystemExit(f"bench/run io: no such figure {unknown}; the keys are {', '.join(KEYS)}")
         rows = {k: Row(k, "", "fio (the job in hostside's anchor)") for k in keys}
-        files = _Files(folder)
+        files = Files(folder)
         try:
             for r in range(1, bench.rounds + 1):
                 for key in keys:
@@ -48,7 +49,7 @@ class Io(Scenario):
                         row.hostside_missing = hs.why() if not hs.ok else f"no {key} figure (see {hs.out.name})"
                         continue
                     row.unit, row.digits = figure["unit"], (2 if figure["unit"] == "GB/s" else 0)
-                    row.hostside.append(figure["value"])
+                    row.hostside.append(overall(document(hs), key, figure["value"]))
                     if fio is None:
                         row.peer_missing = missing
                         continue
@@ -59,36 +60,98 @@ class Io(Scenario):
                     row.peers.append(self._fio(bench, fio, files, r, key, job[1:], figure["unit"], row))
         finally:
             files.remove()
-        bench.notes.append("fio's reads run on a file fio laid out just before (as hostside reads the test file it wrote just before);"
-                           " the warm jobs read it into the page cache first; the writes go to a new file")
+        bench.notes.append("each side's figure is its bytes or requests over its time, all samples together (hostside's detail.overall,"
+                           " fio's bw_bytes or iops); fio's reads run on a file fio lays out anew before each job, as hostside writes"
+                           " its test file at each run (on a VM a file just written may still be in the host's cache, and the pages a"
+                           " read fills are those just freed); before a warm job its pages are dropped and it is read once in order,"
+                           " as hostside's warm-up does; the writes go to a new file, after the warm-up job the anchor names")
         return list(rows.values())
 
     def _fio(self, bench, fio, files, r, key, job, unit, row):
-        size = next((int(a.split("=", 1)[1]) for a in job if a.startswith("--size=")), None)
-        if key.startswith("write_"):
-            target = files.write
-            files.drop(target)
-        else:
-            target = files.read
-            lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
-                                    "--io_size=1M", "--output-format=json"], f"r{r}-fio-layout-{key}")
-            if not lay.ok:
-                row.peer_missing = "fio could not lay out its file: " + lay.why()
+        if not is_write(job):
+            why = lay_out(bench, fio, files.read, job_size(job), f"r{r}-fio-layout-{key}")
+            if why:
+                row.peer_missing = why
                 return None
-            if "--direct=0" in job and "--invalidate=0" in job:  # warm: in the page cache first, as hostside's warm-up
-                with open(target, "rb") as f:
-                    while f.read(1 << 20):
-                        pass
-        p = bench.peer(fio + [f"--name={key}", f"--filename={target}", "--output-format=json", *job], f"r{r}-fio-{key}")
-        if target == files.write:
-            os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
-            files.drop(target)
-        try:
-            side = json.loads(p.text())["jobs"][0]["write" if key.startswith("write_") else "read"]
-        except (ValueError, KeyError, IndexError):
-            row.peer_missing = p.why() if not p.ok else "no job in fio's JSON"
+        side, why = run_job(bench, fio, files, key, job, f"r{r}-fio-{key}")
+        if side is None:
+            row.peer_missing = why
             return None
         return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
+
+
+def job_size(job):
+    """The file size a fio job names (--size=BYTES), or None."""
+    return next((a.split("=", 1)[1] for a in job if a.startswith("--size=")), None)
+
+
+def is_write(job):
+    return any(a.startswith("--rw=") and "write" in a for a in job)
+
+
+def lay_out(bench, fio, target, size, name):
+    """fio lays out its read file anew at SIZE (as hostside writes its test file at each run, before reading it): None, or why it
+    could not. Anew: fio lays out only a missing or short file, and on a VM a file laid out long before reads differently (the
+    pages a read fills were freed long before, which a VM may have handed back to its host; the host's cache of the disk)."""
+    target.unlink(missing_ok=True)
+    lay = bench.peer(fio + ["--name=layout", f"--filename={target}", f"--size={size}", "--rw=read", "--bs=1M",
+                            "--io_size=1M", "--output-format=json"], name)
+    return None if lay.ok else "fio could not lay out its file: " + lay.why()
+
+
+def run_job(bench, fio, files, key, job, name):
+    """One fio job (its options as hostside's anchor gives them) on files.read, or on a new files.write for a
+    write job: (the measured job's "read" or "write" side of fio's JSON, None), or (None, why not). A warm job's
+    file (it reads it in first, pre_read) has its pages dropped and is read once in order before, as hostside's
+    warm-up leaves the page cache whatever ran before."""
+    write = is_write(job)
+    target = files.write if write else files.read
+    if write:
+        files.drop(target)
+    elif warm(job):
+        _read_in_order(target)
+    p = bench.peer(fio_argv(fio, target, job, key), name)
+    if write:
+        os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
+        files.drop(target)
+    side = measured_side(p.text(), write)
+    return (side, None) if side is not None else (None, p.why() if not p.ok else "no job in fio's JSON")
+
+
+def overall(doc, key, median):
+    """hostside's figure over all its kept samples together (detail.overall), as fio counts its own; the median where absent."""
+    r = next((x for x in (doc or {}).get("results", []) if x.get("key") == key), None)
+    value = ((r or {}).get("detail") or {}).get("overall")
+    return value if value is not None else median
+
+
+def warm(job):
+    """Whether the job reads a cached file: it reads it in first (pre_read), or, as the anchors of reports before 2026-12-07
+    named it, keeps fio from dropping it (invalidate=0) without O_DIRECT. The bench then caches it as hostside's warm-up does."""
+    return "--pre_read=1" in job or ("--invalidate=0" in job and "--direct=1" not in job)
+
+
+def fio_argv(fio, target, job, key):
+    """fio's command for the job of an anchor on the bench's file: the file and JSON output apply to every job of it; a job
+    that names none is named after the figure (the writes' anchors name a warm-up job and the measured one)."""
+    named = any(a.startswith("--name=") for a in job)
+    return [*fio, f"--filename={target}", "--output-format=json", *job, *([] if named else [f"--name={key}"])]
+
+
+def measured_side(text, write):
+    """The measured job's "read" or "write" side of fio's JSON: the last job (a warm-up job comes before it); None without one."""
+    try:
+        return json.loads(text)["jobs"][-1]["write" if write else "read"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def _read_in_order(path):
+    """Drops the file's cached pages, then reads it once in 1 MiB reads: the page cache as hostside's warm cases leave it."""
+    with open(path, "rb") as f:
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+        while f.read(1 << 20):
+            pass
 
 
 def _figure(result, key):
@@ -96,7 +159,7 @@ def _figure(result, key):
     return next((f for f in (d or {}).get("figures", []) if f["key"] == key), None)
 
 
-class _Files:
+class Files:
     """fio's two files in the folder, removed whatever happens."""
 
     def __init__(self, folder):

@@ -29,6 +29,7 @@ import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
+import hostside.harness.Unsettled;
 import hostside.libc.Sched;
 import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
@@ -250,6 +251,9 @@ public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
         List<Result> dl = dataloader(fs, loader, options, progress);
         List<Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty(), load));
         verdicts.addAll(DataLoaderVerdicts.of(dl, load));
+        List<Result> all = new ArrayList<>(m.results());
+        all.addAll(dl);
+        Unsettled.finding(CpuRules.UNSETTLED, all, "the scheduler's and DataLoader's figures", MachineLoad.busyReasons(load)).ifPresent(verdicts::add);
         // a disturbed jitter run is a finding of its own: the figures beside it are not the machine's
         List<Finding> findings = new ArrayList<>(CpuVerdicts.of(facts));
         findings.addAll(JitterNoise.findings(m.results()));

@@ -10,6 +10,7 @@ import java.util.List;
 
 import hostside.core.Rule;
 import hostside.core.Source;
+import hostside.harness.Unsettled;
 
 /**
  * Module 3's rules on what its measurements mean for the thread that feeds a GPU. The conditions
@@ -72,8 +73,11 @@ public final class CpuRules {
             "something else ran during the quiet run, so neither figure is this machine's and the pair is not interpreted", "",
             Source.reasoned("the quiet run's p99, p99.9 or missed ticks above the hogs' run beyond both runs' spreads (core.Versus)"));
 
+    /** A figure whose median did not settle in its samples and time. */
+    public static final Rule UNSETTLED = Unsettled.rule(3);
+
     /** Module 3's measured rules, as the rulebook lists them. */
     public static List<Rule> all() {
-        return List.of(SYSCALL, HANDOFF, TIMER, LAUNCH, PIN, GRAPH, JITTER_DISTURBED);
+        return List.of(SYSCALL, HANDOFF, TIMER, LAUNCH, PIN, GRAPH, JITTER_DISTURBED, UNSETTLED);
     }
 }

@@ -8,17 +8,24 @@ import hostside.process.MachineLoad;
 /**
  * Where and how a drill runs: the machine (live or recorded), which cases, where progress goes,
  * the machine's load as the drill began (null where not read, as on a recording: a busy machine
- * makes the measured findings unknown), and what earlier drills of the same session made.
+ * makes the measured findings unknown), what earlier drills of the same session made, and the
+ * session's test files (a report's drills share one, {@link TestFiles}).
  */
-public record DrillContext(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load, Earlier earlier) {
+public record DrillContext(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load, Earlier earlier, TestFiles files) {
     public DrillContext {
         Objects.requireNonNull(fs, "fs");
         Objects.requireNonNull(cases, "cases");
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(earlier, "earlier");
+        Objects.requireNonNull(files, "files");
     }
 
-    /** A drill run alone: nothing earlier. */
+    /** Each drill its own test file. */
+    public DrillContext(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load, Earlier earlier) {
+        this(fs, cases, progress, load, earlier, TestFiles.OWN);
+    }
+
+    /** A drill run alone: nothing earlier, its own test file. */
     public static DrillContext alone(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load) {
         return new DrillContext(fs, cases, progress, load, Earlier.NONE);
     }

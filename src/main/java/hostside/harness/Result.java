@@ -27,10 +27,18 @@ import hostside.core.Unit;
  * @param method  how it was measured, in a line, for people comparing with other tools
  * @param anchor  the established tool's test that measures the same (the fio job, the nvbandwidth case); null when none
  * @param detail  the conditions and further figures, the case's own record ({@link TestCase#detailType()}); null when none
+ * @param settling how its adaptive sample loops ended: samples taken, and whether the median settled ({@link Sampling#untilSettled});
+ *                 null for a case of fixed loops, or one that did not run
  */
 @JsonDeserialize(using = Result.Reader.class)
 public record Result(String key, String description, Status status, String why, Unit unit, Stats value, Better better,
-                     String method, String anchor, Detail detail) {
+                     String method, String anchor, Detail detail, Settling settling) {
+
+    /** A result without adaptive loops: {@link Runner} adds their {@link Settling} after the case. */
+    public Result(String key, String description, Status status, String why, Unit unit, Stats value, Better better, String method,
+                  String anchor, Detail detail) {
+        this(key, description, status, why, unit, value, better, method, anchor, detail, null);
+    }
 
     public static Result ok(TestCase<?> t, Unit unit, Stats value, String method, Detail detail) {
         return ok(t, unit, value, method, t.anchor(), detail);
@@ -59,7 +67,18 @@ public record Result(String key, String description, Status status, String why, 
 
     /** The same result with another detail (a drill that adds what it learnt around the case). */
     public Result withDetail(Detail d) {
-        return new Result(key, description, status, why, unit, value, better, method, anchor, d);
+        return new Result(key, description, status, why, unit, value, better, method, anchor, d, settling);
+    }
+
+    /** The same result with how its adaptive loops ended. */
+    public Result withSettling(Settling s) {
+        return new Result(key, description, status, why, unit, value, better, method, anchor, detail, s);
+    }
+
+    /** Whether it ran adaptive loops and one of them stopped before its median was known to the case's precision. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean unsettled() {
+        return settling != null && !settling.settled();
     }
 
     @com.fasterxml.jackson.annotation.JsonIgnore // "status" says it; a getter's name is no property of the JSON
@@ -108,8 +127,10 @@ public record Result(String key, String description, Status status, String why, 
                 Class<? extends Detail> type = DetailTypes.of(key);
                 if (type != null) detail = Json.at(n, "detail", () -> ctxt.readTreeAsValue(d, type));
             }
+            // a report older than the adaptive loops has no settling
+            Settling settling = n.path("settling").isObject() ? Json.at(n, "settling", () -> ctxt.readTreeAsValue(n.get("settling"), Settling.class)) : null;
             return new Result(key, n.path("description").asText(""), status, n.path("why").asText(""), unit, value, better,
-                    n.path("method").asText(""), n.path("anchor").isTextual() ? n.get("anchor").asText() : null, detail);
+                    n.path("method").asText(""), n.path("anchor").isTextual() ? n.get("anchor").asText() : null, detail, settling);
         }
     }
 }

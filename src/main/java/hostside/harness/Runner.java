@@ -70,7 +70,10 @@ public final class Runner {
                     r = Result.notRun(t, skip.get());
                 } else {
                     progress.accept(new ProgressSink.CaseStarted(t.key(), i, n));
-                    r = t.run(target);
+                    List<Settling> log = Settling.newLog();
+                    r = ScopedValue.where(Settling.LOG, log).call(() -> t.run(target));
+                    Settling s = Settling.summary(log);
+                    if (s != null && r.settling() == null) r = r.withSettling(s);
                 }
             } catch (RuntimeException e) {
                 r = Result.failed(t, e.getMessage() == null ? e.toString() : e.getMessage());

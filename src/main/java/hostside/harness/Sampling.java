@@ -1,30 +1,64 @@
 package hostside.harness;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.IntToDoubleFunction;
+import java.util.function.ToDoubleFunction;
 
 import hostside.core.Stats;
 
 /**
  * The sample loop, owned by the harness as JMH's runner owns it: warm-ups run and are thrown away,
  * then the samples are kept. A test case says what one sample is; it never writes the loop. The
- * sample function gets the sample's number: negative during the warm-ups, 0 to samples-1 after.
+ * sample function gets the sample's number: negative during the warm-ups, 0 and up after.
+ *
+ * <p>A fixed loop keeps {@code samples} samples. An adaptive one ({@link #untilSettled}) keeps at
+ * least {@code samples} and stops as soon as its median is known to the case's precision
+ * ({@link MedianInterval#within}), or at {@code maxSamples}, or once its kept samples have taken
+ * {@code cap}: a quiet machine gives the figure in few samples, and a noisy one does not buy
+ * a longer run but says it did not settle ({@link Settling}, which {@link Runner} hands to the
+ * case's result).
+ *
+ * @param warmups    samples run first and thrown away
+ * @param samples    samples kept at least (all of them, for a fixed loop)
+ * @param maxSamples samples kept at most; equal to {@code samples} for a fixed loop
+ * @param within     how closely an adaptive loop's median must be known, as a share of it (0.01: within 1%); 0 for a fixed loop
+ * @param cap        how long an adaptive loop's kept samples may take before it stops unsettled; zero for a fixed loop
  */
-public record Sampling(int warmups, int samples) {
+public record Sampling(int warmups, int samples, int maxSamples, double within, Duration cap) {
     public Sampling {
         if (warmups < 0 || samples < 1) throw new IllegalArgumentException(warmups + " warm-ups and " + samples + " samples");
+        if (maxSamples < samples) throw new IllegalArgumentException("at most " + maxSamples + " samples, fewer than the least, " + samples);
+        if (cap == null || cap.isNegative()) throw new IllegalArgumentException("a time cap must not be negative");
+        if (maxSamples > samples && (!(within > 0) || cap.isZero())) {
+            throw new IllegalArgumentException("an adaptive loop needs a precision and a time cap: within " + within + ", cap " + cap);
+        }
+    }
+
+    /** A fixed loop: {@code warmups} thrown away, {@code samples} kept. */
+    public Sampling(int warmups, int samples) {
+        this(warmups, samples, samples, 0, Duration.ZERO);
+    }
+
+    /**
+     * An adaptive loop: at least {@code least} samples (five at the fewest: fewer cannot give the median's
+     * interval {@link MedianInterval#LEAST} confidence), at most {@code most}, stopping once the median is
+     * known within {@code within} of itself, or once the kept samples have taken {@code cap}.
+     */
+    public static Sampling untilSettled(int warmups, int least, int most, double within, Duration cap) {
+        return new Sampling(warmups, Math.max(least, 5), Math.max(most, Math.max(least, 5) + 1), within, cap);
+    }
+
+    public boolean adaptive() {
+        return maxSamples > samples;
     }
 
     /** The kept samples' figures, in order. */
     public double[] take(IntToDoubleFunction sample) {
-        double[] kept = new double[samples];
-        for (int i = -warmups; i < samples; i++) {
-            double v = sample.applyAsDouble(i);
-            if (i >= 0) kept[i] = v;
-        }
-        return kept;
+        return each(sample::applyAsDouble, d -> d).stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /** The median, min and max of the kept samples. */
@@ -32,12 +66,40 @@ public record Sampling(int warmups, int samples) {
         return Stats.of(take(sample));
     }
 
-    /** Each kept sample's whole outcome, for a case that keeps more than one figure per sample (faults beside time). */
+    /**
+     * Each kept sample's whole outcome, for a case that keeps more than one figure per sample (faults
+     * beside time), in a fixed loop: an adaptive one must know each sample's figure ({@link #each(IntFunction, ToDoubleFunction)}).
+     */
     public <T> List<T> each(IntFunction<T> sample) {
+        if (adaptive()) throw new IllegalStateException("an adaptive loop settles on a figure: give each sample's");
+        return each(sample, t -> 0);
+    }
+
+    /** Each kept sample's whole outcome; an adaptive loop settles on {@code figure} of each. */
+    public <T> List<T> each(IntFunction<T> sample, ToDoubleFunction<T> figure) {
+        for (int i = -warmups; i < 0; i++) sample.apply(i);
         List<T> kept = new ArrayList<>(samples);
-        for (int i = -warmups; i < samples; i++) {
+        double[] figures = new double[maxSamples];
+        long start = System.nanoTime();
+        Settling.Stop stop = Settling.Stop.MOST_SAMPLES;
+        for (int i = 0; i < maxSamples; i++) {
             T v = sample.apply(i);
-            if (i >= 0) kept.add(v);
+            kept.add(v);
+            if (!adaptive()) continue;
+            figures[i] = figure.applyAsDouble(v);
+            if (i + 1 < samples) continue;
+            if (MedianInterval.of(Arrays.copyOf(figures, i + 1)).within(within)) {
+                stop = Settling.Stop.SETTLED;
+                break;
+            }
+            if (System.nanoTime() - start >= cap.toNanos()) {
+                stop = Settling.Stop.TIME_CAP;
+                break;
+            }
+        }
+        if (adaptive()) {
+            MedianInterval interval = MedianInterval.of(Arrays.copyOf(figures, kept.size()));
+            Settling.report(Settling.of(interval, maxSamples, stop, within, System.nanoTime() - start));
         }
         return kept;
     }

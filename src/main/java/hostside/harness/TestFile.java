@@ -21,7 +21,8 @@ import hostside.libc.FileIo;
 /**
  * A test file of hostside's: the file the read and mmap measurements share (written once by
  * {@link #create}, incompressible and different in every page, see {@link TestData}, and synced
- * so its pages are clean and can be evicted) or the files the write measurement makes one after
+ * so its pages are clean and can be evicted; lengthened by {@link #grow} when a later drill of the
+ * same session reads more, see {@link TestFiles}) or the files the write measurement makes one after
  * another ({@link #scratch}, {@link #createNew}).
  * <p>
  * Safe beside other runs and other users: a random name ({@link TestFileName}), created with
@@ -36,11 +37,14 @@ public final class TestFile implements AutoCloseable {
     public static final long MARGIN = 1L << 30;
     private static final int CHUNK = 1 << 20;
     private final Path path;
-    private final long bytes;
     private final OwnerLock lock;
     private final Thread cleanup;
     // guarded by this
     private boolean closed;
+    /** Its size: written up to here ({@link #grow} writes on from it). */
+    private long bytes;
+    /** The data file's channel, which wrote it and writes what {@link #grow} adds; null for scratch files. */
+    private FileChannel channel;
     /** The identity of the data file we made; null while there is none. */
     private Object identity;
     /**
@@ -60,7 +64,7 @@ public final class TestFile implements AutoCloseable {
         return path;
     }
 
-    public long bytes() {
+    public synchronized long bytes() {
         return bytes;
     }
 
@@ -166,10 +170,10 @@ public final class TestFile implements AutoCloseable {
 
     /** Writes the read measurements' file: outside the monitor, so an exit cleanup meanwhile removes it at once. */
     private void write() throws IOException {
-        FileChannel ch;
+        long to;
         synchronized (this) {
             refuseIfClosed();
-            ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try {
                 identity = OwnFiles.identity(path);
             } catch (IOException e) {
@@ -177,16 +181,57 @@ public final class TestFile implements AutoCloseable {
                 throw e;
             }
             descriptor = ch;
+            channel = ch;
+            to = bytes;
+        }
+        writeRange(0, to);
+    }
+
+    /**
+     * Makes the read measurements' file {@code newBytes} long, writing only what it lacks (the same
+     * kind of bytes, {@link TestData}, synced): a session's drills share one file, and the drill that
+     * reads more than the one before it adds the rest rather than writing a file of its own
+     * ({@link TestFiles}). A file as long already is left as it is. A disk without room for the
+     * rest beside {@link #MARGIN} of {@code usableBytes} is bad input, and the file stays as it was.
+     */
+    public void grow(long newBytes, long usableBytes) {
+        long from;
+        synchronized (this) {
+            refuseIfClosed();
+            if (channel == null) throw new IllegalStateException(path + ": a scratch file, not the read measurements' file");
+            from = bytes;
+        }
+        if (newBytes <= from) return;
+        if (!fits(newBytes - from, usableBytes)) {
+            throw new BadInputException(String.format(Locale.ROOT, "%s: not enough free space to make the test file %s (%s free, %s kept free); use --size or --dir",
+                    path.getParent(), Units.bytes(newBytes), Units.bytes(usableBytes), Units.bytes(MARGIN)));
+        }
+        try {
+            writeRange(from, newBytes);
+        } catch (IOException | RuntimeException e) {
+            throw cannotWrite(path.getParent(), e);
+        }
+        synchronized (this) {
+            bytes = newBytes;
+        }
+    }
+
+    /** Writes bytes {@code from} to {@code to} of the data file, then syncs it. */
+    private void writeRange(long from, long to) throws IOException {
+        FileChannel ch;
+        synchronized (this) {
+            refuseIfClosed();
+            ch = channel;
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment chunk = arena.allocate(CHUNK, TestData.PAGE);
             TestData data = new TestData(chunk);
             ByteBuffer buffer = chunk.asByteBuffer();
-            long written = 0;
-            while (written < bytes) {
+            long written = from;
+            while (written < to) {
                 data.stamp(written);
                 buffer.clear();
-                buffer.limit((int) Math.min(CHUNK, bytes - written));
+                buffer.limit((int) Math.min(CHUNK, to - written));
                 while (buffer.hasRemaining()) written += ch.write(buffer, written);
             }
         }
@@ -207,6 +252,7 @@ public final class TestFile implements AutoCloseable {
                 // a failed close of a file being removed loses nothing
             }
             descriptor = null;
+            channel = null;
         }
     }
 
@@ -299,32 +345,43 @@ public final class TestFile implements AutoCloseable {
         }
     }
 
-    /** Made on first use, so that a run without file measurements writes nothing. */
+    /**
+     * Made on first use, so that a run without file measurements writes nothing: a drill's own file,
+     * or the one a session's drills share ({@link TestFiles#lend}), which the session removes.
+     */
     public static final class Lazy implements AutoCloseable {
         private final Path dir;
         private final String drill;
         private final long bytes;
+        private final TestFiles lender;
         private TestFile file;
 
+        /** A drill's own file, removed when this is closed. */
         public Lazy(Path dir, String drill, long bytes) {
+            this(dir, drill, bytes, null);
+        }
+
+        Lazy(Path dir, String drill, long bytes, TestFiles lender) {
             this.dir = dir;
             this.drill = drill;
             this.bytes = bytes;
+            this.lender = lender;
         }
 
-        /** The size the file will have. */
+        /** The size asked for: the bytes this drill reads, from the start of the file (a shared one may be longer). */
         public long bytes() {
             return bytes;
         }
 
         public synchronized TestFile get() {
-            if (file == null) file = create(dir, drill, bytes, usableSpace(dir));
+            if (file == null) file = lender != null ? lender.atLeast(dir, bytes) : create(dir, drill, bytes, usableSpace(dir));
             return file;
         }
 
+        /** Removes a drill's own file; a shared one stays for the drills after, and goes when its session closes. */
         @Override
         public synchronized void close() {
-            if (file != null) file.close();
+            if (file != null && lender == null) file.close();
         }
     }
 }

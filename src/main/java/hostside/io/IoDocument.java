@@ -128,9 +128,9 @@ public final class IoDocument {
         if (parts.isEmpty()) return java.util.Optional.empty();
         return java.util.Optional.of(Paragraph.of("Physically contiguous pieces per 1 MiB O_DIRECT buffer (1 to 256): " + String.join(", ", parts)
                 + ". Each is a DMA segment; a VM's virtual disk copies them one by one, so a scattered buffer reads slower than a contiguous one."
-                + " hostside lays its buffers out page by page, as a long-running process's usually fall, so that the figure does not follow"
-                + " the allocator's mood; fio's fall where its allocator puts them (often 130-256, fewer with 32 in flight): compare runs by it."
-                + " On a VM, O_DIRECT buffers in fewer pieces (huge pages: one per MiB) read faster."));
+                + " A virtio disk takes at most its queue's max_segments (254 on a Firecracker guest) in one request: a buffer in more becomes two."
+                + " hostside's buffers are made as fio's (one region, faulted in by the first reads), so both fall where the page allocator puts"
+                + " them: compare runs by this count. On a VM, O_DIRECT buffers in fewer pieces (huge pages: one per MiB) read faster."));
     }
 
     /** A measured row: its figures, then the other unit or the fsync time, latency p50 and p99, and the fio job. */

@@ -14,6 +14,8 @@ import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.harness.TestFiles;
+import hostside.harness.Unsettled;
 import hostside.io.facts.IoFactRules;
 import hostside.io.facts.IoFacts;
 import hostside.io.facts.IoFactsReader;
@@ -34,8 +36,9 @@ import hostside.process.MachineLoad;
  * with io_uring; then written with and without fsync.
  */
 public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
-    public static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 1L << 30;
-    public static final long DEFAULT_SAMPLE_MS = 1000;
+    public static final long DEFAULT_FILE = 2L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 512L << 20;
+    /** A time-based read sample: 200 ms holds tens of thousands of random reads; the loop takes as many as the median needs. */
+    public static final long DEFAULT_SAMPLE_MS = 200;
 
     /** The drill, as the registry and the commands drive it. */
     public static final IoDrill DRILL = new IoDrill();
@@ -89,7 +92,7 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
     @Override
     public IoRun run(DrillContext c, Options o) {
         MachineFacts machine = c.earlier().run(MachineRun.class).map(MachineRun::facts).orElseGet(() -> MachineReader.read(c.fs()));
-        return run(c.fs(), machine, c.cases().pick(tests()), o, c.progress(), c.load());
+        return run(c.fs(), machine, c.cases().pick(tests()), o, c.progress(), c.load(), c.files());
     }
 
     public static List<TestCase<IoTarget>> tests() {
@@ -131,14 +134,21 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
      */
     static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
                      ProgressSink progress, MachineLoad load) {
+        return run(fs, machineFacts, tests, o, progress, load, TestFiles.OWN);
+    }
+
+    /** ... with the test file lent by {@code files}: a report's drills share one. */
+    static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
+                     ProgressSink progress, MachineLoad load, TestFiles files) {
         Host machine = machineFacts.host();
         IoFacts facts = facts(fs, machine, o);
         List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
-        try (LiveTarget live = new LiveTarget(fs, o, tests, progress)) {
+        try (LiveTarget live = new LiveTarget(fs, o, tests, progress, files)) {
             List<Result> results = Runner.run(fs, tests, live, progress);
             if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, results, List.of());
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());
-            return new IoRun(machine, facts, live.findings(findings), live.used(), results, MeasuredVerdicts.of(results, inMemory, where(live.used()), load));
+            return new IoRun(machine, facts, live.findings(findings), live.used(), results, Unsettled.adding(MeasuredVerdicts.of(results, inMemory, where(live.used()), load),
+                    IoRules.UNSETTLED, results, where(live.used()), MachineLoad.busyReasons(load)));
         }
     }
 

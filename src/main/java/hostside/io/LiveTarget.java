@@ -20,6 +20,7 @@ import hostside.harness.ProgressSink;
 import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.harness.TestFiles;
 import hostside.io.facts.IoFactRules;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
@@ -37,15 +38,18 @@ final class LiveTarget implements DrillTarget<IoTarget> {
     private final IoDrill.Options o;
     private final List<TestCase<IoTarget>> tests;
     private final ProgressSink progress;
+    private final TestFiles files;
     private final List<Finding> notes = new ArrayList<>();
     private TestFile.Lazy lazy;
     private IoRun.FileUsed used;
 
-    LiveTarget(FsRoot fs, IoDrill.Options o, List<TestCase<IoTarget>> tests, ProgressSink progress) {
+    /** {@code files}: where the test file comes from, this drill's own or a report's shared one. */
+    LiveTarget(FsRoot fs, IoDrill.Options o, List<TestCase<IoTarget>> tests, ProgressSink progress, TestFiles files) {
         this.fs = fs;
         this.o = o;
         this.tests = tests;
         this.progress = progress;
+        this.files = files;
     }
 
     /** The file read, or null when nothing was made. */
@@ -89,17 +93,21 @@ final class LiveTarget implements DrillTarget<IoTarget> {
         Path dir = o.dir() != null ? o.dir() : TestFile.defaultDir();
         String type = fileSystem(dir, "--dir");
         sweep(dir); // first: a dead run's file takes room the default size is cut to
-        long size = o.size() != null ? o.size() : IoDrill.defaultSize(available, TestFile.usableSpace(dir));
+        // a report's file already in dir (Module 2's) is grown, not written beside: its bytes count as room
+        long size = o.size() != null ? o.size() : IoDrill.defaultSize(available, TestFile.usableSpace(dir) + files.heldIn(dir));
         if (size < IoDrill.MIN_FILE) throw new BadInputException("--size " + size + ": at least 64 MiB");
         size = size / (1 << 20) * (1 << 20);
-        lazy = new TestFile.Lazy(dir, "io", size);
-        progress.step("writing the " + Units.bytes(size) + " test file");
+        lazy = files.lend(dir, "io", size);
+        long held = files.heldIn(dir);
+        progress.step(held == 0 ? "writing the " + Units.bytes(size) + " test file"
+                : held >= size ? "reading the first " + Units.bytes(size) + " of the report's test file"
+                : "writing the report's test file on to " + Units.bytes(size));
         Supplier<Path> path = () -> lazy.get().path();
         used = new IoRun.FileUsed(path.get().toString(), size, type, true);
         return new IoTarget(dir, type, path, size, writeBytes(size, available), Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
     }
 
-    /** Each write sample: the file's size, cut to 1 GiB and to a quarter of available memory. */
+    /** Each write sample: the file's size, cut to {@link IoDrill#MAX_WRITE} and to a quarter of available memory. */
     private static long writeBytes(long fileBytes, long available) {
         return Math.min(IoDrill.MAX_WRITE, Math.min(fileBytes, available / 4));
     }

@@ -14,6 +14,7 @@ import hostside.core.Finding;
 import hostside.core.Rule;
 import hostside.core.Severity;
 import hostside.core.Source;
+import hostside.harness.Unsettled;
 
 /**
  * Module 1's rules on what the GPU drill's measurements mean: the copies between host and GPU
@@ -148,10 +149,13 @@ public final class GpuRules {
             Source.document("CUDA Driver API, CUcomputemode: CU_COMPUTEMODE_EXCLUSIVE_PROCESS, only one context used by a single process can be"
                     + " present on the device at a time; CU_COMPUTEMODE_PROHIBITED, no contexts can be created"));
 
+    /** A figure of Module 1 (memory, copies, launches) whose median did not settle in its samples and time. */
+    public static final Rule UNSETTLED = Unsettled.rule(1);
+
     /** Module 1's measured rules, the GPU's and host memory's ({@link MemoryRules}), as the rulebook lists them. */
     public static List<Rule> all() {
         List<Rule> all = new ArrayList<>(List.of(PAGEABLE, LINK_SHARE, OFFLOAD_TIME, SM_COPY, HOST_LATENCY, COPY_SIZE, PIN_COST, COPY_NODE,
-                COPY_NODE_PAGEABLE, LAUNCH_CORES, GPU_UNUSED));
+                COPY_NODE_PAGEABLE, LAUNCH_CORES, GPU_UNUSED, UNSETTLED));
         all.addAll(MemoryRules.all());
         return List.copyOf(all);
     }

@@ -12,7 +12,9 @@ import hostside.gpu.peer.PeerCopies;
 import hostside.harness.Drill;
 import hostside.harness.DrillContext;
 import hostside.harness.ProgressSink;
+import hostside.harness.Result;
 import hostside.harness.TestCase;
+import hostside.harness.Unsettled;
 import hostside.memory.MemoryTarget;
 import hostside.process.MachineLoad;
 
@@ -105,6 +107,11 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
         List<Finding> found = new ArrayList<>(matrix.findings());
         found.addAll(PeerVerdicts.of(facts, gpu, matrix, MachineLoad.busyReasons(load)));
         found.addAll(MemoryVerdicts.of(memory, gpu, load));
+        List<Result> measured = new ArrayList<>();
+        if (memory != null) memory.results().forEach(m -> measured.add(m.result()));
+        gpu.runs().forEach(r -> measured.addAll(r.results()));
+        measured.addAll(gpu.allGpus());
+        Unsettled.finding(GpuRules.UNSETTLED, measured, "Module 1's figures", MachineLoad.busyReasons(load)).ifPresent(found::add);
         return new MachineRun(withFindings(withLinksUnderLoad(facts, gpu), found), gpu, matrix, memory);
     }
 

@@ -19,6 +19,7 @@ import hostside.harness.Earlier;
 import hostside.harness.ProgressSink;
 import hostside.harness.Selection;
 import hostside.harness.TestCase;
+import hostside.harness.TestFiles;
 import hostside.io.IoDrill;
 import hostside.io.IoRun;
 import hostside.machine.MachineRun;
@@ -80,14 +81,17 @@ public final class Profile {
         List<Drill<?, ?>> drills = Drills.all();
         Earlier earlier = Earlier.NONE;
         List<ReportBuilder.Other> others = new ArrayList<>();
-        for (int i = 0; i < drills.size(); i++) {
-            Drill<?, ?> d = drills.get(i);
-            progress.drill(d.key(), i + 1, drills.size());
-            DrillContext c = new DrillContext(fs, mode.cases(earlier), progress, null, earlier);
-            if (d.measures(c)) c = new DrillContext(fs, c.cases(), progress, loads.before(d.key()), earlier);
-            DrillRun r = run(d, c, options);
-            earlier = earlier.with(r);
-            if (!ReportBuilder.PAGED.contains(r.getClass())) others.add(new ReportBuilder.Other(d, r));
+        // Module 2's and Module 4's reads share one test file, written once, removed however the report ends
+        try (TestFiles files = TestFiles.shared()) {
+            for (int i = 0; i < drills.size(); i++) {
+                Drill<?, ?> d = drills.get(i);
+                progress.drill(d.key(), i + 1, drills.size());
+                DrillContext c = new DrillContext(fs, mode.cases(earlier), progress, null, earlier, files);
+                if (d.measures(c)) c = new DrillContext(fs, c.cases(), progress, loads.before(d.key()), earlier, files);
+                DrillRun r = run(d, c, options);
+                earlier = earlier.with(r);
+                if (!ReportBuilder.PAGED.contains(r.getClass())) others.add(new ReportBuilder.Other(d, r));
+            }
         }
         Report.Rack rack = earlier.run(Rack.RackRun.class).map(Report.Rack::of).orElse(null);
         ReportBuilder.Drills runs = new ReportBuilder.Drills(earlier.run(MachineRun.class).orElseThrow(), earlier.run(VmRun.class).orElse(null),
@@ -117,7 +121,7 @@ public final class Profile {
         try {
             return options.run(d, c);
         } catch (BadInputException e) {
-            return options.run(d, new DrillContext(c.fs(), Selection.skipped(e.getMessage()), c.progress(), c.load(), c.earlier()));
+            return options.run(d, new DrillContext(c.fs(), Selection.skipped(e.getMessage()), c.progress(), c.load(), c.earlier(), c.files()));
         }
     }
 

@@ -34,6 +34,8 @@ import hostside.harness.Runner;
 import hostside.harness.StaleTestFiles;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.harness.TestFiles;
+import hostside.harness.Unsettled;
 import hostside.libc.Libc;
 import hostside.machine.GpuDrill;
 import hostside.machine.Host;
@@ -122,7 +124,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         Host host = machine.map(m -> m.facts().host()).orElseGet(() -> Host.read(c.fs()));
         Reused reused = machine.map(VmDrill::pinCosts).orElse(Reused.NONE);
         long tlbMax = o.tlbMax() == null ? TlbReach.DEFAULT_MAX : o.tlbMax();
-        return run(c.fs(), host, c.cases().pick(hostTests(tlbMax)), c.cases().pick(gpuTests()), o, c.progress(), reused, c.load());
+        return run(c.fs(), host, c.cases().pick(hostTests(tlbMax)), c.cases().pick(gpuTests()), o, c.progress(), reused, c.load(), c.files());
     }
 
     /**
@@ -187,17 +189,27 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
      */
     static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
                      Options fileOptions, ProgressSink progress, Reused reused, MachineLoad load) {
+        return run(fs, machine, hostTests, gpuTests, fileOptions, progress, reused, load, TestFiles.OWN);
+    }
+
+    /** ... with the test file lent by {@code files}: a report's drills share one. */
+    static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
+                     Options fileOptions, ProgressSink progress, Reused reused, MachineLoad load, TestFiles files) {
         VmFacts facts = DRILL.facts(fs);
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
-        try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress)) {
+        try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress, files)) {
             // on a recording every case is "not run" and the session never makes its target (no file written)
             host = Runner.run(fs, hostTests, session, progress);
             findings = session.withStaleNote(findings);
             if (session.made != null) host = withAnonCut(host, session.made, fileOptions.anonSize());
         }
         VmGpu gpu = fs.isLive() ? gpu(fs, facts, gpuTests, progress, reused) : VmGpu.notRun(Runner.RECORDED);
-        return new VmRun(machine, facts, findings, host, gpu, MeasuredVerdicts.of(machine, host, gpu.results(), load));
+        List<Result> all = new ArrayList<>(host);
+        all.addAll(gpu.results());
+        return new VmRun(machine, facts, findings, host, gpu,
+                Unsettled.adding(MeasuredVerdicts.of(machine, host, gpu.results(), load), VmRules.UNSETTLED, all, "virtual memory's figures",
+                        MachineLoad.busyReasons(load)));
     }
 
     /**
@@ -213,22 +225,24 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         private final List<TestCase<HostTarget>> tests;
         private final ProgressSink progress;
         private final boolean files;
+        private final TestFiles lender;
         HostTarget made;
         private Optional<String> staleNote = Optional.empty();
 
-        HostSession(FsRoot fs, VmFacts facts, Options options, List<TestCase<HostTarget>> tests, ProgressSink progress) {
+        HostSession(FsRoot fs, VmFacts facts, Options options, List<TestCase<HostTarget>> tests, ProgressSink progress, TestFiles lender) {
             this.fs = fs;
             this.facts = facts;
             this.options = options;
             this.tests = tests;
             this.progress = progress;
             this.files = tests.stream().anyMatch(t -> t instanceof FileRead);
+            this.lender = lender;
         }
 
         @Override
         public HostTarget make() {
             if (files) staleNote = sweepStale(options.dir() != null ? options.dir() : TestFile.defaultDir());
-            made = VmDrill.target(fs, facts, options, tests);
+            made = VmDrill.target(fs, facts, options, tests, lender);
             if (files) {
                 progress.step("writing the " + Units.bytes(made.file().bytes()) + " test file");
                 made.file().get();
@@ -300,7 +314,7 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         return budget(AvailableMemory.read(fs).bytes());
     }
 
-    static HostTarget target(FsRoot fs, VmFacts facts, Options o, List<TestCase<HostTarget>> tests) {
+    static HostTarget target(FsRoot fs, VmFacts facts, Options o, List<TestCase<HostTarget>> tests, TestFiles files) {
         long page = facts.pageSize().bytes() == null ? Libc.pageSize() : facts.pageSize().bytes();
         VmFacts.Thp thp = facts.thp();
         String mode = thp != null && thp.available() && thp.enabled() != null ? thp.enabled().selected() : "unavailable";
@@ -312,10 +326,11 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         } catch (IOException e) {
             if (o.dir() != null) throw new BadInputException(dir + ": " + (Files.exists(dir) ? "cannot be used (" + e.getMessage() + ")" : "no such folder") + " (--dir)");
         }
-        boolean files = tests.stream().anyMatch(t -> t instanceof FileRead);
+        boolean reads = tests.stream().anyMatch(t -> t instanceof FileRead);
         long budget = budget(fs);
-        long size = files ? fileSize(o, budget, TestFile.usableSpace(dir)) : 0;
-        return new HostTarget(fs, page, huge, mode, budget, dir, type, new TestFile.Lazy(dir, "vm", size),
+        // a session's file already in dir is grown, not written beside: its bytes count as room
+        long size = reads ? fileSize(o, budget, TestFile.usableSpace(dir) + files.heldIn(dir)) : 0;
+        return new HostTarget(fs, page, huge, mode, budget, dir, type, files.lend(dir, "vm", size),
                 o.anonSize() != null ? o.anonSize() : AnonTouch.DEFAULT_BYTES);
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
 
 import hostside.core.Rule;
 import hostside.core.Source;
+import hostside.harness.Unsettled;
 import hostside.vm.facts.VmFactRules;
 import hostside.core.Units;
 
@@ -95,9 +96,12 @@ public final class VmRules {
             Source.reasoned("a file is removed only when its name has hostside's shape, it and its lock file are this user's regular files,"
                     + " and the lock's fcntl lock is free, so its owner is dead (harness.StaleTestFiles)"));
 
+    /** A figure whose median did not settle in its samples and time. */
+    public static final Rule UNSETTLED = Unsettled.rule(2);
+
     /** The rules of the measurements, in the order the drill says them. */
     static List<Rule> measured() {
-        return List.of(READ_VS_MMAP, FIRST_TOUCH, HUGE_PAGES, TLB_REACH, MANAGED_PREFETCH, PIN_COST);
+        return List.of(READ_VS_MMAP, FIRST_TOUCH, HUGE_PAGES, TLB_REACH, MANAGED_PREFETCH, PIN_COST, UNSETTLED);
     }
 
     /** Module 2's rules, the settings' and the measurements', as the rulebook lists them. */

@@ -52,7 +52,7 @@ class IoDocumentTest {
         assertThat(s).startsWith(IoDocument.TITLE + "\nbox, kernel 6.8\n");
         assertThat(flat(s)).contains("Of /data/f (2 GiB, xfs). Median of the samples, with min and max; each row names the fio job");
         assertThat(s).containsPattern("seq_read_warm_qd1 +18\\.17 +17\\.18 +19\\.13 +GB/s +17,328 IOPS +45\\.1 us +254 us +"
-                + "fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --fadvise_hint=0 --iomem_align=4096 --time_based --runtime=5\n");
+                + "fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --pre_read=1 --fadvise_hint=0 --iomem=mmap --time_based --runtime=5\n");
         assertThat(s).containsPattern("rand_read_direct_uring_qd32 +131,868 +78,757 +138,369 +IOPS +0\\.54 GB/s +209 us +931 us +fio --rw=randread");
         assertThat(s).containsPattern("write_fsync +1\\.66 +1\\.60 +1\\.70 +GB/s +fsync 420 ms +fio --rw=write .* --end_fsync=1");
         assertThat(s).contains("\n  seq_read_cold_qd1: not run: the file is on tmpfs\n");

@@ -49,7 +49,7 @@ class IoRunFiguresTest {
         assertThat(cold.value()).isEqualTo(1.65);
         assertThat(cold.min()).isEqualTo(1.59);
         assertThat(cold.samples()).isEqualTo(5);
-        assertThat(cold.anchor()).isEqualTo("fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --iomem_align=4096 --io_size=1073741824");
+        assertThat(cold.anchor()).isEqualTo("fio --rw=read --bs=1M --size=2147483648 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --iomem=mmap --io_size=268435456");
         assertThat(iops.value()).as("1 MiB a request").isCloseTo(1.65e9 / (1 << 20), within(1e-6));
         assertThat(iops.max()).isCloseTo(1.76e9 / (1 << 20), within(1e-6));
         assertThat(iops.anchor()).as("the same fio job counts both").isEqualTo(cold.anchor());

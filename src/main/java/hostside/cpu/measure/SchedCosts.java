@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -26,15 +27,21 @@ import hostside.libc.Sched;
  * futex}), call for call, so that their figures are the C loops'.
  */
 public final class SchedCosts {
-    static final int SAMPLES = 7;
+    /**
+     * Samples kept at least, and at most: five, and more until the median is known within 5%
+     * (the C loops' own runs differ more on a VM), at most fifteen or three seconds of samples.
+     */
+    static final int SAMPLES = 5, MOST_SAMPLES = 15;
+    static final double WITHIN = 0.05;
+    static final Duration CAP = Duration.ofSeconds(3);
     private static final VarHandle WORD = JAVA_INT.varHandle();
     /** One warm-up round, as refs pingpong runs one before timing (and lat_ctx and perf bench do). */
-    static final Sampling SAMPLING = new Sampling(1, SAMPLES);
+    static final Sampling SAMPLING = Sampling.untilSettled(1, SAMPLES, MOST_SAMPLES, WITHIN, CAP);
     /**
      * The ping-pong's: a second warm-up round, so that the C2 compilation of {@link #handOvers},
      * started within the first, has finished on a machine whose compiler is still busy with start-up.
      */
-    static final Sampling WARM_SAMPLING = new Sampling(2, SAMPLES);
+    static final Sampling WARM_SAMPLING = Sampling.untilSettled(2, SAMPLES, MOST_SAMPLES, WITHIN, CAP);
     /**
      * Hand-overs per call of {@link #handOvers}. A loop entered once per sample runs in the
      * interpreter and then in profiling code until on-stack replacement compiles it, some 100,000
@@ -92,7 +99,7 @@ public final class SchedCosts {
         }
 
         public Result run(CpuTarget t) {
-            List<Sample> samples = new Sampling(2, SAMPLES).each(i -> sample(calls));
+            List<Sample> samples = WARM_SAMPLING.each(i -> sample(calls), Sample::syscallNs);
             Stats sys = Stats.of(samples.stream().mapToDouble(Sample::syscallNs).toArray());
             Stats call = Stats.of(samples.stream().mapToDouble(Sample::callNs).toArray());
             return Result.ok(this, Unit.NS, sys, "getppid by syscall(2) through java.lang.foreign linked critical (no thread-state transition, as in C), "

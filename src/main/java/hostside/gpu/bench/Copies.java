@@ -1,5 +1,6 @@
 package hostside.gpu.bench;
 
+import java.time.Duration;
 import java.util.List;
 
 import hostside.core.Figure;
@@ -22,8 +23,14 @@ import hostside.harness.TestCase;
  */
 public final class Copies {
     static final int WARMUPS = 1, SAMPLES = 5, COPIES = 8;
-    /** One warm-up, then five samples: every copy of this class and of {@link SmAccess}. */
-    static final Sampling SAMPLING = new Sampling(WARMUPS, SAMPLES);
+    /**
+     * One warm-up, then five samples and more until the median is known within 1% (nvbandwidth's
+     * figures repeat to about that on a quiet machine: 0.98-1.003 of hostside's, H100 VM,
+     * docs/measurements/2026-12-07-drill-contract-h100.md), at most fifteen or two seconds of
+     * samples: every copy of this class and of {@link SmAccess}. A pinned sample of 8 copies of
+     * 512 MiB takes some 80 ms at 55 GB/s.
+     */
+    static final Sampling SAMPLING = Sampling.untilSettled(WARMUPS, SAMPLES, 3 * SAMPLES, 0.01, Duration.ofSeconds(2));
     /** A pageable copy's buffer (at most) and the copies timed in one of its samples. */
     static final long PAGEABLE_BUFFER = 256L << 20;
     static final int PAGEABLE_COPIES = 4;
@@ -163,7 +170,7 @@ public final class Copies {
                     for (int c = 0; c < COPIES; c++) st.copyHostToDevice(dIn, hIn, bytes);
                 }, st -> {
                     for (int c = 0; c < COPIES; c++) st.copyDeviceToHost(hOut, dOut, bytes);
-                }));
+                }), x -> gbs(bytes * COPIES, x[0])); // settled on the result's figure, the host-to-device side
                 Stats h2d = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[0])).toArray());
                 Stats d2h = Stats.of(ms.stream().mapToDouble(x -> gbs(bytes * COPIES, x[1])).toArray());
                 return Result.ok(this, Unit.GB_PER_S, h2d, "nvbandwidth's, two streams released together",

@@ -1,70 +1,36 @@
 package hostside.io.measure;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 import hostside.libc.Libc;
-import hostside.libc.LibcException;
 
 /**
- * The read buffers. On a VM an O_DIRECT read is as fast as the number of physically contiguous
- * pieces its buffer falls into ({@link PhysicalPieces}: one DMA segment each, which the virtual
- * disk hands to the host one by one), and left to the page allocator that number is an accident
- * of the process's history: a fresh JVM's buffer fell into 5-9 pieces per MiB on the H200 VM, the
- * same buffer inside {@code report} (after the machine and vm drills had freed gigabytes) into
- * 256, and the 1 MiB reads ran at 1.7-2.2 against 0.9 GB/s. fio's malloc'd buffers fell into
- * 130-256 pieces with one read in flight, fewer (56-198) as one 32 MiB buffer for 32. So the layout
- * is made, not left: every page of the buffers apart from its neighbours, one piece per page, as a
- * long-running process's buffers usually are. The figure is then the same alone and in the report;
- * on the dev VM it came out at 0.93 of fio's with one read in flight and 0.71 with 32, where fio's
- * buffer was in fewer pieces. A loader whose buffers are in fewer pieces reads faster on a VM, which
- * the pieces figure beside the result says.
+ * The read buffers, made as the fio jobs hostside names make theirs ({@code --iomem=mmap}: fio's
+ * memory.c maps bs times iodepth with one anonymous private mmap): one page-aligned region for all
+ * the requests in flight, no madvise (transparent huge pages as the system's policy gives them to
+ * any process), and left untouched: the first reads, in the warm-up, fault its pages in, as fio's
+ * read job leaves its buffers for its first reads to fault in (backend.c, init_io_u_buffers, fills
+ * them for writes only).
  *
- * <p>How: the buffers' pages and a spacer's are first touched in turns (buffer page, spacer
- * page, ...), so the page allocator, which hands out frames in order, puts a spacer frame between
- * any two buffer frames; then the spacer is unmapped. Both without transparent huge pages, which
- * would make a 2 MiB run contiguous whatever the order.
+ * <p>Why not a layout of our own. Where the pages land physically is the page allocator's choice,
+ * and it matters twice. With O_DIRECT each physically contiguous piece of a buffer is one DMA
+ * segment ({@link PhysicalPieces}): a virtual disk takes at most {@code queue/max_segments} of them
+ * per request (254 on a Firecracker guest's virtio-blk), so a 1 MiB buffer in 256 pieces (every page
+ * apart, which hostside laid out on purpose until 2026-12-07) is two requests of the disk where
+ * fio's, in fewer pieces, is one. Through the page cache the kernel copies into the buffer with the
+ * CPU, and a buffer on every other physical frame read cached files 4-14% slower than one touched in
+ * order in the same minute on the dev VM (within 1% on the H100; bench/c/layout_read.c).
+ * Both made hostside's figure a different thing from the fio job it names
+ * (docs/measurements/2026-12-07-io-equal-to-fio.md). fio's default buffers, one malloc, may lie in
+ * pages the process's allocator had handed out before, in whatever pieces those fell; a fresh mapping
+ * is a loader's large buffer. So both programs map their buffers afresh, and the pieces an O_DIRECT
+ * buffer fell into are said beside its figure.
  */
 final class Buffers {
     private Buffers() {}
 
-    /**
-     * The {@code depth} blocks, one page-aligned mapping (as O_DIRECT needs), every page present
-     * and physically apart from its neighbours; the caller unmaps it.
-     */
-    static MemorySegment map(int block, int depth, long pageSize) {
-        long bytes = (long) block * depth;
-        int rw = Libc.PROT_READ | Libc.PROT_WRITE, anon = Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS;
-        MemorySegment mapping = Libc.mmap(bytes, rw, anon, -1, 0);
-        MemorySegment spacer = null;
-        try {
-            spacer = Libc.mmap(bytes, rw, anon, -1, 0);
-            noHugePages(mapping);
-            noHugePages(spacer);
-            interleave(mapping, spacer, pageSize);
-            return mapping;
-        } catch (RuntimeException e) {
-            Libc.munmap(mapping);
-            throw e;
-        } finally {
-            if (spacer != null) Libc.munmap(spacer);
-        }
+    /** The {@code depth} blocks of {@code block} bytes, back to back in one page-aligned mapping; the caller unmaps it. */
+    static MemorySegment map(int block, int depth) {
+        return Libc.mmap((long) block * depth, Libc.PROT_READ | Libc.PROT_WRITE, Libc.MAP_PRIVATE | Libc.MAP_ANONYMOUS, -1, 0);
     }
-
-    private static void noHugePages(MemorySegment region) {
-        try {
-            Libc.madvise(region, Libc.MADV_NOHUGEPAGE);
-        } catch (LibcException e) {
-            // EINVAL: a kernel without transparent huge pages, where there are none to turn off
-        }
-    }
-
-    /** First-touches the pages of {@code a} and of {@code b} (as large) in turns, a's first: a write faults each page in. */
-    private static void interleave(MemorySegment a, MemorySegment b, long pageSize) {
-        for (long off = 0; off < a.byteSize(); off += pageSize) {
-            a.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
-            b.set(ValueLayout.JAVA_BYTE, off, (byte) 0);
-        }
-    }
-
 }

@@ -17,9 +17,12 @@ import java.util.function.Supplier;
  */
 public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize,
                        long sampleNanos, String uringUnavailable) {
-    /** A sequential sample reads this much: the whole file, up to 1 GiB. */
+    /**
+     * A sequential sample reads this much: the whole file, up to 256 MiB, a few hundred milliseconds
+     * from a disk, far past readahead's window (at most a few MiB), so its ramp is a small share.
+     */
     public long sequentialSampleBytes() {
-        return Math.min(fileBytes, 1L << 30) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
+        return Math.min(fileBytes, 256L << 20) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
     }
 
     /**

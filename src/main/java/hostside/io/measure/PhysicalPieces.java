@@ -13,9 +13,11 @@ import java.nio.file.StandardOpenOption;
  * the buffer's pages, one segment per piece; a virtual disk (virtio-blk) hands each segment to the
  * host on its own, so on a VM a 1 MiB read into 256 scattered pages costs several times one into
  * a contiguous 1 MiB (on a Firecracker guest, the same file: about 1.1 GB/s at 250 pieces, 2 GB/s
- * at 100, 4 GB/s at 18 to 1). fio does not choose it: the page allocator does, per run; hostside
- * lays its buffers out page by page ({@link Buffers}) so its figure does not change with it. Read from
- * /proc/self/pagemap, whose frame numbers only root sees (others read zeros: then unknown).
+ * at 100, 4 GB/s at 18 to 1), and a request carries at most the queue's max_segments of them (254 on
+ * a Firecracker guest): a 1 MiB buffer in 256 pieces is two requests. Neither fio nor hostside chooses
+ * it: the page allocator does, per run ({@link Buffers}); the count is said beside the figure so that
+ * runs can be compared by it. Read from /proc/self/pagemap, whose frame numbers only root sees (others
+ * read zeros: then unknown).
  */
 final class PhysicalPieces {
     static final Path PAGEMAP = Path.of("/proc/self/pagemap");

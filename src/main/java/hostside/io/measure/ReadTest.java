@@ -3,6 +3,7 @@ package hostside.io.measure;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -37,7 +38,21 @@ import hostside.libc.LibcException;
  */
 public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) implements TestCase<IoTarget> {
     static final int SEQ_BLOCK = 1 << 20, RAND_BLOCK = 4096;
+    /** Samples kept at least; the loop stops there once the median is known within {@link #WITHIN}. */
     static final int SAMPLES = 5;
+    /** Samples kept at most, and how closely the median must be known before that: fio's own runs of one job differ more. */
+    static final int MOST_SAMPLES = 25;
+    static final double WITHIN = 0.05;
+
+    /**
+     * Five samples and more until the median is within 5%, at most {@link #MOST_SAMPLES} or some
+     * seconds of samples: three of the old five-second run for a time-based sample (fifteen
+     * samples), four for a sequential pass, whose length only the disk tells.
+     */
+    Sampling sampling(IoTarget t) {
+        Duration cap = pattern == Pattern.SEQUENTIAL ? Duration.ofSeconds(4) : Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), 15L));
+        return Sampling.untilSettled(1, SAMPLES, MOST_SAMPLES, WITHIN, cap);
+    }
 
     public enum Pattern { SEQUENTIAL, RANDOM }
 
@@ -202,11 +217,11 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         String ringFlags = null;
         MemorySegment buffers = null;
         try {
-            buffers = Buffers.map(block(), depth, t.pageSize());
+            buffers = Buffers.map(block(), depth);
             try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
                 ringFlags = ring == null ? null : ring.setupFlags();
                 Sampler sampler = new Sampler(fd, t, ring, buffers, new SplittableRandom(7));
-                kept = new Sampling(1, SAMPLES).each(i -> {
+                kept = sampling(t).each(i -> {
                     if (i < 0) { // warm-up: the JIT, and for WARM the file into the page cache
                         // WARM drops the file's pages too, then reads it once in order: the cache then holds
                         // it as a sequential read leaves it, in large folios, whatever ran before. After
@@ -221,7 +236,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                     }
                     double resident = cache == Cache.COLD ? PageCache.evict(path, t.fileBytes(), t.pageSize()) : 0;
                     return sampler.sample(latency, t.sampleNanos(), false).coldFrom(resident);
-                });
+                }, this::figure);
             }
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
             if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers, block(), depth, t.pageSize());
@@ -243,9 +258,16 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 + (cache == Cache.COLD ? ", posix_fadvise(DONTNEED) before each sample" : "")
                 + (cache == Cache.WARM ? ", the file's pages dropped then read once in order before the samples (the page cache as a sequential read leaves it)" : "")
                 + (cache != Cache.DIRECT ? ", no access-pattern hint (as a loader gives none)" : "")
-                + "; buffers laid out page by page, each page physically apart from its neighbours (as a long-running process's usually fall)"
-                + (pattern == Pattern.SEQUENTIAL ? "; " + SAMPLES + " samples of " + Units.bytes(t.sequentialSampleBytes())
-                : "; " + SAMPLES + " samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets") + "; host clock";
+                // a cached 4 KiB read is about a microsecond, and the reader's own work per read shows in it: fio's, its
+                // statistics, was 0.26 us of user time a read on the H100 against hostside's two clock reads and a
+                // histogram record (docs/measurements/2026-12-07-io-equal-to-fio.md)
+                + (cache == Cache.WARM && pattern == Pattern.RANDOM
+                ? " (at a microsecond a read the reader's own work shows: hostside's is two clock reads and a histogram record a read, fio's its statistics)" : "")
+                + "; one buffer region for the reads in flight, as fio's, its pages faulted in by the warm-up's reads"
+                + (pattern == Pattern.SEQUENTIAL ? "; samples of " + Units.bytes(t.sequentialSampleBytes())
+                : "; samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets, each drawn anew")
+                + String.format(Locale.ROOT, ", %d and more until the median is known within %.0f%% (at most %d)", SAMPLES, WITHIN * 100, MOST_SAMPLES)
+                + "; host clock";
     }
 
     /** The recorded latencies (ns) as microseconds: the quantiles fio prints as clat percentiles. */
@@ -265,16 +287,27 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 .append(" --ioengine=").append(engine == Engine.IO_URING ? "io_uring" : "psync")
                 .append(" --iodepth=").append(depth)
                 .append(" --direct=").append(cache == Cache.DIRECT ? 1 : 0);
-        // fio drops the file's cached pages before every job unless told not to (invalidate=1 is its default)
-        s.append(" --invalidate=").append(cache == Cache.COLD ? 1 : 0);
+        // fio drops the file's cached pages (posix_fadvise DONTNEED) as it opens the file unless told not to
+        // (invalidate=1 is its default: ioengines.c, td_io_open_file). The warm job reads the file into the
+        // page cache first instead, in order and untimed (pre_read: HOWTO; backend.c reads it before the
+        // job's clock starts), as hostside's warm-up reads it once in order; pre_read clears invalidate
+        if (cache == Cache.WARM) s.append(" --pre_read=1");
+        else s.append(" --invalidate=").append(cache == Cache.COLD ? 1 : 0);
         // and by default tells the kernel the pattern (POSIX_FADV_SEQUENTIAL or _RANDOM), which changes readahead;
         // hostside gives no hint, as torch.load, numpy and a Dataset's reads give none
         if (cache != Cache.DIRECT) s.append(" --fadvise_hint=0");
-        // and without O_DIRECT leaves its buffer where malloc put it, 16 bytes past a page; hostside's
-        // buffers start on a page, as a tensor's storage starts on 64 bytes. On the AMD dev VM the
-        // kernel's copy into a misaligned buffer ran 5-7x slower (fio's warm reads 1.6-2.6 GB/s
-        // against 10.9-14.9 aligned), so the job aligns its buffer as hostside's is
-        if (cache != Cache.DIRECT) s.append(" --iomem_align=").append(t.pageSize());
+        // and makes its buffers with one malloc, which without O_DIRECT leaves them 16 bytes past a page (on
+        // the AMD dev VM the kernel's copy into such a buffer ran 5-7x slower: fio's warm reads 1.6-2.6 GB/s
+        // against 10.9-14.9 aligned) and, with or without, in pages malloc may have handed out before, in
+        // whatever physical pieces those fell. --iomem=mmap makes them as hostside's Buffers are: one fresh
+        // anonymous mapping (fio's memory.c, alloc_mem_mmap), page-aligned, faulted in by the first reads.
+        // On the H100 hostside's 32 MiB of O_DIRECT buffers fell into 1-15 pieces per MiB and read 2.45 GB/s
+        // at depth 32 against 1.88 for fio's malloc'd ones (2026-12-07)
+        s.append(" --iomem=mmap");
+        // hostside draws each random offset anew, uniformly over the file (a block may come twice, another not at all); fio
+        // by default keeps a map of the blocks done and draws among the rest, which costs it time per read: 480k against
+        // 665k cached reads a second on the dev VM, 2026-12-07 (HOWTO, norandommap: "just get a new random offset")
+        if (pattern == Pattern.RANDOM) s.append(" --norandommap");
         if (pattern == Pattern.SEQUENTIAL && cache == Cache.COLD) s.append(" --io_size=").append(t.sequentialSampleBytes());
         else s.append(" --time_based --runtime=").append(Math.max(1, t.sampleNanos() * SAMPLES / 1_000_000_000L));
         return s.toString();

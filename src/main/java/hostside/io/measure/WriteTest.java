@@ -2,6 +2,7 @@ package hostside.io.measure;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,7 +29,12 @@ import hostside.libc.FileIo;
  * deleted after, and on Ctrl-C; none is made once that cleanup ran.
  */
 public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
-    static final int BLOCK = 1 << 20, SAMPLES = 3;
+    static final int BLOCK = 1 << 20;
+    /**
+     * A first file thrown away (the page cache it leaves is what the next writes into), then five
+     * and more until the median is within 5%, at most ten files or six seconds of them.
+     */
+    static final Sampling SAMPLING = Sampling.untilSettled(1, 5, 10, 0.05, Duration.ofSeconds(6));
 
     public static List<TestCase<IoTarget>> all() {
         return List.of(new WriteTest(false), new WriteTest(true));
@@ -80,18 +86,27 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
     }
 
     /**
-     * The fio job that writes the same: 1 MiB buffered writes of a new file of this size, with
-     * fsync at its end or not. {@code --fallocate=none}: fio reserves a write job's blocks with
-     * posix_fallocate before it writes unless told not to, and a file whose blocks are reserved
-     * takes buffered writes faster (ext4 on the H200 VM: 5.80 against 5.04 GB/s, fio both) than a new file
-     * whose blocks are found as it grows, which is what hostside writes and what torch.save,
-     * safetensors and a distributed checkpoint write. {@code --iomem_align}: hostside's source
-     * buffer starts on a page; fio's, without it, 16 bytes past one (malloc's), and on the AMD dev
-     * VM the kernel copied from it ten times slower (0.38 against 4.15 GB/s, fio both).
+     * The fio jobs that write the same: 1 MiB buffered writes of a new file of this size, with fsync
+     * at its end or not, after a first file of the same size written, synced and removed
+     * ({@code --name=warmup ... --unlink=1}, then the measured job behind {@code --stonewall}). Each
+     * of hostside's samples writes into the page cache that the sample before it gave back when its
+     * file was removed; on a VM that returns freed memory to its host (virtio-balloon free page
+     * reporting, about two seconds after the free) a write into memory taken back from the host pays a
+     * host fault per page and ran several times slower (dev VM: 0.5-0.7 against 3.9-5.5 GB/s, fio
+     * both, 2026-12-07). fio's single job got whichever memory the process before it left, which made
+     * its own figure swing; its warm-up job gives it what hostside's samples get. fio's job options
+     * given before the first {@code --name} apply to both jobs.
+     * {@code --fallocate=none}: fio reserves a write job's blocks with posix_fallocate before it
+     * writes unless told not to, and a file whose blocks are reserved takes buffered writes faster
+     * (ext4 on the H200 VM: 5.80 against 5.04 GB/s, fio both) than a new file whose blocks are found as
+     * it grows, which is what hostside writes and what torch.save, safetensors and a distributed
+     * checkpoint write. {@code --iomem_align}: hostside's source buffer starts on a page; fio's,
+     * without it, 16 bytes past one (malloc's), and on the AMD dev VM the kernel copied from it ten
+     * times slower (0.38 against 4.15 GB/s, fio both).
      */
     public String fio(IoTarget t) {
         return "fio --rw=write --bs=1M --ioengine=psync --iodepth=1 --direct=0 --fallocate=none --iomem_align=" + t.pageSize()
-                + " --end_fsync=" + (fsync ? 1 : 0) + " --size=" + t.writeBytes();
+                + " --size=" + t.writeBytes() + " --name=warmup --end_fsync=1 --unlink=1 --name=" + key() + " --stonewall --end_fsync=" + (fsync ? 1 : 0);
     }
 
     /** The samples, each a new file made by {@code file} and removed after. */
@@ -99,18 +114,19 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
         List<long[]> kept;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment block = arena.allocate(BLOCK, 4096);
-            kept = new Sampling(1, SAMPLES).each(i -> {
+            kept = SAMPLING.each(i -> {
                 // each file its own bytes, every page different (TestData says why): filled here, before the timing
                 long[] times = writeOnce(file, new TestData(block), t.writeBytes());
                 file.delete();
                 return times;
-            });
+            }, x -> t.writeBytes() / (double) x[0]);
         }
         Stats gbs = Stats.of(kept.stream().mapToDouble(x -> t.writeBytes() / (double) x[0]).toArray());
         Stats syncMs = fsync ? Stats.of(kept.stream().mapToDouble(x -> x[1] / 1e6).toArray()) : null;
         double overall = t.writeBytes() * (double) kept.size() / kept.stream().mapToLong(x -> x[0]).sum();
         return Result.ok(this, Unit.GB_PER_S, gbs, "pwrite(2) in 1 MiB calls" + (fsync ? ", then fsync(2), both timed" : ", timed without the flush")
-                + "; a new file per sample, every 4 KiB page different; host clock", fio(t), new WriteDetail(t.writeBytes(), BLOCK, syncMs, overall));
+                + "; a new file per sample, every 4 KiB page different, written into the page cache the sample before gave back"
+                + " (after a first sample, not kept); host clock", fio(t), new WriteDetail(t.writeBytes(), BLOCK, syncMs, overall));
     }
 
     /**

@@ -71,6 +71,8 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
 
     public Result run(HostTarget t) {
         TestFile file = t.file().get();
+        // the bytes this drill asked for, from the start of the file: a report's shared file may be longer
+        long bytes = t.file().bytes();
         // warm: one pass first, so the file is in the page cache; cold: each sample evicts it first
         Sampling sampling = new Sampling(cold ? 0 : 1, cold ? COLD_SAMPLES : WARM_SAMPLES);
         double[] maxResident = {0};
@@ -79,19 +81,19 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
             MemorySegment buffer = arena.allocate(CHUNK, 4096);
             buffer.fill((byte) 1); // the destination is touched once here, not inside the timing
             passes = sampling.each(i -> {
-                if (cold) maxResident[0] = Math.max(maxResident[0], evict(file, t.pageSize()));
-                return pass(file, buffer);
+                if (cold) maxResident[0] = Math.max(maxResident[0], evict(file, bytes, t.pageSize()));
+                return pass(file, bytes, buffer);
             });
         }
-        double[] gbs = passes.stream().mapToDouble(p -> file.bytes() / p.seconds() / 1e9).toArray();
+        double[] gbs = passes.stream().mapToDouble(p -> bytes / p.seconds() / 1e9).toArray();
         long minor = median(passes.stream().mapToLong(p -> p.faults().minorFaults()).toArray());
         long major = median(passes.stream().mapToLong(p -> p.faults().majorFaults()).toArray());
-        double mib = file.bytes() / (double) (1 << 20);
-        FileDetail d = new FileDetail(file.bytes(), file.path().toString(), minor, major, (minor + major) / mib,
+        double mib = bytes / (double) (1 << 20);
+        FileDetail d = new FileDetail(bytes, file.path().toString(), minor, major, (minor + major) / mib,
                 cold ? maxResident[0] * 100 : null);
         return Result.ok(this, Unit.GB_PER_S, Stats.of(gbs), mmap
                 ? "mmap(MAP_PRIVATE) + 1 MiB copies out of the mapping, host clock; faults from getrusage(RUSAGE_THREAD)"
-                : "read(2) in 1 MiB calls, host clock; faults from getrusage(RUSAGE_THREAD)", fio(file.bytes()), d);
+                : "read(2) in 1 MiB calls, host clock; faults from getrusage(RUSAGE_THREAD)", fio(bytes), d);
     }
 
     /**
@@ -111,16 +113,17 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
         return Long.toString(bytes);
     }
 
-    private Pass pass(TestFile file, MemorySegment buffer) {
+    /** One pass over the first {@code bytes} of the file. */
+    private Pass pass(TestFile file, long bytes, MemorySegment buffer) {
         int fd = Libc.open(file.path().toString(), Libc.O_RDONLY);
         try {
             Libc.Usage before = Libc.threadUsage();
             long t0 = System.nanoTime();
             if (mmap) {
-                MemorySegment map = Libc.mmap(file.bytes(), Libc.PROT_READ, Libc.MAP_PRIVATE, fd, 0);
+                MemorySegment map = Libc.mmap(bytes, Libc.PROT_READ, Libc.MAP_PRIVATE, fd, 0);
                 try {
-                    for (long off = 0; off < file.bytes(); off += CHUNK) {
-                        long n = Math.min(CHUNK, file.bytes() - off);
+                    for (long off = 0; off < bytes; off += CHUNK) {
+                        long n = Math.min(CHUNK, bytes - off);
                         MemorySegment.copy(map, off, buffer, 0, n);
                     }
                 } finally {
@@ -128,12 +131,12 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
                 }
             } else {
                 long total = 0;
-                while (total < file.bytes()) {
-                    long n = Libc.read(fd, buffer, CHUNK);
+                while (total < bytes) {
+                    long n = Libc.read(fd, buffer, Math.min(CHUNK, bytes - total));
                     if (n == 0) break;
                     total += n;
                 }
-                if (total != file.bytes()) throw new IllegalStateException(file.path() + " shrank while being read: " + total + " bytes");
+                if (total != bytes) throw new IllegalStateException(file.path() + " shrank while being read: " + total + " bytes");
             }
             long ns = System.nanoTime() - t0;
             Libc.Usage after = Libc.threadUsage();
@@ -143,14 +146,14 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
         }
     }
 
-    /** Drops the file's pages; returns the share still resident afterwards (0..1), by mincore. */
-    static double evict(TestFile file, long pageSize) {
+    /** Drops the file's pages; returns the share of its first {@code bytes} still resident afterwards (0..1), by mincore. */
+    static double evict(TestFile file, long bytes, long pageSize) {
         int fd = Libc.open(file.path().toString(), Libc.O_RDONLY);
         try {
             Libc.fadvise(fd, Libc.POSIX_FADV_DONTNEED);
-            MemorySegment map = Libc.mmap(file.bytes(), Libc.PROT_READ, Libc.MAP_PRIVATE, fd, 0);
+            MemorySegment map = Libc.mmap(bytes, Libc.PROT_READ, Libc.MAP_PRIVATE, fd, 0);
             try {
-                long pages = (file.bytes() + pageSize - 1) / pageSize;
+                long pages = (bytes + pageSize - 1) / pageSize;
                 return Libc.residentPages(map, pageSize) / (double) pages;
             } finally {
                 Libc.munmap(map);

@@ -71,7 +71,7 @@ class SchedCostsTest {
         assertThat(d.nativeCallNs()).isPositive().isLessThan(r.value().median());
         assertThat(d.kernelNs()).isEqualTo(r.value().median() - d.nativeCallNs());
         assertThat(d.callsPerSample()).isEqualTo(20_000);
-        assertThat(r.value().samples()).as("the warm-ups are not kept").isEqualTo(SchedCosts.SAMPLES);
+        assertThat(r.value().samples()).as("the warm-ups are not kept").isBetween(SchedCosts.SAMPLES, SchedCosts.MOST_SAMPLES);
         assertThat(r.anchor()).as("the C loop it matches").isEqualTo("refs syscall (getppid by syscall(2) in a C loop)");
         assertThat(r.method()).contains("critical");
     }

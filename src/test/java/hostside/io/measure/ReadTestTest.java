@@ -29,16 +29,21 @@ class ReadTestTest {
     void eachCaseNamesTheFioJobThatMeasuresTheSame() {
         IoTarget t = target("ext4", null);
         assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(t))
-                .isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --iomem_align=4096 --io_size=1073741824");
+                .isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=0 --invalidate=1 --fadvise_hint=0 --iomem=mmap --io_size=268435456");
         assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).fioOptions(t))
-                .as("fio drops the cache by default: a warm job must say it must not")
-                .isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=0 --invalidate=0 --fadvise_hint=0 --iomem_align=4096 --time_based --runtime=5");
+                .as("fio drops the cache by default: the warm job reads the file in first (pre_read, which clears invalidate), untimed")
+                .isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=0 --pre_read=1 --fadvise_hint=0 --iomem=mmap --time_based --runtime=5");
+        assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).fioOptions(t))
+                .contains("--direct=0 --pre_read=1 ").doesNotContain("invalidate");
         assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(t))
                 .as("fio's default FADV_RANDOM changes readahead; hostside, like a Dataset, gives no hint, and names the job that gives none")
-                .contains("--direct=0 --invalidate=1 --fadvise_hint=0 --iomem_align=4096 ");
+                .contains("--direct=0 --invalidate=1 --fadvise_hint=0 --iomem=mmap ");
         assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).fioOptions(t))
-                .as("the hint does nothing to O_DIRECT: not named")
-                .isEqualTo("--rw=randread --bs=4k --size=3221225472 --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --time_based --runtime=5");
+                .as("the hint does nothing to O_DIRECT: not named; the buffers one anonymous mapping, as hostside's")
+                .isEqualTo("--rw=randread --bs=4k --size=3221225472 --ioengine=io_uring --iodepth=32 --direct=1 --invalidate=0 --iomem=mmap --norandommap --time_based --runtime=5");
+        assertThat(new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).fioOptions(t))
+                .as("hostside draws every offset anew, as fio does without its map of blocks done").contains(" --norandommap ");
+        assertThat(new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1).fioOptions(t)).doesNotContain("randommap");
     }
 
     @Test
@@ -54,10 +59,19 @@ class ReadTestTest {
     }
 
     @Test
-    void aSequentialSampleIsTheFileUpToOneGiBInWholeBlocks() {
-        assertThat(target("ext4", null).sequentialSampleBytes()).isEqualTo(1L << 30);
-        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (300L << 20) + 123, 1L << 20, 4096, 1, null);
-        assertThat(small.sequentialSampleBytes()).isEqualTo(300L << 20);
+    void everyCaseSaysItsBuffersAreMadeAsFiosAre() {
+        IoTarget t = target("ext4", null);
+        for (TestCase<IoTarget> c : ReadTest.all()) {
+            assertThat(((ReadTest) c).method(t, null)).as(c.key()).contains("one buffer region for the reads in flight, as fio's")
+                    .doesNotContain("physically apart");
+        }
+    }
+
+    @Test
+    void aSequentialSampleIsTheFileUpTo256MiBInWholeBlocks() {
+        assertThat(target("ext4", null).sequentialSampleBytes()).isEqualTo(256L << 20);
+        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (200L << 20) + 123, 1L << 20, 4096, 1, null);
+        assertThat(small.sequentialSampleBytes()).isEqualTo(200L << 20);
     }
 
     @Test
