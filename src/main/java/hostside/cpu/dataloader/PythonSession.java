@@ -18,9 +18,10 @@ import java.util.List;
  * a spawned child, a fresh interpreter whatever its parent did before.</li>
  * <li>Nothing runs beside a copy-on-write case. The torch parent's import, started with the cases
  * so as to overlap them, moved the list's figure from 94.08% to 92.37% on the dev VM: USS counts
- * the pages of a file mapped by one process alone, and a second python3 mapping the same
- * interpreter made 4.6 MiB of main's shared for as long as it ran, so main's growth while
- * building took in that much more when it ended.</li>
+ * the pages of a file mapped by one process alone (Documentation/filesystems/proc.rst: a page is
+ * "private" if it is mapped exactly once, independent of MAP_SHARED), and a second python3
+ * mapping the same interpreter made 4.6 MiB of main's shared for as long as it ran, so main's
+ * growth while building took in that much more when it ended.</li>
  * </ul>
  * A case run without a session ({@link DataLoaderTarget#session()} null) makes one of its own and
  * closes it when it ends. Closing a session ends its interpreter and everything it started.
