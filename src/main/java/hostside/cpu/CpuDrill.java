@@ -8,6 +8,7 @@ import hostside.core.Rule;
 import hostside.cpu.dataloader.CowDetail;
 import hostside.cpu.dataloader.DataLoaderTarget;
 import hostside.cpu.dataloader.DataLoaderVerdicts;
+import hostside.cpu.dataloader.PythonSession;
 import hostside.cpu.facts.CpuFactRules;
 import hostside.cpu.facts.CpuFacts;
 import hostside.cpu.facts.CpuFactsReader;
@@ -115,14 +116,41 @@ public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
         }
     }
 
-    /** The DataLoader measurements: forked Python workers over a list and over a numpy array, and fork vs spawn with CUDA. */
+    /**
+     * The DataLoader measurements: forked Python workers over a list and over a numpy array, and
+     * fork vs spawn with CUDA, passing their python3 interpreter on where the measurements allow
+     * it ({@link PythonSession}); it ends with the last case.
+     */
     public static List<Result> dataloader(FsRoot fs, List<TestCase<DataLoaderTarget>> tests, Options s, ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
-        DataLoaderTarget[] made = new DataLoaderTarget[1];
-        List<Result> results = Runner.run(fs, tests,
-                () -> made[0] = DataLoaderTarget.onThisMachine(s.datasetBytes(), s.workers(), DataLoaderTarget.DEFAULT_TIMEOUT), progress);
-        if (made[0] == null) return results;
-        return DataLoaderTarget.cut(fs, s.datasetBytes(), made[0].datasetBytes(), s.workers()).map(c -> withCut(results, c)).orElse(results);
+        try (Loader loader = new Loader(s)) {
+            List<Result> results = Runner.run(fs, tests, loader, progress);
+            if (loader.made == null) return results;
+            return DataLoaderTarget.cut(fs, s.datasetBytes(), loader.made.datasetBytes(), s.workers()).map(c -> withCut(results, c)).orElse(results);
+        }
+    }
+
+    /** The DataLoader cases' target, made when they begin, with the session its cases share; closing it ends the session's interpreter. */
+    private static final class Loader implements DrillTarget<DataLoaderTarget> {
+        private final Options options;
+        private PythonSession session;
+        DataLoaderTarget made;
+
+        Loader(Options options) {
+            this.options = options;
+        }
+
+        @Override
+        public DataLoaderTarget make() {
+            DataLoaderTarget t = DataLoaderTarget.onThisMachine(options.datasetBytes(), options.workers(), DataLoaderTarget.DEFAULT_TIMEOUT);
+            session = new PythonSession(t.python());
+            return made = t.withSession(session);
+        }
+
+        @Override
+        public void close() {
+            if (session != null) session.close();
+        }
     }
 
     /** The copy-on-write results that ran, with {@code cut} in their detail: their figure is over less than was asked. */

@@ -1,11 +1,5 @@
 package hostside.cpu.dataloader;
 
-import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,13 +13,13 @@ import hostside.cpu.dataloader.ProcMemory.Look;
 import hostside.cpu.dataloader.ProcMemory.Sample;
 import hostside.fs.FsRoot;
 import hostside.harness.Child;
-import hostside.harness.Children;
 
 /**
- * Runs cow_workers.py and watches it: main's memory before and after it builds the dataset, then
- * main and every worker every {@link #TICK} from the moment the workers are ready until all have
- * made their passes. The script waits for a command before each step, so every look falls where
- * it must; it ends by itself if no command comes.
+ * Runs one dataset through cow_workers.py and watches it: main's memory before and after it
+ * builds the dataset, then main and every worker every {@link #TICK} from the moment the workers
+ * are ready until all have made their passes. The script waits for a command before each step,
+ * so every look falls where it must; it ends by itself if no command comes. Each dataset has an
+ * interpreter of its own, which the torch part may then take over ({@link PythonSession}).
  *
  * <p>Every wait is bounded by the target's timeout; on a timeout, an error, an interrupt or JVM
  * exit the whole process tree is killed ({@link Child}), and the script's temporary copy
@@ -35,27 +29,21 @@ public final class CowSampler {
     public static final Duration TICK = Duration.ofMillis(100);
     static final String SCRIPT = "cow_workers.py";
 
-    /** Why a run gave no figures: the script failed, stopped or ran out of time. */
-    public static final class RunFailed extends RuntimeException {
-        public RunFailed(String message) {
-            super(message, null, false, false);
-        }
-    }
-
     private final DataLoaderTarget t;
     private final DatasetKind kind;
     private final LongConsumer onProcess;
+    private final PythonSession session;
     private Child tree;
     private EventStream events;
-    private Writer commands;
-    private Path stderr;
+    private ScriptProcess script;
     private long deadline;
     private String waitingFor = "";
 
-    private CowSampler(DataLoaderTarget t, DatasetKind kind, LongConsumer onProcess) {
+    private CowSampler(DataLoaderTarget t, DatasetKind kind, LongConsumer onProcess, PythonSession session) {
         this.t = t;
         this.kind = kind;
         this.onProcess = onProcess;
+        this.session = session;
     }
 
     public static CowRun run(DataLoaderTarget t, DatasetKind kind) throws InterruptedException {
@@ -63,44 +51,48 @@ public final class CowSampler {
     }
 
     /**
-     * As {@link #run(DataLoaderTarget, DatasetKind)}; {@code onProcess} hears the script's pid once it
-     * has started, then each worker's as it becomes ready (for tests that check none is left).
+     * As {@link #run(DataLoaderTarget, DatasetKind)}; {@code onProcess} hears the script's pid at
+     * the start of the run, then each worker's as it becomes ready (for tests that check none is left).
+     *
+     * @throws RunFailed why there are no figures; {@link RunFailed#notRun()} where numpy is missing for an array
      */
     public static CowRun run(DataLoaderTarget t, DatasetKind kind, LongConsumer onProcess) throws InterruptedException {
         if (!t.hasPython()) throw new RunFailed("no python3 on PATH");
-        return new CowSampler(t, kind, onProcess).measure();
+        if (t.session() != null) return new CowSampler(t, kind, onProcess, t.session()).measure();
+        try (PythonSession own = new PythonSession(t.python())) {
+            return new CowSampler(t, kind, onProcess, own).measure();
+        }
+    }
+
+    /** The script's arguments: the dataset and the target's sizes; its own bound, behind ours. */
+    List<String> arguments() {
+        return List.of("--data", kind.key(), "--bytes", Long.toString(t.datasetBytes()), "--workers", Integer.toString(t.workers()),
+                "--passes", Integer.toString(t.passes()), "--pass-ms", Long.toString(t.passTime().toMillis()),
+                "--max-seconds", Long.toString(t.timeout().toSeconds() + 10));
     }
 
     private CowRun measure() throws InterruptedException {
         long started = System.nanoTime();
         deadline = started + t.timeout().toNanos();
-        try (Python.Script script = Python.Script.extract(SCRIPT)) {
-            stderr = script.scratch("stderr.txt");
-            long maxSeconds = t.timeout().toSeconds() + 10; // the script's own bound, behind ours
-            ProcessBuilder pb = new ProcessBuilder(Python.command(t.python(), script.file(), "--data", kind.key(),
-                    "--bytes", Long.toString(t.datasetBytes()), "--workers", Integer.toString(t.workers()),
-                    "--passes", Integer.toString(t.passes()), "--pass-ms", Long.toString(t.passTime().toMillis()),
-                    "--max-seconds", Long.toString(maxSeconds)))
-                    .redirectError(stderr.toFile());
-            pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
-            try {
-                tree = Children.start(pb);
-            } catch (IOException e) {
-                throw new RunFailed("cannot start " + t.python() + ": " + e.getMessage());
-            }
-            try {
-                events = new EventStream(tree.process().getInputStream());
-                commands = new OutputStreamWriter(tree.process().getOutputStream(), StandardCharsets.UTF_8);
-                return steps(started);
-            } finally {
-                tree.close(); // kills whatever still runs: after a failure, a timeout or an interrupt
-            }
+        boolean ended = false;
+        try {
+            ScriptProcess driver = session.forDataset(arguments());
+            script = driver;
+            tree = driver.tree();
+            events = driver.events();
+            CowRun r = steps(started, await("start"));
+            ended = true;
+            return r;
+        } catch (RunFailed e) {
+            if (e.notRun()) ended = true; // it answered "unavailable" and waits for the torch part
+            throw e;
+        } finally {
+            if (!ended) session.discard(); // kills whatever still runs: after a failure, a timeout or an interrupt
         }
     }
 
-    private CowRun steps(long started) throws InterruptedException {
+    private CowRun steps(long started, JsonNode start) throws InterruptedException {
         FsRoot fs = t.fs();
-        JsonNode start = await("start");
         long mainPid = start.path("pid").asLong();
         if (!tree.remember(mainPid)) throw new RunFailed("the script's pid " + mainPid + " is not one it started from here");
         onProcess.accept(mainPid);
@@ -108,10 +100,10 @@ public final class CowSampler {
         long pageSize = ProcMemory.pageSize(fs, mainPid);
 
         Sample beforeBuild = required(fs, mainPid, "main before it builds the dataset");
-        send("build");
+        script.send("build");
         JsonNode built = await("built");
         Sample afterBuild = required(fs, mainPid, "main after it built the dataset");
-        send("fork");
+        script.send("fork");
         JsonNode forked = await("forked");
         List<Series> workers = new ArrayList<>();
         for (JsonNode p : forked.path("workers")) {
@@ -134,7 +126,9 @@ public final class CowSampler {
         int rounds = lookAll(fs, main, workers, t0);
         if (workers.stream().anyMatch(w -> w.first().isEmpty()))
             throw new RunFailed("a worker could not be read before its first pass: " + problems(workers));
-        send("go");
+        script.send("go");
+        Set<Long> pids = new HashSet<>();
+        for (Series w : workers) pids.add(w.pid());
         Set<Long> finished = new HashSet<>();
         long nextTick = t0 + TICK.toNanos();
         waitingFor = "the workers' passes";
@@ -149,7 +143,9 @@ public final class CowSampler {
             JsonNode e = events.poll(Math.min(nextTick, deadline) - now);
             if (e == null) continue;
             switch (e.path("event").asText()) {
-                case "finished" -> finished.add(e.path("pid").asLong());
+                case "finished" -> {
+                    if (pids.contains(e.path("pid").asLong())) finished.add(e.path("pid").asLong());
+                }
                 case "error", "done", EventStream.EOF -> throw failure(e);
                 default -> {} // pass: progress only
             }
@@ -157,10 +153,9 @@ public final class CowSampler {
         rounds += lookAll(fs, main, workers, t0); // the final look: every worker idle after its last pass
         for (Series w : workers)
             if (w.last().isEmpty() || w.samples().size() < 2) throw new RunFailed(w.role() + " has no final sample: " + problems(workers));
-        send("exit");
+        script.send("exit");
         JsonNode done = await("done");
         if (!"ok".equals(done.path("status").asText("ok"))) throw new RunFailed("the script: " + done.path("status").asText());
-        waitExit();
 
         long items = built.path("items").asLong();
         long estimate = built.path("estimate_bytes").asLong();
@@ -208,22 +203,6 @@ public final class CowSampler {
         return e;
     }
 
-    private void send(String command) {
-        try {
-            commands.write(command + "\n");
-            commands.flush();
-        } catch (IOException e) {
-            throw new RunFailed("the script stopped reading commands (" + e.getMessage() + ")" + stderrTail());
-        }
-    }
-
-    private void waitExit() throws InterruptedException {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !tree.process().waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS)) throw timedOut();
-        int code = tree.process().exitValue();
-        if (code != 0) throw new RunFailed("the script exited with " + code + stderrTail());
-    }
-
     private RunFailed timedOut() {
         return new RunFailed("timed out after " + t.timeout().toSeconds() + " s waiting for " + waitingFor
                 + " (the script and its workers were killed)");
@@ -231,6 +210,7 @@ public final class CowSampler {
 
     private RunFailed failure(JsonNode e) throws InterruptedException {
         String name = e.path("event").asText();
+        if (name.equals(EventStream.UNAVAILABLE)) return RunFailed.notRun(e.path("reason").asText("the script cannot make this dataset here"));
         if (name.equals("error")) return new RunFailed(e.path("reason").asText("the script reported an error"));
         if (name.equals("done")) return new RunFailed("the script stopped early: " + e.path("status").asText() + stderrTail());
         // end of output: give the process a moment to exit so its status can be told
@@ -240,13 +220,6 @@ public final class CowSampler {
     }
 
     private String stderrTail() {
-        try {
-            if (stderr == null || !Files.exists(stderr)) return "";
-            List<String> lines = Files.readAllLines(stderr, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
-            if (lines.isEmpty()) return "";
-            return ": " + String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
-        } catch (IOException e) {
-            return "";
-        }
+        return script.stderrTail();
     }
 }

@@ -13,10 +13,11 @@ import hostside.harness.TestCase;
  * What the DataLoader measurements run against: the machine (read through {@code fs}), the
  * python3 to run (null when there is none on PATH), the size of the list dataset, how many
  * fork()ed workers go over it, how many passes each makes and how long one pass lasts at least
- * (so that a 100 ms sampler sees memory move), and the most any one run may take.
+ * (so that a 100 ms sampler sees memory move), the most any one run may take, and the python3
+ * processes the cases share ({@link PythonSession}; null: each case starts and ends its own).
  */
 public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int workers, int passes, Duration passTime,
-                               Duration timeout) {
+                               Duration timeout, PythonSession session) {
     public static final long DEFAULT_DATASET_BYTES = 256L << 20;
     public static final int DEFAULT_WORKERS = 4;
     public static final int DEFAULT_PASSES = 3;
@@ -34,6 +35,10 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
         if (passTime == null || passTime.isNegative()) throw new IllegalArgumentException("pass time must not be negative");
         if (timeout == null || timeout.isNegative() || timeout.isZero())
             throw new IllegalArgumentException("timeout must be positive");
+    }
+
+    public DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int workers, int passes, Duration passTime, Duration timeout) {
+        this(fs, python, datasetBytes, workers, passes, passTime, timeout, null);
     }
 
     public DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int workers, Duration timeout) {
@@ -88,11 +93,16 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
 
     /** The same target with other pass settings (the tests' short runs). */
     public DataLoaderTarget withPasses(int passes, Duration passTime) {
-        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout);
+        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout, session);
     }
 
     public DataLoaderTarget withTimeout(Duration timeout) {
-        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout);
+        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout, session);
+    }
+
+    /** The same target, its cases sharing {@code session}'s processes (which its maker closes). */
+    public DataLoaderTarget withSession(PythonSession session) {
+        return new DataLoaderTarget(fs, python, datasetBytes, workers, passes, passTime, timeout, session);
     }
 
     /** Module 3's DataLoader measurements, in the order they run. */

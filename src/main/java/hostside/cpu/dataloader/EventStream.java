@@ -23,6 +23,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
  */
 final class EventStream {
     static final String EOF = "eof";
+    /** A script's answer that it cannot do what was asked here (numpy missing for an array dataset). */
+    static final String UNAVAILABLE = "unavailable";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final BlockingQueue<JsonNode> queue = new LinkedBlockingQueue<>();
@@ -63,10 +65,18 @@ final class EventStream {
     }
 
     /**
+     * Forgets the events set aside: a script that serves one run after another starts each with
+     * nothing left of the one before.
+     */
+    void forget() {
+        backlog.clear();
+    }
+
+    /**
      * The next event named {@code name}, wherever it is: the processes write concurrently, so a
      * worker's "ready" may come before main's "forked". Other events are set aside in order for
-     * {@link #poll}, except the end of the stream, an "error" or a "done", which are returned at
-     * once. Null if none comes within {@code nanos}.
+     * {@link #poll}, except the end of the stream, an "error", an "unavailable" or a "done", which
+     * are returned at once. Null if none comes within {@code nanos}.
      */
     JsonNode next(String name, long nanos) throws InterruptedException {
         for (var it = backlog.iterator(); it.hasNext(); ) {
@@ -87,7 +97,7 @@ final class EventStream {
 
     static boolean terminal(JsonNode e) {
         String n = e.path("event").asText();
-        return n.equals(EOF) || n.equals("error") || n.equals("done");
+        return n.equals(EOF) || n.equals("error") || n.equals(UNAVAILABLE) || n.equals("done");
     }
 
     /** Lines that were not events (a stray print, a warning on stdout). */

@@ -76,9 +76,15 @@ public final class Python {
 
         /** {@code name} and the module it imports, copied into a fresh scratch folder. */
         public static Script extract(String name) {
+            return extract(name, List.of());
+        }
+
+        /** {@code name}, the module every script imports and {@code modules} (bundled scripts it imports too), copied into a fresh scratch folder. */
+        public static Script extract(String name, List<String> modules) {
             ScratchFolder folder = ScratchFolder.create("python");
             try {
                 copy(CHILD_MODULE, folder);
+                for (String m : modules) copy(m, folder);
                 return new Script(folder, copy(name, folder));
             } catch (IOException | RuntimeException e) {
                 folder.close();
@@ -150,15 +156,5 @@ public final class Python {
         List<String> c = new ArrayList<>(List.of(python, script.toString()));
         c.addAll(List.of(args));
         return c;
-    }
-
-    /** numpy importable by this python: empty, or why not. */
-    public static Optional<String> numpyMissing(String python, Duration timeout) throws InterruptedException {
-        Outcome o = run(List.of(python, "-c", "import numpy"), timeout);
-        if (o.ok()) return Optional.empty();
-        if (o.timedOut()) return Optional.of("python3 -c 'import numpy' did not finish in " + timeout.toSeconds() + " s");
-        if (o.stderr().contains("No module named 'numpy'") || o.stderr().contains("No module named numpy"))
-            return Optional.of("numpy not installed (pip install numpy)");
-        return Optional.of("numpy does not import: " + o.lastErrorLine());
     }
 }

@@ -8,14 +8,23 @@ default on Linux) that each go over every item, the way a Dataset's __getitem__ 
          a write into the object's page, so each worker ends up copying every object page
   array  one numpy array of shape (items, 2), float64: workers read its buffer, write nothing
 
-Progress is written to stdout as JSON lines: start, built, forked, ready (one per worker),
-pass (per worker and pass), finished (per worker), done. Unless --standalone, the parent waits
-for one command line on stdin before each step ("build", "fork", "go", "exit") so that a
-sampler can read /proc/PID/smaps_rollup at the right moments.
+Progress is written to stdout as JSON lines: start, built, forked, ready (one per worker), pass
+(per worker and pass), finished (per worker), done. Unless --standalone, the parent waits for one
+command line on stdin before each step ("build", "fork", "go", "exit") so that a sampler can read
+/proc/PID/smaps_rollup at the right moments.
 
-Bounded: the whole run ends after --max-seconds; the workers die with the parent
-(PR_SET_PDEATHSIG), and the parent ends when its stdin closes or its own parent goes away.
-python3 only; numpy is needed for --data array alone.
+One dataset per interpreter (--data; "none" for none): what main did before would be in the next
+dataset's figures (a list served before an array in one interpreter added 2-4 copied pages to
+each array worker, 2026-12-07). After its dataset, or instead of one, the same interpreter runs
+fork_vs_spawn.py's part on "torch TRIES CHILD_SECONDS MAX_SECONDS" (its figure is the start of
+spawned children, fresh interpreters whatever their parent did before) and ends; stdin closing
+ends it too. For --data array numpy is imported before "start" (the sampler's first look must
+include it); where it does not import, the first line is "unavailable" with the reason, and the
+parent waits for the torch part or the end.
+
+Bounded: the dataset, and the wait for the torch part, each end after --max-seconds; the workers
+die with the parent (PR_SET_PDEATHSIG), and the parent ends when its stdin closes or its own
+parent goes away. python3 only; numpy is needed for --data array alone.
 """
 import argparse
 import json
@@ -123,13 +132,12 @@ class Commands:
                 self.workers.remove(pid)
                 raise Stop("worker pid %d exited early (wait status %d)" % (pid, status))
 
-    def expect(self, word):
-        if self.standalone:
-            return
+    def next_line(self, waiting_for):
+        """The next command line, stripped; Stop at the deadline, when stdin closes or the parent goes."""
         while b"\n" not in self.buf:
             left = self.deadline - time.monotonic()
             if left <= 0:
-                raise Stop("deadline waiting for '%s'" % word)
+                raise Stop("deadline waiting for '%s'" % waiting_for)
             r, _, _ = select.select([0], [], [], min(left, 0.1))
             if os.getppid() != self.parent:
                 raise Stop("parent gone")
@@ -140,7 +148,12 @@ class Commands:
                     raise Stop("stdin closed")
                 self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
-        got = line.decode(errors="replace").strip()
+        return line.decode(errors="replace").strip()
+
+    def expect(self, word):
+        if self.standalone:
+            return
+        got = self.next_line(word)
         if got != word:
             raise Stop("expected '%s', got '%s'" % (word, got))
 
@@ -170,39 +183,29 @@ def worker(i, kind, data, args, deadline, go_r, exit_r, parent):
     os._exit(code)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data", choices=["list", "array"], default="list")
-    p.add_argument("--bytes", type=int, default=256 << 20, help="size of the list dataset (the array holds as many items)")
-    p.add_argument("--workers", type=int, default=4)
-    p.add_argument("--passes", type=int, default=3)
-    p.add_argument("--pass-ms", type=int, default=1000, help="each pass takes at least this long")
-    p.add_argument("--max-seconds", type=float, default=120.0)
-    p.add_argument("--standalone", action="store_true", help="run through without waiting for commands on stdin")
-    args = p.parse_args()
-    die_with_hostside()
-    if args.bytes < 1 or args.workers < 1 or args.passes < 1 or args.max_seconds <= 0:
-        p.error("--bytes, --workers, --passes and --max-seconds must be positive")
+def import_numpy():
+    """None when numpy imports here, else why not (the words hostside shows)."""
+    try:
+        import numpy  # noqa: F401
+    except ModuleNotFoundError as e:
+        if e.name == "numpy":
+            return "numpy not installed (pip install numpy)"
+        return "numpy does not import: %s: %s" % (type(e).__name__, e)
+    except Exception as e:
+        return "numpy does not import: %s: %s" % (type(e).__name__, str(e).strip().split("\n")[0])
+    return None
 
-    deadline = time.monotonic() + args.max_seconds
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(Stop("SIGTERM")))
-    signal.signal(signal.SIGINT, lambda *_: (_ for _ in ()).throw(Stop("SIGINT")))
-    cmd = Commands(args.standalone, deadline)
-    if args.data == "array":
-        try:
-            import numpy  # noqa: F401  (before "start": the sampler's first look must include it)
-        except ImportError:
-            emit("error", reason="numpy not installed (pip install numpy)")
-            return 3
-    emit("start", pid=os.getpid(), data=args.data, python=sys.version.split()[0])
 
+def run_dataset(kind, args, cmd):
+    """The dataset, build to exit, with its workers; returns the status ("ok" or why not). The
+    dataset is freed on return: a torch part after it need not fork with it."""
     workers = []
     go_w = exit_w = None
     status = "ok"
     try:
         cmd.expect("build")
         t0 = time.monotonic()
-        data, items, estimate = build(args.data, args.bytes)
+        data, items, estimate = build(kind, args.bytes)
         emit("built", items=items, estimate_bytes=estimate, seconds=round(time.monotonic() - t0, 4))
         cmd.expect("fork")
         go_r, go_w = os.pipe()
@@ -213,7 +216,7 @@ def main():
             if pid == 0:
                 os.close(go_w)
                 os.close(exit_w)
-                worker(i, args.data, data, args, deadline, go_r, exit_r, me)
+                worker(i, kind, data, args, cmd.deadline, go_r, exit_r, me)
             workers.append(pid)
         os.close(go_r)
         os.close(exit_r)
@@ -223,14 +226,14 @@ def main():
         os.close(go_w)
         go_w = None
         if args.standalone:
-            while workers and time.monotonic() < deadline:
+            while workers and time.monotonic() < cmd.deadline:
                 pid, _ = os.waitpid(-1, 0)
                 workers.remove(pid)
         else:
             cmd.expect("exit")
         os.close(exit_w)
         exit_w = None
-        end = min(deadline, time.monotonic() + 5)
+        end = min(cmd.deadline, time.monotonic() + 5)
         while workers and time.monotonic() < end:
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -254,8 +257,60 @@ def main():
         for fd in (go_w, exit_w):
             if fd is not None:
                 os.close(fd)
-    emit("done", status=status)
-    return 0 if status == "ok" else 2
+        cmd.workers = []
+    return status
+
+
+def torch_part(args, cmd):
+    """Waits for "torch TRIES CHILD_SECONDS MAX_SECONDS" and runs fork_vs_spawn's part, or ends
+    when stdin closes; returns the exit status."""
+    cmd.deadline = time.monotonic() + args.max_seconds
+    try:
+        line = cmd.next_line("torch")
+    except Stop:
+        return 0
+    words = line.split()
+    if len(words) != 4 or words[0] != "torch":
+        emit("done", part="torch", status="stopped: expected 'torch TRIES CHILD_SECONDS MAX_SECONDS', got '%s'" % line)
+        return 2
+    import fork_vs_spawn
+    rc = fork_vs_spawn.run(int(words[1]), float(words[2]), float(words[3]))
+    emit("done", part="torch", status="ok" if rc == 0 else "ended with %d" % rc)
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--data", choices=["list", "array", "none"], default="list")
+    p.add_argument("--bytes", type=int, default=256 << 20, help="size of the list dataset (the array holds as many items)")
+    p.add_argument("--workers", type=int, default=4)
+    p.add_argument("--passes", type=int, default=3)
+    p.add_argument("--pass-ms", type=int, default=1000, help="each pass takes at least this long")
+    p.add_argument("--max-seconds", type=float, default=120.0, help="the most the dataset, or the wait for the torch part, may take")
+    p.add_argument("--standalone", action="store_true", help="run the dataset through without waiting for commands on stdin, then end")
+    args = p.parse_args()
+    die_with_hostside()
+    if args.bytes < 1 or args.workers < 1 or args.passes < 1 or args.max_seconds <= 0:
+        p.error("--bytes, --workers, --passes and --max-seconds must be positive")
+
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(Stop("SIGTERM")))
+    signal.signal(signal.SIGINT, lambda *_: (_ for _ in ()).throw(Stop("SIGINT")))
+    cmd = Commands(args.standalone, time.monotonic() + args.max_seconds)
+    if args.data == "array":
+        why = import_numpy()
+        if why:
+            if args.standalone:
+                emit("error", reason=why)
+                return 3
+            emit("unavailable", data=args.data, reason=why)
+            return torch_part(args, cmd)
+    emit("start", pid=os.getpid(), data=args.data, python=sys.version.split()[0])
+    if args.data != "none":
+        status = run_dataset(args.data, args, cmd)
+        emit("done", data=args.data, status=status)
+        if args.standalone or status != "ok":
+            return 0 if status == "ok" else 2
+    return torch_part(args, cmd)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,14 @@ The parent initialises CUDA (a tensor on the GPU), then starts children through 
             --tries times, from Process.start() to the child having imported torch, and to its
             first CUDA result
 Results are JSON lines on stdout, the first saying whether torch imports and sees a GPU (the
-"probe" event; --probe says only that).
+"probe" event; --probe says only that). hostside runs run() inside cow_workers.py's interpreter
+(its "torch" command), after a copy-on-write dataset or instead of one: one interpreter fewer.
+
+What the spawn figure must include, and does: a spawned child is a fresh interpreter that pays
+its own `import torch` (that is the figure: a DataLoader worker started with spawn pays it), from
+Process.start() in the parent, which has CUDA initialised, to torch imported in the child.
+Nothing is imported for it beforehand (no forkserver, no preloading), whatever the parent did
+before; the tries run one after another, each child gone before the next starts.
 Every child is bounded in time, dies with its parent (PR_SET_PDEATHSIG), and the whole run ends
 after --max-seconds.
 """
@@ -114,9 +121,17 @@ def main():
     if args.probe:
         probe()
         return 0
+    rc = run(args.tries, args.child_seconds, args.max_seconds)
+    if rc == 0:
+        emit("done")
+    return rc
 
+
+def run(tries, child_seconds, max_seconds):
+    """The probe, CUDA in the parent, the fork children, `tries` spawn children, as events; 0 when
+    it got as far as the spawns, 3 when torch or its GPU is missing. Bounded by max_seconds."""
     signal.signal(signal.SIGALRM, lambda *_: os._exit(124))
-    signal.alarm(max(1, int(args.max_seconds)))  # the whole run, whatever happens
+    signal.alarm(max(1, int(max_seconds)))  # the whole run, whatever happens
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # daemon children are killed at exit
     import multiprocessing as mp
     # the run says first what --probe says, so that hostside needs no second interpreter to ask
@@ -130,21 +145,20 @@ def main():
          cuda_init_seconds=round(time.monotonic() - t0, 4), value=float(x.sum().item()))
 
     fork = mp.get_context("fork")
-    msg, _ = one_child(fork, child_cuda, args.child_seconds)
+    msg, _ = one_child(fork, child_cuda, child_seconds)
     emit("fork", ok=bool(msg.get("ok")), error=msg.get("error", ""))
-    msg, _ = one_child(fork, child_cpu, args.child_seconds)
+    msg, _ = one_child(fork, child_cpu, child_seconds)
     emit("fork_cpu", ok=bool(msg.get("ok")), error=msg.get("error", ""))
 
     spawn = mp.get_context("spawn")
-    for k in range(args.tries):
-        msg, started = one_child(spawn, child_cuda, args.child_seconds)
+    for k in range(tries):
+        msg, started = one_child(spawn, child_cuda, child_seconds)
         out = {"try": k + 1, "ok": bool(msg.get("ok")), "error": msg.get("error", "")}
         if "imported" in msg:
             out["start_seconds"] = round(msg["imported"] - started, 4)  # a fresh interpreter, main re-imported, torch imported
         if "cuda" in msg:
             out["cuda_seconds"] = round(msg["cuda"] - msg["imported"], 4)  # its own CUDA context and first kernel
         emit("spawn", **out)
-    emit("done")
     return 0
 
 

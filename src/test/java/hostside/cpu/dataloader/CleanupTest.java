@@ -52,7 +52,7 @@ class CleanupTest {
         var folders = Leftovers.tempFolders();
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> CowSampler.run(t, DatasetKind.LIST, seen))
-                .isInstanceOf(CowSampler.RunFailed.class).hasMessageContaining("timed out after 1 s").hasMessageContaining("killed");
+                .isInstanceOf(RunFailed.class).hasMessageContaining("timed out after 1 s").hasMessageContaining("killed");
         assertThat((System.nanoTime() - t0) / 1e9).as("bounded by the timeout, and the kill by its own wait").isLessThan(6);
         assertThat(seen.seen).hasSize(3);
         assertThat(seen.running()).isEmpty();
@@ -104,7 +104,7 @@ class CleanupTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Result.failed(test, "interrupted (the script and its workers were killed)");
-        } catch (CowSampler.RunFailed e) {
+        } catch (RunFailed e) {
             return Result.failed(test, e.getMessage());
         }
     }

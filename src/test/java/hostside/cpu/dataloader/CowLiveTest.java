@@ -17,7 +17,8 @@ import hostside.harness.Status;
 
 /**
  * The real thing on this machine, small: a 16 MiB list dataset, two workers, two passes of
- * 300 ms. A list's refcount updates copy it into every worker; an array stays shared.
+ * 300 ms. A list's refcount updates copy it into every worker; an array stays shared. Both run as
+ * the drill runs them, in one session ({@link PythonSession}): an interpreter each.
  */
 class CowLiveTest {
     static DataLoaderTarget target;
@@ -31,7 +32,11 @@ class CowLiveTest {
     @Test
     void listCopiesArrayStaysShared() throws Exception {
         assumeThat(target.hasPython()).as("python3 on PATH").isTrue();
-        List<Result> rs = Runner.run(List.of(new CowGrowth(DatasetKind.LIST), new CowGrowth(DatasetKind.ARRAY)), target, k -> {});
+        List<Result> rs;
+        try (PythonSession session = new PythonSession(target.python())) {
+            rs = Runner.run(List.of(new CowGrowth(DatasetKind.LIST), new CowGrowth(DatasetKind.ARRAY)), target.withSession(session), k -> {});
+        }
+        assertThat(Leftovers.scriptsRunning()).as("the session's end ends its interpreter").isEmpty();
         Result list = rs.get(0), array = rs.get(1);
         report(list);
         report(array);
@@ -58,6 +63,10 @@ class CowLiveTest {
         }
         assertThat(array.status()).as(array.why()).isEqualTo(Status.OK);
         assertThat(array.value().max()).as("array workers kept the dataset shared").isLessThan(10);
+        CowDetail a = (CowDetail) array.detail();
+        assertThat(a.main().pid()).as("each dataset in an interpreter that served none before").isNotEqualTo(d.main().pid());
+        assertThat(a.datasetBytes()).as("main's USS grew by the array alone: numpy was imported before the first look")
+                .isBetween(a.datasetEstimateBytes() / 2, a.datasetEstimateBytes() * 2);
         List<String> verdicts = VerdictsTest.texts(rs);
         System.out.println(verdicts);
         assertThat(verdicts).singleElement().asString().startsWith("Python list: each worker's private memory grew by")

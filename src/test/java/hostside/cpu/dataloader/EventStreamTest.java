@@ -40,6 +40,23 @@ class EventStreamTest {
         assertThat(s.text()).containsExactly("not json at all", "[1, 2]");
     }
 
+    /** A serving script's runs follow one another on one stream: each starts with nothing set aside by the one before. */
+    @Test
+    void aNewRunForgetsWhatTheLastSetAside() throws Exception {
+        EventStream s = of("""
+                {"event": "pass", "pid": 2}
+                {"event": "done", "status": "ok"}
+                {"event": "unavailable", "reason": "numpy not installed (pip install numpy)"}
+                {"event": "prepared"}
+                """);
+        long second = 1_000_000_000L;
+        assertThat(name(s.next("done", second))).isEqualTo("done");
+        s.forget();
+        assertThat(s.next("prepared", second).path("reason").asText()).as("an unavailable ends a wait at once")
+                .isEqualTo("numpy not installed (pip install numpy)");
+        assertThat(name(s.poll(second))).isEqualTo("prepared");
+    }
+
     @Test
     void anErrorEndsAWaitAtOnce() throws Exception {
         EventStream s = of("{\"event\": \"pass\"}\n{\"event\": \"error\", \"reason\": \"worker 1: MemoryError: \"}\n{\"event\": \"ready\"}\n");

@@ -55,6 +55,9 @@ class ForkVsSpawnTest {
     void eachCaseCostsWhatItWaitsFor() throws Exception {
         DataLoaderTarget t = new DataLoaderTarget(FsRoot.live(), "/nonexistent/python3", 1L << 20, 4, 3, Duration.ofSeconds(1), Duration.ofSeconds(120));
         assertThat(new ForkVsSpawn().cost(t)).hasValue(Duration.ofSeconds(15));
+        try (PythonSession s = new PythonSession(t.python())) {
+            assertThat(new ForkVsSpawn().cost(t.withSession(s))).as("a shared interpreter still imports torch anew").hasValue(Duration.ofSeconds(15));
+        }
         assertThat(new CowGrowth(DatasetKind.LIST).cost(t)).hasValue(Duration.ofSeconds(3));
         assertThat(new CowGrowth(DatasetKind.ARRAY).cost(t.withPasses(2, Duration.ofMillis(300)))).hasValue(Duration.ofMillis(600));
         for (var test : DataLoaderTarget.tests()) assertThat(test.cost(target(null))).as(test.key() + " without python3").isEmpty();
@@ -231,17 +234,22 @@ class ForkVsSpawnTest {
      * The whole run, script and all, against the stand-in: fork fails with torch's own message,
      * fork on the CPU and spawn work, three spawn timings; nothing is left running.
      */
-    @Test
-    void aRunAgainstAStandInTorch() throws Exception {
+    /** The real python3 with the stand-in torch first on its path. */
+    Path standInTorch() throws Exception {
         String real = Python.find().orElse(null);
         assumeThat(real).isNotNull();
         Path pkg = dir.resolve("site/torch");
         Files.createDirectories(pkg);
         Files.writeString(pkg.resolve("__init__.py"), FAKE_TORCH);
         Path wrapper = dir.resolve("python3");
-        Files.writeString(wrapper, "#!/bin/sh\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
+        Files.writeString(wrapper, "#!/bin/sh\necho started >> '" + dir.resolve("starts") + "'\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
-        DataLoaderTarget t = target(wrapper.toString());
+        return wrapper;
+    }
+
+    @Test
+    void aRunAgainstAStandInTorch() throws Exception {
+        DataLoaderTarget t = target(standInTorch().toString());
 
         assertThat(new ForkVsSpawn().notApplicable(t)).isEmpty();
         Result r = new ForkVsSpawn().run(t);
@@ -255,6 +263,31 @@ class ForkVsSpawnTest {
         assertThat(d.spawn()).isEqualTo(SpawnDetail.Outcome.OK);
         assertThat(d.device()).isEqualTo("Stand-in GPU");
         assertThat(VerdictsTest.texts(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
+        assertThat(Leftovers.scriptsRunning()).isEmpty();
+    }
+
+    /**
+     * The drill's way: the torch part runs in the interpreter of the dataset before it (one
+     * python3 started for both), and that interpreter ends with it; a dataset after the torch
+     * part, or after another dataset, gets an interpreter of its own.
+     */
+    @Test
+    void theTorchPartRunsInTheDatasetsInterpreter() throws Exception {
+        DataLoaderTarget t = target(standInTorch().toString()).withPasses(1, Duration.ZERO);
+        try (PythonSession s = new PythonSession(t.python())) {
+            DataLoaderTarget shared = t.withSession(s);
+            Result list = new CowGrowth(DatasetKind.LIST).run(shared);
+            assertThat(list.status()).as(list.why()).isEqualTo(Status.OK);
+            Result r = new ForkVsSpawn().run(shared);
+            assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
+            assertThat(r.value().samples()).isEqualTo(3);
+            assertThat(((SpawnDetail) r.detail()).forkCpu()).isEqualTo(SpawnDetail.Outcome.OK);
+            assertThat(Files.readAllLines(dir.resolve("starts"))).as("one interpreter for the list and the torch part").hasSize(1);
+            Result again = new CowGrowth(DatasetKind.LIST).run(shared);
+            assertThat(again.status()).as(again.why()).isEqualTo(Status.OK);
+            assertThat(Files.readAllLines(dir.resolve("starts"))).as("a fresh one after the torch part").hasSize(2);
+            assertThat(((CowDetail) again.detail()).main().pid()).isNotEqualTo(((CowDetail) list.detail()).main().pid());
+        }
         assertThat(Leftovers.scriptsRunning()).isEmpty();
     }
 
