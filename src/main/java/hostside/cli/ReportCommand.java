@@ -58,9 +58,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Module 4's reads and writes in --dir (else the default folder), with shorter random-read samples to keep the report short. */
+    /** Module 4's reads and writes in --dir (else the default folder), sampled as `hostside io` samples them (its loops stop once their medians settle). */
     public IoDrill.Options ioOptions() {
-        return storage.drill(null, 500L);
+        return storage.drill(null, null);
     }
 
     /** Room a report needs: its JSON and Markdown are well under a MiB each; this leaves slack for a large box. */

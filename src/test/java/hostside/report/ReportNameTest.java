@@ -149,10 +149,10 @@ class ReportNameTest {
         // under --root nothing is measured, so the size shows only in the drill's options
         ReportCommand c = new ReportCommand();
         new picocli.CommandLine(c).parseArgs("--dir", "/data/checkpoints", "--size", "64M");
-        assertThat(c.ioOptions()).isEqualTo(new IoDrill.Options(Path.of("/data/checkpoints"), 64L << 20, null, 500L));
+        assertThat(c.ioOptions()).isEqualTo(new IoDrill.Options(Path.of("/data/checkpoints"), 64L << 20, null, null));
         ReportCommand plain = new ReportCommand();
         new picocli.CommandLine(plain).parseArgs();
-        assertThat(plain.ioOptions()).isEqualTo(new IoDrill.Options(null, null, null, 500L));
+        assertThat(plain.ioOptions()).isEqualTo(new IoDrill.Options(null, null, null, null));
         // the same options, with the same help, as hostside io's
         var report = new picocli.CommandLine(new ReportCommand()).getCommandSpec();
         var ioSpec = new picocli.CommandLine(new IoCommand()).getCommandSpec();
