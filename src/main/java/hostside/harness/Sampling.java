@@ -56,6 +56,17 @@ public record Sampling(int warmups, int samples, int maxSamples, double within, 
         return maxSamples > samples;
     }
 
+    /**
+     * {@code work} that runs a sample loop on a thread of its own (a case that must leave its
+     * caller's CPU affinity alone), made to report how its loops ended to the case now running, as
+     * a loop on the case's own thread does. The case joins that thread before it returns.
+     */
+    public static Runnable reportingToThisCase(Runnable work) {
+        if (!Settling.LOG.isBound()) return work;
+        List<Settling> log = Settling.LOG.get();
+        return () -> ScopedValue.where(Settling.LOG, log).run(work);
+    }
+
     /** The kept samples' figures, in order. */
     public double[] take(IntToDoubleFunction sample) {
         return each(sample::applyAsDouble, d -> d).stream().mapToDouble(Double::doubleValue).toArray();

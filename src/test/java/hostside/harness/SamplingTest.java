@@ -106,6 +106,21 @@ class SamplingTest {
     }
 
     @Test
+    void aLoopOnAThreadOfTheCasesOwnReportsToTheCase() throws Exception {
+        List<Settling> log = Settling.newLog();
+        ScopedValue.where(Settling.LOG, log).call(() -> {
+            Thread t = Thread.ofPlatform().start(Sampling.reportingToThisCase(
+                    () -> Sampling.untilSettled(0, 5, 9, 0.01, Duration.ofMinutes(1)).stats(i -> 3)));
+            t.join();
+            return null;
+        });
+        assertEquals(1, log.size());
+        assertEquals(Settling.Stop.SETTLED, log.getFirst().stop());
+        Runnable plain = () -> { };
+        assertTrue(Sampling.reportingToThisCase(plain) == plain, "outside a case there is nowhere to report");
+    }
+
+    @Test
     void theRunnerHandsACaseItsLeastSettledLoop() {
         TestCase<Object> twoLoops = new TestCase<>() {
             public String key() { return "two_loops"; }

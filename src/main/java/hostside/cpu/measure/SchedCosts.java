@@ -364,7 +364,7 @@ public final class SchedCosts {
             Stats[] ns = new Stats[1];
             int[] misses = new int[1];
             // the samples run on a thread of their own, so that the caller's affinity is left alone
-            Runnable mover = () -> ns[0] = SAMPLING.stats(i -> {
+            Runnable mover = Sampling.reportingToThisCase(() -> ns[0] = SAMPLING.stats(i -> {
                 long t0 = System.nanoTime();
                 for (int k = 0; k < moves; k++) {
                     int target = (k & 1) == 0 ? b : a;
@@ -372,7 +372,7 @@ public final class SchedCosts {
                     if (Sched.cpu() != target) misses[0]++;
                 }
                 return (System.nanoTime() - t0) / (double) moves;
-            });
+            }));
             runPair(mover, () -> { });
             return Result.ok(this, Unit.NS, ns[0], "sched_setaffinity alternating between two CPUs, host clock (includes the syscall)",
                     new Detail(CpuSet.of(a, b), moves, misses[0]));
