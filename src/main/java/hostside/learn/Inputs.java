@@ -20,6 +20,8 @@ import hostside.report.MeasuredBy;
 import hostside.report.Report;
 import hostside.report.platforms.HostLink;
 import hostside.report.platforms.Nics;
+import hostside.vm.VmRun;
+import hostside.vm.measure.TlbReach;
 
 /**
  * What the steppers are told about the machine: its report's figures (by the report's own keys)
@@ -168,6 +170,8 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
     public static final String PAGE_SIZE_BYTES = "page_size_bytes";
     /** The GPUs and the CPU cores the hardware class counts. */
     public static final String GPU_COUNT = "gpu_count", CORES = "cores";
+    /** The working set (bytes) where the report's TLB walks took their figures: 1 GiB alone, less inside a report's memory budget. */
+    public static final String TLB_WALK_AT = "tlb_walk_at_bytes";
     /** The container's /dev/shm size, its RLIMIT_MEMLOCK (soft) and its cgroup's pids.max; the last two may be unlimited. */
     public static final String SHM_BYTES = "shm_bytes", MEMLOCK_BYTES = "memlock_bytes", PIDS_MAX = "pids_max";
 
@@ -246,6 +250,12 @@ public record Inputs(String machine, Map<String, Value> values, Map<String, Fact
             Value v = new Value(f.key(), f.value(), f.unit(), underLoad ? Source.MEASURED_BUSY : Source.MEASURED, "", f.min(), f.max());
             if (f.scope().kind() == Scope.Kind.MACHINE) values.put(f.key(), v);
             else values.putIfAbsent(f.key(), v);
+        }
+        VmRun vm = r.module(VmRun.class);
+        if (vm != null && vm.host() != null) {
+            vm.host().stream().filter(x -> x.key().equals("tlb_reach_base") && x.isOk() && x.detail() instanceof TlbReach.TlbDetail).findFirst()
+                    .ifPresent(x -> TlbReach.figureAt((TlbReach.TlbDetail) x.detail())
+                            .ifPresent(b -> values.put(TLB_WALK_AT, new Value(TLB_WALK_AT, b, Unit.BYTES, Source.MEASURED, ""))));
         }
         Map<String, Fact> facts = new LinkedHashMap<>();
         Report.Machine m = r.machine();

@@ -3,13 +3,25 @@ package hostside.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
+import hostside.core.Scope;
+import hostside.core.Stats;
+import hostside.core.Unit;
 import hostside.cpu.CpuDrill;
 import hostside.harness.DrillOptions;
+import hostside.harness.MemoryCap;
+import hostside.harness.Result;
 import hostside.io.IoDrill;
 import hostside.machine.MachineDrill;
+import hostside.machine.MachineRun;
+import hostside.machine.MemoryDrill;
+import hostside.memory.MemoryDetails;
+import hostside.memory.Placement;
 import hostside.vm.VmDrill;
 
 /** What a report lets each drill hold beyond STREAM's arrays, and how it states what it held. */
@@ -28,6 +40,27 @@ class ReportMemoryTest {
         assertThat(cpu.datasetBytes()).isEqualTo(51 * MIB);
         assertThat(cpu.launches()).isEqualTo(CpuDrill.Options.defaults().launches());
         assertThat(Profile.MEASUREMENT.why()).contains("256.0 MiB").contains("512.0 MiB");
+    }
+
+    @Test
+    void aMeasurementAfterStreamMayBeAsLargeAsStreamsFreedArrays() {
+        assertThat(Profile.afterStream(0)).as("no STREAM ran (a quick report)").isEqualTo(Profile.MEASUREMENT);
+        assertThat(Profile.afterStream(192 * MIB)).as("arrays smaller than the share: the share").isEqualTo(Profile.MEASUREMENT);
+        MemoryCap h100 = Profile.afterStream(3 * 1200 * MIB);
+        assertThat(h100.bytes()).isEqualTo(3600 * MIB);
+        assertThat(h100.why()).contains("STREAM's three arrays, freed before it").contains("512.0 MiB besides");
+
+        var triad = MemoryDrill.tests().stream().filter(t -> t.key().equals("memory_bandwidth_triad")).findFirst().orElseThrow();
+        Stats s = new Stats(100, 99, 101, 9);
+        CpuSet cpus = CpuSet.range(0, 3);
+        MemoryDrill.Measured ran = new MemoryDrill.Measured(Scope.MACHINE, "every CPU", Result.ok(triad, Unit.GB_PER_S, s, "m",
+                new MemoryDetails.Stream(s, s, s, 1200 * MIB, cpus, new Placement(null, Map.of(0, 256), 256, ""), "", null)));
+        MemoryDrill.Measured failed = new MemoryDrill.Measured(Scope.MACHINE, "every CPU", Result.failed(triad, "no memory"));
+        assertThat(Profile.streamBytes(new MachineRun(null, null, null, new MemoryDrill.MemorySection("", null, List.of(ran, failed)))))
+                .isEqualTo(3600 * MIB);
+        assertThat(Profile.streamBytes(new MachineRun(null, null, null, new MemoryDrill.MemorySection("", null, List.of(failed)))))
+                .as("arrays that were never allocated bound nothing").isZero();
+        assertThat(Profile.streamBytes(new MachineRun(null, null, null, null))).isZero();
     }
 
     @Test

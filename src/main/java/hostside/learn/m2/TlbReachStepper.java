@@ -15,10 +15,11 @@ import hostside.vm.explain.PageWalk;
 
 /**
  * TLB reach: how much memory the TLB's entries map with this machine's base pages and with huge
- * pages, a 1 GiB table against both, what the machine measured per access at 1 GiB in each
- * (hostside vm's tlb_reach_base and tlb_reach_huge), what its THP mode means for a plain malloc, and
+ * pages, a 1 GiB table against both, what the machine measured per access in each at the walks'
+ * working set (hostside vm's tlb_reach_base and tlb_reach_huge: at 1 GiB alone, at the end of a
+ * report's shorter curve inside its memory budget), what its THP mode means for a plain malloc, and
  * what huge pages do to first-touch faults. hostside does not read the TLB's size: the entry counts
- * are typical ones, and every frame that uses them says so. Whether base pages fall behind at 1 GiB
+ * are typical ones, and every frame that uses them says so. Whether base pages fall behind there
  * is the report's finding of M2-TLB-REACH where it drew one (it weighs the whole curve's spread and
  * the machine's load); a walk it did not judge is not explained here either.
  */
@@ -129,7 +130,7 @@ public final class TlbReachStepper implements Stepper {
                         + Math.max(1, TABLE / huge) + " entries. Some cores keep fewer huge-page entries than base-page ones; the counts are " + typicalTlb + ".",
                 null, axis("With " + HP + " pages the TLB reaches " + Units.bytes(hugeReach), page, l1Reach, baseReach, hugeReach, TABLE, true), pageV, l2, l2h);
 
-        // 5. what this machine measured at 1 GiB
+        // 5. what this machine measured at the walks' working set
         double ratio = base.value() / Math.max(1e-9, hugeNs.value());
         // the report's rule: two figures whose samples' ranges overlap cannot be told apart, whatever their ratio
         boolean noise = base.withinSpreadOf(hugeNs);
@@ -138,8 +139,14 @@ public final class TlbReachStepper implements Stepper {
         int slower = unjudged ? 3 : noise ? 2 : ratio >= 1.1 ? 0 : ratio <= 1 / 1.1 ? 1 : 2;
         double walk = base.value() - hugeNs.value();
         String mix = base.mine() != hugeNs.mine() ? " One of the two is a typical figure, not this machine's, so the gap is only indicative." : "";
-        f.add("At 1 GiB: " + Units.sig3(base.value()) + " ns per load in " + P + " pages, " + Units.sig3(hugeNs.value()) + " ns in huge pages",
-                "hostside vm walks a random cycle of dependent loads, one per page, over a working set up to 1 GiB (lat_mem_rd-style). At 1 GiB, beyond the base-page reach and inside the huge-page reach: "
+        // the walks' working set: 1 GiB when hostside vm ran alone, less where a report's memory budget ended the curve
+        long at = (long) in.value(Inputs.TLB_WALK_AT, TABLE, Unit.BYTES, MEASURED_ON).value();
+        String atS = Units.bytes(at);
+        String region = at <= baseReach ? "inside both reaches" : at <= hugeReach ? "beyond the base-page reach and inside the huge-page reach" : "beyond both reaches";
+        f.add("At " + atS + ": " + Units.sig3(base.value()) + " ns per load in " + P + " pages, " + Units.sig3(hugeNs.value()) + " ns in huge pages",
+                "hostside vm walks a random cycle of dependent loads, one per page, over growing working sets (lat_mem_rd-style); the figure is the walk at " + atS
+                        + (at < TABLE ? " (where this report's memory budget ended the curve; hostside vm alone takes it at " + Units.bytes(TABLE) + ")" : "")
+                        + ". At " + atS + ", " + region + ": "
                         + "base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ". "
                         // two medians: whether their difference is beyond the samples' spread, and so a cost at all, is hostside vm's finding to say (M2-TLB-REACH)
                         + judged.map(Judgement::quote).orElse(noise ? "Their samples' ranges overlap, so this run cannot tell them apart: no cause can be read into the "
@@ -148,14 +155,14 @@ public final class TlbReachStepper implements Stepper {
                         + " base pages at this size; hostside vm's TLB finding (M2-TLB-REACH) says whether it is, from the samples, which these two medians do not show."
                         : slower == 1 ? "Huge pages came out slower here. Two medians cannot tell that from noise; hostside vm's TLB finding (M2-TLB-REACH) weighs the samples' spread."
                         : "The two are within 10%: huge pages bought little at this size here. These two medians do not say why, nor whether the gap is beyond the noise.") + mix,
-                new Frame.Predict(base.mine() && hugeNs.mine() ? "Random loads over 1 GiB: which did this machine measure as slower per load?"
-                        : "Random loads over 1 GiB: which is slower per load (typical figures: this machine has no measurement)?",
+                new Frame.Predict(base.mine() && hugeNs.mine() ? "Random loads over " + atS + ": which did this machine measure as slower per load?"
+                        : "Random loads over " + atS + ": which is slower per load (typical figures: this machine has no measurement)?",
                         List.of("Base pages: each load may also walk the tables", "Huge pages", "About the same (within 10%)",
                                 "Cannot tell: the report did not judge these walks"),
                         slower,
                         "Base pages " + base.shown() + ", huge pages " + hugeNs.shown() + ": a ratio of " + Units.sig3(ratio) + "."
                                 + judged.map(c -> " " + Judgement.quote(c)).orElse("")),
-                measured(base, hugeNs, page, baseReach, hugeReach), base, hugeNs, l2, l2h);
+                measured(base, hugeNs, page, baseReach, hugeReach, at), base, hugeNs, l2, l2h);
 
         // 6. THP here
         int thpAnswer = switch (thp.value()) {
@@ -195,7 +202,7 @@ public final class TlbReachStepper implements Stepper {
         f.add("On this machine: " + Units.bytes(baseReach) + " of reach in " + P + " pages, " + Units.bytes(hugeReach) + " in " + HP + " pages",
                 "Host-side tables past " + Units.bytes(baseReach) + " (embeddings, KV-cache offload, pinned pools, a dataset in memory) miss the TLB on random access in base pages. "
                         + "With THP " + Pages.factWords(thp) + ", " + advice + " The reach figures use the typical " + L2_ENTRIES + "-entry TLB.",
-                null, summary(baseReach, hugeReach, base, hugeNs, thp, P, HP), pageV, l2, l2h, base, hugeNs);
+                null, summary(baseReach, hugeReach, base, hugeNs, thp, P, HP, at), pageV, l2, l2h, base, hugeNs);
         return f.list();
     }
 
@@ -262,13 +269,13 @@ public final class TlbReachStepper implements Stepper {
         return x0 + (x1 - x0) * Math.min(1, l / r);
     }
 
-    /** Where 1 GiB lies among the reaches, then the two loads measured there. */
-    static String measured(Inputs.Value base, Inputs.Value huge, long page, long baseReach, long hugeReach) {
+    /** Where the walks' working set ({@code at}) lies among the reaches, then the two loads measured there. */
+    static String measured(Inputs.Value base, Inputs.Value huge, long page, long baseReach, long hugeReach, long at) {
         Svg svg = new Svg(Pages.W, Pages.H);
         String p = Units.bytes(page), hp = Units.bytes(hugeBytes(page));
-        svg.text(8, 16, "the sweep: 64 KiB up, one dependent load per page, in random order; the figure is at 1 GiB", "start", "");
+        svg.text(8, 16, "the sweep: 64 KiB up, one dependent load per page, in random order; the figure is at " + Units.bytes(at), "start", "");
         long lo = 64L << 10, hi = Math.max(16L << 30, hugeReach * 4);
-        double x0 = 40, x1 = 610, bx = x(baseReach, lo, hi, x0, x1), hx = x(hugeReach, lo, hi, x0, x1), gx = x(TABLE, lo, hi, x0, x1);
+        double x0 = 40, x1 = 610, bx = x(baseReach, lo, hi, x0, x1), hx = x(hugeReach, lo, hi, x0, x1), gx = x(at, lo, hi, x0, x1);
         svg.bar(x0, 28, bx - x0, 20, "ok");
         svg.bar(bx, 28, hx - bx, 20, "hot");
         svg.bar(hx, 28, x1 - hx, 20, "bad");
@@ -278,7 +285,7 @@ public final class TlbReachStepper implements Stepper {
         svg.line(x0, 48, x1, 48, "");
         for (long b = lo; b <= hi; b *= 64) svg.text(x(b, lo, hi, x0, x1), 78, Units.bytes(b), "middle", "dim");
         svg.line(gx, 24, gx, 84, "on");
-        svg.text(gx, 96, "1 GiB", "middle", "on");
+        svg.text(gx, 96, Units.bytes(at), "middle", "on");
         double max = Math.max(base.value(), huge.value()) * 1.15, w = 300; // room after the longest bar for its label
         double bw = w * base.value() / max, hw = w * huge.value() / max;
         svg.text(8, 128, p + " pages", "start", "");
@@ -289,10 +296,10 @@ public final class TlbReachStepper implements Stepper {
         svg.bar(110, 160, hw, 26, "ok");
         svg.text(116 + hw, 178, Units.sig3(huge.value()) + " ns (" + huge.source().words + ")", "start", "");
         if (bw > hw) svg.text(110 + hw, 152, "+" + Units.sig3(base.value() - huge.value()) + " ns per load: the walk", "start", "hot");
-        svg.text(8, 212, "both loads miss the caches at 1 GiB: the common part is the DRAM access itself", "start", "dim");
+        svg.text(8, 212, "both pay the memory access at " + Units.bytes(at) + "; what base pages pay beyond it is the walk", "start", "dim");
         svg.text(8, 236, base.mine() && huge.mine() ? "measured here by hostside vm (tlb_reach_base, tlb_reach_huge); reach with the typical TLB"
                 : "typical: " + MEASURED_ON, "start", "dim");
-        return svg.render("ns per load at 1 GiB, base pages against huge pages");
+        return svg.render("ns per load at " + Units.bytes(at) + ", base pages against huge pages");
     }
 
     static String thpDrawing(Inputs.Fact thp, String hp) {
@@ -329,13 +336,13 @@ public final class TlbReachStepper implements Stepper {
         return svg.render("first-touch cost per GiB, base pages against huge pages");
     }
 
-    static String summary(long baseReach, long hugeReach, Inputs.Value base, Inputs.Value huge, Inputs.Fact thp, String p, String hp) {
+    static String summary(long baseReach, long hugeReach, Inputs.Value base, Inputs.Value huge, Inputs.Fact thp, String p, String hp, long at) {
         Svg svg = new Svg(Pages.W, Pages.H);
         svg.text(8, 16, "this machine, in one picture", "start", "");
         svg.box(8, 34, 300, 60, "reach in " + p + " pages\n" + Units.bytes(baseReach) + " (typical TLB)", "dim");
         svg.box(332, 34, 300, 60, "reach in " + hp + " pages\n" + Units.bytes(hugeReach) + " (typical TLB)", "ok");
-        svg.box(8, 110, 300, 60, "1 GiB random loads, " + p + " pages\n" + Units.sig3(base.value()) + " ns (" + base.source().words + ")", "hot");
-        svg.box(332, 110, 300, 60, "1 GiB random loads, " + hp + " pages\n" + Units.sig3(huge.value()) + " ns (" + huge.source().words + ")", "ok");
+        svg.box(8, 110, 300, 60, Units.bytes(at) + " random loads, " + p + " pages\n" + Units.sig3(base.value()) + " ns (" + base.source().words + ")", "hot");
+        svg.box(332, 110, 300, 60, Units.bytes(at) + " random loads, " + hp + " pages\n" + Units.sig3(huge.value()) + " ns (" + huge.source().words + ")", "ok");
         svg.box(8, 186, 624, 44, "THP: " + thp.value() + " (" + thp.source().words + ")", "on");
         return svg.render("TLB reach on this machine");
     }

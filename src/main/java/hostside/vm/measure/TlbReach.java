@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 
 import hostside.core.Stats;
@@ -48,7 +49,7 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
 
     public String description() {
         return "random dependent loads, one per base page, over 64 KiB to " + Units.bytes(maxBytes) + " "
-                + (huge ? "backed by THP huge pages" : "in base pages") + ": ns per access at 1 GiB";
+                + (huge ? "backed by THP huge pages" : "in base pages") + ": ns per access at 1 GiB, or at the largest set where the memory budget ends the curve sooner";
     }
 
     public Optional<String> notApplicable(HostTarget t) {
@@ -138,6 +139,14 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
         if (largest >= planned) return "";
         return "the curve ends at " + Units.bytes(largest) + ", not " + Units.bytes(planned) + ": " + budgetWhy
                 + "; the figure is the walk there" + (largest < FIGURE_AT ? ", not at " + Units.bytes(FIGURE_AT) : "");
+    }
+
+    /**
+     * The working set the figure of {@code d}'s walk was taken at: {@link #FIGURE_AT}, or less
+     * where the curve ended before it (a report's memory budget); empty for a walk without its curve.
+     */
+    public static OptionalLong figureAt(TlbDetail d) {
+        return d.sweep().points().isEmpty() ? OptionalLong.empty() : OptionalLong.of(figure(d.sweep().points()).bytes());
     }
 
     /** The point at {@link #FIGURE_AT}, or the largest one when the curve ends before it. */

@@ -2,6 +2,7 @@ package hostside.learn.m2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -63,6 +64,25 @@ class TlbReachStepperTest {
         Frame t = stepper.frames(typical).stream().filter(f -> f.title().startsWith("At 1 GiB")).findFirst().orElseThrow();
         assertThat(t.caption()).contains("typical, not this machine: the H200 VM's walk at 1 GiB");
         assertThat(t.predict().question()).contains("typical figures");
+    }
+
+    @Test
+    void aWalkThatEndedEarlierIsQuotedAtItsOwnSize() {
+        // a report whose memory budget ended the curve at 256 MiB: its figure is the walk there, and the course says so
+        Inputs h200 = StepperChecks.h200();
+        assertThat(h200.values().get(Inputs.TLB_WALK_AT).value()).as("the recording's walk reached 1 GiB").isEqualTo(1L << 30);
+        Map<String, Inputs.Value> values = new HashMap<>(Map.of(
+                "tlb_reach_base", new Inputs.Value("tlb_reach_base", 51.2, Unit.NS, Inputs.Source.MEASURED, "", 51.1, 59.5),
+                "tlb_reach_huge", new Inputs.Value("tlb_reach_huge", 33.5, Unit.NS, Inputs.Source.MEASURED, "", 33.0, 34.0),
+                Inputs.TLB_WALK_AT, new Inputs.Value(Inputs.TLB_WALK_AT, 256L << 20, Unit.BYTES, Inputs.Source.MEASURED, "")));
+        List<Frame> frames = stepper.frames(new Inputs("a report inside its budget", values, Map.of()));
+        Frame walk = frames.stream().filter(f -> f.title().startsWith("At ")).findFirst().orElseThrow();
+        assertThat(walk.title()).isEqualTo("At 256 MiB: 51.2 ns per load in 4 KiB pages, 33.5 ns in huge pages");
+        assertThat(walk.caption()).contains("the figure is the walk at 256 MiB (where this report's memory budget ended the curve; hostside vm alone takes it at 1 GiB)")
+                .contains("At 256 MiB, beyond the base-page reach and inside the huge-page reach").doesNotContain("At 1 GiB");
+        assertThat(walk.predict().question()).startsWith("Random loads over 256 MiB");
+        assertThat(walk.svg()).contains("figure is at 256 MiB").doesNotContain(">1 GiB<");
+        assertThat(frames.getLast().svg()).contains("256 MiB random loads");
     }
 
     @Test
