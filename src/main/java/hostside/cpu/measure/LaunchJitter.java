@@ -125,7 +125,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      * @param hogCpus            the CPUs with a hog process each (none when quiet); the scheduler places them there, as refs hog's
      * @param timerSlackNs       the feeder thread's timer slack: how late the kernel may wake it on purpose
      * @param missedTicks        ticks already passed when the feeder woke, skipped as cyclictest skips them
-     * @param warmupTicks        ticks of warm-up before recording, a {@link #burst} of ticks due at once included
+     * @param warmupTicks        ticks of warm-up before recording
      * @param warmupMs           how long the warm-up took
      * @param jitSettledInWarmup whether the JIT had gone quiet by the end of the warm-up
      * @param stoppedAtTimeBound whether the run stalled so long that the time bound cut it short
@@ -340,20 +340,21 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             long period = t.periodNs();
             int wakes = t.launches();
             TickCode code = TickCode.of(b != null, graph);
-            int warmupAtLeast = warmupAtLeast(code, wakes);
+            int warmupAtLeast = warmupAtLeast(code, wakes, period);
             Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
-            JitWatch jit = new JitWatch();
-            long warmStart = System.nanoTime();
-            int warmed = COMPILED.contains(code) ? 0 : burst(f, BURST_TICKS);
             f.restart(System.nanoTime() + 1_000_000);
+            JitWatch jit = new JitWatch();
             // Warm-up runs the very code that records (Ticker.tick), recording into the same
             // histograms, which are then cleared: a branch first taken after warm-up would be
             // compiled then, and each compilation's deoptimisation handshake makes the feeder wait
             // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
             // H200 machine). One tick is one call, so it is compiled within the warm-up; a loop
             // body was not (its back-edges reach C1's threshold, 60,000, after the run).
+            long warmStart = -1;
+            int warmed = 0;
             while (true) {
                 long woke = f.tick();
+                if (warmStart < 0) warmStart = woke;
                 warmed++;
                 boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
                 if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
@@ -386,24 +387,15 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
 
 
     /**
-     * Ticks run back to back before the first warm-up of a branch of {@link Ticker#tick} in this
-     * JVM, each with its deadline already passed (so none sleeps): past C2's invocation threshold
-     * (Tier4InvocationThreshold 5,000 and Tier4CompileThreshold 15,000 in {@code java
-     * -XX:+PrintFlagsFinal}) in tens of ms for the timer and a launch (a tick's syscall and
-     * launch, no sleep), some 0.5 s for a graph of {@link #GRAPH_KERNELS} kernels, where a second
-     * of ticks at the 100 us period took a second: the JIT alone cannot tell a compilation that has
-     * not started yet, so its thresholds are crossed first, and then the warm-up at the period
-     * waits for the JIT to be quiet as every warm-up does.
+     * Ticks of warm-up at least where {@link Ticker#tick} runs a branch for the first time in this
+     * JVM: 5% of the run, at least 100, and at least one second's worth. The second is for the
+     * JIT: at the default 100 us period it is 10,000 calls of {@code tick}, past C2's threshold
+     * (Tier4InvocationThreshold, 5,000 in {@code java -XX:+PrintFlagsFinal}), so that its compilation starts, and is seen to end
+     * ({@link JitWatch}), before the recording; the JIT alone cannot tell a compilation that
+     * has not started yet.
      */
-    static final int BURST_TICKS = 20_000;
-
-    /** {@code ticks} ticks of {@code f}, each due at once; returns how many ran. */
-    static int burst(Ticker f, int ticks) {
-        for (int i = 0; i < ticks; i++) {
-            f.restart(System.nanoTime());
-            f.tick();
-        }
-        return ticks;
+    static int warmupTicks(int launches, long periodNs) {
+        return (int) Math.max(leastTicks(launches), Math.min(100_000, 1_000_000_000L / periodNs));
     }
 
     /**
@@ -419,13 +411,12 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
 
     /**
      * The branches of {@link Ticker#tick}: the timer alone, a launch, a graph's launch. A
-     * condition whose branch an earlier condition compiled needs no {@link #burst} of its own:
+     * condition whose branch an earlier condition compiled needs no second's warm-up of its own:
      * timer_jitter_noisy after timer_jitter_quiet, launch_jitter_noisy and _pinned after
      * launch_jitter_quiet. A branch never taken in the warm-up that compiled {@code tick} is
      * compiled as a trap, and its first run recompiles the method: such a condition warms up as
      * the first did. refs timer warms up for a second on every run; cyclictest, whose method it
-     * is, not at all: the burst and the warm-up here are the JIT's, which a compiled branch no
-     * longer needs.
+     * is, not at all: the second here is the JIT's, which a compiled branch no longer needs.
      */
     enum TickCode {
         TIMER, LAUNCH, GRAPH;
@@ -435,9 +426,9 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         }
     }
 
-    /** The least warm-up of a condition that runs {@code code}: 5% of the run, after a {@link #burst} the first time in this JVM. */
-    static int warmupAtLeast(TickCode code, int launches) {
-        return COMPILED.contains(code) ? leastTicks(launches) : BURST_TICKS + leastTicks(launches);
+    /** The least warm-up of a condition that runs {@code code}: a second's worth the first time in this JVM, else 5% of the run. */
+    static int warmupAtLeast(TickCode code, int launches, long periodNs) {
+        return COMPILED.contains(code) ? leastTicks(launches) : warmupTicks(launches, periodNs);
     }
 
     /** The branches this JVM has compiled: a warm-up of each ended with the JIT quiet. */
