@@ -131,7 +131,7 @@ class VmCommandTest {
         assertThat(file.path("value").path("samples").asInt()).isEqualTo(5);
         assertThat(file.path("value").path("median").asDouble()).isPositive();
         assertThat(file.path("detail").path("fileBytes").asLong()).isEqualTo(64L << 20);
-        assertThat(file.path("anchor").asText()).as("fio's job for this file").isEqualTo("fio --rw=read --bs=1M --ioengine=psync --invalidate=0 --size=64m");
+        assertThat(file.path("anchor").asText()).as("fio's job for this file").isEqualTo("fio --rw=read --bs=1M --ioengine=psync --fadvise_hint=0 --iomem=mmap --pre_read=1 --invalidate=0 --size=64m");
         assertThat(file.path("detail").path("residentAtStartPercent").isNull()).as("a warm read evicts nothing").isTrue();
         assertThat(file.path("detail").path("file").asText()).startsWith(tmp.toString());
         // read() into a buffer touched beforehand: no page of the buffer faults during the passes

@@ -21,7 +21,9 @@ class AnchorsTest {
 
     @Test
     void fileReadsNameFiosJobForTheirFileSize() {
-        assertThat(new FileRead(false, true).fio(1L << 30)).isEqualTo("fio --rw=read --bs=1M --ioengine=psync --invalidate=1 --size=1g");
+        assertThat(new FileRead(false, true).fio(1L << 30)).isEqualTo("fio --rw=read --bs=1M --ioengine=psync --fadvise_hint=0 --iomem=mmap --invalidate=1 --size=1g");
+        assertThat(new FileRead(false, false).fio(64L << 20)).as("warm: read in first, as the case's warm-up does")
+                .isEqualTo("fio --rw=read --bs=1M --ioengine=psync --fadvise_hint=0 --iomem=mmap --pre_read=1 --invalidate=0 --size=64m");
         assertThat(new FileRead(true, false).fio(64L << 20)).isEqualTo("fio --rw=read --bs=1M --ioengine=mmap --invalidate=0 --size=64m");
         assertThat(FileRead.fioSize(3L << 29)).as("1.5 GiB is no whole number of GiB").isEqualTo("1536m");
         assertThat(FileRead.fioSize(1000)).isEqualTo("1000");
