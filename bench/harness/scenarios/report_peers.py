@@ -56,6 +56,7 @@ class Judged(Row):
     tolerance: float = None
     alts: list = field(default_factory=list)
     alt_why: str = ""
+    unlike: str = ""       # how the peer's run differs from the report's where it cannot be made the same (STREAM's built-in size)
 
 
 @dataclass
@@ -66,6 +67,7 @@ class Got:
     why: str = ""
     alt: float = None      # the report's own figure counted the peer's way, where the report says it counts differently
     alt_why: str = ""
+    unlike: str = ""       # how the peer's run differs from the report's, where it cannot be made the same
 
 
 # Which peer measures the same thing as each figure: the first entry whose test the figure passes.
@@ -170,6 +172,7 @@ def _take(rows, order, figs, got):
             row.peer_missing = g.why or row.peer_missing
             row.alts.append(g.alt)
             row.alt_why = g.alt_why or row.alt_why
+            row.unlike = g.unlike or row.unlike
 
 
 def _take_unmeasured(rows, order, unmeasured, doc, figs, gpu):
@@ -309,10 +312,20 @@ def judge(hostside, peers, tolerance, alts=(), alt_why=""):
     return f"beyond {tolerance:.0%} ({ratio})"
 
 
+def unlike_arrays(stream_bytes, report_bytes):
+    """How STREAM's arrays (fixed when it is built) differ from the report's, or "" where they are the same or unknown: a
+    bandwidth over arrays of another size is another measurement (how much of each pass the caches serve, how the pages lie)."""
+    if not stream_bytes or not report_bytes or stream_bytes == report_bytes:
+        return ""
+    return f"STREAM as built has {stream_bytes / 2**20:,.0f} MiB arrays, the report {report_bytes / 2**20:,.0f} MiB"
+
+
 def _verdict_of(row):
     if not row.has_peer:
         return "no peer" if Spread.of(row.hostside) else "not run"
     v = judge(row.hostside, row.peers, row.tolerance, row.alts, row.alt_why)
+    if v is not None and row.unlike and not v.startswith("within"):
+        return f"unlike runs ({row.unlike}): {v}"
     if v is not None:
         return v
     if Spread.of(row.hostside) is None:
@@ -444,6 +457,7 @@ class _Context:
                 g.why = "" if g.value is not None else (p.why() if not p.ok else f"no {kernel} line")
                 if "STREAM reports the max" in f.method:
                     g.alt, g.alt_why = f.max, "STREAM's best against the report's median (its method says so); by its best sample"
+                g.unlike = unlike_arrays(int(a[1]) * 8 if a else None, f.detail.get("arrayBytes"))
                 out[f.id] = g
         return out
 
