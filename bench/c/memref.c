@@ -29,6 +29,20 @@
  *     warm-up pass, then S samples (default 10); the summary gives median, min, max and best
  *     (= max, the figure STREAM reports).
  *
+ *   memref triad [--size BYTES] [--samples S] [--threads T] [--cpus LIST] [--node M]
+ *     STREAM's four kernels (stream.c 5.10: Copy c=a, Scale b=3c, Add c=a+b, Triad a=b+3c) over
+ *     three arrays of doubles of SIZE bytes each (default 1 GiB), at a size STREAM fixes only when
+ *     it is built: what a report's own array size needs beside it. Each array is mapped as hostside
+ *     maps its own (anonymous, no madvise: the kernel's THP policy as STREAM's static arrays get
+ *     it), bound to node M if given, first touched in parallel in the kernels' chunks with STREAM's
+ *     values (a=1, b=2, c=0). T threads (default: every CPU this process may use), pinned as in read
+ *     with --cpus; each kernel is its own parallel region, timed from before it to after it (as
+ *     STREAM times each kernel). One warm-up round of the four, then S rounds (default 9: STREAM's
+ *     NTIMES 10 less the first it skips); bytes as STREAM counts them (2 arrays for Copy and Scale,
+ *     3 for Add and Triad). The arrays are checked against the same sequence on scalars at the end,
+ *     every 4096th element, as STREAM's checkSTREAMresults checks them. One summary line a kernel:
+ *       summary triad_gb_s median 38.2 min 37.9 max 38.6 best 38.6 samples 9 array_bytes 134217728 threads 2 cpus 0-1
+ *
  * SIZE takes a K, M or G suffix (powers of 1024). Output, one record a line, "key value" pairs
  * after the first word (lines starting with # are comments):
  *   sample 3 latency_ns 98.42
@@ -48,11 +62,13 @@
  * Run:
  *   ./memref chase --cpu 0 --node 0
  *   ./memref read --cpus 0-15 --node 0
+ *   ./memref triad --size 128M --cpus 0-15
  * bench/run memory builds it and runs it beside hostside and STREAM.
  * No libnuma: mbind and move_pages are called through syscall(2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -86,12 +102,14 @@ static void die(int code, const char *fmt, ...) {
 
 static const char *const usage_chase = "memref chase [--size BYTES] [--loads N] [--samples S] [--cpu C] [--node M] [--no-huge]";
 static const char *const usage_read = "memref read [--size BYTES] [--samples S] [--threads T] [--cpus LIST] [--node M] [--no-huge]";
+static const char *const usage_triad = "memref triad [--size BYTES] [--samples S] [--threads T] [--cpus LIST] [--node M]";
 
 /* bad usage: one line on stderr, exit 2 */
 static void usage(const char *why) {
-    const char *u = !strcmp(prog_mode, "memref chase") ? usage_chase : !strcmp(prog_mode, "memref read") ? usage_read : NULL;
+    const char *u = !strcmp(prog_mode, "memref chase") ? usage_chase : !strcmp(prog_mode, "memref read") ? usage_read
+                    : !strcmp(prog_mode, "memref triad") ? usage_triad : NULL;
     if (u) fprintf(stderr, "%s: %s; usage: %s\n", prog_mode, why, u);
-    else fprintf(stderr, "memref: %s; usage: %s | %s\n", why, usage_chase, usage_read);
+    else fprintf(stderr, "memref: %s; usage: %s | %s | %s\n", why, usage_chase, usage_read, usage_triad);
     exit(2);
 }
 
@@ -188,7 +206,9 @@ static char *map_region(size_t size, int huge, int node, int *huge_ok) {
     char *p = (char *)(((uintptr_t)raw + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
     if (p > raw) munmap(raw, (size_t)(p - raw));
     if (raw + span > p + size) munmap(p + size, (size_t)(raw + span - (p + size)));
-    if (huge) {
+    if (huge < 0) {
+        *huge_ok = 0; /* no advice: the kernel's policy, as a program's plain arrays get it */
+    } else if (huge) {
         *huge_ok = madvise(p, size, MADV_HUGEPAGE) == 0 && !thp_never();
     } else {
         madvise(p, size, MADV_NOHUGEPAGE); /* a kernel without THP refuses it: then there are no huge pages anyway */
@@ -558,9 +578,126 @@ static int do_read(int argc, char **argv) {
     return 0;
 }
 
+/* pins the calling OpenMP thread t to cpus[t] once (a new OS thread in a later team too) */
+static void pin_member(int ncpus, const int *cpus, int t, int *failed) {
+    if (ncpus && pinned_to != cpus[t]) {
+        cpu_set_t c;
+        CPU_ZERO(&c);
+        CPU_SET(cpus[t], &c);
+        if (sched_setaffinity(0, sizeof c, &c) != 0) *failed = 1;
+        pinned_to = cpus[t];
+    }
+}
+
+enum { COPY, SCALE, ADD, TRIAD, KERNELS };
+static const char *const kernel_name[KERNELS] = {"copy", "scale", "add", "triad"};
+static const int kernel_arrays[KERNELS] = {2, 2, 3, 3};
+
+static int do_triad(int argc, char **argv) {
+    size_t size = 1UL << 30;
+    int samples = 9, threads = 0, node = -1, ncpus = 0;
+    static int cpus[CPU_SETSIZE];
+    const char *cpulist = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *o = argv[i];
+        if (i + 1 >= argc) { fprintf(stderr, "%s: %s needs a value\n", prog_mode, o); exit(2); }
+        const char *v = argv[++i];
+        if (!strcmp(o, "--size")) size = parse_num(o, v, 1);
+        else if (!strcmp(o, "--samples")) samples = (int)parse_num(o, v, 0);
+        else if (!strcmp(o, "--threads")) threads = (int)parse_num(o, v, 0);
+        else if (!strcmp(o, "--cpus")) ncpus = parse_cpulist(cpulist = v, cpus, CPU_SETSIZE);
+        else if (!strcmp(o, "--node")) node = (int)parse_num(o, v, 0);
+        else { fprintf(stderr, "%s: unknown option %s; usage: %s\n", prog_mode, o, usage_triad); exit(2); }
+    }
+    if (samples < 1 || samples > 100000) die(2, "--samples: 1 to 100000");
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) die(1, "sched_getaffinity: %s", strerror(errno));
+    for (int k = 0; k < ncpus; k++)
+        if (!CPU_ISSET(cpus[k], &allowed)) die(2, "--cpus: CPU %d is not one this process may use", cpus[k]);
+    if (!threads) threads = ncpus ? ncpus : CPU_COUNT(&allowed);
+    if (ncpus && threads > ncpus) die(2, "--threads %d but --cpus names %d CPUs", threads, ncpus);
+    if (threads < 1 || threads > 4096) die(2, "--threads: 1 to 4096");
+    size_t n = size / sizeof(double) / 8 * 8;
+    if (n < (size_t)threads * 8) die(2, "--size: at least 64 bytes a thread");
+    if (node >= 0) check_node(node);
+
+    int ignored;
+    double *a = (double *)map_region(n * sizeof(double), -1, node, &ignored);
+    double *b = (double *)map_region(n * sizeof(double), -1, node, &ignored);
+    double *c = (double *)map_region(n * sizeof(double), -1, node, &ignored);
+    omp_set_dynamic(0);
+    int pin_failed = 0, got = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        int t = omp_get_thread_num();
+        pin_member(ncpus, cpus, t, &pin_failed);
+        if (t == 0) got = omp_get_num_threads();
+        size_t lo, hi;
+        chunk(n, t, threads, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) { a[j] = 1.0; b[j] = 2.0; c[j] = 0.0; }
+    }
+    if (pin_failed) die(1, "could not pin a thread to its CPU of --cpus %s", cpulist);
+    if (got != threads) die(1, "OpenMP gave %d threads, not %d", got, threads);
+    printf("# memref triad: array_bytes %zu samples %d threads %d cpus %s node %d\n", n * sizeof(double), samples, threads,
+           cpulist ? cpulist : "-", node);
+
+    double *gbs[KERNELS];
+    for (int k = 0; k < KERNELS; k++) gbs[k] = malloc(sizeof(double) * (size_t)samples);
+    const double scalar = 3.0;
+    for (int s = -1; s < samples; s++) { /* s = -1: the warm-up round */
+        double rate[KERNELS];
+        for (int k = 0; k < KERNELS; k++) {
+            int64_t t0 = now_ns();
+#pragma omp parallel num_threads(threads)
+            {
+                int t = omp_get_thread_num();
+                pin_member(ncpus, cpus, t, &pin_failed);
+                size_t lo, hi;
+                chunk(n, t, threads, &lo, &hi);
+                switch (k) {
+                case COPY: for (size_t j = lo; j < hi; j++) c[j] = a[j]; break;
+                case SCALE: for (size_t j = lo; j < hi; j++) b[j] = scalar * c[j]; break;
+                case ADD: for (size_t j = lo; j < hi; j++) c[j] = a[j] + b[j]; break;
+                default: for (size_t j = lo; j < hi; j++) a[j] = b[j] + scalar * c[j]; break;
+                }
+            }
+            int64_t t1 = now_ns();
+            rate[k] = (double)kernel_arrays[k] * sizeof(double) * (double)n / (double)(t1 - t0);
+        }
+        if (s < 0) continue;
+        printf("sample %d", s + 1);
+        for (int k = 0; k < KERNELS; k++) {
+            gbs[k][s] = rate[k];
+            printf(" %s_gb_s %.2f", kernel_name[k], rate[k]);
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    if (pin_failed) die(1, "could not pin a thread to its CPU of --cpus %s", cpulist);
+    /* STREAM's check: the same rounds on scalars, every element equal to them */
+    double aj = 1.0, bj = 2.0, cj = 0.0;
+    for (int s = -1; s < samples; s++) { cj = aj; bj = scalar * cj; cj = aj + bj; aj = bj + scalar * cj; }
+    for (size_t j = 0; j < n; j += 4096) {
+        if (fabs(a[j] - aj) > 1e-13 * fabs(aj) || fabs(b[j] - bj) > 1e-13 * fabs(bj) || fabs(c[j] - cj) > 1e-13 * fabs(cj))
+            die(1, "element %zu is %g %g %g, not %g %g %g: the kernels went wrong", j, a[j], b[j], c[j], aj, bj, cj);
+    }
+    for (int k = 0; k < KERNELS; k++) {
+        double med, min, max;
+        stats(gbs[k], samples, &med, &min, &max);
+        printf("summary %s_gb_s median %.2f min %.2f max %.2f best %.2f samples %d array_bytes %zu threads %d cpus %s\n",
+               kernel_name[k], med, min, max, max, samples, n * sizeof(double), threads, cpulist ? cpulist : "-");
+        free(gbs[k]);
+    }
+    munmap(a, n * sizeof(double));
+    munmap(b, n * sizeof(double));
+    munmap(c, n * sizeof(double));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) usage("no mode");
     if (!strcmp(argv[1], "chase")) { prog_mode = "memref chase"; return do_chase(argc, argv); }
     if (!strcmp(argv[1], "read")) { prog_mode = "memref read"; return do_read(argc, argv); }
-    usage("the mode is chase or read");
+    if (!strcmp(argv[1], "triad")) { prog_mode = "memref triad"; return do_triad(argc, argv); }
+    usage("the mode is chase, read or triad");
 }

@@ -20,6 +20,7 @@ COPIES, REST = 0.01, 0.10  # the tolerances: the copies' medians are known to 1%
 PAGEABLE = {"host_to_device_ce_pageable": "h2d_pageable", "device_to_host_ce_pageable": "d2h_pageable"}
 STREAM_KERNEL = re.compile(r"^(Copy|Scale|Add|Triad):\s+([0-9.]+)", re.M)
 STREAM_TIMES = re.compile(r"executed (\d+) times")
+MEMREF_KERNEL = re.compile(r"^summary (copy|scale|add|triad)_gb_s median ([0-9.]+)", re.M)
 # refs timer's one line (bench/c/refs.c do_timer)
 REFS_TIMER = re.compile(r"ticks (\d+): late p50 ([\d.]+) p99 ([\d.]+) p99\.9 ([\d.]+) max [\d.]+ us, missed ticks (\d+)")
 GPU_SCOPE = re.compile(r"^gpu:([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-9a-fA-F])$")
@@ -77,7 +78,8 @@ TABLE = [
      "its peer runs under numactl, bound to one node: bench/run copies runs the unbound copies"),
     (lambda f: f.anchor.startswith("nvbandwidth "), "nvbandwidth", "the nvbandwidth case its anchor names"),
     (lambda f: f.key in PAGEABLE, "pytorch", "PyTorch's copy_ from pageable memory (bench/pytorch-copies.py)"),
-    (lambda f: f.anchor.startswith("STREAM "), "stream", "STREAM, the kernel and threads its anchor names"),
+    (lambda f: f.anchor.startswith("STREAM "), "stream",
+     "STREAM's kernel and threads its anchor names, at the report's arrays and CPUs (bench/c/memref.c triad), else STREAM as built"),
     (lambda f: f.key in ("memory_latency", "memory_bandwidth_read"), "memref",
      "bench/c/memref.c chase / read at the report's working set, CPUs and node"),
     (lambda f: f.anchor.startswith("fio "), "fio", "the fio job its anchor names, on the report's folder"),
@@ -440,6 +442,11 @@ class _Context:
             if not mine:
                 continue
             label = "STREAM " + ("every CPU" if threads is None else "OMP_NUM_THREADS=1")
+            # the Triad's result holds the arrays and CPUs; Copy, Scale and Add are figures of the same run
+            sized = next((f.detail for f in mine if f.detail.get("arrayBytes") and f.detail.get("cpus")), None)
+            if self.memref is not None and sized is not None:
+                out.update(self._triad(r, tag, mine, sized))
+                continue
             if stream is None:
                 out.update({f.id: Got(label, why=missing) for f in mine})
                 continue
@@ -457,8 +464,26 @@ class _Context:
                 g.why = "" if g.value is not None else (p.why() if not p.ok else f"no {kernel} line")
                 if "STREAM reports the max" in f.method:
                     g.alt, g.alt_why = f.max, "STREAM's best against the report's median (its method says so); by its best sample"
-                g.unlike = unlike_arrays(int(a[1]) * 8 if a else None, f.detail.get("arrayBytes"))
+                g.unlike = unlike_arrays(int(a[1]) * 8 if a else None, sized and sized.get("arrayBytes"))
                 out[f.id] = g
+        return out
+
+    def _triad(self, r, tag, mine, d):
+        """STREAM's four kernels by memref triad at the report's own arrays and CPUs (STREAM fixes its arrays when it is
+        built), once for the figures of one run; its median beside the report's median."""
+        argv = ["triad", "--size", str(d["arrayBytes"]), "--cpus", str(d["cpus"])]
+        p = self.bench.peer(self.memref + argv, f"r{r}-memref-triad-{tag}")
+        text = p.text() if p.ok else ""
+        medians = {k: float(v) for k, v in MEMREF_KERNEL.findall(text)}
+        self.note(f"STREAM's kernels: bench/c/memref.c triad (stream.c 5.10's Copy, Scale, Add, Triad and its byte counts, "
+                  f"a warm-up round and 9, each kernel timed as STREAM times it) at the report's arrays and CPUs, median beside "
+                  f"median; {self.memref_how}")
+        out = {}
+        for f in mine:
+            kernel = f.anchor.split()[2].rstrip(",").lower()
+            g = Got(f"memref {' '.join(argv)}, {kernel} (median of 9)", value=medians.get(kernel))
+            g.why = "" if g.value is not None else (p.why() if not p.ok else f"no {kernel} summary line")
+            out[f.id] = g
         return out
 
     # memref: the chase and the read at the working set, CPUs and memory node of the report's own run
