@@ -436,6 +436,56 @@ static double sum_chunk(const double *a, size_t n, int vbytes) {
 
 static __thread int pinned_to = -1;
 
+/* pins the calling OpenMP thread t to cpus[t] once (a new OS thread in a later team too) */
+static void pin_member(int ncpus, const int *cpus, int t, int *failed) {
+    if (ncpus && pinned_to != cpus[t]) {
+        cpu_set_t c;
+        CPU_ZERO(&c);
+        CPU_SET(cpus[t], &c);
+        if (sched_setaffinity(0, sizeof c, &c) != 0) *failed = 1;
+        pinned_to = cpus[t];
+    }
+}
+
+/* the options read and triad share: a team of threads over arrays of SIZE bytes */
+struct team {
+    size_t size;
+    int samples, threads, node, huge, ncpus;
+    int cpus[CPU_SETSIZE];
+    const char *cpulist;
+};
+
+/* parses the options into o, whose defaults the caller set; --no-huge only where the mode takes it */
+static void parse_team(int argc, char **argv, struct team *o, int takes_no_huge, const char *usage_line) {
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (takes_no_huge && !strcmp(a, "--no-huge")) { o->huge = 0; continue; }
+        if (i + 1 >= argc) { fprintf(stderr, "%s: %s needs a value\n", prog_mode, a); exit(2); }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--size")) o->size = parse_num(a, v, 1);
+        else if (!strcmp(a, "--samples")) o->samples = (int)parse_num(a, v, 0);
+        else if (!strcmp(a, "--threads")) o->threads = (int)parse_num(a, v, 0);
+        else if (!strcmp(a, "--cpus")) o->ncpus = parse_cpulist(o->cpulist = v, o->cpus, CPU_SETSIZE);
+        else if (!strcmp(a, "--node")) o->node = (int)parse_num(a, v, 0);
+        else { fprintf(stderr, "%s: unknown option %s; usage: %s\n", prog_mode, a, usage_line); exit(2); }
+    }
+}
+
+/* checks the options once the arrays hold n doubles each, and sets the thread count: one a CPU of --cpus, else every
+   CPU this process may use */
+static void check_team(struct team *o, size_t n) {
+    if (o->samples < 1 || o->samples > 100000) die(2, "--samples: 1 to 100000");
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) die(1, "sched_getaffinity: %s", strerror(errno));
+    for (int k = 0; k < o->ncpus; k++)
+        if (!CPU_ISSET(o->cpus[k], &allowed)) die(2, "--cpus: CPU %d is not one this process may use", o->cpus[k]);
+    if (!o->threads) o->threads = o->ncpus ? o->ncpus : CPU_COUNT(&allowed);
+    if (o->ncpus && o->threads > o->ncpus) die(2, "--threads %d but --cpus names %d CPUs", o->threads, o->ncpus);
+    if (o->threads < 1 || o->threads > 4096) die(2, "--threads: 1 to 4096");
+    if (n < (size_t)o->threads * 8) die(2, "--size: at least 64 bytes a thread");
+    if (o->node >= 0) check_node(o->node);
+}
+
 /* the static chunk of thread t of T: 64-byte aligned bounds, in doubles */
 static void chunk(size_t n, int t, int T, size_t *lo, size_t *hi) {
     size_t lines = n / 8;
@@ -478,36 +528,15 @@ static size_t default_read_size(void) {
 }
 
 static int do_read(int argc, char **argv) {
-    size_t size = 0;
-    int samples = 10, threads = 0, node = -1, huge = 1, ncpus = 0;
-    static int cpus[CPU_SETSIZE];
-    const char *cpulist = NULL;
-    for (int i = 2; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "--no-huge")) { huge = 0; continue; }
-        if (i + 1 >= argc) { fprintf(stderr, "%s: %s needs a value\n", prog_mode, o); exit(2); }
-        const char *v = argv[++i];
-        if (!strcmp(o, "--size")) size = parse_num(o, v, 1);
-        else if (!strcmp(o, "--samples")) samples = (int)parse_num(o, v, 0);
-        else if (!strcmp(o, "--threads")) threads = (int)parse_num(o, v, 0);
-        else if (!strcmp(o, "--cpus")) ncpus = parse_cpulist(cpulist = v, cpus, CPU_SETSIZE);
-        else if (!strcmp(o, "--node")) node = (int)parse_num(o, v, 0);
-        else { fprintf(stderr, "%s: unknown option %s; usage: %s\n", prog_mode, o, argv[1][0] == 'c' ? usage_chase : usage_read); exit(2); }
-    }
-    if (!size) size = default_read_size();
+    static struct team o = {.samples = 10, .node = -1, .huge = 1};
+    parse_team(argc, argv, &o, 1, usage_read);
+    if (!o.size) o.size = default_read_size();
     long page = sysconf(_SC_PAGESIZE);
-    size = size / (size_t)page * (size_t)page;
-    if (samples < 1 || samples > 100000) die(2, "--samples: 1 to 100000");
-    cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) die(1, "sched_getaffinity: %s", strerror(errno));
-    for (int k = 0; k < ncpus; k++)
-        if (!CPU_ISSET(cpus[k], &allowed)) die(2, "--cpus: CPU %d is not one this process may use", cpus[k]);
-    if (!threads) threads = ncpus ? ncpus : CPU_COUNT(&allowed);
-    if (ncpus && threads > ncpus) die(2, "--threads %d but --cpus names %d CPUs", threads, ncpus);
-    if (threads < 1 || threads > 4096) die(2, "--threads: 1 to 4096");
-    size_t n = size / sizeof(double);
-    if (n < (size_t)threads * 8) die(2, "--size: at least 64 bytes a thread");
-    if (node >= 0) check_node(node);
+    size_t size = o.size / (size_t)page * (size_t)page, n = size / sizeof(double);
+    check_team(&o, n);
+    int samples = o.samples, threads = o.threads, node = o.node, huge = o.huge, ncpus = o.ncpus;
+    const int *cpus = o.cpus;
+    const char *cpulist = o.cpulist;
 
     int huge_ok;
     double *a = (double *)map_region(size, huge, node, &huge_ok);
@@ -519,13 +548,7 @@ static int do_read(int argc, char **argv) {
 #pragma omp parallel num_threads(threads)
     {
         int t = omp_get_thread_num();
-        if (ncpus && pinned_to != cpus[t]) {
-            cpu_set_t s;
-            CPU_ZERO(&s);
-            CPU_SET(cpus[t], &s);
-            if (sched_setaffinity(0, sizeof s, &s) != 0) pin_failed = 1;
-            pinned_to = cpus[t];
-        }
+        pin_member(ncpus, cpus, t, &pin_failed);
         if (t == 0) got = omp_get_num_threads();
         size_t lo, hi;
         chunk(n, t, threads, &lo, &hi);
@@ -544,13 +567,7 @@ static int do_read(int argc, char **argv) {
 #pragma omp parallel num_threads(threads)
         {
             int t = omp_get_thread_num();
-            if (ncpus && pinned_to != cpus[t]) { /* a new OS thread in the team: pin it too */
-                cpu_set_t c;
-                CPU_ZERO(&c);
-                CPU_SET(cpus[t], &c);
-                if (sched_setaffinity(0, sizeof c, &c) != 0) pin_failed = 1;
-                pinned_to = cpus[t];
-            }
+            pin_member(ncpus, cpus, t, &pin_failed); /* a new OS thread in the team: pinned too */
             size_t lo, hi;
             chunk(n, t, threads, &lo, &hi);
             part[t * 8] = sum_chunk(a + lo, hi - lo, vbytes);
@@ -578,48 +595,18 @@ static int do_read(int argc, char **argv) {
     return 0;
 }
 
-/* pins the calling OpenMP thread t to cpus[t] once (a new OS thread in a later team too) */
-static void pin_member(int ncpus, const int *cpus, int t, int *failed) {
-    if (ncpus && pinned_to != cpus[t]) {
-        cpu_set_t c;
-        CPU_ZERO(&c);
-        CPU_SET(cpus[t], &c);
-        if (sched_setaffinity(0, sizeof c, &c) != 0) *failed = 1;
-        pinned_to = cpus[t];
-    }
-}
-
 enum { COPY, SCALE, ADD, TRIAD, KERNELS };
 static const char *const kernel_name[KERNELS] = {"copy", "scale", "add", "triad"};
 static const int kernel_arrays[KERNELS] = {2, 2, 3, 3};
 
 static int do_triad(int argc, char **argv) {
-    size_t size = 1UL << 30;
-    int samples = 9, threads = 0, node = -1, ncpus = 0;
-    static int cpus[CPU_SETSIZE];
-    const char *cpulist = NULL;
-    for (int i = 2; i < argc; i++) {
-        const char *o = argv[i];
-        if (i + 1 >= argc) { fprintf(stderr, "%s: %s needs a value\n", prog_mode, o); exit(2); }
-        const char *v = argv[++i];
-        if (!strcmp(o, "--size")) size = parse_num(o, v, 1);
-        else if (!strcmp(o, "--samples")) samples = (int)parse_num(o, v, 0);
-        else if (!strcmp(o, "--threads")) threads = (int)parse_num(o, v, 0);
-        else if (!strcmp(o, "--cpus")) ncpus = parse_cpulist(cpulist = v, cpus, CPU_SETSIZE);
-        else if (!strcmp(o, "--node")) node = (int)parse_num(o, v, 0);
-        else { fprintf(stderr, "%s: unknown option %s; usage: %s\n", prog_mode, o, usage_triad); exit(2); }
-    }
-    if (samples < 1 || samples > 100000) die(2, "--samples: 1 to 100000");
-    cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) die(1, "sched_getaffinity: %s", strerror(errno));
-    for (int k = 0; k < ncpus; k++)
-        if (!CPU_ISSET(cpus[k], &allowed)) die(2, "--cpus: CPU %d is not one this process may use", cpus[k]);
-    if (!threads) threads = ncpus ? ncpus : CPU_COUNT(&allowed);
-    if (ncpus && threads > ncpus) die(2, "--threads %d but --cpus names %d CPUs", threads, ncpus);
-    if (threads < 1 || threads > 4096) die(2, "--threads: 1 to 4096");
-    size_t n = size / sizeof(double) / 8 * 8;
-    if (n < (size_t)threads * 8) die(2, "--size: at least 64 bytes a thread");
-    if (node >= 0) check_node(node);
+    static struct team o = {.size = 1UL << 30, .samples = 9, .node = -1};
+    parse_team(argc, argv, &o, 0, usage_triad);
+    size_t n = o.size / sizeof(double) / 8 * 8;
+    check_team(&o, n);
+    int samples = o.samples, threads = o.threads, node = o.node, ncpus = o.ncpus;
+    const int *cpus = o.cpus;
+    const char *cpulist = o.cpulist;
 
     int ignored;
     double *a = (double *)map_region(n * sizeof(double), -1, node, &ignored);
