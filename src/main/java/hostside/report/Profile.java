@@ -96,7 +96,7 @@ public final class Profile {
                 if (d.measures(c)) c = new DrillContext(fs, c.cases(), progress, loads.before(d.key()), earlier, files);
                 DrillRun r = run(d, c, options);
                 earlier = earlier.with(r);
-                if (r instanceof MachineRun m) options = options.with(VmDrill.DRILL, new VmDrill.Options(null, null, null, afterStream(streamBytes(m))));
+                options = after(options, r);
                 if (!ReportBuilder.PAGED.contains(r.getClass())) others.add(new ReportBuilder.Other(d, r));
             }
         }
@@ -140,6 +140,11 @@ public final class Profile {
                 + ": STREAM's three arrays, freed before it; a report holds STREAM's arrays and at most " + Cut.size(BEYOND_STREAM) + " besides)");
     }
 
+    /** The options of the drills still to run once {@code r} has run: after Module 1, Module 2's cap is {@link #afterStream}. */
+    static DrillOptions after(DrillOptions options, DrillRun r) {
+        return r instanceof MachineRun m ? options.with(VmDrill.DRILL, new VmDrill.Options(null, null, null, afterStream(streamBytes(m)))) : options;
+    }
+
     /** STREAM's three arrays as Module 1 allocated them: the largest of its STREAM runs that ran; 0 where none did. */
     static long streamBytes(MachineRun m) {
         if (m.memory() == null) return 0;
@@ -151,7 +156,8 @@ public final class Profile {
     /**
      * The report's options for each drill: every measurement's memory within {@link #MEASUREMENT}
      * (Module 1's GPU buffers, Module 2's mapped test file, first-touch region, TLB walk and GPU
-     * buffers, Module 3's DataLoader dataset with a copy in each worker), and Module 4's test file
+     * buffers, Module 3's DataLoader dataset with a copy in each worker; Module 2's raised by
+     * {@link #after} once STREAM has run), and Module 4's test file
      * smaller in a quick run unless --size or --file says otherwise (it is read, never mapped: the
      * page cache holds it, not the report).
      */

@@ -56,8 +56,12 @@ class ReportMemoryTest {
         MemoryDrill.Measured ran = new MemoryDrill.Measured(Scope.MACHINE, "every CPU", Result.ok(triad, Unit.GB_PER_S, s, "m",
                 new MemoryDetails.Stream(s, s, s, 1200 * MIB, cpus, new Placement(null, Map.of(0, 256), 256, ""), "", null)));
         MemoryDrill.Measured failed = new MemoryDrill.Measured(Scope.MACHINE, "every CPU", Result.failed(triad, "no memory"));
-        assertThat(Profile.streamBytes(new MachineRun(null, null, null, new MemoryDrill.MemorySection("", null, List.of(ran, failed)))))
-                .isEqualTo(3600 * MIB);
+        MachineRun machine = new MachineRun(null, null, null, new MemoryDrill.MemorySection("", null, List.of(ran, failed)));
+        assertThat(Profile.streamBytes(machine)).isEqualTo(3600 * MIB);
+        DrillOptions before = Profile.options(new IoDrill.Options(Path.of("/var/tmp"), null, null, null), Profile.Mode.FULL);
+        DrillOptions after = Profile.after(before, machine);
+        assertThat(after.of(VmDrill.DRILL).cap().bytes()).as("Module 2 after STREAM's 3 x 1200 MiB").isEqualTo(3600 * MIB);
+        assertThat(after.of(MachineDrill.DRILL).hostCap()).as("nothing else changes").isEqualTo(Profile.MEASUREMENT);
         assertThat(Profile.streamBytes(new MachineRun(null, null, null, new MemoryDrill.MemorySection("", null, List.of(failed)))))
                 .as("arrays that were never allocated bound nothing").isZero();
         assertThat(Profile.streamBytes(new MachineRun(null, null, null, null))).isZero();
