@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.HdrHistogram.Histogram;
 
@@ -262,10 +260,10 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      * ends; this is for when nothing else stops them).
      */
     static long hogLimitS(int ticks, long periodNs) {
-        return (MAX_WARMUP_NS + timeBoundNs(ticks, periodNs)) / 1_000_000_000L + 30;
+        return (TickWarmup.MAX_WARMUP_NS + timeBoundNs(ticks, periodNs)) / 1_000_000_000L + 30;
     }
 
-    /** Its ticks at their period: the window it records; the warm-up before it (at most {@link #MAX_WARMUP_NS}) is not counted. */
+    /** Its ticks at their period: the window it records; the warm-up before it (at most {@link TickWarmup#MAX_WARMUP_NS}) is not counted. */
     @Override
     public Optional<Duration> cost(CpuTarget t) {
         return Optional.of(Duration.ofNanos(Math.multiplyExact((long) t.launches(), t.periodNs())));
@@ -339,8 +337,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
              }) : null) {
             long period = t.periodNs();
             int wakes = t.launches();
-            TickCode code = TickCode.of(b != null, graph);
-            int warmupAtLeast = warmupAtLeast(code, wakes, period);
+            TickWarmup.TickCode code = TickWarmup.TickCode.of(b != null, graph);
+            int warmupAtLeast = TickWarmup.warmupAtLeast(code, wakes, period);
             Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
             f.restart(System.nanoTime() + 1_000_000);
             JitWatch jit = new JitWatch();
@@ -356,12 +354,12 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 long woke = f.tick();
                 if (warmStart < 0) warmStart = woke;
                 warmed++;
-                boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, JIT_QUIET_NS);
-                if (quiet || warmed >= warmupAtLeast && woke - warmStart > MAX_WARMUP_NS) {
+                boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, TickWarmup.JIT_QUIET_NS);
+                if (quiet || warmed >= warmupAtLeast && woke - warmStart > TickWarmup.MAX_WARMUP_NS) {
                     s.warmup()[0] = warmed;
                     s.warmup()[1] = woke - warmStart;
                     s.jitSettled()[0] = quiet;
-                    if (quiet) COMPILED.add(code);
+                    if (quiet) TickWarmup.COMPILED.add(code);
                     break;
                 }
             }
@@ -379,58 +377,4 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             if (b != null) b.stream.synchronize();
         }
     }
-
-
-    /** Warm-up ends once no compilation has finished for this long (or at {@link #MAX_WARMUP_NS}). */
-    static final long JIT_QUIET_NS = 300_000_000L;
-    static final long MAX_WARMUP_NS = 6_000_000_000L;
-
-
-    /**
-     * Ticks of warm-up at least where {@link Ticker#tick} runs a branch for the first time in this
-     * JVM: 5% of the run, at least 100, and at least one second's worth. The second is for the
-     * JIT: at the default 100 us period it is 10,000 calls of {@code tick}, past C2's threshold
-     * (Tier4InvocationThreshold, 5,000 in {@code java -XX:+PrintFlagsFinal}), so that its compilation starts, and is seen to end
-     * ({@link JitWatch}), before the recording; the JIT alone cannot tell a compilation that
-     * has not started yet.
-     */
-    static int warmupTicks(int launches, long periodNs) {
-        return (int) Math.max(leastTicks(launches), Math.min(100_000, 1_000_000_000L / periodNs));
-    }
-
-    /**
-     * Ticks of warm-up at least where this JVM has already compiled the branch of
-     * {@link Ticker#tick} that the condition runs (an earlier condition's warm-up ended with the
-     * JIT quiet): 5% of the run, at least 100. The JIT must still be quiet for
-     * {@link #JIT_QUIET_NS} before the recording starts, as in every warm-up: what the condition
-     * itself set going (the hogs' start, a pinned thread) is compiled first.
-     */
-    static int leastTicks(int launches) {
-        return Math.max(100, launches / 20);
-    }
-
-    /**
-     * The branches of {@link Ticker#tick}: the timer alone, a launch, a graph's launch. A
-     * condition whose branch an earlier condition compiled needs no second's warm-up of its own:
-     * timer_jitter_noisy after timer_jitter_quiet, launch_jitter_noisy and _pinned after
-     * launch_jitter_quiet. A branch never taken in the warm-up that compiled {@code tick} is
-     * compiled as a trap, and its first run recompiles the method: such a condition warms up as
-     * the first did. refs timer warms up for a second on every run; cyclictest, whose method it
-     * is, not at all: the second here is the JIT's, which a compiled branch no longer needs.
-     */
-    enum TickCode {
-        TIMER, LAUNCH, GRAPH;
-
-        static TickCode of(boolean launches, boolean graph) {
-            return graph ? GRAPH : launches ? LAUNCH : TIMER;
-        }
-    }
-
-    /** The least warm-up of a condition that runs {@code code}: a second's worth the first time in this JVM, else 5% of the run. */
-    static int warmupAtLeast(TickCode code, int launches, long periodNs) {
-        return COMPILED.contains(code) ? leastTicks(launches) : warmupTicks(launches, periodNs);
-    }
-
-    /** The branches this JVM has compiled: a warm-up of each ended with the JIT quiet. */
-    static final Set<TickCode> COMPILED = ConcurrentHashMap.newKeySet();
 }

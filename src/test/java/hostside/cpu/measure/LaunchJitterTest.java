@@ -107,25 +107,25 @@ class LaunchJitterTest extends OnFakeDriver {
      */
     @Test
     void onlyTheFirstConditionOfABranchWarmsUpForASecond() {
-        LaunchJitter.COMPILED.clear();
+        TickWarmup.COMPILED.clear();
         try {
-            assertThat(LaunchJitter.warmupAtLeast(LaunchJitter.TickCode.TIMER, 20_000, 100_000)).as("1 s at 100 us").isEqualTo(10_000);
-            assertThat(LaunchJitter.leastTicks(20_000)).isEqualTo(1_000);
-            assertThat(LaunchJitter.leastTicks(400)).isEqualTo(100);
+            assertThat(TickWarmup.warmupAtLeast(TickWarmup.TickCode.TIMER, 20_000, 100_000)).as("1 s at 100 us").isEqualTo(10_000);
+            assertThat(TickWarmup.leastTicks(20_000)).isEqualTo(1_000);
+            assertThat(TickWarmup.leastTicks(400)).isEqualTo(100);
             Result first = new LaunchJitter(LaunchJitter.Condition.TIMER_QUIET).run(target(null));
-            assertThat(detail(first).warmupTicks()).isGreaterThanOrEqualTo(LaunchJitter.warmupTicks(LAUNCHES, 20_000));
-            assertThat(LaunchJitter.COMPILED).as("compiled only once the JIT was seen quiet")
-                    .containsExactlyElementsOf(detail(first).jitSettledInWarmup() ? List.of(LaunchJitter.TickCode.TIMER) : List.of());
-            LaunchJitter.COMPILED.add(LaunchJitter.TickCode.TIMER);
-            assertThat(LaunchJitter.warmupAtLeast(LaunchJitter.TickCode.TIMER, 20_000, 100_000)).isEqualTo(1_000);
-            assertThat(LaunchJitter.warmupAtLeast(LaunchJitter.TickCode.LAUNCH, 20_000, 100_000)).as("another branch: its own second").isEqualTo(10_000);
+            assertThat(detail(first).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.warmupTicks(LAUNCHES, 20_000));
+            assertThat(TickWarmup.COMPILED).as("compiled only once the JIT was seen quiet")
+                    .containsExactlyElementsOf(detail(first).jitSettledInWarmup() ? List.of(TickWarmup.TickCode.TIMER) : List.of());
+            TickWarmup.COMPILED.add(TickWarmup.TickCode.TIMER);
+            assertThat(TickWarmup.warmupAtLeast(TickWarmup.TickCode.TIMER, 20_000, 100_000)).isEqualTo(1_000);
+            assertThat(TickWarmup.warmupAtLeast(TickWarmup.TickCode.LAUNCH, 20_000, 100_000)).as("another branch: its own second").isEqualTo(10_000);
             Result second = new LaunchJitter(LaunchJitter.Condition.TIMER_NOISY).run(target(null));
-            assertThat(detail(second).warmupTicks()).isGreaterThanOrEqualTo(LaunchJitter.leastTicks(LAUNCHES));
-            assertThat(LaunchJitter.TickCode.of(false, false)).isEqualTo(LaunchJitter.TickCode.TIMER);
-            assertThat(LaunchJitter.TickCode.of(true, false)).isEqualTo(LaunchJitter.TickCode.LAUNCH);
-            assertThat(LaunchJitter.TickCode.of(true, true)).isEqualTo(LaunchJitter.TickCode.GRAPH);
+            assertThat(detail(second).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.leastTicks(LAUNCHES));
+            assertThat(TickWarmup.TickCode.of(false, false)).isEqualTo(TickWarmup.TickCode.TIMER);
+            assertThat(TickWarmup.TickCode.of(true, false)).isEqualTo(TickWarmup.TickCode.LAUNCH);
+            assertThat(TickWarmup.TickCode.of(true, true)).isEqualTo(TickWarmup.TickCode.GRAPH);
         } finally {
-            LaunchJitter.COMPILED.clear();
+            TickWarmup.COMPILED.clear();
         }
     }
 
@@ -141,7 +141,7 @@ class LaunchJitterTest extends OnFakeDriver {
             Result r = new LaunchJitter(LaunchJitter.Condition.QUIET).run(target(b));
             assertThat(r.isOk()).isTrue();
             long warmup = detail(r).warmupTicks();
-            assertThat(warmup).as("at least the minimum warm-up").isGreaterThanOrEqualTo(LaunchJitter.leastTicks(LAUNCHES));
+            assertThat(warmup).as("at least the minimum warm-up").isGreaterThanOrEqualTo(TickWarmup.leastTicks(LAUNCHES));
             assertThat((long) fake.calls("cuLaunchKernel") - before).as("one launch per tick, warm-up included").isEqualTo(LAUNCHES + warmup);
             assertThat(fake.lastLaunch("params")).as("the empty kernel takes no parameters").isZero();
             LaunchJitter.Detail d = detail(r);
