@@ -248,7 +248,6 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         }
     }
 
-
     /** A run that stalls far beyond its nominal length stops here: three times nominal plus ten seconds. */
     static long timeBoundNs(int wakes, long periodNs) {
         return 3L * wakes * periodNs + 10_000_000_000L;

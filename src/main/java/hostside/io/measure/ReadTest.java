@@ -281,36 +281,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
      * offsets span the whole file); the file's name is left to whoever runs it, on a file of theirs.
      */
     public String fioOptions(IoTarget t) {
-        StringBuilder s = new StringBuilder("--rw=").append(pattern == Pattern.SEQUENTIAL ? "read" : "randread")
-                .append(" --bs=").append(pattern == Pattern.SEQUENTIAL ? "1M" : "4k")
-                .append(" --size=").append(t.fileBytes())
-                .append(" --ioengine=").append(engine == Engine.IO_URING ? "io_uring" : "psync")
-                .append(" --iodepth=").append(depth)
-                .append(" --direct=").append(cache == Cache.DIRECT ? 1 : 0);
-        // fio drops the file's cached pages (posix_fadvise DONTNEED) as it opens the file unless told not to
-        // (invalidate=1 is its default: ioengines.c, td_io_open_file). The warm job reads the file into the
-        // page cache first instead, in order and untimed (pre_read: HOWTO; backend.c reads it before the
-        // job's clock starts), as hostside's warm-up reads it once in order; pre_read clears invalidate
-        if (cache == Cache.WARM) s.append(" --pre_read=1");
-        else s.append(" --invalidate=").append(cache == Cache.COLD ? 1 : 0);
-        // and by default tells the kernel the pattern (POSIX_FADV_SEQUENTIAL or _RANDOM), which changes readahead;
-        // hostside gives no hint, as torch.load, numpy and a Dataset's reads give none
-        if (cache != Cache.DIRECT) s.append(" --fadvise_hint=0");
-        // and makes its buffers with one malloc, which without O_DIRECT leaves them 16 bytes past a page (on
-        // the AMD dev VM the kernel's copy into such a buffer ran 5-7x slower: fio's warm reads 1.6-2.6 GB/s
-        // against 10.9-14.9 aligned) and, with or without, in pages malloc may have handed out before, in
-        // whatever physical pieces those fell. --iomem=mmap makes them as hostside's Buffers are: one fresh
-        // anonymous mapping (fio's memory.c, alloc_mem_mmap), page-aligned, faulted in by the first reads.
-        // On the H100 hostside's 32 MiB of O_DIRECT buffers fell into 1-15 pieces per MiB and read 2.45 GB/s
-        // at depth 32 against 1.88 for fio's malloc'd ones (2026-12-07)
-        s.append(" --iomem=mmap");
-        // hostside draws each random offset anew, uniformly over the file (a block may come twice, another not at all); fio
-        // by default keeps a map of the blocks done and draws among the rest, which costs it time per read: 480k against
-        // 665k cached reads a second on the dev VM, 2026-12-07 (HOWTO, norandommap: "just get a new random offset")
-        if (pattern == Pattern.RANDOM) s.append(" --norandommap");
-        if (pattern == Pattern.SEQUENTIAL && cache == Cache.COLD) s.append(" --io_size=").append(t.sequentialSampleBytes());
-        else s.append(" --time_based --runtime=").append(Math.max(1, t.sampleNanos() * SAMPLES / 1_000_000_000L));
-        return s.toString();
+        return FioReadJob.options(this, t);
     }
 
     /** The read loops, one per engine, over one open file and its buffers. */
