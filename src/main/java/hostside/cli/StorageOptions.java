@@ -21,7 +21,7 @@ public final class StorageOptions {
     public Path dir;
 
     @Option(names = "--size", paramLabel = "BYTES", converter = ByteSize.class,
-            description = "Size of the test file, e.g. 4G (default 2 GiB, at most a quarter of available memory and half the free disk beyond 1 GiB).")
+            description = "Size of the test file, e.g. 4G (default 1 GiB, at most a quarter of available memory and half the free disk beyond 1 GiB).")
     public Long size;
 
     /**

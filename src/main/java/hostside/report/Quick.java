@@ -21,8 +21,15 @@ public final class Quick {
 
     public static final String WHY = "--quick measures the headline figures only (the full report measures this)";
 
-    /** Module 4's test file unless --size says otherwise: 1 GiB, half the full report's, still far past readahead. */
-    public static final long IO_FILE = 1L << 30;
+    /**
+     * Module 4's test file unless --size says otherwise: 256 MiB, a quarter of the full report's and
+     * still far past readahead (a sequential sample reads 256 MiB in either). On the dev VM the quick
+     * report's three io figures at 256 MiB overlapped the same cases' ranges at 1 GiB and 2 GiB but
+     * for one round's O_DIRECT reads, which drifted with no regard to size, and the whole io drill
+     * took 26-28 s instead of 42-46 s
+     * (docs/measurements/2026-12-07-io-file-size-devvm.md); its writes are 256 MiB, not 512.
+     */
+    public static final long IO_FILE = 256L << 20;
 
     /**
      * The kept cases, by drill: what the four answers and the headline table quote. Module 1: the
