@@ -46,11 +46,15 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
 
     /**
      * Five samples and more until the median is within 5%, at most {@link #MOST_SAMPLES} or some
-     * seconds of samples: three of the old five-second run for a time-based sample (fifteen
-     * samples), four for a sequential pass, whose length only the disk tells.
+     * seconds of samples: twice fio's job for a time-based sample (ten samples; the job runs five
+     * samples' time, {@link FioReadJob}), two seconds for a sequential pass, whose length only the
+     * disk tells. A disk that has not settled by then does not settle later: on the H100 VM the
+     * random reads stopped at a 3 s cap with their medians known only to 5-21%, the cold and
+     * O_DIRECT passes that did not settle at 3.0-4.1 s to 7-14% (docs/measurements/2026-12-07-report-h100.md), and the
+     * report says so ({@link hostside.harness.Settling}) rather than taking longer.
      */
     Sampling sampling(IoTarget t) {
-        Duration cap = pattern == Pattern.SEQUENTIAL ? Duration.ofSeconds(4) : Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), 15L));
+        Duration cap = pattern == Pattern.SEQUENTIAL ? Duration.ofSeconds(2) : Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), 2L * SAMPLES));
         return Sampling.untilSettled(1, SAMPLES, MOST_SAMPLES, WITHIN, cap);
     }
 
