@@ -26,11 +26,13 @@ public final class Copies {
     /**
      * One warm-up, then five samples and more until the median is known within 1% (nvbandwidth's
      * figures repeat to about that on a quiet machine: 0.98-1.003 of hostside's, H100 VM,
-     * docs/measurements/2026-12-07-drill-contract-h100.md), at most fifteen or two seconds of
+     * docs/measurements/2026-12-07-drill-contract-h100.md), at most ten or two seconds of
      * samples: every copy of this class and of {@link SmAccess}. A pinned sample of 8 copies of
-     * 512 MiB takes some 80 ms at 55 GB/s.
+     * 512 MiB takes some 80 ms at 55 GB/s. The pinned copies settle in five; the pageable ones,
+     * through the CPU's staging copy, mostly do not: on the H100 VM five of six stopped at fifteen
+     * with their medians known to 5-14% after 1.0-1.7 s (docs/measurements/2026-12-07-report-h100.md).
      */
-    static final Sampling SAMPLING = Sampling.untilSettled(WARMUPS, SAMPLES, 3 * SAMPLES, 0.01, Duration.ofSeconds(2));
+    static final Sampling SAMPLING = Sampling.untilSettled(WARMUPS, SAMPLES, 2 * SAMPLES, 0.01, Duration.ofSeconds(2));
     /** A pageable copy's buffer (at most) and the copies timed in one of its samples. */
     static final long PAGEABLE_BUFFER = 256L << 20;
     static final int PAGEABLE_COPIES = 4;
