@@ -382,24 +382,34 @@ class _Context:
                 got.update(getattr(self, "_" + run)(r, groups[run], figs))
         return got
 
-    # nvbandwidth: one run with every case the report's anchors name
+    # nvbandwidth: one run with every case the report's anchors name, one per buffer size they name
     def _nvbandwidth(self, r, figs, every):
-        cases = list(dict.fromkeys(f.anchor.split()[1] for f in figs))
         nvb, missing = self.bench.peers.find("nvbandwidth")
         why = "no NVIDIA GPU here (nvidia-smi -L lists none)" if not self.gpu else missing
         if why:
             return {f.id: Got("nvbandwidth " + f.anchor.split()[1], why=why) for f in figs}
-        # PCI order on both sides: nvbandwidth's column i is then the i-th GPU of the report by address
-        p = self.bench.peer(nvb + ["-t", *cases], f"r{r}-nvbandwidth", env={"CUDA_DEVICE_ORDER": "PCI_BUS_ID"})
-        parsed = _nvbandwidth_parser()(p.text())
+        # an anchor names its buffer (-b MiB) where the report's copy was not nvbandwidth's default size: the peer runs at it
+        jobs = {}
+        for f in figs:
+            case, mib = _nvbandwidth_job(f.anchor)
+            jobs.setdefault(mib, []).append(case)
+        runs = {}
+        for mib, cases in jobs.items():
+            # PCI order on both sides: nvbandwidth's column i is then the i-th GPU of the report by address
+            size = ["-b", str(mib)] if mib else []
+            p = self.bench.peer(nvb + size + ["-t", *dict.fromkeys(cases)], f"r{r}-nvbandwidth" + (f"-b{mib}" if mib else ""),
+                                env={"CUDA_DEVICE_ORDER": "PCI_BUS_ID"})
+            runs[mib] = (p, _nvbandwidth_parser()(p.text()))
         gpus = sorted({m[1] for f in every for m in [GPU_SCOPE.match(f.scope)] if m})
-        self.note("nvbandwidth: one run a round, `-t` with every case the report's anchors name, its default buffer and samples "
-                  "(median), CUDA_DEVICE_ORDER=PCI_BUS_ID; a GPU's figure is its column of the matrix, the machine's the SUM line")
+        self.note("nvbandwidth: one run a round per buffer size the report's anchors name (`-b`, MiB; its default where none), "
+                  "`-t` with every case named at that size, its default samples (median), CUDA_DEVICE_ORDER=PCI_BUS_ID; "
+                  "a GPU's figure is its column of the matrix, the machine's the SUM line")
         out = {}
         for f in figs:
-            case = f.anchor.split()[1]
+            case, mib = _nvbandwidth_job(f.anchor)
+            p, parsed = runs[mib]
             m = parsed.get((case, "")) or next((v for (k, _), v in parsed.items() if k == case), None)
-            g = Got(f"nvbandwidth -t {case}")
+            g = Got(f"nvbandwidth -t {case}" + (f" -b {mib}" if mib else ""))
             gm = GPU_SCOPE.match(f.scope)
             if m is None:
                 g.why = p.why() if not p.ok else f"no {case} matrix in its output"
@@ -642,6 +652,13 @@ def _last_json(text):
 
 _PARSER = []
 
+
+
+def _nvbandwidth_job(anchor):
+    """(case, buffer in MiB or None for nvbandwidth's default) of an anchor "nvbandwidth CASE [-b MIB]"."""
+    words = anchor.split()
+    mib = int(words[words.index("-b") + 1]) if "-b" in words else None
+    return words[1], mib
 
 def _nvbandwidth_parser():
     """multigpu-table.py's parse_nvbandwidth (a script of bench/scenarios, loaded by path: its name has a dash)."""
