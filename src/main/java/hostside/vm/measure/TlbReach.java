@@ -132,13 +132,14 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
      * walk's own TLB reach lies beyond a 256 MiB end (Zen 2's L2 data TLB holds 2048 entries of
      * 4 KiB or 2 MiB pages, 4 GiB of huge pages: AMD's optimization guide as WikiChip quotes it,
      * en.wikichip.org/wiki/amd/microarchitectures/zen_2), so a curve that ends early shows where
-     * base pages fall behind, not where huge pages do too: said with the curve. "" when it ends as
-     * planned.
+     * base pages fall behind, not where huge pages do too: said with the curve, and whether the
+     * figure ({@link #FIGURE_AT}) is still on it. "" when it ends as planned.
      */
     static String endsEarly(long largest, long planned, String budgetWhy) {
         if (largest >= planned) return "";
         return "the curve ends at " + Units.bytes(largest) + ", not " + Units.bytes(planned) + ": " + budgetWhy
-                + "; the figure is the walk there" + (largest < FIGURE_AT ? ", not at " + Units.bytes(FIGURE_AT) : "");
+                + (largest < FIGURE_AT ? "; the figure is the walk there, not at " + Units.bytes(FIGURE_AT)
+                : "; the figure, the walk at " + Units.bytes(FIGURE_AT) + ", is within it");
     }
 
     /**
