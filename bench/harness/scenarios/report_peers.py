@@ -7,7 +7,7 @@ import importlib.util
 import json
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from harness import tools
@@ -111,11 +111,16 @@ class ReportPeers(Scenario):
 
     def add_options(self, p):
         p.add_argument("--quick", action="store_true", help="run `report --quick` (the headline figures only)")
+        p.add_argument("--merge", nargs="+", type=Path, metavar="DIR",
+                       help="run nothing: join the rounds of earlier runs' --out folders (their rounds.json) into one table, "
+                            "round after round, and judge them together (rounds that one call of the device cannot hold)")
         p.add_argument("--dir", default="/var/tmp", help="the report's --dir, and fio's folder (default /var/tmp)")
         p.add_argument("--size", help="the report's --size (default: the report's own); fio's jobs carry it in their anchors")
 
     def rows(self, bench):
         o = bench.options
+        if o.merge:
+            return _merged(bench, o.merge)
         ctx = _Context(bench)
         command = "report --quick" if o.quick else "report"
         rows, order, unmeasured = {}, [], {}
@@ -148,13 +153,73 @@ class ReportPeers(Scenario):
         finally:
             ctx.files.remove()
         out = [rows[i] for i in order]
-        for row in out:
-            row.verdict = _verdict_of(row)
-        wall.verdict = _bar(Spread.of(wall.hostside), WALL_BAR_S[command], "s")
-        beyond.verdict = _bar(Spread.of(beyond.hostside), BEYOND_STREAM_BAR_MIB, "MiB")
-        rss.verdict = "-"
-        bench.notes += _notes(out, ctx.notes, unmeasured, command)
-        return out + [wall, rss, beyond]
+        _save(bench.out / ROUNDS_FILE, command, bench.rounds, out, (wall, rss, beyond), ctx.notes, unmeasured)
+        return _judged(bench, command, out, (wall, rss, beyond), ctx.notes, unmeasured)
+
+
+ROUNDS_FILE = "rounds.json"
+
+
+def _judged(bench, command, out, costs, peer_notes, unmeasured):
+    """The rows with their verdicts, the report's costs against their bars, the notes under the table."""
+    wall, rss, beyond = costs
+    for row in out:
+        row.verdict = _verdict_of(row)
+    wall.verdict = _bar(Spread.of(wall.hostside), WALL_BAR_S[command], "s")
+    beyond.verdict = _bar(Spread.of(beyond.hostside), BEYOND_STREAM_BAR_MIB, "MiB")
+    rss.verdict = "-"
+    bench.notes += _notes(out, peer_notes, unmeasured, command)
+    return out + [wall, rss, beyond]
+
+
+def _save(path, command, rounds, out, costs, peer_notes, unmeasured):
+    """Every row's values round by round, before judging, for --merge: what a later call's rounds join."""
+    rows = [{"judged": isinstance(r, Judged), **{k: v for k, v in asdict(r).items() if k != "verdict"}} for r in out]
+    path.write_text(json.dumps({"command": command, "rounds": rounds, "rows": rows,
+                                "costs": [{k: v for k, v in asdict(r).items() if k != "verdict"} for r in costs],
+                                "peerNotes": peer_notes, "unmeasured": unmeasured}, indent=1))
+
+
+# what a later round's row takes from an earlier one's: its lists grow round by round, its words are the first said
+_LISTS = ("hostside", "peers", "alts")
+
+
+def _merged(bench, folders):
+    """The rounds of earlier runs (their rounds.json, in the order given) as one run's rows, judged together."""
+    saved = []
+    for d in folders:
+        f = Path(d) / ROUNDS_FILE
+        if not f.is_file():
+            raise SystemExit(f"report-peers --merge: {f}: no such file (a folder a report-peers run wrote with --out)")
+        saved.append(json.loads(f.read_text()))
+    commands = {s["command"] for s in saved}
+    if len(commands) != 1:
+        raise SystemExit(f"report-peers --merge: the runs measured different commands: {', '.join(sorted(commands))}")
+    rows, order, notes, unmeasured = {}, [], [], {}
+    for s in saved:
+        for r in s["rows"]:
+            row = rows.get(r["figure"])
+            if row is None:
+                fields = {k: v for k, v in r.items() if k != "judged"}
+                row = rows[r["figure"]] = (Judged if r["judged"] else Row)(**fields)
+                order.append(r["figure"])
+                continue
+            for k in _LISTS:
+                if k in r:
+                    getattr(row, k).extend(r[k])
+            for k, v in r.items():
+                if k not in _LISTS and k != "judged" and v and not getattr(row, k):
+                    setattr(row, k, v)
+        notes += [n for n in s["peerNotes"] if n not in notes]
+        for why, names in s["unmeasured"].items():
+            unmeasured.setdefault(why, {}).update(names)
+    costs = [Row(**c) for c in saved[0]["costs"]]
+    for s in saved[1:]:
+        for row, c in zip(costs, s["costs"]):
+            row.hostside.extend(c["hostside"])
+    rounds = sum(s["rounds"] for s in saved)
+    bench.notes.append(f"merged: {rounds} rounds from {len(saved)} runs ({', '.join(str(d) for d in folders)}), in that order; nothing run now")
+    return _judged(bench, commands.pop(), [rows[i] for i in order], costs, notes, unmeasured)
 
 
 def _take(rows, order, figs, got):
