@@ -493,6 +493,28 @@ static void chunk(size_t n, int t, int T, size_t *lo, size_t *hi) {
     *hi = lines * (size_t)(t + 1) / (size_t)T * 8;
 }
 
+/* the first touch, in parallel, each thread pinned as its kernels will run and writing its own chunk (STREAM's
+   initialisation: a = 1, and b = 2, c = 0 where given), so that every page lies where its thread reads it; dies
+   where a thread could not be pinned or OpenMP gave another team */
+static void team_touch(const struct team *o, size_t n, double *a, double *b, double *c) {
+    int pin_failed = 0, got = 0;
+    omp_set_dynamic(0);
+#pragma omp parallel num_threads(o->threads)
+    {
+        int t = omp_get_thread_num();
+        pin_member(o->ncpus, o->cpus, t, &pin_failed);
+        if (t == 0) got = omp_get_num_threads();
+        size_t lo, hi;
+        chunk(n, t, o->threads, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) {
+            a[j] = 1.0;
+            if (b) { b[j] = 2.0; c[j] = 0.0; }
+        }
+    }
+    if (pin_failed) die(1, "could not pin a thread to its CPU of --cpus %s", o->cpulist);
+    if (got != o->threads) die(1, "OpenMP gave %d threads, not %d", got, o->threads);
+}
+
 /* default size: 4 x cpu0's L3 x the number of L3 instances, at least 1 GiB */
 static size_t default_read_size(void) {
     size_t l3 = 0, groups = 0;
@@ -540,22 +562,9 @@ static int do_read(int argc, char **argv) {
 
     int huge_ok;
     double *a = (double *)map_region(size, huge, node, &huge_ok);
-    omp_set_dynamic(0);
-    int pin_failed = 0, got = 0;
     double *part = calloc((size_t)threads * 8, sizeof *part); /* one 64-byte line a thread */
-
-    /* the first touch, in parallel, in the reads' chunks (STREAM's initialisation) */
-#pragma omp parallel num_threads(threads)
-    {
-        int t = omp_get_thread_num();
-        pin_member(ncpus, cpus, t, &pin_failed);
-        if (t == 0) got = omp_get_num_threads();
-        size_t lo, hi;
-        chunk(n, t, threads, &lo, &hi);
-        for (size_t i = lo; i < hi; i++) a[i] = 1.0;
-    }
-    if (pin_failed) die(1, "could not pin a thread to its CPU of --cpus %s", cpulist);
-    if (got != threads) die(1, "OpenMP gave %d threads, not %d", got, threads);
+    team_touch(&o, n, a, NULL, NULL); /* in the reads' chunks */
+    int pin_failed = 0; /* the timed teams' pinning, checked after them */
 
     printf("# memref read: size %zu samples %d threads %d cpus %s node %d huge_requested %d\n", n * sizeof(double), samples,
            threads, cpulist ? cpulist : "-", node, huge);
@@ -612,19 +621,8 @@ static int do_triad(int argc, char **argv) {
     double *a = (double *)map_region(n * sizeof(double), -1, node, &ignored);
     double *b = (double *)map_region(n * sizeof(double), -1, node, &ignored);
     double *c = (double *)map_region(n * sizeof(double), -1, node, &ignored);
-    omp_set_dynamic(0);
-    int pin_failed = 0, got = 0;
-#pragma omp parallel num_threads(threads)
-    {
-        int t = omp_get_thread_num();
-        pin_member(ncpus, cpus, t, &pin_failed);
-        if (t == 0) got = omp_get_num_threads();
-        size_t lo, hi;
-        chunk(n, t, threads, &lo, &hi);
-        for (size_t j = lo; j < hi; j++) { a[j] = 1.0; b[j] = 2.0; c[j] = 0.0; }
-    }
-    if (pin_failed) die(1, "could not pin a thread to its CPU of --cpus %s", cpulist);
-    if (got != threads) die(1, "OpenMP gave %d threads, not %d", got, threads);
+    team_touch(&o, n, a, b, c);
+    int pin_failed = 0; /* the timed teams' pinning, checked after them */
     printf("# memref triad: array_bytes %zu samples %d threads %d cpus %s node %d\n", n * sizeof(double), samples, threads,
            cpulist ? cpulist : "-", node);
 
