@@ -5,9 +5,9 @@ The parent initialises CUDA (a tensor on the GPU), then starts children through 
   fork      a forked child touches CUDA: expected to fail with
             "RuntimeError: Cannot re-initialize CUDA in forked subprocess"
   fork_cpu  a forked child does CPU tensor work: fine (fork itself is not the problem)
-  spawn     a spawned child (a fresh interpreter) imports torch and touches CUDA: works; timed,
-            --tries times, from Process.start() to the child having imported torch, and to its
-            first CUDA result
+  spawn     --tries spawned children (fresh interpreters), started together as a DataLoader starts
+            its workers, each importing torch and touching CUDA: works; each timed from its own
+            Process.start() to its having imported torch, and to its first CUDA result
 Results are JSON lines on stdout, the first saying whether torch imports and sees a GPU (the
 "probe" event; --probe says only that). hostside runs run() inside cow_workers.py's interpreter
 (its "torch" command), after a copy-on-write dataset or instead of one: one interpreter fewer.
@@ -16,7 +16,9 @@ What the spawn figure must include, and does: a spawned child is a fresh interpr
 its own `import torch` (that is the figure: a DataLoader worker started with spawn pays it), from
 Process.start() in the parent, which has CUDA initialised, to torch imported in the child.
 Nothing is imported for it beforehand (no forkserver, no preloading), whatever the parent did
-before; the tries run one after another, each child gone before the next starts.
+before. The children start one right after another without waiting, as
+torch.utils.data.DataLoader's _MultiProcessingDataLoaderIter starts its workers (a loop of
+w.start()): each pays its import beside the others, as a spawned worker of a DataLoader does.
 Every child is bounded in time, dies with its parent (PR_SET_PDEATHSIG), and the whole run ends
 after --max-seconds.
 """
@@ -89,25 +91,41 @@ def child_cpu(conn, parent):
 
 
 def one_child(ctx, target, timeout):
-    """Starts one child, waits (bounded) for its message; returns (message or None, seconds since start)."""
-    recv, send = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=target, args=(send, os.getpid()), daemon=True)
-    t0 = time.monotonic()
-    p.start()
-    send.close()
-    msg = None
-    try:
-        if recv.poll(timeout):
-            msg = recv.recv()
-    except (EOFError, OSError):
+    """Starts one child, waits (bounded) for its message; returns (message, time.monotonic() at its start)."""
+    return children(ctx, target, 1, timeout)[0]
+
+
+def children(ctx, target, n, timeout):
+    """Starts n children one right after another, without waiting between them, then waits for each
+    one's message, all within timeout of the first start; returns [(message, time.monotonic() at its
+    start)] in start order. A child without an answer in time is killed and says so."""
+    started = []
+    for _ in range(n):
+        recv, send = ctx.Pipe(duplex=False)
+        p = ctx.Process(target=target, args=(send, os.getpid()), daemon=True)
+        t0 = time.monotonic()
+        p.start()
+        send.close()
+        started.append((p, recv, t0))
+    deadline = started[0][2] + timeout
+    out = []
+    for p, recv, t0 in started:
         msg = None
-    p.join(max(0.0, min(5.0, timeout)))
-    if p.is_alive():
-        p.kill()
-        p.join(5)
-    if msg is None:
-        msg = {"ok": False, "error": "no answer within %.0f s (exit code %s)" % (timeout, p.exitcode)}
-    return msg, t0
+        try:
+            if recv.poll(max(0.0, deadline - time.monotonic())):
+                msg = recv.recv()
+        except (EOFError, OSError):
+            msg = None
+        out.append([p, msg, t0])
+    for entry in out:
+        p = entry[0]
+        p.join(max(0.0, min(5.0, deadline - time.monotonic())))
+        if p.is_alive():
+            p.kill()
+            p.join(5)
+        if entry[1] is None:
+            entry[1] = {"ok": False, "error": "no answer within %.0f s (exit code %s)" % (timeout, p.exitcode)}
+    return [(msg, t0) for _, msg, t0 in out]
 
 
 def main():
@@ -151,8 +169,7 @@ def run(tries, child_seconds, max_seconds):
     emit("fork_cpu", ok=bool(msg.get("ok")), error=msg.get("error", ""))
 
     spawn = mp.get_context("spawn")
-    for k in range(tries):
-        msg, started = one_child(spawn, child_cuda, child_seconds)
+    for k, (msg, started) in enumerate(children(spawn, child_cuda, tries, child_seconds)):
         out = {"try": k + 1, "ok": bool(msg.get("ok")), "error": msg.get("error", "")}
         if "imported" in msg:
             out["start_seconds"] = round(msg["imported"] - started, 4)  # a fresh interpreter, main re-imported, torch imported

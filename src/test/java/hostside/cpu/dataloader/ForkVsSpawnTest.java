@@ -47,16 +47,16 @@ class ForkVsSpawnTest {
     }
 
     /**
-     * The time left counts on what each case waits for: the spawn case's four torch interpreters
-     * (the parent's and three spawned), the copy-on-write cases' passes side by side; nothing where
+     * The time left counts on what each case waits for: the spawn case's torch interpreters (the
+     * parent's, then three spawned together), the copy-on-write cases' passes side by side; nothing where
      * the case will not run (a recording, no python3). Arithmetic only: nothing is started.
      */
     @Test
     void eachCaseCostsWhatItWaitsFor() throws Exception {
         DataLoaderTarget t = new DataLoaderTarget(FsRoot.live(), "/nonexistent/python3", 1L << 20, 4, 3, Duration.ofSeconds(1), Duration.ofSeconds(120));
-        assertThat(new ForkVsSpawn().cost(t)).hasValue(Duration.ofSeconds(15));
+        assertThat(new ForkVsSpawn().cost(t)).as("the parent's, then the three children's together").hasValue(Duration.ofMillis(7_500));
         try (PythonSession s = new PythonSession(t.python())) {
-            assertThat(new ForkVsSpawn().cost(t.withSession(s))).as("a shared interpreter still imports torch anew").hasValue(Duration.ofSeconds(15));
+            assertThat(new ForkVsSpawn().cost(t.withSession(s))).as("a shared interpreter still imports torch anew").hasValue(Duration.ofMillis(7_500));
         }
         assertThat(new CowGrowth(DatasetKind.LIST).cost(t)).hasValue(Duration.ofSeconds(3));
         assertThat(new CowGrowth(DatasetKind.ARRAY).cost(t.withPasses(2, Duration.ofMillis(300)))).hasValue(Duration.ofMillis(600));
@@ -169,6 +169,19 @@ class ForkVsSpawnTest {
 
             __version__ = "0.0-stand-in"
 
+            # With STAND_IN_TORCH_BARRIER set, a spawned child's import waits until STAND_IN_TORCH_CHILDREN children
+            # are importing at once: children started one after another never get there, and fail.
+            _barrier = os.environ.get("STAND_IN_TORCH_BARRIER")
+            if _barrier:
+                import multiprocessing, time
+                if multiprocessing.parent_process() is not None:
+                    open(os.path.join(_barrier, str(os.getpid())), "w").close()
+                    _until = time.monotonic() + 8
+                    while len(os.listdir(_barrier)) < int(os.environ["STAND_IN_TORCH_CHILDREN"]):
+                        if time.monotonic() > _until:
+                            raise ImportError("the other spawned children never imported beside this one")
+                        time.sleep(0.01)
+
 
             class version:
                 cuda = "12.8"
@@ -236,13 +249,18 @@ class ForkVsSpawnTest {
      */
     /** The real python3 with the stand-in torch first on its path. */
     Path standInTorch() throws Exception {
+        return standInTorch("");
+    }
+
+    /** ... with {@code env} (shell assignments) exported to it and its children. */
+    Path standInTorch(String env) throws Exception {
         String real = Python.find().orElse(null);
         assumeThat(real).isNotNull();
         Path pkg = dir.resolve("site/torch");
         Files.createDirectories(pkg);
         Files.writeString(pkg.resolve("__init__.py"), FAKE_TORCH);
         Path wrapper = dir.resolve("python3");
-        Files.writeString(wrapper, "#!/bin/sh\necho started >> '" + dir.resolve("starts") + "'\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
+        Files.writeString(wrapper, "#!/bin/sh\necho started >> '" + dir.resolve("starts") + "'\n" + env + "\nPYTHONPATH='" + dir.resolve("site") + "' exec '" + real + "' \"$@\"\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
         return wrapper;
     }
@@ -263,6 +281,25 @@ class ForkVsSpawnTest {
         assertThat(d.spawn()).isEqualTo(SpawnDetail.Outcome.OK);
         assertThat(d.device()).isEqualTo("Stand-in GPU");
         assertThat(VerdictsTest.texts(List.of(r))).singleElement().asString().startsWith("a forked DataLoader worker cannot use CUDA");
+        assertThat(Leftovers.scriptsRunning()).isEmpty();
+    }
+
+    /**
+     * The spawned children start together, as a DataLoader starts its workers (the figure is what
+     * each pays beside the others): each one's import waits until all three are importing, which
+     * children started one after another never are. No timing is asserted.
+     */
+    @Test
+    void theSpawnedChildrenStartTogether() throws Exception {
+        Path barrier = Files.createDirectories(dir.resolve("barrier"));
+        DataLoaderTarget t = target(standInTorch("STAND_IN_TORCH_BARRIER='" + barrier + "' STAND_IN_TORCH_CHILDREN=" + ForkVsSpawn.TRIES
+                + "\nexport STAND_IN_TORCH_BARRIER STAND_IN_TORCH_CHILDREN").toString());
+        Result r = new ForkVsSpawn().run(t);
+        assertThat(r.status()).as(r.why()).isEqualTo(Status.OK);
+        assertThat(((SpawnDetail) r.detail()).spawnTries()).hasSize(ForkVsSpawn.TRIES).allMatch(SpawnDetail.SpawnTry::ok);
+        try (var arrived = Files.list(barrier)) {
+            assertThat(arrived).as("each spawned child imported torch once").hasSize(ForkVsSpawn.TRIES);
+        }
         assertThat(Leftovers.scriptsRunning()).isEmpty();
     }
 
