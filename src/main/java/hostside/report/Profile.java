@@ -33,6 +33,7 @@ import hostside.process.MachineLoad;
 import hostside.rack.Rack;
 import hostside.vm.VmDrill;
 import hostside.vm.VmRun;
+import hostside.vm.measure.TlbReach;
 
 /**
  * The report's measuring: every drill of the registry ({@link Drills}) in turn on one machine, each
@@ -126,19 +127,32 @@ public final class Profile {
 
     /**
      * The cap of Module 2's measurements, which run after Module 1's: {@link #MEASUREMENT}, or
-     * STREAM's three arrays where they were larger. The arrays are freed once STREAM has run and
-     * the measurements run one at a time, so a later one as large as they were does not raise the
-     * report's peak past them (STREAM's arrays and {@link #BEYOND_STREAM} besides); it then takes
-     * the size it takes when its drill runs alone, and its figure is the same figure: the TLB
-     * walk's at 1 GiB (at 256 MiB the lines it touches fit the H200 VM's cache and base pages cost
-     * 51 ns there against 173 ns at 1 GiB, testdata/reports/h200-hostside2.json), the mapped test
-     * file and managed memory at their own sizes.
+     * STREAM's three arrays where they were larger, up to {@link #MODULE_TWO_FIGURES}. The arrays
+     * are freed once STREAM has run and the measurements run one at a time, so a later one as large
+     * as they were does not raise the report's peak past them (STREAM's arrays and
+     * {@link #BEYOND_STREAM} besides); it then takes the size its figure is measured at when its
+     * drill runs alone, and its figure is the same figure: the TLB walk's at 1 GiB (at 256 MiB the
+     * lines it touches fit the H200 VM's cache and base pages cost 51 ns there against 173 ns at
+     * 1 GiB, testdata/reports/h200-hostside2.json), the mapped test file and managed memory at their
+     * own sizes.
      */
     static MemoryCap afterStream(long streamBytes) {
         if (streamBytes <= MEASUREMENT.bytes()) return MEASUREMENT;
-        return new MemoryCap(streamBytes, "the report's share for any one measurement after STREAM's (" + Cut.size(streamBytes)
-                + ": STREAM's three arrays, freed before it; a report holds STREAM's arrays and at most " + Cut.size(BEYOND_STREAM) + " besides)");
+        long cap = Math.min(streamBytes, MODULE_TWO_FIGURES);
+        return new MemoryCap(cap, "the report's share for any one measurement after STREAM's (" + Cut.size(cap)
+                + (cap < streamBytes ? ": the size Module 2's figures are measured at, the TLB walk's and the test file's"
+                        : ": STREAM's three arrays, freed before it")
+                + "; a report holds STREAM's arrays and at most " + Cut.size(BEYOND_STREAM) + " besides)");
     }
+
+    /**
+     * The most Module 2's figures need: the TLB walk's figure is at {@link TlbReach#FIGURE_AT} (1 GiB)
+     * and the report's test file is 1 GiB ({@code IoDrill.DEFAULT_FILE}). The walk alone goes on to
+     * 4 GiB for its curve; inside a report its curve ends at its figure, which its detail says: on the
+     * H100 VM the walk to 2 GiB took 4.7 s (base pages) and 2.1 s (huge) of a 141 s report
+     * (docs/measurements/2026-12-07-minute-h100.md), the 2 GiB point a second and more of it.
+     */
+    static final long MODULE_TWO_FIGURES = TlbReach.FIGURE_AT;
 
     /** The options of the drills still to run once {@code r} has run: after Module 1, Module 2's cap is {@link #afterStream}. */
     static DrillOptions after(DrillOptions options, DrillRun r) {

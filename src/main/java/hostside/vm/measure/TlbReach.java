@@ -36,7 +36,7 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
      */
     public static final long DEFAULT_MAX = 4L << 30;
     /** The figure is the walk at this size in every run, so that the report's equals the drill's alone. */
-    static final long FIGURE_AT = 1L << 30;
+    public static final long FIGURE_AT = 1L << 30;
     static final int ACCESSES = 1 << 20, SAMPLES = 3;
 
     public TlbReach(boolean huge) {
