@@ -10,8 +10,11 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.core.CpuSet;
 import hostside.cpu.CpuDrill;
 import hostside.cpu.dataloader.DataLoaderTarget;
+import hostside.gpu.bench.NodeCopies;
+import hostside.gpu.bench.Target;
 import hostside.harness.Earlier;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
@@ -93,7 +96,23 @@ class QuickTest {
     @Test
     void aFullRunTakesEveryCaseAsItIs() {
         var all = MemoryDrill.tests();
-        assertThat(Profile.Mode.FULL.cases(Earlier.NONE).pick(all)).isSameAs(all);
+        assertThat(Profile.Mode.FULL.cases(Earlier.NONE).pick(all)).isEqualTo(all);
         assertThat(Profile.Mode.QUICK.cases(Earlier.NONE).pick(all)).as("no memory figure: no answer quotes one").allMatch(t -> t instanceof Skipped);
+    }
+
+    /** ... but the copies from each NUMA node, which it runs only where there are several nodes to compare. */
+    @Test
+    void aFullRunCopiesFromEachNodeOnlyWhereThereAreSeveral() {
+        var gpu = GpuDrill.tests();
+        List<TestCase<Target>> picked = Profile.Mode.FULL.cases(Earlier.NONE).pick(gpu);
+        assertThat(picked).extracting(TestCase::key).containsExactlyElementsOf(gpu.stream().map(TestCase::key).toList());
+        assertThat(picked.subList(0, picked.size() - 1)).isEqualTo(gpu.subList(0, gpu.size() - 1));
+        NodeCopies inReport = (NodeCopies) picked.getLast();
+        CpuSet cpus = CpuSet.range(0, 3);
+        assertThat(inReport.from(List.of(new NodeCopies.From(0, cpus)), 0).notApplicable(null)).get().asString()
+                .startsWith("one NUMA node: the copies above are from it");
+        assertThat(inReport.from(List.of(new NodeCopies.From(0, cpus), new NodeCopies.From(1, CpuSet.range(4, 7))), 0).notApplicable(null)).isEmpty();
+        assertThat(((NodeCopies) gpu.getLast()).from(List.of(new NodeCopies.From(0, cpus)), 0).notApplicable(null))
+                .as("hostside machine still runs it on one node").isEmpty();
     }
 }
