@@ -21,7 +21,14 @@ public record DataLoaderTarget(FsRoot fs, String python, long datasetBytes, int 
     public static final long DEFAULT_DATASET_BYTES = 256L << 20;
     public static final int DEFAULT_WORKERS = 4;
     public static final int DEFAULT_PASSES = 3;
-    public static final Duration DEFAULT_PASS_TIME = Duration.ofSeconds(1);
+    /**
+     * Half a second a pass: five of the sampler's 100 ms looks each. The figure is the same as at a
+     * second a pass, in 3 s less per case: four interleaved rounds on the dev VM (the report's 51 MiB
+     * and 4 workers) gave the list 93.80-93.85% at 1 s and 93.82-93.83% at 0.5 s, the array
+     * 0.33-0.52% and 0.26-0.39%, in 3.2-3.5 s and 1.7-1.8 s a case
+     * (docs/measurements/2026-12-07-cow-pass-time-devvm.md).
+     */
+    public static final Duration DEFAULT_PASS_TIME = Duration.ofMillis(500);
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
     /** Beyond this a run says nothing more, and each worker is a process of its own. */
     public static final int MAX_WORKERS = 64;

@@ -285,7 +285,7 @@ def main():
     p.add_argument("--bytes", type=int, default=256 << 20, help="size of the list dataset (the array holds as many items)")
     p.add_argument("--workers", type=int, default=4)
     p.add_argument("--passes", type=int, default=3)
-    p.add_argument("--pass-ms", type=int, default=1000, help="each pass takes at least this long")
+    p.add_argument("--pass-ms", type=int, default=500, help="each pass takes at least this long")
     p.add_argument("--max-seconds", type=float, default=120.0, help="the most the dataset, or the wait for the torch part, may take")
     p.add_argument("--standalone", action="store_true", help="run the dataset through without waiting for commands on stdin, then end")
     args = p.parse_args()
