@@ -25,8 +25,8 @@ import hostside.harness.TestCase;
  * waiting, as torch.utils.data.DataLoader's {@code _MultiProcessingDataLoaderIter} starts its
  * workers (a loop of {@code w.start()}): each pays its import beside the others, as a spawned
  * worker does at every epoch that is not {@code persistent_workers}. Run one after another they
- * waited for three imports in turn (15 s of the H100 VM's 128 s report, 27 s on a slower one). The parent is the
- * interpreter of the copy-on-write dataset before this case where there is one
+ * waited for three imports in turn (15 s of the H100 VM's 128 s report, 27 s on a slower one).
+ * The parent is the interpreter of the copy-on-write dataset before this case where there is one
  * ({@link PythonSession}): a spawned child is a fresh interpreter, whatever its parent did before.
  * Its own import of torch is not hidden behind the cases before: run beside them, a second
  * python3 moved their figures (see {@link PythonSession}).
@@ -47,9 +47,10 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     static final int TRIES = 3;
     /**
      * One interpreter that imports torch, as the run waits for it: the parent's, then the spawned
-     * children's together. When the children still ran in turn, fork_vs_spawn.py alone on the H200 VM had torch imported and CUDA up in the
-     * parent at 3.3 s, its three spawns done at 7.5, 11.1 and 14.4 s and exited at 15.0 s
-     * (docs/measurements/2026-12-04-peers-final.md): 15.0 s over four interpreters. The forked
+     * children's together. When the children still ran in turn, fork_vs_spawn.py alone on the
+     * H200 VM had torch imported and CUDA up in the parent at 3.3 s, its three spawns done at
+     * 7.5, 11.1 and 14.4 s and exited at 15.0 s (docs/measurements/2026-12-04-peers-final.md):
+     * 15.0 s over four interpreters, 3.75 s each. The forked
      * children import nothing (fork copies the parent) and fail or finish in a moment.
      */
     static final Duration TORCH_INTERPRETER = Duration.ofMillis(3_750);
@@ -89,8 +90,8 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     /**
      * The interpreters it waits for, one after another: the parent's import of torch (its
      * interpreter is the dataset's before it, where there is one, but torch is imported anew) and
-     * then the {@link #TRIES} spawned children's, together ({@link #TORCH_INTERPRETER} each). None where {@link #notApplicable} would say why at no cost: it then
-     * takes no time.
+     * then the {@link #TRIES} spawned children's, together ({@link #TORCH_INTERPRETER} each). None
+     * where {@link #notApplicable} would say why at no cost: it then takes no time.
      */
     @Override
     public Optional<Duration> cost(DataLoaderTarget t) {
