@@ -89,6 +89,59 @@ def is_write(job):
     return any(a.startswith("--rw=") and "write" in a for a in job)
 
 
+def disk_of(path):
+    """The sysfs folder of the whole disk that holds PATH (/sys/block/vda for a file on vda1), or None: st_dev's
+    /sys/dev/block/MAJ:MIN, its parent where that is a partition. A device-mapper or md volume is its own disk here:
+    its requests are those it was sent, before it splits them for what it stacks on."""
+    try:
+        st = os.stat(path)
+        real = os.path.realpath(f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}")
+    except OSError:
+        return None
+    if os.path.exists(os.path.join(real, "partition")):
+        real = os.path.dirname(real)
+    return real if os.path.exists(os.path.join(real, "stat")) else None
+
+
+def disk_reads(disk):
+    """(reads completed, sectors read) of the disk so far (Documentation/block/stat.rst: fields 1 and 3), or None."""
+    try:
+        f = Path(disk, "stat").read_text().split()
+        return int(f[0]), int(f[2])
+    except (OSError, IndexError, ValueError, TypeError):
+        return None
+
+
+def max_segments(disk):
+    """The most physical pieces one request of the disk may carry (queue/max_segments), or None."""
+    try:
+        return int(Path(disk, "queue", "max_segments").read_text())
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def requests_per_read(before, after, block_bytes):
+    """How many requests the disk completed for each read of BLOCK_BYTES between two disk_reads: 1.00 where each went
+    whole, 2.00 where each was split in two. Every reader of the disk counts; None where nothing was read."""
+    if before is None or after is None or not block_bytes:
+        return None
+    requests, sectors = after[0] - before[0], after[1] - before[1]
+    reads = sectors * 512 / block_bytes
+    return requests / reads if reads >= 1 else None
+
+
+def block_bytes(job):
+    """A job's --bs in bytes (k, m: powers of 1024, as fio reads them), or None."""
+    bs = next((a.split("=", 1)[1] for a in job if a.startswith("--bs=")), None)
+    if not bs:
+        return None
+    unit = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(bs[-1].lower(), 1)
+    try:
+        return int(bs[:-1] if unit > 1 else bs) * unit
+    except ValueError:
+        return None
+
+
 def lay_out(bench, fio, target, size, name):
     """fio lays out its read file anew at SIZE (as hostside writes its test file at each run, before reading it): None, or why it
     could not. Anew: fio lays out only a missing or short file, and on a VM a file laid out long before reads differently (the

@@ -5,6 +5,7 @@ host<->device copies, 10% for the rest), beyond it, or not comparable where the 
 that it counts differently from its peer; a figure without a peer is a row that says so."""
 import importlib.util
 import json
+import os
 import re
 import shlex
 from dataclasses import asdict, dataclass, field
@@ -602,7 +603,14 @@ class _Context:
                 sides[a] = (None, layout_failed)
                 continue
             base = next(f.base for f in figs if f.anchor == a)
-            sides[a] = io.run_job(self.bench, fio, self.files, base, shlex.split(a)[1:], f"r{r}-fio-{i:02d}-{base}")
+            job = shlex.split(a)[1:]
+            direct = "--direct=1" in job and not io.is_write(job)
+            disk = io.disk_of(self.files.read) if direct else None
+            before = io.disk_reads(disk) if disk else None
+            sides[a] = io.run_job(self.bench, fio, self.files, base, job, f"r{r}-fio-{i:02d}-{base}")
+            if disk:
+                self._split(r, base, disk, io.requests_per_read(before, io.disk_reads(disk), io.block_bytes(job)),
+                            next((f.detail.get("bufferPieces") for f in figs if f.anchor == a), None))
         self.note("fio: the jobs of the report's anchors exactly, on one file of the largest --size laid out by fio each round "
                   "(the warm jobs read it into the page cache first), the writes on a new file; clat percentiles for _p50/_p99")
         out = {}
@@ -618,6 +626,18 @@ class _Context:
                     g.alt, g.alt_why = overall, "fio's whole-run bytes over time against the report's median sample; by the report's overall"
             out[f.id] = g
         return out
+
+    def _split(self, r, base, disk, per_read, pieces):
+        """An O_DIRECT job's requests as the disk saw them, beside the pieces of hostside's buffer for the same case: a read
+        whose buffer is in more physical pieces than the disk's max_segments goes as two requests, and reads slower
+        (docs/measurements/2026-12-07-odirect-split-devvm.md), so the two sides are compared only knowing this."""
+        seg = io.max_segments(disk)
+        how = "" if per_read is None or 0.9 <= per_read <= 1.1 else (" (split)" if per_read > 1.1 else " (merged: several reads a request)")
+        fio_side = "not counted" if per_read is None else f"{per_read:.2f} requests per read{how}"
+        mine = "" if pieces is None else (f"; hostside's buffer in {pieces:.0f} pieces a read"
+                                          + ("" if seg is None else (", more than" if pieces > seg else ", within") + " them"))
+        self.note(f"round {r}, {base}: {os.path.basename(disk)} takes {seg if seg is not None else 'an unknown number of'} "
+                  f"segments a request; fio's job: {fio_side} (every reader of the disk counts){mine}")
 
     # refs: syscall, the futex ping-pong on the report's CPUs, the timer loop at its period and ticks
     def _refs(self, r, figs, every):
