@@ -115,22 +115,29 @@ public final class IoDocument {
     }
 
     /**
-     * Where the O_DIRECT 1 MiB reads' buffers fell in physical memory, when known: on a VM each
-     * piece is a segment the virtual disk copies on its own, and the figure follows it.
+     * Where the O_DIRECT 1 MiB reads' buffers fell in physical memory, and how many requests the
+     * disk got for each read, when known: on a VM each piece is a segment the virtual disk copies on
+     * its own, a buffer in more pieces than the disk's max_segments goes as two requests, and the
+     * figure follows both (docs/measurements/2026-12-07-odirect-split-devvm.md).
      */
     static java.util.Optional<Block> pieces(List<Result> results) {
         List<String> parts = new ArrayList<>();
+        Integer segments = null;
         for (Result r : results) {
-            if (r.isOk() && r.detail() instanceof ReadDetail d && d.bufferPieces() != null) {
-                parts.add(String.format(Locale.ROOT, "%s %.0f", r.key(), d.bufferPieces()));
-            }
+            if (!(r.isOk() && r.detail() instanceof ReadDetail d) || d.bufferPieces() == null && d.requestsPerRead() == null) continue;
+            parts.add(r.key() + (d.bufferPieces() == null ? " pieces not known" : String.format(Locale.ROOT, " %.0f pieces", d.bufferPieces()))
+                    + (d.requestsPerRead() == null ? "" : String.format(Locale.ROOT, ", %.2f requests a read", d.requestsPerRead())));
+            if (d.maxSegments() != null) segments = d.maxSegments();
         }
         if (parts.isEmpty()) return java.util.Optional.empty();
-        return java.util.Optional.of(Paragraph.of("Physically contiguous pieces per 1 MiB O_DIRECT buffer (1 to 256): " + String.join(", ", parts)
-                + ". Each is a DMA segment; a VM's virtual disk copies them one by one, so a scattered buffer reads slower than a contiguous one."
-                + " A virtio disk takes at most its queue's max_segments (254 on a Firecracker guest) in one request: a buffer in more becomes two."
+        return java.util.Optional.of(Paragraph.of("Physically contiguous pieces per 1 MiB O_DIRECT buffer (1 to 256), and the requests the disk"
+                + " completed for each read (every reader of the disk counts): " + String.join("; ", parts)
+                + ". Each piece is a DMA segment; a VM's virtual disk copies them one by one, so a scattered buffer reads slower than a contiguous one."
+                + (segments != null
+                        ? " This disk takes at most " + segments + " in one request (queue/max_segments): a buffer in more goes as two requests, 2.00 a read."
+                        : " A virtio disk takes at most its queue's max_segments (254 on a Firecracker guest) in one request: a buffer in more becomes two.")
                 + " hostside's buffers are made as fio's (one region, faulted in by the first reads), so both fall where the page allocator puts"
-                + " them: compare runs by this count. On a VM, O_DIRECT buffers in fewer pieces (huge pages: one per MiB) read faster."));
+                + " them: compare runs by these counts, and fio's job by the requests its reads made too (bench/run report-peers counts them)."));
     }
 
     /** A measured row: its figures, then the other unit or the fsync time, latency p50 and p99, and the fio job. */

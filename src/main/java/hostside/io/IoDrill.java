@@ -149,7 +149,7 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
         Host machine = machineFacts.host();
         IoFacts facts = facts(fs, machine, o);
         List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
-        try (LiveTarget live = new LiveTarget(fs, o, tests, progress, files)) {
+        try (LiveTarget live = new LiveTarget(fs, o, tests, progress, files, facts)) {
             List<Result> results = Runner.run(fs, tests, live, progress);
             if (tests.isEmpty()) return new IoRun(machine, facts, findings, null, results, List.of());
             boolean inMemory = live.used() != null && IoTarget.inMemory(live.used().filesystem());

@@ -22,6 +22,8 @@ import hostside.harness.TestCase;
 import hostside.harness.TestFile;
 import hostside.harness.TestFiles;
 import hostside.io.facts.IoFactRules;
+import hostside.io.facts.IoFacts;
+import hostside.io.measure.DiskRequests;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.uring.IoUring;
@@ -35,6 +37,7 @@ import hostside.libc.Libc;
  */
 final class LiveTarget implements DrillTarget<IoTarget> {
     private final FsRoot fs;
+    private final IoFacts facts;
     private final IoDrill.Options o;
     private final List<TestCase<IoTarget>> tests;
     private final ProgressSink progress;
@@ -44,7 +47,8 @@ final class LiveTarget implements DrillTarget<IoTarget> {
     private IoRun.FileUsed used;
 
     /** {@code files}: where the test file comes from, this drill's own or a report's shared one. */
-    LiveTarget(FsRoot fs, IoDrill.Options o, List<TestCase<IoTarget>> tests, ProgressSink progress, TestFiles files) {
+    LiveTarget(FsRoot fs, IoDrill.Options o, List<TestCase<IoTarget>> tests, ProgressSink progress, TestFiles files, IoFacts facts) {
+        this.facts = facts;
         this.fs = fs;
         this.o = o;
         this.tests = tests;
@@ -83,7 +87,7 @@ final class LiveTarget implements DrillTarget<IoTarget> {
             sweep(dir);
         }
         IoTarget target = new IoTarget(dir, fileSystem(f, "--file"), () -> f, bytes, writeBytes(bytes, available), Libc.pageSize(), sampleNanos,
-                IoUring.unavailableReason());
+                IoUring.unavailableReason(), diskOf(f.toAbsolutePath().getParent()));
         used = new IoRun.FileUsed(f.toAbsolutePath().toString(), bytes, target.dirFilesystem(), false); // absolute: its folder is the figures' scope
         return target;
     }
@@ -104,7 +108,16 @@ final class LiveTarget implements DrillTarget<IoTarget> {
                 : "writing the report's test file on to " + Units.bytes(size));
         Supplier<Path> path = () -> lazy.get().path();
         used = new IoRun.FileUsed(path.get().toString(), size, type, true);
-        return new IoTarget(dir, type, path, size, writeBytes(size, available), Libc.pageSize(), sampleNanos, IoUring.unavailableReason());
+        return new IoTarget(dir, type, path, size, writeBytes(size, available), Libc.pageSize(), sampleNanos, IoUring.unavailableReason(),
+                diskOf(dir));
+    }
+
+    /** The one disk the facts found behind {@code folder}, whose requests the O_DIRECT reads count; null when not one. */
+    private DiskRequests diskOf(Path folder) {
+        if (facts == null || folder == null) return null;
+        String asked = folder.toString(), absolute = folder.toAbsolutePath().toString();
+        return facts.dataDirs().stream().filter(d -> asked.equals(d.path()) || absolute.equals(d.path())).findFirst()
+                .flatMap(d -> DiskRequests.of(fs, d.disks())).orElse(null);
     }
 
     /** Each write sample: the file's size, cut to {@link IoDrill#MAX_WRITE} and to a quarter of available memory. */

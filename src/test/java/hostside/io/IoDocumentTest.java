@@ -66,8 +66,12 @@ class IoDocumentTest {
     void theBuffersPhysicalPiecesAreSaidWhenKnown() {
         ReadTest t = (ReadTest) IoResults.test("seq_read_direct_qd1");
         Result known = Result.ok(t, Unit.GB_PER_S, Stats.of(2.3), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0, null));
-        assertThat(IoDocument.pieces(List.of(known))).get().asString().contains("seq_read_direct_qd1 17");
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0, null, null, null));
+        assertThat(IoDocument.pieces(List.of(known))).get().asString().contains("seq_read_direct_qd1 17 pieces").contains("254 on a Firecracker guest");
+        Result counted = Result.ok(t, Unit.GB_PER_S, new Stats(1.3, 1.2, 1.4, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, null, null, 2.0, 254));
+        assertThat(IoDocument.pieces(List.of(counted))).as("not root: no pieces, the disk's requests still").get().asString()
+                .contains("seq_read_direct_qd1 pieces not known, 2.00 requests a read").contains("This disk takes at most 254 in one request");
         assertThat(IoDocument.pieces(List.of(IoResults.read("seq_read_direct_qd1", 2.3)))).as("not root: frame numbers hidden, nothing said").isEmpty();
     }
 
@@ -85,9 +89,9 @@ class IoDocumentTest {
     void aFigureCountedAsFioCountsItIsSaidWhereItDiffers() {
         ReadTest t = (ReadTest) IoResults.test("seq_read_cold_qd1");
         Result stalled = Result.ok(t, Unit.GB_PER_S, new Stats(3.63, 0.64, 4.66, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 2.41));
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 2.41, null, null));
         Result steady = Result.ok(t, Unit.GB_PER_S, new Stats(3.63, 3.5, 3.7, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 3.60));
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, 0.0, 1L << 30, null, 3.60, null, null));
         assertThat(IoDocument.overall(List.of(stalled))).get().asString().contains("seq_read_cold_qd1 2.41 GB/s (median 3.63)");
         assertThat(IoDocument.overall(List.of(steady))).as("within 5%: nothing to explain").isEmpty();
         assertThat(IoDocument.overall(List.of(IoResults.read("seq_read_cold_qd1", 3.63)))).as("an old report kept no such count").isEmpty();

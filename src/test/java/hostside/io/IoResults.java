@@ -33,7 +33,7 @@ public final class IoResults {
     public static Result read(String key, Stats value, Distribution latency, Long pageCacheBytes) {
         ReadTest t = (ReadTest) test(key);
         ReadTest.ReadDetail d = new ReadTest.ReadDetail(FILE, TARGET.fileBytes(), t.block(), t.depth(),
-                t.engine() == ReadTest.Engine.IO_URING ? "io_uring" : "psync", latency, t.cache() == ReadTest.Cache.COLD ? 0.0 : null, pageCacheBytes, null, null);
+                t.engine() == ReadTest.Engine.IO_URING ? "io_uring" : "psync", latency, t.cache() == ReadTest.Cache.COLD ? 0.0 : null, pageCacheBytes, null, null, null, null);
         return Result.ok(t, t.pattern() == ReadTest.Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, value, "hand-built", "fio " + t.fioOptions(TARGET), d);
     }
 

@@ -166,7 +166,7 @@ class MeasuredVerdictsTest {
         // where the buffers' pieces are known they are said: in a VM, what the measurement's depth paid for
         ReadTest t = (ReadTest) IoResults.test("seq_read_direct_uring_qd32");
         Result scattered = Result.ok(t, Unit.GB_PER_S, Stats.of(1.13), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, t.block(), t.depth(), "io_uring", null, null, null, 256.0, null));
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, t.block(), t.depth(), "io_uring", null, null, null, 256.0, null, null, null));
         assertThat(only(List.of(noisy("seq_read_direct_qd1", 1.71, 1.68, 1.73), scattered), QUIET).text())
                 .contains("but of the measurement (each read's buffer in 256 physical pieces, which a VM's virtual disk pays for one by one)");
         // the dev VM's figures of 2026-12-04, each read's buffer in 256 pieces: even within noise, so no doubt and no path from depth

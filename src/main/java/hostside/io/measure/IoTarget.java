@@ -14,9 +14,15 @@ import java.util.function.Supplier;
  * @param pageSize          the kernel's base page size
  * @param sampleNanos       how long a random-read sample runs
  * @param uringUnavailable  why io_uring cannot be used here, or null
+ * @param disk              the disk the file is on, whose requests the O_DIRECT reads count; null when not one known disk
  */
 public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize,
-                       long sampleNanos, String uringUnavailable) {
+                       long sampleNanos, String uringUnavailable, DiskRequests disk) {
+    public IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize, long sampleNanos,
+                    String uringUnavailable) {
+        this(dir, dirFilesystem, file, fileBytes, writeBytes, pageSize, sampleNanos, uringUnavailable, null);
+    }
+
     /**
      * A sequential sample reads this much: the whole file, up to 256 MiB, a few hundred milliseconds
      * from a disk, far past readahead's window (at most a few MiB), so its ramp is a small share.

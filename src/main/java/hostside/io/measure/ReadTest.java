@@ -129,10 +129,16 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
      * @param overall               the figure over all kept samples together (every byte or request over their summed
      *                              time), as fio computes its own: below the median when a few samples stalled; null in
      *                              a report that did not keep it
+     * @param requestsPerRead       O_DIRECT reads: the requests the file's disk completed per read over the case (warm-up
+     *                              and samples), from /sys/block/DISK/stat ({@link DiskRequests}): 2 where each read was
+     *                              split in two, below 1 where reads were merged; every reader of the disk counts; null
+     *                              when not one known disk
+     * @param maxSegments           that disk's queue/max_segments: a buffer in more pieces than this is split; null when not read
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ReadDetail(String file, long fileBytes, int blockBytes, int queueDepth, String engine, Distribution latencyUs,
-                             Double residentBeforePercent, Long pageCacheBytes, Double bufferPieces, Double overall) implements Detail {
+                             Double residentBeforePercent, Long pageCacheBytes, Double bufferPieces, Double overall,
+                             Double requestsPerRead, Integer maxSegments) implements Detail {
 
         /** The figure in the other unit: IOPS for a result in GB/s, GB/s for one in IOPS; the same samples, scaled. */
         public Stats otherUnit(Unit unit, Stats value) {
@@ -219,6 +225,9 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         Double pieces = null;
         String ringFlags = null;
         MemorySegment buffers = null;
+        DiskRequests disk = cache == Cache.DIRECT ? t.disk() : null;
+        DiskRequests.Count before = disk == null ? null : disk.count().orElse(null);
+        Double perRead = null;
         try {
             buffers = Buffers.map(block(), depth);
             try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
@@ -243,6 +252,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
             }
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
             if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers, block(), depth, t.pageSize());
+            if (disk != null) perRead = DiskRequests.perRead(before, disk.count().orElse(null), block()).orElse(null);
         } finally {
             FileIo.close(fd);
             if (buffers != null) Libc.munmap(buffers); // after the ring: nothing is in flight into it any more
@@ -250,7 +260,8 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         double[] figures = kept.stream().mapToDouble(this::figure).toArray();
         ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
                 cache == Cache.COLD ? kept.stream().mapToDouble(Sample::residentBefore).max().orElse(0) * 100 : null,
-                cachedAfter >= 0 ? cachedAfter : null, pieces, figure(Sample.sum(kept)));
+                cachedAfter >= 0 ? cachedAfter : null, pieces, figure(Sample.sum(kept)), perRead,
+                disk == null ? null : disk.maxSegments().orElse(null));
         return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method(t, ringFlags), "fio " + fioOptions(t), d);
     }
 
