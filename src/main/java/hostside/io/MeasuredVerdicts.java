@@ -172,15 +172,25 @@ public final class MeasuredVerdicts {
         Path m = many.get(), o = one.get();
         String against = o.name().equals(DIRECT) ? "one at a time" : "one at a time through the page cache, and no O_DIRECT read one at a time was"
                 + " measured to tell the depth from O_DIRECT";
-        // where the buffers' physical pieces are known, say them: in a VM they are what the measurement's depth paid for
+        // where the buffers' physical pieces and the disk's requests are known, say them: in a VM they are what the
+        // measurement's depth paid for, and a read split in two reads slower (docs/measurements/2026-12-07-odirect-split-devvm.md)
         Double pieces = m.r().detail() instanceof ReadDetail d ? d.bufferPieces() : null;
+        Double requests = m.r().detail() instanceof ReadDetail d ? d.requestsPerRead() : null;
         String text = figures + String.format(Locale.ROOT, ": 32 in flight slower than %s (%.2f against %.2f GB/s, beyond both runs' spreads):"
                         + " not a property of the disk a loader should act on, but of the measurement%s, the device's queue or another load on the"
                         + " machine; run again, and compare with fio's job%s. No path is recommended from these figures",
                 against, m.stats().median(), o.stats().median(),
-                pieces == null ? "" : String.format(Locale.ROOT, " (each read's buffer in %.0f physical pieces, which a VM's virtual disk pays for one by one)", pieces),
+                buffers(pieces, requests),
                 fio(m.r()));
         return Optional.of(new Judged(IoRules.LOAD_PATH, Severity.UNKNOWN, figures, text, read));
+    }
+
+    /** " (each read's buffer in N physical pieces ...; the disk completed R requests for each read)", or what of it is known. */
+    static String buffers(Double pieces, Double requests) {
+        List<String> said = new ArrayList<>();
+        if (pieces != null) said.add(String.format(Locale.ROOT, "each read's buffer in %.0f physical pieces, which a VM's virtual disk pays for one by one", pieces));
+        if (requests != null) said.add(String.format(Locale.ROOT, "the disk completed %.2f requests for each read", requests));
+        return said.isEmpty() ? "" : " (" + String.join("; ", said) + ")";
     }
 
     /**
