@@ -151,10 +151,11 @@ public final class Child implements AutoCloseable {
                 }
             }
             // a member never noted (orphaned before remember() looked) got the group's SIGKILL but has no
-            // handle here: wait, bounded, for the group to be gone, so that callers find it gone too (a
-            // full test run under load once found such an orphan still running right after close())
+            // handle here: wait, bounded, for the group to be gone (a zombie not yet reaped counts), so
+            // that callers find it gone too (a full test run under load once found such an orphan
+            // still running right after close())
             reaped = System.nanoTime() + REAP_WAIT.toNanos();
-            while (ownGroup && groupLeft() && System.nanoTime() < reaped) interrupted |= pause();
+            while (groupOurs() && System.nanoTime() < reaped) interrupted |= pause();
         } finally {
             if (interrupted) Thread.currentThread().interrupt();
         }
@@ -205,15 +206,6 @@ public final class Child implements AutoCloseable {
      * then the group exists while no process has the child's pid, which a stranger's group of
      * that id would need (its leader).
      */
-    /** Whether any process of the child's own group is left (a zombie not yet reaped counts). */
-    private boolean groupLeft() {
-        try {
-            return Signals.groupExists(process.pid());
-        } catch (LibcException | LinkageError e) {
-            return false;
-        }
-    }
-
     private boolean groupOurs() {
         if (!ownGroup) return false;
         if (process.isAlive() || below.values().stream().anyMatch(ProcessHandle::isAlive)) return true;
