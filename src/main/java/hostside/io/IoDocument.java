@@ -122,7 +122,7 @@ public final class IoDocument {
      */
     static java.util.Optional<Block> pieces(List<Result> results) {
         List<String> parts = new ArrayList<>();
-        Integer segments = null;
+        Long segments = null;
         for (Result r : results) {
             if (!(r.isOk() && r.detail() instanceof ReadDetail d) || d.bufferPieces() == null && d.requestsPerRead() == null) continue;
             parts.add(r.key() + (d.bufferPieces() == null ? " pieces not known" : String.format(Locale.ROOT, " %.0f pieces", d.bufferPieces()))

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import hostside.container.AvailableMemory;
@@ -117,7 +118,13 @@ final class LiveTarget implements DrillTarget<IoTarget> {
         if (facts == null || folder == null) return null;
         String asked = folder.toString(), absolute = folder.toAbsolutePath().toString();
         return facts.dataDirs().stream().filter(d -> asked.equals(d.path()) || absolute.equals(d.path())).findFirst()
-                .flatMap(d -> DiskRequests.of(fs, d.disks())).orElse(null);
+                .flatMap(d -> DiskRequests.of(fs, d.disks(), this::maxSegments)).orElse(null);
+    }
+
+    /** A disk's queue/max_segments as the facts read it; null when they did not. */
+    private Long maxSegments(String disk) {
+        return facts.blockDevices().stream().filter(b -> b.name().equals(disk) && b.queue() != null).map(b -> b.queue().maxSegments())
+                .filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /** Each write sample: the file's size, cut to {@link IoDrill#MAX_WRITE} and to a quarter of available memory. */

@@ -22,7 +22,7 @@ import hostside.io.measure.WriteTest;
  */
 class BenchIoScenarioTest {
     static final IoTarget TARGET = new IoTarget(Path.of("/var/tmp"), "ext4", () -> Path.of("/var/tmp/f"), 2L << 30, 1L << 30, 4096,
-            1_000_000_000L, null);
+            1_000_000_000L, null, null);
 
     /** What the Python prints for {@code code}, run with bench/ on its path and the io scenario imported as {@code io}. */
     static String python(String code) throws Exception {

@@ -69,7 +69,7 @@ class IoDocumentTest {
                 new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 17.0, null, null, null));
         assertThat(IoDocument.pieces(List.of(known))).get().asString().contains("seq_read_direct_qd1 17 pieces").contains("254 on a Firecracker guest");
         Result counted = Result.ok(t, Unit.GB_PER_S, new Stats(1.3, 1.2, 1.4, 5), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, null, null, 2.0, 254));
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, null, null, 2.0, 254L));
         assertThat(IoDocument.pieces(List.of(counted))).as("not root: no pieces, the disk's requests still").get().asString()
                 .contains("seq_read_direct_qd1 pieces not known, 2.00 requests a read").contains("This disk takes at most 254 in one request");
         assertThat(IoDocument.pieces(List.of(IoResults.read("seq_read_direct_qd1", 2.3)))).as("not root: frame numbers hidden, nothing said").isEmpty();

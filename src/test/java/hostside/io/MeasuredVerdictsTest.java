@@ -170,7 +170,7 @@ class MeasuredVerdictsTest {
         assertThat(only(List.of(noisy("seq_read_direct_qd1", 1.71, 1.68, 1.73), scattered), QUIET).text())
                 .contains("but of the measurement (each read's buffer in 256 physical pieces, which a VM's virtual disk pays for one by one)");
         Result split = Result.ok(t, Unit.GB_PER_S, Stats.of(1.13), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
-                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, t.block(), t.depth(), "io_uring", null, null, null, 241.9, null, 1.54, 254));
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, t.block(), t.depth(), "io_uring", null, null, null, 241.9, null, 1.54, 254L));
         assertThat(only(List.of(noisy("seq_read_direct_qd1", 1.71, 1.68, 1.73), split), QUIET).text())
                 .contains("(each read's buffer in 242 physical pieces, which a VM's virtual disk pays for one by one; the disk completed 1.54 requests for each read)");
         // the dev VM's figures of 2026-12-04, each read's buffer in 256 pieces: even within noise, so no doubt and no path from depth

@@ -201,7 +201,7 @@ class NodeCopiesTest {
         List<TestCase<Target>> picked = new ArrayList<>(List.of(new NodeCopies(), new Copies.CePinned(true)));
         List<TestCase<Target>> mine = GpuDrill.forGpu(picked, nodes, 1, List.of(), true);
         assertThat(mine).extracting(TestCase::key).containsExactly("host_to_device_ce_pinned", NodeCopies.KEY);
-        assertThat(mine.getLast()).isEqualTo(new NodeCopies(nodes, 1));
+        assertThat(mine.getLast()).isEqualTo(new NodeCopies(nodes, 1, true));
         assertThat(new NodeCopies().notApplicable(null)).get().asString().contains("NUMA node");
     }
 }

@@ -62,10 +62,6 @@ public record NodeCopies(List<From> nodes, Integer ownNode, boolean oneNodeToo) 
         this(List.of(), null, true);
     }
 
-    public NodeCopies(List<From> nodes, Integer ownNode) {
-        this(nodes, ownNode, true);
-    }
-
     /** This case for one GPU of this machine. */
     public NodeCopies from(List<From> nodes, Integer ownNode) {
         return new NodeCopies(nodes, ownNode, oneNodeToo);

@@ -194,7 +194,7 @@ final class BlockReader {
         String q = dir + "/queue";
         if (!fs.isDirectory(q)) {
             unknowns.add(q + ": missing");
-            return new Queue(null, List.of(), null, null, null, null, null, null);
+            return new Queue(null, List.of(), null, null, null, null, null, null, null);
         }
         Scheduler s = null;
         Optional<String> text = reads.text(q + "/scheduler", true);
@@ -205,6 +205,6 @@ final class BlockReader {
         return new Queue(s == null ? null : s.selected(), s == null ? List.of() : s.offered(),
                 reads.number(q + "/nr_requests", true), reads.number(q + "/logical_block_size", true),
                 reads.number(q + "/physical_block_size", false), reads.number(q + "/read_ahead_kb", true),
-                reads.number(q + "/max_sectors_kb", true), reads.number(q + "/max_hw_sectors_kb", false));
+                reads.number(q + "/max_sectors_kb", true), reads.number(q + "/max_hw_sectors_kb", false), reads.number(q + "/max_segments", false));
     }
 }

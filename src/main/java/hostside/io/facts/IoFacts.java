@@ -92,9 +92,11 @@ public record IoFacts(
      * @param readAheadKb        read-ahead for buffered sequential reads, KiB
      * @param maxSectorsKb       largest request the kernel issues, KiB
      * @param maxHwSectorsKb     largest request the device takes, KiB
+     * @param maxSegments        most physically contiguous pieces one request may carry: an O_DIRECT read whose buffer lies
+     *                           in more goes as two requests (docs/measurements/2026-12-07-odirect-split-devvm.md)
      */
     public record Queue(String scheduler, List<String> schedulers, Long nrRequests, Long logicalBlockBytes,
-                        Long physicalBlockBytes, Long readAheadKb, Long maxSectorsKb, Long maxHwSectorsKb) {}
+                        Long physicalBlockBytes, Long readAheadKb, Long maxSectorsKb, Long maxHwSectorsKb, Long maxSegments) {}
 
     /**
      * What a disk hangs off.

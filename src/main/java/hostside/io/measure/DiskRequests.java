@@ -2,6 +2,7 @@ package hostside.io.measure;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import hostside.fs.FsRoot;
 
@@ -15,13 +16,18 @@ import hostside.fs.FsRoot;
  * read 1.26-1.38 GB/s then against 1.30-2.14 whole: docs/measurements/2026-12-07-odirect-split-devvm.md);
  * several sequential reads in flight may go as one merged request. Every reader of the disk counts.
  *
- * @param disk the whole disk's name under /sys/block ("vda", "nvme0n1")
+ * @param disk        the whole disk's name under /sys/block ("vda", "nvme0n1")
+ * @param maxSegments its queue's max_segments, as the io facts read it; null when unknown
  */
-public record DiskRequests(FsRoot fs, String disk) {
-    /** The disk holding a data folder, when exactly one does (a volume striped over several has no one count). */
-    public static Optional<DiskRequests> of(FsRoot fs, List<String> disks) {
+public record DiskRequests(FsRoot fs, String disk, Long maxSegments) {
+    /**
+     * The one disk behind a data folder ({@code disks}: the io facts' whole disks behind it), with
+     * its max_segments as {@code maxSegments} gives it; empty where a volume is striped over several
+     * disks (no one count) or none is known.
+     */
+    public static Optional<DiskRequests> of(FsRoot fs, List<String> disks, Function<String, Long> maxSegments) {
         if (disks == null || disks.size() != 1 || disks.getFirst().isBlank() || disks.getFirst().contains("/")) return Optional.empty();
-        return Optional.of(new DiskRequests(fs, disks.getFirst()));
+        return Optional.of(new DiskRequests(fs, disks.getFirst(), maxSegments.apply(disks.getFirst())));
     }
 
     /** Reads completed and sectors read so far. */
@@ -39,16 +45,6 @@ public record DiskRequests(FsRoot fs, String disk) {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-    }
-
-    public Optional<Integer> maxSegments() {
-        return fs.text("/sys/block/" + disk + "/queue/max_segments").flatMap(s -> {
-            try {
-                return Optional.of(Integer.parseInt(s.trim()));
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-        });
     }
 
     /**

@@ -18,11 +18,6 @@ import java.util.function.Supplier;
  */
 public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize,
                        long sampleNanos, String uringUnavailable, DiskRequests disk) {
-    public IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize, long sampleNanos,
-                    String uringUnavailable) {
-        this(dir, dirFilesystem, file, fileBytes, writeBytes, pageSize, sampleNanos, uringUnavailable, null);
-    }
-
     /**
      * A sequential sample reads this much: the whole file, up to 256 MiB, a few hundred milliseconds
      * from a disk, far past readahead's window (at most a few MiB), so its ramp is a small share.

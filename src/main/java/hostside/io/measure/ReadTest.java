@@ -138,7 +138,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ReadDetail(String file, long fileBytes, int blockBytes, int queueDepth, String engine, Distribution latencyUs,
                              Double residentBeforePercent, Long pageCacheBytes, Double bufferPieces, Double overall,
-                             Double requestsPerRead, Integer maxSegments) implements Detail {
+                             Double requestsPerRead, Long maxSegments) implements Detail {
 
         /** The figure in the other unit: IOPS for a result in GB/s, GB/s for one in IOPS; the same samples, scaled. */
         public Stats otherUnit(Unit unit, Stats value) {
@@ -261,7 +261,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
                 cache == Cache.COLD ? kept.stream().mapToDouble(Sample::residentBefore).max().orElse(0) * 100 : null,
                 cachedAfter >= 0 ? cachedAfter : null, pieces, figure(Sample.sum(kept)), perRead,
-                disk == null ? null : disk.maxSegments().orElse(null));
+                disk == null ? null : disk.maxSegments());
         return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method(t, ringFlags), "fio " + fioOptions(t), d);
     }
 

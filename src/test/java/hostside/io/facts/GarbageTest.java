@@ -84,7 +84,7 @@ class GarbageTest {
         r.remove(r.real("/sys/block/nvme2n1") + "/queue");
         IoFacts f = r.read("/data");
         BlockDevice b = f.blockDevices().stream().filter(d -> d.name().equals("nvme2n1")).findFirst().orElseThrow();
-        assertThat(b.queue()).isEqualTo(new IoFacts.Queue(null, java.util.List.of(), null, null, null, null, null, null));
+        assertThat(b.queue()).isEqualTo(new IoFacts.Queue(null, java.util.List.of(), null, null, null, null, null, null, null));
         assertThat(f.unknowns()).anyMatch(u -> u.endsWith("nvme2n1/queue: missing"));
     }
 

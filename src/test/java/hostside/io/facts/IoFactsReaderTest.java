@@ -125,7 +125,7 @@ class IoFactsReaderTest {
         assertThat(b.rotational()).isFalse();
         assertThat(b.remote()).isNull();
         assertThat(b.queue()).isEqualTo(new IoFacts.Queue("none", List.of("none", "mq-deadline", "kyber"), 1023L, 512L, 4096L,
-                128L, 1280L, 2048L));
+                128L, 1280L, 2048L, 254L));
         assertThat(b.physical()).containsExactly("nvme3n1");
         assertThat(b.controller()).isEqualTo(new IoFacts.Controller("nvme3", "pcie", "0000:af:00.0", 1,
                 new PciLink(8.0, 2, 16.0, 4)));

@@ -103,7 +103,8 @@ final class Rig extends RecordedMachine<Rig> {
         String q = dir + "/queue";
         put(q + "/scheduler", scheduler + "\n").put(q + "/rotational", rotational + "\n").put(q + "/nr_requests", "1023\n")
                 .put(q + "/logical_block_size", "512\n").put(q + "/physical_block_size", "4096\n")
-                .put(q + "/read_ahead_kb", "128\n").put(q + "/max_sectors_kb", "1280\n").put(q + "/max_hw_sectors_kb", "2048\n");
+                .put(q + "/read_ahead_kb", "128\n").put(q + "/max_sectors_kb", "1280\n").put(q + "/max_hw_sectors_kb", "2048\n")
+                .put(q + "/max_segments", "254\n");
         dir(dir + "/slaves");
         String rel = dir.substring("/sys/".length());
         link("/sys/block/" + name, "../" + rel);

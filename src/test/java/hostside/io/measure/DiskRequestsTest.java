@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import hostside.fs.FsRoot;
 
-/** The disk's request counts: /sys/block/DISK/stat read, and requests per read from two counts. */
+/** The disk's request counts: /sys/block/DISK/stat read, requests per read from two counts, one disk or none. */
 class DiskRequestsTest {
     @TempDir
     Path dir;
@@ -31,16 +31,15 @@ class DiskRequestsTest {
     }
 
     @Test
-    void readsTheDisksStatAndQueue() throws Exception {
-        Path vda = Files.createDirectories(dir.resolve("sys/block/vda/queue"));
+    void readsTheDisksStat() throws Exception {
+        Path vda = Files.createDirectories(dir.resolve("sys/block/vda"));
         Files.createDirectories(dir.resolve("proc"));
         // Documentation/block/stat.rst's fields as the dev VM's vda gave them
-        Files.writeString(vda.getParent().resolve("stat"), "  179342     5561 31190690   61520   260187   227389 88005656  1071352        0   420916  1290584        0        0        0        0    31204    157711\n");
-        Files.writeString(vda.resolve("max_segments"), "254\n");
-        DiskRequests d = DiskRequests.of(FsRoot.open(dir.toString()), List.of("vda")).orElseThrow();
+        Files.writeString(vda.resolve("stat"), "  179342     5561 31190690   61520   260187   227389 88005656  1071352        0   420916  1290584        0        0        0        0    31204    157711\n");
+        DiskRequests d = DiskRequests.of(FsRoot.open(dir.toString()), List.of("vda"), disk -> 254L).orElseThrow();
         assertThat(d.count()).hasValue(new DiskRequests.Count(179342, 31190690));
-        assertThat(d.maxSegments()).hasValue(254);
-        assertThat(DiskRequests.of(FsRoot.open(dir.toString()), List.of("sdb")).orElseThrow().count()).as("no such disk").isEmpty();
+        assertThat(d.maxSegments()).isEqualTo(254L);
+        assertThat(DiskRequests.of(FsRoot.open(dir.toString()), List.of("sdb"), disk -> null).orElseThrow().count()).as("no such disk").isEmpty();
         assertThat(DiskRequests.parse("1 2")).isEmpty();
         assertThat(DiskRequests.parse("a b c")).isEmpty();
     }
@@ -48,10 +47,11 @@ class DiskRequestsTest {
     @Test
     void onlyOneKnownDiskIsCounted() {
         FsRoot fs = FsRoot.live();
-        assertThat(DiskRequests.of(fs, List.of("nvme0n1"))).isPresent();
-        assertThat(DiskRequests.of(fs, List.of("nvme0n1", "nvme1n1"))).as("striped: no one count").isEmpty();
-        assertThat(DiskRequests.of(fs, List.of())).isEmpty();
-        assertThat(DiskRequests.of(fs, null)).isEmpty();
-        assertThat(DiskRequests.of(fs, List.of("../../etc"))).as("a name, never a path").isEmpty();
+        assertThat(DiskRequests.of(fs, List.of("nvme0n1"), disk -> disk.equals("nvme0n1") ? 128L : null)).get()
+                .extracting(DiskRequests::maxSegments).isEqualTo(128L);
+        assertThat(DiskRequests.of(fs, List.of("nvme0n1", "nvme1n1"), disk -> 128L)).as("striped: no one count").isEmpty();
+        assertThat(DiskRequests.of(fs, List.of(), disk -> 128L)).isEmpty();
+        assertThat(DiskRequests.of(fs, null, disk -> 128L)).isEmpty();
+        assertThat(DiskRequests.of(fs, List.of("../../etc"), disk -> 128L)).as("a name, never a path").isEmpty();
     }
 }

@@ -12,7 +12,7 @@ import hostside.harness.TestCase;
 /** Keys, descriptions, applicability and the fio job each read names. */
 class ReadTestTest {
     static IoTarget target(String fs, String uring) {
-        return new IoTarget(Path.of("/var/tmp"), fs, () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, uring);
+        return new IoTarget(Path.of("/var/tmp"), fs, () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, uring, null);
     }
 
     @Test
@@ -70,7 +70,7 @@ class ReadTestTest {
     @Test
     void aSequentialSampleIsTheFileUpTo256MiBInWholeBlocks() {
         assertThat(target("ext4", null).sequentialSampleBytes()).isEqualTo(256L << 20);
-        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (200L << 20) + 123, 1L << 20, 4096, 1, null);
+        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (200L << 20) + 123, 1L << 20, 4096, 1, null, null);
         assertThat(small.sequentialSampleBytes()).isEqualTo(200L << 20);
     }
 
