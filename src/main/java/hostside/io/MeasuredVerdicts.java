@@ -174,22 +174,23 @@ public final class MeasuredVerdicts {
                 + " measured to tell the depth from O_DIRECT";
         // where the buffers' physical pieces and the disk's requests are known, say them: in a VM they are what the
         // measurement's depth paid for, and a read split in two reads slower (docs/measurements/2026-12-07-odirect-split-devvm.md)
-        Double pieces = m.r().detail() instanceof ReadDetail d ? d.bufferPieces() : null;
-        Double requests = m.r().detail() instanceof ReadDetail d ? d.requestsPerRead() : null;
+        ReadDetail buffers = m.r().detail() instanceof ReadDetail d ? d : null;
         String text = figures + String.format(Locale.ROOT, ": 32 in flight slower than %s (%.2f against %.2f GB/s, beyond both runs' spreads):"
                         + " not a property of the disk a loader should act on, but of the measurement%s, the device's queue or another load on the"
                         + " machine; run again, and compare with fio's job%s. No path is recommended from these figures",
                 against, m.stats().median(), o.stats().median(),
-                buffers(pieces, requests),
+                buffers(buffers),
                 fio(m.r()));
         return Optional.of(new Judged(IoRules.LOAD_PATH, Severity.UNKNOWN, figures, text, read));
     }
 
     /** " (each read's buffer in N physical pieces ...; the disk completed R requests for each read)", or what of it is known. */
-    static String buffers(Double pieces, Double requests) {
+    static String buffers(ReadDetail d) {
         List<String> said = new ArrayList<>();
-        if (pieces != null) said.add(String.format(Locale.ROOT, "each read's buffer in %.0f physical pieces, which a VM's virtual disk pays for one by one", pieces));
-        if (requests != null) said.add(String.format(Locale.ROOT, "the disk completed %.2f requests for each read", requests));
+        if (d != null && d.bufferPieces() != null) {
+            said.add(String.format(Locale.ROOT, "each read's buffer in %.0f physical pieces, which a VM's virtual disk pays for one by one", d.bufferPieces()));
+        }
+        if (d != null && d.requestsPerRead() != null) said.add(String.format(Locale.ROOT, "the disk completed %.2f requests for each read", d.requestsPerRead()));
         return said.isEmpty() ? "" : " (" + String.join("; ", said) + ")";
     }
 
