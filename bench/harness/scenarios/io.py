@@ -2,6 +2,7 @@
 `fio --rw=... --size=... --runtime=...`), on one folder, figure by figure."""
 import json
 import os
+import re
 import shlex
 from pathlib import Path
 
@@ -130,16 +131,15 @@ def requests_per_read(before, after, block_bytes):
     return requests / reads if reads >= 1 else None
 
 
+def fio_bytes(size):
+    """fio's size (a number, or with k, m, g or t: powers of 1024 as fio reads them by default), or None."""
+    m = re.fullmatch(r"(\d+)([kmgt]?)i?b?", (size or "").lower())
+    return int(m[1]) * 1024 ** " kmgt".index(m[2] or " ") if m else None
+
+
 def block_bytes(job):
-    """A job's --bs in bytes (k, m: powers of 1024, as fio reads them), or None."""
-    bs = next((a.split("=", 1)[1] for a in job if a.startswith("--bs=")), None)
-    if not bs:
-        return None
-    unit = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(bs[-1].lower(), 1)
-    try:
-        return int(bs[:-1] if unit > 1 else bs) * unit
-    except ValueError:
-        return None
+    """A job's --bs in bytes, or None."""
+    return fio_bytes(next((a.split("=", 1)[1] for a in job if a.startswith("--bs=")), None))
 
 
 def lay_out(bench, fio, target, size, name):

@@ -595,7 +595,7 @@ class _Context:
         jobs = list(dict.fromkeys(f.anchor for f in figs))
         if fio is None:
             return {f.id: Got(f.anchor, why=missing) for f in figs}
-        sizes = [_bytes(io.job_size(shlex.split(a)[1:])) for a in jobs if not io.is_write(shlex.split(a)[1:])]
+        sizes = [io.fio_bytes(io.job_size(shlex.split(a)[1:])) for a in jobs if not io.is_write(shlex.split(a)[1:])]
         layout_failed = io.lay_out(self.bench, fio, self.files.read, max(s for s in sizes if s), f"r{r}-fio-layout") if any(sizes) else None
         sides = {}
         for i, a in enumerate(jobs):
@@ -715,12 +715,6 @@ def cpulist(text):
     return out
 
 
-def _bytes(size):
-    """fio's size (a number, or with k, m, g or t: powers of 1024 as fio reads them by default), or None."""
-    m = re.fullmatch(r"(\d+)([kmgt]?)i?b?", (size or "").lower())
-    return int(m[1]) * 1024 ** " kmgt".index(m[2] or " ") if m else None
-
-
 def _read_json(path):
     try:
         return json.loads(path.read_text())
@@ -738,12 +732,12 @@ def _last_json(text):
 _PARSER = []
 
 
-
 def _nvbandwidth_job(anchor):
     """(case, buffer in MiB or None for nvbandwidth's default) of an anchor "nvbandwidth CASE [-b MIB]"."""
     words = anchor.split()
     mib = int(words[words.index("-b") + 1]) if "-b" in words else None
     return words[1], mib
+
 
 def _nvbandwidth_parser():
     """multigpu-table.py's parse_nvbandwidth (a script of bench/scenarios, loaded by path: its name has a dash)."""
