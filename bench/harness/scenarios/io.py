@@ -163,12 +163,73 @@ def run_job(bench, fio, files, key, job, name):
         files.drop(target)
     elif warm(job):
         _read_in_order(target)
-    p = bench.peer(fio_argv(fio, target, job, key), name)
+    with HugePages(huge_pages_needed(job)) as short:
+        if short:
+            return None, short
+        p = bench.peer(fio_argv(fio, target, job, key), name)
     if write:
         os.sync()  # hostside flushes each written file outside its timing: the next run gets a quiet disk
         files.drop(target)
     side = measured_side(p.text(), write)
     return (side, None) if side is not None else (None, p.why() if not p.ok else "no job in fio's JSON")
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def huge_pages_needed(job):
+    """The huge pages a --iomem=shmhuge job's buffer takes (0 for any other job): the block times the depth and, with O_DIRECT, a
+    page, in whole huge pages of its --hugepage-size, and a page more again as fio 3.42 allocates it, which shmget rounds up to
+    another huge page (its --debug=mem: 35655679 bytes for 32 MiB blocks in flight, shmget of 37748736: 18 pages, not 17).
+    As FioReadJob.hugePagesNeeded counts them."""
+    if "--iomem=shmhuge" not in job:
+        return 0
+    opt = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in job if a.startswith("--") and "=" in a}
+    block = fio_bytes(opt.get("--bs")) or 4096
+    page = fio_bytes(opt.get("--hugepage-size")) or 2 << 20
+    align = PAGE - 1 if opt.get("--direct") == "1" else 0
+    rounded = -(-(block * int(opt.get("--iodepth", "1")) + align) // page) * page
+    return -(-(rounded + align) // page)
+
+
+class HugePages:
+    """Huge pages reserved for a job for as long as it runs (vm.nr_hugepages raised by what is missing from the free ones, root's
+    to do) and the pool put back as it was after: as `with HugePages(n) as short`, short is None, or why the job cannot run."""
+
+    NR = Path("/proc/sys/vm/nr_hugepages")
+
+    def __init__(self, needed, meminfo=Path("/proc/meminfo")):
+        self.needed, self.meminfo, self.before = needed, meminfo, None
+
+    def _free(self):
+        m = dict(line.split(":", 1) for line in self.meminfo.read_text().splitlines() if ":" in line)
+        return int(m["HugePages_Free"].split()[0])
+
+    def __enter__(self):
+        if self.needed <= 0:
+            return None
+        try:
+            free = self._free()
+            if free >= self.needed:
+                return None
+            self.before = int(self.NR.read_text())
+            self.NR.write_text(str(self.before + self.needed - free))
+            if self._free() >= self.needed:
+                return None
+            why = f"the kernel reserved {self._free()} free huge pages of the {self.needed} fio's --iomem=shmhuge job needs"
+        except (OSError, KeyError, ValueError) as e:
+            why = f"fio's --iomem=shmhuge job needs {self.needed} huge pages reserved (vm.nr_hugepages), which could not be: {e}"
+        self.__exit__(None, None, None)
+        return why
+
+    def __exit__(self, *exc):
+        if self.before is not None:
+            try:
+                self.NR.write_text(str(self.before))
+            except OSError:
+                pass
+            self.before = None
+        return False
 
 
 def overall(doc, key, median):

@@ -118,7 +118,8 @@ public final class IoDocument {
      * Where the O_DIRECT 1 MiB reads' buffers fell in physical memory, and how many requests the
      * disk got for each read, when known: on a VM each piece is a segment the virtual disk copies on
      * its own, a buffer in more pieces than the disk's max_segments goes as two requests, and the
-     * figure follows both (docs/measurements/2026-12-07-odirect-split-devvm.md).
+     * figure follows both (docs/measurements/2026-12-07-odirect-split-devvm.md); hence buffers of
+     * huge pages (docs/measurements/2026-12-07-odirect-whole-devvm.md).
      */
     static java.util.Optional<Block> pieces(List<Result> results) {
         List<String> parts = new ArrayList<>();
@@ -136,8 +137,9 @@ public final class IoDocument {
                 + (segments != null
                         ? " This disk takes at most " + segments + " in one request (queue/max_segments): a buffer in more goes as two requests, 2.00 a read."
                         : " A virtio disk takes at most its queue's max_segments (254 on a Firecracker guest) in one request: a buffer in more becomes two.")
-                + " hostside's buffers are made as fio's (one region, faulted in by the first reads), so both fall where the page allocator puts"
-                + " them: compare runs by these counts, and fio's job by the requests its reads made too (bench/run report-peers counts them)."));
+                + " hostside makes these buffers of transparent huge pages where the kernel gives them (THP always or madvise): one piece a"
+                + " read, as fio's --iomem=shmhuge job's; in base pages (fio's --iomem=mmap, a loader's plain buffer) they fall where the page"
+                + " allocator puts them, and two runs compare only at like counts."));
     }
 
     /** A measured row: its figures, then the other unit or the fsync time, latency p50 and p99, and the fio job. */

@@ -25,6 +25,7 @@ import hostside.harness.TestFiles;
 import hostside.io.facts.IoFactRules;
 import hostside.io.facts.IoFacts;
 import hostside.io.measure.DiskRequests;
+import hostside.io.measure.HugePage;
 import hostside.io.measure.IoTarget;
 import hostside.io.measure.ReadTest;
 import hostside.io.uring.IoUring;
@@ -88,7 +89,7 @@ final class LiveTarget implements DrillTarget<IoTarget> {
             sweep(dir);
         }
         IoTarget target = new IoTarget(dir, fileSystem(f, "--file"), () -> f, bytes, writeBytes(bytes, available), Libc.pageSize(), sampleNanos,
-                IoUring.unavailableReason(), diskOf(f.toAbsolutePath().getParent()));
+                IoUring.unavailableReason(), diskOf(f.toAbsolutePath().getParent()), HugePage.read(fs).orElse(null));
         used = new IoRun.FileUsed(f.toAbsolutePath().toString(), bytes, target.dirFilesystem(), false); // absolute: its folder is the figures' scope
         return target;
     }
@@ -110,7 +111,7 @@ final class LiveTarget implements DrillTarget<IoTarget> {
         Supplier<Path> path = () -> lazy.get().path();
         used = new IoRun.FileUsed(path.get().toString(), size, type, true);
         return new IoTarget(dir, type, path, size, writeBytes(size, available), Libc.pageSize(), sampleNanos, IoUring.unavailableReason(),
-                diskOf(dir));
+                diskOf(dir), HugePage.read(fs).orElse(null));
     }
 
     /** The one disk the facts found behind {@code folder}, whose requests the O_DIRECT reads count; null when not one. */

@@ -22,7 +22,7 @@ import hostside.io.measure.WriteTest;
  */
 class BenchIoScenarioTest {
     static final IoTarget TARGET = new IoTarget(Path.of("/var/tmp"), "ext4", () -> Path.of("/var/tmp/f"), 2L << 30, 1L << 30, 4096,
-            1_000_000_000L, null, null);
+            1_000_000_000L, null, null, null);
 
     /** What the Python prints for {@code code}, run with bench/ on its path and the io scenario imported as {@code io}. */
     static String python(String code) throws Exception {
@@ -99,5 +99,22 @@ class BenchIoScenarioTest {
         // the key the bench reads: a typed detail's component, written into --json under its name
         assertThat(Arrays.stream(ReadTest.ReadDetail.class.getRecordComponents()).map(RecordComponent::getName)).contains("overall");
         assertThat(Arrays.stream(WriteTest.WriteDetail.class.getRecordComponents()).map(RecordComponent::getName)).contains("overall");
+    }
+
+    @Test
+    void aHugePageJobHasItsPagesCountedAndAnyOtherNone() throws Exception {
+        IoTarget huge = new IoTarget(Path.of("/var/tmp"), "ext4", () -> Path.of("/var/tmp/f"), 2L << 30, 1L << 30, 4096, 1_000_000_000L, null, null,
+                new hostside.io.measure.HugePage(2L << 20, "madvise"));
+        String qd32 = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).fioOptions(huge);
+        String qd1 = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1).fioOptions(huge);
+        String cold = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(huge);
+        String out = python("print(io.huge_pages_needed(" + job(qd32) + "), io.huge_pages_needed(" + job(qd1) + "), io.huge_pages_needed("
+                + job(cold) + "))\n"
+                + "import tempfile\nm = Path(tempfile.mkdtemp()) / 'meminfo'\n"
+                + "m.write_text('HugePages_Total:      20\\nHugePages_Free:       18\\nHugepagesize:       2048 kB\\n')\n"
+                + "with io.HugePages(17, m) as short: print(short)\n"
+                + "with io.HugePages(0, Path('/nonexistent')) as short: print(short)\n");
+        assertThat(out.lines().toList()).as("fio's buffers as fio 3.42 takes them: 18 pages at depth 32, 2 at depth 1; none without shmhuge;"
+                + " enough free: nothing reserved; none needed: nothing read").containsExactly("18 2 0", "None", "None");
     }
 }

@@ -18,7 +18,7 @@ public final class IoResults {
 
     /** The file every hand-built result read: 2 GiB in /data, 1 GiB written per sample. */
     public static final String FILE = "/data/hostside-io-1.tmp";
-    public static final IoTarget TARGET = new IoTarget(Path.of("/data"), "xfs", () -> Path.of(FILE), 2L << 30, 1L << 30, 4096, 1_000_000_000L, null, null);
+    public static final IoTarget TARGET = new IoTarget(Path.of("/data"), "xfs", () -> Path.of(FILE), 2L << 30, 1L << 30, 4096, 1_000_000_000L, null, null, null);
 
     public static TestCase<IoTarget> test(String key) {
         return IoDrill.tests().stream().filter(t -> t.key().equals(key)).findFirst().orElseThrow(() -> new IllegalArgumentException(key));

@@ -27,11 +27,14 @@ final class FioReadJob {
         // and makes its buffers with one malloc, which without O_DIRECT leaves them 16 bytes past a page (on
         // the AMD dev VM the kernel's copy into such a buffer ran 5-7x slower: fio's warm reads 1.6-2.6 GB/s
         // against 10.9-14.9 aligned) and, with or without, in pages malloc may have handed out before, in
-        // whatever physical pieces those fell. --iomem=mmap makes them as hostside's Buffers are: one fresh
-        // anonymous mapping (fio's memory.c, alloc_mem_mmap), page-aligned, faulted in by the first reads.
-        // On the H100 hostside's 32 MiB of O_DIRECT buffers fell into 1-15 pieces per MiB and read 2.45 GB/s
-        // at depth 32 against 1.88 for fio's malloc'd ones (2026-12-07)
-        s.append(" --iomem=mmap");
+        // whatever physical pieces those fell. --iomem=mmap makes them as hostside's Buffers.map are: one fresh
+        // anonymous mapping (fio's memory.c), page-aligned, faulted in by the first reads. O_DIRECT buffers of
+        // hostside's are whole huge pages (Buffers.whole), so that no request is split for its buffer's pieces:
+        // fio's are with --iomem=shmhuge, SysV shared memory of SHM_HUGETLB pages (memory.c), which must be
+        // reserved beforehand (vm.nr_hugepages: hugePagesNeeded), its page size said as fio's default is 4 MiB
+        // on some architectures (os/os.h) where the kernel's is 2 MiB
+        if (r.wholeBuffers(t)) s.append(" --iomem=shmhuge --hugepage-size=").append(t.hugePage().bytes());
+        else s.append(" --iomem=mmap");
         // hostside draws each random offset anew, uniformly over the file (a block may come twice, another not at all); fio
         // by default keeps a map of the blocks done and draws among the rest, which costs it time per read: 480k against
         // 665k cached reads a second on the dev VM, 2026-12-07 (HOWTO, norandommap: "just get a new random offset")
@@ -39,5 +42,17 @@ final class FioReadJob {
         if (r.pattern() == ReadTest.Pattern.SEQUENTIAL && r.cache() == ReadTest.Cache.COLD) s.append(" --io_size=").append(t.sequentialSampleBytes());
         else s.append(" --time_based --runtime=").append(Math.max(1, t.sampleNanos() * ReadTest.SAMPLES / 1_000_000_000L));
         return s.toString();
+    }
+
+    /**
+     * The huge pages fio's {@code --iomem=shmhuge} job takes: its buffer is the block times the depth
+     * and a page (room to align it for O_DIRECT), rounded up to whole huge pages, and a page more again
+     * when it is allocated, which shmget rounds up to one more huge page: two at depth 1 with 1 MiB
+     * blocks, 18 at depth 32 (fio 3.42's --debug=mem: "Alloc 35655679 for buffers", "shmget
+     * 37748736"; with 17 reserved it stops: "no huge pages available").
+     */
+    static long hugePagesNeeded(ReadTest r, HugePage huge, long pageSize) {
+        long rounded = huge.pagesFor((long) r.block() * r.depth() + pageSize - 1) * huge.bytes();
+        return huge.pagesFor(rounded + pageSize - 1);
     }
 }

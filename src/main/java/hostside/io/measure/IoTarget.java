@@ -15,9 +15,11 @@ import java.util.function.Supplier;
  * @param sampleNanos       how long a random-read sample runs
  * @param uringUnavailable  why io_uring cannot be used here, or null
  * @param disk              the disk the file is on, whose requests the O_DIRECT reads count; null when not one known disk
+ * @param hugePage          the huge page O_DIRECT read buffers are made of ({@link Buffers#whole}); null where there is
+ *                          none to use, and they are made of base pages
  */
 public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize,
-                       long sampleNanos, String uringUnavailable, DiskRequests disk) {
+                       long sampleNanos, String uringUnavailable, DiskRequests disk, HugePage hugePage) {
     /**
      * A sequential sample reads this much: the whole file, up to 256 MiB, a few hundred milliseconds
      * from a disk, far past readahead's window (at most a few MiB), so its ramp is a small share.

@@ -224,15 +224,15 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         long cachedAfter = -1;
         Double pieces = null;
         String ringFlags = null;
-        MemorySegment buffers = null;
+        Buffers buffers = null;
         DiskRequests disk = cache == Cache.DIRECT ? t.disk() : null;
         DiskRequests.Count before = disk == null ? null : disk.count().orElse(null);
         Double perRead = null;
         try {
-            buffers = Buffers.map(block(), depth);
+            buffers = wholeBuffers(t) ? Buffers.whole(block(), depth, t.hugePage()) : Buffers.map(block(), depth);
             try (IoUring ring = engine == Engine.IO_URING ? IoUring.open(depth) : null) {
                 ringFlags = ring == null ? null : ring.setupFlags();
-                ReadSampler sampler = new ReadSampler(this, fd, t, ring, buffers, new SplittableRandom(7));
+                ReadSampler sampler = new ReadSampler(this, fd, t, ring, buffers.blocks(), new SplittableRandom(7));
                 kept = sampling(t).each(i -> {
                     if (i < 0) { // warm-up: the JIT, and for WARM the file into the page cache
                         // WARM drops the file's pages too, then reads it once in order: the cache then holds
@@ -251,11 +251,11 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 }, this::figure);
             }
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
-            if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers, block(), depth, t.pageSize());
+            if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers.blocks(), block(), depth, t.pageSize());
             if (disk != null) perRead = DiskRequests.perRead(before, disk.count().orElse(null), block()).orElse(null);
         } finally {
             FileIo.close(fd);
-            if (buffers != null) Libc.munmap(buffers); // after the ring: nothing is in flight into it any more
+            if (buffers != null) buffers.close(); // after the ring: nothing is in flight into it any more
         }
         double[] figures = kept.stream().mapToDouble(this::figure).toArray();
         ReadDetail d = new ReadDetail(path, t.fileBytes(), block(), depth, engine == Engine.IO_URING ? "io_uring" : "psync", latencyUs(latency),
@@ -263,6 +263,14 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 cachedAfter >= 0 ? cachedAfter : null, pieces, figure(Sample.sum(kept)), perRead,
                 disk == null ? null : disk.maxSegments());
         return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method(t, ringFlags), "fio " + fioOptions(t), d);
+    }
+
+    /**
+     * Whether its buffers are made whole ({@link Buffers#whole}): O_DIRECT reads of more than a page,
+     * each a DMA into as many segments as its buffer has physical pieces, on a machine with a huge page to use.
+     */
+    boolean wholeBuffers(IoTarget t) {
+        return cache == Cache.DIRECT && block() > t.pageSize() && t.hugePage() != null;
     }
 
     /** How the figure was made, in words: the engine (and the ring's setup flags), the cache, the buffers, the samples. */
@@ -277,7 +285,12 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 // histogram record (docs/measurements/2026-12-07-io-equal-to-fio.md)
                 + (cache == Cache.WARM && pattern == Pattern.RANDOM
                 ? " (at a microsecond a read the reader's own work shows: hostside's is two clock reads and a histogram record a read, fio's its statistics)" : "")
-                + "; one buffer region for the reads in flight, as fio's, its pages faulted in by the warm-up's reads"
+                + (wholeBuffers(t)
+                ? "; one buffer region for the reads in flight, in " + Units.bytes(t.hugePage().bytes()) + " transparent huge pages (MADV_HUGEPAGE)"
+                + " so that each request's buffer is one physical piece, as fio's --iomem=shmhuge (which needs "
+                + FioReadJob.hugePagesNeeded(this, t.hugePage(), t.pageSize()) + " huge pages reserved: vm.nr_hugepages)"
+                : "; one buffer region for the reads in flight, as fio's --iomem=mmap")
+                + ", its pages faulted in by the warm-up's reads"
                 + (pattern == Pattern.SEQUENTIAL ? "; samples of " + Units.bytes(t.sequentialSampleBytes())
                 : "; samples of " + t.sampleNanos() / 1_000_000 + " ms at uniformly random offsets, each drawn anew")
                 + String.format(Locale.ROOT, ", %d and more until the median is known within %.0f%% (at most %d)", SAMPLES, WITHIN * 100, MOST_SAMPLES)

@@ -12,7 +12,7 @@ import hostside.harness.TestCase;
 /** Keys, descriptions, applicability and the fio job each read names. */
 class ReadTestTest {
     static IoTarget target(String fs, String uring) {
-        return new IoTarget(Path.of("/var/tmp"), fs, () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, uring, null);
+        return new IoTarget(Path.of("/var/tmp"), fs, () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, uring, null, null);
     }
 
     @Test
@@ -47,6 +47,28 @@ class ReadTestTest {
     }
 
     @Test
+    void wholeO_DirectBuffersNameFiosHugePageJobAndThePagesItNeeds() {
+        IoTarget t = new IoTarget(Path.of("/var/tmp"), "ext4", () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, null, null,
+                new HugePage(2L << 20, "madvise"));
+        ReadTest qd1 = new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1);
+        ReadTest qd32 = new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32);
+        assertThat(qd1.wholeBuffers(t)).isTrue();
+        assertThat(qd1.fioOptions(t)).isEqualTo("--rw=read --bs=1M --size=3221225472 --ioengine=psync --iodepth=1 --direct=1 --invalidate=0"
+                + " --iomem=shmhuge --hugepage-size=2097152 --time_based --runtime=5");
+        assertThat(FioReadJob.hugePagesNeeded(qd1, t.hugePage(), 4096)).as("fio 3.42 with 1 reserved: no huge pages available").isEqualTo(2);
+        assertThat(FioReadJob.hugePagesNeeded(qd32, t.hugePage(), 4096)).as("34 MiB and a page: 18 of 2 MiB (17 were refused)").isEqualTo(18);
+        assertThat(qd32.method(t, "none")).contains("in 2 MiB transparent huge pages (MADV_HUGEPAGE)")
+                .contains("as fio's --iomem=shmhuge (which needs 18 huge pages reserved: vm.nr_hugepages)");
+        ReadTest rand = new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32);
+        assertThat(rand.wholeBuffers(t)).as("a 4 KiB read is one page: one piece whatever the pages").isFalse();
+        assertThat(rand.fioOptions(t)).contains("--iomem=mmap").doesNotContain("huge");
+        ReadTest warm = new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.WARM, ReadTest.Engine.PSYNC, 1);
+        assertThat(warm.wholeBuffers(t)).as("through the page cache the CPU copies: base pages, as fio's and a loader's").isFalse();
+        assertThat(warm.method(t, null)).contains("as fio's --iomem=mmap");
+        assertThat(qd1.wholeBuffers(target("ext4", null))).as("no huge page to use: base pages").isFalse();
+    }
+
+    @Test
     void theWarmCasesSayTheirCacheWasRefilledInOrderWhateverRanBefore() {
         IoTarget t = target("ext4", null);
         for (ReadTest.Pattern p : ReadTest.Pattern.values()) {
@@ -62,7 +84,7 @@ class ReadTestTest {
     void everyCaseSaysItsBuffersAreMadeAsFiosAre() {
         IoTarget t = target("ext4", null);
         for (TestCase<IoTarget> c : ReadTest.all()) {
-            assertThat(((ReadTest) c).method(t, null)).as(c.key()).contains("one buffer region for the reads in flight, as fio's")
+            assertThat(((ReadTest) c).method(t, null)).as(c.key()).contains("one buffer region for the reads in flight, as fio's --iomem=mmap")
                     .doesNotContain("physically apart");
         }
     }
@@ -70,7 +92,7 @@ class ReadTestTest {
     @Test
     void aSequentialSampleIsTheFileUpTo256MiBInWholeBlocks() {
         assertThat(target("ext4", null).sequentialSampleBytes()).isEqualTo(256L << 20);
-        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (200L << 20) + 123, 1L << 20, 4096, 1, null, null);
+        IoTarget small = new IoTarget(Path.of("/x"), "xfs", () -> Path.of("/x/f"), (200L << 20) + 123, 1L << 20, 4096, 1, null, null, null);
         assertThat(small.sequentialSampleBytes()).isEqualTo(200L << 20);
     }
 

@@ -29,7 +29,7 @@ class WriteTestTest {
     static final long MiB = 1L << 20;
 
     IoTarget target(long writeBytes) {
-        return new IoTarget(dir, "ext4", () -> dir.resolve("unused"), 64 * MiB, writeBytes, 4096, 100_000_000L, null, null);
+        return new IoTarget(dir, "ext4", () -> dir.resolve("unused"), 64 * MiB, writeBytes, 4096, 100_000_000L, null, null, null);
     }
 
     static List<String> names(Path d) throws IOException {
@@ -40,10 +40,10 @@ class WriteTestTest {
 
     @Test
     void onTmpfsFsyncIsNotRunForItHasNoDiskToReach() {
-        IoTarget tmpfs = new IoTarget(dir, "tmpfs", () -> dir.resolve("f"), 64 * MiB, 64 * MiB, 4096, 1, null, null);
+        IoTarget tmpfs = new IoTarget(dir, "tmpfs", () -> dir.resolve("f"), 64 * MiB, 64 * MiB, 4096, 1, null, null, null);
         assertThat(new WriteTest(true).notApplicable(tmpfs)).get().asString().contains("tmpfs").contains("fsync has no disk to reach");
         assertThat(new WriteTest(false).notApplicable(tmpfs)).as("how fast tmpfs takes the bytes is still worth knowing").isEmpty();
-        IoTarget disk = new IoTarget(dir, "ext4", () -> dir.resolve("f"), 64 * MiB, 64 * MiB, 4096, 1, null, null);
+        IoTarget disk = new IoTarget(dir, "ext4", () -> dir.resolve("f"), 64 * MiB, 64 * MiB, 4096, 1, null, null, null);
         assertThat(new WriteTest(true).notApplicable(disk)).isEmpty();
     }
 
