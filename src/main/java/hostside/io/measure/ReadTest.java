@@ -1,6 +1,5 @@
 package hostside.io.measure;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +24,6 @@ import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.io.uring.IoUring;
 import hostside.libc.FileIo;
-import hostside.libc.Libc;
 import hostside.libc.LibcException;
 
 /**

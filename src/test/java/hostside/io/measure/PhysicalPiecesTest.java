@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.Test;
 
+import hostside.fs.FsRoot;
 import hostside.libc.Libc;
 import hostside.testing.Tools;
 
@@ -72,7 +73,7 @@ class PhysicalPiecesTest {
     @Test
     void aWholeBufferIsOnePieceABlock() {
         Tools.require(Tools.isRoot(), "root (frame numbers in /proc/self/pagemap are root's)");
-        HugePage huge = HugePage.read(hostside.fs.FsRoot.live()).orElse(null);
+        HugePage huge = HugePage.read(FsRoot.live()).orElse(null);
         Tools.require(huge != null, "transparent huge pages of at most 4 MiB (THP always or madvise)");
         long page = Libc.pageSize();
         int block = 1 << 20, depth = 2;
