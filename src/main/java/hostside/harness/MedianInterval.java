@@ -37,6 +37,36 @@ public record MedianInterval(double low, double median, double high, double conf
         return new MedianInterval(v[k - 1], median, v[n - k], coverage(n, k), n);
     }
 
+    /**
+     * The half-width ({@link #halfWidth}) the interval would have at {@code reachable} samples if
+     * they were spread as {@code values} are: the interval's order statistics at {@code reachable}
+     * samples, x(k) and x(n+1-k), lie near the k/(n+1) and (n+1-k)/(n+1) quantiles of the samples'
+     * distribution, read here from {@code values} by linear interpolation between their order
+     * statistics (Hyndman and Fan's definition 6, 1996). Only an estimate, and one from few samples:
+     * {@link Sampling} stops on it only with a margin.
+     */
+    public static double halfWidthAt(double[] values, int reachable) {
+        int n = values.length;
+        if (n == 0 || reachable < 1) throw new IllegalArgumentException(n + " samples, " + reachable + " reachable");
+        double[] v = values.clone();
+        Arrays.sort(v);
+        double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        int k = 1;
+        while (k + 1 <= (reachable + 1) / 2 && coverage(reachable, k + 1) >= WANTED) k++;
+        double low = quantile(v, (double) k / (reachable + 1)), high = quantile(v, (double) (reachable + 1 - k) / (reachable + 1));
+        double m = Math.abs(median);
+        if (m == 0) return low == high ? 0 : Double.POSITIVE_INFINITY;
+        return Math.max(median - low, high - median) / m;
+    }
+
+    /** The p quantile of the sorted values: position p(n+1), between 1 and n, interpolated. */
+    static double quantile(double[] sorted, double p) {
+        int n = sorted.length;
+        double h = Math.min(n, Math.max(1, p * (n + 1)));
+        int below = (int) Math.floor(h);
+        return below >= n ? sorted[n - 1] : sorted[below - 1] + (h - below) * (sorted[below] - sorted[below - 1]);
+    }
+
     /** P(x(k) &lt;= median &lt;= x(n+1-k)) = 1 - 2 P(Binomial(n, 1/2) &lt;= k-1). */
     static double coverage(int n, int k) {
         double below = 0, term = Math.pow(0.5, n); // C(n, 0) / 2^n

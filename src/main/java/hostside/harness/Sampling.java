@@ -18,9 +18,10 @@ import hostside.core.Stats;
  * <p>A fixed loop keeps {@code samples} samples. An adaptive one ({@link #untilSettled}) keeps at
  * least {@code samples} and stops as soon as its median is known to the case's precision
  * ({@link MedianInterval#within}), or at {@code maxSamples}, or once its kept samples have taken
- * {@code cap}: a quiet machine gives the figure in few samples, and a noisy one does not buy
- * a longer run but says it did not settle ({@link Settling}, which {@link Runner} hands to the
- * case's result).
+ * {@code cap}, or as soon as its samples are spread too widely for either to settle it
+ * ({@link #OUT_OF_REACH}): a quiet machine gives the figure in few samples, and a noisy one does
+ * not buy a longer run but says it did not settle ({@link Settling}, which {@link Runner} hands to
+ * the case's result).
  *
  * @param warmups    samples run first and thrown away
  * @param samples    samples kept at least (all of them, for a fixed loop)
@@ -67,6 +68,47 @@ public record Sampling(int warmups, int samples, int maxSamples, double within, 
         return () -> ScopedValue.where(Settling.LOG, log).run(work);
     }
 
+    /**
+     * How many times its precision a loop's median would still be known to, at the most samples it
+     * can reach, for the loop to stop now ({@link Settling.Stop#OUT_OF_REACH}). The estimate
+     * ({@link MedianInterval#halfWidthAt}) rests on as few as five samples, so it stops only a loop
+     * that would miss by far: more samples then buy time and no figure. On the H200 VM the loops that
+     * ran to their caps had their medians known to 1.9-12% where 1% was asked (the pageable and
+     * bidirectional copies) and to 6.2-34% where 5% was (random reads, writes, the scheduler's
+     * ping-pongs), 17.5-19.3 s of each report's 101-104 s
+     * (docs/measurements/2026-12-07-h200-evening.md).
+     */
+    public static final double OUT_OF_REACH = 2;
+
+    /**
+     * The samples a loop can still reach after {@code kept} samples in {@code elapsed} ns: its most
+     * samples, or as many as its time cap leaves at the pace so far, whichever comes first.
+     */
+    int reachable(int kept, long elapsed) {
+        long pace = Math.max(1, elapsed / kept);
+        long more = (cap.toNanos() - elapsed) / pace;
+        return (int) Math.min(maxSamples, kept + Math.max(0, more));
+    }
+
+    /**
+     * The least time the rest of a loop must still cost for it to be stopped early: cheaper samples
+     * are taken, as they may settle it after all. On the dev VM, with every loop judged, the warm
+     * sequential read (samples of 12 ms) stopped at five where it had settled at five and nine
+     * samples before, for nothing saved (docs/measurements/2026-12-07-out-of-reach-devvm.md).
+     */
+    static final long WORTH_STOPPING_NS = 500_000_000L;
+
+    /**
+     * Whether the median of samples spread as {@code figures} are would still not be known within
+     * {@link #OUT_OF_REACH} times the precision at {@code reachable} samples, while those samples
+     * would take at least {@link #WORTH_STOPPING_NS} more at {@code paceNs} a sample: not worth the
+     * rest of the loop. A loop that can reach no more samples than it has ends at its cap instead.
+     */
+    boolean outOfReach(double[] figures, int reachable, long paceNs) {
+        int more = reachable - figures.length;
+        return more > 0 && (double) more * paceNs >= WORTH_STOPPING_NS && MedianInterval.halfWidthAt(figures, reachable) > OUT_OF_REACH * within;
+    }
+
     /** The kept samples' figures, in order. */
     public double[] take(IntToDoubleFunction sample) {
         return each(sample::applyAsDouble, d -> d).stream().mapToDouble(Double::doubleValue).toArray();
@@ -103,8 +145,13 @@ public record Sampling(int warmups, int samples, int maxSamples, double within, 
                 stop = Settling.Stop.SETTLED;
                 break;
             }
-            if (System.nanoTime() - start >= cap.toNanos()) {
+            long elapsed = System.nanoTime() - start;
+            if (elapsed >= cap.toNanos()) {
                 stop = Settling.Stop.TIME_CAP;
+                break;
+            }
+            if (outOfReach(Arrays.copyOf(figures, i + 1), reachable(i + 1, elapsed), elapsed / (i + 1))) {
+                stop = Settling.Stop.OUT_OF_REACH;
                 break;
             }
         }

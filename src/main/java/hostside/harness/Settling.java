@@ -26,9 +26,13 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public record Settling(int loops, int samples, int maxSamples, Stop stop, double halfWidth, double within, double confidence,
                        double seconds) {
 
-    /** What ended a loop: its median settled, it reached its most samples, or its time ran out first. */
+    /**
+     * What ended a loop: its median settled, it reached its most samples, its time ran out first,
+     * or its samples so far were spread too widely for its median to settle by either
+     * ({@link Sampling#OUT_OF_REACH}).
+     */
     public enum Stop {
-        SETTLED("settled"), MOST_SAMPLES("most samples"), TIME_CAP("time cap");
+        SETTLED("settled"), MOST_SAMPLES("most samples"), TIME_CAP("time cap"), OUT_OF_REACH("out of reach");
 
         private final String word;
 
@@ -45,7 +49,7 @@ public record Settling(int loops, int samples, int maxSamples, Stop stop, double
         @JsonCreator
         public static Stop parse(String s) {
             for (Stop v : values()) if (v.word.equals(s)) return v;
-            throw new IllegalArgumentException("\"" + s + "\" is not settled, most samples or time cap");
+            throw new IllegalArgumentException("\"" + s + "\" is not settled, most samples, time cap or out of reach");
         }
     }
 

@@ -30,7 +30,8 @@ public final class Unsettled {
                 "run again with nothing else on the machine; if it does not settle on a quiet machine, find the noise (`hostside cpu`'s timer"
                         + " jitter and its hogs' run, `top`, the VM's host) before trusting or tuning by these figures",
                 Source.reasoned("the median's distribution-free interval (order statistics, at least 90% confidence) wider than the case's precision"
-                        + " when its sample or time cap came: 1% for copies and memory bandwidth, the case's own elsewhere (harness.Sampling)"));
+                        + " when its sample or time cap came, or early where its samples' spread put that precision out of reach: 1% for copies and"
+                        + " memory bandwidth, the case's own elsewhere (harness.Sampling)"));
     }
 
     /**
@@ -57,7 +58,11 @@ public final class Unsettled {
     /** "seq_read_cold_qd1: 12 samples in 4.1 s, its median known to 7.3% (asked 5%), stopped at its time cap". */
     static String said(Result r) {
         Settling s = r.settling();
-        String stop = s.stop() == Settling.Stop.TIME_CAP ? "its time cap" : "its most samples";
+        String stop = switch (s.stop()) {
+            case TIME_CAP -> "its time cap";
+            case OUT_OF_REACH -> "its samples' spread (more would not have settled it)";
+            default -> "its most samples";
+        };
         return String.format(Locale.ROOT, "%s: %d samples in %.1f s, its median known to %.1f%% (asked %.1f%%), stopped at %s",
                 r.key(), s.samples(), s.seconds(), s.halfWidth() * 100, s.within() * 100, stop);
     }

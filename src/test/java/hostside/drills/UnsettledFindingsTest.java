@@ -55,6 +55,15 @@ class UnsettledFindingsTest {
 
     @ParameterizedTest
     @MethodSource("rules")
+    void aLoopStoppedEarlySaysItsSpreadStoppedIt(Rule rule) {
+        Settling early = new Settling(1, 5, 10, Settling.Stop.OUT_OF_REACH, 0.119, 0.01, 0.9375, 0.8);
+        Finding f = Unsettled.finding(rule, List.of(result("host_to_device_ce_pageable", early)), "GPU0", List.of()).orElseThrow();
+        assertThat(f.text()).endsWith("host_to_device_ce_pageable: 5 samples in 0.8 s, its median known to 11.9% (asked 1.0%), stopped at its"
+                + " samples' spread (more would not have settled it)");
+    }
+
+    @ParameterizedTest
+    @MethodSource("rules")
     void quietWhereEveryAdaptiveFigureSettledOrNoneWasAdaptive(Rule rule) {
         Optional<Finding> settled = Unsettled.finding(rule, List.of(result("quiet", SETTLED), result("fixed", null)), "here", List.of());
         RuleTally.quiet(settled.stream().toList(), rule);

@@ -67,13 +67,76 @@ class SamplingTest {
     @Test
     void aNoisyLoopStopsAtItsMostSamplesUnsettled() {
         List<Settling> log = Settling.newLog();
+        // 1.5% from the median where 1% is asked: within twice the precision, so worth its most samples, never settling
         double[] kept = ScopedValue.where(Settling.LOG, log).call(() -> Sampling.untilSettled(0, 5, 12, 0.01, Duration.ofMinutes(1))
-                .take(i -> i % 2 == 0 ? 50 : 150));
+                .take(i -> i % 3 == 0 ? 98.5 : i % 3 == 1 ? 100 : 101.5));
         assertEquals(12, kept.length);
         Settling s = log.getFirst();
         assertEquals(Settling.Stop.MOST_SAMPLES, s.stop());
         assertFalse(s.settled());
         assertTrue(s.halfWidth() > 0.01);
+    }
+
+    @Test
+    void aLoopWhoseSamplesAreSpreadFarBeyondItsPrecisionStopsAtItsLeast() {
+        List<Settling> log = Settling.newLog();
+        // samples of 80 ms: the seven more it could take would cost over half a second
+        double[] kept = ScopedValue.where(Settling.LOG, log).call(() -> Sampling.untilSettled(0, 5, 12, 0.01, Duration.ofMinutes(1))
+                .take(i -> slow(i % 2 == 0 ? 50 : 150)));
+        assertEquals(5, kept.length, "at 50% either side, twelve samples would not know the median to 1%");
+        Settling s = log.getFirst();
+        assertEquals(Settling.Stop.OUT_OF_REACH, s.stop());
+        assertFalse(s.settled());
+    }
+
+    @Test
+    void oneStallAmongSteadySamplesIsWaitedOutNotStoppedFor() {
+        List<Settling> log = Settling.newLog();
+        double[] kept = ScopedValue.where(Settling.LOG, log).call(() -> Sampling.untilSettled(0, 5, 25, 0.05, Duration.ofMinutes(1))
+                .take(i -> i == 0 ? 130 : 100));
+        assertEquals(9, kept.length, "nine samples put the interval inside the steady ones: [x(2), x(8)]");
+        assertEquals(Settling.Stop.SETTLED, log.getFirst().stop());
+    }
+
+    @Test
+    void aLoopOfCheapSamplesIsNotStoppedForItsSpread() {
+        List<Settling> log = Settling.newLog();
+        double[] kept = ScopedValue.where(Settling.LOG, log).call(() -> Sampling.untilSettled(0, 5, 12, 0.01, Duration.ofMinutes(1))
+                .take(i -> i % 2 == 0 ? 50 : 150));
+        assertEquals(12, kept.length, "the rest cost next to nothing: taken, in case they settle it");
+        assertEquals(Settling.Stop.MOST_SAMPLES, log.getFirst().stop());
+    }
+
+    /** {@code figure}, after 80 ms: a sample that costs time. */
+    static double slow(double figure) {
+        try {
+            Thread.sleep(80);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return figure;
+    }
+
+    @Test
+    void theIntervalAtMoreSamplesIsReadFromTheSamplesQuantiles() {
+        double[] five = {5, 1, 4, 2, 3};
+        assertEquals(MedianInterval.of(five).halfWidth(), MedianInterval.halfWidthAt(five, 5), 1e-12, "at its own count: [min, max]");
+        // at 25 samples the interval is [x(8), x(18)]: the 8/26 and 18/26 quantiles, positions 1.846 and 4.154 of five
+        assertEquals((4 + 2 / 13.0 - 3) / 3, MedianInterval.halfWidthAt(five, 25), 1e-12);
+        assertEquals(0, MedianInterval.halfWidthAt(new double[] {7, 7, 7, 7, 7}, 25), 1e-12);
+    }
+
+    @Test
+    void aLoopReachesItsMostSamplesOrWhatItsCapLeavesAtItsPace() {
+        Sampling s = Sampling.untilSettled(0, 5, 25, 0.05, Duration.ofSeconds(2));
+        assertEquals(10, s.reachable(5, 1_000_000_000L), "five samples in 1 s: five more before the 2 s cap");
+        assertEquals(25, s.reachable(5, 50_000_000L), "fast samples: the most samples first");
+        assertEquals(5, s.reachable(5, 3_000_000_000L), "past the cap: none more");
+        double[] spread = {50, 150, 50, 150, 50};
+        assertFalse(s.outOfReach(spread, 5, 200_000_000L), "a loop that can reach no more ends at its cap, not here");
+        assertTrue(s.outOfReach(spread, 10, 200_000_000L), "five more samples of 200 ms would not settle 50% spread to 5%");
+        assertFalse(s.outOfReach(spread, 25, 10_000_000L), "twenty more of 10 ms cost too little to stop for: they may settle it");
+        assertFalse(s.outOfReach(new double[] {100, 104, 97, 101, 99}, 10, 200_000_000L), "within twice the precision: worth going on");
     }
 
     @Test
@@ -128,7 +191,7 @@ class SamplingTest {
             public Optional<String> notApplicable(Object t) { return Optional.empty(); }
             public Result run(Object t) {
                 Sampling.untilSettled(0, 5, 20, 0.01, Duration.ofMinutes(1)).stats(i -> 7);
-                Stats noisy = Sampling.untilSettled(0, 5, 8, 0.01, Duration.ofMinutes(1)).stats(i -> i % 2 == 0 ? 1 : 3);
+                Stats noisy = Sampling.untilSettled(0, 5, 12, 0.01, Duration.ofMinutes(1)).stats(i -> slow(i % 2 == 0 ? 1 : 3));
                 return Result.ok(this, Unit.NS, noisy, "", null);
             }
         };
@@ -143,8 +206,8 @@ class SamplingTest {
         List<Result> r = Runner.run(List.of(twoLoops, fixed), new Object(), ProgressSink.NONE);
         Settling s = r.getFirst().settling();
         assertEquals(2, s.loops());
-        assertEquals(8, s.samples());
-        assertEquals(Settling.Stop.MOST_SAMPLES, s.stop());
+        assertEquals(5, s.samples(), "1 and 3 where 1% is asked: out of reach at the least samples");
+        assertEquals(Settling.Stop.OUT_OF_REACH, s.stop());
         assertTrue(r.getFirst().unsettled());
         assertNull(r.get(1).settling());
         assertFalse(r.get(1).unsettled());
