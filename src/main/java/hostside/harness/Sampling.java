@@ -74,8 +74,8 @@ public record Sampling(int warmups, int samples, int maxSamples, double within, 
      * ({@link MedianInterval#halfWidthAt}) rests on as few as five samples, so it stops only a loop
      * that would miss by far: more samples then buy time and no figure. On the H200 VM the loops that
      * ran to their caps had their medians known to 1.9-12% where 1% was asked (the pageable and
-     * bidirectional copies) and to 6.2-34% where 5% was (random reads, writes, the scheduler's
-     * ping-pongs), 17.5-19.3 s of each report's 101-104 s
+     * bidirectional copies) and to 6.2-34% where 5% was (random reads, writes, the scheduler's costs:
+     * ping-pongs, wake-ups, getppid), 17.5-19.3 s of each report's 101-104 s
      * (docs/measurements/2026-12-07-h200-evening.md).
      */
     public static final double OUT_OF_REACH = 2;
