@@ -126,7 +126,8 @@ public final class IoDocument {
         Long segments = null;
         for (Result r : results) {
             if (!(r.isOk() && r.detail() instanceof ReadDetail d) || d.bufferPieces() == null && d.requestsPerRead() == null) continue;
-            parts.add(r.key() + (d.bufferPieces() == null ? " pieces not known" : String.format(Locale.ROOT, " %.0f pieces", d.bufferPieces()))
+            parts.add(r.key() + (d.blockBytes() <= 4096 ? " one page a read" : d.bufferPieces() == null ? " pieces not known"
+                    : String.format(Locale.ROOT, d.bufferPieces() == 1 ? " %.0f piece" : " %.0f pieces", d.bufferPieces()))
                     + (d.requestsPerRead() == null ? "" : String.format(Locale.ROOT, ", %.2f requests a read", d.requestsPerRead())));
             if (d.maxSegments() != null) segments = d.maxSegments();
         }

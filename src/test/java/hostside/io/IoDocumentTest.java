@@ -73,6 +73,13 @@ class IoDocumentTest {
         assertThat(IoDocument.pieces(List.of(counted))).as("not root: no pieces, the disk's requests still").get().asString()
                 .contains("seq_read_direct_qd1 pieces not known, 2.00 requests a read").contains("This disk takes at most 254 in one request");
         assertThat(IoDocument.pieces(List.of(IoResults.read("seq_read_direct_qd1", 2.3)))).as("not root: frame numbers hidden, nothing said").isEmpty();
+        Result whole = Result.ok(t, Unit.GB_PER_S, Stats.of(2.3), "hand-built", "fio " + t.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 1 << 20, 1, "psync", null, null, null, 1.0, null, 1.0, 254L));
+        ReadTest rand = (ReadTest) IoResults.test("rand_read_direct_qd1");
+        Result page = Result.ok(rand, Unit.IOPS, Stats.of(16_000), "hand-built", "fio " + rand.fioOptions(IoResults.TARGET),
+                new ReadTest.ReadDetail(IoResults.FILE, 2L << 30, 4096, 1, "psync", null, null, null, null, null, 1.0, 254L));
+        assertThat(IoDocument.pieces(List.of(whole, page))).get().asString()
+                .contains("seq_read_direct_qd1 1 piece, 1.00 requests a read; rand_read_direct_qd1 one page a read, 1.00 requests a read");
     }
 
     @Test
