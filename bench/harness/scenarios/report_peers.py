@@ -634,7 +634,7 @@ class _Context:
         seg = io.max_segments(disk)
         how = "" if per_read is None or 0.9 <= per_read <= 1.1 else (" (split)" if per_read > 1.1 else " (merged: several reads a request)")
         fio_side = "not counted" if per_read is None else f"{per_read:.2f} requests per read{how}"
-        mine = "" if pieces is None else (f"; hostside's buffer in {pieces:.0f} pieces a read"
+        mine = "" if pieces is None else (f"; hostside's buffer in {pieces:.0f} piece{'' if round(pieces) == 1 else 's'} a read"
                                           + ("" if seg is None else (", more than" if pieces > seg else ", within") + " them"))
         self.note(f"round {r}, {base}: {os.path.basename(disk)} takes {seg if seg is not None else 'an unknown number of'} "
                   f"segments a request; fio's job: {fio_side} (every reader of the disk counts){mine}")
