@@ -105,7 +105,7 @@ class BenchIoScenarioTest {
     @Test
     void aHugePageJobHasItsPagesCountedAndAnyOtherNone() throws Exception {
         IoTarget huge = new IoTarget(Path.of("/var/tmp"), "ext4", () -> Path.of("/var/tmp/f"), 2L << 30, 1L << 30, 4096, 1_000_000_000L, null, null,
-                new HugePage(2L << 20, "madvise"));
+                new HugePage(2L << 20));
         String qd32 = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32).fioOptions(huge);
         String qd1 = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1).fioOptions(huge);
         String cold = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(huge);

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 class HugePageTest {
     @Test
     void theChosenPolicyMustGiveHugePagesToAMappingThatAsks() {
-        assertThat(HugePage.of("always [madvise] never\n", "2097152\n")).contains(new HugePage(2L << 20, "madvise"));
-        assertThat(HugePage.of("[always] madvise never", "2097152")).contains(new HugePage(2L << 20, "always"));
+        assertThat(HugePage.of("always [madvise] never\n", "2097152\n")).contains(new HugePage(2L << 20));
+        assertThat(HugePage.of("[always] madvise never", "2097152")).contains(new HugePage(2L << 20));
         assertThat(HugePage.of("always madvise [never]", "2097152")).as("never: MADV_HUGEPAGE does nothing").isEmpty();
         assertThat(HugePage.of("always madvise never", "2097152")).as("no choice marked").isEmpty();
     }
@@ -25,7 +25,7 @@ class HugePageTest {
 
     @Test
     void aRegionTakesWholePages() {
-        HugePage h = new HugePage(2L << 20, "madvise");
+        HugePage h = new HugePage(2L << 20);
         assertThat(h.pagesFor(1L << 20)).isEqualTo(1);
         assertThat(h.pagesFor(2L << 20)).isEqualTo(1);
         assertThat(h.pagesFor((32L << 20) + 4095)).isEqualTo(17);

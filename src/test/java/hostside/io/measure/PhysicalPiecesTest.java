@@ -43,7 +43,7 @@ class PhysicalPiecesTest {
     @Test
     void wholeBuffersStartOnAHugePageInsideTheirMappingAndAreLeftUntouched() {
         long page = Libc.pageSize();
-        HugePage huge = new HugePage(2L << 20, "madvise");
+        HugePage huge = new HugePage(2L << 20);
         try (Buffers b = Buffers.whole(1 << 20, 3, huge)) {
             assertThat(b.blocks().address() % huge.bytes()).as("a huge page can back each block only from a huge-page boundary").isZero();
             assertThat(b.blocks().byteSize()).isEqualTo(3L << 20);

@@ -49,7 +49,7 @@ class ReadTestTest {
     @Test
     void wholeO_DirectBuffersNameFiosHugePageJobAndThePagesItNeeds() {
         IoTarget t = new IoTarget(Path.of("/var/tmp"), "ext4", () -> Path.of("/var/tmp/f"), 3L << 30, 1L << 30, 4096, 1_000_000_000L, null, null,
-                new HugePage(2L << 20, "madvise"));
+                new HugePage(2L << 20));
         ReadTest qd1 = new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1);
         ReadTest qd32 = new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.DIRECT, ReadTest.Engine.IO_URING, 32);
         assertThat(qd1.wholeBuffers(t)).isTrue();
