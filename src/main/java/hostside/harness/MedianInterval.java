@@ -29,12 +29,34 @@ public record MedianInterval(double low, double median, double high, double conf
     public static MedianInterval of(double[] values) {
         int n = values.length;
         if (n == 0) throw new IllegalArgumentException("no samples");
-        double[] v = values.clone();
-        Arrays.sort(v);
-        double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        double[] v = sorted(values);
+        int k = rank(n);
+        return new MedianInterval(v[k - 1], median(v), v[n - k], coverage(n, k), n);
+    }
+
+    /** The rank k of the narrowest interval [x(k), x(n+1-k)] of n samples with {@link #WANTED} confidence; 1 when none has it. */
+    static int rank(int n) {
         int k = 1;
         while (k + 1 <= (n + 1) / 2 && coverage(n, k + 1) >= WANTED) k++;
-        return new MedianInterval(v[k - 1], median, v[n - k], coverage(n, k), n);
+        return k;
+    }
+
+    private static double[] sorted(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The larger distance of {@code low} and {@code high} from {@code median}, as a share of it. */
+    private static double halfWidth(double low, double median, double high) {
+        double m = Math.abs(median);
+        if (m == 0) return low == high ? 0 : Double.POSITIVE_INFINITY;
+        return Math.max(median - low, high - median) / m;
     }
 
     /**
@@ -48,15 +70,9 @@ public record MedianInterval(double low, double median, double high, double conf
     public static double halfWidthAt(double[] values, int reachable) {
         int n = values.length;
         if (n == 0 || reachable < 1) throw new IllegalArgumentException(n + " samples, " + reachable + " reachable");
-        double[] v = values.clone();
-        Arrays.sort(v);
-        double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        int k = 1;
-        while (k + 1 <= (reachable + 1) / 2 && coverage(reachable, k + 1) >= WANTED) k++;
-        double low = quantile(v, (double) k / (reachable + 1)), high = quantile(v, (double) (reachable + 1 - k) / (reachable + 1));
-        double m = Math.abs(median);
-        if (m == 0) return low == high ? 0 : Double.POSITIVE_INFINITY;
-        return Math.max(median - low, high - median) / m;
+        double[] v = sorted(values);
+        int k = rank(reachable);
+        return halfWidth(quantile(v, (double) k / (reachable + 1)), median(v), quantile(v, (double) (reachable + 1 - k) / (reachable + 1)));
     }
 
     /** The p quantile of the sorted values: position p(n+1), between 1 and n, interpolated. */
@@ -79,9 +95,7 @@ public record MedianInterval(double low, double median, double high, double conf
 
     /** The interval's larger distance from the median, as a share of the median: 0.01 is "within 1%". */
     public double halfWidth() {
-        double m = Math.abs(median);
-        if (m == 0) return low == high ? 0 : Double.POSITIVE_INFINITY;
-        return Math.max(median - low, high - median) / m;
+        return halfWidth(low, median, high);
     }
 
     /** Whether the median is known to {@code within} (a share) with at least {@link #LEAST} confidence. */

@@ -81,12 +81,11 @@ public record Sampling(int warmups, int samples, int maxSamples, double within, 
     public static final double OUT_OF_REACH = 2;
 
     /**
-     * The samples a loop can still reach after {@code kept} samples in {@code elapsed} ns: its most
-     * samples, or as many as its time cap leaves at the pace so far, whichever comes first.
+     * The samples a loop can still reach after {@code kept} samples in {@code elapsed} ns, at
+     * {@code paceNs} a sample: its most samples, or as many as its time cap leaves, whichever comes first.
      */
-    int reachable(int kept, long elapsed) {
-        long pace = Math.max(1, elapsed / kept);
-        long more = (cap.toNanos() - elapsed) / pace;
+    int reachable(int kept, long elapsed, long paceNs) {
+        long more = (cap.toNanos() - elapsed) / Math.max(1, paceNs);
         return (int) Math.min(maxSamples, kept + Math.max(0, more));
     }
 
@@ -150,7 +149,8 @@ public record Sampling(int warmups, int samples, int maxSamples, double within, 
                 stop = Settling.Stop.TIME_CAP;
                 break;
             }
-            if (outOfReach(Arrays.copyOf(figures, i + 1), reachable(i + 1, elapsed), elapsed / (i + 1))) {
+            long pace = elapsed / (i + 1);
+            if (outOfReach(Arrays.copyOf(figures, i + 1), reachable(i + 1, elapsed, pace), pace)) {
                 stop = Settling.Stop.OUT_OF_REACH;
                 break;
             }

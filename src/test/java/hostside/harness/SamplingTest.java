@@ -129,9 +129,9 @@ class SamplingTest {
     @Test
     void aLoopReachesItsMostSamplesOrWhatItsCapLeavesAtItsPace() {
         Sampling s = Sampling.untilSettled(0, 5, 25, 0.05, Duration.ofSeconds(2));
-        assertEquals(10, s.reachable(5, 1_000_000_000L), "five samples in 1 s: five more before the 2 s cap");
-        assertEquals(25, s.reachable(5, 50_000_000L), "fast samples: the most samples first");
-        assertEquals(5, s.reachable(5, 3_000_000_000L), "past the cap: none more");
+        assertEquals(10, s.reachable(5, 1_000_000_000L, 200_000_000L), "five samples in 1 s: five more before the 2 s cap");
+        assertEquals(25, s.reachable(5, 50_000_000L, 10_000_000L), "fast samples: the most samples first");
+        assertEquals(5, s.reachable(5, 3_000_000_000L, 600_000_000L), "past the cap: none more");
         double[] spread = {50, 150, 50, 150, 50};
         assertFalse(s.outOfReach(spread, 5, 200_000_000L), "a loop that can reach no more ends at its cap, not here");
         assertTrue(s.outOfReach(spread, 10, 200_000_000L), "five more samples of 200 ms would not settle 50% spread to 5%");
