@@ -81,9 +81,14 @@ class Io(Scenario):
         return side["bw_bytes"] / 1e9 if unit == "GB/s" else side["iops"]
 
 
+def option(job, name):
+    """The value a fio job gives option NAME (--NAME=VALUE), or None."""
+    return next((a.split("=", 1)[1] for a in job if a.startswith(f"--{name}=")), None)
+
+
 def job_size(job):
     """The file size a fio job names (--size=BYTES), or None."""
-    return next((a.split("=", 1)[1] for a in job if a.startswith("--size=")), None)
+    return option(job, "size")
 
 
 def is_write(job):
@@ -139,7 +144,7 @@ def fio_bytes(size):
 
 def block_bytes(job):
     """A job's --bs in bytes, or None."""
-    return fio_bytes(next((a.split("=", 1)[1] for a in job if a.startswith("--bs=")), None))
+    return fio_bytes(option(job, "bs"))
 
 
 def lay_out(bench, fio, target, size, name):
@@ -182,13 +187,11 @@ def huge_pages_needed(job):
     page, in whole huge pages of its --hugepage-size, and a page more again as fio 3.42 allocates it, which shmget rounds up to
     another huge page (its --debug=mem: 35655679 bytes for 32 MiB blocks in flight, shmget of 37748736: 18 pages, not 17).
     As FioReadJob.hugePagesNeeded counts them."""
-    if "--iomem=shmhuge" not in job:
+    if option(job, "iomem") != "shmhuge":
         return 0
-    opt = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in job if a.startswith("--") and "=" in a}
-    block = fio_bytes(opt.get("--bs")) or 4096
-    page = fio_bytes(opt.get("--hugepage-size")) or 2 << 20
-    align = PAGE - 1 if opt.get("--direct") == "1" else 0
-    rounded = -(-(block * int(opt.get("--iodepth", "1")) + align) // page) * page
+    page = fio_bytes(option(job, "hugepage-size")) or 2 << 20
+    align = PAGE - 1 if option(job, "direct") == "1" else 0
+    rounded = -(-((block_bytes(job) or 4096) * int(option(job, "iodepth") or 1) + align) // page) * page
     return -(-(rounded + align) // page)
 
 
