@@ -249,7 +249,7 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
                 }, this::figure);
             }
             if (cache != Cache.DIRECT) cachedAfter = PageCache.residentBytes(path, t.fileBytes(), t.pageSize());
-            if (cache == Cache.DIRECT && block() > t.pageSize()) pieces = PhysicalPieces.perBlock(buffers.blocks(), block(), depth, t.pageSize());
+            if (segmented(t)) pieces = PhysicalPieces.perBlock(buffers.blocks(), block(), depth, t.pageSize());
             if (disk != null) perRead = DiskRequests.perRead(before, disk.count().orElse(null), block()).orElse(null);
         } finally {
             FileIo.close(fd);
@@ -263,12 +263,14 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
         return Result.ok(this, pattern == Pattern.SEQUENTIAL ? Unit.GB_PER_S : Unit.IOPS, Stats.of(figures), method(t, ringFlags), "fio " + fioOptions(t), d);
     }
 
-    /**
-     * Whether its buffers are made whole ({@link Buffers#whole}): O_DIRECT reads of more than a page,
-     * each a DMA into as many segments as its buffer has physical pieces, on a machine with a huge page to use.
-     */
+    /** Whether each read is a DMA into as many segments as its buffer has physical pieces: O_DIRECT reads of more than a page. */
+    boolean segmented(IoTarget t) {
+        return cache == Cache.DIRECT && block() > t.pageSize();
+    }
+
+    /** Whether its buffers are made whole ({@link Buffers#whole}): {@link #segmented} reads, on a machine with a huge page to use. */
     boolean wholeBuffers(IoTarget t) {
-        return cache == Cache.DIRECT && block() > t.pageSize() && t.hugePage() != null;
+        return segmented(t) && t.hugePage() != null;
     }
 
     /** How the figure was made, in words: the engine (and the ring's setup flags), the cache, the buffers, the samples. */
