@@ -88,15 +88,17 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
     }
 
     /**
-     * The interpreters it waits for, one after another: the parent's import of torch (its
-     * interpreter is the dataset's before it, where there is one, but torch is imported anew) and
-     * then the {@link #TRIES} spawned children's, together ({@link #TORCH_INTERPRETER} each). None
+     * Three interpreters' worth ({@link #TORCH_INTERPRETER} each): the parent's import of torch and
+     * CUDA (its interpreter is the dataset's before it, where there is one, but torch is imported
+     * anew), the forked children, then the {@link #TRIES} spawned children's imports together. On
+     * the H200 VM with the children together the case took 11 s inside the report and 13-14 s alone,
+     * each child's import 3.9-5.0 s (docs/measurements/2026-12-07-h200-evening.md): 11.25 s. None
      * where {@link #notApplicable} would say why at no cost: it then takes no time.
      */
     @Override
     public Optional<Duration> cost(DataLoaderTarget t) {
         if (!t.fs().isLive() || !t.hasPython()) return Optional.empty();
-        return Optional.of(TORCH_INTERPRETER.multipliedBy(2));
+        return Optional.of(TORCH_INTERPRETER.multipliedBy(3));
     }
 
     /**
