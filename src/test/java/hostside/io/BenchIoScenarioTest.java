@@ -114,8 +114,15 @@ class BenchIoScenarioTest {
                 + "import tempfile\nm = Path(tempfile.mkdtemp()) / 'meminfo'\n"
                 + "m.write_text('HugePages_Total:      20\\nHugePages_Free:       18\\nHugepagesize:       2048 kB\\n')\n"
                 + "with io.HugePages(17, m) as short: print(short)\n"
-                + "with io.HugePages(0, Path('/nonexistent')) as short: print(short)\n");
+                + "with io.HugePages(0, Path('/nonexistent')) as short: print(short)\n"
+                // a pool the kernel would not grow: the job is refused, and the pool is put back as it was
+                + "nr = m.parent / 'nr_hugepages'\nnr.write_text('3')\n"
+                + "m.write_text('HugePages_Total:       3\\nHugePages_Free:        0\\n')\n"
+                + "h = io.HugePages(2, m)\nh.NR = nr\n"
+                + "with h as short: print(short, nr.read_text())\n"
+                + "print(nr.read_text())\n");
         assertThat(out.lines().toList()).as("fio's buffers as fio 3.42 takes them: 18 pages at depth 32, 2 at depth 1; none without shmhuge;"
-                + " enough free: nothing reserved; none needed: nothing read").containsExactly("18 2 0", "None", "None");
+                + " enough free: nothing reserved; none needed: nothing read").containsExactly("18 2 0", "None", "None",
+                "the kernel reserved 0 free huge pages of the 2 fio's --iomem=shmhuge job needs 3", "3");
     }
 }
