@@ -242,6 +242,22 @@ def overall(doc, key, median):
     return value if value is not None else median
 
 
+def one_pass(job):
+    """Whether the job reads or writes its size once and ends (no --time_based): one sample, where the figure it stands
+    beside is a median of several passes."""
+    return "--time_based" not in job
+
+
+def median_run(runs):
+    """Of several runs of one job, each (side, why) as run_job gives it: the run of median bandwidth (the lower of the two
+    middle ones for an even count), as a median of passes is taken; the first failure where one failed."""
+    failed = next((r for r in runs if r[0] is None), None)
+    if failed is not None or not runs:
+        return failed if failed is not None else (None, "no run")
+    ordered = sorted(runs, key=lambda r: r[0].get("bw_bytes") or r[0].get("iops") or 0)
+    return ordered[(len(ordered) - 1) // 2]
+
+
 def warm(job):
     """Whether the job reads a cached file: it reads it in first (pre_read), or, as the anchors of reports before 2026-12-07
     named it, keeps fio from dropping it (invalidate=0) without O_DIRECT. The bench then caches it as hostside's warm-up does."""

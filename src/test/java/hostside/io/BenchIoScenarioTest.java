@@ -125,4 +125,24 @@ class BenchIoScenarioTest {
                 + " enough free: nothing reserved; none needed: nothing read").containsExactly("18 2 0", "None", "None",
                 "the kernel reserved 0 free huge pages of the 2 fio's --iomem=shmhuge job needs 3", "3");
     }
+
+    /**
+     * A one-pass fio job (no --time_based) is run as many times as the report's figure has samples, at most five, and the
+     * run of median bandwidth stands beside the figure; a time-based job once; a failed run fails the job.
+     */
+    @Test
+    void aOnePassJobIsRunAsOftenAsItsFigureHasPassesAndItsMedianRunTaken() throws Exception {
+        String cold = "fio " + new ReadTest(ReadTest.Pattern.SEQUENTIAL, ReadTest.Cache.COLD, ReadTest.Engine.PSYNC, 1).fioOptions(TARGET);
+        String timed = "fio " + new ReadTest(ReadTest.Pattern.RANDOM, ReadTest.Cache.DIRECT, ReadTest.Engine.PSYNC, 1).fioOptions(TARGET);
+        String write = new WriteTest(true).fio(TARGET);
+        String out = python("from harness.scenarios import report_peers as rp\n"
+                + "def fig(n): return rp.Fig('k', 's', 1.0, 'GB/s', None, '', '', 'k', {}, n)\n"
+                + "print(io.one_pass(" + job(cold) + "), io.one_pass(" + job(timed) + "), io.one_pass(" + job(write) + "))\n"
+                + "print(rp.fio_passes(" + job(cold) + ", [fig(3)]), rp.fio_passes(" + job(write) + ", [fig(5), fig(9)]), rp.fio_passes("
+                + job(timed) + ", [fig(5)]), rp.fio_passes(" + job(cold) + ", []))\n"
+                + "runs = [({'bw_bytes': 3}, None), ({'bw_bytes': 1}, None), ({'bw_bytes': 2}, None)]\n"
+                + "print(io.median_run(runs)[0]['bw_bytes'], io.median_run(runs[:2])[0]['bw_bytes'], io.median_run([({'iops': 7}, None)])[0]['iops'])\n"
+                + "print(io.median_run(runs + [(None, 'fio: error')]), io.median_run([]))\n");
+        assertThat(out.lines().toList()).containsExactly("True False True", "3 5 1 1", "2 1 7", "(None, 'fio: error') (None, 'no run')");
+    }
 }
