@@ -1,13 +1,7 @@
 #!/bin/bash
-# the report before (BEFORE: d462ff4 by default, thin bundle on this bundle's runtime) and after, quick and full, one round, per-case times
+# report-costs --before d462ff4 (the evening's callE.sh, with BEFORE), then PyTorch's pageable copies by buffer alignment
+# (run then as .devbundle/d2h_align.py; the same code is now bench/pytorch-copies.py --alignment)
 set -u
-export HOSTSIDE_PEERS=.peers BUNDLE=.devbundle/hostside-bundle.tar.gz
-W=/tmp/w; mkdir -p $W
-date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nproc; cat /proc/loadavg
-timeout 420 bench/run report-costs --rounds 1 --before ${BEFORE:-.devbundle/before-d462ff4-thin.tar.gz} --out $W/costs > $OUT/report-costs.txt 2>&1; echo "report-costs rc=$?"
-tail -105 $OUT/report-costs.txt
-tar czf $OUT/costs.tgz -C $W costs
-date -u; ls -la $OUT
-# pageable copies by PyTorch into destinations of different alignment (hostside's is page-aligned, PyTorch's posix_memalign 64)
+BEFORE=.devbundle/before-d462ff4-thin.tar.gz bash docs/measurements/2026-12-07-h200-evening/callE.sh
 cat /sys/kernel/mm/transparent_hugepage/enabled
-timeout 150 python3 .devbundle/d2h_align.py 3 > $OUT/d2h-align.txt 2>&1; echo "d2h_align rc=$?"; cat $OUT/d2h-align.txt
+timeout 150 python3 bench/pytorch-copies.py --alignment 3 > $OUT/d2h-align.txt 2>&1; echo "d2h_align rc=$?"; cat $OUT/d2h-align.txt
