@@ -1,6 +1,7 @@
 package hostside.cpu.measure;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
@@ -337,21 +338,25 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             long period = t.periodNs();
             int wakes = t.launches();
             TickWarmup.TickCode code = TickWarmup.TickCode.of(b != null, graph);
-            int warmupAtLeast = TickWarmup.warmupAtLeast(code, wakes, period);
-            Ticker f = new Ticker(s, arena.allocate(16), period, Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS), b, launch, g);
-            f.restart(System.nanoTime() + 1_000_000);
+            MemorySegment timespec = arena.allocate(16);
+            long perSegment = Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS);
+            Ticker f = new Ticker(s, timespec, period, perSegment, b, launch, g);
             JitWatch jit = new JitWatch();
             // Warm-up runs the very code that records (Ticker.tick), recording into the same
             // histograms, which are then cleared: a branch first taken after warm-up would be
             // compiled then, and each compilation's deoptimisation handshake makes the feeder wait
             // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
             // H200 machine). One tick is one call, so it is compiled within the warm-up; a loop
-            // body was not (its back-edges reach C1's threshold, 60,000, after the run).
-            long warmStart = -1;
-            int warmed = 0;
+            // body was not (its back-edges reach C1's threshold, 60,000, after the run). A branch
+            // this JVM has not compiled yet is first called in a burst (TickWarmup.BURST_TICKS),
+            // then warmed at the cadence until the JIT is quiet.
+            long warmStart = System.nanoTime();
+            int warmed = burst(new Ticker(s, timespec, TickWarmup.BURST_PERIOD_NS, perSegment, b, launch, g), TickWarmup.burstTicks(code), s);
+            int warmupAtLeast = warmed + TickWarmup.leastTicks(wakes);
+            jit.quietFor(System.nanoTime(), TickWarmup.JIT_QUIET_NS); // the JIT's quiet is counted from here
+            f.restart(System.nanoTime() + 1_000_000);
             while (true) {
                 long woke = f.tick();
-                if (warmStart < 0) warmStart = woke;
                 warmed++;
                 boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, TickWarmup.JIT_QUIET_NS);
                 if (quiet || warmed >= warmupAtLeast && woke - warmStart > TickWarmup.MAX_WARMUP_NS) {
@@ -375,5 +380,24 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             }
             if (b != null) b.stream.synchronize();
         }
+    }
+
+    /**
+     * {@code ticks} ticks of {@code burst}, whose deadlines have all passed: the tick's code called
+     * as often as C2 asks, at once. The histograms are cleared every
+     * {@link TickWarmup#BURST_RESET_EVERY} ticks and at the end, so that the branches a recording
+     * takes (a first value, a new minimum or maximum, the clearing itself) are in the profile C2
+     * compiles: the burst's lateness alone is a near-constant 1 ms, and a branch it never takes is
+     * compiled as a trap that the cadence then springs, inside the recording
+     * (docs/measurements/2026-12-07-tick-burst-devvm.md).
+     */
+    private static int burst(Ticker burst, int ticks, Series s) {
+        for (int k = 0; k < ticks; k++) {
+            if (k % TickWarmup.BURST_RESET_EVERY == 0) s.reset();
+            burst.restart(System.nanoTime() - TickWarmup.BURST_PAST_NS);
+            burst.tick();
+        }
+        if (ticks > 0) s.reset();
+        return ticks;
     }
 }

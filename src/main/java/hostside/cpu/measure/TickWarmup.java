@@ -9,8 +9,8 @@ import hostside.harness.JitWatch;
  * How long the jitter cases warm the feeder's tick up before they record: until the JIT has
  * compiled the branch of {@link Ticker#tick} a condition runs and is seen quiet, so that no
  * compilation (and no deoptimisation's wait for the VM thread) falls inside a recording. The
- * first condition of a branch in this JVM warms up for a second's worth of ticks; a later one of
- * the same branch for 5% of its run.
+ * first condition of a branch in this JVM calls the tick {@link #BURST_TICKS} times at once, then
+ * every condition ticks at its cadence for 5% of its run and until the JIT is quiet.
  */
 final class TickWarmup {
     private TickWarmup() {}
@@ -19,25 +19,43 @@ final class TickWarmup {
     static final long JIT_QUIET_NS = 300_000_000L;
     static final long MAX_WARMUP_NS = 6_000_000_000L;
 
-
     /**
-     * Ticks of warm-up at least where {@link Ticker#tick} runs a branch for the first time in this
-     * JVM: 5% of the run, at least 100, and at least one second's worth. The second is for the
-     * JIT: at the default 100 us period it is 10,000 calls of {@code tick}, past C2's threshold
-     * (Tier4InvocationThreshold, 5,000 in {@code java -XX:+PrintFlagsFinal}), so that its compilation starts, and is seen to end
-     * ({@link JitWatch}), before the recording; the JIT alone cannot tell a compilation that
-     * has not started yet.
+     * Calls of the tick that make C2 compile a branch this JVM has not run: 10,000, twice C2's
+     * Tier4InvocationThreshold (5,000 in {@code java -XX:+PrintFlagsFinal}), so that its
+     * compilation starts before the warm-up at the cadence and is seen to end there
+     * ({@link JitWatch}); the JIT alone cannot tell a compilation that has not started yet. They
+     * used to be a second's worth of ticks at the cadence (10,000 at 100 us); in a burst, at
+     * {@link #BURST_PERIOD_NS}, they take a few ms (a launch's few us each on a GPU), the same
+     * code with the same branches: each tick sleeps to a deadline, here one already passed.
      */
-    static int warmupTicks(int launches, long periodNs) {
-        return (int) Math.max(leastTicks(launches), Math.min(100_000, 1_000_000_000L / periodNs));
-    }
+    static final int BURST_TICKS = 10_000;
+
+    /** The burst's cadence, 1 ns. */
+    static final long BURST_PERIOD_NS = 1;
 
     /**
-     * Ticks of warm-up at least where this JVM has already compiled the branch of
-     * {@link Ticker#tick} that the condition runs (an earlier condition's warm-up ended with the
-     * JIT quiet): 5% of the run, at least 100. The JIT must still be quiet for
-     * {@link #JIT_QUIET_NS} before the recording starts, as in every warm-up: what the condition
-     * itself set going (the hogs' start, a pinned thread) is compiled first.
+     * How far in the past each of the burst's deadlines lies, 1 ms: beyond the thread's timer
+     * slack (50 us by default), by which the kernel may defer a wake-up on purpose. A deadline
+     * only just passed, as a 1 ns cadence sets, still slept out the slack: 10,000 ticks took 0.7 s
+     * on the dev VM.
+     */
+    static final long BURST_PAST_NS = 1_000_000;
+
+    /**
+     * Ticks of the burst between two clearings of the histograms, 250: forty clearings, each
+     * followed by a first value, new minima and maxima, as each recording starts. Without them the
+     * burst's near-constant lateness left HdrHistogram's "new minimum" branch out of the profile,
+     * C2 compiled it as a trap, the cadence's first wake-up took it, and the tick was compiled again
+     * inside the recording; the clearings also compile the clearing (Arrays.fill) and the
+     * minimum's and maximum's compare-and-set before the recording rather than at its start.
+     */
+    static final int BURST_RESET_EVERY = 250;
+
+    /**
+     * Ticks of warm-up at the cadence, after the burst where there is one: 5% of the run, at
+     * least 100. The JIT must then be quiet for {@link #JIT_QUIET_NS} before the recording
+     * starts: what the burst and the condition itself set going (the hogs' start, a pinned
+     * thread) is compiled first.
      */
     static int leastTicks(int launches) {
         return Math.max(100, launches / 20);
@@ -45,12 +63,12 @@ final class TickWarmup {
 
     /**
      * The branches of {@link Ticker#tick}: the timer alone, a launch, a graph's launch. A
-     * condition whose branch an earlier condition compiled needs no second's warm-up of its own:
+     * condition whose branch an earlier condition compiled needs no burst of its own:
      * timer_jitter_noisy after timer_jitter_quiet, launch_jitter_noisy and _pinned after
      * launch_jitter_quiet. A branch never taken in the warm-up that compiled {@code tick} is
-     * compiled as a trap, and its first run recompiles the method: such a condition warms up as
-     * the first did. refs timer warms up for a second on every run; cyclictest, whose method it
-     * is, not at all: the second here is the JIT's, which a compiled branch no longer needs.
+     * compiled as a trap, and its first run recompiles the method: such a condition has its own
+     * burst. refs timer warms up for a second on every run; cyclictest, whose method it is, not
+     * at all: the warm-up here is the JIT's.
      */
     enum TickCode {
         TIMER, LAUNCH, GRAPH;
@@ -60,9 +78,9 @@ final class TickWarmup {
         }
     }
 
-    /** The least warm-up of a condition that runs {@code code}: a second's worth the first time in this JVM, else 5% of the run. */
-    static int warmupAtLeast(TickCode code, int launches, long periodNs) {
-        return COMPILED.contains(code) ? leastTicks(launches) : warmupTicks(launches, periodNs);
+    /** The burst a condition that runs {@code code} starts with: {@link #BURST_TICKS} where this JVM has not compiled that branch, else none. */
+    static int burstTicks(TickCode code) {
+        return COMPILED.contains(code) ? 0 : BURST_TICKS;
     }
 
     /** The branches this JVM has compiled: a warm-up of each ended with the JIT quiet. */

@@ -101,24 +101,26 @@ class LaunchJitterTest extends OnFakeDriver {
     }
 
     /**
-     * A second's warm-up the first time a branch of the tick runs in this JVM (C2 must be seen to
-     * compile it); 5% of the run once a warm-up of that branch ended with the JIT quiet. The
-     * branches: the timer alone, a launch, a graph.
+     * A burst of ticks the first time a branch of the tick runs in this JVM (C2 must be asked to
+     * compile it, and seen to), then 5% of the run at the cadence; no burst once a warm-up of that
+     * branch ended with the JIT quiet. The branches: the timer alone, a launch, a graph.
      */
     @Test
-    void onlyTheFirstConditionOfABranchWarmsUpForASecond() {
+    void onlyTheFirstConditionOfABranchBursts() {
         TickWarmup.COMPILED.clear();
         try {
-            assertThat(TickWarmup.warmupAtLeast(TickWarmup.TickCode.TIMER, 20_000, 100_000)).as("1 s at 100 us").isEqualTo(10_000);
+            assertThat(TickWarmup.burstTicks(TickWarmup.TickCode.TIMER)).as("twice C2's invocation threshold").isEqualTo(10_000);
             assertThat(TickWarmup.leastTicks(20_000)).isEqualTo(1_000);
             assertThat(TickWarmup.leastTicks(400)).isEqualTo(100);
             Result first = new LaunchJitter(LaunchJitter.Condition.TIMER_QUIET).run(target(null));
-            assertThat(detail(first).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.warmupTicks(LAUNCHES, 20_000));
+            assertThat(detail(first).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.BURST_TICKS + TickWarmup.leastTicks(LAUNCHES));
+            assertThat(detail(first).lateNs().count()).as("the burst's ticks are not recorded").isEqualTo(LAUNCHES);
+            assertThat(detail(first).missedTicks()).as("nor its passed deadlines (one per ns of the burst)").isLessThan(1_000_000L);
             assertThat(TickWarmup.COMPILED).as("compiled only once the JIT was seen quiet")
                     .containsExactlyElementsOf(detail(first).jitSettledInWarmup() ? List.of(TickWarmup.TickCode.TIMER) : List.of());
             TickWarmup.COMPILED.add(TickWarmup.TickCode.TIMER);
-            assertThat(TickWarmup.warmupAtLeast(TickWarmup.TickCode.TIMER, 20_000, 100_000)).isEqualTo(1_000);
-            assertThat(TickWarmup.warmupAtLeast(TickWarmup.TickCode.LAUNCH, 20_000, 100_000)).as("another branch: its own second").isEqualTo(10_000);
+            assertThat(TickWarmup.burstTicks(TickWarmup.TickCode.TIMER)).isZero();
+            assertThat(TickWarmup.burstTicks(TickWarmup.TickCode.LAUNCH)).as("another branch: its own burst").isEqualTo(10_000);
             Result second = new LaunchJitter(LaunchJitter.Condition.TIMER_NOISY).run(target(null));
             assertThat(detail(second).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.leastTicks(LAUNCHES));
             assertThat(TickWarmup.TickCode.of(false, false)).isEqualTo(TickWarmup.TickCode.TIMER);
