@@ -98,6 +98,18 @@ final class MeasuredBlocks {
         notRun.forEach((why, which) -> b.add(Note.of("not run: " + String.join(", ", which) + " (" + why + ")")));
         b.add(Note.of("missed: ticks that had passed by the time the feeder woke, skipped and counted as refs timer and cyclictest do"));
         b.add(Note.of("hogs: one process per CPU spinning in user space (no syscall, no fork), in hostside's session, placed by the scheduler, as refs hog's"));
+        List<String> compiled = new ArrayList<>();
+        for (Result x : rs) {
+            if (x.isOk() && x.detail() instanceof LaunchJitter.Detail d && d.jitInRecordingMs() != null && d.jitInRecordingMs() > 0) {
+                compiled.add(condition(x) + " " + d.jitInRecordingMs() + " ms");
+            }
+        }
+        if (!compiled.isEmpty()) {
+            // which code was compiled the JVM does not say: on the dev VM, 1-2 ms of other threads' code; a first burst of the
+            // tick (reverted) had the tick itself compiled again inside the recording (docs/measurements/2026-12-07-tick-burst-devvm.md)
+            b.add(Note.of("the JIT compiled during the recording (" + String.join(", ", compiled) + "): a compiler thread ran beside the feeder,"
+                    + " and that condition's tail may carry it"));
+        }
         for (Result x : rs) {
             if (!x.isOk() || !(x.detail() instanceof LaunchJitter.Detail d)) continue;
             if (d.lateNs().histogram().isEmpty()) {

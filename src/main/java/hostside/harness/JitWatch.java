@@ -9,6 +9,12 @@ public final class JitWatch {
     private final java.lang.management.CompilationMXBean bean = java.lang.management.ManagementFactory.getCompilationMXBean();
     private long lastTotal = -1, lastChange;
 
+    /** The JVM's total compilation time so far, ms; -1 where the JVM does not count it. */
+    public static long totalMs() {
+        var b = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return b == null || !b.isCompilationTimeMonitoringSupported() ? -1 : b.getTotalCompilationTime();
+    }
+
     public boolean quietFor(long now, long ns) {
         if (bean == null || !bean.isCompilationTimeMonitoringSupported()) return true;
         return settled(bean.getTotalCompilationTime(), now, ns);

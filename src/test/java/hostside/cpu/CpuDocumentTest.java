@@ -136,6 +136,24 @@ class CpuDocumentTest {
                 .contains("None.").doesNotContain("What the scheduler charges");
     }
 
+    /** A recording the JIT compiled during is said, with how long it compiled; none (0 ms, or not counted) says nothing. */
+    @Test
+    void aRecordingTheJitCompiledDuringIsSaid() {
+        Result compiled = new Runs.Jitter().jitInRecording(3L).result("timer_jitter_noisy", 20_000);
+        Result none = new Runs.Jitter().jitInRecording(0L).result("timer_jitter_quiet", 20_000);
+        Result uncounted = new Runs.Jitter().jitInRecording(null).result("launch_jitter_quiet", 20_000);
+        String note = "the JIT compiled during the recording";
+        String quiet = new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(withJitter(List.of(none, uncounted))));
+        assertThat(quiet).contains("hogs: one process per CPU").doesNotContain(note);
+        String said = new TextRenderer(Style.plain(), 1000).render(CpuDocument.of(withJitter(List.of(none, compiled, uncounted))));
+        assertThat(said).contains(note + " (timer noisy 3 ms): a compiler thread ran beside the feeder");
+        assertThat(new MarkdownRenderer().render(CpuDocument.of(withJitter(List.of(compiled))))).contains(note);
+    }
+
+    static CpuRun withJitter(List<Result> rs) {
+        return new CpuRun(RUN.machine(), null, List.of(), new CpuDrill.Measured(rs, "GPU0: NVIDIA H200 (0000:00:06.0)", ""), List.of(), List.of());
+    }
+
     @Test
     void anOldReportRendersAndSaysItHasNoHistograms() throws Exception {
         DetailTypes.register(CpuDrill.DRILL.cases());

@@ -71,6 +71,7 @@ public final class Runs {
         Distribution late = ns(55_000, 62_000, 89_000, 1_200_000), launch, gap = ns(100_000, 106_000, 135_000, 1_300_000);
         Integer kernels;
         List<LaunchJitter.Segment> segments;
+        Long jitInRecordingMs = 0L;
 
         /** Lateness p50 and p99 in us; p99.9 twice p99, max three times. */
         public static Jitter late(long p50Us, long p99Us) {
@@ -125,6 +126,12 @@ public final class Runs {
             return this;
         }
 
+        /** How long the JIT compiled during the recording, ms; null: not counted. */
+        public Jitter jitInRecording(Long ms) {
+            jitInRecordingMs = ms;
+            return this;
+        }
+
         public Jitter cutAtTimeBound() {
             cut = true;
             return this;
@@ -132,7 +139,7 @@ public final class Runs {
 
         public LaunchJitter.Detail build() {
             return new LaunchJitter.Detail(launches, periodNs, gpu, feederCpu, hogs, slackNs, missed, warmupTicks, warmupMs, true, cut, late, launch,
-                    gap, kernels, segments);
+                    gap, kernels, segments, jitInRecordingMs);
         }
 
         /** The result of {@code key}: median lateness in us over {@code wakes} wake-ups. */

@@ -133,13 +133,18 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      * @param gapNs              the time between one launch (or wake-up) and the next
      * @param kernelsPerLaunch   kernels in the CUDA graph (graph only); null for single launches
      * @param segments           the recording in {@link #SEGMENTS} parts, in order; null in a report from before they were kept
+     * @param jitInRecordingMs   how long the JIT spent on compilations that ended during the recording, ms (the JVM's
+     *                           total compilation time before and after it, whatever code it compiled; 0: none
+     *                           seen); a compiler thread then ran beside the feeder, and where the tick itself was
+     *                           compiled again the feeder ran slower code until it was. Null where the JVM does not
+     *                           count it, and in a report from before it was kept
      */
     public record Detail(int launches, long periodNs, String gpu, Integer feederCpu, CpuSet hogCpus,
                          long timerSlackNs, long missedTicks, long warmupTicks, long warmupMs, boolean jitSettledInWarmup, boolean stoppedAtTimeBound,
                          Distribution lateNs,
                          Distribution launchNs,
                          Distribution gapNs,
-                         Integer kernelsPerLaunch, List<Segment> segments) implements hostside.harness.Detail {
+                         Integer kernelsPerLaunch, List<Segment> segments, Long jitInRecordingMs) implements hostside.harness.Detail {
         public Detail {
             segments = segments == null ? null : List.copyOf(segments);
         }
@@ -220,12 +225,12 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
      * made it wait a whole scheduler slice: tens of missed ticks that the C loop never has.
      */
     record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled,
-                  Histogram[] segmentLate, long[] segmentMissed) {
+                  Histogram[] segmentLate, long[] segmentMissed, long[] jitInRecordingMs) {
         static Series create() {
             Histogram[] parts = new Histogram[SEGMENTS];
             for (int k = 0; k < SEGMENTS; k++) parts[k] = new Histogram(MAX_NS, 2);
             return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1],
-                    new long[2], new boolean[1], parts, new long[SEGMENTS]);
+                    new long[2], new boolean[1], parts, new long[SEGMENTS], new long[] {-1});
         }
 
         /** The segments that hold a wake-up, in order (after the run: this walks the histograms). */
@@ -285,7 +290,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                 condition == Condition.PINNED ? feederCpu : null, CpuSet.of(hogCpus.stream().mapToInt(Integer::intValue).toArray()),
                 s.slackNs()[0], s.missed()[0], s.warmup()[0], s.warmup()[1] / 1_000_000, s.jitSettled()[0], s.cut()[0],
                 NsDistributions.of(s.late()), gpu == null ? null : NsDistributions.of(s.launch()), NsDistributions.of(s.gap()),
-                condition == Condition.GRAPH ? GRAPH_KERNELS : null, s.segments());
+                condition == Condition.GRAPH ? GRAPH_KERNELS : null, s.segments(), s.jitInRecordingMs()[0] < 0 ? null : s.jitInRecordingMs()[0]);
         Histogram late = s.late();
         Stats v = new Stats(late.getValueAtPercentile(50) / 1e3, late.getMinValue() / 1e3, late.getMaxValue() / 1e3, (int) late.getTotalCount());
         return Result.ok(this, Unit.US, v, method(hogCpus.size()), d);
@@ -370,6 +375,7 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             s.reset();
             // the recording's own cadence from here, as refs timer's continues: clearing the warm-up's
             // histograms (some 0.7 MB) may take longer than a period, which is no wake-up's lateness
+            long jitBefore = JitWatch.totalMs();
             long recordingFrom = System.nanoTime(), bound = timeBoundNs(wakes, period);
             f.restart(recordingFrom + period);
             for (int recorded = 0; recorded < wakes; recorded++) {
@@ -378,6 +384,8 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
                     break;
                 }
             }
+            long jitAfter = JitWatch.totalMs();
+            if (jitBefore >= 0 && jitAfter >= 0) s.jitInRecordingMs()[0] = jitAfter - jitBefore;
             if (b != null) b.stream.synchronize();
         }
     }
