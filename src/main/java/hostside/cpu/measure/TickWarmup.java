@@ -25,8 +25,9 @@ final class TickWarmup {
      * compilation starts before the warm-up at the cadence and is seen to end there
      * ({@link JitWatch}); the JIT alone cannot tell a compilation that has not started yet. They
      * used to be a second's worth of ticks at the cadence (10,000 at 100 us); in a burst, at
-     * {@link #BURST_PERIOD_NS}, they take a few ms (a launch's few us each on a GPU), the same
-     * code with the same branches: each tick sleeps to a deadline, here one already passed.
+     * {@link #BURST_PERIOD_NS}, they take a few ms (a launch's few us each on a GPU): the same
+     * code, each tick sleeping to a deadline, here one already passed, and with the clearings of
+     * {@link #BURST_RESET_EVERY} the same branches as a recording takes.
      */
     static final int BURST_TICKS = 10_000;
 
