@@ -1,8 +1,5 @@
 package hostside.cpu.measure;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
 import java.util.Optional;
@@ -14,12 +11,8 @@ import hostside.core.Distribution;
 import hostside.core.Stats;
 import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
-import hostside.gpu.cuda.Graph;
-import hostside.gpu.cuda.Module;
-import hostside.harness.JitWatch;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
-import hostside.libc.Sched;
 
 /**
  * Wake-up jitter of a thread that works at a fixed cadence, many thousand ticks, the way a
@@ -215,45 +208,6 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         return Optional.empty();
     }
 
-    /**
-     * The distributions of one run, in ns, with the ticks skipped, whether the time bound cut it
-     * short, the warm-up (ticks, ns; whether the JIT had gone quiet by its end), and per segment
-     * its lateness (at 1% precision: it serves the spread) and its missed ticks. Each segment has
-     * its histogram from the start, so the loop only indexes: computing a segment's quantiles as
-     * it closed, in the loop, took the feeder 0.1-0.5 ms of walking counts five times a run
-     * (interpreted at first, then compiled mid-run), and under hogs each such stretch of CPU
-     * made it wait a whole scheduler slice: tens of missed ticks that the C loop never has.
-     */
-    record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled,
-                  Histogram[] segmentLate, long[] segmentMissed, long[] jitInRecordingMs) {
-        static Series create() {
-            Histogram[] parts = new Histogram[SEGMENTS];
-            for (int k = 0; k < SEGMENTS; k++) parts[k] = new Histogram(MAX_NS, 2);
-            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1], new boolean[1],
-                    new long[2], new boolean[1], parts, new long[SEGMENTS], new long[] {-1});
-        }
-
-        /** The segments that hold a wake-up, in order (after the run: this walks the histograms). */
-        List<Segment> segments() {
-            List<Segment> out = new ArrayList<>(SEGMENTS);
-            for (int k = 0; k < SEGMENTS; k++) {
-                Histogram h = segmentLate[k];
-                if (h.getTotalCount() > 0) out.add(new Segment(h.getTotalCount(), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), segmentMissed[k]));
-            }
-            return out;
-        }
-
-        /** Forgets the warm-up's figures. */
-        void reset() {
-            late.reset();
-            launch.reset();
-            gap.reset();
-            missed[0] = 0;
-            for (Histogram h : segmentLate) h.reset();
-            java.util.Arrays.fill(segmentMissed, 0);
-        }
-    }
-
     /** A run that stalls far beyond its nominal length stops here: three times nominal plus ten seconds. */
     static long timeBoundNs(int wakes, long periodNs) {
         return 3L * wakes * periodNs + 10_000_000_000L;
@@ -282,9 +236,9 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
             case NONE -> List.of();
         };
         GpuBench gpu = condition.launches ? t.gpu() : null;
-        Series s;
+        Feeder.Series s;
         try (CpuHogs hogs = CpuHogs.start(hogCpus.size(), hogCpus, hogLimitS(t.launches(), t.periodNs()))) {
-            s = feed(t, gpu, condition == Condition.PINNED ? feederCpu : -1);
+            s = Feeder.run(t, gpu, condition == Condition.GRAPH, condition == Condition.PINNED ? feederCpu : -1);
         }
         Detail d = new Detail(t.launches(), t.periodNs(), gpu == null ? null : gpu.name + " (" + gpu.pciAddress + ")",
                 condition == Condition.PINNED ? feederCpu : null, CpuSet.of(hogCpus.stream().mapToInt(Integer::intValue).toArray()),
@@ -304,108 +258,5 @@ public record LaunchJitter(Condition condition) implements TestCase<CpuTarget> {
         if (!condition.launches) return timer + ": refs timer's loop (cyclictest's, without SCHED_FIFO), in a JVM thread; HdrHistogram" + hogged;
         return timer + ", then cuLaunchKernel" + (condition == Condition.GRAPH ? " of a graph (cuGraphLaunch)" : "")
                 + ": the timer conditions' loop plus a launch (their lateness is the timer's share); host clock; HdrHistogram" + hogged;
-    }
-
-    /** The feeder loop on its own thread (pinned when {@code cpu} >= 0), so the caller's affinity is left alone. */
-    private Series feed(CpuTarget t, GpuBench gpu, int cpu) {
-        Series s = Series.create();
-        RuntimeException[] failure = new RuntimeException[1];
-        Thread feeder = Thread.ofPlatform().name("hostside-feeder").unstarted(() -> {
-            try {
-                s.slackNs()[0] = Sched.timerSlackNs();
-                if (cpu >= 0) Sched.pin(cpu);
-                // a CUDA context is current per thread: this new thread must make the GPU's current
-                if (gpu != null) gpu.gpu.makeCurrent();
-                loop(t, gpu, s);
-            } catch (RuntimeException e) {
-                failure[0] = e;
-            }
-        });
-        feeder.start();
-        try {
-            feeder.join();
-        } catch (InterruptedException e) {
-            feeder.interrupt();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted");
-        }
-        if (failure[0] != null) throw failure[0];
-        return s;
-    }
-
-    private void loop(CpuTarget t, GpuBench b, Series s) {
-        boolean graph = condition == Condition.GRAPH;
-        try (Arena arena = Arena.ofConfined();
-             Module.Prepared launch = b == null ? null : b.empty.prepare(b.stream, 1, 1);
-             Graph g = b != null && graph ? Graph.capture(b.cuda, b.stream, () -> {
-                 for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
-             }) : null) {
-            long period = t.periodNs();
-            int wakes = t.launches();
-            TickWarmup.TickCode code = TickWarmup.TickCode.of(b != null, graph);
-            MemorySegment timespec = arena.allocate(16);
-            long perSegment = Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS);
-            Ticker f = new Ticker(s, timespec, period, perSegment, b, launch, g);
-            JitWatch jit = new JitWatch();
-            // Warm-up runs the very code that records (Ticker.tick), recording into the same
-            // histograms, which are then cleared: a branch first taken after warm-up would be
-            // compiled then, and each compilation's deoptimisation handshake makes the feeder wait
-            // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
-            // H200 machine). One tick is one call, so it is compiled within the warm-up; a loop
-            // body was not (its back-edges reach C1's threshold, 60,000, after the run). A branch
-            // this JVM has not compiled yet is first called in a burst (TickWarmup.BURST_TICKS),
-            // then warmed at the cadence until the JIT is quiet.
-            long warmStart = System.nanoTime();
-            int warmed = burst(new Ticker(s, timespec, TickWarmup.BURST_PERIOD_NS, perSegment, b, launch, g), TickWarmup.burstTicks(code), s);
-            int warmupAtLeast = warmed + TickWarmup.leastTicks(wakes);
-            jit.quietFor(System.nanoTime(), TickWarmup.JIT_QUIET_NS); // the JIT's quiet is counted from here
-            f.restart(System.nanoTime() + 1_000_000);
-            while (true) {
-                long woke = f.tick();
-                warmed++;
-                boolean quiet = warmed >= warmupAtLeast && (warmed & 63) == 0 && jit.quietFor(woke, TickWarmup.JIT_QUIET_NS);
-                if (quiet || warmed >= warmupAtLeast && woke - warmStart > TickWarmup.MAX_WARMUP_NS) {
-                    s.warmup()[0] = warmed;
-                    s.warmup()[1] = woke - warmStart;
-                    s.jitSettled()[0] = quiet;
-                    if (quiet) TickWarmup.COMPILED.add(code);
-                    break;
-                }
-            }
-            s.reset();
-            // the recording's own cadence from here, as refs timer's continues: clearing the warm-up's
-            // histograms (some 0.7 MB) may take longer than a period, which is no wake-up's lateness
-            long jitBefore = JitWatch.totalMs();
-            long recordingFrom = System.nanoTime(), bound = timeBoundNs(wakes, period);
-            f.restart(recordingFrom + period);
-            for (int recorded = 0; recorded < wakes; recorded++) {
-                if (f.tick() - recordingFrom > bound) {
-                    s.cut()[0] = true;
-                    break;
-                }
-            }
-            long jitAfter = JitWatch.totalMs();
-            if (jitBefore >= 0 && jitAfter >= 0) s.jitInRecordingMs()[0] = jitAfter - jitBefore;
-            if (b != null) b.stream.synchronize();
-        }
-    }
-
-    /**
-     * {@code ticks} ticks of {@code burst}, whose deadlines have all passed: the tick's code called
-     * as often as C2 asks, at once. The histograms are cleared every
-     * {@link TickWarmup#BURST_RESET_EVERY} ticks and at the end, so that the branches a recording
-     * takes (a first value, a new minimum or maximum, the clearing itself) are in the profile C2
-     * compiles: the burst's lateness alone is a near-constant 1 ms, and a branch it never takes is
-     * compiled as a trap that the cadence then springs, inside the recording
-     * (docs/measurements/2026-12-07-tick-burst-devvm.md).
-     */
-    private static int burst(Ticker burst, int ticks, Series s) {
-        for (int k = 0; k < ticks; k++) {
-            if (k % TickWarmup.BURST_RESET_EVERY == 0) s.reset();
-            burst.restart(System.nanoTime() - TickWarmup.BURST_PAST_NS);
-            burst.tick();
-        }
-        if (ticks > 0) s.reset();
-        return ticks;
     }
 }

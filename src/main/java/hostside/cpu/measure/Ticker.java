@@ -11,7 +11,7 @@ import hostside.libc.Sched;
  * record lateness, launch time, gap and skipped ticks, in the part of the run it falls in.
  */
 final class Ticker {
-    private final LaunchJitter.Series s;
+    private final Feeder.Series s;
     private final MemorySegment ts;
     private final long period, perSegment;
     private final GpuBench b;
@@ -20,7 +20,7 @@ final class Ticker {
     private Schedule ticks;
     private long previous, inPhase, count;
 
-    Ticker(LaunchJitter.Series s, MemorySegment ts, long period, long perSegment, GpuBench b, Module.Prepared launch, Graph g) {
+    Ticker(Feeder.Series s, MemorySegment ts, long period, long perSegment, GpuBench b, Module.Prepared launch, Graph g) {
         this.s = s;
         this.ts = ts;
         this.period = period;
