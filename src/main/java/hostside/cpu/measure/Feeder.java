@@ -1,5 +1,9 @@
 package hostside.cpu.measure;
 
+import static hostside.cpu.measure.LaunchJitter.GRAPH_KERNELS;
+import static hostside.cpu.measure.LaunchJitter.MAX_NS;
+import static hostside.cpu.measure.LaunchJitter.SEGMENTS;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -35,16 +39,16 @@ final class Feeder {
     record Series(Histogram late, Histogram launch, Histogram gap, long[] slackNs, long[] missed, boolean[] cut, long[] warmup, boolean[] jitSettled,
                   Histogram[] segmentLate, long[] segmentMissed, long[] jitInRecordingMs) {
         static Series create() {
-            Histogram[] parts = new Histogram[LaunchJitter.SEGMENTS];
-            for (int k = 0; k < LaunchJitter.SEGMENTS; k++) parts[k] = new Histogram(LaunchJitter.MAX_NS, 2);
-            return new Series(new Histogram(LaunchJitter.MAX_NS, 3), new Histogram(LaunchJitter.MAX_NS, 3), new Histogram(LaunchJitter.MAX_NS, 3), new long[1], new long[1], new boolean[1],
-                    new long[2], new boolean[1], parts, new long[LaunchJitter.SEGMENTS], new long[] {-1});
+            Histogram[] parts = new Histogram[SEGMENTS];
+            for (int k = 0; k < SEGMENTS; k++) parts[k] = new Histogram(MAX_NS, 2);
+            return new Series(new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new Histogram(MAX_NS, 3), new long[1], new long[1],
+                    new boolean[1], new long[2], new boolean[1], parts, new long[SEGMENTS], new long[] {-1});
         }
 
         /** The segments that hold a wake-up, in order (after the run: this walks the histograms). */
         List<LaunchJitter.Segment> segments() {
-            List<LaunchJitter.Segment> out = new ArrayList<>(LaunchJitter.SEGMENTS);
-            for (int k = 0; k < LaunchJitter.SEGMENTS; k++) {
+            List<LaunchJitter.Segment> out = new ArrayList<>(SEGMENTS);
+            for (int k = 0; k < SEGMENTS; k++) {
                 Histogram h = segmentLate[k];
                 if (h.getTotalCount() > 0) out.add(new LaunchJitter.Segment(h.getTotalCount(), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), segmentMissed[k]));
             }
@@ -93,13 +97,13 @@ final class Feeder {
         try (Arena arena = Arena.ofConfined();
              Module.Prepared launch = b == null ? null : b.empty.prepare(b.stream, 1, 1);
              Graph g = b != null && graph ? Graph.capture(b.cuda, b.stream, () -> {
-                 for (int k = 0; k < LaunchJitter.GRAPH_KERNELS; k++) launch.launch();
+                 for (int k = 0; k < GRAPH_KERNELS; k++) launch.launch();
              }) : null) {
             long period = t.periodNs();
             int wakes = t.launches();
             TickWarmup.TickCode code = TickWarmup.TickCode.of(b != null, graph);
             MemorySegment timespec = arena.allocate(16);
-            long perSegment = Math.max(1, (wakes + LaunchJitter.SEGMENTS - 1) / LaunchJitter.SEGMENTS);
+            long perSegment = Math.max(1, (wakes + SEGMENTS - 1) / SEGMENTS);
             Ticker f = new Ticker(s, timespec, period, perSegment, b, launch, g);
             JitWatch jit = new JitWatch();
             // Warm-up runs the very code that records (Ticker.tick), recording into the same
