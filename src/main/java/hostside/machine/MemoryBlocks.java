@@ -14,6 +14,7 @@ import java.util.Optional;
 
 import hostside.core.Figure;
 import hostside.core.Scope;
+import hostside.core.Stats;
 import hostside.core.Units;
 import hostside.doc.Block.Table.Column;
 import hostside.doc.Block;
@@ -63,17 +64,22 @@ final class MemoryBlocks {
             if (!x.result().isOk() || !(x.result().detail() instanceof MemoryDetails.Stream s)) continue;
             String where = x.scope().kind() == Scope.Kind.CPU ? x.label() : x.label() + (x.result().key().equals(MemoryCases.TRIAD_ONE_THREAD) ? " (CPU " + s.cpus() + ")" : "");
             String memory = s.placement().node() != null ? "node " + s.placement().node() : "first touch" + spread(s.placement());
-            rows.add(row(where, s.cpus().size(), cell(s.copy()), cell(s.scale()), cell(s.add()), cell(x.result().value()), memory));
+            rows.add(row(where, s.cpus().size(), kernel(s.copy()), kernel(s.scale()), kernel(s.add()), cell(x.result().value()), memory));
         }
         if (rows.isEmpty()) return Optional.empty();
         MemoryDetails.Stream first = m.results().stream().map(x -> x.result().detail()).filter(d -> d instanceof MemoryDetails.Stream)
                 .map(d -> (MemoryDetails.Stream) d).findFirst().orElseThrow();
         List<Block> b = new ArrayList<>();
         b.add(new Block.Paragraph(Text.of(String.format(Locale.ROOT,
-                "STREAM's kernels, GB/s, median (min-max) of the samples; STREAM itself reports the max. Arrays of %s each (STREAM asks four times the last-level caches, %s).",
+                "STREAM's kernels, GB/s, median (min-max) of the samples; STREAM itself reports the max; one thread runs Triad alone. Arrays of %s each (STREAM asks four times the last-level caches, %s).",
                 Units.bytes(first.arrayBytes()), caches(m.plan().llcBytes(), first.sizing())))));
         b.add(new Block.Table(List.of(left("where"), right("threads"), right("Copy"), right("Scale"), right("Add"), right("Triad"), left("memory")), rows));
         return Optional.of(new Block.Section("STREAM", b));
+    }
+
+    /** A kernel's cell: "-" where it did not run (one thread runs Triad alone). */
+    static String kernel(Stats s) {
+        return s == null ? "-" : cell(s);
     }
 
     /** The caches STREAM's rule was applied to, and where their size came from. */

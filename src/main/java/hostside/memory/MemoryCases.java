@@ -21,11 +21,12 @@ public final class MemoryCases {
     /** STREAM's NTIMES is 10 and it skips the first: one warm-up, nine samples. */
     static final Sampling STREAM_SAMPLING = new Sampling(1, 9);
     /**
-     * One thread moves a tenth of what every CPU moves through the same arrays: four samples keep
-     * the case within seconds on a machine with a large last-level cache (the H200 VM's 300 MiB L3
-     * makes each array 1.2 GiB).
+     * One thread moves a tenth of what every CPU moves through the same arrays, and runs Triad alone
+     * ({@link StreamRun#TRIAD_ALONE}): five samples of Triad are half a round of STREAM's four kernels
+     * each, some 2 s on a machine with a large last-level cache (the H200 VM's 300 MiB L3 makes each
+     * array 1.2 GiB), where four samples of the four took 7.3-7.5 s of an H100 VM's report.
      */
-    static final Sampling ONE_THREAD_SAMPLING = new Sampling(1, 4);
+    static final Sampling ONE_THREAD_SAMPLING = new Sampling(1, 5);
     static final Sampling READ_SAMPLING = new Sampling(1, 9);
     static final Sampling CHASE_SAMPLING = new Sampling(1, 5);
     /** Dependent loads per chase sample: some 0.3 s at 140 ns a load (the H200 VM), thousands of timer ticks. A large matrix takes fewer ({@link MemoryTarget#chaseLoads}). */
@@ -37,7 +38,11 @@ public final class MemoryCases {
         return List.of(new Triad(false), new Triad(true), new Read(), new Latency());
     }
 
-    /** STREAM's four kernels; the figure is Triad's, the other three are in the detail. */
+    /**
+     * STREAM's four kernels with every CPU, the figure Triad's and the other three in the detail; one
+     * thread runs Triad alone (what a feeding thread can move is the figure, and the three others
+     * cost it three times the time: {@link #ONE_THREAD_SAMPLING}).
+     */
     static final class Triad implements TestCase<MemoryTarget> {
         final boolean oneThread;
 
@@ -50,7 +55,7 @@ public final class MemoryCases {
         }
 
         public String description() {
-            return oneThread ? "memory bandwidth of one thread, STREAM's Triad (a = b + 3c), with Copy, Scale and Add beside it: GB/s"
+            return oneThread ? "memory bandwidth of one thread, STREAM's Triad (a = b + 3c) alone: GB/s"
                     : "memory bandwidth with a thread on every CPU, STREAM's Triad (a = b + 3c), with Copy, Scale and Add beside it: GB/s";
         }
 
@@ -70,11 +75,11 @@ public final class MemoryCases {
             // one thread's arrays are touched first by its node's CPUs together: the same pages on the
             // same node as its own touch, in a fraction of the time
             CpuSet touch = oneThread ? t.nodeMates() : cpus;
-            StreamRun.Outcome o = StreamRun.run(cpus, touch, t.node(), t.arrayBytes(), sampling, t.pageSize());
+            StreamRun.Outcome o = StreamRun.run(cpus, touch, t.node(), t.arrayBytes(), sampling, t.pageSize(), oneThread ? StreamRun.TRIAD_ALONE : StreamRun.ALL);
             if (!o.validated()) return Result.failed(this, "the arrays do not hold what STREAM's check expects after the run: a kernel did not run over every element");
-            String method = String.format(Locale.ROOT, "STREAM's kernels on three arrays of %s (%s), %d thread%s pinned (%s), %s; each kernel timed over all threads; "
+            String method = String.format(Locale.ROOT, "%s on three arrays of %s (%s), %d thread%s pinned (%s), %s; each kernel timed over all threads; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet), median (STREAM reports the max); bytes as STREAM counts them",
-                    Units.bytes(t.arrayBytes()), sizedBy(t.sizing()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
+                    oneThread ? "STREAM's Triad alone" : "STREAM's kernels", Units.bytes(t.arrayBytes()), sizedBy(t.sizing()), cpus.size(), cpus.size() == 1 ? "" : "s", cpus,
                     placedBy(t, cpus, touch),
                     sampling.samples(), o.warmups());
             return Result.ok(this, Unit.GB_PER_S, o.of(StreamRun.Kernel.TRIAD), method,

@@ -1,6 +1,7 @@
 package hostside.memory;
 
 import java.util.List;
+import java.util.Optional;
 
 import hostside.core.CpuSet;
 import hostside.core.Figure;
@@ -19,9 +20,9 @@ public final class MemoryDetails {
      * STREAM's other three kernels beside Triad (the result's own figure), and the conditions. A run
      * whose arrays fail STREAM's check after it is a failed result, so a detail means they passed.
      *
-     * @param copy       GB/s, c = a
-     * @param scale      GB/s, b = 3c
-     * @param add        GB/s, c = a + b
+     * @param copy       GB/s, c = a; null where Triad ran alone (one thread)
+     * @param scale      GB/s, b = 3c; null likewise
+     * @param add        GB/s, c = a + b; null likewise
      * @param arrayBytes each of the three arrays
      * @param cpus       one thread pinned to each
      * @param placement  where the arrays' pages are
@@ -35,13 +36,16 @@ public final class MemoryDetails {
         @Override
         public List<Figure> figures(Result r, Scope scope) {
             String method = r.method();
-            return List.of(figure(r, "copy", copy, scope, method), figure(r, "scale", scale, scope, method), figure(r, "add", add, scope, method));
+            return java.util.stream.Stream.of(figure(r, "copy", copy, scope, method), figure(r, "scale", scale, scope, method), figure(r, "add", add, scope, method))
+                    .flatMap(Optional::stream).toList();
         }
 
-        private static Figure figure(Result r, String kernel, Stats s, Scope scope, String method) {
+        /** A kernel's figure; none for a kernel that did not run (one thread runs Triad alone). */
+        private static Optional<Figure> figure(Result r, String kernel, Stats s, Scope scope, String method) {
+            if (s == null) return Optional.empty();
             String key = r.key().replace("triad", kernel);
-            return new Figure(key, scope, s.median(), Unit.GB_PER_S, r.better(), s.min(), s.max(), s.samples(), method,
-                    r.anchor() == null ? null : r.anchor().replace("Triad", Character.toUpperCase(kernel.charAt(0)) + kernel.substring(1)));
+            return Optional.of(new Figure(key, scope, s.median(), Unit.GB_PER_S, r.better(), s.min(), s.max(), s.samples(), method,
+                    r.anchor() == null ? null : r.anchor().replace("Triad", Character.toUpperCase(kernel.charAt(0)) + kernel.substring(1))));
         }
     }
 

@@ -1,6 +1,7 @@
 package hostside.memory;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.function.IntConsumer;
 
 import hostside.core.CpuSet;
@@ -10,7 +11,8 @@ import hostside.harness.Sampling;
 /**
  * STREAM's run (McCalpin's stream.c, 5.10): three arrays, initialised in parallel by the threads
  * that will use them (first touch, or a node's memory when one is given), then each sample runs
- * Copy, Scale, Add and Triad in that order, each timed over the whole parallel region. Bytes are
+ * Copy, Scale, Add and Triad in that order, each timed over the whole parallel region, or Triad
+ * alone ({@link #TRIAD_ALONE}). Bytes are
  * counted as STREAM counts them (2 arrays moved by Copy and Scale, 3 by Add and Triad; the write
  * allocate's extra read is not counted), GB/s in 10^9. STREAM reports each kernel's best sample
  * and skips its first; hostside keeps the median, min and max of the samples after its warm-ups,
@@ -27,11 +29,22 @@ final class StreamRun {
         }
     }
 
+    /** STREAM's four kernels in its order, each sample. */
+    static final List<Kernel> ALL = List.of(Kernel.values());
     /**
-     * @param stats     per kernel, in {@link Kernel} order: GB/s
+     * Triad alone, each sample: a tenth of the bytes of STREAM's round with one thread, where a round
+     * of the four over the H100 VM's 1.2 GiB arrays took a second and the case 7.3-7.5 s of its report
+     * (docs/measurements/2026-12-07-h100-night.md). Over arrays four times the caches each kernel
+     * streams from memory whatever ran before it, so Triad alone moves what it moves in STREAM's
+     * round.
+     */
+    static final List<Kernel> TRIAD_ALONE = List.of(Kernel.TRIAD);
+
+    /**
+     * @param stats     per kernel, in {@link Kernel} order: GB/s; null for a kernel not run
      * @param placement where the first array's pages are, sampled after the first touch
      * @param validated whether the arrays hold what STREAM's checkSTREAMresults expects after the run
-     * @param warmups   the rounds of the four kernels run before the samples ({@link Warmup})
+     * @param warmups   the rounds of the kernels run before the samples ({@link Warmup})
      */
     record Outcome(Stats[] stats, Placement placement, boolean validated, int warmups) {
         Stats of(Kernel k) {
@@ -63,8 +76,9 @@ final class StreamRun {
      *                   with OMP_NUM_THREADS=1 touches 3.6 GiB alone on the H200 VM: 2 s of faults at
      *                   its 2 us a 4 KiB fault)
      * @param node       the node every page is bound to; null leaves placement to first touch
+     * @param kernels    {@link #ALL} or {@link #TRIAD_ALONE}, run in that order each round
      */
-    static Outcome run(CpuSet cpus, CpuSet touchCpus, Integer node, long arrayBytes, Sampling sampling, long pageSize) {
+    static Outcome run(CpuSet cpus, CpuSet touchCpus, Integer node, long arrayBytes, Sampling sampling, long pageSize, List<Kernel> kernels) {
         long elements = arrayBytes / 8;
         try (Team team = new Team(cpus);
              Region ra = Region.map(elements * 8 + OFFSET[0], node, false);
@@ -77,25 +91,29 @@ final class StreamRun {
             MemorySegment[] a = slices[0], b = slices[1], c = slices[2];
             // the kernels' calls made before the JIT warms up: making a lambda compiles JDK code,
             // which would keep the JIT busy into the rounds
-            IntConsumer[] kernels = {
+            IntConsumer[] every = {
                     i -> Kernels.copy(a[i], c[i]),
                     i -> Kernels.scale(b[i], c[i]),
                     i -> Kernels.add(a[i], b[i], c[i]),
                     i -> Kernels.triad(a[i], b[i], c[i])};
-            long[] ns = new long[kernels.length];
+            IntConsumer[] run = kernels.stream().map(k -> every[k.ordinal()]).toArray(IntConsumer[]::new);
+            long[] ns = new long[run.length];
             Runnable round = () -> {
-                for (int k = 0; k < kernels.length; k++) ns[k] = team.run(kernels[k]);
+                for (int k = 0; k < run.length; k++) ns[k] = team.run(run[k]);
             };
             compileKernels(team);
             int warmups = Warmup.untilCompiled(round, sampling.warmups(), MAX_WARMUPS);
-            double[][] gbs = new double[Kernel.values().length][sampling.samples()];
+            double[][] gbs = new double[run.length][sampling.samples()];
             for (int s = 0; s < sampling.samples(); s++) {
                 round.run();
-                for (Kernel k : Kernel.values()) gbs[k.ordinal()][s] = k.arrays * 8.0 * elements / ns[k.ordinal()];
+                for (int k = 0; k < run.length; k++) gbs[k][s] = kernels.get(k).arrays * 8.0 * elements / ns[k];
             }
-            Stats[] stats = new Stats[gbs.length];
-            for (int k = 0; k < gbs.length; k++) stats[k] = Stats.of(gbs[k]);
-            return new Outcome(stats, placement, validates(ra.segment.asSlice(OFFSET[0], elements * 8), rb.segment.asSlice(OFFSET[1], elements * 8), rc.segment.asSlice(OFFSET[2], elements * 8), elements, warmups + sampling.samples()), warmups);
+            Stats[] stats = new Stats[Kernel.values().length];
+            for (int k = 0; k < run.length; k++) stats[kernels.get(k).ordinal()] = Stats.of(gbs[k]);
+            int rounds = warmups + sampling.samples();
+            MemorySegment va = ra.segment.asSlice(OFFSET[0], elements * 8), vb = rb.segment.asSlice(OFFSET[1], elements * 8), vc = rc.segment.asSlice(OFFSET[2], elements * 8);
+            boolean valid = kernels.equals(ALL) ? validates(va, vb, vc, elements, rounds) : validatesTriad(va, vb, vc, elements);
+            return new Outcome(stats, placement, valid, warmups);
         }
     }
 
@@ -171,6 +189,19 @@ final class StreamRun {
             cj = aj + bj;
             aj = bj + Kernels.SCALAR * cj;
         }
+        return probes(a, b, c, elements, aj, bj, cj);
+    }
+
+    /**
+     * The check after rounds of Triad alone: from a=1, b=2, c=0 every round writes a = b + 3c = 2
+     * and leaves b and c as they were, so a 1 left anywhere is a slice Triad never wrote.
+     */
+    static boolean validatesTriad(MemorySegment a, MemorySegment b, MemorySegment c, long elements) {
+        double bj = 2.0, cj = 0.0, aj = bj + Kernels.SCALAR * cj;
+        return probes(a, b, c, elements, aj, bj, cj);
+    }
+
+    private static boolean probes(MemorySegment a, MemorySegment b, MemorySegment c, long elements, double aj, double bj, double cj) {
         for (int probe = 0; probe <= 64; probe++) {
             long i = Math.min(elements - 1, elements * probe / 64); // the 65th probe: the last element
             if (!close(a.get(Kernels.D, 8 * i), aj) || !close(b.get(Kernels.D, 8 * i), bj) || !close(c.get(Kernels.D, 8 * i), cj)) return false;

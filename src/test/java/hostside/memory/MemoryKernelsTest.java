@@ -80,6 +80,21 @@ class MemoryKernelsTest {
     }
 
     @Test
+    void triadAlonesCheckFindsASliceItNeverWrote() {
+        try (Arena arena = Arena.ofConfined()) {
+            int n = 1000;
+            MemorySegment a = arena.allocate(8L * n, 8), b = arena.allocate(8L * n, 8), c = arena.allocate(8L * n, 8);
+            Kernels.init(a, b, c);
+            assertThat(StreamRun.validatesTriad(a, b, c, n)).as("no round run").isFalse();
+            Kernels.triad(a.asSlice(0, 8L * (n - 10)), b, c);
+            assertThat(StreamRun.validatesTriad(a, b, c, n)).as("the last ten elements left").isFalse();
+            for (int k = 0; k < 3; k++) Kernels.triad(a, b, c);
+            assertThat(StreamRun.validatesTriad(a, b, c, n)).isTrue();
+            assertThat(StreamRun.validates(a, b, c, n, 3)).as("not what the four kernels leave").isFalse();
+        }
+    }
+
+    @Test
     void theReadPassCopiesEveryByteThroughTheBuffer() {
         try (Arena arena = Arena.ofConfined()) {
             // two whole chunks and a tail, each chunk's first double its own, so that a skipped
@@ -168,16 +183,26 @@ class MemoryKernelsTest {
     @Test
     void streamRunsLiveOnSmallArraysAndValidates() {
         CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
-        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize());
+        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.ALL);
         assertThat(o.validated()).isTrue();
         assertThat(o.stats()).hasSize(4).allSatisfy(s -> assertThat(s.median()).isPositive());
+    }
+
+    @Test
+    void triadAloneRunsLiveAndValidates() {
+        CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
+        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.TRIAD_ALONE);
+        assertThat(o.validated()).isTrue();
+        assertThat(o.of(StreamRun.Kernel.TRIAD).median()).isPositive();
+        assertThat(o.of(StreamRun.Kernel.COPY)).isNull();
+        assertThat(o.of(StreamRun.Kernel.ADD)).isNull();
     }
 
     @Test
     void oneThreadsArraysTouchedFirstByItsNodeMatesStillValidateAndLieOnItsNode() {
         List<Integer> mine = Sched.affinity();
         CpuSet one = CpuSet.of(mine.getLast()), touch = mine.size() >= 2 ? CpuSet.of(mine.get(0), mine.getLast()) : one;
-        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), Libc.pageSize());
+        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.TRIAD_ALONE);
         assertThat(o.validated()).isTrue();
         assertThat(o.placement().sampled()).isPositive();
     }
