@@ -115,4 +115,19 @@ class QuickTest {
         assertThat(((NodeCopies) gpu.getLast()).from(List.of(new NodeCopies.From(0, cpus)), 0).notApplicable(null))
                 .as("hostside machine still runs it on one node").isEmpty();
     }
+
+    /** ... and fork vs spawn, which it leaves to the CPU drill: three interpreters importing torch, the same rule on every node. */
+    @Test
+    void aFullRunLeavesForkVsSpawnToTheCpuDrill() {
+        var dataloader = DataLoaderTarget.tests();
+        List<TestCase<DataLoaderTarget>> picked = Profile.Mode.FULL.cases(Earlier.NONE).pick(dataloader);
+        assertThat(picked).extracting(TestCase::key).containsExactlyElementsOf(dataloader.stream().map(TestCase::key).toList());
+        assertThat(picked).filteredOn(t -> !t.key().equals("fork_vs_spawn_cuda")).allMatch(t -> !(t instanceof Skipped));
+        TestCase<DataLoaderTarget> spawn = picked.stream().filter(t -> t.key().equals("fork_vs_spawn_cuda")).findFirst().orElseThrow();
+        assertThat(spawn).isInstanceOf(Skipped.class);
+        assertThat(((Skipped<?>) spawn).why()).contains("hostside cpu").contains("torch");
+        assertThat(spawn.detailType()).as("its row keeps what it would measure").isEqualTo(dataloader.getLast().detailType());
+        assertThat(CpuDrill.measurements()).as("the CPU drill's measurements all stay in the report")
+                .allSatisfy(t -> assertThat(Profile.Mode.FULL.cases(Earlier.NONE).pick(List.of(t))).singleElement().isSameAs(t));
+    }
 }

@@ -38,7 +38,8 @@ class ReportMemoryTest {
         CpuDrill.Options cpu = o.of(CpuDrill.DRILL);
         assertThat(cpu.datasetBytes() * (cpu.workers() + 1)).as("main's list and a copy in each worker").isLessThanOrEqualTo(256 * MIB);
         assertThat(cpu.datasetBytes()).isEqualTo(51 * MIB);
-        assertThat(cpu.launches()).isEqualTo(CpuDrill.Options.defaults().launches());
+        assertThat(cpu.launches()).as("a second of ticks at the drill's cadence, half the drill's window").isEqualTo(10_000).isEqualTo(CpuDrill.Options.defaults().launches() / 2);
+        assertThat(cpu.periodNs()).isEqualTo(CpuDrill.Options.defaults().periodNs());
         assertThat(Profile.MEASUREMENT.why()).contains("256.0 MiB").contains("512.0 MiB");
     }
 

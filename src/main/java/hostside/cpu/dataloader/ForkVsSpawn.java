@@ -66,9 +66,11 @@ public record ForkVsSpawn() implements TestCase<DataLoaderTarget> {
         return SpawnDetail.class;
     }
 
+    public static final String KEY = "fork_vs_spawn_cuda";
+
     @Override
     public String key() {
-        return "fork_vs_spawn_cuda";
+        return KEY;
     }
 
     @Override
