@@ -43,8 +43,13 @@ public final class Runner {
         if (tests.isEmpty()) return List.of();
         if (!fs.isLive()) return notRun(tests, RECORDED);
         if (!Libc.available()) return notRun(tests, NO_LIBC);
-        if (tests.stream().allMatch(t -> t instanceof Skipped<?>)) return run(tests, null, progress); // nothing to make a target for
+        if (noneRuns(tests)) return run(tests, null, progress); // nothing to make a target for
         return run(tests, target.make(), progress);
+    }
+
+    /** Whether every case is {@link Skipped}: then nothing a target needs is worth preparing. */
+    public static boolean noneRuns(List<? extends TestCase<?>> tests) {
+        return tests.stream().allMatch(t -> t instanceof Skipped<?>);
     }
 
     /** Every case "not run", with the same reason. */

@@ -2,13 +2,17 @@ package hostside.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 import hostside.core.CpuSet;
 import hostside.fs.FsRoot;
+import hostside.harness.ProgressSink;
 import hostside.harness.Runner;
+import hostside.harness.Skipped;
+import hostside.harness.Status;
 import hostside.memory.MemoryCases;
 
 /** Which cases run where, how much memory they take, and what a recording says: the drill's rules, no measuring. */
@@ -68,5 +72,19 @@ class MemoryDrillTest {
         assertThat(s.results()).isEmpty();
         assertThat(s.plan().pairs()).singleElement().satisfies(p -> assertThat(p.cpus()).isEqualTo(CpuSet.range(0, 15)));
         assertThat(s.plan().llcBytes()).isEqualTo(300L << 20);
+    }
+
+    @Test
+    void aRunThatSkipsEveryCaseProbesNoCache() {
+        // a quick report skips every memory case: sizing arrays for none cost 0.9 s where sysfs names no cache
+        FsRoot live = FsRoot.live();
+        var skipped = MemoryDrill.tests().stream().map(t -> (hostside.harness.TestCase<hostside.memory.MemoryTarget>) new Skipped<>(t, "quick")).toList();
+        List<ProgressSink.Event> events = new ArrayList<>();
+        MemoryDrill.MemorySection s = MemoryDrill.run(live, MachineReader.read(live).topology(), skipped, events::add);
+        assertThat(events).noneMatch(e -> e instanceof ProgressSink.Step);
+        assertThat(s.results()).isNotEmpty().allSatisfy(m -> {
+            assertThat(m.result().status()).isEqualTo(Status.NOT_RUN);
+            assertThat(m.result().why()).isEqualTo("quick");
+        });
     }
 }
