@@ -42,7 +42,15 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
      * VM: over two interleaved rounds the cases' ranges overlapped but for the O_DIRECT reads of one
      * round, which drifted with no regard to size (docs/measurements/2026-12-07-io-file-size-devvm.md).
      */
-    public static final long DEFAULT_FILE = 1L << 30, MIN_FILE = 64L << 20, MAX_WRITE = 512L << 20;
+    public static final long DEFAULT_FILE = 1L << 30, MIN_FILE = 64L << 20;
+    /**
+     * Each write sample at most: 256 MiB, what a quick report writes, so that a quick report's writes
+     * and a full one's are the same figure. At 512 MiB the two write cases took 6.1 s of an H100 VM's
+     * report (docs/measurements/2026-12-07-h100-night.md); on the dev VM 256 MiB samples gave figures
+     * inside the ranges of 512 MiB ones beside larger files (fsync 1.42-1.46 against 1.32-1.98 GB/s,
+     * buffered 5.99-6.16 against 4.79-6.16: docs/measurements/2026-12-07-io-file-size-devvm.md).
+     */
+    public static final long MAX_WRITE = 256L << 20;
     /** A time-based read sample: 200 ms holds tens of thousands of random reads; the loop takes as many as the median needs. */
     public static final long DEFAULT_SAMPLE_MS = 200;
 

@@ -33,7 +33,7 @@ public record WriteTest(boolean fsync) implements TestCase<IoTarget> {
     /**
      * A first file thrown away (the page cache it leaves is what the next writes into), then five
      * and more until the median is within 5%, at most seven files or four seconds of them (each
-     * file's flush and removal count: some 0.45 s a 512 MiB file on the H100 VM). fio's job writes
+     * file's flush and removal count: some 0.45 s a 512 MiB file on the H100 VM, before samples were cut to 256 MiB). fio's job writes
      * one file after its warm-up; on the H100 VM ten files left the median known only to 10-23%
      * (docs/measurements/2026-12-07-report-h100.md): more files do not settle a disk that does not.
      */
