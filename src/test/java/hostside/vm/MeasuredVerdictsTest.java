@@ -48,7 +48,7 @@ class MeasuredVerdictsTest {
 
     /** A file read's detail: only the faults per MiB matter to the verdicts. */
     static FileRead.FileDetail file(double faultsPerMiB) {
-        return new FileRead.FileDetail(1L << 30, "/var/tmp/hostside-vm-1.tmp", 0, 0, faultsPerMiB, null);
+        return new FileRead.FileDetail(1L << 30, "/var/tmp/hostside-vm-1.tmp", 0, 0, faultsPerMiB, null, 1L << 30);
     }
 
     /** A base-page first touch of 256 MiB in 4 KiB pages; usPerFault null as when no fault was counted. */

@@ -44,7 +44,7 @@ final class Runs {
     static Result file(boolean mmap, boolean cold, double median, double min, double max, double faultsPerMiB) {
         FileRead t = new FileRead(mmap, cold);
         long faults = Math.round(faultsPerMiB * 1024);
-        var d = new FileRead.FileDetail(GiB, DIR + "/hostside-vm-459.tmp", faults, 0, faultsPerMiB, cold ? 0.0 : null);
+        var d = new FileRead.FileDetail(GiB, DIR + "/hostside-vm-459.tmp", faults, 0, faultsPerMiB, cold ? 0.0 : null, cold ? 256L << 20 : GiB);
         return Result.ok(t, Unit.GB_PER_S, new Stats(median, min, max, cold ? 3 : 5), "read by hand", "fio --rw=read --size=1g", d);
     }
 

@@ -141,7 +141,7 @@ class VmDocumentTest {
                 .contains("- tlb_reach_base: walked by hand; peer: lmbench lat_mem_rd")
                 .contains("- anon_first_touch_base: touched by hand\n")
                 .contains("GPU cases ran on GPU0: NVIDIA H200 (0000:00:06.0)")
-                .contains("file reads: a 1 GiB test file in /var/tmp (removed afterwards)")
+                .contains("file reads: a 1 GiB test file in /var/tmp (removed afterwards); a cold sample reads its first 256 MiB")
                 .contains("note: anon_first_touch_base: --anon-size 1.0 TiB asked, 256.0 MiB used: a quarter of available memory (by hand)");
         assertThat(new MarkdownRenderer().render(VmDocument.of(MEASURED))).contains("`file_read_cold`: read by hand; peer: `fio --rw=read --size=1g`");
     }

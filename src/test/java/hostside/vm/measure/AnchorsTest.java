@@ -21,10 +21,13 @@ class AnchorsTest {
 
     @Test
     void fileReadsNameFiosJobForTheirFileSize() {
-        assertThat(new FileRead(false, true).fio(1L << 30)).isEqualTo("fio --rw=read --bs=1M --ioengine=psync --fadvise_hint=0 --iomem=mmap --invalidate=1 --size=1g");
-        assertThat(new FileRead(false, false).fio(64L << 20)).as("warm: read in first, as the case's warm-up does")
+        assertThat(new FileRead(false, true).fio(1L << 30, 256L << 20)).as("cold: the first 256 MiB of the file, as each sample reads")
+                .isEqualTo("fio --rw=read --bs=1M --ioengine=psync --fadvise_hint=0 --iomem=mmap --invalidate=1 --size=1g --io_size=256m");
+        assertThat(new FileRead(true, true).fio(64L << 20, 64L << 20)).as("a file no larger than a cold sample: read whole")
+                .isEqualTo("fio --rw=read --bs=1M --ioengine=mmap --invalidate=1 --size=64m");
+        assertThat(new FileRead(false, false).fio(64L << 20, 64L << 20)).as("warm: read in first, as the case's warm-up does")
                 .isEqualTo("fio --rw=read --bs=1M --ioengine=psync --fadvise_hint=0 --iomem=mmap --pre_read=1 --invalidate=0 --size=64m");
-        assertThat(new FileRead(true, false).fio(64L << 20)).isEqualTo("fio --rw=read --bs=1M --ioengine=mmap --invalidate=0 --size=64m");
+        assertThat(new FileRead(true, false).fio(64L << 20, 64L << 20)).isEqualTo("fio --rw=read --bs=1M --ioengine=mmap --invalidate=0 --size=64m");
         assertThat(FileRead.fioSize(3L << 29)).as("1.5 GiB is no whole number of GiB").isEqualTo("1536m");
         assertThat(FileRead.fioSize(1000)).isEqualTo("1000");
         assertThat(new FileRead(false, true).anchor()).as("the anchor depends on the file: it is in the result").isNull();
