@@ -13,7 +13,9 @@ import hostside.harness.ProgressSink;
 import hostside.harness.Runner;
 import hostside.harness.Skipped;
 import hostside.harness.Status;
+import hostside.harness.TestCase;
 import hostside.memory.MemoryCases;
+import hostside.memory.MemoryTarget;
 
 /** Which cases run where, how much memory they take, and what a recording says: the drill's rules, no measuring. */
 class MemoryDrillTest {
@@ -78,7 +80,7 @@ class MemoryDrillTest {
     void aRunThatSkipsEveryCaseProbesNoCache() {
         // a quick report skips every memory case: sizing arrays for none cost 0.9 s where sysfs names no cache
         FsRoot live = FsRoot.live();
-        var skipped = MemoryDrill.tests().stream().map(t -> (hostside.harness.TestCase<hostside.memory.MemoryTarget>) new Skipped<>(t, "quick")).toList();
+        var skipped = MemoryDrill.tests().stream().map(t -> (TestCase<MemoryTarget>) new Skipped<>(t, "quick")).toList();
         List<ProgressSink.Event> events = new ArrayList<>();
         MemoryDrill.MemorySection s = MemoryDrill.run(live, MachineReader.read(live).topology(), skipped, events::add);
         assertThat(events).noneMatch(e -> e instanceof ProgressSink.Step);
