@@ -91,7 +91,7 @@ public final class Profile {
      * (a forked child cannot re-initialise CUDA: torch raises it) and a start-up cost that is
      * Python's and torch's, not the node's wiring.
      */
-    static final String LEFT_TO_CPU = "the report leaves this to `hostside cpu` (three fresh Python interpreters importing torch, "
+    static final String LEFT_TO_CPU = "the report leaves this to hostside cpu (three fresh Python interpreters importing torch, "
             + "11-15 s on an H100 VM; a forked worker failing on CUDA is CUDA's rule on every node)";
 
     public static Report measure(FsRoot fs, Report.Machine machine, IoDrill.Options io, ProgressSink progress) {
