@@ -110,8 +110,8 @@ final class Feeder {
             // histograms, which are then cleared: a branch first taken after warm-up would be
             // compiled then, and each compilation's deoptimisation handshake makes the feeder wait
             // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
-            // H200 machine). One tick is one call, so it is compiled within the warm-up; a loop
-            // body was not (its back-edges reach C1's threshold, 60,000, after the run). A branch
+            // H200 machine). One tick is one call, so it is compiled within the warm-up; so is the
+            // recording's loop, a method of its own (record) that the burst calls too. A branch
             // this JVM has not compiled yet is first called in a burst (TickWarmup.BURST_TICKS),
             // then warmed at the cadence until the JIT is quiet.
             long warmStart = System.nanoTime();
@@ -137,12 +137,7 @@ final class Feeder {
             long jitBefore = JitWatch.totalMs();
             long recordingFrom = System.nanoTime(), bound = LaunchJitter.timeBoundNs(wakes, period);
             f.restart(recordingFrom + period);
-            for (int recorded = 0; recorded < wakes; recorded++) {
-                if (f.tick() - recordingFrom > bound) {
-                    s.cut()[0] = true;
-                    break;
-                }
-            }
+            s.cut()[0] = record(f, wakes, recordingFrom, bound);
             long jitAfter = JitWatch.totalMs();
             if (jitBefore >= 0 && jitAfter >= 0) s.jitInRecordingMs()[0] = jitAfter - jitBefore;
             if (b != null) b.stream.synchronize();
@@ -162,9 +157,32 @@ final class Feeder {
         for (int k = 0; k < ticks; k++) {
             if (k % TickWarmup.BURST_RESET_EVERY == 0) s.reset();
             burst.restart(System.nanoTime() - TickWarmup.BURST_PAST_NS);
-            burst.tick();
+            record(burst, RECORD_TICKS_IN_BURST, System.nanoTime(), Long.MAX_VALUE / 2);
         }
         if (ticks > 0) s.reset();
-        return ticks;
+        return ticks * RECORD_TICKS_IN_BURST;
+    }
+
+    /**
+     * Ticks a call of {@link #record} makes in the burst: two, so that its loop's back edge and its
+     * exit are both in the profile C2 compiles it from (with one, the back edge is never taken, and a
+     * recording's second tick would spring a trap).
+     */
+    static final int RECORD_TICKS_IN_BURST = 2;
+
+    /**
+     * The recording: {@code wakes} ticks of {@code f}, stopping early once a wake-up comes more than
+     * {@code boundNs} after {@code from}; whether it stopped so. A method of its own, called by the
+     * burst {@link #RECORD_TICKS_IN_BURST} ticks at a time, so that the JIT compiles it as a method
+     * before the first recording, which then runs compiled from its first tick. As a loop inside the
+     * recording it ran interpreted until its back edges reached C1's threshold (60,000): by the third
+     * condition of a drill, whose recording then compiled it on the stack (11 ms of compilation inside
+     * launch_jitter_pinned's recording on an H100 VM, docs/measurements/2026-12-08-minute-cuts.md).
+     */
+    static boolean record(Ticker f, int wakes, long from, long boundNs) {
+        for (int recorded = 0; recorded < wakes; recorded++) {
+            if (f.tick() - from > boundNs) return true;
+        }
+        return false;
     }
 }
