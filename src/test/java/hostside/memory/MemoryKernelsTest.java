@@ -63,8 +63,8 @@ class MemoryKernelsTest {
     void streamsCheckFollowsTheKernels() {
         try (Arena arena = Arena.ofConfined()) {
             int n = 1000;
-            MemorySegment a = arena.allocate(8L * n, 8), b = arena.allocate(8L * n, 8), c = arena.allocate(8L * n, 8);
-            Kernels.init(a, b, c);
+            MemorySegment[] abc = streamArrays(arena, n);
+            MemorySegment a = abc[0], b = abc[1], c = abc[2];
             for (int k = 0; k < 3; k++) {
                 Kernels.copy(a, c);
                 Kernels.scale(b, c);
@@ -83,8 +83,8 @@ class MemoryKernelsTest {
     void triadAlonesCheckFindsASliceItNeverWrote() {
         try (Arena arena = Arena.ofConfined()) {
             int n = 1000;
-            MemorySegment a = arena.allocate(8L * n, 8), b = arena.allocate(8L * n, 8), c = arena.allocate(8L * n, 8);
-            Kernels.init(a, b, c);
+            MemorySegment[] abc = streamArrays(arena, n);
+            MemorySegment a = abc[0], b = abc[1], c = abc[2];
             assertThat(StreamRun.validatesTriad(a, b, c, n)).as("no round run").isFalse();
             Kernels.triad(a.asSlice(0, 8L * (n - 10)), b, c);
             assertThat(StreamRun.validatesTriad(a, b, c, n)).as("the last ten elements left").isFalse();
@@ -92,6 +92,13 @@ class MemoryKernelsTest {
             assertThat(StreamRun.validatesTriad(a, b, c, n)).isTrue();
             assertThat(StreamRun.validates(a, b, c, n, 3)).as("not what the four kernels leave").isFalse();
         }
+    }
+
+    /** STREAM's three arrays of {@code n} doubles with its initial values. */
+    static MemorySegment[] streamArrays(Arena arena, int n) {
+        MemorySegment a = arena.allocate(8L * n, 8), b = arena.allocate(8L * n, 8), c = arena.allocate(8L * n, 8);
+        Kernels.init(a, b, c);
+        return new MemorySegment[] {a, b, c};
     }
 
     @Test
