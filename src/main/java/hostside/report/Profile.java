@@ -116,25 +116,42 @@ public final class Profile {
         List<Drill<?, ?>> drills = Drills.all();
         Earlier earlier = Earlier.NONE;
         List<ReportBuilder.Other> others = new ArrayList<>();
+        List<RunCost.Spent> spent = new ArrayList<>();
         // Module 2's and Module 4's reads share one test file, written once, removed however the report ends
         try (TestFiles files = TestFiles.shared()) {
             for (int i = 0; i < drills.size(); i++) {
                 Drill<?, ?> d = drills.get(i);
                 progress.drill(d.key(), i + 1, drills.size());
-                DrillContext c = new DrillContext(fs, mode.cases(earlier), progress, null, earlier, files);
-                if (d.measures(c)) c = new DrillContext(fs, c.cases(), progress, loads.before(d.key()), earlier, files);
+                long drillFrom = System.nanoTime();
+                long[] inCases = {0};
+                ProgressSink counted = countingCases(progress, inCases);
+                DrillContext c = new DrillContext(fs, mode.cases(earlier), counted, null, earlier, files);
+                if (d.measures(c)) c = new DrillContext(fs, c.cases(), counted, loads.before(d.key()), earlier, files);
                 DrillRun r = run(d, c, options);
                 earlier = earlier.with(r);
                 options = after(options, r);
                 if (!ReportBuilder.PAGED.contains(r.getClass())) others.add(new ReportBuilder.Other(d, r));
+                double took = (System.nanoTime() - drillFrom) / 1e9;
+                if (took >= SPENT_AT_LEAST_S) spent.add(new RunCost.Spent(d.key(), took, inCases[0] / 1e9));
             }
         }
         Report.Rack rack = earlier.run(Rack.RackRun.class).map(Report.Rack::of).orElse(null);
         ReportBuilder.Drills runs = new ReportBuilder.Drills(earlier.run(MachineRun.class).orElseThrow(), earlier.run(VmRun.class).orElse(null),
                 earlier.run(CpuRun.class).orElse(null), earlier.run(IoRun.class).orElse(null), earlier.run(ContainerRun.class).orElse(null), rack,
                 others);
-        return ReportBuilder.build(runs, new ReportBuilder.Circumstances(machine, load, loads.read, mode, RunCost.since(began)), ZonedDateTime.now());
+        return ReportBuilder.build(runs, new ReportBuilder.Circumstances(machine, load, loads.read, mode, RunCost.since(began, spent)), ZonedDateTime.now());
     }
+
+    /** {@code progress}, adding each case's time as it ends to {@code nanos[0]}. */
+    static ProgressSink countingCases(ProgressSink progress, long[] nanos) {
+        return e -> {
+            if (e instanceof ProgressSink.CaseEnded ended) nanos[0] += ended.nanos();
+            progress.accept(e);
+        };
+    }
+
+    /** A drill's time is stated from a tenth of a second: the ones that read a few files only would be noise in the line. */
+    static final double SPENT_AT_LEAST_S = 0.1;
 
     /**
      * What a report may hold beyond STREAM's arrays: 512 MiB (the issue's bound on its peak). STREAM's

@@ -1,6 +1,8 @@
 package hostside.report;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 import hostside.core.Units;
 import hostside.libc.Libc;
@@ -23,17 +25,30 @@ import hostside.libc.LibcException;
  *
  * @param seconds      from the first drill's start to the report's pages built
  * @param peakRssBytes this process's most resident memory; null where libc could not be called
+ * @param drills       the drills that took a tenth of a second or more, in order, each with the
+ *                     time its cases took: what a node drained for the report spends where; null
+ *                     in a report from before it was kept
  */
-public record RunCost(double seconds, Long peakRssBytes) {
+public record RunCost(double seconds, Long peakRssBytes, List<Spent> drills) {
+    /**
+     * One drill's time: from its start to its end, and of that the time its cases took (the rest is
+     * its facts, its load sample, its test file, its GPU's start).
+     */
+    public record Spent(String drill, double seconds, double inCases) {}
+
+    /** A cost without the drills' times (a report from before they were kept, a test). */
+    public RunCost(double seconds, Long peakRssBytes) {
+        this(seconds, peakRssBytes, null);
+    }
 
     /** The cost since {@code startNanos} (System.nanoTime), with the peak so far. */
-    static RunCost since(long startNanos) {
+    static RunCost since(long startNanos, List<Spent> drills) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        if (!Libc.available()) return new RunCost(seconds, null);
+        if (!Libc.available()) return new RunCost(seconds, null, drills);
         try {
-            return new RunCost(seconds, Libc.peakRssBytes(Libc.RUSAGE_SELF));
+            return new RunCost(seconds, Libc.peakRssBytes(Libc.RUSAGE_SELF), drills);
         } catch (LibcException e) {
-            return new RunCost(seconds, null);
+            return new RunCost(seconds, null, drills);
         }
     }
 
@@ -45,6 +60,11 @@ public record RunCost(double seconds, Long peakRssBytes) {
      */
     String text(Long streamArraysBytes, Long pythonPeakBytes) {
         StringBuilder s = new StringBuilder("took ").append(duration(seconds));
+        if (drills != null && !drills.isEmpty()) {
+            double inCases = drills.stream().mapToDouble(Spent::inCases).sum();
+            s.append(" (").append(drills.stream().map(d -> d.drill() + " " + duration(d.seconds())).collect(Collectors.joining(", ")))
+                    .append("; ").append(duration(inCases)).append(" of it in the measurements themselves)");
+        }
         if (peakRssBytes == null) s.append("; peak memory not read");
         else {
             s.append("; peak memory ").append(Units.bytes(peakRssBytes));

@@ -3,6 +3,7 @@ package hostside.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +16,9 @@ import hostside.core.Unit;
 import hostside.cpu.CpuDrill;
 import hostside.harness.DrillOptions;
 import hostside.harness.MemoryCap;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
+import hostside.harness.Status;
 import hostside.io.IoDrill;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
@@ -77,11 +80,30 @@ class ReportMemoryTest {
         assertThat(c.text(384L * MIB, 96L * MIB)).isEqualTo("took 1 min 52 s; peak memory 612 MiB (STREAM's arrays 384 MiB, 228 MiB besides); the DataLoader's Python processes 96 MiB at most");
         assertThat(new RunCost(8.44, 300L * MIB).text(null, null)).isEqualTo("took 8.4 s; peak memory 300 MiB");
         assertThat(new RunCost(52, null).text(null, null)).isEqualTo("took 52 s; peak memory not read");
+        RunCost drills = new RunCost(76.2, 3779L * MIB, List.of(new RunCost.Spent("machine", 24.0, 20.1), new RunCost.Spent("vm", 16.3, 15.0),
+                new RunCost.Spent("cpu", 19.0, 17.8), new RunCost.Spent("io", 15.1, 14.6), new RunCost.Spent("health", 0.4, 0)));
+        assertThat(drills.text(3600L * MIB, null)).as("where a drained node's minute went, and how much of it measured")
+                .isEqualTo("took 1 min 16 s (machine 24 s, vm 16 s, cpu 19 s, io 15 s, health 0.4 s; 1 min 8 s of it in the measurements themselves); "
+                        + "peak memory 3.7 GiB (STREAM's arrays 3.5 GiB, 179 MiB besides)");
+        assertThat(new RunCost(10, 300L * MIB, List.of()).text(null, null)).as("no drill long enough to name").isEqualTo("took 10 s; peak memory 300 MiB");
+    }
+
+    @Test
+    void aDrillsCasesAreTimedAsTheyEndAndEveryEventStillReachesTheProgress() {
+        List<ProgressSink.Event> seen = new ArrayList<>();
+        long[] nanos = {0};
+        ProgressSink counted = Profile.countingCases(seen::add, nanos);
+        counted.accept(new ProgressSink.CaseStarted("a", 1, 2));
+        counted.accept(new ProgressSink.CaseEnded("a", 1, 2, Status.OK, 1_500_000_000L));
+        counted.on("GPU0").accept(new ProgressSink.CaseEnded("b", 2, 2, Status.NOT_RUN, 2_000L));
+        counted.accept(new ProgressSink.Step("writing the test file"));
+        assertThat(nanos[0]).isEqualTo(1_500_002_000L);
+        assertThat(seen).hasSize(4);
     }
 
     @Test
     void theCostIsThisProcesssOwnHighWaterMark() {
-        RunCost c = RunCost.since(System.nanoTime() - 1_000_000_000L);
+        RunCost c = RunCost.since(System.nanoTime() - 1_000_000_000L, List.of());
         assertThat(c.seconds()).isGreaterThanOrEqualTo(1.0);
         assertThat(c.peakRssBytes()).as("a JVM holds tens of MiB at least").isGreaterThan(16 * MIB);
     }
