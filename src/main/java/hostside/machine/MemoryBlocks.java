@@ -69,10 +69,11 @@ final class MemoryBlocks {
         if (rows.isEmpty()) return Optional.empty();
         MemoryDetails.Stream first = m.results().stream().map(x -> x.result().detail()).filter(d -> d instanceof MemoryDetails.Stream)
                 .map(d -> (MemoryDetails.Stream) d).findFirst().orElseThrow();
+        boolean triadAlone = m.results().stream().anyMatch(x -> x.result().detail() instanceof MemoryDetails.Stream s && s.copy() == null);
         List<Block> b = new ArrayList<>();
         b.add(new Block.Paragraph(Text.of(String.format(Locale.ROOT,
-                "STREAM's kernels, GB/s, median (min-max) of the samples; STREAM itself reports the max; one thread runs Triad alone. Arrays of %s each (STREAM asks four times the last-level caches, %s).",
-                Units.bytes(first.arrayBytes()), caches(m.plan().llcBytes(), first.sizing())))));
+                "STREAM's kernels, GB/s, median (min-max) of the samples; STREAM itself reports the max%s. Arrays of %s each (STREAM asks four times the last-level caches, %s).",
+                triadAlone ? "; one thread runs Triad alone" : "", Units.bytes(first.arrayBytes()), caches(m.plan().llcBytes(), first.sizing())))));
         b.add(new Block.Table(List.of(left("where"), right("threads"), right("Copy"), right("Scale"), right("Add"), right("Triad"), left("memory")), rows));
         return Optional.of(new Block.Section("STREAM", b));
     }

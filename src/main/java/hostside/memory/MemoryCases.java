@@ -22,9 +22,9 @@ public final class MemoryCases {
     static final Sampling STREAM_SAMPLING = new Sampling(1, 9);
     /**
      * One thread moves a tenth of what every CPU moves through the same arrays, and runs Triad alone
-     * ({@link StreamRun#TRIAD_ALONE}): five samples of Triad are half a round of STREAM's four kernels
-     * each, some 2 s on a machine with a large last-level cache (the H200 VM's 300 MiB L3 makes each
-     * array 1.2 GiB), where four samples of the four took 7.3-7.5 s of an H100 VM's report.
+     * ({@link StreamRun.Round#TRIAD_ALONE}): five samples of it took 3.3 s of an H100 VM's report, where
+     * four samples of the four kernels had taken 6.7 (the H100 and H200 VMs' 300 MiB L3 makes each
+     * array 1.2 GiB).
      */
     static final Sampling ONE_THREAD_SAMPLING = new Sampling(1, 5);
     static final Sampling READ_SAMPLING = new Sampling(1, 9);
@@ -75,7 +75,7 @@ public final class MemoryCases {
             // one thread's arrays are touched first by its node's CPUs together: the same pages on the
             // same node as its own touch, in a fraction of the time
             CpuSet touch = oneThread ? t.nodeMates() : cpus;
-            StreamRun.Outcome o = StreamRun.run(cpus, touch, t.node(), t.arrayBytes(), sampling, t.pageSize(), oneThread ? StreamRun.TRIAD_ALONE : StreamRun.ALL);
+            StreamRun.Outcome o = StreamRun.run(cpus, touch, t.node(), t.arrayBytes(), sampling, t.pageSize(), oneThread ? StreamRun.Round.TRIAD_ALONE : StreamRun.Round.ALL);
             if (!o.validated()) return Result.failed(this, "the arrays do not hold what STREAM's check expects after the run: a kernel did not run over every element");
             String method = String.format(Locale.ROOT, "%s on three arrays of %s (%s), %d thread%s pinned (%s), %s; each kernel timed over all threads; "
                             + "%d samples after %d warm-up rounds (until the JIT was quiet), median (STREAM reports the max); bytes as STREAM counts them",

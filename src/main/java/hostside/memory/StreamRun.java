@@ -12,7 +12,7 @@ import hostside.harness.Sampling;
  * STREAM's run (McCalpin's stream.c, 5.10): three arrays, initialised in parallel by the threads
  * that will use them (first touch, or a node's memory when one is given), then each sample runs
  * Copy, Scale, Add and Triad in that order, each timed over the whole parallel region, or Triad
- * alone ({@link #TRIAD_ALONE}). Bytes are
+ * alone ({@link Round#TRIAD_ALONE}). Bytes are
  * counted as STREAM counts them (2 arrays moved by Copy and Scale, 3 by Add and Triad; the write
  * allocate's extra read is not counted), GB/s in 10^9. STREAM reports each kernel's best sample
  * and skips its first; hostside keeps the median, min and max of the samples after its warm-ups,
@@ -29,16 +29,29 @@ final class StreamRun {
         }
     }
 
-    /** STREAM's four kernels in its order, each sample. */
-    static final List<Kernel> ALL = List.of(Kernel.values());
-    /**
-     * Triad alone, each sample: a tenth of the bytes of STREAM's round with one thread, where a round
-     * of the four over the H100 VM's 1.2 GiB arrays took a second and the case 7.3-7.5 s of its report
-     * (docs/measurements/2026-12-07-h100-night.md). Over arrays four times the caches each kernel
-     * streams from memory whatever ran before it, so Triad alone moves what it moves in STREAM's
-     * round.
-     */
-    static final List<Kernel> TRIAD_ALONE = List.of(Kernel.TRIAD);
+    /** What each sample runs, and the check the arrays must pass after all the rounds. */
+    enum Round {
+        /** STREAM's four kernels in its order, checked by STREAM's values after that many rounds. */
+        ALL(List.of(Kernel.values())),
+        /**
+         * Triad alone: three of the ten array passes of STREAM's round. With one thread over the H100
+         * VM's 1.2 GiB arrays the case took 6.7 s of a report with four samples of the four kernels and
+         * 3.3 s with five of Triad (docs/measurements/2026-12-08-minute-cuts.md). Over arrays four times
+         * the caches each kernel streams from memory whatever ran before it, so Triad alone moves what it
+         * moves in STREAM's round. Checked by {@link #validatesTriad}.
+         */
+        TRIAD_ALONE(List.of(Kernel.TRIAD));
+
+        final List<Kernel> kernels;
+
+        Round(List<Kernel> kernels) {
+            this.kernels = kernels;
+        }
+
+        boolean validates(MemorySegment a, MemorySegment b, MemorySegment c, long elements, int rounds) {
+            return this == ALL ? StreamRun.validates(a, b, c, elements, rounds) : validatesTriad(a, b, c, elements);
+        }
+    }
 
     /**
      * @param stats     per kernel, in {@link Kernel} order: GB/s; null for a kernel not run
@@ -76,9 +89,10 @@ final class StreamRun {
      *                   with OMP_NUM_THREADS=1 touches 3.6 GiB alone on the H200 VM: 2 s of faults at
      *                   its 2 us a 4 KiB fault)
      * @param node       the node every page is bound to; null leaves placement to first touch
-     * @param kernels    {@link #ALL} or {@link #TRIAD_ALONE}, run in that order each round
+     * @param round      what each round runs: STREAM's four kernels, or Triad alone
      */
-    static Outcome run(CpuSet cpus, CpuSet touchCpus, Integer node, long arrayBytes, Sampling sampling, long pageSize, List<Kernel> kernels) {
+    static Outcome run(CpuSet cpus, CpuSet touchCpus, Integer node, long arrayBytes, Sampling sampling, long pageSize, Round round) {
+        List<Kernel> kernels = round.kernels;
         long elements = arrayBytes / 8;
         try (Team team = new Team(cpus);
              Region ra = Region.map(elements * 8 + OFFSET[0], node, false);
@@ -98,21 +112,20 @@ final class StreamRun {
                     i -> Kernels.triad(a[i], b[i], c[i])};
             IntConsumer[] run = kernels.stream().map(k -> every[k.ordinal()]).toArray(IntConsumer[]::new);
             long[] ns = new long[run.length];
-            Runnable round = () -> {
+            Runnable rounds = () -> {
                 for (int k = 0; k < run.length; k++) ns[k] = team.run(run[k]);
             };
             compileKernels(team);
-            int warmups = Warmup.untilCompiled(round, sampling.warmups(), MAX_WARMUPS);
+            int warmups = Warmup.untilCompiled(rounds, sampling.warmups(), MAX_WARMUPS);
             double[][] gbs = new double[run.length][sampling.samples()];
             for (int s = 0; s < sampling.samples(); s++) {
-                round.run();
+                rounds.run();
                 for (int k = 0; k < run.length; k++) gbs[k][s] = kernels.get(k).arrays * 8.0 * elements / ns[k];
             }
             Stats[] stats = new Stats[Kernel.values().length];
             for (int k = 0; k < run.length; k++) stats[kernels.get(k).ordinal()] = Stats.of(gbs[k]);
-            int rounds = warmups + sampling.samples();
-            MemorySegment va = ra.segment.asSlice(OFFSET[0], elements * 8), vb = rb.segment.asSlice(OFFSET[1], elements * 8), vc = rc.segment.asSlice(OFFSET[2], elements * 8);
-            boolean valid = kernels.equals(ALL) ? validates(va, vb, vc, elements, rounds) : validatesTriad(va, vb, vc, elements);
+            boolean valid = round.validates(ra.segment.asSlice(OFFSET[0], elements * 8), rb.segment.asSlice(OFFSET[1], elements * 8),
+                    rc.segment.asSlice(OFFSET[2], elements * 8), elements, warmups + sampling.samples());
             return new Outcome(stats, placement, valid, warmups);
         }
     }

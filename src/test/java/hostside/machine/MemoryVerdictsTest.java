@@ -168,6 +168,21 @@ class MemoryVerdictsTest {
     }
 
     @Test
+    void oneThreadsTriadAloneLeavesItsOtherKernelsBlankAndSaysSo() {
+        Stats s = new Stats(20, 19, 21, 5);
+        MemoryDrill.Measured alone = new MemoryDrill.Measured(Scope.MACHINE, "one thread", Result.ok(ONE, Unit.GB_PER_S, s, "m",
+                new MemoryDetails.Stream(null, null, null, 256L << 20, CpuSet.of(1), new Placement(null, Map.of(0, 256), 256, ""), "", null)));
+        String both = new TextRenderer(Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
+                section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7)), alone))))).replaceAll("\\s+", " ");
+        assertThat(both).contains("one thread runs Triad alone").containsPattern("one thread \\(CPU 1\\) 1 - - - 20\\.00 \\(19\\.00-21\\.00\\)");
+        assertThat(alone.result().detail()).isInstanceOfSatisfying(MemoryDetails.Stream.class,
+                d -> assertThat(d.figures(alone.result(), Scope.MACHINE)).as("no Copy, Scale or Add figure where they did not run").isEmpty());
+        String allOnly = new TextRenderer(Style.plain()).render(new Document("t", "", List.of(MemoryBlocks.of(
+                section(TWO_NODES, stream(TRIAD, Scope.MACHINE, "all CPUs", 200, 195, 205, CpuSet.range(0, 7)))))));
+        assertThat(allOnly).doesNotContain("Triad alone");
+    }
+
+    @Test
     void aRecordingSaysNotRunAndKeepsThePlansNotes() {
         MemoryPlan p = new MemoryPlan(CpuSet.range(0, 1), 1, List.of(), List.of(new MemoryPlan.Pair(0, 0, CpuSet.range(0, 1), "CPUs and memory")), List.of(), 0,
                 List.of("nodes 3-9: no memory (left out)"));

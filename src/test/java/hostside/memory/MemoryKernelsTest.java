@@ -190,7 +190,7 @@ class MemoryKernelsTest {
     @Test
     void streamRunsLiveOnSmallArraysAndValidates() {
         CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
-        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.ALL);
+        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.Round.ALL);
         assertThat(o.validated()).isTrue();
         assertThat(o.stats()).hasSize(4).allSatisfy(s -> assertThat(s.median()).isPositive());
     }
@@ -198,7 +198,7 @@ class MemoryKernelsTest {
     @Test
     void triadAloneRunsLiveAndValidates() {
         CpuSet cpus = CpuSet.of(Sched.affinity().get(0));
-        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.TRIAD_ALONE);
+        StreamRun.Outcome o = StreamRun.run(cpus, cpus, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.Round.TRIAD_ALONE);
         assertThat(o.validated()).isTrue();
         assertThat(o.of(StreamRun.Kernel.TRIAD).median()).isPositive();
         assertThat(o.of(StreamRun.Kernel.COPY)).isNull();
@@ -209,7 +209,7 @@ class MemoryKernelsTest {
     void oneThreadsArraysTouchedFirstByItsNodeMatesStillValidateAndLieOnItsNode() {
         List<Integer> mine = Sched.affinity();
         CpuSet one = CpuSet.of(mine.getLast()), touch = mine.size() >= 2 ? CpuSet.of(mine.get(0), mine.getLast()) : one;
-        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.TRIAD_ALONE);
+        StreamRun.Outcome o = StreamRun.run(one, touch, null, 1L << 20, new Sampling(1, 2), Libc.pageSize(), StreamRun.Round.TRIAD_ALONE);
         assertThat(o.validated()).isTrue();
         assertThat(o.placement().sampled()).isPositive();
     }
