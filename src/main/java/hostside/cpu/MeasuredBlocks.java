@@ -105,8 +105,10 @@ final class MeasuredBlocks {
             }
         }
         if (!compiled.isEmpty()) {
-            // which code was compiled the JVM does not say: on the dev VM, 1-2 ms of other threads' code; a first burst of the
-            // tick (reverted) had the tick itself compiled again inside the recording (docs/measurements/2026-12-07-tick-burst-devvm.md)
+            // which code was compiled the JVM does not say: on the dev VM, 1-2 ms of other threads' code; the feeder's own code
+            // was compiled inside a recording twice before it was mended, the tick after a first burst (reverted,
+            // docs/measurements/2026-12-07-tick-burst-devvm.md) and the recording's loop on the stack (H100: 11 ms,
+            // docs/measurements/2026-12-08-minute-cuts.md)
             b.add(Note.of("the JIT compiled during the recording (" + String.join(", ", compiled) + "): a compiler thread ran beside the feeder,"
                     + " and that condition's tail may carry it"));
         }

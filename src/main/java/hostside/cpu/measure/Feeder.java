@@ -112,10 +112,10 @@ final class Feeder {
             // for the VM thread, which CPU hogs starve for a whole slice (ms-long stalls on the
             // H200 machine). One tick is one call, so it is compiled within the warm-up; so is the
             // recording's loop, a method of its own (record) that the burst calls too. A branch
-            // this JVM has not compiled yet is first called in a burst (TickWarmup.BURST_TICKS),
+            // this JVM has not compiled yet is first called in a burst (TickWarmup.BURST_CALLS),
             // then warmed at the cadence until the JIT is quiet.
             long warmStart = System.nanoTime();
-            int warmed = burst(new Ticker(s, timespec, TickWarmup.BURST_PERIOD_NS, perSegment, b, launch, g), TickWarmup.burstTicks(code), s);
+            int warmed = burst(new Ticker(s, timespec, TickWarmup.BURST_PERIOD_NS, perSegment, b, launch, g), TickWarmup.burstCalls(code), s);
             int warmupAtLeast = warmed + TickWarmup.leastTicks(wakes);
             jit.quietFor(System.nanoTime(), TickWarmup.JIT_QUIET_NS); // the JIT's quiet is counted from here
             f.restart(System.nanoTime() + 1_000_000);
@@ -145,23 +145,25 @@ final class Feeder {
     }
 
     /**
-     * {@code ticks} ticks of {@code burst}, whose deadlines have all passed: the tick's code called
-     * as often as C2 asks, at once. The histograms are cleared every
-     * {@link TickWarmup#BURST_RESET_EVERY} ticks and at the end, so that the branches a recording
+     * {@code calls} calls of the recording ({@link #record}) over {@code burst}, whose deadlines have
+     * all passed, a tick or two each ({@link #TWO_TICKS_EVERY}): the recording's and the tick's code
+     * called as often as C2 asks, at once; returns the ticks made. The histograms are cleared every
+     * {@link TickWarmup#BURST_RESET_EVERY} calls and at the end, so that the branches a recording
      * takes (a first value, a new minimum or maximum, the clearing itself) are in the profile C2
      * compiles: the burst's lateness alone is a near-constant 1 ms, and a branch it never takes is
      * compiled as a trap that the cadence then springs, inside the recording
      * (docs/measurements/2026-12-07-tick-burst-devvm.md).
      */
-    private static int burst(Ticker burst, int ticks, Series s) {
+    static int burst(Ticker burst, int calls, Series s) {
         int ticked = 0;
-        for (int k = 0; k < ticks; k++) {
+        for (int k = 0; k < calls; k++) {
             if (k % TickWarmup.BURST_RESET_EVERY == 0) s.reset();
             burst.restart(System.nanoTime() - TickWarmup.BURST_PAST_NS);
-            record(burst, k % TWO_TICKS_EVERY == 0 ? 2 : 1, System.nanoTime(), Long.MAX_VALUE / 2);
-            ticked += k % TWO_TICKS_EVERY == 0 ? 2 : 1;
+            int ticks = k % TWO_TICKS_EVERY == 0 ? 2 : 1;
+            record(burst, ticks, System.nanoTime(), Long.MAX_VALUE / 2);
+            ticked += ticks;
         }
-        if (ticks > 0) s.reset();
+        if (calls > 0) s.reset();
         return ticked;
     }
 

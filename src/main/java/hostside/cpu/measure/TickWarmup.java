@@ -9,7 +9,7 @@ import hostside.harness.JitWatch;
  * How long the jitter cases warm the feeder's tick up before they record: until the JIT has
  * compiled the branch of {@link Ticker#tick} a condition runs and is seen quiet, so that no
  * compilation (and no deoptimisation's wait for the VM thread) falls inside a recording. The
- * first condition of a branch in this JVM calls the tick {@link #BURST_TICKS} times at once, then
+ * first condition of a branch in this JVM calls the recording {@link #BURST_CALLS} times at once, then
  * every condition ticks at its cadence for 5% of its run and until the JIT is quiet.
  */
 final class TickWarmup {
@@ -20,16 +20,17 @@ final class TickWarmup {
     static final long MAX_WARMUP_NS = 6_000_000_000L;
 
     /**
-     * Calls of the tick that make C2 compile a branch this JVM has not run: 10,000, twice C2's
-     * Tier4InvocationThreshold (5,000 in {@code java -XX:+PrintFlagsFinal}), so that its
-     * compilation starts before the warm-up at the cadence and is seen to end there
+     * Calls of the feeder's recording ({@code Feeder.record}, a tick or two each: 11,250 ticks) that
+     * make C2 compile it, and the branch of the tick it inlines, where this JVM has not run that
+     * branch: 10,000, twice C2's Tier4InvocationThreshold (5,000 in {@code java -XX:+PrintFlagsFinal}),
+     * so that the compilation starts before the warm-up at the cadence and is seen to end there
      * ({@link JitWatch}); the JIT alone cannot tell a compilation that has not started yet. They
      * used to be a second's worth of ticks at the cadence (10,000 at 100 us); in a burst, at
-     * {@link #BURST_PERIOD_NS}, they take a few ms (a launch's few us each on a GPU): the same
-     * code, each tick sleeping to a deadline, here one already passed, and with the clearings of
+     * {@link #BURST_PERIOD_NS}, they take a fraction of a second (a launch's few us each on a GPU): the
+     * same code, each tick sleeping to a deadline, here one already passed, and with the clearings of
      * {@link #BURST_RESET_EVERY} the same branches as a recording takes.
      */
-    static final int BURST_TICKS = 10_000;
+    static final int BURST_CALLS = 10_000;
 
     /** The burst's cadence, 1 ns. */
     static final long BURST_PERIOD_NS = 1;
@@ -43,7 +44,7 @@ final class TickWarmup {
     static final long BURST_PAST_NS = 1_000_000;
 
     /**
-     * Ticks of the burst between two clearings of the histograms, 250: forty clearings, each
+     * Calls of the burst between two clearings of the histograms, 250: forty clearings, each
      * followed by a first value, new minima and maxima, as each recording starts. Without them the
      * burst's near-constant lateness left HdrHistogram's "new minimum" branch out of the profile,
      * C2 compiled it as a trap, the cadence's first wake-up took it, and the tick was compiled again
@@ -79,9 +80,9 @@ final class TickWarmup {
         }
     }
 
-    /** The burst a condition that runs {@code code} starts with: {@link #BURST_TICKS} where this JVM has not compiled that branch, else none. */
-    static int burstTicks(TickCode code) {
-        return COMPILED.contains(code) ? 0 : BURST_TICKS;
+    /** The burst a condition that runs {@code code} starts with: {@link #BURST_CALLS} where this JVM has not compiled that branch, else none. */
+    static int burstCalls(TickCode code) {
+        return COMPILED.contains(code) ? 0 : BURST_CALLS;
     }
 
     /** The branches this JVM has compiled: a warm-up of each ended with the JIT quiet. */

@@ -109,18 +109,18 @@ class LaunchJitterTest extends OnFakeDriver {
     void onlyTheFirstConditionOfABranchBursts() {
         TickWarmup.COMPILED.clear();
         try {
-            assertThat(TickWarmup.burstTicks(TickWarmup.TickCode.TIMER)).as("twice C2's invocation threshold").isEqualTo(10_000);
+            assertThat(TickWarmup.burstCalls(TickWarmup.TickCode.TIMER)).as("twice C2's invocation threshold").isEqualTo(10_000);
             assertThat(TickWarmup.leastTicks(20_000)).isEqualTo(1_000);
             assertThat(TickWarmup.leastTicks(400)).isEqualTo(100);
             Result first = new LaunchJitter(LaunchJitter.Condition.TIMER_QUIET).run(target(null));
-            assertThat(detail(first).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.BURST_TICKS + TickWarmup.leastTicks(LAUNCHES));
+            assertThat(detail(first).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.BURST_CALLS + TickWarmup.leastTicks(LAUNCHES));
             assertThat(detail(first).lateNs().count()).as("the burst's ticks are not recorded").isEqualTo(LAUNCHES);
             assertThat(detail(first).missedTicks()).as("nor its passed deadlines (one per ns of the burst)").isLessThan(1_000_000L);
             assertThat(TickWarmup.COMPILED).as("compiled only once the JIT was seen quiet")
                     .containsExactlyElementsOf(detail(first).jitSettledInWarmup() ? List.of(TickWarmup.TickCode.TIMER) : List.of());
             TickWarmup.COMPILED.add(TickWarmup.TickCode.TIMER);
-            assertThat(TickWarmup.burstTicks(TickWarmup.TickCode.TIMER)).isZero();
-            assertThat(TickWarmup.burstTicks(TickWarmup.TickCode.LAUNCH)).as("another branch: its own burst").isEqualTo(10_000);
+            assertThat(TickWarmup.burstCalls(TickWarmup.TickCode.TIMER)).isZero();
+            assertThat(TickWarmup.burstCalls(TickWarmup.TickCode.LAUNCH)).as("another branch: its own burst").isEqualTo(10_000);
             Result second = new LaunchJitter(LaunchJitter.Condition.TIMER_NOISY).run(target(null));
             assertThat(detail(second).warmupTicks()).isGreaterThanOrEqualTo(TickWarmup.leastTicks(LAUNCHES));
             assertThat(TickWarmup.TickCode.of(false, false)).isEqualTo(TickWarmup.TickCode.TIMER);
