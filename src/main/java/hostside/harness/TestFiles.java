@@ -16,6 +16,13 @@ import java.util.Map;
  * own file; only files this session made, by their identity ({@link OwnFiles}).
  */
 public final class TestFiles implements AutoCloseable {
+    /**
+     * What a cold sequential sample reads of a test file at most, Module 2's and Module 4's alike:
+     * 256 MiB, a few hundred milliseconds from a disk, far past readahead's window (a few MiB), so
+     * its ramp is a small share, and the same bytes for both drills' cold reads.
+     */
+    public static final long COLD_SAMPLE_BYTES = 256L << 20;
+
     /** No sharing: each drill writes its own file and removes it when it is done. */
     public static final TestFiles OWN = new TestFiles(null);
 

@@ -144,10 +144,11 @@ public final class VmDocument {
     private static java.util.Optional<Block> fileNote(List<Result> host) {
         return host.stream().filter(r -> r.isOk() && r.detail() instanceof FileRead.FileDetail).findFirst().map(r -> {
             FileRead.FileDetail f = (FileRead.FileDetail) r.detail();
-            Long cold = host.stream().filter(x -> x.isOk() && x.detail() instanceof FileRead.FileDetail d && d.residentAtStartPercent() != null
-                    && d.readBytes() != null && d.readBytes() < d.fileBytes()).map(x -> ((FileRead.FileDetail) x.detail()).readBytes()).findFirst().orElse(null);
+            // only a cold sample reads less than the file
+            Long part = host.stream().filter(x -> x.isOk() && x.detail() instanceof FileRead.FileDetail d && d.readBytes() != null && d.readBytes() < d.fileBytes())
+                    .map(x -> ((FileRead.FileDetail) x.detail()).readBytes()).findFirst().orElse(null);
             return Note.of("file reads: a " + Units.bytes(f.fileBytes()) + " test file in " + f.dir() + " (removed afterwards)"
-                    + (cold == null ? "" : "; a cold sample reads its first " + Units.bytes(cold)));
+                    + (part == null ? "" : "; a cold sample reads its first " + Units.bytes(part)));
         });
     }
 

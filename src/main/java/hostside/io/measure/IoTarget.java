@@ -3,6 +3,8 @@ package hostside.io.measure;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
+import hostside.harness.TestFiles;
+
 /**
  * What the I/O measurements run against.
  *
@@ -20,12 +22,9 @@ import java.util.function.Supplier;
  */
 public record IoTarget(Path dir, String dirFilesystem, Supplier<Path> file, long fileBytes, long writeBytes, long pageSize,
                        long sampleNanos, String uringUnavailable, DiskRequests disk, HugePage hugePage) {
-    /**
-     * A sequential sample reads this much: the whole file, up to 256 MiB, a few hundred milliseconds
-     * from a disk, far past readahead's window (at most a few MiB), so its ramp is a small share.
-     */
+    /** A sequential sample reads this much: the whole file, up to {@link TestFiles#COLD_SAMPLE_BYTES}, in whole blocks. */
     public long sequentialSampleBytes() {
-        return Math.min(fileBytes, 256L << 20) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
+        return Math.min(fileBytes, TestFiles.COLD_SAMPLE_BYTES) / ReadTest.SEQ_BLOCK * ReadTest.SEQ_BLOCK;
     }
 
     /**

@@ -13,6 +13,7 @@ import hostside.harness.Result;
 import hostside.harness.Sampling;
 import hostside.harness.TestCase;
 import hostside.harness.TestFile;
+import hostside.harness.TestFiles;
 import hostside.libc.Libc;
 
 /**
@@ -27,14 +28,13 @@ public record FileRead(boolean mmap, boolean cold) implements TestCase<HostTarge
     static final int CHUNK = 1 << 20;
     static final int COLD_SAMPLES = 3, WARM_SAMPLES = 5;
     /**
-     * What a cold sample reads: the file's first 256 MiB at most, as a cold sequential sample of io's
-     * reads (IoTarget.sequentialSampleBytes), far past readahead's window of a few MiB. Three cold
-     * passes over the whole 1 GiB took 2.1-2.3 s of each cold case in an H100 VM's report
-     * (docs/measurements/2026-12-07-h100-night.md). The warm cases read the whole file: 256 MiB of
-     * page cache may sit in a large last-level cache (the H200 VM's is 300 MiB) and a warm read of it
-     * would time the cache, not memory.
+     * What a cold sample reads: the file's first {@link TestFiles#COLD_SAMPLE_BYTES} at most, as io's
+     * cold sequential sample does. Three cold passes over the whole 1 GiB took 2.0-2.3 s of each cold
+     * case in an H100 VM's report, 0.6 s at 256 MiB (docs/measurements/2026-12-08-minute-cuts.md). The
+     * warm cases read the whole file: 256 MiB of page cache may sit in a large last-level cache (the
+     * H200 VM's is 300 MiB) and a warm read of it would time the cache, not memory.
      */
-    static final long COLD_BYTES = 256L << 20;
+    static final long COLD_BYTES = TestFiles.COLD_SAMPLE_BYTES;
 
     public String key() {
         return "file_" + (mmap ? "mmap" : "read") + "_" + (cold ? "cold" : "warm");
