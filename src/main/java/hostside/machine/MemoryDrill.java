@@ -70,7 +70,7 @@ public final class MemoryDrill {
         long pageSize = Libc.pageSize();
         CacheKnee.Knee knee = null;
         // the probe sizes the arrays: a run that skips every case (a quick report) sizes nothing, and spent
-        // 0.9 s of a 2-CPU VM's quick report on it
+        // 0.5-0.6 s of a 2-CPU VM's quick report on it (its machine drill 1.0-1.1 -> 0.5 s, docs/measurements/2026-12-08-minute-cuts)
         if (plan.llcBytes() <= 0 && !plan.cpus().isEmpty() && !Runner.noneRuns(tests)) {
             progress.step("measuring the caches' size: sysfs names none");
             knee = CacheKnee.measure(plan.cpus(), kneeMax(available), huge);

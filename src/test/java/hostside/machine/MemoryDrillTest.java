@@ -78,7 +78,7 @@ class MemoryDrillTest {
 
     @Test
     void aRunThatSkipsEveryCaseProbesNoCache() {
-        // a quick report skips every memory case: sizing arrays for none cost 0.9 s where sysfs names no cache
+        // a quick report skips every memory case: sizing arrays for none cost 0.5-0.6 s where sysfs names no cache
         FsRoot live = FsRoot.live();
         var skipped = MemoryDrill.tests().stream().map(t -> (TestCase<MemoryTarget>) new Skipped<>(t, "quick")).toList();
         List<ProgressSink.Event> events = new ArrayList<>();
