@@ -51,8 +51,20 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
      * buffered 5.99-6.16 against 4.79-6.16: docs/measurements/2026-12-07-io-file-size-devvm.md).
      */
     public static final long MAX_WRITE = 256L << 20;
-    /** A time-based read sample: 200 ms holds tens of thousands of random reads; the loop takes as many as the median needs. */
-    public static final long DEFAULT_SAMPLE_MS = 200;
+    /**
+     * A time-based read sample: 100 ms holds thousands of random reads (2,000 at the dev VM's 20,000
+     * O_DIRECT IOPS, tens of thousands cached); the loop takes as many as the median needs. At 200 ms the
+     * five random cases took 6.4-8.2 s of the dev VM's io drill, at 100 ms 4.6-5.4 s, over three
+     * interleaved rounds (docs/measurements/2026-12-08-fewer-loads-devvm.md); on the H100 VM they were
+     * 8.1 s of a 76 s report. 100 ms was tried once before and not landed: the medians sat below the 200
+     * ms ones in 15 of 20 pairs (docs/measurements/2026-12-07-rand-sample-devvm.md); in the second try 9 of
+     * 15, by less than the rounds drifted, but the cold reads in 6 of 7 pairs over both days. A cold sample
+     * starts from an evicted file and fills the page cache as it goes (readahead around each miss), so a
+     * longer one reads more from memory: bounded by what was cached after the samples, 2% of the file on
+     * the H100 VM (22.7 MB), which fio's one-second job has read more of. Both are within the 10% a
+     * figure is held to beside its peer; the peers' rounds on a GPU machine say whether they stay there.
+     */
+    public static final long DEFAULT_SAMPLE_MS = 100;
 
     /** The drill, as the registry and the commands drive it. */
     public static final IoDrill DRILL = new IoDrill();

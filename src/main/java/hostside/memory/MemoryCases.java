@@ -29,8 +29,15 @@ public final class MemoryCases {
     static final Sampling ONE_THREAD_SAMPLING = new Sampling(1, 5);
     static final Sampling READ_SAMPLING = new Sampling(1, 9);
     static final Sampling CHASE_SAMPLING = new Sampling(1, 5);
-    /** Dependent loads per chase sample: some 0.3 s at 140 ns a load (the H200 VM), thousands of timer ticks. A large matrix takes fewer ({@link MemoryTarget#chaseLoads}). */
-    public static final int CHASE_LOADS = 1 << 21;
+    /**
+     * Dependent loads per chase sample, 2^20: 0.13 s at the H100 VM's 127 ns a load, a million timer
+     * ticks, and a twentieth of the 1.2 GiB set's cycle. At 2^21 the chase took 3.7 s of that VM's
+     * report; on the dev VM 2^20 took 0.9-1.5 s less a run than 2^21, its medians (206-277 ns) inside
+     * 2^21's range (221-241) over three interleaved rounds, the VM drifting more from round to round
+     * than between them (docs/measurements/2026-12-08-fewer-loads-devvm.md). A large matrix takes
+     * fewer ({@link MemoryTarget#chaseLoads}); the peer (memref chase) is run with the report's.
+     */
+    public static final int CHASE_LOADS = 1 << 20;
 
     private MemoryCases() {}
 

@@ -15,8 +15,17 @@ import hostside.harness.JitWatch;
 final class TickWarmup {
     private TickWarmup() {}
 
-    /** Warm-up ends once no compilation has finished for this long (or at {@link #MAX_WARMUP_NS}). */
-    static final long JIT_QUIET_NS = 300_000_000L;
+    /**
+     * Warm-up ends once no compilation has finished for this long (or at {@link #MAX_WARMUP_NS}): 150
+     * ms. Since the burst compiles the recording before the warm-up at the cadence, the quiet window
+     * waits for strays only; at 300 ms it was most of each condition's warm-up (six conditions in a
+     * report). On the dev VM, three interleaved rounds of the two timer conditions: no JIT time
+     * inside any recording at 150 ms or 300, warm-ups of 150-154 ms against 300-302 (the noisy
+     * condition) and 376-410 against 535-587 (the quiet one, which has the burst), medians 68.4-73.7
+     * us against 68.5-74.2 (docs/measurements/2026-12-08-fewer-loads-devvm.md). Each recording
+     * keeps the JIT time inside it ({@code jitInRecordingMs}): a compilation the window missed shows there.
+     */
+    static final long JIT_QUIET_NS = 150_000_000L;
     static final long MAX_WARMUP_NS = 6_000_000_000L;
 
     /**

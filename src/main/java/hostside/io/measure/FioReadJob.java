@@ -40,6 +40,7 @@ final class FioReadJob {
         // 665k cached reads a second on the dev VM, 2026-12-07 (HOWTO, norandommap: "just get a new random offset")
         if (r.pattern() == ReadTest.Pattern.RANDOM) s.append(" --norandommap");
         if (r.pattern() == ReadTest.Pattern.SEQUENTIAL && r.cache() == ReadTest.Cache.COLD) s.append(" --io_size=").append(t.sequentialSampleBytes());
+        // five samples' time; fio's runtime is whole seconds, so at least one (at 100 ms samples, ten samples' time)
         else s.append(" --time_based --runtime=").append(Math.max(1, t.sampleNanos() * ReadTest.SAMPLES / 1_000_000_000L));
         return s.toString();
     }

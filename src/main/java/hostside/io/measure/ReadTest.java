@@ -43,8 +43,9 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
 
     /**
      * Five samples and more until the median is within 5%, at most {@link #MOST_SAMPLES} or some
-     * seconds of samples: twice fio's job for a time-based sample (ten samples; the job runs five
-     * samples' time, {@link FioReadJob}), two seconds for a sequential pass, whose length only the
+     * seconds of samples: ten samples' time for a time-based sample (a second at the default 100 ms,
+     * what fio's job runs: five samples' time, in whole seconds and at least one, {@link FioReadJob}),
+     * two seconds for a sequential pass, whose length only the
      * disk tells. A disk that has not settled by then does not settle later: on the H100 VM the
      * random reads stopped at a 3 s cap with their medians known only to 5-21%, the cold and
      * O_DIRECT passes that did not settle at 3.0-4.1 s to 7-14% (docs/measurements/2026-12-07-report-h100.md), and the

@@ -37,7 +37,16 @@ public record TlbReach(boolean huge, long maxBytes) implements TestCase<HostTarg
     public static final long DEFAULT_MAX = 4L << 30;
     /** The figure is the walk at this size in every run, so that the report's equals the drill's alone. */
     public static final long FIGURE_AT = 1L << 30;
-    static final int ACCESSES = 1 << 20, SAMPLES = 3;
+    /**
+     * Loads a sample, 2^18: a walk of every page of the figure's 1 GiB set (262,144 pages) once, after a
+     * warm-up that walks them all; 46 ms at the H100 VM's 174 ns a base-page load there. At 2^20 each
+     * large set took four times as long for the same figure: on the dev VM, interleaved, the huge-page
+     * walk at 1 GiB gave 425-462 ns at 2^20 and 400-469 at 2^18 over four rounds, and both walks to
+     * 4 GiB took 28.7-30.2 s a run against 22.6-23.1 over three
+     * (docs/measurements/2026-12-08-fewer-loads-devvm.md); on the H100 VM the two walks were 4.7 s of a
+     * 76 s report.
+     */
+    static final int ACCESSES = 1 << 18, SAMPLES = 3;
 
     public TlbReach(boolean huge) {
         this(huge, DEFAULT_MAX);
