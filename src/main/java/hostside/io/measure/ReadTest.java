@@ -45,14 +45,19 @@ public record ReadTest(Pattern pattern, Cache cache, Engine engine, int depth) i
      * Five samples and more until the median is within 5%, at most {@link #MOST_SAMPLES} or some
      * seconds of samples: ten samples' time for a time-based sample (a second at the default 100 ms,
      * what fio's job runs: five samples' time, in whole seconds and at least one, {@link FioReadJob}),
-     * two seconds for a sequential pass, whose length only the
-     * disk tells. A disk that has not settled by then does not settle later: on the H100 VM the
-     * random reads stopped at a 3 s cap with their medians known only to 5-21%, the cold and
-     * O_DIRECT passes that did not settle at 3.0-4.1 s to 7-14% (docs/measurements/2026-12-07-report-h100.md), and the
-     * report says so ({@link hostside.harness.Settling}) rather than taking longer.
+     * a second for sequential passes, whose length only the disk tells (five passes of 256 MiB take
+     * 0.85 s at the H100 VM's 1.6 GB/s; a slower disk takes its five whatever the cap). A disk that has
+     * not settled by then does not settle later: on the H100 VM the random reads stopped at a 3 s cap
+     * with their medians known only to 5-21%, the cold and O_DIRECT passes that did not settle at
+     * 3.0-4.1 s to 7-14% (docs/measurements/2026-12-07-report-h100.md), and a quick report's cold and
+     * depth-32 passes ran to the 2 s cap there, 4.2 s of its 16.9
+     * (docs/measurements/2026-12-08-minute-cuts/quick-stamped-h100.txt). The report says so
+     * ({@link hostside.harness.Settling}) rather than taking longer.
      */
+    static final Duration SEQUENTIAL_CAP = Duration.ofSeconds(1);
+
     Sampling sampling(IoTarget t) {
-        Duration cap = pattern == Pattern.SEQUENTIAL ? Duration.ofSeconds(2) : Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), 2L * SAMPLES));
+        Duration cap = pattern == Pattern.SEQUENTIAL ? SEQUENTIAL_CAP : Duration.ofNanos(Math.multiplyExact(t.sampleNanos(), 2L * SAMPLES));
         return Sampling.untilSettled(1, SAMPLES, MOST_SAMPLES, WITHIN, cap);
     }
 
