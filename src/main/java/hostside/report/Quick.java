@@ -35,17 +35,20 @@ public final class Quick {
     /**
      * The kept cases, by drill: what the four answers and the headline table quote. Module 1: the
      * four copies (the link answer and the headlines) and the pairwise read copies, the one figure
-     * that finds a degraded NVLink. Module 2: the fault costs (no test file). Module 3: syscall,
-     * context switch, and the quiet jitter the CPU answer quotes (the launch's on a GPU machine, the
-     * timer's elsewhere: {@link #of(List, boolean)}). Module 4: the three figures of the "beyond the
-     * box" answer. Memory bandwidth and latency are left out: 15 s of the H200's 43 s in a first
-     * quick run, and no answer quotes them (docs/measurements/2026-12-05-fleet.md).
+     * that finds a degraded NVLink. Module 2: the fault costs (no test file). Module 3: the syscall
+     * (its verdict, M3-SYSCALL, can warn) and the quiet jitter the CPU answer quotes (the launch's on a
+     * GPU machine, the timer's elsewhere: {@link #of(List, boolean)}). Module 4: the three figures of
+     * the "beyond the box" answer. Memory bandwidth and latency are left out: 15 s of the H200's 43 s
+     * in a first quick run, and no answer quotes them (docs/measurements/2026-12-05-fleet.md). So is the
+     * same-core context switch: no answer or headline quotes it, its one verdict is an info line
+     * (M3-HANDOFF), its figure is bimodal on the GPU VMs, and it took 0.5-0.8 s of an H100 VM's 14.8-16.9 s
+     * quick report (docs/measurements/2026-12-08-minute-cuts.md).
      */
     static final Set<String> KEEP = Set.of(
             "host_to_device_ce_pinned", "device_to_host_ce_pinned", "host_to_device_ce_pageable", "device_to_host_ce_pageable",
             "device_to_device_memcpy_read_ce",
             "anon_first_touch_base", "anon_first_touch_thp",
-            "syscall_getppid", "context_switch_same_core", "timer_jitter_quiet", "launch_jitter_quiet",
+            "syscall_getppid", "timer_jitter_quiet", "launch_jitter_quiet",
             "seq_read_cold_qd1", "seq_read_direct_uring_qd32", "write_fsync");
 
     /** On a GPU machine the launch jitter answers for the feeder; the timer's is then left to the full report. */
