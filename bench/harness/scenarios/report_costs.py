@@ -31,6 +31,10 @@ class ReportCosts(Scenario):
 
     def rows(self, bench):
         o = bench.options
+        if o.before and o.all:
+            # the before/after rounds time the two reports only: --all's commands would be left out without a word
+            raise SystemExit("bench/run report-costs: --all and --before do not go together (--before times report --quick and "
+                             "report only); run --all alone for the README's table")
         if o.before:
             return self._before_after(bench, tools.Hostside(o.before, runtime_from=bench.hostside))
         commands = []
