@@ -44,13 +44,16 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
      */
     public static final long DEFAULT_FILE = 1L << 30, MIN_FILE = 64L << 20;
     /**
-     * Each write sample at most: 256 MiB, what a quick report writes, so that a quick report's writes
-     * and a full one's are the same figure. At 512 MiB the two write cases took 6.1 s of an H100 VM's
-     * report (docs/measurements/2026-12-07-h100-night.md); on the dev VM 256 MiB samples gave figures
-     * inside the ranges of 512 MiB ones beside larger files (fsync 1.42-1.46 against 1.32-1.98 GB/s,
-     * buffered 5.99-6.16 against 4.79-6.16: docs/measurements/2026-12-07-io-file-size-devvm.md).
+     * Each write sample at most: 128 MiB, the same in a quick report and a full one, so that their
+     * writes are the same figure. At 512 MiB the two write cases took 6.1 s of an H100 VM's report
+     * (docs/measurements/2026-12-07-h100-night.md), at 256 MiB 3.6 s (2026-12-08-minute-cuts.md); on
+     * the dev VM, four interleaved rounds, 128 MiB files wrote 8.9-9.1 GB/s buffered and 1.09-1.36 with
+     * fsync against 9.0-9.5 and 1.09-1.30 at 256 MiB, in 1.3-1.6 and 0.8-1.3 s a case against 2.1-2.6
+     * and 2.0-2.2; fio's jobs at the two sizes, three rounds, 7.1-7.5 against 6.0-8.1 buffered and
+     * 1.15-1.30 against 1.29-1.34 with fsync (docs/measurements/2026-12-08-fewer-loads-devvm.md). The
+     * fsync's flush of 128 MiB still takes tens of milliseconds on a VM's disk (84-109 ms there).
      */
-    public static final long MAX_WRITE = 256L << 20;
+    public static final long MAX_WRITE = 128L << 20;
     /**
      * A time-based read sample: 100 ms holds thousands of random reads (2,000 at the dev VM's 20,000
      * O_DIRECT IOPS, tens of thousands cached); the loop takes as many as the median needs. At 200 ms the

@@ -27,7 +27,7 @@ public final class Quick {
      * report's three io figures at 256 MiB overlapped the same cases' ranges at 1 GiB and 2 GiB but
      * for one round's O_DIRECT reads, which drifted with no regard to size, and the whole io drill
      * took 26-28 s instead of 42-46 s
-     * (docs/measurements/2026-12-07-io-file-size-devvm.md); its writes are 256 MiB, as the full report's
+     * (docs/measurements/2026-12-07-io-file-size-devvm.md); its writes are 128 MiB, as the full report's
      * ({@link hostside.io.IoDrill#MAX_WRITE}).
      */
     public static final long IO_FILE = 256L << 20;
