@@ -17,12 +17,16 @@ import hostside.fs.FsRoot;
  * @param cpus         the cpuN lines of /proc/stat: the CPUs online
  * @param procsRunning /proc/stat procs_running: tasks runnable now, the reading thread included
  * @param selfTicks    this process's utime + stime (/proc/self/stat), every thread of it
+ * @param selfWaitNs   this process's threads' time runnable but waiting for a CPU, summed
+ *                     (/proc/self/task/TID/schedstat's second field, run_delay, ns); null where the
+ *                     kernel keeps no schedstat. A thread that ended since the last reading takes its
+ *                     share with it
  * @param psiSomeUs    /proc/pressure/cpu "some" total: microseconds in which some task waited for a CPU
  * @param psiSomeAvg10 the same line's avg10, in percent
  * @param load1        the 1-minute load average, /proc/loadavg's first field
  */
 record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, Integer procsRunning, Long selfTicks,
-                    Long psiSomeUs, Double psiSomeAvg10, Double load1) {
+                    Long selfWaitNs, Long psiSomeUs, Double psiSomeAvg10, Double load1) {
 
     static LoadCounters read(FsRoot fs) {
         // the files' one readers, ProcStat, Pressure and LoadAvg, as the checklist reads them
@@ -32,13 +36,33 @@ record LoadCounters(Long busyTicks, Long stealTicks, Long totalTicks, int cpus, 
         Long running = stat == null ? null : stat.procsRunning();
         return new LoadCounters(all == null ? null : all.user() + all.nice() + all.system() + all.irq() + all.softirq(),
                 all == null ? null : all.steal(), all == null ? null : all.total(), stat == null ? 0 : stat.cpus().size(),
-                running == null || running > Integer.MAX_VALUE ? null : running.intValue(), selfTicks(fs),
+                running == null || running > Integer.MAX_VALUE ? null : running.intValue(), selfTicks(fs), selfWaitNs(fs),
                 psi == null ? null : psi.some().totalUs(), psi == null ? null : psi.some().avg10(), LoadAvg.read(fs).map(LoadAvg::one).orElse(null));
     }
 
     /** utime + stime of this process (every thread of it), from /proc/self/stat; null where unreadable. */
     static Long selfTicks(FsRoot fs) {
         return parsed(fs, "/proc/self/stat", TaskStat::parse) instanceof TaskStat t ? t.cpuTicks() : null;
+    }
+
+    /**
+     * The run delay of this process's threads, summed (schedstat's "cpu_time run_delay timeslices");
+     * null where no thread's schedstat reads (a kernel without CONFIG_SCHED_INFO).
+     */
+    static Long selfWaitNs(FsRoot fs) {
+        long sum = 0;
+        boolean any = false;
+        for (String tid : fs.list("/proc/self/task")) {
+            String[] f = fs.text("/proc/self/task/" + tid + "/schedstat").map(t -> t.split("\\s+")).orElse(new String[0]);
+            if (f.length < 2) continue;
+            try {
+                sum += Long.parseLong(f[1]);
+                any = true;
+            } catch (NumberFormatException e) {
+                // a garbled line counts nothing rather than a guess
+            }
+        }
+        return any ? sum : null;
     }
 
     /** The file parsed, or null where it is missing or garbled: a count that cannot be read is not a zero. */

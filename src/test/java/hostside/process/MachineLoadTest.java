@@ -261,4 +261,49 @@ class MachineLoadTest {
         assertThat(n.has("reasons")).isFalse();
         assertThat(Json.MAPPER.treeToValue(n, MachineLoad.class)).isEqualTo(l);
     }
+
+    /** {@code m} with its threads' schedstat lines (cpu_time run_delay timeslices), one per thread. */
+    static Path threads(Path m, long... runDelayNs) throws IOException {
+        for (int i = 0; i < runDelayNs.length; i++) {
+            Path t = m.resolve("proc/self/task/" + (4242 + i));
+            Files.createDirectories(t);
+            Files.writeString(t.resolve("schedstat"), "123456789 " + runDelayNs[i] + " 42\n");
+        }
+        return m;
+    }
+
+    @Test
+    void hostsidesOwnWaitsAreNotCountedAsOthers() throws IOException {
+        // the JVM's start on 2 CPUs: PSI some 48 ms of a 200 ms window (24%), hostside's threads waited 60 ms between them
+        LoadCounters a = counters(threads(machine("ja", "cpu  1000 0 500 8000 10 0 5 0 0 0", 2, self(300, 100), psi(0.4, 5_000_000)), 1_000_000, 2_000_000));
+        LoadCounters b = counters(threads(machine("jb", "cpu  1020 0 504 8012 10 0 5 0 0 0", 2, self(319, 104), psi(5.0, 5_048_000)), 31_000_000, 32_000_000));
+        assertThat(a.selfWaitNs()).isEqualTo(3_000_000L);
+        MachineLoad l = MachineLoad.between(a, b, 200_000_000L);
+        assertThat(l.psiSomeWindow()).isCloseTo(24.0, within(1e-9));
+        assertThat(l.selfWaitPercent()).isCloseTo(30.0, within(1e-9));
+        assertThat(MachineLoad.othersWaitPercent(l.psiSomeWindow(), l.selfWaitPercent())).isZero();
+        assertThat(l.busy()).as("only hostside's own threads waited").isFalse();
+        assertThat(l.summary()).contains("CPU pressure 24% (hostside's own waits 30%)");
+    }
+
+    @Test
+    void othersWaitingBeyondHostsidesOwnIsBusy() throws IOException {
+        // PSI some 40%, hostside's threads 10%: others' tasks waited 30% of the window at the least
+        LoadCounters a = counters(threads(machine("oa", "cpu  1000 0 500 8000 10 0 5 0 0 0", 2, self(300, 100), psi(0.4, 5_000_000)), 0));
+        LoadCounters b = counters(threads(machine("ob", "cpu  1020 0 504 8012 10 0 5 0 0 0", 2, self(319, 104), psi(9.0, 5_080_000)), 20_000_000));
+        MachineLoad l = MachineLoad.between(a, b, 200_000_000L);
+        assertThat(l.busy()).isTrue();
+        assertThat(l.reasons()).containsExactly("other tasks waited for a CPU 30% of the time (PSI some 40% less hostside's own waits, more than 10%)");
+    }
+
+    @Test
+    void withoutSchedstatPsiIsJudgedAsItIs() throws IOException {
+        LoadCounters a = counters(machine("na", "cpu  1000 0 500 8000 10 0 5 0 0 0", 2, self(300, 100), psi(0.4, 5_000_000)));
+        LoadCounters b = counters(machine("nb", "cpu  1020 0 504 8012 10 0 5 0 0 0", 2, self(319, 104), psi(5.0, 5_048_000)));
+        assertThat(a.selfWaitNs()).isNull();
+        MachineLoad l = MachineLoad.between(a, b, 200_000_000L);
+        assertThat(l.selfWaitPercent()).isNull();
+        assertThat(l.busy()).isTrue();
+        assertThat(l.reasons()).containsExactly("tasks waited for a CPU 24% of the time (PSI some, more than 10%)");
+    }
 }
