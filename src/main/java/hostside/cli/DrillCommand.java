@@ -13,6 +13,7 @@ import hostside.harness.DrillContext;
 import hostside.harness.DrillRun;
 import hostside.harness.ProgressSink;
 import hostside.harness.Selection;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 
 /**
@@ -32,12 +33,13 @@ final class DrillCommand {
         }
         Selection cases = measure == null ? Selection.all() : measure.selection(drill.cases());
         FsRoot fs = machine.open(); // unpacking a recording has its own progress line
-        MachineLoad load = DrillLoad.before(fs, drill.measures(DrillContext.alone(fs, cases, ProgressSink.NONE, null)));
+        LoadWindow window = DrillLoad.opening(fs, drill.measures(DrillContext.alone(fs, cases, ProgressSink.NONE, null)));
         R run;
         try (Progress progress = Progress.forStderr(spec.commandLine().getErr())) {
-            ProgressSink sink = DrillLoad.sayingBusy(progress, drill.key(), load, spec.commandLine().getErr());
-            run = drill.run(DrillContext.alone(fs, cases, sink, load), options);
+            ProgressSink sink = DrillLoad.sayingBusy(progress, drill.key(), window, spec.commandLine().getErr());
+            run = drill.run(DrillContext.alone(fs, cases, sink, window), options);
         }
+        MachineLoad load = window.close(); // closed by the drill before it measured (here only if it stopped before its facts)
         if (machine.json) out.print(Json.write(DrillLoad.json(run.json(), load)));
         else out.print(new TextRenderer(Style.forTerminal()).render(DrillLoad.document(run.document(), drill.key(), load)));
         out.flush();

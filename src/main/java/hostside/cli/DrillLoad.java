@@ -12,20 +12,22 @@ import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.fs.FsRoot;
 import hostside.harness.ProgressSink;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 
 /**
- * The load before a standalone drill measures ({@link MachineLoad}): read before the drill, said
- * on the command's stderr as its first measurement starts when the machine is busy, kept typed in its
- * JSON under "load", and said at the top of its document when busy. On a recording, or with
+ * The load before a standalone drill measures ({@link MachineLoad}): read over the drill's facts,
+ * its window opened as the drill begins and closed by the drill before it measures ({@link LoadWindow}),
+ * said on the command's stderr as its first measurement starts when the machine is busy, kept typed in
+ * its JSON under "load", and said at the top of its document when busy. On a recording, or with
  * nothing to measure, nothing is read and the JSON has no "load".
  */
 final class DrillLoad {
     private DrillLoad() {}
 
-    /** Read before the drill; null on a recording, or when the drill measures nothing (--no-measure, an --only of another drill). */
-    static MachineLoad before(FsRoot fs, boolean measures) {
-        return measures ? MachineLoad.live(fs) : null;
+    /** Opened as the drill begins; none on a recording, or when the drill measures nothing (--no-measure, an --only of another drill). */
+    static LoadWindow opening(FsRoot fs, boolean measures) {
+        return measures ? LoadWindow.open(fs, l -> { }) : LoadWindow.NONE;
     }
 
     /**
@@ -33,14 +35,17 @@ final class DrillLoad {
      * checks before it measures (a bad --dir, a disk too small) still fails in one line, with
      * nothing said of a load no figure was taken under. The live line is cleared first.
      */
-    static ProgressSink sayingBusy(Progress progress, String drill, MachineLoad load, PrintWriter err) {
-        if (load == null || !load.busy()) return progress;
+    static ProgressSink sayingBusy(Progress progress, String drill, LoadWindow window, PrintWriter err) {
+        if (window == LoadWindow.NONE) return progress;
         boolean[] said = {false};
         return e -> {
             if (!said[0] && e instanceof ProgressSink.CaseStarted) {
                 said[0] = true;
-                progress.clear();
-                MachineLoad.said(drill, load, warn(err));
+                MachineLoad load = window.close(); // the drill closed it before its first case: the load it read
+                if (load != null && load.busy()) {
+                    progress.clear();
+                    MachineLoad.said(drill, load, warn(err));
+                }
             }
             progress.accept(e);
         };

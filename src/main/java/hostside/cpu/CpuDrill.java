@@ -35,6 +35,7 @@ import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
 import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 
 /**
@@ -240,13 +241,15 @@ public final class CpuDrill implements Drill<CpuDrill.Options, CpuRun> {
 
     /**
      * Facts, then the measurements and the DataLoader cases, each reported to {@code progress}, with
-     * Module 1's facts already read. {@code load}: the machine's as the drill began (null where not
-     * read): a busy one makes the measured findings unknown.
+     * Module 1's facts already read. {@code window}: the machine's load, read over the facts and
+     * closed before the measurements ({@link LoadWindow#NONE} where not read): a busy one makes the
+     * measured findings unknown.
      */
     static CpuRun run(FsRoot fs, MachineFacts machine, List<TestCase<CpuTarget>> tests, List<TestCase<DataLoaderTarget>> loader,
-                      Options options, ProgressSink progress, MachineLoad load) {
+                      Options options, ProgressSink progress, LoadWindow window) {
         // the settings before the measurements, as a reader of the run expects: the frequency governor and the IRQs as they were
         CpuFacts facts = CpuFactsReader.read(fs, machine);
+        MachineLoad load = window.close();
         Measured m = measure(fs, machine, tests, options.launches(), options.periodNs(), progress);
         List<Result> dl = dataloader(fs, loader, options, progress);
         List<Finding> verdicts = new ArrayList<>(MeasuredVerdicts.of(machine.host(), m.results(), !m.gpu().isEmpty(), load));

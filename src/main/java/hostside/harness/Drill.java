@@ -59,9 +59,10 @@ public interface Drill<O, R extends DrillRun> {
     R run(DrillContext context, O options);
 
     /**
-     * Whether it will measure anything in {@code context}: then the machine's load is read before it
-     * begins, and a busy machine makes its measured findings unknown. A drill that reuses what an
-     * earlier one measured says no.
+     * Whether it will measure anything in {@code context}: then the machine's load is read as it
+     * begins, over the window it closes ({@link DrillContext#load()}) once its facts are read and
+     * before it measures or writes a test file, and a busy machine makes its measured findings
+     * unknown. A drill that reuses what an earlier one measured says no.
      */
     default boolean measures(DrillContext context) {
         return context.cases().picksAny(cases());

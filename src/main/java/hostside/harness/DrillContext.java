@@ -3,16 +3,19 @@ package hostside.harness;
 import java.util.Objects;
 
 import hostside.fs.FsRoot;
-import hostside.process.MachineLoad;
+import hostside.process.LoadWindow;
 
 /**
  * Where and how a drill runs: the machine (live or recorded), which cases, where progress goes,
- * the machine's load as the drill began (null where not read, as on a recording: a busy machine
- * makes the measured findings unknown), what earlier drills of the same session made, and the
- * session's test files (a report's drills share one, {@link TestFiles}).
+ * the window the machine's load is read over as the drill begins ({@link LoadWindow}: the drill
+ * closes it once its facts are read, before it measures; {@link LoadWindow#NONE}, or null, where
+ * none is read, as on a recording: a busy machine makes the measured findings unknown), what
+ * earlier drills of the same session made, and the session's test files (a report's drills share
+ * one, {@link TestFiles}).
  */
-public record DrillContext(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load, Earlier earlier, TestFiles files) {
+public record DrillContext(FsRoot fs, Selection cases, ProgressSink progress, LoadWindow load, Earlier earlier, TestFiles files) {
     public DrillContext {
+        if (load == null) load = LoadWindow.NONE;
         Objects.requireNonNull(fs, "fs");
         Objects.requireNonNull(cases, "cases");
         Objects.requireNonNull(progress, "progress");
@@ -21,12 +24,12 @@ public record DrillContext(FsRoot fs, Selection cases, ProgressSink progress, Ma
     }
 
     /** Each drill its own test file. */
-    public DrillContext(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load, Earlier earlier) {
+    public DrillContext(FsRoot fs, Selection cases, ProgressSink progress, LoadWindow load, Earlier earlier) {
         this(fs, cases, progress, load, earlier, TestFiles.OWN);
     }
 
     /** A drill run alone: nothing earlier, its own test file. */
-    public static DrillContext alone(FsRoot fs, Selection cases, ProgressSink progress, MachineLoad load) {
+    public static DrillContext alone(FsRoot fs, Selection cases, ProgressSink progress, LoadWindow load) {
         return new DrillContext(fs, cases, progress, load, Earlier.NONE);
     }
 }

@@ -28,6 +28,7 @@ import hostside.machine.MachineFacts;
 import hostside.machine.MachineReader;
 import hostside.machine.MachineRun;
 import hostside.machine.PciDevice;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 
 /**
@@ -158,19 +159,21 @@ public final class IoDrill implements Drill<IoDrill.Options, IoRun> {
 
     /**
      * The facts, then the cases against the test file (or --file), judged. {@code machineFacts}: Module
-     * 1's, for the GPUs' NUMA nodes. {@code load}: the machine's as the drill began (null where not
-     * read): a busy one makes the measured findings unknown.
+     * 1's, for the GPUs' NUMA nodes. {@code window}: the machine's load, read over the facts and
+     * closed before the test file is written ({@link LoadWindow#NONE} where not read): a busy one
+     * makes the measured findings unknown.
      */
     static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
-                     ProgressSink progress, MachineLoad load) {
-        return run(fs, machineFacts, tests, o, progress, load, TestFiles.OWN);
+                     ProgressSink progress, LoadWindow window) {
+        return run(fs, machineFacts, tests, o, progress, window, TestFiles.OWN);
     }
 
     /** ... with the test file lent by {@code files}: a report's drills share one. */
     static IoRun run(FsRoot fs, MachineFacts machineFacts, List<TestCase<IoTarget>> tests, Options o,
-                     ProgressSink progress, MachineLoad load, TestFiles files) {
+                     ProgressSink progress, LoadWindow window, TestFiles files) {
         Host machine = machineFacts.host();
         IoFacts facts = facts(fs, machine, o);
+        MachineLoad load = window.close(); // before the test file is written: its writeback is others' work
         List<Finding> findings = IoVerdicts.of(facts, gpuNumaNodes(machineFacts));
         try (LiveTarget live = new LiveTarget(fs, o, tests, progress, files, facts)) {
             List<Result> results = Runner.run(fs, tests, live, progress);

@@ -17,6 +17,7 @@ import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.harness.Unsettled;
 import hostside.memory.MemoryTarget;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 
 /** Module 1 as one run: the facts, the CPU's memory, the GPU drill, and the GPU matrix that joins them. */
@@ -104,12 +105,13 @@ public final class MachineDrill implements Drill<MachineDrill.Options, MachineRu
     /**
      * Facts, the CPU memory measurements (before the GPU's: they load every CPU and its memory, and
      * nothing else may run beside them), then the GPU drill, each case reported to {@code progress},
-     * on a machine whose load as the drill began was {@code load} (null: not read): a busy one makes
-     * the measured findings unknown.
+     * on a machine whose load is read over {@code window}, closed once the facts are read (none: not
+     * read): a busy one makes the measured findings unknown.
      */
     static MachineRun run(FsRoot fs, List<TestCase<MemoryTarget>> memoryTests, Options o, List<TestCase<Target>> tests,
-                          List<TestCase<List<Target>>> together, ProgressSink progress, MachineLoad load) {
+                          List<TestCase<List<Target>>> together, ProgressSink progress, LoadWindow window) {
         MachineFacts facts = MachineReader.read(fs);
+        MachineLoad load = window.close();
         MemoryDrill.MemorySection memory = memoryTests.isEmpty() ? null : MemoryDrill.run(fs, facts.topology(), memoryTests, o.streamArrayBytes(), progress);
         GpuDrill.GpuSection gpu = GpuDrill.run(fs, facts, tests, together, o.hostCap(), progress, load);
         GpuMatrix matrix = GpuMatrix.of(fs, facts, gpu);

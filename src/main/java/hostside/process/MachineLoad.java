@@ -7,11 +7,11 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
-import hostside.fs.FsRoot;
 
 /**
  * How busy the machine was just before a drill measured, apart from hostside itself: what other
- * processes did over a short window (~200 ms), read from the kernel's counters. A busy machine's
+ * processes did over a short window (the drill's facts, at least {@link #WINDOW}: {@link LoadWindow}),
+ * read from the kernel's counters. A busy machine's
  * figures are slower and noisier than its own best, so every drill records this beside its run,
  * and says so when the machine was busy.
  *
@@ -52,7 +52,7 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
         this(windowMs, cpus, othersCpus, selfCpus, stealCpus, psiSomeWindow, psiSomeAvg10, procsRunning, load1, busyAboveCpus, busy, null);
     }
 
-    /** Long enough for a few USER_HZ ticks per CPU (10 ms each), short enough to read before each drill. */
+    /** The least a window lasts: a few USER_HZ ticks per CPU (10 ms each), short enough to read before each drill. */
     public static final Duration WINDOW = Duration.ofMillis(200);
     /**
      * Others' CPU time above this is busy on a machine of up to 8 CPUs: a quarter of one CPU is far
@@ -123,32 +123,6 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
     @FunctionalInterface
     public interface Pause {
         void pause(Duration d) throws InterruptedException;
-    }
-
-    /** Reads the counters, waits {@code window}, reads them again. */
-    public static MachineLoad read(FsRoot fs, Duration window, Pause pause) {
-        LoadCounters a = LoadCounters.read(fs);
-        long t0 = System.nanoTime();
-        try {
-            pause.pause(window);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        long nanos = System.nanoTime() - t0;
-        return between(a, LoadCounters.read(fs), nanos);
-    }
-
-    /**
-     * The load before {@code drill} measures on a live machine, said on {@code warn} at once when
-     * it is busy; null on a recording, where nothing is measured and this machine's load is no one's.
-     */
-    public static MachineLoad before(String drill, FsRoot fs, java.util.function.Consumer<String> warn) {
-        return said(drill, live(fs), warn);
-    }
-
-    /** This machine's load now, over {@link #WINDOW}; null on a recording. */
-    public static MachineLoad live(FsRoot fs) {
-        return fs.isLive() ? read(fs, WINDOW, d -> Thread.sleep(d)) : null;
     }
 
     /** {@code load}, said on {@code warn} first when it is busy. */

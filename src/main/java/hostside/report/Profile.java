@@ -32,6 +32,7 @@ import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
 import hostside.machine.MemoryDrill;
 import hostside.memory.MemoryDetails;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 import hostside.rack.Rack;
 import hostside.vm.VmDrill;
@@ -41,7 +42,8 @@ import hostside.vm.measure.TlbReach;
 /**
  * The report's measuring: every drill of the registry ({@link Drills}) in turn on one machine, each
  * reported to the progress as drill i of n, each handed what the drills before it made (Module 1's
- * facts are read once). Before each drill that measures, the machine's load ({@link MachineLoad}).
+ * facts are read once). The machine's load ({@link MachineLoad}) over each measuring drill's facts,
+ * before it measures ({@link LoadWindow}).
  */
 public final class Profile {
     private Profile() {}
@@ -103,9 +105,10 @@ public final class Profile {
     }
 
     /**
-     * ... saying on {@code warn}, as each drill begins, that the machine is busy when it is: the
-     * load is read before each drill that measures (the container drill reads files only, the rack
-     * judges what Module 1 measured), and goes into the report's confounders.
+     * ... saying on {@code warn}, as each drill begins to measure, that the machine is busy when it
+     * is: the load is read over the facts of each drill that measures, which closes its window
+     * before its first case (the container drill reads files only, the rack judges what Module 1
+     * measured), and goes into the report's confounders.
      */
     public static Report measure(FsRoot fs, Report.Machine machine, IoDrill.Options io, Mode mode, ProgressSink progress,
                                  Consumer<String> warn) {
@@ -126,8 +129,9 @@ public final class Profile {
                 long[] inCases = {0};
                 ProgressSink counted = countingCases(progress, inCases);
                 DrillContext c = new DrillContext(fs, mode.cases(earlier), counted, null, earlier, files);
-                if (d.measures(c)) c = new DrillContext(fs, c.cases(), counted, loads.before(d.key()), earlier, files);
+                if (d.measures(c)) c = new DrillContext(fs, c.cases(), counted, loads.opening(d.key()), earlier, files);
                 DrillRun r = run(d, c, options);
+                c.load().close(); // a drill that stopped before it read its facts still records its window
                 earlier = earlier.with(r);
                 options = after(options, r);
                 if (!ReportBuilder.PAGED.contains(r.getClass())) others.add(new ReportBuilder.Other(d, r));
@@ -264,7 +268,7 @@ public final class Profile {
         }
     }
 
-    /** The loads read so far, one per drill; none on a recording, where nothing is measured. */
+    /** The loads read so far, one per drill, as their windows closed; none on a recording, where nothing is measured. */
     private static final class Loads {
         final FsRoot fs;
         final Consumer<String> warn;
@@ -275,11 +279,16 @@ public final class Profile {
             this.warn = warn;
         }
 
-        /** The load as {@code drill} begins, kept for the report's conditions; null on a recording. */
-        MachineLoad before(String drill) {
-            MachineLoad l = MachineLoad.before(drill, fs, warn);
-            if (l != null) read.add(new Fleet.DrillLoad(drill, l));
-            return l;
+        /**
+         * The window of {@code drill}'s load, opened as it begins and closed by the drill once its facts
+         * are read: said on {@code warn} at once when busy, and kept for the report's conditions;
+         * {@link LoadWindow#NONE} on a recording.
+         */
+        LoadWindow opening(String drill) {
+            return LoadWindow.open(fs, l -> {
+                MachineLoad.said(drill, l, warn);
+                read.add(new Fleet.DrillLoad(drill, l));
+            });
         }
     }
 }

@@ -41,6 +41,7 @@ import hostside.libc.Libc;
 import hostside.machine.GpuDrill;
 import hostside.machine.Host;
 import hostside.machine.MachineRun;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 import hostside.vm.facts.VmFacts;
 import hostside.vm.facts.VmFactsReader;
@@ -181,18 +182,20 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
 
     /**
      * The facts, then the host and GPU cases, each reported to {@code progress}, taking {@code reused}
-     * results in place of measuring them again. {@code load}: the machine's as the drill began (null
-     * where not read, as on a recording): a busy one makes the measured findings unknown.
+     * results in place of measuring them again. {@code window}: the machine's load, read over the
+     * drill's facts and closed before it measures ({@link LoadWindow#NONE} where not read, as on a
+     * recording): a busy one makes the measured findings unknown.
      */
     static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                     Options fileOptions, ProgressSink progress, Reused reused, MachineLoad load) {
-        return run(fs, machine, hostTests, gpuTests, fileOptions, progress, reused, load, TestFiles.OWN);
+                     Options fileOptions, ProgressSink progress, Reused reused, LoadWindow window) {
+        return run(fs, machine, hostTests, gpuTests, fileOptions, progress, reused, window, TestFiles.OWN);
     }
 
     /** ... with the test file lent by {@code files}: a report's drills share one. */
     static VmRun run(FsRoot fs, Host machine, List<TestCase<HostTarget>> hostTests, List<TestCase<Target>> gpuTests,
-                     Options fileOptions, ProgressSink progress, Reused reused, MachineLoad load, TestFiles files) {
+                     Options fileOptions, ProgressSink progress, Reused reused, LoadWindow window, TestFiles files) {
         VmFacts facts = DRILL.facts(fs);
+        MachineLoad load = window.close(); // before the test file is written: its writeback is others' work
         List<Finding> findings = VmVerdicts.of(facts);
         List<Result> host;
         try (HostSession session = new HostSession(fs, facts, fileOptions, hostTests, progress, files)) {

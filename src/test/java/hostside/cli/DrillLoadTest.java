@@ -13,6 +13,7 @@ import hostside.core.Json;
 import hostside.doc.Block;
 import hostside.doc.Document;
 import hostside.harness.ProgressSink;
+import hostside.process.LoadWindow;
 import hostside.process.MachineLoad;
 
 /** A standalone drill's load: on stderr when busy, typed in its JSON, at the top of its document when busy. */
@@ -36,14 +37,17 @@ class DrillLoadTest {
         StringWriter err = new StringWriter();
         PrintWriter w = new PrintWriter(err);
         try (Progress p = new Progress(Writer.nullWriter(), false, System::nanoTime, 80)) {
-            ProgressSink sink = DrillLoad.sayingBusy(p, "vm", BUSY, w);
+            ProgressSink sink = DrillLoad.sayingBusy(p, "vm", LoadWindow.of(BUSY), w);
             sink.step("writing the 64 MiB test file");
             assertThat(err.toString()).as("a bad --dir fails here, in one line of its own").isEmpty();
             sink.accept(new ProgressSink.CaseStarted("file_read_warm", 1, 2));
             sink.accept(new ProgressSink.CaseStarted("anon_first_touch_base", 2, 2));
             assertThat(err.toString()).isEqualTo("hostside: " + BUSY.busyLine("vm") + System.lineSeparator());
-            assertThat(DrillLoad.sayingBusy(p, "vm", QUIET, w)).as("quiet: the progress itself").isSameAs(p);
-            assertThat(DrillLoad.sayingBusy(p, "vm", null, w)).isSameAs(p);
+            StringWriter quietErr = new StringWriter();
+            ProgressSink quiet = DrillLoad.sayingBusy(p, "vm", LoadWindow.of(QUIET), new PrintWriter(quietErr));
+            quiet.accept(new ProgressSink.CaseStarted("file_read_warm", 1, 2));
+            assertThat(quietErr.toString()).as("quiet: nothing said").isEmpty();
+            assertThat(DrillLoad.sayingBusy(p, "vm", LoadWindow.NONE, w)).as("no window: the progress itself").isSameAs(p);
         }
     }
 

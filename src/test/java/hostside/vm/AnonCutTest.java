@@ -17,6 +17,7 @@ import hostside.harness.Cut;
 import hostside.harness.Result;
 import hostside.harness.TestCase;
 import hostside.machine.Host;
+import hostside.process.LoadWindow;
 import hostside.vm.measure.AnonTouch;
 import hostside.vm.measure.HostTarget;
 
@@ -75,7 +76,7 @@ class AnonCutTest {
 
     @Test
     void theDrillPutsTheCutInItsResults() {
-        VmRun run = VmDrill.run(FsRoot.live(), Host.read(FsRoot.live()), List.of(new FakeTouch()), List.of(), new VmDrill.Options(null, null, 1L << 50), key -> {}, VmDrill.Reused.NONE, null);
+        VmRun run = VmDrill.run(FsRoot.live(), Host.read(FsRoot.live()), List.of(new FakeTouch()), List.of(), new VmDrill.Options(null, null, 1L << 50), key -> {}, VmDrill.Reused.NONE, LoadWindow.NONE);
         Cut c = Cut.in(run.host().getFirst()).orElseThrow(() -> new AssertionError("no cut in " + run.host().getFirst().detail()));
         assertThat(c.asked()).isEqualTo(1L << 50);
         assertThat(c.used()).isEqualTo(((AnonTouch.TouchDetail) run.host().getFirst().detail()).regionBytes());
