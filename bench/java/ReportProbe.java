@@ -18,7 +18,7 @@ import hostside.harness.TestCase;
 import hostside.io.IoDrill;
 import hostside.machine.MachineDrill;
 import hostside.machine.MachineRun;
-import hostside.process.MachineLoad;
+import hostside.process.LoadWindow;
 import hostside.report.Profile;
 import hostside.vm.VmDrill;
 
@@ -33,7 +33,7 @@ import hostside.vm.VmDrill;
  */
 public class ReportProbe {
     /** The machine's load is not read: the probe times the drills, it does not judge their figures. */
-    static final MachineLoad NOT_READ = null;
+    static final LoadWindow NOT_READ = LoadWindow.NONE;
 
     public static void main(String[] args) {
         FsRoot fs = FsRoot.live();
