@@ -52,6 +52,9 @@ SCRIPTS = [
            "a snapshot of the node replayed under --root; the line and prometheus formats [ROUNDS]"),
     Script("startup-flags", "startup-flags.sh", "which JVM flag sets shorten `machine --json`, each with its own AOT cache "
            "(needs a JDK and the checkout's jar) [ROUNDS]"),
+    Script("minute", "minute.sh", "the report's own bars in one device call: a quick report's stderr stamped, the launch "
+           "conditions under the JIT's log, report-costs before and after (with a before-bundle), then report-peers rounds in "
+           "the time left [SECONDS [BEFORE-BUNDLE]]"),
     Script("compare-memory", "compare-memory.sh", "peak RSS and wall time of `compare` on a fleet of large reports, "
            "two jars (needs a JDK) BEFORE.jar AFTER.jar [N] [SAMPLES]"),
 ]

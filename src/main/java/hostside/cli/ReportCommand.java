@@ -33,7 +33,7 @@ import hostside.report.ReportReader;
 @Command(name = "report", mixinStandardHelpOptions = true,
         header = "The one-page profile of this machine, written to results/.",
         description = {"Module 6: writes results/<host>.json, then results/<host>.md and results/<host>.html drawn from that JSON read back: the four questions, the headline numbers, the machine's class and the run's conditions, each module, and every figure typed.",
-                "It runs the drills of Modules 1 to 4 (1 min 8 s to 1 min 16 s, 3.7 GiB of memory, STREAM's arrays most of it, and 1.25 GiB of test files on an H100 VM; 52 s on a 2-core VM) and checks --out, --dir and --size before it starts; under --root it reports facts only."})
+                "It runs the drills of Modules 1 to 4 (44-47 s and 1.13 GiB of test files on a 2-core VM; 1 min 8 s to 1 min 16 s and 3.7 GiB of memory, STREAM's arrays most of it, on an H100 VM before its latest cuts) and checks --out, --dir and --size before it starts; under --root it reports facts only."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     MachineOptions options;
@@ -49,7 +49,7 @@ public final class ReportCommand implements Callable<Integer> {
     StorageOptions storage;
 
     @Option(names = "--quick", description = "Measure only the headline figures (the four answers and the headline table), each as the full report measures it, "
-            + "for sweeps over a fleet: 15 s on an H100 VM, 18 s on a 2-core VM; the cases it skips say so, and the report records its mode.")
+            + "for sweeps over a fleet: 14-17 s on a 2-core VM, 15 s on an H100 VM before its latest cuts; the cases it skips say so, and the report records its mode.")
     boolean quick;
 
     @Option(names = "--from", paramLabel = "REPORT.json", description = "Draw the Markdown and HTML again from a report's JSON (schema hostside/1 or hostside/2); reads no machine.")

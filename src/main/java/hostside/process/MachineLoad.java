@@ -7,13 +7,11 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
-
 /**
  * How busy the machine was just before a drill measured, apart from hostside itself: what other
  * processes did over a short window (the drill's facts, at least {@link #WINDOW}: {@link LoadWindow}),
- * read from the kernel's counters. A busy machine's
- * figures are slower and noisier than its own best, so every drill records this beside its run,
- * and says so when the machine was busy.
+ * read from the kernel's counters. A busy machine's figures are slower and noisier than its own
+ * best, so every drill records this beside its run, and says so when the machine was busy.
  *
  * <p>The rule for busy ({@link #busyCpus(int)}, {@link #BUSY_PSI}) weighs only what the window
  * itself measured. The load average and PSI's avg10 are kept, but not judged: they average over
@@ -78,12 +76,13 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
      * The share of the window in which tasks other than this process's waited for a CPU, at least:
      * PSI's "some" less this process's own waits. PSI counts every task that waited, hostside's own
      * too, and at the JVM's start its compiler threads queue behind the main thread: on the 2-CPU dev
-     * VM one quick report in four had the first drill's window at 20.6% with nothing else running
-     * (docs/measurements/2026-12-08-fewer-loads-devvm.md). The system's "some" is each CPU's time with
-     * a task waiting, averaged over the CPUs by their busy time (the kernel's psi.c), so what this
-     * process's waits add to it is at most their sum: taking all of it away leaves what others' waits
-     * made at the least. Work that made hostside's threads wait is others' CPU time too, which the CPU
-     * rule judges. PSI as it is where this process's waits are not known.
+     * VM one quick report in four had the first drill's window at 20.6%, hostside at 0.91 CPUs and all others at 0.14
+     * (docs/measurements/2026-12-08-fewer-loads-devvm.md). The system's "some" is each CPU's time
+     * with a task waiting, averaged over the CPUs by their non-idle time (collect_percpu_times in the
+     * kernel's kernel/sched/psi.c), so what this process's waits add to it is at most their sum:
+     * taking all of it away leaves what others' waits made at the least. Work that made hostside's
+     * threads wait is others' CPU time too, which the CPU rule judges. PSI as it is where this
+     * process's waits are not known.
      */
     public static Double othersWaitPercent(Double psiSomeWindow, Double selfWaitPercent) {
         if (psiSomeWindow == null) return null;
