@@ -34,6 +34,10 @@ import hostside.gpu.cuda.Gpu;
 import hostside.gpu.cuda.ManagedBuffer;
 import hostside.gpu.cuda.OnFakeDriver;
 import hostside.gpu.cuda.Stream;
+import hostside.fs.FsRoot;
+import hostside.harness.MemoryCap;
+import hostside.harness.ProgressSink;
+import hostside.harness.Skipped;
 import hostside.harness.Result;
 import hostside.harness.Runner;
 import hostside.harness.Status;
@@ -335,6 +339,27 @@ class VmGpuOnFakeTest extends OnFakeDriver {
             assertThat(r.path("detail").path("bufferBytes").asLong()).as("a tenth of the GPU's free memory, 2 MiB aligned").isEqualTo(4 * MiB);
         }
         assertThat(j.path("verdicts").toString()).contains("Managed memory reaches the GPU");
+        fake.assertNothingLive();
+    }
+
+    // ---- a quick report: every case skipped ----
+
+    @Test
+    void whereEveryCaseIsSkippedNoBenchIsMade() {
+        fake.use();
+        String why = "--quick measures the headline figures only (the full report measures this)";
+        List<TestCase<Target>> skipped = VmDrill.gpuTests().stream().map(t -> (TestCase<Target>) new Skipped<>(t, why)).toList();
+        VmGpu g = VmDrill.gpu(FsRoot.live(), null, skipped, new MemoryCap(64 * MiB, "a test's"), ProgressSink.NONE, VmDrill.Reused.NONE);
+        assertThat(g.results()).extracting(Result::key).containsExactlyElementsOf(VmDrill.gpuTests().stream().map(TestCase::key).toList());
+        assertThat(g.results()).allSatisfy(r -> {
+            assertThat(r.status()).isEqualTo(Status.NOT_RUN);
+            assertThat(r.why()).isEqualTo(why);
+        });
+        assertThat(g.measuredOn()).isEqualTo("GPU0: NVIDIA H200 (0000:1a:00.0)");
+        assertThat(g.gpus()).as("every GPU's facts still").hasSize(2);
+        // a bench loads hostside's kernels and makes its streams: none of it for cases that do not run
+        assertThat(fake.calls("cuModuleLoadData")).isZero();
+        assertThat(fake.calls("cuStreamCreate")).isZero();
         fake.assertNothingLive();
     }
 }

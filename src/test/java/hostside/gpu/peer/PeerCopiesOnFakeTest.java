@@ -12,12 +12,17 @@ import org.junit.jupiter.api.Test;
 import hostside.core.Unit;
 import hostside.gpu.bench.GpuBench;
 import hostside.gpu.bench.Target;
+import hostside.fs.FsRoot;
 import hostside.gpu.cuda.OnFakeDriver;
+import hostside.harness.MemoryCap;
+import hostside.harness.ProgressSink;
 import hostside.harness.Result;
 import hostside.harness.Runner;
+import hostside.harness.Skipped;
 import hostside.harness.Status;
 import hostside.harness.TestCase;
 import hostside.machine.GpuDrill;
+import hostside.machine.MachineReader;
 
 /**
  * The peer-to-peer test cases on the fake's 2 and 4 GPUs: every driver call they make is one the
@@ -188,5 +193,25 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         assertThat(rs.get(0).why()).isEqualTo("cuMemcpyAsync: CUDA_ERROR_LAUNCH_FAILED (719)");
         assertThat(rs.get(1).status()).isEqualTo(Status.OK);
         assertThat(rs.get(1).value().samples()).as("both ordered pairs").isEqualTo(2);
+    }
+
+    /** A quick report skips every all-GPU case: the drill makes no bench on any GPU for them. */
+    @Test
+    void casesAllSkippedMakeNoBench() {
+        fake.configure(0, 2);
+        fake.use();
+        String why = "--quick measures the headline figures only (the full report measures this)";
+        List<TestCase<List<Target>>> skipped = GpuDrill.allGpuTests().stream().map(t -> (TestCase<List<Target>>) new Skipped<>(t, why)).toList();
+        GpuDrill.GpuSection s = GpuDrill.run(FsRoot.live(), MachineReader.read(FsRoot.live()), List.of(), skipped,
+                new MemoryCap(64 * MiB, "a test's"), ProgressSink.NONE, null);
+        assertThat(s.allGpus()).extracting(Result::key).containsExactlyElementsOf(GpuDrill.allGpuTests().stream().map(TestCase::key).toList());
+        assertThat(s.allGpus()).allSatisfy(r -> {
+            assertThat(r.status()).isEqualTo(Status.NOT_RUN);
+            assertThat(r.why()).isEqualTo(why);
+        });
+        // a bench loads hostside's kernels and makes its streams: none of it for cases that do not run
+        assertThat(fake.calls("cuModuleLoadData")).isZero();
+        assertThat(fake.calls("cuStreamCreate")).isZero();
+        fake.assertNothingLive();
     }
 }
