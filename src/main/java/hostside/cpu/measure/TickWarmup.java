@@ -22,8 +22,11 @@ final class TickWarmup {
      * report). On the dev VM, three interleaved rounds of the two timer conditions: no JIT time
      * inside any recording at 150 ms or 300, warm-ups of 150-154 ms against 300-302 (the noisy
      * condition) and 376-410 against 535-587 (the quiet one, which has the burst), medians 68.4-73.7
-     * us against 68.5-74.2 (docs/measurements/2026-12-08-fewer-loads-devvm.md). Each recording
-     * keeps the JIT time inside it ({@code jitInRecordingMs}): a compilation the window missed shows there.
+     * us against 68.5-74.2 (docs/measurements/2026-12-08-fewer-loads-devvm.md). The compilations
+     * around those conditions (-XX:+LogCompilation, the same VM) took 37 ms at the most, the tick's
+     * own C2 compilation 20 ms; the memory kernels' took up to 279 ms, which is why their warm-up
+     * ({@code hostside.memory.Warmup}) keeps 300. Each recording keeps the JIT time inside it
+     * ({@code jitInRecordingMs}): a compilation the window missed shows there.
      */
     static final long JIT_QUIET_NS = 150_000_000L;
     static final long MAX_WARMUP_NS = 6_000_000_000L;
