@@ -64,8 +64,14 @@ public final class LoadWindow {
         return close(d -> Thread.sleep(d));
     }
 
+    /** How what is left of the window is waited out: a sleep, or in a test whatever changes the recorded counters. */
+    @FunctionalInterface
+    interface Pause {
+        void pause(Duration d) throws InterruptedException;
+    }
+
     /** ... waiting with {@code pause} (a test's). */
-    MachineLoad close(MachineLoad.Pause pause) {
+    MachineLoad close(Pause pause) {
         if (closed) return load;
         closed = true;
         long left = MachineLoad.WINDOW.toNanos() - (System.nanoTime() - startNanos);

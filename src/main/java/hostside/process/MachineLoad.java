@@ -44,12 +44,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double selfCpus, Double stealCpus, Double psiSomeWindow, Double psiSomeAvg10,
                           Integer procsRunning, Double load1, double busyAboveCpus, boolean busy, Double selfWaitPercent) {
 
-    /** A load read where this process's own waits were not (the tests' hand-made ones, older reports). */
-    public MachineLoad(double windowMs, int cpus, Double othersCpus, Double selfCpus, Double stealCpus, Double psiSomeWindow, Double psiSomeAvg10,
-                       Integer procsRunning, Double load1, double busyAboveCpus, boolean busy) {
-        this(windowMs, cpus, othersCpus, selfCpus, stealCpus, psiSomeWindow, psiSomeAvg10, procsRunning, load1, busyAboveCpus, busy, null);
-    }
-
     /** The least a window lasts: a few USER_HZ ticks per CPU (10 ms each), short enough to read before each drill. */
     public static final Duration WINDOW = Duration.ofMillis(200);
     /**
@@ -118,11 +112,6 @@ public record MachineLoad(double windowMs, int cpus, Double othersCpus, Double s
         return new MachineLoad(nanos / 1e6, cpus, others, self, steal, psi, b.psiSomeAvg10(), b.procsRunning(), b.load1(), limit, busy, selfWait);
     }
 
-    /** How the window is waited out: a sleep, or in a test whatever changes the recorded counters. */
-    @FunctionalInterface
-    public interface Pause {
-        void pause(Duration d) throws InterruptedException;
-    }
 
     /** {@code load}, said on {@code warn} first when it is busy. */
     public static MachineLoad said(String drill, MachineLoad load, java.util.function.Consumer<String> warn) {

@@ -18,8 +18,8 @@ import hostside.process.MachineLoad;
 
 /** A standalone drill's load: on stderr when busy, typed in its JSON, at the top of its document when busy. */
 class DrillLoadTest {
-    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
-    static final MachineLoad QUIET = new MachineLoad(201, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false);
+    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
+    static final MachineLoad QUIET = new MachineLoad(201, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false, null);
     static final Document DOC = new Document("Virtual memory", "box", List.of(Block.Paragraph.of("the drill's own")));
 
     @Test

@@ -21,8 +21,8 @@ import hostside.process.MachineLoad;
 import hostside.testing.RuleTally;
 
 class MeasuredVerdictsTest {
-    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
-    static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false);
+    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
+    static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false, null);
 
     static Result gbs(String key, double v) {
         return key.startsWith("write") ? IoResults.write(key, v) : IoResults.read(key, v);

@@ -13,7 +13,7 @@ import hostside.report.Report;
 
 /** The course shows a figure measured while its drill began busy as such, as the report does: never as the machine's best. */
 class InputsBusyTest {
-    static final MachineLoad BUSY = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
+    static final MachineLoad BUSY = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true, null);
 
     @Test
     void aFigureOfADrillThatBeganBusyIsSaidToBe() throws Exception {

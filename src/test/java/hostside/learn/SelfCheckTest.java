@@ -23,7 +23,7 @@ class SelfCheckTest {
     void answersFromADrillThatBeganBusySaySo() throws Exception {
         Report r = report("testdata/reports/h200-hostside2.json");
         assertThat(SelfCheck.of(r)).as("a quiet report").noneMatch(q -> q.answer().contains("busy"));
-        var busy = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
+        var busy = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
         var c = r.confounders();
         Report loaded = new Report(r.schema(), r.kind(), r.machine(), r.hardwareClass(), r.software(),
                 new Fleet.Confounders(c.clocksLocked(), c.numaBalancing(), c.thp(), c.loadAtStart(),

@@ -35,7 +35,7 @@ import hostside.testing.RuleTally;
  * measured one unknown with its figures and no fix.
  */
 class GpuRulesTest {
-    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
+    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
     static final List<String> QUIET = List.of(), BUSY_REASONS = MachineLoad.busyReasons(BUSY);
     static final PciLink GEN5 = new PciLink(32.0, 16, 32.0, 16), GEN4 = new PciLink(16.0, 16, 16.0, 16);
 

@@ -56,7 +56,7 @@ class LoadWindowTest {
         assertThat(LoadWindow.open(FsRoot.open(machine().toString()), l -> { throw new AssertionError(); })).isSameAs(LoadWindow.NONE);
         assertThat(LoadWindow.NONE.close()).isNull();
         assertThat(LoadWindow.of(null)).isSameAs(LoadWindow.NONE);
-        MachineLoad read = new MachineLoad(200, 2, 0.0, 0.1, 0.0, 1.0, 0.0, 1, 0.1, 0.25, false);
+        MachineLoad read = new MachineLoad(200, 2, 0.0, 0.1, 0.0, 1.0, 0.0, 1, 0.1, 0.25, false, null);
         assertThat(LoadWindow.of(read).close()).isSameAs(read);
     }
 }

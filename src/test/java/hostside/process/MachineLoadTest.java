@@ -222,11 +222,11 @@ class MachineLoadTest {
     @Test
     void aBusyLoadIsSaidAtOnceAndAQuietOneIsNot() {
         List<String> said = new ArrayList<>();
-        MachineLoad busy = new MachineLoad(200, 2, 1.0, 0.1, 0.0, 0.0, 0.0, 3, 1.0, 0.25, true);
+        MachineLoad busy = new MachineLoad(200, 2, 1.0, 0.1, 0.0, 0.0, 0.0, 3, 1.0, 0.25, true, null);
         assertThat(MachineLoad.said("cpu", busy, said::add)).isSameAs(busy);
         assertThat(said).containsExactly(busy.busyLine("cpu"));
         assertThat(said.getFirst()).startsWith("the machine was busy as the cpu drill began: other processes used 1.00 CPUs (more than 0.25) over 200 ms");
-        MachineLoad quiet = new MachineLoad(200, 2, 0.01, 0.1, 0.0, 0.0, 0.0, 1, 0.1, 0.25, false);
+        MachineLoad quiet = new MachineLoad(200, 2, 0.01, 0.1, 0.0, 0.0, 0.0, 1, 0.1, 0.25, false, null);
         MachineLoad.said("cpu", quiet, said::add);
         assertThat(said).hasSize(1);
     }

@@ -30,8 +30,8 @@ import hostside.process.MachineLoad;
  */
 class MeasuredFindingsTest {
     static final Host VM = new Host("guest", "6.8.0", "x86_64", "VM (KVM)", "", null, "live");
-    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
-    static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false);
+    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
+    static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false, null);
 
     /** What the dev VM measured (docs/measurements/2026-12-02-cpu.md: 1218 ns). */
     static final Result SLOW_SYSCALL = new Result("syscall_getppid", "getppid", Status.OK, "", Unit.NS, new Stats(1218, 1149, 1278, 7),

@@ -69,7 +69,7 @@ class VmFindingsTest {
 
     @Test
     void theSameFigureMeasuredBusyIsNotJudgedAndPageOneSaysSo() throws Exception {
-        MachineLoad busy = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
+        MachineLoad busy = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
         Report r = withModuleTwo(MeasuredVerdicts.of(VM, List.of(SLOW_TOUCH), List.of(), busy));
         assertThat(pageOne(r)).doesNotContain("M2-FIRST-TOUCH").doesNotContain("Nothing bad or doubtful").contains("could not be judged")
                 .contains("Module 2");

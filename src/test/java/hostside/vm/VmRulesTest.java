@@ -34,8 +34,8 @@ import hostside.vm.facts.VmFactRules;
  * quiet; and a busy machine, which turns every one of them unknown with no fix.
  */
 class VmRulesTest {
-    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true);
-    static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false);
+    static final MachineLoad BUSY = new MachineLoad(201, 2, 1.02, 0.1, 0.0, 35.0, 60.0, 4, 3.1, 0.25, true, null);
+    static final MachineLoad QUIET = new MachineLoad(200, 2, 0.02, 0.1, 0.0, 0.5, 0.2, 1, 0.1, 0.25, false, null);
 
     static Finding only(Host machine, List<Result> host, List<Result> gpu, MachineLoad load) {
         List<Finding> f = MeasuredVerdicts.of(machine, host, gpu, load);

@@ -163,7 +163,7 @@ class ComparisonTest {
     void aNodeMeasuredBusyIsSaidAndIsTheProbableCause() {
         List<Comparison.Input> in = fleet(8);
         Report.Head r = machine("node6", H200, "580.95", gbs("host_to_device_ce_pinned", 40.0)).report();
-        var busy = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
+        var busy = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true, null);
         Report.Head loaded = new Report.Head(r.machine(), r.hardwareClass(), r.software(),
                 new Fleet.Confounders(false, 0, "madvise", 0.1, List.of(new Fleet.DrillLoad("machine", busy), new Fleet.DrillLoad("cpu", busy))),
                 r.figures());

@@ -22,7 +22,7 @@ import hostside.testing.CliRun;
  * drill that measured them, and reports of one machine counted as a fleet of several.
  */
 class FairComparisonTest {
-    static final MachineLoad BUSY = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true);
+    static final MachineLoad BUSY = new MachineLoad(200, 2, 1.9, 0.05, 0.0, 0.6, 0.5, 3, 2.0, 0.25, true, null);
 
     static Figure write(double gbs) {
         return new Figure("write_buffered", Scope.MACHINE, gbs, Unit.GB_PER_S, Better.HIGHER, gbs * 0.99, gbs * 1.01, 5, "test", null);
