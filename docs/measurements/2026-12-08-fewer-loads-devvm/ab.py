@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """ab.py ROUNDS 'name=JAVA_OPTS' ... -- hostside args: variants interleaved, random order each round.
-Prints per figure key: each variant's values across rounds; per case: seconds."""
+A variant 'name=ARGS:--opt value' appends arguments instead of JVM options; $HS names the launcher
+(default /work/main/hostside, the repository's). Prints per figure key: each variant's values across
+rounds (and each jitter recording's JIT ms and warm-up ms); per case: seconds."""
 import json, os, random, re, subprocess, sys, statistics, time
 args = sys.argv[1:]
 rounds = int(args.pop(0)); sep = args.index('--')
@@ -13,7 +15,7 @@ for r in range(rounds):
         extra = opts[5:].split() if opts.startswith('ARGS:') else []
         env = dict(env0, HOSTSIDE_JAVA_OPTS='' if extra else opts)
         t0 = time.time()
-        p = subprocess.run(['/work/main/hostside'] + cmd + extra + ['--json'], env=env, capture_output=True, text=True)
+        p = subprocess.run([os.environ.get('HS', '/work/main/hostside')] + cmd + extra + ['--json'], env=env, capture_output=True, text=True)
         walls.setdefault(name, []).append(time.time() - t0)
         try: d = json.loads(p.stdout)
         except Exception: print(name, 'bad json', p.stderr[-500:]); continue

@@ -255,7 +255,8 @@ public final class GpuDrill {
     private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, MemoryCap hostCap, List<TestCase<List<Target>>> tests,
                                         ProgressSink progress) {
         if (tests.isEmpty()) return List.of();
-        // a quick report skips them all: no context and buffers on every GPU for nothing (0.18 s of an H100 VM's quick report)
+        // a quick report skips them all: no bench (kernels, streams, buffers) on every GPU for nothing; the group's start took
+        // 0.18 s of an H100 VM's stamped quick report, the benches among it
         if (Runner.noneRuns(tests)) return Runner.run(tests, null, progress);
         List<GpuBench> benches = new ArrayList<>();
         try {

@@ -32,7 +32,7 @@ import hostside.libc.LibcException;
 public record RunCost(double seconds, Long peakRssBytes, List<Spent> drills) {
     /**
      * One drill's time: from its start to its end, and of that the time its cases took (the rest is
-     * its facts, its load sample, its test file, its GPU's start).
+     * its facts, what is left of its load window, its test file, its GPU's start).
      */
     public record Spent(String drill, double seconds, double inCases) {}
 

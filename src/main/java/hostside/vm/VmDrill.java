@@ -359,7 +359,8 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         String label = "GPU" + first.ordinal();
         String measuredOn = label + ": " + first.name() + " (" + first.pciAddress() + ")";
         List<TestCase<Target>> toRun = tests.stream().filter(t -> reused.of(t.key(), first.pciAddress()).isEmpty()).toList();
-        // a quick report skips them all: no bench (a context and its buffers) for nothing, 0.25 s of an H100 VM's quick report
+        // a quick report skips them all: no bench (kernels, streams, buffers) for nothing; the group's start took 0.25 s of an
+        // H100 VM's stamped quick report, the bench among it
         if (Runner.noneRuns(toRun)) return new VmGpu("", views, inOrder(tests, Runner.run(toRun, null, progress.on(label)), reused, first), measuredOn,
                 first.pciAddress());
         try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {

@@ -39,8 +39,9 @@ final class FioReadJob {
         // by default keeps a map of the blocks done and draws among the rest, which costs it time per read: 480k against
         // 665k cached reads a second on the dev VM, 2026-12-07 (HOWTO, norandommap: "just get a new random offset")
         if (r.pattern() == ReadTest.Pattern.RANDOM) s.append(" --norandommap");
+        // a cold pass reads what a cold sample reads; the rest run five samples' time, in fio's whole seconds and at least
+        // one (at 100 ms samples, ten samples' time)
         if (r.pattern() == ReadTest.Pattern.SEQUENTIAL && r.cache() == ReadTest.Cache.COLD) s.append(" --io_size=").append(t.sequentialSampleBytes());
-        // five samples' time; fio's runtime is whole seconds, so at least one (at 100 ms samples, ten samples' time)
         else s.append(" --time_based --runtime=").append(Math.max(1, t.sampleNanos() * ReadTest.SAMPLES / 1_000_000_000L));
         return s.toString();
     }
