@@ -26,6 +26,7 @@ import hostside.gpu.nvml.NvmlReader;
 import hostside.gpu.peer.PeerAccess;
 import hostside.gpu.peer.PeerAccessReader;
 import hostside.gpu.peer.PeerCopies;
+import hostside.harness.DrillTarget;
 import hostside.harness.MemoryCap;
 import hostside.harness.ProgressSink;
 import hostside.harness.Result;
@@ -234,7 +235,7 @@ public final class GpuDrill {
                 runs.add(new GpuRun(label, g.pciAddress(), failed, List.of(unusable(label, e.getMessage())), null));
             }
         }
-        return new GpuSection("", cf, nvml, runs, allGpus(cuda, cf, hostAvailable, hostCap, together, progress), peers(cuda));
+        return new GpuSection("", cf, nvml, runs, allGpus(fs, cuda, cf, hostAvailable, hostCap, together, progress), peers(cuda));
     }
 
     /** What a GPU the driver would not let the drill use says in place of its copies: nothing of them is judged. */
@@ -252,22 +253,42 @@ public final class GpuDrill {
     }
 
     /** Runs the all-GPU cases when the selection includes them (or is everything). */
-    private static List<Result> allGpus(Cuda cuda, CudaFacts cf, long hostAvailable, MemoryCap hostCap, List<TestCase<List<Target>>> tests,
+    private static List<Result> allGpus(FsRoot fs, Cuda cuda, CudaFacts cf, long hostAvailable, MemoryCap hostCap, List<TestCase<List<Target>>> tests,
                                         ProgressSink progress) {
-        if (tests.isEmpty()) return List.of();
-        // a quick report skips them all: no bench (kernels, streams, buffers) on every GPU for nothing; the group's start took
-        // 0.18 s of an H100 VM's stamped quick report, the benches among it
-        if (Runner.noneRuns(tests)) return Runner.run(tests, null, progress);
-        List<GpuBench> benches = new ArrayList<>();
-        try {
-            for (CudaFacts.CudaGpu g : cf.gpus()) benches.add(new GpuBench(cuda, g.ordinal()));
-            // every GPU shares the host's memory: each gets its share of the quarter, and of the cap
-            List<Target> targets = benches.stream()
-                    .map(b -> Target.sharing(b, hostAvailable, b.memory()[0], hostCap, benches.size())).toList();
-            return Runner.run(tests, targets, progress);
+        try (EveryGpu every = new EveryGpu(cuda, cf, hostAvailable, hostCap)) {
+            return Runner.run(fs, tests, every, progress);
         } catch (CudaException e) {
             return tests.stream().map(t -> Result.notRun(t, e.getMessage())).toList();
-        } finally {
+        }
+    }
+
+    /**
+     * A bench on every GPU, made only when an all-GPU case runs: a quick report skips them all, and the
+     * benches for nothing were part of the 0.18 s the group's start took in an H100 VM's stamped quick
+     * report. Every GPU shares the host's memory: each gets its share of the quarter, and of the cap.
+     */
+    private static final class EveryGpu implements DrillTarget<List<Target>> {
+        private final Cuda cuda;
+        private final CudaFacts cf;
+        private final long hostAvailable;
+        private final MemoryCap hostCap;
+        private final List<GpuBench> benches = new ArrayList<>();
+
+        EveryGpu(Cuda cuda, CudaFacts cf, long hostAvailable, MemoryCap hostCap) {
+            this.cuda = cuda;
+            this.cf = cf;
+            this.hostAvailable = hostAvailable;
+            this.hostCap = hostCap;
+        }
+
+        @Override
+        public List<Target> make() {
+            for (CudaFacts.CudaGpu g : cf.gpus()) benches.add(new GpuBench(cuda, g.ordinal()));
+            return benches.stream().map(b -> Target.sharing(b, hostAvailable, b.memory()[0], hostCap, benches.size())).toList();
+        }
+
+        @Override
+        public void close() {
             for (GpuBench b : benches) b.close();
         }
     }

@@ -359,16 +359,42 @@ public final class VmDrill implements Drill<VmDrill.Options, VmRun> {
         String label = "GPU" + first.ordinal();
         String measuredOn = label + ": " + first.name() + " (" + first.pciAddress() + ")";
         List<TestCase<Target>> toRun = tests.stream().filter(t -> reused.of(t.key(), first.pciAddress()).isEmpty()).toList();
-        // a quick report skips them all: no bench (kernels, streams, buffers) for nothing; the group's start took 0.25 s of an
-        // H100 VM's stamped quick report, the bench among it
-        if (Runner.noneRuns(toRun)) return new VmGpu("", views, inOrder(tests, Runner.run(toRun, null, progress.on(label)), reused, first), measuredOn,
-                first.pciAddress());
-        try (GpuBench bench = new GpuBench(cuda, first.ordinal())) {
-            Target target = new Target(bench, budget(fs) * 4, bench.memory()[0], cap);
-            List<Result> measured = Runner.run(toRun, target, progress.on(label));
+        try (GpuSession session = new GpuSession(fs, cuda, first.ordinal(), cap)) {
+            List<Result> measured = Runner.run(fs, toRun, session, progress.on(label));
             return new VmGpu("", views, inOrder(tests, measured, reused, first), measuredOn, first.pciAddress());
         } catch (CudaException e) {
             return new VmGpu("", views, Runner.notRun(tests, label + " could not be used: " + e.getMessage()), "", "");
+        }
+    }
+
+    /**
+     * The first GPU's bench for the GPU cases, made only when one of them runs: a quick report skips
+     * them all, and a bench (kernels, streams, buffers) for nothing was part of the 0.25 s the group's
+     * start took in an H100 VM's stamped quick report.
+     */
+    private static final class GpuSession implements DrillTarget<Target> {
+        private final FsRoot fs;
+        private final Cuda cuda;
+        private final int ordinal;
+        private final MemoryCap cap;
+        private GpuBench bench;
+
+        GpuSession(FsRoot fs, Cuda cuda, int ordinal, MemoryCap cap) {
+            this.fs = fs;
+            this.cuda = cuda;
+            this.ordinal = ordinal;
+            this.cap = cap;
+        }
+
+        @Override
+        public Target make() {
+            bench = new GpuBench(cuda, ordinal);
+            return new Target(bench, budget(fs) * 4, bench.memory()[0], cap);
+        }
+
+        @Override
+        public void close() {
+            if (bench != null) bench.close();
         }
     }
 

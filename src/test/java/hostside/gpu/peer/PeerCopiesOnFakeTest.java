@@ -214,4 +214,19 @@ class PeerCopiesOnFakeTest extends OnFakeDriver {
         assertThat(fake.calls("cuStreamCreate")).isZero();
         fake.assertNothingLive();
     }
+
+    /** ... and where they run, the drill makes a bench on every GPU for them and releases every one after. */
+    @Test
+    void casesThatRunGetABenchOnEveryGpuReleasedAfter() {
+        fake.configure(0, 2);
+        fake.setFreeMemory(64 * MiB);
+        fake.setElapsedMs(2f);
+        fake.use();
+        GpuDrill.GpuSection s = GpuDrill.run(FsRoot.live(), MachineReader.read(FsRoot.live()), List.of(), GpuDrill.allGpuTests(),
+                new MemoryCap(64 * MiB, "a test's"), ProgressSink.NONE, null);
+        assertThat(s.allGpus()).extracting(Result::key).containsExactlyElementsOf(GpuDrill.allGpuTests().stream().map(TestCase::key).toList());
+        assertThat(s.allGpus()).filteredOn(r -> r.status() == Status.OK).as("measured on the fake's two GPUs").isNotEmpty();
+        assertThat(fake.calls("cuModuleLoadData")).as("one bench a GPU").isEqualTo(2);
+        fake.assertNothingLive();
+    }
 }
